@@ -1,0 +1,75 @@
+// The public API around the wasm core, shared by every entry point (Node ESM and CJS,
+// browsers, bundlers, workerd, the edge runtime). Each entry loads the wasm its own way
+// and then calls `setup`.
+
+/**
+ * Wires the wasm exports into the public API. `run` runs a call in the context the
+ * package was loaded in: in Node that is `AsyncLocalStorage.snapshot()`, because
+ * just-bash's defense-in-depth blocks `WeakRef`, `setTimeout` and friends while a command
+ * runs, and `fetch` (and this package's timers) need them.
+ */
+function setup(core, run) {
+  const { ChromaFs } = core;
+  if (ChromaFs.__chromafsReady) return { ChromaFs, ingest: ChromaFs.__chromafsIngest };
+  const proto = ChromaFs.prototype;
+  if (run) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const method = proto[name];
+      if (name === "constructor" || name === "free" || typeof method !== "function") continue;
+      Object.defineProperty(proto, name, {
+        value: function (...args) {
+          return run(() => method.apply(this, args));
+        },
+        writable: true,
+        configurable: true,
+      });
+    }
+    const connect = ChromaFs.connect;
+    ChromaFs.connect = (options) => run(() => connect.call(ChromaFs, options));
+  }
+  // just-bash custom commands for this filesystem (pass as `customCommands`).
+  Object.defineProperty(proto, "commands", {
+    value: function () {
+      return [];
+    },
+    writable: true,
+    configurable: true,
+  });
+  const ingest = run ? (options) => run(() => core.ingest(options)) : core.ingest;
+  Object.defineProperty(ChromaFs, "__chromafsReady", { value: true });
+  Object.defineProperty(ChromaFs, "__chromafsIngest", { value: ingest });
+  return { ChromaFs, ingest };
+}
+
+const ERRNO_TEXT = {
+  EROFS: "Read-only file system",
+  ENOENT: "No such file or directory",
+  EISDIR: "Is a directory",
+  ENOTDIR: "Not a directory",
+  EIO: "Input/output error",
+  EINVAL: "Invalid argument",
+  EACCES: "Permission denied",
+};
+
+/** The line bash would print for a filesystem error that escaped `exec()`. */
+function bashErrorLine(error) {
+  const message = error && typeof error.message === "string" ? error.message : String(error);
+  const m = /^(E[A-Z]+): [^,]*, \w+ '([^']*)'(?:: ([\s\S]*))?$/.exec(message);
+  if (m && ERRNO_TEXT[m[1]]) return `bash: ${m[2]}: ${ERRNO_TEXT[m[1]]}${m[3] ? ` (${m[3]})` : ""}`;
+  return `bash: ${message}`;
+}
+
+/**
+ * `bash.exec()` that never rejects. just-bash rejects `exec()` when a top-level
+ * redirection fails (`echo x > /a.md` on a read-only filesystem); this resolves instead
+ * with bash's error line on stderr and exit code 1, as a terminal would show it.
+ */
+async function safeExec(bash, command, options) {
+  try {
+    return await bash.exec(command, options);
+  } catch (error) {
+    return { stdout: "", stderr: `${bashErrorLine(error)}\n`, exitCode: 1, env: {} };
+  }
+}
+
+export { setup, safeExec, bashErrorLine };

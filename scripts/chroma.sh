@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# A local Chroma 1.5.9 on 127.0.0.1 for the demo and the tests.
+#   scripts/chroma.sh install          install the server into .chroma/venv (once)
+#   scripts/chroma.sh start PORT DIR   start it in the background with data in DIR; waits until ready
+#   scripts/chroma.sh stop PORT        stop the server started on PORT
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=.chroma/venv
+VERSION=1.5.9
+
+install() {
+  if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import chromadb_rust_bindings" 2>/dev/null \
+     && [ "$("$VENV/bin/pip" show chromadb 2>/dev/null | awk '/^Version:/{print $2}')" = "$VERSION" ]; then
+    return
+  fi
+  echo "installing Chroma $VERSION into $VENV" >&2
+  python3 -m venv "$VENV"
+  # The server is the Rust binary inside the wheel; the Python client's dependencies are not needed.
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "chromadb==$VERSION"
+}
+
+start() {
+  local port=$1 dir=$2
+  install
+  mkdir -p "$dir" .chroma
+  if curl -fsS "http://127.0.0.1:$port/api/v2/heartbeat" >/dev/null 2>&1; then
+    echo "port $port is already serving; stop it first (scripts/chroma.sh stop $port)" >&2
+    return 1
+  fi
+  "$VENV/bin/python" -c "import sys, chromadb_rust_bindings as b; b.cli(['chroma','run','--path',sys.argv[1],'--host','127.0.0.1','--port',sys.argv[2]])" \
+    "$dir" "$port" > ".chroma/server-$port.log" 2>&1 &
+  echo $! > ".chroma/server-$port.pid"
+  for _ in $(seq 1 300); do
+    curl -fsS "http://127.0.0.1:$port/api/v2/heartbeat" >/dev/null 2>&1 && return 0
+    kill -0 "$(cat ".chroma/server-$port.pid")" 2>/dev/null || { tail -20 ".chroma/server-$port.log" >&2; return 1; }
+    sleep 0.1
+  done
+  echo "Chroma did not become ready on port $port" >&2
+  return 1
+}
+
+stop() {
+  local pidfile=".chroma/server-$1.pid"
+  [ -f "$pidfile" ] || return 0
+  local pid; pid=$(cat "$pidfile")
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+  rm -f "$pidfile"
+}
+
+case "${1:-}" in
+  install) install ;;
+  start) start "$2" "$3" ;;
+  stop) stop "$2" ;;
+  *) echo "usage: $0 install | start PORT DIR | stop PORT" >&2; exit 2 ;;
+esac

@@ -1,0 +1,148 @@
+//! The content cache: a byte-bounded LRU of page contents.
+//!
+//! Keys carry the collection id and the tree version as well as the slug, so a
+//! re-ingested collection (new tree version) or another collection never hits an old
+//! entry. Pages are reference-counted: a hit hands out the same bytes with no copy.
+//! A page larger than the whole budget is served but never cached.
+
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+/// What identifies a page's content.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PageKey {
+    pub collection_id: String,
+    pub tree_version: String,
+    pub slug: String,
+}
+
+impl PageKey {
+    /// A flat string form, for shared caches outside this process.
+    pub fn to_key_string(&self) -> String {
+        format!("chromafs:{}:{}:{}", self.collection_id, self.tree_version, self.slug)
+    }
+}
+
+#[derive(Debug)]
+pub struct ContentCache {
+    capacity: usize,
+    used: usize,
+    tick: u64,
+    entries: HashMap<PageKey, (Rc<[u8]>, u64)>,
+    order: BTreeMap<u64, PageKey>,
+}
+
+impl ContentCache {
+    pub fn new(capacity: usize) -> Self {
+        ContentCache { capacity, used: 0, tick: 0, entries: HashMap::new(), order: BTreeMap::new() }
+    }
+
+    pub fn get(&mut self, key: &PageKey) -> Option<Rc<[u8]>> {
+        self.tick += 1;
+        let tick = self.tick;
+        let (bytes, last) = self.entries.get_mut(key)?;
+        self.order.remove(last);
+        *last = tick;
+        self.order.insert(tick, key.clone());
+        Some(bytes.clone())
+    }
+
+    pub fn contains(&self, key: &PageKey) -> bool {
+        self.entries.contains_key(key)
+    }
+
+    pub fn insert(&mut self, key: PageKey, bytes: Rc<[u8]>) {
+        self.remove(&key);
+        if bytes.len() > self.capacity {
+            return;
+        }
+        while self.used + bytes.len() > self.capacity {
+            let Some((_, oldest)) = self.order.pop_first() else { break };
+            if let Some((b, _)) = self.entries.remove(&oldest) {
+                self.used -= b.len();
+            }
+        }
+        self.tick += 1;
+        self.used += bytes.len();
+        self.order.insert(self.tick, key.clone());
+        self.entries.insert(key, (bytes, self.tick));
+    }
+
+    pub fn remove(&mut self, key: &PageKey) {
+        if let Some((b, tick)) = self.entries.remove(key) {
+            self.used -= b.len();
+            self.order.remove(&tick);
+        }
+    }
+
+    /// Bytes currently held.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(slug: &str) -> PageKey {
+        PageKey { collection_id: "c".into(), tree_version: "v1".into(), slug: slug.into() }
+    }
+
+    fn bytes(n: usize) -> Rc<[u8]> {
+        vec![b'x'; n].into()
+    }
+
+    #[test]
+    fn evicts_least_recently_used_by_bytes() {
+        let mut c = ContentCache::new(100);
+        c.insert(key("a"), bytes(40));
+        c.insert(key("b"), bytes(40));
+        assert!(c.get(&key("a")).is_some()); // a is now the most recent
+        c.insert(key("c"), bytes(40)); // evicts b
+        assert!(c.contains(&key("a")));
+        assert!(!c.contains(&key("b")));
+        assert!(c.contains(&key("c")));
+        assert_eq!(c.used(), 80);
+    }
+
+    #[test]
+    fn never_exceeds_its_budget() {
+        let mut c = ContentCache::new(100);
+        for i in 0..50 {
+            c.insert(key(&i.to_string()), bytes(7 + i % 13));
+            assert!(c.used() <= 100);
+        }
+        c.insert(key("huge"), bytes(101));
+        assert!(!c.contains(&key("huge")));
+        assert!(c.used() <= 100);
+    }
+
+    #[test]
+    fn replacing_an_entry_keeps_the_accounting() {
+        let mut c = ContentCache::new(100);
+        c.insert(key("a"), bytes(60));
+        c.insert(key("a"), bytes(30));
+        assert_eq!(c.used(), 30);
+        assert_eq!(c.len(), 1);
+    }
+
+    #[test]
+    fn versions_and_collections_are_separate() {
+        let mut c = ContentCache::new(100);
+        c.insert(key("a"), bytes(1));
+        let newer = PageKey { tree_version: "v2".into(), ..key("a") };
+        let other = PageKey { collection_id: "d".into(), ..key("a") };
+        assert!(c.get(&newer).is_none());
+        assert!(c.get(&other).is_none());
+        assert_eq!(key("a").to_key_string(), "chromafs:c:v1:a");
+    }
+}

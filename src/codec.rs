@@ -1,0 +1,198 @@
+//! The path tree's transport encoding: gzip, then base64.
+//!
+//! A tree for thousands of pages is hundreds of KiB of JSON; gzip shrinks it about
+//! sevenfold. Browsers have `DecompressionStream` but Vercel's edge runtime does not, and
+//! Node's `zlib` exists nowhere else, so the codec lives here, in Rust, on `miniz_oxide`.
+//! Decoding is bounded: a hostile tree cannot inflate past [`MAX_INFLATED`].
+
+use std::fmt;
+
+/// The largest decoded tree accepted (a tree this big would describe millions of pages).
+pub const MAX_INFLATED: usize = 256 << 20;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodecError(pub String);
+
+impl fmt::Display for CodecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err(msg: impl Into<String>) -> CodecError {
+    CodecError(msg.into())
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Standard base64 with padding.
+pub fn base64_encode(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Standard or URL-safe base64; whitespace is ignored and padding is optional.
+pub fn base64_decode(text: &str) -> Result<Vec<u8>, CodecError> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let (mut acc, mut bits, mut padding) = (0u32, 0u32, 0usize);
+    for (pos, c) in text.bytes().enumerate() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' => {
+                padding += 1;
+                continue;
+            }
+            b' ' | b'\n' | b'\r' | b'\t' => continue,
+            _ => return Err(err(format!("invalid base64 character at offset {pos}"))),
+        };
+        if padding > 0 {
+            return Err(err("base64 data after padding"));
+        }
+        acc = acc << 6 | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    if bits >= 6 || padding > 2 {
+        return Err(err("truncated base64 data"));
+    }
+    Ok(out)
+}
+
+fn crc32_table() -> [u32; 256] {
+    let mut table = [0u32; 256];
+    for (i, slot) in table.iter_mut().enumerate() {
+        let mut c = i as u32;
+        for _ in 0..8 {
+            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+        }
+        *slot = c;
+    }
+    table
+}
+
+pub fn crc32(data: &[u8]) -> u32 {
+    let table = crc32_table();
+    let mut c = !0u32;
+    for &b in data {
+        c = table[((c ^ b as u32) & 0xff) as usize] ^ (c >> 8);
+    }
+    !c
+}
+
+/// Wraps `data` in a single gzip member (RFC 1952).
+pub fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255];
+    out.extend(miniz_oxide::deflate::compress_to_vec(data, 9));
+    out.extend(crc32(data).to_le_bytes());
+    out.extend((data.len() as u32).to_le_bytes());
+    out
+}
+
+/// Inflates one gzip member, checking its CRC and length.
+pub fn gunzip(data: &[u8]) -> Result<Vec<u8>, CodecError> {
+    if data.len() < 18 || data[0] != 0x1f || data[1] != 0x8b {
+        return Err(err("not gzip data"));
+    }
+    if data[2] != 8 {
+        return Err(err("unsupported gzip compression method"));
+    }
+    let flags = data[3];
+    let mut pos = 10;
+    let need = |pos: usize, n: usize| if pos + n > data.len() { Err(err("truncated gzip header")) } else { Ok(()) };
+    if flags & 4 != 0 {
+        need(pos, 2)?;
+        let xlen = u16::from_le_bytes([data[pos], data[pos + 1]]) as usize;
+        pos += 2;
+        need(pos, xlen)?;
+        pos += xlen;
+    }
+    for flag in [8u8, 16] {
+        if flags & flag != 0 {
+            let end = data[pos..].iter().position(|&b| b == 0).ok_or_else(|| err("truncated gzip header"))?;
+            pos += end + 1;
+        }
+    }
+    if flags & 2 != 0 {
+        pos += 2;
+    }
+    if pos + 8 > data.len() {
+        return Err(err("truncated gzip data"));
+    }
+    let body = &data[pos..data.len() - 8];
+    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(body, MAX_INFLATED).map_err(|e| match e.status {
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => err(format!("gzip data inflates past {MAX_INFLATED} bytes")),
+        _ => err("corrupt gzip data"),
+    })?;
+    let trailer = &data[data.len() - 8..];
+    let crc = u32::from_le_bytes(trailer[0..4].try_into().unwrap());
+    let len = u32::from_le_bytes(trailer[4..8].try_into().unwrap());
+    if crc != crc32(&out) || len != out.len() as u32 {
+        return Err(err("gzip checksum mismatch"));
+    }
+    Ok(out)
+}
+
+/// FNV-1a, 64 bits: a cheap, stable fingerprint (not a security boundary).
+pub fn fingerprint(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in data {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips() {
+        for n in 0..20 {
+            let data: Vec<u8> = (0..n).map(|i| (i * 37 + 11) as u8).collect();
+            assert_eq!(base64_decode(&base64_encode(&data)).unwrap(), data);
+        }
+        assert_eq!(base64_encode(b"hello"), "aGVsbG8=");
+        assert_eq!(base64_decode("aGVs\nbG8").unwrap(), b"hello");
+        assert!(base64_decode("aGV$").is_err());
+        assert!(base64_decode("a").is_err());
+        assert!(base64_decode("aG==xx").is_err());
+    }
+
+    #[test]
+    fn gzip_round_trips_and_checks() {
+        let data = b"{\"a.md\":{\"isPublic\":true}}".repeat(50);
+        let gz = gzip(&data);
+        assert_eq!(gunzip(&gz).unwrap(), data);
+        let mut bad = gz.clone();
+        let n = bad.len();
+        bad[n - 5] ^= 1;
+        assert_eq!(gunzip(&bad).unwrap_err().to_string(), "gzip checksum mismatch");
+        assert!(gunzip(&gz[..gz.len() / 2]).is_err());
+        assert_eq!(gunzip(b"plain text, not gzip").unwrap_err().to_string(), "not gzip data");
+    }
+
+    #[test]
+    fn crc_matches_reference() {
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    }
+}

@@ -1,0 +1,113 @@
+//! Path normalisation.
+//!
+//! just-bash hands paths over unnormalised (`//a.md`, `./x/../y`, `dir/`), so every
+//! entry point of the filesystem runs them through [`normalize`] first. The rules are
+//! just-bash's own `normalizePath`, so a path means the same thing to the shell and to
+//! us: `.` and empty segments vanish, `..` pops a segment and never climbs above `/`.
+
+/// Normalises a virtual path to the absolute form `/a/b` (or `/`).
+pub fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    if parts.is_empty() {
+        return "/".to_string();
+    }
+    let mut out = String::with_capacity(path.len() + 1);
+    for p in parts {
+        out.push('/');
+        out.push_str(p);
+    }
+    out
+}
+
+/// Resolves `path` against the directory `base`, as the shell does for relative operands.
+pub fn resolve(base: &str, path: &str) -> String {
+    if path.starts_with('/') {
+        normalize(path)
+    } else {
+        normalize(&format!("{base}/{path}"))
+    }
+}
+
+/// The parent directory of a normalised path (`/` for `/`).
+pub fn parent(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => &path[..i],
+    }
+}
+
+/// The last segment of a normalised path (empty for `/`).
+pub fn file_name(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(i) => &path[i + 1..],
+        None => path,
+    }
+}
+
+/// Orders names the way JavaScript's `<` does (UTF-16 code units), which is how
+/// just-bash's in-memory filesystem sorts directory entries.
+pub fn js_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    // Byte order equals UTF-16 order except where characters above U+FFFF meet
+    // U+E000..=U+FFFF; only compare code units when both strings leave ASCII.
+    if a.is_ascii() || b.is_ascii() {
+        return a.cmp(b);
+    }
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalises_like_just_bash() {
+        assert_eq!(normalize(""), "/");
+        assert_eq!(normalize("/"), "/");
+        assert_eq!(normalize("//a.md"), "/a.md");
+        assert_eq!(normalize("/a/./b/"), "/a/b");
+        assert_eq!(normalize("a/b"), "/a/b");
+        assert_eq!(normalize("/a/../../.."), "/");
+        assert_eq!(normalize("/../etc/passwd"), "/etc/passwd");
+        assert_eq!(normalize("/a//b///c"), "/a/b/c");
+        assert_eq!(normalize("/a/b/.."), "/a");
+        assert_eq!(normalize("/..."), "/...");
+    }
+
+    #[test]
+    fn resolves_relative_paths() {
+        assert_eq!(resolve("/docs", "a.md"), "/docs/a.md");
+        assert_eq!(resolve("/docs", "../x"), "/x");
+        assert_eq!(resolve("/docs", "/abs"), "/abs");
+        assert_eq!(resolve("/", "."), "/");
+        assert_eq!(resolve("/", "//a.md"), "/a.md");
+        assert_eq!(resolve("/a/b", "../../../.."), "/");
+    }
+
+    #[test]
+    fn parent_and_name() {
+        assert_eq!(parent("/a/b.md"), "/a");
+        assert_eq!(parent("/a"), "/");
+        assert_eq!(parent("/"), "/");
+        assert_eq!(file_name("/a/b.md"), "b.md");
+        assert_eq!(file_name("/"), "");
+    }
+
+    #[test]
+    fn sorts_by_utf16_code_units() {
+        use std::cmp::Ordering::*;
+        assert_eq!(js_cmp("B", "a"), Less);
+        assert_eq!(js_cmp("a", "ab"), Less);
+        // U+FF21 (fullwidth A) sorts after U+1F600 in UTF-8 but before it in UTF-16.
+        assert_eq!(js_cmp("\u{FF21}", "\u{1F600}"), Greater);
+        assert_eq!("\u{FF21}".cmp("\u{1F600}"), Less);
+    }
+}
