@@ -11,6 +11,7 @@ use crate::fs::{self, Filesystem, Options, StatInfo, DEV_NULL};
 use crate::ingest::{self, DefaultEmbedder, Embedder, SourceFile, WriteOptions};
 use crate::lazy::LazySource;
 use crate::path;
+use serde::Serialize;
 use js_sys::{Array, Date, Function, Object, Promise, Reflect, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -234,10 +235,7 @@ impl ChromaFs {
             Ok(x) => x,
             Err(e) => return rejected(e),
         };
-        future_to_promise(async move {
-            let fs = Filesystem::connect(opts, transport, Date::now()).await.map_err(fs_error)?;
-            Ok(ChromaFs { inner: Rc::new(fs) }.into())
-        })
+        future_to_promise(async move { Ok(Self::open(opts, transport).await?.into()) })
     }
 
     /// Forgets the path trees this process has cached, so the next `connect` reloads.
@@ -428,9 +426,22 @@ impl ChromaFs {
         set(&o, "collectionId", shared.collection_id.as_str());
         set(&o, "treeVersion", shared.tree.version.as_str());
         set(&o, "files", self.inner.listing().file_count() as f64);
-        let meta = serde_wasm_bindgen::to_value(&shared.metadata).map_err(|e| invalid(&e.to_string()))?;
+        let meta = shared.metadata.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| invalid(&e.to_string()))?;
         set(&o, "treeMetadata", meta);
         Ok(o.into())
+    }
+}
+
+impl ChromaFs {
+    async fn open(opts: Options, transport: Rc<dyn Transport>) -> Result<ChromaFs, JsValue> {
+        let fs = Filesystem::connect(opts, transport, Date::now()).await.map_err(fs_error)?;
+        Ok(ChromaFs { inner: Rc::new(fs) })
+    }
+
+    /// `connect` for Rust callers: the session itself rather than a `Promise`.
+    pub async fn connect_with(options_value: JsValue) -> Result<ChromaFs, JsValue> {
+        let opts = options(&options_value)?;
+        Self::open(opts, transport(&options_value)?).await
     }
 }
 

@@ -1,0 +1,318 @@
+// Type declarations for chromafs: a read-only just-bash filesystem over a Chroma collection.
+//
+// Self-contained on purpose: just-bash is an optional peer dependency, so nothing here
+// imports it. The filesystem, stat, dirent and command shapes mirror just-bash 3.4's
+// `IFileSystem` and `CustomCommand` structurally, which is what lets
+// `new Bash({ fs, customCommands: fs.commands() })` type-check without a shared import.
+
+// ---------------------------------------------------------------------------------------
+// Shapes shared with just-bash's IFileSystem (same names, structurally compatible)
+
+/** Encodings `readFile` accepts; `binary`/`latin1` give one char per byte. */
+export type BufferEncoding = "utf8" | "utf-8" | "ascii" | "binary" | "base64" | "hex" | "latin1";
+
+/** What the (rejected) write methods take, as just-bash passes it. */
+export type FileContent = string | Uint8Array;
+
+export interface ReadFileOptions {
+  /** Defaults to UTF-8 (a leading BOM dropped, invalid bytes replaced, like TextDecoder). */
+  encoding?: BufferEncoding | null;
+}
+
+export interface WriteFileOptions {
+  encoding?: BufferEncoding;
+}
+
+export interface MkdirOptions {
+  recursive?: boolean;
+}
+
+export interface RmOptions {
+  recursive?: boolean;
+  force?: boolean;
+}
+
+export interface CpOptions {
+  recursive?: boolean;
+}
+
+/** What `stat` and `lstat` resolve to. */
+export interface FsStat {
+  isFile: boolean;
+  isDirectory: boolean;
+  /** The filesystem has no symlinks. */
+  isSymbolicLink: false;
+  mode: number;
+  /** Page size in bytes; from the path tree when it records one, so `ls -l` reads no page. */
+  size: number;
+  /** From the path tree; the epoch when the tree records none. */
+  mtime: Date;
+  dev: number;
+  ino: number;
+}
+
+/** What `readdirWithFileTypes` resolves to, one per visible child. */
+export interface DirentEntry {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymbolicLink: false;
+}
+
+// ---------------------------------------------------------------------------------------
+// Options
+
+/**
+ * The subset of `fetch` chromafs calls: `(url, { method, headers, body?, signal })`. It must
+ * return a real `Promise` that resolves to a `Response`; the global `fetch` fits.
+ */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: any },
+) => Promise<unknown>;
+
+/** Bytes for a page: text is taken as UTF-8. */
+export type PageContent = string | Uint8Array | ArrayBuffer;
+
+/** A URL to fetch on first read, or a function whose result becomes the content. */
+export type LazyFileSource = string | (() => PageContent | Promise<PageContent>);
+
+/** How to reach Chroma; shared by `ChromaFs.connect` and `ingest`. */
+export interface ChromaClientOptions {
+  /** Absolute http(s) URL of the Chroma server, e.g. `http://127.0.0.1:8000`. */
+  url: string;
+  /** Defaults to `default_tenant`. */
+  tenant?: string;
+  /** Defaults to `default_database`. */
+  database?: string;
+  /** Sent as `x-chroma-token` (Chroma Cloud API keys). */
+  token?: string;
+  /** Extra headers on every request (auth proxies, tracing). */
+  headers?: Record<string, string>;
+  /** Per-request timeout; defaults to 10000, clamped to 1..600000. */
+  timeoutMs?: number;
+  /** Requests in flight at once; defaults to 10 (Chroma Cloud's read limit). */
+  maxConcurrency?: number;
+  /** Retries on 429/5xx and dropped connections, with backoff; defaults to 3, at most 10. */
+  retries?: number;
+  /** Replaces the global `fetch` (proxies, tests, runtimes that bind `fetch`). */
+  fetch?: FetchLike;
+}
+
+/** Metadata field names and the tree record id; must match what was ingested. */
+export interface CollectionLayoutOptions {
+  /** Metadata field holding a chunk's page path; defaults to `page_slug`. */
+  slugField?: string;
+  /** Metadata field holding a chunk's position in its page; defaults to `chunk_index`. */
+  chunkIndexField?: string;
+  /** Id of the record holding the path tree; defaults to `__path_tree__`. */
+  treeId?: string;
+}
+
+export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOptions {
+  /** Name of the Chroma collection holding the docs. */
+  collection: string;
+  /** RBAC groups of this session: restricted pages outside them are invisible. */
+  groups?: readonly string[];
+  /** Appended to paths whose last segment has no extension, e.g. `.mdx`. */
+  extension?: string;
+  /** Budget of the in-memory page cache; defaults to 64 MiB. */
+  cacheBytes?: number;
+  /** Reload a process-cached path tree older than this; by default it never expires. */
+  treeMaxAgeMs?: number;
+  /** Extra read-only files (absolute path → source), loaded on first read. */
+  lazyFiles?: Record<string, LazyFileSource>;
+}
+
+// ---------------------------------------------------------------------------------------
+// Results
+
+/** Counters since `connect`, for hosts, tests and benchmarks. */
+export interface ChromaFsStats {
+  requests: number;
+  bytesReceived: number;
+  retries: number;
+  failures: number;
+  cacheHits: number;
+  cacheMisses: number;
+  cachedBytes: number;
+  cachedPages: number;
+  lazyFetches: number;
+  /** Whether `connect` found the tree already decoded in this process. */
+  treeFromCache: boolean;
+  /** Files visible to this session. */
+  files: number;
+}
+
+/** Tree-level facts about the connected collection. */
+export interface ChromaFsInfo {
+  collectionId: string;
+  /** Fingerprint of the tree record; changes whenever the docs are re-ingested. */
+  treeVersion: string;
+  /** Files visible to this session. */
+  files: number;
+  /** The tree record's Chroma metadata (e.g. `line_aligned`, `pages`). */
+  treeMetadata: Record<string, unknown>;
+}
+
+/** What bash prints for a command; structurally just-bash's `ExecResult`. */
+export interface CommandResultLike {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** A just-bash custom command (structurally its `Command`), for `customCommands`. */
+export interface CustomCommandLike {
+  name: string;
+  trusted?: boolean;
+  /** `ctx` is just-bash's command context; typed loosely so just-bash need not be installed. */
+  execute(args: string[], ctx: unknown): Promise<CommandResultLike>;
+}
+
+// ---------------------------------------------------------------------------------------
+// ChromaFs
+
+/**
+ * A read-only just-bash filesystem over a Chroma collection. Writes reject with `EROFS`
+ * (except to `/dev/null`); errors carry `code`, `syscall` and `path` like Node's.
+ */
+export declare class ChromaFs {
+  private constructor();
+
+  /** Opens a session: loads the path tree (or reuses this process's copy) and applies `groups`. */
+  static connect(options: ConnectOptions): Promise<ChromaFs>;
+  /** Forgets the path trees this process has cached, so the next `connect` reloads. */
+  static forgetTrees(): void;
+
+  readFile(path: string, options?: ReadFileOptions | BufferEncoding): Promise<string>;
+  readFileBuffer(path: string): Promise<Uint8Array>;
+  /**
+   * The file as a latin1 byte string (one char per byte). A plain `string` at runtime; the
+   * type parameter lets it satisfy just-bash's branded `ByteString` without importing it.
+   */
+  readFileBytes<T = string>(path: string): Promise<T>;
+  /** Rejects with `EROFS`, except that `/dev/null` accepts and discards. */
+  writeFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void>;
+  /** Rejects with `EROFS`, except that `/dev/null` accepts and discards. */
+  appendFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void>;
+  /** Answered from the path tree, never rejects. */
+  exists(path: string): Promise<boolean>;
+  stat(path: string): Promise<FsStat>;
+  /** Same as `stat`: there are no symlinks. */
+  lstat(path: string): Promise<FsStat>;
+  /** Rejects with `EROFS`. */
+  mkdir(path: string, options?: MkdirOptions): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  readdirWithFileTypes(path: string): Promise<DirentEntry[]>;
+  /** Rejects with `EROFS`. */
+  rm(path: string, options?: RmOptions): Promise<void>;
+  /** Rejects with `EROFS`. */
+  cp(src: string, dest: string, options?: CpOptions): Promise<void>;
+  /** Rejects with `EROFS`. */
+  mv(src: string, dest: string): Promise<void>;
+  /** Synchronous, as just-bash requires. */
+  resolvePath(base: string, path: string): string;
+  /** Every visible path (files and directories), for glob matching. */
+  getAllPaths(): string[];
+  /** Rejects with `EROFS`. */
+  chmod(path: string, mode: number): Promise<void>;
+  /** Rejects with `EROFS`. */
+  symlink(target: string, linkPath: string): Promise<void>;
+  /** Rejects with `EROFS`. */
+  link(existingPath: string, newPath: string): Promise<void>;
+  /** Rejects: there are no symlinks. */
+  readlink(path: string): Promise<string>;
+  realpath(path: string): Promise<string>;
+  /** Rejects with `EROFS`. */
+  utimes(path: string, atime: Date, mtime: Date): Promise<void>;
+
+  /** Counters since `connect`. */
+  stats(): ChromaFsStats;
+  /** The collection id, tree version and tree metadata. */
+  info(): ChromaFsInfo;
+  /** just-bash custom commands for this filesystem; pass as `customCommands`. */
+  commands(): CustomCommandLike[];
+  /** Releases the wasm-side session; the object is unusable afterwards. */
+  free(): void;
+}
+
+// ---------------------------------------------------------------------------------------
+// Ingest
+
+/** One page to write; `path` is relative to the docs root (a leading `/` is ignored). */
+export interface IngestFile {
+  path: string;
+  /** UTF-8 text; other bytes are rejected. */
+  content: PageContent;
+  /** Milliseconds since the epoch, shown by `ls -l` and `stat`. */
+  mtime?: number;
+}
+
+/** Who may see the pages a glob matches; unmatched pages are public. */
+export interface AccessRule {
+  /** Defaults to false once a rule matches. */
+  isPublic?: boolean;
+  groups?: readonly string[];
+}
+
+export interface IngestOptions extends ChromaClientOptions, CollectionLayoutOptions {
+  /** Created if missing; a re-run upserts and deletes records it did not write. */
+  collection: string;
+  files: readonly IngestFile[];
+  /** Glob (relative to the docs root, e.g. `internal/**`) → rule, or that object as JSON text; the last matching rule wins. */
+  access?: string | Record<string, AccessRule>;
+  /** Chunk size limit, split on line boundaries; defaults to 4096, clamped to 64..16384. */
+  chunkBytes?: number;
+  /** Embeds chunk texts, one vector per text; defaults to a small deterministic embedding. */
+  embed?: (texts: string[]) => Promise<number[][]> | number[][];
+  /** Store the tree as plain JSON instead of gzip+base64, e.g. to inspect it. */
+  plainTree?: boolean;
+}
+
+/** What an ingest wrote. */
+export interface IngestSummary {
+  collection: string;
+  collectionId: string;
+  pages: number;
+  publicPages: number;
+  restrictedPages: number;
+  chunks: number;
+  /** Total page bytes. */
+  bytes: number;
+  /** Stale records from earlier runs, deleted. */
+  removedRecords: number;
+  /** Size of the stored path tree record. */
+  treeBytes: number;
+  /** False when some line was longer than `chunkBytes` and had to be cut. */
+  lineAligned: boolean;
+  requests: number;
+}
+
+/** Writes a folder's pages (already read by the host) into a collection. */
+export declare function ingest(options: IngestOptions): Promise<IngestSummary>;
+
+// ---------------------------------------------------------------------------------------
+// Helpers around just-bash
+
+/** What `safeExec` resolves to when `exec()` rejected. */
+export interface SafeExecFailure {
+  stdout: "";
+  stderr: string;
+  exitCode: 1;
+  env: Record<string, string>;
+}
+
+/**
+ * `bash.exec()` that never rejects. just-bash rejects `exec()` when a top-level
+ * redirection fails (`echo x > /a.md` on a read-only filesystem); this resolves with
+ * bash's error line on stderr and exit code 1 instead.
+ */
+export declare function safeExec<R, O = undefined>(
+  bash: { exec(command: string, options?: O): Promise<R> },
+  command: string,
+  options?: O,
+): Promise<R | SafeExecFailure>;
+
+/** The line bash would print for a filesystem error that escaped `exec()`. */
+export declare function bashErrorLine(error: unknown): string;

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what building and testing need; every step is skipped when already in place.
+# Needs: rustup/cargo, Node >= 20.18 with npm, python3 (for the local Chroma server).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  step "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# wasm-bindgen's CLI must match the crate version in Cargo.lock exactly.
+want=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ] || ! command -v wasm-bindgen-test-runner >/dev/null; then
+  step "cargo install wasm-bindgen-cli $want (a few minutes, once)"
+  # Not --locked: the CLI's own lock file pins a webpki-roots release the registry may not serve.
+  cargo install wasm-bindgen-cli --version "$want" --force
+fi
+
+if [ ! -d node_modules/just-bash ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  step "npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+bash scripts/chroma.sh install

@@ -1,0 +1,153 @@
+// Fidelity: every command's stdout, stderr and exit code through chromafs equal just-bash's
+// over an in-memory copy of the same files, for two sets of groups; no hidden path or
+// hidden text appears anywhere.
+import { test, describe, before } from "node:test";
+import assert from "node:assert/strict";
+import { ChromaFs, ingest } from "chromafs";
+import { chromaUrl, corpusPresent, readDocs, referenceFs, run, newBash, show, CORPUS } from "./helpers.mjs";
+
+const COLLECTION = "fidelity-corpus";
+// Spanish pages need group "es", the API reference needs "admin", the changelog is private to everyone.
+const ACCESS = {
+  "es/**": { isPublic: false, groups: ["es"] },
+  "api/**": { isPublic: false, groups: ["admin"] },
+  "changelog.mdx": { isPublic: false },
+};
+const visibleTo = (groups) => (p) =>
+  p.startsWith("es/") ? groups.includes("es") : p.startsWith("api/") ? groups.includes("admin") : p !== "changelog.mdx";
+
+const BATTERY = [
+  "ls /",
+  "ls -la /",
+  "ls -l /guides",
+  "ls -a /api-playground",
+  "ls -R /agent",
+  "ls -1 /es",
+  "ls -la /quickstart.mdx /index.mdx",
+  "ls /nope",
+  "ls /es/nope /guides",
+  "ls -lh /zh/guides",
+  "ls -d /guides /cli",
+  "cd /guides && ls",
+  "cd /nope",
+  "cd /api && ls -l",
+  "cd /es && pwd && ls ..",
+  "find / -type f | wc -l",
+  "find / -type d | sort",
+  "find / -name '*.json'",
+  "find /es -maxdepth 1",
+  "find / -maxdepth 1 -type f",
+  "find / -path '*api*' -name 'index.mdx'",
+  "find /zh -type f -name '*.mdx' | head -20",
+  "find /cli -newer /index.mdx",
+  "find / -empty",
+  "find /api -type f",
+  "tree /agent",
+  "tree /api-playground",
+  "tree /es/cli",
+  "cat /quickstart.mdx",
+  "cat /nope.mdx",
+  "cat /guides",
+  "cat /es/index.mdx",
+  "cat /api/introduction.mdx",
+  "cat /changelog.mdx",
+  "cat /openapi.json | head -c 300",
+  "head -n 5 /index.mdx",
+  "head -c 100 /zh/index.mdx",
+  "tail -n 3 /quickstart.mdx",
+  "tail -c 50 /fr/index.mdx",
+  "wc /quickstart.mdx",
+  "wc -l /es/*.mdx",
+  "wc -c /openapi.json /docs.json",
+  "wc -l /guides/*.mdx | tail -1",
+  "stat /quickstart.mdx",
+  "stat /guides",
+  "stat /es",
+  "stat /nope",
+  "du -s /guides",
+  "grep -r access_token /",
+  "grep -rn Mintlify /guides",
+  "grep -rl openapi /api-playground",
+  "grep -ri deprecated /api",
+  "grep -c the /quickstart.mdx",
+  "grep -rn 'mint dev' /cli /quickstart.mdx",
+  "grep -rw mint /cli",
+  "grep -rE 'v[0-9]+\\.[0-9]+\\.[0-9]+' /es /fr",
+  "grep -r --include=*.json openapi /",
+  "grep -rni 'página' /es",
+  "grep -rl 配置 /zh",
+  "grep -n install /quickstart.mdx",
+  "grep install /guides",
+  "grep -rL Mintlify /agent",
+  "grep -rc API /api-playground",
+  "grep -rv '' /agent",
+  "grep -rho 'https://[a-z.]*' /integrations | sort | uniq -c | sort -rn | head",
+  "cat /quickstart.mdx | grep -n npm",
+  "cat /quickstart.mdx | wc -l",
+  "sort /index.mdx | uniq | head -5",
+  "ls /es | head -5",
+  "echo hi > /dev/null; echo rc=$?",
+  "ls /nope 2>/dev/null; echo rc=$?",
+  "grep -r needle-that-is-nowhere / ; echo rc=$?",
+  "cat /guides/*.mdx | wc -c",
+  "for f in /agent/*; do echo \"$f\"; done",
+  "test -f /index.mdx && echo yes; test -d /es && echo dir; test -e /changelog.mdx || echo absent",
+  "readlink /index.mdx; echo rc=$?",
+  "realpath /guides/../index.mdx",
+  "ls '/guides/*'",
+  "md5sum /index.mdx /quickstart.mdx",
+];
+
+describe("fidelity against just-bash over InMemoryFs", { skip: !corpusPresent() }, () => {
+  let files;
+  before(async () => {
+    files = await readDocs(CORPUS);
+    const summary = await ingest({ url: chromaUrl(), collection: COLLECTION, files, access: ACCESS });
+    assert.equal(summary.pages, files.length);
+  });
+
+  for (const groups of [[], ["es", "admin"]]) {
+    describe(`groups [${groups}]`, () => {
+      let ours, ref, hiddenPaths, hiddenLines, fs;
+      before(async () => {
+        fs = await ChromaFs.connect({ url: chromaUrl(), collection: COLLECTION, groups });
+        const visible = files.filter((f) => visibleTo(groups)(f.path));
+        const hidden = files.filter((f) => !visibleTo(groups)(f.path));
+        assert.ok(hidden.length > 0);
+        ours = newBash(fs);
+        ref = newBash(await referenceFs(visible));
+        hiddenPaths = hidden.map((f) => `/${f.path}`);
+        // Lines of hidden pages that no visible page contains: none may ever be printed.
+        const visibleText = visible.map((f) => f.content.toString("utf8")).join("\n");
+        hiddenLines = [];
+        for (const f of hidden) {
+          for (const line of f.content.toString("utf8").split("\n")) {
+            if (line.trim().length >= 40 && !visibleText.includes(line.trim())) hiddenLines.push(line.trim());
+          }
+        }
+        assert.ok(hiddenLines.length > 0);
+      });
+
+      for (const cmd of BATTERY) {
+        test(cmd, async () => {
+          const [a, b] = [await run(ours, cmd), await run(ref, cmd)];
+          assert.deepEqual(
+            { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode },
+            { stdout: b.stdout, stderr: b.stderr, exitCode: b.exitCode },
+            `chromafs ${show(a)}\nreference ${show(b)}`,
+          );
+          const out = a.stdout + a.stderr;
+          for (const p of hiddenPaths) if (!(b.stdout + b.stderr).includes(p)) assert.ok(!out.includes(p), `hidden path ${p} leaked`);
+          for (const line of hiddenLines) assert.ok(!out.includes(line), `hidden text leaked: ${line}`);
+        });
+      }
+
+      test("getAllPaths lists exactly the visible files and their directories", () => {
+        const visible = files.filter((f) => visibleTo(groups)(f.path)).map((f) => `/${f.path}`);
+        const dirs = new Set(["/"]);
+        for (const p of visible) for (let d = p.slice(0, p.lastIndexOf("/")); d; d = d.slice(0, d.lastIndexOf("/"))) dirs.add(d);
+        assert.deepEqual(new Set(fs.getAllPaths()), new Set([...visible, ...dirs]));
+      });
+    });
+  }
+});

@@ -1,0 +1,123 @@
+// ESM consumer view of the package (the workspace package.json is "type": "module").
+import { Bash, type CustomCommand, type IFileSystem, type BashExecResult } from "just-bash";
+import {
+  ChromaFs,
+  ingest,
+  safeExec,
+  bashErrorLine,
+  type ChromaFsInfo,
+  type ChromaFsStats,
+  type ConnectOptions,
+  type IngestSummary,
+} from "chromafs";
+
+// The same name must be this package's declarations, not the wasm-bindgen glue's `any`s.
+type IsAny<T> = 0 extends 1 & T ? true : false;
+const notAny: IsAny<ChromaFs["stats"]> = false;
+
+export async function main(): Promise<void> {
+  const options: ConnectOptions = {
+    url: "http://127.0.0.1:8000",
+    collection: "docs",
+    tenant: "default_tenant",
+    database: "default_database",
+    token: "ck-123",
+    headers: { "x-trace": "1" },
+    groups: ["eng"],
+    slugField: "page_slug",
+    chunkIndexField: "chunk_index",
+    treeId: "__path_tree__",
+    extension: ".mdx",
+    cacheBytes: 64 << 20,
+    timeoutMs: 10_000,
+    maxConcurrency: 10,
+    retries: 3,
+    treeMaxAgeMs: 60_000,
+    lazyFiles: {
+      "/remote.md": "https://example.com/remote.md",
+      "/text.md": () => "text",
+      "/bytes.bin": async () => new Uint8Array([1, 2]),
+    },
+    fetch,
+  };
+  const fs = await ChromaFs.connect(options);
+
+  // (b) ChromaFs is a just-bash IFileSystem, optional methods included.
+  const asFs: IFileSystem = fs;
+  const bytes: Promise<import("just-bash").ByteString> | undefined = asFs.readFileBytes?.("/a.md");
+  void bytes;
+  const text: string = await fs.readFileBytes("/a.md");
+  void text;
+
+  // (c) Bash accepts the filesystem and its commands.
+  const commands: CustomCommand[] = fs.commands();
+  const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
+  void commands;
+
+  const result = await safeExec(bash, "grep -rn token /", { cwd: "/" });
+  const asExec: BashExecResult = result;
+  const { stdout, stderr, exitCode } = result;
+  void asExec, stdout, stderr, exitCode;
+  const line: string = bashErrorLine(new Error("EROFS: read-only file system, write '/a.md'"));
+  void line;
+
+  const st = await fs.stat("/a.md");
+  const mtime: Date = st.mtime;
+  const names: string[] = (await fs.readdirWithFileTypes("/")).map((d) => d.name);
+  const stats: ChromaFsStats = fs.stats();
+  const hits: number = stats.cacheHits;
+  const cached: boolean = stats.treeFromCache;
+  const info: ChromaFsInfo = fs.info();
+  const version: string = info.treeVersion;
+  void mtime, names, hits, cached, version;
+  ChromaFs.forgetTrees();
+  fs.free();
+
+  const summary: IngestSummary = await ingest({
+    url: "http://127.0.0.1:8000",
+    collection: "docs",
+    files: [
+      { path: "index.md", content: "# Hi\n" },
+      { path: "img/a.md", content: new Uint8Array([104, 105]), mtime: Date.now() },
+    ],
+    access: { "internal/**": { isPublic: false, groups: ["admin"] } },
+    chunkBytes: 4096,
+    embed: (texts) => texts.map(() => [0, 1]),
+    plainTree: true,
+  });
+  await ingest({ url: "u", collection: "c", files: [], access: '{"internal/**": {"groups": ["admin"]}}', embed: async (t) => t.map(() => [1]) });
+  const restricted: number = summary.restrictedPages;
+  void restricted;
+
+  // (d) Misuse that must stay a type error.
+  // @ts-expect-error collection is required
+  await ChromaFs.connect({ url: "http://127.0.0.1:8000" });
+  // @ts-expect-error url is required
+  await ChromaFs.connect({ collection: "docs" });
+  // @ts-expect-error groups is a string array
+  await ChromaFs.connect({ url: "u", collection: "docs", groups: "eng" });
+  // @ts-expect-error unknown options are caught
+  await ChromaFs.connect({ url: "u", collection: "docs", colection: "typo" });
+  // @ts-expect-error lazy files are URLs or functions
+  await ChromaFs.connect({ url: "u", collection: "docs", lazyFiles: { "/a.md": 42 } });
+  // @ts-expect-error cacheBytes is a number
+  await ChromaFs.connect({ url: "u", collection: "docs", cacheBytes: "64MiB" });
+  // @ts-expect-error sessions come from connect
+  new ChromaFs();
+  // @ts-expect-error stats are numbers
+  const wrong: string = fs.stats().requests;
+  // @ts-expect-error files need content
+  await ingest({ url: "u", collection: "c", files: [{ path: "a.md" }] });
+  // @ts-expect-error embeddings are number vectors
+  await ingest({ url: "u", collection: "c", files: [], embed: (t: string[]) => t });
+  // @ts-expect-error exec options are checked against the Bash instance's
+  await safeExec(bash, "ls", { cwd: 1 });
+  // @ts-expect-error not a filesystem
+  const notFs: IFileSystem = { readFile: fs.readFile };
+  void wrong, notFs;
+}
+void notAny;
+
+// @ts-expect-error the ESM entries have no default export
+import chromafsDefault from "chromafs";
+void chromafsDefault;
