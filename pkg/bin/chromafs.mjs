@@ -1,0 +1,418 @@
+#!/usr/bin/env node
+// The chromafs command-line tool: ingest a folder of docs into a Chroma collection, then
+// browse it with a read-only bash shell (interactive, piped, or one command at a time).
+
+import { parseArgs } from "node:util";
+import { createInterface } from "node:readline";
+import { readFile, readdir, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { Bash } from "just-bash";
+import { ChromaFs, ingest, safeExec } from "../node.mjs";
+
+const USAGE = `Usage: chromafs <command> [options]
+
+A read-only bash shell over documentation stored in a Chroma collection.
+
+Commands:
+  ingest DIR          write the text files under DIR into a collection (re-runnable:
+                      upserts pages and removes records of pages no longer there)
+  shell               interactive shell; reads commands line by line when stdin is
+                      not a terminal and exits with the last command's exit code
+  exec "COMMAND"      run one command, exit with its exit code
+
+Connection options (every command):
+  --url URL           Chroma server (default: $CHROMAFS_URL, else http://127.0.0.1:8000)
+  --collection NAME   collection (default: $CHROMAFS_COLLECTION)
+  --tenant T          tenant (default: default_tenant)
+  --database D        database (default: default_database)
+  --token TOKEN       sent as x-chroma-token (default: $CHROMAFS_TOKEN)
+
+ingest options:
+  --access FILE       JSON object mapping path globs to {"isPublic": bool, "groups": [..]};
+                      the last matching glob wins, pages no glob matches are public
+  --chunk-bytes N     largest chunk in bytes (default 4096)
+  --plain-tree        store the path tree as plain JSON instead of gzip+base64
+
+shell and exec options:
+  --groups a,b        access groups of the session (default: none, public pages only)
+  --cwd DIR           starting directory (default: /)
+
+  -h, --help          show this help
+  --version           print the version
+
+Examples:
+  chromafs ingest ./docs --collection docs --access access.json
+  chromafs shell --collection docs --groups admin
+  chromafs exec "grep -rn access_token /" --collection docs
+  printf 'cd /guides\\nls\\n' | chromafs shell --collection docs
+`;
+
+const OPTIONS = {
+  url: { type: "string" },
+  collection: { type: "string" },
+  tenant: { type: "string" },
+  database: { type: "string" },
+  token: { type: "string" },
+  access: { type: "string" },
+  "chunk-bytes": { type: "string" },
+  "plain-tree": { type: "boolean" },
+  groups: { type: "string", multiple: true },
+  cwd: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+};
+
+// Which options each command accepts besides the connection options and --help.
+const COMMAND_OPTIONS = {
+  ingest: ["access", "chunk-bytes", "plain-tree"],
+  shell: ["groups", "cwd"],
+  exec: ["groups", "cwd"],
+};
+const COMMON_OPTIONS = ["url", "collection", "tenant", "database", "token", "help"];
+
+/** A mistake in the command line: reported with a hint, exit code 2. */
+class UsageError extends Error {}
+
+/** An expected failure (bad input, Chroma unreachable…): reported as one line, exit code 1. */
+class CliError extends Error {}
+
+async function main(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs's messages go on with advice about `--`; the first sentence is the point.
+    if (typeof error?.code === "string" && error.code.startsWith("ERR_PARSE_ARGS")) {
+      const first = error.message.split(". ")[0];
+      throw new UsageError(first.charAt(0).toLowerCase() + first.slice(1));
+    }
+    throw error;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...args] = positionals;
+
+  if (values.version) {
+    const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
+    process.stdout.write(`chromafs ${pkg.version}\n`);
+    return 0;
+  }
+  if (values.help || command === undefined || command === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (!Object.hasOwn(COMMAND_OPTIONS, command)) throw new UsageError(`unknown command '${command}'`);
+  const allowed = new Set([...COMMON_OPTIONS, ...COMMAND_OPTIONS[command]]);
+  for (const name of Object.keys(values)) {
+    if (!allowed.has(name)) throw new UsageError(`option --${name} does not apply to '${command}'`);
+  }
+
+  const conn = connection(values);
+  switch (command) {
+    case "ingest":
+      if (args.length !== 1) throw new UsageError("ingest takes one directory: chromafs ingest DIR --collection NAME");
+      return runIngest(args[0], conn, values);
+    case "shell":
+      if (args.length !== 0) throw new UsageError(`shell takes no arguments, got '${args[0]}' (use exec to run a command)`);
+      return runShell(await connect(conn, values));
+    case "exec":
+      if (args.length !== 1) throw new UsageError('exec takes one command, quoted: chromafs exec "ls -la /guides"');
+      return runExec(args[0], await connect(conn, values));
+  }
+}
+
+/** The connection options shared by every command, with their environment fallbacks. */
+function connection(values) {
+  const url = values.url ?? process.env.CHROMAFS_URL ?? "http://127.0.0.1:8000";
+  let parsedUrl;
+  try {
+    parsedUrl = new URL(url);
+  } catch {
+    parsedUrl = null;
+  }
+  if (!parsedUrl || !/^https?:$/.test(parsedUrl.protocol)) throw new UsageError(`--url must be an http(s) URL, got '${url}'`);
+  const collection = values.collection ?? process.env.CHROMAFS_COLLECTION;
+  if (!collection) throw new UsageError("no collection: pass --collection NAME or set CHROMAFS_COLLECTION");
+  const conn = { url, collection };
+  if (values.tenant !== undefined) conn.tenant = values.tenant;
+  if (values.database !== undefined) conn.database = values.database;
+  const token = values.token ?? process.env.CHROMAFS_TOKEN;
+  if (token) conn.token = token;
+  return conn;
+}
+
+// ---------------------------------------------------------------------------------------
+// ingest
+
+async function runIngest(dir, conn, values) {
+  let chunkBytes;
+  if (values["chunk-bytes"] !== undefined) {
+    chunkBytes = Number(values["chunk-bytes"]);
+    if (!/^\d+$/.test(values["chunk-bytes"]) || !Number.isSafeInteger(chunkBytes) || chunkBytes === 0) {
+      throw new UsageError(`--chunk-bytes must be a positive whole number, got '${values["chunk-bytes"]}'`);
+    }
+  }
+  let access;
+  if (values.access !== undefined) {
+    // Passed as text: the Rust side parses it and names the offending rule on errors.
+    access = await readFile(values.access, "utf8").catch((e) => {
+      throw new CliError(`--access: ${e.message}`);
+    });
+  }
+
+  const info = await stat(dir).catch((e) => {
+    throw new CliError(e.code === "ENOENT" ? `${dir}: no such directory` : e.message);
+  });
+  if (!info.isDirectory()) throw new CliError(`${dir}: not a directory`);
+
+  progress(`reading ${dir}…`);
+  const files = [];
+  for (const file of await walk(dir)) {
+    const [content, fileStat] = await Promise.all([readFile(file), stat(file)]);
+    files.push({
+      path: relative(dir, file).split(sep).join("/"),
+      // A Node Buffer is a Uint8Array over a possibly shared pool; hand over just its bytes.
+      content: new Uint8Array(content.buffer, content.byteOffset, content.byteLength),
+      mtime: fileStat.mtimeMs,
+    });
+  }
+  progress(`writing ${plural(files.length, "file")} to ${conn.url}…`);
+
+  const options = { ...conn, files };
+  if (access !== undefined) options.access = access;
+  if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
+  if (values["plain-tree"]) options.plainTree = true;
+  const s = await ingest(options);
+
+  let line =
+    `ingested ${plural(s.pages, "page")} (${s.publicPages} public, ${s.restrictedPages} restricted) ` +
+    `as ${plural(s.chunks, "chunk")}, ${formatBytes(s.bytes)}, into collection ${s.collection}; ` +
+    `removed ${plural(s.removedRecords, "stale record")}; tree ${formatBytes(s.treeBytes)}; ${plural(s.requests, "request")}`;
+  if (!s.lineAligned) line += "\nnote: some lines exceed the chunk size, so chunks are not all line-aligned and grep cannot narrow its search with Chroma";
+  process.stdout.write(line + "\n");
+  return 0;
+}
+
+/** Regular files under `dir`, recursively, skipping `.git` and `node_modules`; symlinks are not followed. */
+async function walk(dir) {
+  const out = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== ".git" && entry.name !== "node_modules") out.push(...(await walk(full)));
+    } else if (entry.isFile()) {
+      out.push(full);
+    }
+  }
+  return out;
+}
+
+/** A status line for a person watching; nothing when stderr is redirected. */
+function progress(message) {
+  if (process.stderr.isTTY) process.stderr.write(`${message}\n`);
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function formatBytes(n) {
+  if (n < 1024) return `${n} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// shell and exec
+
+function groupsOf(values) {
+  return (values.groups ?? []).flatMap((g) => g.split(",")).map((g) => g.trim()).filter(Boolean);
+}
+
+async function connect(conn, values) {
+  const groups = groupsOf(values);
+  const fs = await ChromaFs.connect({ ...conn, groups });
+  const cwd = fs.resolvePath("/", values.cwd ?? "/");
+  // Reported here rather than as an `ls: .: No such file or directory` on every command.
+  const where = await fs.stat(cwd).catch(() => null);
+  if (!where) throw new CliError(`--cwd ${values.cwd}: no such directory in collection ${conn.collection}`);
+  if (!where.isDirectory) throw new CliError(`--cwd ${values.cwd}: not a directory`);
+  return { fs, groups, cwd, collection: conn.collection, bash: new Bash({ fs, cwd, customCommands: fs.commands() }) };
+}
+
+/**
+ * One bash session across many `exec` calls. just-bash starts every `exec` afresh from the
+ * Bash's own cwd and environment, so the directory and the variables a line leaves behind
+ * are carried into the next one, as in a real shell.
+ */
+class Session {
+  constructor({ fs, bash, cwd }) {
+    this.fs = fs;
+    this.bash = bash;
+    this.cwd = cwd;
+    this.env = undefined;
+  }
+
+  async run(line, signal) {
+    const options = { cwd: this.cwd, signal };
+    if (this.env) Object.assign(options, { env: this.env, replaceEnv: true });
+    const result = await safeExec(this.bash, line, options);
+    // A failed top-level redirection comes back without an environment: nothing changed.
+    if (result.env?.PWD) {
+      // Normalised: just-bash's `cd ../x` from a top-level directory leaves PWD as `//x`.
+      this.cwd = this.fs.resolvePath("/", result.env.PWD);
+      // `$?` is the interpreter's own; everything else is the shell's state.
+      const { "?": _status, ...env } = result.env;
+      this.env = { ...env, PWD: this.cwd };
+    }
+    if (signal?.aborted) {
+      // Interrupted with Ctrl-C: the prompt already shows ^C, and bash reports 128 + SIGINT.
+      process.stdout.write(result.stdout);
+      process.stderr.write(result.stderr.replace(/^bash: execution aborted\n/m, ""));
+      return 130;
+    }
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    return result.exitCode;
+  }
+}
+
+async function runExec(command, target) {
+  return new Session(target).run(command);
+}
+
+/** Replaces the history entries of a command typed over several lines with the whole command. */
+function rememberAsOne(rl, lines, command) {
+  if (!Array.isArray(rl.history)) return;
+  // readline keeps history newest first and leaves blank lines out of it.
+  const count = lines.filter((l) => l.trim() !== "").length;
+  rl.history.splice(0, Math.min(count, rl.history.length), command);
+  for (let i = rl.history.length - 1; i > 0; i--) if (rl.history[i] === command) rl.history.splice(i, 1);
+}
+
+// `exit` or `exit N` on a line of its own ends the shell (N defaults to the last exit code).
+const EXIT_LINE = /^\s*exit(?:\s+(\d+))?\s*;?\s*$/;
+
+async function runShell(target) {
+  const session = new Session(target);
+  const interactive = Boolean(process.stdin.isTTY);
+  // Prompts and line editing go to stderr, as bash's do, so stdout carries only output.
+  const rl = createInterface({
+    input: process.stdin,
+    output: interactive ? process.stderr : undefined,
+    terminal: interactive,
+    historySize: 1000,
+    removeHistoryDuplicates: true,
+  });
+
+  // Ctrl-D can close the interface while a command runs; prompting after that would
+  // resume stdin and keep the process alive with nothing reading it.
+  let closed = false;
+  rl.on("close", () => {
+    closed = true;
+  });
+  const prompt = (text = `chromafs:${session.cwd}$ `) => {
+    if (closed) return;
+    rl.setPrompt(text);
+    rl.prompt();
+  };
+
+  let status = 0;
+  let pending = ""; // a line continued with a trailing backslash
+  let typed = []; // the lines `pending` was made of, as typed
+  let running = null; // AbortController of the command in progress, if any
+  if (interactive) {
+    const { files } = target.fs.stats();
+    const groups = target.groups.length ? target.groups.join(",") : "none (public pages only)";
+    process.stderr.write(
+      `chromafs: collection ${target.collection}, ${plural(files, "file")} visible, groups: ${groups}; exit or Ctrl-D to quit\n`,
+    );
+    // Ctrl-C stops the running command, or discards the line being typed, as bash does.
+    rl.on("SIGINT", () => {
+      process.stderr.write("^C\n");
+      if (running) {
+        running.abort();
+        return;
+      }
+      rl.write(null, { ctrl: true, name: "e" });
+      rl.write(null, { ctrl: true, name: "u" });
+      pending = "";
+      typed = [];
+      prompt();
+    });
+    prompt();
+  }
+
+  for await (const raw of rl) {
+    const line = pending + raw;
+    if (/(^|[^\\])(\\\\)*\\$/.test(line)) {
+      pending = line.slice(0, -1);
+      typed.push(raw);
+      if (interactive) prompt("> ");
+      continue;
+    }
+    if (typed.length > 0 && interactive) rememberAsOne(rl, [...typed, raw], line);
+    pending = "";
+    typed = [];
+    const exit = EXIT_LINE.exec(line);
+    if (exit) {
+      if (exit[1] !== undefined) status = Number(exit[1]) & 255;
+      break;
+    }
+    // Blank lines and comments leave the last exit code alone, as in bash.
+    if (line.trim() !== "" && !line.trimStart().startsWith("#")) {
+      running = new AbortController();
+      try {
+        status = await session.run(line, running.signal);
+      } finally {
+        running = null;
+      }
+    }
+    if (interactive) prompt();
+  }
+  // Ctrl-D leaves the cursor after the prompt.
+  if (interactive && closed) process.stderr.write("\n");
+  rl.close();
+  return status;
+}
+
+// ---------------------------------------------------------------------------------------
+
+// After an abort, just-bash can leave a command's own promise to reject later with
+// ExecutionAbortedError (its exec() has already settled); that is not a failure here.
+process.on("unhandledRejection", (reason) => {
+  if (reason?.name === "ExecutionAbortedError") return;
+  throw reason;
+});
+
+// A reader that goes away (`chromafs exec "cat /big.md" | head`) ends the tool quietly.
+process.stdout.on("error", (error) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`chromafs: ${error.message}\nTry 'chromafs --help'.\n`);
+      process.exitCode = 2;
+    } else if (error instanceof CliError || typeof error?.code === "string") {
+      // Expected failures: filesystem and Chroma errors carry a code and a full message.
+      process.stderr.write(`chromafs: ${error.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(`chromafs: unexpected error: ${error?.stack ?? error}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

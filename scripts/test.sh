@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs every test: native unit tests, the wasm boundary in Node, the TypeScript types,
+# and the Node suites against a real Chroma 1.5.9 started here on 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+step() { printf '\n== %s\n' "$*" >&2; }
+
+bash scripts/setup.sh
+step "build the package"
+bash scripts/build.sh
+
+step "native unit tests"
+cargo test --quiet --lib
+
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+DATA=$(mktemp -d "${TMPDIR:-/tmp}/chromafs-test-XXXXXX")
+step "start Chroma on 127.0.0.1:$PORT"
+bash scripts/chroma.sh start "$PORT" "$DATA"
+trap 'bash scripts/chroma.sh stop "$PORT"; rm -rf "$DATA"' EXIT
+export CHROMAFS_TEST_URL="http://127.0.0.1:$PORT"
+
+step "wasm boundary tests (Node)"
+cargo test --target wasm32-unknown-unknown --test node
+
+step "TypeScript declarations"
+tsc -p tests/types
+
+step "Node tests (just-bash host, real Chroma)"
+# The outer timeout guards against a hung server or runner.
+timeout 2400 node --test --test-timeout=1200000 tests/js/*.test.mjs
