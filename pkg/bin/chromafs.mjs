@@ -166,14 +166,27 @@ async function runIngest(dir, conn, values) {
 
   progress(`reading ${dir}…`);
   const files = [];
+  const skipped = [];
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
   for (const file of await walk(dir)) {
     const [content, fileStat] = await Promise.all([readFile(file), stat(file)]);
+    // Pages are text; images and other binaries beside them are left out, and said so.
+    try {
+      utf8.decode(content);
+    } catch {
+      skipped.push(relative(dir, file).split(sep).join("/"));
+      continue;
+    }
     files.push({
       path: relative(dir, file).split(sep).join("/"),
       // A Node Buffer is a Uint8Array over a possibly shared pool; hand over just its bytes.
       content: new Uint8Array(content.buffer, content.byteOffset, content.byteLength),
       mtime: fileStat.mtimeMs,
     });
+  }
+  if (skipped.length) {
+    const shown = skipped.slice(0, 5).join(", ") + (skipped.length > 5 ? ", …" : "");
+    process.stderr.write(`chromafs: skipped ${plural(skipped.length, "file")} that ${skipped.length === 1 ? "is" : "are"} not UTF-8 text: ${shown}\n`);
   }
   progress(`writing ${plural(files.length, "file")} to ${conn.url}…`);
 

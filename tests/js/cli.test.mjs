@@ -1,0 +1,83 @@
+// The command-line tool: ingest a folder, run one command, or a shell fed on stdin.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, unlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ROOT, chromaUrl } from "./helpers.mjs";
+
+const BIN = path.join(ROOT, "pkg/bin/chromafs.mjs");
+const cli = (args, input) => spawnSync(process.execPath, [BIN, ...args], { input, encoding: "utf8", timeout: 120000 });
+let dir;
+
+before(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "chromafs-cli-"));
+  mkdirSync(path.join(dir, "guides"));
+  mkdirSync(path.join(dir, "internal"));
+  writeFileSync(path.join(dir, "index.md"), "# Welcome\nstart here\n");
+  writeFileSync(path.join(dir, "guides/setup.md"), "install it\nrun it\n");
+  writeFileSync(path.join(dir, "internal/plan.md"), "the confidential plan\n");
+  writeFileSync(path.join(dir, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00]));
+  writeFileSync(path.join(dir, "access.json"), JSON.stringify({ "internal/**": { isPublic: false, groups: ["staff"] } }));
+});
+
+const conn = () => ["--url", chromaUrl(), "--collection", "cli"];
+
+test("ingest writes the folder and reports what it wrote", () => {
+  const r = cli(["ingest", dir, ...conn(), "--access", path.join(dir, "access.json")]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^ingested 4 pages \(3 public, 1 restricted\) as 4 chunks, \d+ B, into collection cli; removed 0 stale records; tree \d+ B; \d+ requests\n$/);
+  assert.equal(r.stderr, "chromafs: skipped 1 file that is not UTF-8 text: logo.png\n");
+});
+
+test("exec runs one command and passes its exit code through", () => {
+  let r = cli(["exec", "ls -R /", ...conn()]);
+  assert.equal(r.status, 0, r.stderr);
+  // just-bash's ls -R spells subdirectories of / with a double slash.
+  assert.equal(r.stdout, "/:\naccess.json\nguides\nindex.md\n\n//guides:\nsetup.md\n");
+  r = cli(["exec", "cat /internal/plan.md", ...conn()]);
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr, "cat: /internal/plan.md: No such file or directory\n");
+  r = cli(["exec", "grep -r confidential /", ...conn(), "--groups", "staff,other"]);
+  assert.equal(r.stdout, "//internal/plan.md:the confidential plan\n");
+  assert.equal(cli(["exec", "ls /nope", ...conn()]).status, 2);
+});
+
+test("the shell reads commands from stdin, keeps its directory, exits with the last status", () => {
+  let r = cli(["shell", ...conn()], "cd /guides\npwd\ncat setup.md\n");
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "/guides\ninstall it\nrun it\n");
+  r = cli(["shell", ...conn()], "ls /\nls /missing\n");
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, "ls: /missing: No such file or directory\n");
+  r = cli(["shell", ...conn()], "echo x > /index.md\necho after\n");
+  assert.equal(r.stdout, "after\n");
+  assert.equal(r.stderr, "bash: /index.md: Read-only file system\n");
+});
+
+test("a re-run removes pages that are gone", () => {
+  unlinkSync(path.join(dir, "guides/setup.md"));
+  const r = cli(["ingest", dir, ...conn()]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /removed 1 stale record;/);
+  assert.equal(cli(["exec", "ls /", ...conn()]).stdout, "access.json\nindex.md\ninternal\n", "without --access everything is public");
+});
+
+test("errors are one clear line; usage errors exit 2", () => {
+  let r = cli(["exec", "ls", "--url", chromaUrl(), "--collection", "no-such-collection"]);
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr, `chromafs: EIO: i/o error, connect 'no-such-collection': collection "no-such-collection" does not exist\n`);
+  r = cli(["ingest", path.join(dir, "missing"), ...conn()]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^chromafs: .*missing: no such directory\n$/);
+  r = cli(["frobnicate"]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown command 'frobnicate'/);
+  r = cli(["exec", "ls", ...conn(), "--bogus"]);
+  assert.equal(r.status, 2);
+  r = cli(["--help"]);
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /^Usage: chromafs <command> \[options\]/);
+  rmSync(dir, { recursive: true, force: true });
+});
