@@ -1,0 +1,75 @@
+// Read-path benchmark on the 1,142-page corpus against a local Chroma:
+//   node bench/read-path.mjs [--url URL]   (npm run bench starts a server itself)
+// Prints a Markdown table: median wall time and Chroma requests per operation.
+import { readFileSync } from "node:fs";
+import { ChromaFs, ingest } from "chromafs";
+import { Bash } from "just-bash";
+import { CORPUS, corpusPresent, readDocs } from "../tests/js/helpers.mjs";
+
+const url = process.argv.includes("--url") ? process.argv[process.argv.indexOf("--url") + 1] : process.env.CHROMAFS_BENCH_URL;
+if (!url) throw new Error("pass --url or set CHROMAFS_BENCH_URL");
+if (!corpusPresent()) process.exit(1);
+
+const COLLECTION = "bench-corpus";
+const rows = [];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function measure(name, runs, fn) {
+  const times = [];
+  let requests = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    requests = await fn(i);
+    times.push(performance.now() - t0);
+  }
+  rows.push({ name, ms: median(times), requests, runs });
+}
+
+const files = await readDocs(CORPUS);
+let t0 = performance.now();
+const summary = await ingest({ url, collection: COLLECTION, files });
+rows.push({ name: `ingest ${summary.pages} pages, ${summary.chunks} chunks`, ms: performance.now() - t0, requests: summary.requests, runs: 1 });
+
+await measure("connect, cold (collection + tree)", 5, async () => {
+  ChromaFs.forgetTrees();
+  const fs = await ChromaFs.connect({ url, collection: COLLECTION });
+  return fs.stats().requests;
+});
+await measure("connect, tree cached in the process", 20, async () => {
+  const fs = await ChromaFs.connect({ url, collection: COLLECTION, groups: ["x"] });
+  return fs.stats().requests;
+});
+
+const session = async () => {
+  const fs = await ChromaFs.connect({ url, collection: COLLECTION });
+  return { fs, bash: new Bash({ fs, cwd: "/" }) };
+};
+const { fs, bash } = await session();
+const delta = async (cmd) => {
+  const before = fs.stats().requests;
+  const r = await bash.exec(cmd);
+  if (r.exitCode > 1) throw new Error(`${cmd}: ${r.stderr}`);
+  return fs.stats().requests - before;
+};
+await measure("`ls -la /`", 20, () => delta("ls -la /"));
+await measure("`find / -type f | wc -l`", 10, () => delta("find / -type f | wc -l"));
+await measure("`tree /`", 10, () => delta("tree / | tail -1"));
+await measure("`stat` 50 pages (sizes from the tree)", 10, () => delta("stat /guides/*.mdx | tail -1"));
+await measure("`cat` a page, uncached", 20, async (i) => {
+  const { fs: f, bash: b } = await session();
+  await b.exec(`cat /${files[i * 37].path} > /dev/null`);
+  return f.stats().requests;
+});
+await measure("`cat` a page, cached", 20, () => delta(`cat /quickstart.mdx > /dev/null`));
+await measure("`grep -r access_token /`, cold cache (every page fetched)", 3, async () => {
+  const { fs: f, bash: b } = await session();
+  await b.exec("grep -r access_token / | wc -l");
+  return f.stats().requests;
+});
+await delta("grep -r access_token / | wc -l");
+await measure("`grep -r access_token /`, warm cache", 5, () => delta("grep -r access_token / | wc -l"));
+
+const wasm = readFileSync(new URL("../pkg/dist/web/chromafs_core_bg.wasm", import.meta.url));
+console.log(`corpus: ${files.length} files, ${(summary.bytes / 1048576).toFixed(1)} MiB; wasm module ${wasm.length} bytes\n`);
+console.log("| operation | median ms | Chroma requests | runs |\n|---|---:|---:|---:|");
+for (const r of rows) console.log(`| ${r.name.replaceAll("|", "\\|")} | ${r.ms.toFixed(1)} | ${r.requests} | ${r.runs} |`);

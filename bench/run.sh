@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds the package, starts a fresh local Chroma and runs the benchmarks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh >/dev/null
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+DATA=$(mktemp -d "${TMPDIR:-/tmp}/chromafs-bench-XXXXXX")
+bash scripts/chroma.sh start "$PORT" "$DATA"
+trap 'bash scripts/chroma.sh stop "$PORT"; rm -rf "$DATA"' EXIT
+node bench/read-path.mjs --url "http://127.0.0.1:$PORT"
