@@ -155,7 +155,7 @@ pub struct GetResponse {
 }
 
 impl GetResponse {
-    fn extend(&mut self, other: GetResponse) {
+    pub fn extend(&mut self, other: GetResponse) {
         self.ids.extend(other.ids);
         if let Some(d) = other.documents {
             self.documents.get_or_insert_with(Vec::new).extend(d);

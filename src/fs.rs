@@ -13,16 +13,18 @@
 
 use crate::access::Groups;
 use crate::cache::{ContentCache, PageKey};
-use crate::chroma::{ChromaError, Client, ClientConfig, GetRequest, Transport};
+use crate::chroma::{ChromaError, Client, ClientConfig, GetRequest, GetResponse, Transport, MAX_PAGE};
 use crate::error::{Errno, FsError};
 use crate::lazy::{self, LazySource};
 use crate::pages::{self, Chunk};
+use crate::join::join_all;
 use crate::path;
+use crate::search::{self, Plan, Target};
 use crate::tree::{FileNode, Listing, Node, PathTree};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::task::{Poll, Waker};
 
@@ -140,7 +142,36 @@ pub struct Stats {
     /// Whether `connect` found the tree already decoded in this process.
     pub tree_from_cache: bool,
     pub files: u64,
+    /// Pages loaded by bulk prefetches (counted apart from cache misses).
+    pub prefetched_pages: u64,
+    /// The most recent search commands (newest last), with what each cost.
+    pub commands: Vec<CommandStats>,
 }
+
+/// What one `grep`/`rg` cost: how it was planned and the Chroma requests it made.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CommandStats {
+    pub command: String,
+    /// `narrow`, `prefetch` or `delegate`.
+    pub plan: &'static str,
+    /// Files the command would read without narrowing.
+    pub scope: u64,
+    /// Files left after the coarse query (`narrow` only).
+    pub candidates: u64,
+    /// Files handed to the command after the fine check (`narrow` only).
+    pub searched: u64,
+    /// Chunk records the coarse query matched.
+    pub coarse_matches: u64,
+    pub coarse_requests: u64,
+    pub prefetch_requests: u64,
+    /// Why the search was not narrowed, when it fell back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Search commands remembered in [`Stats::commands`].
+const COMMAND_HISTORY: usize = 32;
 
 type PageResult = Result<Rc<[u8]>, FsError>;
 
@@ -404,6 +435,308 @@ impl Filesystem {
             });
         }
         pages::assemble(chunks, size).map_err(|e| format!("page {slug:?}: {e}"))
+    }
+}
+
+/// A page whose chunks a bulk prefetch will load.
+struct PrefetchPage {
+    key: PageKey,
+    slug: String,
+    size: Option<u64>,
+    chunks: Option<u64>,
+}
+
+impl Filesystem {
+    fn aligned(&self) -> bool {
+        self.shared.metadata.get("line_aligned") == Some(&Value::Bool(true))
+    }
+
+    fn requests(&self) -> u64 {
+        self.client.stats().requests
+    }
+
+    /// Plans and prepares one search command; resolves to the arguments to run the
+    /// command with (the original ones unless the search was narrowed).
+    pub async fn search(&self, name: &str, args: Vec<String>, cwd: &str) -> Vec<String> {
+        let mut cs = CommandStats { command: std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "), ..Default::default() };
+        let cwd = path::normalize(cwd);
+        let aligned = self.aligned();
+        let mut plan = if name == "rg" {
+            search::plan_rg(&args, &cwd, &self.listing)
+        } else {
+            search::plan_grep(name, &args, &cwd, &self.listing, aligned, None)
+        };
+        if let Plan::ReadPatternFiles(files) = &plan {
+            let mut contents = Vec::new();
+            for f in files {
+                match self.read(&path::resolve(&cwd, f)).await {
+                    Ok(bytes) => contents.push(decode(&bytes, None)),
+                    // grep reports the unreadable file itself, before reading anything else.
+                    Err(_) => {
+                        contents.clear();
+                        break;
+                    }
+                }
+            }
+            plan = if contents.len() == files.len() {
+                search::plan_grep(name, &args, &cwd, &self.listing, aligned, Some(&contents))
+            } else {
+                Plan::Delegate
+            };
+        }
+        let run = match plan {
+            Plan::Delegate | Plan::ReadPatternFiles(_) => {
+                cs.plan = "delegate";
+                args
+            }
+            Plan::Prefetch(files) => {
+                cs.plan = "prefetch";
+                cs.scope = files.len() as u64;
+                let before = self.requests();
+                self.prefetch(&files).await;
+                cs.prefetch_requests = self.requests() - before;
+                args
+            }
+            Plan::Narrow(n) => self.narrow(n, aligned, &mut cs).await.unwrap_or(args),
+        };
+        let mut stats = self.stats.borrow_mut();
+        if stats.commands.len() >= COMMAND_HISTORY {
+            stats.commands.remove(0);
+        }
+        stats.commands.push(cs);
+        run
+    }
+
+    /// Runs a narrowed search's coarse query, prefetch and fine check; `None` means
+    /// "run the command as typed" (its files have been prefetched).
+    async fn narrow(&self, n: search::Narrowing, aligned: bool, cs: &mut CommandStats) -> Option<Vec<String>> {
+        cs.plan = "narrow";
+        let files: Vec<(&str, &str)> = n
+            .targets
+            .iter()
+            .filter_map(|t| match t {
+                Target::File { shown, path } => Some((shown.as_str(), path.as_str())),
+                Target::Keep(_) => None,
+            })
+            .collect();
+        cs.scope = files.len() as u64;
+        let matcher = search::matcher(&n.patterns, n.dialect, n.ignore_case, n.line_regexp, aligned);
+        let all_paths: Vec<String> = files.iter().map(|(_, p)| p.to_string()).collect();
+        let Some(matcher) = matcher else {
+            return self.fallback(all_paths, "no filter for these patterns".into(), cs).await;
+        };
+        // Pages in Chroma are filtered there; lazy files can only be read.
+        let mut slugs = Vec::new();
+        let mut always = HashSet::new();
+        for (_, p) in &files {
+            match self.chunk_slug(p) {
+                Some(slug) => slugs.push(slug),
+                None => {
+                    always.insert(p.to_string());
+                }
+            }
+        }
+        let before = self.requests();
+        let hits = match self.coarse(&slugs, &matcher.filter).await {
+            Ok((h, matches)) => {
+                cs.coarse_matches = matches as u64;
+                h
+            }
+            Err(e) => {
+                cs.coarse_requests = self.requests() - before;
+                return self.fallback(all_paths, format!("coarse query failed: {e}"), cs).await;
+            }
+        };
+        cs.coarse_requests = self.requests() - before;
+        let candidates: Vec<(&str, &str)> = files
+            .iter()
+            .copied()
+            .filter(|(_, p)| always.contains(*p) || self.chunk_slug(p).is_some_and(|s| hits.contains(&s)))
+            .collect();
+        cs.candidates = candidates.len() as u64;
+        let before = self.requests();
+        self.prefetch(&candidates.iter().map(|(_, p)| p.to_string()).collect::<Vec<_>>()).await;
+        cs.prefetch_requests = self.requests() - before;
+        let fine: Vec<regex_lite::Regex> = matcher.fine.iter().flatten().filter_map(|r| regex_lite::Regex::new(r).ok()).collect();
+        let fine_usable = matcher.fine.as_ref().is_some_and(|f| f.len() == fine.len());
+        let mut out = n.args.clone();
+        let mut searched = 0;
+        for t in &n.targets {
+            match t {
+                Target::Keep(op) => out.push(op.clone()),
+                Target::File { shown, path } => {
+                    if !candidates.iter().any(|(_, p)| p == path) {
+                        continue;
+                    }
+                    if fine_usable {
+                        if let Some(text) = self.cached_text(path) {
+                            // regex-lite folds ASCII case only: two non-ASCII letters fold onto ASCII ones.
+                            let folds_unseen = matcher.ignore_case && text.contains(['\u{212A}', '\u{17F}']);
+                            if !folds_unseen && !fine.iter().any(|r| r.is_match(&text)) {
+                                continue;
+                            }
+                        }
+                    }
+                    searched += 1;
+                    out.push(shown.clone());
+                }
+            }
+        }
+        cs.searched = searched;
+        if out.len() == n.args.len() {
+            // Nothing can match: grep still validates its pattern and options on an empty file.
+            out.push(DEV_NULL.to_string());
+        }
+        Some(out)
+    }
+
+    async fn fallback(&self, paths: Vec<String>, why: String, cs: &mut CommandStats) -> Option<Vec<String>> {
+        cs.plan = "prefetch";
+        cs.note = Some(why);
+        let before = self.requests();
+        self.prefetch(&paths).await;
+        cs.prefetch_requests = self.requests() - before;
+        None
+    }
+
+    /// The slug of a page whose content lives in Chroma chunks (not a lazy file).
+    fn chunk_slug(&self, p: &str) -> Option<String> {
+        if self.lazy.contains_key(p) {
+            return None;
+        }
+        match self.listing.get(p)? {
+            Node::File(FileNode { entry: Some(i), .. }) => {
+                let e = &self.shared.tree.entries[*i];
+                e.url.is_none().then(|| e.slug.clone())
+            }
+            _ => None,
+        }
+    }
+
+    fn cached_text(&self, p: &str) -> Option<String> {
+        let Some(Node::File(f)) = self.listing.get(p) else { return None };
+        let key = self.page_key(p, f);
+        let bytes = self.cache.borrow_mut().get(&key)?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// The slugs among `slugs` whose chunks match `filter`: one paginated query,
+    /// returning metadata only. No query at all for an empty scope.
+    async fn coarse(&self, slugs: &[String], filter: &Value) -> Result<(HashSet<String>, usize), ChromaError> {
+        if slugs.is_empty() {
+            return Ok((HashSet::new(), 0));
+        }
+        let field = self.opts.slug_field.as_str();
+        let req = GetRequest {
+            where_: Some(json!({ field: { "$in": slugs } })),
+            where_document: Some(filter.clone()),
+            include: vec!["metadatas"],
+            ..Default::default()
+        };
+        let resp = self.client.get_all(&self.shared.collection_id, req, "a search").await?;
+        let wanted: HashSet<&str> = slugs.iter().map(String::as_str).collect();
+        let hits = (0..resp.ids.len())
+            .filter_map(|i| resp.metadata(i)?.get(field)?.as_str())
+            .filter(|s| wanted.contains(s))
+            .map(str::to_string)
+            .collect();
+        Ok((hits, resp.ids.len()))
+    }
+
+    /// Loads many files into the cache with as few requests as the quotas allow: the
+    /// pages' chunks come from batched `$in` queries of up to 300 records (issued at once
+    /// when the tree records chunk counts), lazy files are read concurrently. Failures
+    /// are left for the reads that follow to report. Stops at the cache's capacity.
+    pub async fn prefetch(&self, paths: &[String]) {
+        let mut pages: Vec<PrefetchPage> = Vec::new();
+        let mut lazy = Vec::new();
+        let mut seen = HashSet::new();
+        let mut budget = self.opts.cache_bytes as u64;
+        for p in paths {
+            let Some(Node::File(f)) = self.listing.get(p) else { continue };
+            let key = self.page_key(p, f);
+            if !seen.insert(key.clone()) || self.cache.borrow().contains(&key) {
+                continue;
+            }
+            let size = f.size.unwrap_or(0);
+            if size > budget {
+                break;
+            }
+            budget -= size;
+            match self.chunk_slug(p) {
+                Some(slug) => {
+                    let chunks = f.entry.and_then(|i| self.shared.tree.entries[i].chunks);
+                    pages.push(PrefetchPage { key, slug, size: f.size, chunks });
+                }
+                None => lazy.push((p.clone(), f.clone())),
+            }
+        }
+        let lazy_reads = join_all(lazy.iter().map(|(p, f)| self.read_node(p, p, f)).collect());
+        let page_reads = self.prefetch_pages(pages);
+        let (_, ()) = (lazy_reads.await, page_reads.await);
+    }
+
+    async fn prefetch_pages(&self, pages: Vec<PrefetchPage>) {
+        if pages.is_empty() {
+            return;
+        }
+        let field = self.opts.slug_field.as_str();
+        let slugs: Vec<&str> = pages.iter().map(|p| p.slug.as_str()).collect();
+        let req = GetRequest {
+            where_: Some(json!({ field: { "$in": slugs } })),
+            include: vec!["documents", "metadatas"],
+            ..Default::default()
+        };
+        let what = format!("a prefetch of {} pages", pages.len());
+        let resp = match pages.iter().map(|p| p.chunks).sum::<Option<u64>>() {
+            // Known total: every page of results at once (the client caps concurrency).
+            Some(total) => {
+                let requests = (total as usize).div_ceil(MAX_PAGE).max(1);
+                let parts = join_all(
+                    (0..requests)
+                        .map(|i| {
+                            let req = GetRequest { limit: Some(MAX_PAGE), offset: (i > 0).then_some(i * MAX_PAGE), ..req.clone() };
+                            let what = what.clone();
+                            async move { self.client.get_once(&self.shared.collection_id, &req, &what).await }
+                        })
+                        .collect(),
+                )
+                .await;
+                let mut all = GetResponse::default();
+                for part in parts {
+                    match part {
+                        Ok(p) => all.extend(p),
+                        Err(_) => return,
+                    }
+                }
+                all
+            }
+            None => match self.client.get_all(&self.shared.collection_id, req, &what).await {
+                Ok(r) => r,
+                Err(_) => return,
+            },
+        };
+        let mut by_slug: HashMap<&str, Vec<Chunk>> = HashMap::new();
+        for (i, id) in resp.ids.iter().enumerate() {
+            let meta = resp.metadata(i);
+            let Some(slug) = meta.and_then(|m| m.get(field)).and_then(Value::as_str) else { continue };
+            // Defence in depth: only the slugs asked for (all visible) are kept.
+            let Some(page) = pages.iter().find(|p| p.slug == slug) else { continue };
+            by_slug.entry(page.slug.as_str()).or_default().push(Chunk {
+                id: id.clone(),
+                index: meta.and_then(|m| m.get(&self.opts.chunk_index_field)).cloned(),
+                document: resp.document(i).map(str::to_string),
+            });
+        }
+        let mut loaded = 0;
+        for page in &pages {
+            let chunks = by_slug.remove(page.slug.as_str()).unwrap_or_default();
+            if let Ok(text) = pages::assemble(chunks, page.size) {
+                self.cache.borrow_mut().insert(page.key.clone(), Rc::from(text.into_bytes()));
+                loaded += 1;
+            }
+        }
+        self.stats.borrow_mut().prefetched_pages += loaded;
     }
 }
 

@@ -241,7 +241,7 @@ pub fn plan(files: &[SourceFile], rules: &[AccessRule], chunk_bytes: usize, tree
         };
         public_pages += is_public as usize;
         bytes += f.content.len() as u64;
-        let mut entry = json!({ "isPublic": is_public, "groups": groups, "size": f.content.len() });
+        let mut entry = json!({ "isPublic": is_public, "groups": groups, "size": f.content.len(), "chunks": chunks.len() });
         if let Some(m) = f.mtime {
             entry["mtime"] = json!(m.floor());
         }
@@ -414,7 +414,7 @@ mod tests {
             .map(|p| SourceFile { path: p.to_string(), content: b"x\n".to_vec(), mtime: Some(1.5) })
             .collect();
         let p = plan(&files, &rules, 4096, "__path_tree__").unwrap();
-        assert_eq!(p.tree["index.md"], json!({"isPublic": true, "groups": [], "size": 2, "mtime": 1.0}));
+        assert_eq!(p.tree["index.md"], json!({"isPublic": true, "groups": [], "size": 2, "chunks": 1, "mtime": 1.0}));
         assert_eq!(p.tree["internal/keys.md"]["groups"], json!(["admin"]));
         assert_eq!(p.tree["internal/billing/plans.md"]["groups"], json!(["billing", "admin"]));
         assert_eq!(p.tree["internal/billing/plans.md"]["isPublic"], json!(false));

@@ -61,6 +61,9 @@ pub struct TreeEntry {
     pub mtime: Option<f64>,
     /// A lazy file: content comes from this URL, not from chunks.
     pub url: Option<String>,
+    /// How many chunk records the page has, when the producer recorded it: lets a bulk
+    /// prefetch issue all its paginated requests at once.
+    pub chunks: Option<u64>,
 }
 
 /// A decoded, validated tree, shared by all sessions on one collection.
@@ -134,12 +137,16 @@ fn parse_entry(key: &str, value: Value, extension: Option<&str>) -> Result<TreeE
         },
         Some(_) => return Err(TreeError::entry(key, "mtime must be milliseconds since the epoch")),
     };
+    let chunks = match obj.get("chunks") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_u64().ok_or_else(|| TreeError::entry(key, "chunks must be a non-negative integer"))?),
+    };
     let url = match obj.get("url") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
         Some(_) => return Err(TreeError::entry(key, "url must be a non-empty string")),
     };
-    Ok(TreeEntry { slug: key.to_string(), path: display_path(key, extension), is_public, groups, size, mtime, url })
+    Ok(TreeEntry { slug: key.to_string(), path: display_path(key, extension), is_public, groups, size, mtime, url, chunks })
 }
 
 /// Reads the top-level object in order, refusing duplicate keys (serde_json would keep

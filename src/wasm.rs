@@ -414,9 +414,21 @@ impl ChromaFs {
         self.read_only("utimes", &path)
     }
 
-    /// Counters since `connect`: requests, bytesReceived, cacheHits, cacheMisses, …
+    /// Counters since `connect`: requests, bytesReceived, cacheHits, cacheMisses, …, and
+    /// per search command what it cost (`commands`).
     pub fn stats(&self) -> Result<JsValue, JsValue> {
-        serde_wasm_bindgen::to_value(&self.inner.stats()).map_err(|e| invalid(&e.to_string()))
+        self.inner.stats().serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| invalid(&e.to_string()))
+    }
+
+    /// Prepares a `grep`/`egrep`/`fgrep`/`rg` command line (see `commands()`): narrows
+    /// its file operands with Chroma and loads the pages it will read. Resolves to the
+    /// arguments to run the original command with.
+    #[wasm_bindgen(js_name = planSearch)]
+    pub fn plan_search(&self, name: String, args: Vec<String>, cwd: String) -> Promise {
+        self.run(|fs| async move {
+            let run = fs.search(&name, args, &cwd).await;
+            Ok(run.into_iter().map(JsValue::from).collect::<Array>().into())
+        })
     }
 
     /// Tree-level facts: the collection id, the tree version and the tree record's metadata.

@@ -8,6 +8,8 @@
  * just-bash's defense-in-depth blocks `WeakRef`, `setTimeout` and friends while a command
  * runs, and `fetch` (and this package's timers) need them.
  */
+const SEARCH_COMMANDS = ["grep", "egrep", "fgrep", "rg"];
+
 function setup(core, run) {
   const { ChromaFs } = core;
   if (ChromaFs.__chromafsReady) return { ChromaFs, ingest: ChromaFs.__chromafsIngest };
@@ -27,10 +29,21 @@ function setup(core, run) {
     const connect = ChromaFs.connect;
     ChromaFs.connect = (options) => run(() => connect.call(ChromaFs, options));
   }
-  // just-bash custom commands for this filesystem (pass as `customCommands`).
+  // just-bash custom commands for this filesystem (pass as `customCommands`): grep,
+  // egrep, fgrep and rg ask Chroma which pages can match and load those in bulk, then
+  // run just-bash's own command over them, so the output is exactly just-bash's.
   Object.defineProperty(proto, "commands", {
     value: function () {
-      return [];
+      const fs = this;
+      return SEARCH_COMMANDS.map((name) => ({
+        name,
+        async execute(args, ctx) {
+          if (typeof ctx.origCommand !== "function") {
+            return { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 };
+          }
+          return ctx.origCommand(await fs.planSearch(name, args, ctx.cwd));
+        },
+      }));
     },
     writable: true,
     configurable: true,

@@ -74,6 +74,10 @@ export async function referenceFs(files) {
   fs.appendFile = (p, ...rest) => (isDevNull(p) ? Promise.resolve() : mem.appendFile(p, ...rest));
   fs.exists = async (p) => isDevNull(p) || mem.exists(p);
   fs.stat = (p) => (isDevNull(p) ? Promise.resolve({ ...devNull }) : mem.stat(p));
+  fs.lstat = (p) => (isDevNull(p) ? Promise.resolve({ ...devNull }) : mem.lstat(p));
+  fs.readFile = (p, ...rest) => (isDevNull(p) ? Promise.resolve("") : mem.readFile(p, ...rest));
+  fs.readFileBuffer = (p) => (isDevNull(p) ? Promise.resolve(new Uint8Array()) : mem.readFileBuffer(p));
+  fs.readFileBytes = (p) => (isDevNull(p) ? Promise.resolve("") : mem.readFileBytes(p));
   return fs;
 }
 

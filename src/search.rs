@@ -1,0 +1,618 @@
+//! grep planning: what a `grep` command line will read, and how Chroma can narrow it.
+//!
+//! The split follows ripgrep's: this module only plans (pure, over the in-memory
+//! listing); `fs` runs the plan (a coarse query, a bulk prefetch, a fine check); the
+//! command itself — just-bash's own grep, run by the host over the narrowed operands —
+//! does the matching and all the printing, so output stays byte-for-byte just-bash's.
+//!
+//! The options are parsed exactly as just-bash 3.4 parses them. A plan is one of:
+//! - [`Plan::Delegate`]: the command reads no files (stdin, `--help`, a usage error);
+//! - [`Plan::Prefetch`]: no filter can be a guaranteed superset (`-v`, `-L`, `-c`,
+//!   `--exclude-dir`, an unsupported pattern…), so the files it will read are loaded in
+//!   bulk and the command runs as typed;
+//! - [`Plan::Narrow`]: a recursive search whose files are named one by one, in the
+//!   order and spelling just-bash's walk would use, keeping only the pages Chroma says
+//!   may match.
+
+use crate::path;
+use crate::pattern::{self, Dialect, Node, Req};
+use crate::tree::{Listing, Node as TreeNode};
+use serde_json::{json, Value};
+
+/// Chroma Cloud's limits on a filter.
+pub const MAX_FILTER_BYTES: usize = 256;
+/// `where_document` leaves per query; the slug scope in `where` is the eighth predicate.
+pub const MAX_DOCUMENT_PREDICATES: usize = 7;
+const MAX_GREP_DEPTH: usize = 256;
+
+/// grep's options, as just-bash reads them.
+#[derive(Debug, Clone, Default)]
+pub struct GrepArgs {
+    pub ignore_case: bool,
+    pub invert: bool,
+    pub count: bool,
+    pub files_without_match: bool,
+    pub recursive: bool,
+    pub line_regexp: bool,
+    pub extended: bool,
+    pub perl: bool,
+    pub fixed: bool,
+    pub help: bool,
+    /// An option just-bash rejects: the command fails before reading anything.
+    pub invalid: bool,
+    pub pattern: Option<String>,
+    pub pattern_files: Vec<String>,
+    pub exclude_dir: bool,
+    /// Indices into the argument list of the file operands.
+    pub file_operands: Vec<usize>,
+    pub has_double_dash: bool,
+}
+
+impl GrepArgs {
+    pub fn dialect(&self) -> Dialect {
+        if self.fixed {
+            Dialect::Fixed
+        } else if self.extended {
+            Dialect::Extended
+        } else if self.perl {
+            Dialect::Perl
+        } else {
+            Dialect::Basic
+        }
+    }
+}
+
+fn is_context(a: &str) -> bool {
+    let b = a.as_bytes();
+    b.len() > 2 && b[0] == b'-' && matches!(b[1], b'A' | b'B' | b'C') && b[2..].iter().all(u8::is_ascii_digit)
+}
+
+/// Parses `args` (after `skip` injected ones, such as egrep's `-E`) as just-bash's grep does.
+pub fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
+    let mut g = GrepArgs::default();
+    let mut operands = Vec::new();
+    let mut options = true;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        if options && arg == "--" {
+            options = false;
+            g.has_double_dash = true;
+            i += 1;
+            continue;
+        }
+        if options && arg == "--help" {
+            g.help = true;
+            return g;
+        }
+        if options && arg.starts_with('-') && arg != "-" {
+            let takes_next = i + 1 < args.len();
+            if arg == "-e" && takes_next {
+                g.pattern = Some(args[i + 1].clone());
+                i += 2;
+                continue;
+            }
+            if let Some(f) = arg.strip_prefix("--file=") {
+                g.pattern_files.push(f.to_string());
+            } else if arg.starts_with("--include=") || arg.starts_with("--exclude=") || arg.starts_with("--max-count=") {
+            } else if arg.starts_with("--exclude-dir=") {
+                g.exclude_dir = true;
+            } else if arg.len() > 2 && arg.starts_with("-m") && arg[2..].bytes().all(|b| b.is_ascii_digit()) || is_context(arg) {
+            } else if matches!(arg, "-m" | "-A" | "-B" | "-C") && takes_next {
+                i += 1;
+            } else {
+                let flags: Vec<String> = if arg.starts_with("--") { vec![arg.to_string()] } else { arg[1..].chars().map(String::from).collect() };
+                for (f, flag) in flags.iter().enumerate() {
+                    match flag.as_str() {
+                        "f" | "--file" => {
+                            let attached: String = if flag == "f" { flags[f + 1..].concat() } else { String::new() };
+                            if !attached.is_empty() {
+                                g.pattern_files.push(attached);
+                            } else if i + 1 < args.len() {
+                                i += 1;
+                                g.pattern_files.push(args[i].clone());
+                            } else {
+                                g.invalid = true;
+                                return g;
+                            }
+                            break;
+                        }
+                        "i" | "--ignore-case" => g.ignore_case = true,
+                        "v" | "--invert-match" => g.invert = true,
+                        "c" | "--count" => g.count = true,
+                        "L" | "--files-without-match" => g.files_without_match = true,
+                        "r" | "R" | "--recursive" => g.recursive = true,
+                        "x" | "--line-regexp" => g.line_regexp = true,
+                        "E" | "--extended-regexp" => g.extended = true,
+                        "P" | "--perl-regexp" => g.perl = true,
+                        "F" | "--fixed-strings" => g.fixed = true,
+                        "n" | "--line-number" | "l" | "--files-with-matches" | "w" | "--word-regexp" | "o"
+                        | "--only-matching" | "h" | "--no-filename" | "q" | "--quiet" | "--silent" => {}
+                        _ => {
+                            g.invalid = true;
+                            return g;
+                        }
+                    }
+                }
+            }
+            i += 1;
+            continue;
+        }
+        operands.push(i);
+        i += 1;
+    }
+    if g.pattern.is_none() && g.pattern_files.is_empty() {
+        if operands.is_empty() {
+            g.invalid = true; // "missing pattern"
+            return g;
+        }
+        g.pattern = Some(args[operands.remove(0)].clone());
+    }
+    g.file_operands = operands.into_iter().filter(|&o| o >= skip).collect();
+    g
+}
+
+/// One file of a narrowed search, or an operand left for grep to report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// A visible file: `shown` is how grep spells it, `path` where it is.
+    File { shown: String, path: String },
+    /// An operand that is not a visible file or directory: grep reports it itself.
+    Keep(String),
+}
+
+/// The files a recursive grep walk visits from `operand`, spelled as just-bash spells them.
+pub fn walk(listing: &Listing, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+    fn go(listing: &Listing, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
+        if depth >= MAX_GREP_DEPTH {
+            return;
+        }
+        match listing.get(full) {
+            Some(TreeNode::File(_)) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
+            Some(TreeNode::Dir(d)) => {
+                for (name, _) in &d.children {
+                    if name.starts_with('.') {
+                        continue; // the walk skips dotfiles
+                    }
+                    let child_shown = if shown == "." { name.clone() } else { format!("{shown}/{name}") };
+                    let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
+                    go(listing, &child_full, &child_shown, out, depth + 1);
+                }
+            }
+            None => {}
+        }
+    }
+    let full = path::resolve(cwd, operand);
+    if listing.get(&full).is_none() {
+        out.push(Target::Keep(operand.to_string()));
+        return;
+    }
+    go(listing, &full, operand, out, 0);
+}
+
+fn has_glob(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// The coarse filter and the fine check for a set of patterns.
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    /// `where_document` for the coarse query.
+    pub filter: Value,
+    /// Rust regexes run over a candidate page (any one matching keeps it), or `None`
+    /// when no exact-enough check exists.
+    pub fine: Option<Vec<String>>,
+    pub ignore_case: bool,
+}
+
+fn contains_leaf(lit: &str, ignore_case: bool) -> Value {
+    if ignore_case {
+        // Truncating a required literal keeps it required.
+        let mut s: String = lit.chars().collect();
+        while format!("(?i){}", pattern::escape(&s)).len() > MAX_FILTER_BYTES {
+            s.pop();
+        }
+        json!({ "$regex": format!("(?i){}", pattern::escape(&s)) })
+    } else {
+        let mut end = lit.len().min(MAX_FILTER_BYTES);
+        while !lit.is_char_boundary(end) {
+            end -= 1;
+        }
+        json!({ "$contains": &lit[..end] })
+    }
+}
+
+/// Leaves for one literal: it occurs in a chunk, or (chunks not line-aligned) a chunk
+/// ends with the start of it.
+fn literal_leaves(lit: &str, ignore_case: bool, aligned: bool) -> Vec<Value> {
+    let mut leaves = vec![contains_leaf(lit, ignore_case)];
+    if !aligned {
+        let mut s: String = lit.chars().take(24).collect();
+        while let Some(re) = pattern::cut_prefix_regex(&s) {
+            let re = if ignore_case { format!("(?i){re}") } else { re };
+            if re.len() <= MAX_FILTER_BYTES {
+                leaves.push(json!({ "$regex": re }));
+                break;
+            }
+            s.pop();
+        }
+    }
+    leaves
+}
+
+fn or(mut v: Vec<Value>) -> Value {
+    if v.len() == 1 {
+        v.pop().unwrap()
+    } else {
+        json!({ "$or": v })
+    }
+}
+
+fn and(mut v: Vec<Value>) -> Value {
+    if v.len() == 1 {
+        v.pop().unwrap()
+    } else {
+        json!({ "$and": v })
+    }
+}
+
+fn count_leaves(v: &Value) -> usize {
+    match v.as_object().and_then(|o| o.get("$or").or_else(|| o.get("$and"))) {
+        Some(Value::Array(items)) => items.iter().map(count_leaves).sum(),
+        _ => 1,
+    }
+}
+
+/// A filter from required literals; `None` when nothing is required.
+fn requirement_filter(req: &Req, ignore_case: bool, aligned: bool) -> Option<Value> {
+    let req = if aligned { req.clone() } else { req.single_literals() };
+    match &req {
+        Req::Any => None,
+        Req::Lit(l) => Some(or(literal_leaves(l, ignore_case, aligned))),
+        Req::All(parts) => {
+            let mut lits: Vec<&Req> = parts.iter().collect();
+            lits.sort_by_key(|r| std::cmp::Reverse(match r {
+                Req::Lit(s) => s.chars().count(),
+                _ => 0,
+            }));
+            let chosen: Vec<Value> = lits.iter().take(3).filter_map(|r| requirement_filter(r, ignore_case, aligned)).collect();
+            (!chosen.is_empty()).then(|| and(chosen))
+        }
+        Req::OneOf(parts) => {
+            let alts: Option<Vec<Value>> = parts.iter().map(|r| requirement_filter(r, ignore_case, aligned)).collect();
+            alts.map(or)
+        }
+    }
+}
+
+/// Builds the matcher for grep's patterns, or `None` when no sound filter exists.
+pub fn matcher(patterns: &[String], dialect: Dialect, ignore_case: bool, line_regexp: bool, aligned: bool) -> Option<Matcher> {
+    let flags = if ignore_case { "(?mi)" } else { "(?m)" };
+    let mut regexes = Vec::new();
+    let mut filters = Vec::new();
+    let mut exact_fine = true;
+    for p in patterns {
+        if p.is_empty() {
+            return None; // matches every line
+        }
+        let node = match pattern::to_re2(p, dialect).ok()? {
+            None if line_regexp => Node::Cat(vec![Node::Start, Node::Cat(p.chars().map(Node::Lit).collect()), Node::End]),
+            None => Node::Cat(p.chars().map(Node::Lit).collect()),
+            Some(re2) => {
+                let node = pattern::parse(&re2).ok()?;
+                if line_regexp {
+                    Node::Cat(vec![Node::Start, Node::Group(Box::new(node)), Node::End])
+                } else {
+                    node
+                }
+            }
+        };
+        let mut re = String::from(flags);
+        node.to_rust_regex(&mut re);
+        let filter = if aligned && re.len() <= MAX_FILTER_BYTES {
+            json!({ "$regex": re })
+        } else {
+            requirement_filter(&node.required(), ignore_case, aligned)?
+        };
+        regexes.push(re);
+        filters.push(filter);
+        // regex-lite folds case for ASCII only; RE2 folds Unicode.
+        exact_fine &= !ignore_case || p.is_ascii();
+    }
+    if patterns.is_empty() {
+        return None;
+    }
+    let mut filter = or(filters);
+    if count_leaves(&filter) > MAX_DOCUMENT_PREDICATES {
+        // One regex for all patterns, when it fits.
+        let combined = format!("{flags}{}", regexes.iter().map(|r| format!("(?:{})", &r[flags.len()..])).collect::<Vec<_>>().join("|"));
+        if !aligned || combined.len() > MAX_FILTER_BYTES {
+            return None;
+        }
+        filter = json!({ "$regex": combined });
+    }
+    Some(Matcher { filter, fine: exact_fine.then_some(regexes), ignore_case })
+}
+
+/// What to do with one search command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    Delegate,
+    /// Load these (normalised) paths, then run the command as typed.
+    Prefetch(Vec<String>),
+    /// Pattern files to read first (paths as given), then plan again with their contents.
+    ReadPatternFiles(Vec<String>),
+    Narrow(Narrowing),
+}
+
+/// A recursive grep to run over fewer files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Narrowing {
+    pub targets: Vec<Target>,
+    pub patterns: Vec<String>,
+    pub dialect: Dialect,
+    pub ignore_case: bool,
+    pub line_regexp: bool,
+    /// The arguments without the file operands, ending where the new operands go.
+    pub args: Vec<String>,
+}
+
+fn split_pattern_file(content: &str) -> Vec<String> {
+    if content.is_empty() {
+        return Vec::new();
+    }
+    let mut lines: Vec<String> = content.split('\n').map(String::from).collect();
+    if lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
+/// Every file the command may read, for a bulk prefetch.
+fn read_set(listing: &Listing, cwd: &str, args: &[String], g: &GrepArgs) -> Vec<String> {
+    let mut out = Vec::new();
+    for &i in &g.file_operands {
+        let op = args[i].as_str();
+        if op == "-" {
+            continue;
+        }
+        if has_glob(op) {
+            // grep expands it itself: load everything below its fixed directory.
+            let fixed = op[..op.find(['*', '?', '[']).unwrap()].rsplit_once('/').map_or(".", |(d, _)| if d.is_empty() { "/" } else { d });
+            out.extend(listing.files_under(&path::resolve(cwd, fixed)));
+            continue;
+        }
+        let full = path::resolve(cwd, op);
+        match listing.get(&full) {
+            Some(TreeNode::File(_)) => out.push(full),
+            Some(TreeNode::Dir(_)) if g.recursive => out.extend(listing.files_under(&full)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Plans a `grep`/`egrep`/`fgrep` command. `pattern_files` holds the contents of the
+/// `-f` files once they have been read (see [`Plan::ReadPatternFiles`]).
+pub fn plan_grep(name: &str, args: &[String], cwd: &str, listing: &Listing, aligned: bool, pattern_files: Option<&[String]>) -> Plan {
+    let injected: &[&str] = match name {
+        "egrep" => &["-E"],
+        "fgrep" => &["-F"],
+        _ => &[],
+    };
+    let full: Vec<String> = injected.iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
+    let mut g = parse_grep(&full, injected.len());
+    if g.help || g.invalid || g.file_operands.is_empty() {
+        return Plan::Delegate;
+    }
+    // Operand indices refer to `full`; shift them back to `args`.
+    g.file_operands.iter_mut().for_each(|i| *i -= injected.len());
+    let prefetch = || Plan::Prefetch(read_set(listing, cwd, args, &g));
+    let mut patterns: Vec<String> = g.pattern.as_deref().map(|p| p.split('\n').map(String::from).collect()).unwrap_or_default();
+    if !g.pattern_files.is_empty() {
+        match pattern_files {
+            None if g.pattern_files.iter().all(|f| !f.is_empty() && f != "-") => return Plan::ReadPatternFiles(g.pattern_files.clone()),
+            None => return prefetch(),
+            Some(contents) => contents.iter().for_each(|c| patterns.extend(split_pattern_file(c))),
+        }
+    }
+    if patterns.is_empty() && !g.invert && !g.files_without_match {
+        return Plan::Delegate; // selects nothing and reads nothing
+    }
+    let unsafe_flags = g.invert || g.count || g.files_without_match || g.exclude_dir || !g.recursive;
+    let odd_operand = g.file_operands.iter().any(|&i| args[i] == "-" || has_glob(&args[i]));
+    let distinct: std::collections::HashSet<&String> = patterns.iter().collect();
+    if g.perl && !g.fixed && !g.extended && distinct.len() > 1 {
+        return Plan::Delegate; // "-P supports only a single pattern"
+    }
+    if unsafe_flags || odd_operand || matcher(&patterns, g.dialect(), g.ignore_case, g.line_regexp, aligned).is_none() {
+        return prefetch();
+    }
+    let mut targets = Vec::new();
+    for &i in &g.file_operands {
+        walk(listing, cwd, &args[i], &mut targets);
+    }
+    let mut rest: Vec<String> = args.iter().enumerate().filter(|(i, _)| !g.file_operands.contains(i)).map(|(_, a)| a.clone()).collect();
+    if !g.has_double_dash {
+        rest.push("--".into());
+    }
+    Plan::Narrow(Narrowing { targets, patterns, dialect: g.dialect(), ignore_case: g.ignore_case, line_regexp: g.line_regexp, args: rest })
+}
+
+/// The files an `rg` command may read: its path operands (or the working directory).
+/// rg is not narrowed; its files are loaded in bulk and it runs as typed.
+pub fn plan_rg(args: &[String], cwd: &str, listing: &Listing) -> Plan {
+    let mut roots = Vec::new();
+    let mut options = true;
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if options && a == "--" {
+            options = false;
+        } else if options && a.starts_with('-') && a.len() > 1 {
+            // Options with a separate value: skip the value.
+            if matches!(a, "-e" | "--regexp" | "-f" | "--file" | "-g" | "--glob" | "-t" | "--type" | "-T" | "--type-not" | "-m" | "--max-count" | "-A" | "-B" | "-C" | "-r" | "--replace" | "-d" | "--max-depth" | "-M" | "--max-columns" | "--sort" | "--sortr" | "--type-add" | "-j" | "--threads") {
+                i += 1;
+            }
+        } else {
+            // The first positional word is the pattern unless -e/-f gave one; a pattern
+            // that happens to name a visible path only widens the load set.
+            let full = path::resolve(cwd, a);
+            if listing.get(&full).is_some() {
+                roots.push(full);
+            }
+        }
+        i += 1;
+    }
+    if roots.is_empty() {
+        roots.push(path::normalize(cwd));
+    }
+    let mut files: Vec<String> = roots.iter().flat_map(|r| listing.files_under(r)).collect();
+    files.sort();
+    files.dedup();
+    Plan::Prefetch(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::Groups;
+    use crate::tree::PathTree;
+
+    fn listing() -> Listing {
+        let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},
+            "docs/sub/c.md":{"isPublic":true},"secret.md":{"isPublic":false}}"#;
+        PathTree::from_json(json, None).unwrap().view(&Groups::default(), &[]).unwrap()
+    }
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    fn files(p: &Plan) -> Vec<String> {
+        match p {
+            Plan::Narrow(n) => n
+                .targets
+                .iter()
+                .map(|t| match t {
+                    Target::File { shown, .. } => shown.clone(),
+                    Target::Keep(k) => format!("keep:{k}"),
+                })
+                .collect(),
+            other => panic!("not narrowed: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn walks_like_just_bash() {
+        let l = listing();
+        let p = plan_grep("grep", &s(&["-rn", "foo", "/"]), "/", &l, true, None);
+        assert_eq!(files(&p), ["//a.md", "//docs/b.md", "//docs/sub/c.md"]);
+        let p = plan_grep("grep", &s(&["-r", "foo", "."]), "/docs", &l, true, None);
+        assert_eq!(files(&p), ["b.md", "sub/c.md"]);
+        let p = plan_grep("grep", &s(&["-r", "foo", "docs/", "nope", "secret.md", "a.md"]), "/", &l, true, None);
+        assert_eq!(files(&p), ["docs//b.md", "docs//sub/c.md", "keep:nope", "keep:secret.md", "a.md"]);
+        let p = plan_grep("grep", &s(&["-r", "foo", ".."]), "/docs/sub", &l, true, None);
+        assert_eq!(files(&p), ["../b.md", "../sub/c.md"]);
+    }
+
+    #[test]
+    fn narrowed_arguments_keep_everything_but_the_operands() {
+        let l = listing();
+        match plan_grep("grep", &s(&["-r", "foo", "/docs", "-n"]), "/", &l, true, None) {
+            Plan::Narrow(n) => {
+                assert_eq!(n.args, s(&["-r", "foo", "-n", "--"]));
+                assert_eq!(n.patterns, s(&["foo"]));
+            }
+            p => panic!("{p:?}"),
+        }
+        match plan_grep("egrep", &s(&["-r", "-e", "a|b", "--", "/docs"]), "/", &l, true, None) {
+            Plan::Narrow(n) => assert_eq!(n.args, s(&["-r", "-e", "a|b", "--"])),
+            p => panic!("{p:?}"),
+        }
+    }
+
+    #[test]
+    fn unsafe_searches_prefetch_what_they_read() {
+        let l = listing();
+        for args in [["-rv", "foo", "/docs"], ["-rc", "foo", "/docs"], ["-rL", "foo", "/docs"]] {
+            assert_eq!(plan_grep("grep", &s(&args), "/", &l, true, None), Plan::Prefetch(s(&["/docs/.hidden.md", "/docs/b.md", "/docs/sub/c.md"])));
+        }
+        assert_eq!(plan_grep("grep", &s(&["foo", "a.md", "docs"]), "/", &l, true, None), Plan::Prefetch(s(&["/a.md"])));
+        assert_eq!(
+            plan_grep("grep", &s(&["-r", "--exclude-dir=sub", "foo", "/docs"]), "/", &l, true, None),
+            Plan::Prefetch(s(&["/docs/.hidden.md", "/docs/b.md", "/docs/sub/c.md"]))
+        );
+        assert_eq!(plan_grep("grep", &s(&["-rE", "(?=x)", "/a.md"]), "/", &l, true, None), Plan::Prefetch(s(&["/a.md"])));
+    }
+
+    #[test]
+    fn commands_that_read_no_files_are_left_alone() {
+        let l = listing();
+        for args in [&["foo"][..], &["-r", "foo"], &["--help"], &["-Z", "foo", "/"], &["-r"], &["-e"]] {
+            assert_eq!(plan_grep("grep", &s(args), "/", &l, true, None), Plan::Delegate, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn pattern_files_are_read_first() {
+        let l = listing();
+        let args = s(&["-r", "-f", "/pats.txt", "/docs"]);
+        assert_eq!(plan_grep("grep", &args, "/", &l, true, None), Plan::ReadPatternFiles(s(&["/pats.txt"])));
+        match plan_grep("grep", &args, "/", &l, true, Some(&s(&["a\nb\n"]))) {
+            Plan::Narrow(n) => assert_eq!(n.patterns, s(&["a", "b"])),
+            p => panic!("{p:?}"),
+        }
+        assert!(matches!(plan_grep("grep", &s(&["-r", "-f", "-", "/docs"]), "/", &l, true, None), Plan::Prefetch(_)));
+    }
+
+    #[test]
+    fn parse_mirrors_just_bash() {
+        let g = parse_grep(&s(&["-rin", "-e", "one", "-e", "two", "-A2", "-m", "3", "x", "--include=*.md", "y"]), 0);
+        assert_eq!(g.pattern.as_deref(), Some("two"), "the last -e wins");
+        assert!(g.ignore_case && g.recursive);
+        assert_eq!(g.file_operands, vec![8, 10]);
+        let g = parse_grep(&s(&["-vxfpats", "x"]), 0);
+        assert_eq!(g.pattern_files, s(&["pats"]));
+        assert!(g.invert && g.line_regexp);
+        assert!(parse_grep(&s(&["--color=never", "x", "y"]), 0).invalid);
+    }
+
+    #[test]
+    fn filters() {
+        let m = matcher(&s(&["access_token"]), Dialect::Basic, false, false, true).unwrap();
+        assert_eq!(m.filter, json!({"$regex": "(?m)access_token"}));
+        let m = matcher(&s(&["Token"]), Dialect::Fixed, true, false, true).unwrap();
+        assert_eq!(m.filter, json!({"$regex": "(?mi)Token"}));
+        assert!(m.fine.is_some());
+        let m = matcher(&s(&["été"]), Dialect::Fixed, true, false, true).unwrap();
+        assert!(m.fine.is_none(), "regex-lite cannot fold non-ASCII case");
+        let m = matcher(&s(&["a.c"]), Dialect::Fixed, false, true, true).unwrap();
+        assert_eq!(m.filter, json!({"$regex": "(?m)^a\\.c$"}));
+        assert!(matcher(&s(&["x", ""]), Dialect::Basic, false, false, true).is_none());
+        assert!(matcher(&s(&["a*"]), Dialect::Basic, false, false, false).is_none(), "nothing required, chunks unaligned");
+    }
+
+    #[test]
+    fn unaligned_filters_catch_cut_literals() {
+        let m = matcher(&s(&["foo.*token"]), Dialect::Basic, false, false, false).unwrap();
+        assert_eq!(m.filter, json!({"$or": [{"$contains": "token"}, {"$regex": "t(?:o(?:k(?:e)?)?)?\\z"}]}));
+    }
+
+    #[test]
+    fn long_patterns_fall_back_to_literals() {
+        let long = format!("{}.*end", "x".repeat(300));
+        let m = matcher(&[long], Dialect::Basic, false, false, true).unwrap();
+        assert_eq!(m.filter, json!({"$and": [{"$contains": "x".repeat(256)}, {"$contains": "end"}]}));
+        let many: Vec<String> = (0..12).map(|i| format!("w{i}")).collect();
+        let m = matcher(&many, Dialect::Fixed, false, false, true).unwrap();
+        assert_eq!(count_leaves(&m.filter), 1, "{}", m.filter);
+    }
+
+    #[test]
+    fn rg_prefetches_its_roots() {
+        let l = listing();
+        assert_eq!(plan_rg(&s(&["-n", "foo", "docs/sub"]), "/", &l), Plan::Prefetch(s(&["/docs/sub/c.md"])));
+        assert_eq!(plan_rg(&s(&["foo"]), "/docs/sub", &l), Plan::Prefetch(s(&["/docs/sub/c.md"])));
+    }
+}

@@ -1,0 +1,236 @@
+// grep/egrep/fgrep/rg pushdown: output through fs.commands() is byte-identical to
+// just-bash's own commands over an in-memory copy, on a line-aligned collection, on one
+// chunked at arbitrary offsets, and with restricted groups; and a literal search costs
+// one coarse query plus ⌈candidate chunks / 300⌉ prefetch requests.
+import { test, describe, before } from "node:test";
+import assert from "node:assert/strict";
+import { gunzipSync } from "node:zlib";
+import { ChromaFs, ingest } from "chromafs";
+import { chromaUrl, corpusPresent, readDocs, referenceFs, run, newBash, show, CORPUS } from "./helpers.mjs";
+import { chroma, collectionId } from "./proxy.mjs";
+
+const ACCESS = { "es/**": { isPublic: false, groups: ["es"] }, "api/**": { isPublic: false, groups: ["admin"] } };
+const visibleTo = (groups) => (p) => (p.startsWith("es/") ? groups.includes("es") : p.startsWith("api/") ? groups.includes("admin") : true);
+
+const BATTERY = [
+  "grep -r access_token /",
+  "grep -rn access_token /",
+  "grep -ri ACCESS_TOKEN /",
+  "grep -rl Mintlify /guides",
+  "grep -rli mintlify /ai /cli",
+  "grep -rh 'mint dev' /cli",
+  "grep -rc mint /cli",
+  "grep -rL Mintlify /agent",
+  "grep -rv a /snippets",
+  "grep -rw mint /cli",
+  "grep -rx '## Overview' /",
+  "grep -rno 'https://[a-z.]*' /integrations",
+  "grep -rm 1 API /api-playground",
+  "grep -rn -A 2 'mint dev' /quickstart.mdx /cli",
+  "grep -rn -B1 -C1 deprecated /guides",
+  "grep -r -e mint -e npm /cli",
+  "grep -r -e one -e npx /quickstart.mdx",
+  "grep -rE 'v[0-9]+\\.[0-9]+\\.[0-9]+' /",
+  "grep -rE 'colou?r|behaviou?r' /guides",
+  "grep -rE '^import ' /snippets",
+  "grep -r '^---$' /agent",
+  "grep -r 'foo\\|bar' /",
+  "grep -r 'a\\{3\\}' /guides",
+  "grep -rP '\\bAPI\\b' /api-playground",
+  "grep -rP '\\d{4}-\\d{2}-\\d{2}' /",
+  "grep -rE '[[:upper:]]{5,}' /cli",
+  "grep -rF '{{' /",
+  "grep -rF '$ref' /",
+  "grep -rF -i 'Node.js' /",
+  "grep -r --include=*.json openapi /",
+  "grep -r --exclude=*.mdx openapi /",
+  "grep -r --exclude-dir=es Mintlify / | wc -l",
+  "grep -r 配置 /zh",
+  "grep -ri 'PÁGINA' /es",
+  "grep -ri 'été' /fr",
+  "grep -r needle-that-is-nowhere /",
+  "grep -rq Mintlify /; echo rc=$?",
+  "grep -rq needle-that-is-nowhere /; echo rc=$?",
+  "grep -r Mintlify /nope /cli/index.mdx",
+  "grep -r Mintlify /es/index.mdx",
+  "grep -r '' /snippets | wc -l",
+  "grep -r '[' /",
+  "grep -rE '(' /",
+  "grep -r -- -rf /",
+  "grep Mintlify /index.mdx /quickstart.mdx",
+  "grep -rn Mintlify . | head -5",
+  "cd /guides && grep -rn Mintlify . | head -5",
+  "cd /guides && grep -rl deprecated ../ai ..",
+  "cd /cli && grep -r mint",
+  "egrep -r 'mint (dev|update)' /cli",
+  "fgrep -r 'mint.json' /",
+  "fgrep -ri 'API KEY' /api-playground",
+  "cat /quickstart.mdx | grep -n install",
+  "grep -r -f /dev/null /cli; echo rc=$?",
+  "rg access_token /",
+  "rg -n 'mint dev' /cli",
+  "rg -i deprecated /guides",
+  "rg -l Mintlify /agent",
+  "rg -c API /api-playground",
+  "rg -F '$ref' /",
+  "rg -w mint /cli",
+  "cd /cli && rg mint",
+  "rg --files-without-match Mintlify /agent",
+];
+
+// A small seeded generator, so a failing case can be reproduced.
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function generated(files, count, seed) {
+  const r = rng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+  const out = [];
+  while (out.length < count) {
+    const f = pick(files);
+    const lines = f.content.toString("utf8").split("\n").filter((l) => l.trim().length > 8);
+    if (!lines.length) continue;
+    const line = pick(lines);
+    const chars = [...line];
+    const start = Math.floor(r() * Math.max(1, chars.length - 4));
+    const lit = chars.slice(start, start + 3 + Math.floor(r() * 14)).join("");
+    if (!lit.trim() || lit.includes("\\")) continue;
+    const root = pick(["/", "/guides", "/es", "/zh", "/api", "/fr/guides", "."]);
+    const flags = pick(["-r", "-rn", "-ri", "-rl", "-rc", "-rw", "-ro", "-rh", "-rin"]);
+    switch (pick(["fixed", "bre", "ere", "regex"])) {
+      case "fixed":
+        out.push(`grep ${flags}F -- ${quote(lit)} ${root}`);
+        break;
+      case "bre":
+        out.push(`grep ${flags} -- ${quote(lit.replace(/[\\.*[\]^$]/g, "\\$&"))} ${root}`);
+        break;
+      case "ere":
+        out.push(`grep ${flags}E -- ${quote(lit.replace(/[\\.*[\]^$()|+?{}]/g, "\\$&"))} ${root}`);
+        break;
+      default: {
+        // Replace a few characters with classes, wildcards and repetitions.
+        const re = [...lit]
+          .map((c) => (/[A-Za-z0-9]/.test(c) ? pick([c, c, c, ".", "[a-z]", `${c}*`, `${c}?`, "\\w"]) : c.replace(/[\\.*[\]^$()|+?{}]/, "\\$&")))
+          .join("");
+        out.push(`grep ${flags}E -- ${quote(re)} ${root}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** Writes the corpus with chunks cut at arbitrary character offsets (not lines). */
+async function ingestUnaligned(url, collection, files, seed) {
+  await fetch(`${url}/api/v2/tenants/default_tenant/databases/default_database/collections/${collection}`, { method: "DELETE" });
+  const { id } = await chroma(url, "POST", "/collections", { name: collection, get_or_create: true });
+  const r = rng(seed);
+  const records = [];
+  const tree = {};
+  for (const f of files) {
+    const chars = [...f.content.toString("utf8")];
+    let i = 0;
+    let n = 0;
+    while (i < chars.length) {
+      const len = 1 + Math.floor(r() * 900);
+      records.push({ id: `${f.path}#${n}`, doc: chars.slice(i, i + len).join(""), meta: { page_slug: f.path, chunk_index: n } });
+      i += len;
+      n++;
+    }
+    tree[f.path] = { ...(visibleTo([])(f.path) ? { isPublic: true } : { isPublic: false, groups: ["es", "admin"] }), size: f.content.length, chunks: n };
+  }
+  for (let i = 0; i < records.length; i += 300) {
+    const batch = records.slice(i, i + 300);
+    await chroma(url, "POST", `/collections/${id}/upsert`, {
+      ids: batch.map((b) => b.id),
+      embeddings: batch.map(() => [1, 0]),
+      documents: batch.map((b) => b.doc),
+      metadatas: batch.map((b) => b.meta),
+    });
+  }
+  await chroma(url, "POST", `/collections/${id}/upsert`, {
+    ids: ["__path_tree__"], embeddings: [[0, 0]], documents: [JSON.stringify(tree)], metadatas: [{ chromafs: "path-tree" }],
+  });
+}
+
+async function compare(ours, ref, cmd) {
+  const [a, b] = [await run(ours, cmd), await run(ref, cmd)];
+  assert.deepEqual(
+    { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode },
+    { stdout: b.stdout, stderr: b.stderr, exitCode: b.exitCode },
+    `${cmd}\nchromafs ${show(a)}\nreference ${show(b)}`,
+  );
+}
+
+describe("grep pushdown", { skip: !corpusPresent() }, () => {
+  let files;
+  before(async () => {
+    files = await readDocs(CORPUS);
+    await ingest({ url: chromaUrl(), collection: "grep-corpus", files, access: ACCESS });
+    await ingestUnaligned(chromaUrl(), "grep-unaligned", files, 7);
+  });
+
+  for (const [collection, groups] of [["grep-corpus", []], ["grep-corpus", ["es", "admin"]], ["grep-unaligned", []]]) {
+    describe(`${collection}, groups [${groups}]`, () => {
+      let ours, ref, fs;
+      before(async () => {
+        fs = await ChromaFs.connect({ url: chromaUrl(), collection, groups });
+        ours = newBash(fs, { customCommands: fs.commands() });
+        ref = newBash(await referenceFs(files.filter((f) => visibleTo(groups)(f.path))));
+      });
+      for (const cmd of BATTERY) test(cmd, () => compare(ours, ref, cmd));
+      test("generated searches drawn from the corpus", async () => {
+        const seed = collection === "grep-unaligned" ? 11 : groups.length ? 23 : 5;
+        for (const cmd of generated(files.filter((f) => visibleTo(groups)(f.path)), 40, seed)) await compare(ours, ref, cmd);
+      });
+      test("most searches were narrowed", () => {
+        const plans = fs.stats().commands.map((c) => c.plan);
+        assert.ok(plans.filter((p) => p === "narrow").length >= 15, plans.join(" "));
+      });
+    });
+  }
+
+  test("restricted groups: no hidden text is searched or printed", async () => {
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "grep-corpus", groups: [] });
+    const bash = newBash(fs, { customCommands: fs.commands() });
+    const hidden = files.filter((f) => !visibleTo([])(f.path));
+    const visibleText = files.filter((f) => visibleTo([])(f.path)).map((f) => f.content.toString("utf8")).join("\n");
+    const secret = hidden.flatMap((f) => f.content.toString("utf8").split("\n")).find((l) => l.length > 30 && !visibleText.includes(l.trim()));
+    const r = await bash.exec(`grep -rF -- ${JSON.stringify(secret.trim().slice(0, 40))} / ; echo rc=$?`);
+    assert.equal(r.stdout, "rc=1\n");
+    assert.equal(fs.stats().commands.at(-1).candidates, 0);
+  });
+
+  test("round trips: a literal costs 1 coarse query + ⌈candidate chunks / 300⌉ prefetches; a repeat only the coarse query", async () => {
+    const id = await collectionId(chromaUrl(), "grep-corpus");
+    const stored = (await chroma(chromaUrl(), "POST", `/collections/${id}/get`, { ids: ["__path_tree__"], include: ["documents"] })).documents[0];
+    const tree = JSON.parse(gunzipSync(Buffer.from(stored, "base64")).toString("utf8"));
+    await ChromaFs.connect({ url: chromaUrl(), collection: "grep-corpus" }); // the tree is warm from here on
+    for (const [cmd, needle, ignoreCase] of [
+      ["grep -r access_token /", "access_token", false],
+      ["grep -ri deprecated /", "deprecated", true],
+      ["grep -rl Mintlify /", "Mintlify", false],
+    ]) {
+      const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "grep-corpus" });
+      assert.equal(fs.stats().requests, 0);
+      const bash = newBash(fs, { customCommands: fs.commands() });
+      await bash.exec(cmd);
+      const first = fs.stats().commands.at(-1);
+      const has = (f) => (ignoreCase ? f.content.toString("utf8").toLowerCase().includes(needle) : f.content.toString("utf8").includes(needle));
+      const pages = files.filter((f) => visibleTo([])(f.path) && has(f));
+      const chunks = pages.reduce((n, f) => n + tree[f.path].chunks, 0);
+      assert.equal(first.plan, "narrow");
+      assert.equal(first.candidates, pages.length, cmd);
+      assert.equal(first.coarseRequests, Math.floor(first.coarseMatches / 300) + 1, cmd);
+      assert.equal(first.prefetchRequests, Math.ceil(chunks / 300), `${cmd}: ${JSON.stringify(first)}`);
+      assert.equal(fs.stats().requests, first.coarseRequests + first.prefetchRequests);
+      await bash.exec(cmd);
+      const again = fs.stats().commands.at(-1);
+      assert.equal(again.coarseRequests, first.coarseRequests, "the same coarse query, nothing else");
+      assert.equal(again.prefetchRequests, 0);
+    }
+  });
+});
+
