@@ -69,6 +69,37 @@ await measure("`grep -r access_token /`, cold cache (every page fetched)", 3, as
 await delta("grep -r access_token / | wc -l");
 await measure("`grep -r access_token /`, warm cache", 5, () => delta("grep -r access_token / | wc -l"));
 
+// Search pushdown: a fresh session (tree cached, content cache cold) per run.
+const searchSession = async () => {
+  const fs = await ChromaFs.connect({ url, collection: COLLECTION });
+  return { fs, bash: new Bash({ fs, cwd: "/", customCommands: fs.commands() }) };
+};
+for (const cmd of [
+  "grep -r access_token /",
+  "grep -ri deprecated /",
+  "grep -rl Mintlify /",
+  "grep -rE 'v[0-9]+\\.[0-9]+\\.[0-9]+' /",
+  "grep -rc mint /cli",
+  "rg -n 'mint dev' /",
+]) {
+  await measure(`pushdown: \`${cmd}\`, cold cache`, 5, async () => {
+    const { fs: f, bash: b } = await searchSession();
+    const r = await b.exec(`${cmd} | wc -l`);
+    if (r.exitCode !== 0) throw new Error(`${cmd}: ${r.stderr}`);
+    const c = f.stats().commands.at(-1);
+    return `${f.stats().requests} (${c.plan}: ${c.coarseRequests} coarse + ${c.prefetchRequests} prefetch; ${c.searched || c.scope} of ${c.scope} files)`;
+  });
+}
+{
+  const { fs: f, bash: b } = await searchSession();
+  await b.exec("grep -r access_token / | wc -l");
+  await measure("pushdown: `grep -r access_token /`, repeated", 10, async () => {
+    const before = f.stats().requests;
+    await b.exec("grep -r access_token / | wc -l");
+    return f.stats().requests - before;
+  });
+}
+
 const wasm = readFileSync(new URL("../pkg/dist/web/chromafs_core_bg.wasm", import.meta.url));
 console.log(`corpus: ${files.length} files, ${(summary.bytes / 1048576).toFixed(1)} MiB; wasm module ${wasm.length} bytes\n`);
 console.log("| operation | median ms | Chroma requests | runs |\n|---|---:|---:|---:|");

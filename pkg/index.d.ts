@@ -142,6 +142,30 @@ export interface ChromaFsStats {
   treeFromCache: boolean;
   /** Files visible to this session. */
   files: number;
+  /** Pages loaded by bulk prefetches. */
+  prefetchedPages: number;
+  /** The most recent search commands (newest last) and what each cost. */
+  commands: SearchCommandStats[];
+}
+
+/** How one `grep`/`egrep`/`fgrep`/`rg` was run and the Chroma requests it made. */
+export interface SearchCommandStats {
+  /** The command line, words joined by spaces. */
+  command: string;
+  /** `narrow`: only candidate pages searched; `prefetch`: every page in scope loaded in bulk; `delegate`: no files read. */
+  plan: "narrow" | "prefetch" | "delegate";
+  /** Files the command would read without narrowing. */
+  scope: number;
+  /** Files left after the coarse query. */
+  candidates: number;
+  /** Files handed to the command after the fine check. */
+  searched: number;
+  /** Chunk records the coarse query matched. */
+  coarseMatches: number;
+  coarseRequests: number;
+  prefetchRequests: number;
+  /** Why a search fell back to a prefetch. */
+  note?: string;
 }
 
 /** Tree-level facts about the connected collection. */
@@ -231,8 +255,17 @@ export declare class ChromaFs {
   stats(): ChromaFsStats;
   /** The collection id, tree version and tree metadata. */
   info(): ChromaFsInfo;
-  /** just-bash custom commands for this filesystem; pass as `customCommands`. */
+  /**
+   * just-bash custom commands for this filesystem (`grep`, `egrep`, `fgrep`, `rg`); pass
+   * as `customCommands`. They ask Chroma which pages can match, load those in bulk, and
+   * run just-bash's own command over them: the same output, in a handful of requests.
+   */
   commands(): CustomCommandLike[];
+  /**
+   * What the commands above call: narrows a search command line and loads the pages it
+   * will read; resolves to the arguments to run the original command with.
+   */
+  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean): Promise<string[]>;
   /** Releases the wasm-side session; the object is unusable afterwards. */
   free(): void;
 }

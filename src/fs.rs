@@ -457,12 +457,12 @@ impl Filesystem {
 
     /// Plans and prepares one search command; resolves to the arguments to run the
     /// command with (the original ones unless the search was narrowed).
-    pub async fn search(&self, name: &str, args: Vec<String>, cwd: &str) -> Vec<String> {
+    pub async fn search(&self, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool) -> Vec<String> {
         let mut cs = CommandStats { command: std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "), ..Default::default() };
         let cwd = path::normalize(cwd);
         let aligned = self.aligned();
         let mut plan = if name == "rg" {
-            search::plan_rg(&args, &cwd, &self.listing)
+            search::plan_rg(&args, &cwd, &self.listing, aligned, stdin_empty)
         } else {
             search::plan_grep(name, &args, &cwd, &self.listing, aligned, None)
         };
@@ -583,8 +583,9 @@ impl Filesystem {
             }
         }
         cs.searched = searched;
-        if out.len() == n.args.len() {
-            // Nothing can match: grep still validates its pattern and options on an empty file.
+        if out.len() == n.args.len() || (n.keep_many && out.len() == n.args.len() + 1) {
+            // Nothing can match, so the command runs on an empty file (it still validates its
+            // pattern and options); or rg, left with one file, must not print bare lines.
             out.push(DEV_NULL.to_string());
         }
         Some(out)

@@ -355,6 +355,9 @@ pub struct Narrowing {
     pub line_regexp: bool,
     /// The arguments without the file operands, ending where the new operands go.
     pub args: Vec<String>,
+    /// rg prints bare lines for a single explicit file: when the original command did
+    /// not name one, a narrowed list of one gets `/dev/null` beside it.
+    pub keep_many: bool,
 }
 
 fn split_pattern_file(content: &str) -> Vec<String> {
@@ -436,41 +439,242 @@ pub fn plan_grep(name: &str, args: &[String], cwd: &str, listing: &Listing, alig
     if !g.has_double_dash {
         rest.push("--".into());
     }
-    Plan::Narrow(Narrowing { targets, patterns, dialect: g.dialect(), ignore_case: g.ignore_case, line_regexp: g.line_regexp, args: rest })
+    Plan::Narrow(Narrowing { targets, patterns, dialect: g.dialect(), ignore_case: g.ignore_case, line_regexp: g.line_regexp, args: rest, keep_many: false })
 }
 
-/// The files an `rg` command may read: its path operands (or the working directory).
-/// rg is not narrowed; its files are loaded in bulk and it runs as typed.
-pub fn plan_rg(args: &[String], cwd: &str, listing: &Listing) -> Plan {
-    let mut roots = Vec::new();
-    let mut options = true;
+/// rg's options that take a value (as a separate word, or attached).
+const RG_VALUE_SHORT: &str = "gtTmefrdj";
+const RG_VALUE_LONG: &[&str] = &[
+    "glob", "iglob", "type", "type-not", "type-add", "type-clear", "max-count", "regexp", "file", "replace", "max-depth",
+    "max-filesize", "context-separator", "threads", "ignore-file", "pre", "pre-glob",
+];
+const RG_BOOL: &[&str] = &[
+    "i", "--ignore-case", "s", "--case-sensitive", "S", "--smart-case", "F", "--fixed-strings", "w", "--word-regexp", "x",
+    "--line-regexp", "v", "--invert-match", "U", "--multiline", "--multiline-dotall", "c", "--count", "--count-matches", "l",
+    "--files", "--files-with-matches", "--files-without-match", "--stats", "o", "--only-matching", "q", "--quiet", "N",
+    "--no-line-number", "H", "--with-filename", "I", "--no-filename", "0", "--null", "b", "--byte-offset", "--column",
+    "--no-column", "--vimgrep", "--json", "--hidden", "--no-ignore", "--no-ignore-dot", "--no-ignore-vcs", "L", "--follow",
+    "z", "--search-zip", "a", "--text", "--heading", "--passthru", "--include-zero", "--glob-case-insensitive", "n",
+    "--line-number", "u", "--unrestricted",
+];
+/// Flags after which rg must see every file in scope (or reads none).
+const RG_UNSAFE: &[&str] = &[
+    "v", "--invert-match", "U", "--multiline", "--multiline-dotall", "--files-without-match", "--stats", "--json", "--passthru",
+    "--include-zero", "z", "--search-zip", "--hidden", "--no-ignore", "--no-ignore-dot", "--no-ignore-vcs", "u", "--unrestricted",
+    "L", "--follow",
+];
+/// Names rg's walk always skips.
+const RG_COMMON_IGNORED: &[&str] = &[
+    "node_modules", ".git", ".svn", ".hg", "__pycache__", ".pytest_cache", ".mypy_cache", "venv", ".venv", ".next", ".nuxt", ".cargo",
+];
+
+/// rg's options, as just-bash reads them.
+#[derive(Debug, Default)]
+struct RgArgs {
+    patterns: Vec<String>,
+    pattern_files: usize,
+    paths: Vec<usize>,
+    fixed: bool,
+    ignore_case: bool,
+    case_sensitive: bool,
+    smart_case: bool,
+    line_regexp: bool,
+    files_only: bool,
+    /// Needs every file in scope, or changes which files are in it.
+    unsafe_flags: bool,
+    invalid: bool,
+}
+
+fn parse_rg(args: &[String]) -> RgArgs {
+    let mut r = RgArgs { smart_case: true, ..Default::default() };
+    let mut positional: Option<String> = None;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
-        if options && a == "--" {
-            options = false;
-        } else if options && a.starts_with('-') && a.len() > 1 {
-            // Options with a separate value: skip the value.
-            if matches!(a, "-e" | "--regexp" | "-f" | "--file" | "-g" | "--glob" | "-t" | "--type" | "-T" | "--type-not" | "-m" | "--max-count" | "-A" | "-B" | "-C" | "-r" | "--replace" | "-d" | "--max-depth" | "-M" | "--max-columns" | "--sort" | "--sortr" | "--type-add" | "-j" | "--threads") {
-                i += 1;
+        if !(a.starts_with('-') && a != "-") {
+            if positional.is_none() && r.patterns.is_empty() && r.pattern_files == 0 {
+                positional = Some(a.to_string());
+            } else {
+                r.paths.push(i);
             }
-        } else {
-            // The first positional word is the pattern unless -e/-f gave one; a pattern
-            // that happens to name a visible path only widens the load set.
-            let full = path::resolve(cwd, a);
-            if listing.get(&full).is_some() {
-                roots.push(full);
+            i += 1;
+            continue;
+        }
+        let next = args.get(i + 1).map(String::as_str);
+        if is_context(a) || (a.len() > 2 && a.starts_with("-m") && a[2..].bytes().all(|b| b.is_ascii_digit())) {
+            i += 1;
+            continue;
+        }
+        if matches!(a, "-A" | "-B" | "-C") && next.is_some() {
+            i += 2;
+            continue;
+        }
+        // Value options: --long=V, -sV, then -s V / --long V.
+        let value_name = a
+            .strip_prefix("--")
+            .filter(|l| RG_VALUE_LONG.contains(l))
+            .or_else(|| a.strip_prefix('-').filter(|s| s.len() == 1 && RG_VALUE_SHORT.contains(*s)));
+        if let Some((name, v)) = a.strip_prefix("--").and_then(|l| l.split_once('=')).filter(|(n, _)| RG_VALUE_LONG.contains(n)) {
+            r.take_value(name, v.to_string());
+            i += 1;
+            continue;
+        }
+        if a.len() > 2 && !a.starts_with("--") && RG_VALUE_SHORT.contains(&a[1..2]) {
+            r.take_value(&a[1..2], a[2..].to_string());
+            i += 1;
+            continue;
+        }
+        if let (Some(name), Some(v)) = (value_name, next) {
+            r.take_value(name, v.to_string());
+            i += 2;
+            continue;
+        }
+        if a == "--sort" && matches!(next, Some("path" | "none")) {
+            i += 2;
+            continue;
+        }
+        if a == "--sort=path" || a == "--sort=none" {
+            i += 1;
+            continue;
+        }
+        let flags: Vec<String> = if a.starts_with("--") { vec![a.to_string()] } else { a[1..].chars().map(String::from).collect() };
+        for flag in &flags {
+            if flag.len() == 1 && RG_VALUE_SHORT.contains(flag.as_str()) {
+                // A value option inside combined flags takes the next word.
+                match args.get(i + 1) {
+                    Some(v) => {
+                        r.take_value(flag, v.clone());
+                        i += 1;
+                    }
+                    None => {
+                        r.invalid = true;
+                        return r;
+                    }
+                }
+                continue;
+            }
+            if !RG_BOOL.contains(&flag.as_str()) {
+                r.invalid = true; // unknown, or -P (rejected by just-bash)
+                return r;
+            }
+            match flag.as_str() {
+                "i" | "--ignore-case" => (r.ignore_case, r.case_sensitive, r.smart_case) = (true, false, false),
+                "s" | "--case-sensitive" => (r.ignore_case, r.case_sensitive, r.smart_case) = (false, true, false),
+                "S" | "--smart-case" => (r.ignore_case, r.case_sensitive, r.smart_case) = (false, false, true),
+                "F" | "--fixed-strings" => r.fixed = true,
+                "x" | "--line-regexp" => r.line_regexp = true,
+                "--files" => r.files_only = true,
+                f if RG_UNSAFE.contains(&f) => r.unsafe_flags = true,
+                _ => {}
             }
         }
         i += 1;
     }
-    if roots.is_empty() {
-        roots.push(path::normalize(cwd));
+    if let Some(p) = positional {
+        r.patterns.push(p);
     }
-    let mut files: Vec<String> = roots.iter().flat_map(|r| listing.files_under(r)).collect();
-    files.sort();
-    files.dedup();
-    Plan::Prefetch(files)
+    r
+}
+
+impl RgArgs {
+    fn take_value(&mut self, name: &str, v: String) {
+        match name {
+            "e" | "regexp" => self.patterns.push(v),
+            "f" | "file" => {
+                self.pattern_files += 1;
+                self.unsafe_flags = true;
+            }
+            // Pattern files, depth limits, size limits, ignore files and preprocessors all
+            // change what is searched in ways the plan does not model.
+            "d" | "max-depth" | "max-filesize" | "ignore-file" | "pre" | "pre-glob" => self.unsafe_flags = true,
+            _ => {}
+        }
+    }
+
+    fn ignore_case(&self) -> bool {
+        self.ignore_case || (!self.case_sensitive && self.smart_case && !self.patterns.iter().any(|p| p.bytes().any(|b| b.is_ascii_uppercase())))
+    }
+}
+
+/// The files rg's walk visits from `operand`, spelled as just-bash's rg spells them.
+fn rg_walk(listing: &Listing, cwd: &str, operand: &str, out: &mut Vec<Target>) -> bool {
+    fn go(listing: &Listing, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
+        if depth >= MAX_GREP_DEPTH {
+            return true;
+        }
+        let Some(TreeNode::Dir(d)) = listing.get(full) else { return true };
+        for (name, is_dir) in &d.children {
+            if RG_COMMON_IGNORED.contains(&name.as_str()) || name.starts_with('.') {
+                continue;
+            }
+            let child_shown = match shown {
+                "." => name.clone(),
+                "./" => format!("./{name}"),
+                s if s.ends_with('/') => format!("{s}{name}"),
+                s => format!("{s}/{name}"),
+            };
+            let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
+            if *is_dir {
+                go(listing, &child_full, &child_shown, out, depth + 1);
+            } else {
+                if child_shown.starts_with('-') {
+                    return false; // would read as an option
+                }
+                out.push(Target::File { shown: child_shown, path: child_full });
+            }
+        }
+        true
+    }
+    let full = path::resolve(cwd, operand);
+    match listing.get(&full) {
+        None => {
+            out.push(Target::Keep(operand.to_string()));
+            true
+        }
+        Some(TreeNode::File(_)) => {
+            out.push(Target::File { shown: operand.to_string(), path: full });
+            true
+        }
+        Some(TreeNode::Dir(_)) => go(listing, &full, operand, out, 0),
+    }
+}
+
+/// Plans an `rg` command. `stdin_empty` matters: with no path, rg searches a non-empty stdin.
+pub fn plan_rg(args: &[String], cwd: &str, listing: &Listing, aligned: bool, stdin_empty: bool) -> Plan {
+    let r = parse_rg(args);
+    if r.invalid || r.files_only || r.patterns.is_empty() || (r.paths.is_empty() && !stdin_empty) {
+        return Plan::Delegate;
+    }
+    let operands: Vec<&str> = if r.paths.is_empty() { vec!["."] } else { r.paths.iter().map(|&i| args[i].as_str()).collect() };
+    let read_set = || {
+        let mut files: Vec<String> = operands.iter().flat_map(|o| listing.files_under(&path::resolve(cwd, o))).collect();
+        files.sort();
+        files.dedup();
+        Plan::Prefetch(files)
+    };
+    let ignore_files = listing.all_paths().iter().any(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore"));
+    let dialect = if r.fixed { Dialect::Fixed } else { Dialect::Perl };
+    let ignore_case = r.ignore_case();
+    if r.unsafe_flags || ignore_files || operands.contains(&"-") || matcher(&r.patterns, dialect, ignore_case, r.line_regexp, aligned).is_none() {
+        return read_set();
+    }
+    let mut targets = Vec::new();
+    for o in &operands {
+        if !rg_walk(listing, cwd, o, &mut targets) {
+            return read_set();
+        }
+    }
+    let single_explicit_file = operands.len() == 1 && matches!(listing.get(&path::resolve(cwd, operands[0])), Some(TreeNode::File(_)));
+    let rest: Vec<String> = args.iter().enumerate().filter(|(i, _)| !r.paths.contains(i)).map(|(_, a)| a.clone()).collect();
+    Plan::Narrow(Narrowing {
+        targets,
+        patterns: r.patterns.clone(),
+        dialect,
+        ignore_case,
+        line_regexp: r.line_regexp,
+        args: rest,
+        keep_many: !single_explicit_file,
+    })
 }
 
 #[cfg(test)]
@@ -610,9 +814,40 @@ mod tests {
     }
 
     #[test]
-    fn rg_prefetches_its_roots() {
+    fn rg_walks_like_just_bash() {
         let l = listing();
-        assert_eq!(plan_rg(&s(&["-n", "foo", "docs/sub"]), "/", &l), Plan::Prefetch(s(&["/docs/sub/c.md"])));
-        assert_eq!(plan_rg(&s(&["foo"]), "/docs/sub", &l), Plan::Prefetch(s(&["/docs/sub/c.md"])));
+        let p = plan_rg(&s(&["-n", "foo", "/"]), "/", &l, true, true);
+        assert_eq!(files(&p), ["/a.md", "/docs/b.md", "/docs/sub/c.md"]);
+        let p = plan_rg(&s(&["foo"]), "/docs", &l, true, true);
+        assert_eq!(files(&p), ["b.md", "sub/c.md"]);
+        let p = plan_rg(&s(&["foo", "docs", "nope", "a.md"]), "/", &l, true, true);
+        assert_eq!(files(&p), ["docs/b.md", "docs/sub/c.md", "keep:nope", "a.md"]);
+        match plan_rg(&s(&["-e", "x", "-g", "*.md", "docs", "-n"]), "/", &l, true, true) {
+            Plan::Narrow(n) => {
+                assert_eq!(n.args, s(&["-e", "x", "-g", "*.md", "-n"]));
+                assert!(n.keep_many);
+            }
+            p => panic!("{p:?}"),
+        }
+        match plan_rg(&s(&["x", "a.md"]), "/", &l, true, true) {
+            Plan::Narrow(n) => assert!(!n.keep_many),
+            p => panic!("{p:?}"),
+        }
+    }
+
+    #[test]
+    fn rg_smart_case_and_fallbacks() {
+        assert!(parse_rg(&s(&["foo"])).ignore_case());
+        assert!(!parse_rg(&s(&["Foo"])).ignore_case());
+        assert!(!parse_rg(&s(&["-i", "-s", "foo"])).ignore_case());
+        assert!(parse_rg(&s(&["-s", "-i", "Foo"])).ignore_case());
+        let l = listing();
+        assert_eq!(plan_rg(&s(&["-v", "foo", "docs/sub"]), "/", &l, true, true), Plan::Prefetch(s(&["/docs/sub/c.md"])));
+        assert_eq!(plan_rg(&s(&["--hidden", "foo"]), "/docs", &l, true, true), Plan::Prefetch(s(&["/docs/.hidden.md", "/docs/b.md", "/docs/sub/c.md"])));
+        assert_eq!(plan_rg(&s(&["foo"]), "/", &l, true, false), Plan::Delegate, "rg reads a non-empty stdin");
+        assert_eq!(plan_rg(&s(&["--files"]), "/", &l, true, true), Plan::Delegate);
+        assert_eq!(plan_rg(&s(&["-P", "foo", "/"]), "/", &l, true, true), Plan::Delegate);
+        assert_eq!(parse_rg(&s(&["-e", "a", "b", "c"])).paths, vec![2, 3], "after -e, every word is a path");
+        assert_eq!(parse_rg(&s(&["-tmd", "x", "y"])).paths, vec![2]);
     }
 }

@@ -424,9 +424,9 @@ impl ChromaFs {
     /// its file operands with Chroma and loads the pages it will read. Resolves to the
     /// arguments to run the original command with.
     #[wasm_bindgen(js_name = planSearch)]
-    pub fn plan_search(&self, name: String, args: Vec<String>, cwd: String) -> Promise {
+    pub fn plan_search(&self, name: String, args: Vec<String>, cwd: String, stdin_empty: Option<bool>) -> Promise {
         self.run(|fs| async move {
-            let run = fs.search(&name, args, &cwd).await;
+            let run = fs.search(&name, args, &cwd, stdin_empty.unwrap_or(true)).await;
             Ok(run.into_iter().map(JsValue::from).collect::<Array>().into())
         })
     }

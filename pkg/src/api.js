@@ -41,7 +41,8 @@ function setup(core, run) {
           if (typeof ctx.origCommand !== "function") {
             return { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 };
           }
-          return ctx.origCommand(await fs.planSearch(name, args, ctx.cwd));
+          const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
+          return ctx.origCommand(await fs.planSearch(name, args, ctx.cwd, stdinEmpty));
         },
       }));
     },
