@@ -26,4 +26,9 @@ if [ ! -d node_modules/just-bash ] || [ package-lock.json -nt node_modules/.pack
   npm ci --no-audit --no-fund
 fi
 
+if ! command -v redis-server >/dev/null; then
+  step "apt-get install redis-server (the shared-cache tests run a real one)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+fi
+
 bash scripts/chroma.sh install

@@ -5,8 +5,18 @@
 //! entry. Pages are reference-counted: a hit hands out the same bytes with no copy.
 //! A page larger than the whole budget is served but never cached.
 
+use crate::chroma::LocalFuture;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
+
+/// A cache shared by many sessions, processes or workers (Redis, the Workers Cache API),
+/// consulted behind the in-memory LRU. Keys are [`PageKey::to_key_string`]: they change
+/// with the collection and the tree version, so entries never need invalidating. A
+/// failing shared cache is a miss, never a failed read.
+pub trait SharedCache {
+    fn get(&self, key: String) -> LocalFuture<'static, Result<Option<Vec<u8>>, String>>;
+    fn set(&self, key: String, value: Rc<[u8]>) -> LocalFuture<'static, Result<(), String>>;
+}
 
 /// What identifies a page's content.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, PartialOrd, Ord)]

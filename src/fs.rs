@@ -12,7 +12,7 @@
 //! queries only ever name a visible slug, and records for any other slug are dropped.
 
 use crate::access::Groups;
-use crate::cache::{ContentCache, PageKey};
+use crate::cache::{ContentCache, PageKey, SharedCache};
 use crate::chroma::{ChromaError, Client, ClientConfig, GetRequest, GetResponse, Transport, MAX_PAGE};
 use crate::error::{Errno, FsError};
 use crate::lazy::{self, LazySource};
@@ -45,6 +45,14 @@ pub struct Options {
     pub lazy_files: Vec<(String, LazySource)>,
     /// Reload a process-cached tree older than this; `None` keeps it for the process's life.
     pub tree_max_age_ms: Option<f64>,
+    /// A cache shared with other sessions, behind the in-memory one.
+    pub shared_cache: Option<Rc<dyn SharedCache>>,
+}
+
+impl std::fmt::Debug for dyn SharedCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SharedCache")
+    }
 }
 
 impl Options {
@@ -60,6 +68,7 @@ impl Options {
             cache_bytes: 64 << 20,
             lazy_files: Vec::new(),
             tree_max_age_ms: None,
+            shared_cache: None,
         }
     }
 
@@ -139,6 +148,11 @@ pub struct Stats {
     pub cached_bytes: u64,
     pub cached_pages: u64,
     pub lazy_fetches: u64,
+    /// Pages found in the shared cache, pages looked up there in vain, and shared-cache
+    /// calls that failed (each counted as a miss).
+    pub shared_hits: u64,
+    pub shared_misses: u64,
+    pub shared_errors: u64,
     /// Whether `connect` found the tree already decoded in this process.
     pub tree_from_cache: bool,
     pub files: u64,
@@ -378,13 +392,55 @@ impl Filesystem {
         self.stats.borrow_mut().cache_misses += 1;
         let flight = Rc::new(InFlight::default());
         self.inflight.borrow_mut().insert(key.clone(), flight.clone());
-        let result = self.fetch(norm, shown, file).await;
+        // Only the collection's pages are shared: a host's lazy files belong to its session.
+        let shareable = file.entry.is_some();
+        let from_shared = if shareable { self.shared_get(&key, file.size).await } else { None };
+        let result = match from_shared {
+            Some(bytes) => Ok(bytes),
+            None => {
+                let fetched = self.fetch(norm, shown, file).await;
+                if let (true, Ok(bytes)) = (shareable, &fetched) {
+                    self.shared_set(&key, bytes.clone()).await;
+                }
+                fetched
+            }
+        };
         if let Ok(bytes) = &result {
             self.cache.borrow_mut().insert(key.clone(), bytes.clone());
         }
         self.inflight.borrow_mut().remove(&key);
         flight.finish(result.clone());
         result
+    }
+
+    /// A page from the shared cache; `size` (from the tree) guards against a stale or
+    /// foreign entry.
+    async fn shared_get(&self, key: &PageKey, size: Option<u64>) -> Option<Rc<[u8]>> {
+        let shared = self.opts.shared_cache.as_ref()?;
+        let found = shared.get(key.to_key_string()).await;
+        let mut stats = self.stats.borrow_mut();
+        match found {
+            Ok(Some(bytes)) if size.is_none_or(|s| s == bytes.len() as u64) => {
+                stats.shared_hits += 1;
+                Some(bytes.into())
+            }
+            Ok(_) => {
+                stats.shared_misses += 1;
+                None
+            }
+            Err(_) => {
+                stats.shared_errors += 1;
+                None
+            }
+        }
+    }
+
+    async fn shared_set(&self, key: &PageKey, bytes: Rc<[u8]>) {
+        if let Some(shared) = &self.opts.shared_cache {
+            if shared.set(key.to_key_string(), bytes).await.is_err() {
+                self.stats.borrow_mut().shared_errors += 1;
+            }
+        }
     }
 
     async fn fetch(&self, norm: &str, shown: &str, file: &FileNode) -> Result<Rc<[u8]>, FsError> {
@@ -673,8 +729,27 @@ impl Filesystem {
             }
         }
         let lazy_reads = join_all(lazy.iter().map(|(p, f)| self.read_node(p, p, f)).collect());
-        let page_reads = self.prefetch_pages(pages);
+        let page_reads = async {
+            let pages = self.from_shared_cache(pages).await;
+            self.prefetch_pages(pages).await
+        };
         let (_, ()) = (lazy_reads.await, page_reads.await);
+    }
+
+    /// Takes what the shared cache has into the LRU; returns the pages still to load.
+    async fn from_shared_cache(&self, pages: Vec<PrefetchPage>) -> Vec<PrefetchPage> {
+        if self.opts.shared_cache.is_none() || pages.is_empty() {
+            return pages;
+        }
+        let found = join_all(pages.iter().map(|p| self.shared_get(&p.key, p.size)).collect()).await;
+        let mut rest = Vec::new();
+        for (page, hit) in pages.into_iter().zip(found) {
+            match hit {
+                Some(bytes) => self.cache.borrow_mut().insert(page.key, bytes),
+                None => rest.push(page),
+            }
+        }
+        rest
     }
 
     async fn prefetch_pages(&self, pages: Vec<PrefetchPage>) {
@@ -729,15 +804,19 @@ impl Filesystem {
                 document: resp.document(i).map(str::to_string),
             });
         }
-        let mut loaded = 0;
+        let mut loaded = Vec::new();
         for page in &pages {
             let chunks = by_slug.remove(page.slug.as_str()).unwrap_or_default();
             if let Ok(text) = pages::assemble(chunks, page.size) {
-                self.cache.borrow_mut().insert(page.key.clone(), Rc::from(text.into_bytes()));
-                loaded += 1;
+                let bytes: Rc<[u8]> = Rc::from(text.into_bytes());
+                self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
+                loaded.push((page, bytes));
             }
         }
-        self.stats.borrow_mut().prefetched_pages += loaded;
+        self.stats.borrow_mut().prefetched_pages += loaded.len() as u64;
+        if self.opts.shared_cache.is_some() {
+            join_all(loaded.into_iter().map(|(p, b)| self.shared_set(&p.key, b)).collect()).await;
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 //! objects and `Uint8Array`s out. Async methods return a `Promise` over a clone of the
 //! shared state, so just-bash may call them concurrently (grep reads 50 files at once).
 
+use crate::cache::SharedCache;
 use crate::chroma::{Client, ClientConfig, LocalFuture, Transport};
 use crate::error::{Errno, FsError};
 use crate::fetch::{describe_js_error, FetchTransport};
@@ -161,6 +162,47 @@ fn provider(f: Function) -> LazySource {
     }))
 }
 
+/// A host's shared cache: any object with `get(key)` and `set(key, bytes)` (either may
+/// return a promise); see `redisCache` and `workersCache` in the package.
+struct JsSharedCache {
+    target: JsValue,
+    get: Function,
+    set: Function,
+}
+
+impl SharedCache for JsSharedCache {
+    fn get(&self, key: String) -> LocalFuture<'static, Result<Option<Vec<u8>>, String>> {
+        let (target, get) = (self.target.clone(), self.get.clone());
+        Box::pin(async move {
+            let v = get.call1(&target, &JsValue::from_str(&key)).map_err(|e| describe_js_error(&e))?;
+            let v = JsFuture::from(Promise::resolve(&v)).await.map_err(|e| describe_js_error(&e))?;
+            if v.is_null() || v.is_undefined() {
+                return Ok(None);
+            }
+            to_bytes(&v).map(Some).ok_or_else(|| "the shared cache returned neither bytes nor a string".to_string())
+        })
+    }
+
+    fn set(&self, key: String, value: Rc<[u8]>) -> LocalFuture<'static, Result<(), String>> {
+        let (target, set) = (self.target.clone(), self.set.clone());
+        Box::pin(async move {
+            let bytes = Uint8Array::from(&value[..]);
+            let v = set.call2(&target, &JsValue::from_str(&key), &bytes).map_err(|e| describe_js_error(&e))?;
+            JsFuture::from(Promise::resolve(&v)).await.map_err(|e| describe_js_error(&e))?;
+            Ok(())
+        })
+    }
+}
+
+fn shared_cache(o: &JsValue) -> Result<Option<Rc<dyn SharedCache>>, JsValue> {
+    let Some(c) = get(o, "sharedCache") else { return Ok(None) };
+    let method = |name: &str| get(&c, name).and_then(|f| f.dyn_into::<Function>().ok());
+    match (method("get"), method("set")) {
+        (Some(get), Some(set)) => Ok(Some(Rc::new(JsSharedCache { target: c, get, set }))),
+        _ => Err(invalid("option sharedCache must have get(key) and set(key, value) methods")),
+    }
+}
+
 fn options(o: &JsValue) -> Result<Options, JsValue> {
     if !o.is_object() {
         return Err(invalid("ChromaFs.connect expects an options object"));
@@ -183,6 +225,7 @@ fn options(o: &JsValue) -> Result<Options, JsValue> {
         opts.cache_bytes = n.min(usize::MAX as f64) as usize;
     }
     opts.tree_max_age_ms = get_number(o, "treeMaxAgeMs")?;
+    opts.shared_cache = shared_cache(o)?;
     if let Some(lazy) = get(o, "lazyFiles") {
         for (p, v) in entries(&lazy) {
             if !p.starts_with('/') || p.contains('\0') || path::normalize(&p) == "/" {

@@ -1,0 +1,52 @@
+// A read-only bash over the docs in a Chroma collection: POST /exec {command, groups}.
+import { Bash } from "just-bash/browser";
+import { ChromaFs, safeExec } from "chromafs";
+
+const json = (body, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+export default {
+  async fetch(request, env) {
+    const { pathname } = new URL(request.url);
+    if (pathname !== "/exec") return json({ error: "not found" }, 404);
+    if (request.method !== "POST") return json({ error: "use POST" }, 405);
+
+    let body;
+    try {
+      body = await request.json();
+    } catch {
+      return json({ error: "body must be JSON" }, 400);
+    }
+    const { command, groups = [] } = body ?? {};
+    if (typeof command !== "string" || command === "") {
+      return json({ error: "`command` must be a non-empty string" }, 400);
+    }
+    if (!Array.isArray(groups) || !groups.every((g) => typeof g === "string")) {
+      return json({ error: "`groups` must be an array of strings" }, 400);
+    }
+
+    // SECURITY: `groups` decides which pages exist for this session. A real deployment
+    // must derive them from the caller's verified identity (a validated JWT, Cloudflare
+    // Access headers...), never take them from the request body as this demo does.
+    //
+    // One session per request is cheap: chromafs keeps the decoded path tree in the
+    // isolate, so only the first request an isolate serves pays for loading it.
+    const fs = await ChromaFs.connect({
+      url: env.CHROMA_URL,
+      collection: env.CHROMA_COLLECTION,
+      token: env.CHROMA_TOKEN, // a secret (`wrangler secret put CHROMA_TOKEN`), for Chroma Cloud
+      groups,
+    });
+    try {
+      // fs.commands() replaces grep/rg with versions that ask Chroma which pages can
+      // match, instead of reading every page.
+      const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
+      // safeExec: a failed top-level redirection (`echo x > /a.md`) becomes bash's error
+      // line and exit code 1 instead of a rejected promise.
+      const { stdout, stderr, exitCode } = await safeExec(bash, command);
+      return json({ stdout, stderr, exitCode, requests: fs.stats().requests });
+    } finally {
+      fs.free();
+    }
+  },
+};

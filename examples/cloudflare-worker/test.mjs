@@ -1,0 +1,190 @@
+// End to end: the bundle `wrangler deploy --dry-run` produces, run in workerd (Miniflare)
+// against a real Chroma. Uses $CHROMAFS_TEST_URL when set, else starts Chroma 1.5.9 itself.
+//   timeout 600 node --test --test-timeout=300000 test.mjs
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Miniflare } from "miniflare";
+import { ingest } from "chromafs";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CHROMA_SH = path.resolve(HERE, "../../scripts/chroma.sh");
+const DIST = path.join(HERE, "dist");
+const COLLECTION = `cf-worker-example-${process.pid}-${Date.now()}`;
+
+const QUICKSTART = "# Quickstart\n\nCall the API with an access_token header.\nThat is all.\n";
+const BILLING = "# Billing\n\nThe invoice run uses the ledger secret LEDGER-7731.\n";
+// Enough pages that reading each one would show in the request count.
+const FILLER = Array.from({ length: 40 }, (_, i) => ({
+  path: `reference/page-${String(i).padStart(2, "0")}.md`,
+  content: `# Page ${i}\n\nNothing to see here, line ${i}.\n`,
+}));
+const FILES = [
+  { path: "index.md", content: "# Docs\n\nStart with guides/quickstart.md.\n" },
+  { path: "guides/quickstart.md", content: QUICKSTART },
+  { path: "guides/auth.md", content: "# Auth\n\nTokens expire; refresh the access_token hourly.\n" },
+  { path: "internal/billing.md", content: BILLING },
+  ...FILLER,
+];
+
+let chromaUrl = process.env.CHROMAFS_TEST_URL;
+let port;
+let dataDir;
+let mf;
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+
+before(async () => {
+  if (!chromaUrl) {
+    port = await freePort();
+    dataDir = mkdtempSync(path.join(tmpdir(), "chromafs-cf-worker-"));
+    execFileSync("bash", [CHROMA_SH, "start", String(port), dataDir], { stdio: "inherit" });
+    chromaUrl = `http://127.0.0.1:${port}`;
+  }
+  await ingest({
+    url: chromaUrl,
+    collection: COLLECTION,
+    files: FILES,
+    access: { "internal/**": { isPublic: false, groups: ["admin"] } },
+  });
+
+  // The exact bundle Cloudflare would receive: the worker script plus the wasm module.
+  execFileSync(path.join(HERE, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", DIST], {
+    cwd: HERE,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+
+  mf = new Miniflare({
+    modules: true,
+    scriptPath: path.join(DIST, "worker.js"),
+    modulesRules: [
+      { type: "ESModule", include: ["**/*.js", "**/*.mjs"] },
+      { type: "CompiledWasm", include: ["**/*.wasm"] },
+    ],
+    compatibilityDate: "2026-04-01",
+    cf: false,
+    bindings: { CHROMA_URL: chromaUrl, CHROMA_COLLECTION: COLLECTION },
+  });
+  await mf.ready;
+});
+
+after(async () => {
+  // Miniflare keeps the process alive (and can hang it) unless disposed.
+  if (mf) await mf.dispose();
+  if (port) {
+    execFileSync("bash", [CHROMA_SH, "stop", String(port)], { stdio: "inherit" });
+    rmSync(dataDir, { recursive: true, force: true });
+  } else if (chromaUrl) {
+    const base = `${chromaUrl}/api/v2/tenants/default_tenant/databases/default_database/collections`;
+    await fetch(`${base}/${COLLECTION}`, { method: "DELETE" }).catch(() => {});
+  }
+});
+
+async function post(body, init = {}) {
+  const res = await mf.dispatchFetch("http://worker/exec", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...init,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+async function exec(command, groups) {
+  const { status, body } = await post(groups === undefined ? { command } : { command, groups });
+  assert.equal(status, 200, JSON.stringify(body));
+  return body;
+}
+
+// First on purpose: it needs an isolate that has not loaded the tree yet.
+test("the path tree is loaded once per isolate, not once per request", async () => {
+  const first = await exec("ls /");
+  const second = await exec("ls /");
+  assert.equal(first.stdout, "guides\nindex.md\nreference\n");
+  assert.equal(second.stdout, first.stdout);
+  assert.ok(first.requests > 0, `first request made ${first.requests} requests`);
+  assert.ok(second.requests < first.requests, `second: ${second.requests}, first: ${first.requests}`);
+});
+
+test("ls, cat and find", async () => {
+  const r = await exec("cat /guides/quickstart.md");
+  assert.deepEqual(r.stdout, QUICKSTART);
+  assert.equal(r.exitCode, 0);
+  assert.equal(r.stderr, "");
+  const n = await exec("find /reference -type f | wc -l");
+  assert.equal(n.stdout.trim(), String(FILLER.length));
+  const missing = await exec("cat /nope.md");
+  assert.equal(missing.exitCode, 1);
+  assert.match(missing.stderr, /No such file or directory/);
+});
+
+test("grep -r finds text in a handful of requests", async () => {
+  const r = await exec("grep -rn access_token /");
+  assert.equal(r.exitCode, 0);
+  assert.equal(
+    r.stdout,
+    "/guides/auth.md:3:Tokens expire; refresh the access_token hourly.\n" +
+      "/guides/quickstart.md:3:Call the API with an access_token header.\n",
+  );
+  // 43 visible pages; the search asks Chroma which can match, then loads only those.
+  assert.ok(r.requests <= 4, `grep made ${r.requests} requests`);
+});
+
+test("the admin page exists only for the admin group", async () => {
+  const anon = await exec("cat /internal/billing.md");
+  assert.equal(anon.exitCode, 1);
+  assert.equal(anon.stdout, "");
+  assert.match(anon.stderr, /internal\/billing\.md: No such file or directory/);
+  assert.equal((await exec("ls /", ["support"])).stdout, "guides\nindex.md\nreference\n");
+  const hidden = await exec("grep -r LEDGER /");
+  assert.equal(hidden.exitCode, 1);
+  assert.equal(hidden.stdout, "");
+
+  const admin = await exec("cat /internal/billing.md", ["admin"]);
+  assert.equal(admin.exitCode, 0);
+  assert.equal(admin.stdout, BILLING);
+  assert.equal((await exec("ls /", ["admin"])).stdout, "guides\nindex.md\ninternal\nreference\n");
+  assert.equal((await exec("grep -rl LEDGER /", ["admin"])).stdout, "/internal/billing.md\n");
+});
+
+test("writes fail as on a read-only filesystem", async () => {
+  const r = await exec("echo x > /a.md");
+  assert.equal(r.stderr, "bash: /a.md: Read-only file system\n");
+  assert.equal(r.exitCode, 1);
+  assert.equal((await exec("echo quiet > /dev/null && echo ok")).stdout, "ok\n");
+});
+
+test("bad requests get 400, 405 and 404", async () => {
+  const bad = [
+    ["{not json", 400],
+    [{}, 400],
+    [{ command: "" }, 400],
+    [{ command: 42 }, 400],
+    [{ command: "ls", groups: "admin" }, 400],
+    [{ command: "ls", groups: [1] }, 400],
+  ];
+  for (const [body, status] of bad) {
+    const r = await post(body);
+    assert.equal(r.status, status, JSON.stringify(body));
+    assert.equal(typeof r.body.error, "string");
+  }
+  const get = await mf.dispatchFetch("http://worker/exec");
+  assert.equal(get.status, 405);
+  await get.arrayBuffer();
+  const other = await mf.dispatchFetch("http://worker/other", { method: "POST", body: "{}" });
+  assert.equal(other.status, 404);
+  await other.arrayBuffer();
+});

@@ -1,0 +1,90 @@
+// The shared content cache behind the in-memory one, on a real redis-server: a second
+// session (cold in-memory cache) reads what the first fetched with no Chroma content
+// request; a broken shared cache costs nothing but its hits.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { createClient } from "redis";
+import { ChromaFs, ingest, redisCache } from "chromafs";
+import { chromaUrl, newBash } from "./helpers.mjs";
+
+let server, client;
+
+async function freePort() {
+  const s = createServer();
+  await new Promise((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+before(async () => {
+  const port = await freePort();
+  server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  client = createClient({ url: `redis://127.0.0.1:${port}` });
+  client.on("error", () => {});
+  for (let i = 0; ; i++) {
+    try {
+      await client.connect();
+      break;
+    } catch (e) {
+      if (i > 50) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const pages = Array.from({ length: 20 }, (_, i) => ({ path: `guide/p${i}.md`, content: `page ${i}\n${i % 3 ? "" : "shared needle\n"}` }));
+  await ingest({ url: chromaUrl(), collection: "shared-cache", files: [...pages, { path: "é.md", content: "accentué\n" }] });
+});
+
+after(async () => {
+  await client?.quit().catch(() => {});
+  server?.kill();
+});
+
+const connect = (cache) => ChromaFs.connect({ url: chromaUrl(), collection: "shared-cache", sharedCache: cache });
+
+test("a page fetched by one session is read by the next without asking Chroma", async () => {
+  const cache = redisCache(client, { prefix: "t1:" });
+  await connect(cache); // load the tree
+  const first = await connect(cache);
+  assert.equal(await first.readFile("/guide/p1.md"), "page 1\n");
+  assert.equal(first.stats().requests, 1);
+  assert.equal(first.stats().sharedMisses, 1);
+  const second = await connect(cache);
+  assert.equal(await second.readFile("/guide/p1.md"), "page 1\n");
+  assert.equal(await second.readFile("/é.md"), "accentué\n");
+  assert.equal(second.stats().requests, 1, "only é.md was fetched");
+  assert.equal(second.stats().sharedHits, 1);
+  const keys = await client.keys("t1:*");
+  assert.ok(keys.every((k) => k.startsWith("t1:chromafs:")), keys.join());
+  assert.equal(keys.length, 2);
+});
+
+test("searches share their prefetched pages too", async () => {
+  const cache = redisCache(client, { prefix: "t2:", ttlSeconds: 60 });
+  const a = await connect(cache);
+  const r1 = await newBash(a, { customCommands: a.commands() }).exec("grep -rl 'shared needle' /");
+  assert.equal(r1.stdout.split("\n").filter(Boolean).length, 7);
+  assert.equal(a.stats().commands.at(-1).prefetchRequests, 1);
+  const b = await connect(cache);
+  const r2 = await newBash(b, { customCommands: b.commands() }).exec("grep -rl 'shared needle' /");
+  assert.equal(r2.stdout, r1.stdout);
+  assert.equal(b.stats().commands.at(-1).prefetchRequests, 0, "the candidates came from Redis");
+  assert.equal(b.stats().requests, 1, "just the coarse query");
+  assert.ok((await client.ttl((await client.keys("t2:*"))[0])) > 0);
+});
+
+test("a failing shared cache is only a miss", async () => {
+  const broken = { get: async () => { throw new Error("down"); }, set: () => Promise.reject(new Error("down")) };
+  const fs = await connect(broken);
+  assert.equal(await fs.readFile("/guide/p2.md"), "page 2\n");
+  assert.equal(fs.stats().sharedErrors, 2);
+  const wrong = { get: async () => "a stale or foreign value of another length", set: async () => {} };
+  const fs2 = await connect(wrong);
+  assert.equal(await fs2.readFile("/guide/p2.md"), "page 2\n", "a value whose size disagrees with the tree is ignored");
+  await assert.rejects(ChromaFs.connect({ url: chromaUrl(), collection: "shared-cache", sharedCache: { get() {} } }), {
+    code: "EINVAL",
+    message: "option sharedCache must have get(key) and set(key, value) methods",
+  });
+});
