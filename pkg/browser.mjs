@@ -1,10 +1,10 @@
 // Browsers and bundlers: the wasm is fetched next to the glue and compiled while streaming.
 import init, * as core from "./dist/web/chromafs_core.js";
-import { setup, safeExec, bashErrorLine, redisCache, workersCache } from "./dist/api.mjs";
+import { setup, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox } from "./dist/api.mjs";
 
 await init({ module_or_path: new URL("./dist/web/chromafs_core_bg.wasm", import.meta.url) });
 const api = setup(core);
 
 export const ChromaFs = api.ChromaFs;
 export const ingest = api.ingest;
-export { safeExec, bashErrorLine, redisCache, workersCache };
+export { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };

@@ -120,6 +120,11 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   cacheBytes?: number;
   /** Reload a process-cached path tree older than this; by default it never expires. */
   treeMaxAgeMs?: number;
+  /**
+   * A cache shared with other sessions, processes or workers, consulted behind the
+   * in-memory one (see `redisCache`, `workersCache`). Failures count as misses.
+   */
+  sharedCache?: SharedContentCache;
   /** Extra read-only files (absolute path → source), loaded on first read. */
   lazyFiles?: Record<string, LazyFileSource>;
 }
@@ -138,6 +143,12 @@ export interface ChromaFsStats {
   cachedBytes: number;
   cachedPages: number;
   lazyFetches: number;
+  /** Pages found in the shared cache. */
+  sharedHits: number;
+  /** Shared-cache lookups that found nothing usable. */
+  sharedMisses: number;
+  /** Shared-cache calls that failed (each treated as a miss). */
+  sharedErrors: number;
   /** Whether `connect` found the tree already decoded in this process. */
   treeFromCache: boolean;
   /** Files visible to this session. */
@@ -349,3 +360,40 @@ export declare function safeExec<R, O = undefined>(
 
 /** The line bash would print for a filesystem error that escaped `exec()`. */
 export declare function bashErrorLine(error: unknown): string;
+
+/**
+ * A content cache shared by many sessions: async get/set of page bytes under versioned
+ * keys (`chromafs:<collection id>:<tree version>:<slug>`), so entries never go stale.
+ */
+export interface SharedContentCache {
+  get(key: string): Promise<Uint8Array | string | null | undefined> | Uint8Array | string | null | undefined;
+  set(key: string, value: Uint8Array): Promise<unknown> | unknown;
+}
+
+/** A Redis client as `redisCache` uses it (node-redis and ioredis both fit). */
+export interface RedisLike {
+  get(key: string): Promise<string | Uint8Array | null>;
+  set(key: string, value: string, ...options: any[]): Promise<unknown>;
+}
+
+/** A shared cache over Redis; `ttlSeconds` only bounds memory, keys are versioned. */
+export declare function redisCache(client: RedisLike, options?: { prefix?: string; ttlSeconds?: number }): SharedContentCache;
+
+/** The part of the Workers Cache API that `workersCache` uses (`caches.default`). */
+export interface CacheLike {
+  match(request: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | undefined | null>;
+  put(request: string, response: any): Promise<void>;
+}
+
+/** A shared cache over the Workers Cache API. */
+export declare function workersCache(cache: CacheLike, options?: { origin?: string; ttlSeconds?: number }): SharedContentCache;
+
+/** A ready tool description for an agent: what the shell is, that it is read-only, what works best. */
+export declare function toolDescription(options?: { docs?: string }): string;
+
+/** A bash-tool sandbox over a just-bash `Bash`: commands never reject, writes fail as read-only. */
+export declare function bashToolSandbox(bash: { exec(command: string, options?: any): Promise<{ stdout: string; stderr: string; exitCode: number }>; fs: { readFile(path: string): Promise<string> } }): {
+  executeCommand(command: string): Promise<{ stdout: string; stderr: string; exitCode: number }>;
+  readFile(path: string): Promise<string>;
+  writeFiles(files: { path: string; content: string | Uint8Array }[]): Promise<void>;
+};

@@ -1,6 +1,6 @@
 // Bundles the demo page (src/app.js, with just-bash's browser build and chromafs) into
 // dist/, and puts chromafs's wasm where the bundle will ask for it.
-//   node build.mjs [--minify]
+//   node build.mjs [--dev]   (--dev: not minified)
 import { build } from "esbuild";
 import { copyFile, mkdir, readFile, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "dist");
-const minify = process.argv.includes("--minify");
+const minify = !process.argv.includes("--dev");
 
 // chromafs's browser entry loads its wasm with
 //   new URL("./dist/web/chromafs_core_bg.wasm", import.meta.url)

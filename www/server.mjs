@@ -172,8 +172,8 @@ function proxy(req, res, target, path, token) {
   }
   headers.host = target.host;
   if (token) headers["x-chroma-token"] = token;
-  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-  const upstream = send(
+  const request = target.protocol === "https:" ? httpsRequest : httpRequest;
+  const upstream = request(
     {
       protocol: target.protocol,
       hostname: target.hostname,
@@ -223,7 +223,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   });
   process.stdout.write(`chromafs demo page: ${url}\n`);
   process.stderr.write(`proxying /chroma/* to ${options.chroma.href.replace(/\/$/, "")}, collection ${options.collection}\n`);
-  const stop = () => server.close(() => process.exit(0));
+  const stop = () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }

@@ -149,4 +149,46 @@ function workersCache(cache, { origin = "https://chromafs.invalid", ttlSeconds =
   };
 }
 
-export { setup, safeExec, bashErrorLine, redisCache, workersCache };
+/**
+ * A description of the shell for an agent's tool definition (for example bash-tool's
+ * `promptOptions.toolPrompt`): what the filesystem is, that it is read-only, and which
+ * commands work best. `docs` names the documentation, e.g. "the Acme API docs".
+ */
+function toolDescription({ docs = "the documentation" } = {}) {
+  return [
+    `A read-only bash shell over ${docs}. Each page is a file and each section a directory.`,
+    "",
+    "Start with `ls /` or `tree -L 2 /` to see the sections, then read pages with `cat`,",
+    "`head -n 60` or `sed -n '40,120p'`. Search with `grep -rn PATTERN /` or `rg -n PATTERN /`",
+    "(add -i to ignore case, -l to list files only, -C 2 for context, --include='*.md' to",
+    "filter): searches run in the database first, so searching the whole tree is fast. Find",
+    "files by name with `find / -name '*auth*'`. Pipes work (`grep -rl token / | head`).",
+    "",
+    "Nothing can be written: redirecting to a file, rm, mv, cp, mkdir and touch fail with",
+    "'Read-only file system'. Each call starts in `/`; a `cd` lasts only for that call,",
+    "so chain with `&&` or use absolute paths. Pages you may not see do not exist here.",
+  ].join("\n");
+}
+
+/**
+ * A bash-tool sandbox (`createBashTool({ sandbox })`) over a just-bash `Bash` on a
+ * ChromaFs: commands never reject (a failed redirection reads as bash's error line), and
+ * writes fail with a clear read-only error instead of a stack trace.
+ */
+function bashToolSandbox(bash) {
+  return {
+    async executeCommand(command) {
+      const { stdout, stderr, exitCode } = await safeExec(bash, command);
+      return { stdout, stderr, exitCode };
+    },
+    readFile(path) {
+      return bash.fs.readFile(path);
+    },
+    async writeFiles(files) {
+      const first = files[0]?.path ?? "/";
+      throw new Error(`EROFS: read-only file system, write '${first}'`);
+    },
+  };
+}
+
+export { setup, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };

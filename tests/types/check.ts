@@ -121,3 +121,19 @@ void notAny;
 // @ts-expect-error the ESM entries have no default export
 import chromafsDefault from "chromafs";
 void chromafsDefault;
+
+import { redisCache, workersCache, toolDescription, bashToolSandbox, type SharedContentCache } from "chromafs";
+
+export async function sharedCaches(bash: Bash): Promise<void> {
+  const redisLike = { get: async (_k: string) => null as string | null, set: async (_k: string, _v: string, ..._o: unknown[]) => "OK" };
+  const cache: SharedContentCache = redisCache(redisLike, { prefix: "docs:", ttlSeconds: 60 });
+  const cacheApi = { match: async (_r: string) => undefined, put: async (_r: string, _s: unknown) => {} };
+  await ChromaFs.connect({ url: "http://127.0.0.1:8000", collection: "docs", sharedCache: cache });
+  await ChromaFs.connect({ url: "http://127.0.0.1:8000", collection: "docs", sharedCache: workersCache(cacheApi) });
+  // @ts-expect-error a shared cache needs both get and set
+  await ChromaFs.connect({ url: "http://127.0.0.1:8000", collection: "docs", sharedCache: { get: async () => null } });
+  const description: string = toolDescription({ docs: "the Acme docs" });
+  const sandbox = bashToolSandbox(bash);
+  const r: { exitCode: number } = await sandbox.executeCommand(description.length > 0 ? "ls /" : "pwd");
+  void r;
+}
