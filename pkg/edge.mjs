@@ -3,7 +3,14 @@ import wasmModule from "./dist/web/chromafs_core_bg.wasm?module";
 import * as core from "./dist/web/chromafs_core.js";
 import { setup, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox } from "./dist/api.mjs";
 
-core.initSync({ module: wasmModule });
+// `vercel dev` and other edge-runtime hosts compile `?module` imports in Node's realm: the
+// module is then not `instanceof` this realm's WebAssembly.Module, and initSync would try
+// to compile it again, which the edge runtime forbids.
+const module =
+  wasmModule instanceof WebAssembly.Module || Object.prototype.toString.call(wasmModule) !== "[object WebAssembly.Module]"
+    ? wasmModule
+    : Object.setPrototypeOf(wasmModule, WebAssembly.Module.prototype);
+core.initSync({ module });
 const api = setup(core);
 
 export const ChromaFs = api.ChromaFs;

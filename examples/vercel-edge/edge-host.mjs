@@ -11,8 +11,8 @@
 // edge-runtime runs code in a Node `vm` context, a separate realm: a module compiled by the
 // host is a `WebAssembly.Module` of the host's realm, and `instanceof WebAssembly.Module`
 // inside the function is false for it. On Vercel the binding belongs to the function's own
-// realm, so the host gives the compiled module the function realm's prototype before
-// exposing it.
+// realm, so by default the host gives the compiled module the function realm's prototype
+// before exposing it. `wasmRealm: "host"` passes it unchanged instead, as `vercel dev` does.
 import * as esbuild from "esbuild";
 import { EdgeRuntime, runServer } from "edge-runtime";
 import { createHash } from "node:crypto";
@@ -79,7 +79,7 @@ addEventListener("fetch", (event) => {
  * Starts an HTTP server on 127.0.0.1 that serves the function in `functionDir`. Resolves to
  * `{ url, runtime, close }`; `runtime.evaluate(code)` runs code inside the function's realm.
  */
-export async function startEdgeFunction({ functionDir, env = {} }) {
+export async function startEdgeFunction({ functionDir, env = {}, wasmRealm = "function" }) {
   const vcConfig = JSON.parse(readFileSync(join(functionDir, ".vc-config.json"), "utf8"));
   if (vcConfig.runtime !== "edge") throw new Error(`${functionDir} is not an edge function`);
   const { code, bindings } = await toScript(join(functionDir, vcConfig.entrypoint));
@@ -91,7 +91,7 @@ export async function startEdgeFunction({ functionDir, env = {} }) {
   const runtime = new EdgeRuntime({ codeGeneration: { strings: false, wasm: false } });
   const realmModulePrototype = runtime.evaluate("WebAssembly.Module.prototype");
   for (const [name, module] of modules) {
-    Object.setPrototypeOf(module, realmModulePrototype);
+    if (wasmRealm === "function") Object.setPrototypeOf(module, realmModulePrototype);
     runtime.context[name] = module;
   }
   runtime.context.process = { env: { ...env } };
