@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The demo: installs what is needed, starts a local Chroma on 127.0.0.1, ingests the
-# project's own docs (or --docs DIR) and opens a chromafs shell on them.
+# project's own docs (or --docs DIR), serves the demo page and opens a chromafs shell on them.
 #   npm run demo [-- --docs DIR] [--access FILE] [--groups a,b] [--port N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,17 +21,41 @@ bash scripts/setup.sh
 bash scripts/build.sh >/dev/null
 
 url="http://127.0.0.1:$port"
+page_pid="" chroma_started=""
+cleanup() {
+  [ -z "$page_pid" ] || kill "$page_pid" 2>/dev/null || true
+  [ -z "$chroma_started" ] || bash scripts/chroma.sh stop "$port"
+}
+trap cleanup EXIT
 if curl -fsS "$url/api/v2/heartbeat" >/dev/null 2>&1; then
   echo "using the Chroma already running at $url" >&2
 else
   bash scripts/chroma.sh start "$port" .chroma/demo-data
-  trap 'bash scripts/chroma.sh stop "$port"' EXIT
+  chroma_started=1
   echo "Chroma 1.5.9 is serving $url (data in .chroma/demo-data)" >&2
 fi
 
 collection=chromafs-docs
 [ "$docs" = docs ] || collection=demo-$(basename "$(cd "$docs" && pwd)" | tr -c 'a-zA-Z0-9._-\n' '-')
 node pkg/bin/chromafs.mjs ingest "$docs" --url "$url" --collection "$collection" ${access:+--access "$access"}
+
+# The demo page: the same docs in a browser tab, served beside the shell.
+page_port=${CHROMAFS_PAGE_PORT:-8080}
+[ www/node_modules/.package-lock.json -nt www/package-lock.json ] || (cd www && npm ci --no-audit --no-fund --loglevel=error)
+node www/build.mjs >/dev/null
+node www/server.mjs --port "$page_port" --chroma "$url" --collection "$collection" >.chroma/page-server.log 2>&1 &
+page_pid=$!
+page_url=""
+for _ in $(seq 1 50); do
+  page_url=$(sed -n 's/^chromafs demo page: //p' .chroma/page-server.log)
+  if [ -n "$page_url" ] || ! kill -0 "$page_pid" 2>/dev/null; then break; fi
+  sleep 0.1
+done
+if [ -n "$page_url" ]; then
+  echo "The same docs in your browser (just-bash and chromafs running in the page): $page_url" >&2
+else
+  echo "the demo page did not start: $(tail -1 .chroma/page-server.log)" >&2
+fi
 
 cat >&2 <<MSG
 

@@ -133,7 +133,9 @@ export async function startServer({ port = 8080, host = "127.0.0.1", chroma, col
     });
   });
   const address = server.address();
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  // A wildcard address is reachable on loopback; show that one.
+  const shown = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "::1" : address.address;
+  const shownHost = shown.includes(":") ? `[${shown}]` : shown;
   return { server, url: `http://${shownHost}:${address.port}/` };
 }
 

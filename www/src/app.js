@@ -59,10 +59,13 @@ async function connect(role) {
   } catch (error) {
     line.remove();
     system(`could not open collection ${state.collection} as ${role}: ${error.message}`, "error");
-    setStatus(`Not connected: ${error.message}`, true);
+    system("pick a group to try again");
+    setStatus("Not connected", true);
+    ui.status.title = error.message;
     state.connecting = false;
     ui.groups.disabled = false;
-    document.body.dataset.error = "1";
+    ui.input.disabled = !state.bash;
+    if (!state.bash) document.body.dataset.error = "1";
     return false;
   }
   const ms = performance.now() - started;
@@ -83,6 +86,7 @@ async function connect(role) {
     `${plural(s.files, "file")} visible · ${tree} · ${plural(s.requests, "request")} · ${formatMs(ms)}`;
   line.dataset.role = role;
   setStatus(`${plural(s.files, "file")} visible in ${state.collection}`);
+  ui.status.title = `collection ${fs.info().collectionId}, tree ${fs.info().treeVersion}`;
   renderPrompt();
   state.connecting = false;
   ui.groups.disabled = false;
@@ -120,19 +124,36 @@ async function run(line) {
   }
   const entry = echo(line);
   const { fs, bash } = state;
-  const before = fs.stats();
-  const searchesBefore = state.searches;
   const options = { cwd: state.cwd, signal: (state.running = new AbortController()).signal };
   if (state.env) Object.assign(options, { env: state.env, replaceEnv: true });
   document.body.dataset.busy = "1";
   ui.input.readOnly = true;
   ui.groups.disabled = true;
 
+  try {
+    await execute(entry, fs, bash, line, options);
+  } catch (error) {
+    // Not expected (safeExec resolves on every command failure), but never leave the page stuck.
+    output(entry, "stderr", `${error?.message ?? error}\n`);
+    entry.dataset.state = "done";
+    entry.dataset.exit = "1";
+  } finally {
+    state.running = null;
+    delete document.body.dataset.busy;
+    ui.input.readOnly = false;
+    ui.groups.disabled = false;
+    renderPrompt();
+    scrollDown();
+  }
+}
+
+async function execute(entry, fs, bash, line, options) {
+  const before = fs.stats();
+  const searchesBefore = state.searches;
   const started = performance.now();
   const result = await safeExec(bash, line, options);
   const ms = performance.now() - started;
-  const aborted = state.running.signal.aborted;
-  state.running = null;
+  const aborted = options.signal.aborted;
 
   if (result.env?.PWD) {
     // Normalised: `cd ../x` from a top-level directory leaves PWD as `//x`.
@@ -158,12 +179,6 @@ async function run(line) {
   });
   entry.dataset.state = "done";
   entry.dataset.exit = String(exitCode);
-
-  delete document.body.dataset.busy;
-  ui.input.readOnly = false;
-  ui.groups.disabled = false;
-  renderPrompt();
-  scrollDown();
 }
 
 /** Adds a command's entry with its prompt line. */
@@ -354,7 +369,7 @@ for (const button of document.querySelectorAll(".example")) {
 
 ui.groups.addEventListener("change", async (event) => {
   const role = event.target.value;
-  if (!Object.hasOwn(ROLES, role) || role === state.role) return;
+  if (!Object.hasOwn(ROLES, role) || (role === state.role && state.fs)) return;
   const ok = await connect(role);
   if (!ok) setRole(state.role);
   ui.input.focus({ preventScroll: true });
@@ -371,7 +386,7 @@ function el(tag, className, text) {
 }
 
 function dot() {
-  return el("span", "dot", "·");
+  return el("span", "dot", " · ");
 }
 
 function promptNode() {

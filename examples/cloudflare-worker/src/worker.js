@@ -1,6 +1,6 @@
 // A read-only bash over the docs in a Chroma collection: POST /exec {command, groups}.
 import { Bash } from "just-bash/browser";
-import { ChromaFs, safeExec } from "chromafs";
+import { ChromaFs, safeExec, workersCache } from "chromafs";
 
 const json = (body, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -31,12 +31,25 @@ export default {
     //
     // One session per request is cheap: chromafs keeps the decoded path tree in the
     // isolate, so only the first request an isolate serves pays for loading it.
-    const fs = await ChromaFs.connect({
-      url: env.CHROMA_URL,
-      collection: env.CHROMA_COLLECTION,
-      token: env.CHROMA_TOKEN, // a secret (`wrangler secret put CHROMA_TOKEN`), for Chroma Cloud
-      groups,
-    });
+    let fs;
+    try {
+      fs = await ChromaFs.connect({
+        url: env.CHROMA_URL,
+        collection: env.CHROMA_COLLECTION,
+        // Chroma Cloud needs these; a local server uses the defaults. Keep the token a secret.
+        tenant: env.CHROMA_TENANT,
+        database: env.CHROMA_DATABASE,
+        token: env.CHROMA_TOKEN,
+        groups,
+        // Pages fetched by any isolate of this data centre are read from the Cache API
+        // by the others; keys carry the tree version, so a re-ingest is never served stale.
+        sharedCache: workersCache(caches.default),
+      });
+    } catch (error) {
+      // The cause (URL, status, Chroma's message) goes to the logs, not to the caller.
+      console.error("chromafs connect failed:", error);
+      return json({ error: "the docs database is unavailable" }, 502);
+    }
     try {
       // fs.commands() replaces grep/rg with versions that ask Chroma which pages can
       // match, instead of reading every page.
@@ -44,7 +57,8 @@ export default {
       // safeExec: a failed top-level redirection (`echo x > /a.md`) becomes bash's error
       // line and exit code 1 instead of a rejected promise.
       const { stdout, stderr, exitCode } = await safeExec(bash, command);
-      return json({ stdout, stderr, exitCode, requests: fs.stats().requests });
+      const stats = fs.stats();
+      return json({ stdout, stderr, exitCode, requests: stats.requests, sharedHits: stats.sharedHits });
     } finally {
       fs.free();
     }
