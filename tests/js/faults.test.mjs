@@ -4,11 +4,10 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ChromaFs, ingest } from "chromafs";
-import { ROOT, chromaUrl, newBash } from "./helpers.mjs";
+import { ROOT, chromaUrl, freePort, newBash } from "./helpers.mjs";
 import { startProxy, chroma, collectionId } from "./proxy.mjs";
 
 const files = [
@@ -142,14 +141,6 @@ test("a corrupt or missing tree makes connect fail with the reason", async () =>
     message: `EIO: i/o error, connect 'no-such-collection': collection "no-such-collection" does not exist`,
   });
 });
-
-async function freePort() {
-  const s = createServer();
-  await new Promise((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 test("a server stopped mid-session: EIO with the cause, then recovery once it is back", { timeout: 120000 }, async () => {
   const port = await freePort();

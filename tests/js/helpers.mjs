@@ -2,6 +2,7 @@
 // reference shell (just-bash over an InMemoryFs holding the same files).
 import { readdir, readFile, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Bash, InMemoryFs } from "just-bash";
@@ -93,4 +94,13 @@ export function newBash(fs, extra = {}) {
 /** A short, readable diff hint for assertion messages. */
 export function show(r) {
   return JSON.stringify({ stdout: r.stdout.slice(0, 600), stderr: r.stderr.slice(0, 600), exitCode: r.exitCode });
+}
+
+/** A TCP port nobody listens on right now, for servers a test starts. */
+export async function freePort() {
+  const s = createServer();
+  await new Promise((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
 }

@@ -4,20 +4,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { createClient } from "redis";
 import { ChromaFs, ingest, redisCache } from "chromafs";
-import { chromaUrl, newBash } from "./helpers.mjs";
+import { chromaUrl, freePort, newBash } from "./helpers.mjs";
 
 let server, client;
-
-async function freePort() {
-  const s = createServer();
-  await new Promise((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 before(async () => {
   const port = await freePort();
