@@ -285,6 +285,15 @@ fn requirement_filter(req: &Req, ignore_case: bool, aligned: bool) -> Option<Val
     }
 }
 
+/// The text a pattern matches when it is nothing but literal characters.
+fn pure_literal(node: &Node) -> Option<String> {
+    match node {
+        Node::Lit(c) => Some(c.to_string()),
+        Node::Cat(items) if !items.is_empty() => items.iter().map(pure_literal).collect(),
+        _ => None,
+    }
+}
+
 /// Builds the matcher for grep's patterns, or `None` when no sound filter exists.
 pub fn matcher(patterns: &[String], dialect: Dialect, ignore_case: bool, line_regexp: bool, aligned: bool) -> Option<Matcher> {
     let flags = if ignore_case { "(?mi)" } else { "(?m)" };
@@ -309,10 +318,11 @@ pub fn matcher(patterns: &[String], dialect: Dialect, ignore_case: bool, line_re
         };
         let mut re = String::from(flags);
         node.to_rust_regex(&mut re);
-        let filter = if aligned && re.len() <= MAX_FILTER_BYTES {
-            json!({ "$regex": re })
-        } else {
-            requirement_filter(&node.required(), ignore_case, aligned)?
+        let filter = match pure_literal(&node) {
+            // A plain substring: `$contains`, which Chroma answers from its full-text index.
+            Some(lit) if aligned && !ignore_case && !line_regexp && lit.len() <= MAX_FILTER_BYTES => json!({ "$contains": lit }),
+            _ if aligned && re.len() <= MAX_FILTER_BYTES => json!({ "$regex": re }),
+            _ => requirement_filter(&node.required(), ignore_case, aligned)?,
         };
         regexes.push(re);
         filters.push(filter);
@@ -785,7 +795,11 @@ mod tests {
     #[test]
     fn filters() {
         let m = matcher(&s(&["access_token"]), Dialect::Basic, false, false, true).unwrap();
-        assert_eq!(m.filter, json!({"$regex": "(?m)access_token"}));
+        assert_eq!(m.filter, json!({"$contains": "access_token"}));
+        let m = matcher(&s(&["a\\.b"]), Dialect::Basic, false, false, true).unwrap();
+        assert_eq!(m.filter, json!({"$contains": "a.b"}), "an escaped dot is a literal dot");
+        let m = matcher(&s(&["a.b"]), Dialect::Basic, false, false, true).unwrap();
+        assert_eq!(m.filter, json!({"$regex": "(?m)a.b"}));
         let m = matcher(&s(&["Token"]), Dialect::Fixed, true, false, true).unwrap();
         assert_eq!(m.filter, json!({"$regex": "(?mi)Token"}));
         assert!(m.fine.is_some());
