@@ -553,7 +553,7 @@ impl Filesystem {
                 cs.prefetch_requests = self.requests() - before;
                 args
             }
-            Plan::Narrow(n) => self.narrow(n, aligned, &mut cs).await.unwrap_or(args),
+            Plan::Narrow(n) => self.narrow(n, &mut cs).await.unwrap_or(args),
         };
         let mut stats = self.stats.borrow_mut();
         if stats.commands.len() >= COMMAND_HISTORY {
@@ -565,7 +565,7 @@ impl Filesystem {
 
     /// Runs a narrowed search's coarse query, prefetch and fine check; `None` means
     /// "run the command as typed" (its files have been prefetched).
-    async fn narrow(&self, n: search::Narrowing, aligned: bool, cs: &mut CommandStats) -> Option<Vec<String>> {
+    async fn narrow(&self, n: search::Narrowing, cs: &mut CommandStats) -> Option<Vec<String>> {
         cs.plan = "narrow";
         let files: Vec<(&str, &str)> = n
             .targets
@@ -576,11 +576,8 @@ impl Filesystem {
             })
             .collect();
         cs.scope = files.len() as u64;
-        let matcher = search::matcher(&n.patterns, n.dialect, n.ignore_case, n.line_regexp, aligned);
+        let matcher = &n.matcher;
         let all_paths: Vec<String> = files.iter().map(|(_, p)| p.to_string()).collect();
-        let Some(matcher) = matcher else {
-            return self.fallback(all_paths, "no filter for these patterns".into(), cs).await;
-        };
         // Pages in Chroma are filtered there; lazy files can only be read.
         let mut slugs = Vec::new();
         let mut always = HashSet::new();
@@ -604,28 +601,30 @@ impl Filesystem {
             }
         };
         cs.coarse_requests = self.requests() - before;
-        let candidates: Vec<(&str, &str)> = files
+        let candidates: Vec<String> = files
             .iter()
-            .copied()
             .filter(|(_, p)| always.contains(*p) || self.chunk_slug(p).is_some_and(|s| hits.contains(&s)))
+            .map(|(_, p)| p.to_string())
             .collect();
         cs.candidates = candidates.len() as u64;
         let before = self.requests();
-        self.prefetch(&candidates.iter().map(|(_, p)| p.to_string()).collect::<Vec<_>>()).await;
+        self.prefetch(&candidates).await;
         cs.prefetch_requests = self.requests() - before;
         let fine: Vec<regex_lite::Regex> = matcher.fine.iter().flatten().filter_map(|r| regex_lite::Regex::new(r).ok()).collect();
         let fine_usable = matcher.fine.as_ref().is_some_and(|f| f.len() == fine.len());
+        let candidates: HashSet<&str> = candidates.iter().map(String::as_str).collect();
         let mut out = n.args.clone();
         let mut searched = 0;
         for t in &n.targets {
             match t {
                 Target::Keep(op) => out.push(op.clone()),
                 Target::File { shown, path } => {
-                    if !candidates.iter().any(|(_, p)| p == path) {
+                    if !candidates.contains(path.as_str()) {
                         continue;
                     }
                     if fine_usable {
-                        if let Some(text) = self.cached_text(path) {
+                        if let Some(bytes) = self.cached(path) {
+                            let text = String::from_utf8_lossy(&bytes);
                             // regex-lite folds ASCII case only: two non-ASCII letters fold onto ASCII ones.
                             let folds_unseen = matcher.ignore_case && text.contains(['\u{212A}', '\u{17F}']);
                             if !folds_unseen && !fine.iter().any(|r| r.is_match(&text)) {
@@ -670,11 +669,10 @@ impl Filesystem {
         }
     }
 
-    fn cached_text(&self, p: &str) -> Option<String> {
+    fn cached(&self, p: &str) -> Option<Rc<[u8]>> {
         let Some(Node::File(f)) = self.listing.get(p) else { return None };
         let key = self.page_key(p, f);
-        let bytes = self.cache.borrow_mut().get(&key)?;
-        Some(String::from_utf8_lossy(&bytes).into_owned())
+        self.cache.borrow_mut().get(&key)
     }
 
     /// The slugs among `slugs` whose chunks match `filter`: one paginated query,

@@ -195,7 +195,7 @@ fn has_glob(s: &str) -> bool {
 }
 
 /// The coarse filter and the fine check for a set of patterns.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Matcher {
     /// `where_document` for the coarse query.
     pub filter: Value,
@@ -360,9 +360,8 @@ pub enum Plan {
 pub struct Narrowing {
     pub targets: Vec<Target>,
     pub patterns: Vec<String>,
-    pub dialect: Dialect,
-    pub ignore_case: bool,
-    pub line_regexp: bool,
+    /// The coarse filter and fine check, built once while planning.
+    pub matcher: Matcher,
     /// The arguments without the file operands, ending where the new operands go.
     pub args: Vec<String>,
     /// rg prints bare lines for a single explicit file: when the original command did
@@ -438,9 +437,10 @@ pub fn plan_grep(name: &str, args: &[String], cwd: &str, listing: &Listing, alig
     if g.perl && !g.fixed && !g.extended && distinct.len() > 1 {
         return Plan::Delegate; // "-P supports only a single pattern"
     }
-    if unsafe_flags || odd_operand || matcher(&patterns, g.dialect(), g.ignore_case, g.line_regexp, aligned).is_none() {
-        return prefetch();
-    }
+    let matcher = match matcher(&patterns, g.dialect(), g.ignore_case, g.line_regexp, aligned) {
+        Some(m) if !unsafe_flags && !odd_operand => m,
+        _ => return prefetch(),
+    };
     let mut targets = Vec::new();
     for &i in &g.file_operands {
         walk(listing, cwd, &args[i], &mut targets);
@@ -449,7 +449,7 @@ pub fn plan_grep(name: &str, args: &[String], cwd: &str, listing: &Listing, alig
     if !g.has_double_dash {
         rest.push("--".into());
     }
-    Plan::Narrow(Narrowing { targets, patterns, dialect: g.dialect(), ignore_case: g.ignore_case, line_regexp: g.line_regexp, args: rest, keep_many: false })
+    Plan::Narrow(Narrowing { targets, patterns, matcher, args: rest, keep_many: false })
 }
 
 /// rg's options that take a value (as a separate word, or attached).
@@ -662,12 +662,12 @@ pub fn plan_rg(args: &[String], cwd: &str, listing: &Listing, aligned: bool, std
         files.dedup();
         Plan::Prefetch(files)
     };
-    let ignore_files = listing.all_paths().iter().any(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore"));
+    let ignore_files = listing.any_path(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore"));
     let dialect = if r.fixed { Dialect::Fixed } else { Dialect::Perl };
-    let ignore_case = r.ignore_case();
-    if r.unsafe_flags || ignore_files || operands.contains(&"-") || matcher(&r.patterns, dialect, ignore_case, r.line_regexp, aligned).is_none() {
-        return read_set();
-    }
+    let matcher = match matcher(&r.patterns, dialect, r.ignore_case(), r.line_regexp, aligned) {
+        Some(m) if !r.unsafe_flags && !ignore_files && !operands.contains(&"-") => m,
+        _ => return read_set(),
+    };
     let mut targets = Vec::new();
     for o in &operands {
         if !rg_walk(listing, cwd, o, &mut targets) {
@@ -679,9 +679,7 @@ pub fn plan_rg(args: &[String], cwd: &str, listing: &Listing, aligned: bool, std
     Plan::Narrow(Narrowing {
         targets,
         patterns: r.patterns.clone(),
-        dialect,
-        ignore_case,
-        line_regexp: r.line_regexp,
+        matcher,
         args: rest,
         keep_many: !single_explicit_file,
     })

@@ -359,6 +359,11 @@ impl Listing {
         v
     }
 
+    /// Whether any visible path satisfies `f` (no allocation, no sorting).
+    pub fn any_path(&self, f: impl Fn(&str) -> bool) -> bool {
+        self.nodes.keys().any(|p| f(p))
+    }
+
     /// The number of visible files.
     pub fn file_count(&self) -> usize {
         self.files
