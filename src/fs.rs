@@ -728,14 +728,14 @@ impl Filesystem {
         }
         let lazy_reads = join_all(lazy.iter().map(|(p, f)| self.read_node(p, p, f)).collect());
         let page_reads = async {
-            let pages = self.from_shared_cache(pages).await;
+            let pages = self.take_from_shared_cache(pages).await;
             self.prefetch_pages(pages).await
         };
         let (_, ()) = (lazy_reads.await, page_reads.await);
     }
 
     /// Takes what the shared cache has into the LRU; returns the pages still to load.
-    async fn from_shared_cache(&self, pages: Vec<PrefetchPage>) -> Vec<PrefetchPage> {
+    async fn take_from_shared_cache(&self, pages: Vec<PrefetchPage>) -> Vec<PrefetchPage> {
         if self.opts.shared_cache.is_none() || pages.is_empty() {
             return pages;
         }
