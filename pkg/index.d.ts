@@ -118,7 +118,12 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   extension?: string;
   /** Budget of the in-memory page cache; defaults to 64 MiB. */
   cacheBytes?: number;
-  /** Reload a process-cached path tree older than this; by default it never expires. */
+  /**
+   * By default every `connect` checks a process-cached path tree with one small request
+   * and reloads it when it changed, so a page made private by a re-ingest is gone for
+   * every new session. With `treeMaxAgeMs`, a tree checked less than this long ago is
+   * used without the request: a revoked page can stay visible to new sessions this long.
+   */
   treeMaxAgeMs?: number;
   /**
    * A cache shared with other sessions, processes or workers, consulted behind the
@@ -127,6 +132,12 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   sharedCache?: SharedContentCache;
   /** Extra read-only files (absolute path → source), loaded on first read. */
   lazyFiles?: Record<string, LazyFileSource>;
+  /**
+   * Origins (`https://cdn.example.com`) that lazy-file URLs named by the path tree may be
+   * fetched from. Unset: any `https:` URL except loopback, link-local and private
+   * addresses. URLs passed in `lazyFiles` are the host's own and are not checked.
+   */
+  lazyOrigins?: readonly string[];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -182,11 +193,15 @@ export interface SearchCommandStats {
 /** Tree-level facts about the connected collection. */
 export interface ChromaFsInfo {
   collectionId: string;
-  /** Fingerprint of the tree record; changes whenever the docs are re-ingested. */
+  /** A hash of the tree's content; changes whenever the docs are re-ingested. */
   treeVersion: string;
   /** Files visible to this session. */
   files: number;
-  /** The tree record's Chroma metadata (e.g. `line_aligned`, `pages`). */
+  /** Every chunk holds whole lines, so a search can match chunk by chunk. */
+  lineAligned: boolean;
+  /** Every chunk carries its page's access, so reads and searches are scoped inside Chroma. */
+  chunkAccess: boolean;
+  /** The tree record's Chroma metadata (e.g. `pages`). */
   treeMetadata: Record<string, unknown>;
 }
 
@@ -312,6 +327,8 @@ export interface IngestOptions extends ChromaClientOptions, CollectionLayoutOpti
   embed?: (texts: string[]) => Promise<number[][]> | number[][];
   /** Store the tree as plain JSON instead of gzip+base64, e.g. to inspect it. */
   plainTree?: boolean;
+  /** Access of pages no rule matches; defaults to `"public"`. */
+  defaultAccess?: "public" | "private";
 }
 
 /** What an ingest wrote. */
@@ -326,10 +343,14 @@ export interface IngestSummary {
   bytes: number;
   /** Stale records from earlier runs, deleted. */
   removedRecords: number;
-  /** Size of the stored path tree record. */
+  /** Size of the stored path tree: its manifest and shards. */
   treeBytes: number;
+  /** Shard records the tree was split into (each under Chroma Cloud's 16 KiB cap). */
+  treeShards: number;
   /** False when some line was longer than `chunkBytes` and had to be cut. */
   lineAligned: boolean;
+  /** Pages each access rule decided, in rule order (a rule that matches none fails the ingest). */
+  rules: { glob: string; pages: number }[];
   requests: number;
 }
 

@@ -28,7 +28,7 @@ tsc -p tests/types
 
 step "Node tests (just-bash host, real Chroma)"
 # The outer timeout guards against a hung server or runner.
-timeout 2400 node --test --test-timeout=1200000 tests/js/*.test.mjs
+timeout 2400 node --test --test-timeout=1200000 tests/js/*.test.mjs bench/*.test.mjs
 
 step "Cloudflare Worker example (wrangler bundle in workerd)"
 bash examples/cloudflare-worker/run-test.sh

@@ -1,13 +1,40 @@
 //! Access control: who may see which page.
 //!
-//! A session carries a set of groups. A page is visible when its tree entry says
+//! A session carries a set of groups. A page is visible when its [`Access`] says
 //! `isPublic: true`, or when its `groups` share a member with the session's. Anything
 //! else — a missing `isPublic`, an empty group list, a malformed entry — is invisible:
 //! the rules fail closed. Invisible pages are not "forbidden", they do not exist for the
-//! session; the path tree is pruned with [`Groups::can_see`] before any listing is built,
-//! and every content query is scoped to the visible slugs (see `fs`).
+//! session; the path tree is pruned with [`Groups::can_see`] before any listing is built
+//! (see [`crate::listing`]), and content queries only ever name visible pages.
 
+use crate::schema;
+use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
+
+/// Who may see a page: the `isPublic` and `groups` fields of a tree entry or an access rule.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    pub is_public: bool,
+    pub groups: Vec<String>,
+}
+
+impl Access {
+    /// Reads the fields from an entry; a missing or null `isPublic` means private.
+    pub fn from_fields(obj: &Map<String, Value>) -> Result<Access, &'static str> {
+        let is_public = match obj.get("isPublic") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err("isPublic must be true or false"),
+        };
+        const GROUPS: &str = "groups must be an array of strings";
+        let groups = match obj.get("groups") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items.iter().map(|g| g.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().ok_or(GROUPS)?,
+            Some(_) => return Err(GROUPS),
+        };
+        Ok(Access { is_public, groups })
+    }
+}
 
 /// The groups of one session.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,9 +49,13 @@ impl Groups {
         Groups(groups.into_iter().map(Into::into).filter(|g: &String| !g.is_empty()).collect())
     }
 
-    /// Whether a page with these access fields is visible to the session.
-    pub fn can_see(&self, is_public: bool, page_groups: &[String]) -> bool {
-        is_public || page_groups.iter().any(|g| self.0.contains(g))
+    /// Whether a page with this access is visible to the session.
+    pub fn can_see(&self, access: &Access) -> bool {
+        access.is_public || access.groups.iter().any(|g| self.0.contains(g))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(String::as_str)
     }
 
     /// A stable key for caches of per-group-set views.
@@ -33,34 +64,94 @@ impl Groups {
     }
 }
 
+/// A session's access as Chroma `where` clauses, for collections whose chunks carry
+/// `isPublic` and `groups`: a query scoped by it cannot return a chunk the session may not
+/// see, whatever tree the session holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scope {
+    groups: Vec<String>,
+}
+
+impl Scope {
+    /// Groups per clause: with a slug condition and `isPublic`, a clause stays within
+    /// Chroma Cloud's 8 where predicates.
+    pub const GROUPS_PER_CLAUSE: usize = 6;
+
+    pub fn new(groups: &Groups) -> Self {
+        Scope { groups: groups.iter().map(str::to_string).collect() }
+    }
+
+    /// Clauses that together admit exactly the chunks the session may see; more than one
+    /// when the session has more groups than fit one query.
+    pub fn clauses(&self) -> Vec<Value> {
+        let public = json!({ schema::IS_PUBLIC: true });
+        if self.groups.is_empty() {
+            return vec![public];
+        }
+        self.groups
+            .chunks(Self::GROUPS_PER_CLAUSE)
+            .map(|some| {
+                let mut any: Vec<Value> = vec![public.clone()];
+                any.extend(some.iter().map(|g| json!({ schema::GROUPS: { "$contains": g } })));
+                json!({ "$or": any })
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn g(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
+    use serde_json::json;
+
+    fn a(is_public: bool, v: &[&str]) -> Access {
+        Access { is_public, groups: v.iter().map(|s| s.to_string()).collect() }
     }
 
     #[test]
     fn public_pages_are_visible_to_everyone() {
-        assert!(Groups::default().can_see(true, &[]));
-        assert!(Groups::new(["x"]).can_see(true, &g(&["admin"])));
+        assert!(Groups::default().can_see(&a(true, &[])));
+        assert!(Groups::new(["x"]).can_see(&a(true, &["admin"])));
     }
 
     #[test]
     fn private_pages_need_a_shared_group() {
         let billing = Groups::new(["billing"]);
-        assert!(billing.can_see(false, &g(&["admin", "billing"])));
-        assert!(!billing.can_see(false, &g(&["admin"])));
-        assert!(!Groups::default().can_see(false, &g(&["admin"])));
+        assert!(billing.can_see(&a(false, &["admin", "billing"])));
+        assert!(!billing.can_see(&a(false, &["admin"])));
+        assert!(!Groups::default().can_see(&a(false, &["admin"])));
     }
 
     #[test]
     fn fails_closed() {
         // No groups on the page and not public: nobody sees it.
-        assert!(!Groups::new(["admin", "billing"]).can_see(false, &[]));
+        assert!(!Groups::new(["admin", "billing"]).can_see(&a(false, &[])));
         // An empty group name never matches an empty-named page group.
-        assert!(!Groups::new([""]).can_see(false, &g(&[""])));
+        assert!(!Groups::new([""]).can_see(&a(false, &[""])));
+    }
+
+    #[test]
+    fn fields_are_read_strictly() {
+        let read = |v: Value| Access::from_fields(v.as_object().unwrap());
+        assert_eq!(read(json!({"isPublic": true})), Ok(a(true, &[])));
+        assert_eq!(read(json!({"groups": ["x"]})), Ok(a(false, &["x"])), "no isPublic: private");
+        assert_eq!(read(json!({"isPublic": null, "groups": null})), Ok(a(false, &[])));
+        assert_eq!(read(json!({"isPublic": "yes"})), Err("isPublic must be true or false"));
+        assert_eq!(read(json!({"groups": "admin"})), Err("groups must be an array of strings"));
+        assert_eq!(read(json!({"groups": [1]})), Err("groups must be an array of strings"));
+    }
+
+    #[test]
+    fn scopes_fit_the_predicate_quota() {
+        assert_eq!(Scope::new(&Groups::default()).clauses(), vec![json!({"isPublic": true})]);
+        assert_eq!(
+            Scope::new(&Groups::new(["billing"])).clauses(),
+            vec![json!({"$or": [{"isPublic": true}, {"groups": {"$contains": "billing"}}]})]
+        );
+        let many = Scope::new(&Groups::new((0..14).map(|i| format!("g{i:02}")))).clauses();
+        assert_eq!(many.len(), 3, "14 groups: 6 + 6 + 2");
+        assert!(many.iter().all(|c| c["$or"].as_array().unwrap().len() <= 1 + Scope::GROUPS_PER_CLAUSE));
     }
 
     #[test]

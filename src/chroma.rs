@@ -1,59 +1,29 @@
 //! A small Chroma HTTP API v2 client, written for the quotas of Chroma Cloud.
 //!
-//! Every `get` is paginated at [`MAX_PAGE`] records (Cloud rejects larger limits), at
-//! most `max_concurrency` requests are in flight per client (Cloud allows 10 concurrent
+//! A `get` asks for at most [`MAX_PAGE`] records (Cloud rejects larger limits; paging
+//! is in [`crate::collection`]), at most `max_concurrency` requests are in flight per client (Cloud allows 10 concurrent
 //! reads per collection), each request has a timeout, and 429/5xx answers and dropped
 //! connections are retried with exponential backoff. Every failure becomes a
 //! [`ChromaError`] that says what happened in words a person can act on: the status and
 //! Chroma's own message, a timeout, or a refused connection.
 //!
 //! HTTP goes through a [`Transport`], so the protocol logic here does not depend on how
-//! bytes move: in WebAssembly that is the host's `fetch` ([`crate::fetch`]).
+//! bytes move: in WebAssembly that is the host's `fetch` ([`crate::fetch`]); in native
+//! tests, an in-memory Chroma.
 
+use crate::sync::Semaphore;
+use crate::origin;
+use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
+use std::cell::RefCell;
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
 
 /// The most records one `get` asks for (Chroma Cloud's cap).
 pub const MAX_PAGE: usize = 300;
-
-pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
-
-#[derive(Debug, Clone)]
-pub struct HttpRequest {
-    pub method: &'static str,
-    pub url: String,
-    pub headers: Vec<(String, String)>,
-    pub body: Option<String>,
-    pub timeout_ms: u32,
-}
-
-#[derive(Debug, Clone)]
-pub struct HttpResponse {
-    pub status: u16,
-    pub body: Vec<u8>,
-    /// `Retry-After`, in seconds, when the server sent one.
-    pub retry_after: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum TransportError {
-    Timeout,
-    /// The request never got an answer: refused, reset, DNS, CORS…
-    Network(String),
-}
-
-/// Moves one request and its response; implemented over `fetch` in WebAssembly.
-pub trait Transport {
-    fn send(&self, req: HttpRequest) -> LocalFuture<'static, Result<HttpResponse, TransportError>>;
-    fn sleep(&self, ms: u32) -> LocalFuture<'static, ()>;
-}
+/// Same-origin redirects followed in a row before giving up.
+const MAX_REDIRECTS: u32 = 5;
 
 /// A failed Chroma call.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,6 +32,7 @@ pub enum ChromaError {
     Timeout { what: String, ms: u32 },
     Network { what: String, cause: String },
     Decode { what: String, cause: String },
+    Redirect { what: String, status: u16, why: String },
 }
 
 impl fmt::Display for ChromaError {
@@ -76,6 +47,7 @@ impl fmt::Display for ChromaError {
             ChromaError::Timeout { what, ms } => write!(f, "Chroma did not answer {what} within {ms} ms"),
             ChromaError::Network { what, cause } => write!(f, "cannot reach Chroma for {what}: {cause}"),
             ChromaError::Decode { what, cause } => write!(f, "unexpected answer from Chroma to {what}: {cause}"),
+            ChromaError::Redirect { what, status, why } => write!(f, "Chroma answered {what} with a redirect (HTTP {status}) {why}"),
         }
     }
 }
@@ -101,7 +73,6 @@ pub struct ClientConfig {
     pub timeout_ms: u32,
     pub max_concurrency: usize,
     pub retries: u32,
-    pub page_size: usize,
 }
 
 impl ClientConfig {
@@ -114,7 +85,6 @@ impl ClientConfig {
             timeout_ms: 10_000,
             max_concurrency: 10,
             retries: 3,
-            page_size: MAX_PAGE,
         }
     }
 }
@@ -165,6 +135,17 @@ impl GetResponse {
         }
     }
 
+    /// Appends record `i` of another answer.
+    pub fn push_from(&mut self, other: &GetResponse, i: usize) {
+        self.ids.push(other.ids[i].clone());
+        if let Some(d) = &other.documents {
+            self.documents.get_or_insert_with(Vec::new).push(d.get(i).cloned().flatten());
+        }
+        if let Some(m) = &other.metadatas {
+            self.metadatas.get_or_insert_with(Vec::new).push(m.get(i).cloned().flatten());
+        }
+    }
+
     pub fn document(&self, i: usize) -> Option<&str> {
         self.documents.as_ref()?.get(i)?.as_deref()
     }
@@ -187,44 +168,6 @@ pub struct UpsertRequest {
     pub embeddings: Vec<Vec<f32>>,
     pub documents: Vec<String>,
     pub metadatas: Vec<Map<String, Value>>,
-}
-
-/// A counting semaphore for a single-threaded executor.
-#[derive(Default)]
-struct Semaphore {
-    permits: Cell<usize>,
-    waiters: RefCell<VecDeque<Waker>>,
-}
-
-struct Permit<'a>(&'a Semaphore);
-
-impl Drop for Permit<'_> {
-    fn drop(&mut self) {
-        self.0.permits.set(self.0.permits.get() + 1);
-        if let Some(w) = self.0.waiters.borrow_mut().pop_front() {
-            w.wake();
-        }
-    }
-}
-
-impl Semaphore {
-    fn new(n: usize) -> Self {
-        Semaphore { permits: Cell::new(n.max(1)), waiters: RefCell::default() }
-    }
-
-    async fn acquire(&self) -> Permit<'_> {
-        std::future::poll_fn(|cx: &mut Context<'_>| {
-            let n = self.permits.get();
-            if n > 0 {
-                self.permits.set(n - 1);
-                Poll::Ready(Permit(self))
-            } else {
-                self.waiters.borrow_mut().push_back(cx.waker().clone());
-                Poll::Pending
-            }
-        })
-        .await
-    }
 }
 
 fn encode_segment(s: &str) -> String {
@@ -303,15 +246,22 @@ impl Client {
             headers.push(("content-type".into(), "application/json".into()));
         }
         headers.extend(self.cfg.headers.iter().cloned());
-        let mut attempt = 0;
+        let mut req = HttpRequest { method, url, headers, body, timeout_ms: self.cfg.timeout_ms };
+        let (mut attempt, mut hops) = (0, 0);
         loop {
-            let req = HttpRequest { method, url: url.clone(), headers: headers.clone(), body: body.clone(), timeout_ms: self.cfg.timeout_ms };
             let result = {
                 let _permit = self.gate.acquire().await;
                 self.stats.borrow_mut().requests += 1;
-                self.transport.send(req).await
+                self.transport.send(req.clone()).await
             };
             let (error, wait) = match result {
+                Ok(resp) if resp.is_redirect() => match self.redirect_target(&req, &resp, hops) {
+                    Ok(target) => {
+                        (req.url, hops) = (target, hops + 1);
+                        continue;
+                    }
+                    Err(why) => return Err(self.failed(ChromaError::Redirect { what: what.into(), status: resp.status, why })),
+                },
                 Ok(resp) => {
                     self.stats.borrow_mut().bytes_received += resp.body.len() as u64;
                     if (200..300).contains(&resp.status) {
@@ -319,27 +269,46 @@ impl Client {
                     }
                     let err = ChromaError::Status { status: resp.status, what: what.to_string(), message: error_message(&resp.body) };
                     if !retryable(resp.status) {
-                        self.stats.borrow_mut().failures += 1;
-                        return Err(err);
+                        return Err(self.failed(err));
                     }
                     (err, resp.retry_after.map(|s| (s * 1000.0).clamp(0.0, 10_000.0) as u32))
                 }
-                Err(TransportError::Timeout) => {
-                    // Retrying a slow server only multiplies the wait.
-                    self.stats.borrow_mut().failures += 1;
-                    return Err(ChromaError::Timeout { what: what.to_string(), ms: self.cfg.timeout_ms });
-                }
+                // Retrying a slow server only multiplies the wait.
+                Err(TransportError::Timeout) => return Err(self.failed(ChromaError::Timeout { what: what.to_string(), ms: self.cfg.timeout_ms })),
                 Err(TransportError::Network(cause)) => (ChromaError::Network { what: what.to_string(), cause }, None),
             };
             if attempt >= self.cfg.retries {
-                self.stats.borrow_mut().failures += 1;
-                return Err(error);
+                return Err(self.failed(error));
             }
             attempt += 1;
             self.stats.borrow_mut().retries += 1;
-            let backoff = wait.unwrap_or(100u32 << attempt.min(6));
-            self.transport.sleep(backoff).await;
+            self.transport.sleep(wait.unwrap_or(100u32 << attempt.min(6))).await;
         }
+    }
+
+    /// Waits, on the transport's clock.
+    pub async fn pause(&self, ms: u32) {
+        self.transport.sleep(ms).await;
+    }
+
+    fn failed(&self, e: ChromaError) -> ChromaError {
+        self.stats.borrow_mut().failures += 1;
+        e
+    }
+
+    /// Where a redirect may be followed: the configured origin only (the request carries
+    /// credentials), a few hops at most, and keeping the method.
+    fn redirect_target(&self, req: &HttpRequest, resp: &HttpResponse, hops: u32) -> Result<String, String> {
+        let Some(location) = &resp.location else { return Err("the browser hides where to: not followed".into()) };
+        let target = origin::resolve(&req.url, location);
+        if !origin::same_origin(&target, &self.cfg.url) {
+            let home = origin::origin(&self.cfg.url).unwrap_or_default();
+            return Err(format!("to {target}, another origin: not followed (credentials go only to {home})"));
+        }
+        if hops >= MAX_REDIRECTS || (req.method != "GET" && !matches!(resp.status, 307 | 308)) {
+            return Err(format!("to {target}: not followed"));
+        }
+        Ok(target)
     }
 
     async fn call_json<T: for<'de> Deserialize<'de>>(&self, method: &'static str, url: String, body: Option<String>, what: &str) -> Result<T, ChromaError> {
@@ -374,24 +343,6 @@ impl Client {
         self.call_json("POST", url, Some(body), what).await
     }
 
-    /// A `get` of every matching record, paginated at the configured page size.
-    pub async fn get_all(&self, collection_id: &str, mut req: GetRequest, what: &str) -> Result<GetResponse, ChromaError> {
-        let page = self.cfg.page_size.clamp(1, MAX_PAGE);
-        let mut all = GetResponse::default();
-        let mut offset = 0;
-        loop {
-            req.limit = Some(page);
-            req.offset = if offset == 0 { None } else { Some(offset) };
-            let part = self.get_once(collection_id, &req, what).await?;
-            let n = part.ids.len();
-            all.extend(part);
-            if n < page {
-                return Ok(all);
-            }
-            offset += n;
-        }
-    }
-
     pub async fn count(&self, collection_id: &str) -> Result<u64, ChromaError> {
         let url = format!("{}/collections/{}/count", self.db_url(), collection_id);
         self.call_json("GET", url, None, "count").await
@@ -413,6 +364,128 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::testing::{block_on, FakeChroma, Executor, Latch};
+    use serde_json::json;
+
+    fn client(chroma: &FakeChroma, tweak: impl FnOnce(&mut ClientConfig)) -> Rc<Client> {
+        let mut cfg = ClientConfig::new(crate::testing::chroma::URL);
+        tweak(&mut cfg);
+        Rc::new(Client::new(cfg, Rc::new(chroma.clone())))
+    }
+
+    fn seeded(records: usize) -> (FakeChroma, String) {
+        let chroma = FakeChroma::new();
+        let id = chroma.collection("docs");
+        for i in 0..records {
+            chroma.put("docs", &format!("p#{i}"), Some("x"), json!({"page_slug": "p", "chunk_index": i}));
+        }
+        (chroma, id)
+    }
+
+    #[test]
+    fn transient_failures_are_retried_with_backoff() {
+        let (chroma, id) = seeded(1);
+        let failures = Rc::new(RefCell::new(vec![503u16, 500]));
+        let f = failures.clone();
+        chroma.set_fault(move |_| f.borrow_mut().pop().map(|s| Ok(HttpResponse::new(s, "{}"))));
+        let c = client(&chroma, |_| {});
+        let c2 = c.clone();
+        let resp = block_on(async move { c2.get_once(&id, &GetRequest::default(), "page").await });
+        assert_eq!(resp.unwrap().ids, ["p#0"]);
+        assert_eq!(chroma.slept(), [200, 400], "exponential backoff");
+        assert_eq!((c.stats().requests, c.stats().retries, c.stats().failures), (3, 2, 0));
+    }
+
+    #[test]
+    fn retry_after_is_honoured_and_persistent_failures_name_the_status() {
+        let (chroma, id) = seeded(1);
+        chroma.set_fault(|_| Some(Ok(HttpResponse { retry_after: Some(0.25), ..HttpResponse::new(429, r#"{"message":"slow down"}"#) })));
+        let c = client(&chroma, |cfg| cfg.retries = 2);
+        let c2 = c.clone();
+        let err = block_on(async move { c2.get_once(&id, &GetRequest::default(), "page \"p\"").await }).unwrap_err();
+        assert_eq!(err.to_string(), "Chroma answered HTTP 429 to page \"p\": slow down");
+        assert_eq!(chroma.slept(), [250, 250]);
+        assert_eq!(c.stats().failures, 1);
+    }
+
+    #[test]
+    fn client_errors_and_timeouts_are_not_retried() {
+        let (chroma, id) = seeded(1);
+        chroma.set_fault(|_| Some(Ok(HttpResponse::new(400, r#"{"error":"InvalidArgumentError","message":"Invalid where clause"}"#))));
+        let c = client(&chroma, |cfg| cfg.timeout_ms = 50);
+        let (c2, id2) = (c.clone(), id.clone());
+        let err = block_on(async move { c2.get_once(&id2, &GetRequest::default(), "a search").await }).unwrap_err();
+        assert_eq!(err.to_string(), "Chroma answered HTTP 400 to a search: Invalid where clause");
+        chroma.set_fault(|_| Some(Err(TransportError::Timeout)));
+        let c2 = c.clone();
+        let err = block_on(async move { c2.get_once(&id, &GetRequest::default(), "page \"a\"").await }).unwrap_err();
+        assert_eq!(err.to_string(), "Chroma did not answer page \"a\" within 50 ms");
+        assert_eq!(chroma.requests().len(), 2, "one attempt each");
+        assert!(chroma.slept().is_empty());
+    }
+
+    #[test]
+    fn network_failures_are_retried_then_reported() {
+        let (chroma, id) = seeded(1);
+        chroma.set_fault(|_| Some(Err(TransportError::Network("fetch failed (connect ECONNREFUSED 127.0.0.1:1)".into()))));
+        let c = client(&chroma, |cfg| cfg.retries = 1);
+        let err = block_on(async move { c.get_once(&id, &GetRequest::default(), "the path tree").await }).unwrap_err();
+        assert_eq!(err.to_string(), "cannot reach Chroma for the path tree: fetch failed (connect ECONNREFUSED 127.0.0.1:1)");
+        assert_eq!(chroma.requests().len(), 2);
+    }
+
+    #[test]
+    fn redirects_stay_on_the_configured_origin() {
+        let (chroma, id) = seeded(1);
+        let fake = chroma.clone();
+        chroma.set_fault(move |req| {
+            let to = |l: &str| Some(Ok(HttpResponse { location: Some(l.into()), ..HttpResponse::new(307, "") }));
+            if req.url.contains("/moved/") {
+                return Some(Ok(fake.store_answer(&HttpRequest { url: req.url.replace("/moved/", "/"), ..req.clone() })));
+            }
+            match req.body.as_deref() {
+                Some(b) if b.contains("same") => to(&req.url.replace("/collections/", "/collections/moved/")),
+                Some(b) if b.contains("away") => to("http://evil.test/steal"),
+                _ => None,
+            }
+        });
+        let c = client(&chroma, |cfg| cfg.headers.push(("x-chroma-token".into(), "ck".into())));
+        let get = |where_: Value| {
+            let (c, id) = (c.clone(), id.clone());
+            block_on(async move { c.get_once(&id, &GetRequest { where_: Some(where_), ..Default::default() }, "page \"p\"").await })
+        };
+        assert_eq!(get(json!({"$or": [{"k": "same"}, {"page_slug": "p"}]})).unwrap().ids, ["p#0"], "a same-origin 307 is followed");
+        let err = get(json!({"k": "away"})).unwrap_err();
+        assert_eq!(err.to_string(), format!("Chroma answered page \"p\" with a redirect (HTTP 307) to http://evil.test/steal, another origin: not followed (credentials go only to {})", crate::testing::chroma::URL));
+        assert!(chroma.requests().iter().all(|r| !r.url.starts_with("http://evil.test")), "nothing was sent there");
+    }
+
+    #[test]
+    fn headers_and_concurrency_cap() {
+        let (chroma, id) = seeded(1);
+        let latch = Latch::new();
+        chroma.hold(&latch);
+        let c = client(&chroma, |cfg| {
+            cfg.max_concurrency = 3;
+            cfg.headers.push(("x-chroma-token".into(), "ck".into()));
+        });
+        let mut ex = Executor::new();
+        for _ in 0..8 {
+            let (c, id) = (c.clone(), id.clone());
+            ex.spawn(async move {
+                c.get_once(&id, &GetRequest::default(), "page").await.unwrap();
+            });
+        }
+        ex.run_until_stalled();
+        assert_eq!(chroma.in_flight(), 3);
+        latch.open();
+        assert_eq!(ex.run_until_stalled(), 0);
+        assert_eq!(chroma.max_in_flight(), 3);
+        let reqs = chroma.requests();
+        assert_eq!(reqs.len(), 8);
+        assert!(reqs.iter().all(|r| r.header("x-chroma-token") == Some("ck") && r.header("content-type") == Some("application/json")));
+    }
 
     #[test]
     fn error_messages_come_from_chroma() {

@@ -3,12 +3,9 @@
 //! A tree for thousands of pages is hundreds of KiB of JSON; gzip shrinks it about
 //! sevenfold. Browsers have `DecompressionStream` but Vercel's edge runtime does not, and
 //! Node's `zlib` exists nowhere else, so the codec lives here, in Rust, on `miniz_oxide`.
-//! Decoding is bounded: a hostile tree cannot inflate past [`MAX_INFLATED`].
+//! Decoding is bounded by the caller: a hostile tree cannot inflate past its limit.
 
 use std::fmt;
-
-/// The largest decoded tree accepted (a tree this big would describe millions of pages).
-pub const MAX_INFLATED: usize = 256 << 20;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodecError(pub String);
@@ -107,8 +104,8 @@ pub fn gzip(data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Inflates one gzip member, checking its CRC and length.
-pub fn gunzip(data: &[u8]) -> Result<Vec<u8>, CodecError> {
+/// Inflates one gzip member to at most `limit` bytes, checking its CRC and length.
+pub fn gunzip(data: &[u8], limit: usize) -> Result<Vec<u8>, CodecError> {
     if data.len() < 18 || data[0] != 0x1f || data[1] != 0x8b {
         return Err(err("not gzip data"));
     }
@@ -138,8 +135,8 @@ pub fn gunzip(data: &[u8]) -> Result<Vec<u8>, CodecError> {
         return Err(err("truncated gzip data"));
     }
     let body = &data[pos..data.len() - 8];
-    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(body, MAX_INFLATED).map_err(|e| match e.status {
-        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => err(format!("gzip data inflates past {MAX_INFLATED} bytes")),
+    let out = miniz_oxide::inflate::decompress_to_vec_with_limit(body, limit).map_err(|e| match e.status {
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => err(format!("gzip data inflates past {limit} bytes")),
         _ => err("corrupt gzip data"),
     })?;
     let trailer = &data[data.len() - 8..];
@@ -182,13 +179,14 @@ mod tests {
     fn gzip_round_trips_and_checks() {
         let data = b"{\"a.md\":{\"isPublic\":true}}".repeat(50);
         let gz = gzip(&data);
-        assert_eq!(gunzip(&gz).unwrap(), data);
+        assert_eq!(gunzip(&gz, 1 << 20).unwrap(), data);
         let mut bad = gz.clone();
         let n = bad.len();
         bad[n - 5] ^= 1;
-        assert_eq!(gunzip(&bad).unwrap_err().to_string(), "gzip checksum mismatch");
-        assert!(gunzip(&gz[..gz.len() / 2]).is_err());
-        assert_eq!(gunzip(b"plain text, not gzip").unwrap_err().to_string(), "not gzip data");
+        assert_eq!(gunzip(&bad, 1 << 20).unwrap_err().to_string(), "gzip checksum mismatch");
+        assert!(gunzip(&gz[..gz.len() / 2], 1 << 20).is_err());
+        assert_eq!(gunzip(b"plain text, not gzip", 1 << 20).unwrap_err().to_string(), "not gzip data");
+        assert_eq!(gunzip(&gz, 10).unwrap_err().to_string(), "gzip data inflates past 10 bytes");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! (a Workers service binding, an authenticating proxy). Errors keep their cause:
 //! Node reports a refused connection as `fetch failed` with the reason in `cause`.
 
-use crate::chroma::{HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
+use crate::transport::{HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -78,6 +78,8 @@ async fn exchange(transport: FetchTransport, req: HttpRequest) -> Result<HttpRes
         Reflect::set(&init, &"body".into(), &body.into()).map_err(net)?;
     }
     Reflect::set(&init, &"signal".into(), &controller.signal()).map_err(net)?;
+    // Redirects are the caller's decision: credentials must not follow one elsewhere.
+    Reflect::set(&init, &"redirect".into(), &"manual".into()).map_err(net)?;
 
     let timed_out = Rc::new(Cell::new(false));
     let on_timeout = {
@@ -90,10 +92,14 @@ async fn exchange(transport: FetchTransport, req: HttpRequest) -> Result<HttpRes
     let timer = set_timeout(on_timeout.as_ref().unchecked_ref(), req.timeout_ms.min(i32::MAX as u32) as i32);
     let result = async {
         let resp: web_sys::Response = JsFuture::from(transport.start(&req.url, &init)?).await?.dyn_into()?;
-        let status = resp.status();
-        let retry_after = resp.headers().get("retry-after").ok().flatten().and_then(|s| s.trim().parse::<f64>().ok());
+        // A browser reports a manual redirect as an "opaqueredirect" with status 0.
+        let opaque = Reflect::get(&resp, &"type".into()).ok().and_then(|t| t.as_string()).as_deref() == Some("opaqueredirect");
+        let status = if opaque { 0 } else { resp.status() };
+        let header = |name: &str| resp.headers().get(name).ok().flatten();
+        let retry_after = header("retry-after").and_then(|s| s.trim().parse::<f64>().ok());
+        let location = header("location");
         let buf = JsFuture::from(resp.array_buffer()?).await?;
-        Ok::<_, JsValue>(HttpResponse { status, body: Uint8Array::new(&buf).to_vec(), retry_after })
+        Ok::<_, JsValue>(HttpResponse { status, body: Uint8Array::new(&buf).to_vec(), retry_after, location })
     }
     .await;
     clear_timeout(&timer);

@@ -3,31 +3,42 @@
 //!
 //! Each page is a file and each section a directory. The path tree and access rules are
 //! loaded once; listings come from memory, page content from Chroma through a
-//! quota-aware client and a byte-bounded cache. The pieces, one module each:
+//! quota-aware client and a byte-bounded store. The pipeline, one module per step:
 //!
-//! - [`path`]: path normalisation, as just-bash does it.
-//! - [`tree`]: the path tree record, its validation, and per-session views.
-//! - [`access`]: who sees what (fail closed).
-//! - [`chroma`]: the HTTP API v2 client; [`fetch`] moves its bytes in WebAssembly.
-//! - [`pages`] and [`cache`]: assembling pages from chunks, and keeping them.
-//! - [`lazy`]: files fetched from a URL or a host callback on first read.
-//! - [`fs`]: the filesystem semantics; [`error`]: Node-style errors.
-//! - [`ingest`]: turning a folder of docs into a collection.
-//! - [`wasm`]: the JavaScript boundary, conversions only.
+//! - reading the tree: [`trees`] loads and caches it, [`tree`] decodes and validates it,
+//!   [`access`] decides who sees what, [`listing`] indexes one session's view, and
+//!   [`fs`] answers just-bash's filesystem calls over it;
+//! - reading pages: [`store`] (memory LRU, reads in flight, shared cache, chunk assembly,
+//!   lazy files, bulk loads) over [`chroma`], the HTTP client, over a [`transport`]
+//!   ([`fetch`] in WebAssembly);
+//! - searching: [`search`] plans a grep, asks Chroma, loads and checks candidates;
+//! - around them: [`options`], [`schema`] (the collection's field names), [`stats`],
+//!   [`error`] (Node-style errors), [`ingest`] (a folder of docs into a collection), and
+//!   [`wasm`], the JavaScript boundary, which only converts.
 
 pub mod access;
-pub mod cache;
 pub mod chroma;
 pub mod codec;
+pub mod collection;
 pub mod error;
 pub mod fetch;
 pub mod fs;
 pub mod ingest;
-pub mod join;
-pub mod lazy;
-pub mod pages;
+pub mod json;
+pub mod layout;
+pub mod listing;
+pub mod options;
+pub mod origin;
 pub mod path;
-pub mod pattern;
+pub mod schema;
 pub mod search;
+pub mod stats;
+pub mod store;
+pub mod sync;
+pub mod transport;
 pub mod tree;
+pub mod trees;
 pub mod wasm;
+
+#[cfg(test)]
+pub mod testing;

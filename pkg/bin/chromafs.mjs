@@ -29,7 +29,9 @@ Connection options (every command):
 
 ingest options:
   --access FILE       JSON object mapping path globs to {"isPublic": bool, "groups": [..]};
-                      the last matching glob wins, pages no glob matches are public
+                      the last matching glob wins, pages no glob matches are public; a
+                      glob that matches no page stops the ingest before anything is written
+  --default-private   pages no glob matches are private instead of public
   --chunk-bytes N     largest chunk in bytes (default 4096)
   --plain-tree        store the path tree as plain JSON instead of gzip+base64
 
@@ -56,6 +58,7 @@ const OPTIONS = {
   access: { type: "string" },
   "chunk-bytes": { type: "string" },
   "plain-tree": { type: "boolean" },
+  "default-private": { type: "boolean" },
   groups: { type: "string", multiple: true },
   cwd: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -64,7 +67,7 @@ const OPTIONS = {
 
 // Which options each command accepts besides the connection options and --help.
 const COMMAND_OPTIONS = {
-  ingest: ["access", "chunk-bytes", "plain-tree"],
+  ingest: ["access", "chunk-bytes", "plain-tree", "default-private"],
   shell: ["groups", "cwd"],
   exec: ["groups", "cwd"],
 };
@@ -194,12 +197,14 @@ async function runIngest(dir, conn, values) {
   if (access !== undefined) options.access = access;
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
   if (values["plain-tree"]) options.plainTree = true;
+  if (values["default-private"]) options.defaultAccess = "private";
   const s = await ingest(options);
 
   let line =
     `ingested ${plural(s.pages, "page")} (${s.publicPages} public, ${s.restrictedPages} restricted) ` +
     `as ${plural(s.chunks, "chunk")}, ${formatBytes(s.bytes)}, into collection ${s.collection}; ` +
     `removed ${plural(s.removedRecords, "stale record")}; tree ${formatBytes(s.treeBytes)}; ${plural(s.requests, "request")}`;
+  for (const r of s.rules) line += `\naccess rule ${JSON.stringify(r.glob)}: ${plural(r.pages, "page")}`;
   if (!s.lineAligned) line += "\nnote: some lines exceed the chunk size, so chunks are not all line-aligned and grep cannot narrow its search with Chroma";
   process.stdout.write(line + "\n");
   return 0;

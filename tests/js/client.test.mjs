@@ -56,23 +56,25 @@ test("concurrent reads of one page share one request", async () => {
   proxy.reset();
 });
 
-test("the tree is loaded once per process; later sessions boot with no request", async () => {
+test("the tree is loaded once per process; later sessions check it with one small request", async () => {
   ChromaFs.forgetTrees();
   proxy.reset();
   const first = await ChromaFs.connect({ url: proxy.url, collection: "client" });
   assert.equal(first.stats().requests, 2, "collection id + tree record");
   assert.equal(first.stats().treeFromCache, false);
+  proxy.reset();
   const second = await ChromaFs.connect({ url: proxy.url, collection: "client", groups: ["x"] });
-  assert.equal(second.stats().requests, 0);
+  assert.equal(second.stats().requests, 1);
   assert.equal(second.stats().treeFromCache, true);
-  assert.equal(proxy.state.requests.length, 2);
-  const fresh = await ChromaFs.connect({ url: proxy.url, collection: "client", treeMaxAgeMs: 60000 });
-  await new Promise((r) => setTimeout(r, 5));
-  const reloaded = await ChromaFs.connect({ url: proxy.url, collection: "client", treeMaxAgeMs: 1 });
-  assert.equal(fresh.stats().treeFromCache, true);
-  assert.equal(reloaded.stats().treeFromCache, false, "an older tree than treeMaxAgeMs is reloaded");
+  const check = JSON.parse(proxy.state.requests[0].body);
+  assert.deepEqual(check.ids, ["__path_tree__"], "the tree's manifest, not the tree");
+  proxy.reset();
+  const relaxed = await ChromaFs.connect({ url: proxy.url, collection: "client", treeMaxAgeMs: 60000 });
+  assert.equal(relaxed.stats().requests, 0, "checked less than treeMaxAgeMs ago: no request");
+  assert.equal(relaxed.stats().treeFromCache, true);
   assert.equal(first.info().treeVersion, second.info().treeVersion);
-  assert.equal(first.info().treeMetadata.line_aligned, true);
+  assert.equal(first.info().lineAligned, true);
+  assert.equal(first.info().chunkAccess, true);
 });
 
 test("the content cache is an LRU bounded by cacheBytes", async () => {
@@ -139,8 +141,14 @@ test("lazy files: tree urls and lazyFiles, loaded on first read, failures are EI
       })],
     });
     ChromaFs.forgetTrees();
+    const untrusted = await ChromaFs.connect({ url: chromaUrl(), collection: "lazy" });
+    await assert.rejects(untrusted.readFile("/specs/v2.json"), {
+      code: "EIO",
+      message: `EIO: i/o error, open '/specs/v2.json': GET ${base}/spec.json refused: ${base} is not https: (set lazyOrigins to allow it)`,
+    });
+    assert.equal(hits, 0, "a tree's URL outside lazyOrigins is never fetched");
     const fs = await ChromaFs.connect({
-      url: chromaUrl(), token: "ck-secret", collection: "lazy",
+      url: chromaUrl(), token: "ck-secret", collection: "lazy", lazyOrigins: [base],
       lazyFiles: { "/extra/notes.txt": async () => "from the host\n", "/extra/bytes.bin": () => new Uint8Array([104, 105, 10]) },
     });
     const bash = newBash(fs);

@@ -1,6 +1,7 @@
 // A fault-injecting HTTP proxy in front of the real Chroma: it forwards every request and
 // can answer with an error status, delay, or count how many requests are in flight.
 import http from "node:http";
+import { gunzipSync } from "node:zlib";
 
 export async function startProxy(target) {
   const t = new URL(target);
@@ -9,6 +10,8 @@ export async function startProxy(target) {
     failWhen: null, // (req, body) => status | null, for targeted faults
     delayMs: 0,
     transform: null, // (requestBody, responseJson) => responseJson, to tamper with answers
+    respond: null, // (req, body) => { status, headers?, body? } | null, to answer instead of Chroma
+    rewrite: null, // (body) => body, to change a request before Chroma sees it
     retryAfter: null,
     inFlight: 0,
     maxInFlight: 0,
@@ -25,6 +28,13 @@ export async function startProxy(target) {
       state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
       const done = () => state.inFlight--;
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+      const own = state.respond?.(req, body.toString("utf8"));
+      if (own) {
+        res.writeHead(own.status, own.headers ?? {});
+        res.end(own.body ?? "");
+        done();
+        return;
+      }
       const injected = state.failures.length ? state.failures.shift() : state.failWhen?.(req, body.toString("utf8"));
       if (injected) {
         const headers = { "content-type": "application/json" };
@@ -34,8 +44,11 @@ export async function startProxy(target) {
         done();
         return;
       }
+      const sent = state.rewrite && body.length ? Buffer.from(state.rewrite(body.toString("utf8"))) : body;
+      const upHeaders = { ...req.headers, host: t.host };
+      if (sent !== body) upHeaders["content-length"] = String(sent.length);
       const up = http.request(
-        { host: t.hostname, port: t.port, method: req.method, path: req.url, headers: { ...req.headers, host: t.host } },
+        { host: t.hostname, port: t.port, method: req.method, path: req.url, headers: upHeaders },
         (upRes) => {
           if (!state.transform) {
             res.writeHead(upRes.statusCode, upRes.headers);
@@ -63,7 +76,7 @@ export async function startProxy(target) {
         res.end(String(e));
         done();
       });
-      up.end(body);
+      up.end(sent);
     });
   });
   server.on("connection", (s) => {
@@ -75,7 +88,7 @@ export async function startProxy(target) {
     url: `http://127.0.0.1:${server.address().port}`,
     state,
     reset() {
-      Object.assign(state, { failures: [], failWhen: null, delayMs: 0, transform: null, retryAfter: null, inFlight: 0, maxInFlight: 0, requests: [] });
+      Object.assign(state, { failures: [], failWhen: null, delayMs: 0, transform: null, respond: null, rewrite: null, retryAfter: null, inFlight: 0, maxInFlight: 0, requests: [] });
     },
     close() {
       for (const s of sockets) s.destroy();
@@ -98,4 +111,23 @@ export async function chroma(url, method, path, body) {
 
 export async function collectionId(url, name) {
   return (await chroma(url, "GET", `/collections/${name}`)).id;
+}
+
+/** The path tree as stored (a manifest and its shards, or one record), as an object. */
+export async function storedTree(url, id, treeId = "__path_tree__") {
+  const get = async (ids) => chroma(url, "POST", `/collections/${id}/get`, { ids, include: ["documents"] });
+  const [doc] = (await get([treeId])).documents;
+  const manifest = JSON.parse(doc.startsWith("{") ? doc : "{}");
+  if (manifest.chromafs !== "tree-manifest") {
+    return JSON.parse(doc.startsWith("{") ? doc : gunzipSync(Buffer.from(doc, "base64")).toString("utf8"));
+  }
+  const ids = Array.from({ length: manifest.shards }, (_, i) => `${treeId}#${i}`);
+  const shards = await get(ids);
+  const tree = {};
+  for (const id of ids) {
+    const raw = shards.documents[shards.ids.indexOf(id)];
+    const text = manifest.encoding === "json" ? raw : gunzipSync(Buffer.from(raw, "base64")).toString("utf8");
+    Object.assign(tree, JSON.parse(text.slice(text.indexOf("\n") + 1)));
+  }
+  return tree;
 }

@@ -84,10 +84,15 @@ export async function main(): Promise<void> {
     chunkBytes: 4096,
     embed: (texts) => texts.map(() => [0, 1]),
     plainTree: true,
+    defaultAccess: "private",
   });
   await ingest({ url: "u", collection: "c", files: [], access: '{"internal/**": {"groups": ["admin"]}}', embed: async (t) => t.map(() => [1]) });
   const restricted: number = summary.restrictedPages;
-  void restricted;
+  const perRule: number = summary.rules[0].pages;
+  void restricted, perRule;
+  await ChromaFs.connect({ url: "u", collection: "docs", lazyOrigins: ["https://cdn.example.com"], treeMaxAgeMs: 5000 });
+  // @ts-expect-error defaultAccess is "public" or "private"
+  await ingest({ url: "u", collection: "c", files: [], defaultAccess: "hidden" });
 
   // (d) Misuse that must stay a type error.
   // @ts-expect-error collection is required

@@ -30,7 +30,8 @@ export default {
     // Access headers...), never take them from the request body as this demo does.
     //
     // One session per request is cheap: chromafs keeps the decoded path tree in the
-    // isolate, so only the first request an isolate serves pays for loading it.
+    // isolate, so only the first request an isolate serves pays for loading it; later
+    // ones check it is still current with one small request.
     let fs;
     try {
       fs = await ChromaFs.connect({
@@ -53,12 +54,14 @@ export default {
     try {
       // fs.commands() replaces grep/rg with versions that ask Chroma which pages can
       // match, instead of reading every page.
+      const connectRequests = fs.stats().requests;
       const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
       // safeExec: a failed top-level redirection (`echo x > /a.md`) becomes bash's error
       // line and exit code 1 instead of a rejected promise.
       const { stdout, stderr, exitCode } = await safeExec(bash, command);
       const stats = fs.stats();
-      return json({ stdout, stderr, exitCode, requests: stats.requests, sharedHits: stats.sharedHits });
+      // What the command cost, apart from opening the session.
+      return json({ stdout, stderr, exitCode, requests: stats.requests - connectRequests, connectRequests, sharedHits: stats.sharedHits });
     } finally {
       fs.free();
     }

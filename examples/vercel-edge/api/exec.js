@@ -86,9 +86,11 @@ export default async function handler(request) {
     return json({ error: `cannot open the docs: ${error && error.message ? error.message : String(error)}` }, 502);
   }
   try {
+    const connectRequests = fs.stats().requests;
     const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
     const { stdout, stderr, exitCode } = await safeExec(bash, input.command);
-    return json({ stdout, stderr, exitCode, requests: fs.stats().requests });
+    // What the command cost, apart from opening the session.
+    return json({ stdout, stderr, exitCode, requests: fs.stats().requests - connectRequests });
   } finally {
     fs.free();
   }

@@ -1,37 +1,13 @@
-//! The content cache: a byte-bounded LRU of page contents.
+//! The memory cache: a byte-bounded LRU of page contents.
 //!
 //! Keys carry the collection id and the tree version as well as the slug, so a
 //! re-ingested collection (new tree version) or another collection never hits an old
 //! entry. Pages are reference-counted: a hit hands out the same bytes with no copy.
 //! A page larger than the whole budget is served but never cached.
 
-use crate::chroma::LocalFuture;
+use super::PageKey;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
-
-/// A cache shared by many sessions, processes or workers (Redis, the Workers Cache API),
-/// consulted behind the in-memory LRU. Keys are [`PageKey::to_key_string`]: they change
-/// with the collection and the tree version, so entries never need invalidating. A
-/// failing shared cache is a miss, never a failed read.
-pub trait SharedCache {
-    fn get(&self, key: String) -> LocalFuture<'static, Result<Option<Vec<u8>>, String>>;
-    fn set(&self, key: String, value: Rc<[u8]>) -> LocalFuture<'static, Result<(), String>>;
-}
-
-/// What identifies a page's content.
-#[derive(Clone, Debug, Hash, PartialEq, Eq, PartialOrd, Ord)]
-pub struct PageKey {
-    pub collection_id: String,
-    pub tree_version: String,
-    pub slug: String,
-}
-
-impl PageKey {
-    /// A flat string form, for shared caches outside this process.
-    pub fn to_key_string(&self) -> String {
-        format!("chromafs:{}:{}:{}", self.collection_id, self.tree_version, self.slug)
-    }
-}
 
 #[derive(Debug)]
 pub struct ContentCache {
@@ -83,6 +59,11 @@ impl ContentCache {
             self.used -= b.len();
             self.order.remove(&tick);
         }
+    }
+
+    /// The byte budget.
+    pub fn capacity(&self) -> usize {
+        self.capacity
     }
 
     /// Bytes currently held.
@@ -153,6 +134,5 @@ mod tests {
         let other = PageKey { collection_id: "d".into(), ..key("a") };
         assert!(c.get(&newer).is_none());
         assert!(c.get(&other).is_none());
-        assert_eq!(key("a").to_key_string(), "chromafs:c:v1:a");
     }
 }

@@ -1,0 +1,139 @@
+//! The filesystem over an in-memory Chroma: just-bash's semantics, hidden pages, errors.
+
+use super::*;
+use crate::access::Groups;
+use crate::testing::{block_on, chroma::URL, FakeChroma};
+use crate::transport::HttpResponse;
+use serde_json::json;
+
+fn corpus() -> FakeChroma {
+    let chroma = FakeChroma::new();
+    chroma.pages(
+        "docs",
+        &[
+            ("index.md", &["# Home\n", "welcome\n"], json!({"isPublic": true, "mtime": 1000})),
+            ("guides/setup.md", &["setup steps\n"], json!({"isPublic": true, "mtime": 3000})),
+            ("internal/secret.md", &["the launch code\n"], json!({"isPublic": false, "groups": ["admin"]})),
+            ("internal/billing/plans.md", &["plans\n"], json!({"isPublic": false, "groups": ["billing", "admin"]})),
+            ("drafts/unlisted.md", &["draft\n"], json!({"groups": []})),
+        ],
+        json!({"line_aligned": true}),
+    );
+    chroma
+}
+
+fn connect(chroma: &FakeChroma, groups: &[&str], tweak: impl FnOnce(&mut Options)) -> Rc<Filesystem> {
+    let mut o = Options::new(URL, "docs");
+    o.groups = Groups::new(groups.iter().copied());
+    tweak(&mut o);
+    let transport: Rc<dyn Transport> = Rc::new(chroma.clone());
+    Rc::new(block_on(async move { Filesystem::connect(o, transport, 0.0).await }).unwrap())
+}
+
+fn read(fs: &Rc<Filesystem>, p: &str) -> Result<String, FsError> {
+    let (fs, p) = (fs.clone(), p.to_string());
+    block_on(async move { fs.read(&p).await.map(|b| String::from_utf8(b.to_vec()).unwrap()) })
+}
+
+fn stat(fs: &Rc<Filesystem>, p: &str) -> Result<StatInfo, FsError> {
+    let (fs, p) = (fs.clone(), p.to_string());
+    block_on(async move { fs.stat(&p, "stat").await })
+}
+
+#[test]
+fn listings_come_from_memory() {
+    let chroma = corpus();
+    let fs = connect(&chroma, &[], |_| {});
+    chroma.clear_log();
+    assert_eq!(fs.readdir("/").unwrap(), &[("guides".to_string(), true), ("index.md".to_string(), false)]);
+    assert!(fs.exists("/guides/setup.md") && fs.exists("//guides/./") && fs.exists("/dev/null"));
+    let st = stat(&fs, "/guides").unwrap();
+    assert!(st.is_dir && st.mtime_ms == 3000.0 && st.mode == 0o755);
+    assert_eq!(stat(&fs, "/index.md").unwrap().size, 15, "the tree's size: no read");
+    assert_eq!(fs.realpath("/guides/../index.md").unwrap(), "/index.md");
+    assert!(chroma.requests().is_empty());
+    assert_eq!(fs.stats().files, 2);
+}
+
+#[test]
+fn hidden_pages_answer_exactly_as_absent_ones() {
+    let chroma = corpus();
+    let fs = connect(&chroma, &["billing"], |_| {});
+    chroma.clear_log();
+    for (hidden, absent) in [("/internal/secret.md", "/internal/absent.md"), ("/drafts", "/nothing"), ("/drafts/unlisted.md", "/nothing/x.md")] {
+        assert!(!fs.exists(hidden));
+        let same = |h: FsError, a: FsError| assert_eq!(h.to_string().replace(hidden, "P"), a.to_string().replace(absent, "P"));
+        same(stat(&fs, hidden).unwrap_err(), stat(&fs, absent).unwrap_err());
+        same(read(&fs, hidden).unwrap_err(), read(&fs, absent).unwrap_err());
+        same(fs.readdir(hidden).unwrap_err(), fs.readdir(absent).unwrap_err());
+        same(fs.realpath(hidden).unwrap_err(), fs.realpath(absent).unwrap_err());
+        same(fs.readlink(hidden).unwrap_err(), fs.readlink(absent).unwrap_err());
+    }
+    assert_eq!(read(&fs, "/internal/billing/plans.md").unwrap(), "plans\n");
+    assert!(!fs.listing().all_paths().iter().any(|p| p.contains("secret") || p.contains("drafts")));
+    for req in chroma.requests() {
+        let body = req.body.unwrap_or_default();
+        assert!(!body.contains("secret") && !body.contains("unlisted"), "{body}");
+    }
+}
+
+#[test]
+fn errors_follow_node() {
+    let fs = connect(&corpus(), &[], |_| {});
+    assert_eq!(read(&fs, "/guides").unwrap_err().to_string(), "EISDIR: illegal operation on a directory, read '/guides'");
+    assert_eq!(fs.readdir("/index.md").unwrap_err().to_string(), "ENOTDIR: not a directory, scandir '/index.md'");
+    assert_eq!(fs.readlink("/index.md").unwrap_err().to_string(), "EINVAL: invalid argument, readlink '/index.md'");
+    assert_eq!(stat(&fs, "/a\0b").unwrap_err().to_string(), "ENOENT: no such file or directory, stat '/a\0b'");
+    assert!(!fs.exists("/index.md\0"));
+    assert_eq!(read(&fs, "/dev/null").unwrap(), "");
+    assert_eq!(stat(&fs, "/dev/null").unwrap().mode, 0o666);
+}
+
+#[test]
+fn read_failures_are_eio_naming_the_path_as_given() {
+    let chroma = corpus();
+    let fs = connect(&chroma, &[], |_| {});
+    chroma.set_fault(|_| Some(Ok(HttpResponse::new(500, r#"{"message":"boom"}"#))));
+    let e = read(&fs, "//guides/./setup.md").unwrap_err();
+    assert_eq!(e.errno, Errno::Eio);
+    assert_eq!(e.to_string(), "EIO: i/o error, open '//guides/./setup.md': Chroma answered HTTP 500 to page \"guides/setup.md\": boom");
+    assert_eq!(fs.stats().requests.retries, 3);
+    chroma.clear_fault();
+    assert_eq!(read(&fs, "/guides/setup.md").unwrap(), "setup steps\n", "works again once the server is back");
+}
+
+#[test]
+fn a_page_without_a_size_is_read_to_stat_it() {
+    let chroma = FakeChroma::new();
+    chroma.put("nosize", "a.md#0", Some("abc\n"), json!({"page_slug": "a.md", "chunk_index": 0}));
+    chroma.put("nosize", "__path_tree__", Some(r#"{"a.md": {"isPublic": true}}"#), json!({}));
+    let fs = connect(&chroma, &[], |o| o.collection = "nosize".into());
+    assert_eq!(stat(&fs, "/a.md").unwrap().size, 4);
+    assert_eq!(fs.stats().store.cache_misses, 1);
+}
+
+#[test]
+fn a_hosts_lazy_file_is_its_own() {
+    let chroma = corpus();
+    let provider: crate::store::lazy::Provider = Rc::new(|| Box::pin(async { Ok(b"from the host, longer\n".to_vec()) }));
+    let fs = connect(&chroma, &[], |o| {
+        o.add_lazy_file("/index.md", LazySource::Provider(provider.clone())).unwrap();
+        o.add_lazy_file("/extra/notes.txt", LazySource::Provider(provider)).unwrap();
+    });
+    assert_eq!(read(&fs, "/index.md").unwrap(), "from the host, longer\n", "it replaces the page, whatever the tree's size");
+    assert_eq!(stat(&fs, "/extra/notes.txt").unwrap().size, 22);
+    assert_eq!(fs.readdir("/").unwrap().iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["extra", "guides", "index.md"]);
+    let page = fs.page("/index.md").unwrap();
+    assert!(!page.shareable && page.key.tree_version == "host");
+}
+
+#[test]
+fn connect_fails_with_the_reason() {
+    let chroma = FakeChroma::new();
+    chroma.put("broken", "__path_tree__", Some(r#"{"a.md": {"isPublic": true}, "a.md/b": {"isPublic": true}}"#), json!({}));
+    let mut o = Options::new(URL, "broken");
+    o.groups = Groups::default();
+    let t: Rc<dyn Transport> = Rc::new(chroma.clone());
+    let e = block_on(async move { Filesystem::connect(o, t, 0.0).await.err().unwrap() });
+    assert_eq!(e.to_string(), "EIO: i/o error, connect 'broken': corrupt path tree: entry \"a.md/b\": lies below /a.md, which is the file \"a.md\"");
+}

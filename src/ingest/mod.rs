@@ -1,0 +1,254 @@
+//! Ingest: a folder of docs becomes a collection chromafs can serve.
+//!
+//! Pages are split into chunks on line boundaries, each at most `chunk_bytes` (4 KiB by
+//! default, far under Chroma Cloud's 16 KiB document cap); only a single line longer than
+//! that is cut, at a character boundary, and the tree records whether that happened, so
+//! a search can rely on whole lines within a chunk. Chunks are upserted under ids derived
+//! from the slug, records left over from an earlier run are deleted, and the path tree is
+//! written last, so a reader never sees a tree that names chunks not yet written.
+//!
+//! Access rules ([`rules`]) map path globs to `isPublic`/`groups`. The plan ([`plan`]) is
+//! pure and tested natively; [`write()`] sends it through the Chroma client.
+
+pub mod chunk;
+pub mod rules;
+pub mod write;
+
+pub use chunk::{chunk_id, chunk_lines};
+pub use rules::{glob_match, parse_access_rules, AccessRule, Rules};
+pub use write::{default_embedding, write, DefaultEmbedder, Embedder, WriteOptions};
+
+use crate::access::Access;
+use crate::chroma::ClientConfig;
+use crate::options::{self, Fields, OptionError};
+use crate::schema::Schema;
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+
+pub const DEFAULT_CHUNK_BYTES: usize = 4096;
+/// Chroma Cloud's per-document limit.
+pub const MAX_CHUNK_BYTES: usize = 16384;
+/// Dimension of the built-in embedding.
+pub const DEFAULT_DIMENSION: usize = 32;
+
+/// How an ingest is configured: everything but the files and the embedding function,
+/// which the host hands over apart.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub client: ClientConfig,
+    pub collection: String,
+    pub schema: Schema,
+    pub rules: Rules,
+    pub chunk_bytes: usize,
+    /// Store the tree as plain JSON instead of gzip+base64.
+    pub plain_tree: bool,
+}
+
+impl Settings {
+    /// Reads `ingest`'s options; `access` is the rules' JSON text.
+    pub fn from_json(value: &Value) -> Result<Settings, OptionError> {
+        let f = Fields::of(value, "ingest")?;
+        let collection = f.required("collection")?;
+        let list = match f.string("access")? {
+            Some(text) => parse_access_rules(&text).map_err(OptionError)?,
+            None => Vec::new(),
+        };
+        let default_private = match f.string("defaultAccess")?.as_deref() {
+            None | Some("public") => false,
+            Some("private") => true,
+            Some(other) => return Err(OptionError(format!("option defaultAccess must be \"public\" or \"private\", got {other:?}"))),
+        };
+        let rules = Rules::new(list, default_private);
+        Ok(Settings {
+            client: options::client_config(&f)?,
+            collection,
+            schema: options::schema(&f)?,
+            rules,
+            chunk_bytes: f.number("chunkBytes")?.map_or(DEFAULT_CHUNK_BYTES, |n| n as usize),
+            plain_tree: f.flag("plainTree"),
+        })
+    }
+}
+
+/// One file to ingest; `path` is relative to the docs folder, with `/` separators.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: String,
+    pub content: Vec<u8>,
+    pub mtime: Option<f64>,
+}
+
+/// One chunk record to write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub id: String,
+    pub slug: String,
+    pub index: usize,
+    pub document: String,
+    /// The page's access, written on every chunk.
+    pub access: Access,
+}
+
+/// Everything an ingest will write.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub records: Vec<Record>,
+    pub tree: Map<String, Value>,
+    pub pages: usize,
+    pub public_pages: usize,
+    pub bytes: u64,
+    /// No line was cut: every chunk holds whole lines.
+    pub line_aligned: bool,
+    /// Pages each access rule decided, in rule order.
+    pub rule_pages: Vec<(String, usize)>,
+}
+
+/// Everything an ingest will write, checked before anything is: paths, text, rules.
+pub fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree_id: &str) -> Result<Plan, String> {
+    let chunk_bytes = chunk_bytes.clamp(64, MAX_CHUNK_BYTES);
+    let mut records = Vec::new();
+    let mut tree = Map::new();
+    let mut seen = HashSet::new();
+    let mut matched = vec![0; rules.list.len()];
+    let (mut public_pages, mut bytes, mut line_aligned) = (0, 0u64, true);
+    let mut sorted: Vec<&SourceFile> = files.iter().collect();
+    sorted.sort_by(|a, b| a.path.cmp(&b.path));
+    for f in sorted {
+        let slug = f.path.trim_start_matches('/');
+        if slug.is_empty() || slug.split('/').any(|s| s.is_empty() || s == "." || s == "..") {
+            return Err(format!("{}: not a usable page path", f.path));
+        }
+        if slug == tree_id || !seen.insert(slug.to_string()) {
+            return Err(format!("{}: the path is used twice or collides with the tree record", f.path));
+        }
+        let text = std::str::from_utf8(&f.content)
+            .map_err(|e| format!("{}: not UTF-8 text (invalid byte at offset {}); only text pages can be ingested", f.path, e.valid_up_to()))?;
+        let (chunks, cut) = chunk_lines(text, chunk_bytes);
+        line_aligned &= !cut;
+        let (access, rule) = rules.access(slug);
+        if let Some(i) = rule {
+            matched[i] += 1;
+        }
+        for (i, c) in chunks.iter().enumerate() {
+            records.push(Record { id: chunk_id(slug, i), slug: slug.to_string(), index: i, document: c.to_string(), access: access.clone() });
+        }
+        public_pages += access.is_public as usize;
+        bytes += f.content.len() as u64;
+        let mut entry = json!({ "isPublic": access.is_public, "groups": access.groups, "size": f.content.len(), "chunks": chunks.len() });
+        if let Some(m) = f.mtime {
+            entry["mtime"] = json!(m.floor());
+        }
+        tree.insert(slug.to_string(), entry);
+    }
+    rules.check_used(&matched)?;
+    let rule_pages = rules.list.iter().map(|r| r.glob.clone()).zip(matched).collect();
+    Ok(Plan { records, tree, pages: seen.len(), public_pages, bytes, line_aligned, rule_pages })
+}
+
+/// What an ingest wrote.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub collection: String,
+    pub collection_id: String,
+    pub pages: usize,
+    pub public_pages: usize,
+    pub restricted_pages: usize,
+    pub chunks: usize,
+    pub bytes: u64,
+    pub removed_records: usize,
+    /// Bytes of the stored tree: its manifest and shards.
+    pub tree_bytes: usize,
+    pub tree_shards: usize,
+    pub line_aligned: bool,
+    /// Pages each access rule decided: `[{glob, pages}]`.
+    pub rules: Vec<RuleSummary>,
+    pub requests: u64,
+}
+
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct RuleSummary {
+    pub glob: String,
+    pub pages: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn access_rules_last_match_wins() {
+        let rules = Rules::new(parse_access_rules(r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}, "internal/billing/**": {"groups": ["billing", "admin"]}}"#).unwrap(), false);
+        let files: Vec<SourceFile> = ["index.md", "internal/keys.md", "internal/billing/plans.md"]
+            .iter()
+            .map(|p| SourceFile { path: p.to_string(), content: b"x\n".to_vec(), mtime: Some(1.5) })
+            .collect();
+        let p = plan(&files, &rules, 4096, "__path_tree__").unwrap();
+        assert_eq!(p.tree["index.md"], json!({"isPublic": true, "groups": [], "size": 2, "chunks": 1, "mtime": 1.0}));
+        assert_eq!(p.tree["internal/keys.md"]["groups"], json!(["admin"]));
+        assert_eq!(p.tree["internal/billing/plans.md"]["groups"], json!(["billing", "admin"]));
+        assert_eq!(p.tree["internal/billing/plans.md"]["isPublic"], json!(false));
+        assert_eq!(p.public_pages, 1);
+        assert_eq!(p.rule_pages, vec![("internal/**".to_string(), 1), ("internal/billing/**".to_string(), 1)]);
+        let chunk = p.records.iter().find(|r| r.slug == "internal/keys.md").unwrap();
+        assert_eq!(chunk.access, Access { is_public: false, groups: vec!["admin".into()] }, "every chunk carries its page's access");
+    }
+
+    #[test]
+    fn a_rule_that_matches_no_page_stops_the_plan() {
+        let rules = Rules::new(parse_access_rules(r#"{"/internal/**": {"groups": ["admin"]}}"#).unwrap(), false);
+        let files = vec![SourceFile { path: "internal/a.md".into(), content: b"x\n".to_vec(), mtime: None }];
+        assert!(plan(&files, &rules, 4096, "t").unwrap_err().contains("did you mean \"internal/**\""));
+        let private = plan(&files, &Rules::new(Vec::new(), true), 4096, "t").unwrap();
+        assert_eq!(private.public_pages, 0, "--default-private");
+    }
+
+    #[test]
+    fn plan_rejects_binary_and_bad_paths() {
+        let bin = SourceFile { path: "img.png".into(), content: vec![0x89, 0x50, 0xff, 0x00], mtime: None };
+        assert!(plan(&[bin], &Rules::default(), 4096, "t").unwrap_err().starts_with("img.png: not UTF-8"));
+        let bad = SourceFile { path: "a/../b.md".into(), content: vec![], mtime: None };
+        assert!(plan(&[bad], &Rules::default(), 4096, "t").is_err());
+    }
+
+    #[test]
+    fn plan_records_round_trip_through_assembly() {
+        let text = "# Title\n".to_string() + &"a line of text\n".repeat(500);
+        let f = SourceFile { path: "guide.md".into(), content: text.clone().into_bytes(), mtime: None };
+        let p = plan(&[f], &Rules::default(), 1024, "__path_tree__").unwrap();
+        assert!(p.records.len() > 5);
+        assert!(p.line_aligned);
+        let chunks = p
+            .records
+            .iter()
+            .rev()
+            .map(|r| crate::store::assemble::Chunk { id: r.id.clone(), index: Some(json!(r.index)), document: Some(r.document.clone()) })
+            .collect();
+        assert_eq!(crate::store::assemble::assemble(chunks, Some(text.len() as u64)).unwrap(), text);
+        let tree = crate::tree::PathTree::from_json(&Value::Object(p.tree).to_string(), None).unwrap();
+        assert_eq!(tree.entries[0].size, Some(text.len() as u64));
+    }
+
+    #[test]
+    fn settings_are_read_and_checked() {
+        let s = Settings::from_json(&json!({
+            "url": "http://x", "collection": "docs", "access": "{\"internal/**\": {\"groups\": [\"admin\"]}}",
+            "chunkBytes": 1024, "plainTree": true, "slugField": "page",
+        }))
+        .unwrap();
+        assert_eq!((s.collection.as_str(), s.chunk_bytes, s.plain_tree), ("docs", 1024, true));
+        assert_eq!(s.schema.slug_field, "page");
+        assert_eq!(s.rules.list[0].access.groups, vec!["admin"]);
+        let defaults = Settings::from_json(&json!({"url": "http://x", "collection": "docs"})).unwrap();
+        assert_eq!((defaults.chunk_bytes, defaults.plain_tree, defaults.rules.list.len()), (DEFAULT_CHUNK_BYTES, false, 0));
+        assert!(defaults.rules.default.is_public);
+        let private = Settings::from_json(&json!({"url": "http://x", "collection": "docs", "defaultAccess": "private"})).unwrap();
+        assert!(!private.rules.default.is_public);
+        let e = Settings::from_json(&json!({"url": "http://x", "collection": "docs", "defaultAccess": "hidden"})).unwrap_err();
+        assert_eq!(e.0, "option defaultAccess must be \"public\" or \"private\", got \"hidden\"");
+        let e = Settings::from_json(&json!({"url": "http://x"})).unwrap_err();
+        assert_eq!(e.0, "option collection is required");
+        let e = Settings::from_json(&json!({"url": "http://x", "collection": "d", "access": "{\"a\": 1}"})).unwrap_err();
+        assert_eq!(e.0, "access rule \"a\": expected an object");
+    }
+}

@@ -1,0 +1,142 @@
+//! Access rules: which pages an ingest marks public, and which groups see the others.
+//!
+//! Rules map path globs to `isPublic`/`groups`; the last matching rule wins, and a page
+//! no rule matches gets the default (public, unless the host asks for private). Globs
+//! work on `/`-separated slugs: `*` and `?` stay within a segment, `**` spans any number
+//! of segments. A rule that matches no page is a mistake that would leave pages public
+//! (`"/internal/**"` never matches: slugs have no leading `/`), so it fails the ingest
+//! before anything is written.
+
+use crate::access::Access;
+use crate::json;
+
+/// Pages whose slug matches `glob` get `access`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessRule {
+    pub glob: String,
+    pub access: Access,
+}
+
+/// Parses `{"internal/**": {"isPublic": false, "groups": ["admin"]}, …}`, keeping order
+/// (the last matching rule wins) and refusing a glob written twice.
+pub fn parse_access_rules(text: &str) -> Result<Vec<AccessRule>, String> {
+    let members = json::ordered_object(text).map_err(|e| format!("access rules: {e}"))?;
+    members
+        .into_iter()
+        .map(|(glob, v)| {
+            let obj = v.as_object().ok_or_else(|| format!("access rule {glob:?}: expected an object"))?;
+            let access = Access::from_fields(obj).map_err(|e| format!("access rule {glob:?}: {e}"))?;
+            Ok(AccessRule { glob, access })
+        })
+        .collect()
+}
+
+/// The rules of one ingest and the access of pages no rule matches.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rules {
+    pub list: Vec<AccessRule>,
+    pub default: Access,
+}
+
+impl Rules {
+    pub fn new(list: Vec<AccessRule>, default_private: bool) -> Self {
+        Rules { list, default: Access { is_public: !default_private, groups: Vec::new() } }
+    }
+
+    /// A page's access, and which rule decided it (`None`: the default).
+    pub fn access(&self, slug: &str) -> (&Access, Option<usize>) {
+        match self.list.iter().rposition(|r| glob_match(&r.glob, slug)) {
+            Some(i) => (&self.list[i].access, Some(i)),
+            None => (&self.default, None),
+        }
+    }
+
+    /// Fails on the first rule that matched no page (`matched[i]` pages for rule `i`).
+    pub fn check_used(&self, matched: &[usize]) -> Result<(), String> {
+        let Some(unused) = self.list.iter().zip(matched).find(|(_, n)| **n == 0).map(|(r, _)| r) else { return Ok(()) };
+        let glob = &unused.glob;
+        Err(match glob.strip_prefix('/') {
+            Some(rest) => format!("access rule {glob:?} matches no page: globs are relative to the docs folder, did you mean {rest:?}?"),
+            None => format!("access rule {glob:?} matches no page: fix the glob or remove the rule (nothing was written)"),
+        })
+    }
+}
+
+/// Glob match on `/`-separated paths: `*` and `?` stay within a segment, `**` spans any
+/// number of segments (`docs/**` matches everything below `docs`).
+pub fn glob_match(glob: &str, path: &str) -> bool {
+    fn go(g: &[u8], p: &[u8]) -> bool {
+        match g.first() {
+            None => p.is_empty(),
+            Some(b'*') if g.get(1) == Some(&b'*') => {
+                let rest = &g[2..];
+                let rest = rest.strip_prefix(b"/").unwrap_or(rest);
+                // `**` matches nothing, or any prefix ending at a segment boundary.
+                if go(rest, p) {
+                    return true;
+                }
+                (0..p.len()).any(|i| p[i] == b'/' && go(rest, &p[i + 1..])) || rest.is_empty()
+            }
+            Some(b'*') => (0..=p.len()).take_while(|&i| i == 0 || p[i - 1] != b'/').any(|i| go(&g[1..], &p[i..])),
+            Some(b'?') => !p.is_empty() && p[0] != b'/' && go(&g[1..], &p[utf8_len(p[0])..]),
+            Some(&c) => p.first() == Some(&c) && go(&g[1..], &p[1..]),
+        }
+    }
+    fn utf8_len(b: u8) -> usize {
+        match b {
+            0xF0..=0xFF => 4,
+            0xE0..=0xEF => 3,
+            0xC0..=0xDF => 2,
+            _ => 1,
+        }
+    }
+    go(glob.as_bytes(), path.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("internal/**", "internal/a.md"));
+        assert!(glob_match("internal/**", "internal/x/y/a.md"));
+        assert!(!glob_match("internal/**", "internals/a.md"));
+        assert!(glob_match("**/secret.md", "secret.md"));
+        assert!(glob_match("**/secret.md", "a/b/secret.md"));
+        assert!(glob_match("*.json", "openapi.json"));
+        assert!(!glob_match("*.json", "api/openapi.json"));
+        assert!(glob_match("api/*/v?.json", "api/specs/v2.json"));
+        assert!(glob_match("**", "anything/at/all"));
+        assert!(glob_match("docs/**/*.mdx", "docs/a.mdx"));
+        assert!(glob_match("docs/**/*.mdx", "docs/x/y/a.mdx"));
+        assert!(glob_match("ré?umé.md", "résumé.md"));
+    }
+
+    #[test]
+    fn bad_access_rules_are_named() {
+        assert!(parse_access_rules(r#"{"a/**": {"isPublic": "no"}}"#).unwrap_err().contains("\"a/**\""));
+        assert!(parse_access_rules("[]").is_err());
+        assert!(parse_access_rules("{} trailing").is_err());
+        assert!(parse_access_rules(r#"{"a/**": {"isPublic": true}, "a/**": {"isPublic": false}}"#).unwrap_err().contains("duplicate key"));
+    }
+
+    #[test]
+    fn the_last_matching_rule_wins_then_the_default() {
+        let list = parse_access_rules(r#"{"internal/**": {"groups": ["admin"]}, "internal/billing/**": {"groups": ["billing"]}}"#).unwrap();
+        let rules = Rules::new(list, false);
+        assert_eq!(rules.access("internal/billing/a.md").1, Some(1));
+        assert_eq!(rules.access("internal/x.md").0.groups, vec!["admin"]);
+        assert_eq!(rules.access("index.md"), (&Access { is_public: true, groups: vec![] }, None));
+        assert!(!Rules::new(Vec::new(), true).access("index.md").0.is_public, "--default-private");
+    }
+
+    #[test]
+    fn a_rule_that_matches_nothing_is_an_error() {
+        let rules = Rules::new(parse_access_rules(r#"{"/internal/**": {"groups": ["admin"]}, "docs/**": {"isPublic": true}}"#).unwrap(), false);
+        assert_eq!(rules.check_used(&[0, 3]).unwrap_err(), "access rule \"/internal/**\" matches no page: globs are relative to the docs folder, did you mean \"internal/**\"?");
+        let rules = Rules::new(parse_access_rules(r#"{"nope/**": {"isPublic": true}}"#).unwrap(), false);
+        assert_eq!(rules.check_used(&[0]).unwrap_err(), "access rule \"nope/**\" matches no page: fix the glob or remove the rule (nothing was written)");
+        assert_eq!(rules.check_used(&[1]), Ok(()));
+    }
+}

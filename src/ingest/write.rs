@@ -1,0 +1,144 @@
+//! Writing an ingest plan: chunks, then stale records removed, then the tree.
+//!
+//! The order is what keeps readers safe during a re-ingest: a reader never sees a tree
+//! that names chunks not yet written. Every write goes in batches of at most 300 records
+//! (Chroma Cloud's cap) with embeddings from the caller's function or the built-in one.
+
+use super::{Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
+use crate::chroma::{Client, GetRequest, UpsertRequest};
+use crate::codec;
+use crate::collection::{self, Bound};
+use crate::layout;
+use crate::schema::{self, Schema};
+use crate::transport::LocalFuture;
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+
+/// Records per write request (Chroma Cloud's cap).
+pub const WRITE_BATCH: usize = 300;
+
+/// A deterministic bag-of-words embedding: lets a collection work as a filesystem with
+/// no model at all (semantic quality is not its purpose).
+pub fn default_embedding(text: &str) -> Vec<f32> {
+    let mut v = vec![0f32; DEFAULT_DIMENSION];
+    for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        let h = codec::fingerprint(word.to_lowercase().as_bytes());
+        v[(h % DEFAULT_DIMENSION as u64) as usize] += if h & (1 << 40) != 0 { 1.0 } else { -1.0 };
+    }
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    } else {
+        v[0] = 1.0;
+    }
+    v
+}
+
+/// Computes embeddings for a batch of documents.
+pub trait Embedder {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>>;
+}
+
+/// The built-in [`default_embedding`].
+pub struct DefaultEmbedder;
+
+impl Embedder for DefaultEmbedder {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        Box::pin(async move { Ok(texts.iter().map(|t| default_embedding(t)).collect()) })
+    }
+}
+
+pub struct WriteOptions<'a> {
+    pub collection: &'a str,
+    pub schema: &'a Schema,
+    /// Store the tree as plain JSON instead of gzip+base64.
+    pub plain_tree: bool,
+}
+
+/// A chunk's metadata: its place in its page, and its page's access (so a query can be
+/// scoped by a session's groups inside Chroma). `groups` is always written, `[""]` when
+/// a page has none (no session has the empty group): Chroma 1.5.9 can attach a deleted
+/// record's array to a new record that does not set its own.
+fn chunk_metadata(schema: &Schema, r: &Record) -> Map<String, Value> {
+    let mut m = schema.chunk_metadata(&r.slug, r.index);
+    m.insert(schema::IS_PUBLIC.into(), json!(r.access.is_public));
+    let groups = if r.access.groups.is_empty() { vec![String::new()] } else { r.access.groups.clone() };
+    m.insert(schema::GROUPS.into(), json!(groups));
+    m
+}
+
+async fn upsert_batch(client: &Client, cid: &str, embedder: &dyn Embedder, ids: Vec<String>, docs: Vec<String>, metas: Vec<Map<String, Value>>) -> Result<usize, String> {
+    let embeddings = embedder.embed(docs.clone()).await.map_err(|e| format!("embedding failed: {e}"))?;
+    if embeddings.len() != docs.len() {
+        return Err(format!("the embedding function returned {} vectors for {} documents", embeddings.len(), docs.len()));
+    }
+    let n = ids.len();
+    client
+        .upsert(cid, &UpsertRequest { ids, embeddings, documents: docs, metadatas: metas })
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(n)
+}
+
+/// Writes a plan: chunks, then removal of stale records, then the tree.
+pub async fn write(client: &Client, plan: &Plan, opts: &WriteOptions<'_>, embedder: &dyn Embedder) -> Result<Summary, String> {
+    let info = client.create_collection(opts.collection, None).await.map_err(|e| e.to_string())?;
+    let cid = info.id.clone();
+    for batch in plan.records.chunks(WRITE_BATCH) {
+        let ids = batch.iter().map(|r| r.id.clone()).collect();
+        let docs = batch.iter().map(|r| r.document.clone()).collect();
+        let metas = batch.iter().map(|r| chunk_metadata(opts.schema, r)).collect();
+        upsert_batch(client, &cid, embedder, ids, docs, metas).await?;
+    }
+    // The tree goes last: a reader never sees a tree that names chunks not yet written.
+    let tree = layout::write(&plan.tree, plan.line_aligned, true, opts.plain_tree);
+    let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| layout::shard_id(&opts.schema.tree_id, i)).collect();
+    // Records from an earlier run that this one does not write would corrupt pages.
+    let keep: HashSet<&str> = plan.records.iter().map(|r| r.id.as_str()).chain(shard_ids.iter().map(String::as_str)).chain([opts.schema.tree_id.as_str()]).collect();
+    let list = GetRequest { include: vec![], ..Default::default() };
+    let existing = collection::get_all(client, &cid, list, Bound::COLLECTION, "the list of record ids").await.map_err(|e| e.to_string())?;
+    let stale: Vec<String> = existing.ids.into_iter().filter(|id| !keep.contains(id.as_str())).collect();
+    for batch in stale.chunks(WRITE_BATCH) {
+        client.delete(&cid, batch).await.map_err(|e| e.to_string())?;
+    }
+    let dim = embedder.embed(vec![String::new()]).await.map_err(|e| format!("embedding failed: {e}"))?.first().map_or(DEFAULT_DIMENSION, Vec::len);
+    let mut meta = Map::new();
+    meta.insert(schema::MARKER.0.into(), json!(schema::MARKER.1));
+    meta.insert(schema::PAGES.into(), json!(plan.pages));
+    let metas = vec![meta; shard_ids.len()];
+    for (ids, (docs, metas)) in shard_ids.chunks(WRITE_BATCH).zip(tree.shards.chunks(WRITE_BATCH).zip(metas.chunks(WRITE_BATCH))) {
+        let embeddings = vec![vec![0.0; dim]; ids.len()];
+        client.upsert(&cid, &UpsertRequest { ids: ids.to_vec(), embeddings, documents: docs.to_vec(), metadatas: metas.to_vec() }).await.map_err(|e| e.to_string())?;
+    }
+    let tree_bytes = tree.document.len() + tree.shards.iter().map(String::len).sum::<usize>();
+    let manifest = UpsertRequest { ids: vec![opts.schema.tree_id.clone()], embeddings: vec![vec![0.0; dim]], documents: vec![tree.document], metadatas: vec![metas.first().cloned().unwrap_or_default()] };
+    client.upsert(&cid, &manifest).await.map_err(|e| e.to_string())?;
+    Ok(Summary {
+        collection: opts.collection.to_string(),
+        collection_id: cid,
+        pages: plan.pages,
+        public_pages: plan.public_pages,
+        restricted_pages: plan.pages - plan.public_pages,
+        chunks: plan.records.len(),
+        bytes: plan.bytes,
+        removed_records: stale.len(),
+        tree_bytes,
+        tree_shards: shard_ids.len(),
+        line_aligned: plan.line_aligned,
+        rules: plan.rule_pages.iter().map(|(glob, pages)| RuleSummary { glob: glob.clone(), pages: *pages }).collect(),
+        requests: client.stats().requests,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_embedding_is_deterministic_and_unit_length() {
+        let a = default_embedding("Install the CLI");
+        assert_eq!(a, default_embedding("install the cli"));
+        assert!((a.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5);
+        assert_eq!(default_embedding("").len(), DEFAULT_DIMENSION);
+    }
+}

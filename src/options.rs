@@ -1,0 +1,292 @@
+//! Everything `ChromaFs.connect` accepts, read and checked natively.
+//!
+//! The JavaScript boundary turns the host's options object into JSON (functions such as a
+//! lazy file's loader or a custom `fetch` are attached apart), and [`Options::from_json`]
+//! does the rest: required fields, types, ranges and clamps, each failure an
+//! [`OptionError`] that names the option. Keeping this native means every rule has a
+//! unit test and the boundary only converts.
+
+use crate::access::Groups;
+use crate::chroma::ClientConfig;
+use crate::path;
+use crate::schema::Schema;
+use crate::store::lazy::LazySource;
+use crate::store::shared::SharedCache;
+use serde_json::{Map, Value};
+use std::fmt;
+use std::rc::Rc;
+
+/// An option that cannot be used; the message names it (`option url is required`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionError(pub String);
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+fn fail<T>(message: impl Into<String>) -> Result<T, OptionError> {
+    Err(OptionError(message.into()))
+}
+
+/// Typed reads of an options object; a missing or `null` member is absent.
+pub struct Fields<'a>(&'a Map<String, Value>);
+
+impl<'a> Fields<'a> {
+    pub fn of(value: &'a Value, what: &str) -> Result<Self, OptionError> {
+        match value.as_object() {
+            Some(o) => Ok(Fields(o)),
+            None => fail(format!("{what} expects an options object")),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.0.get(key).filter(|v| !v.is_null())
+    }
+
+    pub fn string(&self, key: &str) -> Result<Option<String>, OptionError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => fail(format!("option {key} must be a string")),
+        }
+    }
+
+    pub fn required(&self, key: &str) -> Result<String, OptionError> {
+        self.string(key)?.ok_or_else(|| OptionError(format!("option {key} is required")))
+    }
+
+    pub fn number(&self, key: &str) -> Result<Option<f64>, OptionError> {
+        match self.get(key).map(Value::as_f64) {
+            None => Ok(None),
+            Some(Some(n)) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
+            Some(_) => fail(format!("option {key} must be a non-negative number")),
+        }
+    }
+
+    pub fn strings(&self, key: &str) -> Result<Vec<String>, OptionError> {
+        let bad = || OptionError(format!("option {key} must be an array of strings"));
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(items)) => items.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<_>>().ok_or_else(bad),
+            Some(_) => Err(bad()),
+        }
+    }
+
+    pub fn flag(&self, key: &str) -> bool {
+        match self.get(key) {
+            None | Some(Value::Bool(false)) => false,
+            Some(Value::Number(n)) => n.as_f64() != Some(0.0),
+            Some(Value::String(s)) => !s.is_empty(),
+            Some(_) => true,
+        }
+    }
+
+    pub fn member(&self, key: &str) -> Option<&'a Value> {
+        self.get(key)
+    }
+}
+
+/// Where the collection is and how to reach it: shared by `connect` and `ingest`.
+pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
+    let url = f.required("url")?;
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return fail(format!("option url must be an absolute http(s) URL, got {url:?}"));
+    }
+    let mut c = ClientConfig::new(&url);
+    if let Some(t) = f.string("tenant")? {
+        c.tenant = t;
+    }
+    if let Some(d) = f.string("database")? {
+        c.database = d;
+    }
+    if let Some(t) = f.string("token")? {
+        c.headers.push(("x-chroma-token".into(), t));
+    }
+    if let Some(h) = f.member("headers") {
+        for (k, v) in h.as_object().into_iter().flatten() {
+            let v = v.as_str().ok_or_else(|| OptionError(format!("header {k} must be a string")))?;
+            c.headers.push((k.clone(), v.to_string()));
+        }
+    }
+    if let Some(t) = f.number("timeoutMs")? {
+        c.timeout_ms = t.clamp(1.0, 600_000.0) as u32;
+    }
+    if let Some(n) = f.number("maxConcurrency")? {
+        c.max_concurrency = (n as usize).max(1);
+    }
+    if let Some(n) = f.number("retries")? {
+        c.retries = (n as u32).min(10);
+    }
+    Ok(c)
+}
+
+/// The collection's field names and tree id.
+pub fn schema(f: &Fields) -> Result<Schema, OptionError> {
+    let d = Schema::default();
+    Ok(Schema {
+        slug_field: f.string("slugField")?.unwrap_or(d.slug_field),
+        chunk_index_field: f.string("chunkIndexField")?.unwrap_or(d.chunk_index_field),
+        tree_id: f.string("treeId")?.unwrap_or(d.tree_id),
+    })
+}
+
+/// Everything a session is opened with.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub client: ClientConfig,
+    pub collection: String,
+    pub groups: Groups,
+    pub schema: Schema,
+    pub extension: Option<String>,
+    pub cache_bytes: usize,
+    pub lazy_files: Vec<(String, LazySource)>,
+    /// Reload a process-cached tree older than this; `None` keeps it for the process's life.
+    pub tree_max_age_ms: Option<f64>,
+    /// A cache shared with other sessions, behind the in-memory one.
+    pub shared_cache: Option<Rc<dyn SharedCache>>,
+    /// Origins lazy URLs named by the tree may be fetched from (`None`: public https).
+    pub lazy_origins: Option<Vec<String>>,
+}
+
+impl Options {
+    pub fn new(url: &str, collection: &str) -> Self {
+        Options {
+            client: ClientConfig::new(url),
+            collection: collection.to_string(),
+            groups: Groups::default(),
+            schema: Schema::default(),
+            extension: None,
+            cache_bytes: 64 << 20,
+            lazy_files: Vec::new(),
+            tree_max_age_ms: None,
+            shared_cache: None,
+            lazy_origins: None,
+        }
+    }
+
+    /// Reads `connect`'s options. Lazy files given as URLs are read here; loaders (host
+    /// functions) are added with [`Options::add_lazy_file`].
+    pub fn from_json(value: &Value) -> Result<Options, OptionError> {
+        let f = Fields::of(value, "ChromaFs.connect")?;
+        let collection = f.required("collection")?;
+        let client = client_config(&f)?;
+        let mut opts = Options { client, ..Options::new("http://unused", &collection) };
+        opts.groups = Groups::new(f.strings("groups")?);
+        opts.schema = schema(&f)?;
+        opts.extension = f.string("extension")?.filter(|e| !e.is_empty());
+        if let Some(n) = f.number("cacheBytes")? {
+            opts.cache_bytes = n.min(usize::MAX as f64) as usize;
+        }
+        opts.tree_max_age_ms = f.number("treeMaxAgeMs")?;
+        if f.member("lazyOrigins").is_some() {
+            let origins = f.strings("lazyOrigins")?;
+            if let Some(bad) = origins.iter().find(|o| crate::origin::origin(o).is_none()) {
+                return fail(format!("lazyOrigins entry {bad:?} must be an http(s) origin such as \"https://example.com\""));
+            }
+            opts.lazy_origins = Some(origins);
+        }
+        if let Some(lazy) = f.member("lazyFiles") {
+            for (p, v) in lazy.as_object().into_iter().flatten() {
+                match v.as_str() {
+                    Some(url) => opts.add_lazy_file(p, LazySource::Url(url.to_string()))?,
+                    None => return fail(format!("lazyFiles[{p:?}] must be a URL or a function")),
+                }
+            }
+        }
+        Ok(opts)
+    }
+
+    /// Adds a session-only file; its path must be an absolute file path.
+    pub fn add_lazy_file(&mut self, p: &str, source: LazySource) -> Result<(), OptionError> {
+        if !p.starts_with('/') || p.contains('\0') || path::normalize(p) == "/" {
+            return fail(format!("lazyFiles key {p:?} must be an absolute file path"));
+        }
+        self.lazy_files.push((p.to_string(), source));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn err(v: Value) -> String {
+        Options::from_json(&v).unwrap_err().0
+    }
+
+    #[test]
+    fn the_minimum_and_the_defaults() {
+        let o = Options::from_json(&json!({"url": "http://127.0.0.1:8000/", "collection": "docs"})).unwrap();
+        assert_eq!(o.client.url, "http://127.0.0.1:8000");
+        assert_eq!((o.client.tenant.as_str(), o.client.database.as_str()), ("default_tenant", "default_database"));
+        assert_eq!((o.client.timeout_ms, o.client.max_concurrency, o.client.retries), (10_000, 10, 3));
+        assert_eq!(o.schema, Schema::default());
+        assert_eq!(o.cache_bytes, 64 << 20);
+        assert_eq!(o.groups, Groups::default());
+        assert!(o.extension.is_none() && o.tree_max_age_ms.is_none() && o.lazy_files.is_empty());
+    }
+
+    #[test]
+    fn required_options_and_types_are_named() {
+        assert_eq!(err(json!("nope")), "ChromaFs.connect expects an options object");
+        assert_eq!(err(json!({"collection": "docs"})), "option url is required");
+        assert_eq!(err(json!({"url": "http://x"})), "option collection is required");
+        assert_eq!(err(json!({"url": "ftp://x", "collection": "d"})), "option url must be an absolute http(s) URL, got \"ftp://x\"");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "groups": "admin"})), "option groups must be an array of strings");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "groups": ["a", 1]})), "option groups must be an array of strings");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "timeoutMs": -1})), "option timeoutMs must be a non-negative number");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "cacheBytes": "big"})), "option cacheBytes must be a non-negative number");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "token": 5})), "option token must be a string");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": {"x-a": 1}})), "header x-a must be a string");
+    }
+
+    #[test]
+    fn numbers_are_clamped_to_what_works() {
+        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "timeoutMs": 0, "maxConcurrency": 0, "retries": 99})).unwrap();
+        assert_eq!((o.client.timeout_ms, o.client.max_concurrency, o.client.retries), (1, 1, 10));
+        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "timeoutMs": 1e12, "cacheBytes": 0})).unwrap();
+        assert_eq!((o.client.timeout_ms, o.cache_bytes), (600_000, 0));
+    }
+
+    #[test]
+    fn credentials_layout_and_session_fields() {
+        let o = Options::from_json(&json!({
+            "url": "https://api.trychroma.com", "collection": "d", "tenant": "t", "database": "db",
+            "token": "ck-1", "headers": {"x-team": "docs"}, "groups": ["b", "a"], "slugField": "page",
+            "chunkIndexField": "n", "treeId": "tree", "extension": ".mdx", "treeMaxAgeMs": 500, "null": null,
+        }))
+        .unwrap();
+        assert_eq!(o.client.headers, vec![("x-chroma-token".to_string(), "ck-1".to_string()), ("x-team".to_string(), "docs".to_string())]);
+        assert_eq!((o.client.tenant.as_str(), o.client.database.as_str()), ("t", "db"));
+        assert_eq!(o.schema, Schema { slug_field: "page".into(), chunk_index_field: "n".into(), tree_id: "tree".into() });
+        assert_eq!(o.groups, Groups::new(["a", "b"]));
+        assert_eq!((o.extension.as_deref(), o.tree_max_age_ms), (Some(".mdx"), Some(500.0)));
+        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "extension": ""})).unwrap();
+        assert_eq!(o.extension, None, "an empty extension is none");
+    }
+
+    #[test]
+    fn lazy_file_paths_must_be_absolute_files() {
+        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "lazyFiles": {"/specs/a.json": "https://s/a.json"}})).unwrap();
+        assert!(matches!(&o.lazy_files[..], [(p, LazySource::Url(u))] if p == "/specs/a.json" && u == "https://s/a.json"));
+        for bad in ["specs/a.json", "/", "//", "/a\0b"] {
+            let e = err(json!({"url": "http://x", "collection": "d", "lazyFiles": {bad: "https://s"}}));
+            assert_eq!(e, format!("lazyFiles key {bad:?} must be an absolute file path"));
+        }
+        let e = err(json!({"url": "http://x", "collection": "d", "lazyFiles": {"/a": 3}}));
+        assert_eq!(e, "lazyFiles[\"/a\"] must be a URL or a function");
+    }
+
+    #[test]
+    fn lazy_origins_are_origins() {
+        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://cdn.example.com"]})).unwrap();
+        assert_eq!(o.lazy_origins, Some(vec!["https://cdn.example.com".to_string()]));
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["cdn"]})), "lazyOrigins entry \"cdn\" must be an http(s) origin such as \"https://example.com\"");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": "https://a"})), "option lazyOrigins must be an array of strings");
+    }
+}

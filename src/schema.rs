@@ -1,0 +1,92 @@
+//! The collection's layout: which metadata fields hold what, and the tree record's id.
+//!
+//! chromafs reads collections written by its own ingest and by other tools, so the field
+//! names are options; every module that reads or writes a record asks a [`Schema`]
+//! instead of spelling a field name itself. The tree record's metadata keys that chromafs
+//! writes and reads are here too, so the writer and the reader cannot drift apart.
+
+use crate::chroma::GetResponse;
+use crate::store::assemble::Chunk;
+use serde_json::Value;
+
+/// Tree record metadata of trees written by other tools: `true` when every chunk holds
+/// whole lines. chromafs's own ingest says so in the tree's manifest instead.
+pub const LINE_ALIGNED: &str = "line_aligned";
+/// Chunk metadata written beside the slug and index, so reads and searches can be scoped
+/// by a session's access inside Chroma (declared by the tree's manifest).
+pub const IS_PUBLIC: &str = "isPublic";
+pub const GROUPS: &str = "groups";
+/// Tree record metadata: the number of pages, for people browsing the collection.
+pub const PAGES: &str = "pages";
+/// Tree record metadata key and value that mark the record as chromafs's tree.
+pub const MARKER: (&str, &str) = ("chromafs", "path-tree");
+
+/// Where a collection keeps its page slugs, chunk positions and tree.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Schema {
+    /// Chunk metadata field holding the page slug.
+    pub slug_field: String,
+    /// Chunk metadata field holding the chunk's position in its page.
+    pub chunk_index_field: String,
+    /// Id of the path tree record.
+    pub tree_id: String,
+}
+
+impl Default for Schema {
+    fn default() -> Self {
+        Schema { slug_field: "page_slug".into(), chunk_index_field: "chunk_index".into(), tree_id: "__path_tree__".into() }
+    }
+}
+
+impl Schema {
+    /// The slug of record `i` of a response, when it has one.
+    pub fn slug_of<'r>(&self, resp: &'r GetResponse, i: usize) -> Option<&'r str> {
+        resp.metadata(i)?.get(&self.slug_field)?.as_str()
+    }
+
+    /// Record `i` of a response as a page chunk (its index still raw: assembly checks it).
+    pub fn chunk_of(&self, resp: &GetResponse, i: usize) -> Chunk {
+        Chunk {
+            id: resp.ids[i].clone(),
+            index: resp.metadata(i).and_then(|m| m.get(&self.chunk_index_field)).cloned(),
+            document: resp.document(i).map(str::to_string),
+        }
+    }
+
+    /// The metadata of one chunk record.
+    pub fn chunk_metadata(&self, slug: &str, index: usize) -> serde_json::Map<String, Value> {
+        let mut m = serde_json::Map::new();
+        m.insert(self.slug_field.clone(), Value::from(slug));
+        m.insert(self.chunk_index_field.clone(), Value::from(index));
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_chunks_by_the_configured_fields() {
+        let schema = Schema { slug_field: "page".into(), chunk_index_field: "n".into(), ..Schema::default() };
+        let resp: GetResponse = serde_json::from_value(json!({
+            "ids": ["a#0", "b#0"],
+            "documents": ["x", null],
+            "metadatas": [{"page": "a", "n": 0}, {"page_slug": "b"}],
+        }))
+        .unwrap();
+        assert_eq!(schema.slug_of(&resp, 0), Some("a"));
+        assert_eq!(schema.slug_of(&resp, 1), None, "only the configured field counts");
+        let c = schema.chunk_of(&resp, 0);
+        assert_eq!((c.id.as_str(), c.index, c.document.as_deref()), ("a#0", Some(json!(0)), Some("x")));
+        assert_eq!(schema.chunk_of(&resp, 1).document, None);
+        assert_eq!(Value::Object(schema.chunk_metadata("a", 3)), json!({"page": "a", "n": 3}));
+    }
+
+    #[test]
+    fn defaults_are_chromas_conventions() {
+        let s = Schema::default();
+        assert_eq!((s.slug_field.as_str(), s.chunk_index_field.as_str(), s.tree_id.as_str()), ("page_slug", "chunk_index", "__path_tree__"));
+    }
+}

@@ -1,0 +1,344 @@
+//! Search command lines, parsed exactly as just-bash 3.4 parses them.
+//!
+//! A plan is only as good as its reading of the command: a flag read differently from
+//! just-bash would narrow a search to the wrong files. These parsers follow just-bash's
+//! own, quirks included (the last `-e` wins; rg takes every word after `-e` as a path),
+//! and record anything they do not model so the plan can fall back.
+
+use super::rewrite::Dialect;
+
+
+/// grep's options, as just-bash reads them.
+#[derive(Debug, Clone, Default)]
+pub struct GrepArgs {
+    pub ignore_case: bool,
+    pub invert: bool,
+    pub count: bool,
+    pub files_without_match: bool,
+    pub recursive: bool,
+    pub line_regexp: bool,
+    pub extended: bool,
+    pub perl: bool,
+    pub fixed: bool,
+    pub help: bool,
+    /// An option just-bash rejects: the command fails before reading anything.
+    pub invalid: bool,
+    pub pattern: Option<String>,
+    pub pattern_files: Vec<String>,
+    pub exclude_dir: bool,
+    /// Indices into the argument list of the file operands.
+    pub file_operands: Vec<usize>,
+    pub has_double_dash: bool,
+}
+
+impl GrepArgs {
+    pub fn dialect(&self) -> Dialect {
+        if self.fixed {
+            Dialect::Fixed
+        } else if self.extended {
+            Dialect::Extended
+        } else if self.perl {
+            Dialect::Perl
+        } else {
+            Dialect::Basic
+        }
+    }
+}
+
+pub(super) fn is_context(a: &str) -> bool {
+    let b = a.as_bytes();
+    b.len() > 2 && b[0] == b'-' && matches!(b[1], b'A' | b'B' | b'C') && b[2..].iter().all(u8::is_ascii_digit)
+}
+
+/// Parses `args` (after `skip` injected ones, such as egrep's `-E`) as just-bash's grep does.
+pub fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
+    let mut g = GrepArgs::default();
+    let mut operands = Vec::new();
+    let mut options = true;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        if options && arg == "--" {
+            options = false;
+            g.has_double_dash = true;
+            i += 1;
+            continue;
+        }
+        if options && arg == "--help" {
+            g.help = true;
+            return g;
+        }
+        if options && arg.starts_with('-') && arg != "-" {
+            let takes_next = i + 1 < args.len();
+            if arg == "-e" && takes_next {
+                g.pattern = Some(args[i + 1].clone());
+                i += 2;
+                continue;
+            }
+            if let Some(f) = arg.strip_prefix("--file=") {
+                g.pattern_files.push(f.to_string());
+            } else if arg.starts_with("--include=") || arg.starts_with("--exclude=") || arg.starts_with("--max-count=") {
+            } else if arg.starts_with("--exclude-dir=") {
+                g.exclude_dir = true;
+            } else if arg.len() > 2 && arg.starts_with("-m") && arg[2..].bytes().all(|b| b.is_ascii_digit()) || is_context(arg) {
+            } else if matches!(arg, "-m" | "-A" | "-B" | "-C") && takes_next {
+                i += 1;
+            } else {
+                let flags: Vec<String> = if arg.starts_with("--") { vec![arg.to_string()] } else { arg[1..].chars().map(String::from).collect() };
+                for (f, flag) in flags.iter().enumerate() {
+                    match flag.as_str() {
+                        "f" | "--file" => {
+                            let attached: String = if flag == "f" { flags[f + 1..].concat() } else { String::new() };
+                            if !attached.is_empty() {
+                                g.pattern_files.push(attached);
+                            } else if i + 1 < args.len() {
+                                i += 1;
+                                g.pattern_files.push(args[i].clone());
+                            } else {
+                                g.invalid = true;
+                                return g;
+                            }
+                            break;
+                        }
+                        "i" | "--ignore-case" => g.ignore_case = true,
+                        "v" | "--invert-match" => g.invert = true,
+                        "c" | "--count" => g.count = true,
+                        "L" | "--files-without-match" => g.files_without_match = true,
+                        "r" | "R" | "--recursive" => g.recursive = true,
+                        "x" | "--line-regexp" => g.line_regexp = true,
+                        "E" | "--extended-regexp" => g.extended = true,
+                        "P" | "--perl-regexp" => g.perl = true,
+                        "F" | "--fixed-strings" => g.fixed = true,
+                        "n" | "--line-number" | "l" | "--files-with-matches" | "w" | "--word-regexp" | "o"
+                        | "--only-matching" | "h" | "--no-filename" | "q" | "--quiet" | "--silent" => {}
+                        _ => {
+                            g.invalid = true;
+                            return g;
+                        }
+                    }
+                }
+            }
+            i += 1;
+            continue;
+        }
+        operands.push(i);
+        i += 1;
+    }
+    if g.pattern.is_none() && g.pattern_files.is_empty() {
+        if operands.is_empty() {
+            g.invalid = true; // "missing pattern"
+            return g;
+        }
+        g.pattern = Some(args[operands.remove(0)].clone());
+    }
+    g.file_operands = operands.into_iter().filter(|&o| o >= skip).collect();
+    g
+}
+
+/// rg's options that take a value (as a separate word, or attached).
+const RG_VALUE_SHORT: &str = "gtTmefrdj";
+const RG_VALUE_LONG: &[&str] = &[
+    "glob", "iglob", "type", "type-not", "type-add", "type-clear", "max-count", "regexp", "file", "replace", "max-depth",
+    "max-filesize", "context-separator", "threads", "ignore-file", "pre", "pre-glob",
+];
+const RG_BOOL: &[&str] = &[
+    "i", "--ignore-case", "s", "--case-sensitive", "S", "--smart-case", "F", "--fixed-strings", "w", "--word-regexp", "x",
+    "--line-regexp", "v", "--invert-match", "U", "--multiline", "--multiline-dotall", "c", "--count", "--count-matches", "l",
+    "--files", "--files-with-matches", "--files-without-match", "--stats", "o", "--only-matching", "q", "--quiet", "N",
+    "--no-line-number", "H", "--with-filename", "I", "--no-filename", "0", "--null", "b", "--byte-offset", "--column",
+    "--no-column", "--vimgrep", "--json", "--hidden", "--no-ignore", "--no-ignore-dot", "--no-ignore-vcs", "L", "--follow",
+    "z", "--search-zip", "a", "--text", "--heading", "--passthru", "--include-zero", "--glob-case-insensitive", "n",
+    "--line-number", "u", "--unrestricted",
+];
+/// Flags after which rg must see every file in scope (or reads none).
+const RG_UNSAFE: &[&str] = &[
+    "v", "--invert-match", "U", "--multiline", "--multiline-dotall", "--files-without-match", "--stats", "--json", "--passthru",
+    "--include-zero", "z", "--search-zip", "--hidden", "--no-ignore", "--no-ignore-dot", "--no-ignore-vcs", "u", "--unrestricted",
+    "L", "--follow",
+];
+/// rg's options, as just-bash reads them.
+#[derive(Debug, Default)]
+pub struct RgArgs {
+    pub patterns: Vec<String>,
+    pub pattern_files: usize,
+    /// Indices into the argument list of the path operands.
+    pub paths: Vec<usize>,
+    pub fixed: bool,
+    ignore_case: bool,
+    case_sensitive: bool,
+    smart_case: bool,
+    pub line_regexp: bool,
+    pub files_only: bool,
+    /// The first option that needs every file in scope, or changes which files are in it.
+    pub unsafe_flag: Option<String>,
+    pub invalid: bool,
+}
+
+/// Parses `args` as just-bash's rg does.
+pub fn parse_rg(args: &[String]) -> RgArgs {
+    let mut r = RgArgs { smart_case: true, ..Default::default() };
+    let mut positional: Option<String> = None;
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if !(a.starts_with('-') && a != "-") {
+            if positional.is_none() && r.patterns.is_empty() && r.pattern_files == 0 {
+                positional = Some(a.to_string());
+            } else {
+                r.paths.push(i);
+            }
+            i += 1;
+            continue;
+        }
+        let next = args.get(i + 1).map(String::as_str);
+        if is_context(a) || (a.len() > 2 && a.starts_with("-m") && a[2..].bytes().all(|b| b.is_ascii_digit())) {
+            i += 1;
+            continue;
+        }
+        if matches!(a, "-A" | "-B" | "-C") && next.is_some() {
+            i += 2;
+            continue;
+        }
+        // Value options: --long=V, -sV, then -s V / --long V.
+        let value_name = a
+            .strip_prefix("--")
+            .filter(|l| RG_VALUE_LONG.contains(l))
+            .or_else(|| a.strip_prefix('-').filter(|s| s.len() == 1 && RG_VALUE_SHORT.contains(*s)));
+        if let Some((name, v)) = a.strip_prefix("--").and_then(|l| l.split_once('=')).filter(|(n, _)| RG_VALUE_LONG.contains(n)) {
+            r.take_value(name, v.to_string());
+            i += 1;
+            continue;
+        }
+        if a.len() > 2 && !a.starts_with("--") && RG_VALUE_SHORT.contains(&a[1..2]) {
+            r.take_value(&a[1..2], a[2..].to_string());
+            i += 1;
+            continue;
+        }
+        if let (Some(name), Some(v)) = (value_name, next) {
+            r.take_value(name, v.to_string());
+            i += 2;
+            continue;
+        }
+        if a == "--sort" && matches!(next, Some("path" | "none")) {
+            i += 2;
+            continue;
+        }
+        if a == "--sort=path" || a == "--sort=none" {
+            i += 1;
+            continue;
+        }
+        let flags: Vec<String> = if a.starts_with("--") { vec![a.to_string()] } else { a[1..].chars().map(String::from).collect() };
+        for flag in &flags {
+            if flag.len() == 1 && RG_VALUE_SHORT.contains(flag.as_str()) {
+                // A value option inside combined flags takes the next word.
+                match args.get(i + 1) {
+                    Some(v) => {
+                        r.take_value(flag, v.clone());
+                        i += 1;
+                    }
+                    None => {
+                        r.invalid = true;
+                        return r;
+                    }
+                }
+                continue;
+            }
+            if !RG_BOOL.contains(&flag.as_str()) {
+                r.invalid = true; // unknown, or -P (rejected by just-bash)
+                return r;
+            }
+            match flag.as_str() {
+                "i" | "--ignore-case" => (r.ignore_case, r.case_sensitive, r.smart_case) = (true, false, false),
+                "s" | "--case-sensitive" => (r.ignore_case, r.case_sensitive, r.smart_case) = (false, true, false),
+                "S" | "--smart-case" => (r.ignore_case, r.case_sensitive, r.smart_case) = (false, false, true),
+                "F" | "--fixed-strings" => r.fixed = true,
+                "x" | "--line-regexp" => r.line_regexp = true,
+                "--files" => r.files_only = true,
+                f if RG_UNSAFE.contains(&f) => r.flag_unsafe(if f.starts_with("--") { f.to_string() } else { format!("-{f}") }),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if let Some(p) = positional {
+        r.patterns.push(p);
+    }
+    r
+}
+
+impl RgArgs {
+    fn flag_unsafe(&mut self, flag: String) {
+        self.unsafe_flag.get_or_insert(flag);
+    }
+
+    fn take_value(&mut self, name: &str, v: String) {
+        let spelled = if name.len() == 1 { format!("-{name}") } else { format!("--{name}") };
+        match name {
+            "e" | "regexp" => self.patterns.push(v),
+            "f" | "file" => {
+                self.pattern_files += 1;
+                self.flag_unsafe(spelled);
+            }
+            // Pattern files, depth limits, size limits, ignore files and preprocessors all
+            // change what is searched in ways the plan does not model.
+            "d" | "max-depth" | "max-filesize" | "ignore-file" | "pre" | "pre-glob" => self.flag_unsafe(spelled),
+            _ => {}
+        }
+    }
+
+    /// Whether the search ignores case: `-i`, or smart case with a lower-case pattern.
+    pub fn ignore_case(&self) -> bool {
+        self.ignore_case || (!self.case_sensitive && self.smart_case && !self.patterns.iter().any(|p| p.bytes().any(|b| b.is_ascii_uppercase())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn grep_mirrors_just_bash() {
+        let g = parse_grep(&s(&["-rin", "-e", "one", "-e", "two", "-A2", "-m", "3", "x", "--include=*.md", "y"]), 0);
+        assert_eq!(g.pattern.as_deref(), Some("two"), "the last -e wins");
+        assert!(g.ignore_case && g.recursive);
+        assert_eq!(g.file_operands, vec![8, 10]);
+        let g = parse_grep(&s(&["-vxfpats", "x"]), 0);
+        assert_eq!(g.pattern_files, s(&["pats"]));
+        assert!(g.invert && g.line_regexp);
+        assert!(parse_grep(&s(&["--color=never", "x", "y"]), 0).invalid);
+        assert!(parse_grep(&s(&["-f"]), 0).invalid, "-f needs a file");
+        assert!(parse_grep(&s(&["-r"]), 0).invalid, "missing pattern");
+        assert_eq!(parse_grep(&s(&["-E", "a", "b"]), 1).file_operands, vec![2], "injected words are not operands");
+        assert_eq!(parse_grep(&s(&["-F", "x"]), 0).dialect(), Dialect::Fixed);
+    }
+
+    #[test]
+    fn rg_smart_case() {
+        assert!(parse_rg(&s(&["foo"])).ignore_case());
+        assert!(!parse_rg(&s(&["Foo"])).ignore_case());
+        assert!(!parse_rg(&s(&["-i", "-s", "foo"])).ignore_case());
+        assert!(parse_rg(&s(&["-s", "-i", "Foo"])).ignore_case());
+    }
+
+    #[test]
+    fn rg_operands_and_values() {
+        assert_eq!(parse_rg(&s(&["-e", "a", "b", "c"])).paths, vec![2, 3], "after -e, every word is a path");
+        assert_eq!(parse_rg(&s(&["-tmd", "x", "y"])).paths, vec![2]);
+        assert_eq!(parse_rg(&s(&["-g", "*.md", "x", "--sort", "path", "y"])).paths, vec![5]);
+        assert!(parse_rg(&s(&["-P", "x"])).invalid);
+        assert!(parse_rg(&s(&["-e"])).invalid);
+    }
+
+    #[test]
+    fn rg_names_the_option_it_cannot_model() {
+        assert_eq!(parse_rg(&s(&["-v", "x", "/"])).unsafe_flag.as_deref(), Some("-v"));
+        assert_eq!(parse_rg(&s(&["--hidden", "-v", "x"])).unsafe_flag.as_deref(), Some("--hidden"));
+        assert_eq!(parse_rg(&s(&["--max-depth=2", "x"])).unsafe_flag.as_deref(), Some("--max-depth"));
+        assert_eq!(parse_rg(&s(&["-f", "pats", "/"])).unsafe_flag.as_deref(), Some("-f"));
+        assert_eq!(parse_rg(&s(&["-n", "x", "/"])).unsafe_flag, None);
+    }
+}

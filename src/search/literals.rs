@@ -1,0 +1,165 @@
+//! What a matching line must contain: the required literals of a pattern.
+//!
+//! A coarse filter may only drop a page when it is sure grep would print nothing for it.
+//! For patterns too long to send as a regex, and for collections whose chunks are not cut
+//! on line boundaries, the filter is built from the literals every match must contain
+//! ([`Node::required`]): a formula of conjunctions and alternatives over literal strings.
+
+use super::syntax::Node;
+
+/// What a matching line must contain: a formula over literals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Req {
+    /// No constraint: anything may match.
+    Any,
+    Lit(String),
+    All(Vec<Req>),
+    OneOf(Vec<Req>),
+}
+
+impl Req {
+    fn all(parts: Vec<Req>) -> Req {
+        let mut flat = Vec::new();
+        for p in parts {
+            match p {
+                Req::Any => {}
+                Req::All(v) => flat.extend(v),
+                p => flat.push(p),
+            }
+        }
+        match flat.len() {
+            0 => Req::Any,
+            1 => flat.pop().unwrap(),
+            _ => Req::All(flat),
+        }
+    }
+
+    fn one_of(parts: Vec<Req>) -> Req {
+        if parts.contains(&Req::Any) || parts.is_empty() {
+            return Req::Any;
+        }
+        let mut flat = Vec::new();
+        for p in parts {
+            match p {
+                Req::OneOf(v) => flat.extend(v),
+                p => flat.push(p),
+            }
+        }
+        if flat.len() == 1 {
+            flat.pop().unwrap()
+        } else {
+            Req::OneOf(flat)
+        }
+    }
+
+    /// The same requirement with at most one literal per conjunction (the longest):
+    /// sound when the parts of a line may sit in different chunks.
+    pub fn single_literals(&self) -> Req {
+        match self {
+            Req::All(parts) => {
+                let simplified: Vec<Req> = parts.iter().map(Req::single_literals).collect();
+                simplified.into_iter().max_by_key(Req::weight).unwrap_or(Req::Any)
+            }
+            Req::OneOf(parts) => Req::one_of(parts.iter().map(Req::single_literals).collect()),
+            r => r.clone(),
+        }
+    }
+
+    /// How selective a requirement is, roughly: the length of its shortest literal.
+    fn weight(&self) -> usize {
+        match self {
+            Req::Any => 0,
+            Req::Lit(s) => s.chars().count(),
+            Req::All(v) => v.iter().map(Req::weight).max().unwrap_or(0),
+            Req::OneOf(v) => v.iter().map(Req::weight).min().unwrap_or(0),
+        }
+    }
+
+    /// Whether `line` satisfies the requirement (case-sensitive).
+    pub fn holds(&self, line: &str) -> bool {
+        match self {
+            Req::Any => true,
+            Req::Lit(s) => line.contains(s.as_str()),
+            Req::All(v) => v.iter().all(|r| r.holds(line)),
+            Req::OneOf(v) => v.iter().any(|r| r.holds(line)),
+        }
+    }
+}
+
+
+impl Node {
+    /// The literals a match must contain.
+    pub fn required(&self) -> Req {
+        match self {
+            Node::Lit(c) => Req::Lit(c.to_string()),
+            Node::Class(_) | Node::Any | Node::Start | Node::End | Node::Empty => Req::Any,
+            Node::Group(n) => n.required(),
+            Node::Alt(v) => Req::one_of(v.iter().map(Node::required).collect()),
+            Node::Rep(n, min, _) => {
+                if *min == 0 {
+                    Req::Any
+                } else {
+                    n.required()
+                }
+            }
+            Node::Cat(items) => {
+                let mut parts = Vec::new();
+                let mut run = String::new();
+                for item in items {
+                    match item {
+                        Node::Lit(c) => run.push(*c),
+                        // Zero-width items do not break a literal run.
+                        Node::Start | Node::End | Node::Empty => {}
+                        other => {
+                            if !run.is_empty() {
+                                parts.push(Req::Lit(std::mem::take(&mut run)));
+                            }
+                            parts.push(other.required());
+                        }
+                    }
+                }
+                if !run.is_empty() {
+                    parts.push(Req::Lit(run));
+                }
+                Req::all(parts)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::rewrite::{to_re2, Dialect};
+    use crate::search::syntax::parse;
+
+    fn req(p: &str, d: Dialect) -> Req {
+        parse(&to_re2(p, d).unwrap().unwrap()).unwrap().required()
+    }
+
+    fn lit(s: &str) -> Req {
+        Req::Lit(s.into())
+    }
+
+    #[test]
+    fn required_literals() {
+        assert_eq!(req("access_token", Dialect::Basic), lit("access_token"));
+        assert_eq!(req("foo.*bar", Dialect::Basic), Req::All(vec![lit("foo"), lit("bar")]));
+        assert_eq!(req("foo|bar", Dialect::Extended), Req::OneOf(vec![lit("foo"), lit("bar")]));
+        assert_eq!(req("colou?r", Dialect::Extended), Req::All(vec![lit("colo"), lit("r")]));
+        assert_eq!(req("ab+c", Dialect::Extended), Req::All(vec![lit("a"), lit("b"), lit("c")]));
+        assert_eq!(req("x*", Dialect::Extended), Req::Any);
+        assert_eq!(req("(foo|)bar", Dialect::Extended), lit("bar"));
+        assert_eq!(req("^# Title$", Dialect::Basic), lit("# Title"));
+        assert_eq!(req("\\bapi\\b", Dialect::Perl), lit("api"));
+        let r = req("foo.*barbaz|qu+x", Dialect::Extended);
+        assert_eq!(r.single_literals(), Req::OneOf(vec![lit("barbaz"), lit("x")]));
+    }
+
+    #[test]
+    fn requirements_hold_on_lines() {
+        let r = req("foo.*bar", Dialect::Basic);
+        assert!(r.holds("a foo and a bar"));
+        assert!(!r.holds("a foo"));
+    }
+}

@@ -1,0 +1,287 @@
+//! What to do with one search command line: run it as typed, load what it reads in bulk
+//! first, or narrow it to the pages Chroma says may match.
+//!
+//! Planning is pure: it reads the command line and the listing, nothing else. A plan is
+//! - [`Plan::Delegate`]: the command reads no files of ours (stdin, `--help`, a usage
+//!   error), so it runs untouched;
+//! - [`Plan::Prefetch`]: no filter can be a guaranteed superset (`-v`, `-L`, `-c`,
+//!   `--exclude-dir`, an unsupported pattern…), so the files it will read are loaded in
+//!   bulk and it runs as typed; `why` says what stood in the way;
+//! - [`Plan::ReadPatternFiles`]: `-f` files must be read before the patterns are known;
+//! - [`Plan::Narrow`]: a recursive search whose files are named one by one, in the order
+//!   and spelling just-bash's walk would use, so that only the pages that may match are
+//!   read and the output is unchanged.
+
+use super::args::{parse_grep, parse_rg, GrepArgs};
+use super::filter::Chunking;
+use super::matcher::{Matcher, Query};
+use super::rewrite::Dialect;
+use super::walk::{grep_read_set, has_glob, rg_read_set, rg_walk, walk, Target};
+use crate::listing::{Listing, Node};
+use crate::path;
+use std::collections::HashSet;
+
+/// What planning looks at besides the command line.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    pub listing: &'a Listing,
+    /// The shell's working directory, normalised.
+    pub cwd: &'a str,
+    pub chunking: Chunking,
+}
+
+/// What to do with one search command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    Delegate,
+    /// Load these (normalised) paths, then run the command as typed.
+    Prefetch { files: Vec<String>, why: String },
+    /// Pattern files to read first (paths as given), then plan again with their contents.
+    ReadPatternFiles(Vec<String>),
+    Narrow(Narrowing),
+}
+
+/// A recursive search to run over fewer files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Narrowing {
+    pub targets: Vec<Target>,
+    /// The coarse filter and fine check, built once while planning.
+    pub matcher: Matcher,
+    /// The arguments without the file operands, ending where the new operands go.
+    pub args: Vec<String>,
+    /// rg prints bare lines for a single explicit file: when the original command did
+    /// not name one, a narrowed list of one gets `/dev/null` beside it.
+    pub keep_many: bool,
+}
+
+fn split_pattern_file(content: &str) -> Vec<String> {
+    if content.is_empty() {
+        return Vec::new();
+    }
+    let mut lines: Vec<String> = content.split('\n').map(String::from).collect();
+    if lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
+/// Why grep's flags need every file in scope, if they do.
+fn grep_needs_every_file(g: &GrepArgs) -> Option<&'static str> {
+    Some(if g.invert {
+        "-v prints the lines that do not match"
+    } else if g.count {
+        "-c prints a count for every file"
+    } else if g.files_without_match {
+        "-L lists the files without a match"
+    } else if g.exclude_dir {
+        "--exclude-dir changes the walk"
+    } else if !g.recursive {
+        "not recursive: the named files are read"
+    } else {
+        return None;
+    })
+}
+
+/// Plans a `grep`/`egrep`/`fgrep` command. `pattern_files` holds the contents of the
+/// `-f` files once they have been read (see [`Plan::ReadPatternFiles`]).
+pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option<&[String]>) -> Plan {
+    let injected: &[&str] = match name {
+        "egrep" => &["-E"],
+        "fgrep" => &["-F"],
+        _ => &[],
+    };
+    let full: Vec<String> = injected.iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
+    let mut g = parse_grep(&full, injected.len());
+    if g.help || g.invalid || g.file_operands.is_empty() {
+        return Plan::Delegate;
+    }
+    // Operand indices refer to `full`; shift them back to `args`.
+    g.file_operands.iter_mut().for_each(|i| *i -= injected.len());
+    let prefetch = |why: &str| Plan::Prefetch { files: grep_read_set(cx.listing, cx.cwd, args, &g), why: why.to_string() };
+    let mut patterns: Vec<String> = g.pattern.as_deref().map(|p| p.split('\n').map(String::from).collect()).unwrap_or_default();
+    if !g.pattern_files.is_empty() {
+        match pattern_files {
+            None if g.pattern_files.iter().all(|f| !f.is_empty() && f != "-") => return Plan::ReadPatternFiles(g.pattern_files.clone()),
+            None => return prefetch("patterns come from stdin"),
+            Some(contents) => contents.iter().for_each(|c| patterns.extend(split_pattern_file(c))),
+        }
+    }
+    if patterns.is_empty() && !g.invert && !g.files_without_match {
+        return Plan::Delegate; // selects nothing and reads nothing
+    }
+    let distinct: HashSet<&String> = patterns.iter().collect();
+    if g.perl && !g.fixed && !g.extended && distinct.len() > 1 {
+        return Plan::Delegate; // "-P supports only a single pattern"
+    }
+    if let Some(why) = grep_needs_every_file(&g) {
+        return prefetch(why);
+    }
+    if g.file_operands.iter().any(|&i| args[i] == "-" || has_glob(&args[i])) {
+        return prefetch("an operand is stdin or a glob grep expands itself");
+    }
+    let query = Query { patterns: &patterns, dialect: g.dialect(), ignore_case: g.ignore_case, line_regexp: g.line_regexp };
+    let matcher = match Matcher::new(&query, cx.chunking) {
+        Ok(m) => m,
+        Err(why) => return prefetch(&why.0),
+    };
+    let mut targets = Vec::new();
+    for &i in &g.file_operands {
+        walk(cx.listing, cx.cwd, &args[i], &mut targets);
+    }
+    let mut rest: Vec<String> = args.iter().enumerate().filter(|(i, _)| !g.file_operands.contains(i)).map(|(_, a)| a.clone()).collect();
+    if !g.has_double_dash {
+        rest.push("--".into());
+    }
+    Plan::Narrow(Narrowing { targets, matcher, args: rest, keep_many: false })
+}
+
+/// Plans an `rg` command. `stdin_empty` matters: with no path, rg searches a non-empty stdin.
+pub fn plan_rg(args: &[String], cx: Context, stdin_empty: bool) -> Plan {
+    let r = parse_rg(args);
+    if r.invalid || r.files_only || r.patterns.is_empty() || (r.paths.is_empty() && !stdin_empty) {
+        return Plan::Delegate;
+    }
+    let operands: Vec<&str> = if r.paths.is_empty() { vec!["."] } else { r.paths.iter().map(|&i| args[i].as_str()).collect() };
+    let prefetch = |why: String| Plan::Prefetch { files: rg_read_set(cx.listing, cx.cwd, &operands), why };
+    if let Some(flag) = &r.unsafe_flag {
+        return prefetch(format!("rg {flag} is not narrowed"));
+    }
+    if cx.listing.any_path(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore")) {
+        return prefetch("ignore files change rg's walk".into());
+    }
+    if operands.contains(&"-") {
+        return prefetch("an operand is stdin".into());
+    }
+    let dialect = if r.fixed { Dialect::Fixed } else { Dialect::Perl };
+    let query = Query { patterns: &r.patterns, dialect, ignore_case: r.ignore_case(), line_regexp: r.line_regexp };
+    let matcher = match Matcher::new(&query, cx.chunking) {
+        Ok(m) => m,
+        Err(why) => return prefetch(why.0),
+    };
+    let mut targets = Vec::new();
+    for o in &operands {
+        if !rg_walk(cx.listing, cx.cwd, o, &mut targets) {
+            return prefetch("a file name would read as an option".into());
+        }
+    }
+    let single_explicit_file = operands.len() == 1 && matches!(cx.listing.get(&path::resolve(cx.cwd, operands[0])), Some(Node::File(_)));
+    let rest: Vec<String> = args.iter().enumerate().filter(|(i, _)| !r.paths.contains(i)).map(|(_, a)| a.clone()).collect();
+    Plan::Narrow(Narrowing { targets, matcher, args: rest, keep_many: !single_explicit_file })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::Groups;
+    use crate::tree::PathTree;
+
+    fn listing() -> Listing {
+        let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},
+            "docs/sub/c.md":{"isPublic":true},"secret.md":{"isPublic":false}}"#;
+        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap()
+    }
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    fn grep(args: &[&str], cwd: &str) -> Plan {
+        plan_grep("grep", &s(args), Context { listing: &listing(), cwd, chunking: Chunking::LineAligned }, None)
+    }
+
+    fn rg(args: &[&str], cwd: &str, stdin_empty: bool) -> Plan {
+        plan_rg(&s(args), Context { listing: &listing(), cwd, chunking: Chunking::LineAligned }, stdin_empty)
+    }
+
+    fn files(p: &Plan) -> Vec<String> {
+        match p {
+            Plan::Narrow(n) => n
+                .targets
+                .iter()
+                .map(|t| match t {
+                    Target::File { shown, .. } => shown.clone(),
+                    Target::Keep(k) => format!("keep:{k}"),
+                })
+                .collect(),
+            other => panic!("not narrowed: {other:?}"),
+        }
+    }
+
+    fn prefetch(files: &[&str], why: &str) -> Plan {
+        Plan::Prefetch { files: s(files), why: why.into() }
+    }
+
+    #[test]
+    fn recursive_searches_are_narrowed_over_the_walk() {
+        assert_eq!(files(&grep(&["-rn", "foo", "/"], "/")), ["//a.md", "//docs/b.md", "//docs/sub/c.md"]);
+        assert_eq!(files(&grep(&["-r", "foo", "docs/", "nope", "secret.md", "a.md"], "/")), ["docs//b.md", "docs//sub/c.md", "keep:nope", "keep:secret.md", "a.md"]);
+    }
+
+    #[test]
+    fn narrowed_arguments_keep_everything_but_the_operands() {
+        match grep(&["-r", "foo", "/docs", "-n"], "/") {
+            Plan::Narrow(n) => assert_eq!(n.args, s(&["-r", "foo", "-n", "--"])),
+            p => panic!("{p:?}"),
+        }
+        let cx = Context { listing: &listing(), cwd: "/", chunking: Chunking::LineAligned };
+        match plan_grep("egrep", &s(&["-r", "-e", "a|b", "--", "/docs"]), cx, None) {
+            Plan::Narrow(n) => assert_eq!(n.args, s(&["-r", "-e", "a|b", "--"])),
+            p => panic!("{p:?}"),
+        }
+    }
+
+    #[test]
+    fn unsafe_searches_prefetch_what_they_read_and_say_why() {
+        let docs = ["/docs/.hidden.md", "/docs/b.md", "/docs/sub/c.md"];
+        assert_eq!(grep(&["-rv", "foo", "/docs"], "/"), prefetch(&docs, "-v prints the lines that do not match"));
+        assert_eq!(grep(&["-rc", "foo", "/docs"], "/"), prefetch(&docs, "-c prints a count for every file"));
+        assert_eq!(grep(&["-rL", "foo", "/docs"], "/"), prefetch(&docs, "-L lists the files without a match"));
+        assert_eq!(grep(&["foo", "a.md", "docs"], "/"), prefetch(&["/a.md"], "not recursive: the named files are read"));
+        assert_eq!(grep(&["-r", "--exclude-dir=sub", "foo", "/docs"], "/"), prefetch(&docs, "--exclude-dir changes the walk"));
+        assert_eq!(grep(&["-rE", "(?=x)", "/a.md"], "/"), prefetch(&["/a.md"], "look-around (RE2 rejects it)"));
+        assert_eq!(grep(&["-r", "x", "/docs/*.md"], "/"), prefetch(&docs, "an operand is stdin or a glob grep expands itself"));
+    }
+
+    #[test]
+    fn commands_that_read_no_files_are_left_alone() {
+        for args in [&["foo"][..], &["-r", "foo"], &["--help"], &["-Z", "foo", "/"], &["-r"], &["-e"], &["-rP", "a\nb", "/"]] {
+            assert_eq!(grep(args, "/"), Plan::Delegate, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn pattern_files_are_read_first() {
+        let args = s(&["-r", "-f", "/pats.txt", "/docs"]);
+        let cx = Context { listing: &listing(), cwd: "/", chunking: Chunking::LineAligned };
+        assert_eq!(plan_grep("grep", &args, cx, None), Plan::ReadPatternFiles(s(&["/pats.txt"])));
+        match plan_grep("grep", &args, cx, Some(&s(&["a\nb\n"]))) {
+            Plan::Narrow(n) => assert_eq!(n.matcher.filter, serde_json::json!({"$or": [{"$contains": "a"}, {"$contains": "b"}]})),
+            p => panic!("{p:?}"),
+        }
+        assert!(matches!(grep(&["-r", "-f", "-", "/docs"], "/"), Plan::Prefetch { why, .. } if why == "patterns come from stdin"));
+    }
+
+    #[test]
+    fn rg_is_narrowed_over_its_own_walk() {
+        assert_eq!(files(&rg(&["-n", "foo", "/"], "/", true)), ["/a.md", "/docs/b.md", "/docs/sub/c.md"]);
+        assert_eq!(files(&rg(&["foo"], "/docs", true)), ["b.md", "sub/c.md"]);
+        assert_eq!(files(&rg(&["foo", "docs", "nope", "a.md"], "/", true)), ["docs/b.md", "docs/sub/c.md", "keep:nope", "a.md"]);
+        match rg(&["-e", "x", "-g", "*.md", "docs", "-n"], "/", true) {
+            Plan::Narrow(n) => {
+                assert_eq!(n.args, s(&["-e", "x", "-g", "*.md", "-n"]));
+                assert!(n.keep_many);
+            }
+            p => panic!("{p:?}"),
+        }
+        assert!(matches!(rg(&["x", "a.md"], "/", true), Plan::Narrow(n) if !n.keep_many));
+    }
+
+    #[test]
+    fn rg_fallbacks() {
+        assert_eq!(rg(&["-v", "foo", "docs/sub"], "/", true), prefetch(&["/docs/sub/c.md"], "rg -v is not narrowed"));
+        assert_eq!(rg(&["--hidden", "foo"], "/docs", true), prefetch(&["/docs/.hidden.md", "/docs/b.md", "/docs/sub/c.md"], "rg --hidden is not narrowed"));
+        assert_eq!(rg(&["foo"], "/", false), Plan::Delegate, "rg reads a non-empty stdin");
+        assert_eq!(rg(&["--files"], "/", true), Plan::Delegate);
+        assert_eq!(rg(&["-P", "foo", "/"], "/", true), Plan::Delegate);
+    }
+}

@@ -1,0 +1,258 @@
+//! grep patterns as just-bash reads them, rewritten into the RE2 text it compiles.
+//!
+//! just-bash compiles every pattern with RE2 (re2js) after rewriting BRE and POSIX
+//! bracket classes into RE2 syntax. [`to_re2`] repeats that rewriting, so the text the
+//! rest of the search pipeline reasons about is exactly what just-bash matches with.
+
+use super::Unsupported;
+use std::fmt::Write;
+
+/// The pattern language chosen by grep's flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Basic,
+    Extended,
+    Perl,
+    Fixed,
+}
+
+
+pub(super) const POSIX: &[(&str, &str)] = &[
+    ("alpha", "a-zA-Z"),
+    ("digit", "0-9"),
+    ("alnum", "a-zA-Z0-9"),
+    ("lower", "a-z"),
+    ("upper", "A-Z"),
+    ("xdigit", "0-9A-Fa-f"),
+    ("space", " \\t\\n\\r\\f\\v"),
+    ("blank", " \\t"),
+    ("punct", "!-/:-@\\[-`{-~"),
+    ("graph", "!-~"),
+    ("print", " -~"),
+    ("cntrl", "\\x00-\\x1F\\x7F"),
+    ("ascii", "\\x00-\\x7F"),
+    ("word", "a-zA-Z0-9_"),
+];
+
+/// just-bash's rewriting of POSIX classes inside brackets (`[[:alpha:]]` → `[a-zA-Z]`).
+fn posix_classes(p: &[char]) -> Vec<char> {
+    let mut out = Vec::with_capacity(p.len());
+    let mut i = 0;
+    let starts = |i: usize, s: &str| p[i..].iter().take(s.chars().count()).copied().eq(s.chars());
+    while i < p.len() {
+        if starts(i, "[[:<:]]") || starts(i, "[[:>:]]") {
+            out.extend(['\\', 'b']);
+            i += 7;
+            continue;
+        }
+        if p[i] == '[' {
+            out.push('[');
+            i += 1;
+            if i < p.len() && (p[i] == '^' || p[i] == '!') {
+                out.push('^');
+                i += 1;
+            }
+            if i < p.len() && p[i] == ']' {
+                out.extend(['\\', ']']);
+                i += 1;
+            }
+            while i < p.len() && p[i] != ']' {
+                if p[i] == '[' && i + 1 < p.len() && p[i + 1] == ':' {
+                    let close = (i + 2..p.len().saturating_sub(1)).find(|&j| p[j] == ':' && p[j + 1] == ']');
+                    if let Some(c) = close {
+                        let name: String = p[i + 2..c].iter().collect();
+                        if let Some((_, rep)) = POSIX.iter().find(|(n, _)| *n == name) {
+                            out.extend(rep.chars());
+                            i = c + 2;
+                            continue;
+                        }
+                    }
+                }
+                if p[i] == '\\' && i + 1 < p.len() {
+                    out.extend([p[i], p[i + 1]]);
+                    i += 2;
+                    continue;
+                }
+                out.push(p[i]);
+                i += 1;
+            }
+            if i < p.len() {
+                out.push(']');
+                i += 1;
+            }
+            continue;
+        }
+        if p[i] == '\\' && i + 1 < p.len() {
+            out.extend([p[i], p[i + 1]]);
+            i += 2;
+            continue;
+        }
+        out.push(p[i]);
+        i += 1;
+    }
+    out
+}
+
+/// just-bash's BRE → RE2 rewriting (`\(` groups, `\|` alternation, `\{n,m\}`, and `+ ? | ( ) { }` literal).
+fn basic_to_re2(s: &[char]) -> String {
+    let mut r = String::new();
+    let mut i = 0;
+    let mut at_start = true;
+    while i < s.len() {
+        let c = s[i];
+        if c == '[' {
+            r.push(c);
+            i += 1;
+            if i < s.len() && (s[i] == '^' || s[i] == '!') {
+                r.push(s[i]);
+                i += 1;
+            }
+            if i < s.len() && s[i] == ']' {
+                r.push(s[i]);
+                i += 1;
+            }
+            while i < s.len() && s[i] != ']' {
+                if s[i] == '\\' && i + 1 < s.len() {
+                    r.push(s[i]);
+                    r.push(s[i + 1]);
+                    i += 2;
+                } else {
+                    r.push(s[i]);
+                    i += 1;
+                }
+            }
+            if i < s.len() {
+                r.push(']');
+                i += 1;
+            }
+            at_start = false;
+            continue;
+        }
+        if c == '\\' && i + 1 < s.len() {
+            let n = s[i + 1];
+            match n {
+                '|' => {
+                    r.push('|');
+                    i += 2;
+                    at_start = true;
+                }
+                '(' => {
+                    r.push('(');
+                    i += 2;
+                    at_start = true;
+                }
+                ')' => {
+                    r.push(')');
+                    i += 2;
+                    at_start = false;
+                }
+                '{' => {
+                    // \{n\}, \{n,\}, \{n,m\}
+                    let mut j = i + 2;
+                    let d0 = j;
+                    while j < s.len() && s[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    let mut ok = j > d0;
+                    let min: String = s[d0..j].iter().collect();
+                    let mut max = None;
+                    if ok && j < s.len() && s[j] == ',' {
+                        let m0 = j + 1;
+                        j += 1;
+                        while j < s.len() && s[j].is_ascii_digit() {
+                            j += 1;
+                        }
+                        max = Some(s[m0..j].iter().collect::<String>());
+                    }
+                    ok = ok && j + 1 < s.len() && s[j] == '\\' && s[j + 1] == '}';
+                    if ok {
+                        match max {
+                            Some(m) => write!(r, "{{{min},{m}}}").unwrap(),
+                            None => write!(r, "{{{min}}}").unwrap(),
+                        }
+                        i = j + 2;
+                    } else {
+                        r.push_str("\\{");
+                        i += 2;
+                    }
+                    at_start = false;
+                }
+                '}' => {
+                    r.push_str("\\}");
+                    i += 2;
+                    at_start = false;
+                }
+                _ => {
+                    r.push(c);
+                    r.push(n);
+                    i += 2;
+                    at_start = false;
+                }
+            }
+            continue;
+        }
+        if c == '*' && at_start {
+            r.push_str("\\*");
+            i += 1;
+            continue;
+        }
+        if c == '^' {
+            r.push_str(if at_start { "^" } else { "\\^" });
+            i += 1;
+            continue;
+        }
+        if c == '$' {
+            let at_end = i == s.len() - 1;
+            let before_group_end = i + 2 < s.len() && s[i + 1] == '\\' && s[i + 2] == ')';
+            r.push_str(if at_end || before_group_end { "$" } else { "\\$" });
+            i += 1;
+            at_start = false;
+            continue;
+        }
+        if matches!(c, '+' | '?' | '|' | '(' | ')' | '{' | '}') {
+            r.push('\\');
+        }
+        r.push(c);
+        i += 1;
+        at_start = false;
+    }
+    r
+}
+
+/// The RE2 pattern just-bash compiles for one grep pattern, or `None` for fixed strings.
+pub fn to_re2(pattern: &str, dialect: Dialect) -> Result<Option<String>, Unsupported> {
+    let chars: Vec<char> = pattern.chars().collect();
+    match dialect {
+        Dialect::Fixed => Ok(None),
+        Dialect::Basic => Ok(Some(basic_to_re2(&posix_classes(&chars)))),
+        Dialect::Extended | Dialect::Perl => {
+            if dialect == Dialect::Perl && (pattern.contains("\\Q") || pattern.contains("\\x") || pattern.contains("\\K")) {
+                return Err(Unsupported::new("the Perl escapes \\Q, \\x or \\K"));
+            }
+            let s: String = posix_classes(&chars).into_iter().collect();
+            Ok(Some(s.replace("(?P<", "(?<")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn re2(p: &str, d: Dialect) -> String {
+        to_re2(p, d).unwrap().unwrap()
+    }
+
+    #[test]
+    fn basic_regexes_are_rewritten_like_just_bash() {
+        assert_eq!(re2("a+b?(c)|{d}", Dialect::Basic), "a\\+b\\?\\(c\\)\\|\\{d\\}");
+        assert_eq!(re2("\\(ab\\)\\|cd", Dialect::Basic), "(ab)|cd");
+        assert_eq!(re2("a\\{2,3\\}", Dialect::Basic), "a{2,3}");
+        assert_eq!(re2("a\\{,3\\}", Dialect::Basic), "a\\{,3\\}");
+        assert_eq!(re2("*a*", Dialect::Basic), "\\*a*");
+        assert_eq!(re2("^a^b$c$", Dialect::Basic), "^a\\^b\\$c$");
+        assert_eq!(re2("[[:digit:]]x", Dialect::Basic), "[0-9]x");
+        assert_eq!(re2("[]a]", Dialect::Basic), "[\\]a]");
+        assert_eq!(re2("(?P<n>x)", Dialect::Extended), "(?<n>x)");
+    }
+}

@@ -1,0 +1,168 @@
+//! Running a search: plan → coarse query → page store → fine check → the command.
+//!
+//! The runner composes the pieces the way ripgrep's core composes matcher, searcher and
+//! printer: [`plan`](super::plan) decides what the command reads, the
+//! [`coarse`](super::coarse) query asks Chroma which of those pages may match, the page
+//! store loads the candidates in bulk, the matcher's fine check drops pages that cannot
+//! match after all, and just-bash's own command — run by the host over the files that
+//! are left — does the matching and printing. Every step may only keep too much, never
+//! too little, so the output is the command's output over the whole scope.
+
+use super::coarse;
+use super::filter::Chunking;
+use super::matcher::Matcher;
+use super::plan::{plan_grep, plan_rg, Context, Narrowing, Plan};
+use super::walk::Target;
+use crate::fs::{decode, Filesystem, DEV_NULL};
+use crate::path;
+use crate::stats::{CommandStats, PlanKind};
+use crate::store::{PageRef, Source};
+use std::collections::HashSet;
+
+/// Plans and prepares one search command; resolves to the arguments to run the command
+/// with (the original ones unless the search was narrowed). What it cost is recorded in
+/// the session's stats.
+pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool) -> Vec<String> {
+    let mut cs = CommandStats { command: std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "), ..Default::default() };
+    let cwd = path::normalize(cwd);
+    let chunking = if fs.tree().line_aligned() { Chunking::LineAligned } else { Chunking::Arbitrary };
+    let cx = Context { listing: fs.listing(), cwd: &cwd, chunking };
+    let run = match plan(fs, name, &args, cx, stdin_empty).await {
+        Plan::Delegate | Plan::ReadPatternFiles(_) => args,
+        Plan::Prefetch { files, why } => {
+            cs.scope = files.len() as u64;
+            prefetch(fs, &files, why, &mut cs).await;
+            args
+        }
+        Plan::Narrow(n) => narrow(fs, n, &mut cs).await.unwrap_or(args),
+    };
+    fs.record(cs);
+    run
+}
+
+/// The plan, with `-f` pattern files read when the command has them.
+async fn plan(fs: &Filesystem, name: &str, args: &[String], cx: Context<'_>, stdin_empty: bool) -> Plan {
+    if name == "rg" {
+        return plan_rg(args, cx, stdin_empty);
+    }
+    let Plan::ReadPatternFiles(files) = plan_grep(name, args, cx, None) else {
+        return plan_grep(name, args, cx, None);
+    };
+    let mut contents = Vec::new();
+    for f in &files {
+        match fs.read(&path::resolve(cx.cwd, f)).await {
+            Ok(bytes) => contents.push(decode(&bytes, None)),
+            // grep reports the unreadable file itself, before reading anything else.
+            Err(_) => return Plan::Delegate,
+        }
+    }
+    plan_grep(name, args, cx, Some(&contents))
+}
+
+async fn prefetch(fs: &Filesystem, files: &[String], why: String, cs: &mut CommandStats) {
+    cs.plan = PlanKind::Prefetch;
+    cs.note = Some(why);
+    let pages: Vec<PageRef> = files.iter().filter_map(|f| fs.page(f)).collect();
+    let before = fs.requests();
+    fs.store().prefetch(&pages).await;
+    cs.prefetch_requests = fs.requests() - before;
+}
+
+/// Runs a narrowed search's coarse query, prefetch and fine check; `None` means "run the
+/// command as typed" (its files have been prefetched).
+async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Option<Vec<String>> {
+    cs.plan = PlanKind::Narrow;
+    let files: Vec<(&str, PageRef)> = n
+        .targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::File { path, .. } => Some((path.as_str(), fs.page(path)?)),
+            Target::Keep(_) => None,
+        })
+        .collect();
+    cs.scope = files.len() as u64;
+    // Pages in Chroma are filtered there; lazy files can only be read.
+    let slugs: Vec<String> = files
+        .iter()
+        .filter_map(|(_, p)| match &p.source {
+            Source::Chunks { slug, .. } => Some(slug.clone()),
+            Source::Lazy(_) => None,
+        })
+        .collect();
+    let before = fs.requests();
+    let coarse = coarse::candidates(fs.collection(), &slugs, &n.matcher.filter).await;
+    cs.coarse_requests = fs.requests() - before;
+    let hits = match coarse {
+        Ok(c) => {
+            cs.coarse_matches = c.matches as u64;
+            c.slugs
+        }
+        Err(e) => {
+            let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
+            prefetch(fs, &all, format!("coarse query failed: {e}"), cs).await;
+            return None;
+        }
+    };
+    let candidates: Vec<&(&str, PageRef)> = files
+        .iter()
+        .filter(|(_, p)| match &p.source {
+            Source::Chunks { slug, .. } => hits.contains(slug),
+            Source::Lazy(_) => true,
+        })
+        .collect();
+    cs.candidates = candidates.len() as u64;
+    let before = fs.requests();
+    let kept = fine_check(fs, &candidates, &n.matcher).await;
+    cs.prefetch_requests = fs.requests() - before;
+    let mut out = n.args.clone();
+    for t in &n.targets {
+        match t {
+            Target::Keep(op) => out.push(op.clone()),
+            Target::File { shown, path } if kept.contains(path.as_str()) => {
+                cs.searched += 1;
+                out.push(shown.clone());
+            }
+            Target::File { .. } => {}
+        }
+    }
+    if out.len() == n.args.len() || (n.keep_many && out.len() == n.args.len() + 1) {
+        // Nothing can match, so the command runs on an empty file (it still validates its
+        // pattern and options); or rg, left with one file, must not print bare lines.
+        out.push(DEV_NULL.to_string());
+    }
+    Some(out)
+}
+
+/// Loads the candidates and keeps those the fine check cannot rule out. Candidates are
+/// loaded in batches that fit the page cache, each checked before the next is loaded,
+/// so a search never needs more memory than the cache, whatever its size.
+async fn fine_check<'a>(fs: &Filesystem, candidates: &[&(&'a str, PageRef)], matcher: &Matcher) -> HashSet<&'a str> {
+    let budget = fs.store().capacity() as u64;
+    let mut kept = HashSet::new();
+    let mut rest = candidates;
+    while !rest.is_empty() {
+        let mut take = 1;
+        let mut bytes = rest[0].1.size.unwrap_or(0);
+        while take < rest.len() && bytes + rest[take].1.size.unwrap_or(0) <= budget {
+            bytes += rest[take].1.size.unwrap_or(0);
+            take += 1;
+        }
+        let (batch, later) = rest.split_at(take);
+        fs.store().prefetch(&batch.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>()).await;
+        for (path, page) in batch {
+            let keep = match (&matcher.fine, fs.store().cached(&page.key)) {
+                (Some(fine), Some(bytes)) => fine.may_match(&String::from_utf8_lossy(&bytes)),
+                // Not checked here (no exact check, or not in memory): the command reads it.
+                _ => true,
+            };
+            if keep {
+                kept.insert(*path);
+            }
+        }
+        rest = later;
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,169 @@
+//! The search runner over an in-memory Chroma: what each plan costs and what it hands on.
+
+use super::*;
+use crate::access::Groups;
+use crate::options::Options;
+use crate::stats::CommandStats;
+use crate::testing::{block_on, chroma::URL, FakeChroma};
+use crate::transport::{HttpResponse, Transport};
+use serde_json::json;
+use std::rc::Rc;
+
+fn corpus(aligned: bool) -> FakeChroma {
+    let chroma = FakeChroma::new();
+    chroma.pages(
+        "docs",
+        &[
+            ("a.md", &["intro\n", "set the token\n"], json!({"isPublic": true})),
+            ("b.md", &["nothing here\n"], json!({"isPublic": true})),
+            // Chunks cut mid-word: "to" + "ken" holds the word, "tok" + "en" does too.
+            ("c.md", &["a to", "ken!\n"], json!({"isPublic": true})),
+            ("d.md", &["no tok", "\nen\n"], json!({"isPublic": true})),
+            ("pats.md", &["token\n"], json!({"isPublic": true})),
+            ("secret.md", &["the token of admins\n"], json!({"isPublic": false, "groups": ["admin"]})),
+        ],
+        json!({"line_aligned": aligned}),
+    );
+    chroma
+}
+
+fn connect(chroma: &FakeChroma) -> Rc<Filesystem> {
+    let mut o = Options::new(URL, "docs");
+    o.groups = Groups::default();
+    let t: Rc<dyn Transport> = Rc::new(chroma.clone());
+    Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
+}
+
+fn search(fs: &Rc<Filesystem>, words: &[&str]) -> (Vec<String>, CommandStats) {
+    let fs2 = fs.clone();
+    let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
+    let out = block_on(async move { run(&fs2, &name, args, "/", true).await });
+    (out, fs.stats().commands.pop().unwrap())
+}
+
+#[test]
+fn a_literal_search_costs_one_coarse_query_and_one_bulk_load() {
+    let chroma = corpus(true);
+    let fs = connect(&chroma);
+    chroma.clear_log();
+    let (args, cs) = search(&fs, &["grep", "-rn", "token", "/"]);
+    assert_eq!(args, ["-rn", "token", "--", "//a.md", "//pats.md"]);
+    assert_eq!((cs.plan, cs.scope, cs.candidates, cs.searched), (PlanKind::Narrow, 5, 2, 2));
+    assert_eq!((cs.coarse_requests, cs.prefetch_requests, cs.coarse_matches), (1, 1, 2));
+    let gets = chroma.gets();
+    assert_eq!(gets[0]["where_document"], json!({"$contains": "token"}));
+    assert_eq!(gets[0]["include"], json!(["metadatas"]));
+    assert_eq!(gets[1]["where"]["page_slug"]["$in"], json!(["a.md", "pats.md"]));
+    chroma.clear_log();
+    let (_, again) = search(&fs, &["grep", "-rn", "token", "/"]);
+    assert_eq!((again.coarse_requests, again.prefetch_requests), (1, 0), "a repeat costs only the coarse query");
+}
+
+#[test]
+fn hidden_pages_are_never_named_in_any_request() {
+    let chroma = corpus(true);
+    let fs = connect(&chroma);
+    for cmd in [&["grep", "-r", "token", "/"][..], &["grep", "-rv", "x", "/"], &["rg", "-i", "TOKEN"], &["grep", "-rc", "admins", "/"]] {
+        search(&fs, cmd);
+    }
+    assert!(chroma.requests().len() >= 4);
+    for req in chroma.requests() {
+        assert!(!req.body.unwrap_or_default().contains("secret"));
+    }
+}
+
+#[test]
+fn the_fine_check_drops_pages_the_coarse_filter_kept_too_widely() {
+    let chroma = corpus(false);
+    let fs = connect(&chroma);
+    let (args, cs) = search(&fs, &["grep", "-r", "token", "/"]);
+    // c.md is kept (the word spans a cut); d.md ends a chunk with "tok" but has no "token".
+    assert_eq!(args, ["-r", "token", "--", "//a.md", "//c.md", "//pats.md"]);
+    assert_eq!((cs.candidates, cs.searched), (4, 3));
+}
+
+#[test]
+fn nothing_to_search_runs_the_command_on_dev_null() {
+    let chroma = corpus(true);
+    let fs = connect(&chroma);
+    let (args, cs) = search(&fs, &["grep", "-r", "needle", "/"]);
+    assert_eq!(args, ["-r", "needle", "--", "/dev/null"]);
+    assert_eq!((cs.candidates, cs.prefetch_requests), (0, 0));
+    let (args, _) = search(&fs, &["grep", "-r", "needle", "/nope"]);
+    assert_eq!(args, ["-r", "needle", "--", "/nope"], "a missing operand is left for grep to report");
+}
+
+#[test]
+fn a_failed_coarse_query_falls_back_to_a_bulk_load() {
+    let chroma = corpus(true);
+    let fs = connect(&chroma);
+    chroma.set_fault(|req| {
+        req.body.as_deref().is_some_and(|b| b.contains("where_document")).then(|| Ok(HttpResponse::new(422, r#"{"message":"Quota exceeded"}"#)))
+    });
+    let (args, cs) = search(&fs, &["grep", "-rn", "token", "/"]);
+    assert_eq!(args, ["-rn", "token", "/"], "the command runs as typed");
+    assert_eq!(cs.plan, PlanKind::Prefetch);
+    assert_eq!(cs.note.as_deref(), Some("coarse query failed: Chroma answered HTTP 422 to a search: Quota exceeded"));
+    assert_eq!(cs.prefetch_requests, 1);
+    assert_eq!(fs.stats().store.prefetched_pages, 5, "every page in scope is in memory");
+}
+
+#[test]
+fn searches_that_cannot_be_narrowed_say_why() {
+    let chroma = corpus(true);
+    let fs = connect(&chroma);
+    let (_, cs) = search(&fs, &["grep", "-rE", "(?=x)", "/"]);
+    assert_eq!((cs.plan, cs.note.as_deref()), (PlanKind::Prefetch, Some("look-around (RE2 rejects it)")));
+    let (_, cs) = search(&fs, &["grep", "-rc", "token", "/"]);
+    assert_eq!(cs.note.as_deref(), Some("-c prints a count for every file"));
+    assert_eq!(cs.scope, 5);
+    let (args, cs) = search(&fs, &["grep", "token"]);
+    assert_eq!((args, cs.plan), (vec!["token".to_string()], PlanKind::Delegate), "stdin: nothing of ours is read");
+}
+
+#[test]
+fn pattern_files_are_read_then_planned() {
+    let chroma = corpus(true);
+    let fs = connect(&chroma);
+    let (args, cs) = search(&fs, &["grep", "-r", "-f", "/pats.md", "/"]);
+    assert_eq!(cs.plan, PlanKind::Narrow);
+    assert_eq!(args, ["-r", "-f", "/pats.md", "--", "//a.md", "//pats.md"]);
+    let (args, cs) = search(&fs, &["grep", "-r", "-f", "/missing.md", "/"]);
+    assert_eq!((args.len(), cs.plan), (4, PlanKind::Delegate), "grep reports the missing file itself");
+}
+
+#[test]
+fn rg_keeps_many_files_many() {
+    let chroma = corpus(true);
+    let fs = connect(&chroma);
+    let (args, _) = search(&fs, &["rg", "-n", "intro", "/"]);
+    assert_eq!(args, ["-n", "intro", "/a.md", "/dev/null"], "one file left must still print its name");
+}
+
+/// `n` one-chunk pages of 16 bytes, every fifth holding "zzz".
+fn many(n: usize) -> FakeChroma {
+    let chroma = FakeChroma::new();
+    let docs: Vec<String> = (0..n).map(|i| format!("page {i:05} {}\n", if i % 5 == 0 { "zzz" } else { "aaa" })).collect();
+    let slugs: Vec<String> = (0..n).map(|i| format!("p{i:05}.md")).collect();
+    let pages: Vec<(&str, Vec<&str>, serde_json::Value)> = slugs.iter().zip(&docs).map(|(s, d)| (s.as_str(), vec![d.as_str()], json!({"isPublic": true}))).collect();
+    let pages: Vec<(&str, &[&str], serde_json::Value)> = pages.iter().map(|(s, d, a)| (*s, d.as_slice(), a.clone())).collect();
+    chroma.pages("docs", &pages, json!({"line_aligned": true}));
+    chroma
+}
+
+#[test]
+fn a_cache_smaller_than_the_search_streams_candidates_through_the_fine_check() {
+    for cache_bytes in [0, 10, 100, 1 << 20] {
+        let chroma = many(600);
+        let mut o = Options::new(URL, "docs");
+        o.cache_bytes = cache_bytes;
+        let t: Rc<dyn Transport> = Rc::new(chroma.clone());
+        let fs = Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap());
+        let (args, cs) = search(&fs, &["grep", "-rn", "zzz", "/"]);
+        assert_eq!(args.len(), 3 + 120, "cache {cache_bytes}: every match is handed on");
+        assert_eq!((cs.candidates, cs.searched), (120, 120));
+        assert!(fs.stats().store.cached_bytes <= cache_bytes as u64);
+        let (args, cs) = search(&fs, &["grep", "-rc", "zzz", "/"]);
+        assert_eq!((args.len(), cs.scope), (3, 600), "cache {cache_bytes}: counts need every page");
+    }
+}

@@ -1,0 +1,201 @@
+//! Imitations of just-bash's directory walks: which files a search reads, in which order,
+//! spelled how.
+//!
+//! A narrowed search hands just-bash's own command an explicit list of files instead of a
+//! directory, so the list must be exactly what the command's walk would have visited —
+//! same order (the listing's JavaScript string order), same skipped names (grep skips
+//! dotfiles; rg also skips `node_modules` and friends), same spelling (`//a.md` below
+//! `/` for grep, `/a.md` for rg, `dir//f` for `dir/`). The output then cannot differ.
+
+use super::args::GrepArgs;
+use crate::listing::{Listing, Node};
+use crate::path;
+
+/// How deep a walk goes; just-bash stops at the same depth.
+const MAX_DEPTH: usize = 256;
+
+/// One file of a narrowed search, or an operand left for grep to report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// A visible file: `shown` is how grep spells it, `path` where it is.
+    File { shown: String, path: String },
+    /// An operand that is not a visible file or directory: grep reports it itself.
+    Keep(String),
+}
+
+/// The files a recursive grep walk visits from `operand`, spelled as just-bash spells them.
+pub fn walk(listing: &Listing, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+    fn go(listing: &Listing, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
+        if depth >= MAX_DEPTH {
+            return;
+        }
+        match listing.get(full) {
+            Some(Node::File(_)) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
+            Some(Node::Dir(d)) => {
+                for (name, _) in &d.children {
+                    if name.starts_with('.') {
+                        continue; // the walk skips dotfiles
+                    }
+                    let child_shown = if shown == "." { name.clone() } else { format!("{shown}/{name}") };
+                    let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
+                    go(listing, &child_full, &child_shown, out, depth + 1);
+                }
+            }
+            None => {}
+        }
+    }
+    let full = path::resolve(cwd, operand);
+    if listing.get(&full).is_none() {
+        out.push(Target::Keep(operand.to_string()));
+        return;
+    }
+    go(listing, &full, operand, out, 0);
+}
+
+/// Whether grep would expand the operand as a glob itself.
+pub fn has_glob(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Every file the command may read, for a bulk prefetch.
+pub fn grep_read_set(listing: &Listing, cwd: &str, args: &[String], g: &GrepArgs) -> Vec<String> {
+    let mut out = Vec::new();
+    for &i in &g.file_operands {
+        let op = args[i].as_str();
+        if op == "-" {
+            continue;
+        }
+        if has_glob(op) {
+            // grep expands it itself: load everything below its fixed directory.
+            let fixed = op[..op.find(['*', '?', '[']).unwrap()].rsplit_once('/').map_or(".", |(d, _)| if d.is_empty() { "/" } else { d });
+            out.extend(listing.files_under(&path::resolve(cwd, fixed)));
+            continue;
+        }
+        let full = path::resolve(cwd, op);
+        match listing.get(&full) {
+            Some(Node::File(_)) => out.push(full),
+            Some(Node::Dir(_)) if g.recursive => out.extend(listing.files_under(&full)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Names rg's walk always skips.
+const RG_COMMON_IGNORED: &[&str] = &[
+    "node_modules", ".git", ".svn", ".hg", "__pycache__", ".pytest_cache", ".mypy_cache", "venv", ".venv", ".next", ".nuxt", ".cargo",
+];
+
+/// The files rg's walk visits from `operand`, spelled as just-bash's rg spells them;
+/// `false` when a file's spelling would read as an option.
+pub fn rg_walk(listing: &Listing, cwd: &str, operand: &str, out: &mut Vec<Target>) -> bool {
+    fn go(listing: &Listing, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
+        if depth >= MAX_DEPTH {
+            return true;
+        }
+        let Some(Node::Dir(d)) = listing.get(full) else { return true };
+        for (name, is_dir) in &d.children {
+            if RG_COMMON_IGNORED.contains(&name.as_str()) || name.starts_with('.') {
+                continue;
+            }
+            let child_shown = match shown {
+                "." => name.clone(),
+                "./" => format!("./{name}"),
+                s if s.ends_with('/') => format!("{s}{name}"),
+                s => format!("{s}/{name}"),
+            };
+            let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
+            if *is_dir {
+                go(listing, &child_full, &child_shown, out, depth + 1);
+            } else {
+                if child_shown.starts_with('-') {
+                    return false; // would read as an option
+                }
+                out.push(Target::File { shown: child_shown, path: child_full });
+            }
+        }
+        true
+    }
+    let full = path::resolve(cwd, operand);
+    match listing.get(&full) {
+        None => {
+            out.push(Target::Keep(operand.to_string()));
+            true
+        }
+        Some(Node::File(_)) => {
+            out.push(Target::File { shown: operand.to_string(), path: full });
+            true
+        }
+        Some(Node::Dir(_)) => go(listing, &full, operand, out, 0),
+    }
+}
+
+/// Every file rg may read from its operands, for a bulk prefetch.
+pub fn rg_read_set(listing: &Listing, cwd: &str, operands: &[&str]) -> Vec<String> {
+    let mut files: Vec<String> = operands.iter().flat_map(|o| listing.files_under(&path::resolve(cwd, o))).collect();
+    files.sort();
+    files.dedup();
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::Groups;
+    use crate::tree::PathTree;
+
+    fn listing() -> Listing {
+        let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},
+            "docs/sub/c.md":{"isPublic":true},"docs/node_modules/x.md":{"isPublic":true},"secret.md":{"isPublic":false}}"#;
+        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap()
+    }
+
+    fn shown(targets: &[Target]) -> Vec<String> {
+        targets
+            .iter()
+            .map(|t| match t {
+                Target::File { shown, .. } => shown.clone(),
+                Target::Keep(k) => format!("keep:{k}"),
+            })
+            .collect()
+    }
+
+    fn grep(cwd: &str, op: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        walk(&listing(), cwd, op, &mut out);
+        shown(&out)
+    }
+
+    fn rg(cwd: &str, op: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        assert!(rg_walk(&listing(), cwd, op, &mut out));
+        shown(&out)
+    }
+
+    #[test]
+    fn grep_walks_and_spells_like_just_bash() {
+        assert_eq!(grep("/", "/"), ["//a.md", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
+        assert_eq!(grep("/docs", "."), ["b.md", "node_modules/x.md", "sub/c.md"]);
+        assert_eq!(grep("/", "docs/"), ["docs//b.md", "docs//node_modules/x.md", "docs//sub/c.md"]);
+        assert_eq!(grep("/docs/sub", ".."), ["../b.md", "../node_modules/x.md", "../sub/c.md"]);
+        assert_eq!(grep("/", "secret.md"), ["keep:secret.md"], "a hidden file is left for grep to report, as a missing one");
+        assert_eq!(grep("/", "docs/.hidden.md"), ["docs/.hidden.md"], "a named dotfile is read");
+    }
+
+    #[test]
+    fn rg_walks_and_spells_like_just_bash() {
+        assert_eq!(rg("/", "/"), ["/a.md", "/docs/b.md", "/docs/sub/c.md"]);
+        assert_eq!(rg("/docs", "."), ["b.md", "sub/c.md"]);
+        assert_eq!(rg("/docs", "./"), ["./b.md", "./sub/c.md"]);
+        assert_eq!(rg("/", "docs/"), ["docs/b.md", "docs/sub/c.md"]);
+        assert_eq!(rg("/", "nope"), ["keep:nope"]);
+    }
+
+    #[test]
+    fn read_sets_cover_every_file_read() {
+        assert_eq!(rg_read_set(&listing(), "/", &["docs/sub", "/docs"]), ["/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]);
+        let args: Vec<String> = ["-r", "x", "docs/*.md", "a.md", "nope"].iter().map(|s| s.to_string()).collect();
+        let g = crate::search::args::parse_grep(&args, 0);
+        assert_eq!(grep_read_set(&listing(), "/", &args, &g), ["/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md", "/a.md"]);
+    }
+}

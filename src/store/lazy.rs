@@ -1,0 +1,123 @@
+//! Lazy files: pages whose content is not in Chroma but fetched on first read.
+//!
+//! A tree entry with a `url` (an OpenAPI spec in object storage, say) or a path the host
+//! passes in `lazyFiles` has no chunks. Its content is loaded once, when something reads
+//! it (or needs its exact size), and then lives in the page store like any page.
+//! Chroma's credentials are never sent to a lazy file's URL, and a URL that came from
+//! the tree is fetched only where the [`LazyPolicy`] allows — each redirect hop too.
+
+use crate::origin::{self, LazyPolicy};
+use crate::transport::{HttpRequest, LocalFuture, Transport, TransportError};
+use std::rc::Rc;
+
+/// A host-supplied loader (in JS: `() => Promise<string | Uint8Array>`).
+pub type Provider = Rc<dyn Fn() -> LocalFuture<'static, Result<Vec<u8>, String>>>;
+
+/// Redirects followed for one lazy file.
+const MAX_REDIRECTS: usize = 5;
+
+#[derive(Clone)]
+pub enum LazySource {
+    /// A URL the host gave (`lazyFiles`): trusted.
+    Url(String),
+    /// A URL the path tree names: checked against the policy.
+    TreeUrl(String),
+    Provider(Provider),
+}
+
+impl std::fmt::Debug for LazySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LazySource::Url(u) => write!(f, "Url({u:?})"),
+            LazySource::TreeUrl(u) => write!(f, "TreeUrl({u:?})"),
+            LazySource::Provider(_) => f.write_str("Provider"),
+        }
+    }
+}
+
+/// Loads a lazy file's bytes; the error says why in words.
+pub async fn load(source: &LazySource, transport: &dyn Transport, timeout_ms: u32, policy: &LazyPolicy) -> Result<Vec<u8>, String> {
+    let (url, checked) = match source {
+        LazySource::Provider(p) => return p().await,
+        LazySource::Url(url) => (url, false),
+        LazySource::TreeUrl(url) => (url, true),
+    };
+    let allowed = |u: &str| if checked { policy.check(u) } else { Ok(()) };
+    allowed(url).map_err(|why| format!("GET {url} refused: {why}"))?;
+    let mut target = url.clone();
+    for _ in 0..=MAX_REDIRECTS {
+        let resp = match transport.send(HttpRequest::get(target.clone(), timeout_ms)).await {
+            Ok(r) => r,
+            Err(TransportError::Timeout) => return Err(format!("GET {target} did not answer within {timeout_ms} ms")),
+            Err(TransportError::Network(cause)) => return Err(format!("GET {target} failed: {cause}")),
+        };
+        if !resp.is_redirect() {
+            return if (200..300).contains(&resp.status) { Ok(resp.body) } else { Err(format!("GET {target} answered HTTP {}", resp.status)) };
+        }
+        let Some(next) = resp.location.as_deref().map(|l| origin::resolve(&target, l)) else {
+            return Err(format!("GET {target} redirected where the browser does not say"));
+        };
+        allowed(&next).map_err(|why| format!("GET {target} redirected to {next}, refused: {why}"))?;
+        target = next;
+    }
+    Err(format!("GET {url} redirected more than {MAX_REDIRECTS} times"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{block_on, FakeChroma};
+    use crate::transport::HttpResponse;
+
+    fn fetch(server: &FakeChroma, source: LazySource, policy: LazyPolicy) -> Result<Vec<u8>, String> {
+        let t = server.clone();
+        block_on(async move { load(&source, &t, 100, &policy).await })
+    }
+
+    fn redirect(to: &str) -> HttpResponse {
+        HttpResponse { location: Some(to.into()), ..HttpResponse::new(302, "") }
+    }
+
+    #[test]
+    fn urls_are_fetched_without_credentials_and_failures_say_why() {
+        let server = FakeChroma::new();
+        server.set_fault(|req| Some(if req.url.ends_with("/ok") { Ok(HttpResponse::new(200, "spec")) } else { Ok(HttpResponse::new(404, "")) }));
+        assert_eq!(fetch(&server, LazySource::TreeUrl("https://x.test/ok".into()), LazyPolicy::default()).unwrap(), b"spec");
+        let gone = fetch(&server, LazySource::Url("https://x.test/gone".into()), LazyPolicy::default());
+        assert_eq!(gone.unwrap_err(), "GET https://x.test/gone answered HTTP 404");
+        assert!(server.requests().iter().all(|r| r.headers.is_empty()), "no token, no host headers");
+        server.set_fault(|_| Some(Err(TransportError::Timeout)));
+        let slow = fetch(&server, LazySource::Url("https://x.test/slow".into()), LazyPolicy::default());
+        assert_eq!(slow.unwrap_err(), "GET https://x.test/slow did not answer within 100 ms");
+    }
+
+    #[test]
+    fn tree_urls_go_only_where_the_policy_allows_every_hop() {
+        let server = FakeChroma::new();
+        server.set_fault(|req| {
+            Some(Ok(match req.url.as_str() {
+                "https://cdn.test/moved" => redirect("/spec.json"),
+                "https://cdn.test/sneaky" => redirect("http://169.254.169.254/latest/meta-data"),
+                _ => HttpResponse::new(200, "spec"),
+            }))
+        });
+        let tree = |u: &str| LazySource::TreeUrl(u.into());
+        assert_eq!(fetch(&server, tree("https://cdn.test/moved"), LazyPolicy::default()).unwrap(), b"spec");
+        let e = fetch(&server, tree("https://cdn.test/sneaky"), LazyPolicy::default()).unwrap_err();
+        assert_eq!(e, "GET https://cdn.test/sneaky redirected to http://169.254.169.254/latest/meta-data, refused: http://169.254.169.254 is not https: (set lazyOrigins to allow it)");
+        let e = fetch(&server, tree("https://127.0.0.1/x"), LazyPolicy::default()).unwrap_err();
+        assert!(e.starts_with("GET https://127.0.0.1/x refused: https://127.0.0.1 is a loopback"), "{e}");
+        let before = server.requests().len();
+        assert!(fetch(&server, tree("http://127.0.0.1:9/x"), LazyPolicy::default()).is_err());
+        assert_eq!(server.requests().len(), before, "a refused URL is never requested");
+        let host = LazyPolicy::new(Some(vec!["http://127.0.0.1:9".into()]));
+        assert_eq!(fetch(&server, tree("http://127.0.0.1:9/x"), host).unwrap(), b"spec");
+        assert_eq!(fetch(&server, LazySource::Url("http://127.0.0.1:9/x".into()), LazyPolicy::default()).unwrap(), b"spec", "the host's own URLs are trusted");
+    }
+
+    #[test]
+    fn providers_are_called_on_load() {
+        let p: Provider = Rc::new(|| Box::pin(async { Ok(b"from the host".to_vec()) }));
+        assert_eq!(fetch(&FakeChroma::new(), LazySource::Provider(p), LazyPolicy::default()).unwrap(), b"from the host");
+    }
+}

@@ -1,0 +1,106 @@
+//! Bulk loads: many pages in as few requests as the quotas allow.
+//!
+//! A search that will read many pages asks for them all at once: the pages' chunks come
+//! from batched `$in` queries of up to 300 records (issued together when the tree records
+//! chunk counts, so the whole load is one round of parallel requests), lazy files are read
+//! concurrently. A failed bulk load is not an error here: the reads that follow load each
+//! page on its own and report what went wrong.
+
+use super::{assemble, PageRef, PageStore, Source};
+use crate::chroma::GetRequest;
+use crate::collection::{any_of, Bound};
+use crate::sync::join_all;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+impl PageStore {
+    /// Loads many pages into the cache, up to its capacity.
+    pub async fn prefetch(&self, pages: &[PageRef]) {
+        let mut chunked: Vec<&PageRef> = Vec::new();
+        let mut lazy = Vec::new();
+        let mut seen = HashSet::new();
+        let mut budget = self.capacity() as u64;
+        for page in pages {
+            if !seen.insert(&page.key) || self.is_cached(&page.key) {
+                continue;
+            }
+            let size = page.size.unwrap_or(0);
+            if size > budget {
+                break;
+            }
+            budget -= size;
+            match page.source {
+                Source::Chunks { .. } => chunked.push(page),
+                Source::Lazy(_) => lazy.push(page),
+            }
+        }
+        let lazy_reads = join_all(lazy.into_iter().map(|p| self.read(p)).collect());
+        let chunk_reads = async {
+            let rest = self.take_from_shared_cache(chunked).await;
+            self.load_chunk_batches(rest).await
+        };
+        let (_, ()) = (lazy_reads.await, chunk_reads.await);
+    }
+
+    /// Takes what the shared cache has into the LRU; returns the pages still to load.
+    async fn take_from_shared_cache<'p>(&self, pages: Vec<&'p PageRef>) -> Vec<&'p PageRef> {
+        if self.shared.is_none() || pages.is_empty() {
+            return pages;
+        }
+        let found = join_all(pages.iter().map(|p| self.shared_get(&p.key, p.size)).collect()).await;
+        let mut rest = Vec::new();
+        for (page, hit) in pages.into_iter().zip(found) {
+            match hit {
+                Some(bytes) => self.cache.borrow_mut().insert(page.key.clone(), bytes),
+                None => rest.push(page),
+            }
+        }
+        rest
+    }
+
+    async fn load_chunk_batches(&self, pages: Vec<&PageRef>) {
+        if pages.is_empty() {
+            return;
+        }
+        let schema = &self.collection.schema;
+        let slug = |p: &PageRef| match &p.source {
+            Source::Chunks { slug, .. } => slug.clone(),
+            Source::Lazy(_) => unreachable!("only chunked pages are batched"),
+        };
+        let slugs: Vec<String> = pages.iter().map(|p| slug(p)).collect();
+        let req = GetRequest { where_: Some(any_of(&schema.slug_field, &slugs)), include: vec!["documents", "metadatas"], ..Default::default() };
+        let what = format!("a prefetch of {} pages", pages.len());
+        let counts: Option<u64> = pages
+            .iter()
+            .map(|p| match p.source {
+                Source::Chunks { count, .. } => count,
+                Source::Lazy(_) => None,
+            })
+            .sum();
+        let resp = match counts {
+            Some(total) => self.collection.get_known(req, total as usize, &what).await,
+            None => self.collection.get_all(req, Bound::COLLECTION, &what).await,
+        };
+        let Ok(resp) = resp else { return };
+        // Defence in depth: only the slugs asked for (all visible) are kept.
+        let mut by_slug: HashMap<&str, Vec<assemble::Chunk>> = slugs.iter().map(|s| (s.as_str(), Vec::new())).collect();
+        for i in 0..resp.ids.len() {
+            if let Some(chunks) = schema.slug_of(&resp, i).and_then(|s| by_slug.get_mut(s)) {
+                chunks.push(schema.chunk_of(&resp, i));
+            }
+        }
+        let mut loaded = Vec::new();
+        for (page, slug) in pages.iter().zip(&slugs) {
+            let chunks = by_slug.remove(slug.as_str()).unwrap_or_default();
+            if let Ok(text) = assemble::assemble(chunks, page.size) {
+                let bytes: Rc<[u8]> = Rc::from(text.into_bytes());
+                self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
+                loaded.push((*page, bytes));
+            }
+        }
+        self.stats.borrow_mut().prefetched_pages += loaded.len() as u64;
+        if self.shared.is_some() {
+            join_all(loaded.into_iter().map(|(p, b)| self.shared_set(&p.key, b)).collect()).await;
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! The page store over an in-memory Chroma: reads, sharing, bulk loads, failures.
+
+use super::shared::memory::MemoryShared;
+use super::*;
+use crate::origin::LazyPolicy;
+use crate::chroma::{Client, ClientConfig};
+use crate::schema::Schema;
+use crate::testing::{block_on, chroma::URL, Executor, FakeChroma, Latch};
+use crate::transport::{HttpResponse, TransportError};
+use serde_json::json;
+use std::cell::Cell;
+
+fn store_with(chroma: &FakeChroma, cache_bytes: usize, shared: Option<Rc<dyn SharedCache>>) -> Rc<PageStore> {
+    let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
+    let collection = Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope: None };
+    Rc::new(PageStore::new(collection, Rc::new(chroma.clone()), StoreOptions { cache_bytes, shared, lazy_policy: LazyPolicy::default() }))
+}
+
+fn store(chroma: &FakeChroma) -> Rc<PageStore> {
+    store_with(chroma, 1 << 20, None)
+}
+
+fn page(slug: &str, size: Option<u64>, count: Option<u64>) -> PageRef {
+    PageRef {
+        key: PageKey { collection_id: "c".into(), tree_version: "v".into(), slug: slug.into() },
+        size,
+        source: Source::Chunks { slug: slug.into(), count },
+        shareable: true,
+    }
+}
+
+/// `n` one-chunk pages `p000.md`… of 8 bytes each.
+fn many(n: usize) -> FakeChroma {
+    let chroma = FakeChroma::new();
+    for i in 0..n {
+        let slug = format!("p{i:03}.md");
+        chroma.put("docs", &format!("{slug}#0"), Some(&format!("page {i:03}")[..8]), json!({"page_slug": slug, "chunk_index": 0}));
+    }
+    chroma
+}
+
+fn read(store: &Rc<PageStore>, p: PageRef) -> Loaded {
+    let s = store.clone();
+    block_on(async move { s.read(&p).await })
+}
+
+#[test]
+fn a_page_is_its_chunks_in_order_then_served_from_memory() {
+    let chroma = FakeChroma::new();
+    chroma.pages("docs", &[("a.md", &["one\n", "two\n", "three\n"], json!({"isPublic": true}))], json!({}));
+    let s = store(&chroma);
+    assert_eq!(&*read(&s, page("a.md", Some(14), Some(3))).unwrap(), b"one\ntwo\nthree\n");
+    assert_eq!(&*read(&s, page("a.md", Some(14), Some(3))).unwrap(), b"one\ntwo\nthree\n");
+    assert_eq!(chroma.gets().len(), 1, "the second read costs nothing");
+    assert_eq!(chroma.gets()[0]["where"], json!({"page_slug": "a.md"}));
+    let st = s.stats();
+    assert_eq!((st.cache_misses, st.cache_hits, st.cached_pages, st.cached_bytes), (1, 1, 1, 14));
+}
+
+#[test]
+fn concurrent_reads_of_one_page_share_one_request() {
+    let chroma = many(3);
+    let latch = Latch::new();
+    chroma.hold(&latch);
+    let s = store(&chroma);
+    let done = Rc::new(Cell::new(0));
+    let mut ex = Executor::new();
+    for _ in 0..8 {
+        let (s, done) = (s.clone(), done.clone());
+        ex.spawn(async move {
+            assert_eq!(&*s.read(&page("p001.md", Some(8), None)).await.unwrap(), b"page 001");
+            done.set(done.get() + 1);
+        });
+    }
+    ex.run_until_stalled();
+    assert_eq!(chroma.requests().len(), 1);
+    latch.open();
+    assert_eq!(ex.run_until_stalled(), 0);
+    assert_eq!(done.get(), 8);
+    assert_eq!((s.stats().cache_misses, s.stats().cache_hits), (1, 7));
+}
+
+#[test]
+fn an_abandoned_read_does_not_leave_other_readers_waiting() {
+    let chroma = many(1);
+    let latch = Latch::new();
+    chroma.hold(&latch);
+    let s = store(&chroma);
+    let got = Rc::new(RefCell::new(None));
+    let mut ex = Executor::new();
+    let first = {
+        let s = s.clone();
+        ex.spawn(async move {
+            let _ = s.read(&page("p000.md", Some(8), None)).await;
+        })
+    };
+    {
+        let (s, got) = (s.clone(), got.clone());
+        ex.spawn(async move {
+            *got.borrow_mut() = Some(s.read(&page("p000.md", Some(8), None)).await);
+        });
+    }
+    ex.run_until_stalled();
+    ex.cancel(first);
+    latch.open();
+    assert_eq!(ex.run_until_stalled(), 0, "the waiting reader went on by itself");
+    assert_eq!(&*got.borrow_mut().take().unwrap().unwrap(), b"page 000");
+}
+
+#[test]
+fn failures_say_what_and_where_and_are_not_cached() {
+    let chroma = FakeChroma::new();
+    chroma.pages("docs", &[("a.md", &["one\n", "two\n", "six\n"], json!({"isPublic": true}))], json!({}));
+    chroma.remove("docs", "a.md#2");
+    let s = store(&chroma);
+    let e = read(&s, page("a.md", Some(12), Some(3))).unwrap_err();
+    assert_eq!(e.to_string(), "page \"a.md\": the chunks hold 8 bytes but the path tree says 12");
+    chroma.remove("docs", "a.md#1");
+    chroma.put("docs", "a.md#2", Some("six\n"), json!({"page_slug": "a.md", "chunk_index": 2}));
+    let e = read(&s, page("a.md", None, None)).unwrap_err();
+    assert_eq!(e.to_string(), "page \"a.md\": chunk 1 is missing");
+    chroma.set_fault(|_| Some(Ok(HttpResponse::new(400, r#"{"message":"bad"}"#))));
+    let e = read(&s, page("a.md", None, None)).unwrap_err();
+    assert_eq!(e.to_string(), "Chroma answered HTTP 400 to page \"a.md\": bad");
+    assert_eq!(s.stats().cached_pages, 0);
+}
+
+#[test]
+fn records_of_other_pages_never_reach_a_page() {
+    let chroma = FakeChroma::new();
+    chroma.pages("docs", &[("a.md", &["mine\n"], json!({}))], json!({}));
+    let fake = chroma.clone();
+    chroma.set_fault(move |req| {
+        // A server that slips another page's chunk into every answer.
+        let resp = fake.store_answer(req);
+        let mut body: serde_json::Value = serde_json::from_slice(&resp.body).unwrap();
+        body["ids"].as_array_mut().unwrap().push(json!("secret.md#0"));
+        body["documents"].as_array_mut().unwrap().push(json!("SECRET\n"));
+        body["metadatas"].as_array_mut().unwrap().push(json!({"page_slug": "secret.md", "chunk_index": 1}));
+        Some(Ok(HttpResponse::new(200, body.to_string())))
+    });
+    let s = store(&chroma);
+    assert_eq!(&*read(&s, page("a.md", None, None)).unwrap(), b"mine\n", "the stray record is dropped");
+    let other = store(&chroma);
+    let s2 = other.clone();
+    block_on(async move { s2.prefetch(&[page("a.md", None, None)]).await });
+    assert_eq!(other.stats().cached_pages, 1);
+    assert!(other.cached(&page("secret.md", None, None).key).is_none());
+    let e = read(&store(&chroma), page("a.md", Some(5), Some(1))).unwrap_err();
+    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"a.md\": more records than the 1 expected", "more than the tree declares");
+}
+
+#[test]
+fn prefetch_batches_pages_in_parallel_requests_of_300() {
+    let chroma = many(700);
+    let latch = Latch::new();
+    chroma.hold(&latch);
+    let s = store(&chroma);
+    let pages: Vec<PageRef> = (0..700).map(|i| page(&format!("p{i:03}.md"), Some(8), Some(1))).collect();
+    let mut ex = Executor::new();
+    {
+        let s = s.clone();
+        ex.spawn(async move { s.prefetch(&pages).await });
+    }
+    ex.run_until_stalled();
+    assert_eq!(chroma.in_flight(), 3, "all three pages of results at once");
+    latch.open();
+    assert_eq!(ex.run_until_stalled(), 0);
+    let gets = chroma.gets();
+    let windows: Vec<(u64, u64)> = gets.iter().map(|g| (g["limit"].as_u64().unwrap(), g["offset"].as_u64().unwrap_or(0))).collect();
+    assert_eq!(windows, [(300, 0), (300, 300), (300, 600)]);
+    assert_eq!(gets[0]["where"]["page_slug"]["$in"].as_array().unwrap().len(), 700);
+    assert_eq!((s.stats().prefetched_pages, s.stats().cached_pages), (700, 700));
+    chroma.clear_log();
+    assert_eq!(&*read(&s, page("p123.md", Some(8), Some(1))).unwrap(), b"page 123");
+    assert!(chroma.requests().is_empty(), "prefetched pages are served from memory");
+}
+
+#[test]
+fn prefetch_without_chunk_counts_pages_through_results() {
+    let chroma = many(400);
+    let s = store(&chroma);
+    let pages: Vec<PageRef> = (0..400).map(|i| page(&format!("p{i:03}.md"), Some(8), None)).collect();
+    let s2 = s.clone();
+    block_on(async move { s2.prefetch(&pages).await });
+    assert_eq!(chroma.gets().len(), 2);
+    assert_eq!(s.stats().prefetched_pages, 400);
+}
+
+#[test]
+fn prefetch_skips_cached_pages_and_stops_at_the_cache_budget() {
+    let chroma = many(10);
+    let s = store_with(&chroma, 40, None);
+    read(&s, page("p000.md", Some(8), Some(1))).unwrap();
+    chroma.clear_log();
+    let pages: Vec<PageRef> = (0..10).map(|i| page(&format!("p{i:03}.md"), Some(8), Some(1))).collect();
+    let s2 = s.clone();
+    block_on(async move { s2.prefetch(&pages).await });
+    let asked = chroma.gets()[0]["where"]["page_slug"]["$in"].as_array().unwrap().len();
+    assert_eq!(asked, 5, "p000 is cached; five more fill the 40-byte budget");
+    assert!(s.stats().cached_bytes <= 40);
+}
+
+#[test]
+fn a_failed_prefetch_leaves_the_reads_to_report() {
+    let chroma = many(2);
+    chroma.set_fault(|req| req.body.as_deref().is_some_and(|b| b.contains("$in")).then_some(Err(TransportError::Timeout)));
+    let s = store(&chroma);
+    let pages = vec![page("p000.md", Some(8), Some(1)), page("p001.md", Some(8), Some(1))];
+    let s2 = s.clone();
+    block_on(async move { s2.prefetch(&pages).await });
+    assert_eq!(s.stats().cached_pages, 0);
+    assert_eq!(&*read(&s, page("p001.md", Some(8), Some(1))).unwrap(), b"page 001");
+}
+
+#[test]
+fn the_shared_cache_sits_behind_memory() {
+    let chroma = many(3);
+    let shared = MemoryShared::default();
+    let s = store_with(&chroma, 1 << 20, Some(Rc::new(shared.clone())));
+    read(&s, page("p000.md", Some(8), Some(1))).unwrap();
+    assert_eq!(shared.entries.borrow().len(), 1, "a loaded page is shared");
+    let other = store_with(&chroma, 1 << 20, Some(Rc::new(shared.clone())));
+    chroma.clear_log();
+    assert_eq!(&*read(&other, page("p000.md", Some(8), Some(1))).unwrap(), b"page 000");
+    assert!(chroma.requests().is_empty(), "another session reads it from the shared cache");
+    let st = other.stats();
+    assert_eq!((st.shared_hits, st.shared_misses), (1, 0));
+    shared.failing.set(true);
+    assert_eq!(&*read(&other, page("p001.md", Some(8), Some(1))).unwrap(), b"page 001", "a failing shared cache is only a miss");
+    assert_eq!(other.stats().shared_errors, 2, "the lookup and the store both failed");
+}
+
+#[test]
+fn lazy_pages_are_loaded_checked_and_kept_apart() {
+    let chroma = FakeChroma::new();
+    chroma.collection("docs");
+    chroma.set_fault(|req| req.url.starts_with("https://files.test/").then(|| Ok(HttpResponse::new(200, "spec\n"))));
+    let shared = MemoryShared::default();
+    let s = store_with(&chroma, 1 << 20, Some(Rc::new(shared.clone())));
+    let lazy = |url: &str, size, shareable| PageRef {
+        key: PageKey { collection_id: "c".into(), tree_version: "host".into(), slug: url.into() },
+        size,
+        source: Source::Lazy(LazySource::Url(url.into())),
+        shareable,
+    };
+    assert_eq!(&*read(&s, lazy("https://files.test/a", Some(5), false)).unwrap(), b"spec\n");
+    assert!(shared.entries.borrow().is_empty(), "a session's own lazy file is not shared");
+    let e = read(&s, lazy("https://files.test/b", Some(9), true)).unwrap_err();
+    assert_eq!(e.to_string(), "lazy file is 5 bytes but the path tree says 9");
+    assert_eq!(s.stats().lazy_fetches, 2);
+}
+
+#[test]
+fn eviction_during_a_prefetch_never_leaves_a_reader_waiting() {
+    // A bulk load larger than the cache, with 50 readers (just-bash's batch) at once and
+    // a client that lets 10 requests through at a time.
+    let chroma = many(300);
+    let latch = Latch::new();
+    chroma.hold(&latch);
+    let s = store_with(&chroma, 64, None);
+    let pages: Vec<PageRef> = (0..300).map(|i| page(&format!("p{i:03}.md"), Some(8), Some(1))).collect();
+    let done = Rc::new(Cell::new(0));
+    let mut ex = Executor::new();
+    {
+        let (s, pages) = (s.clone(), pages.clone());
+        ex.spawn(async move { s.prefetch(&pages).await });
+    }
+    for i in 0..50 {
+        let (s, p, done) = (s.clone(), pages[(i * 7) % 300].clone(), done.clone());
+        ex.spawn(async move {
+            let bytes = s.read(&p).await.unwrap();
+            assert_eq!(&*bytes, format!("page {:03}", (i * 7) % 300).as_bytes());
+            done.set(done.get() + 1);
+        });
+    }
+    ex.run_until_stalled();
+    assert!(chroma.in_flight() <= 10);
+    latch.open();
+    assert_eq!(ex.run_until_stalled(), 0, "every task finished");
+    assert_eq!(done.get(), 50);
+    assert!(s.stats().cached_bytes <= 64);
+}

@@ -1,0 +1,270 @@
+//! Concurrency on a single-threaded executor: running futures side by side, and a
+//! semaphore that caps how many requests are in flight.
+//!
+//! WebAssembly hosts run one event loop, so nothing here is `Send`; these are the whole
+//! of the async machinery chromafs needs, kept small enough to reason about. The
+//! semaphore is fair (first come, first served) and cancellation-safe: a waiter that is
+//! dropped before its turn leaves the queue and passes any wake-up on, so a permit is
+//! never stranded while others wait.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+
+/// Polls every future until all are done; outputs come back in input order.
+pub async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (f, out) in futures.iter_mut().zip(outputs.iter_mut()) {
+            if out.is_none() {
+                match f.as_mut().poll(cx) {
+                    Poll::Ready(v) => *out = Some(v),
+                    Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    })
+    .await;
+    outputs.into_iter().map(|o| o.expect("every future completed")).collect()
+}
+
+#[derive(Default)]
+struct State {
+    permits: usize,
+    next_id: u64,
+    /// Waiters in arrival order, each with the waker of its latest poll.
+    queue: VecDeque<(u64, Waker)>,
+}
+
+/// A counting semaphore for a single-threaded executor.
+#[derive(Default)]
+pub struct Semaphore {
+    state: RefCell<State>,
+}
+
+/// One permit; released when dropped.
+pub struct Permit<'a>(&'a Semaphore);
+
+impl Drop for Permit<'_> {
+    fn drop(&mut self) {
+        let next = {
+            let mut s = self.0.state.borrow_mut();
+            s.permits += 1;
+            s.queue.front().map(|(_, w)| w.clone())
+        };
+        if let Some(w) = next {
+            w.wake();
+        }
+    }
+}
+
+impl Semaphore {
+    pub fn new(permits: usize) -> Self {
+        Semaphore { state: RefCell::new(State { permits: permits.max(1), ..State::default() }) }
+    }
+
+    /// Waits for a permit, in arrival order.
+    pub fn acquire(&self) -> Acquire<'_> {
+        Acquire { sem: self, id: None, done: false }
+    }
+
+    /// Permits free right now.
+    pub fn available(&self) -> usize {
+        self.state.borrow().permits
+    }
+}
+
+/// The future of [`Semaphore::acquire`].
+pub struct Acquire<'a> {
+    sem: &'a Semaphore,
+    id: Option<u64>,
+    done: bool,
+}
+
+impl<'a> Future for Acquire<'a> {
+    type Output = Permit<'a>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Permit<'a>> {
+        let this = self.get_mut();
+        let mut wake_next = None;
+        let ready = {
+            let mut s = this.sem.state.borrow_mut();
+            let my_turn = match this.id {
+                None => s.queue.is_empty(),
+                Some(id) => s.queue.front().is_some_and(|(front, _)| *front == id),
+            };
+            if my_turn && s.permits > 0 {
+                s.permits -= 1;
+                if this.id.is_some() {
+                    s.queue.pop_front();
+                }
+                if s.permits > 0 {
+                    wake_next = s.queue.front().map(|(_, w)| w.clone());
+                }
+                true
+            } else {
+                match this.id {
+                    Some(id) => {
+                        if let Some(entry) = s.queue.iter_mut().find(|(i, _)| *i == id) {
+                            entry.1 = cx.waker().clone();
+                        }
+                    }
+                    None => {
+                        let id = s.next_id;
+                        s.next_id += 1;
+                        s.queue.push_back((id, cx.waker().clone()));
+                        this.id = Some(id);
+                    }
+                }
+                false
+            }
+        };
+        if let Some(w) = wake_next {
+            w.wake();
+        }
+        if ready {
+            this.done = true;
+            Poll::Ready(Permit(this.sem))
+        } else {
+            Poll::Pending
+        }
+    }
+}
+
+impl Drop for Acquire<'_> {
+    fn drop(&mut self) {
+        let (Some(id), false) = (self.id, self.done) else { return };
+        let next = {
+            let mut s = self.sem.state.borrow_mut();
+            let was_front = s.queue.front().is_some_and(|(front, _)| *front == id);
+            s.queue.retain(|(i, _)| *i != id);
+            if was_front && s.permits > 0 {
+                s.queue.front().map(|(_, w)| w.clone())
+            } else {
+                None
+            }
+        };
+        if let Some(w) = next {
+            w.wake();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{Executor, Latch};
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    #[test]
+    fn join_all_keeps_input_order() {
+        let out = crate::testing::block_on(join_all((1..=3).map(|i| async move { i }).collect()));
+        assert_eq!(out, vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn never_more_than_the_permits_in_flight() {
+        let sem = Rc::new(Semaphore::new(2));
+        let latch = Latch::new();
+        let (active, peak) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+        let mut ex = Executor::new();
+        for _ in 0..6 {
+            let (sem, latch, active, peak) = (sem.clone(), latch.clone(), active.clone(), peak.clone());
+            ex.spawn(async move {
+                let _p = sem.acquire().await;
+                active.set(active.get() + 1);
+                peak.set(peak.get().max(active.get()));
+                latch.wait().await;
+                active.set(active.get() - 1);
+            });
+        }
+        assert!(ex.run_until_stalled() > 0, "waiting on the latch");
+        assert_eq!(peak.get(), 2);
+        latch.open();
+        assert_eq!(ex.run_until_stalled(), 0, "everyone finished");
+        assert_eq!(sem.available(), 2);
+    }
+
+    #[test]
+    fn a_dropped_waiter_does_not_strand_a_permit() {
+        let sem = Rc::new(Semaphore::new(1));
+        let finished = Rc::new(Cell::new(0));
+        let mut ex = Executor::new();
+        let held = {
+            let latch = Latch::new();
+            let sem2 = sem.clone();
+            let l = latch.clone();
+            ex.spawn(async move {
+                let _p = sem2.acquire().await;
+                l.wait().await;
+            });
+            latch
+        };
+        // A waiter that gives up (its future is dropped) before its turn.
+        let quitter = ex.spawn({
+            let sem = sem.clone();
+            async move {
+                let _p = sem.acquire().await;
+            }
+        });
+        for _ in 0..3 {
+            let (sem, finished) = (sem.clone(), finished.clone());
+            ex.spawn(async move {
+                let _p = sem.acquire().await;
+                finished.set(finished.get() + 1);
+            });
+        }
+        ex.run_until_stalled();
+        ex.cancel(quitter);
+        held.open();
+        assert_eq!(ex.run_until_stalled(), 0, "no task is left waiting");
+        assert_eq!(finished.get(), 3);
+        assert_eq!(sem.available(), 1);
+    }
+
+    #[test]
+    fn spurious_polls_do_not_queue_a_waiter_twice() {
+        // join_all polls every child whenever one wakes: a waiter polled again must keep
+        // its place, not add a second entry that would swallow a wake-up.
+        let sem = Rc::new(Semaphore::new(1));
+        let latch = Latch::new();
+        let done = Rc::new(Cell::new(0));
+        let mut ex = Executor::new();
+        {
+            let (sem, latch) = (sem.clone(), latch.clone());
+            ex.spawn(async move {
+                let _p = sem.acquire().await;
+                latch.wait().await;
+            });
+        }
+        {
+            let (sem, done) = (sem.clone(), done.clone());
+            ex.spawn(async move {
+                let waiters: Vec<_> = (0..4)
+                    .map(|_| {
+                        let (sem, done) = (sem.clone(), done.clone());
+                        async move {
+                            let _p = sem.acquire().await;
+                            done.set(done.get() + 1);
+                        }
+                    })
+                    .collect();
+                join_all(waiters).await;
+            });
+        }
+        ex.run_until_stalled();
+        latch.open();
+        assert_eq!(ex.run_until_stalled(), 0);
+        assert_eq!(done.get(), 4);
+    }
+}

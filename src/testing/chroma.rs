@@ -1,0 +1,401 @@
+//! An in-memory Chroma behind the [`Transport`] trait, for native tests.
+//!
+//! It answers what chromafs sends — collection lookup and creation, `get` (ids, `where`,
+//! `where_document`, `include`, `limit`, `offset`), `upsert`, `delete`, `count` — with
+//! Chroma's semantics: storage order, unknown ids dropped, one-key filter objects. Every
+//! request is logged; a [`Fault`] can answer any request instead of the store, and a
+//! [`Latch`] can hold every answer so a test can look at requests in flight.
+
+use super::Latch;
+use crate::transport::{HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
+use serde_json::{json, Map, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Answers a request instead of the store (`None`: let the store answer).
+pub type Fault = Rc<dyn Fn(&HttpRequest) -> Option<Result<HttpResponse, TransportError>>>;
+
+#[derive(Clone, Debug)]
+struct Record {
+    id: String,
+    document: Option<String>,
+    metadata: Map<String, Value>,
+}
+
+struct Collection {
+    id: String,
+    name: String,
+    records: Vec<Record>,
+}
+
+#[derive(Default)]
+struct Inner {
+    collections: Vec<Collection>,
+    log: Vec<HttpRequest>,
+    fault: Option<Fault>,
+    gate: Option<Latch>,
+    in_flight: usize,
+    max_in_flight: usize,
+    slept: Vec<u32>,
+    created: usize,
+}
+
+/// A Chroma server in memory; clones share it.
+#[derive(Clone, Default)]
+pub struct FakeChroma(Rc<RefCell<Inner>>);
+
+pub const URL: &str = "http://chroma.test";
+
+impl FakeChroma {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Creates (or finds) a collection; returns its id.
+    pub fn collection(&self, name: &str) -> String {
+        let mut s = self.0.borrow_mut();
+        if let Some(c) = s.collections.iter().find(|c| c.name == name) {
+            return c.id.clone();
+        }
+        s.created += 1;
+        let id = format!("00000000-0000-4000-8000-{:012}", s.created);
+        s.collections.push(Collection { id: id.clone(), name: name.into(), records: Vec::new() });
+        id
+    }
+
+    /// Writes (or replaces) one record.
+    pub fn put(&self, collection: &str, id: &str, document: Option<&str>, metadata: Value) {
+        self.collection(collection);
+        let mut s = self.0.borrow_mut();
+        let c = s.collections.iter_mut().find(|c| c.name == collection).unwrap();
+        let record = Record { id: id.into(), document: document.map(str::to_string), metadata: metadata.as_object().cloned().unwrap_or_default() };
+        match c.records.iter_mut().find(|r| r.id == id) {
+            Some(r) => *r = record,
+            None => c.records.push(record),
+        }
+    }
+
+    /// Deletes a collection; one created later under the name gets a new id.
+    pub fn drop_collection(&self, name: &str) {
+        self.0.borrow_mut().collections.retain(|c| c.name != name);
+    }
+
+    pub fn remove(&self, collection: &str, id: &str) {
+        let mut s = self.0.borrow_mut();
+        if let Some(c) = s.collections.iter_mut().find(|c| c.name == collection) {
+            c.records.retain(|r| r.id != id);
+        }
+    }
+
+    /// Writes pages as chromafs's ingest would (`slug#i` ids, default fields) and a plain
+    /// JSON tree with each page's size and chunk count; `access` gives each page's entry
+    /// fields (`isPublic`, `groups`).
+    pub fn pages(&self, collection: &str, pages: &[(&str, &[&str], Value)], tree_metadata: Value) {
+        let mut tree = Map::new();
+        for (slug, chunks, access) in pages {
+            for (i, doc) in chunks.iter().enumerate() {
+                self.put(collection, &format!("{slug}#{i}"), Some(doc), json!({"page_slug": slug, "chunk_index": i}));
+            }
+            let mut entry = access.as_object().cloned().unwrap_or_default();
+            entry.insert("size".into(), json!(chunks.concat().len()));
+            entry.insert("chunks".into(), json!(chunks.len()));
+            tree.insert(slug.to_string(), Value::Object(entry));
+        }
+        self.put(collection, "__path_tree__", Some(&Value::Object(tree).to_string()), tree_metadata);
+    }
+
+    pub fn set_fault(&self, fault: impl Fn(&HttpRequest) -> Option<Result<HttpResponse, TransportError>> + 'static) {
+        self.0.borrow_mut().fault = Some(Rc::new(fault));
+    }
+
+    pub fn clear_fault(&self) {
+        self.0.borrow_mut().fault = None;
+    }
+
+    /// Holds every answer until the latch opens.
+    pub fn hold(&self, latch: &Latch) {
+        self.0.borrow_mut().gate = Some(latch.clone());
+    }
+
+    pub fn requests(&self) -> Vec<HttpRequest> {
+        self.0.borrow().log.clone()
+    }
+
+    /// Bodies of the `get` requests, parsed.
+    pub fn gets(&self) -> Vec<Value> {
+        self.0.borrow().log.iter().filter(|r| r.url.ends_with("/get")).map(|r| serde_json::from_str(r.body.as_deref().unwrap_or("null")).unwrap()).collect()
+    }
+
+    pub fn clear_log(&self) {
+        let mut s = self.0.borrow_mut();
+        s.log.clear();
+        s.max_in_flight = s.in_flight;
+    }
+
+    pub fn in_flight(&self) -> usize {
+        self.0.borrow().in_flight
+    }
+
+    pub fn max_in_flight(&self) -> usize {
+        self.0.borrow().max_in_flight
+    }
+
+    /// Backoff sleeps the client asked for, in ms.
+    pub fn slept(&self) -> Vec<u32> {
+        self.0.borrow().slept.clone()
+    }
+
+    fn answer(&self, req: &HttpRequest) -> Result<HttpResponse, TransportError> {
+        let fault = self.0.borrow().fault.clone();
+        if let Some(answer) = fault.and_then(|f| f(req)) {
+            return answer;
+        }
+        Ok(self.store_answer(req))
+    }
+
+    /// What the store answers, faults aside (for a fault that tampers with answers).
+    pub fn store_answer(&self, req: &HttpRequest) -> HttpResponse {
+        self.route(req).unwrap_or_else(|(status, message)| {
+            HttpResponse::new(status, json!({"error": "InvalidArgumentError", "message": message}).to_string())
+        })
+    }
+
+    fn route(&self, req: &HttpRequest) -> Result<HttpResponse, (u16, String)> {
+        let rest = req.url.strip_prefix(URL).and_then(|p| p.strip_prefix("/api/v2/tenants/")).ok_or((404, String::new()))?;
+        let parts: Vec<&str> = rest.split('/').collect();
+        let body: Value = match &req.body {
+            Some(b) => serde_json::from_str(b).map_err(|e| (422, e.to_string()))?,
+            None => Value::Null,
+        };
+        let ok = |v: Value| Ok(HttpResponse::new(200, v.to_string()));
+        match (req.method, &parts[..]) {
+            (_, [_, "databases", _, "collections"]) => {
+                let name = body["name"].as_str().ok_or((422, "missing name".to_string()))?;
+                let id = self.collection(name);
+                ok(json!({"id": id, "name": name}))
+            }
+            ("GET", [_, "databases", _, "collections", name]) => {
+                let name = percent_decode(name);
+                let s = self.0.borrow();
+                let c = s.collections.iter().find(|c| c.name == name).ok_or((404, format!("Collection [{name}] does not exist")))?;
+                ok(json!({"id": c.id, "name": c.name}))
+            }
+            (_, [_, "databases", _, "collections", id, op]) => self.records(id, op, &body),
+            _ => Err((404, String::new())),
+        }
+    }
+
+    fn records(&self, id: &str, op: &str, body: &Value) -> Result<HttpResponse, (u16, String)> {
+        let mut s = self.0.borrow_mut();
+        let c = s.collections.iter_mut().find(|c| c.id == id).ok_or((404, format!("Collection [{id}] does not exist")))?;
+        let ok = |v: Value| Ok(HttpResponse::new(200, v.to_string()));
+        match op {
+            "get" => ok(get(&c.records, body)?),
+            "count" => ok(json!(c.records.len())),
+            "upsert" => {
+                let ids = body["ids"].as_array().cloned().unwrap_or_default();
+                for (i, id) in ids.iter().enumerate() {
+                    let record = Record {
+                        id: id.as_str().unwrap_or_default().to_string(),
+                        document: body["documents"][i].as_str().map(str::to_string),
+                        metadata: body["metadatas"][i].as_object().cloned().unwrap_or_default(),
+                    };
+                    match c.records.iter_mut().find(|r| r.id == record.id) {
+                        Some(r) => *r = record,
+                        None => c.records.push(record),
+                    }
+                }
+                ok(json!({}))
+            }
+            "delete" => {
+                let ids: Vec<&str> = body["ids"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+                c.records.retain(|r| !ids.contains(&r.id.as_str()));
+                ok(json!({}))
+            }
+            _ => Err((404, String::new())),
+        }
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn get(records: &[Record], body: &Value) -> Result<Value, (u16, String)> {
+    let ids: Option<Vec<&str>> = body.get("ids").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect());
+    let mut hits = Vec::new();
+    for r in records {
+        if ids.as_ref().is_some_and(|ids| !ids.contains(&r.id.as_str())) {
+            continue;
+        }
+        if let Some(w) = body.get("where").filter(|w| !w.is_null()) {
+            if !where_matches(w, &r.metadata).map_err(|m| (400, m))? {
+                continue;
+            }
+        }
+        if let Some(w) = body.get("where_document").filter(|w| !w.is_null()) {
+            if !document_matches(w, r.document.as_deref().unwrap_or("")).map_err(|m| (400, m))? {
+                continue;
+            }
+        }
+        hits.push(r);
+    }
+    let offset = body.get("offset").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let limit = body.get("limit").and_then(Value::as_u64).map_or(usize::MAX, |l| l as usize);
+    let page: Vec<&Record> = hits.into_iter().skip(offset).take(limit).collect();
+    let include: Vec<&str> = match body.get("include").and_then(Value::as_array) {
+        Some(a) => a.iter().filter_map(Value::as_str).collect(),
+        None => vec!["documents", "metadatas"],
+    };
+    Ok(json!({
+        "ids": page.iter().map(|r| r.id.clone()).collect::<Vec<_>>(),
+        "documents": include.contains(&"documents").then(|| page.iter().map(|r| r.document.clone()).collect::<Vec<_>>()),
+        "metadatas": include.contains(&"metadatas").then(|| page.iter().map(|r| r.metadata.clone()).collect::<Vec<_>>()),
+        "include": include,
+    }))
+}
+
+fn single(w: &Value, what: &str) -> Result<(String, Value), String> {
+    match w.as_object() {
+        Some(o) if o.len() == 1 => {
+            let (k, v) = o.iter().next().unwrap();
+            Ok((k.clone(), v.clone()))
+        }
+        _ => Err(format!("Invalid {what} clause")),
+    }
+}
+
+fn where_matches(w: &Value, meta: &Map<String, Value>) -> Result<bool, String> {
+    let (key, value) = single(w, "where")?;
+    match key.as_str() {
+        "$and" | "$or" => {
+            let items = value.as_array().ok_or("Invalid where clause")?;
+            let results: Result<Vec<bool>, String> = items.iter().map(|i| where_matches(i, meta)).collect();
+            let results = results?;
+            Ok(if key == "$and" { results.iter().all(|b| *b) } else { results.iter().any(|b| *b) })
+        }
+        field => {
+            let actual = meta.get(field);
+            let (op, operand) = match value.as_object() {
+                Some(_) => single(&value, "where")?,
+                None => ("$eq".to_string(), value.clone()),
+            };
+            let list = || operand.as_array().cloned().ok_or_else(|| "Invalid where clause".to_string());
+            Ok(match op.as_str() {
+                "$eq" => actual == Some(&operand),
+                "$ne" => actual != Some(&operand),
+                "$in" => actual.is_some_and(|a| list().is_ok_and(|l| l.contains(a))),
+                "$nin" => !actual.is_some_and(|a| list().is_ok_and(|l| l.contains(a))),
+                "$contains" => actual.and_then(Value::as_array).is_some_and(|a| a.contains(&operand)),
+                "$not_contains" => !actual.and_then(Value::as_array).is_some_and(|a| a.contains(&operand)),
+                _ => return Err("Invalid where clause".into()),
+            })
+        }
+    }
+}
+
+fn document_matches(w: &Value, doc: &str) -> Result<bool, String> {
+    let (key, value) = single(w, "where document")?;
+    let text = || value.as_str().ok_or_else(|| "Invalid where document clause".to_string());
+    let regex = || regex_lite::Regex::new(text()?).map_err(|e| format!("Regex syntax errror: {e}"));
+    Ok(match key.as_str() {
+        "$contains" => doc.contains(text()?),
+        "$not_contains" => !doc.contains(text()?),
+        "$regex" => regex()?.is_match(doc),
+        "$not_regex" => !regex()?.is_match(doc),
+        "$and" | "$or" => {
+            let items = value.as_array().ok_or("Invalid where document clause")?;
+            let results: Result<Vec<bool>, String> = items.iter().map(|i| document_matches(i, doc)).collect();
+            let results = results?;
+            if key == "$and" {
+                results.iter().all(|b| *b)
+            } else {
+                results.iter().any(|b| *b)
+            }
+        }
+        _ => return Err("Invalid where document clause".into()),
+    })
+}
+
+impl Transport for FakeChroma {
+    fn send(&self, req: HttpRequest) -> LocalFuture<'static, Result<HttpResponse, TransportError>> {
+        let this = self.clone();
+        Box::pin(async move {
+            let gate = {
+                let mut s = this.0.borrow_mut();
+                s.log.push(req.clone());
+                s.in_flight += 1;
+                s.max_in_flight = s.max_in_flight.max(s.in_flight);
+                s.gate.clone()
+            };
+            // Counted as in flight until answered, even if the caller gives up first.
+            struct Done(FakeChroma);
+            impl Drop for Done {
+                fn drop(&mut self) {
+                    self.0 .0.borrow_mut().in_flight -= 1;
+                }
+            }
+            let _done = Done(this.clone());
+            if let Some(gate) = gate {
+                gate.wait().await;
+            }
+            this.answer(&req)
+        })
+    }
+
+    fn sleep(&self, ms: u32) -> LocalFuture<'static, ()> {
+        self.0.borrow_mut().slept.push(ms);
+        Box::pin(async {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::block_on;
+
+    fn post(chroma: &FakeChroma, path: &str, body: Value) -> Value {
+        let req = HttpRequest {
+            method: "POST",
+            url: format!("{URL}/api/v2/tenants/t/databases/d/collections/{path}"),
+            headers: vec![],
+            body: Some(body.to_string()),
+            timeout_ms: 1000,
+        };
+        let resp = block_on(chroma.send(req)).unwrap();
+        serde_json::from_slice(&resp.body).unwrap()
+    }
+
+    #[test]
+    fn filters_and_pages_like_chroma() {
+        let c = FakeChroma::new();
+        let id = c.collection("docs");
+        for (i, (slug, doc)) in [("a", "Foo bar"), ("a", "baz"), ("b", "foo"), ("c", "qux foo")].iter().enumerate() {
+            c.put("docs", &format!("r{i}"), Some(doc), json!({"page_slug": slug, "groups": ["x", slug]}));
+        }
+        let ids = |v: Value| v["ids"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect::<Vec<_>>();
+        assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where": {"page_slug": "a"}}))), ["r0", "r1"]);
+        assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where": {"page_slug": {"$in": ["b", "c"]}}}))), ["r2", "r3"]);
+        assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where_document": {"$contains": "foo"}}))), ["r2", "r3"]);
+        assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where_document": {"$regex": "(?i)foo"}, "limit": 2, "offset": 1}))), ["r2", "r3"]);
+        assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where": {"groups": {"$contains": "c"}}}))), ["r3"]);
+        assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"ids": ["r3", "nope", "r0"]}))), ["r0", "r3"]);
+        let bad = post(&c, &format!("{id}/get"), json!({"where": {"a": 1, "b": 2}}));
+        assert_eq!(bad["message"], "Invalid where clause");
+        assert_eq!(c.gets().len(), 7);
+    }
+}

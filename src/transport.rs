@@ -1,0 +1,66 @@
+//! How bytes move: one HTTP exchange at a time, behind the [`Transport`] trait.
+//!
+//! The protocol logic (the Chroma client, lazy files) is written against this trait and
+//! never against `fetch`, so it runs natively in tests over a scripted transport and in
+//! WebAssembly over the host's `fetch` ([`crate::fetch`]). Everything is single-threaded:
+//! futures are `!Send` and boxed as [`LocalFuture`].
+
+use std::future::Future;
+use std::pin::Pin;
+
+pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpRequest {
+    pub method: &'static str,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<String>,
+    pub timeout_ms: u32,
+}
+
+impl HttpRequest {
+    /// A request with no headers and no body.
+    pub fn get(url: impl Into<String>, timeout_ms: u32) -> Self {
+        HttpRequest { method: "GET", url: url.into(), headers: Vec::new(), body: None, timeout_ms }
+    }
+
+    /// The value of a header (names compare case-insensitively).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub body: Vec<u8>,
+    /// `Retry-After`, in seconds, when the server sent one.
+    pub retry_after: Option<f64>,
+    /// `Location`, on a redirect. Redirects are never followed by the transport: the
+    /// caller decides (status 0 is a redirect whose target the browser hides).
+    pub location: Option<String>,
+}
+
+impl HttpResponse {
+    pub fn new(status: u16, body: impl Into<Vec<u8>>) -> Self {
+        HttpResponse { status, body: body.into(), retry_after: None, location: None }
+    }
+
+    pub fn is_redirect(&self) -> bool {
+        self.status == 0 || (300..400).contains(&self.status)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransportError {
+    Timeout,
+    /// The request never got an answer: refused, reset, DNS, CORS…
+    Network(String),
+}
+
+/// Moves one request and its response; implemented over `fetch` in WebAssembly.
+pub trait Transport {
+    fn send(&self, req: HttpRequest) -> LocalFuture<'static, Result<HttpResponse, TransportError>>;
+    fn sleep(&self, ms: u32) -> LocalFuture<'static, ()>;
+}
