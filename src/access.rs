@@ -81,6 +81,11 @@ impl Scope {
         Scope { groups: groups.iter().map(str::to_string).collect() }
     }
 
+    /// Where predicates the largest clause counts (`isPublic` and its groups).
+    pub fn predicates(&self) -> usize {
+        1 + self.groups.len().min(Self::GROUPS_PER_CLAUSE)
+    }
+
     /// Clauses that together admit exactly the chunks the session may see; more than one
     /// when the session has more groups than fit one query.
     pub fn clauses(&self) -> Vec<Value> {

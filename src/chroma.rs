@@ -22,6 +22,8 @@ use std::rc::Rc;
 
 /// The most records one `get` asks for (Chroma Cloud's cap).
 pub const MAX_PAGE: usize = 300;
+/// Chroma Cloud's quota on where predicates per query; each `$in` value counts as one.
+pub const MAX_WHERE_PREDICATES: usize = 8;
 /// Same-origin redirects followed in a row before giving up.
 const MAX_REDIRECTS: u32 = 5;
 

@@ -8,7 +8,7 @@
 //! or unbounded memory.
 
 use crate::access::Scope;
-use crate::chroma::{ChromaError, Client, GetRequest, GetResponse, MAX_PAGE};
+use crate::chroma::{ChromaError, Client, GetRequest, GetResponse, MAX_PAGE, MAX_WHERE_PREDICATES};
 use crate::schema::Schema;
 use crate::sync::join_all;
 use serde_json::{json, Value};
@@ -80,8 +80,15 @@ pub struct Collection {
 }
 
 impl Collection {
+    /// How many values a `$in` may hold next to the access clause, within Chroma Cloud's
+    /// where predicates (each `$in` value counts as one).
+    pub fn slugs_per_query(&self) -> usize {
+        let access = self.scope.as_ref().map_or(0, Scope::predicates);
+        MAX_WHERE_PREDICATES.saturating_sub(access).max(1)
+    }
+
     /// The request once per access clause, each with the clause ANDed into its `where`.
-    fn scoped(&self, req: GetRequest) -> Vec<GetRequest> {
+    pub fn scoped(&self, req: GetRequest) -> Vec<GetRequest> {
         let Some(scope) = &self.scope else { return vec![req] };
         scope
             .clauses()
@@ -105,42 +112,27 @@ impl Collection {
         Ok(merge(parts))
     }
 
-    /// A read whose size is known (`total` records): every page of it at once, the client
-    /// capping how many are in flight.
-    pub async fn get_known(&self, req: GetRequest, total: usize, what: &str) -> Result<GetResponse, ChromaError> {
-        let mut reqs = self.scoped(req);
-        if reqs.len() > 1 {
-            // Several clauses split the records unpredictably: read each to its end.
-            let mut parts = Vec::new();
-            for req in reqs {
-                parts.push(get_all(&self.client, &self.id, req, Bound::records(total), what).await?);
-            }
-            return Ok(merge(parts));
-        }
-        let req = reqs.pop().expect("one clause");
-        let windows = total.div_ceil(MAX_PAGE).max(1);
-        let parts = join_all(
-            (0..windows)
-                .map(|i| {
-                    let req = GetRequest { limit: Some(MAX_PAGE), offset: (i > 0).then_some(i * MAX_PAGE), ..req.clone() };
-                    async move { self.client.get_once(&self.id, &req, what).await }
-                })
-                .collect(),
-        )
-        .await;
-        let mut all = GetResponse::default();
-        let mut seen = HashSet::new();
-        for part in parts {
+    /// Records by id, at most [`MAX_PAGE`] ids a request, the requests issued together
+    /// (the client caps how many are in flight). Ids not found are simply absent.
+    pub async fn get_by_ids(&self, ids: &[String], what: &str) -> Result<GetResponse, ChromaError> {
+        let reqs: Vec<GetRequest> = ids
+            .chunks(MAX_PAGE)
+            .flat_map(|batch| {
+                let req = GetRequest { ids: Some(batch.to_vec()), include: vec!["documents", "metadatas"], limit: Some(batch.len()), ..Default::default() };
+                self.scoped(req)
+            })
+            .collect();
+        let parts = join_all(reqs.iter().map(|req| self.client.get_once(&self.id, req, what)).collect()).await;
+        let mut checked = Vec::with_capacity(parts.len());
+        for (req, part) in reqs.iter().zip(parts) {
             let part = part?;
-            if let Some(again) = part.ids.iter().find(|id| !seen.insert(id.as_str().to_string())) {
-                return Err(decode_error(what, format!("record {again:?} came back twice (the server ignores offset or repeats records)")));
+            let asked = req.ids.as_ref().map_or(0, Vec::len);
+            if part.ids.len() > asked {
+                return Err(decode_error(what, format!("{} records in answer to a request for {asked} ids", part.ids.len())));
             }
-            all.extend(part);
+            checked.push(part);
         }
-        if all.ids.len() > total {
-            return Err(decode_error(what, format!("more records than the {total} expected")));
-        }
-        Ok(all)
+        Ok(merge(checked))
     }
 }
 

@@ -209,7 +209,7 @@ impl Filesystem {
         let key = PageKey { collection_id, tree_version: self.tree.tree.version.clone(), slug: e.slug.clone() };
         let source = match &e.url {
             Some(url) => Source::Lazy(LazySource::TreeUrl(url.clone())),
-            None => Source::Chunks { slug: e.slug.clone(), count: e.chunks },
+            None => Source::Chunks { slug: e.slug.clone(), count: e.chunks, by_id: self.tree.chunks.ids && e.chunks.is_some() },
         };
         PageRef { key, size: file.size, source, shareable: true }
     }

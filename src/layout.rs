@@ -4,7 +4,7 @@
 //! KiB even compressed, so chromafs's ingest writes the tree as shard records
 //! (`__path_tree__#0`, `#1`, …), each a slice of the entries under [`SHARD_BYTES`], and the
 //! tree record itself holds only a manifest: the tree's version (a hash of its content),
-//! the shard count, and the facts a reader needs (line-aligned chunks, access on chunks).
+//! the shard count, and what every chunk carries ([`ChunkFacts`]).
 //!
 //! The manifest lives in the record's *document*, not its metadata: Chroma's upsert
 //! merges metadata, so a field another tool did not overwrite would survive a rewrite. A
@@ -29,6 +29,25 @@ const MANIFEST: &str = "tree-manifest";
 /// How shard text starts: `chromafs-tree-shard <version> <part>\n`.
 const SHARD_HEADER: &str = "chromafs-tree-shard";
 
+/// What every chunk of a collection is known to carry, as its tree's manifest declares.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkFacts {
+    /// Every chunk holds whole lines, so a search may match chunk by chunk.
+    #[serde(default)]
+    pub line_aligned: bool,
+    /// `isPublic` and `groups` on every chunk: queries can be scoped by access.
+    #[serde(default, rename = "chunk_access")]
+    pub access: bool,
+    /// `dirs` (the page's ancestor directories) on every chunk: a search can be scoped to
+    /// a directory with one predicate.
+    #[serde(default, rename = "chunk_dirs")]
+    pub dirs: bool,
+    /// Chunk ids are `slug#index` and the tree has every page's chunk count: known pages
+    /// are read by id.
+    #[serde(default, rename = "chunk_ids")]
+    pub ids: bool,
+}
+
 /// The tree record's document, when it is a manifest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -39,10 +58,8 @@ pub struct Manifest {
     /// `gzip+base64` or `json`.
     pub encoding: String,
     pub pages: usize,
-    /// Every chunk holds whole lines.
-    pub line_aligned: bool,
-    /// Every chunk carries its page's `isPublic` and `groups`.
-    pub chunk_access: bool,
+    #[serde(flatten)]
+    pub chunks: ChunkFacts,
 }
 
 /// What the tree record holds.
@@ -115,7 +132,7 @@ pub struct Written {
 }
 
 /// Splits a tree's entries into shards of at most [`SHARD_BYTES`].
-pub fn write(entries: &Map<String, Value>, line_aligned: bool, chunk_access: bool, plain: bool) -> Written {
+pub fn write(entries: &Map<String, Value>, chunks: ChunkFacts, plain: bool) -> Written {
     let encoding = if plain { "json" } else { "gzip+base64" };
     let version = format!("{:016x}", codec::fingerprint(Value::Object(entries.clone()).to_string().as_bytes()));
     let members: Vec<String> = entries.iter().map(|(k, v)| format!("{}:{v}", Value::String(k.clone()))).collect();
@@ -127,8 +144,7 @@ pub fn write(entries: &Map<String, Value>, line_aligned: bool, chunk_access: boo
         shards: shards.len(),
         encoding: encoding.into(),
         pages: entries.len(),
-        line_aligned,
-        chunk_access,
+        chunks,
     };
     let document = serde_json::to_string(&manifest).expect("a manifest serialises");
     Written { manifest, document, shards }
@@ -202,17 +218,19 @@ mod tests {
         join(&w.manifest, &docs, 1 << 30).unwrap()
     }
 
+    const ALL: ChunkFacts = ChunkFacts { line_aligned: true, access: true, dirs: true, ids: true };
+
     #[test]
     fn large_trees_become_shards_under_the_cap() {
         let e = entries(20_000);
-        let w = write(&e, true, true, false);
+        let w = write(&e, ALL, false);
         assert!(w.shards.len() > 5, "{} shards", w.shards.len());
         assert!(w.shards.iter().all(|s| s.len() <= SHARD_BYTES));
         assert!(w.document.len() < 300, "the manifest is small: {}", w.document);
         let back = round_trip(&w);
         assert_eq!(back.len(), 20_000);
         assert_eq!(Value::Object(back.into_iter().collect()), Value::Object(e));
-        let plain = write(&entries(300), false, false, true);
+        let plain = write(&entries(300), ChunkFacts::default(), true);
         assert!(plain.shards.iter().all(|s| s.len() <= SHARD_BYTES && s.starts_with(SHARD_HEADER)));
         assert_eq!(round_trip(&plain).len(), 300);
     }
@@ -220,17 +238,20 @@ mod tests {
     #[test]
     fn the_version_follows_the_content() {
         let mut e = entries(10);
-        let a = write(&e, true, true, false);
-        assert_eq!(a.manifest.version, write(&e, false, false, true).manifest.version, "encoding and flags aside");
+        let a = write(&e, ALL, false);
+        assert_eq!(a.manifest.version, write(&e, ChunkFacts::default(), true).manifest.version, "encoding and flags aside");
         e.insert("v000/section-0/page-0.mdx".into(), json!({"isPublic": false, "groups": ["x"]}));
-        assert_ne!(a.manifest.version, write(&e, true, true, false).manifest.version);
-        assert_eq!(write(&Map::new(), true, true, false).shards.len(), 1, "an empty tree still has its shard");
+        assert_ne!(a.manifest.version, write(&e, ALL, false).manifest.version);
+        assert_eq!(write(&Map::new(), ALL, false).shards.len(), 1, "an empty tree still has its shard");
     }
 
     #[test]
     fn records_are_read_as_manifests_or_whole_trees() {
-        let w = write(&entries(3), true, true, false);
+        let w = write(&entries(3), ALL, false);
         assert_eq!(read_record(&w.document), Record::Manifest(w.manifest.clone()));
+        assert!(w.document.contains(r#""line_aligned":true,"chunk_access":true,"chunk_dirs":true,"chunk_ids":true"#), "{}", w.document);
+        let older = r#"{"chromafs":"tree-manifest","version":"v","shards":1,"encoding":"json","pages":1,"line_aligned":true}"#;
+        assert!(matches!(read_record(older), Record::Manifest(m) if m.chunks == ChunkFacts { line_aligned: true, ..ChunkFacts::default() }));
         assert_eq!(read_record(r#"{"a.md": {"isPublic": true}}"#), Record::Whole(r#"{"a.md": {"isPublic": true}}"#));
         assert_eq!(read_record(r#"{"chromafs": {"isPublic": true}}"#), Record::Whole(r#"{"chromafs": {"isPublic": true}}"#));
         assert_eq!(read_record("H4sI…"), Record::Whole("H4sI…"));
@@ -239,10 +260,10 @@ mod tests {
 
     #[test]
     fn torn_and_corrupt_shards_are_refused() {
-        let old = write(&entries(4000), true, true, false);
+        let old = write(&entries(4000), ALL, false);
         let mut e = entries(4000);
         e.insert("new.md".into(), json!({"isPublic": true}));
-        let new = write(&e, true, true, false);
+        let new = write(&e, ALL, false);
         assert!(new.shards.len() >= 2);
         let mut mixed: Vec<Option<&str>> = new.shards.iter().map(|s| Some(s.as_str())).collect();
         mixed[1] = Some(&old.shards[1]);

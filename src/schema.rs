@@ -16,6 +16,32 @@ pub const LINE_ALIGNED: &str = "line_aligned";
 /// by a session's access inside Chroma (declared by the tree's manifest).
 pub const IS_PUBLIC: &str = "isPublic";
 pub const GROUPS: &str = "groups";
+/// Chunk metadata: the page's ancestor directories, `""` (the root) first.
+pub const DIRS: &str = "dirs";
+
+/// A page's ancestor directories as written in `dirs`: `api/v2/x.md` → `["", "api",
+/// "api/v2"]`.
+pub fn ancestors(slug: &str) -> Vec<String> {
+    let mut dirs = vec![String::new()];
+    let mut at = 0;
+    while let Some(i) = slug[at..].find('/') {
+        dirs.push(slug[..at + i].to_string());
+        at += i + 1;
+    }
+    dirs
+}
+
+/// A chunk's record id: readable where Chroma Cloud's 128-byte id limit allows, else a
+/// fingerprint of the slug; either way derived from the slug and index alone, so a reader
+/// that knows a page's chunk count can ask for its chunks by id.
+pub fn chunk_id(slug: &str, index: usize) -> String {
+    let id = format!("{slug}#{index}");
+    if id.len() <= 128 {
+        id
+    } else {
+        format!("{:016x}#{index}", crate::codec::fingerprint(slug.as_bytes()))
+    }
+}
 /// Tree record metadata: the number of pages, for people browsing the collection.
 pub const PAGES: &str = "pages";
 /// Tree record metadata key and value that mark the record as chromafs's tree.
@@ -82,6 +108,14 @@ mod tests {
         assert_eq!((c.id.as_str(), c.index, c.document.as_deref()), ("a#0", Some(json!(0)), Some("x")));
         assert_eq!(schema.chunk_of(&resp, 1).document, None);
         assert_eq!(Value::Object(schema.chunk_metadata("a", 3)), json!({"page": "a", "n": 3}));
+    }
+
+    #[test]
+    fn ancestors_and_ids() {
+        assert_eq!(ancestors("x.md"), [""]);
+        assert_eq!(ancestors("api/v2/x.md"), ["", "api", "api/v2"]);
+        assert_eq!(chunk_id("a.md", 3), "a.md#3");
+        assert!(chunk_id(&"x/".repeat(100), 12).len() <= 128);
     }
 
     #[test]

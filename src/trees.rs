@@ -22,7 +22,7 @@ use crate::error::FsError;
 use crate::listing::Listing;
 use crate::options::Options;
 use crate::schema;
-use crate::layout::{self, LayoutError, Manifest, Record};
+use crate::layout::{self, ChunkFacts, LayoutError, Manifest, Record};
 use crate::tree::{PathTree, TreeError, MAX_TREE_BYTES};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
@@ -41,8 +41,8 @@ pub struct LoadedTree {
     pub tree: PathTree,
     /// The tree record's metadata, for `fs.info()`.
     pub metadata: Map<String, Value>,
-    line_aligned: bool,
-    chunk_access: bool,
+    /// What every chunk carries.
+    pub chunks: ChunkFacts,
     /// A fingerprint of the tree record (its document and metadata): what a revalidation
     /// compares.
     record: u64,
@@ -53,12 +53,12 @@ pub struct LoadedTree {
 impl LoadedTree {
     /// Whether every chunk holds whole lines (a search may then match chunk by chunk).
     pub fn line_aligned(&self) -> bool {
-        self.line_aligned
+        self.chunks.line_aligned
     }
 
     /// Whether every chunk carries its page's access, so queries can be scoped by it.
     pub fn chunk_access(&self) -> bool {
-        self.chunk_access
+        self.chunks.access
     }
 
     /// The listing for a group set, built once per tree.
@@ -192,15 +192,17 @@ async fn decode(client: &Client, opts: &Options, collection_id: String, mut resp
     loop {
         let (doc, metadata) = record(&resp, opts)?;
         let record_print = fingerprint(doc, &metadata);
-        let (tree, line_aligned, chunk_access) = match layout::read_record(doc) {
+        let (tree, chunks) = match layout::read_record(doc) {
             Record::Whole(doc) => {
                 let tree = PathTree::from_document(doc, opts.extension.as_deref()).map_err(|e| connect_error(opts, e))?;
-                (tree, metadata.get(schema::LINE_ALIGNED) == Some(&Value::Bool(true)), false)
+                // Other tools may declare line-aligned chunks; nothing else is assumed.
+                let line_aligned = metadata.get(schema::LINE_ALIGNED) == Some(&Value::Bool(true));
+                (tree, ChunkFacts { line_aligned, ..ChunkFacts::default() })
             }
             Record::Manifest(m) => match shards(client, opts, &collection_id, &m, &resp).await? {
                 Ok(members) => {
                     let tree = PathTree::from_members(members, opts.extension.as_deref(), m.version.clone()).map_err(|e| connect_error(opts, e))?;
-                    (tree, m.line_aligned, m.chunk_access)
+                    (tree, m.chunks)
                 }
                 Err(LayoutError::Torn(_)) if attempt < TORN_RETRIES => {
                     attempt += 1;
@@ -212,7 +214,7 @@ async fn decode(client: &Client, opts: &Options, collection_id: String, mut resp
             },
         };
         let validated_at = Cell::new(now_ms);
-        return Ok(LoadedTree { collection_id, tree, metadata, line_aligned, chunk_access, record: record_print, validated_at, listings: RefCell::default() });
+        return Ok(LoadedTree { collection_id, tree, metadata, chunks, record: record_print, validated_at, listings: RefCell::default() });
     }
 }
 

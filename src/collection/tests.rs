@@ -92,20 +92,44 @@ fn many_groups_are_split_across_queries_and_merged() {
 }
 
 #[test]
-fn a_known_read_asks_for_every_window_at_once() {
+fn reads_by_id_go_out_together_300_ids_a_request() {
     let chroma = seeded(650);
     let latch = Latch::new();
     chroma.hold(&latch);
     let c = collection(&chroma, None);
+    let ids: Vec<String> = (0..650).map(|i| format!("p#{i}")).chain(["gone#0".to_string()]).collect();
     let mut ex = crate::testing::Executor::new();
     let out = Rc::new(std::cell::RefCell::new(None));
     {
         let out = out.clone();
-        ex.spawn(async move { *out.borrow_mut() = Some(c.get_known(page_req(), 650, "a prefetch").await) });
+        ex.spawn(async move { *out.borrow_mut() = Some(c.get_by_ids(&ids, "a prefetch").await) });
     }
     ex.run_until_stalled();
-    assert_eq!(chroma.in_flight(), 3);
+    assert_eq!(chroma.in_flight(), 3, "651 ids: three requests at once");
     latch.open();
     ex.run_until_stalled();
-    assert_eq!(out.borrow_mut().take().map(|r| r.map(|g| g.ids.len())), Some(Ok(650)));
+    assert_eq!(out.borrow_mut().take().map(|r| r.map(|g| g.ids.len())), Some(Ok(650)), "ids not found are absent");
+    assert!(chroma.gets().iter().all(|g| g["ids"].as_array().unwrap().len() <= 300 && g.get("where").is_none()));
+}
+
+#[test]
+fn reads_by_id_carry_the_scope_and_refuse_extra_records() {
+    let chroma = seeded(4);
+    let c = collection(&chroma, Some(Scope::new(&Groups::new(["g1"]))));
+    let ids: Vec<String> = (0..4).map(|i| format!("p#{i}")).collect();
+    let got = block_on({
+        let (c, ids) = (c.clone(), ids.clone());
+        async move { c.get_by_ids(&ids, "page \"p\"").await }
+    })
+    .unwrap();
+    assert_eq!(got.ids, ["p#0", "p#1", "p#2"], "p#3 belongs to g3");
+    assert_eq!(chroma.gets()[0]["where"], json!({"$or": [{"isPublic": true}, {"groups": {"$contains": "g1"}}]}));
+    let fake = chroma.clone();
+    chroma.set_fault(move |req| {
+        let mut body: Value = serde_json::from_slice(&fake.store_answer(req).body).ok()?;
+        body["ids"].as_array_mut()?.push(json!("intruder"));
+        Some(Ok(HttpResponse::new(200, body.to_string())))
+    });
+    let e = block_on(async move { c.get_by_ids(&ids[..1], "page \"p\"").await }).unwrap_err();
+    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"p\": 2 records in answer to a request for 1 ids");
 }

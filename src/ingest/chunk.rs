@@ -2,10 +2,7 @@
 //!
 //! A chunk holds whole lines whenever a line fits (so a search may match chunk by chunk);
 //! only a single line longer than the limit is cut, at a character boundary, and the
-//! ingest records whether that happened. Chunk ids are derived from the slug and index,
-//! readable where Chroma Cloud's 128-byte id limit allows.
-
-use crate::codec;
+//! ingest records whether that happened.
 
 /// Splits text into chunks of at most `max` bytes on line boundaries. Returns the chunks
 /// and whether any line had to be cut.
@@ -47,16 +44,6 @@ pub fn chunk_lines(text: &str, max: usize) -> (Vec<&str>, bool) {
     (chunks, cut)
 }
 
-/// Record ids: readable where Chroma Cloud's 128-byte id limit allows.
-pub fn chunk_id(slug: &str, index: usize) -> String {
-    let id = format!("{slug}#{index}");
-    if id.len() <= 128 {
-        id
-    } else {
-        format!("{:016x}#{index}", codec::fingerprint(slug.as_bytes()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,11 +74,5 @@ mod tests {
     #[test]
     fn empty_text_has_no_chunks() {
         assert_eq!(chunk_lines("", 10).0, Vec::<&str>::new());
-    }
-
-    #[test]
-    fn ids_fit_chroma_cloud() {
-        assert_eq!(chunk_id("a.md", 3), "a.md#3");
-        assert!(chunk_id(&"x/".repeat(100), 12).len() <= 128);
     }
 }

@@ -14,14 +14,14 @@ pub mod chunk;
 pub mod rules;
 pub mod write;
 
-pub use chunk::{chunk_id, chunk_lines};
+pub use chunk::chunk_lines;
 pub use rules::{glob_match, parse_access_rules, AccessRule, Rules};
 pub use write::{default_embedding, write, DefaultEmbedder, Embedder, WriteOptions};
 
 use crate::access::Access;
 use crate::chroma::ClientConfig;
 use crate::options::{self, Fields, OptionError};
-use crate::schema::Schema;
+use crate::schema::{chunk_id, Schema};
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 

@@ -32,10 +32,17 @@ pub fn parse_access_rules(text: &str) -> Result<Vec<AccessRule>, String> {
 }
 
 /// The rules of one ingest and the access of pages no rule matches.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Rules {
     pub list: Vec<AccessRule>,
     pub default: Access,
+}
+
+/// No rules: every page public.
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::new(Vec::new(), false)
+    }
 }
 
 impl Rules {

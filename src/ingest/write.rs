@@ -8,7 +8,7 @@ use super::{Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
 use crate::chroma::{Client, GetRequest, UpsertRequest};
 use crate::codec;
 use crate::collection::{self, Bound};
-use crate::layout;
+use crate::layout::{self, ChunkFacts};
 use crate::schema::{self, Schema};
 use crate::transport::LocalFuture;
 use serde_json::{json, Map, Value};
@@ -55,15 +55,17 @@ pub struct WriteOptions<'a> {
     pub plain_tree: bool,
 }
 
-/// A chunk's metadata: its place in its page, and its page's access (so a query can be
-/// scoped by a session's groups inside Chroma). `groups` is always written, `[""]` when
-/// a page has none (no session has the empty group): Chroma 1.5.9 can attach a deleted
-/// record's array to a new record that does not set its own.
+/// A chunk's metadata: its place in its page, its page's access and its page's ancestor
+/// directories, so a query can be scoped by a session's groups and a search by a
+/// directory, each with a predicate or two, inside Chroma. The arrays are always written
+/// (`groups` is `[""]` when a page has none, a group no session has): Chroma 1.5.9 can
+/// attach a deleted record's array to a new record that does not set its own.
 fn chunk_metadata(schema: &Schema, r: &Record) -> Map<String, Value> {
     let mut m = schema.chunk_metadata(&r.slug, r.index);
     m.insert(schema::IS_PUBLIC.into(), json!(r.access.is_public));
     let groups = if r.access.groups.is_empty() { vec![String::new()] } else { r.access.groups.clone() };
     m.insert(schema::GROUPS.into(), json!(groups));
+    m.insert(schema::DIRS.into(), json!(schema::ancestors(&r.slug)));
     m
 }
 
@@ -91,7 +93,8 @@ pub async fn write(client: &Client, plan: &Plan, opts: &WriteOptions<'_>, embedd
         upsert_batch(client, &cid, embedder, ids, docs, metas).await?;
     }
     // The tree goes last: a reader never sees a tree that names chunks not yet written.
-    let tree = layout::write(&plan.tree, plan.line_aligned, true, opts.plain_tree);
+    let facts = ChunkFacts { line_aligned: plan.line_aligned, access: true, dirs: true, ids: true };
+    let tree = layout::write(&plan.tree, facts, opts.plain_tree);
     let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| layout::shard_id(&opts.schema.tree_id, i)).collect();
     // Records from an earlier run that this one does not write would corrupt pages.
     let keep: HashSet<&str> = plan.records.iter().map(|r| r.id.as_str()).chain(shard_ids.iter().map(String::as_str)).chain([opts.schema.tree_id.as_str()]).collect();

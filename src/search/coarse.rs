@@ -1,84 +1,210 @@
-//! The coarse query: which pages of a scope have a chunk the filter keeps.
+//! The coarse query: which pages of a search's scope have a chunk the filter keeps.
 //!
-//! One paginated `get` that returns metadata only (no documents), scoped to the visible
-//! slugs in the search's scope; records of any other slug are ignored. An empty scope
-//! sends nothing at all.
+//! Its size never grows with the corpus. For collections whose chunks carry their
+//! directories (chromafs's ingest) the scope is one predicate, `dirs` contains the
+//! directory searched; for others it is a slug list only when it fits Chroma Cloud's
+//! predicate quota, and otherwise the whole collection, with hits outside the scope
+//! dropped here. The session's access goes into every query (see [`Collection`]), and
+//! only metadata comes back, never text.
+//!
+//! It adapts to how much matches: a first page of hits that comes back short is the
+//! answer; a full one is followed by the next pages of hits all at once; and when even
+//! those are full, the filter keeps most of the scope, so listing every hit would cost
+//! more than reading the scope itself — the caller is told to load it all
+//! ([`Found::MostOfScope`]). An empty scope sends nothing at all.
 
-use crate::chroma::{ChromaError, GetRequest};
-use crate::collection::{any_of, Bound, Collection};
-use serde_json::Value;
+use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
+use crate::collection::{any_of, Collection};
+use crate::schema;
+use crate::sync::join_all;
+use serde_json::{json, Value};
 use std::collections::HashSet;
 
-/// What the coarse query found.
-#[derive(Debug, Default)]
-pub struct Candidates {
-    /// Slugs with at least one matching chunk.
-    pub slugs: HashSet<String>,
-    /// Chunk records matched.
-    pub matches: usize,
+/// Pages of hits asked for at once before the scope counts as mostly matching.
+const WINDOWS: usize = 10;
+
+/// What a search reads, as the coarse query needs it.
+#[derive(Debug)]
+pub struct Scope<'a> {
+    /// The visible slugs the command would read; hits elsewhere are ignored.
+    pub slugs: &'a HashSet<String>,
+    /// The directory holding them all (`""` for the root), when chunks carry `dirs`.
+    pub dir: Option<String>,
+    /// Chunk records of those pages, when the tree counts them all.
+    pub chunks: Option<u64>,
 }
 
-/// The slugs among `slugs` whose chunks match `filter`.
-pub async fn candidates(collection: &Collection, slugs: &[String], filter: &Value) -> Result<Candidates, ChromaError> {
-    if slugs.is_empty() {
-        return Ok(Candidates::default());
+/// What the coarse query found.
+#[derive(Debug, PartialEq)]
+pub enum Found {
+    /// Slugs with at least one matching chunk, and the chunk records matched.
+    Pages { slugs: HashSet<String>, matches: usize },
+    /// The filter keeps so much that the scope is cheaper to read whole.
+    MostOfScope { matches: usize },
+}
+
+fn and(parts: Vec<Value>) -> Option<Value> {
+    match parts.len() {
+        0 => None,
+        1 => parts.into_iter().next(),
+        _ => Some(json!({ "$and": parts })),
     }
-    let schema = &collection.schema;
-    let req = GetRequest {
-        where_: Some(any_of(&schema.slug_field, slugs)),
-        where_document: Some(filter.clone()),
-        include: vec!["metadatas"],
-        ..Default::default()
-    };
-    let resp = collection.get_all(req, Bound::COLLECTION, "a search").await?;
-    let wanted: HashSet<&str> = slugs.iter().map(String::as_str).collect();
-    let found = (0..resp.ids.len()).filter_map(|i| schema.slug_of(&resp, i)).filter(|s| wanted.contains(s)).map(str::to_string).collect();
-    Ok(Candidates { slugs: found, matches: resp.ids.len() })
+}
+
+/// The scope as a `where`: a directory, a slug list that fits, or nothing.
+fn scope_where(collection: &Collection, scope: &Scope) -> Option<Value> {
+    match &scope.dir {
+        Some(dir) if dir.is_empty() => None,
+        Some(dir) => Some(json!({ schema::DIRS: { "$contains": dir } })),
+        None if scope.slugs.len() <= collection.slugs_per_query() => {
+            let mut slugs: Vec<String> = scope.slugs.iter().cloned().collect();
+            slugs.sort();
+            Some(any_of(&collection.schema.slug_field, &slugs))
+        }
+        None => None,
+    }
+}
+
+pub async fn candidates(collection: &Collection, scope: &Scope<'_>, filter: &Value) -> Result<Found, ChromaError> {
+    if scope.slugs.is_empty() {
+        return Ok(Found::Pages { slugs: HashSet::new(), matches: 0 });
+    }
+    let base = GetRequest { where_: and(scope_where(collection, scope).into_iter().collect()), where_document: Some(filter.clone()), include: vec!["metadatas"], ..Default::default() };
+    let mut hits = GetResponse::default();
+    for req in collection.scoped(base) {
+        match enumerate(collection, req, scope.chunks).await? {
+            Some(part) => hits.extend(part),
+            None => return Ok(Found::MostOfScope { matches: hits.ids.len() }),
+        }
+    }
+    let slugs = (0..hits.ids.len()).filter_map(|i| collection.schema.slug_of(&hits, i)).filter(|s| scope.slugs.contains(*s)).map(str::to_string).collect();
+    Ok(Found::Pages { slugs, matches: hits.ids.len() })
+}
+
+/// Every hit of one query, or `None` when there are too many to be worth listing.
+async fn enumerate(collection: &Collection, req: GetRequest, scope_chunks: Option<u64>) -> Result<Option<GetResponse>, ChromaError> {
+    let what = "a search";
+    let window = |i: usize| GetRequest { limit: Some(MAX_PAGE), offset: (i > 0).then_some(i * MAX_PAGE), ..req.clone() };
+    let first = collection.client.get_once(&collection.id, &window(0), what).await?;
+    if first.ids.len() < MAX_PAGE {
+        return Ok(Some(first));
+    }
+    // A full page: the scope itself may be cheaper to read than the rest of the hits.
+    if scope_chunks.is_some_and(|n| n as usize <= MAX_PAGE * WINDOWS) {
+        return Ok(None);
+    }
+    let windows: Vec<GetRequest> = (1..WINDOWS).map(window).collect();
+    let rest = join_all(windows.iter().map(|w| collection.client.get_once(&collection.id, w, what)).collect()).await;
+    let mut all = first;
+    let mut seen: HashSet<String> = all.ids.iter().cloned().collect();
+    let mut last_full = false;
+    for part in rest {
+        let part = part?;
+        if part.ids.len() > MAX_PAGE || part.ids.iter().any(|id| !seen.insert(id.clone())) {
+            return Err(ChromaError::Decode { what: what.into(), cause: "pages of hits overlap (the server ignores offset or repeats records)".into() });
+        }
+        last_full = part.ids.len() == MAX_PAGE;
+        all.extend(part);
+    }
+    Ok((!last_full).then_some(all))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::access::{Groups, Scope as Access};
     use crate::chroma::{Client, ClientConfig};
-    use serde_json::json;
     use crate::schema::Schema;
     use crate::testing::{block_on, chroma::URL, FakeChroma};
     use std::rc::Rc;
 
+    /// `n` one-chunk pages under `docs/`, every `every`th holding "token"; chunks carry
+    /// access and dirs as chromafs's ingest writes them.
+    fn corpus(n: usize, every: usize) -> FakeChroma {
+        let chroma = FakeChroma::new();
+        for i in 0..n {
+            let slug = format!("docs/p{i:04}.md");
+            let doc = if i % every == 0 { "a token\n" } else { "nothing\n" };
+            chroma.put("docs", &format!("{slug}#0"), Some(doc), json!({"page_slug": slug, "chunk_index": 0, "isPublic": true, "groups": [""], "dirs": ["", "docs"]}));
+        }
+        chroma.put("docs", "other/x.md#0", Some("token\n"), json!({"page_slug": "other/x.md", "chunk_index": 0, "isPublic": true, "groups": [""], "dirs": ["", "other"]}));
+        chroma
+    }
+
     fn collection(chroma: &FakeChroma) -> Collection {
         let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
-        Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope: None }
+        Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope: Some(Access::new(&Groups::default())) }
+    }
+
+    fn slugs(n: usize) -> HashSet<String> {
+        (0..n).map(|i| format!("docs/p{i:04}.md")).collect()
+    }
+
+    fn run(chroma: &FakeChroma, scope: Scope<'static>) -> Found {
+        let c = collection(chroma);
+        block_on(async move { candidates(&c, &scope, &json!({"$contains": "token"})).await }).unwrap()
+    }
+
+    fn leak<T>(t: T) -> &'static T {
+        Box::leak(Box::new(t))
     }
 
     #[test]
-    fn finds_the_pages_with_a_matching_chunk_within_the_scope() {
-        let chroma = FakeChroma::new();
-        let pages: Vec<(String, Vec<&str>)> = vec![
-            ("a.md".into(), vec!["no\n", "token here\n"]),
-            ("b.md".into(), vec!["nothing\n"]),
-            ("c.md".into(), vec!["token\n"]),
-        ];
-        for (slug, chunks) in &pages {
-            for (i, doc) in chunks.iter().enumerate() {
-                chroma.put("docs", &format!("{slug}#{i}"), Some(doc), json!({"page_slug": slug, "chunk_index": i}));
-            }
-        }
-        let c = collection(&chroma);
-        let scope = vec!["a.md".to_string(), "b.md".to_string()];
-        let found = block_on(async move { candidates(&c, &scope, &json!({"$contains": "token"})).await }).unwrap();
-        assert_eq!(found.slugs, HashSet::from(["a.md".to_string()]), "c.md matches but is out of scope");
-        assert_eq!(found.matches, 1);
-        let get = &chroma.gets()[0];
-        assert_eq!(get["include"], json!(["metadatas"]), "no documents");
-        assert_eq!(get["where"], json!({"page_slug": {"$in": ["a.md", "b.md"]}}));
+    fn a_rare_match_is_one_query_of_constant_size() {
+        let chroma = corpus(2000, 500);
+        let found = run(&chroma, Scope { slugs: leak(slugs(2000)), dir: Some("docs".into()), chunks: Some(2000) });
+        let expected: HashSet<String> = ["docs/p0000.md", "docs/p0500.md", "docs/p1000.md", "docs/p1500.md"].map(String::from).into();
+        assert_eq!(found, Found::Pages { slugs: expected, matches: 4 });
+        let gets = chroma.gets();
+        assert_eq!(gets.len(), 1);
+        assert_eq!(gets[0]["where"], json!({"$and": [{"dirs": {"$contains": "docs"}}, {"isPublic": true}]}), "no slug list");
+        assert!(gets[0].to_string().len() < 300);
+    }
+
+    #[test]
+    fn hits_outside_the_scope_are_ignored() {
+        let chroma = corpus(10, 1);
+        let found = run(&chroma, Scope { slugs: leak(slugs(3)), dir: Some(String::new()), chunks: Some(3) });
+        assert_eq!(found, Found::Pages { slugs: slugs(3), matches: 11 }, "other/x.md and docs/p0003… matched but are not read");
+        assert_eq!(chroma.gets()[0]["where"], json!({"isPublic": true}), "the root needs no directory predicate");
+    }
+
+    #[test]
+    fn many_hits_are_enumerated_in_parallel_pages() {
+        let chroma = corpus(8000, 10);
+        let found = run(&chroma, Scope { slugs: leak(slugs(8000)), dir: Some("docs".into()), chunks: Some(8000) });
+        assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 800));
+        let offsets: Vec<u64> = chroma.gets().iter().map(|g| g["offset"].as_u64().unwrap_or(0)).collect();
+        assert_eq!(offsets, (0..10).map(|i| i * 300).collect::<Vec<_>>(), "the first page, then nine at once");
+    }
+
+    #[test]
+    fn a_filter_that_keeps_most_of_the_scope_stops_listing() {
+        let chroma = corpus(4000, 1);
+        let found = run(&chroma, Scope { slugs: leak(slugs(4000)), dir: Some("docs".into()), chunks: Some(4000) });
+        assert_eq!(found, Found::MostOfScope { matches: 0 });
+        assert_eq!(chroma.gets().len(), 10);
+        let small = corpus(2000, 1);
+        assert_eq!(run(&small, Scope { slugs: leak(slugs(2000)), dir: Some("docs".into()), chunks: Some(2000) }), Found::MostOfScope { matches: 0 });
+        assert_eq!(small.gets().len(), 1, "a scope of 2,000 chunks is read whole after one full page");
+    }
+
+    #[test]
+    fn without_dirs_a_slug_list_only_when_it_fits_the_quota() {
+        let chroma = corpus(40, 1);
+        run(&chroma, Scope { slugs: leak(slugs(5)), dir: None, chunks: None });
+        let where_ = &chroma.gets()[0]["where"];
+        assert_eq!(where_["$and"][0]["page_slug"]["$in"].as_array().unwrap().len(), 5);
+        chroma.clear_log();
+        let found = run(&chroma, Scope { slugs: leak(slugs(20)), dir: None, chunks: None });
+        assert_eq!(chroma.gets()[0]["where"], json!({"isPublic": true}), "20 slugs do not fit: the whole collection, filtered here");
+        assert_eq!(found, Found::Pages { slugs: slugs(20), matches: 41 });
     }
 
     #[test]
     fn an_empty_scope_sends_nothing() {
         let chroma = FakeChroma::new();
-        let c = collection(&chroma);
-        let found = block_on(async move { candidates(&c, &[], &json!({"$contains": "x"})).await }).unwrap();
-        assert!(found.slugs.is_empty());
+        assert_eq!(run(&chroma, Scope { slugs: leak(HashSet::new()), dir: None, chunks: None }), Found::Pages { slugs: HashSet::new(), matches: 0 });
         assert!(chroma.requests().is_empty());
     }
 }

@@ -8,7 +8,7 @@
 //! are left — does the matching and printing. Every step may only keep too much, never
 //! too little, so the output is the command's output over the whole scope.
 
-use super::coarse;
+use super::coarse::{self, Found, Scope};
 use super::filter::Chunking;
 use super::matcher::Matcher;
 use super::plan::{plan_grep, plan_rg, Context, Narrowing, Plan};
@@ -81,21 +81,24 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Option<
         })
         .collect();
     cs.scope = files.len() as u64;
-    // Pages in Chroma are filtered there; lazy files can only be read.
-    let slugs: Vec<String> = files
-        .iter()
-        .filter_map(|(_, p)| match &p.source {
-            Source::Chunks { slug, .. } => Some(slug.clone()),
-            Source::Lazy(_) => None,
-        })
-        .collect();
     let before = fs.requests();
-    let coarse = coarse::candidates(fs.collection(), &slugs, &n.matcher.filter).await;
+    let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
+    let scope = Scope {
+        slugs: &slugs,
+        dir: fs.tree().chunks.dirs.then(|| common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path))),
+        chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
+    };
+    let found = coarse::candidates(fs.collection(), &scope, &n.matcher.filter).await;
     cs.coarse_requests = fs.requests() - before;
-    let hits = match coarse {
-        Ok(c) => {
-            cs.coarse_matches = c.matches as u64;
-            c.slugs
+    let hits = match found {
+        Ok(Found::Pages { slugs, matches }) => {
+            cs.coarse_matches = matches as u64;
+            Some(slugs)
+        }
+        Ok(Found::MostOfScope { matches }) => {
+            cs.coarse_matches = matches as u64;
+            cs.note = Some("the pattern matches most of the scope: loaded whole and checked here".into());
+            None
         }
         Err(e) => {
             let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
@@ -103,11 +106,12 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Option<
             return None;
         }
     };
+    // Pages in Chroma are filtered there; lazy files can only be read.
     let candidates: Vec<&(&str, PageRef)> = files
         .iter()
-        .filter(|(_, p)| match &p.source {
-            Source::Chunks { slug, .. } => hits.contains(slug),
-            Source::Lazy(_) => true,
+        .filter(|(_, p)| match (&p.source, &hits) {
+            (Source::Chunks { slug, .. }, Some(hits)) => hits.contains(slug),
+            _ => true,
         })
         .collect();
     cs.candidates = candidates.len() as u64;
@@ -131,6 +135,34 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Option<
         out.push(DEV_NULL.to_string());
     }
     Some(out)
+}
+
+fn chunk_slug(page: &PageRef) -> Option<&str> {
+    match &page.source {
+        Source::Chunks { slug, .. } => Some(slug),
+        Source::Lazy(_) => None,
+    }
+}
+
+fn chunk_count(page: &PageRef) -> Option<u64> {
+    match page.source {
+        Source::Chunks { count, .. } => count,
+        Source::Lazy(_) => None,
+    }
+}
+
+/// The deepest directory holding every path, as chunks spell it in `dirs` (`""` for the
+/// root, `api/v2` for `/api/v2`).
+fn common_dir<'a>(paths: impl Iterator<Item = &'a str>) -> String {
+    let mut common: Option<Vec<&str>> = None;
+    for p in paths {
+        let dir: Vec<&str> = path::parent(p).split('/').filter(|s| !s.is_empty()).collect();
+        common = Some(match common {
+            None => dir,
+            Some(c) => c.iter().zip(&dir).take_while(|(a, b)| a == b).map(|(a, _)| *a).collect(),
+        });
+    }
+    common.unwrap_or_default().join("/")
 }
 
 /// Loads the candidates and keeps those the fine check cannot rule out. Candidates are

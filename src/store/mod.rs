@@ -21,6 +21,7 @@ pub mod shared;
 use crate::chroma::{ChromaError, GetRequest};
 use crate::collection::{Bound, Collection};
 use crate::origin::LazyPolicy;
+use crate::schema;
 use crate::transport::Transport;
 use assemble::AssemblyError;
 use inflight::{Flights, Ticket};
@@ -51,8 +52,9 @@ impl PageKey {
 /// Where a page's bytes come from.
 #[derive(Clone, Debug)]
 pub enum Source {
-    /// Chunk records in Chroma; `count` when the tree records it.
-    Chunks { slug: String, count: Option<u64> },
+    /// Chunk records in Chroma; `count` when the tree records it; `by_id` when their ids
+    /// derive from the slug (chromafs's ingest), so they can be asked for by id.
+    Chunks { slug: String, count: Option<u64>, by_id: bool },
     Lazy(LazySource),
 }
 
@@ -206,7 +208,7 @@ impl PageStore {
         }
         let loaded = match &page.source {
             Source::Lazy(source) => self.load_lazy(source, page.size).await,
-            Source::Chunks { slug, count } => self.load_chunks(slug, *count, page.size).await,
+            Source::Chunks { slug, count, by_id } => self.load_chunks(slug, *count, *by_id, page.size).await,
         };
         if let (true, Ok(bytes)) = (page.shareable, &loaded) {
             self.shared_set(&page.key, bytes.clone()).await;
@@ -223,17 +225,23 @@ impl PageStore {
         }
     }
 
-    /// One paginated `get` of a page's chunks, joined. What the tree says (chunk count,
-    /// size) bounds what is accepted.
-    async fn load_chunks(&self, slug: &str, count: Option<u64>, size: Option<u64>) -> Loaded {
+    /// A page's chunks, joined: by id when they are known, else one paginated `get` by
+    /// slug. What the tree says (chunk count, size) bounds what is accepted.
+    async fn load_chunks(&self, slug: &str, count: Option<u64>, by_id: bool, size: Option<u64>) -> Loaded {
         let schema = &self.collection.schema;
-        let req = GetRequest {
-            where_: Some(json!({ schema.slug_field.as_str(): slug })),
-            include: vec!["documents", "metadatas"],
-            ..Default::default()
-        };
-        let bound = Bound { records: count.map_or(Bound::ANY.records, |n| n as usize), bytes: size.unwrap_or(Bound::ANY.bytes) };
-        let resp = self.collection.get_all(req, bound, &format!("page {slug:?}")).await.map_err(LoadError::Chroma)?;
+        let what = format!("page {slug:?}");
+        let resp = match count {
+            Some(n) if by_id => {
+                let ids: Vec<String> = (0..n as usize).map(|i| schema::chunk_id(slug, i)).collect();
+                self.collection.get_by_ids(&ids, &what).await
+            }
+            _ => {
+                let req = GetRequest { where_: Some(json!({ schema.slug_field.as_str(): slug })), include: vec!["documents", "metadatas"], ..Default::default() };
+                let bound = Bound { records: count.map_or(Bound::ANY.records, |n| n as usize), bytes: size.unwrap_or(Bound::ANY.bytes) };
+                self.collection.get_all(req, bound, &what).await
+            }
+        }
+        .map_err(LoadError::Chroma)?;
         // Defence in depth: a record for any other slug never reaches the page.
         let chunks = (0..resp.ids.len()).filter(|&i| schema.slug_of(&resp, i) == Some(slug)).map(|i| schema.chunk_of(&resp, i)).collect();
         let scoped = self.collection.scope.is_some();

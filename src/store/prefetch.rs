@@ -7,7 +7,8 @@
 //! page on its own and report what went wrong.
 
 use super::{assemble, PageRef, PageStore, Source};
-use crate::chroma::GetRequest;
+use crate::chroma::{GetRequest, GetResponse};
+use crate::schema;
 use crate::collection::{any_of, Bound};
 use crate::sync::join_all;
 use std::collections::{HashMap, HashSet};
@@ -68,20 +69,38 @@ impl PageStore {
             Source::Lazy(_) => unreachable!("only chunked pages are batched"),
         };
         let slugs: Vec<String> = pages.iter().map(|p| slug(p)).collect();
-        let req = GetRequest { where_: Some(any_of(&schema.slug_field, &slugs)), include: vec!["documents", "metadatas"], ..Default::default() };
         let what = format!("a prefetch of {} pages", pages.len());
-        let counts: Option<u64> = pages
-            .iter()
-            .map(|p| match p.source {
-                Source::Chunks { count, .. } => count,
-                Source::Lazy(_) => None,
-            })
-            .sum();
-        let resp = match counts {
-            Some(total) => self.collection.get_known(req, total as usize, &what).await,
-            None => self.collection.get_all(req, Bound::COLLECTION, &what).await,
+        // Pages whose chunk ids are known are asked for by id; others by slug, as many
+        // slugs a query as Chroma Cloud's predicate quota leaves room for.
+        let mut ids = Vec::new();
+        let mut by_slug_only = Vec::new();
+        for (page, slug) in pages.iter().zip(&slugs) {
+            match page.source {
+                Source::Chunks { count: Some(n), by_id: true, .. } => ids.extend((0..n as usize).map(|i| schema::chunk_id(slug, i))),
+                _ => by_slug_only.push(slug.clone()),
+            }
+        }
+        let by_id = async { if ids.is_empty() { Ok(GetResponse::default()) } else { self.collection.get_by_ids(&ids, &what).await } };
+        let by_slug = join_all(
+            by_slug_only
+                .chunks(self.collection.slugs_per_query())
+                .map(|batch| {
+                    let req = GetRequest { where_: Some(any_of(&schema.slug_field, batch)), include: vec!["documents", "metadatas"], ..Default::default() };
+                    self.collection.get_all(req, Bound::COLLECTION, &what)
+                })
+                .collect(),
+        );
+        let (by_id, by_slug) = (by_id.await, by_slug.await);
+        let mut resp = match by_id {
+            Ok(r) => r,
+            Err(_) => return,
         };
-        let Ok(resp) = resp else { return };
+        for part in by_slug {
+            match part {
+                Ok(p) => resp.extend(p),
+                Err(_) => return,
+            }
+        }
         // Defence in depth: only the slugs asked for (all visible) are kept.
         let mut by_slug: HashMap<&str, Vec<assemble::Chunk>> = slugs.iter().map(|s| (s.as_str(), Vec::new())).collect();
         for i in 0..resp.ids.len() {

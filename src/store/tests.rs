@@ -20,13 +20,19 @@ fn store(chroma: &FakeChroma) -> Rc<PageStore> {
     store_with(chroma, 1 << 20, None)
 }
 
+/// A page of a collection written by another tool: read by slug.
 fn page(slug: &str, size: Option<u64>, count: Option<u64>) -> PageRef {
     PageRef {
         key: PageKey { collection_id: "c".into(), tree_version: "v".into(), slug: slug.into() },
         size,
-        source: Source::Chunks { slug: slug.into(), count },
+        source: Source::Chunks { slug: slug.into(), count, by_id: false },
         shareable: true,
     }
+}
+
+/// A page of a collection written by chromafs's ingest: its chunks are read by id.
+fn known(slug: &str, size: u64, count: u64) -> PageRef {
+    PageRef { source: Source::Chunks { slug: slug.into(), count: Some(count), by_id: true }, ..page(slug, Some(size), Some(count)) }
 }
 
 /// `n` one-chunk pages `p000.md`… of 8 bytes each.
@@ -151,40 +157,53 @@ fn records_of_other_pages_never_reach_a_page() {
 }
 
 #[test]
-fn prefetch_batches_pages_in_parallel_requests_of_300() {
+fn prefetch_asks_for_known_pages_by_id_300_a_request_all_at_once() {
     let chroma = many(700);
     let latch = Latch::new();
     chroma.hold(&latch);
     let s = store(&chroma);
-    let pages: Vec<PageRef> = (0..700).map(|i| page(&format!("p{i:03}.md"), Some(8), Some(1))).collect();
+    let pages: Vec<PageRef> = (0..700).map(|i| known(&format!("p{i:03}.md"), 8, 1)).collect();
     let mut ex = Executor::new();
     {
         let s = s.clone();
         ex.spawn(async move { s.prefetch(&pages).await });
     }
     ex.run_until_stalled();
-    assert_eq!(chroma.in_flight(), 3, "all three pages of results at once");
+    assert_eq!(chroma.in_flight(), 3, "every request at once");
     latch.open();
     assert_eq!(ex.run_until_stalled(), 0);
-    let gets = chroma.gets();
-    let windows: Vec<(u64, u64)> = gets.iter().map(|g| (g["limit"].as_u64().unwrap(), g["offset"].as_u64().unwrap_or(0))).collect();
-    assert_eq!(windows, [(300, 0), (300, 300), (300, 600)]);
-    assert_eq!(gets[0]["where"]["page_slug"]["$in"].as_array().unwrap().len(), 700);
+    let sizes: Vec<usize> = chroma.gets().iter().map(|g| g["ids"].as_array().unwrap().len()).collect();
+    assert_eq!(sizes, [300, 300, 100]);
+    assert!(chroma.gets().iter().all(|g| g.get("where").is_none()), "no slug list");
     assert_eq!((s.stats().prefetched_pages, s.stats().cached_pages), (700, 700));
     chroma.clear_log();
-    assert_eq!(&*read(&s, page("p123.md", Some(8), Some(1))).unwrap(), b"page 123");
+    assert_eq!(&*read(&s, known("p123.md", 8, 1)).unwrap(), b"page 123");
     assert!(chroma.requests().is_empty(), "prefetched pages are served from memory");
 }
 
 #[test]
-fn prefetch_without_chunk_counts_pages_through_results() {
-    let chroma = many(400);
+fn a_page_of_many_chunks_is_read_by_id_in_parallel() {
+    let chroma = FakeChroma::new();
+    let chunks: Vec<String> = (0..700).map(|i| format!("{i:04}\n")).collect();
+    let refs: Vec<&str> = chunks.iter().map(String::as_str).collect();
+    chroma.pages("docs", &[("big.md", &refs, json!({}))], json!({}));
     let s = store(&chroma);
-    let pages: Vec<PageRef> = (0..400).map(|i| page(&format!("p{i:03}.md"), Some(8), None)).collect();
+    assert_eq!(read(&s, known("big.md", 3500, 700)).unwrap().len(), 3500);
+    let gets = chroma.gets();
+    assert_eq!(gets.len(), 3);
+    assert!(gets.iter().all(|g| g.get("offset").is_none()), "no sequential offset walk");
+}
+
+#[test]
+fn prefetch_of_other_tools_pages_keeps_slug_lists_within_the_quota() {
+    let chroma = many(20);
+    let s = store(&chroma);
+    let pages: Vec<PageRef> = (0..20).map(|i| page(&format!("p{i:03}.md"), Some(8), None)).collect();
     let s2 = s.clone();
     block_on(async move { s2.prefetch(&pages).await });
-    assert_eq!(chroma.gets().len(), 2);
-    assert_eq!(s.stats().prefetched_pages, 400);
+    let lists: Vec<usize> = chroma.gets().iter().map(|g| g["where"]["page_slug"]["$in"].as_array().unwrap().len()).collect();
+    assert_eq!(lists, [8, 8, 4], "each $in value is one of Chroma Cloud's 8 predicates");
+    assert_eq!(s.stats().prefetched_pages, 20);
 }
 
 #[test]
@@ -193,10 +212,10 @@ fn prefetch_skips_cached_pages_and_stops_at_the_cache_budget() {
     let s = store_with(&chroma, 40, None);
     read(&s, page("p000.md", Some(8), Some(1))).unwrap();
     chroma.clear_log();
-    let pages: Vec<PageRef> = (0..10).map(|i| page(&format!("p{i:03}.md"), Some(8), Some(1))).collect();
+    let pages: Vec<PageRef> = (0..10).map(|i| known(&format!("p{i:03}.md"), 8, 1)).collect();
     let s2 = s.clone();
     block_on(async move { s2.prefetch(&pages).await });
-    let asked = chroma.gets()[0]["where"]["page_slug"]["$in"].as_array().unwrap().len();
+    let asked = chroma.gets()[0]["ids"].as_array().unwrap().len();
     assert_eq!(asked, 5, "p000 is cached; five more fill the 40-byte budget");
     assert!(s.stats().cached_bytes <= 40);
 }

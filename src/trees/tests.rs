@@ -18,7 +18,7 @@ fn open_now(chroma: &FakeChroma, o: Options, now: f64) -> Result<Opened, FsError
 /// A tree as chromafs's ingest writes it: a manifest and shards.
 fn write_tree(chroma: &FakeChroma, collection: &str, doc: &str) -> layout::Written {
     let entries: Map<String, Value> = serde_json::from_str(doc).unwrap();
-    let w = layout::write(&entries, true, true, false);
+    let w = layout::write(&entries, ChunkFacts { line_aligned: true, access: true, dirs: true, ids: true }, false);
     for (i, shard) in w.shards.iter().enumerate() {
         chroma.put(collection, &layout::shard_id("__path_tree__", i), Some(shard), json!({"chromafs": "path-tree"}));
     }

@@ -4,7 +4,7 @@
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
-import { chromaUrl, corpusPresent, readDocs, referenceFs, run, newBash, show, CORPUS } from "./helpers.mjs";
+import { assertWithinQuotas, cloudChroma, corpusPresent, readDocs, referenceFs, run, newBash, show, CORPUS } from "./helpers.mjs";
 
 const COLLECTION = "fidelity-corpus";
 // Spanish pages need group "es", the API reference needs "admin", the changelog is private to everyone.
@@ -100,9 +100,11 @@ const BATTERY = [
 
 describe("fidelity against just-bash over InMemoryFs", { skip: !corpusPresent() }, () => {
   let files;
+  let cloud;
   before(async () => {
+    cloud = await cloudChroma();
     files = await readDocs(CORPUS);
-    const summary = await ingest({ url: chromaUrl(), collection: COLLECTION, files, access: ACCESS });
+    const summary = await ingest({ url: cloud.url, collection: COLLECTION, files, access: ACCESS });
     assert.equal(summary.pages, files.length);
   });
 
@@ -110,7 +112,7 @@ describe("fidelity against just-bash over InMemoryFs", { skip: !corpusPresent() 
     describe(`groups [${groups}]`, () => {
       let ours, ref, hiddenPaths, hiddenLines, fs;
       before(async () => {
-        fs = await ChromaFs.connect({ url: chromaUrl(), collection: COLLECTION, groups });
+        fs = await ChromaFs.connect({ url: cloud.url, collection: COLLECTION, groups });
         const visible = files.filter((f) => visibleTo(groups)(f.path));
         const hidden = files.filter((f) => !visibleTo(groups)(f.path));
         assert.ok(hidden.length > 0);
@@ -150,4 +152,9 @@ describe("fidelity against just-bash over InMemoryFs", { skip: !corpusPresent() 
       });
     });
   }
+
+  test("every request stayed within Chroma Cloud's quotas", () => {
+    assertWithinQuotas(cloud);
+    cloud.close();
+  });
 });

@@ -5,7 +5,7 @@
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
-import { chromaUrl, corpusPresent, readDocs, referenceFs, run, newBash, show, CORPUS } from "./helpers.mjs";
+import { assertWithinQuotas, chromaUrl, cloudChroma, corpusPresent, readDocs, referenceFs, run, newBash, show, CORPUS } from "./helpers.mjs";
 import { chroma, collectionId, storedTree } from "./proxy.mjs";
 
 const ACCESS = { "es/**": { isPublic: false, groups: ["es"] }, "api/**": { isPublic: false, groups: ["admin"] } };
@@ -189,10 +189,11 @@ async function compare(ours, ref, cmd) {
 }
 
 describe("grep pushdown", { skip: !corpusPresent() }, () => {
-  let files;
+  let files, cloud;
   before(async () => {
+    cloud = await cloudChroma();
     files = await readDocs(CORPUS);
-    await ingest({ url: chromaUrl(), collection: "grep-corpus", files, access: ACCESS });
+    await ingest({ url: cloud.url, collection: "grep-corpus", files, access: ACCESS });
     await ingestUnaligned(chromaUrl(), "grep-unaligned", files, 7);
   });
 
@@ -200,7 +201,7 @@ describe("grep pushdown", { skip: !corpusPresent() }, () => {
     describe(`${collection}, groups [${groups}]`, () => {
       let ours, ref, fs;
       before(async () => {
-        fs = await ChromaFs.connect({ url: chromaUrl(), collection, groups });
+        fs = await ChromaFs.connect({ url: cloud.url, collection, groups });
         ours = newBash(fs, { customCommands: fs.commands() });
         ref = newBash(await referenceFs(files.filter((f) => visibleTo(groups)(f.path))));
       });
@@ -217,7 +218,7 @@ describe("grep pushdown", { skip: !corpusPresent() }, () => {
   }
 
   test("restricted groups: no hidden text is searched or printed", async () => {
-    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "grep-corpus", groups: [] });
+    const fs = await ChromaFs.connect({ url: cloud.url, collection: "grep-corpus", groups: [] });
     const bash = newBash(fs, { customCommands: fs.commands() });
     const hidden = files.filter((f) => !visibleTo([])(f.path));
     const visibleText = files.filter((f) => visibleTo([])(f.path)).map((f) => f.content.toString("utf8")).join("\n");
@@ -227,27 +228,38 @@ describe("grep pushdown", { skip: !corpusPresent() }, () => {
     assert.equal(fs.stats().commands.at(-1).candidates, 0);
   });
 
-  test("round trips: a literal costs 1 coarse query + ⌈candidate chunks / 300⌉ prefetches; a repeat only the coarse query", async () => {
+  test("round trips: a literal costs 1 coarse query + ⌈candidate chunks / 300⌉ loads; one that matches most of the scope loads it whole", async () => {
     const id = await collectionId(chromaUrl(), "grep-corpus");
     const tree = await storedTree(chromaUrl(), id);
-    await ChromaFs.connect({ url: chromaUrl(), collection: "grep-corpus" }); // the tree is warm from here on
+    const visible = files.filter((f) => visibleTo([])(f.path));
+    const chunksOf = (pages) => pages.reduce((n, f) => n + tree[f.path].chunks, 0);
+    await ChromaFs.connect({ url: cloud.url, collection: "grep-corpus" }); // the tree is warm from here on
     for (const [cmd, needle, ignoreCase] of [
       ["grep -r access_token /", "access_token", false],
       ["grep -ri deprecated /", "deprecated", true],
       ["grep -rl Mintlify /", "Mintlify", false],
     ]) {
-      const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "grep-corpus" });
+      const fs = await ChromaFs.connect({ url: cloud.url, collection: "grep-corpus" });
       assert.equal(fs.stats().requests, 1, "connect checks the kept tree");
       const bash = newBash(fs, { customCommands: fs.commands() });
       await bash.exec(cmd);
       const first = fs.stats().commands.at(-1);
       const has = (f) => (ignoreCase ? f.content.toString("utf8").toLowerCase().includes(needle) : f.content.toString("utf8").includes(needle));
-      const pages = files.filter((f) => visibleTo([])(f.path) && has(f));
-      const chunks = pages.reduce((n, f) => n + tree[f.path].chunks, 0);
+      const pages = visible.filter(has);
       assert.equal(first.plan, "narrow");
-      assert.equal(first.candidates, pages.length, cmd);
-      assert.equal(first.coarseRequests, Math.floor(first.coarseMatches / 300) + 1, cmd);
-      assert.equal(first.prefetchRequests, Math.ceil(chunks / 300), `${cmd}: ${JSON.stringify(first)}`);
+      assert.equal(first.searched, pages.length, cmd);
+      if (chunksOf(pages) < 300) {
+        assert.equal(first.candidates, pages.length, cmd);
+        assert.equal(first.coarseRequests, 1, cmd);
+        assert.equal(first.prefetchRequests, Math.ceil(chunksOf(pages) / 300), `${cmd}: ${JSON.stringify(first)}`);
+      } else {
+        // A full first page of hits over a scope of a few thousand chunks: loading the
+        // scope whole is cheaper than listing every hit.
+        assert.equal(first.note, "the pattern matches most of the scope: loaded whole and checked here");
+        assert.equal(first.candidates, visible.length);
+        assert.equal(first.coarseRequests, 1, cmd);
+        assert.equal(first.prefetchRequests, Math.ceil(chunksOf(visible) / 300), `${cmd}: ${JSON.stringify(first)}`);
+      }
       assert.equal(fs.stats().requests, 1 + first.coarseRequests + first.prefetchRequests);
       await bash.exec(cmd);
       const again = fs.stats().commands.at(-1);
@@ -255,5 +267,9 @@ describe("grep pushdown", { skip: !corpusPresent() }, () => {
       assert.equal(again.prefetchRequests, 0);
     }
   });
-});
 
+  test("every request stayed within Chroma Cloud's quotas", () => {
+    assertWithinQuotas(cloud);
+    cloud.close();
+  });
+});

@@ -11,6 +11,22 @@ import { safeExec } from "chromafs";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CORPUS = path.resolve(ROOT, "../shared/corpus/mintlify-docs");
 
+/**
+ * A Chroma that behaves like Chroma Cloud: the local server behind a proxy that refuses
+ * what Cloud's quotas refuse. Each suite that uses it ends with a test that no request
+ * broke a quota (`assertWithinQuotas`).
+ */
+export async function cloudChroma() {
+  const { startCloudProxy } = await import("./cloud-proxy.mjs");
+  return startCloudProxy(chromaUrl());
+}
+
+/** Every request a Cloud-shaped proxy saw stayed within Chroma Cloud's quotas. */
+export function assertWithinQuotas(cloud) {
+  const shown = cloud.violations.slice(0, 3).map((v) => `${v.path}: ${v.message}\n  ${v.body?.slice?.(0, 300) ?? ""}`);
+  if (cloud.violations.length) throw new Error(`${cloud.violations.length} requests broke Chroma Cloud's quotas:\n${shown.join("\n")}`);
+}
+
 /** The local Chroma the test script started. */
 export function chromaUrl() {
   const url = process.env.CHROMAFS_TEST_URL;

@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
-import { chromaUrl, newBash } from "./helpers.mjs";
+import { assertWithinQuotas, chromaUrl, cloudChroma, newBash } from "./helpers.mjs";
 import { startProxy, chroma, collectionId } from "./proxy.mjs";
 
 const COLLECTION = "rbac";
@@ -25,7 +25,7 @@ const TREE = {
   "drafts/unlisted.md": { groups: [] },
   "team/notes.md": { groups: ["admin"] },
 };
-let proxy;
+let proxy, cloud;
 
 before(async () => {
   await ingest({ url: chromaUrl(), collection: COLLECTION, files });
@@ -36,9 +36,11 @@ before(async () => {
     documents: [JSON.stringify(TREE)],
     metadatas: [{ chromafs: "path-tree" }],
   });
-  proxy = await startProxy(chromaUrl());
+  // Faults are injected in front of a Chroma that enforces Chroma Cloud's quotas.
+  cloud = await cloudChroma();
+  proxy = await startProxy(cloud.url);
 });
-after(() => proxy.close());
+after(() => Promise.all([proxy.close(), cloud.close()]));
 
 const connect = (groups) => ChromaFs.connect({ url: proxy.url, collection: COLLECTION, groups });
 
@@ -148,3 +150,5 @@ test("records of another slug are dropped even when Chroma returns them", async 
     proxy.state.transform = null;
   }
 });
+
+test("every request stayed within Chroma Cloud's quotas", () => assertWithinQuotas(cloud));

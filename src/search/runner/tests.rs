@@ -167,3 +167,47 @@ fn a_cache_smaller_than_the_search_streams_candidates_through_the_fine_check() {
         assert_eq!((args.len(), cs.scope), (3, 600), "cache {cache_bytes}: counts need every page");
     }
 }
+
+/// A collection written by chromafs's own ingest: manifest, access, dirs and ids on chunks.
+fn ingested(n: usize, every: usize) -> FakeChroma {
+    use crate::ingest::{self, Rules, SourceFile, WriteOptions};
+    let chroma = FakeChroma::new();
+    let files: Vec<SourceFile> = (0..n)
+        .map(|i| SourceFile { path: format!("{}/p{i:04}.md", if i % 2 == 0 { "api" } else { "guides" }), content: format!("page {i}\n{}\n", if i % every == 0 { "a token here" } else { "nothing" }).into_bytes(), mtime: None })
+        .collect();
+    let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = crate::schema::Schema::default();
+    block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap();
+    });
+    chroma
+}
+
+#[test]
+fn an_ingested_collection_is_searched_by_directory_and_read_by_id() {
+    let chroma = ingested(200, 50);
+    let fs = connect(&chroma);
+    chroma.clear_log();
+    let (args, cs) = search(&fs, &["grep", "-rl", "token", "/api"]);
+    assert_eq!(args, ["-rl", "token", "--", "/api/p0000.md", "/api/p0050.md", "/api/p0100.md", "/api/p0150.md"]);
+    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (1, 1));
+    let gets = chroma.gets();
+    assert_eq!(gets[0]["where"], json!({"$and": [{"dirs": {"$contains": "api"}}, {"isPublic": true}]}));
+    assert_eq!(gets[1]["ids"].as_array().unwrap().len(), 4, "candidates by chunk id");
+    assert!(gets.iter().all(|g| g.to_string().len() < 1024), "no request grows with the corpus");
+}
+
+#[test]
+fn a_pattern_that_matches_most_pages_loads_the_scope_whole() {
+    let chroma = ingested(2400, 1);
+    let fs = connect(&chroma);
+    chroma.clear_log();
+    let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
+    assert_eq!(args.len(), 3 + 2400);
+    assert_eq!(cs.note.as_deref(), Some("the pattern matches most of the scope: loaded whole and checked here"));
+    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (1, 8), "one page of hits, then 2,400 chunks by id");
+    let (args, _) = search(&fs, &["grep", "-rl", "page 7$", "/"]);
+    assert_eq!(args, ["-rl", "page 7$", "--", "//guides/p0007.md"], "the fine check keeps exact matches only");
+}
