@@ -1,46 +1,128 @@
-// Connect at scale: cold, warm (the freshness check) and within treeMaxAgeMs, over the real
-// 1,142-page corpus and a deterministic 10,000-page set derived from it:
-//   node bench/scale.mjs --url URL [--sizes 1142,10000]
-// Prints a Markdown table: p50 wall time, Chroma requests and bytes received per operation.
+// chromafs at scale, side by side with the alternatives, in one run:
+//   node bench/scale.mjs [--sizes 1142,10000,50000] [--latency 40] [--runs 5]
+// For each size it starts a Chroma of its own (Chroma's local full-text filters scan every
+// document of the server, so sizes must not share one), writes the set through a proxy
+// that enforces Chroma Cloud's quotas, and measures connects and searches through it, at
+// loopback speed and with Cloud-like latency added. Beside them: just-bash over an
+// InMemoryFs preloaded with the same files, and GNU grep over a copy on disk.
+// Prints Markdown tables: p50 wall time, requests, bytes sent and received.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { ChromaFs, ingest } from "chromafs";
-import { DEFAULT_CORPUS, readCorpus, syntheticCorpus } from "./corpus.mjs";
-import { corpusPresent } from "../tests/js/helpers.mjs";
+import { Bash } from "just-bash";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus.mjs";
+import { ROOT, corpusPresent, freePort, referenceFs } from "../tests/js/helpers.mjs";
+import { startCloudProxy } from "../tests/js/cloud-proxy.mjs";
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
-const url = arg("--url", process.env.CHROMAFS_BENCH_URL);
-if (!url) throw new Error("pass --url or set CHROMAFS_BENCH_URL");
 if (!corpusPresent()) process.exit(1);
-const sizes = arg("--sizes", "1142,10000").split(",").map(Number);
+const SIZES = arg("--sizes", "1142,10000,50000").split(",").map(Number);
+const LATENCY = Number(arg("--latency", "40"));
+const RUNS = Number(arg("--runs", "5"));
+
+const SEARCHES = [
+  ["rare word", "grep -rn HubSpot /"],
+  ["common word", "grep -rn Mintlify /"],
+  ["case-insensitive", "grep -rni oauth /"],
+  ["regex", "grep -rnE 'api[_-]key' /"],
+];
 
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const kb = (n) => (n < 10240 ? `${n} B` : `${(n / 1024).toFixed(0)} KiB`);
 const rows = [];
+const row = (size, what, how, ms, extra = {}) => rows.push({ size, what, how, ms, ...extra });
 
-async function measure(size, name, runs, fn) {
+async function timed(runs, fn) {
   const times = [];
-  let cost;
+  let last;
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    cost = await fn();
+    last = await fn(i);
     times.push(performance.now() - t0);
   }
-  rows.push({ size, name, ms: p50(times), ...cost, runs });
+  return { ms: p50(times), last };
+}
+
+/** A request-level view of what one operation cost, from the proxy in front of Chroma. */
+async function through(proxy, fn) {
+  const before = proxy.stats();
+  const out = await fn();
+  const after = proxy.stats();
+  return { out, requests: after.requests - before.requests, sent: after.bytesSent - before.bytesSent, received: after.bytesReceived - before.bytesReceived, maxBody: proxy.requests.slice(before.requests).reduce((m, r) => Math.max(m, r.bodyBytes ?? 0), 0) };
+}
+
+function startChroma(port, dir) {
+  execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "start", String(port), dir], { stdio: "inherit" });
+  return () => execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "stop", String(port)]);
+}
+
+async function benchSize(base, size) {
+  const { files, access } = size === base.length ? { files: base, access: {} } : syntheticCorpus(base, { pages: size });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `chromafs-scale-${size}-`));
+  const port = await freePort();
+  const stop = startChroma(port, dataDir);
+  const chroma = `http://127.0.0.1:${port}`;
+  const cloud = await startCloudProxy(chroma);
+  const far = await startCloudProxy(chroma, { latencyMs: LATENCY });
+  const collection = "docs";
+  try {
+    const t0 = performance.now();
+    const s = await ingest({ url: cloud.url, collection, files, access });
+    row(size, `ingest: ${s.chunks} chunks, tree ${kb(s.treeBytes)} in ${s.treeShards} shards`, "chromafs", performance.now() - t0, { requests: s.requests });
+
+    for (const [proxy, how] of [[cloud, "chromafs"], [far, `chromafs, +${LATENCY} ms`]]) {
+      const opts = { url: proxy.url, collection };
+      let c = await timed(RUNS, () => through(proxy, async () => (ChromaFs.forgetTrees(), ChromaFs.connect(opts))));
+      row(size, "connect, cold", how, c.ms, c.last);
+      c = await timed(RUNS * 4, () => through(proxy, () => ChromaFs.connect({ ...opts, groups: ["support"] })));
+      row(size, "connect, warm (freshness check)", how, c.ms, c.last);
+      c = await timed(RUNS * 4, (i) => through(proxy, () => ChromaFs.connect({ ...opts, groups: [`new-${how}-${i}`] })));
+      row(size, "connect, warm, a group set not seen before (builds its listing)", how, c.ms, c.last);
+      for (const [what, cmd] of SEARCHES) {
+        const r = await timed(RUNS, () =>
+          through(proxy, async () => {
+            const fs = await ChromaFs.connect({ ...opts, treeMaxAgeMs: 600000 });
+            const out = await new Bash({ fs, cwd: "/", customCommands: fs.commands() }).exec(`${cmd} | wc -l`);
+            return { lines: out.stdout.trim(), note: fs.stats().commands.at(-1).note };
+          }),
+        );
+        row(size, `\`${cmd}\` (${what}, ${r.last.out.lines} lines)`, how, r.ms, r.last);
+      }
+    }
+
+    const visible = files.filter((f) => visibleTo(access, [])(f.path));
+    const mem = new Bash({ fs: await referenceFs(visible), cwd: "/" });
+    for (const [what, cmd] of SEARCHES) {
+      const r = await timed(Math.min(RUNS, 3), () => mem.exec(`${cmd} | wc -l`));
+      row(size, `\`${cmd}\` (${what}, ${r.last.stdout.trim()} lines)`, "just-bash, InMemoryFs", r.ms);
+    }
+    const copy = mkdtempSync(path.join(os.tmpdir(), `chromafs-copy-${size}-`));
+    try {
+      await writeCorpus(visible, copy);
+      for (const [what, cmd] of SEARCHES) {
+        const argv = cmd.replace("grep ", "").replace(/ \/$/, "").match(/'[^']*'|\S+/g).map((a) => a.replace(/^'|'$/g, ""));
+        const r = await timed(RUNS, () => spawnSync("grep", [...argv, "."], { cwd: copy, stdio: "ignore" }));
+        row(size, `\`${cmd}\` (${what})`, "GNU grep, local copy", r.ms);
+      }
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+    row(size, `Chroma Cloud quota violations: ${cloud.violations.length + far.violations.length}`, "proxy", 0);
+  } finally {
+    await cloud.close();
+    await far.close();
+    stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 const base = await readCorpus(DEFAULT_CORPUS);
-for (const size of sizes) {
-  const { files, access } = size === base.length ? { files: base, access: {} } : syntheticCorpus(base, { pages: size });
-  const collection = `scale-${size}`;
-  const t0 = performance.now();
-  const s = await ingest({ url, collection, files, access });
-  rows.push({ size, name: `ingest: ${s.chunks} chunks, tree ${s.treeBytes} B in ${s.treeShards} shards`, ms: performance.now() - t0, requests: s.requests, bytes: "", runs: 1 });
-  const cost = (fs) => ({ requests: fs.stats().requests, bytes: fs.stats().bytesReceived });
-  await measure(size, "connect, cold (collection + manifest and shards)", 5, async () => {
-    ChromaFs.forgetTrees();
-    return cost(await ChromaFs.connect({ url, collection }));
-  });
-  await measure(size, "connect, warm (tree in the process, freshness check)", 20, async () => cost(await ChromaFs.connect({ url, collection, groups: ["x"] })));
-  await measure(size, "connect, warm within `treeMaxAgeMs`", 20, async () => cost(await ChromaFs.connect({ url, collection, groups: ["y"], treeMaxAgeMs: 60000 })));
-}
+for (const size of SIZES) await benchSize(base, size);
 
-console.log("| pages | operation | p50 ms | requests | bytes received | runs |\n|---:|---|---:|---:|---:|---:|");
-for (const r of rows) console.log(`| ${r.size} | ${r.name.replaceAll("|", "\\|")} | ${r.ms.toFixed(1)} | ${r.requests} | ${r.bytes} | ${r.runs} |`);
+console.log(`| pages | operation | measured on | p50 ms | requests | sent | received | largest body |\n|---:|---|---|---:|---:|---:|---:|---:|`);
+for (const r of rows) {
+  const cells = [r.size, r.what.replaceAll("|", "\\|"), r.how, r.ms ? r.ms.toFixed(1) : "", r.requests ?? "", r.sent != null ? kb(r.sent) : "", r.received != null ? kb(r.received) : "", r.maxBody ? kb(r.maxBody) : ""];
+  console.log(`| ${cells.join(" | ")} |`);
+}

@@ -7,4 +7,5 @@ const api = setup(core);
 
 export const ChromaFs = api.ChromaFs;
 export const ingest = api.ingest;
+export const annotate = api.annotate;
 export { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };

@@ -146,6 +146,8 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
 /** Counters since `connect`, for hosts, tests and benchmarks. */
 export interface ChromaFsStats {
   requests: number;
+  /** Bytes of request bodies sent to Chroma. */
+  bytesSent: number;
   bytesReceived: number;
   retries: number;
   failures: number;
@@ -356,6 +358,29 @@ export interface IngestSummary {
 
 /** Writes a folder's pages (already read by the host) into a collection. */
 export declare function ingest(options: IngestOptions): Promise<IngestSummary>;
+
+export interface AnnotateOptions extends ChromaClientOptions, CollectionLayoutOptions {
+  collection: string;
+}
+
+/** What an annotation wrote. */
+export interface AnnotateSummary {
+  collection: string;
+  /** Chunk records seen. */
+  chunks: number;
+  /** Chunks whose fields were written; the others were already right. */
+  updated: number;
+  /** Chunks of slugs the tree does not name, made private to nobody. */
+  orphans: number;
+  requests: number;
+}
+
+/**
+ * Writes each chunk's page access and ancestor directories onto a collection written by
+ * another tool (in place, resumable), so its searches are scoped inside Chroma like those
+ * of a collection `ingest` wrote. Valid until the other tool rewrites the tree.
+ */
+export declare function annotate(options: AnnotateOptions): Promise<AnnotateSummary>;
 
 // ---------------------------------------------------------------------------------------
 // Helpers around just-bash

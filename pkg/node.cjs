@@ -5,4 +5,4 @@ const { setup, safeExec, bashErrorLine, redisCache, workersCache, toolDescriptio
 
 const api = setup(core, AsyncLocalStorage.snapshot());
 
-module.exports = { ChromaFs: api.ChromaFs, ingest: api.ingest, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
+module.exports = { ChromaFs: api.ChromaFs, ingest: api.ingest, annotate: api.annotate, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };

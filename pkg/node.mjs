@@ -9,4 +9,5 @@ const api = setup(core, AsyncLocalStorage.snapshot());
 
 export const ChromaFs = api.ChromaFs;
 export const ingest = api.ingest;
+export const annotate = api.annotate;
 export { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };

@@ -86,6 +86,17 @@ impl Scope {
         1 + self.groups.len().min(Self::GROUPS_PER_CLAUSE)
     }
 
+    /// Whether a chunk's metadata admits the session: the same test as [`Scope::clauses`],
+    /// for answers fetched without them.
+    pub fn admits(&self, metadata: Option<&Map<String, Value>>) -> bool {
+        let Some(m) = metadata else { return false };
+        if m.get(schema::IS_PUBLIC) == Some(&Value::Bool(true)) {
+            return true;
+        }
+        let groups = m.get(schema::GROUPS).and_then(Value::as_array);
+        groups.is_some_and(|gs| gs.iter().any(|g| g.as_str().is_some_and(|g| self.groups.iter().any(|s| s == g))))
+    }
+
     /// Clauses that together admit exactly the chunks the session may see; more than one
     /// when the session has more groups than fit one query.
     pub fn clauses(&self) -> Vec<Value> {
@@ -157,6 +168,19 @@ mod tests {
         let many = Scope::new(&Groups::new((0..14).map(|i| format!("g{i:02}")))).clauses();
         assert_eq!(many.len(), 3, "14 groups: 6 + 6 + 2");
         assert!(many.iter().all(|c| c["$or"].as_array().unwrap().len() <= 1 + Scope::GROUPS_PER_CLAUSE));
+    }
+
+    #[test]
+    fn admitting_a_chunk_by_its_metadata_follows_the_clauses() {
+        let scope = Scope::new(&Groups::new(["billing"]));
+        let meta = |v: Value| v.as_object().cloned();
+        assert!(scope.admits(meta(json!({"isPublic": true})).as_ref()));
+        assert!(scope.admits(meta(json!({"isPublic": false, "groups": ["admin", "billing"]})).as_ref()));
+        assert!(!scope.admits(meta(json!({"isPublic": false, "groups": ["admin"]})).as_ref()));
+        assert!(!scope.admits(meta(json!({"isPublic": "true", "groups": "billing"})).as_ref()), "only the written types count");
+        assert!(!scope.admits(meta(json!({"groups": [""]})).as_ref()));
+        assert!(!scope.admits(None), "no metadata: not admitted");
+        assert!(!Scope::new(&Groups::default()).admits(meta(json!({"isPublic": false, "groups": [""]})).as_ref()));
     }
 
     #[test]

@@ -96,6 +96,8 @@ impl ClientConfig {
 #[serde(rename_all = "camelCase")]
 pub struct RequestStats {
     pub requests: u64,
+    /// Bytes of request bodies sent, and of answers received.
+    pub bytes_sent: u64,
     pub bytes_received: u64,
     pub retries: u64,
     pub failures: u64,
@@ -161,6 +163,9 @@ impl GetResponse {
 pub struct CollectionInfo {
     pub id: String,
     pub name: String,
+    /// The embedding dimension, once records exist.
+    #[serde(default)]
+    pub dimension: Option<usize>,
 }
 
 /// `POST …/upsert` body.
@@ -253,7 +258,10 @@ impl Client {
         loop {
             let result = {
                 let _permit = self.gate.acquire().await;
-                self.stats.borrow_mut().requests += 1;
+                let mut stats = self.stats.borrow_mut();
+                stats.requests += 1;
+                stats.bytes_sent += req.body.as_ref().map_or(0, |b| b.len() as u64);
+                drop(stats);
                 self.transport.send(req.clone()).await
             };
             let (error, wait) = match result {
@@ -354,6 +362,13 @@ impl Client {
         let url = format!("{}/collections/{}/upsert", self.db_url(), collection_id);
         let body = serde_json::to_string(req).map_err(|e| ChromaError::Decode { what: "upsert".into(), cause: e.to_string() })?;
         self.call("POST", url, Some(body), &format!("upsert of {} records", req.ids.len())).await.map(drop)
+    }
+
+    /// Merges metadata into existing records.
+    pub async fn update_metadata(&self, collection_id: &str, ids: &[String], metadatas: &[Map<String, Value>]) -> Result<(), ChromaError> {
+        let url = format!("{}/collections/{}/update", self.db_url(), collection_id);
+        let body = serde_json::json!({ "ids": ids, "metadatas": metadatas }).to_string();
+        self.call("POST", url, Some(body), &format!("update of {} records", ids.len())).await.map(drop)
     }
 
     pub async fn delete(&self, collection_id: &str, ids: &[String]) -> Result<(), ChromaError> {

@@ -113,26 +113,30 @@ impl Collection {
     }
 
     /// Records by id, at most [`MAX_PAGE`] ids a request, the requests issued together
-    /// (the client caps how many are in flight). Ids not found are simply absent.
+    /// (the client caps how many are in flight). Ids not found are simply absent, and so
+    /// are records the session's access does not admit: they are checked here, on their
+    /// metadata, because Chroma 1.5.9 answers `ids` combined with a `where` two orders of
+    /// magnitude slower than either alone.
     pub async fn get_by_ids(&self, ids: &[String], what: &str) -> Result<GetResponse, ChromaError> {
         let reqs: Vec<GetRequest> = ids
             .chunks(MAX_PAGE)
-            .flat_map(|batch| {
-                let req = GetRequest { ids: Some(batch.to_vec()), include: vec!["documents", "metadatas"], limit: Some(batch.len()), ..Default::default() };
-                self.scoped(req)
-            })
+            .map(|batch| GetRequest { ids: Some(batch.to_vec()), include: vec!["documents", "metadatas"], limit: Some(batch.len()), ..Default::default() })
             .collect();
         let parts = join_all(reqs.iter().map(|req| self.client.get_once(&self.id, req, what)).collect()).await;
-        let mut checked = Vec::with_capacity(parts.len());
+        let mut all = GetResponse::default();
         for (req, part) in reqs.iter().zip(parts) {
             let part = part?;
             let asked = req.ids.as_ref().map_or(0, Vec::len);
             if part.ids.len() > asked {
                 return Err(decode_error(what, format!("{} records in answer to a request for {asked} ids", part.ids.len())));
             }
-            checked.push(part);
+            for i in 0..part.ids.len() {
+                if self.scope.as_ref().is_none_or(|s| s.admits(part.metadata(i))) {
+                    all.push_from(&part, i);
+                }
+            }
         }
-        Ok(merge(checked))
+        Ok(all)
     }
 }
 

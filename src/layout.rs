@@ -84,6 +84,40 @@ pub fn shard_id(tree_id: &str, i: usize) -> String {
     format!("{tree_id}#{i}")
 }
 
+/// The record `chromafs annotate` writes beside a tree written by another tool, once
+/// every chunk carries its page's access and directories: readers rely on those fields
+/// only while the tree is still the one annotated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Annotations {
+    pub chromafs: String,
+    /// The version of the tree record annotated (a fingerprint of its document).
+    pub tree_version: String,
+}
+
+const ANNOTATIONS: &str = "chunk-annotations";
+
+impl Annotations {
+    pub fn new(tree_version: &str) -> Self {
+        Annotations { chromafs: ANNOTATIONS.into(), tree_version: tree_version.to_string() }
+    }
+
+    /// The record's id beside a tree record.
+    pub fn id(tree_id: &str) -> String {
+        format!("{tree_id}@annotations")
+    }
+
+    /// The annotations a document holds, if it is one.
+    pub fn read(doc: &str) -> Option<Annotations> {
+        serde_json::from_str::<Annotations>(doc).ok().filter(|a| a.chromafs == ANNOTATIONS)
+    }
+
+    /// What chunks carry for a tree of this version.
+    pub fn facts(&self, tree_version: &str, line_aligned: bool) -> ChunkFacts {
+        let current = self.tree_version == tree_version;
+        ChunkFacts { line_aligned, access: current, dirs: current, ids: false }
+    }
+}
+
 /// Why shards do not make a tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LayoutError {
@@ -256,6 +290,17 @@ mod tests {
         assert_eq!(read_record(r#"{"chromafs": {"isPublic": true}}"#), Record::Whole(r#"{"chromafs": {"isPublic": true}}"#));
         assert_eq!(read_record("H4sI…"), Record::Whole("H4sI…"));
         assert_eq!(shard_id("__path_tree__", 3), "__path_tree__#3");
+    }
+
+    #[test]
+    fn annotations_hold_for_the_tree_they_name() {
+        let a = Annotations::new("v1");
+        let doc = serde_json::to_string(&a).unwrap();
+        assert_eq!(Annotations::read(&doc), Some(a.clone()));
+        assert_eq!(Annotations::read(r#"{"a.md": {"isPublic": true}}"#), None);
+        assert_eq!(a.facts("v1", true), ChunkFacts { line_aligned: true, access: true, dirs: true, ids: false });
+        assert_eq!(a.facts("v2", false), ChunkFacts::default(), "a rewritten tree: the fields may be stale");
+        assert_eq!(Annotations::id("__path_tree__"), "__path_tree__@annotations");
     }
 
     #[test]

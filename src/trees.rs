@@ -22,7 +22,7 @@ use crate::error::FsError;
 use crate::listing::Listing;
 use crate::options::Options;
 use crate::schema;
-use crate::layout::{self, ChunkFacts, LayoutError, Manifest, Record};
+use crate::layout::{self, Annotations, ChunkFacts, LayoutError, Manifest, Record};
 use crate::tree::{PathTree, TreeError, MAX_TREE_BYTES};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
@@ -155,30 +155,43 @@ fn record<'r>(resp: &'r GetResponse, opts: &Options) -> Result<(&'r str, Map<Str
     Ok((doc, resp.metadata(i).cloned().unwrap_or_default()))
 }
 
-fn fingerprint(doc: &str, metadata: &Map<String, Value>) -> u64 {
-    codec::fingerprint(doc.as_bytes()) ^ codec::fingerprint(Value::Object(metadata.clone()).to_string().as_bytes()).rotate_left(1)
+fn fingerprint(doc: &str, metadata: &Map<String, Value>, annotations: Option<&Annotations>) -> u64 {
+    let annotated = annotations.map_or(0, |a| codec::fingerprint(a.tree_version.as_bytes()).rotate_left(2));
+    codec::fingerprint(doc.as_bytes()) ^ codec::fingerprint(Value::Object(metadata.clone()).to_string().as_bytes()).rotate_left(1) ^ annotated
 }
 
 fn by_ids(ids: Vec<String>) -> GetRequest {
     GetRequest { ids: Some(ids), include: vec!["documents", "metadatas"], ..Default::default() }
 }
 
-/// The tree record, and the first shards in case it is a manifest.
+/// The tree record and the annotations record beside it: what a check compares.
+fn records(opts: &Options) -> Vec<String> {
+    vec![opts.schema.tree_id.clone(), Annotations::id(&opts.schema.tree_id)]
+}
+
+/// The tree's records, and the first shards in case it is a manifest.
 fn first_request(opts: &Options) -> GetRequest {
     let tree_id = &opts.schema.tree_id;
-    by_ids(std::iter::once(tree_id.clone()).chain((0..FIRST_SHARDS).map(|i| layout::shard_id(tree_id, i))).collect())
+    by_ids(records(opts).into_iter().chain((0..FIRST_SHARDS - 1).map(|i| layout::shard_id(tree_id, i))).collect())
+}
+
+/// The annotations record of a response, if there is one.
+fn annotations(resp: &GetResponse, opts: &Options) -> Option<Annotations> {
+    let id = Annotations::id(&opts.schema.tree_id);
+    let i = resp.ids.iter().position(|r| *r == id)?;
+    Annotations::read(resp.document(i)?)
 }
 
 /// One request: `kept` when it is still current, a fresh tree when the record changed,
 /// `None` when the collection is gone (the caller loads it again by name).
 async fn revalidate(client: &Client, opts: &Options, kept: &Rc<LoadedTree>, now_ms: f64) -> Result<Option<Rc<LoadedTree>>, FsError> {
-    let resp = match client.get_once(&kept.collection_id, &by_ids(vec![opts.schema.tree_id.clone()]), "the path tree").await {
+    let resp = match client.get_once(&kept.collection_id, &by_ids(records(opts)), "the path tree").await {
         Ok(r) => r,
         Err(e) if e.status() == Some(404) => return Ok(None),
         Err(e) => return Err(connect_error(opts, e)),
     };
     let (doc, metadata) = record(&resp, opts)?;
-    if fingerprint(doc, &metadata) == kept.record {
+    if fingerprint(doc, &metadata, annotations(&resp, opts).as_ref()) == kept.record {
         kept.validated_at.set(now_ms);
         return Ok(Some(kept.clone()));
     }
@@ -191,13 +204,19 @@ async fn decode(client: &Client, opts: &Options, collection_id: String, mut resp
     let mut attempt = 0;
     loop {
         let (doc, metadata) = record(&resp, opts)?;
-        let record_print = fingerprint(doc, &metadata);
+        let annotations = annotations(&resp, opts);
+        let record_print = fingerprint(doc, &metadata, annotations.as_ref());
         let (tree, chunks) = match layout::read_record(doc) {
             Record::Whole(doc) => {
                 let tree = PathTree::from_document(doc, opts.extension.as_deref()).map_err(|e| connect_error(opts, e))?;
-                // Other tools may declare line-aligned chunks; nothing else is assumed.
+                // Other tools may declare line-aligned chunks; access and directories on
+                // chunks are relied on only where `chromafs annotate` wrote them for this tree.
                 let line_aligned = metadata.get(schema::LINE_ALIGNED) == Some(&Value::Bool(true));
-                (tree, ChunkFacts { line_aligned, ..ChunkFacts::default() })
+                let chunks = match &annotations {
+                    Some(a) => a.facts(&tree.version, line_aligned),
+                    None => ChunkFacts { line_aligned, ..ChunkFacts::default() },
+                };
+                (tree, chunks)
             }
             Record::Manifest(m) => match shards(client, opts, &collection_id, &m, &resp).await? {
                 Ok(members) => {

@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { readFile, readdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { Bash } from "just-bash";
-import { ChromaFs, ingest, safeExec } from "../node.mjs";
+import { ChromaFs, annotate, ingest, safeExec } from "../node.mjs";
 
 const USAGE = `Usage: chromafs <command> [options]
 
@@ -16,6 +16,8 @@ A read-only bash shell over documentation stored in a Chroma collection.
 Commands:
   ingest DIR          write the text files under DIR into a collection (re-runnable:
                       upserts pages and removes records of pages no longer there)
+  annotate            write access and directories onto the chunks of a collection
+                      written by another tool, so searches are scoped inside Chroma
   shell               interactive shell; reads commands line by line when stdin is
                       not a terminal and exits with the last command's exit code
   exec "COMMAND"      run one command, exit with its exit code
@@ -44,6 +46,7 @@ shell and exec options:
 
 Examples:
   chromafs ingest ./docs --collection docs --access access.json
+  chromafs annotate --collection docs-from-another-tool
   chromafs shell --collection docs --groups admin
   chromafs exec "grep -rn access_token /" --collection docs
   printf 'cd /guides\\nls\\n' | chromafs shell --collection docs
@@ -68,6 +71,7 @@ const OPTIONS = {
 // Which options each command accepts besides the connection options and --help.
 const COMMAND_OPTIONS = {
   ingest: ["access", "chunk-bytes", "plain-tree", "default-private"],
+  annotate: [],
   shell: ["groups", "cwd"],
   exec: ["groups", "cwd"],
 };
@@ -114,6 +118,15 @@ async function main(argv) {
     case "ingest":
       if (args.length !== 1) throw new UsageError("ingest takes one directory: chromafs ingest DIR --collection NAME");
       return runIngest(args[0], conn, values);
+    case "annotate": {
+      if (args.length !== 0) throw new UsageError(`annotate takes no arguments, got '${args[0]}'`);
+      const a = await annotate(conn);
+      process.stdout.write(
+        `annotated ${plural(a.chunks, "chunk")} of collection ${a.collection}: ${a.updated} written, ${a.chunks - a.updated} already right` +
+          `${a.orphans ? `, ${a.orphans} of pages the tree does not name (made private)` : ""}; ${plural(a.requests, "request")}\n`,
+      );
+      return 0;
+    }
     case "shell":
       if (args.length !== 0) throw new UsageError(`shell takes no arguments, got '${args[0]}' (use exec to run a command)`);
       return runShell(await connect(conn, values));

@@ -12,7 +12,7 @@ const SEARCH_COMMANDS = ["grep", "egrep", "fgrep", "rg"];
 
 function setup(core, run) {
   const { ChromaFs } = core;
-  if (ChromaFs.__chromafsReady) return { ChromaFs, ingest: ChromaFs.__chromafsIngest };
+  if (ChromaFs.__chromafsReady) return { ChromaFs, ...ChromaFs.__chromafsWriters };
   const proto = ChromaFs.prototype;
   if (run) {
     for (const name of Object.getOwnPropertyNames(proto)) {
@@ -49,10 +49,11 @@ function setup(core, run) {
     writable: true,
     configurable: true,
   });
-  const ingest = run ? (options) => run(() => core.ingest(options)) : core.ingest;
+  const wrap = (f) => (run ? (options) => run(() => f(options)) : f);
+  const writers = { ingest: wrap(core.ingest), annotate: wrap(core.annotate) };
   Object.defineProperty(ChromaFs, "__chromafsReady", { value: true });
-  Object.defineProperty(ChromaFs, "__chromafsIngest", { value: ingest });
-  return { ChromaFs, ingest };
+  Object.defineProperty(ChromaFs, "__chromafsWriters", { value: writers });
+  return { ChromaFs, ...writers };
 }
 
 const ERRNO_TEXT = {

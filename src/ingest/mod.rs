@@ -10,6 +10,7 @@
 //! Access rules ([`rules`]) map path globs to `isPublic`/`groups`. The plan ([`plan`]) is
 //! pure and tested natively; [`write()`] sends it through the Chroma client.
 
+pub mod annotate;
 pub mod chunk;
 pub mod rules;
 pub mod write;

@@ -37,7 +37,8 @@ pub struct Scope<'a> {
 /// What the coarse query found.
 #[derive(Debug, PartialEq)]
 pub enum Found {
-    /// Slugs with at least one matching chunk, and the chunk records matched.
+    /// Slugs with at least one matching chunk, and how many chunks of the scope matched
+    /// (hits elsewhere are not counted: they may be pages the session cannot see).
     Pages { slugs: HashSet<String>, matches: usize },
     /// The filter keeps so much that the scope is cheaper to read whole.
     MostOfScope { matches: usize },
@@ -77,8 +78,8 @@ pub async fn candidates(collection: &Collection, scope: &Scope<'_>, filter: &Val
             None => return Ok(Found::MostOfScope { matches: hits.ids.len() }),
         }
     }
-    let slugs = (0..hits.ids.len()).filter_map(|i| collection.schema.slug_of(&hits, i)).filter(|s| scope.slugs.contains(*s)).map(str::to_string).collect();
-    Ok(Found::Pages { slugs, matches: hits.ids.len() })
+    let in_scope: Vec<&str> = (0..hits.ids.len()).filter_map(|i| collection.schema.slug_of(&hits, i)).filter(|s| scope.slugs.contains(*s)).collect();
+    Ok(Found::Pages { matches: in_scope.len(), slugs: in_scope.into_iter().map(str::to_string).collect() })
 }
 
 /// Every hit of one query, or `None` when there are too many to be worth listing.
@@ -165,7 +166,7 @@ mod tests {
     fn hits_outside_the_scope_are_ignored() {
         let chroma = corpus(10, 1);
         let found = run(&chroma, Scope { slugs: leak(slugs(3)), dir: Some(String::new()), chunks: Some(3) });
-        assert_eq!(found, Found::Pages { slugs: slugs(3), matches: 11 }, "other/x.md and docs/p0003… matched but are not read");
+        assert_eq!(found, Found::Pages { slugs: slugs(3), matches: 3 }, "other/x.md and docs/p0003… matched but are not read, nor counted");
         assert_eq!(chroma.gets()[0]["where"], json!({"isPublic": true}), "the root needs no directory predicate");
     }
 
@@ -198,7 +199,7 @@ mod tests {
         chroma.clear_log();
         let found = run(&chroma, Scope { slugs: leak(slugs(20)), dir: None, chunks: None });
         assert_eq!(chroma.gets()[0]["where"], json!({"isPublic": true}), "20 slugs do not fit: the whole collection, filtered here");
-        assert_eq!(found, Found::Pages { slugs: slugs(20), matches: 41 });
+        assert_eq!(found, Found::Pages { slugs: slugs(20), matches: 20 });
     }
 
     #[test]

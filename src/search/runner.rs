@@ -193,6 +193,10 @@ async fn fine_check<'a>(fs: &Filesystem, candidates: &[&(&'a str, PageRef)], mat
         }
         rest = later;
     }
+    // Pages kept early may have been evicted by later batches: load them again together
+    // (as many as the cache holds), rather than one request each when the command reads.
+    let evicted: Vec<PageRef> = candidates.iter().filter(|(p, page)| kept.contains(p) && !fs.store().is_cached(&page.key)).map(|(_, page)| page.clone()).collect();
+    fs.store().prefetch(&evicted).await;
     kept
 }
 

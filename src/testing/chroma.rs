@@ -207,6 +207,20 @@ impl FakeChroma {
                 }
                 ok(json!({}))
             }
+            "update" => {
+                // Chroma merges the metadata it is given into what a record has.
+                let ids = body["ids"].as_array().cloned().unwrap_or_default();
+                for (i, id) in ids.iter().enumerate() {
+                    let Some(r) = c.records.iter_mut().find(|r| Some(r.id.as_str()) == id.as_str()) else { continue };
+                    if let Some(m) = body["metadatas"][i].as_object() {
+                        r.metadata.extend(m.clone());
+                    }
+                    if let Some(d) = body["documents"][i].as_str() {
+                        r.document = Some(d.to_string());
+                    }
+                }
+                ok(json!({}))
+            }
             "delete" => {
                 let ids: Vec<&str> = body["ids"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
                 c.records.retain(|r| !ids.contains(&r.id.as_str()));

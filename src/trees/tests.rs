@@ -41,7 +41,7 @@ fn a_kept_tree_is_revalidated_with_one_small_request() {
     assert!(second.from_cache && second.revalidated && Rc::ptr_eq(&first.tree, &second.tree));
     let gets = chroma.gets();
     assert_eq!(gets.len(), 1);
-    assert_eq!(gets[0]["ids"], json!(["__path_tree__"]), "the manifest alone");
+    assert_eq!(gets[0]["ids"], json!(["__path_tree__", "__path_tree__@annotations"]), "the manifest alone (and the annotations of other tools' trees)");
 }
 
 #[test]

@@ -6,6 +6,7 @@ use super::convert::{function, get, invalid, js_error, plain, to_bytes, to_json}
 use super::transport;
 use crate::chroma::Client;
 use crate::ingest::{self, DefaultEmbedder, Embedder, Settings, SourceFile, WriteOptions};
+use crate::options::{self, Fields};
 use js_sys::{Array, Promise};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -68,6 +69,29 @@ pub fn ingest(options_value: JsValue) -> Promise {
         let client = Client::new(settings.client.clone(), transport);
         let opts = WriteOptions { collection: &settings.collection, schema: &settings.schema, plain_tree: settings.plain_tree };
         let summary = ingest::write(&client, &plan, &opts, &*embedder).await.map_err(|e| js_error("EIO", &e))?;
+        plain(&summary)
+    })
+}
+
+/// Annotates a collection written by another tool (see `chromafs annotate`).
+///
+/// `options`: `{url, collection, tenant?, database?, token?, headers?, fetch?, slugField?,
+/// chunkIndexField?, treeId?}`; resolves to `{collection, chunks, updated, orphans, requests}`.
+#[wasm_bindgen]
+pub fn annotate(options_value: JsValue) -> Promise {
+    let prepared = (|| {
+        let json = to_json(&options_value);
+        let f = Fields::of(&json, "annotate").map_err(invalid)?;
+        let collection = f.required("collection").map_err(invalid)?;
+        let client = Client::new(options::client_config(&f).map_err(invalid)?, transport(&options_value)?);
+        Ok::<_, JsValue>((client, collection, options::schema(&f).map_err(invalid)?))
+    })();
+    let (client, collection, schema) = match prepared {
+        Ok(x) => x,
+        Err(e) => return Promise::reject(&e),
+    };
+    future_to_promise(async move {
+        let summary = ingest::annotate::annotate(&client, &collection, &schema).await.map_err(|e| js_error("EIO", &e))?;
         plain(&summary)
     })
 }

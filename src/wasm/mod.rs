@@ -9,7 +9,7 @@ mod callback;
 mod convert;
 mod ingest;
 
-pub use ingest::ingest;
+pub use ingest::{annotate, ingest};
 
 use crate::error::{Errno, FsError};
 use crate::fetch::FetchTransport;

@@ -18,15 +18,16 @@ before(async () => {
 });
 after(() => proxy.close());
 
-test("a page of more than 300 chunks is fetched in pages of at most 300", async () => {
+test("a page of more than 300 chunks is fetched by id, at most 300 ids a request, all at once", async () => {
   const fs = await ChromaFs.connect({ url: proxy.url, collection: "client" });
   proxy.reset();
   assert.equal(await fs.readFile("/big.md"), BIG);
   const gets = proxy.state.requests.filter((r) => r.url.endsWith("/get"));
   assert.ok(BIG.split("\n")[0].length + 1 > 32, "two lines never share a 64-byte chunk");
-  // 700 chunks: pages of 300, 300 and 100 records.
-  assert.equal(gets.length, 3);
-  for (const g of gets) assert.equal(JSON.parse(g.body).limit, 300);
+  // 700 chunks: requests for 300, 300 and 100 ids, in flight together.
+  assert.deepEqual(gets.map((g) => JSON.parse(g.body).ids.length).sort(), [100, 300, 300]);
+  assert.ok(gets.every((g) => JSON.parse(g.body).offset === undefined), "no sequential offset walk");
+  assert.equal(proxy.state.maxInFlight, 3);
   assert.equal(fs.stats().cacheMisses, 1);
   assert.equal(await fs.readFile("/big.md"), BIG);
   assert.equal(fs.stats().cacheHits, 1);
@@ -67,7 +68,7 @@ test("the tree is loaded once per process; later sessions check it with one smal
   assert.equal(second.stats().requests, 1);
   assert.equal(second.stats().treeFromCache, true);
   const check = JSON.parse(proxy.state.requests[0].body);
-  assert.deepEqual(check.ids, ["__path_tree__"], "the tree's manifest, not the tree");
+  assert.deepEqual(check.ids, ["__path_tree__", "__path_tree__@annotations"], "the tree's manifest, not the tree");
   proxy.reset();
   const relaxed = await ChromaFs.connect({ url: proxy.url, collection: "client", treeMaxAgeMs: 60000 });
   assert.equal(relaxed.stats().requests, 0, "checked less than treeMaxAgeMs ago: no request");

@@ -2,6 +2,7 @@
 import { Bash, type CustomCommand, type IFileSystem, type BashExecResult } from "just-bash";
 import {
   ChromaFs,
+  annotate,
   ingest,
   safeExec,
   bashErrorLine,
@@ -91,6 +92,8 @@ export async function main(): Promise<void> {
   const perRule: number = summary.rules[0].pages;
   void restricted, perRule;
   await ChromaFs.connect({ url: "u", collection: "docs", lazyOrigins: ["https://cdn.example.com"], treeMaxAgeMs: 5000 });
+  const annotated: number = (await annotate({ url: "u", collection: "c", token: "t" })).updated;
+  void annotated;
   // @ts-expect-error defaultAccess is "public" or "private"
   await ingest({ url: "u", collection: "c", files: [], defaultAccess: "hidden" });
 
