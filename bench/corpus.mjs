@@ -4,9 +4,10 @@
 // Copy k of the base corpus lives under vNNN/; later copies are perturbed word by word
 // (never across lines) so that no two copies are byte-identical. CHROMAFS_CORPUS overrides
 // the default corpus location.
-import { mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { readDocs } from "../tests/js/helpers.mjs";
 
 export const DEFAULT_CORPUS =
   process.env.CHROMAFS_CORPUS ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../shared/corpus/mintlify-docs");
@@ -32,20 +33,7 @@ function isUtf8(buf) {
 
 /** Every regular UTF-8 file below `dir`: `[{ path: "a/b.mdx", content: Buffer, mtime }]`, sorted by path. */
 export async function readCorpus(dir) {
-  const out = [];
-  async function walk(rel) {
-    for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) await walk(r);
-      else if (e.isFile()) {
-        const full = path.join(dir, r);
-        const content = await readFile(full);
-        if (isUtf8(content)) out.push({ path: r, content, mtime: Math.floor((await stat(full)).mtimeMs) });
-      }
-    }
-  }
-  await walk("");
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return (await readDocs(dir)).filter((f) => isUtf8(f.content));
 }
 
 /** Writes `files` below `dir` with their mtimes, a bounded number at a time. */

@@ -118,11 +118,17 @@ async function benchSize(base, size) {
   }
 }
 
-const base = await readCorpus(DEFAULT_CORPUS);
-for (const size of SIZES) await benchSize(base, size);
+// Each size's table is printed as soon as it is measured: a 50,000-page run takes long.
+function print(size) {
+  console.log(`\n| pages | operation | measured on | p50 ms | requests | sent | received | largest body |\n|---:|---|---|---:|---:|---:|---:|---:|`);
+  for (const r of rows.filter((r) => r.size === size)) {
+    const cells = [r.size, r.what.replaceAll("|", "\\|"), r.how, r.ms ? r.ms.toFixed(1) : "", r.requests ?? "", r.sent != null ? kb(r.sent) : "", r.received != null ? kb(r.received) : "", r.maxBody ? kb(r.maxBody) : ""];
+    console.log(`| ${cells.join(" | ")} |`);
+  }
+}
 
-console.log(`| pages | operation | measured on | p50 ms | requests | sent | received | largest body |\n|---:|---|---|---:|---:|---:|---:|---:|`);
-for (const r of rows) {
-  const cells = [r.size, r.what.replaceAll("|", "\\|"), r.how, r.ms ? r.ms.toFixed(1) : "", r.requests ?? "", r.sent != null ? kb(r.sent) : "", r.received != null ? kb(r.received) : "", r.maxBody ? kb(r.maxBody) : ""];
-  console.log(`| ${cells.join(" | ")} |`);
+const base = await readCorpus(DEFAULT_CORPUS);
+for (const size of SIZES) {
+  await benchSize(base, size);
+  print(size);
 }

@@ -126,6 +126,16 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
    */
   treeMaxAgeMs?: number;
   /**
+   * Requests one command may send, to Chroma and to lazy URLs; unlimited by default.
+   * A command is one custom command from `commands()`, or a whole command line run with
+   * `safeExec`. Past it, reads fail with EIO "the command used its budget of N requests
+   * (maxRequestsPerCommand)" and the command reports it (Cloudflare Workers' free plan
+   * allows 50 subrequests per request).
+   */
+  maxRequestsPerCommand?: number;
+  /** How long one command may wait on requests, in ms; unlimited by default. */
+  commandTimeoutMs?: number;
+  /**
    * A cache shared with other sessions, processes or workers, consulted behind the
    * in-memory one (see `redisCache`, `workersCache`). Failures count as misses.
    */
@@ -190,6 +200,14 @@ export interface SearchCommandStats {
   prefetchRequests: number;
   /** Why a search fell back to a prefetch. */
   note?: string;
+}
+
+/** What failed while a command ran (see `beginCommand`). */
+export interface CommandReport {
+  /** Failed reads no inner command has reported yet, oldest first (at most 1,000). */
+  unreported: { path: string; cause: string }[];
+  /** Every failed read since the command began. */
+  total: number;
 }
 
 /** Tree-level facts about the connected collection. */
@@ -284,16 +302,31 @@ export declare class ChromaFs {
   /** The collection id, tree version and tree metadata. */
   info(): ChromaFsInfo;
   /**
-   * just-bash custom commands for this filesystem (`grep`, `egrep`, `fgrep`, `rg`); pass
-   * as `customCommands`. They ask Chroma which pages can match, load those in bulk, and
-   * run just-bash's own command over them: the same output, in a handful of requests.
+   * just-bash custom commands for this filesystem; pass as `customCommands`. The searches
+   * (`grep`, `egrep`, `fgrep`, `rg`) ask Chroma which pages can match, load those in
+   * bulk, and run just-bash's own command over them: the same output, in a handful of
+   * requests. Every command that reads files (`cat`, `head`, `wc`, `sed`, `xargs`…) runs
+   * just-bash's own implementation inside a command budget and reports the reads that
+   * failed: `cat: /a.md: Input/output error (cause)`, a failing exit code (2 for
+   * searches), and "output incomplete" when it printed something anyway.
    */
   commands(): CustomCommandLike[];
   /**
-   * What the commands above call: narrows a search command line and loads the pages it
-   * will read; resolves to the arguments to run the original command with.
+   * What the search commands above call: narrows a search command line and loads the
+   * pages it will read; resolves to the arguments to run the original command with, or
+   * `null` when those pages cannot be loaded (`endCommand` reports why).
    */
-  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean): Promise<string[]>;
+  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean): Promise<string[] | null>;
+  /**
+   * Starts a command: opens its request budget (`maxRequestsPerCommand`,
+   * `commandTimeoutMs`) and collects the reads that fail while it runs. Commands begun
+   * inside a running one share its budget. Returns the mark for `endCommand`.
+   */
+  beginCommand(): number;
+  /** Ends a command: the reads that failed while it ran and that no inner command reported. */
+  endCommand(mark: number): CommandReport;
+  /** Stops the running command: its requests not yet sent are refused. */
+  abortCommand(): void;
   /** Releases the wasm-side session; the object is unusable afterwards. */
   free(): void;
 }
@@ -394,9 +427,12 @@ export interface SafeExecFailure {
 }
 
 /**
- * `bash.exec()` that never rejects. just-bash rejects `exec()` when a top-level
- * redirection fails (`echo x > /a.md` on a read-only filesystem); this resolves with
- * bash's error line on stderr and exit code 1 instead.
+ * `bash.exec()` that never rejects and never hides a failed read. just-bash rejects
+ * `exec()` when a top-level redirection fails (`echo x > /a.md` on a read-only
+ * filesystem); this resolves with bash's error line on stderr and exit code 1 instead.
+ * On a ChromaFs the command line is one command for `maxRequestsPerCommand`,
+ * `commandTimeoutMs` and `options.signal`, and any read that failed in it is on stderr
+ * with a failing exit code, even one no command reported (`wc -l < /a.md`).
  */
 export declare function safeExec<R, O = undefined>(
   bash: { exec(command: string, options?: O): Promise<R> },

@@ -11,8 +11,10 @@
 //! bytes move: in WebAssembly that is the host's `fetch` ([`crate::fetch`]); in native
 //! tests, an in-memory Chroma.
 
-use crate::sync::Semaphore;
+use crate::breaker::{Admit, Breaker};
+use crate::budget::{Budget, Refusal};
 use crate::origin;
+use crate::sync::Semaphore;
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -35,6 +37,10 @@ pub enum ChromaError {
     Network { what: String, cause: String },
     Decode { what: String, cause: String },
     Redirect { what: String, status: u16, why: String },
+    /// Not sent: the command's budget, deadline or abort ([`crate::budget`]).
+    NotSent { what: String, why: Refusal },
+    /// Not sent: the server failed moments ago ([`crate::breaker`]).
+    Unavailable { what: String, cause: String },
 }
 
 impl fmt::Display for ChromaError {
@@ -50,6 +56,8 @@ impl fmt::Display for ChromaError {
             ChromaError::Network { what, cause } => write!(f, "cannot reach Chroma for {what}: {cause}"),
             ChromaError::Decode { what, cause } => write!(f, "unexpected answer from Chroma to {what}: {cause}"),
             ChromaError::Redirect { what, status, why } => write!(f, "Chroma answered {what} with a redirect (HTTP {status}) {why}"),
+            ChromaError::NotSent { why, .. } => write!(f, "{why}"),
+            ChromaError::Unavailable { cause, .. } => write!(f, "Chroma is unreachable ({cause}); the next command tries again"),
         }
     }
 }
@@ -220,13 +228,22 @@ pub struct Client {
     cfg: ClientConfig,
     transport: Rc<dyn Transport>,
     gate: Semaphore,
+    breaker: Breaker,
+    /// The session's commands: the breaker fails requests fast only inside one.
+    budget: Option<Rc<Budget>>,
     stats: RefCell<RequestStats>,
 }
 
 impl Client {
     pub fn new(cfg: ClientConfig, transport: Rc<dyn Transport>) -> Self {
         let gate = Semaphore::new(cfg.max_concurrency);
-        Client { cfg, transport, gate, stats: RefCell::default() }
+        Client { cfg, transport, gate, breaker: Breaker::default(), budget: None, stats: RefCell::default() }
+    }
+
+    /// A session's client: inside a command of `budget`, an open breaker fails requests
+    /// at once; outside one (a host's own call) every request is tried.
+    pub fn for_session(cfg: ClientConfig, transport: Rc<dyn Transport>, budget: Rc<Budget>) -> Self {
+        Client { budget: Some(budget), ..Client::new(cfg, transport) }
     }
 
     pub fn config(&self) -> &ClientConfig {
@@ -235,6 +252,10 @@ impl Client {
 
     pub fn stats(&self) -> RequestStats {
         self.stats.borrow().clone()
+    }
+
+    pub fn breaker(&self) -> &Breaker {
+        &self.breaker
     }
 
     fn db_url(&self) -> String {
@@ -256,24 +277,37 @@ impl Client {
         let mut req = HttpRequest { method, url, headers, body, timeout_ms: self.cfg.timeout_ms };
         let (mut attempt, mut hops) = (0, 0);
         loop {
+            if self.budget.as_ref().is_some_and(|b| b.in_command()) {
+                let unavailable = |cause| ChromaError::Unavailable { what: what.to_string(), cause };
+                if self.breaker.admit(self.transport.now_ms()).map_err(unavailable)? == Admit::Probe {
+                    attempt = self.cfg.retries; // a probe is not retried
+                }
+            }
             let result = {
                 let _permit = self.gate.acquire().await;
+                self.transport.send(req.clone()).await
+            };
+            if !matches!(result, Err(TransportError::NotSent(_))) {
                 let mut stats = self.stats.borrow_mut();
                 stats.requests += 1;
                 stats.bytes_sent += req.body.as_ref().map_or(0, |b| b.len() as u64);
-                drop(stats);
-                self.transport.send(req.clone()).await
-            };
+            }
             let (error, wait) = match result {
-                Ok(resp) if resp.is_redirect() => match self.redirect_target(&req, &resp, hops) {
-                    Ok(target) => {
-                        (req.url, hops) = (target, hops + 1);
-                        continue;
+                Ok(resp) if resp.is_redirect() => {
+                    self.breaker.answered();
+                    match self.redirect_target(&req, &resp, hops) {
+                        Ok(target) => {
+                            (req.url, hops) = (target, hops + 1);
+                            continue;
+                        }
+                        Err(why) => return Err(self.failed(ChromaError::Redirect { what: what.into(), status: resp.status, why })),
                     }
-                    Err(why) => return Err(self.failed(ChromaError::Redirect { what: what.into(), status: resp.status, why })),
-                },
+                }
                 Ok(resp) => {
                     self.stats.borrow_mut().bytes_received += resp.body.len() as u64;
+                    if resp.status < 500 {
+                        self.breaker.answered();
+                    }
                     if (200..300).contains(&resp.status) {
                         return Ok(resp.body);
                     }
@@ -284,11 +318,15 @@ impl Client {
                     (err, resp.retry_after.map(|s| (s * 1000.0).clamp(0.0, 10_000.0) as u32))
                 }
                 // Retrying a slow server only multiplies the wait.
-                Err(TransportError::Timeout) => return Err(self.failed(ChromaError::Timeout { what: what.to_string(), ms: self.cfg.timeout_ms })),
+                Err(TransportError::Timeout) => return Err(self.unreachable(ChromaError::Timeout { what: what.to_string(), ms: self.cfg.timeout_ms })),
+                Err(TransportError::NotSent(why)) => return Err(self.failed(ChromaError::NotSent { what: what.to_string(), why })),
                 Err(TransportError::Network(cause)) => (ChromaError::Network { what: what.to_string(), cause }, None),
             };
             if attempt >= self.cfg.retries {
-                return Err(self.failed(error));
+                return Err(match error.status() {
+                    Some(429) => self.failed(error),
+                    _ => self.unreachable(error),
+                });
             }
             attempt += 1;
             self.stats.borrow_mut().retries += 1;
@@ -304,6 +342,12 @@ impl Client {
     fn failed(&self, e: ChromaError) -> ChromaError {
         self.stats.borrow_mut().failures += 1;
         e
+    }
+
+    /// A failure that says the server cannot answer: the breaker opens.
+    fn unreachable(&self, e: ChromaError) -> ChromaError {
+        self.breaker.failed(self.transport.now_ms(), e.to_string());
+        self.failed(e)
     }
 
     /// Where a redirect may be followed: the configured origin only (the request carries

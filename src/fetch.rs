@@ -115,4 +115,8 @@ impl Transport for FetchTransport {
     fn sleep(&self, ms: u32) -> LocalFuture<'static, ()> {
         sleep_ms(ms)
     }
+
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
 }

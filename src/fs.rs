@@ -10,9 +10,11 @@
 //! `cmd 2>/dev/null` works on a read-only tree.
 
 use crate::access::Scope;
+use crate::budget::{Budget, Budgeted};
 use crate::chroma::Client;
 use crate::collection::Collection;
 use crate::error::{Errno, FsError};
+use crate::journal::{Journal, Report};
 use crate::listing::{FileNode, Listing, Node};
 use crate::options::Options;
 use crate::path;
@@ -50,6 +52,10 @@ pub struct Filesystem {
     lazy: HashMap<String, LazySource>,
     store: PageStore,
     history: RefCell<History>,
+    budget: Rc<Budget>,
+    journal: Journal,
+    /// The session's transport, for its clock.
+    transport: Rc<dyn Transport>,
 }
 
 fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
@@ -63,7 +69,9 @@ impl Filesystem {
     /// Opens a session: resolves the collection and loads the tree (or reuses the
     /// process's copy), then builds this session's view.
     pub async fn connect(mut opts: Options, transport: Rc<dyn Transport>, now_ms: f64) -> Result<Filesystem, FsError> {
-        let client = Rc::new(Client::new(opts.client.clone(), transport.clone()));
+        let budget = Rc::new(Budget::new(opts.limits));
+        let transport: Rc<dyn Transport> = Rc::new(Budgeted::new(transport, budget.clone()));
+        let client = Rc::new(Client::for_session(opts.client.clone(), transport.clone(), budget.clone()));
         let opened = trees::open(&client, &opts, now_ms).await?;
         let tree = opened.tree;
         let lazy: HashMap<String, LazySource> = std::mem::take(&mut opts.lazy_files).into_iter().map(|(p, s)| (path::normalize(&p), s)).collect();
@@ -77,8 +85,8 @@ impl Filesystem {
         let scope = tree.chunk_access().then(|| Scope::new(&opts.groups));
         let collection = Collection { client: client.clone(), id: tree.collection_id.clone(), schema: opts.schema.clone(), scope };
         let store_opts = StoreOptions { cache_bytes: opts.cache_bytes, shared: opts.shared_cache.clone(), lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()) };
-        let store = PageStore::new(collection.clone(), transport, store_opts);
-        Ok(Filesystem { client, collection, tree, tree_from_cache: opened.from_cache, listing, lazy, store, history: RefCell::default() })
+        let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
+        Ok(Filesystem { client, collection, tree, tree_from_cache: opened.from_cache, listing, lazy, store, history: RefCell::default(), budget, journal: Journal::default(), transport })
     }
 
     pub fn listing(&self) -> &Listing {
@@ -114,6 +122,35 @@ impl Filesystem {
             files: self.listing.file_count() as u64,
             commands: self.history.borrow().to_vec(),
         }
+    }
+
+    /// A command starts (see [`crate::budget`] and [`crate::journal`]); the mark to end it with.
+    pub fn begin_command(&self) -> u64 {
+        let first = self.budget.commands();
+        self.budget.begin(self.transport.now_ms());
+        if self.budget.commands() != first {
+            self.client.breaker().rearm();
+        }
+        self.journal.mark()
+    }
+
+    /// A command ends: what failed while it ran.
+    pub fn end_command(&self, mark: u64) -> Report {
+        self.budget.end();
+        if !self.budget.in_command() {
+            self.store.clear_plan();
+        }
+        self.journal.since(mark)
+    }
+
+    /// The host gave up on the running command: nothing more is sent for it.
+    pub fn abort_command(&self) {
+        self.budget.abort();
+    }
+
+    /// Notes a failure for the command that is running.
+    pub fn failed(&self, path: &str, cause: impl ToString) {
+        self.journal.record(path, cause);
     }
 
     /// Cheap and never failing: just-bash probes `/usr/bin/<cmd>` before every command.
@@ -186,7 +223,10 @@ impl Filesystem {
     }
 
     async fn read_file(&self, norm: &str, shown: &str, file: &FileNode) -> Result<Rc<[u8]>, FsError> {
-        self.store.read(&self.page_ref(norm, file)).await.map_err(|cause| FsError::io("open", shown, cause))
+        self.store.read(&self.page_ref(norm, file)).await.map_err(|cause| {
+            self.journal.record(norm, &cause);
+            FsError::io("open", shown, cause)
+        })
     }
 
     /// The page behind a visible file at a normalised path.

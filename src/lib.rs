@@ -17,6 +17,8 @@
 //!   [`wasm`], the JavaScript boundary, which only converts.
 
 pub mod access;
+pub mod breaker;
+pub mod budget;
 pub mod chroma;
 pub mod codec;
 pub mod collection;
@@ -24,6 +26,7 @@ pub mod error;
 pub mod fetch;
 pub mod fs;
 pub mod ingest;
+pub mod journal;
 pub mod json;
 pub mod layout;
 pub mod listing;

@@ -7,6 +7,7 @@
 //! unit test and the boundary only converts.
 
 use crate::access::Groups;
+use crate::budget::Limits;
 use crate::chroma::ClientConfig;
 use crate::path;
 use crate::schema::Schema;
@@ -150,6 +151,8 @@ pub struct Options {
     pub shared_cache: Option<Rc<dyn SharedCache>>,
     /// Origins lazy URLs named by the tree may be fetched from (`None`: public https).
     pub lazy_origins: Option<Vec<String>>,
+    /// What one command may spend (`maxRequestsPerCommand`, `commandTimeoutMs`).
+    pub limits: Limits,
 }
 
 impl Options {
@@ -165,6 +168,7 @@ impl Options {
             tree_max_age_ms: None,
             shared_cache: None,
             lazy_origins: None,
+            limits: Limits::default(),
         }
     }
 
@@ -182,6 +186,9 @@ impl Options {
             opts.cache_bytes = n.min(usize::MAX as f64) as usize;
         }
         opts.tree_max_age_ms = f.number("treeMaxAgeMs")?;
+        // Zero would refuse every request: at least one.
+        opts.limits.max_requests = f.number("maxRequestsPerCommand")?.map(|n| n.max(1.0) as u64);
+        opts.limits.timeout_ms = f.number("commandTimeoutMs")?.map(|n| n.clamp(1.0, u32::MAX as f64) as u32);
         if f.member("lazyOrigins").is_some() {
             let origins = f.strings("lazyOrigins")?;
             if let Some(bad) = origins.iter().find(|o| crate::origin::origin(o).is_none()) {
@@ -251,6 +258,10 @@ mod tests {
         assert_eq!((o.client.timeout_ms, o.client.max_concurrency, o.client.retries), (1, 1, 10));
         let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "timeoutMs": 1e12, "cacheBytes": 0})).unwrap();
         assert_eq!((o.client.timeout_ms, o.cache_bytes), (600_000, 0));
+        assert_eq!(o.limits, Limits::default(), "commands are unlimited unless asked");
+        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "maxRequestsPerCommand": 0, "commandTimeoutMs": 2500})).unwrap();
+        assert_eq!(o.limits, Limits { max_requests: Some(1), timeout_ms: Some(2500) });
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "commandTimeoutMs": "1s"})), "option commandTimeoutMs must be a non-negative number");
     }
 
     #[test]

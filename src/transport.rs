@@ -57,10 +57,14 @@ pub enum TransportError {
     Timeout,
     /// The request never got an answer: refused, reset, DNS, CORS…
     Network(String),
+    /// The request was not sent: the command it belongs to may not send more.
+    NotSent(crate::budget::Refusal),
 }
 
 /// Moves one request and its response; implemented over `fetch` in WebAssembly.
 pub trait Transport {
     fn send(&self, req: HttpRequest) -> LocalFuture<'static, Result<HttpResponse, TransportError>>;
     fn sleep(&self, ms: u32) -> LocalFuture<'static, ()>;
+    /// Milliseconds on the transport's clock (wall time in WebAssembly).
+    fn now_ms(&self) -> f64;
 }

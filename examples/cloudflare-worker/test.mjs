@@ -20,7 +20,7 @@ const COLLECTION = `cf-worker-example-${process.pid}-${Date.now()}`;
 const QUICKSTART = "# Quickstart\n\nCall the API with an access_token header.\nThat is all.\n";
 const BILLING = "# Billing\n\nThe invoice run uses the ledger secret LEDGER-7731.\n";
 // Enough pages that reading each one would show in the request count.
-const FILLER = Array.from({ length: 40 }, (_, i) => ({
+const FILLER = Array.from({ length: 60 }, (_, i) => ({
   path: `reference/page-${String(i).padStart(2, "0")}.md`,
   content: `# Page ${i}\n\nNothing to see here, line ${i}.\n`,
 }));
@@ -147,7 +147,7 @@ test("grep -r finds text in a handful of requests", async (t) => {
     "//guides/auth.md:3:Tokens expire; refresh the access_token hourly.\n" +
       "//guides/quickstart.md:3:Call the API with an access_token header.\n",
   );
-  // 43 visible pages; the search asks Chroma which can match, then loads only those.
+  // 63 visible pages; the search asks Chroma which can match, then loads only those.
   assert.ok(r.requests <= 4, `grep made ${r.requests} requests`);
 });
 
@@ -176,6 +176,22 @@ test("the admin page exists only for the admin group", async () => {
   assert.equal(admin.stdout, BILLING);
   assert.equal((await exec("ls /", ["admin"])).stdout, "guides\nindex.md\ninternal\nreference\n");
   assert.equal((await exec("grep -rl LEDGER /internal", ["admin"])).stdout, "/internal/billing.md\n");
+});
+
+test("a command over the free plan's 50 subrequests stops cleanly; with a larger budget it succeeds", async () => {
+  const broad = "find /reference -type f | xargs cat | wc -l";
+  const capped = await exec(broad);
+  assert.notEqual(capped.exitCode, 0);
+  assert.match(capped.stderr, /Input\/output error \(the command used its budget of 50 requests \(maxRequestsPerCommand\)\)/);
+  assert.ok(capped.requests <= 50, `${capped.requests} requests`);
+  const paid = worker(chromaUrl, { bindings: { CHROMA_URL: chromaUrl, CHROMA_COLLECTION: COLLECTION, MAX_REQUESTS_PER_COMMAND: "1000" } });
+  try {
+    const res = await paid.dispatchFetch("http://worker/exec", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ command: broad }) });
+    const r = await res.json();
+    assert.deepEqual([r.stdout, r.exitCode, r.stderr], [`${FILLER.length * 3}\n`, 0, ""]);
+  } finally {
+    await paid.dispose();
+  }
 });
 
 test("writes fail as on a read-only filesystem", async () => {

@@ -9,6 +9,95 @@
  * runs, and `fetch` (and this package's timers) need them.
  */
 const SEARCH_COMMANDS = ["grep", "egrep", "fgrep", "rg"];
+// just-bash's built-ins that read files. Each is wrapped to report failed reads.
+const FILE_COMMANDS = [
+  "cat", "head", "tail", "wc", "sort", "uniq", "comm", "cut", "paste", "rev", "nl", "fold", "expand", "unexpand",
+  "strings", "split", "column", "join", "tee", "ls", "stat", "find", "du", "tree", "sed", "awk", "diff", "md5sum",
+  "sha1sum", "sha256sum", "file", "html-to-markdown", "tac", "od", "base64", "gzip", "gunzip", "zcat", "tar", "jq",
+  "yq", "xan", "sqlite3", "xargs", "bash", "sh", "readlink",
+];
+// Failed reads listed one by one before the rest are counted.
+const LISTED_FAILURES = 20;
+
+/**
+ * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
+ * Chroma which pages can match and load those in bulk, then run just-bash's command over
+ * them, so the output is exactly just-bash's. Every command runs inside a command budget
+ * (`maxRequestsPerCommand`, `commandTimeoutMs`, the host's AbortSignal) and reports the
+ * reads that failed while it ran: just-bash's commands would show them as "No such file
+ * or directory", skip them, or count them as no match.
+ */
+function command(fs, name) {
+  const search = SEARCH_COMMANDS.includes(name);
+  return {
+    name,
+    async execute(args, ctx) {
+      if (typeof ctx.origCommand !== "function") {
+        return search
+          ? { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 }
+          : { stdout: "", stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
+      }
+      const ran = await bracketed(fs, ctx.signal, async () => {
+        if (!search) return ctx.origCommand(args);
+        const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
+        const planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty);
+        // null: the pages cannot be loaded; the failure is in the report.
+        return planned === null ? { stdout: "", stderr: "", exitCode: 2 } : ctx.origCommand(planned);
+      });
+      return withFailures(name, ran.result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), search ? 2 : 1);
+    },
+  };
+}
+
+/** Runs `body` as one command of `fs`: its budget, its abort, its report of failures. */
+async function bracketed(fs, signal, body) {
+  const mark = fs.beginCommand();
+  const abort = () => fs.abortCommand();
+  if (signal?.aborted) abort();
+  signal?.addEventListener?.("abort", abort, { once: true });
+  let result, report;
+  try {
+    result = await body();
+  } finally {
+    signal?.removeEventListener?.("abort", abort);
+    report = fs.endCommand(mark);
+  }
+  return { result, report };
+}
+
+/**
+ * A command's result, made to say which reads failed: just-bash's line for a failed
+ * operand becomes an I/O error with its cause, failures it did not mention are added,
+ * output that may be missing something says so, and the exit code fails.
+ */
+function withFailures(name, result, report, resolve, failCode) {
+  if (!report || report.total === 0) return result;
+  const open = new Map(report.unreported.map((f) => [f.path, f.cause]));
+  const line = (shown, cause) => `${name}: ${shown}: Input/output error (${cause})`;
+  const lines = (result.stderr || "").split("\n");
+  const trailing = lines.at(-1) === "" ? lines.pop() : null;
+  const prefix = `${name}: `;
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith(prefix)) continue;
+    const rest = lines[i].slice(prefix.length);
+    for (let at = rest.indexOf(": "); at > 0; at = rest.indexOf(": ", at + 1)) {
+      const shown = rest.slice(0, at);
+      const path = resolve(shown);
+      if (open.has(path)) {
+        lines[i] = line(shown, open.get(path));
+        open.delete(path);
+        break;
+      }
+    }
+  }
+  const extra = [...open];
+  for (const [path, cause] of extra.slice(0, LISTED_FAILURES)) lines.push(line(path, cause));
+  if (extra.length > LISTED_FAILURES) lines.push(`${name}: ${extra.length - LISTED_FAILURES} more files could not be read`);
+  if (result.stdout) lines.push(`${name}: output incomplete: ${report.total} ${report.total === 1 ? "read" : "reads"} failed`);
+  if (trailing !== null || lines.length > 0) lines.push("");
+  const exitCode = result.exitCode === 0 || failCode === 2 ? failCode : result.exitCode;
+  return { ...result, stderr: lines.join("\n"), exitCode };
+}
 
 function setup(core, run) {
   const { ChromaFs } = core;
@@ -29,22 +118,10 @@ function setup(core, run) {
     const connect = ChromaFs.connect;
     ChromaFs.connect = (options) => run(() => connect.call(ChromaFs, options));
   }
-  // just-bash custom commands for this filesystem (pass as `customCommands`): grep,
-  // egrep, fgrep and rg ask Chroma which pages can match and load those in bulk, then
-  // run just-bash's own command over them, so the output is exactly just-bash's.
+  // just-bash custom commands for this filesystem (pass as `customCommands`).
   Object.defineProperty(proto, "commands", {
     value: function () {
-      const fs = this;
-      return SEARCH_COMMANDS.map((name) => ({
-        name,
-        async execute(args, ctx) {
-          if (typeof ctx.origCommand !== "function") {
-            return { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 };
-          }
-          const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
-          return ctx.origCommand(await fs.planSearch(name, args, ctx.cwd, stdinEmpty));
-        },
-      }));
+      return [...SEARCH_COMMANDS, ...FILE_COMMANDS].map((name) => command(this, name));
     },
     writable: true,
     configurable: true,
@@ -75,16 +152,26 @@ function bashErrorLine(error) {
 }
 
 /**
- * `bash.exec()` that never rejects. just-bash rejects `exec()` when a top-level
- * redirection fails (`echo x > /a.md` on a read-only filesystem); this resolves instead
- * with bash's error line on stderr and exit code 1, as a terminal would show it.
+ * `bash.exec()` that never rejects and never hides a failed read. just-bash rejects
+ * `exec()` when a top-level redirection fails (`echo x > /a.md` on a read-only
+ * filesystem); this resolves instead with bash's error line on stderr and exit code 1, as
+ * a terminal would show it. On a ChromaFs the whole command line is one command for
+ * `maxRequestsPerCommand`, `commandTimeoutMs` and `options.signal`, and a read that failed
+ * anywhere in it (even one no command reported, such as `wc -l < /a.md`) is on stderr
+ * and fails the exit code.
  */
 async function safeExec(bash, command, options) {
-  try {
-    return await bash.exec(command, options);
-  } catch (error) {
-    return { stdout: "", stderr: `${bashErrorLine(error)}\n`, exitCode: 1, env: {} };
-  }
+  const fs = bash.fs;
+  const run = async () => {
+    try {
+      return await bash.exec(command, options);
+    } catch (error) {
+      return { stdout: "", stderr: `${bashErrorLine(error)}\n`, exitCode: 1, env: {} };
+    }
+  };
+  if (typeof fs?.beginCommand !== "function") return run();
+  const { result, report } = await bracketed(fs, options?.signal, run);
+  return withFailures("bash", result, report, (p) => fs.resolvePath("/", p), 1);
 }
 
 function bytesToBase64(bytes) {

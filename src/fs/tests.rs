@@ -3,7 +3,7 @@
 use super::*;
 use crate::access::Groups;
 use crate::testing::{block_on, chroma::URL, FakeChroma};
-use crate::transport::HttpResponse;
+use crate::transport::{HttpResponse, TransportError};
 use serde_json::json;
 
 fn corpus() -> FakeChroma {
@@ -100,6 +100,40 @@ fn read_failures_are_eio_naming_the_path_as_given() {
     assert_eq!(fs.stats().requests.retries, 3);
     chroma.clear_fault();
     assert_eq!(read(&fs, "/guides/setup.md").unwrap(), "setup steps\n", "works again once the server is back");
+}
+
+#[test]
+fn inside_a_command_a_server_that_is_down_fails_reads_at_once() {
+    let chroma = corpus();
+    let fs = connect(&chroma, &[], |_| {});
+    chroma.set_fault(|_| Some(Ok(HttpResponse::new(500, r#"{"message":"boom"}"#))));
+    let mark = fs.begin_command();
+    assert!(read(&fs, "/guides/setup.md").is_err());
+    chroma.clear_fault();
+    chroma.clear_log();
+    let e = read(&fs, "/index.md").unwrap_err();
+    assert_eq!(e.to_string(), "EIO: i/o error, open '/index.md': Chroma is unreachable (Chroma answered HTTP 500 to page \"guides/setup.md\": boom); the next command tries again");
+    assert!(chroma.requests().is_empty(), "no request while the breaker is open");
+    assert_eq!(fs.end_command(mark).total, 2);
+    let mark = fs.begin_command();
+    assert_eq!(read(&fs, "/guides/setup.md").unwrap(), "setup steps\n", "the next command tries again, and works once the server is back");
+    assert_eq!(fs.end_command(mark), Report::default());
+}
+
+#[test]
+fn a_command_learns_which_reads_failed_while_it_ran() {
+    let chroma = corpus();
+    let fs = connect(&chroma, &[], |_| {});
+    chroma.set_fault(|_| Some(Err(TransportError::Network("connect ECONNREFUSED".into()))));
+    let line = fs.begin_command();
+    let cat = fs.begin_command();
+    assert!(read(&fs, "/index.md").is_err());
+    assert!(read(&fs, "/nope.md").is_err(), "a missing page is not a failure");
+    let report = fs.end_command(cat);
+    assert_eq!(report.total, 1);
+    assert_eq!(report.unreported[0].path, "/index.md");
+    assert!(report.unreported[0].cause.starts_with("cannot reach Chroma for page \"index.md\": connect ECONNREFUSED"), "{report:?}");
+    assert_eq!(fs.end_command(line), Report { unreported: vec![], total: 1 });
 }
 
 #[test]

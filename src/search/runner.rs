@@ -16,28 +16,48 @@ use super::walk::Target;
 use crate::fs::{decode, Filesystem, DEV_NULL};
 use crate::path;
 use crate::stats::{CommandStats, PlanKind};
-use crate::store::{PageRef, Source};
+use crate::store::{PageRef, PrefetchError, Source};
 use std::collections::HashSet;
 
+/// A load the search could not do without: where, and why.
+struct Failed {
+    path: String,
+    error: PrefetchError,
+}
+
 /// Plans and prepares one search command; resolves to the arguments to run the command
-/// with (the original ones unless the search was narrowed). What it cost is recorded in
-/// the session's stats.
-pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool) -> Vec<String> {
+/// with (the original ones unless the search was narrowed), or `None` when the pages it
+/// needs cannot be loaded: the search must not run on what happens to be in memory, and
+/// the failure is in the session's journal for the command to report. What it cost is
+/// recorded in the session's stats.
+pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool) -> Option<Vec<String>> {
     let mut cs = CommandStats { command: std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "), ..Default::default() };
     let cwd = path::normalize(cwd);
     let chunking = if fs.tree().line_aligned() { Chunking::LineAligned } else { Chunking::Arbitrary };
     let cx = Context { listing: fs.listing(), cwd: &cwd, chunking };
     let run = match plan(fs, name, &args, cx, stdin_empty).await {
-        Plan::Delegate | Plan::ReadPatternFiles(_) => args,
+        Plan::Delegate | Plan::ReadPatternFiles(_) => Ok(args),
         Plan::Prefetch { files, why } => {
             cs.scope = files.len() as u64;
-            prefetch(fs, &files, why, &mut cs).await;
-            args
+            prefetch(fs, &files, why, &mut cs).await.map(|()| args)
         }
-        Plan::Narrow(n) => narrow(fs, n, &mut cs).await.unwrap_or(args),
+        Plan::Narrow(n) => narrow(fs, n, &mut cs).await.map(|run| run.unwrap_or(args)),
     };
+    let run = run.map_err(|f| {
+        cs.note = Some(format!("stopped: {}", f.error));
+        fs.failed(&f.path, f.error);
+    });
     fs.record(cs);
-    run
+    run.ok()
+}
+
+/// The path a failed load is reported under: the file, or the directory holding them all.
+fn shown<'a>(paths: impl Iterator<Item = &'a str>) -> String {
+    let paths: Vec<&str> = paths.collect();
+    match paths[..] {
+        [one] => one.to_string(),
+        _ => format!("/{}", common_dir(paths.into_iter())),
+    }
 }
 
 /// The plan, with `-f` pattern files read when the command has them.
@@ -59,18 +79,20 @@ async fn plan(fs: &Filesystem, name: &str, args: &[String], cx: Context<'_>, std
     plan_grep(name, args, cx, Some(&contents))
 }
 
-async fn prefetch(fs: &Filesystem, files: &[String], why: String, cs: &mut CommandStats) {
+async fn prefetch(fs: &Filesystem, files: &[String], why: String, cs: &mut CommandStats) -> Result<(), Failed> {
     cs.plan = PlanKind::Prefetch;
     cs.note = Some(why);
     let pages: Vec<PageRef> = files.iter().filter_map(|f| fs.page(f)).collect();
     let before = fs.requests();
-    fs.store().prefetch(&pages).await;
+    let loaded = fs.store().prefetch(&pages).await;
     cs.prefetch_requests = fs.requests() - before;
+    fs.store().plan_reads(pages);
+    loaded.map_err(|error| Failed { path: shown(files.iter().map(String::as_str)), error })
 }
 
 /// Runs a narrowed search's coarse query, prefetch and fine check; `None` means "run the
 /// command as typed" (its files have been prefetched).
-async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Option<Vec<String>> {
+async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Result<Option<Vec<String>>, Failed> {
     cs.plan = PlanKind::Narrow;
     let files: Vec<(&str, PageRef)> = n
         .targets
@@ -102,8 +124,8 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Option<
         }
         Err(e) => {
             let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
-            prefetch(fs, &all, format!("coarse query failed: {e}"), cs).await;
-            return None;
+            prefetch(fs, &all, format!("coarse query failed: {e}"), cs).await?;
+            return Ok(None);
         }
     };
     // Pages in Chroma are filtered there; lazy files can only be read.
@@ -116,8 +138,20 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Option<
         .collect();
     cs.candidates = candidates.len() as u64;
     let before = fs.requests();
-    let kept = fine_check(fs, &candidates, &n.matcher).await;
+    let kept = if hits.is_none() && candidates.iter().map(|(_, p)| p.size.unwrap_or(0)).sum::<u64>() > fs.store().capacity() as u64 {
+        // Checking here would load the scope twice: once now, and again as the command
+        // reads it after the cache has moved on. The command reads it once, ahead of itself.
+        cs.note = Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads".into());
+        candidates.iter().map(|(p, _)| *p).collect()
+    } else {
+        fine_check(fs, &candidates, &n.matcher).await?
+    };
     cs.prefetch_requests = fs.requests() - before;
+    let order = n.targets.iter().filter_map(|t| match t {
+        Target::File { path, .. } if kept.contains(path.as_str()) => fs.page(path),
+        _ => None,
+    });
+    fs.store().plan_reads(order.collect());
     let mut out = n.args.clone();
     for t in &n.targets {
         match t {
@@ -134,7 +168,7 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Option<
         // pattern and options); or rg, left with one file, must not print bare lines.
         out.push(DEV_NULL.to_string());
     }
-    Some(out)
+    Ok(Some(out))
 }
 
 fn chunk_slug(page: &PageRef) -> Option<&str> {
@@ -168,7 +202,11 @@ fn common_dir<'a>(paths: impl Iterator<Item = &'a str>) -> String {
 /// Loads the candidates and keeps those the fine check cannot rule out. Candidates are
 /// loaded in batches that fit the page cache, each checked before the next is loaded,
 /// so a search never needs more memory than the cache, whatever its size.
-async fn fine_check<'a>(fs: &Filesystem, candidates: &[&(&'a str, PageRef)], matcher: &Matcher) -> HashSet<&'a str> {
+async fn fine_check<'a>(fs: &Filesystem, candidates: &[&(&'a str, PageRef)], matcher: &Matcher) -> Result<HashSet<&'a str>, Failed> {
+    let failed = |batch: &[&(&str, PageRef)]| {
+        let path = shown(batch.iter().map(|(p, _)| *p));
+        move |error| Failed { path, error }
+    };
     let budget = fs.store().capacity() as u64;
     let mut kept = HashSet::new();
     let mut rest = candidates;
@@ -180,7 +218,7 @@ async fn fine_check<'a>(fs: &Filesystem, candidates: &[&(&'a str, PageRef)], mat
             take += 1;
         }
         let (batch, later) = rest.split_at(take);
-        fs.store().prefetch(&batch.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>()).await;
+        fs.store().prefetch(&batch.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>()).await.map_err(failed(batch))?;
         for (path, page) in batch {
             let keep = match (&matcher.fine, fs.store().cached(&page.key)) {
                 (Some(fine), Some(bytes)) => fine.may_match(&String::from_utf8_lossy(&bytes)),
@@ -195,9 +233,9 @@ async fn fine_check<'a>(fs: &Filesystem, candidates: &[&(&'a str, PageRef)], mat
     }
     // Pages kept early may have been evicted by later batches: load them again together
     // (as many as the cache holds), rather than one request each when the command reads.
-    let evicted: Vec<PageRef> = candidates.iter().filter(|(p, page)| kept.contains(p) && !fs.store().is_cached(&page.key)).map(|(_, page)| page.clone()).collect();
-    fs.store().prefetch(&evicted).await;
-    kept
+    let evicted: Vec<&(&str, PageRef)> = candidates.iter().filter(|(p, page)| kept.contains(p) && !fs.store().is_cached(&page.key)).copied().collect();
+    fs.store().prefetch(&evicted.iter().map(|(_, page)| page.clone()).collect::<Vec<_>>()).await.map_err(failed(&evicted))?;
+    Ok(kept)
 }
 
 #[cfg(test)]

@@ -61,6 +61,11 @@ impl<K: Hash + Eq + Clone, V: Clone> Flights<K, V> {
         self.len() == 0
     }
 
+    /// Whether a load of `key` is in flight.
+    pub fn is_loading(&self, key: &K) -> bool {
+        self.map.borrow().contains_key(key)
+    }
+
     fn end(&self, key: &K, flight: &Rc<Flight<V>>) {
         let mut map = self.map.borrow_mut();
         if map.get(key).is_some_and(|f| Rc::ptr_eq(f, flight)) {
@@ -78,6 +83,10 @@ pub struct Leader<'a, K: Hash + Eq + Clone, V: Clone> {
 }
 
 impl<K: Hash + Eq + Clone, V: Clone> Leader<'_, K, V> {
+    pub fn key(&self) -> &K {
+        &self.key
+    }
+
     /// Hands the result to every follower.
     pub fn finish(mut self, value: V) {
         self.done = true;

@@ -50,6 +50,7 @@ pub async fn load(source: &LazySource, transport: &dyn Transport, timeout_ms: u3
             Ok(r) => r,
             Err(TransportError::Timeout) => return Err(format!("GET {target} did not answer within {timeout_ms} ms")),
             Err(TransportError::Network(cause)) => return Err(format!("GET {target} failed: {cause}")),
+            Err(TransportError::NotSent(why)) => return Err(format!("GET {target} not sent: {why}")),
         };
         if !resp.is_redirect() {
             return if (200..300).contains(&resp.status) { Ok(resp.body) } else { Err(format!("GET {target} answered HTTP {}", resp.status)) };

@@ -16,6 +16,8 @@ pub mod inflight;
 pub mod lazy;
 pub mod lru;
 mod prefetch;
+mod readahead;
+pub use prefetch::PrefetchError;
 pub mod shared;
 
 use crate::chroma::{ChromaError, GetRequest};
@@ -137,6 +139,8 @@ pub struct PageStore {
     flights: Flights<PageKey, Loaded>,
     shared: Option<Rc<dyn SharedCache>>,
     lazy_policy: LazyPolicy,
+    /// The pages the running command will read next, in order ([`readahead`]).
+    plan: RefCell<readahead::ReadPlan>,
     stats: RefCell<StoreStats>,
 }
 
@@ -151,6 +155,7 @@ impl PageStore {
             flights: Flights::default(),
             shared: opts.shared,
             lazy_policy: opts.lazy_policy,
+            plan: RefCell::default(),
             stats: RefCell::default(),
         }
     }
@@ -164,8 +169,27 @@ impl PageStore {
         self.cache.borrow().capacity()
     }
 
-    /// A page's bytes, from wherever they are nearest.
+    /// A page's bytes, from wherever they are nearest. A miss on a page the running
+    /// command plans to read loads it together with the pages it reads next.
     pub async fn read(&self, page: &PageRef) -> Loaded {
+        if let Some(bytes) = self.cache.borrow_mut().get(&page.key) {
+            self.stats.borrow_mut().cache_hits += 1;
+            return Ok(bytes);
+        }
+        if let Some(window) = self.window_from(&page.key) {
+            // A failed window is not this read's failure: it loads the page on its own.
+            if self.prefetch(&window).await.is_ok() {
+                if let Some(bytes) = self.cache.borrow_mut().get(&page.key) {
+                    self.stats.borrow_mut().cache_hits += 1;
+                    return Ok(bytes);
+                }
+            }
+        }
+        self.read_one(page).await
+    }
+
+    /// [`PageStore::read`] without reading ahead.
+    async fn read_one(&self, page: &PageRef) -> Loaded {
         if let Some(bytes) = self.cache.borrow_mut().get(&page.key) {
             self.stats.borrow_mut().cache_hits += 1;
             return Ok(bytes);

@@ -3,21 +3,45 @@
 //! A search that will read many pages asks for them all at once: the pages' chunks come
 //! from batched `$in` queries of up to 300 records (issued together when the tree records
 //! chunk counts, so the whole load is one round of parallel requests), lazy files are read
-//! concurrently. A failed bulk load is not an error here: the reads that follow load each
-//! page on its own and report what went wrong.
+//! concurrently. A request that fails fails the load ([`PrefetchError`]): the search
+//! that asked for it stops with that cause rather than reading page after page from a
+//! server that is down. A page whose chunks do not assemble is only left out: reading it
+//! reports what is wrong with it.
 
+use super::inflight::Ticket;
 use super::{assemble, PageRef, PageStore, Source};
-use crate::chroma::{GetRequest, GetResponse};
+use crate::chroma::{ChromaError, GetRequest, GetResponse};
 use crate::schema;
 use crate::collection::{any_of, Bound};
 use crate::sync::join_all;
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::rc::Rc;
 
+/// A bulk load that Chroma refused or could not answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrefetchError {
+    pub pages: usize,
+    pub error: ChromaError,
+}
+
+impl fmt::Display for PrefetchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pages {
+            1 => self.error.fmt(f),
+            n => write!(f, "cannot load {n} pages: {}", self.error),
+        }
+    }
+}
+
 impl PageStore {
-    /// Loads many pages into the cache, up to its capacity.
-    pub async fn prefetch(&self, pages: &[PageRef]) {
+    /// Loads many pages into the cache, up to its capacity. Pages being loaded are in
+    /// flight like single reads, so a command reading one of them meanwhile waits for
+    /// the bulk load instead of asking again; pages another load has in flight are left
+    /// to it.
+    pub async fn prefetch(&self, pages: &[PageRef]) -> Result<(), PrefetchError> {
         let mut chunked: Vec<&PageRef> = Vec::new();
+        let mut leaders = Vec::new();
         let mut lazy = Vec::new();
         let mut seen = HashSet::new();
         let mut budget = self.capacity() as u64;
@@ -31,16 +55,31 @@ impl PageStore {
             }
             budget -= size;
             match page.source {
-                Source::Chunks { .. } => chunked.push(page),
+                Source::Chunks { .. } => match self.flights.start(&page.key) {
+                    Ticket::Lead(leader) => {
+                        chunked.push(page);
+                        leaders.push(leader);
+                    }
+                    Ticket::Follow(_) => {}
+                },
                 Source::Lazy(_) => lazy.push(page),
             }
         }
-        let lazy_reads = join_all(lazy.into_iter().map(|p| self.read(p)).collect());
+        let lazy_reads = join_all(lazy.into_iter().map(|p| self.read_one(p)).collect());
         let chunk_reads = async {
             let rest = self.take_from_shared_cache(chunked).await;
             self.load_chunk_batches(rest).await
         };
-        let (_, ()) = (lazy_reads.await, chunk_reads.await);
+        // Lazy files that fail are reported when the command reads them.
+        let (_, loaded) = (lazy_reads.await, chunk_reads.await);
+        // Readers waiting on a page get it; on a page that did not load, they are released
+        // to load it themselves (and report what is wrong with it).
+        for leader in leaders {
+            if let Some(bytes) = self.cache.borrow_mut().get(leader.key()) {
+                leader.finish(Ok(bytes));
+            }
+        }
+        loaded
     }
 
     /// Takes what the shared cache has into the LRU; returns the pages still to load.
@@ -59,9 +98,9 @@ impl PageStore {
         rest
     }
 
-    async fn load_chunk_batches(&self, pages: Vec<&PageRef>) {
+    async fn load_chunk_batches(&self, pages: Vec<&PageRef>) -> Result<(), PrefetchError> {
         if pages.is_empty() {
-            return;
+            return Ok(());
         }
         let schema = &self.collection.schema;
         let slug = |p: &PageRef| match &p.source {
@@ -91,15 +130,10 @@ impl PageStore {
                 .collect(),
         );
         let (by_id, by_slug) = (by_id.await, by_slug.await);
-        let mut resp = match by_id {
-            Ok(r) => r,
-            Err(_) => return,
-        };
+        let failed = |error| PrefetchError { pages: pages.len(), error };
+        let mut resp = by_id.map_err(failed)?;
         for part in by_slug {
-            match part {
-                Ok(p) => resp.extend(p),
-                Err(_) => return,
-            }
+            resp.extend(part.map_err(failed)?);
         }
         // Defence in depth: only the slugs asked for (all visible) are kept.
         let mut by_slug: HashMap<&str, Vec<assemble::Chunk>> = slugs.iter().map(|s| (s.as_str(), Vec::new())).collect();
@@ -121,5 +155,6 @@ impl PageStore {
         if self.shared.is_some() {
             join_all(loaded.into_iter().map(|(p, b)| self.shared_set(&p.key, b)).collect()).await;
         }
+        Ok(())
     }
 }

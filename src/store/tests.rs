@@ -149,7 +149,7 @@ fn records_of_other_pages_never_reach_a_page() {
     assert_eq!(&*read(&s, page("a.md", None, None)).unwrap(), b"mine\n", "the stray record is dropped");
     let other = store(&chroma);
     let s2 = other.clone();
-    block_on(async move { s2.prefetch(&[page("a.md", None, None)]).await });
+    block_on(async move { s2.prefetch(&[page("a.md", None, None)]).await }).unwrap();
     assert_eq!(other.stats().cached_pages, 1);
     assert!(other.cached(&page("secret.md", None, None).key).is_none());
     let e = read(&store(&chroma), page("a.md", Some(5), Some(1))).unwrap_err();
@@ -166,7 +166,7 @@ fn prefetch_asks_for_known_pages_by_id_300_a_request_all_at_once() {
     let mut ex = Executor::new();
     {
         let s = s.clone();
-        ex.spawn(async move { s.prefetch(&pages).await });
+        ex.spawn(async move { s.prefetch(&pages).await.unwrap() });
     }
     ex.run_until_stalled();
     assert_eq!(chroma.in_flight(), 3, "every request at once");
@@ -200,7 +200,7 @@ fn prefetch_of_other_tools_pages_keeps_slug_lists_within_the_quota() {
     let s = store(&chroma);
     let pages: Vec<PageRef> = (0..20).map(|i| page(&format!("p{i:03}.md"), Some(8), None)).collect();
     let s2 = s.clone();
-    block_on(async move { s2.prefetch(&pages).await });
+    block_on(async move { s2.prefetch(&pages).await }).unwrap();
     let lists: Vec<usize> = chroma.gets().iter().map(|g| g["where"]["page_slug"]["$in"].as_array().unwrap().len()).collect();
     assert_eq!(lists, [8, 8, 4], "each $in value is one of Chroma Cloud's 8 predicates");
     assert_eq!(s.stats().prefetched_pages, 20);
@@ -214,22 +214,23 @@ fn prefetch_skips_cached_pages_and_stops_at_the_cache_budget() {
     chroma.clear_log();
     let pages: Vec<PageRef> = (0..10).map(|i| known(&format!("p{i:03}.md"), 8, 1)).collect();
     let s2 = s.clone();
-    block_on(async move { s2.prefetch(&pages).await });
+    block_on(async move { s2.prefetch(&pages).await }).unwrap();
     let asked = chroma.gets()[0]["ids"].as_array().unwrap().len();
     assert_eq!(asked, 5, "p000 is cached; five more fill the 40-byte budget");
     assert!(s.stats().cached_bytes <= 40);
 }
 
 #[test]
-fn a_failed_prefetch_leaves_the_reads_to_report() {
+fn a_failed_prefetch_names_its_cause_and_caches_nothing() {
     let chroma = many(2);
     chroma.set_fault(|req| req.body.as_deref().is_some_and(|b| b.contains("$in")).then_some(Err(TransportError::Timeout)));
     let s = store(&chroma);
     let pages = vec![page("p000.md", Some(8), Some(1)), page("p001.md", Some(8), Some(1))];
     let s2 = s.clone();
-    block_on(async move { s2.prefetch(&pages).await });
+    let e = block_on(async move { s2.prefetch(&pages).await }).unwrap_err();
+    assert_eq!(e.to_string(), "cannot load 2 pages: Chroma did not answer a prefetch of 2 pages within 10000 ms");
     assert_eq!(s.stats().cached_pages, 0);
-    assert_eq!(&*read(&s, page("p001.md", Some(8), Some(1))).unwrap(), b"page 001");
+    assert_eq!(&*read(&s, page("p001.md", Some(8), Some(1))).unwrap(), b"page 001", "a read alone still works");
 }
 
 #[test]
@@ -283,7 +284,7 @@ fn eviction_during_a_prefetch_never_leaves_a_reader_waiting() {
     let mut ex = Executor::new();
     {
         let (s, pages) = (s.clone(), pages.clone());
-        ex.spawn(async move { s.prefetch(&pages).await });
+        ex.spawn(async move { s.prefetch(&pages).await.unwrap() });
     }
     for i in 0..50 {
         let (s, p, done) = (s.clone(), pages[(i * 7) % 300].clone(), done.clone());
@@ -299,4 +300,55 @@ fn eviction_during_a_prefetch_never_leaves_a_reader_waiting() {
     assert_eq!(ex.run_until_stalled(), 0, "every task finished");
     assert_eq!(done.get(), 50);
     assert!(s.stats().cached_bytes <= 64);
+}
+
+#[test]
+fn a_command_reading_more_than_the_cache_holds_reads_ahead_in_windows() {
+    let chroma = many(600);
+    // Room for 100 of the 600 pages; the command reads them in order, 50 at a time.
+    let s = store_with(&chroma, 800, None);
+    let pages: Vec<PageRef> = (0..600).map(|i| known(&format!("p{i:03}.md"), 8, 1)).collect();
+    s.plan_reads(pages.clone());
+    chroma.clear_log();
+    for batch in pages.chunks(50) {
+        let mut ex = Executor::new();
+        for (i, p) in batch.iter().enumerate() {
+            let (s, p) = (s.clone(), p.clone());
+            ex.spawn(async move {
+                let bytes = s.read(&p).await.unwrap();
+                assert_eq!(bytes.len(), 8, "page {i}");
+            });
+        }
+        assert_eq!(ex.run_until_stalled(), 0);
+    }
+    let gets = chroma.gets();
+    assert_eq!(gets.len(), 12, "windows of half the cache (50 pages), not one request a page");
+    assert!(gets.iter().all(|g| g["ids"].as_array().unwrap().len() == 50));
+    s.clear_plan();
+    chroma.clear_log();
+    read(&s, pages[0].clone()).unwrap();
+    assert_eq!(chroma.gets()[0]["ids"].as_array().unwrap().len(), 1, "without a plan, a miss loads its page alone");
+}
+
+#[test]
+fn a_read_of_a_page_a_bulk_load_is_fetching_waits_for_it() {
+    let chroma = many(2);
+    let latch = Latch::new();
+    chroma.hold(&latch);
+    let s = store(&chroma);
+    let pages = vec![known("p000.md", 8, 1), known("p001.md", 8, 1)];
+    let mut ex = Executor::new();
+    {
+        let (s, pages) = (s.clone(), pages.clone());
+        ex.spawn(async move { s.prefetch(&pages).await.unwrap() });
+    }
+    ex.run_until_stalled();
+    {
+        let (s, p) = (s.clone(), pages[1].clone());
+        ex.spawn(async move { assert_eq!(&*s.read(&p).await.unwrap(), b"page 001") });
+    }
+    ex.run_until_stalled();
+    latch.open();
+    assert_eq!(ex.run_until_stalled(), 0);
+    assert_eq!(chroma.requests().len(), 1, "one bulk load, no second request for the page");
 }

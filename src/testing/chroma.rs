@@ -38,6 +38,8 @@ struct Inner {
     max_in_flight: usize,
     slept: Vec<u32>,
     created: usize,
+    /// The virtual clock: sleeps and `advance` move it.
+    now: f64,
 }
 
 /// A Chroma server in memory; clones share it.
@@ -143,6 +145,11 @@ impl FakeChroma {
     /// Backoff sleeps the client asked for, in ms.
     pub fn slept(&self) -> Vec<u32> {
         self.0.borrow().slept.clone()
+    }
+
+    /// Moves the virtual clock on.
+    pub fn advance(&self, ms: f64) {
+        self.0.borrow_mut().now += ms;
     }
 
     fn answer(&self, req: &HttpRequest) -> Result<HttpResponse, TransportError> {
@@ -372,8 +379,14 @@ impl Transport for FakeChroma {
     }
 
     fn sleep(&self, ms: u32) -> LocalFuture<'static, ()> {
-        self.0.borrow_mut().slept.push(ms);
+        let mut inner = self.0.borrow_mut();
+        inner.slept.push(ms);
+        inner.now += ms as f64;
         Box::pin(async {})
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.0.borrow().now
     }
 }
 

@@ -243,14 +243,35 @@ impl ChromaFs {
 
     /// Prepares a `grep`/`egrep`/`fgrep`/`rg` command line (see `commands()`): narrows
     /// its file operands with Chroma and loads the pages it will read. Resolves to the
-    /// arguments to run the original command with.
+    /// arguments to run the original command with, or `null` when the pages it needs
+    /// cannot be loaded (the failure is reported by `endCommand`).
     #[wasm_bindgen(js_name = planSearch)]
     pub fn plan_search(&self, name: String, args: Vec<String>, cwd: String, stdin_empty: Option<bool>) -> Promise {
         let fs = self.inner.clone();
         future_to_promise(async move {
             let run = crate::search::runner::run(&fs, &name, args, &cwd, stdin_empty.unwrap_or(true)).await;
-            Ok(run.into_iter().map(JsValue::from).collect::<Array>().into())
+            Ok(run.map_or(JsValue::NULL, |args| args.into_iter().map(JsValue::from).collect::<Array>().into()))
         })
+    }
+
+    /// A command starts: its request budget opens, and failures are collected for it.
+    /// Returns the mark to pass to `endCommand`.
+    #[wasm_bindgen(js_name = beginCommand)]
+    pub fn begin_command(&self) -> f64 {
+        self.inner.begin_command() as f64
+    }
+
+    /// A command ends: `{ unreported: [{ path, cause }], total }`, the reads that failed
+    /// while it ran and that no inner command has reported.
+    #[wasm_bindgen(js_name = endCommand)]
+    pub fn end_command(&self, mark: f64) -> Result<JsValue, JsValue> {
+        plain(&self.inner.end_command(mark as u64))
+    }
+
+    /// The host aborted the running command: nothing more is sent for it.
+    #[wasm_bindgen(js_name = abortCommand)]
+    pub fn abort_command(&self) {
+        self.inner.abort_command();
     }
 
     /// Tree-level facts: the collection id, the tree version, whether chunks are

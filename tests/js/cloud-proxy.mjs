@@ -3,6 +3,7 @@
 // that pass locally can still fail on Cloud; behind this proxy they fail the same way,
 // with the same 422 answer. Requests within the quotas are forwarded untouched.
 import http from "node:http";
+import { listen } from "./proxy.mjs";
 
 /**
  * Cloud's published quotas, plus a few margins of our own (marked). Any of them can be
@@ -246,7 +247,6 @@ export async function startCloudProxy(target, options = {}) {
   const counters = { requests: 0, bytesSent: 0, bytesReceived: 0, inFlight: 0, maxInFlight: 0 };
   const readsInFlight = new Map(); // collection id → open reads
   const agent = new http.Agent({ keepAlive: true });
-  const sockets = new Set();
   const delay = () => (latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)) : null);
 
   const server = http.createServer((req, res) => {
@@ -329,14 +329,10 @@ export async function startCloudProxy(target, options = {}) {
       up.end(body);
     });
   });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const listening = await listen(server);
 
   return {
-    url: `http://127.0.0.1:${server.address().port}`,
+    url: listening.url,
     limits,
     violations,
     requests,
@@ -351,9 +347,8 @@ export async function startCloudProxy(target, options = {}) {
       Object.assign(counters, { requests: 0, bytesSent: 0, bytesReceived: 0, maxInFlight: counters.inFlight });
     },
     close() {
-      for (const s of sockets) s.destroy();
       agent.destroy();
-      return new Promise((r) => server.close(r));
+      return listening.close();
     },
   };
 }

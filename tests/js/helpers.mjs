@@ -40,7 +40,7 @@ export function corpusPresent() {
   return false;
 }
 
-/** Every regular file below `dir`: `{ path: "a/b.md", content: Buffer, mtime }`. */
+/** Every regular file below `dir`: `{ path: "a/b.md", content: Buffer, mtime }`, sorted by path. */
 export async function readDocs(dir) {
   const out = [];
   async function walk(rel) {

@@ -3,6 +3,26 @@
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
 
+/**
+ * Listens on an ephemeral loopback port; `close()` also drops open connections, so a
+ * test never waits on a keep-alive socket.
+ */
+export async function listen(server) {
+  const sockets = new Set();
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => server.close(r));
+    },
+  };
+}
+
 export async function startProxy(target) {
   const t = new URL(target);
   const state = {
@@ -13,17 +33,21 @@ export async function startProxy(target) {
     respond: null, // (req, body) => { status, headers?, body? } | null, to answer instead of Chroma
     rewrite: null, // (body) => body, to change a request before Chroma sees it
     retryAfter: null,
+    down: false, // drop every connection unanswered, as a server that went away
     inFlight: 0,
     maxInFlight: 0,
     requests: [],
   };
-  const sockets = new Set();
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", async () => {
       const body = Buffer.concat(chunks);
       state.requests.push({ method: req.method, url: req.url, headers: req.headers, body: body.toString("utf8") });
+      if (state.down) {
+        req.socket.destroy();
+        return;
+      }
       state.inFlight++;
       state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
       const done = () => state.inFlight--;
@@ -79,21 +103,14 @@ export async function startProxy(target) {
       up.end(sent);
     });
   });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { url, close } = await listen(server);
   return {
-    url: `http://127.0.0.1:${server.address().port}`,
+    url,
     state,
     reset() {
-      Object.assign(state, { failures: [], failWhen: null, delayMs: 0, transform: null, respond: null, rewrite: null, retryAfter: null, inFlight: 0, maxInFlight: 0, requests: [] });
+      Object.assign(state, { failures: [], failWhen: null, delayMs: 0, transform: null, respond: null, rewrite: null, retryAfter: null, down: false, inFlight: 0, maxInFlight: 0, requests: [] });
     },
-    close() {
-      for (const s of sockets) s.destroy();
-      return new Promise((r) => server.close(r));
-    },
+    close,
   };
 }
 

@@ -45,6 +45,12 @@ export default {
         // Pages fetched by any isolate of this data centre are read from the Cache API
         // by the others; keys carry the tree version, so a re-ingest is never served stale.
         sharedCache: workersCache(caches.default),
+        // Workers allow 50 subrequests per request on the free plan (1,000 paid): a
+        // command that would need more stops with a clear error instead of failing
+        // half-way. Raise it on a paid plan.
+        maxRequestsPerCommand: Number(env.MAX_REQUESTS_PER_COMMAND ?? 50),
+        // An agent's tool call needs an answer in bounded time.
+        commandTimeoutMs: 20000,
       });
     } catch (error) {
       // The cause (URL, status, Chroma's message) goes to the logs, not to the caller.
@@ -56,8 +62,9 @@ export default {
       // match, instead of reading every page.
       const connectRequests = fs.stats().requests;
       const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
-      // safeExec: a failed top-level redirection (`echo x > /a.md`) becomes bash's error
-      // line and exit code 1 instead of a rejected promise.
+      // safeExec: the command line is one command for the budget, a read that failed
+      // anywhere in it shows on stderr with a failing exit code, and a failed top-level
+      // redirection (`echo x > /a.md`) becomes bash's error line instead of a rejection.
       const { stdout, stderr, exitCode } = await safeExec(bash, command);
       const stats = fs.stats();
       // What the command cost, apart from opening the session.

@@ -28,17 +28,14 @@ fn corpus(aligned: bool) -> FakeChroma {
 }
 
 fn connect(chroma: &FakeChroma) -> Rc<Filesystem> {
-    let mut o = Options::new(URL, "docs");
-    o.groups = Groups::default();
-    let t: Rc<dyn Transport> = Rc::new(chroma.clone());
-    Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
+    connect_with(chroma, |o| o.groups = Groups::default())
 }
 
 fn search(fs: &Rc<Filesystem>, words: &[&str]) -> (Vec<String>, CommandStats) {
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
     let out = block_on(async move { run(&fs2, &name, args, "/", true).await });
-    (out, fs.stats().commands.pop().unwrap())
+    (out.expect("the search can run"), fs.stats().commands.pop().unwrap())
 }
 
 #[test]
@@ -155,10 +152,7 @@ fn many(n: usize) -> FakeChroma {
 fn a_cache_smaller_than_the_search_streams_candidates_through_the_fine_check() {
     for cache_bytes in [0, 10, 100, 1 << 20] {
         let chroma = many(600);
-        let mut o = Options::new(URL, "docs");
-        o.cache_bytes = cache_bytes;
-        let t: Rc<dyn Transport> = Rc::new(chroma.clone());
-        let fs = Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap());
+        let fs = connect_with(&chroma, |o| o.cache_bytes = cache_bytes);
         let (args, cs) = search(&fs, &["grep", "-rn", "zzz", "/"]);
         assert_eq!(args.len(), 3 + 120, "cache {cache_bytes}: every match is handed on");
         assert_eq!((cs.candidates, cs.searched), (120, 120));
@@ -210,4 +204,68 @@ fn a_pattern_that_matches_most_pages_loads_the_scope_whole() {
     assert_eq!((cs.coarse_requests, cs.prefetch_requests), (1, 8), "one page of hits, then 2,400 chunks by id");
     let (args, _) = search(&fs, &["grep", "-rl", "page 7$", "/"]);
     assert_eq!(args, ["-rl", "page 7$", "--", "//guides/p0007.md"], "the fine check keeps exact matches only");
+}
+
+fn connect_with(chroma: &FakeChroma, tweak: impl FnOnce(&mut Options)) -> Rc<Filesystem> {
+    let mut o = Options::new(URL, "docs");
+    tweak(&mut o);
+    let t: Rc<dyn Transport> = Rc::new(chroma.clone());
+    Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
+}
+
+fn attempt(fs: &Rc<Filesystem>, words: &[&str]) -> (Option<Vec<String>>, crate::journal::Report) {
+    let fs2 = fs.clone();
+    let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
+    let mark = fs.begin_command();
+    let out = block_on(async move { run(&fs2, &name, args, "/", true).await });
+    (out, fs.end_command(mark))
+}
+
+#[test]
+fn a_server_that_is_down_stops_the_search_with_one_failure_not_one_per_page() {
+    let chroma = many(600);
+    let fs = connect_with(&chroma, |o| o.client.retries = 1);
+    chroma.set_fault(|_| Some(Err(crate::transport::TransportError::Network("connect ECONNREFUSED 127.0.0.1:8000".into()))));
+    chroma.clear_log();
+    let (out, report) = attempt(&fs, &["grep", "-rn", "zzz", "/"]);
+    assert_eq!(out, None, "the search does not run on what happens to be in memory");
+    assert_eq!(report.total, 1);
+    assert_eq!(report.unreported[0].path, "/");
+    assert_eq!(report.unreported[0].cause, "cannot load 600 pages: Chroma is unreachable (cannot reach Chroma for a search: connect ECONNREFUSED 127.0.0.1:8000); the next command tries again");
+    assert_eq!(chroma.requests().len(), 2, "the coarse query and its retry; the fallback load fails at once");
+    chroma.clear_fault();
+    let (out, report) = attempt(&fs, &["grep", "-rn", "zzz", "/"]);
+    assert_eq!((out.map(|a| a.len()), report.total), (Some(3 + 120), 0), "the next command works once the server is back");
+}
+
+#[test]
+fn a_search_over_its_request_budget_stops_with_the_budget_as_its_cause() {
+    let chroma = ingested(2400, 1);
+    let fs = connect_with(&chroma, |o| o.limits.max_requests = Some(3));
+    let (out, report) = attempt(&fs, &["grep", "-rl", "token", "/"]);
+    assert_eq!(out, None);
+    assert!(report.unreported[0].cause.ends_with("the command used its budget of 3 requests (maxRequestsPerCommand)"), "{report:?}");
+    assert_eq!(fs.stats().requests.requests, 2 + 3, "connect, then the budget and not one more");
+    let fs = connect_with(&chroma, |o| o.limits.max_requests = Some(9));
+    let (out, _) = attempt(&fs, &["grep", "-rl", "token", "/"]);
+    assert_eq!(out.map(|a| a.len()), Some(3 + 2400), "within its budget the same search succeeds");
+}
+
+#[test]
+fn most_of_a_scope_larger_than_the_cache_is_loaded_once_as_the_command_reads_it() {
+    let chroma = ingested(2400, 1);
+    let fs = connect_with(&chroma, |o| o.cache_bytes = 20_000);
+    let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
+    assert_eq!(args.len(), 3 + 2400);
+    assert_eq!(cs.note.as_deref(), Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads"));
+    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (1, 0), "nothing loaded twice");
+    let before = fs.requests();
+    for path in &args[3..] {
+        let fs2 = fs.clone();
+        let path = path.clone();
+        block_on(async move { fs2.read(&path).await }).unwrap();
+    }
+    let reads = fs.requests() - before;
+    assert!(reads <= 12, "the command's reads come in windows of half the cache: {reads} requests");
+    assert!(fs.stats().store.cached_bytes <= 20_000);
 }

@@ -1,0 +1,59 @@
+//! Reading ahead: a command that reads more pages than the cache holds.
+//!
+//! A search hands just-bash's command its list of files; the command then reads them in
+//! that order, a few dozen at a time. When those pages do not all fit in the cache, the
+//! ones loaded in bulk beforehand are evicted before the command gets to them, and each
+//! would come back in a request of its own: thousands of requests for a common word over
+//! a large site. So the search leaves its list here ([`PageStore::plan_reads`]), and a
+//! miss on a page in it loads that page and the ones after it in one bulk load of up to
+//! half the cache — the other half still holds what the command is reading now.
+
+use super::{PageKey, PageRef, PageStore, Source};
+use std::collections::HashMap;
+
+/// The most chunks one window asks for: ten requests of 300 ids, all in flight at once.
+const WINDOW_CHUNKS: u64 = 3000;
+
+#[derive(Default)]
+pub struct ReadPlan {
+    pages: Vec<PageRef>,
+    at: HashMap<PageKey, usize>,
+}
+
+impl PageStore {
+    /// The pages the running command will read, in its order (replacing any earlier plan).
+    pub fn plan_reads(&self, pages: Vec<PageRef>) {
+        let at = pages.iter().enumerate().map(|(i, p)| (p.key.clone(), i)).collect();
+        *self.plan.borrow_mut() = ReadPlan { pages, at };
+    }
+
+    /// The command is over: nothing more to read ahead for.
+    pub fn clear_plan(&self) {
+        *self.plan.borrow_mut() = ReadPlan::default();
+    }
+
+    /// The pages to load with a missed page: it and those after it in the plan, up to half
+    /// the cache and [`WINDOW_CHUNKS`], and up to a page that is already loading (the
+    /// command's other readers miss together: one window, not one each); `None` when the
+    /// page is not in the plan or is loading.
+    pub(super) fn window_from(&self, key: &PageKey) -> Option<Vec<PageRef>> {
+        let plan = self.plan.borrow();
+        let &start = plan.at.get(key)?;
+        let budget = (self.capacity() / 2) as u64;
+        let (mut bytes, mut chunks) = (0u64, 0u64);
+        let mut window = Vec::new();
+        for page in &plan.pages[start..] {
+            let Source::Chunks { count, .. } = page.source else { continue };
+            if self.flights.is_loading(&page.key) {
+                break;
+            }
+            let (size, n) = (page.size.unwrap_or(0), count.unwrap_or(1));
+            if !window.is_empty() && (bytes + size > budget || chunks + n > WINDOW_CHUNKS) {
+                break;
+            }
+            (bytes, chunks) = (bytes + size, chunks + n);
+            window.push(page.clone());
+        }
+        (window.len() > 1).then_some(window)
+    }
+}
