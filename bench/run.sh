@@ -9,4 +9,5 @@ DATA=$(mktemp -d "${TMPDIR:-/tmp}/chromafs-bench-XXXXXX")
 bash scripts/chroma.sh start "$PORT" "$DATA"
 trap 'bash scripts/chroma.sh stop "$PORT"; rm -rf "$DATA"' EXIT
 node bench/read-path.mjs --url "http://127.0.0.1:$PORT"
+node bench/sessions.mjs --url "http://127.0.0.1:$PORT"
 node bench/scale.mjs --url "http://127.0.0.1:$PORT"

@@ -148,6 +148,13 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
    * addresses. URLs passed in `lazyFiles` are the host's own and are not checked.
    */
   lazyOrigins?: readonly string[];
+  /**
+   * A writable top-level directory for this session only (`"/tmp"`), held in memory beside
+   * the read-only docs; it must not be a path in the docs. Searches over `/` include it.
+   */
+  scratch?: string;
+  /** The most bytes of file content the scratch directory holds; defaults to 16 MiB (ENOSPC past it). */
+  scratchBytes?: number;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -262,30 +269,30 @@ export declare class ChromaFs {
    * type parameter lets it satisfy just-bash's branded `ByteString` without importing it.
    */
   readFileBytes<T = string>(path: string): Promise<T>;
-  /** Rejects with `EROFS`, except that `/dev/null` accepts and discards. */
+  /** Writes into the `scratch` directory; `/dev/null` discards; anywhere else rejects with `EROFS`. */
   writeFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void>;
-  /** Rejects with `EROFS`, except that `/dev/null` accepts and discards. */
+  /** Appends in the `scratch` directory; `/dev/null` discards; anywhere else rejects with `EROFS`. */
   appendFile(path: string, content: FileContent, options?: WriteFileOptions | BufferEncoding): Promise<void>;
   /** Answered from the path tree, never rejects. */
   exists(path: string): Promise<boolean>;
   stat(path: string): Promise<FsStat>;
   /** Same as `stat`: there are no symlinks. */
   lstat(path: string): Promise<FsStat>;
-  /** Rejects with `EROFS`. */
+  /** In the `scratch` directory only; elsewhere rejects with `EROFS`. */
   mkdir(path: string, options?: MkdirOptions): Promise<void>;
   readdir(path: string): Promise<string[]>;
   readdirWithFileTypes(path: string): Promise<DirentEntry[]>;
-  /** Rejects with `EROFS`. */
+  /** In the `scratch` directory only; elsewhere rejects with `EROFS`. */
   rm(path: string, options?: RmOptions): Promise<void>;
-  /** Rejects with `EROFS`. */
+  /** Into the `scratch` directory (from anywhere the session can read); elsewhere rejects with `EROFS`. */
   cp(src: string, dest: string, options?: CpOptions): Promise<void>;
-  /** Rejects with `EROFS`. */
+  /** Within the `scratch` directory only; elsewhere rejects with `EROFS`. */
   mv(src: string, dest: string): Promise<void>;
   /** Synchronous, as just-bash requires. */
   resolvePath(base: string, path: string): string;
   /** Every visible path (files and directories), for glob matching. */
   getAllPaths(): string[];
-  /** Rejects with `EROFS`. */
+  /** In the `scratch` directory only; elsewhere rejects with `EROFS`. */
   chmod(path: string, mode: number): Promise<void>;
   /** Rejects with `EROFS`. */
   symlink(target: string, linkPath: string): Promise<void>;
@@ -314,7 +321,9 @@ export declare class ChromaFs {
   /**
    * What the search commands above call: narrows a search command line and loads the
    * pages it will read; resolves to the arguments to run the original command with, or
-   * `null` when those pages cannot be loaded (`endCommand` reports why).
+   * `null` when those pages cannot be loaded (`endCommand` reports why); rejects when
+   * the command must not run at all, such as a pattern over 8 KiB (just-bash's matchers
+   * take minutes on a 100 KiB one).
    */
   planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean): Promise<string[] | null>;
   /**
@@ -470,8 +479,11 @@ export interface CacheLike {
 /** A shared cache over the Workers Cache API. */
 export declare function workersCache(cache: CacheLike, options?: { origin?: string; ttlSeconds?: number }): SharedContentCache;
 
-/** A ready tool description for an agent: what the shell is, that it is read-only, what works best. */
-export declare function toolDescription(options?: { docs?: string }): string;
+/**
+ * A ready tool description for an agent: what the shell is, that it is read-only (but for
+ * the `scratch` directory, when given), what works best.
+ */
+export declare function toolDescription(options?: { docs?: string; scratch?: string }): string;
 
 /** A bash-tool sandbox over a just-bash `Bash`: commands never reject, writes fail as read-only. */
 export declare function bashToolSandbox(bash: { exec(command: string, options?: any): Promise<{ stdout: string; stderr: string; exitCode: number }>; fs: { readFile(path: string): Promise<string> } }): {

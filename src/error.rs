@@ -23,6 +23,14 @@ pub enum Errno {
     Einval,
     /// The database, a lazy file's server or the stored data failed.
     Eio,
+    /// The scratch directory: the path exists already.
+    Eexist,
+    /// The scratch directory: a directory that is not empty.
+    Enotempty,
+    /// The scratch directory is full (`scratchBytes`).
+    Enospc,
+    /// The scratch directory itself cannot be removed.
+    Ebusy,
 }
 
 impl Errno {
@@ -34,6 +42,10 @@ impl Errno {
             Errno::Erofs => "EROFS",
             Errno::Einval => "EINVAL",
             Errno::Eio => "EIO",
+            Errno::Eexist => "EEXIST",
+            Errno::Enotempty => "ENOTEMPTY",
+            Errno::Enospc => "ENOSPC",
+            Errno::Ebusy => "EBUSY",
         }
     }
 
@@ -45,6 +57,10 @@ impl Errno {
             Errno::Erofs => "read-only file system",
             Errno::Einval => "invalid argument",
             Errno::Eio => "i/o error",
+            Errno::Eexist => "file already exists",
+            Errno::Enotempty => "directory not empty",
+            Errno::Enospc => "no space left on device",
+            Errno::Ebusy => "resource busy or locked",
         }
     }
 }

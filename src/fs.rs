@@ -18,12 +18,14 @@ use crate::journal::{Journal, Report};
 use crate::listing::{FileNode, Listing, Node};
 use crate::options::Options;
 use crate::path;
+use crate::scratch::Scratch;
 use crate::stats::{CommandStats, History, Stats};
 use crate::store::lazy::LazySource;
 use crate::origin::LazyPolicy;
 use crate::store::{PageKey, PageRef, PageStore, Source, StoreOptions};
 use crate::transport::Transport;
 use crate::trees::{self, LoadedTree};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -56,6 +58,9 @@ pub struct Filesystem {
     journal: Journal,
     /// The session's transport, for its clock.
     transport: Rc<dyn Transport>,
+    /// The session's writable directory, when it has one.
+    scratch: Option<RefCell<Scratch>>,
+    scratch_root: Option<String>,
 }
 
 fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
@@ -86,11 +91,43 @@ impl Filesystem {
         let collection = Collection { client: client.clone(), id: tree.collection_id.clone(), schema: opts.schema.clone(), scope };
         let store_opts = StoreOptions { cache_bytes: opts.cache_bytes, shared: opts.shared_cache.clone(), lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()) };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
-        Ok(Filesystem { client, collection, tree, tree_from_cache: opened.from_cache, listing, lazy, store, history: RefCell::default(), budget, journal: Journal::default(), transport })
+        let scratch_root = opts.scratch.clone();
+        if let Some(root) = &scratch_root {
+            if listing.get(root).is_some() {
+                let why = "option scratch names a path in the docs: choose another directory";
+                return Err(FsError { cause: Some(why.into()), ..FsError::new(Errno::Einval, "connect", root) });
+            }
+        }
+        let scratch = scratch_root.as_deref().map(|root| RefCell::new(Scratch::new(root, opts.scratch_bytes, now_ms)));
+        Ok(Filesystem { client, collection, tree, tree_from_cache: opened.from_cache, listing, lazy, store, history: RefCell::default(), budget, journal: Journal::default(), transport, scratch, scratch_root })
     }
 
     pub fn listing(&self) -> &Listing {
         &self.listing
+    }
+
+    /// The scratch directory's path, when the session has one.
+    pub fn scratch_root(&self) -> Option<&str> {
+        self.scratch_root.as_deref()
+    }
+
+    /// The scratch directory, when a normalised path is in it.
+    pub(crate) fn scratch_for(&self, norm: &str) -> Option<&RefCell<Scratch>> {
+        self.scratch.as_ref().filter(|s| s.borrow().contains(norm))
+    }
+
+    /// Every visible path, the scratch directory's included.
+    pub fn all_paths(&self) -> Vec<String> {
+        let mut paths = self.listing.all_paths();
+        if let Some(s) = &self.scratch {
+            paths.extend(s.borrow().paths().cloned());
+        }
+        paths
+    }
+
+    /// Milliseconds on the session's clock.
+    pub fn now_ms(&self) -> f64 {
+        self.transport.now_ms()
     }
 
     pub fn tree(&self) -> &LoadedTree {
@@ -159,6 +196,9 @@ impl Filesystem {
             return false;
         }
         let p = path::normalize(p);
+        if let Some(s) = self.scratch_for(&p) {
+            return s.borrow().exists(&p);
+        }
         p == DEV_NULL || self.listing.get(&p).is_some()
     }
 
@@ -174,6 +214,9 @@ impl Filesystem {
         if check_path(p, syscall)? == DEV_NULL {
             return Ok(StatInfo { is_file: true, is_dir: false, mode: 0o666, size: 0, mtime_ms: 0.0, ino: 0 });
         }
+        if let Some(s) = self.scratch_for(&path::normalize(p)) {
+            return s.borrow().stat(&path::normalize(p), p, syscall);
+        }
         let (norm, node) = self.lookup(p, syscall)?;
         match node {
             Node::Dir(d) => Ok(StatInfo { is_file: false, is_dir: true, mode: 0o755, size: 0, mtime_ms: d.mtime, ino: d.ino }),
@@ -187,11 +230,24 @@ impl Filesystem {
         }
     }
 
-    pub fn readdir(&self, p: &str) -> Result<&[(String, bool)], FsError> {
+    /// A directory's names, with whether each is a directory; the root also lists the
+    /// scratch directory.
+    pub fn readdir(&self, p: &str) -> Result<Cow<'_, [(String, bool)]>, FsError> {
+        let norm = check_path(p, "scandir")?;
+        if let Some(s) = self.scratch_for(&norm) {
+            return s.borrow().readdir(&norm, p).map(Cow::Owned);
+        }
         let (_, node) = self.lookup(p, "scandir")?;
-        match node {
-            Node::Dir(d) => Ok(&d.children),
-            Node::File(_) => Err(FsError::new(Errno::Enotdir, "scandir", p)),
+        match (node, &self.scratch) {
+            (Node::Dir(d), Some(s)) if norm == "/" => {
+                let mut children = d.children.clone();
+                let name = s.borrow().name().to_string();
+                let at = children.partition_point(|(n, _)| path::js_cmp(n, &name).is_lt());
+                children.insert(at, (name, true));
+                Ok(Cow::Owned(children))
+            }
+            (Node::Dir(d), _) => Ok(Cow::Borrowed(&d.children)),
+            (Node::File(_), _) => Err(FsError::new(Errno::Enotdir, "scandir", p)),
         }
     }
 
@@ -199,6 +255,12 @@ impl Filesystem {
         let norm = check_path(p, "realpath")?;
         if norm == DEV_NULL {
             return Ok(norm);
+        }
+        if let Some(s) = self.scratch_for(&norm) {
+            return match s.borrow().exists(&norm) {
+                true => Ok(norm),
+                false => Err(FsError::new(Errno::Enoent, "realpath", p)),
+            };
         }
         self.lookup(p, "realpath").map(|(n, _)| n)
     }
@@ -212,8 +274,12 @@ impl Filesystem {
 
     /// A file's bytes. Directories are `EISDIR`; `/dev/null` reads empty.
     pub async fn read(&self, p: &str) -> Result<Rc<[u8]>, FsError> {
-        if check_path(p, "open")? == DEV_NULL {
+        let norm = check_path(p, "open")?;
+        if norm == DEV_NULL {
             return Ok(Rc::from(Vec::new()));
+        }
+        if let Some(s) = self.scratch_for(&norm) {
+            return s.borrow().read(&norm, p);
         }
         let (norm, node) = self.lookup(p, "open")?;
         match node {
@@ -255,16 +321,10 @@ impl Filesystem {
     }
 }
 
-/// Decodes bytes as just-bash's `readFile` does for its encodings.
-pub fn decode(bytes: &[u8], encoding: Option<&str>) -> String {
-    match encoding {
-        Some("binary") | Some("latin1") => bytes.iter().map(|&b| b as char).collect(),
-        Some("hex") => bytes.iter().map(|b| format!("{b:02x}")).collect(),
-        Some("base64") => crate::codec::base64_encode(bytes),
-        // TextDecoder: UTF-8, a leading BOM dropped, invalid sequences replaced.
-        _ => String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)).into_owned(),
-    }
-}
+mod encoding;
+mod write;
+
+pub use encoding::{decode, encode};
 
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,6 @@
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
-use std::collections::HashSet;
 use std::fmt;
 
 struct Ordered(Vec<(String, Value)>);
@@ -21,13 +20,15 @@ impl<'de> serde::Deserialize<'de> for Ordered {
                 f.write_str("a JSON object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
-                let mut seen = HashSet::new();
                 let mut out = Vec::new();
                 while let Some(key) = map.next_key::<String>()? {
-                    if !seen.insert(key.clone()) {
-                        return Err(de::Error::custom(format!("duplicate key {key:?}")));
-                    }
                     out.push((key, map.next_value()?));
+                }
+                // Sorted, equal keys are neighbours: no hashing or copying of every key.
+                let mut keys: Vec<&str> = out.iter().map(|(k, _)| k.as_str()).collect();
+                keys.sort_unstable();
+                if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
+                    return Err(de::Error::custom(format!("duplicate key {:?}", w[0])));
                 }
                 Ok(Ordered(out))
             }

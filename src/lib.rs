@@ -34,6 +34,7 @@ pub mod options;
 pub mod origin;
 pub mod path;
 pub mod schema;
+pub mod scratch;
 pub mod search;
 pub mod stats;
 pub mod store;

@@ -67,6 +67,7 @@ impl Listing {
     pub fn new(tree: &PathTree, groups: &Groups, extra_files: &[String]) -> Result<Listing, TreeError> {
         let mut listing = Listing::default();
         listing.nodes.insert("/".to_string(), Node::Dir(DirNode::default()));
+        listing.nodes.reserve(tree.entries.len() * 2);
         for (i, e) in tree.entries.iter().enumerate() {
             if groups.can_see(&e.access) {
                 listing.add_file(&e.path, FileNode { entry: Some(i), size: e.size, mtime: e.mtime.unwrap_or(0.0), ino: 0 })?;
@@ -90,25 +91,28 @@ impl Listing {
         if self.nodes.contains_key(file) {
             return Err(TreeError::entry(file, "listed twice"));
         }
-        self.nodes.insert(file.to_string(), Node::File(node));
+        // Until `finish`, `ino` holds the order nodes were added in.
+        let added = self.nodes.len() as u64;
+        self.nodes.insert(file.to_string(), Node::File(FileNode { ino: added, ..node }));
         self.files += 1;
-        // Walk up to `/`, creating directories and registering each new node in its parent.
-        let (mut child, mut is_new, mut is_dir) = (file.to_string(), true, false);
+        // Walk up to `/` (every ancestor is a prefix of `file`), creating directories and
+        // registering each new node in its parent.
+        let (mut child, mut is_new, mut is_dir) = (file, true, false);
         while child != "/" {
-            let dir = path::parent(&child).to_string();
-            let name = path::file_name(&child).to_string();
-            let created = match self.nodes.get_mut(&dir) {
+            let dir = path::parent(child);
+            let name = || path::file_name(child).to_string();
+            let created = match self.nodes.get_mut(dir) {
                 Some(Node::Dir(d)) => {
                     d.mtime = d.mtime.max(mtime);
                     if is_new {
-                        d.children.push((name, is_dir));
+                        d.children.push((name(), is_dir));
                     }
                     false
                 }
                 Some(Node::File(_)) => return Err(TreeError::entry(file, format!("lies below the file {dir}"))),
                 None => {
-                    let d = DirNode { children: vec![(name, is_dir)], mtime, ino: 0 };
-                    self.nodes.insert(dir.clone(), Node::Dir(d));
+                    let d = DirNode { children: vec![(name(), is_dir)], mtime, ino: self.nodes.len() as u64 };
+                    self.nodes.insert(dir.to_string(), Node::Dir(d));
                     true
                 }
             };
@@ -117,17 +121,22 @@ impl Listing {
         Ok(())
     }
 
-    /// Sorts children and numbers every node, so `ino` is unique per path.
+    /// Sorts children and numbers every node, so `ino` is unique per path. Numbers follow
+    /// the order nodes were added (the tree's sorted order), so a tree always numbers
+    /// the same way.
     fn finish(&mut self) {
-        let mut paths: Vec<String> = self.nodes.keys().cloned().collect();
-        paths.sort_by(|a, b| path::js_cmp(a, b));
-        for (i, p) in paths.iter().enumerate() {
-            match self.nodes.get_mut(p).unwrap() {
+        let mut order: Vec<(u64, &mut Node)> = Vec::with_capacity(self.nodes.len());
+        for node in self.nodes.values_mut() {
+            if let Node::Dir(d) = node {
+                d.children.sort_by(|a, b| path::js_cmp(&a.0, &b.0));
+            }
+            order.push((node.ino(), node));
+        }
+        order.sort_unstable_by_key(|(added, _)| *added);
+        for (i, (_, node)) in order.into_iter().enumerate() {
+            match node {
                 Node::File(f) => f.ino = i as u64 + 1,
-                Node::Dir(d) => {
-                    d.ino = i as u64 + 1;
-                    d.children.sort_by(|a, b| path::js_cmp(&a.0, &b.0));
-                }
+                Node::Dir(d) => d.ino = i as u64 + 1,
             }
         }
     }

@@ -153,6 +153,9 @@ pub struct Options {
     pub lazy_origins: Option<Vec<String>>,
     /// What one command may spend (`maxRequestsPerCommand`, `commandTimeoutMs`).
     pub limits: Limits,
+    /// A writable top-level directory for this session (`scratch`), and its byte budget.
+    pub scratch: Option<String>,
+    pub scratch_bytes: u64,
 }
 
 impl Options {
@@ -169,6 +172,8 @@ impl Options {
             shared_cache: None,
             lazy_origins: None,
             limits: Limits::default(),
+            scratch: None,
+            scratch_bytes: 16 << 20,
         }
     }
 
@@ -189,6 +194,16 @@ impl Options {
         // Zero would refuse every request: at least one.
         opts.limits.max_requests = f.number("maxRequestsPerCommand")?.map(|n| n.max(1.0) as u64);
         opts.limits.timeout_ms = f.number("commandTimeoutMs")?.map(|n| n.clamp(1.0, u32::MAX as f64) as u32);
+        if let Some(dir) = f.string("scratch")? {
+            let norm = path::normalize(&dir);
+            if !dir.starts_with('/') || dir.contains('\0') || norm == "/" || norm[1..].contains('/') || norm == "/dev" {
+                return fail(format!("option scratch {dir:?} must be a top-level directory such as \"/tmp\""));
+            }
+            opts.scratch = Some(norm);
+        }
+        if let Some(n) = f.number("scratchBytes")? {
+            opts.scratch_bytes = n as u64;
+        }
         if f.member("lazyOrigins").is_some() {
             let origins = f.strings("lazyOrigins")?;
             if let Some(bad) = origins.iter().find(|o| crate::origin::origin(o).is_none()) {
@@ -261,6 +276,11 @@ mod tests {
         assert_eq!(o.limits, Limits::default(), "commands are unlimited unless asked");
         let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "maxRequestsPerCommand": 0, "commandTimeoutMs": 2500})).unwrap();
         assert_eq!(o.limits, Limits { max_requests: Some(1), timeout_ms: Some(2500) });
+        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "scratch": "/tmp/", "scratchBytes": 1024})).unwrap();
+        assert_eq!((o.scratch.as_deref(), o.scratch_bytes), (Some("/tmp"), 1024));
+        for bad in ["tmp", "/", "/a/b", "/dev"] {
+            assert_eq!(err(json!({"url": "http://x", "collection": "d", "scratch": bad})), format!("option scratch {bad:?} must be a top-level directory such as \"/tmp\""));
+        }
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "commandTimeoutMs": "1s"})), "option commandTimeoutMs must be a non-negative number");
     }
 

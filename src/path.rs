@@ -57,11 +57,16 @@ pub fn file_name(path: &str) -> &str {
 /// just-bash's in-memory filesystem sorts directory entries.
 pub fn js_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     // Byte order equals UTF-16 order except where characters above U+FFFF meet
-    // U+E000..=U+FFFF; only compare code units when both strings leave ASCII.
-    if a.is_ascii() || b.is_ascii() {
-        return a.cmp(b);
+    // U+E000..=U+FFFF, so only the first difference matters: when it is between ASCII
+    // bytes (or one string ends), bytes decide; otherwise the code units from the start
+    // of that character on.
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let Some(i) = x.iter().zip(y).position(|(p, q)| p != q) else { return x.len().cmp(&y.len()) };
+    if x[i] < 0x80 && y[i] < 0x80 {
+        return x[i].cmp(&y[i]);
     }
-    a.encode_utf16().cmp(b.encode_utf16())
+    let start = (0..=i).rev().find(|&j| a.is_char_boundary(j)).unwrap_or(0);
+    a[start..].encode_utf16().cmp(b[start..].encode_utf16())
 }
 
 #[cfg(test)]
@@ -108,6 +113,9 @@ mod tests {
         assert_eq!(js_cmp("a", "ab"), Less);
         // U+FF21 (fullwidth A) sorts after U+1F600 in UTF-8 but before it in UTF-16.
         assert_eq!(js_cmp("\u{FF21}", "\u{1F600}"), Greater);
+        assert_eq!(js_cmp("x\u{FF21}y", "x\u{1F600}"), Greater, "after a shared prefix too");
+        assert_eq!(js_cmp("é\u{FF21}", "é\u{FF22}"), Less);
+        assert_eq!(js_cmp("é", "éa"), Less);
         assert_eq!("\u{FF21}".cmp("\u{1F600}"), Less);
     }
 }

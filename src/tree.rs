@@ -105,7 +105,7 @@ fn check_key(key: &str) -> Result<(), TreeError> {
     if key.len() > MAX_PATH_BYTES {
         return Err(TreeError::entry(key, format!("path longer than {MAX_PATH_BYTES} bytes")));
     }
-    if key.split('/').count() > MAX_DEPTH {
+    if key.bytes().filter(|&b| b == b'/').count() >= MAX_DEPTH {
         return Err(TreeError::entry(key, format!("path deeper than {MAX_DEPTH} levels")));
     }
     if key.is_empty() {
@@ -188,29 +188,28 @@ impl PathTree {
             return Err(TreeError::whole(format!("more than {MAX_ENTRIES} entries")));
         }
         let mut entries = Vec::with_capacity(raw.len());
-        let mut by_path: HashMap<String, String> = HashMap::with_capacity(raw.len());
         for (key, value) in raw {
             check_key(&key)?;
-            let entry = parse_entry(&key, value, extension)?;
-            if let Some(other) = by_path.insert(entry.path.clone(), key.clone()) {
-                return Err(TreeError::entry(&key, format!("names the same path {} as {other:?}", entry.path)));
-            }
-            entries.push(entry);
+            entries.push(parse_entry(&key, value, extension)?);
+        }
+        // Stable: trees are usually written sorted already, and then this is one pass.
+        entries.sort_by(|a, b| path::js_cmp(&a.path, &b.path));
+        // Sorted, two entries naming one path are neighbours.
+        if let Some(w) = entries.windows(2).find(|w| w[0].path == w[1].path) {
+            return Err(TreeError::entry(&w[1].slug, format!("names the same path {} as {:?}", w[1].path, w[0].slug)));
         }
         // A path that is a file must not also be a directory of another entry.
+        let files: HashMap<&str, &str> = entries.iter().map(|e| (e.path.as_str(), e.slug.as_str())).collect();
         for entry in &entries {
             let mut dir = path::parent(&entry.path);
             while dir != "/" {
-                if let Some(file_key) = by_path.get(dir) {
-                    return Err(TreeError::entry(
-                        &entry.slug,
-                        format!("lies below {dir}, which is the file {file_key:?}"),
-                    ));
+                if let Some(file_key) = files.get(dir) {
+                    return Err(TreeError::entry(&entry.slug, format!("lies below {dir}, which is the file {file_key:?}")));
                 }
                 dir = path::parent(dir);
             }
         }
-        entries.sort_by(|a, b| path::js_cmp(&a.path, &b.path));
+        drop(files);
         Ok(PathTree { entries, version })
     }
 }

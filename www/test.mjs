@@ -285,7 +285,7 @@ test("the page loads, streams the wasm and connects as public", async () => {
 test("ls, cat and grep show their output, exit code, time and requests", async () => {
   let r = await run("ls /");
   assert.equal(r.exitCode, 0);
-  assert.deepEqual(lines(r.stdout), ["concepts", "getting-started", "index.md", "reference", "security.md"]);
+  assert.deepEqual(lines(r.stdout), ["concepts", "getting-started", "index.md", "reference", "security.md", "tmp"]);
   assert.equal(r.stderr, "");
   assert.equal(r.requests, 0, "ls is answered from the path tree");
   assert.match(r.meta, /exit 0 · [\d.]+ m?s · 0 requests/);

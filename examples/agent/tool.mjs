@@ -8,7 +8,8 @@ import { ChromaFs, toolDescription, bashToolSandbox } from "chromafs";
  * pages exist for the agent.
  */
 export async function createDocsTools({ url, collection, groups = [], docs = "the documentation" }) {
-  const fs = await ChromaFs.connect({ url, collection, groups });
+  // /tmp is the agent's own scratch directory (in memory, this session only).
+  const fs = await ChromaFs.connect({ url, collection, groups, scratch: "/tmp" });
   const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
   const { tools } = await createBashTool({
     // bashToolSandbox: failed writes read as bash's error line instead of failing the call.
@@ -16,7 +17,7 @@ export async function createDocsTools({ url, collection, groups = [], docs = "th
     destination: "/",
     // A ready description; it also skips bash-tool's probing of /usr/bin, which a
     // read-only docs tree does not have.
-    promptOptions: { toolPrompt: toolDescription({ docs }) },
+    promptOptions: { toolPrompt: toolDescription({ docs, scratch: "/tmp" }) },
   });
   return { tools, fs };
 }

@@ -40,6 +40,8 @@ ingest options:
 shell and exec options:
   --groups a,b        access groups of the session (default: none, public pages only)
   --cwd DIR           starting directory (default: /)
+  --scratch DIR       a writable in-memory directory for the session, beside the
+                      read-only docs (default: /tmp; "none" for no scratch directory)
 
   -h, --help          show this help
   --version           print the version
@@ -64,6 +66,7 @@ const OPTIONS = {
   "default-private": { type: "boolean" },
   groups: { type: "string", multiple: true },
   cwd: { type: "string" },
+  scratch: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 };
@@ -72,8 +75,8 @@ const OPTIONS = {
 const COMMAND_OPTIONS = {
   ingest: ["access", "chunk-bytes", "plain-tree", "default-private"],
   annotate: [],
-  shell: ["groups", "cwd"],
-  exec: ["groups", "cwd"],
+  shell: ["groups", "cwd", "scratch"],
+  exec: ["groups", "cwd", "scratch"],
 };
 const COMMON_OPTIONS = ["url", "collection", "tenant", "database", "token", "help"];
 
@@ -269,7 +272,8 @@ function groupsOf(values) {
 
 async function connect(conn, values) {
   const groups = groupsOf(values);
-  const fs = await ChromaFs.connect({ ...conn, groups });
+  const scratch = values.scratch === "none" ? undefined : (values.scratch ?? "/tmp");
+  const fs = await ChromaFs.connect({ ...conn, groups, scratch });
   const cwd = fs.resolvePath("/", values.cwd ?? "/");
   // Reported here rather than as an `ls: .: No such file or directory` on every command.
   const where = await fs.stat(cwd).catch(() => null);

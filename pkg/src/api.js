@@ -40,7 +40,13 @@ function command(fs, name) {
       const ran = await bracketed(fs, ctx.signal, async () => {
         if (!search) return ctx.origCommand(args);
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
-        const planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty);
+        let planned;
+        try {
+          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty);
+        } catch (refused) {
+          // Not to be run at all (a pattern too long to search): say why, as grep would.
+          return { stdout: "", stderr: `${name}: ${refused.message}\n`, exitCode: 2 };
+        }
         // null: the pages cannot be loaded; the failure is in the report.
         return planned === null ? { stdout: "", stderr: "", exitCode: 2 } : ctx.origCommand(planned);
       });
@@ -141,6 +147,10 @@ const ERRNO_TEXT = {
   EIO: "Input/output error",
   EINVAL: "Invalid argument",
   EACCES: "Permission denied",
+  EEXIST: "File exists",
+  ENOTEMPTY: "Directory not empty",
+  ENOSPC: "No space left on device",
+  EBUSY: "Device or resource busy",
 };
 
 /** The line bash would print for a filesystem error that escaped `exec()`. */
@@ -240,9 +250,20 @@ function workersCache(cache, { origin = "https://chromafs.invalid", ttlSeconds =
 /**
  * A description of the shell for an agent's tool definition (for example bash-tool's
  * `promptOptions.toolPrompt`): what the filesystem is, that it is read-only, and which
- * commands work best. `docs` names the documentation, e.g. "the Acme API docs".
+ * commands work best. `docs` names the documentation, e.g. "the Acme API docs"; `scratch`
+ * the session's writable directory, when it has one (`"/tmp"`).
  */
-function toolDescription({ docs = "the documentation" } = {}) {
+function toolDescription({ docs = "the documentation", scratch } = {}) {
+  const writes = scratch
+    ? [
+        `Only ${scratch} is writable: a scratch directory of your own for intermediate results`,
+        `(\`grep -rl token / > ${scratch}/hits; wc -l ${scratch}/hits\`). Writing anywhere else fails with`,
+        "'Read-only file system'. Each call starts in `/`; a `cd` lasts only for that call,",
+      ]
+    : [
+        "Nothing can be written: redirecting to a file, rm, mv, cp, mkdir and touch fail with",
+        "'Read-only file system'. Each call starts in `/`; a `cd` lasts only for that call,",
+      ];
   return [
     `A read-only bash shell over ${docs}. Each page is a file and each section a directory.`,
     "",
@@ -252,8 +273,7 @@ function toolDescription({ docs = "the documentation" } = {}) {
     "filter): searches run in the database first, so searching the whole tree is fast. Find",
     "files by name with `find / -name '*auth*'`. Pipes work (`grep -rl token / | head`).",
     "",
-    "Nothing can be written: redirecting to a file, rm, mv, cp, mkdir and touch fail with",
-    "'Read-only file system'. Each call starts in `/`; a `cd` lasts only for that call,",
+    ...writes,
     "so chain with `&&` or use absolute paths. Pages you may not see do not exist here.",
   ].join("\n");
 }

@@ -45,7 +45,7 @@ fn listings_come_from_memory() {
     let chroma = corpus();
     let fs = connect(&chroma, &[], |_| {});
     chroma.clear_log();
-    assert_eq!(fs.readdir("/").unwrap(), &[("guides".to_string(), true), ("index.md".to_string(), false)]);
+    assert_eq!(&*fs.readdir("/").unwrap(), &[("guides".to_string(), true), ("index.md".to_string(), false)]);
     assert!(fs.exists("/guides/setup.md") && fs.exists("//guides/./") && fs.exists("/dev/null"));
     let st = stat(&fs, "/guides").unwrap();
     assert!(st.is_dir && st.mtime_ms == 3000.0 && st.mode == 0o755);
@@ -170,4 +170,35 @@ fn connect_fails_with_the_reason() {
     let t: Rc<dyn Transport> = Rc::new(chroma.clone());
     let e = block_on(async move { Filesystem::connect(o, t, 0.0).await.err().unwrap() });
     assert_eq!(e.to_string(), "EIO: i/o error, connect 'broken': corrupt path tree: entry \"a.md/b\": lies below /a.md, which is the file \"a.md\"");
+}
+
+fn cp(fs: &Rc<Filesystem>, src: &str, dest: &str, recursive: bool) -> Result<(), FsError> {
+    let (fs, src, dest) = (fs.clone(), src.to_string(), dest.to_string());
+    block_on(async move { fs.cp(&src, &dest, recursive).await })
+}
+
+#[test]
+fn a_scratch_directory_is_writable_beside_read_only_docs() {
+    let chroma = corpus();
+    let fs = connect(&chroma, &[], |o| o.scratch = Some("/tmp".into()));
+    assert_eq!(&*fs.readdir("/").unwrap(), &[("guides".to_string(), true), ("index.md".to_string(), false), ("tmp".to_string(), true)]);
+    fs.write("/tmp/hits", b"a\n", false).unwrap();
+    fs.write("/tmp//hits", b"b\n", true).unwrap();
+    assert_eq!(read(&fs, "/tmp/hits").unwrap(), "a\nb\n");
+    assert_eq!(stat(&fs, "/tmp").unwrap().is_dir, true);
+    assert!(fs.exists("/tmp/hits") && !fs.exists("/tmp/nope"));
+    cp(&fs, "/guides", "/tmp/g", true).unwrap();
+    assert_eq!(read(&fs, "/tmp/g/setup.md").unwrap(), "setup steps\n", "a copy reads from the docs");
+    assert_eq!(cp(&fs, "/guides", "/tmp/h", false).unwrap_err().to_string(), "EISDIR: illegal operation on a directory, cp '/guides': is a directory");
+    assert_eq!(fs.write("/index.md", b"x", false).unwrap_err().to_string(), "EROFS: read-only file system, write '/index.md'");
+    assert_eq!(fs.mkdir("/guides/new", true).unwrap_err().to_string(), "EROFS: read-only file system, mkdir '/guides/new'");
+    assert_eq!(fs.mv("/index.md", "/tmp/i").unwrap_err().to_string(), "EROFS: read-only file system, mv '/index.md'");
+    assert_eq!(fs.mv("/tmp/hits", "/guides/h").unwrap_err().to_string(), "EROFS: read-only file system, mv '/guides/h'");
+    assert_eq!(cp(&fs, "/tmp/hits", "/x", false).unwrap_err().to_string(), "EROFS: read-only file system, cp '/x'");
+    assert!(cp(&fs, "/internal/secret.md", "/tmp/s", false).unwrap_err().to_string().starts_with("ENOENT"), "a hidden page cannot be copied");
+    fs.write("/dev/null", b"x", false).unwrap();
+    let other = connect(&chroma, &[], |o| o.scratch = Some("/tmp".into()));
+    assert!(!other.exists("/tmp/hits"), "each session has its own");
+    let bad = block_on(Filesystem::connect(Options { scratch: Some("/guides".into()), ..Options::new(URL, "docs") }, Rc::new(chroma.clone()), 0.0));
+    assert_eq!(bad.err().unwrap().to_string(), "EINVAL: invalid argument, connect '/guides': option scratch names a path in the docs: choose another directory");
 }

@@ -8,10 +8,11 @@
 //! only metadata comes back, never text.
 //!
 //! It adapts to how much matches: a first page of hits that comes back short is the
-//! answer; a full one is followed by the next pages of hits all at once; and when even
-//! those are full, the filter keeps most of the scope, so listing every hit would cost
-//! more than reading the scope itself — the caller is told to load it all
-//! ([`Found::MostOfScope`]). An empty scope sends nothing at all.
+//! answer; a full one is followed by the next pages of hits, ten at once, round after
+//! round; and once the hits are half the scope's chunks, listing more would cost more
+//! than reading the scope itself — the caller is told to load it all
+//! ([`Found::MostOfScope`]). When the tree does not count the scope's chunks, one round
+//! is all it tries. An empty scope sends nothing at all.
 
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
 use crate::collection::{any_of, Collection};
@@ -20,7 +21,7 @@ use crate::sync::join_all;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
-/// Pages of hits asked for at once before the scope counts as mostly matching.
+/// Pages of hits asked for at once (Chroma Cloud's concurrent reads).
 const WINDOWS: usize = 10;
 
 /// What a search reads, as the coarse query needs it.
@@ -90,24 +91,33 @@ async fn enumerate(collection: &Collection, req: GetRequest, scope_chunks: Optio
     if first.ids.len() < MAX_PAGE {
         return Ok(Some(first));
     }
-    // A full page: the scope itself may be cheaper to read than the rest of the hits.
-    if scope_chunks.is_some_and(|n| n as usize <= MAX_PAGE * WINDOWS) {
-        return Ok(None);
-    }
-    let windows: Vec<GetRequest> = (1..WINDOWS).map(window).collect();
-    let rest = join_all(windows.iter().map(|w| collection.client.get_once(&collection.id, w, what)).collect()).await;
+    // Past half the scope's chunks, reading the scope is cheaper than listing the rest.
+    let worth = scope_chunks.map_or(MAX_PAGE * WINDOWS, |n| n as usize / 2);
     let mut all = first;
     let mut seen: HashSet<String> = all.ids.iter().cloned().collect();
-    let mut last_full = false;
-    for part in rest {
-        let part = part?;
-        if part.ids.len() > MAX_PAGE || part.ids.iter().any(|id| !seen.insert(id.clone())) {
-            return Err(ChromaError::Decode { what: what.into(), cause: "pages of hits overlap (the server ignores offset or repeats records)".into() });
+    let mut next = 1;
+    while all.ids.len() < worth {
+        // As many pages as may still be worth listing, ten at most.
+        let count = WINDOWS.min((worth - all.ids.len()).div_ceil(MAX_PAGE));
+        let windows: Vec<GetRequest> = (next..next + count).map(window).collect();
+        next += count;
+        let mut last_full = false;
+        for part in join_all(windows.iter().map(|w| collection.client.get_once(&collection.id, w, what)).collect()).await {
+            let part = part?;
+            if part.ids.len() > MAX_PAGE || part.ids.iter().any(|id| !seen.insert(id.clone())) {
+                return Err(ChromaError::Decode { what: what.into(), cause: "pages of hits overlap (the server ignores offset or repeats records)".into() });
+            }
+            last_full = part.ids.len() == MAX_PAGE;
+            all.extend(part);
         }
-        last_full = part.ids.len() == MAX_PAGE;
-        all.extend(part);
+        if all.ids.len() >= worth {
+            break;
+        }
+        if !last_full {
+            return Ok(Some(all));
+        }
     }
-    Ok((!last_full).then_some(all))
+    Ok(None)
 }
 
 #[cfg(test)]
@@ -176,7 +186,7 @@ mod tests {
         let found = run(&chroma, Scope { slugs: leak(slugs(8000)), dir: Some("docs".into()), chunks: Some(8000) });
         assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 800));
         let offsets: Vec<u64> = chroma.gets().iter().map(|g| g["offset"].as_u64().unwrap_or(0)).collect();
-        assert_eq!(offsets, (0..10).map(|i| i * 300).collect::<Vec<_>>(), "the first page, then nine at once");
+        assert_eq!(offsets, (0..11).map(|i| i * 300).collect::<Vec<_>>(), "the first page, then ten at once");
     }
 
     #[test]
@@ -184,10 +194,18 @@ mod tests {
         let chroma = corpus(4000, 1);
         let found = run(&chroma, Scope { slugs: leak(slugs(4000)), dir: Some("docs".into()), chunks: Some(4000) });
         assert_eq!(found, Found::MostOfScope { matches: 0 });
-        assert_eq!(chroma.gets().len(), 10);
-        let small = corpus(2000, 1);
-        assert_eq!(run(&small, Scope { slugs: leak(slugs(2000)), dir: Some("docs".into()), chunks: Some(2000) }), Found::MostOfScope { matches: 0 });
-        assert_eq!(small.gets().len(), 1, "a scope of 2,000 chunks is read whole after one full page");
+        assert_eq!(chroma.gets().len(), 7, "a full page, then the six more that reach half of the scope, at once");
+        let small = corpus(500, 1);
+        assert_eq!(run(&small, Scope { slugs: leak(slugs(500)), dir: Some("docs".into()), chunks: Some(500) }), Found::MostOfScope { matches: 0 });
+        assert_eq!(small.gets().len(), 1, "a scope of 500 chunks is read whole after one full page");
+    }
+
+    #[test]
+    fn half_a_scope_is_listed_in_rounds_not_read_whole() {
+        let chroma = corpus(10_200, 3);
+        let found = run(&chroma, Scope { slugs: leak(slugs(10_200)), dir: Some("docs".into()), chunks: Some(10_200) });
+        assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 3_400));
+        assert_eq!(chroma.gets().len(), 1 + 10 + 6, "the first page, then rounds of at most ten, up to half the scope, until a page comes back short");
     }
 
     #[test]

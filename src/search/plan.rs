@@ -25,6 +25,8 @@ use std::collections::HashSet;
 #[derive(Clone, Copy)]
 pub struct Context<'a> {
     pub listing: &'a Listing,
+    /// The session's scratch directory, which the listing does not hold.
+    pub scratch: Option<&'a str>,
     /// The shell's working directory, normalised.
     pub cwd: &'a str,
     pub chunking: Chunking,
@@ -39,6 +41,18 @@ pub enum Plan {
     /// Pattern files to read first (paths as given), then plan again with their contents.
     ReadPatternFiles(Vec<String>),
     Narrow(Narrowing),
+    /// Not run at all: the reason, for the command's error line.
+    Refuse(String),
+}
+
+/// The longest pattern a search command accepts. just-bash's matchers take time that
+/// grows with the square of a pattern's length (8 KiB: about 2 s; 100 KiB: minutes, with
+/// the event loop blocked), so a longer one is refused at once rather than hanging.
+pub const MAX_PATTERN_BYTES: usize = 8192;
+
+fn too_long<'a>(mut patterns: impl Iterator<Item = &'a String>) -> Option<Plan> {
+    let long = patterns.find(|p| p.len() > MAX_PATTERN_BYTES)?;
+    Some(Plan::Refuse(format!("a pattern of {} bytes is longer than the {MAX_PATTERN_BYTES} this shell searches with", long.len())))
 }
 
 /// A recursive search to run over fewer files.
@@ -90,6 +104,9 @@ pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option
         "fgrep" => &["-F"],
         _ => &[],
     };
+    if let Some(refused) = too_long(args.iter()) {
+        return refused;
+    }
     let full: Vec<String> = injected.iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
     let mut g = parse_grep(&full, injected.len());
     if g.help || g.invalid || g.file_operands.is_empty() {
@@ -105,6 +122,9 @@ pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option
             None => return prefetch("patterns come from stdin"),
             Some(contents) => contents.iter().for_each(|c| patterns.extend(split_pattern_file(c))),
         }
+    }
+    if let Some(refused) = too_long(patterns.iter()) {
+        return refused;
     }
     if patterns.is_empty() && !g.invert && !g.files_without_match {
         return Plan::Delegate; // selects nothing and reads nothing
@@ -126,7 +146,7 @@ pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option
     };
     let mut targets = Vec::new();
     for &i in &g.file_operands {
-        walk(cx.listing, cx.cwd, &args[i], &mut targets);
+        walk(cx.listing, cx.scratch, cx.cwd, &args[i], &mut targets);
     }
     let mut rest: Vec<String> = args.iter().enumerate().filter(|(i, _)| !g.file_operands.contains(i)).map(|(_, a)| a.clone()).collect();
     if !g.has_double_dash {
@@ -137,6 +157,9 @@ pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option
 
 /// Plans an `rg` command. `stdin_empty` matters: with no path, rg searches a non-empty stdin.
 pub fn plan_rg(args: &[String], cx: Context, stdin_empty: bool) -> Plan {
+    if let Some(refused) = too_long(args.iter()) {
+        return refused;
+    }
     let r = parse_rg(args);
     if r.invalid || r.files_only || r.patterns.is_empty() || (r.paths.is_empty() && !stdin_empty) {
         return Plan::Delegate;
@@ -160,7 +183,7 @@ pub fn plan_rg(args: &[String], cx: Context, stdin_empty: bool) -> Plan {
     };
     let mut targets = Vec::new();
     for o in &operands {
-        if !rg_walk(cx.listing, cx.cwd, o, &mut targets) {
+        if !rg_walk(cx.listing, cx.scratch, cx.cwd, o, &mut targets) {
             return prefetch("a file name would read as an option".into());
         }
     }
@@ -186,11 +209,11 @@ mod tests {
     }
 
     fn grep(args: &[&str], cwd: &str) -> Plan {
-        plan_grep("grep", &s(args), Context { listing: &listing(), cwd, chunking: Chunking::LineAligned }, None)
+        plan_grep("grep", &s(args), Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned }, None)
     }
 
     fn rg(args: &[&str], cwd: &str, stdin_empty: bool) -> Plan {
-        plan_rg(&s(args), Context { listing: &listing(), cwd, chunking: Chunking::LineAligned }, stdin_empty)
+        plan_rg(&s(args), Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned }, stdin_empty)
     }
 
     fn files(p: &Plan) -> Vec<String> {
@@ -223,7 +246,7 @@ mod tests {
             Plan::Narrow(n) => assert_eq!(n.args, s(&["-r", "foo", "-n", "--"])),
             p => panic!("{p:?}"),
         }
-        let cx = Context { listing: &listing(), cwd: "/", chunking: Chunking::LineAligned };
+        let cx = Context { listing: &listing(), scratch: None, cwd: "/", chunking: Chunking::LineAligned };
         match plan_grep("egrep", &s(&["-r", "-e", "a|b", "--", "/docs"]), cx, None) {
             Plan::Narrow(n) => assert_eq!(n.args, s(&["-r", "-e", "a|b", "--"])),
             p => panic!("{p:?}"),
@@ -252,7 +275,7 @@ mod tests {
     #[test]
     fn pattern_files_are_read_first() {
         let args = s(&["-r", "-f", "/pats.txt", "/docs"]);
-        let cx = Context { listing: &listing(), cwd: "/", chunking: Chunking::LineAligned };
+        let cx = Context { listing: &listing(), scratch: None, cwd: "/", chunking: Chunking::LineAligned };
         assert_eq!(plan_grep("grep", &args, cx, None), Plan::ReadPatternFiles(s(&["/pats.txt"])));
         match plan_grep("grep", &args, cx, Some(&s(&["a\nb\n"]))) {
             Plan::Narrow(n) => assert_eq!(n.matcher.filter, serde_json::json!({"$or": [{"$contains": "a"}, {"$contains": "b"}]})),

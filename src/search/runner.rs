@@ -12,6 +12,8 @@ use super::coarse::{self, Found, Scope};
 use super::filter::Chunking;
 use super::matcher::Matcher;
 use super::plan::{plan_grep, plan_rg, Context, Narrowing, Plan};
+#[cfg(test)]
+use super::plan::MAX_PATTERN_BYTES;
 use super::walk::Target;
 use crate::fs::{decode, Filesystem, DEV_NULL};
 use crate::path;
@@ -25,17 +27,30 @@ struct Failed {
     error: PrefetchError,
 }
 
-/// Plans and prepares one search command; resolves to the arguments to run the command
-/// with (the original ones unless the search was narrowed), or `None` when the pages it
-/// needs cannot be loaded: the search must not run on what happens to be in memory, and
-/// the failure is in the session's journal for the command to report. What it cost is
-/// recorded in the session's stats.
-pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool) -> Option<Vec<String>> {
+/// What to do with a search command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Run it with these arguments (the original ones unless the search was narrowed).
+    Run(Vec<String>),
+    /// The pages it needs cannot be loaded: it must not run on what happens to be in
+    /// memory, and the failure is in the session's journal for the command to report.
+    Failed,
+    /// Do not run it, for this reason.
+    Refused(String),
+}
+
+/// Plans and prepares one search command. What it cost is recorded in the session's stats.
+pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool) -> Outcome {
     let mut cs = CommandStats { command: std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "), ..Default::default() };
     let cwd = path::normalize(cwd);
     let chunking = if fs.tree().line_aligned() { Chunking::LineAligned } else { Chunking::Arbitrary };
-    let cx = Context { listing: fs.listing(), cwd: &cwd, chunking };
+    let cx = Context { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd, chunking };
     let run = match plan(fs, name, &args, cx, stdin_empty).await {
+        Plan::Refuse(why) => {
+            cs.note = Some(format!("refused: {why}"));
+            fs.record(cs);
+            return Outcome::Refused(why);
+        }
         Plan::Delegate | Plan::ReadPatternFiles(_) => Ok(args),
         Plan::Prefetch { files, why } => {
             cs.scope = files.len() as u64;
@@ -48,7 +63,7 @@ pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdi
         fs.failed(&f.path, f.error);
     });
     fs.record(cs);
-    run.ok()
+    run.map_or(Outcome::Failed, Outcome::Run)
 }
 
 /// The path a failed load is reported under: the file, or the directory holding them all.

@@ -23,22 +23,39 @@ pub enum Target {
     Keep(String),
 }
 
+/// A directory's children as the command's walk sees them: the listing's, and at the root
+/// the session's scratch directory (`mount`) in its place in the order. The scratch
+/// directory is not in the listing; a walk that reaches it hands it to the command
+/// whole ([`Target::Keep`]), which walks it itself.
+fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> Vec<(&'a str, Option<bool>)> {
+    let mut out: Vec<(&str, Option<bool>)> = d.iter().map(|(n, is_dir)| (n.as_str(), Some(*is_dir))).collect();
+    if let (Some(m), "/") = (mount, full) {
+        let name = path::file_name(m);
+        let at = out.partition_point(|(n, _)| path::js_cmp(n, name).is_lt());
+        out.insert(at, (name, None));
+    }
+    out
+}
+
 /// The files a recursive grep walk visits from `operand`, spelled as just-bash spells them.
-pub fn walk(listing: &Listing, cwd: &str, operand: &str, out: &mut Vec<Target>) {
-    fn go(listing: &Listing, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
+pub fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+    fn go(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
         if depth >= MAX_DEPTH {
             return;
         }
         match listing.get(full) {
             Some(Node::File(_)) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
             Some(Node::Dir(d)) => {
-                for (name, _) in &d.children {
+                for (name, kind) in children(&d.children, full, mount) {
                     if name.starts_with('.') {
                         continue; // the walk skips dotfiles
                     }
-                    let child_shown = if shown == "." { name.clone() } else { format!("{shown}/{name}") };
+                    let child_shown = if shown == "." { name.to_string() } else { format!("{shown}/{name}") };
                     let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-                    go(listing, &child_full, &child_shown, out, depth + 1);
+                    match kind {
+                        Some(_) => go(listing, mount, &child_full, &child_shown, out, depth + 1),
+                        None => out.push(Target::Keep(child_shown)),
+                    }
                 }
             }
             None => {}
@@ -49,7 +66,7 @@ pub fn walk(listing: &Listing, cwd: &str, operand: &str, out: &mut Vec<Target>) 
         out.push(Target::Keep(operand.to_string()));
         return;
     }
-    go(listing, &full, operand, out, 0);
+    go(listing, mount, &full, operand, out, 0);
 }
 
 /// Whether grep would expand the operand as a glob itself.
@@ -88,25 +105,27 @@ const RG_COMMON_IGNORED: &[&str] = &[
 
 /// The files rg's walk visits from `operand`, spelled as just-bash's rg spells them;
 /// `false` when a file's spelling would read as an option.
-pub fn rg_walk(listing: &Listing, cwd: &str, operand: &str, out: &mut Vec<Target>) -> bool {
-    fn go(listing: &Listing, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
+pub fn rg_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) -> bool {
+    fn go(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
         if depth >= MAX_DEPTH {
             return true;
         }
         let Some(Node::Dir(d)) = listing.get(full) else { return true };
-        for (name, is_dir) in &d.children {
-            if RG_COMMON_IGNORED.contains(&name.as_str()) || name.starts_with('.') {
+        for (name, kind) in children(&d.children, full, mount) {
+            if RG_COMMON_IGNORED.contains(&name) || name.starts_with('.') {
                 continue;
             }
             let child_shown = match shown {
-                "." => name.clone(),
+                "." => name.to_string(),
                 "./" => format!("./{name}"),
                 s if s.ends_with('/') => format!("{s}{name}"),
                 s => format!("{s}/{name}"),
             };
             let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-            if *is_dir {
-                go(listing, &child_full, &child_shown, out, depth + 1);
+            if kind.is_none() {
+                out.push(Target::Keep(child_shown));
+            } else if kind == Some(true) {
+                go(listing, mount, &child_full, &child_shown, out, depth + 1);
             } else {
                 if child_shown.starts_with('-') {
                     return false; // would read as an option
@@ -126,7 +145,7 @@ pub fn rg_walk(listing: &Listing, cwd: &str, operand: &str, out: &mut Vec<Target
             out.push(Target::File { shown: operand.to_string(), path: full });
             true
         }
-        Some(Node::Dir(_)) => go(listing, &full, operand, out, 0),
+        Some(Node::Dir(_)) => go(listing, mount, &full, operand, out, 0),
     }
 }
 
@@ -162,13 +181,13 @@ mod tests {
 
     fn grep(cwd: &str, op: &str) -> Vec<String> {
         let mut out = Vec::new();
-        walk(&listing(), cwd, op, &mut out);
+        walk(&listing(), None, cwd, op, &mut out);
         shown(&out)
     }
 
     fn rg(cwd: &str, op: &str) -> Vec<String> {
         let mut out = Vec::new();
-        assert!(rg_walk(&listing(), cwd, op, &mut out));
+        assert!(rg_walk(&listing(), None, cwd, op, &mut out));
         shown(&out)
     }
 
@@ -189,6 +208,19 @@ mod tests {
         assert_eq!(rg("/docs", "./"), ["./b.md", "./sub/c.md"]);
         assert_eq!(rg("/", "docs/"), ["docs/b.md", "docs/sub/c.md"]);
         assert_eq!(rg("/", "nope"), ["keep:nope"]);
+    }
+
+    #[test]
+    fn a_scratch_directory_is_handed_to_the_command_in_its_place() {
+        let mut out = Vec::new();
+        walk(&listing(), Some("/b"), "/", "/", &mut out);
+        assert_eq!(shown(&out), ["//a.md", "keep://b", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
+        out.clear();
+        assert!(rg_walk(&listing(), Some("/tmp"), "/", ".", &mut out));
+        assert_eq!(shown(&out), ["a.md", "docs/b.md", "docs/sub/c.md", "keep:tmp"]);
+        out.clear();
+        walk(&listing(), Some("/tmp"), "/", "/tmp/hits", &mut out);
+        assert_eq!(shown(&out), ["keep:/tmp/hits"], "a file in it is the command's to read");
     }
 
     #[test]

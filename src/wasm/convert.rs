@@ -35,6 +35,11 @@ pub fn invalid(message: impl std::fmt::Display) -> JsValue {
 }
 
 /// A member of an object; `undefined` and `null` are absent.
+/// A boolean member of an options object (`{ recursive: true }`); absent is false.
+pub fn flag(obj: &JsValue, key: &str) -> bool {
+    get(obj, key).is_some_and(|v| v.is_truthy())
+}
+
 pub fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
     if !obj.is_object() {
         return None;

@@ -13,12 +13,13 @@ pub use ingest::{annotate, ingest};
 
 use crate::error::{Errno, FsError};
 use crate::fetch::FetchTransport;
-use crate::fs::{self, Filesystem, DEV_NULL};
+use crate::fs::{self, Filesystem};
 use crate::options::Options;
+use crate::search::runner::Outcome;
 use crate::path;
 use crate::transport::Transport;
 use crate::trees;
-use convert::{entries, fs_error, get, invalid, plain, set, stat_object, to_json};
+use convert::{entries, flag, fs_error, get, invalid, plain, set, stat_object, to_bytes, to_json};
 use js_sys::{Array, Date, Function, Object, Promise, Uint8Array};
 use std::future::Future;
 use std::rc::Rc;
@@ -148,7 +149,7 @@ impl ChromaFs {
     pub fn readdir_with_file_types(&self, path: JsValue) -> Promise {
         settled(path_arg(&path).and_then(|p| {
             let out = Array::new();
-            for (name, is_dir) in self.inner.readdir(&p).map_err(fs_error)? {
+            for (name, is_dir) in self.inner.readdir(&p).map_err(fs_error)?.iter() {
                 let d = Object::new();
                 set(&d, "name", name.as_str());
                 set(&d, "isFile", !is_dir);
@@ -177,7 +178,7 @@ impl ChromaFs {
     /// Every visible path (files and directories), for `ls 'quoted*glob'`.
     #[wasm_bindgen(js_name = getAllPaths)]
     pub fn get_all_paths(&self) -> Vec<String> {
-        self.inner.listing().all_paths()
+        self.inner.all_paths()
     }
 
     fn read_only(&self, op: &'static str, path: &JsValue) -> Promise {
@@ -185,44 +186,60 @@ impl ChromaFs {
         Promise::reject(&fs_error(FsError::new(Errno::Erofs, op, &p)))
     }
 
-    fn dev_null_or_read_only(&self, op: &'static str, path: &JsValue) -> Promise {
-        match path.as_string() {
-            Some(p) if !p.contains('\0') && path::normalize(&p) == DEV_NULL => Promise::resolve(&JsValue::UNDEFINED),
-            _ => self.read_only(op, path),
-        }
+    /// A write's outcome as the promise just-bash awaits.
+    fn done(result: Result<(), FsError>) -> Promise {
+        settled(result.map(|()| JsValue::UNDEFINED).map_err(fs_error))
     }
 
-    /// Read-only: only `/dev/null` accepts (and discards) writes.
+    fn write(&self, path: JsValue, content: JsValue, options: JsValue, append: bool) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only(if append { "append" } else { "write" }, &path) };
+        let encoding = options.as_string().or_else(|| get(&options, "encoding").and_then(|e| e.as_string()));
+        let bytes = match content.as_string() {
+            Some(text) => fs::encode(&text, encoding.as_deref()),
+            None => to_bytes(&content).unwrap_or_default(),
+        };
+        Self::done(self.inner.write(&p, &bytes, append))
+    }
+
+    /// The scratch directory (option `scratch`) takes writes; `/dev/null` discards them;
+    /// everything else is read-only.
     #[wasm_bindgen(js_name = writeFile)]
-    pub fn write_file(&self, path: JsValue, _content: JsValue, _options: JsValue) -> Promise {
-        self.dev_null_or_read_only("write", &path)
+    pub fn write_file(&self, path: JsValue, content: JsValue, options: JsValue) -> Promise {
+        self.write(path, content, options, false)
     }
 
     #[wasm_bindgen(js_name = appendFile)]
-    pub fn append_file(&self, path: JsValue, _content: JsValue, _options: JsValue) -> Promise {
-        self.dev_null_or_read_only("append", &path)
+    pub fn append_file(&self, path: JsValue, content: JsValue, options: JsValue) -> Promise {
+        self.write(path, content, options, true)
     }
 
-    pub fn mkdir(&self, path: JsValue, _options: JsValue) -> Promise {
-        self.read_only("mkdir", &path)
+    pub fn mkdir(&self, path: JsValue, options: JsValue) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only("mkdir", &path) };
+        Self::done(self.inner.mkdir(&p, flag(&options, "recursive")))
     }
 
-    pub fn rm(&self, path: JsValue, _options: JsValue) -> Promise {
-        self.read_only("rm", &path)
+    pub fn rm(&self, path: JsValue, options: JsValue) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only("rm", &path) };
+        Self::done(self.inner.rm(&p, flag(&options, "recursive"), flag(&options, "force")))
     }
 
-    pub fn cp(&self, _src: JsValue, dest: JsValue, _options: JsValue) -> Promise {
-        self.read_only("cp", &dest)
+    pub fn cp(&self, src: JsValue, dest: JsValue, options: JsValue) -> Promise {
+        let (Some(from), Some(to)) = (src.as_string(), dest.as_string()) else { return self.read_only("cp", &dest) };
+        let (fs, recursive) = (self.inner.clone(), flag(&options, "recursive"));
+        future_to_promise(async move { fs.cp(&from, &to, recursive).await.map(|()| JsValue::UNDEFINED).map_err(fs_error) })
     }
 
-    pub fn mv(&self, _src: JsValue, dest: JsValue) -> Promise {
-        self.read_only("mv", &dest)
+    pub fn mv(&self, src: JsValue, dest: JsValue) -> Promise {
+        let (Some(from), Some(to)) = (src.as_string(), dest.as_string()) else { return self.read_only("mv", &dest) };
+        Self::done(self.inner.mv(&from, &to))
     }
 
-    pub fn chmod(&self, path: JsValue, _mode: JsValue) -> Promise {
-        self.read_only("chmod", &path)
+    pub fn chmod(&self, path: JsValue, mode: JsValue) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only("chmod", &path) };
+        Self::done(self.inner.chmod(&p, mode.as_f64().unwrap_or(0.0) as u32 & 0o7777))
     }
 
+    /// There are no links, in the docs or in the scratch directory.
     pub fn symlink(&self, _target: JsValue, link_path: JsValue) -> Promise {
         self.read_only("symlink", &link_path)
     }
@@ -231,8 +248,14 @@ impl ChromaFs {
         self.read_only("link", &new_path)
     }
 
-    pub fn utimes(&self, path: JsValue, _atime: JsValue, _mtime: JsValue) -> Promise {
-        self.read_only("utimes", &path)
+    pub fn utimes(&self, path: JsValue, _atime: JsValue, mtime: JsValue) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only("utimes", &path) };
+        // A Date, or seconds as Node's fs takes them.
+        let ms = match mtime.dyn_ref::<Date>() {
+            Some(d) => d.get_time(),
+            None => mtime.as_f64().map_or(Date::now(), |s| s * 1000.0),
+        };
+        Self::done(self.inner.utimes(&p, ms))
     }
 
     /// Counters since `connect`: requests, bytesReceived, cacheHits, cacheMisses, …, and
@@ -244,13 +267,17 @@ impl ChromaFs {
     /// Prepares a `grep`/`egrep`/`fgrep`/`rg` command line (see `commands()`): narrows
     /// its file operands with Chroma and loads the pages it will read. Resolves to the
     /// arguments to run the original command with, or `null` when the pages it needs
-    /// cannot be loaded (the failure is reported by `endCommand`).
+    /// cannot be loaded (the failure is reported by `endCommand`); rejects when the
+    /// command must not run (a pattern too long to search), with the reason.
     #[wasm_bindgen(js_name = planSearch)]
     pub fn plan_search(&self, name: String, args: Vec<String>, cwd: String, stdin_empty: Option<bool>) -> Promise {
         let fs = self.inner.clone();
         future_to_promise(async move {
-            let run = crate::search::runner::run(&fs, &name, args, &cwd, stdin_empty.unwrap_or(true)).await;
-            Ok(run.map_or(JsValue::NULL, |args| args.into_iter().map(JsValue::from).collect::<Array>().into()))
+            match crate::search::runner::run(&fs, &name, args, &cwd, stdin_empty.unwrap_or(true)).await {
+                Outcome::Run(args) => Ok(args.into_iter().map(JsValue::from).collect::<Array>().into()),
+                Outcome::Failed => Ok(JsValue::NULL),
+                Outcome::Refused(why) => Err(invalid(why)),
+            }
         })
     }
 

@@ -24,10 +24,12 @@ before(async () => {
 });
 
 test("the bash tool lists, reads and searches", async () => {
-  assert.deepEqual(await call(tools.bash, { command: "ls /" }), { stdout: "auth\nindex.md\n", stderr: "", exitCode: 0 });
+  assert.deepEqual(await call(tools.bash, { command: "ls /" }), { stdout: "auth\nindex.md\ntmp\n", stderr: "", exitCode: 0 });
   const r = await call(tools.bash, { command: "grep -rn access_token / && pwd" });
   assert.equal(r.stdout, "//auth/tokens.md:1:Send the access_token header.\n/\n");
   assert.equal((await call(tools.bash, { command: "cat /internal/oncall.md" })).exitCode, 1);
+  const kept = await call(tools.bash, { command: "grep -rl access_token / > /tmp/hits; wc -l < /tmp/hits" });
+  assert.deepEqual(kept, { stdout: "1\n", stderr: "", exitCode: 0 }, "results kept in the scratch /tmp");
 });
 
 test("cd into the destination works, and a cd lasts one call", async () => {
@@ -53,4 +55,6 @@ test("the tool description says what the shell is", () => {
   assert.match(d, /grep -rn PATTERN/);
   assert.match(d, /Read-only file system/);
   assert.match(tools.bash.description, /the Acme docs/);
+  assert.match(tools.bash.description, /Only \/tmp is writable/, "the example gives the agent a scratch /tmp");
+  assert.doesNotMatch(d, /\/tmp/);
 });

@@ -35,7 +35,7 @@ test("exec runs one command and passes its exit code through", () => {
   let r = cli(["exec", "ls -R /", ...conn()]);
   assert.equal(r.status, 0, r.stderr);
   // just-bash's ls -R spells subdirectories of / with a double slash.
-  assert.equal(r.stdout, "/:\naccess.json\nguides\nindex.md\n\n//guides:\nsetup.md\n");
+  assert.equal(r.stdout, "/:\naccess.json\nguides\nindex.md\ntmp\n\n//guides:\nsetup.md\n\n//tmp:\n");
   r = cli(["exec", "cat /internal/plan.md", ...conn()]);
   assert.equal(r.status, 1);
   assert.equal(r.stderr, "cat: /internal/plan.md: No such file or directory\n");
@@ -51,6 +51,8 @@ test("the shell reads commands from stdin, keeps its directory, exits with the l
   r = cli(["shell", ...conn()], "ls /\nls /missing\n");
   assert.equal(r.status, 2);
   assert.equal(r.stderr, "ls: /missing: No such file or directory\n");
+  r = cli(["shell", ...conn()], "grep -rl install / > /tmp/hits\ncat /tmp/hits\n");
+  assert.equal(r.stdout, "//guides/setup.md\n", "the shell has a scratch /tmp");
   r = cli(["shell", ...conn()], "echo x > /index.md\necho after\n");
   assert.equal(r.stdout, "after\n");
   assert.equal(r.stderr, "bash: /index.md: Read-only file system\n");
@@ -61,7 +63,8 @@ test("a re-run removes pages that are gone", () => {
   const r = cli(["ingest", dir, ...conn()]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /removed 1 stale record;/);
-  assert.equal(cli(["exec", "ls /", ...conn()]).stdout, "access.json\nindex.md\ninternal\n", "without --access everything is public");
+  assert.equal(cli(["exec", "ls /", ...conn()]).stdout, "access.json\nindex.md\ninternal\ntmp\n", "without --access everything is public");
+  assert.equal(cli(["exec", "ls /", ...conn(), "--scratch", "none"]).stdout, "access.json\nindex.md\ninternal\n");
 });
 
 test("errors are one clear line; usage errors exit 2", () => {

@@ -55,7 +55,8 @@ async function connect(role) {
   const line = system(`connecting as ${role}…`);
   let fs;
   try {
-    fs = await ChromaFs.connect({ url: CHROMA_URL, collection: state.collection, groups });
+    // /tmp is this session's own, in memory: `grep … > /tmp/hits; wc -l /tmp/hits` works.
+    fs = await ChromaFs.connect({ url: CHROMA_URL, collection: state.collection, groups, scratch: "/tmp" });
   } catch (error) {
     line.remove();
     system(`could not open collection ${state.collection} as ${role}: ${error.message}`, "error");

@@ -35,7 +35,8 @@ fn search(fs: &Rc<Filesystem>, words: &[&str]) -> (Vec<String>, CommandStats) {
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
     let out = block_on(async move { run(&fs2, &name, args, "/", true).await });
-    (out.expect("the search can run"), fs.stats().commands.pop().unwrap())
+    let Outcome::Run(args) = out else { panic!("the search cannot run: {out:?}") };
+    (args, fs.stats().commands.pop().unwrap())
 }
 
 #[test]
@@ -201,7 +202,7 @@ fn a_pattern_that_matches_most_pages_loads_the_scope_whole() {
     let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
     assert_eq!(args.len(), 3 + 2400);
     assert_eq!(cs.note.as_deref(), Some("the pattern matches most of the scope: loaded whole and checked here"));
-    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (1, 8), "one page of hits, then 2,400 chunks by id");
+    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (4, 8), "hits up to half the scope, then 2,400 chunks by id");
     let (args, _) = search(&fs, &["grep", "-rl", "page 7$", "/"]);
     assert_eq!(args, ["-rl", "page 7$", "--", "//guides/p0007.md"], "the fine check keeps exact matches only");
 }
@@ -213,7 +214,7 @@ fn connect_with(chroma: &FakeChroma, tweak: impl FnOnce(&mut Options)) -> Rc<Fil
     Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
 }
 
-fn attempt(fs: &Rc<Filesystem>, words: &[&str]) -> (Option<Vec<String>>, crate::journal::Report) {
+fn attempt(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, crate::journal::Report) {
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
     let mark = fs.begin_command();
@@ -228,14 +229,15 @@ fn a_server_that_is_down_stops_the_search_with_one_failure_not_one_per_page() {
     chroma.set_fault(|_| Some(Err(crate::transport::TransportError::Network("connect ECONNREFUSED 127.0.0.1:8000".into()))));
     chroma.clear_log();
     let (out, report) = attempt(&fs, &["grep", "-rn", "zzz", "/"]);
-    assert_eq!(out, None, "the search does not run on what happens to be in memory");
+    assert_eq!(out, Outcome::Failed, "the search does not run on what happens to be in memory");
     assert_eq!(report.total, 1);
     assert_eq!(report.unreported[0].path, "/");
     assert_eq!(report.unreported[0].cause, "cannot load 600 pages: Chroma is unreachable (cannot reach Chroma for a search: connect ECONNREFUSED 127.0.0.1:8000); the next command tries again");
     assert_eq!(chroma.requests().len(), 2, "the coarse query and its retry; the fallback load fails at once");
     chroma.clear_fault();
     let (out, report) = attempt(&fs, &["grep", "-rn", "zzz", "/"]);
-    assert_eq!((out.map(|a| a.len()), report.total), (Some(3 + 120), 0), "the next command works once the server is back");
+    assert!(matches!(&out, Outcome::Run(a) if a.len() == 3 + 120), "the next command works once the server is back");
+    assert_eq!(report.total, 0);
 }
 
 #[test]
@@ -243,12 +245,12 @@ fn a_search_over_its_request_budget_stops_with_the_budget_as_its_cause() {
     let chroma = ingested(2400, 1);
     let fs = connect_with(&chroma, |o| o.limits.max_requests = Some(3));
     let (out, report) = attempt(&fs, &["grep", "-rl", "token", "/"]);
-    assert_eq!(out, None);
+    assert_eq!(out, Outcome::Failed);
     assert!(report.unreported[0].cause.ends_with("the command used its budget of 3 requests (maxRequestsPerCommand)"), "{report:?}");
     assert_eq!(fs.stats().requests.requests, 2 + 3, "connect, then the budget and not one more");
-    let fs = connect_with(&chroma, |o| o.limits.max_requests = Some(9));
+    let fs = connect_with(&chroma, |o| o.limits.max_requests = Some(12));
     let (out, _) = attempt(&fs, &["grep", "-rl", "token", "/"]);
-    assert_eq!(out.map(|a| a.len()), Some(3 + 2400), "within its budget the same search succeeds");
+    assert!(matches!(out, Outcome::Run(a) if a.len() == 3 + 2400), "within its budget the same search succeeds");
 }
 
 #[test]
@@ -258,7 +260,7 @@ fn most_of_a_scope_larger_than_the_cache_is_loaded_once_as_the_command_reads_it(
     let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
     assert_eq!(args.len(), 3 + 2400);
     assert_eq!(cs.note.as_deref(), Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads"));
-    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (1, 0), "nothing loaded twice");
+    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (4, 0), "hits up to half the scope, and nothing loaded twice");
     let before = fs.requests();
     for path in &args[3..] {
         let fs2 = fs.clone();
@@ -268,4 +270,19 @@ fn most_of_a_scope_larger_than_the_cache_is_loaded_once_as_the_command_reads_it(
     let reads = fs.requests() - before;
     assert!(reads <= 12, "the command's reads come in windows of half the cache: {reads} requests");
     assert!(fs.stats().store.cached_bytes <= 20_000);
+}
+
+#[test]
+fn a_pattern_too_long_for_just_bash_is_refused_before_anything_is_sent() {
+    let chroma = corpus(true);
+    let fs = connect(&chroma);
+    chroma.clear_log();
+    let long = "x".repeat(MAX_PATTERN_BYTES + 1);
+    for words in [vec!["grep", "-r", long.as_str(), "/"], vec!["rg", "-e", long.as_str()], vec!["grep", long.as_str()]] {
+        let (out, _) = attempt(&fs, &words);
+        assert_eq!(out, Outcome::Refused(format!("a pattern of {} bytes is longer than the {MAX_PATTERN_BYTES} this shell searches with", long.len())));
+    }
+    assert!(chroma.requests().is_empty());
+    let ok = "x".repeat(MAX_PATTERN_BYTES);
+    assert!(matches!(attempt(&fs, &["grep", "-r", ok.as_str(), "/"]).0, Outcome::Run(_)));
 }
