@@ -53,6 +53,7 @@ async function run(cacheBytes) {
     cachedPeak = Math.max(cachedPeak, sessions.reduce((n, fs) => n + fs.stats().cachedBytes, 0));
   }, 20);
   const times = [];
+  const causes = new Set();
   let failures = 0;
   const t0 = performance.now();
   await Promise.all(
@@ -65,13 +66,17 @@ async function run(cacheBytes) {
         const s = performance.now();
         const r = await safeExec(bash, cmd);
         times.push(performance.now() - s);
-        if (/Input\/output error/.test(r.stderr)) failures++;
+        if (/Input\/output error/.test(r.stderr)) {
+          failures++;
+          causes.add(r.stderr.match(/Input\/output error \((.*?)\)?$/m)?.[1]?.replace(/"[^"]*"/g, "…").slice(0, 120));
+        }
       }
     }),
   );
   const wall = performance.now() - t0;
   clearInterval(sample);
   for (const fs of sessions) fs.free();
+  for (const cause of causes) console.error(`  I/O error: ${cause}`);
   const mib = (n) => `${(n / 2 ** 20).toFixed(0)} MiB`;
   console.log(
     `| ${SESSIONS} | ${mib(cacheBytes)} | ${times.length} | ${p(times, 0.5).toFixed(0)} | ${p(times, 0.99).toFixed(0)} | ${(wall / 1000).toFixed(1)} s | ${mib(peak)} | ${mib(cachedPeak)} (≤ ${mib(SESSIONS * cacheBytes)}) | ${failures} |`,

@@ -211,11 +211,12 @@ impl Filesystem {
     }
 
     pub async fn stat(&self, p: &str, syscall: &'static str) -> Result<StatInfo, FsError> {
-        if check_path(p, syscall)? == DEV_NULL {
+        let norm = check_path(p, syscall)?;
+        if norm == DEV_NULL {
             return Ok(StatInfo { is_file: true, is_dir: false, mode: 0o666, size: 0, mtime_ms: 0.0, ino: 0 });
         }
-        if let Some(s) = self.scratch_for(&path::normalize(p)) {
-            return s.borrow().stat(&path::normalize(p), p, syscall);
+        if let Some(s) = self.scratch_for(&norm) {
+            return s.borrow().stat(&norm, p, syscall);
         }
         let (norm, node) = self.lookup(p, syscall)?;
         match node {
