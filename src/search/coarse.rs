@@ -8,11 +8,12 @@
 //! only metadata comes back, never text.
 //!
 //! It adapts to how much matches: a first page of hits that comes back short is the
-//! answer; a full one is followed by the next pages of hits, ten at once, round after
-//! round; and once the hits are half the scope's chunks, listing more would cost more
-//! than reading the scope itself — the caller is told to load it all
-//! ([`Found::MostOfScope`]). When the tree does not count the scope's chunks, one round
-//! is all it tries. An empty scope sends nothing at all.
+//! answer. After a full one, a single hit asked for at half the scope's chunks tells
+//! whether the filter keeps most of the scope: then listing every hit would cost more than
+//! reading the scope itself, and the caller is told to load it all
+//! ([`Found::MostOfScope`]). Otherwise the next pages of hits follow, ten at once, round
+//! after round, until one comes back short. When the tree does not count the scope's
+//! chunks, one round is all it tries. An empty scope sends nothing at all.
 
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
 use crate::collection::{any_of, Collection};
@@ -91,8 +92,15 @@ async fn enumerate(collection: &Collection, req: GetRequest, scope_chunks: Optio
     if first.ids.len() < MAX_PAGE {
         return Ok(Some(first));
     }
-    // Past half the scope's chunks, reading the scope is cheaper than listing the rest.
+    // Past half the scope's chunks, reading the scope is cheaper than listing the rest;
+    // one hit asked for at that offset says at once whether it comes to that.
     let worth = scope_chunks.map_or(MAX_PAGE * WINDOWS, |n| n as usize / 2);
+    if worth > MAX_PAGE {
+        let probe = GetRequest { limit: Some(1), offset: Some(worth - 1), ..req.clone() };
+        if !collection.client.get_once(&collection.id, &probe, what).await?.ids.is_empty() {
+            return Ok(None);
+        }
+    }
     let mut all = first;
     let mut seen: HashSet<String> = all.ids.iter().cloned().collect();
     let mut next = 1;
@@ -186,7 +194,8 @@ mod tests {
         let found = run(&chroma, Scope { slugs: leak(slugs(8000)), dir: Some("docs".into()), chunks: Some(8000) });
         assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 800));
         let offsets: Vec<u64> = chroma.gets().iter().map(|g| g["offset"].as_u64().unwrap_or(0)).collect();
-        assert_eq!(offsets, (0..11).map(|i| i * 300).collect::<Vec<_>>(), "the first page, then ten at once");
+        let expected: Vec<u64> = [0, 3999].into_iter().chain((1..11).map(|i| i * 300)).collect();
+        assert_eq!(offsets, expected, "the first page, the probe at half the scope, then ten at once");
     }
 
     #[test]
@@ -194,7 +203,8 @@ mod tests {
         let chroma = corpus(4000, 1);
         let found = run(&chroma, Scope { slugs: leak(slugs(4000)), dir: Some("docs".into()), chunks: Some(4000) });
         assert_eq!(found, Found::MostOfScope { matches: 0 });
-        assert_eq!(chroma.gets().len(), 7, "a full page, then the six more that reach half of the scope, at once");
+        assert_eq!(chroma.gets().len(), 2, "a full page, then one hit asked for at half the scope");
+        assert_eq!((chroma.gets()[1]["offset"].as_u64(), chroma.gets()[1]["limit"].as_u64()), (Some(1999), Some(1)));
         let small = corpus(500, 1);
         assert_eq!(run(&small, Scope { slugs: leak(slugs(500)), dir: Some("docs".into()), chunks: Some(500) }), Found::MostOfScope { matches: 0 });
         assert_eq!(small.gets().len(), 1, "a scope of 500 chunks is read whole after one full page");
@@ -205,7 +215,7 @@ mod tests {
         let chroma = corpus(10_200, 3);
         let found = run(&chroma, Scope { slugs: leak(slugs(10_200)), dir: Some("docs".into()), chunks: Some(10_200) });
         assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 3_400));
-        assert_eq!(chroma.gets().len(), 1 + 10 + 6, "the first page, then rounds of at most ten, up to half the scope, until a page comes back short");
+        assert_eq!(chroma.gets().len(), 1 + 1 + 10 + 6, "the first page, the probe at half the scope, then rounds of at most ten until a page comes back short");
     }
 
     #[test]

@@ -202,7 +202,7 @@ fn a_pattern_that_matches_most_pages_loads_the_scope_whole() {
     let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
     assert_eq!(args.len(), 3 + 2400);
     assert_eq!(cs.note.as_deref(), Some("the pattern matches most of the scope: loaded whole and checked here"));
-    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (4, 8), "hits up to half the scope, then 2,400 chunks by id");
+    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (2, 8), "a page of hits and a probe at half the scope, then 2,400 chunks by id");
     let (args, _) = search(&fs, &["grep", "-rl", "page 7$", "/"]);
     assert_eq!(args, ["-rl", "page 7$", "--", "//guides/p0007.md"], "the fine check keeps exact matches only");
 }
@@ -248,7 +248,7 @@ fn a_search_over_its_request_budget_stops_with_the_budget_as_its_cause() {
     assert_eq!(out, Outcome::Failed);
     assert!(report.unreported[0].cause.ends_with("the command used its budget of 3 requests (maxRequestsPerCommand)"), "{report:?}");
     assert_eq!(fs.stats().requests.requests, 2 + 3, "connect, then the budget and not one more");
-    let fs = connect_with(&chroma, |o| o.limits.max_requests = Some(12));
+    let fs = connect_with(&chroma, |o| o.limits.max_requests = Some(10));
     let (out, _) = attempt(&fs, &["grep", "-rl", "token", "/"]);
     assert!(matches!(out, Outcome::Run(a) if a.len() == 3 + 2400), "within its budget the same search succeeds");
 }
@@ -260,7 +260,7 @@ fn most_of_a_scope_larger_than_the_cache_is_loaded_once_as_the_command_reads_it(
     let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
     assert_eq!(args.len(), 3 + 2400);
     assert_eq!(cs.note.as_deref(), Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads"));
-    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (4, 0), "hits up to half the scope, and nothing loaded twice");
+    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (2, 0), "a page of hits and a probe, and nothing loaded twice");
     let before = fs.requests();
     for path in &args[3..] {
         let fs2 = fs.clone();
