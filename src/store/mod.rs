@@ -172,26 +172,26 @@ impl PageStore {
     /// A page's bytes, from wherever they are nearest. A miss on a page the running
     /// command plans to read loads it together with the pages it reads next.
     pub async fn read(&self, page: &PageRef) -> Loaded {
-        if let Some(bytes) = self.cache.borrow_mut().get(&page.key) {
-            self.stats.borrow_mut().cache_hits += 1;
+        if let Some(bytes) = self.from_memory(&page.key) {
             return Ok(bytes);
         }
         if let Some(window) = self.window_from(&page.key) {
-            // A failed window is not this read's failure: it loads the page on its own.
-            if self.prefetch(&window).await.is_ok() {
-                if let Some(bytes) = self.cache.borrow_mut().get(&page.key) {
-                    self.stats.borrow_mut().cache_hits += 1;
-                    return Ok(bytes);
-                }
-            }
+            // A failed window is not this read's failure: the page then loads on its own.
+            let _ = self.prefetch(&window).await;
         }
         self.read_one(page).await
     }
 
+    /// A page held in memory, counted as a cache hit.
+    fn from_memory(&self, key: &PageKey) -> Option<Rc<[u8]>> {
+        let bytes = self.cache.borrow_mut().get(key)?;
+        self.stats.borrow_mut().cache_hits += 1;
+        Some(bytes)
+    }
+
     /// [`PageStore::read`] without reading ahead.
     async fn read_one(&self, page: &PageRef) -> Loaded {
-        if let Some(bytes) = self.cache.borrow_mut().get(&page.key) {
-            self.stats.borrow_mut().cache_hits += 1;
+        if let Some(bytes) = self.from_memory(&page.key) {
             return Ok(bytes);
         }
         loop {
