@@ -155,6 +155,11 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   scratch?: string;
   /** The most bytes of file content the scratch directory holds; defaults to 16 MiB (ENOSPC past it). */
   scratchBytes?: number;
+  /**
+   * Whether searches may be matched and printed in Rust (default `true`). The output is
+   * just-bash's either way; `false` runs every command in just-bash, for comparison.
+   */
+  nativeCommands?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -207,6 +212,10 @@ export interface SearchCommandStats {
   prefetchRequests: number;
   /** Why a search fell back to a prefetch. */
   note?: string;
+  /** Matched and printed in Rust rather than by just-bash's command. */
+  native: boolean;
+  /** Why just-bash's command printed it, when it ran there. */
+  delegated?: string;
 }
 
 /** What failed while a command ran (see `beginCommand`). */

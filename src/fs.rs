@@ -61,6 +61,7 @@ pub struct Filesystem {
     /// The session's writable directory, when it has one.
     scratch: Option<RefCell<Scratch>>,
     scratch_root: Option<String>,
+    native_commands: bool,
 }
 
 fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
@@ -99,11 +100,16 @@ impl Filesystem {
             }
         }
         let scratch = scratch_root.as_deref().map(|root| RefCell::new(Scratch::new(root, opts.scratch_bytes, now_ms)));
-        Ok(Filesystem { client, collection, tree, tree_from_cache: opened.from_cache, listing, lazy, store, history: RefCell::default(), budget, journal: Journal::default(), transport, scratch, scratch_root })
+        Ok(Filesystem { client, collection, tree, tree_from_cache: opened.from_cache, listing, lazy, store, history: RefCell::default(), budget, journal: Journal::default(), transport, scratch, scratch_root, native_commands: opts.native_commands })
     }
 
     pub fn listing(&self) -> &Listing {
         &self.listing
+    }
+
+    /// Whether searches may be answered in Rust (the `nativeCommands` option).
+    pub fn native_commands(&self) -> bool {
+        self.native_commands
     }
 
     /// The scratch directory's path, when the session has one.

@@ -156,6 +156,9 @@ pub struct Options {
     /// A writable top-level directory for this session (`scratch`), and its byte budget.
     pub scratch: Option<String>,
     pub scratch_bytes: u64,
+    /// Whether searches may be answered in Rust (`nativeCommands`, default on); off, every
+    /// command runs in just-bash, which prints the same bytes more slowly.
+    pub native_commands: bool,
 }
 
 impl Options {
@@ -174,6 +177,7 @@ impl Options {
             limits: Limits::default(),
             scratch: None,
             scratch_bytes: 16 << 20,
+            native_commands: true,
         }
     }
 
@@ -203,6 +207,12 @@ impl Options {
         }
         if let Some(n) = f.number("scratchBytes")? {
             opts.scratch_bytes = n as u64;
+        }
+        if let Some(v) = f.member("nativeCommands") {
+            opts.native_commands = match v {
+                Value::Bool(b) => *b,
+                _ => return fail("option nativeCommands must be true or false".to_string()),
+            };
         }
         if f.member("lazyOrigins").is_some() {
             let origins = f.strings("lazyOrigins")?;

@@ -53,6 +53,11 @@ pub struct CommandStats {
     pub coarse_matches: u64,
     pub coarse_requests: u64,
     pub prefetch_requests: u64,
+    /// Answered in Rust rather than by just-bash's command.
+    pub native: bool,
+    /// Why just-bash's command answered it, when the search could not be answered here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delegated: Option<String>,
     /// Why the search was not narrowed, when it was not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,

@@ -21,8 +21,9 @@ const LISTED_FAILURES = 20;
 
 /**
  * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
- * Chroma which pages can match and load those in bulk, then run just-bash's command over
- * them, so the output is exactly just-bash's. Every command runs inside a command budget
+ * Chroma which pages can match and load those in bulk, then print in Rust what just-bash's
+ * command would print, or run that command over them when the flags are outside what the
+ * Rust side models; either way the output is exactly just-bash's. Every command runs inside a command budget
  * (`maxRequestsPerCommand`, `commandTimeoutMs`, the host's AbortSignal) and reports the
  * reads that failed while it ran: just-bash's commands would show them as "No such file
  * or directory", skip them, or count them as no match.
@@ -42,17 +43,39 @@ function command(fs, name) {
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;
         try {
-          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty);
+          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(fs, ctx));
         } catch (refused) {
           // Not to be run at all (a pattern too long to search): say why, as grep would.
           return { stdout: "", stderr: `${name}: ${refused.message}\n`, exitCode: 2 };
         }
-        // null: the pages cannot be loaded; the failure is in the report.
-        return planned === null ? { stdout: "", stderr: "", exitCode: 2 } : ctx.origCommand(planned);
+        // null: the pages cannot be loaded; the failure is in the report. An object: the
+        // search was answered in Rust, with just-bash's output.
+        if (planned === null) return { stdout: "", stderr: "", exitCode: 2 };
+        return Array.isArray(planned) ? ctx.origCommand(planned) : planned;
       });
       return withFailures(name, ran.result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), search ? 2 : 1);
     },
   };
+}
+
+// A path only asked for to learn which filesystem answers `resolvePath`.
+const PROBE = "\u0000chromafs-probe";
+let probed = null;
+
+/**
+ * Whether a command's filesystem is `fs` itself rather than a host's filesystem around
+ * it (a MountableFs with other mounts): only then may a command be answered from `fs`'s
+ * listing alone. just-bash hands commands a wrapper whose methods are bound to the real
+ * filesystem, so the wrapper's `resolvePath` reaches `fs`'s only in that case.
+ */
+function readsOnly(fs, ctx) {
+  probed = null;
+  try {
+    ctx.fs.resolvePath("/", PROBE);
+  } catch {
+    return false;
+  }
+  return probed === fs;
 }
 
 /** Runs `body` as one command of `fs`: its budget, its abort, its report of failures. */
@@ -124,6 +147,15 @@ function setup(core, run) {
     const connect = ChromaFs.connect;
     ChromaFs.connect = (options) => run(() => connect.call(ChromaFs, options));
   }
+  const resolvePath = proto.resolvePath;
+  Object.defineProperty(proto, "resolvePath", {
+    value: function (base, path) {
+      if (path === PROBE) probed = this;
+      return resolvePath.call(this, base, path);
+    },
+    writable: true,
+    configurable: true,
+  });
   // just-bash custom commands for this filesystem (pass as `customCommands`).
   Object.defineProperty(proto, "commands", {
     value: function () {

@@ -26,9 +26,56 @@ pub struct GrepArgs {
     pub pattern: Option<String>,
     pub pattern_files: Vec<String>,
     pub exclude_dir: bool,
+    /// How the output looks (`-n`, `-l`, `-w`, `-o`, `-h`, `-q`), for the native printer.
+    pub output: GrepOutput,
     /// Indices into the argument list of the file operands.
     pub file_operands: Vec<usize>,
     pub has_double_dash: bool,
+}
+
+/// grep's options that shape its output and its walk, as just-bash reads them.
+#[derive(Debug, Clone, Default)]
+pub struct GrepOutput {
+    pub line_numbers: bool,
+    pub files_with_matches: bool,
+    pub word: bool,
+    pub only_matching: bool,
+    pub no_filename: bool,
+    pub quiet: bool,
+    /// `-m`; 0 is no limit.
+    pub max_count: u64,
+    pub before: u64,
+    pub after: u64,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    pub exclude_dir: Vec<String>,
+    /// A number just-bash reads with `parseInt` into something other than a count (`-m x`,
+    /// `-A -1`): its output is not modelled.
+    pub odd_number: bool,
+}
+
+impl GrepOutput {
+    fn number(&mut self, s: &str) -> u64 {
+        match s.parse::<u64>() {
+            Ok(n) if !s.starts_with('+') => n,
+            _ => {
+                self.odd_number = true;
+                0
+            }
+        }
+    }
+
+    fn set_numeric(&mut self, which: &str, n: u64) {
+        match which {
+            "m" => self.max_count = n,
+            "A" => self.after = n,
+            "B" => self.before = n,
+            _ => {
+                self.before = n;
+                self.after = n;
+            }
+        }
+    }
 }
 
 impl GrepArgs {
@@ -77,12 +124,22 @@ pub fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
             }
             if let Some(f) = arg.strip_prefix("--file=") {
                 g.pattern_files.push(f.to_string());
-            } else if arg.starts_with("--include=") || arg.starts_with("--exclude=") || arg.starts_with("--max-count=") {
-            } else if arg.starts_with("--exclude-dir=") {
+            } else if let Some(v) = arg.strip_prefix("--include=") {
+                g.output.include.push(v.to_string());
+            } else if let Some(v) = arg.strip_prefix("--exclude=") {
+                g.output.exclude.push(v.to_string());
+            } else if let Some(v) = arg.strip_prefix("--max-count=") {
+                g.output.max_count = g.output.number(v);
+            } else if let Some(v) = arg.strip_prefix("--exclude-dir=") {
                 g.exclude_dir = true;
+                g.output.exclude_dir.push(v.to_string());
             } else if arg.len() > 2 && arg.starts_with("-m") && arg[2..].bytes().all(|b| b.is_ascii_digit()) || is_context(arg) {
+                let n = g.output.number(&arg[2..]);
+                g.output.set_numeric(&arg[1..2], n);
             } else if matches!(arg, "-m" | "-A" | "-B" | "-C") && takes_next {
                 i += 1;
+                let n = g.output.number(&args[i]);
+                g.output.set_numeric(&arg[1..2], n);
             } else {
                 let flags: Vec<String> = if arg.starts_with("--") { vec![arg.to_string()] } else { arg[1..].chars().map(String::from).collect() };
                 for (f, flag) in flags.iter().enumerate() {
@@ -109,8 +166,12 @@ pub fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
                         "E" | "--extended-regexp" => g.extended = true,
                         "P" | "--perl-regexp" => g.perl = true,
                         "F" | "--fixed-strings" => g.fixed = true,
-                        "n" | "--line-number" | "l" | "--files-with-matches" | "w" | "--word-regexp" | "o"
-                        | "--only-matching" | "h" | "--no-filename" | "q" | "--quiet" | "--silent" => {}
+                        "n" | "--line-number" => g.output.line_numbers = true,
+                        "l" | "--files-with-matches" => g.output.files_with_matches = true,
+                        "w" | "--word-regexp" => g.output.word = true,
+                        "o" | "--only-matching" => g.output.only_matching = true,
+                        "h" | "--no-filename" => g.output.no_filename = true,
+                        "q" | "--quiet" | "--silent" => g.output.quiet = true,
                         _ => {
                             g.invalid = true;
                             return g;

@@ -9,17 +9,22 @@
 //!   never a false negative;
 //! - [`plan`]: what to do with the command (delegate, prefetch, narrow);
 //! - [`coarse`]: the Chroma query behind a narrowing;
-//! - [`runner`]: the composition, run once per command.
+//! - [`runner`]: the composition, run once per command;
+//! - [`engine`], [`printer`], [`native`]: grep answered in Rust over the pages that are
+//!   left, when its flags and patterns are ones whose output is modelled exactly.
 //!
-//! just-bash's own command has the last word over the files that are left, so every
-//! flag and output format is exactly just-bash's.
+//! Otherwise just-bash's own command has the last word over the files that are left, so
+//! every flag and output format is exactly just-bash's either way.
 
 pub mod args;
 pub mod coarse;
+pub mod engine;
 pub mod filter;
 pub mod literals;
 pub mod matcher;
+pub mod native;
 pub mod plan;
+pub mod printer;
 pub mod rewrite;
 pub mod runner;
 pub mod syntax;

@@ -55,6 +55,14 @@ fn too_long<'a>(mut patterns: impl Iterator<Item = &'a String>) -> Option<Plan> 
     Some(Plan::Refuse(format!("a pattern of {} bytes is longer than the {MAX_PATTERN_BYTES} this shell searches with", long.len())))
 }
 
+/// Why a command line must not run at all, if it must not.
+pub fn refusal(args: &[String]) -> Option<String> {
+    match too_long(args.iter()) {
+        Some(Plan::Refuse(why)) => Some(why),
+        _ => None,
+    }
+}
+
 /// A recursive search to run over fewer files.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Narrowing {

@@ -4,14 +4,16 @@
 //! printer: [`plan`](super::plan) decides what the command reads, the
 //! [`coarse`](super::coarse) query asks Chroma which of those pages may match, the page
 //! store loads the candidates in bulk, the matcher's fine check drops pages that cannot
-//! match after all, and just-bash's own command — run by the host over the files that
-//! are left — does the matching and printing. Every step may only keep too much, never
+//! match after all, and the [`native`](super::native) grep — or, outside what it models,
+//! just-bash's own command run by the host over the files that are left — does the
+//! matching and printing. Every step may only keep too much, never
 //! too little, so the output is the command's output over the whole scope.
 
 use super::coarse::{self, Found, Scope};
 use super::filter::Chunking;
 use super::matcher::Matcher;
-use super::plan::{plan_grep, plan_rg, Context, Narrowing, Plan};
+use super::native::{self, Place, Printed};
+use super::plan::{plan_grep, plan_rg, refusal, Context, Narrowing, Plan};
 #[cfg(test)]
 use super::plan::MAX_PATTERN_BYTES;
 use super::walk::Target;
@@ -37,32 +39,73 @@ pub enum Outcome {
     Failed,
     /// Do not run it, for this reason.
     Refused(String),
+    /// Answered here: what the command prints.
+    Printed(Printed),
 }
 
-/// Plans and prepares one search command. What it cost is recorded in the session's stats.
-pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool) -> Outcome {
+/// Plans and prepares one search command, and answers it here when its output is
+/// modelled exactly. What it cost is recorded in the session's stats.
+/// `own_fs` says whether the command reads this filesystem itself (not a host's
+/// filesystem that mounts it elsewhere): only then can it be answered here.
+pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool, own_fs: bool) -> Outcome {
     let mut cs = CommandStats { command: std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "), ..Default::default() };
     let cwd = path::normalize(cwd);
+    if !own_fs {
+        // Its paths are the host's: this listing cannot say what they hold.
+        cs.delegated = Some("the command reads another filesystem".into());
+        let refused = refusal(&args);
+        fs.record(cs);
+        return refused.map_or(Outcome::Run(args), Outcome::Refused);
+    }
+    let outcome = match prepare(fs, name, args, &cwd, stdin_empty, &mut cs).await {
+        Outcome::Run(args) if fs.native_commands() => answer(fs, name, args, &cwd, &mut cs).await,
+        Outcome::Run(args) => {
+            cs.delegated = Some("native commands are off".into());
+            Outcome::Run(args)
+        }
+        other => other,
+    };
+    fs.record(cs);
+    outcome
+}
+
+/// The command answered natively, or the arguments to run it with in just-bash.
+async fn answer(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, cs: &mut CommandStats) -> Outcome {
+    let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd };
+    let why = match native::prepare(name, &args, place) {
+        Ok(grep) => match grep.run(fs).await {
+            Some(printed) => {
+                cs.native = true;
+                return Outcome::Printed(printed);
+            }
+            None => "a page holds characters whose case folding is RE2's alone".to_string(),
+        },
+        Err(why) => why.0,
+    };
+    cs.delegated = Some(why);
+    Outcome::Run(args)
+}
+
+/// Plans the command and loads what it reads: the arguments to run it with.
+async fn prepare(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool, cs: &mut CommandStats) -> Outcome {
     let chunking = if fs.tree().line_aligned() { Chunking::LineAligned } else { Chunking::Arbitrary };
-    let cx = Context { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd, chunking };
+    let cx = Context { listing: fs.listing(), scratch: fs.scratch_root(), cwd, chunking };
     let run = match plan(fs, name, &args, cx, stdin_empty).await {
         Plan::Refuse(why) => {
             cs.note = Some(format!("refused: {why}"));
-            fs.record(cs);
             return Outcome::Refused(why);
         }
         Plan::Delegate | Plan::ReadPatternFiles(_) => Ok(args),
         Plan::Prefetch { files, why } => {
             cs.scope = files.len() as u64;
-            prefetch(fs, &files, why, &mut cs).await.map(|()| args)
+            prefetch(fs, &files, why, cs).await.map(|()| args)
         }
-        Plan::Narrow(n) => narrow(fs, n, &mut cs).await.map(|run| run.unwrap_or(args)),
+        Plan::Narrow(n) => narrow(fs, n, cs).await.map(|run| run.unwrap_or(args)),
     };
     let run = run.map_err(|f| {
         cs.note = Some(format!("stopped: {}", f.error));
         fs.failed(&f.path, f.error);
     });
-    fs.record(cs);
     run.map_or(Outcome::Failed, Outcome::Run)
 }
 

@@ -270,12 +270,14 @@ impl ChromaFs {
     /// cannot be loaded (the failure is reported by `endCommand`); rejects when the
     /// command must not run (a pattern too long to search), with the reason.
     #[wasm_bindgen(js_name = planSearch)]
-    pub fn plan_search(&self, name: String, args: Vec<String>, cwd: String, stdin_empty: Option<bool>) -> Promise {
+    pub fn plan_search(&self, name: String, args: Vec<String>, cwd: String, stdin_empty: Option<bool>, own_fs: Option<bool>) -> Promise {
         let fs = self.inner.clone();
         future_to_promise(async move {
-            match crate::search::runner::run(&fs, &name, args, &cwd, stdin_empty.unwrap_or(true)).await {
+            let (stdin_empty, own_fs) = (stdin_empty.unwrap_or(true), own_fs.unwrap_or(false));
+            match crate::search::runner::run(&fs, &name, args, &cwd, stdin_empty, own_fs).await {
                 Outcome::Run(args) => Ok(args.into_iter().map(JsValue::from).collect::<Array>().into()),
                 Outcome::Failed => Ok(JsValue::NULL),
+                Outcome::Printed(p) => plain(&serde_json::json!({ "stdout": p.stdout, "stderr": p.stderr, "exitCode": p.exit_code })),
                 Outcome::Refused(why) => Err(invalid(why)),
             }
         })

@@ -34,7 +34,7 @@ fn connect(chroma: &FakeChroma) -> Rc<Filesystem> {
 fn search(fs: &Rc<Filesystem>, words: &[&str]) -> (Vec<String>, CommandStats) {
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
-    let out = block_on(async move { run(&fs2, &name, args, "/", true).await });
+    let out = block_on(async move { run(&fs2, &name, args, "/", true, true).await });
     let Outcome::Run(args) = out else { panic!("the search cannot run: {out:?}") };
     (args, fs.stats().commands.pop().unwrap())
 }
@@ -209,6 +209,8 @@ fn a_pattern_that_matches_most_pages_loads_the_scope_whole() {
 
 fn connect_with(chroma: &FakeChroma, tweak: impl FnOnce(&mut Options)) -> Rc<Filesystem> {
     let mut o = Options::new(URL, "docs");
+    // These tests look at what is handed to just-bash; native answers are tested below.
+    o.native_commands = false;
     tweak(&mut o);
     let t: Rc<dyn Transport> = Rc::new(chroma.clone());
     Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
@@ -218,7 +220,7 @@ fn attempt(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, crate::journal::Rep
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
     let mark = fs.begin_command();
-    let out = block_on(async move { run(&fs2, &name, args, "/", true).await });
+    let out = block_on(async move { run(&fs2, &name, args, "/", true, true).await });
     (out, fs.end_command(mark))
 }
 
@@ -285,4 +287,45 @@ fn a_pattern_too_long_for_just_bash_is_refused_before_anything_is_sent() {
     assert!(chroma.requests().is_empty());
     let ok = "x".repeat(MAX_PATTERN_BYTES);
     assert!(matches!(attempt(&fs, &["grep", "-r", ok.as_str(), "/"]).0, Outcome::Run(_)));
+}
+
+fn answer(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, CommandStats) {
+    let fs2 = fs.clone();
+    let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
+    let out = block_on(async move { run(&fs2, &name, args, "/", true, true).await });
+    (out, fs.stats().commands.pop().unwrap())
+}
+
+fn printed(stdout: &str, stderr: &str, exit_code: i32) -> Outcome {
+    Outcome::Printed(Printed { stdout: stdout.into(), stderr: stderr.into(), exit_code })
+}
+
+#[test]
+fn narrowed_searches_are_answered_natively() {
+    let chroma = corpus(true);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let (out, cs) = answer(&fs, &["grep", "-rn", "token", "/"]);
+    assert_eq!(out, printed("//a.md:2:set the token\n//pats.md:1:token\n", "", 0));
+    assert!(cs.native && cs.delegated.is_none());
+    assert_eq!(answer(&fs, &["grep", "-rc", "token", "/"]).0, printed("//a.md:1\n//b.md:0\n//c.md:1\n//d.md:0\n//pats.md:1\n", "", 0));
+    assert_eq!(answer(&fs, &["grep", "-rl", "zzz", "/"]).0, printed("", "", 1));
+    assert_eq!(answer(&fs, &["grep", "token", "/b.md", "/nope.md", "/"]).0, printed("", "grep: /nope.md: No such file or directory\ngrep: /: Is a directory\n", 2));
+    assert_eq!(answer(&fs, &["grep", "-q", "token", "/nope.md", "/a.md"]).0, printed("", "", 0));
+    assert_eq!(answer(&fs, &["grep", "-rl", "--exclude-dir=/", "token", "/"]).0, printed("", "", 1), "the operand's own name is tested");
+}
+
+#[test]
+fn searches_outside_the_modelled_set_go_to_just_bash_and_say_why() {
+    let chroma = corpus(true);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    for (cmd, why) in [
+        (&["grep", "-rP", "tok", "/"][..], "-P is left to just-bash"),
+        (&["grep", "-roE", "x*", "/"], "-o with a pattern that matches empty text"),
+        (&["grep", "-r", "--include=[ab].md", "x", "/"], "a bracket glob is left to just-bash"),
+        (&["grep", "x"], "stdin and globs are read by just-bash"),
+    ] {
+        let (out, cs) = answer(&fs, cmd);
+        assert!(matches!(out, Outcome::Run(_)), "{cmd:?}: {out:?}");
+        assert_eq!((cs.native, cs.delegated.as_deref()), (false, Some(why)), "{cmd:?}");
+    }
 }

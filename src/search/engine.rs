@@ -1,0 +1,459 @@
+//! The regex a native search matches lines with: just-bash's, compiled with regex-lite.
+//!
+//! just-bash builds one RE2 pattern from grep's patterns and flags (fixed strings
+//! escaped, several patterns joined, `-w` as `\b(?:…)\b`, `-x` as `^(?:…)$`) and runs it
+//! with re2js. [`Engine::new`] builds the same pattern and translates it into regex-lite
+//! syntax, but only where the two engines agree on every line: both are leftmost-first,
+//! linear-time and ASCII-only for `\w`, `\d` and `\b`, so a translation of the shared
+//! subset matches the same spans. Outside it — Unicode classes, inline flags, named
+//! groups, case folding of non-ASCII patterns, `\s` spelled as regex-lite reads it — the
+//! result is [`Unsupported`] and the command runs in just-bash.
+//!
+//! One difference cannot be seen in the pattern: RE2 folds the Kelvin sign onto `k` and
+//! the long s onto `s` under `-i`. [`Engine::exact_on`] says whether a text holds them.
+
+use super::rewrite::{to_re2, Dialect};
+use super::syntax::{parse, Node};
+use super::Unsupported;
+
+/// RE2's largest repetition count; a larger one is a syntax error there.
+const MAX_REPEAT: u32 = 1000;
+
+/// A compiled line matcher, exact with respect to just-bash's.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    re: regex_lite::Regex,
+    ignore_case: bool,
+    /// Whether the pattern can match an empty span (`-o` and `-co` then depend on how
+    /// re2js steps over it, which is not modelled).
+    pub nullable: bool,
+}
+
+/// What grep's flags say about its patterns.
+#[derive(Debug, Clone, Copy)]
+pub struct Flags {
+    pub dialect: Dialect,
+    pub ignore_case: bool,
+    pub word: bool,
+    pub line: bool,
+}
+
+impl Engine {
+    pub fn new(patterns: &[String], f: Flags) -> Result<Engine, Unsupported> {
+        if patterns.is_empty() {
+            return Err(Unsupported::new("no pattern"));
+        }
+        if f.dialect == Dialect::Perl {
+            return Err(Unsupported::new("-P is left to just-bash"));
+        }
+        if f.ignore_case && !patterns.iter().all(|p| p.is_ascii()) {
+            return Err(Unsupported::new("case folding beyond ASCII"));
+        }
+        let mut re2 = combined(patterns, f.dialect)?;
+        if f.word {
+            re2 = format!("\\b(?:{re2})\\b");
+        }
+        if f.line {
+            re2 = format!("^(?:{re2})$");
+        }
+        let tree = parse(&re2)?;
+        let mut lite = String::from(if f.ignore_case { "(?i)" } else { "" });
+        translate(&re2.chars().collect::<Vec<_>>(), &mut lite)?;
+        let re = regex_lite::Regex::new(&lite)
+            .map_err(|e| Unsupported::new(format!("regex-lite: {e}")))?;
+        Ok(Engine {
+            re,
+            ignore_case: f.ignore_case,
+            nullable: nullable(&tree),
+        })
+    }
+
+    /// Whether this engine's answers over `text` are just-bash's.
+    pub fn exact_on(&self, text: &str) -> bool {
+        !(self.ignore_case && text.contains(['\u{212A}', '\u{17F}']))
+    }
+
+    pub fn is_match(&self, line: &str) -> bool {
+        self.re.is_match(line)
+    }
+
+    /// The matches of a line, left to right, as `exec` in a loop finds them (non-empty
+    /// patterns only: see [`Engine::nullable`]).
+    pub fn matches<'a>(&'a self, line: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.re.find_iter(line).map(|m| m.as_str())
+    }
+}
+
+/// just-bash's joining of several patterns into one RE2 pattern.
+fn combined(patterns: &[String], dialect: Dialect) -> Result<String, Unsupported> {
+    let one = |p: &str, d: Dialect| -> Result<String, Unsupported> {
+        Ok(match to_re2(p, d)? {
+            Some(re2) => re2,
+            None => escape_fixed(p),
+        })
+    };
+    if let [p] = patterns {
+        return one(p, dialect);
+    }
+    // Each pattern must compile on its own (grep reports the one that does not).
+    for p in patterns {
+        parse(&one(p, dialect)?)?;
+    }
+    Ok(match dialect {
+        Dialect::Fixed => patterns
+            .iter()
+            .map(|p| format!("(?:{})", escape_fixed(p)))
+            .collect::<Vec<_>>()
+            .join("|"),
+        Dialect::Basic => one(&patterns.join("\\|"), Dialect::Basic)?,
+        _ => patterns
+            .iter()
+            .map(|p| one(p, dialect).map(|r| format!("(?:{r})")))
+            .collect::<Result<Vec<_>, _>>()?
+            .join("|"),
+    })
+}
+
+/// just-bash's escaping of a fixed string (`[.*+?^${}()|[\]\\]`).
+fn escape_fixed(p: &str) -> String {
+    let mut out = String::with_capacity(p.len() + 4);
+    for c in p.chars() {
+        if ".*+?^${}()|[]\\".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn nullable(n: &Node) -> bool {
+    match n {
+        Node::Lit(_) | Node::Class(_) | Node::Any => false,
+        Node::Start | Node::End | Node::Empty => true,
+        Node::Cat(v) => v.iter().all(nullable),
+        Node::Alt(v) => v.iter().any(nullable),
+        Node::Group(g) => nullable(g),
+        Node::Rep(inner, min, _) => *min == 0 || nullable(inner),
+    }
+}
+
+const META: &str = "\\.+*?()|[]{}^$";
+
+fn push_lit(out: &mut String, c: char) {
+    match c {
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        c if META.contains(c) => {
+            out.push('\\');
+            out.push(c);
+        }
+        c => out.push(c),
+    }
+}
+
+fn push_class_char(out: &mut String, c: char) {
+    match c {
+        '\\' | '[' | ']' | '^' | '-' | '&' | '~' => {
+            out.push('\\');
+            out.push(c);
+        }
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        c => out.push(c),
+    }
+}
+
+/// RE2's `\s` (regex-lite's also holds `\v`).
+const SPACE: &str = "\\t\\n\\x0C\\r ";
+
+fn escape_char(e: char) -> Option<&'static str> {
+    Some(match e {
+        't' => "\\t",
+        'n' => "\\n",
+        'r' => "\\r",
+        'f' => "\\x0C",
+        'v' => "\\x0B",
+        _ => return None,
+    })
+}
+
+/// Translates RE2 text in the shared subset into regex-lite text.
+fn translate(s: &[char], out: &mut String) -> Result<(), Unsupported> {
+    let no = |what: &str| Err(Unsupported::new(format!("{what} is left to just-bash")));
+    let mut i = 0;
+    while i < s.len() {
+        let c = s[i];
+        i += 1;
+        match c {
+            '\\' => {
+                let Some(&e) = s.get(i) else {
+                    return no("a trailing backslash");
+                };
+                i += 1;
+                match e {
+                    'd' | 'D' | 'w' | 'W' | 'b' | 'B' | 'A' | 'z' => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                    's' => out.push_str(&format!("[{SPACE}]")),
+                    'S' => out.push_str(&format!("[^{SPACE}]")),
+                    e if escape_char(e).is_some() => out.push_str(escape_char(e).unwrap()),
+                    e if e.is_ascii_punctuation() => push_lit(out, e),
+                    _ => return no(&format!("the escape \\{e}")),
+                }
+            }
+            '[' => i = class(s, i, out)?,
+            '(' => {
+                if s.get(i) == Some(&'?') {
+                    if s.get(i + 1) != Some(&':') {
+                        return no("a (?…) group");
+                    }
+                    i += 2;
+                    out.push_str("(?:");
+                } else {
+                    out.push('(');
+                }
+            }
+            ')' | '|' | '.' | '^' | '$' | '*' | '+' | '?' => out.push(c),
+            '{' => match interval(s, i) {
+                Some((end, max)) if max <= MAX_REPEAT => {
+                    out.extend(&s[i - 1..end]);
+                    i = end;
+                }
+                Some(_) => return no("a repetition over 1000"),
+                None => out.push_str("\\{"),
+            },
+            c => push_lit(out, c),
+        }
+    }
+    Ok(())
+}
+
+/// An interval `{n}`, `{n,}` or `{n,m}` starting after the `{` at `i - 1`: where it ends
+/// and its largest count.
+fn interval(s: &[char], mut i: usize) -> Option<(usize, u32)> {
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < s.len() && s[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        (*i > start).then(|| {
+            s[start..*i]
+                .iter()
+                .collect::<String>()
+                .parse::<u32>()
+                .unwrap_or(u32::MAX)
+        })
+    };
+    let min = digits(&mut i)?;
+    let mut max = min;
+    if s.get(i) == Some(&',') {
+        i += 1;
+        max = digits(&mut i).unwrap_or(min);
+    }
+    (s.get(i) == Some(&'}')).then_some((i + 1, max.max(min)))
+}
+
+/// A bracket expression starting after the `[` at `i - 1`; returns where it ends.
+fn class(s: &[char], mut i: usize, out: &mut String) -> Result<usize, Unsupported> {
+    let no = |what: &str| {
+        Err(Unsupported::new(format!(
+            "{what} in a bracket expression is left to just-bash"
+        )))
+    };
+    out.push('[');
+    if s.get(i) == Some(&'^') {
+        out.push('^');
+        i += 1;
+    }
+    let start = i;
+    loop {
+        let Some(&c) = s.get(i) else {
+            return no("an unclosed bracket");
+        };
+        if c == ']' && i > start {
+            out.push(']');
+            return Ok(i + 1);
+        }
+        let (lo, next) = class_atom(s, i)?;
+        i = next;
+        match lo {
+            Atom::Set(set) => out.push_str(set),
+            Atom::Char(lo) if s.get(i) == Some(&'-') && s.get(i + 1).is_some_and(|&n| n != ']') => {
+                let (hi, next) = class_atom(s, i + 1)?;
+                let Atom::Char(hi) = hi else {
+                    return no("a range to a class");
+                };
+                i = next;
+                push_class_char(out, lo);
+                out.push('-');
+                push_class_char(out, hi);
+            }
+            Atom::Char('-') if i - 1 != start && s.get(i) != Some(&']') => {
+                return no("a '-' between ranges")
+            }
+            Atom::Char(c) => push_class_char(out, c),
+        }
+    }
+}
+
+enum Atom {
+    Char(char),
+    Set(&'static str),
+}
+
+fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
+    let no = |what: String| {
+        Err(Unsupported::new(format!(
+            "{what} in a bracket expression is left to just-bash"
+        )))
+    };
+    match s[i] {
+        '[' if s.get(i + 1) == Some(&':') => no("a POSIX class just-bash does not know".into()),
+        '\\' => {
+            let Some(&e) = s.get(i + 1) else {
+                return no("a trailing backslash".into());
+            };
+            let atom = match e {
+                'd' => Atom::Set("0-9"),
+                'w' => Atom::Set("0-9A-Za-z_"),
+                's' => Atom::Set(SPACE),
+                't' => Atom::Char('\t'),
+                'n' => Atom::Char('\n'),
+                'r' => Atom::Char('\r'),
+                'f' => Atom::Char('\u{c}'),
+                'v' => Atom::Char('\u{b}'),
+                e if e.is_ascii_punctuation() => Atom::Char(e),
+                e => return no(format!("the escape \\{e}")),
+            };
+            Ok((atom, i + 2))
+        }
+        c => Ok((Atom::Char(c), i + 1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine(
+        p: &[&str],
+        dialect: Dialect,
+        ignore_case: bool,
+        word: bool,
+        line: bool,
+    ) -> Result<Engine, Unsupported> {
+        let p: Vec<String> = p.iter().map(|s| s.to_string()).collect();
+        Engine::new(
+            &p,
+            Flags {
+                dialect,
+                ignore_case,
+                word,
+                line,
+            },
+        )
+    }
+
+    fn lite(p: &str, d: Dialect) -> String {
+        engine(&[p], d, false, false, false)
+            .unwrap()
+            .re
+            .as_str()
+            .to_string()
+    }
+
+    #[test]
+    fn translations_keep_re2_meanings() {
+        assert_eq!(
+            lite("a\\sb", Dialect::Extended),
+            "a[\\t\\n\\x0C\\r ]b",
+            "\\s without \\v"
+        );
+        assert_eq!(
+            lite("\\<x", Dialect::Extended),
+            "<x",
+            "RE2 reads \\< as a literal"
+        );
+        assert_eq!(
+            lite("a{,3}", Dialect::Extended),
+            "a\\{,3\\}",
+            "not an interval in RE2"
+        );
+        assert_eq!(
+            lite("[a[b&&c~-]", Dialect::Extended),
+            "[a\\[b\\&\\&c\\~\\-]",
+            "no nested classes or set operations"
+        );
+        assert_eq!(lite("[]a]", Dialect::Extended), "[\\]a]");
+        assert_eq!(lite("a.b", Dialect::Fixed), "a\\.b");
+        assert_eq!(lite("a+(b)", Dialect::Basic), "a\\+\\(b\\)");
+        assert_eq!(lite("[[:digit:]]x", Dialect::Basic), "[0-9]x");
+    }
+
+    #[test]
+    fn several_patterns_join_like_just_bash() {
+        let e = engine(&["a.b", "c"], Dialect::Fixed, false, false, false).unwrap();
+        assert!(e.is_match("xa.by") && !e.is_match("axb") && e.is_match("c"));
+        let e = engine(&["a\\|b", "c"], Dialect::Basic, false, true, false).unwrap();
+        assert!(e.is_match("x b y") && !e.is_match("cc"));
+    }
+
+    #[test]
+    fn word_and_line_wrapping() {
+        let e = engine(&["foo"], Dialect::Basic, false, true, false).unwrap();
+        assert!(e.is_match("a foo b") && !e.is_match("food"));
+        let e = engine(&["foo|bar"], Dialect::Extended, true, false, true).unwrap();
+        assert!(e.is_match("BAR") && !e.is_match("bar "));
+    }
+
+    #[test]
+    fn outside_the_shared_subset_is_refused() {
+        for p in [
+            "\\pL",
+            "(?i)a",
+            "(?<n>a)",
+            "a{1001}",
+            "[[:foo:]]",
+            "\\x41",
+            "\\1",
+        ] {
+            assert!(
+                engine(&[p], Dialect::Extended, false, false, false).is_err(),
+                "{p}"
+            );
+        }
+        assert!(engine(&["été"], Dialect::Fixed, true, false, false).is_err());
+        assert!(
+            engine(&["a**"], Dialect::Extended, false, false, false).is_err(),
+            "RE2 rejects it"
+        );
+    }
+
+    #[test]
+    fn nullable_patterns_are_known() {
+        assert!(
+            engine(&["a*"], Dialect::Extended, false, false, false)
+                .unwrap()
+                .nullable
+        );
+        assert!(
+            engine(&["x|"], Dialect::Extended, false, false, false)
+                .unwrap()
+                .nullable
+        );
+        assert!(
+            !engine(&["a+"], Dialect::Extended, false, false, false)
+                .unwrap()
+                .nullable
+        );
+    }
+
+    #[test]
+    fn case_folding_beyond_ascii_is_flagged() {
+        let e = engine(&["k"], Dialect::Fixed, true, false, false).unwrap();
+        assert!(!e.exact_on("\u{212A}elvin") && e.exact_on("Kelvin"));
+    }
+}

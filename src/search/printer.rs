@@ -1,0 +1,263 @@
+//! What grep prints for one file, exactly as just-bash's `searchContent` prints it.
+//!
+//! just-bash splits a file on `\n` (a final empty line does not count), tests each line,
+//! and prints `file:line:text`, counts, `-o` matches or context groups with `--` between
+//! them. Its quirks are kept: context separators never cross files, `-o` prints context
+//! lines too, `-m 0` means no limit, and a count follows `-o` by counting matches.
+
+use super::engine::Engine;
+use std::collections::HashSet;
+use std::fmt::Write;
+
+/// How one file's lines are printed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    pub invert: bool,
+    pub line_numbers: bool,
+    pub count: bool,
+    pub only_matching: bool,
+    pub before: u64,
+    pub after: u64,
+    /// 0: no limit.
+    pub max_count: u64,
+    /// The name printed before each line, when there is one.
+    pub filename: Option<&'a str>,
+}
+
+/// Searches `content`, appends what grep prints for it to `out`, and says whether a line
+/// was selected.
+pub fn search(content: &str, engine: &Engine, o: &Options, out: &mut String) -> bool {
+    let mut lines: Vec<&str> = content.split('\n').collect();
+    if lines.last() == Some(&"") {
+        lines.pop();
+    }
+    if o.count {
+        count(&lines, engine, o, out)
+    } else if o.before == 0 && o.after == 0 {
+        plain(&lines, engine, o, out)
+    } else {
+        with_context(&lines, engine, o, out)
+    }
+}
+
+fn count(lines: &[&str], engine: &Engine, o: &Options, out: &mut String) -> bool {
+    let by_match = o.only_matching && !o.invert;
+    let n: usize = lines
+        .iter()
+        .map(|line| {
+            if by_match {
+                engine.matches(line).count()
+            } else {
+                usize::from(engine.is_match(line) != o.invert)
+            }
+        })
+        .sum();
+    match o.filename {
+        Some(f) => writeln!(out, "{f}:{n}").unwrap(),
+        None => writeln!(out, "{n}").unwrap(),
+    }
+    n > 0
+}
+
+fn prefix(out: &mut String, o: &Options, line: usize, sep: char) {
+    if let Some(f) = o.filename {
+        out.push_str(f);
+        out.push(sep);
+    }
+    if o.line_numbers {
+        write!(out, "{}{sep}", line + 1).unwrap();
+    }
+}
+
+/// A selected line: the line, or its matches under `-o`.
+fn selected(line: &str, i: usize, engine: &Engine, o: &Options, out: &mut String) {
+    if o.only_matching {
+        for m in engine.matches(line) {
+            prefix(out, o, i, ':');
+            out.push_str(m);
+            out.push('\n');
+        }
+    } else {
+        prefix(out, o, i, ':');
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+fn plain(lines: &[&str], engine: &Engine, o: &Options, out: &mut String) -> bool {
+    let mut n = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if o.max_count > 0 && n >= o.max_count {
+            break;
+        }
+        if engine.is_match(line) != o.invert {
+            n += 1;
+            selected(line, i, engine, o, out);
+        }
+    }
+    n > 0
+}
+
+fn with_context(lines: &[&str], engine: &Engine, o: &Options, out: &mut String) -> bool {
+    let mut hits = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if o.max_count > 0 && hits.len() as u64 >= o.max_count {
+            break;
+        }
+        if engine.is_match(line) != o.invert {
+            hits.push(i);
+        }
+    }
+    let mut printed = HashSet::new();
+    let mut last: Option<usize> = None;
+    let context =
+        |i: usize, printed: &mut HashSet<usize>, last: &mut Option<usize>, out: &mut String| {
+            if printed.insert(i) {
+                *last = Some(i);
+                prefix(out, o, i, '-');
+                out.push_str(lines[i]);
+                out.push('\n');
+            }
+        };
+    for &hit in &hits {
+        let start = hit.saturating_sub(o.before as usize);
+        if last.is_some_and(|l| start > l + 1) {
+            out.push_str("--\n");
+        }
+        for i in start..hit {
+            context(i, &mut printed, &mut last, out);
+        }
+        if printed.insert(hit) {
+            last = Some(hit);
+            selected(lines[hit], hit, engine, o, out);
+        }
+        let end = (lines.len() - 1).min(hit.saturating_add(o.after as usize));
+        for i in hit + 1..=end {
+            context(i, &mut printed, &mut last, out);
+        }
+    }
+    !hits.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::engine::Flags;
+    use crate::search::rewrite::Dialect;
+
+    fn grep(content: &str, pattern: &str, o: Options) -> (String, bool) {
+        let e = Engine::new(
+            &[pattern.to_string()],
+            Flags {
+                dialect: Dialect::Extended,
+                ignore_case: false,
+                word: false,
+                line: false,
+            },
+        )
+        .unwrap();
+        let mut out = String::new();
+        let matched = search(content, &e, &o, &mut out);
+        (out, matched)
+    }
+
+    const TEXT: &str = "a1\nb\nc\na2\nd\ne\nf\ng\na3\n";
+
+    #[test]
+    fn lines_numbers_and_names() {
+        let o = Options {
+            line_numbers: true,
+            filename: Some("/x.md"),
+            ..Default::default()
+        };
+        assert_eq!(
+            grep(TEXT, "a", o),
+            ("/x.md:1:a1\n/x.md:4:a2\n/x.md:9:a3\n".into(), true)
+        );
+        assert_eq!(grep(TEXT, "z", o), (String::new(), false));
+        assert_eq!(
+            grep("a\n\n", "^$", Options::default()).0,
+            "\n",
+            "an empty line before the final newline counts"
+        );
+    }
+
+    #[test]
+    fn counts_and_max_count() {
+        assert_eq!(
+            grep(
+                TEXT,
+                "a",
+                Options {
+                    count: true,
+                    ..Default::default()
+                }
+            )
+            .0,
+            "3\n"
+        );
+        assert_eq!(
+            grep(
+                TEXT,
+                "a",
+                Options {
+                    count: true,
+                    invert: true,
+                    filename: Some("f"),
+                    ..Default::default()
+                }
+            )
+            .0,
+            "f:6\n"
+        );
+        assert_eq!(
+            grep(
+                "aa a\n",
+                "a",
+                Options {
+                    count: true,
+                    only_matching: true,
+                    ..Default::default()
+                }
+            )
+            .0,
+            "3\n"
+        );
+        assert_eq!(
+            grep(
+                TEXT,
+                "a",
+                Options {
+                    max_count: 2,
+                    ..Default::default()
+                }
+            )
+            .0,
+            "a1\na2\n"
+        );
+    }
+
+    #[test]
+    fn context_groups_are_separated() {
+        let o = Options {
+            before: 1,
+            after: 1,
+            line_numbers: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            grep(TEXT, "a", o).0,
+            "1:a1\n2-b\n3-c\n4:a2\n5-d\n--\n8-g\n9:a3\n"
+        );
+        let o = Options {
+            after: 1,
+            only_matching: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            grep("xa1\ny\n", "a.", o).0,
+            "a1\ny\n",
+            "-o prints context lines too"
+        );
+    }
+}

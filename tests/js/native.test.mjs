@@ -1,0 +1,163 @@
+// Native search: grep answered in Rust prints what just-bash's grep prints over an
+// in-memory copy, byte for byte, over a seeded battery of random flag sets × patterns ×
+// operands × working directories, on pages chunked by lines and cut at arbitrary offsets;
+// fs.stats() says which commands were answered natively, and most are.
+import { test, describe, before } from "node:test";
+import assert from "node:assert/strict";
+import { ChromaFs, ingest } from "chromafs";
+import { InMemoryFs, MountableFs } from "just-bash";
+import { chromaUrl, referenceFs, run, newBash, show } from "./helpers.mjs";
+
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+const WORDS = [
+  "token", "Token", "TOKEN", "tokens", "api_key", "api-key", "foo", "bar", "foobar", "foo.bar", "x+y", "[x]", "(a)",
+  "café", "naïve", "日本語", "😀", "a", "aa", "aaa", "path/to/file", "$HOME", "^caret", "back\\slash", "tab\there",
+  "line\r", "mint", "Mint", "dev", "v1.2.3", "2024-01-31", "#", "--", "ÉTÉ", "été", "ß", "x", "end.",
+];
+
+/** A small tree of pages whose lines mix the words above, with empty lines and odd bytes. */
+function corpus(seed) {
+  const r = rng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const files = [];
+  const dirs = ["", "guide/", "guide/deep/", "api/", "api/v2/", ".hidden/", "zh/"];
+  for (let i = 0; i < 36; i++) {
+    const dir = pick(dirs);
+    const ext = pick([".md", ".md", ".mdx", ".txt", ".json"]);
+    const name = `${dir}${pick(["", "", ".", "-"])}${pick(["page", "intro", "notes", "ref"])}${i}${ext}`;
+    const lines = [];
+    const n = Math.floor(r() * 24);
+    for (let l = 0; l < n; l++) {
+      const k = Math.floor(r() * 7);
+      lines.push(Array.from({ length: k }, () => pick(WORDS)).join(pick([" ", " ", "  ", ", ", ""])));
+    }
+    let text = lines.join("\n");
+    if (r() < 0.8) text += "\n";
+    if (r() < 0.1) text += "\n";
+    files.push({ path: name, content: Buffer.from(text), mtime: 1700000000000 + i * 1000 });
+  }
+  files.push({ path: "kelvin.md", content: Buffer.from("\u212Aelvin and the long \u017F\nplain k and s\n"), mtime: 1700000000000 });
+  files.push({ path: "empty.md", content: Buffer.from(""), mtime: 1700000000000 });
+  files.push({ path: "secret/plan.md", content: Buffer.from("token of the admins\n"), mtime: 1700000000000 });
+  return files;
+}
+
+const PATTERNS = {
+  basic: ["token", "Token", "foo.bar", "foo\\.bar", "^foo", "bar$", "a\\{2\\}", "\\(foo\\|bar\\)", "[[:digit:]]\\+", "api[_-]key",
+    "x+y", "\\<mint", "t.k", "é", "日本", "\\bdev\\b", "[^a-z ]", "ß", "k", "\\s\\s", "back\\\\slash", "", "^$", "[x]", "\\[x\\]", "a*"],
+  extended: ["tok(en)?s?", "foo|bar", "^(foo|bar)", "v[0-9]+\\.[0-9]+", "[0-9]{4}-[0-9]{2}", "a{2,3}", "(a)", "\\(a\\)", "x\\+y",
+    "\\w+_key", "\\W#", "\\s", "mint|Mint", "[[:upper:]]{3,}", ".*?bar", "caf.", "😀", "\\$HOME", "e\\.$", "(", "[", "a**", "x*", "^"],
+  fixed: ["token", "foo.bar", "$HOME", "[x]", "(a)", "x+y", "back\\slash", "--", "ÉTÉ", "K", "tab\there", "😀", ""],
+};
+
+const FLAGS = ["-n", "-i", "-v", "-c", "-l", "-L", "-h", "-o", "-w", "-x", "-q", "-m 2", "-m1", "-A 1", "-B2", "-C 1", "-s", "--include=*.md",
+  "--exclude=*.txt", "--include='*.json'", "--exclude-dir=deep", "--max-count=1"];
+
+function battery(count, seed, files) {
+  const r = rng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+  const somePaths = () => Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(["/", ...files.map((f) => `/${f.path}`), "/nope.md", "/guide"]));
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const mode = pick(["basic", "basic", "extended", "extended", "fixed"]);
+    const flags = [];
+    for (let k = Math.floor(r() * 4); k > 0; k--) flags.push(pick(FLAGS));
+    const recursive = r() < 0.75;
+    if (recursive) flags.unshift(pick(["-r", "-R", "--recursive"]));
+    const name = mode === "extended" && r() < 0.3 ? "egrep" : mode === "fixed" && r() < 0.3 ? "fgrep" : "grep";
+    if (name === "grep" && mode !== "basic") flags.push(mode === "extended" ? "-E" : "-F");
+    const pattern = r() < 0.1 ? `${pick(PATTERNS[mode])}\n${pick(PATTERNS[mode])}` : pick(PATTERNS[mode]);
+    const patternArgs = r() < 0.2 ? `-e ${quote(pick(PATTERNS[mode]))} -e ${quote(pattern)}` : r() < 0.2 ? `-e ${quote(pattern)}` : quote(pattern);
+    const operands = recursive ? pick([["/"], ["/"], ["/guide"], ["."], ["guide/"], ["/api", "/zh"], somePaths()]) : somePaths();
+    const cwd = pick(["", "", "", "cd /guide && ", "cd /api && "]);
+    out.push(`${cwd}${name} ${flags.join(" ")} ${patternArgs} ${operands.join(" ")}`.replace(/\s+/g, " "));
+  }
+  return out;
+}
+
+async function compare(ours, ref, cmd) {
+  const [a, b] = [await run(ours, cmd), await run(ref, cmd)];
+  assert.deepEqual(
+    { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode },
+    { stdout: b.stdout, stderr: b.stderr, exitCode: b.exitCode },
+    `${cmd}\nchromafs ${show(a)}\nreference ${show(b)}`,
+  );
+}
+
+describe("native grep", () => {
+  const files = corpus(7);
+  const visible = files.filter((f) => !f.path.startsWith("secret/"));
+  const access = { "secret/**": { isPublic: false, groups: ["admin"] } };
+  let ref;
+  before(async () => {
+    ref = newBash(await referenceFs(visible));
+    await ingest({ url: chromaUrl(), collection: "native-lines", files, access });
+    await ingest({ url: chromaUrl(), collection: "native-cut", files, access, chunkBytes: 40 });
+  });
+
+  for (const [collection, seed, count] of [["native-lines", 101, 1600], ["native-cut", 202, 1000]]) {
+    test(`${count} generated commands on ${collection} print exactly what just-bash prints`, async (t) => {
+      const fs = await ChromaFs.connect({ url: chromaUrl(), collection, cacheBytes: 4096 });
+      const ours = newBash(fs, { customCommands: fs.commands() });
+      let native = 0;
+      let searches = 0;
+      const delegated = new Map();
+      for (const cmd of battery(count, seed, visible)) {
+        await compare(ours, ref, cmd);
+        for (const c of fs.stats().commands.slice(-1)) {
+          searches++;
+          if (c.native) native++;
+          else delegated.set(c.delegated, (delegated.get(c.delegated) ?? 0) + 1);
+        }
+      }
+      const why = [...delegated].map(([k, v]) => `${v}× ${k}`).join("; ");
+      t.diagnostic(`answered natively: ${native} of ${searches}; in just-bash: ${why}`);
+      assert.ok(native > searches * 0.6, `only ${native} of ${searches} answered natively (${why})`);
+    });
+  }
+
+  test("answers are the same with native commands off, and say so", async () => {
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines", nativeCommands: false });
+    const ours = newBash(fs, { customCommands: fs.commands() });
+    for (const cmd of battery(60, 303, visible)) await compare(ours, ref, cmd);
+    assert.ok(fs.stats().commands.every((c) => !c.native));
+  });
+
+  test("a page whose case folding only RE2 knows goes to just-bash", async () => {
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines" });
+    const ours = newBash(fs, { customCommands: fs.commands() });
+    await compare(ours, ref, "grep -rin k /kelvin.md /empty.md");
+    const last = fs.stats().commands.at(-1);
+    assert.equal(last.native, false);
+    assert.match(last.delegated, /case folding/);
+    await compare(ours, ref, "grep -rn k /kelvin.md");
+    assert.equal(fs.stats().commands.at(-1).native, true, "without -i the page is answered here");
+  });
+
+  test("hidden pages are neither searched nor named", async () => {
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines" });
+    const ours = newBash(fs, { customCommands: fs.commands() });
+    for (const cmd of ["grep -r admins /", "grep -rc admins / | grep secret", "grep admins /secret/plan.md", "grep -rL zzz /"]) {
+      const r = await run(ours, cmd);
+      assert.ok(!`${r.stdout}${r.stderr}`.includes("admins") && !r.stdout.includes("secret"), `${cmd}: ${show(r)}`);
+      await compare(ours, ref, cmd);
+    }
+  });
+
+  test("a host's MountableFs around the docs: searches run in just-bash and see every mount", async () => {
+    const docs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines" });
+    const ours = newBash(new MountableFs({ base: docs, mounts: [{ mountPoint: "/tmp", filesystem: new InMemoryFs() }] }), { customCommands: docs.commands() });
+    const theirs = newBash(new MountableFs({ base: await referenceFs(visible), mounts: [{ mountPoint: "/tmp", filesystem: new InMemoryFs() }] }));
+    for (const cmd of ["echo token > /tmp/t.md && grep -rl token / | tail -3", "echo api_key > /tmp/k.md && grep -rc api_key / | grep tmp"]) {
+      const [a, b] = [await run(ours, cmd), await run(theirs, cmd)];
+      assert.deepEqual([a.stdout, a.stderr, a.exitCode], [b.stdout, b.stderr, b.exitCode], cmd);
+      assert.match(a.stdout, /\/tmp\//);
+    }
+    assert.equal(docs.stats().commands.at(-1).delegated, "the command reads another filesystem");
+  });
+});
