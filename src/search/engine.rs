@@ -9,10 +9,15 @@
 //! groups, case folding of non-ASCII patterns, `\s` spelled as regex-lite reads it — the
 //! result is [`Unsupported`] and the command runs in just-bash.
 //!
+//! Like just-bash, and like ripgrep, lines are first tested for the literals every match
+//! must contain ([`Node::required`]), which is most of the speed: regex-lite has no
+//! literal optimisations of its own, and a pattern that is one literal needs no regex.
+//!
 //! One difference cannot be seen in the pattern: RE2 folds the Kelvin sign onto `k` and
 //! the long s onto `s` under `-i`. [`Engine::exact_on`] says whether a text holds them.
 
 use super::rewrite::{to_re2, Dialect};
+use super::literals::Req;
 use super::syntax::{parse, Node};
 use super::Unsupported;
 
@@ -27,6 +32,19 @@ pub struct Engine {
     /// Whether the pattern can match an empty span (`-o` and `-co` then depend on how
     /// re2js steps over it, which is not modelled).
     pub nullable: bool,
+    /// One of these is in every matching line (ASCII-lowercased under `-i`); none: no
+    /// such literals.
+    needles: Vec<String>,
+    /// The pattern is this one literal: no regex is needed.
+    literal: bool,
+}
+
+/// A line, and the same line ASCII-lowercased when the search ignores case (byte
+/// offsets are the same in both).
+#[derive(Clone, Copy)]
+pub struct Line<'a> {
+    pub text: &'a str,
+    pub folded: &'a str,
 }
 
 /// What grep's flags say about its patterns.
@@ -61,11 +79,22 @@ impl Engine {
         translate(&re2.chars().collect::<Vec<_>>(), &mut lite)?;
         let re = regex_lite::Regex::new(&lite)
             .map_err(|e| Unsupported::new(format!("regex-lite: {e}")))?;
-        Ok(Engine {
-            re,
-            ignore_case: f.ignore_case,
-            nullable: nullable(&tree),
-        })
+        let fold = |s: &String| if f.ignore_case { s.to_ascii_lowercase() } else { s.clone() };
+        let needles: Vec<String> = match tree.required().single_literals() {
+            Req::Lit(s) => vec![fold(&s)],
+            Req::OneOf(v) if v.iter().all(|r| matches!(r, Req::Lit(_))) => v
+                .iter()
+                .filter_map(|r| if let Req::Lit(s) = r { Some(fold(s)) } else { None })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let literal = needles.len() == 1 && is_literal(&tree);
+        Ok(Engine { re, ignore_case: f.ignore_case, nullable: nullable(&tree), needles, literal })
+    }
+
+    /// Whether lines must be lowercased for [`Line::folded`].
+    pub fn folds(&self) -> bool {
+        self.ignore_case && !self.needles.is_empty()
     }
 
     /// Whether this engine's answers over `text` are just-bash's.
@@ -73,14 +102,35 @@ impl Engine {
         !(self.ignore_case && text.contains(['\u{212A}', '\u{17F}']))
     }
 
-    pub fn is_match(&self, line: &str) -> bool {
-        self.re.is_match(line)
+    pub fn is_match(&self, line: Line) -> bool {
+        if !self.needles.is_empty() {
+            if !self.needles.iter().any(|n| line.folded.contains(n.as_str())) {
+                return false;
+            }
+            if self.literal {
+                return true;
+            }
+        }
+        self.re.is_match(line.text)
     }
 
     /// The matches of a line, left to right, as `exec` in a loop finds them (non-empty
     /// patterns only: see [`Engine::nullable`]).
-    pub fn matches<'a>(&'a self, line: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.re.find_iter(line).map(|m| m.as_str())
+    pub fn matches<'a>(&'a self, line: Line<'a>) -> Box<dyn Iterator<Item = &'a str> + 'a> {
+        if self.literal {
+            let n = self.needles[0].len();
+            let found = line.folded.match_indices(self.needles[0].as_str());
+            return Box::new(found.map(move |(at, _)| &line.text[at..at + n]));
+        }
+        Box::new(self.re.find_iter(line.text).map(|m| m.as_str()))
+    }
+}
+
+fn is_literal(n: &Node) -> bool {
+    match n {
+        Node::Lit(_) => true,
+        Node::Cat(v) => v.iter().all(|n| matches!(n, Node::Lit(_))),
+        _ => false,
     }
 }
 
@@ -357,6 +407,11 @@ mod tests {
         )
     }
 
+    fn m(e: &Engine, text: &str) -> bool {
+        let folded = text.to_ascii_lowercase();
+        e.is_match(Line { text, folded: if e.folds() { &folded } else { text } })
+    }
+
     fn lite(p: &str, d: Dialect) -> String {
         engine(&[p], d, false, false, false)
             .unwrap()
@@ -396,17 +451,17 @@ mod tests {
     #[test]
     fn several_patterns_join_like_just_bash() {
         let e = engine(&["a.b", "c"], Dialect::Fixed, false, false, false).unwrap();
-        assert!(e.is_match("xa.by") && !e.is_match("axb") && e.is_match("c"));
+        assert!(m(&e, "xa.by") && !m(&e, "axb") && m(&e, "c"));
         let e = engine(&["a\\|b", "c"], Dialect::Basic, false, true, false).unwrap();
-        assert!(e.is_match("x b y") && !e.is_match("cc"));
+        assert!(m(&e, "x b y") && !m(&e, "cc"));
     }
 
     #[test]
     fn word_and_line_wrapping() {
         let e = engine(&["foo"], Dialect::Basic, false, true, false).unwrap();
-        assert!(e.is_match("a foo b") && !e.is_match("food"));
+        assert!(m(&e, "a foo b") && !m(&e, "food"));
         let e = engine(&["foo|bar"], Dialect::Extended, true, false, true).unwrap();
-        assert!(e.is_match("BAR") && !e.is_match("bar "));
+        assert!(m(&e, "BAR") && !m(&e, "bar "));
     }
 
     #[test]

@@ -268,6 +268,14 @@ pub fn prepare(name: &str, args: &[String], place: Place) -> Result<NativeGrep, 
 }
 
 impl NativeGrep {
+    /// The normalised paths of the files it reads, in order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.inputs.iter().filter_map(|i| match i {
+            Input::File { path, .. } => Some(path.as_str()),
+            _ => None,
+        })
+    }
+
     /// Runs the command over the session's pages. `None` when a page holds text the
     /// engine cannot answer for (see [`Engine::exact_on`]): the command then goes to
     /// just-bash, and the pages read so far stay in the cache for it.

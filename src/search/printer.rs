@@ -5,7 +5,7 @@
 //! them. Its quirks are kept: context separators never cross files, `-o` prints context
 //! lines too, `-m 0` means no limit, and a count follows `-o` by counting matches.
 
-use super::engine::Engine;
+use super::engine::{Engine, Line};
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -27,8 +27,12 @@ pub struct Options<'a> {
 /// Searches `content`, appends what grep prints for it to `out`, and says whether a line
 /// was selected.
 pub fn search(content: &str, engine: &Engine, o: &Options, out: &mut String) -> bool {
-    let mut lines: Vec<&str> = content.split('\n').collect();
-    if lines.last() == Some(&"") {
+    let folded = engine.folds().then(|| content.to_ascii_lowercase());
+    let mut lines: Vec<Line> = match &folded {
+        Some(f) => content.split('\n').zip(f.split('\n')).map(|(text, folded)| Line { text, folded }).collect(),
+        None => content.split('\n').map(|text| Line { text, folded: text }).collect(),
+    };
+    if lines.last().is_some_and(|l| l.text.is_empty()) {
         lines.pop();
     }
     if o.count {
@@ -40,15 +44,15 @@ pub fn search(content: &str, engine: &Engine, o: &Options, out: &mut String) -> 
     }
 }
 
-fn count(lines: &[&str], engine: &Engine, o: &Options, out: &mut String) -> bool {
+fn count(lines: &[Line], engine: &Engine, o: &Options, out: &mut String) -> bool {
     let by_match = o.only_matching && !o.invert;
     let n: usize = lines
         .iter()
         .map(|line| {
             if by_match {
-                engine.matches(line).count()
+                engine.matches(*line).count()
             } else {
-                usize::from(engine.is_match(line) != o.invert)
+                usize::from(engine.is_match(*line) != o.invert)
             }
         })
         .sum();
@@ -70,7 +74,7 @@ fn prefix(out: &mut String, o: &Options, line: usize, sep: char) {
 }
 
 /// A selected line: the line, or its matches under `-o`.
-fn selected(line: &str, i: usize, engine: &Engine, o: &Options, out: &mut String) {
+fn selected(line: Line, i: usize, engine: &Engine, o: &Options, out: &mut String) {
     if o.only_matching {
         for m in engine.matches(line) {
             prefix(out, o, i, ':');
@@ -79,32 +83,32 @@ fn selected(line: &str, i: usize, engine: &Engine, o: &Options, out: &mut String
         }
     } else {
         prefix(out, o, i, ':');
-        out.push_str(line);
+        out.push_str(line.text);
         out.push('\n');
     }
 }
 
-fn plain(lines: &[&str], engine: &Engine, o: &Options, out: &mut String) -> bool {
+fn plain(lines: &[Line], engine: &Engine, o: &Options, out: &mut String) -> bool {
     let mut n = 0;
     for (i, line) in lines.iter().enumerate() {
         if o.max_count > 0 && n >= o.max_count {
             break;
         }
-        if engine.is_match(line) != o.invert {
+        if engine.is_match(*line) != o.invert {
             n += 1;
-            selected(line, i, engine, o, out);
+            selected(*line, i, engine, o, out);
         }
     }
     n > 0
 }
 
-fn with_context(lines: &[&str], engine: &Engine, o: &Options, out: &mut String) -> bool {
+fn with_context(lines: &[Line], engine: &Engine, o: &Options, out: &mut String) -> bool {
     let mut hits = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if o.max_count > 0 && hits.len() as u64 >= o.max_count {
             break;
         }
-        if engine.is_match(line) != o.invert {
+        if engine.is_match(*line) != o.invert {
             hits.push(i);
         }
     }
@@ -115,7 +119,7 @@ fn with_context(lines: &[&str], engine: &Engine, o: &Options, out: &mut String) 
             if printed.insert(i) {
                 *last = Some(i);
                 prefix(out, o, i, '-');
-                out.push_str(lines[i]);
+                out.push_str(lines[i].text);
                 out.push('\n');
             }
         };

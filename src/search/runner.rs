@@ -57,6 +57,10 @@ pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdi
         fs.record(cs);
         return refused.map_or(Outcome::Run(args), Outcome::Refused);
     }
+    if let Some(printed) = in_memory(fs, name, &args, &cwd, &mut cs).await {
+        fs.record(cs);
+        return Outcome::Printed(printed);
+    }
     let outcome = match prepare(fs, name, args, &cwd, stdin_empty, &mut cs).await {
         Outcome::Run(args) if fs.native_commands() => answer(fs, name, args, &cwd, &mut cs).await,
         Outcome::Run(args) => {
@@ -67,6 +71,24 @@ pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdi
     };
     fs.record(cs);
     outcome
+}
+
+/// A search answered natively without asking Chroma anything, when every page it reads
+/// is in memory already: reading them here costs less than the coarse query's round trip.
+async fn in_memory(fs: &Filesystem, name: &str, args: &[String], cwd: &str, cs: &mut CommandStats) -> Option<Printed> {
+    if !fs.native_commands() || refusal(args).is_some() {
+        return None;
+    }
+    let grep = native::prepare(name, args, Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd }).ok()?;
+    let pages: Vec<PageRef> = grep.paths().filter_map(|p| fs.page(p)).collect();
+    if !pages.iter().all(|p| fs.store().is_cached(&p.key)) {
+        return None;
+    }
+    let printed = grep.run(fs).await?;
+    cs.scope = pages.len() as u64;
+    cs.native = true;
+    cs.note = Some("every page it reads was in memory: Chroma was not asked".into());
+    Some(printed)
 }
 
 /// The command answered natively, or the arguments to run it with in just-bash.

@@ -312,6 +312,11 @@ fn narrowed_searches_are_answered_natively() {
     assert_eq!(answer(&fs, &["grep", "token", "/b.md", "/nope.md", "/"]).0, printed("", "grep: /nope.md: No such file or directory\ngrep: /: Is a directory\n", 2));
     assert_eq!(answer(&fs, &["grep", "-q", "token", "/nope.md", "/a.md"]).0, printed("", "", 0));
     assert_eq!(answer(&fs, &["grep", "-rl", "--exclude-dir=/", "token", "/"]).0, printed("", "", 1), "the operand's own name is tested");
+    // `-rc` loaded every page: a search over them now asks Chroma nothing.
+    chroma.clear_log();
+    let (out, cs) = answer(&fs, &["grep", "-rn", "ken", "/"]);
+    assert_eq!(out, printed("//a.md:2:set the token\n//c.md:1:a token!\n//pats.md:1:token\n", "", 0));
+    assert!(chroma.requests().is_empty() && cs.native && cs.coarse_requests == 0);
 }
 
 #[test]

@@ -1,0 +1,97 @@
+// Commands once the pages are at hand: chromafs answering in Rust, chromafs handing the
+// command to just-bash (nativeCommands: false), just-bash over a preloaded InMemoryFs and
+// GNU tools on a copy on disk, in one run:
+//   node bench/native.mjs [--sizes 1142,10000] [--runs 3]
+// "cold" starts a new session for each run (the tree is in the process, the pages are
+// not: each run fetches its pages from Chroma); "warm" repeats the command in a session
+// that already holds them. Each size gets a Chroma of its own. Prints a Markdown table of
+// p50 wall times, with each time's ratio to GNU's.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ChromaFs, ingest } from "chromafs";
+import { Bash } from "just-bash";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus.mjs";
+import { ROOT, corpusPresent, freePort, referenceFs } from "../tests/js/helpers.mjs";
+
+const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+if (!corpusPresent()) process.exit(1);
+const SIZES = arg("--sizes", "1142,10000").split(",").map(Number);
+const RUNS = Number(arg("--runs", "3"));
+
+// [what, command, GNU argv run in the copy's root]
+const COMMANDS = [
+  ["rare word", "grep -rn HubSpot /", ["grep", "-rn", "HubSpot", "."]],
+  ["common word", "grep -rn Mintlify /", ["grep", "-rn", "Mintlify", "."]],
+  ["case-insensitive", "grep -rni oauth /", ["grep", "-rni", "oauth", "."]],
+  ["regex", "grep -rnE 'api[_-]key' /", ["grep", "-rnE", "api[_-]key", "."]],
+  ["count every file", "grep -rc Mintlify /", ["grep", "-rc", "Mintlify", "."]],
+  ["recursive listing", "ls -R /", ["ls", "-R", "."]],
+  ["find by name", "find / -name '*.mdx'", ["find", ".", "-name", "*.mdx"]],
+];
+
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function timed(runs, fn) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return p50(times);
+}
+
+function startChroma(port, dir) {
+  execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "start", String(port), dir], { stdio: "inherit" });
+  return () => execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "stop", String(port)]);
+}
+
+async function benchSize(base, size) {
+  const { files, access } = size === base.length ? { files: base, access: {} } : syntheticCorpus(base, { pages: size });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `chromafs-native-${size}-`));
+  const port = await freePort();
+  const stop = startChroma(port, dataDir);
+  const url = `http://127.0.0.1:${port}`;
+  const rows = [];
+  try {
+    await ingest({ url, collection: "docs", files, access });
+    const visible = files.filter((f) => visibleTo(access, [])(f.path));
+    const copy = mkdtempSync(path.join(os.tmpdir(), `chromafs-native-copy-${size}-`));
+    await writeCorpus(visible, copy);
+    const mem = new Bash({ fs: await referenceFs(visible), cwd: "/" });
+    const session = async (nativeCommands) => {
+      const fs = await ChromaFs.connect({ url, collection: "docs", treeMaxAgeMs: 3_600_000, nativeCommands });
+      return new Bash({ fs, cwd: "/", customCommands: fs.commands() });
+    };
+    for (const [what, cmd, gnu] of COMMANDS) {
+      const row = { what, cmd };
+      row.gnu = await timed(RUNS, () => spawnSync(gnu[0], gnu.slice(1), { cwd: copy, stdio: "ignore" }));
+      for (const [key, native] of [["native", true], ["delegated", false]]) {
+        row[`${key}Cold`] = await timed(RUNS, async () => (await session(native)).exec(`${cmd} > /dev/null`));
+        const warm = await session(native);
+        await warm.exec(`${cmd} > /dev/null`);
+        row[`${key}Warm`] = await timed(RUNS, () => warm.exec(`${cmd} > /dev/null`));
+      }
+      row.mem = await timed(Math.min(RUNS, 3), () => mem.exec(`${cmd} > /dev/null`));
+      rows.push(row);
+      process.stderr.write(`${size} ${what} done\n`);
+    }
+    rmSync(copy, { recursive: true, force: true });
+  } finally {
+    stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const cell = (ms, gnu) => `${ms.toFixed(0)} (${(ms / gnu).toFixed(1)}×)`;
+  console.log(`\n${size} pages: p50 ms (× GNU)\n`);
+  console.log("| command | chromafs, Rust, cold | chromafs, Rust, warm | chromafs → just-bash, cold | chromafs → just-bash, warm | just-bash, InMemoryFs | GNU, local copy |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows) {
+    const cells = [r.nativeCold, r.nativeWarm, r.delegatedCold, r.delegatedWarm, r.mem].map((ms) => cell(ms, r.gnu));
+    console.log(`| \`${r.cmd}\` (${r.what}) | ${cells.join(" | ")} | ${r.gnu.toFixed(0)} |`);
+  }
+}
+
+const base = await readCorpus(DEFAULT_CORPUS);
+for (const size of SIZES) await benchSize(base, size);
