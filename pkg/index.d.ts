@@ -194,7 +194,7 @@ export interface ChromaFsStats {
   commands: SearchCommandStats[];
 }
 
-/** How one `grep`/`egrep`/`fgrep`/`rg` was run and the Chroma requests it made. */
+/** How one `grep`/`egrep`/`fgrep`/`rg`, `ls` or `find` was run and the Chroma requests it made. */
 export interface SearchCommandStats {
   /** The command line, words joined by spaces. */
   command: string;
@@ -212,10 +212,17 @@ export interface SearchCommandStats {
   prefetchRequests: number;
   /** Why a search fell back to a prefetch. */
   note?: string;
-  /** Matched and printed in Rust rather than by just-bash's command. */
+  /** Answered in Rust rather than by just-bash's command. */
   native: boolean;
   /** Why just-bash's command printed it, when it ran there. */
   delegated?: string;
+}
+
+/** A command's output, as just-bash's commands return it. */
+export interface CommandOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
 }
 
 /** What failed while a command ran (see `beginCommand`). */
@@ -329,12 +336,18 @@ export declare class ChromaFs {
   commands(): CustomCommandLike[];
   /**
    * What the search commands above call: narrows a search command line and loads the
-   * pages it will read; resolves to the arguments to run the original command with, or
-   * `null` when those pages cannot be loaded (`endCommand` reports why); rejects when
-   * the command must not run at all, such as a pattern over 8 KiB (just-bash's matchers
-   * take minutes on a 100 KiB one).
+   * pages it will read; resolves to the command's output when it was answered in Rust,
+   * to the arguments to run the original command with, or `null` when those pages cannot
+   * be loaded (`endCommand` reports why); rejects when the command must not run at all,
+   * such as a pattern over 8 KiB (just-bash's matchers take minutes on a 100 KiB one).
+   * `ownFs`: the command reads this filesystem itself, not a host's filesystem around it.
    */
-  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean): Promise<string[] | null>;
+  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean, ownFs?: boolean): Promise<string[] | CommandOutput | null>;
+  /**
+   * What `ls` and `find` above call: their output answered from the listing, or `null`
+   * when just-bash's own command must run (`stats().commands` says why).
+   */
+  runCommand(name: string, args: string[], cwd: string, ownFs?: boolean): CommandOutput | null;
   /**
    * Starts a command: opens its request budget (`maxRequestsPerCommand`,
    * `commandTimeoutMs`) and collects the reads that fail while it runs. Commands begun

@@ -22,6 +22,7 @@ pub mod budget;
 pub mod chroma;
 pub mod codec;
 pub mod collection;
+pub mod commands;
 pub mod error;
 pub mod fetch;
 pub mod fs;

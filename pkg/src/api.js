@@ -16,6 +16,8 @@ const FILE_COMMANDS = [
   "sha1sum", "sha256sum", "file", "html-to-markdown", "tac", "od", "base64", "gzip", "gunzip", "zcat", "tar", "jq",
   "yq", "xan", "sqlite3", "xargs", "bash", "sh", "readlink",
 ];
+// Commands that may be answered from the listing in Rust (see runCommand).
+const LISTING_COMMANDS = ["ls", "find"];
 // Failed reads listed one by one before the rest are counted.
 const LISTED_FAILURES = 20;
 
@@ -39,6 +41,7 @@ function command(fs, name) {
           : { stdout: "", stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
       }
       const ran = await bracketed(fs, ctx.signal, async () => {
+        if (LISTING_COMMANDS.includes(name)) return fs.runCommand(name, args, ctx.cwd, readsOnly(fs, ctx)) ?? ctx.origCommand(args);
         if (!search) return ctx.origCommand(args);
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;

@@ -13,17 +13,11 @@ use super::engine::{Engine, Flags};
 use super::printer::{self, Options};
 use super::walk::{has_glob, walk, Target};
 use super::Unsupported;
+use crate::commands::glob::Glob;
+pub use crate::commands::{Place, Printed};
 use crate::fs::{decode, Filesystem, DEV_NULL};
-use crate::listing::{Listing, Node};
+use crate::listing::Node;
 use crate::path;
-
-/// A command's result, as just-bash's command would return it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Printed {
-    pub stdout: String,
-    pub stderr: String,
-    pub exit_code: i32,
-}
 
 /// One operand or walked file, in the order grep handles them.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,33 +40,8 @@ pub struct NativeGrep {
     show_filename: bool,
 }
 
-/// Where the command runs: the session's listing and scratch directory, and its cwd.
-#[derive(Clone, Copy)]
-pub struct Place<'a> {
-    pub listing: &'a Listing,
-    pub scratch: Option<&'a str>,
-    pub cwd: &'a str,
-}
-
-/// A glob just-bash's `matchGlob` and this one read alike: quotes stripped, `*` and `?`.
 fn glob_matches(glob: &str, name: &str) -> Result<bool, Unsupported> {
-    let g = match glob.as_bytes() {
-        [b'"', .., b'"'] | [b'\'', .., b'\''] if glob.len() >= 2 => &glob[1..glob.len() - 1],
-        _ => glob,
-    };
-    if g.contains('[') {
-        return Err(Unsupported::new("a bracket glob is left to just-bash"));
-    }
-    fn go(g: &[char], n: &[char]) -> bool {
-        match g.split_first() {
-            None => n.is_empty(),
-            Some(('*', rest)) => (0..=n.len()).any(|k| go(rest, &n[k..])),
-            Some(('?', rest)) => !n.is_empty() && go(rest, &n[1..]),
-            Some((c, rest)) => n.first() == Some(c) && go(rest, &n[1..]),
-        }
-    }
-    let (g, n): (Vec<char>, Vec<char>) = (g.chars().collect(), name.chars().collect());
-    Ok(go(&g, &n))
+    Ok(Glob::new(glob, false, true)?.matches(name).unwrap_or(false))
 }
 
 /// Whether `--include`/`--exclude` let grep read a file named `shown`.

@@ -277,10 +277,20 @@ impl ChromaFs {
             match crate::search::runner::run(&fs, &name, args, &cwd, stdin_empty, own_fs).await {
                 Outcome::Run(args) => Ok(args.into_iter().map(JsValue::from).collect::<Array>().into()),
                 Outcome::Failed => Ok(JsValue::NULL),
-                Outcome::Printed(p) => plain(&serde_json::json!({ "stdout": p.stdout, "stderr": p.stderr, "exitCode": p.exit_code })),
+                Outcome::Printed(p) => plain(&p),
                 Outcome::Refused(why) => Err(invalid(why)),
             }
         })
+    }
+
+    /// `ls` or `find` answered from the listing: `{ stdout, stderr, exitCode }`, or `null`
+    /// when just-bash's own command must run (the reason is in `stats().commands`).
+    #[wasm_bindgen(js_name = runCommand)]
+    pub fn run_command(&self, name: String, args: Vec<String>, cwd: String, own_fs: Option<bool>) -> Result<JsValue, JsValue> {
+        match crate::commands::answer(&self.inner, &name, &args, &cwd, own_fs.unwrap_or(false)) {
+            Some(p) => plain(&p),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// A command starts: its request budget opens, and failures are collected for it.

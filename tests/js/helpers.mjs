@@ -70,6 +70,7 @@ export async function referenceFs(files) {
   const dirTimes = new Map();
   for (const f of files) {
     init[`/${f.path}`] = { content: new Uint8Array(f.content), mtime: new Date(f.mtime) };
+    dirTimes.set("/", Math.max(dirTimes.get("/") ?? 0, f.mtime));
     const parts = f.path.split("/");
     for (let i = 1; i < parts.length; i++) {
       const d = `/${parts.slice(0, i).join("/")}`;

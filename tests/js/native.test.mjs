@@ -24,7 +24,7 @@ function corpus(seed) {
   const r = rng(seed);
   const pick = (a) => a[Math.floor(r() * a.length)];
   const files = [];
-  const dirs = ["", "guide/", "guide/deep/", "api/", "api/v2/", ".hidden/", "zh/"];
+  const dirs = ["", "guide/", "guide/deep/", "api/", "api/v2/", ".hidden/", "zh/", "guide/.dot/", "Upper/", "api/v2/x-y.z/"];
   for (let i = 0; i < 36; i++) {
     const dir = pick(dirs);
     const ext = pick([".md", ".md", ".mdx", ".txt", ".json"]);
@@ -80,6 +80,33 @@ function battery(count, seed, files) {
   return out;
 }
 
+function listings(count, seed, files) {
+  const r = rng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const some = (a, max) => Array.from({ length: Math.floor(r() * (max + 1)) }, () => pick(a));
+  const paths = ["/", ".", "/guide", "guide", "guide/", "/guide/deep", "/api/v2", "/nope", "/.hidden", "..", "/Upper", ...files.slice(0, 6).map((f) => `/${f.path}`)];
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const cwd = pick(["", "", "cd /guide && ", "cd /api && "]);
+    if (r() < 0.5) {
+      const flags = some(["-a", "-A", "-R", "-r", "-1", "-d", "-h", "-t", "-l", "-S", "-F", "--all", "--recursive", "-Ra", "-rA", "-x"], 3);
+      out.push(`${cwd}ls ${flags.join(" ")} ${some(paths, 3).join(" ")}`);
+    } else {
+      const tests = ["-name '*.md'", "-name 'page*'", "-name '*'", "-iname '*.MD'", "-iname 'INTRO*'", "-type f", "-type d", "-maxdepth 1",
+        "-maxdepth 0", "-mindepth 2", "! -name '*.txt'", "-not -type d", "-path '*/deep/*'", "-path 'guide/*'", "-path './guide*'",
+        "-ipath '*API*'", "-path '*.json'", "-name '[ab]*'", "-empty", "-size +1k", "-name \"'*.md'\""];
+      const expr = [];
+      for (let k = Math.floor(r() * 4); k > 0; k--) {
+        if (expr.length && r() < 0.2) expr.push(pick(["-o", "-a", "-and", "-or"]));
+        expr.push(pick(tests));
+      }
+      if (r() < 0.15) expr.push("-print");
+      out.push(`${cwd}find ${some(paths.slice(0, 10), 2).join(" ")} ${expr.join(" ")}`);
+    }
+  }
+  return out;
+}
+
 async function compare(ours, ref, cmd) {
   const [a, b] = [await run(ours, cmd), await run(ref, cmd)];
   assert.deepEqual(
@@ -120,6 +147,23 @@ describe("native grep", () => {
       assert.ok(native > searches * 0.6, `only ${native} of ${searches} answered natively (${why})`);
     });
   }
+
+  test("generated ls and find commands print exactly what just-bash prints", async (t) => {
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines" });
+    const ours = newBash(fs, { customCommands: fs.commands() });
+    let native = 0;
+    const delegated = new Map();
+    const cmds = listings(1200, 404, visible);
+    for (const cmd of cmds) {
+      await compare(ours, ref, cmd);
+      const c = fs.stats().commands.at(-1);
+      if (c.native) native++;
+      else delegated.set(c.delegated, (delegated.get(c.delegated) ?? 0) + 1);
+    }
+    const why = [...delegated].map(([k, v]) => `${v}× ${k}`).join("; ");
+    t.diagnostic(`answered natively: ${native} of ${cmds.length}; in just-bash: ${why}`);
+    assert.ok(native > cmds.length * 0.5, `only ${native} of ${cmds.length} answered natively (${why})`);
+  });
 
   test("answers are the same with native commands off, and say so", async () => {
     const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines", nativeCommands: false });
