@@ -331,7 +331,7 @@ impl Filesystem {
 mod encoding;
 mod write;
 
-pub use encoding::{decode, encode};
+pub use encoding::{decode, encode, text};
 
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,18 @@ pub fn decode(bytes: &[u8], encoding: Option<&str>) -> String {
         Some("hex") => bytes.iter().map(|b| format!("{b:02x}")).collect(),
         Some("base64") => crate::codec::base64_encode(bytes),
         // TextDecoder: UTF-8, a leading BOM dropped, invalid sequences replaced.
-        _ => String::from_utf8_lossy(bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)).into_owned(),
+        _ => text(bytes).into_owned(),
+    }
+}
+
+/// A page as just-bash's `readFile` reads it (UTF-8, BOM dropped, invalid sequences
+/// replaced), borrowed when the bytes are already that text.
+pub fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    // Validation alone is several times faster than the lossy decoder: try it first.
+    match std::str::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
     }
 }
 

@@ -22,7 +22,8 @@ pub const WRITE_BATCH: usize = 300;
 pub fn default_embedding(text: &str) -> Vec<f32> {
     let mut v = vec![0f32; DEFAULT_DIMENSION];
     for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        let h = codec::fingerprint(word.to_lowercase().as_bytes());
+        // ASCII folding: Unicode's case tables would cost the module more than they add here.
+        let h = codec::fingerprint(word.to_ascii_lowercase().as_bytes());
         v[(h % DEFAULT_DIMENSION as u64) as usize] += if h & (1 << 40) != 0 { 1.0 } else { -1.0 };
     }
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();

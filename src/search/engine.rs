@@ -18,6 +18,7 @@
 
 use super::rewrite::{to_re2, Dialect};
 use super::literals::Req;
+use memchr::memmem;
 use super::syntax::{parse, Node};
 use super::Unsupported;
 
@@ -35,6 +36,7 @@ pub struct Engine {
     /// One of these is in every matching line (ASCII-lowercased under `-i`); none: no
     /// such literals.
     needles: Vec<String>,
+    finders: Vec<memmem::Finder<'static>>,
     /// The pattern is this one literal: no regex is needed.
     literal: bool,
 }
@@ -89,7 +91,9 @@ impl Engine {
             _ => Vec::new(),
         };
         let literal = needles.len() == 1 && is_literal(&tree);
-        Ok(Engine { re, ignore_case: f.ignore_case, nullable: nullable(&tree), needles, literal })
+        // Lines never hold a newline: a literal with one cannot be found in a line.
+        let finders = needles.iter().filter(|n| !n.contains('\n')).map(|n| memmem::Finder::new(n.as_bytes()).into_owned()).collect();
+        Ok(Engine { re, ignore_case: f.ignore_case, nullable: nullable(&tree), needles, finders, literal })
     }
 
     /// Whether lines must be lowercased for [`Line::folded`].
@@ -99,9 +103,15 @@ impl Engine {
 
     /// Whether this engine's answers over `text` are just-bash's.
     pub fn exact_on(&self, text: &str) -> bool {
-        !(self.ignore_case && text.contains(['\u{212A}', '\u{17F}']))
+        !(self.ignore_case && folds_beyond_ascii(text))
     }
 
+    /// Whether a text (folded under `-i`) may hold a matching line at all.
+    pub fn may_match(&self, text: &str) -> bool {
+        self.needles.is_empty() || self.finders.iter().any(|f| f.find(text.as_bytes()).is_some())
+    }
+
+    #[cfg(test)]
     pub fn is_match(&self, line: Line) -> bool {
         if !self.needles.is_empty() {
             if !self.needles.iter().any(|n| line.folded.contains(n.as_str())) {
@@ -114,6 +124,31 @@ impl Engine {
         self.re.is_match(line.text)
     }
 
+    /// Which lines may match, found with one search of the whole text per literal
+    /// rather than one per line: `None` when every line may. `text` is the file (folded
+    /// under `-i`), `starts` where each line begins in it.
+    pub fn candidates(&self, text: &str, starts: &[usize]) -> Option<Vec<bool>> {
+        if self.needles.is_empty() {
+            return None;
+        }
+        let mut hit = vec![false; starts.len()];
+        for f in &self.finders {
+            let mut line = 0;
+            for at in f.find_iter(text.as_bytes()) {
+                while line + 1 < starts.len() && starts[line + 1] <= at {
+                    line += 1;
+                }
+                hit[line] = true;
+            }
+        }
+        Some(hit)
+    }
+
+    /// Whether a candidate line (see [`Engine::candidates`]) matches.
+    pub fn confirm(&self, line: &str) -> bool {
+        self.literal || self.re.is_match(line)
+    }
+
     /// The matches of a line, left to right, as `exec` in a loop finds them (non-empty
     /// patterns only: see [`Engine::nullable`]).
     pub fn matches<'a>(&'a self, line: Line<'a>) -> Box<dyn Iterator<Item = &'a str> + 'a> {
@@ -124,6 +159,13 @@ impl Engine {
         }
         Box::new(self.re.find_iter(line.text).map(|m| m.as_str()))
     }
+}
+
+/// Whether a text holds a character RE2 folds onto an ASCII letter (the Kelvin sign,
+/// the long s). Searched as UTF-8 strings: a search for either of two `char`s would
+/// decode every character.
+pub fn folds_beyond_ascii(text: &str) -> bool {
+    text.contains('\u{212A}') || text.contains('\u{17F}')
 }
 
 fn is_literal(n: &Node) -> bool {

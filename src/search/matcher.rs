@@ -40,7 +40,7 @@ impl FineCheck {
     pub fn may_match(&self, text: &str) -> bool {
         // regex-lite folds ASCII case only; RE2 also folds the Kelvin sign onto `k` and
         // the long s onto `s`, so a page holding either is kept.
-        if self.ignore_case && text.contains(['\u{212A}', '\u{17F}']) {
+        if self.ignore_case && super::engine::folds_beyond_ascii(text) {
             return true;
         }
         self.regexes.iter().any(|r| r.is_match(text))

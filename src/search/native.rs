@@ -15,7 +15,7 @@ use super::walk::{has_glob, walk, Target};
 use super::Unsupported;
 use crate::commands::glob::Glob;
 pub use crate::commands::{Place, Printed};
-use crate::fs::{decode, Filesystem, DEV_NULL};
+use crate::fs::{text, Filesystem, DEV_NULL};
 use crate::listing::Node;
 use crate::path;
 
@@ -266,14 +266,21 @@ impl NativeGrep {
                     continue;
                 }
             };
-            let content = match fs.read(path).await {
-                Ok(bytes) => decode(&bytes, None),
+            // A page in memory is taken as it is; any other read goes the whole way.
+            let cached = fs.page(path).and_then(|p| fs.store().from_memory(&p.key));
+            let read = match cached {
+                Some(bytes) => Ok(bytes),
+                None => fs.read(path).await,
+            };
+            let content = match read {
+                Ok(bytes) => bytes,
                 Err(_) => {
                     stderr.push_str(&format!("grep: {shown}: No such file or directory\n"));
                     any_error = true;
                     continue;
                 }
             };
+            let content = text(&content);
             if !self.engine.exact_on(&content) {
                 return None;
             }

@@ -28,31 +28,63 @@ pub struct Options<'a> {
 /// was selected.
 pub fn search(content: &str, engine: &Engine, o: &Options, out: &mut String) -> bool {
     let folded = engine.folds().then(|| content.to_ascii_lowercase());
-    let mut lines: Vec<Line> = match &folded {
-        Some(f) => content.split('\n').zip(f.split('\n')).map(|(text, folded)| Line { text, folded }).collect(),
-        None => content.split('\n').map(|text| Line { text, folded: text }).collect(),
-    };
+    let searched = folded.as_deref().unwrap_or(content);
+    if !o.invert && !engine.may_match(searched) {
+        // No line holds a literal every match needs: nothing to split or test.
+        return o.count && count(&Text::default(), o, out);
+    }
+    let mut starts = Vec::new();
+    let mut lines: Vec<Line> = Vec::new();
+    let mut at = 0;
+    for text in content.split('\n') {
+        let folded = &searched[at..at + text.len()];
+        starts.push(at);
+        lines.push(Line { text, folded });
+        at += text.len() + 1;
+    }
     if lines.last().is_some_and(|l| l.text.is_empty()) {
         lines.pop();
+        starts.pop();
     }
+    let t = Text { candidates: engine.candidates(searched, &starts), lines, engine: Some(engine) };
     if o.count {
-        count(&lines, engine, o, out)
+        count(&t, o, out)
     } else if o.before == 0 && o.after == 0 {
-        plain(&lines, engine, o, out)
+        plain(&t, o, out)
     } else {
-        with_context(&lines, engine, o, out)
+        with_context(&t, o, out)
     }
 }
 
-fn count(lines: &[Line], engine: &Engine, o: &Options, out: &mut String) -> bool {
+/// A file's lines, and which of them hold a literal every match needs.
+#[derive(Default)]
+struct Text<'a> {
+    lines: Vec<Line<'a>>,
+    candidates: Option<Vec<bool>>,
+    engine: Option<&'a Engine>,
+}
+
+impl<'a> Text<'a> {
+    fn is_match(&self, i: usize) -> bool {
+        self.candidates.as_ref().map_or(true, |c| c[i]) && self.engine.is_some_and(|e| e.confirm(self.lines[i].text))
+    }
+
+    fn matches(&self, i: usize) -> Box<dyn Iterator<Item = &'a str> + 'a> {
+        match self.engine {
+            Some(e) => e.matches(self.lines[i]),
+            None => Box::new(std::iter::empty()),
+        }
+    }
+}
+
+fn count(t: &Text, o: &Options, out: &mut String) -> bool {
     let by_match = o.only_matching && !o.invert;
-    let n: usize = lines
-        .iter()
-        .map(|line| {
+    let n: usize = (0..t.lines.len())
+        .map(|i| {
             if by_match {
-                engine.matches(*line).count()
+                if t.candidates.as_ref().map_or(true, |c| c[i]) { t.matches(i).count() } else { 0 }
             } else {
-                usize::from(engine.is_match(*line) != o.invert)
+                usize::from(t.is_match(i) != o.invert)
             }
         })
         .sum();
@@ -74,9 +106,10 @@ fn prefix(out: &mut String, o: &Options, line: usize, sep: char) {
 }
 
 /// A selected line: the line, or its matches under `-o`.
-fn selected(line: Line, i: usize, engine: &Engine, o: &Options, out: &mut String) {
+fn selected(t: &Text, i: usize, o: &Options, out: &mut String) {
+    let line = t.lines[i];
     if o.only_matching {
-        for m in engine.matches(line) {
+        for m in t.matches(i) {
             prefix(out, o, i, ':');
             out.push_str(m);
             out.push('\n');
@@ -88,27 +121,28 @@ fn selected(line: Line, i: usize, engine: &Engine, o: &Options, out: &mut String
     }
 }
 
-fn plain(lines: &[Line], engine: &Engine, o: &Options, out: &mut String) -> bool {
+fn plain(t: &Text, o: &Options, out: &mut String) -> bool {
     let mut n = 0;
-    for (i, line) in lines.iter().enumerate() {
+    for i in 0..t.lines.len() {
         if o.max_count > 0 && n >= o.max_count {
             break;
         }
-        if engine.is_match(*line) != o.invert {
+        if t.is_match(i) != o.invert {
             n += 1;
-            selected(*line, i, engine, o, out);
+            selected(t, i, o, out);
         }
     }
     n > 0
 }
 
-fn with_context(lines: &[Line], engine: &Engine, o: &Options, out: &mut String) -> bool {
+fn with_context(t: &Text, o: &Options, out: &mut String) -> bool {
+    let lines = &t.lines;
     let mut hits = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
+    for i in 0..lines.len() {
         if o.max_count > 0 && hits.len() as u64 >= o.max_count {
             break;
         }
-        if engine.is_match(*line) != o.invert {
+        if t.is_match(i) != o.invert {
             hits.push(i);
         }
     }
@@ -133,7 +167,7 @@ fn with_context(lines: &[Line], engine: &Engine, o: &Options, out: &mut String) 
         }
         if printed.insert(hit) {
             last = Some(hit);
-            selected(lines[hit], hit, engine, o, out);
+            selected(t, hit, o, out);
         }
         let end = (lines.len() - 1).min(hit.saturating_add(o.after as usize));
         for i in hit + 1..=end {

@@ -183,7 +183,7 @@ impl PageStore {
     }
 
     /// A page held in memory, counted as a cache hit.
-    fn from_memory(&self, key: &PageKey) -> Option<Rc<[u8]>> {
+    pub fn from_memory(&self, key: &PageKey) -> Option<Rc<[u8]>> {
         let bytes = self.cache.borrow_mut().get(key)?;
         self.stats.borrow_mut().cache_hits += 1;
         Some(bytes)

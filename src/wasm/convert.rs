@@ -82,7 +82,9 @@ pub fn to_json(v: &JsValue) -> Value {
             if n.fract() == 0.0 && n.abs() < 9.0e15 {
                 return Some(Value::Number(Number::from(n as i64)));
             }
-            return Some(Number::from_f64(n).map_or_else(|| Value::String(n.to_string()), Value::Number));
+            // Only NaN and the infinities are not JSON numbers; spelled as JavaScript does.
+            let spelled = || Value::String(if n.is_nan() { "NaN" } else if n > 0.0 { "Infinity" } else { "-Infinity" }.into());
+            return Some(Number::from_f64(n).map_or_else(spelled, Value::Number));
         }
         if let Some(s) = v.as_string() {
             return Some(Value::String(s));

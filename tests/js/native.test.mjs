@@ -197,7 +197,7 @@ describe("native grep", () => {
     const docs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines" });
     const ours = newBash(new MountableFs({ base: docs, mounts: [{ mountPoint: "/tmp", filesystem: new InMemoryFs() }] }), { customCommands: docs.commands() });
     const theirs = newBash(new MountableFs({ base: await referenceFs(visible), mounts: [{ mountPoint: "/tmp", filesystem: new InMemoryFs() }] }));
-    for (const cmd of ["echo token > /tmp/t.md && grep -rl token / | tail -3", "echo api_key > /tmp/k.md && grep -rc api_key / | grep tmp"]) {
+    for (const cmd of ["echo token > /tmp/t.md && grep -rl token / | grep -n tmp", "echo api_key > /tmp/k.md && grep -rc api_key / | grep tmp"]) {
       const [a, b] = [await run(ours, cmd), await run(theirs, cmd)];
       assert.deepEqual([a.stdout, a.stderr, a.exitCode], [b.stdout, b.stderr, b.exitCode], cmd);
       assert.match(a.stdout, /\/tmp\//);
