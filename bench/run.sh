@@ -11,3 +11,5 @@ trap 'bash scripts/chroma.sh stop "$PORT"; rm -rf "$DATA"' EXIT
 node bench/read-path.mjs --url "http://127.0.0.1:$PORT"
 node bench/sessions.mjs --url "http://127.0.0.1:$PORT"
 node bench/scale.mjs --url "http://127.0.0.1:$PORT"
+node bench/native.mjs
+bash bench/wasm-size.sh

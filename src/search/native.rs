@@ -97,12 +97,6 @@ fn under_excluded_dir(
     Ok(false)
 }
 
-fn in_scratch(place: Place, full: &str) -> bool {
-    place
-        .scratch
-        .is_some_and(|s| full == s || full.starts_with(&format!("{s}/")))
-}
-
 /// The inputs of a recursive grep, and how many files it searches.
 fn recursive_inputs(
     g: &GrepArgs,
@@ -156,22 +150,16 @@ fn plain_inputs(
             continue;
         }
         let full = path::resolve(place.cwd, op);
-        if in_scratch(place, &full) {
-            return Err(Unsupported::new(
-                "the scratch directory is searched by just-bash",
-            ));
-        }
-        inputs.push(match place.listing.get(&full) {
-            _ if full == DEV_NULL => Input::File {
-                shown: op.to_string(),
-                path: full,
-            },
-            Some(Node::File(_)) => Input::File {
-                shown: op.to_string(),
-                path: full,
-            },
-            Some(Node::Dir(_)) => Input::Dir(op.to_string()),
-            None => Input::Missing(op.to_string()),
+        let shown = op.to_string();
+        inputs.push(if full == DEV_NULL {
+            Input::File { shown, path: full }
+        } else {
+            place.check(&full)?;
+            match place.listing.get(&full) {
+                Some(Node::File(_)) => Input::File { shown, path: full },
+                Some(Node::Dir(_)) => Input::Dir(shown),
+                None => Input::Missing(shown),
+            }
         });
     }
     Ok((inputs, operands.len()))

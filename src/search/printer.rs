@@ -184,118 +184,51 @@ mod tests {
     use crate::search::rewrite::Dialect;
 
     fn grep(content: &str, pattern: &str, o: Options) -> (String, bool) {
-        let e = Engine::new(
-            &[pattern.to_string()],
-            Flags {
-                dialect: Dialect::Extended,
-                ignore_case: false,
-                word: false,
-                line: false,
-            },
-        )
-        .unwrap();
+        let flags = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false };
+        let e = Engine::new(&[pattern.to_string()], flags).unwrap();
         let mut out = String::new();
         let matched = search(content, &e, &o, &mut out);
         (out, matched)
     }
 
+    fn out(content: &str, pattern: &str, o: Options) -> String {
+        grep(content, pattern, o).0
+    }
+
     const TEXT: &str = "a1\nb\nc\na2\nd\ne\nf\ng\na3\n";
+    const NONE: Options = Options {
+        invert: false,
+        line_numbers: false,
+        count: false,
+        only_matching: false,
+        before: 0,
+        after: 0,
+        max_count: 0,
+        filename: None,
+    };
 
     #[test]
     fn lines_numbers_and_names() {
-        let o = Options {
-            line_numbers: true,
-            filename: Some("/x.md"),
-            ..Default::default()
-        };
-        assert_eq!(
-            grep(TEXT, "a", o),
-            ("/x.md:1:a1\n/x.md:4:a2\n/x.md:9:a3\n".into(), true)
-        );
+        let o = Options { line_numbers: true, filename: Some("/x.md"), ..NONE };
+        assert_eq!(grep(TEXT, "a", o), ("/x.md:1:a1\n/x.md:4:a2\n/x.md:9:a3\n".into(), true));
         assert_eq!(grep(TEXT, "z", o), (String::new(), false));
-        assert_eq!(
-            grep("a\n\n", "^$", Options::default()).0,
-            "\n",
-            "an empty line before the final newline counts"
-        );
+        assert_eq!(out("a\n\n", "^$", NONE), "\n", "an empty line before the final newline counts");
     }
 
     #[test]
     fn counts_and_max_count() {
-        assert_eq!(
-            grep(
-                TEXT,
-                "a",
-                Options {
-                    count: true,
-                    ..Default::default()
-                }
-            )
-            .0,
-            "3\n"
-        );
-        assert_eq!(
-            grep(
-                TEXT,
-                "a",
-                Options {
-                    count: true,
-                    invert: true,
-                    filename: Some("f"),
-                    ..Default::default()
-                }
-            )
-            .0,
-            "f:6\n"
-        );
-        assert_eq!(
-            grep(
-                "aa a\n",
-                "a",
-                Options {
-                    count: true,
-                    only_matching: true,
-                    ..Default::default()
-                }
-            )
-            .0,
-            "3\n"
-        );
-        assert_eq!(
-            grep(
-                TEXT,
-                "a",
-                Options {
-                    max_count: 2,
-                    ..Default::default()
-                }
-            )
-            .0,
-            "a1\na2\n"
-        );
+        assert_eq!(out(TEXT, "a", Options { count: true, ..NONE }), "3\n");
+        assert_eq!(out(TEXT, "a", Options { count: true, invert: true, filename: Some("f"), ..NONE }), "f:6\n");
+        assert_eq!(out("aa a\n", "a", Options { count: true, only_matching: true, ..NONE }), "3\n");
+        assert_eq!(out(TEXT, "z", Options { count: true, ..NONE }), "0\n", "a page without the literal still counts");
+        assert_eq!(out(TEXT, "a", Options { max_count: 2, ..NONE }), "a1\na2\n");
     }
 
     #[test]
     fn context_groups_are_separated() {
-        let o = Options {
-            before: 1,
-            after: 1,
-            line_numbers: true,
-            ..Default::default()
-        };
-        assert_eq!(
-            grep(TEXT, "a", o).0,
-            "1:a1\n2-b\n3-c\n4:a2\n5-d\n--\n8-g\n9:a3\n"
-        );
-        let o = Options {
-            after: 1,
-            only_matching: true,
-            ..Default::default()
-        };
-        assert_eq!(
-            grep("xa1\ny\n", "a.", o).0,
-            "a1\ny\n",
-            "-o prints context lines too"
-        );
+        let o = Options { before: 1, after: 1, line_numbers: true, ..NONE };
+        assert_eq!(out(TEXT, "a", o), "1:a1\n2-b\n3-c\n4:a2\n5-d\n--\n8-g\n9:a3\n");
+        let o = Options { after: 1, only_matching: true, ..NONE };
+        assert_eq!(out("xa1\ny\n", "a.", o), "a1\ny\n", "-o prints context lines too");
     }
 }
