@@ -198,8 +198,12 @@ export interface ChromaFsStats {
 export interface SearchCommandStats {
   /** The command line, words joined by spaces. */
   command: string;
-  /** `narrow`: only candidate pages searched; `prefetch`: every page in scope loaded in bulk; `delegate`: no files read. */
-  plan: "narrow" | "prefetch" | "delegate";
+  /**
+   * `narrow`: only candidate pages searched; `prefetch`: every page in scope loaded in
+   * bulk; `memory`: every page it reads was in memory, Chroma was not asked; `delegate`:
+   * no files read (listings, stdin, usage errors).
+   */
+  plan: "narrow" | "prefetch" | "memory" | "delegate";
   /** Files the command would read without narrowing. */
   scope: number;
   /** Files left after the coarse query. */

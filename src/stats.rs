@@ -35,6 +35,8 @@ pub enum PlanKind {
     Prefetch,
     /// Chroma narrowed the files it reads.
     Narrow,
+    /// Every file it reads was in memory: answered without asking Chroma.
+    Memory,
 }
 
 /// What one `grep`/`rg` cost: how it was planned and the Chroma requests it made.

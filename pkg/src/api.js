@@ -17,7 +17,7 @@ const FILE_COMMANDS = [
   "yq", "xan", "sqlite3", "xargs", "bash", "sh", "readlink",
 ];
 // Commands that may be answered from the listing in Rust (see runCommand).
-const LISTING_COMMANDS = ["ls", "find"];
+const LISTING_COMMANDS = ["ls", "find", "tree"];
 // Failed reads listed one by one before the rest are counted.
 const LISTED_FAILURES = 20;
 

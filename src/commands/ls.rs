@@ -59,7 +59,7 @@ fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> {
 }
 
 /// Whether `localeCompare` and `sort()` order these names alike (see the module doc).
-fn collates_as_sorted(name: &str) -> bool {
+pub(super) fn collates_as_sorted(name: &str) -> bool {
     name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
 }
 

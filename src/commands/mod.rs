@@ -2,7 +2,7 @@
 //!
 //! just-bash runs every command in JavaScript behind one filesystem call per file or
 //! directory; over thousands of pages that walk is most of a command's time. The
-//! commands here — [`ls`], [`find`], and grep in [`crate::search::native`] — print
+//! commands here — [`ls`], [`find`], [`tree`], and grep in [`crate::search::native`] — print
 //! exactly what just-bash's own command would print, for the flags and operands whose
 //! output they model, and say [`Unsupported`] (with the reason) for anything else, which
 //! then runs in just-bash as before.
@@ -10,6 +10,7 @@
 pub mod find;
 pub mod glob;
 pub mod ls;
+pub mod tree;
 
 use crate::fs::{Filesystem, DEV_NULL};
 use crate::stats::CommandStats;
@@ -88,6 +89,58 @@ pub fn run(name: &str, args: &[String], place: Place) -> Result<Printed, Unsuppo
     match name {
         "ls" => ls::ls(args, place),
         "find" => find::find(args, place),
+        "tree" => tree::tree(args, place),
         _ => Err(Unsupported::new(format!("{name} is run by just-bash"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::Groups;
+    use crate::tree::PathTree;
+
+    fn listing() -> Listing {
+        let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},
+            "docs/sub/c.md":{"isPublic":true},"secret.md":{"isPublic":false},"Upper/d.md":{"isPublic":true}}"#;
+        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap()
+    }
+
+    fn run_in(cmd: &str, cwd: &str) -> Result<Printed, Unsupported> {
+        let words: Vec<&str> = cmd.split(' ').collect();
+        let args: Vec<String> = words[1..].iter().map(|s| s.to_string()).collect();
+        let l = listing();
+        run(words[0], &args, Place { listing: &l, scratch: None, cwd })
+    }
+
+    fn stdout(cmd: &str) -> String {
+        run_in(cmd, "/").unwrap().stdout
+    }
+
+    #[test]
+    fn ls_follows_just_bash() {
+        assert_eq!(stdout("ls /docs"), "b.md\nsub\n");
+        assert_eq!(stdout("ls -a /docs"), ".\n..\n.hidden.md\nb.md\nsub\n");
+        assert_eq!(stdout("ls -R /docs"), "/docs:\nb.md\nsub\n\n/docs/sub:\nc.md\n");
+        assert_eq!(stdout("ls /a.md /docs/b.md"), "/a.md\n\n/docs/b.md\n", "a blank line between operands, files too");
+        let missing = run_in("ls /secret.md", "/").unwrap();
+        assert_eq!((missing.stderr.as_str(), missing.exit_code), ("ls: /secret.md: No such file or directory\n", 2));
+        assert!(run_in("ls -R /", "/").is_err(), "Upper collates by the host's rules");
+        assert!(run_in("ls -l /docs", "/").is_err());
+    }
+
+    #[test]
+    fn find_follows_just_bash() {
+        assert_eq!(stdout("find /docs -name *.md"), "/docs/.hidden.md\n/docs/b.md\n/docs/sub/c.md\n");
+        assert_eq!(run_in("find .. -maxdepth 1 -type d", "/docs").unwrap().stdout, "..\n..Upper\n..docs\n", "below / the slash is lost, as in just-bash");
+        assert_eq!(stdout("find /docs -type f ! -path */sub/*"), "/docs/.hidden.md\n/docs/b.md\n");
+        assert!(run_in("find / -name a -o -maxdepth 1", "/").is_err(), "just-bash rejects it: its message is its own");
+    }
+
+    #[test]
+    fn tree_follows_just_bash() {
+        assert_eq!(stdout("tree /docs"), "/docs\n|-- b.md\n`-- sub\n    `-- c.md\n\n1 directory, 2 files\n");
+        assert_eq!(stdout("tree -d -L 1 /docs"), "/docs\n`-- sub\n\n1 directory\n");
+        assert!(run_in("tree /", "/").is_err(), "Upper collates by the host's rules");
     }
 }

@@ -86,6 +86,7 @@ async fn in_memory(fs: &Filesystem, name: &str, args: &[String], cwd: &str, cs: 
     }
     let printed = grep.run(fs).await?;
     cs.scope = pages.len() as u64;
+    cs.plan = PlanKind::Memory;
     cs.native = true;
     cs.note = Some("every page it reads was in memory: Chroma was not asked".into());
     Some(printed)

@@ -56,7 +56,9 @@ async function searchLikeTheReference(groups) {
     .map(([slug, p]) => ({ path: slug, content: Buffer.from(p.text), mtime: 0 }));
   const ref = newBash(await referenceFs(files));
   const ours = newBash(fs, { customCommands: fs.commands() });
-  for (const cmd of ["grep -rn token /", "grep -rl token /guides", "rg -n token /guides/deep", "grep -rc token /"]) {
+  // The directory search comes first: once a session holds every page a search reads, it
+  // is answered from memory and Chroma is not asked.
+  for (const cmd of ["grep -rl token /guides", "grep -rn token /", "rg -n token /guides/deep", "grep -rc token /"]) {
     const [a, b] = [await ours.exec(cmd), await ref.exec(cmd)];
     assert.deepEqual([a.stdout, a.exitCode], [b.stdout, b.exitCode], cmd);
   }

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 // Shared by the Node test files: the server under test, corpus loading, and the
 // reference shell (just-bash over an InMemoryFs holding the same files).
 import { readdir, readFile, stat } from "node:fs/promises";
@@ -120,4 +121,20 @@ export async function freePort() {
   const { port } = s.address();
   await new Promise((r) => s.close(r));
   return port;
+}
+
+/** A small seeded generator, so a failing generated case can be reproduced. */
+export function rng(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/** Runs `cmd` through both shells and asserts the same stdout, stderr and exit code. */
+export async function sameOutput(ours, ref, cmd) {
+  const [a, b] = [await run(ours, cmd), await run(ref, cmd)];
+  assert.deepEqual(
+    { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode },
+    { stdout: b.stdout, stderr: b.stderr, exitCode: b.exitCode },
+    `${cmd}\nchromafs ${show(a)}\nreference ${show(b)}`,
+  );
 }

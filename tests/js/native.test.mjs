@@ -1,17 +1,13 @@
-// Native search: grep answered in Rust prints what just-bash's grep prints over an
-// in-memory copy, byte for byte, over a seeded battery of random flag sets × patterns ×
-// operands × working directories, on pages chunked by lines and cut at arbitrary offsets;
-// fs.stats() says which commands were answered natively, and most are.
+// Native commands: grep, ls, find and tree answered in Rust print what just-bash's
+// commands print over an in-memory copy, byte for byte, over a seeded battery of random
+// flag sets × patterns × operands × working directories, on pages chunked by lines and
+// cut at arbitrary offsets; fs.stats() says which commands were answered natively, and
+// most are.
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
 import { InMemoryFs, MountableFs } from "just-bash";
-import { chromaUrl, referenceFs, run, newBash, show } from "./helpers.mjs";
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
+import { chromaUrl, referenceFs, rng, run, newBash, sameOutput as compare, show } from "./helpers.mjs";
 
 const WORDS = [
   "token", "Token", "TOKEN", "tokens", "api_key", "api-key", "foo", "bar", "foobar", "foo.bar", "x+y", "[x]", "(a)",
@@ -88,7 +84,10 @@ function listings(count, seed, files) {
   const out = [];
   for (let i = 0; i < count; i++) {
     const cwd = pick(["", "", "cd /guide && ", "cd /api && "]);
-    if (r() < 0.5) {
+    if (r() < 0.2) {
+      const flags = some(["-a", "-d", "-f", "-L 1", "-L 2", "-L 0", "-ad", "-x", "--noreport"], 2);
+      out.push(`${cwd}tree ${flags.join(" ")} ${some(paths.slice(0, 10), 2).join(" ")}`);
+    } else if (r() < 0.5) {
       const flags = some(["-a", "-A", "-R", "-r", "-1", "-d", "-h", "-t", "-l", "-S", "-F", "--all", "--recursive", "-Ra", "-rA", "-x"], 3);
       out.push(`${cwd}ls ${flags.join(" ")} ${some(paths, 3).join(" ")}`);
     } else {
@@ -105,15 +104,6 @@ function listings(count, seed, files) {
     }
   }
   return out;
-}
-
-async function compare(ours, ref, cmd) {
-  const [a, b] = [await run(ours, cmd), await run(ref, cmd)];
-  assert.deepEqual(
-    { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode },
-    { stdout: b.stdout, stderr: b.stderr, exitCode: b.exitCode },
-    `${cmd}\nchromafs ${show(a)}\nreference ${show(b)}`,
-  );
 }
 
 describe("native grep", () => {
@@ -148,7 +138,7 @@ describe("native grep", () => {
     });
   }
 
-  test("generated ls and find commands print exactly what just-bash prints", async (t) => {
+  test("generated ls, find and tree commands print exactly what just-bash prints", async (t) => {
     const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines" });
     const ours = newBash(fs, { customCommands: fs.commands() });
     let native = 0;

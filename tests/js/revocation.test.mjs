@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ChromaFs, ingest } from "chromafs";
-import { ROOT, chromaUrl, newBash } from "./helpers.mjs";
+import { ROOT, chromaUrl, newBash, rng } from "./helpers.mjs";
 import { chroma, collectionId } from "./proxy.mjs";
 
 const connect = (collection, groups = []) => ChromaFs.connect({ url: chromaUrl(), collection, groups });
@@ -88,11 +88,6 @@ test("a collection deleted and created again is what new sessions see", async ()
 // Generated: random trees, group sets and re-ingests; after each step no session shows
 // text its groups could not see when that text was written, and sessions that connect
 // after the step list exactly the pages they may see now.
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
 
 const GROUPS = ["a", "b", "c"];
 
