@@ -65,6 +65,14 @@ pub struct CommandStats {
     pub note: Option<String>,
 }
 
+impl CommandStats {
+    /// The stats of a command about to run, named by its words joined by spaces.
+    pub fn new(name: &str, args: &[String]) -> Self {
+        let command = std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ");
+        CommandStats { command, ..Default::default() }
+    }
+}
+
 /// The last few commands, oldest first.
 #[derive(Debug, Default)]
 pub struct History(VecDeque<CommandStats>);

@@ -68,7 +68,7 @@ impl Place<'_> {
 /// `own_fs`: the command reads this filesystem itself, not a host's around it.
 pub fn answer(fs: &Filesystem, name: &str, args: &[String], cwd: &str, own_fs: bool) -> Option<Printed> {
     let cwd = crate::path::normalize(cwd);
-    let mut cs = CommandStats { command: std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "), ..Default::default() };
+    let mut cs = CommandStats::new(name, args);
     let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
     let answered = match (own_fs, fs.native_commands()) {
         (false, _) => Err(Unsupported::new("the command reads another filesystem")),

@@ -48,7 +48,7 @@ pub enum Outcome {
 /// `own_fs` says whether the command reads this filesystem itself (not a host's
 /// filesystem that mounts it elsewhere): only then can it be answered here.
 pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool, own_fs: bool) -> Outcome {
-    let mut cs = CommandStats { command: std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" "), ..Default::default() };
+    let mut cs = CommandStats::new(name, &args);
     let cwd = path::normalize(cwd);
     if !own_fs {
         // Its paths are the host's: this listing cannot say what they hold.
