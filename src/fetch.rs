@@ -96,7 +96,7 @@ async fn exchange(transport: FetchTransport, req: HttpRequest) -> Result<HttpRes
         let opaque = Reflect::get(&resp, &"type".into()).ok().and_then(|t| t.as_string()).as_deref() == Some("opaqueredirect");
         let status = if opaque { 0 } else { resp.status() };
         let header = |name: &str| resp.headers().get(name).ok().flatten();
-        let retry_after = header("retry-after").and_then(|s| s.trim().parse::<f64>().ok());
+        let retry_after = header("retry-after").as_deref().and_then(crate::transport::retry_after_seconds);
         let location = header("location");
         let buf = JsFuture::from(resp.array_buffer()?).await?;
         Ok::<_, JsValue>(HttpResponse { status, body: Uint8Array::new(&buf).to_vec(), retry_after, location })

@@ -11,7 +11,6 @@
 
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
 
 /// Failures kept for reporting; older ones are only counted.
 const KEPT: usize = 1000;
@@ -34,7 +33,7 @@ pub struct Report {
 
 #[derive(Default)]
 pub struct Journal {
-    entries: RefCell<VecDeque<(u64, Failure, bool)>>,
+    entries: RefCell<Vec<(u64, Failure, bool)>>,
     next: Cell<u64>,
 }
 
@@ -46,9 +45,9 @@ impl Journal {
     pub fn record(&self, path: &str, cause: impl ToString) {
         let mut entries = self.entries.borrow_mut();
         if entries.len() == KEPT {
-            entries.pop_front();
+            entries.remove(0);
         }
-        entries.push_back((self.next.get(), Failure { path: path.to_string(), cause: cause.to_string() }, false));
+        entries.push((self.next.get(), Failure { path: path.to_string(), cause: cause.to_string() }, false));
         self.next.set(self.next.get() + 1);
     }
 

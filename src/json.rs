@@ -26,7 +26,7 @@ impl<'de> serde::Deserialize<'de> for Ordered {
                 }
                 // Sorted, equal keys are neighbours: no hashing or copying of every key.
                 let mut keys: Vec<&str> = out.iter().map(|(k, _)| k.as_str()).collect();
-                keys.sort_unstable();
+                crate::sort::sort(&mut keys);
                 if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
                     return Err(de::Error::custom(format!("duplicate key {:?}", w[0])));
                 }

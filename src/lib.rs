@@ -37,6 +37,7 @@ pub mod path;
 pub mod schema;
 pub mod scratch;
 pub mod search;
+pub mod sort;
 pub mod stats;
 pub mod store;
 pub mod sync;

@@ -128,11 +128,11 @@ impl Listing {
         let mut order: Vec<(u64, &mut Node)> = Vec::with_capacity(self.nodes.len());
         for node in self.nodes.values_mut() {
             if let Node::Dir(d) = node {
-                d.children.sort_by(|a, b| path::js_cmp(&a.0, &b.0));
+                crate::sort::sort_by(&mut d.children, |a, b| path::js_cmp(&a.0, &b.0));
             }
             order.push((node.ino(), node));
         }
-        order.sort_unstable_by_key(|(added, _)| *added);
+        crate::sort::sort_by_key(&mut order, |(added, _)| *added);
         for (i, (_, node)) in order.into_iter().enumerate() {
             match node {
                 Node::File(f) => f.ino = i as u64 + 1,
@@ -149,7 +149,7 @@ impl Listing {
     /// Every visible path, directories included, sorted.
     pub fn all_paths(&self) -> Vec<String> {
         let mut v: Vec<String> = self.nodes.keys().cloned().collect();
-        v.sort_by(|a, b| path::js_cmp(a, b));
+        crate::sort::sort_by(&mut v, |a, b| path::js_cmp(a, b));
         v
     }
 
@@ -172,7 +172,7 @@ impl Listing {
             .filter(|(p, n)| matches!(n, Node::File(_)) && (p.starts_with(&prefix) || p.as_str() == dir))
             .map(|(p, _)| p.clone())
             .collect();
-        v.sort_by(|a, b| path::js_cmp(a, b));
+        crate::sort::sort_by(&mut v, |a, b| path::js_cmp(a, b));
         v
     }
 }

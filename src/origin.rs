@@ -8,9 +8,11 @@
 //! own loopback, link-local (cloud metadata) or private-network addresses.
 //!
 //! Hosts are read as the WHATWG URL parser (and so `fetch`) reads them: case-folded,
-//! percent-decoded, with `0x7f.1` and `2130706433` both meaning 127.0.0.1.
+//! percent-decoded, with `0x7f.1` and `2130706433` both meaning 127.0.0.1. IP hosts are
+//! parsed and printed here rather than through `std::net`, whose parser and `Display` cost
+//! the wasm module 6 KB.
 
-use std::net::{Ipv4Addr, Ipv6Addr};
+use std::net::Ipv4Addr;
 
 /// The parts of a URL that make its origin.
 struct Origin {
@@ -81,7 +83,7 @@ fn percent_decode(s: &str) -> Option<String> {
 /// The host as `fetch` would connect to it: IPv4 in dotted decimal, IPv6 bracketed.
 fn canonical_host(host: &str) -> Option<String> {
     if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        return Some(format!("[{}]", inner.parse::<Ipv6Addr>().ok()?));
+        return Some(format!("[{}]", render_v6(parse_v6(inner)?)));
     }
     let host = percent_decode(host)?.to_ascii_lowercase();
     let host = host.strip_suffix('.').unwrap_or(&host).to_string();
@@ -89,13 +91,13 @@ fn canonical_host(host: &str) -> Option<String> {
         return None;
     }
     Some(match whatwg_ipv4(&host) {
-        Some(ip) => ip.to_string(),
+        Some(ip) => render_v4(ip),
         None => host,
     })
 }
 
 /// WHATWG's IPv4 parser: 1 to 4 parts, each decimal, `0x` hex or `0` octal.
-fn whatwg_ipv4(host: &str) -> Option<Ipv4Addr> {
+fn whatwg_ipv4(host: &str) -> Option<u32> {
     let parts: Vec<&str> = host.split('.').collect();
     if parts.is_empty() || parts.len() > 4 || !parts.last()?.bytes().next()?.is_ascii_digit() {
         return None;
@@ -119,7 +121,85 @@ fn whatwg_ipv4(host: &str) -> Option<Ipv4Addr> {
     for (i, n) in nums.iter().enumerate() {
         ip += n << (8 * (3 - i));
     }
-    Some(Ipv4Addr::from(ip as u32))
+    Some(ip as u32)
+}
+
+fn render_v4(ip: u32) -> String {
+    let [a, b, c, d] = ip.to_be_bytes();
+    format!("{a}.{b}.{c}.{d}")
+}
+
+/// An IPv6 address (brackets removed) as its eight groups: hex groups of 1 to 4 digits, at
+/// most one `::` standing for one or more zero groups, and optionally a dotted-decimal
+/// IPv4 address as the last two groups.
+fn parse_v6(s: &str) -> Option<[u16; 8]> {
+    let (head, tail) = match s.split_once("::") {
+        Some((h, t)) => (groups_v6(h, false)?, Some(groups_v6(t, true)?)),
+        None => (groups_v6(s, true)?, None),
+    };
+    let mut out = [0u16; 8];
+    match tail {
+        None if head.len() == 8 => out.copy_from_slice(&head),
+        Some(tail) if head.len() + tail.len() <= 7 => {
+            out[..head.len()].copy_from_slice(&head);
+            out[8 - tail.len()..].copy_from_slice(&tail);
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+/// The groups of one side of a `::` (`v4_tail`: the last piece may be dotted IPv4).
+fn groups_v6(part: &str, v4_tail: bool) -> Option<Vec<u16>> {
+    if part.is_empty() {
+        return Some(Vec::new());
+    }
+    let pieces: Vec<&str> = part.split(':').collect();
+    let mut out = Vec::with_capacity(8);
+    for (i, p) in pieces.iter().enumerate() {
+        if v4_tail && i + 1 == pieces.len() && p.contains('.') {
+            let [a, b, c, d] = dotted_quad(p)?;
+            out.extend([u16::from_be_bytes([a, b]), u16::from_be_bytes([c, d])]);
+        } else if (1..=4).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_hexdigit()) {
+            out.push(u16::from_str_radix(p, 16).ok()?);
+        } else {
+            return None;
+        }
+        if out.len() > 8 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Four decimal octets without leading zeros, as an IPv6 address may end with.
+fn dotted_quad(s: &str) -> Option<[u8; 4]> {
+    let mut out = [0u8; 4];
+    let mut parts = s.split('.');
+    for o in &mut out {
+        let p = parts.next()?;
+        if p.is_empty() || p.len() > 3 || (p.len() > 1 && p.starts_with('0')) || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        *o = p.parse().ok()?;
+    }
+    parts.next().is_none().then_some(out)
+}
+
+/// Lower-case hex groups, the first longest run of two or more zero groups as `::`.
+fn render_v6(g: [u16; 8]) -> String {
+    let (mut best, mut run) = ((0, 0), (0, 0));
+    for (i, &x) in g.iter().enumerate() {
+        run = if x == 0 { (if run.1 == 0 { i } else { run.0 }, run.1 + 1) } else { (0, 0) };
+        if run.1 > best.1 {
+            best = run;
+        }
+    }
+    let hex = |r: &[u16]| r.iter().map(|x| format!("{x:x}")).collect::<Vec<_>>().join(":");
+    if best.1 < 2 {
+        return hex(&g);
+    }
+    format!("{}::{}", hex(&g[..best.0]), hex(&g[best.0 + best.1..]))
 }
 
 /// Resolves a `Location` header against the URL it answered.
@@ -149,9 +229,11 @@ fn blocked_v4(ip: Ipv4Addr) -> bool {
     ip.is_loopback() || ip.is_link_local() || ip.is_private() || ip.is_unspecified() || ip.is_broadcast() || (a == 100 && (64..128).contains(&b))
 }
 
-fn blocked_v6(ip: Ipv6Addr) -> bool {
-    let first = ip.segments()[0];
-    ip.is_loopback() || ip.is_unspecified() || (first & 0xffc0) == 0xfe80 || (first & 0xfe00) == 0xfc00 || ip.to_ipv4_mapped().is_some_and(blocked_v4)
+fn blocked_v6(g: [u16; 8]) -> bool {
+    let zeros = |n: usize| g[..n].iter().all(|&x| x == 0);
+    let loopback_or_unspecified = zeros(7) && g[7] <= 1;
+    let mapped = (zeros(5) && g[5] == 0xffff).then(|| Ipv4Addr::from((g[6] as u32) << 16 | g[7] as u32));
+    loopback_or_unspecified || (g[0] & 0xffc0) == 0xfe80 || (g[0] & 0xfe00) == 0xfc00 || mapped.is_some_and(blocked_v4)
 }
 
 /// Which lazy-file URLs named by a tree may be fetched.
@@ -178,10 +260,10 @@ impl LazyPolicy {
         }
         let host = o.host.as_str();
         let internal = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-            Some(v6) => v6.parse::<Ipv6Addr>().map_or(true, blocked_v6),
-            None => match host.parse::<Ipv4Addr>() {
-                Ok(v4) => blocked_v4(v4),
-                Err(_) => host == "localhost" || host.ends_with(".localhost"),
+            Some(v6) => parse_v6(v6).map_or(true, blocked_v6),
+            None => match whatwg_ipv4(host) {
+                Some(v4) => blocked_v4(Ipv4Addr::from(v4)),
+                None => host == "localhost" || host.ends_with(".localhost"),
             },
         };
         if internal {
@@ -206,6 +288,33 @@ mod tests {
         assert_eq!(origin("http://[0:0::1]:9/").as_deref(), Some("http://[::1]:9"));
         assert_eq!(origin("ftp://x/"), None);
         assert_eq!(origin("/relative"), None);
+    }
+
+    #[test]
+    fn ipv6_hosts_parse_as_the_standard_library_does() {
+        let mut seed = 11u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let pieces = ["0", "1", "ff", "FFFF", "12345", "", "g", "0db8", "::", ":", "1.2.3.4", "255.0.0.01", "256.1.1.1", "0.0.0.0"];
+        let mut valid = 0;
+        for _ in 0..20_000 {
+            let s: String = (0..1 + next(10)).map(|_| pieces[next(pieces.len() as u64) as usize]).collect::<Vec<_>>().join(if next(3) == 0 { "" } else { ":" });
+            let std = s.parse::<std::net::Ipv6Addr>().ok();
+            assert_eq!(parse_v6(&s), std.map(|ip| ip.segments()), "{s:?}");
+            if let Some(ip) = std {
+                valid += 1;
+                assert_eq!(parse_v6(&render_v6(ip.segments())), Some(ip.segments()), "{s:?} printed");
+                let (rendered, shown) = (render_v6(ip.segments()), ip.to_string());
+                if !shown.contains('.') {
+                    assert_eq!(rendered, shown, "{s:?}");
+                }
+            }
+        }
+        assert!(valid > 300, "only {valid} of the generated hosts are addresses");
+        assert_eq!(render_v6([1, 0, 0, 2, 0, 0, 0, 3]), "1:0:0:2::3");
+        assert_eq!(render_v6([0, 0, 0, 0, 0, 0xffff, 0x7f00, 1]), "::ffff:7f00:1");
     }
 
     #[test]

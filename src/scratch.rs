@@ -95,7 +95,7 @@ impl Scratch {
             .filter(|(k, _)| !k[prefix.len()..].contains('/'))
             .map(|(k, e)| (k[prefix.len()..].to_string(), matches!(e, Entry::Dir { .. })))
             .collect();
-        names.sort_by(|a, b| path::js_cmp(&a.0, &b.0));
+        crate::sort::sort_by(&mut names, |a, b| path::js_cmp(&a.0, &b.0));
         Ok(names)
     }
 

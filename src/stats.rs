@@ -7,7 +7,6 @@
 use crate::chroma::RequestStats;
 use crate::store::StoreStats;
 use serde::Serialize;
-use std::collections::VecDeque;
 
 /// Counters since `connect`.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -75,7 +74,7 @@ impl CommandStats {
 
 /// The last few commands, oldest first.
 #[derive(Debug, Default)]
-pub struct History(VecDeque<CommandStats>);
+pub struct History(Vec<CommandStats>);
 
 impl History {
     /// Commands remembered.
@@ -83,13 +82,13 @@ impl History {
 
     pub fn push(&mut self, c: CommandStats) {
         if self.0.len() >= Self::LEN {
-            self.0.pop_front();
+            self.0.remove(0);
         }
-        self.0.push_back(c);
+        self.0.push(c);
     }
 
     pub fn to_vec(&self) -> Vec<CommandStats> {
-        self.0.iter().cloned().collect()
+        self.0.clone()
     }
 }
 

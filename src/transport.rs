@@ -52,6 +52,19 @@ impl HttpResponse {
     }
 }
 
+/// A `Retry-After` of delay seconds (`120`, or `1.5` as some servers send), in seconds; an
+/// HTTP date or anything else is ignored. Parsed by hand: `str::parse::<f64>` would bring
+/// 20 KB of float tables into the wasm for this one header.
+pub fn retry_after_seconds(value: &str) -> Option<f64> {
+    let (whole, frac) = value.trim().split_once('.').unwrap_or((value.trim(), ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || whole.len() > 9 || !digits(whole) || !digits(frac) {
+        return None;
+    }
+    let ms: String = frac.chars().chain("000".chars()).take(3).collect();
+    Some(whole.parse::<u32>().ok()? as f64 + ms.parse::<u32>().ok()? as f64 / 1000.0)
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum TransportError {
     Timeout,
@@ -67,4 +80,20 @@ pub trait Transport {
     fn sleep(&self, ms: u32) -> LocalFuture<'static, ()>;
     /// Milliseconds on the transport's clock (wall time in WebAssembly).
     fn now_ms(&self) -> f64;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::retry_after_seconds;
+
+    #[test]
+    fn retry_after_reads_delay_seconds_only() {
+        assert_eq!(retry_after_seconds("120"), Some(120.0));
+        assert_eq!(retry_after_seconds(" 1.5 "), Some(1.5));
+        assert_eq!(retry_after_seconds("0.25"), Some(0.25));
+        assert_eq!(retry_after_seconds("2."), Some(2.0));
+        for bad in ["", ".5", "-1", "1e3", "Wed, 21 Oct 2015 07:28:00 GMT", "1.2.3", "9999999999"] {
+            assert_eq!(retry_after_seconds(bad), None, "{bad:?}");
+        }
+    }
 }

@@ -193,7 +193,7 @@ impl PathTree {
             entries.push(parse_entry(&key, value, extension)?);
         }
         // Stable: trees are usually written sorted already, and then this is one pass.
-        entries.sort_by(|a, b| path::js_cmp(&a.path, &b.path));
+        crate::sort::sort_by(&mut entries, |a, b| path::js_cmp(&a.path, &b.path));
         // Sorted, two entries naming one path are neighbours.
         if let Some(w) = entries.windows(2).find(|w| w[0].path == w[1].path) {
             return Err(TreeError::entry(&w[1].slug, format!("names the same path {} as {:?}", w[1].path, w[0].slug)));

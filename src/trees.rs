@@ -102,7 +102,7 @@ fn remember(key: String, tree: Rc<LoadedTree>) {
 fn cache_key(opts: &Options) -> String {
     let c = &opts.client;
     let mut headers: Vec<String> = c.headers.iter().map(|(k, v)| format!("{}\u{1f}{v}", k.to_ascii_lowercase())).collect();
-    headers.sort();
+    crate::sort::sort(&mut headers);
     let parts = [c.url.as_str(), &c.tenant, &c.database, &opts.collection, &opts.schema.tree_id, opts.extension.as_deref().unwrap_or("")];
     format!("{}\u{1e}{}", parts.join("\u{1e}"), headers.join("\u{1e}"))
 }

@@ -113,7 +113,7 @@ pub fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree_id: &s
     let mut matched = vec![0; rules.list.len()];
     let (mut public_pages, mut bytes, mut line_aligned) = (0, 0u64, true);
     let mut sorted: Vec<&SourceFile> = files.iter().collect();
-    sorted.sort_by(|a, b| a.path.cmp(&b.path));
+    crate::sort::sort_by(&mut sorted, |a, b| a.path.cmp(&b.path));
     for f in sorted {
         let slug = f.path.trim_start_matches('/');
         if slug.is_empty() || slug.split('/').any(|s| s.is_empty() || s == "." || s == "..") {

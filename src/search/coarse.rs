@@ -61,7 +61,7 @@ fn scope_where(collection: &Collection, scope: &Scope) -> Option<Value> {
         Some(dir) => Some(json!({ schema::DIRS: { "$contains": dir } })),
         None if scope.slugs.len() <= collection.slugs_per_query() => {
             let mut slugs: Vec<String> = scope.slugs.iter().cloned().collect();
-            slugs.sort();
+            crate::sort::sort(&mut slugs);
             Some(any_of(&collection.schema.slug_field, &slugs))
         }
         None => None,

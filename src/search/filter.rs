@@ -117,7 +117,7 @@ impl Filters {
             Req::Lit(l) => Some(or(self.literal(l))),
             Req::All(parts) => {
                 let mut lits: Vec<&Req> = parts.iter().collect();
-                lits.sort_by_key(|r| {
+                crate::sort::sort_by_key(&mut lits, |r| {
                     std::cmp::Reverse(match r {
                         Req::Lit(s) => s.chars().count(),
                         _ => 0,

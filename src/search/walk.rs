@@ -152,7 +152,7 @@ pub fn rg_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str,
 /// Every file rg may read from its operands, for a bulk prefetch.
 pub fn rg_read_set(listing: &Listing, cwd: &str, operands: &[&str]) -> Vec<String> {
     let mut files: Vec<String> = operands.iter().flat_map(|o| listing.files_under(&path::resolve(cwd, o))).collect();
-    files.sort();
+    crate::sort::sort(&mut files);
     files.dedup();
     files
 }

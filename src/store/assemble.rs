@@ -77,7 +77,7 @@ pub fn assemble(chunks: Vec<Chunk>, expected_size: Option<u64>) -> Result<String
         let doc = chunk.document.ok_or(AssemblyError::MissingDocument { id: chunk.id })?;
         indexed.push((index, doc));
     }
-    indexed.sort_by_key(|(i, _)| *i);
+    crate::sort::sort_by_key(&mut indexed, |(i, _)| *i);
     let mut page = String::with_capacity(indexed.iter().map(|(_, d)| d.len()).sum());
     for (expected, (index, doc)) in indexed.into_iter().enumerate() {
         let expected = expected as u64;
