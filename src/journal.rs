@@ -33,6 +33,7 @@ pub struct Report {
 
 #[derive(Default)]
 pub struct Journal {
+    /// A ring once full: the oldest entry is at `next % KEPT`.
     entries: RefCell<Vec<(u64, Failure, bool)>>,
     next: Cell<u64>,
 }
@@ -44,17 +45,23 @@ impl Journal {
 
     pub fn record(&self, path: &str, cause: impl ToString) {
         let mut entries = self.entries.borrow_mut();
-        if entries.len() == KEPT {
-            entries.remove(0);
+        let seq = self.next.get();
+        let entry = (seq, Failure { path: path.to_string(), cause: cause.to_string() }, false);
+        if entries.len() < KEPT {
+            entries.push(entry);
+        } else {
+            entries[(seq % KEPT as u64) as usize] = entry;
         }
-        entries.push((self.next.get(), Failure { path: path.to_string(), cause: cause.to_string() }, false));
-        self.next.set(self.next.get() + 1);
+        self.next.set(seq + 1);
     }
 
     /// What failed since `mark`; the failures returned count as reported from now on.
     pub fn since(&self, mark: u64) -> Report {
         let mut unreported = Vec::new();
-        for (seq, failure, reported) in self.entries.borrow_mut().iter_mut() {
+        let mut entries = self.entries.borrow_mut();
+        let oldest = if entries.len() < KEPT { 0 } else { (self.next.get() % KEPT as u64) as usize };
+        let (newer, older) = entries.split_at_mut(oldest);
+        for (seq, failure, reported) in older.iter_mut().chain(newer) {
             if *seq >= mark && !*reported {
                 *reported = true;
                 unreported.push(failure.clone());
