@@ -233,6 +233,157 @@ pub struct RgArgs {
     /// The first option that needs every file in scope, or changes which files are in it.
     pub unsafe_flag: Option<String>,
     pub invalid: bool,
+    /// How the output looks and which files are walked, for the native printer.
+    pub output: RgOutput,
+}
+
+/// rg's options that shape its output and its walk, as just-bash reads them.
+#[derive(Debug, Clone)]
+pub struct RgOutput {
+    pub word: bool,
+    pub invert: bool,
+    pub count: bool,
+    pub count_matches: bool,
+    pub files_with_matches: bool,
+    pub files_without_match: bool,
+    pub only_matching: bool,
+    pub quiet: bool,
+    pub line_numbers: bool,
+    /// `-n` was given: line numbers stay on for a single file and under `-o`.
+    pub explicit_line_numbers: bool,
+    pub with_filename: bool,
+    pub no_filename: bool,
+    /// `-0`: names printed by `-l` end in NUL.
+    pub null: bool,
+    pub hidden: bool,
+    pub no_ignore: bool,
+    /// `-a`: files with a NUL near the start are searched too.
+    pub binary: bool,
+    pub heading: bool,
+    /// `--sort none`: walk order rather than one sort of every path.
+    pub unsorted: bool,
+    /// `-m`; 0 is no limit.
+    pub max_count: u64,
+    /// `-A`, `-B`, `-C` as given; the context is the larger of each and `-C`.
+    pub after: u64,
+    pub before: u64,
+    pub context: u64,
+    pub globs: Vec<String>,
+    pub iglobs: Vec<String>,
+    pub glob_case_insensitive: bool,
+    pub types: Vec<String>,
+    pub types_not: Vec<String>,
+    pub max_depth: usize,
+    /// The first option whose output is not modelled natively.
+    pub unmodelled: Option<String>,
+}
+
+impl Default for RgOutput {
+    fn default() -> Self {
+        RgOutput {
+            word: false,
+            invert: false,
+            count: false,
+            count_matches: false,
+            files_with_matches: false,
+            files_without_match: false,
+            only_matching: false,
+            quiet: false,
+            line_numbers: true,
+            explicit_line_numbers: false,
+            with_filename: false,
+            no_filename: false,
+            null: false,
+            hidden: false,
+            no_ignore: false,
+            binary: false,
+            heading: false,
+            unsorted: false,
+            max_count: 0,
+            after: 0,
+            before: 0,
+            context: 0,
+            globs: Vec::new(),
+            iglobs: Vec::new(),
+            glob_case_insensitive: false,
+            types: Vec::new(),
+            types_not: Vec::new(),
+            max_depth: 256,
+            unmodelled: None,
+        }
+    }
+}
+
+impl RgOutput {
+    fn unmodelled(&mut self, what: &str) {
+        self.unmodelled.get_or_insert_with(|| what.to_string());
+    }
+
+    /// A count as just-bash's `parseInt` reads it, when that is a plain count.
+    fn number(&mut self, what: &str, s: &str) -> u64 {
+        match s.parse::<u64>() {
+            Ok(n) if !s.starts_with('+') => n,
+            _ => {
+                self.unmodelled(what);
+                0
+            }
+        }
+    }
+
+    fn set_numeric(&mut self, which: &str, v: &str) {
+        let n = self.number(&format!("-{which} {v}"), v);
+        match which {
+            "A" => self.after = n,
+            "B" => self.before = n,
+            "C" => self.context = n,
+            _ => self.max_count = n,
+        }
+    }
+
+    fn flag(&mut self, flag: &str) {
+        let o = self;
+        match flag {
+            "w" | "--word-regexp" => o.word = true,
+            "v" | "--invert-match" => o.invert = true,
+            "c" | "--count" => o.count = true,
+            "--count-matches" => o.count_matches = true,
+            "l" | "--files-with-matches" => o.files_with_matches = true,
+            "--files-without-match" => o.files_without_match = true,
+            "o" | "--only-matching" => o.only_matching = true,
+            "q" | "--quiet" => o.quiet = true,
+            "n" | "--line-number" => (o.line_numbers, o.explicit_line_numbers) = (true, true),
+            "N" | "--no-line-number" => o.line_numbers = false,
+            "H" | "--with-filename" => o.with_filename = true,
+            "I" | "--no-filename" => o.no_filename = true,
+            "0" | "--null" => o.null = true,
+            "--hidden" => o.hidden = true,
+            "--no-ignore" => o.no_ignore = true,
+            "a" | "--text" => o.binary = true,
+            "--heading" => o.heading = true,
+            "--glob-case-insensitive" => o.glob_case_insensitive = true,
+            "u" | "--unrestricted" if o.hidden => o.binary = true,
+            "u" | "--unrestricted" if o.no_ignore => o.hidden = true,
+            "u" | "--unrestricted" => o.no_ignore = true,
+            // Only ignore files and symlinks tell these apart, and a search over a tree
+            // with ignore files is left to just-bash.
+            "--no-ignore-dot" | "--no-ignore-vcs" | "L" | "--follow" | "i" | "--ignore-case" | "s" | "--case-sensitive" | "S"
+            | "--smart-case" | "F" | "--fixed-strings" | "x" | "--line-regexp" => {}
+            other => o.unmodelled(&if other.starts_with("--") { other.to_string() } else { format!("-{other}") }),
+        }
+    }
+
+    fn value(&mut self, name: &str, v: String) {
+        match name {
+            "g" | "glob" => self.globs.push(v),
+            "iglob" => self.iglobs.push(v),
+            "t" | "type" => self.types.push(v),
+            "T" | "type-not" => self.types_not.push(v),
+            "m" | "max-count" => self.max_count = self.number("-m", &v),
+            "d" | "max-depth" => self.max_depth = self.number("--max-depth", &v).min(usize::MAX as u64) as usize,
+            "j" | "threads" | "e" | "regexp" => {}
+            other => self.unmodelled(&if other.len() == 1 { format!("-{other}") } else { format!("--{other}") }),
+        }
+    }
 }
 
 /// Parses `args` as just-bash's rg does.
@@ -253,10 +404,12 @@ pub fn parse_rg(args: &[String]) -> RgArgs {
         }
         let next = args.get(i + 1).map(String::as_str);
         if is_context(a) || (a.len() > 2 && a.starts_with("-m") && a[2..].bytes().all(|b| b.is_ascii_digit())) {
+            r.output.set_numeric(&a[1..2], &a[2..]);
             i += 1;
             continue;
         }
-        if matches!(a, "-A" | "-B" | "-C") && next.is_some() {
+        if let (Some(which @ ("-A" | "-B" | "-C")), Some(v)) = (Some(a), next) {
+            r.output.set_numeric(&which[1..], v);
             i += 2;
             continue;
         }
@@ -281,10 +434,12 @@ pub fn parse_rg(args: &[String]) -> RgArgs {
             continue;
         }
         if a == "--sort" && matches!(next, Some("path" | "none")) {
+            r.output.unsorted = next == Some("none");
             i += 2;
             continue;
         }
         if a == "--sort=path" || a == "--sort=none" {
+            r.output.unsorted = a == "--sort=none";
             i += 1;
             continue;
         }
@@ -318,6 +473,7 @@ pub fn parse_rg(args: &[String]) -> RgArgs {
                 f if RG_UNSAFE.contains(&f) => r.flag_unsafe(if f.starts_with("--") { f.to_string() } else { format!("-{f}") }),
                 _ => {}
             }
+            r.output.flag(flag);
         }
         i += 1;
     }
@@ -334,6 +490,7 @@ impl RgArgs {
 
     fn take_value(&mut self, name: &str, v: String) {
         let spelled = if name.len() == 1 { format!("-{name}") } else { format!("--{name}") };
+        self.output.value(name, v.clone());
         match name {
             "e" | "regexp" => self.patterns.push(v),
             "f" | "file" => {

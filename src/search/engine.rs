@@ -63,9 +63,6 @@ impl Engine {
         if patterns.is_empty() {
             return Err(Unsupported::new("no pattern"));
         }
-        if f.dialect == Dialect::Perl {
-            return Err(Unsupported::new("-P is left to just-bash"));
-        }
         if f.ignore_case && !patterns.iter().all(|p| p.is_ascii()) {
             return Err(Unsupported::new("case folding beyond ASCII"));
         }
@@ -207,7 +204,7 @@ fn combined(patterns: &[String], dialect: Dialect) -> Result<String, Unsupported
 }
 
 /// just-bash's escaping of a fixed string (`[.*+?^${}()|[\]\\]`).
-fn escape_fixed(p: &str) -> String {
+pub fn escape_fixed(p: &str) -> String {
     let mut out = String::with_capacity(p.len() + 4);
     for c in p.chars() {
         if ".*+?^${}()|[]\\".contains(c) {

@@ -10,8 +10,9 @@
 //! - [`plan`]: what to do with the command (delegate, prefetch, narrow);
 //! - [`coarse`]: the Chroma query behind a narrowing;
 //! - [`runner`]: the composition, run once per command;
-//! - [`engine`], [`printer`], [`native`]: grep answered in Rust over the pages that are
-//!   left, when its flags and patterns are ones whose output is modelled exactly.
+//! - [`engine`], [`printer`], [`native`], [`native_rg`]: grep and rg answered in Rust over
+//!   the pages that are left, when their flags and patterns are ones whose output is
+//!   modelled exactly.
 //!
 //! Otherwise just-bash's own command has the last word over the files that are left, so
 //! every flag and output format is exactly just-bash's either way.
@@ -23,6 +24,7 @@ pub mod filter;
 pub mod literals;
 pub mod matcher;
 pub mod native;
+pub mod native_rg;
 pub mod plan;
 pub mod printer;
 pub mod rewrite;

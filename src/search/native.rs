@@ -10,14 +10,18 @@
 
 use super::args::{parse_grep, GrepArgs};
 use super::engine::{Engine, Flags};
+use super::native_rg::{self, NativeRg};
+use super::rewrite::Dialect;
 use super::printer::{self, Options};
 use super::walk::{has_glob, walk, Target};
 use super::Unsupported;
 use crate::commands::glob::Glob;
 pub use crate::commands::{Place, Printed};
+use crate::error::FsError;
 use crate::fs::{text, Filesystem, DEV_NULL};
 use crate::listing::Node;
 use crate::path;
+use std::rc::Rc;
 
 /// One operand or walked file, in the order grep handles them.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,6 +169,47 @@ fn plain_inputs(
     Ok((inputs, operands.len()))
 }
 
+/// A page as a command reads it: taken from memory as it is, else read the whole way.
+pub(super) async fn read_page(fs: &Filesystem, path: &str) -> Result<Rc<[u8]>, FsError> {
+    match fs.page(path).and_then(|p| fs.store().from_memory(&p.key)) {
+        Some(bytes) => Ok(bytes),
+        None => fs.read(path).await,
+    }
+}
+
+/// A search command answered here: grep (and egrep, fgrep) or rg.
+#[derive(Debug)]
+pub enum Native {
+    Grep(NativeGrep),
+    Rg(NativeRg),
+}
+
+impl Native {
+    /// Accepts a search command line whose output is modelled here.
+    pub fn prepare(name: &str, args: &[String], place: Place, stdin_empty: bool) -> Result<Native, Unsupported> {
+        match name {
+            "rg" => native_rg::prepare(args, place, stdin_empty).map(Native::Rg),
+            _ => prepare(name, args, place).map(Native::Grep),
+        }
+    }
+
+    /// The normalised paths of the files it reads, in order.
+    pub fn paths(&self) -> Box<dyn Iterator<Item = &str> + '_> {
+        match self {
+            Native::Grep(g) => Box::new(g.paths()),
+            Native::Rg(r) => Box::new(r.paths()),
+        }
+    }
+
+    /// Runs the command; `None` sends it to just-bash (see each command's `run`).
+    pub async fn run(&self, fs: &Filesystem) -> Option<Printed> {
+        match self {
+            Native::Grep(g) => g.run(fs).await,
+            Native::Rg(r) => r.run(fs).await,
+        }
+    }
+}
+
 /// Accepts a grep command line whose output is modelled here.
 pub fn prepare(name: &str, args: &[String], place: Place) -> Result<NativeGrep, Unsupported> {
     let injected: &[&str] = match name {
@@ -179,6 +224,9 @@ pub fn prepare(name: &str, args: &[String], place: Place) -> Result<NativeGrep, 
         .chain(args.iter().cloned())
         .collect();
     let g = parse_grep(&full, injected.len());
+    if g.dialect() == Dialect::Perl {
+        return Err(Unsupported::new("-P is left to just-bash"));
+    }
     if g.help || g.invalid {
         return Err(Unsupported::new("help and usage errors are just-bash's"));
     }
@@ -254,13 +302,7 @@ impl NativeGrep {
                     continue;
                 }
             };
-            // A page in memory is taken as it is; any other read goes the whole way.
-            let cached = fs.page(path).and_then(|p| fs.store().from_memory(&p.key));
-            let read = match cached {
-                Some(bytes) => Ok(bytes),
-                None => fs.read(path).await,
-            };
-            let content = match read {
+            let content = match read_page(fs, path).await {
                 Ok(bytes) => bytes,
                 Err(_) => {
                     stderr.push_str(&format!("grep: {shown}: No such file or directory\n"));

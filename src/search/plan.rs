@@ -16,7 +16,7 @@ use super::args::{parse_grep, parse_rg, GrepArgs};
 use super::filter::Chunking;
 use super::matcher::{Matcher, Query};
 use super::rewrite::Dialect;
-use super::walk::{grep_read_set, has_glob, rg_read_set, rg_walk, walk, Target};
+use super::walk::{grep_read_set, has_glob, rg_read_set, rg_walk, walk, RgWalk, Target};
 use crate::listing::{Listing, Node};
 use crate::path;
 use std::collections::HashSet;
@@ -191,7 +191,7 @@ pub fn plan_rg(args: &[String], cx: Context, stdin_empty: bool) -> Plan {
     };
     let mut targets = Vec::new();
     for o in &operands {
-        if !rg_walk(cx.listing, cx.scratch, cx.cwd, o, &mut targets) {
+        if !rg_walk(cx.listing, cx.scratch, cx.cwd, o, RgWalk::default(), &mut targets) {
             return prefetch("a file name would read as an option".into());
         }
     }

@@ -229,6 +229,11 @@ pub fn to_re2(pattern: &str, dialect: Dialect) -> Result<Option<String>, Unsuppo
             if dialect == Dialect::Perl && (pattern.contains("\\Q") || pattern.contains("\\x") || pattern.contains("\\K")) {
                 return Err(Unsupported::new("the Perl escapes \\Q, \\x or \\K"));
             }
+            // Perl mode deletes flag groups and rewrites `(?i:…)` before RE2 sees the
+            // pattern, escaped parentheses or not.
+            if dialect == Dialect::Perl && pattern.match_indices("(?").any(|(at, _)| !pattern[at + 2..].starts_with(':')) {
+                return Err(Unsupported::new("a Perl (?…) group"));
+            }
             let s: String = posix_classes(&chars).into_iter().collect();
             Ok(Some(s.replace("(?P<", "(?<")))
         }

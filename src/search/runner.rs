@@ -12,7 +12,7 @@
 use super::coarse::{self, Found, Scope};
 use super::filter::Chunking;
 use super::matcher::Matcher;
-use super::native::{self, Place, Printed};
+use super::native::{Native, Place, Printed};
 use super::plan::{plan_grep, plan_rg, refusal, Context, Narrowing, Plan};
 #[cfg(test)]
 use super::plan::MAX_PATTERN_BYTES;
@@ -57,12 +57,12 @@ pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdi
         fs.record(cs);
         return refused.map_or(Outcome::Run(args), Outcome::Refused);
     }
-    if let Some(printed) = in_memory(fs, name, &args, &cwd, &mut cs).await {
+    if let Some(printed) = in_memory(fs, name, &args, &cwd, stdin_empty, &mut cs).await {
         fs.record(cs);
         return Outcome::Printed(printed);
     }
     let outcome = match prepare(fs, name, args, &cwd, stdin_empty, &mut cs).await {
-        Outcome::Run(args) if fs.native_commands() => answer(fs, name, args, &cwd, &mut cs).await,
+        Outcome::Run(args) if fs.native_commands() => answer(fs, name, args, &cwd, stdin_empty, &mut cs).await,
         Outcome::Run(args) => {
             cs.delegated = Some("native commands are off".into());
             Outcome::Run(args)
@@ -75,11 +75,11 @@ pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdi
 
 /// A search answered natively without asking Chroma anything, when every page it reads
 /// is in memory already: reading them here costs less than the coarse query's round trip.
-async fn in_memory(fs: &Filesystem, name: &str, args: &[String], cwd: &str, cs: &mut CommandStats) -> Option<Printed> {
+async fn in_memory(fs: &Filesystem, name: &str, args: &[String], cwd: &str, stdin_empty: bool, cs: &mut CommandStats) -> Option<Printed> {
     if !fs.native_commands() || refusal(args).is_some() {
         return None;
     }
-    let grep = native::prepare(name, args, Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd }).ok()?;
+    let grep = Native::prepare(name, args, Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd }, stdin_empty).ok()?;
     let pages: Vec<PageRef> = grep.paths().filter_map(|p| fs.page(p)).collect();
     if !pages.iter().all(|p| fs.store().is_cached(&p.key)) {
         return None;
@@ -93,15 +93,15 @@ async fn in_memory(fs: &Filesystem, name: &str, args: &[String], cwd: &str, cs: 
 }
 
 /// The command answered natively, or the arguments to run it with in just-bash.
-async fn answer(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, cs: &mut CommandStats) -> Outcome {
+async fn answer(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool, cs: &mut CommandStats) -> Outcome {
     let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd };
-    let why = match native::prepare(name, &args, place) {
+    let why = match Native::prepare(name, &args, place, stdin_empty) {
         Ok(grep) => match grep.run(fs).await {
             Some(printed) => {
                 cs.native = true;
                 return Outcome::Printed(printed);
             }
-            None => "a page holds characters whose case folding is RE2's alone".to_string(),
+            None => "a page holds text whose answer is just-bash's alone (case folding only RE2 does, or not UTF-8)".to_string(),
         },
         Err(why) => why.0,
     };

@@ -103,38 +103,23 @@ const RG_COMMON_IGNORED: &[&str] = &[
     "node_modules", ".git", ".svn", ".hg", "__pycache__", ".pytest_cache", ".mypy_cache", "venv", ".venv", ".next", ".nuxt", ".cargo",
 ];
 
-/// The files rg's walk visits from `operand`, spelled as just-bash's rg spells them;
-/// `false` when a file's spelling would read as an option.
-pub fn rg_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) -> bool {
-    fn go(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
-        if depth >= MAX_DEPTH {
-            return true;
-        }
-        let Some(Node::Dir(d)) = listing.get(full) else { return true };
-        for (name, kind) in children(&d.children, full, mount) {
-            if RG_COMMON_IGNORED.contains(&name) || name.starts_with('.') {
-                continue;
-            }
-            let child_shown = match shown {
-                "." => name.to_string(),
-                "./" => format!("./{name}"),
-                s if s.ends_with('/') => format!("{s}{name}"),
-                s => format!("{s}/{name}"),
-            };
-            let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-            if kind.is_none() {
-                out.push(Target::Keep(child_shown));
-            } else if kind == Some(true) {
-                go(listing, mount, &child_full, &child_shown, out, depth + 1);
-            } else {
-                if child_shown.starts_with('-') {
-                    return false; // would read as an option
-                }
-                out.push(Target::File { shown: child_shown, path: child_full });
-            }
-        }
-        true
+/// What rg's walk skips and how deep it goes (`--hidden`, `--no-ignore`, `--max-depth`).
+#[derive(Debug, Clone, Copy)]
+pub struct RgWalk {
+    pub hidden: bool,
+    pub no_ignore: bool,
+    pub max_depth: usize,
+}
+
+impl Default for RgWalk {
+    fn default() -> Self {
+        RgWalk { hidden: false, no_ignore: false, max_depth: MAX_DEPTH }
     }
+}
+
+/// The files rg's walk visits from `operand`, spelled as just-bash's rg spells them;
+/// `false` when a file's spelling would read as an option if it were named.
+pub fn rg_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, how: RgWalk, out: &mut Vec<Target>) -> bool {
     let full = path::resolve(cwd, operand);
     match listing.get(&full) {
         None => {
@@ -145,8 +130,38 @@ pub fn rg_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str,
             out.push(Target::File { shown: operand.to_string(), path: full });
             true
         }
-        Some(Node::Dir(_)) => go(listing, mount, &full, operand, out, 0),
+        Some(Node::Dir(_)) => rg_dir(listing, mount, how, &full, operand, out, 0),
     }
+}
+
+fn rg_dir(listing: &Listing, mount: Option<&str>, how: RgWalk, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
+    if depth >= how.max_depth {
+        return true;
+    }
+    let Some(Node::Dir(d)) = listing.get(full) else { return true };
+    let mut clean = true;
+    for (name, kind) in children(&d.children, full, mount) {
+        if (!how.no_ignore && RG_COMMON_IGNORED.contains(&name)) || (!how.hidden && name.starts_with('.')) {
+            continue;
+        }
+        let child_shown = match shown {
+            "." => name.to_string(),
+            "./" => format!("./{name}"),
+            s if s.ends_with('/') => format!("{s}{name}"),
+            s => format!("{s}/{name}"),
+        };
+        let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
+        match kind {
+            None => out.push(Target::Keep(child_shown)),
+            Some(true) => clean &= rg_dir(listing, mount, how, &child_full, &child_shown, out, depth + 1),
+            Some(false) => {
+                // A file spelled like an option would be read as one if named.
+                clean &= !child_shown.starts_with('-');
+                out.push(Target::File { shown: child_shown, path: child_full });
+            }
+        }
+    }
+    clean
 }
 
 /// Every file rg may read from its operands, for a bulk prefetch.
@@ -187,7 +202,7 @@ mod tests {
 
     fn rg(cwd: &str, op: &str) -> Vec<String> {
         let mut out = Vec::new();
-        assert!(rg_walk(&listing(), None, cwd, op, &mut out));
+        assert!(rg_walk(&listing(), None, cwd, op, RgWalk::default(), &mut out));
         shown(&out)
     }
 
@@ -216,7 +231,7 @@ mod tests {
         walk(&listing(), Some("/b"), "/", "/", &mut out);
         assert_eq!(shown(&out), ["//a.md", "keep://b", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
         out.clear();
-        assert!(rg_walk(&listing(), Some("/tmp"), "/", ".", &mut out));
+        assert!(rg_walk(&listing(), Some("/tmp"), "/", ".", RgWalk::default(), &mut out));
         assert_eq!(shown(&out), ["a.md", "docs/b.md", "docs/sub/c.md", "keep:tmp"]);
         out.clear();
         walk(&listing(), Some("/tmp"), "/", "/tmp/hits", &mut out);

@@ -76,6 +76,33 @@ function battery(count, seed, files) {
   return out;
 }
 
+const RG_PATTERNS = ["token", "Token", "tok(en)?s?", "foo|bar", "^(foo|bar)", "v[0-9]+\\.[0-9]+", "\\d{4}-\\d{2}", "\\btoken\\b", "\\w+_key",
+  "(?i)token", "\\Qx+y\\E", "[[:upper:]]{3,}", "caf.", "é", "x+y", "\\$HOME", "a{2,3}", "mint", "MINT", "", "^$", "(", "k", "\\s\\s", "[x]"];
+const RG_FLAGS = ["-n", "-N", "-i", "-s", "-S", "-F", "-w", "-x", "-v", "-c", "--count-matches", "-l", "--files-without-match", "-o", "-q",
+  "-m 2", "-m1", "-A 1", "-B2", "-C 1", "-H", "-I", "--heading", "--hidden", "--no-ignore", "-u", "-l -0", "-g '*.md'", "-g '!*.txt'",
+  "-g 'guide/**'", "-g '[ip]*'", "--iglob '*.MD'", "-t md", "-T json", "-tjson", "-t txt", "-d 1", "--max-depth=2", "--sort none",
+  "--sort=path", "-a", "--column", "-b", "-r X", "--json", "-t rust"];
+
+function rgBattery(count, seed, files) {
+  const r = rng(seed);
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+  const file = () => pick([...files.map((f) => `/${f.path}`), "/nope.md"]);
+  const out = [];
+  while (out.length < count) {
+    const flags = [];
+    for (let k = Math.floor(r() * 4); k > 0; k--) flags.push(pick(RG_FLAGS));
+    const pattern = r() < 0.15 ? `-e ${quote(pick(RG_PATTERNS))} -e ${quote(pick(RG_PATTERNS))}` : r() < 0.15 ? `-e ${quote(pick(RG_PATTERNS))}` : quote(pick(RG_PATTERNS));
+    const operands = pick([[], ["/"], ["/"], ["."], ["guide"], ["guide/"], ["/guide"], ["./guide"], ["/api", "/zh"], [file()], [file(), file()], ["/guide", file()]]);
+    const cwd = pick(["", "", "cd /guide && ", "cd /api && "]);
+    // just-bash's rg -o on an empty match throws from whichever file its parallel reads
+    // finish first: the message depends on timing, not on the files.
+    if (flags.includes("-o") && /(^| )''( |$)/.test(pattern)) continue;
+    out.push(`${cwd}rg ${flags.join(" ")} ${pattern} ${operands.join(" ")}`.replace(/\s+/g, " "));
+  }
+  return out;
+}
+
 function listings(count, seed, files) {
   const r = rng(seed);
   const pick = (a) => a[Math.floor(r() * a.length)];
@@ -135,6 +162,25 @@ describe("native grep", () => {
       const why = [...delegated].map(([k, v]) => `${v}× ${k}`).join("; ");
       t.diagnostic(`answered natively: ${native} of ${searches}; in just-bash: ${why}`);
       assert.ok(native > searches * 0.6, `only ${native} of ${searches} answered natively (${why})`);
+    });
+  }
+
+  for (const [collection, seed, count] of [["native-lines", 505, 900], ["native-cut", 606, 400]]) {
+    test(`${count} generated rg commands on ${collection} print exactly what just-bash prints`, async (t) => {
+      const fs = await ChromaFs.connect({ url: chromaUrl(), collection, cacheBytes: 4096 });
+      const ours = newBash(fs, { customCommands: fs.commands() });
+      let native = 0;
+      const delegated = new Map();
+      const cmds = rgBattery(count, seed, visible);
+      for (const cmd of cmds) {
+        await compare(ours, ref, cmd);
+        const c = fs.stats().commands.at(-1);
+        if (c.native) native++;
+        else delegated.set(c.delegated, (delegated.get(c.delegated) ?? 0) + 1);
+      }
+      const why = [...delegated].map(([k, v]) => `${v}× ${k}`).join("; ");
+      t.diagnostic(`answered natively: ${native} of ${cmds.length}; in just-bash: ${why}`);
+      assert.ok(native > cmds.length * 0.4, `only ${native} of ${cmds.length} answered natively (${why})`);
     });
   }
 
