@@ -16,7 +16,7 @@ use crate::budget::{Budget, Refusal};
 use crate::origin;
 use crate::sync::Semaphore;
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::fmt;
@@ -127,13 +127,56 @@ pub struct GetRequest {
     pub offset: Option<usize>,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+/// An answer read from JSON by hand. serde's derived visitors would do it in fewer
+/// lines, but their error paths format floats, which costs the wasm module 20 KB.
+pub trait FromJson: Sized {
+    /// `None` when the JSON does not have the expected shape.
+    fn from_json(v: Value) -> Option<Self>;
+}
+
+impl FromJson for u64 {
+    fn from_json(v: Value) -> Option<Self> {
+        v.as_u64()
+    }
+}
+
+/// A field that may be absent or `null`, else a list of `T` or `null`.
+fn nullable_list<T>(v: Option<Value>, item: impl Fn(Value) -> Option<T>) -> Option<Option<Vec<Option<T>>>> {
+    match v {
+        None | Some(Value::Null) => Some(None),
+        Some(Value::Array(a)) => a.into_iter().map(|x| if x.is_null() { Some(None) } else { item(x).map(Some) }).collect::<Option<Vec<_>>>().map(Some),
+        Some(_) => None,
+    }
+}
+
+fn string(v: Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, Default)]
 pub struct GetResponse {
     pub ids: Vec<String>,
-    #[serde(default)]
     pub documents: Option<Vec<Option<String>>>,
-    #[serde(default)]
     pub metadatas: Option<Vec<Option<Map<String, Value>>>>,
+}
+
+impl FromJson for GetResponse {
+    fn from_json(v: Value) -> Option<Self> {
+        let Value::Object(mut o) = v else { return None };
+        let ids = match o.remove("ids")? {
+            Value::Array(a) => a.into_iter().map(string).collect::<Option<Vec<_>>>()?,
+            _ => return None,
+        };
+        let documents = nullable_list(o.remove("documents"), string)?;
+        let metadatas = nullable_list(o.remove("metadatas"), |m| match m {
+            Value::Object(m) => Some(m),
+            _ => None,
+        })?;
+        Some(GetResponse { ids, documents, metadatas })
+    }
 }
 
 impl GetResponse {
@@ -167,13 +210,23 @@ impl GetResponse {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct CollectionInfo {
     pub id: String,
     pub name: String,
     /// The embedding dimension, once records exist.
-    #[serde(default)]
     pub dimension: Option<usize>,
+}
+
+impl FromJson for CollectionInfo {
+    fn from_json(v: Value) -> Option<Self> {
+        let Value::Object(mut o) = v else { return None };
+        let dimension = match o.remove("dimension") {
+            None | Some(Value::Null) => None,
+            Some(d) => Some(usize::try_from(d.as_u64()?).ok()?),
+        };
+        Some(CollectionInfo { id: string(o.remove("id")?)?, name: string(o.remove("name")?)?, dimension })
+    }
 }
 
 /// `POST …/upsert` body.
@@ -199,16 +252,12 @@ fn encode_segment(s: &str) -> String {
 
 /// Chroma's `{"error": …, "message": …}`, or whatever text the body holds.
 fn error_message(body: &[u8]) -> String {
-    #[derive(Deserialize)]
-    struct ErrorBody {
-        error: Option<String>,
-        message: Option<String>,
-    }
-    if let Ok(e) = serde_json::from_slice::<ErrorBody>(body) {
-        if let Some(m) = e.message.filter(|m| !m.is_empty()) {
+    if let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(body) {
+        let field = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+        if let Some(m) = field("message").filter(|m| !m.is_empty()) {
             return m;
         }
-        if let Some(e) = e.error {
+        if let Some(e) = field("error") {
             return e;
         }
     }
@@ -365,9 +414,11 @@ impl Client {
         Ok(target)
     }
 
-    async fn call_json<T: for<'de> Deserialize<'de>>(&self, method: &'static str, url: String, body: Option<String>, what: &str) -> Result<T, ChromaError> {
+    async fn call_json<T: FromJson>(&self, method: &'static str, url: String, body: Option<String>, what: &str) -> Result<T, ChromaError> {
         let bytes = self.call(method, url, body, what).await?;
-        serde_json::from_slice(&bytes).map_err(|e| ChromaError::Decode { what: what.to_string(), cause: e.to_string() })
+        let decode = |cause: String| ChromaError::Decode { what: what.to_string(), cause };
+        let v: Value = serde_json::from_slice(&bytes).map_err(|e| decode(e.to_string()))?;
+        T::from_json(v).ok_or_else(|| decode(format!("not the JSON expected: {}", error_message(&bytes))))
     }
 
     /// Resolves a collection name to its id (and checks that it exists).
@@ -428,6 +479,21 @@ mod tests {
 
     use crate::testing::{block_on, FakeChroma, Executor, Latch};
     use serde_json::json;
+
+    #[test]
+    fn answers_are_read_by_shape() {
+        let r = GetResponse::from_json(json!({"ids": ["a"], "documents": null, "metadatas": [null], "include": []})).unwrap();
+        assert_eq!((r.ids, r.documents, r.metadatas), (vec!["a".to_string()], None, Some(vec![None])));
+        for bad in [json!([]), json!({}), json!({"ids": [1]}), json!({"ids": [], "documents": "x"}), json!({"ids": ["a"], "metadatas": [3]})] {
+            assert!(GetResponse::from_json(bad.clone()).is_none(), "{bad}");
+        }
+        let c = CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": null})).unwrap();
+        assert_eq!((c.id.as_str(), c.dimension), ("i", None));
+        assert_eq!(CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": 384})).unwrap().dimension, Some(384));
+        assert!(CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": -1})).is_none());
+        assert_eq!(u64::from_json(json!(12)), Some(12));
+        assert_eq!(error_message(br#"{"error": "NotFound", "message": ""}"#), "NotFound");
+    }
 
     fn client(chroma: &FakeChroma, tweak: impl FnOnce(&mut ClientConfig)) -> Rc<Client> {
         let mut cfg = ClientConfig::new(crate::testing::chroma::URL);

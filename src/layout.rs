@@ -18,7 +18,7 @@
 
 use crate::codec;
 use crate::json;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -30,7 +30,7 @@ const MANIFEST: &str = "tree-manifest";
 const SHARD_HEADER: &str = "chromafs-tree-shard";
 
 /// What every chunk of a collection is known to carry, as its tree's manifest declares.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct ChunkFacts {
     /// Every chunk holds whole lines, so a search may match chunk by chunk.
     #[serde(default)]
@@ -49,7 +49,7 @@ pub struct ChunkFacts {
 }
 
 /// The tree record's document, when it is a manifest.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Manifest {
     pub chromafs: String,
     /// A hash of the tree's content: it changes whenever any entry does.
@@ -73,9 +73,50 @@ pub enum Record<'a> {
 /// Reads a tree record's document. A manifest is recognised by its `chromafs` field; no
 /// tree can look like one, because a tree's values are all objects.
 pub fn read_record(doc: &str) -> Record<'_> {
-    match serde_json::from_str::<Manifest>(doc) {
-        Ok(m) if m.chromafs == MANIFEST => Record::Manifest(m),
+    // A whole tree is parsed once, by the tree reader.
+    if !doc.contains(MANIFEST) {
+        return Record::Whole(doc);
+    }
+    match serde_json::from_str::<Value>(doc).ok().as_ref().and_then(Manifest::from_json) {
+        Some(m) if m.chromafs == MANIFEST => Record::Manifest(m),
         _ => Record::Whole(doc),
+    }
+}
+
+/// A string field, an unsigned field and a flag that may be absent, as serde would read
+/// them into the structs here (by hand: see [`crate::chroma::FromJson`]).
+fn text_field(o: &Map<String, Value>, k: &str) -> Option<String> {
+    o.get(k)?.as_str().map(str::to_string)
+}
+
+fn count_field(o: &Map<String, Value>, k: &str) -> Option<usize> {
+    usize::try_from(o.get(k)?.as_u64()?).ok()
+}
+
+fn flag_field(o: &Map<String, Value>, k: &str) -> Option<bool> {
+    match o.get(k) {
+        None => Some(false),
+        Some(v) => v.as_bool(),
+    }
+}
+
+impl Manifest {
+    fn from_json(v: &Value) -> Option<Manifest> {
+        let o = v.as_object()?;
+        let chunks = ChunkFacts {
+            line_aligned: flag_field(o, "line_aligned")?,
+            access: flag_field(o, "chunk_access")?,
+            dirs: flag_field(o, "chunk_dirs")?,
+            ids: flag_field(o, "chunk_ids")?,
+        };
+        Some(Manifest {
+            chromafs: text_field(o, "chromafs")?,
+            version: text_field(o, "version")?,
+            shards: count_field(o, "shards")?,
+            encoding: text_field(o, "encoding")?,
+            pages: count_field(o, "pages")?,
+            chunks,
+        })
     }
 }
 
@@ -87,7 +128,7 @@ pub fn shard_id(tree_id: &str, i: usize) -> String {
 /// The record `chromafs annotate` writes beside a tree written by another tool, once
 /// every chunk carries its page's access and directories: readers rely on those fields
 /// only while the tree is still the one annotated.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Annotations {
     pub chromafs: String,
     /// The version of the tree record annotated (a fingerprint of its document).
@@ -108,7 +149,9 @@ impl Annotations {
 
     /// The annotations a document holds, if it is one.
     pub fn read(doc: &str) -> Option<Annotations> {
-        serde_json::from_str::<Annotations>(doc).ok().filter(|a| a.chromafs == ANNOTATIONS)
+        let v: Value = serde_json::from_str(doc).ok()?;
+        let o = v.as_object()?;
+        Some(Annotations { chromafs: text_field(o, "chromafs")?, tree_version: text_field(o, "tree_version")? }).filter(|a| a.chromafs == ANNOTATIONS)
     }
 
     /// What chunks carry for a tree of this version.

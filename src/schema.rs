@@ -96,7 +96,7 @@ mod tests {
     #[test]
     fn reads_chunks_by_the_configured_fields() {
         let schema = Schema { slug_field: "page".into(), chunk_index_field: "n".into(), ..Schema::default() };
-        let resp: GetResponse = serde_json::from_value(json!({
+        let resp = <GetResponse as crate::chroma::FromJson>::from_json(json!({
             "ids": ["a#0", "b#0"],
             "documents": ["x", null],
             "metadatas": [{"page": "a", "n": 0}, {"page_slug": "b"}],

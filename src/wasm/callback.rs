@@ -79,7 +79,24 @@ impl Embedder for JsEmbedder {
         Box::pin(async move {
             let arg: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
             let value = call(&self.0, &JsValue::UNDEFINED, &[arg.into()]).await?;
-            serde_wasm_bindgen::from_value(value).map_err(|e| format!("embeddings must be arrays of numbers: {e}"))
+            embeddings(&value).ok_or_else(|| "embeddings must be arrays of numbers".to_string())
         })
     }
+}
+
+/// `number[][]` (or an array of typed arrays) as vectors.
+fn embeddings(value: &JsValue) -> Option<Vec<Vec<f32>>> {
+    let outer = value.dyn_ref::<Array>()?;
+    outer
+        .iter()
+        .map(|v| {
+            if let Some(a) = v.dyn_ref::<Array>() {
+                a.iter().map(|x| x.as_f64().map(|n| n as f32)).collect()
+            } else if v.is_instance_of::<js_sys::Float32Array>() || v.is_instance_of::<js_sys::Float64Array>() {
+                Some(js_sys::Float32Array::new(&v).to_vec())
+            } else {
+                None
+            }
+        })
+        .collect()
 }
