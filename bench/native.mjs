@@ -1,7 +1,7 @@
 // Commands once the pages are at hand: chromafs answering in Rust, chromafs handing the
 // command to just-bash (nativeCommands: false), just-bash over a preloaded InMemoryFs and
 // GNU tools on a copy on disk, in one run:
-//   node bench/native.mjs [--sizes 1142,10000] [--runs 3]
+//   node bench/native.mjs [--sizes 1142,10000] [--runs 3] [--only rg]
 // "cold" starts a new session for each run (the tree is in the process, the pages are
 // not: each run fetches its pages from Chroma); "warm" repeats the command in a session
 // that already holds them (sessions get a 256 MiB page cache, so a 10,000-page set fits). Each size gets a Chroma of its own. Prints a Markdown table of
@@ -19,6 +19,7 @@ const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[proc
 if (!corpusPresent()) process.exit(1);
 const SIZES = arg("--sizes", "1142,10000").split(",").map(Number);
 const RUNS = Number(arg("--runs", "3"));
+const ONLY = arg("--only", "");
 
 // [what, command, GNU argv run in the copy's root]
 const COMMANDS = [
@@ -29,7 +30,10 @@ const COMMANDS = [
   ["count every file", "grep -rc Mintlify /", ["grep", "-rc", "Mintlify", "."]],
   ["recursive listing", "ls -R /", ["ls", "-R", "."]],
   ["find by name", "find / -name '*.mdx'", ["find", ".", "-name", "*.mdx"]],
-];
+  // rg's smart case makes a lower-case pattern case-insensitive; GNU grep stands in for it.
+  ["rg, smart case", "rg -n 'mint dev' /", ["grep", "-rni", "mint dev", "."]],
+  ["rg, common word", "rg Mintlify /", ["grep", "-rn", "Mintlify", "."]],
+].filter(([what]) => !ONLY || what.includes(ONLY));
 
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
