@@ -14,7 +14,7 @@ wasm-bindgen --target web --out-dir $out/web --out-name chromafs_core "$wasm"
 wasm-bindgen --target nodejs --out-dir $out/node --out-name chromafs_core "$wasm"
 # The npm binaryen's wasm-opt (Debian's older one produces broken modules).
 for f in $out/web/chromafs_core_bg.wasm $out/node/chromafs_core_bg.wasm; do
-  node_modules/.bin/wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals "$f" -o "$f"
+  node_modules/.bin/wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals --enable-simd "$f" -o "$f"
 done
 # One source for the helpers, two module formats: the last line's `export { … }` becomes module.exports.
 sed -e 's/^export { \(.*\) };$/module.exports = { \1 };/' pkg/src/api.js > $out/api.cjs

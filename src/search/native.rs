@@ -21,7 +21,8 @@ use crate::error::FsError;
 use crate::fs::{text, Filesystem, DEV_NULL};
 use crate::listing::Node;
 use crate::path;
-use std::rc::Rc;
+use crate::store::lru::CachedPage;
+use std::borrow::Cow;
 
 /// One operand or walked file, in the order grep handles them.
 #[derive(Debug, Clone, PartialEq)]
@@ -169,11 +170,20 @@ fn plain_inputs(
     Ok((inputs, operands.len()))
 }
 
-/// A page as a command reads it: taken from memory as it is, else read the whole way.
-pub(super) async fn read_page(fs: &Filesystem, path: &str) -> Result<Rc<[u8]>, FsError> {
-    match fs.page(path).and_then(|p| fs.store().from_memory(&p.key)) {
-        Some(bytes) => Ok(bytes),
-        None => fs.read(path).await,
+/// A page as a command reads it: taken from memory as it is (already known to be UTF-8
+/// or not), else read the whole way.
+pub(super) async fn read_page(fs: &Filesystem, path: &str) -> Result<CachedPage, FsError> {
+    match fs.page(path).and_then(|p| fs.store().cached_page(&p.key)) {
+        Some(page) => Ok(page),
+        None => fs.read(path).await.map(CachedPage::new),
+    }
+}
+
+/// A page as just-bash's `readFile` reads it (see [`text`]).
+fn page_text(page: &CachedPage) -> Cow<'_, str> {
+    match page.as_str() {
+        Some(s) => Cow::Borrowed(s.strip_prefix('\u{FEFF}').unwrap_or(s)),
+        None => text(page.bytes()),
     }
 }
 
@@ -310,7 +320,7 @@ impl NativeGrep {
                     continue;
                 }
             };
-            let content = text(&content);
+            let content = page_text(&content);
             if !self.engine.exact_on(&content) {
                 return None;
             }

@@ -21,6 +21,7 @@ use crate::commands::{Place, Printed};
 use crate::fs::{Filesystem, DEV_NULL};
 use crate::listing::Node;
 use crate::path;
+use crate::store::lru::CachedPage;
 
 /// How far into a file just-bash looks for a NUL (UTF-16 code units).
 const BINARY_SAMPLE: usize = 8192;
@@ -236,8 +237,8 @@ fn collect(o: &RgOutput, place: Place, operands: &[&str]) -> Result<(Vec<(String
 
 /// Text as just-bash's rg reads a file, or `None` when it is not UTF-8 (just-bash then
 /// reads it as Latin-1, which is not modelled); and whether rg takes it for binary.
-fn content(bytes: &[u8]) -> Option<(&str, bool)> {
-    let text = std::str::from_utf8(bytes).ok()?;
+fn content(page: &CachedPage) -> Option<(&str, bool)> {
+    let text = page.as_str()?;
     let binary = text.find('\0').is_some_and(|at| text[..at].chars().map(char::len_utf16).sum::<usize>() < BINARY_SAMPLE);
     Some((text, binary))
 }
@@ -256,8 +257,8 @@ impl NativeRg {
         let mut out = String::new();
         for (shown, path) in &self.files {
             // An unreadable file is skipped by rg: the session's journal reports it.
-            let Ok(bytes) = read_page(fs, path).await else { continue };
-            let (text, binary) = content(&bytes)?;
+            let Ok(page) = read_page(fs, path).await else { continue };
+            let (text, binary) = content(&page)?;
             if binary && !o.binary {
                 continue;
             }
@@ -325,10 +326,11 @@ mod tests {
 
     #[test]
     fn binary_files_have_a_nul_near_the_start() {
-        assert_eq!(content(b"a\0b"), Some(("a\0b", true)));
+        let page = |b: &[u8]| CachedPage::new(b.into());
+        assert_eq!(content(&page(b"a\0b")), Some(("a\0b", true)));
         let late = format!("{}\0", "x".repeat(BINARY_SAMPLE));
-        assert_eq!(content(late.as_bytes()).map(|c| c.1), Some(false));
-        assert_eq!(content(b"\xff"), None);
+        assert_eq!(content(&page(late.as_bytes())).map(|c| c.1), Some(false));
+        assert_eq!(content(&page(b"\xff")), None);
     }
 
     #[test]

@@ -36,11 +36,12 @@ pub fn search(content: &str, engine: &Engine, o: &Options, out: &mut String) -> 
     let mut starts = Vec::new();
     let mut lines: Vec<Line> = Vec::new();
     let mut at = 0;
-    for text in content.split('\n') {
-        let folded = &searched[at..at + text.len()];
+    // memchr's newline search uses SIMD in the wasm; `str::split` goes through core's.
+    let ends = memchr::memchr_iter(b'\n', content.as_bytes()).chain(std::iter::once(content.len()));
+    for end in ends {
         starts.push(at);
-        lines.push(Line { text, folded });
-        at += text.len() + 1;
+        lines.push(Line { text: &content[at..end], folded: &searched[at..end] });
+        at = end + 1;
     }
     if lines.last().is_some_and(|l| l.text.is_empty()) {
         lines.pop();

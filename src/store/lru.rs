@@ -3,18 +3,45 @@
 //! Keys carry the collection id and the tree version as well as the slug, so a
 //! re-ingested collection (new tree version) or another collection never hits an old
 //! entry. Pages are reference-counted: a hit hands out the same bytes with no copy.
-//! A page larger than the whole budget is served but never cached.
+//! A page larger than the whole budget is served but never cached. Whether a page is
+//! UTF-8 is decided once, when it is cached, so searches over cached pages need not
+//! validate them again.
 
 use super::PageKey;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
+
+/// A page's bytes, and whether they are UTF-8 (decided once, when the page is made).
+#[derive(Debug, Clone)]
+pub struct CachedPage {
+    bytes: Rc<[u8]>,
+    utf8: bool,
+}
+
+impl CachedPage {
+    pub fn new(bytes: Rc<[u8]>) -> Self {
+        let utf8 = std::str::from_utf8(&bytes).is_ok();
+        CachedPage { bytes, utf8 }
+    }
+
+    pub fn bytes(&self) -> &Rc<[u8]> {
+        &self.bytes
+    }
+
+    /// The bytes as text when they are UTF-8, without validating them again.
+    pub fn as_str(&self) -> Option<&str> {
+        // SAFETY: `utf8` is private and set only by `new`, from `str::from_utf8`.
+        self.utf8.then(|| unsafe { std::str::from_utf8_unchecked(&self.bytes) })
+    }
+}
 
 #[derive(Debug)]
 pub struct ContentCache {
     capacity: usize,
     used: usize,
     tick: u64,
-    entries: HashMap<PageKey, (Rc<[u8]>, u64)>,
+    /// The page, and when it was last used.
+    entries: HashMap<PageKey, (CachedPage, u64)>,
     order: BTreeMap<u64, PageKey>,
 }
 
@@ -23,14 +50,14 @@ impl ContentCache {
         ContentCache { capacity, used: 0, tick: 0, entries: HashMap::new(), order: BTreeMap::new() }
     }
 
-    pub fn get(&mut self, key: &PageKey) -> Option<Rc<[u8]>> {
+    pub fn get(&mut self, key: &PageKey) -> Option<CachedPage> {
         self.tick += 1;
         let tick = self.tick;
-        let (bytes, last) = self.entries.get_mut(key)?;
+        let (page, last) = self.entries.get_mut(key)?;
         self.order.remove(last);
         *last = tick;
         self.order.insert(tick, key.clone());
-        Some(bytes.clone())
+        Some(page.clone())
     }
 
     pub fn contains(&self, key: &PageKey) -> bool {
@@ -44,19 +71,19 @@ impl ContentCache {
         }
         while self.used + bytes.len() > self.capacity {
             let Some((_, oldest)) = self.order.pop_first() else { break };
-            if let Some((b, _)) = self.entries.remove(&oldest) {
-                self.used -= b.len();
+            if let Some((p, _)) = self.entries.remove(&oldest) {
+                self.used -= p.bytes.len();
             }
         }
         self.tick += 1;
         self.used += bytes.len();
         self.order.insert(self.tick, key.clone());
-        self.entries.insert(key, (bytes, self.tick));
+        self.entries.insert(key, (CachedPage::new(bytes), self.tick));
     }
 
     pub fn remove(&mut self, key: &PageKey) {
-        if let Some((b, tick)) = self.entries.remove(key) {
-            self.used -= b.len();
+        if let Some((p, tick)) = self.entries.remove(key) {
+            self.used -= p.bytes.len();
             self.order.remove(&tick);
         }
     }
@@ -134,5 +161,14 @@ mod tests {
         let other = PageKey { collection_id: "d".into(), ..key("a") };
         assert!(c.get(&newer).is_none());
         assert!(c.get(&other).is_none());
+    }
+
+    #[test]
+    fn pages_know_whether_they_are_text() {
+        assert_eq!(CachedPage::new(b"caf\xc3\xa9".as_slice().into()).as_str(), Some("café"));
+        assert_eq!(CachedPage::new(b"\xff".as_slice().into()).as_str(), None);
+        let mut c = ContentCache::new(100);
+        c.insert(key("a"), b"\xc3".as_slice().into());
+        assert_eq!(c.get(&key("a")).map(|p| p.as_str().is_none()), Some(true));
     }
 }

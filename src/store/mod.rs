@@ -28,7 +28,7 @@ use crate::transport::Transport;
 use assemble::AssemblyError;
 use inflight::{Flights, Ticket};
 use lazy::LazySource;
-use lru::ContentCache;
+use lru::{CachedPage, ContentCache};
 use serde::Serialize;
 use serde_json::json;
 use shared::{Lookup, SharedCache};
@@ -184,9 +184,14 @@ impl PageStore {
 
     /// A page held in memory, counted as a cache hit.
     pub fn from_memory(&self, key: &PageKey) -> Option<Rc<[u8]>> {
-        let bytes = self.cache.borrow_mut().get(key)?;
+        self.cached_page(key).map(|p| p.bytes().clone())
+    }
+
+    /// A page held in memory with what the cache knows of it, counted as a cache hit.
+    pub fn cached_page(&self, key: &PageKey) -> Option<CachedPage> {
+        let page = self.cache.borrow_mut().get(key)?;
         self.stats.borrow_mut().cache_hits += 1;
-        Some(bytes)
+        Some(page)
     }
 
     /// [`PageStore::read`] without reading ahead.
@@ -217,7 +222,7 @@ impl PageStore {
 
     /// A page's bytes if they are in memory now (no load).
     pub fn cached(&self, key: &PageKey) -> Option<Rc<[u8]>> {
-        self.cache.borrow_mut().get(key)
+        self.cache.borrow_mut().get(key).map(|p| p.bytes().clone())
     }
 
     pub fn is_cached(&self, key: &PageKey) -> bool {

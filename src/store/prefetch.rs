@@ -75,8 +75,8 @@ impl PageStore {
         // Readers waiting on a page get it; on a page that did not load, they are released
         // to load it themselves (and report what is wrong with it).
         for leader in leaders {
-            if let Some(bytes) = self.cache.borrow_mut().get(leader.key()) {
-                leader.finish(Ok(bytes));
+            if let Some(page) = self.cache.borrow_mut().get(leader.key()) {
+                leader.finish(Ok(page.bytes().clone()));
             }
         }
         loaded
