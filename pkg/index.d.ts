@@ -348,7 +348,7 @@ export declare class ChromaFs {
    */
   planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean, ownFs?: boolean): Promise<string[] | CommandOutput | null>;
   /**
-   * What `ls` and `find` above call: their output answered from the listing, or `null`
+   * What `ls`, `find`, `tree` and `du` above call: their output answered from the listing, or `null`
    * when just-bash's own command must run (`stats().commands` says why).
    */
   runCommand(name: string, args: string[], cwd: string, ownFs?: boolean): CommandOutput | null;

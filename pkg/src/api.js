@@ -17,7 +17,7 @@ const FILE_COMMANDS = [
   "yq", "xan", "sqlite3", "xargs", "bash", "sh", "readlink",
 ];
 // Commands that may be answered from the listing in Rust (see runCommand).
-const LISTING_COMMANDS = ["ls", "find", "tree"];
+const LISTING_COMMANDS = ["ls", "find", "tree", "du"];
 // Failed reads listed one by one before the rest are counted.
 const LISTED_FAILURES = 20;
 

@@ -2,11 +2,12 @@
 //!
 //! just-bash runs every command in JavaScript behind one filesystem call per file or
 //! directory; over thousands of pages that walk is most of a command's time. The
-//! commands here — [`ls`], [`find`], [`tree`], and grep in [`crate::search::native`] — print
+//! commands here — [`ls`], [`find`], [`tree`], [`du`], and grep and rg in [`crate::search::native`] — print
 //! exactly what just-bash's own command would print, for the flags and operands whose
 //! output they model, and say [`Unsupported`] (with the reason) for anything else, which
 //! then runs in just-bash as before.
 
+pub mod du;
 pub mod find;
 pub mod glob;
 pub mod ls;
@@ -90,6 +91,7 @@ pub fn run(name: &str, args: &[String], place: Place) -> Result<Printed, Unsuppo
         "ls" => ls::ls(args, place),
         "find" => find::find(args, place),
         "tree" => tree::tree(args, place),
+        "du" => du::du(args, place),
         _ => Err(Unsupported::new(format!("{name} is run by just-bash"))),
     }
 }

@@ -54,15 +54,17 @@ pub struct GrepOutput {
     pub odd_number: bool,
 }
 
+/// A count as just-bash's `parseInt` reads it, when that is a plain count.
+fn plain_count(s: &str) -> Option<u64> {
+    s.parse::<u64>().ok().filter(|_| !s.starts_with('+'))
+}
+
 impl GrepOutput {
     fn number(&mut self, s: &str) -> u64 {
-        match s.parse::<u64>() {
-            Ok(n) if !s.starts_with('+') => n,
-            _ => {
-                self.odd_number = true;
-                0
-            }
-        }
+        plain_count(s).unwrap_or_else(|| {
+            self.odd_number = true;
+            0
+        })
     }
 
     fn set_numeric(&mut self, which: &str, n: u64) {
@@ -319,15 +321,11 @@ impl RgOutput {
         self.unmodelled.get_or_insert_with(|| what.to_string());
     }
 
-    /// A count as just-bash's `parseInt` reads it, when that is a plain count.
     fn number(&mut self, what: &str, s: &str) -> u64 {
-        match s.parse::<u64>() {
-            Ok(n) if !s.starts_with('+') => n,
-            _ => {
-                self.unmodelled(what);
-                0
-            }
-        }
+        plain_count(s).unwrap_or_else(|| {
+            self.unmodelled(what);
+            0
+        })
     }
 
     fn set_numeric(&mut self, which: &str, v: &str) {
