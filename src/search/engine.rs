@@ -141,6 +141,32 @@ impl Engine {
         Some(hit)
     }
 
+    /// Whether any line of `content` matches, stopping at the first that does: only the
+    /// lines holding a literal hit are found and tested, the page is never split. `folded`
+    /// is `content` ASCII-lowercased under `-i`; `None` when there are no literals to
+    /// look for (the caller then tests line by line).
+    pub fn any_line(&self, content: &str, folded: &str) -> Option<bool> {
+        if self.needles.is_empty() {
+            return None;
+        }
+        let bytes = folded.as_bytes();
+        for f in &self.finders {
+            let mut done = 0;
+            for at in f.find_iter(bytes) {
+                if at < done {
+                    continue; // this hit's line was tested already
+                }
+                let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+                let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+                if self.confirm(&content[start..end]) {
+                    return Some(true);
+                }
+                done = end;
+            }
+        }
+        Some(false)
+    }
+
     /// Whether a candidate line (see [`Engine::candidates`]) matches.
     pub fn confirm(&self, line: &str) -> bool {
         self.literal || self.re.is_match(line)

@@ -340,7 +340,11 @@ impl NativeGrep {
             } else {
                 &mut stdout
             };
-            let matched = printer::search(&content, &self.engine, &opts, out);
+            let matched = if names_only && !self.g.invert {
+                printer::any_match(&content, &self.engine)
+            } else {
+                printer::search(&content, &self.engine, &opts, out)
+            };
             scratch.clear();
             if matched && o.quiet {
                 return Some(Printed {

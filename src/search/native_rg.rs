@@ -276,7 +276,11 @@ impl NativeRg {
                 filename: (self.show_filename && !o.heading).then_some(shown.as_str()),
             };
             out.clear();
-            let matched = printer::search(text, &self.engine, &opts, &mut out);
+            let matched = if (o.files_with_matches || o.files_without_match || o.quiet) && !o.invert {
+                printer::any_match(text, &self.engine)
+            } else {
+                printer::search(text, &self.engine, &opts, &mut out)
+            };
             any_match |= matched;
             if matched && o.quiet {
                 break;

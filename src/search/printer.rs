@@ -24,6 +24,16 @@ pub struct Options<'a> {
     pub filename: Option<&'a str>,
 }
 
+/// Whether `content` holds a line `engine` matches, as [`search`] would say, without
+/// printing anything (for `-l`, `-L` and `-q`, which only need to know).
+pub fn any_match(content: &str, engine: &Engine) -> bool {
+    let folded = engine.folds().then(|| content.to_ascii_lowercase());
+    match engine.any_line(content, folded.as_deref().unwrap_or(content)) {
+        Some(found) => found,
+        None => search(content, engine, &Options { max_count: 1, ..Options::default() }, &mut String::new()),
+    }
+}
+
 /// Searches `content`, appends what grep prints for it to `out`, and says whether a line
 /// was selected.
 pub fn search(content: &str, engine: &Engine, o: &Options, out: &mut String) -> bool {
@@ -231,5 +241,23 @@ mod tests {
         assert_eq!(out(TEXT, "a", o), "1:a1\n2-b\n3-c\n4:a2\n5-d\n--\n8-g\n9:a3\n");
         let o = Options { after: 1, only_matching: true, ..NONE };
         assert_eq!(out("xa1\ny\n", "a.", o), "a1\ny\n", "-o prints context lines too");
+    }
+
+    #[test]
+    fn any_match_agrees_with_a_search() {
+        let texts = ["", "\n", "ab\n", "xab", "a\nb\n", "tokens here\nTOKEN\n", "foo bar\nfoobar", "k\u{212A}\nAB CD\n"];
+        let patterns = ["a", "ab", "token", "tok(en)?s", "foo|bar", "^b$", "\\bfoo\\b", "x*", "[A-Z]{2} [A-Z]{2}", "a\nb"];
+        for ignore_case in [false, true] {
+            for word in [false, true] {
+                for p in patterns {
+                    let flags = Flags { dialect: Dialect::Extended, ignore_case, word, line: false };
+                    let e = Engine::new(&[p.to_string()], flags).unwrap();
+                    for t in texts {
+                        let full = search(t, &e, &Options { max_count: 1, ..NONE }, &mut String::new());
+                        assert_eq!(any_match(t, &e), full, "{p:?} in {t:?}, -i {ignore_case}, -w {word}");
+                    }
+                }
+            }
+        }
     }
 }
