@@ -22,6 +22,9 @@ use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
+mod wire;
+pub use wire::{CollectionInfo, FromJson, GetRequest, GetResponse, UpsertRequest};
+
 /// The most records one `get` asks for (Chroma Cloud's cap).
 pub const MAX_PAGE: usize = 300;
 /// Chroma Cloud's quota on where predicates per query; each `$in` value counts as one.
@@ -109,133 +112,6 @@ pub struct RequestStats {
     pub bytes_received: u64,
     pub retries: u64,
     pub failures: u64,
-}
-
-/// `POST …/get` body.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct GetRequest {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ids: Option<Vec<String>>,
-    #[serde(rename = "where", skip_serializing_if = "Option::is_none")]
-    pub where_: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub where_document: Option<Value>,
-    pub include: Vec<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limit: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub offset: Option<usize>,
-}
-
-/// An answer read from JSON by hand. serde's derived visitors would do it in fewer
-/// lines, but their error paths format floats, which costs the wasm module 20 KB.
-pub trait FromJson: Sized {
-    /// `None` when the JSON does not have the expected shape.
-    fn from_json(v: Value) -> Option<Self>;
-}
-
-impl FromJson for u64 {
-    fn from_json(v: Value) -> Option<Self> {
-        v.as_u64()
-    }
-}
-
-/// A field that may be absent or `null`, else a list of `T` or `null`.
-fn nullable_list<T>(v: Option<Value>, item: impl Fn(Value) -> Option<T>) -> Option<Option<Vec<Option<T>>>> {
-    match v {
-        None | Some(Value::Null) => Some(None),
-        Some(Value::Array(a)) => a.into_iter().map(|x| if x.is_null() { Some(None) } else { item(x).map(Some) }).collect::<Option<Vec<_>>>().map(Some),
-        Some(_) => None,
-    }
-}
-
-fn string(v: Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s),
-        _ => None,
-    }
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct GetResponse {
-    pub ids: Vec<String>,
-    pub documents: Option<Vec<Option<String>>>,
-    pub metadatas: Option<Vec<Option<Map<String, Value>>>>,
-}
-
-impl FromJson for GetResponse {
-    fn from_json(v: Value) -> Option<Self> {
-        let Value::Object(mut o) = v else { return None };
-        let ids = match o.remove("ids")? {
-            Value::Array(a) => a.into_iter().map(string).collect::<Option<Vec<_>>>()?,
-            _ => return None,
-        };
-        let documents = nullable_list(o.remove("documents"), string)?;
-        let metadatas = nullable_list(o.remove("metadatas"), |m| match m {
-            Value::Object(m) => Some(m),
-            _ => None,
-        })?;
-        Some(GetResponse { ids, documents, metadatas })
-    }
-}
-
-impl GetResponse {
-    pub fn extend(&mut self, other: GetResponse) {
-        self.ids.extend(other.ids);
-        if let Some(d) = other.documents {
-            self.documents.get_or_insert_with(Vec::new).extend(d);
-        }
-        if let Some(m) = other.metadatas {
-            self.metadatas.get_or_insert_with(Vec::new).extend(m);
-        }
-    }
-
-    /// Appends record `i` of another answer.
-    pub fn push_from(&mut self, other: &GetResponse, i: usize) {
-        self.ids.push(other.ids[i].clone());
-        if let Some(d) = &other.documents {
-            self.documents.get_or_insert_with(Vec::new).push(d.get(i).cloned().flatten());
-        }
-        if let Some(m) = &other.metadatas {
-            self.metadatas.get_or_insert_with(Vec::new).push(m.get(i).cloned().flatten());
-        }
-    }
-
-    pub fn document(&self, i: usize) -> Option<&str> {
-        self.documents.as_ref()?.get(i)?.as_deref()
-    }
-
-    pub fn metadata(&self, i: usize) -> Option<&Map<String, Value>> {
-        self.metadatas.as_ref()?.get(i)?.as_ref()
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct CollectionInfo {
-    pub id: String,
-    pub name: String,
-    /// The embedding dimension, once records exist.
-    pub dimension: Option<usize>,
-}
-
-impl FromJson for CollectionInfo {
-    fn from_json(v: Value) -> Option<Self> {
-        let Value::Object(mut o) = v else { return None };
-        let dimension = match o.remove("dimension") {
-            None | Some(Value::Null) => None,
-            Some(d) => Some(usize::try_from(d.as_u64()?).ok()?),
-        };
-        Some(CollectionInfo { id: string(o.remove("id")?)?, name: string(o.remove("name")?)?, dimension })
-    }
-}
-
-/// `POST …/upsert` body.
-#[derive(Debug, Clone, Serialize)]
-pub struct UpsertRequest {
-    pub ids: Vec<String>,
-    pub embeddings: Vec<Vec<f32>>,
-    pub documents: Vec<String>,
-    pub metadatas: Vec<Map<String, Value>>,
 }
 
 fn encode_segment(s: &str) -> String {
@@ -481,18 +357,10 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn answers_are_read_by_shape() {
-        let r = GetResponse::from_json(json!({"ids": ["a"], "documents": null, "metadatas": [null], "include": []})).unwrap();
-        assert_eq!((r.ids, r.documents, r.metadatas), (vec!["a".to_string()], None, Some(vec![None])));
-        for bad in [json!([]), json!({}), json!({"ids": [1]}), json!({"ids": [], "documents": "x"}), json!({"ids": ["a"], "metadatas": [3]})] {
-            assert!(GetResponse::from_json(bad.clone()).is_none(), "{bad}");
-        }
-        let c = CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": null})).unwrap();
-        assert_eq!((c.id.as_str(), c.dimension), ("i", None));
-        assert_eq!(CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": 384})).unwrap().dimension, Some(384));
-        assert!(CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": -1})).is_none());
-        assert_eq!(u64::from_json(json!(12)), Some(12));
+    fn error_bodies_name_the_error() {
         assert_eq!(error_message(br#"{"error": "NotFound", "message": ""}"#), "NotFound");
+        assert_eq!(error_message(br#"{"error": "E", "message": "no such collection"}"#), "no such collection");
+        assert_eq!(error_message(b"plain text"), "plain text");
     }
 
     fn client(chroma: &FakeChroma, tweak: impl FnOnce(&mut ClientConfig)) -> Rc<Client> {
