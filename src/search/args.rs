@@ -240,7 +240,7 @@ pub struct RgArgs {
 }
 
 /// rg's options that shape its output and its walk, as just-bash reads them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct RgOutput {
     pub word: bool,
     pub invert: bool,
@@ -250,7 +250,8 @@ pub struct RgOutput {
     pub files_without_match: bool,
     pub only_matching: bool,
     pub quiet: bool,
-    pub line_numbers: bool,
+    /// `-N` came after the last `-n` (line numbers are on by default).
+    pub no_line_numbers: bool,
     /// `-n` was given: line numbers stay on for a single file and under `-o`.
     pub explicit_line_numbers: bool,
     pub with_filename: bool,
@@ -275,45 +276,10 @@ pub struct RgOutput {
     pub glob_case_insensitive: bool,
     pub types: Vec<String>,
     pub types_not: Vec<String>,
-    pub max_depth: usize,
+    /// `--max-depth`; `None`: the walk's own limit.
+    pub max_depth: Option<usize>,
     /// The first option whose output is not modelled natively.
     pub unmodelled: Option<String>,
-}
-
-impl Default for RgOutput {
-    fn default() -> Self {
-        RgOutput {
-            word: false,
-            invert: false,
-            count: false,
-            count_matches: false,
-            files_with_matches: false,
-            files_without_match: false,
-            only_matching: false,
-            quiet: false,
-            line_numbers: true,
-            explicit_line_numbers: false,
-            with_filename: false,
-            no_filename: false,
-            null: false,
-            hidden: false,
-            no_ignore: false,
-            binary: false,
-            heading: false,
-            unsorted: false,
-            max_count: 0,
-            after: 0,
-            before: 0,
-            context: 0,
-            globs: Vec::new(),
-            iglobs: Vec::new(),
-            glob_case_insensitive: false,
-            types: Vec::new(),
-            types_not: Vec::new(),
-            max_depth: 256,
-            unmodelled: None,
-        }
-    }
 }
 
 impl RgOutput {
@@ -349,8 +315,8 @@ impl RgOutput {
             "--files-without-match" => o.files_without_match = true,
             "o" | "--only-matching" => o.only_matching = true,
             "q" | "--quiet" => o.quiet = true,
-            "n" | "--line-number" => (o.line_numbers, o.explicit_line_numbers) = (true, true),
-            "N" | "--no-line-number" => o.line_numbers = false,
+            "n" | "--line-number" => (o.no_line_numbers, o.explicit_line_numbers) = (false, true),
+            "N" | "--no-line-number" => o.no_line_numbers = true,
             "H" | "--with-filename" => o.with_filename = true,
             "I" | "--no-filename" => o.no_filename = true,
             "0" | "--null" => o.null = true,
@@ -377,7 +343,7 @@ impl RgOutput {
             "t" | "type" => self.types.push(v),
             "T" | "type-not" => self.types_not.push(v),
             "m" | "max-count" => self.max_count = self.number("-m", &v),
-            "d" | "max-depth" => self.max_depth = self.number("--max-depth", &v).min(usize::MAX as u64) as usize,
+            "d" | "max-depth" => self.max_depth = Some(self.number("--max-depth", &v).min(usize::MAX as u64) as usize),
             "j" | "threads" | "e" | "regexp" => {}
             other => self.unmodelled(&if other.len() == 1 { format!("-{other}") } else { format!("--{other}") }),
         }

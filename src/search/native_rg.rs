@@ -131,13 +131,15 @@ impl Filters {
             Some("") | None => shown,
             Some(n) => n,
         };
-        if !(self.types.is_empty() && self.types_not.is_empty()) && !name.is_ascii() {
-            return Err(Unsupported::new("a file type test on a name beyond ASCII"));
-        }
-        let lower = name.to_ascii_lowercase();
-        let typed = |exts: &[&[&str]]| exts.iter().any(|e| e.iter().any(|x| lower.ends_with(x)));
-        if (!self.types.is_empty() && !typed(&self.types)) || typed(&self.types_not) {
-            return Ok(false);
+        if !(self.types.is_empty() && self.types_not.is_empty()) {
+            if !name.is_ascii() {
+                return Err(Unsupported::new("a file type test on a name beyond ASCII"));
+            }
+            let lower = name.to_ascii_lowercase();
+            let typed = |exts: &[&[&str]]| exts.iter().any(|e| e.iter().any(|x| lower.ends_with(x)));
+            if (!self.types.is_empty() && !typed(&self.types)) || typed(&self.types_not) {
+                return Ok(false);
+            }
         }
         Ok(self.groups.iter().all(|g| passes(g, name, shown)))
     }
@@ -193,7 +195,7 @@ pub fn prepare(args: &[String], place: Place, stdin_empty: bool) -> Result<Nativ
     }
     let single = single_file && files.len() == 1;
     let show_filename = !o.no_filename && (o.with_filename || !single_file || files.len() > 1);
-    let line_numbers = o.line_numbers && (o.explicit_line_numbers || !(single || o.only_matching));
+    let line_numbers = !o.no_line_numbers && (o.explicit_line_numbers || !(single || o.only_matching));
     Ok(NativeRg { engine, o, files, show_filename, line_numbers })
 }
 
@@ -201,7 +203,7 @@ pub fn prepare(args: &[String], place: Place, stdin_empty: bool) -> Result<Nativ
 /// exactly one file and no directory.
 fn collect(o: &RgOutput, place: Place, operands: &[&str]) -> Result<(Vec<(String, String)>, bool), Unsupported> {
     let filters = Filters::new(o)?;
-    let how = RgWalk { hidden: o.hidden, no_ignore: o.no_ignore, max_depth: o.max_depth };
+    let how = RgWalk { hidden: o.hidden, no_ignore: o.no_ignore, max_depth: o.max_depth.unwrap_or(RgWalk::default().max_depth) };
     let (mut files, mut named_files, mut dirs) = (Vec::new(), 0, 0);
     for op in operands {
         let full = path::resolve(place.cwd, op);
