@@ -58,9 +58,10 @@ impl Groups {
         self.0.iter().map(String::as_str)
     }
 
-    /// A stable key for caches of per-group-set views.
+    /// A key for caches of per-group-set views: two different group sets never share
+    /// one, whatever characters their names hold ([`crate::key`]).
     pub fn key(&self) -> String {
-        self.0.iter().map(String::as_str).collect::<Vec<_>>().join("\u{1f}")
+        crate::key::Key::new().list(self.0.iter().map(String::as_str)).into_string()
     }
 }
 

@@ -28,6 +28,7 @@ pub mod fetch;
 pub mod fs;
 pub mod ingest;
 pub mod journal;
+pub mod key;
 pub mod json;
 pub mod layout;
 pub mod listing;

@@ -101,7 +101,10 @@ pub const MAX_PATH_BYTES: usize = 4096;
 /// Bytes of the decoded tree document.
 pub const MAX_TREE_BYTES: usize = 128 << 20;
 
-fn check_key(key: &str) -> Result<(), TreeError> {
+/// Checks a slug as the tree and the ingest both require it. A control character (C0,
+/// DEL, C1) would print as something else — `a\nb.md` as two lines of `find`, an escape
+/// sequence as a command to the agent's terminal — so no slug may hold one.
+pub fn check_key(key: &str) -> Result<(), TreeError> {
     if key.len() > MAX_PATH_BYTES {
         return Err(TreeError::entry(key, format!("path longer than {MAX_PATH_BYTES} bytes")));
     }
@@ -113,6 +116,9 @@ fn check_key(key: &str) -> Result<(), TreeError> {
     }
     if key.contains('\0') {
         return Err(TreeError::entry(key, "path contains a NUL byte"));
+    }
+    if let Some(c) = key.chars().find(|c| c.is_control()) {
+        return Err(TreeError::entry(key, format!("path contains the control character {:?}", c)));
     }
     for seg in key.split('/') {
         match seg {
@@ -261,10 +267,25 @@ pub(crate) mod tests {
             (r#"{"a/": {"isPublic": true}}"#, "a/"),
             (r#"{"./a": {"isPublic": true}}"#, "./a"),
             (r#"{"": {"isPublic": true}}"#, ""),
+            (r#"{"a\nb.md": {"isPublic": true}}"#, "a\nb.md"),
+            (r#"{"d\nforged/page.md": {"isPublic": true}}"#, "d\nforged/page.md"),
+            (r#"{"a\rb.md": {"isPublic": true}}"#, "a\rb.md"),
+            (r#"{"\u001b[31mred.md": {"isPublic": true}}"#, "\u{1b}[31mred.md"),
+            (r#"{"del\u007f.md": {"isPublic": true}}"#, "del\u{7f}.md"),
+            (r#"{"c1\u009b2J.md": {"isPublic": true}}"#, "c1\u{9b}2J.md"),
+            (r#"{"tab\t.md": {"isPublic": true}}"#, "tab\t.md"),
         ] {
             let e = PathTree::from_json(json, None).unwrap_err();
             assert_eq!(e.key.as_deref(), Some(key), "{json}");
         }
+    }
+
+    #[test]
+    fn control_characters_are_named_escaped() {
+        let e = PathTree::from_json(r#"{"ok.md": {"isPublic": true}, "a\nb\u001b[2J.md": {"isPublic": true}}"#, None).unwrap_err();
+        assert_eq!(e.to_string(), r#"corrupt path tree: entry "a\nb\u{1b}[2J.md": path contains the control character '\n'"#);
+        assert!(!e.to_string().chars().any(char::is_control), "the message itself holds no control character");
+        assert!(PathTree::from_json(r#"{"naïve café/日本.md": {"isPublic": true}, "nbsp\u00a0.md": {"isPublic": true}}"#, None).is_ok(), "other characters are fine");
     }
 
     #[test]

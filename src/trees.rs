@@ -98,13 +98,19 @@ fn remember(key: String, tree: Rc<LoadedTree>) {
 }
 
 /// Everything that decides which tree a connect gets, credentials included: they are kept
-/// verbatim (in memory only), so two credentials can never share an entry.
+/// verbatim (in memory only), so two credentials can never share an entry. The parts are
+/// length-prefixed ([`crate::key`]): a name holding a separator cannot pose as two.
 fn cache_key(opts: &Options) -> String {
     let c = &opts.client;
-    let mut headers: Vec<String> = c.headers.iter().map(|(k, v)| format!("{}\u{1f}{v}", k.to_ascii_lowercase())).collect();
+    let mut headers: Vec<(String, &str)> = c.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.as_str())).collect();
     crate::sort::sort(&mut headers);
     let parts = [c.url.as_str(), &c.tenant, &c.database, &opts.collection, &opts.schema.tree_id, opts.extension.as_deref().unwrap_or("")];
-    format!("{}\u{1e}{}", parts.join("\u{1e}"), headers.join("\u{1e}"))
+    let mut key = crate::key::Key::new().list(parts.into_iter());
+    key = key.part(&headers.len().to_string());
+    for (name, value) in &headers {
+        key = key.part(name).part(value);
+    }
+    key.into_string()
 }
 
 /// How a connect got its tree.

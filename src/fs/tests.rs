@@ -202,3 +202,20 @@ fn a_scratch_directory_is_writable_beside_read_only_docs() {
     let bad = block_on(Filesystem::connect(Options { scratch: Some("/guides".into()), ..Options::new(URL, "docs") }, Rc::new(chroma.clone()), 0.0));
     assert_eq!(bad.err().unwrap().to_string(), "EINVAL: invalid argument, connect '/guides': option scratch names a path in the docs: choose another directory");
 }
+
+#[test]
+fn a_group_name_holding_a_separator_is_one_group_in_either_order() {
+    let secret = "/internal/secret.md";
+    for order in [["admin", "admin\u{1f}zzz"], ["admin\u{1f}zzz", "admin"]] {
+        crate::trees::forget();
+        let chroma = corpus();
+        for first in order {
+            let fs = if first == "admin" { connect(&chroma, &["admin", "zzz"], |_| {}) } else { connect(&chroma, &[first], |_| {}) };
+            assert_eq!(fs.exists(secret), first == "admin", "groups {first:?} after {order:?}");
+            if first != "admin" {
+                assert!(read(&fs, secret).is_err());
+                assert_eq!(fs.listing().all_paths().len(), connect(&chroma, &[], |_| {}).listing().all_paths().len(), "the public view");
+            }
+        }
+    }
+}

@@ -116,8 +116,8 @@ pub fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree_id: &s
     crate::sort::sort_by(&mut sorted, |a, b| a.path.cmp(&b.path));
     for f in sorted {
         let slug = f.path.trim_start_matches('/');
-        if slug.is_empty() || slug.split('/').any(|s| s.is_empty() || s == "." || s == "..") {
-            return Err(format!("{}: not a usable page path", f.path));
+        if let Err(e) = crate::tree::check_key(slug) {
+            return Err(format!("{:?}: not a usable page path ({})", f.path, e.message));
         }
         if slug == tree_id || !seen.insert(slug.to_string()) {
             return Err(format!("{}: the path is used twice or collides with the tree record", f.path));

@@ -45,9 +45,10 @@ pub struct PageKey {
 }
 
 impl PageKey {
-    /// A flat string form, for shared caches outside this process.
+    /// A flat string form, for shared caches outside this process: `chromafs:` and the
+    /// three parts, each length-prefixed ([`crate::key`]), so no two pages share a key.
     pub fn to_key_string(&self) -> String {
-        format!("chromafs:{}:{}:{}", self.collection_id, self.tree_version, self.slug)
+        format!("chromafs:{}", crate::key::of([self.collection_id.as_str(), &self.tree_version, &self.slug]))
     }
 }
 

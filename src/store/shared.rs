@@ -91,6 +91,6 @@ mod tests {
         cache.failing.set(true);
         let c = cache.clone();
         assert!(matches!(block_on(async move { get(&c, &key(), None).await }), Lookup::Failed));
-        assert_eq!(key().to_key_string(), "chromafs:c:v1:a.md");
+        assert_eq!(key().to_key_string(), "chromafs:1:c2:v14:a.md");
     }
 }
