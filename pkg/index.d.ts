@@ -160,6 +160,15 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
    * just-bash's either way; `false` runs every command in just-bash, for comparison.
    */
   nativeCommands?: boolean;
+  /**
+   * On a collection whose chunks carry no access (written by another tool and not
+   * annotated), a session that has hidden pages reads a search's scope instead of asking
+   * Chroma which pages match, since Chroma's answer — its size, how many requests it
+   * takes — would depend on text only hidden pages hold (`"hide"`, the default).
+   * `"accept"` asks anyway: faster, but a search's cost then tells the session something
+   * about hidden text. `chromafs annotate` makes the question safe to ask.
+   */
+  searchHiddenTextCost?: "hide" | "accept";
 }
 
 // ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 use crate::breaker::{Admit, Breaker};
 use crate::budget::{Budget, Refusal};
 use crate::origin;
+use crate::redact::Secrets;
 use crate::sync::Semaphore;
 use crate::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use serde::Serialize;
@@ -126,7 +127,8 @@ fn encode_segment(s: &str) -> String {
     out
 }
 
-/// Chroma's `{"error": …, "message": …}`, or whatever text the body holds.
+/// Chroma's `{"error": …, "message": …}`, or whatever text the body holds, unabridged:
+/// the client shows it only through [`Secrets::excerpt`].
 fn error_message(body: &[u8]) -> String {
     if let Ok(Value::Object(o)) = serde_json::from_slice::<Value>(body) {
         let field = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
@@ -137,12 +139,7 @@ fn error_message(body: &[u8]) -> String {
             return e;
         }
     }
-    let text = String::from_utf8_lossy(body);
-    let text = text.trim();
-    match text.char_indices().nth(300) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
+    String::from_utf8_lossy(body).into_owned()
 }
 
 fn retryable(status: u16) -> bool {
@@ -157,12 +154,15 @@ pub struct Client {
     /// The session's commands: the breaker fails requests fast only inside one.
     budget: Option<Rc<Budget>>,
     stats: RefCell<RequestStats>,
+    /// The header values sent, kept out of every error ([`crate::redact`]).
+    secrets: Secrets,
 }
 
 impl Client {
     pub fn new(cfg: ClientConfig, transport: Rc<dyn Transport>) -> Self {
         let gate = Semaphore::new(cfg.max_concurrency);
-        Client { cfg, transport, gate, breaker: Breaker::default(), budget: None, stats: RefCell::default() }
+        let secrets = Secrets::new(cfg.headers.iter().map(|(_, v)| v.as_str()));
+        Client { cfg, transport, gate, breaker: Breaker::default(), budget: None, stats: RefCell::default(), secrets }
     }
 
     /// A session's client: inside a command of `budget`, an open breaker fails requests
@@ -237,6 +237,7 @@ impl Client {
                         return Ok(resp.body);
                     }
                     let err = ChromaError::Status { status: resp.status, what: what.to_string(), message: error_message(&resp.body) };
+                    let err = self.shown(err);
                     if !retryable(resp.status) {
                         return Err(self.failed(err));
                     }
@@ -245,7 +246,7 @@ impl Client {
                 // Retrying a slow server only multiplies the wait.
                 Err(TransportError::Timeout) => return Err(self.unreachable(ChromaError::Timeout { what: what.to_string(), ms: self.cfg.timeout_ms })),
                 Err(TransportError::NotSent(why)) => return Err(self.failed(ChromaError::NotSent { what: what.to_string(), why })),
-                Err(TransportError::Network(cause)) => (ChromaError::Network { what: what.to_string(), cause }, None),
+                Err(TransportError::Network(cause)) => (self.shown(ChromaError::Network { what: what.to_string(), cause }), None),
             };
             if attempt >= self.cfg.retries {
                 return Err(match error.status() {
@@ -266,13 +267,28 @@ impl Client {
 
     fn failed(&self, e: ChromaError) -> ChromaError {
         self.stats.borrow_mut().failures += 1;
-        e
+        self.shown(e)
     }
 
     /// A failure that says the server cannot answer: the breaker opens.
     fn unreachable(&self, e: ChromaError) -> ChromaError {
+        let e = self.shown(e);
         self.breaker.failed(self.transport.now_ms(), e.to_string());
         self.failed(e)
+    }
+
+    /// The error as a message may show it: whatever came from the server or the network
+    /// cut to one short line, with the session's secrets redacted. Idempotent.
+    fn shown(&self, e: ChromaError) -> ChromaError {
+        let s = |text: String| self.secrets.excerpt(&text);
+        match e {
+            ChromaError::Status { status, what, message } => ChromaError::Status { status, what, message: s(message) },
+            ChromaError::Network { what, cause } => ChromaError::Network { what, cause: s(cause) },
+            ChromaError::Decode { what, cause } => ChromaError::Decode { what, cause: s(cause) },
+            ChromaError::Redirect { what, status, why } => ChromaError::Redirect { what, status, why: self.secrets.scrub(&why) },
+            ChromaError::Unavailable { what, cause } => ChromaError::Unavailable { what, cause: s(cause) },
+            other => other,
+        }
     }
 
     /// Where a redirect may be followed: the configured origin only (the request carries
@@ -292,7 +308,7 @@ impl Client {
 
     async fn call_json<T: FromJson>(&self, method: &'static str, url: String, body: Option<String>, what: &str) -> Result<T, ChromaError> {
         let bytes = self.call(method, url, body, what).await?;
-        let decode = |cause: String| ChromaError::Decode { what: what.to_string(), cause };
+        let decode = |cause: String| self.shown(ChromaError::Decode { what: what.to_string(), cause });
         let v: Value = serde_json::from_slice(&bytes).map_err(|e| decode(e.to_string()))?;
         T::from_json(v).ok_or_else(|| decode(format!("not the JSON expected: {}", error_message(&bytes))))
     }
@@ -488,7 +504,29 @@ mod tests {
         assert_eq!(error_message(br#"{"error":"InternalError"}"#), "InternalError");
         assert_eq!(error_message(b"Payload too large"), "Payload too large");
         assert_eq!(error_message(b""), "");
-        assert_eq!(error_message("é".repeat(400).as_bytes()).chars().count(), 301);
+        assert_eq!(error_message("é".repeat(400).as_bytes()).chars().count(), 400, "cut only where it is shown");
+    }
+
+    #[test]
+    fn server_text_in_errors_is_one_short_line_without_the_session_secrets() {
+        let (chroma, id) = seeded(1);
+        let echo = |req: &HttpRequest| {
+            let headers: Vec<String> = req.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            format!("{{\"message\": \"rejected request\\n{}\\n{}\"}}", headers.join("\\n"), "x".repeat(500))
+        };
+        for status in [400u16, 401, 422, 500] {
+            chroma.set_fault(move |req| Some(Ok(HttpResponse::new(status, echo(req)))));
+            let c = client(&chroma, |cfg| {
+                cfg.retries = 0;
+                cfg.headers.push(("x-chroma-token".into(), "ck-live-0123456789".into()));
+                cfg.headers.push(("x-gateway-key".into(), "gw-secret".into()));
+            });
+            let id = id.clone();
+            let err = block_on(async move { c.get_once(&id, &GetRequest::default(), "page \"p\"").await }).unwrap_err().to_string();
+            assert!(!err.contains("ck-live-0123456789") && !err.contains("gw-secret"), "{err}");
+            assert!(err.contains("x-chroma-token: [redacted]") && err.contains("x-gateway-key: [redacted]"), "{err}");
+            assert!(!err.contains('\n') && err.ends_with('…') && err.chars().count() < 300, "{err}");
+        }
     }
 
     #[test]

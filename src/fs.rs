@@ -62,6 +62,9 @@ pub struct Filesystem {
     scratch: Option<RefCell<Scratch>>,
     scratch_root: Option<String>,
     native_commands: bool,
+    /// The host accepts searches whose cost depends on hidden text (see
+    /// [`Filesystem::coarse_query_allowed`]).
+    unscoped_coarse_query: bool,
 }
 
 fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
@@ -100,11 +103,21 @@ impl Filesystem {
             }
         }
         let scratch = scratch_root.as_deref().map(|root| RefCell::new(Scratch::new(root, opts.scratch_bytes, now_ms)));
-        Ok(Filesystem { client, collection, tree, tree_from_cache: opened.from_cache, listing, lazy, store, history: RefCell::default(), budget, journal: Journal::default(), transport, scratch, scratch_root, native_commands: opts.native_commands })
+        Ok(Filesystem { client, collection, tree, tree_from_cache: opened.from_cache, listing, lazy, store, history: RefCell::default(), budget, journal: Journal::default(), transport, scratch, scratch_root, native_commands: opts.native_commands, unscoped_coarse_query: opts.unscoped_coarse_query })
     }
 
     pub fn listing(&self) -> &Listing {
         &self.listing
+    }
+
+    /// Whether a search may ask Chroma which chunks match (the coarse query). Chroma
+    /// answers for every chunk its `where` admits; unless the chunks carry their page's
+    /// access (so the session's access scopes the query), that includes hidden pages'
+    /// chunks, and a search's requests, timing and budget would depend on hidden text.
+    /// So a session that has hidden pages on such a collection reads its scope instead,
+    /// unless the host accepts that dependence (`searchHiddenTextCost`).
+    pub fn coarse_query_allowed(&self) -> bool {
+        self.tree.chunk_access() || !self.listing.has_hidden_pages() || self.unscoped_coarse_query
     }
 
     /// Whether searches may be answered in Rust (the `nativeCommands` option).

@@ -35,6 +35,7 @@ pub mod listing;
 pub mod options;
 pub mod origin;
 pub mod path;
+pub mod redact;
 pub mod schema;
 pub mod scratch;
 pub mod search;

@@ -58,6 +58,8 @@ impl Node {
 pub struct Listing {
     nodes: HashMap<String, Node>,
     files: usize,
+    /// Pages of the tree this session may not see.
+    hidden: usize,
 }
 
 impl Listing {
@@ -71,6 +73,8 @@ impl Listing {
         for (i, e) in tree.entries.iter().enumerate() {
             if groups.can_see(&e.access) {
                 listing.add_file(&e.path, FileNode { entry: Some(i), size: e.size, mtime: e.mtime.unwrap_or(0.0), ino: 0 })?;
+            } else {
+                listing.hidden += 1;
             }
         }
         for p in extra_files {
@@ -161,6 +165,12 @@ impl Listing {
     /// The number of visible files.
     pub fn file_count(&self) -> usize {
         self.files
+    }
+
+    /// Whether the tree holds pages this session may not see. Never shown: it decides only
+    /// how a search may ask Chroma (see `search::runner`).
+    pub fn has_hidden_pages(&self) -> bool {
+        self.hidden > 0
     }
 
     /// Visible files at or below `dir`, sorted.

@@ -91,6 +91,20 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// Whether `fetch` can send a header: a name of token characters, a value of bytes with no
+/// NUL, CR or LF. Checked here so that `fetch`'s own error, which quotes the value, never
+/// shows a credential; the reason names what is wrong, never the value.
+fn check_header(name: &str, value: &str) -> Result<(), &'static str> {
+    let token = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+    if name.is_empty() || !name.bytes().all(token) {
+        return Err("is not a valid header name");
+    }
+    if value.chars().any(|c| matches!(c, '\0' | '\r' | '\n') || c as u32 > 0xff) {
+        return Err("has a value fetch cannot send (a line break, a NUL or a character above U+00FF); the value is not shown");
+    }
+    Ok(())
+}
+
 /// Where the collection is and how to reach it: shared by `connect` and `ingest`.
 pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
     let url = f.required("url")?;
@@ -105,11 +119,13 @@ pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
         c.database = d;
     }
     if let Some(t) = f.string("token")? {
+        check_header("x-chroma-token", &t).map_err(|why| OptionError(format!("option token {why}")))?;
         c.headers.push(("x-chroma-token".into(), t));
     }
     if let Some(h) = f.member("headers") {
         for (k, v) in h.as_object().into_iter().flatten() {
             let v = v.as_str().ok_or_else(|| OptionError(format!("header {k} must be a string")))?;
+            check_header(k, v).map_err(|why| OptionError(format!("header {} {why}", crate::redact::excerpt(&format!("{k:?}")))))?;
             c.headers.push((k.clone(), v.to_string()));
         }
     }
@@ -159,6 +175,10 @@ pub struct Options {
     /// Whether searches may be answered in Rust (`nativeCommands`, default on); off, every
     /// command runs in just-bash, which prints the same bytes more slowly.
     pub native_commands: bool,
+    /// `searchHiddenTextCost: "accept"`: on collections whose chunks carry no access, a
+    /// session with hidden pages still asks Chroma which pages match, although what that
+    /// costs then depends on text only hidden pages hold (default: it reads the scope).
+    pub unscoped_coarse_query: bool,
 }
 
 impl Options {
@@ -178,6 +198,7 @@ impl Options {
             scratch: None,
             scratch_bytes: 16 << 20,
             native_commands: true,
+            unscoped_coarse_query: false,
         }
     }
 
@@ -214,6 +235,11 @@ impl Options {
                 _ => return fail("option nativeCommands must be true or false".to_string()),
             };
         }
+        opts.unscoped_coarse_query = match f.string("searchHiddenTextCost")?.as_deref() {
+            None | Some("hide") => false,
+            Some("accept") => true,
+            Some(other) => return fail(format!("option searchHiddenTextCost must be \"hide\" or \"accept\", got {other:?}")),
+        };
         if f.member("lazyOrigins").is_some() {
             let origins = f.strings("lazyOrigins")?;
             if let Some(bad) = origins.iter().find(|o| crate::origin::origin(o).is_none()) {
@@ -275,6 +301,13 @@ mod tests {
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "cacheBytes": "big"})), "option cacheBytes must be a non-negative number");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "token": 5})), "option token must be a string");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": {"x-a": 1}})), "header x-a must be a string");
+        let bad_value = "header \"x-a\" has a value fetch cannot send (a line break, a NUL or a character above U+00FF); the value is not shown";
+        for value in ["secret\nInjected: 1", "secret\r", "nul\0", "snowman \u{2603}"] {
+            assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": {"x-a": value}})), bad_value);
+        }
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "token": "ck\nsecret"})), "option token has a value fetch cannot send (a line break, a NUL or a character above U+00FF); the value is not shown");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": {"bad name\n": "v"}})), "header \"bad name\\n\" is not a valid header name");
+        assert!(super::client_config(&Fields::of(&json!({"url": "http://x", "headers": {"x-b": "tab\tand latin-1 é"}}), "connect").unwrap()).is_ok());
     }
 
     #[test]

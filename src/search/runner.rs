@@ -23,6 +23,9 @@ use crate::stats::{CommandStats, PlanKind};
 use crate::store::{PageRef, PrefetchError, Source};
 use std::collections::HashSet;
 
+/// Why a search read its scope whole instead of asking Chroma which pages match.
+pub const UNSCOPED_NOTE: &str = "the session has hidden pages and the collection's chunks carry no access, so Chroma was not asked which pages match (its answer would depend on hidden text): the scope was read whole; run `chromafs annotate` on the collection to search it with one query";
+
 /// A load the search could not do without: where, and why.
 struct Failed {
     path: String,
@@ -191,9 +194,19 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Result<
         dir: fs.tree().chunks.dirs.then(|| common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path))),
         chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
     };
-    let found = coarse::candidates(fs.collection(), &scope, &n.matcher.filter).await;
+    let unscoped = !fs.coarse_query_allowed();
+    let found = match unscoped {
+        // Chroma would answer for hidden chunks too: how many hits, how many pages of
+        // them, would tell the session about text it may not read. Read the scope instead.
+        true => Ok(Found::MostOfScope { matches: 0 }),
+        false => coarse::candidates(fs.collection(), &scope, &n.matcher.filter).await,
+    };
     cs.coarse_requests = fs.requests() - before;
     let hits = match found {
+        Ok(Found::MostOfScope { .. }) if unscoped => {
+            cs.note = Some(UNSCOPED_NOTE.into());
+            None
+        }
         Ok(Found::Pages { slugs, matches }) => {
             cs.coarse_matches = matches as u64;
             Some(slugs)
@@ -222,7 +235,9 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Result<
     let kept = if hits.is_none() && candidates.iter().map(|(_, p)| p.size.unwrap_or(0)).sum::<u64>() > fs.store().capacity() as u64 {
         // Checking here would load the scope twice: once now, and again as the command
         // reads it after the cache has moved on. The command reads it once, ahead of itself.
-        cs.note = Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads".into());
+        if !unscoped {
+            cs.note = Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads".into());
+        }
         candidates.iter().map(|(p, _)| *p).collect()
     } else {
         fine_check(fs, &candidates, &n.matcher).await?

@@ -6,7 +6,7 @@ use crate::options::Options;
 use crate::stats::CommandStats;
 use crate::testing::{block_on, chroma::URL, FakeChroma};
 use crate::transport::{HttpResponse, Transport};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::rc::Rc;
 
 fn corpus(aligned: bool) -> FakeChroma {
@@ -211,6 +211,10 @@ fn connect_with(chroma: &FakeChroma, tweak: impl FnOnce(&mut Options)) -> Rc<Fil
     let mut o = Options::new(URL, "docs");
     // These tests look at what is handed to just-bash; native answers are tested below.
     o.native_commands = false;
+    // The corpus has a hidden page and its chunks carry no access: these tests look at the
+    // coarse query, which such a session only sends when the host accepts what it reveals
+    // (the default is tested in `searches_cost_nothing_that_depends_on_hidden_text`).
+    o.unscoped_coarse_query = true;
     tweak(&mut o);
     let t: Rc<dyn Transport> = Rc::new(chroma.clone());
     Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
@@ -333,4 +337,56 @@ fn searches_outside_the_modelled_set_go_to_just_bash_and_say_why() {
         assert!(matches!(out, Outcome::Run(_)), "{cmd:?}: {out:?}");
         assert_eq!((cs.native, cs.delegated.as_deref()), (false, Some(why)), "{cmd:?}");
     }
+}
+
+/// What a search sent and recorded, for comparing two collections.
+fn footprint(chroma: &FakeChroma, fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, Vec<String>, CommandStats) {
+    chroma.clear_log();
+    let (outcome, _) = attempt(fs, words);
+    let bodies = chroma.requests().into_iter().map(|r| r.body.unwrap_or_default()).collect();
+    let mut cs = fs.stats().commands.pop().unwrap();
+    cs.command.clear();
+    (outcome, bodies, cs)
+}
+
+#[test]
+fn searches_cost_nothing_that_depends_on_hidden_text() {
+    // Two collections written by another tool (no access on chunks), the same but for
+    // what hidden pages hold: the word 400 times, or not at all.
+    let make = |hidden_word: bool| {
+        let chroma = FakeChroma::new();
+        let hidden: Vec<&str> = vec![if hidden_word { "zebra stripes\n" } else { "plain stripes\n" }; 400];
+        // More visible pages than a slug list in one query may name.
+        let names: Vec<String> = (0..12).map(|i| format!("p{i:02}.md")).collect();
+        let mut pages: Vec<(&str, &[&str], Value)> = names.iter().map(|n| (n.as_str(), &["some text\n"][..], json!({"isPublic": true}))).collect();
+        pages.push(("hidden.md", &hidden, json!({"isPublic": false, "groups": ["admin"]})));
+        chroma.pages("docs", &pages, json!({"line_aligned": true}));
+        chroma
+    };
+    let run = |hidden_word: bool, words: &[&str], tweak: fn(&mut Options)| {
+        crate::trees::forget();
+        let chroma = make(hidden_word);
+        let fs = connect_with(&chroma, |o| {
+            o.unscoped_coarse_query = false;
+            tweak(o);
+        });
+        footprint(&chroma, &fs, words)
+    };
+    for words in [&["grep", "-r", "zebra", "/"][..], &["grep", "-rc", "zebra", "/"], &["rg", "-l", "zebra"]] {
+        let (with, without) = (run(true, words, |_| {}), run(false, words, |_| {}));
+        assert_eq!(format!("{with:?}"), format!("{without:?}"), "{words:?}: outcome, requests and stats");
+        assert_eq!(with.2.coarse_requests, 0);
+        if words[1] != "-rc" {
+            assert_eq!(with.2.note.as_deref(), Some(UNSCOPED_NOTE), "{words:?}");
+        }
+        let budget = |o: &mut Options| o.limits.max_requests = Some(1);
+        let (with, without) = (run(true, words, budget), run(false, words, budget));
+        assert_eq!(format!("{with:?}"), format!("{without:?}"), "{words:?} within a budget of one request");
+    }
+    // A host may accept the dependence for speed: the coarse query is sent, and then
+    // what a search costs does tell the two collections apart.
+    let accept = |o: &mut Options| o.unscoped_coarse_query = true;
+    let (with, without) = (run(true, &["grep", "-r", "zebra", "/"], accept), run(false, &["grep", "-r", "zebra", "/"], accept));
+    assert!(with.2.coarse_requests >= 1);
+    assert_ne!(format!("{with:?}"), format!("{without:?}"));
 }
