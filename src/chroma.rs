@@ -279,15 +279,11 @@ impl Client {
     /// credentials), a few hops at most, and keeping the method.
     fn redirect_target(&self, req: &HttpRequest, resp: &HttpResponse, hops: u32) -> Result<String, String> {
         let Some(location) = &resp.location else { return Err("the browser hides where to: not followed".into()) };
-        let target = origin::resolve(&req.url, location);
-        if !origin::same_origin(&target, &self.cfg.url) {
-            let home = origin::origin(&self.cfg.url).unwrap_or_default();
-            return Err(format!("to {target}, another origin: not followed (credentials go only to {home})"));
-        }
+        let target = origin::redirect(&self.cfg.url, &req.url, location)?;
         if hops >= MAX_REDIRECTS || (req.method != "GET" && !matches!(resp.status, 307 | 308)) {
-            return Err(format!("to {target}: not followed"));
+            return Err(format!("to {}: not followed", target.shown()));
         }
-        Ok(target)
+        Ok(target.to_string())
     }
 
     async fn call_json<T: FromJson>(&self, method: &'static str, url: String, body: Option<String>, what: &str) -> Result<T, ChromaError> {

@@ -13,6 +13,7 @@ use crate::path;
 use crate::schema::Schema;
 use crate::store::lazy::LazySource;
 use crate::store::shared::SharedCache;
+use crate::url::{self, Url, UrlError};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::rc::Rc;
@@ -93,11 +94,13 @@ impl<'a> Fields<'a> {
 
 /// Where the collection is and how to reach it: shared by `connect` and `ingest`.
 pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
-    let url = f.required("url")?;
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return fail(format!("option url must be an absolute http(s) URL, got {url:?}"));
-    }
-    let mut c = ClientConfig::new(&url);
+    let raw = f.required("url")?;
+    let url = match Url::parse(&raw) {
+        Ok(u) => u,
+        Err(UrlError::Userinfo) => return fail("option url must not contain a user name or password (pass credentials with token or headers)"),
+        Err(e) => return fail(format!("option url must be an absolute http(s) URL, got {} ({e})", url::redact(&raw))),
+    };
+    let mut c = ClientConfig::new(&url.to_string());
     if let Some(t) = f.string("tenant")? {
         c.tenant = t;
     }
@@ -216,15 +219,18 @@ impl Options {
         }
         if f.member("lazyOrigins").is_some() {
             let origins = f.strings("lazyOrigins")?;
-            if let Some(bad) = origins.iter().find(|o| crate::origin::origin(o).is_none()) {
-                return fail(format!("lazyOrigins entry {bad:?} must be an http(s) origin such as \"https://example.com\""));
+            if let Some(bad) = origins.iter().find(|o| Url::parse(o).is_err()) {
+                return fail(format!("lazyOrigins entry {} must be an http(s) origin such as \"https://example.com\"", url::redact(bad)));
             }
             opts.lazy_origins = Some(origins);
         }
         if let Some(lazy) = f.member("lazyFiles") {
             for (p, v) in lazy.as_object().into_iter().flatten() {
                 match v.as_str() {
-                    Some(url) => opts.add_lazy_file(p, LazySource::Url(url.to_string()))?,
+                    Some(u) => match Url::parse(u) {
+                        Ok(_) => opts.add_lazy_file(p, LazySource::Url(u.to_string()))?,
+                        Err(e) => return fail(format!("lazyFiles[{p:?}] must be an absolute http(s) URL, got {} ({e})", url::redact(u))),
+                    },
                     None => return fail(format!("lazyFiles[{p:?}] must be a URL or a function")),
                 }
             }
@@ -268,7 +274,7 @@ mod tests {
         assert_eq!(err(json!("nope")), "ChromaFs.connect expects an options object");
         assert_eq!(err(json!({"collection": "docs"})), "option url is required");
         assert_eq!(err(json!({"url": "http://x"})), "option collection is required");
-        assert_eq!(err(json!({"url": "ftp://x", "collection": "d"})), "option url must be an absolute http(s) URL, got \"ftp://x\"");
+        assert_eq!(err(json!({"url": "ftp://x", "collection": "d"})), "option url must be an absolute http(s) URL, got \"ftp://x\" (not an http(s) URL)");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "groups": "admin"})), "option groups must be an array of strings");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "groups": ["a", 1]})), "option groups must be an array of strings");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "timeoutMs": -1})), "option timeoutMs must be a non-negative number");

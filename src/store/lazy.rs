@@ -6,7 +6,8 @@
 //! Chroma's credentials are never sent to a lazy file's URL, and a URL that came from
 //! the tree is fetched only where the [`LazyPolicy`] allows — each redirect hop too.
 
-use crate::origin::{self, LazyPolicy};
+use crate::origin::LazyPolicy;
+use crate::url::{self, Url};
 use crate::transport::{HttpRequest, LocalFuture, Transport, TransportError};
 use std::rc::Rc;
 
@@ -37,31 +38,35 @@ impl std::fmt::Debug for LazySource {
 
 /// Loads a lazy file's bytes; the error says why in words.
 pub async fn load(source: &LazySource, transport: &dyn Transport, timeout_ms: u32, policy: &LazyPolicy) -> Result<Vec<u8>, String> {
-    let (url, checked) = match source {
+    let (raw, checked) = match source {
         LazySource::Provider(p) => return p().await,
-        LazySource::Url(url) => (url, false),
-        LazySource::TreeUrl(url) => (url, true),
+        LazySource::Url(u) => (u, false),
+        LazySource::TreeUrl(u) => (u, true),
     };
-    let allowed = |u: &str| if checked { policy.check(u) } else { Ok(()) };
-    allowed(url).map_err(|why| format!("GET {url} refused: {why}"))?;
-    let mut target = url.clone();
+    let allowed = |u: &Url| if checked { policy.check(u) } else { Ok(()) };
+    let first = Url::parse(raw).map_err(|why| format!("GET {} refused: {why}", url::redact(raw)))?;
+    let first_shown = first.shown();
+    allowed(&first).map_err(|why| format!("GET {first_shown} refused: {why}"))?;
+    let mut target = first;
     for _ in 0..=MAX_REDIRECTS {
-        let resp = match transport.send(HttpRequest::get(target.clone(), timeout_ms)).await {
+        let shown = target.shown();
+        let resp = match transport.send(HttpRequest::get(target.to_string(), timeout_ms)).await {
             Ok(r) => r,
-            Err(TransportError::Timeout) => return Err(format!("GET {target} did not answer within {timeout_ms} ms")),
-            Err(TransportError::Network(cause)) => return Err(format!("GET {target} failed: {cause}")),
-            Err(TransportError::NotSent(why)) => return Err(format!("GET {target} not sent: {why}")),
+            Err(TransportError::Timeout) => return Err(format!("GET {shown} did not answer within {timeout_ms} ms")),
+            Err(TransportError::Network(cause)) => return Err(format!("GET {shown} failed: {cause}")),
+            Err(TransportError::NotSent(why)) => return Err(format!("GET {shown} not sent: {why}")),
         };
         if !resp.is_redirect() {
-            return if (200..300).contains(&resp.status) { Ok(resp.body) } else { Err(format!("GET {target} answered HTTP {}", resp.status)) };
+            return if (200..300).contains(&resp.status) { Ok(resp.body) } else { Err(format!("GET {shown} answered HTTP {}", resp.status)) };
         }
-        let Some(next) = resp.location.as_deref().map(|l| origin::resolve(&target, l)) else {
-            return Err(format!("GET {target} redirected where the browser does not say"));
+        let Some(location) = resp.location.as_deref() else {
+            return Err(format!("GET {shown} redirected where the browser does not say"));
         };
-        allowed(&next).map_err(|why| format!("GET {target} redirected to {next}, refused: {why}"))?;
+        let next = target.join(location).map_err(|why| format!("GET {shown} redirected to {}, refused: {why}", url::redact(location)))?;
+        allowed(&next).map_err(|why| format!("GET {shown} redirected to {}, refused: {why}", next.shown()))?;
         target = next;
     }
-    Err(format!("GET {url} redirected more than {MAX_REDIRECTS} times"))
+    Err(format!("GET {first_shown} redirected more than {MAX_REDIRECTS} times"))
 }
 
 #[cfg(test)]
