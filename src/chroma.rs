@@ -438,6 +438,7 @@ mod tests {
             match req.body.as_deref() {
                 Some(b) if b.contains("same") => to(&req.url.replace("/collections/", "/collections/moved/")),
                 Some(b) if b.contains("away") => to("http://evil.test/steal"),
+                Some(b) if b.contains("backslash") => to("http://evil.test\\@chroma.test/steal?sig=secret"),
                 _ => None,
             }
         });
@@ -449,6 +450,8 @@ mod tests {
         assert_eq!(get(json!({"$or": [{"k": "same"}, {"page_slug": "p"}]})).unwrap().ids, ["p#0"], "a same-origin 307 is followed");
         let err = get(json!({"k": "away"})).unwrap_err();
         assert_eq!(err.to_string(), format!("Chroma answered page \"p\" with a redirect (HTTP 307) to http://evil.test/steal, another origin: not followed (credentials go only to {})", crate::testing::chroma::URL));
+        let err = get(json!({"k": "backslash"})).unwrap_err();
+        assert_eq!(err.to_string(), format!("Chroma answered page \"p\" with a redirect (HTTP 307) to http://evil.test/@chroma.test/steal?[redacted], another origin: not followed (credentials go only to {})", crate::testing::chroma::URL));
         assert!(chroma.requests().iter().all(|r| !r.url.starts_with("http://evil.test")), "nothing was sent there");
     }
 

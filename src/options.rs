@@ -335,5 +335,24 @@ mod tests {
         assert_eq!(o.lazy_origins, Some(vec!["https://cdn.example.com".to_string()]));
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["cdn"]})), "lazyOrigins entry \"cdn\" must be an http(s) origin such as \"https://example.com\"");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": "https://a"})), "option lazyOrigins must be an array of strings");
+        let e = err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://u:secret@cdn.example.com"]}));
+        assert_eq!(e, "lazyOrigins entry \"https://cdn.example.com\" must be an http(s) origin such as \"https://example.com\"");
+    }
+
+    #[test]
+    fn urls_are_read_as_fetch_reads_them_and_carry_no_credentials() {
+        let o = Options::from_json(&json!({"url": " HTTP://Chroma.Test:80\\api\n/?x#y ", "collection": "d"})).unwrap();
+        assert_eq!(o.client.url, "http://chroma.test/api/?x", "what is sent is the canonical form");
+        for (url, shown) in [("http://u:secret@x", None), ("http://@x", None), ("http://x:99999", Some("\"http://x:99999\" (not a valid http(s) URL)"))] {
+            let want = match shown {
+                None => "option url must not contain a user name or password (pass credentials with token or headers)".to_string(),
+                Some(s) => format!("option url must be an absolute http(s) URL, got {s}"),
+            };
+            assert_eq!(err(json!({"url": url, "collection": "d"})), want);
+        }
+        let e = err(json!({"url": "http://x", "collection": "d", "lazyFiles": {"/a": "https://u:secret@s/a?sig=1"}}));
+        assert_eq!(e, "lazyFiles[\"/a\"] must be an absolute http(s) URL, got \"https://s/a?[redacted]\" (a URL with a user name or password, which chromafs never sends)");
+        let e = err(json!({"url": "http://x", "collection": "d", "lazyFiles": {"/a": "a.json"}}));
+        assert_eq!(e, "lazyFiles[\"/a\"] must be an absolute http(s) URL, got \"a.json\" (not an absolute http(s) URL)");
     }
 }

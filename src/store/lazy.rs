@@ -122,6 +122,29 @@ mod tests {
     }
 
     #[test]
+    fn requests_go_to_the_url_as_fetch_reads_it_and_messages_hide_secrets() {
+        let server = FakeChroma::new();
+        server.set_fault(|req| {
+            Some(Ok(match req.url.as_str() {
+                "https://cdn.test/a%20b" => redirect("https://u:pw@cdn.test/c?sig=secret"),
+                "https://cdn.test/signed?sig=secret" => HttpResponse::new(404, ""),
+                "https://cdn.test/hop" => redirect("https://127.0.0.1:9\\@cdn.test/x?sig=secret"),
+                _ => HttpResponse::new(200, "spec"),
+            }))
+        });
+        let tree = |u: &str| fetch(&server, LazySource::TreeUrl(u.into()), LazyPolicy::default());
+        assert_eq!(tree(" HTTPS:\\CDN.test\\x\t ").unwrap(), b"spec");
+        assert_eq!(server.requests().last().unwrap().url, "https://cdn.test/x", "the canonical form is sent");
+        assert_eq!(tree("https://cdn.test/a b").unwrap_err(), "GET https://cdn.test/a%20b redirected to \"https://cdn.test/c?[redacted]\", refused: a URL with a user name or password, which chromafs never sends");
+        assert_eq!(tree("https://cdn.test/signed?sig=secret").unwrap_err(), "GET https://cdn.test/signed?[redacted] answered HTTP 404");
+        let e = tree("https://cdn.test/hop").unwrap_err();
+        assert_eq!(e, "GET https://cdn.test/hop redirected to https://127.0.0.1:9/@cdn.test/x?[redacted], refused: https://127.0.0.1:9 is a loopback, link-local or private address (set lazyOrigins to allow it)");
+        let before = server.requests().len();
+        assert!(tree("https://u:pw@cdn.test/x").unwrap_err().starts_with("GET \"https://cdn.test/x\" refused: a URL with a user name"));
+        assert_eq!(server.requests().len(), before);
+    }
+
+    #[test]
     fn providers_are_called_on_load() {
         let p: Provider = Rc::new(|| Box::pin(async { Ok(b"from the host".to_vec()) }));
         assert_eq!(fetch(&FakeChroma::new(), LazySource::Provider(p), LazyPolicy::default()).unwrap(), b"from the host");
