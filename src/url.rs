@@ -284,13 +284,13 @@ fn parse_path(path: &mut Vec<String>, s: &str) -> Option<String> {
     let segments: Vec<&str> = s[..end].split(is_slash).collect();
     for (i, seg) in segments.iter().enumerate() {
         let last = i + 1 == segments.len();
-        let lower = seg.to_ascii_lowercase();
-        if matches!(lower.as_str(), ".." | ".%2e" | "%2e." | "%2e%2e") {
+        let is = |spellings: &[&str]| spellings.iter().any(|d| seg.eq_ignore_ascii_case(d));
+        if is(&["..", ".%2e", "%2e.", "%2e%2e"]) {
             path.pop();
             if last {
                 path.push(String::new());
             }
-        } else if matches!(lower.as_str(), "." | "%2e") {
+        } else if is(&[".", "%2e"]) {
             if last {
                 path.push(String::new());
             }
@@ -310,7 +310,8 @@ fn encode(s: &str, set: &[u8]) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         if b < 0x20 || b >= 0x7f || set.contains(&b) {
-            out.push_str(&format!("%{b:02X}"));
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.extend(['%', HEX[(b >> 4) as usize] as char, HEX[(b & 15) as usize] as char]);
         } else {
             out.push(b as char);
         }
