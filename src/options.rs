@@ -219,8 +219,8 @@ impl Options {
         }
         if f.member("lazyOrigins").is_some() {
             let origins = f.strings("lazyOrigins")?;
-            if let Some(bad) = origins.iter().find(|o| Url::parse(o).is_err()) {
-                return fail(format!("lazyOrigins entry {} must be an http(s) origin such as \"https://example.com\"", url::redact(bad)));
+            if let Some((bad, why)) = origins.iter().find_map(|o| Url::parse(o).err().map(|e| (o, e))) {
+                return fail(format!("lazyOrigins entry {} must be an http(s) origin such as \"https://example.com\" ({why})", url::redact(bad)));
             }
             opts.lazy_origins = Some(origins);
         }
@@ -333,10 +333,10 @@ mod tests {
     fn lazy_origins_are_origins() {
         let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://cdn.example.com"]})).unwrap();
         assert_eq!(o.lazy_origins, Some(vec!["https://cdn.example.com".to_string()]));
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["cdn"]})), "lazyOrigins entry \"cdn\" must be an http(s) origin such as \"https://example.com\"");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["cdn"]})), "lazyOrigins entry \"cdn\" must be an http(s) origin such as \"https://example.com\" (not an absolute http(s) URL)");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": "https://a"})), "option lazyOrigins must be an array of strings");
         let e = err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://u:secret@cdn.example.com"]}));
-        assert_eq!(e, "lazyOrigins entry \"https://cdn.example.com\" must be an http(s) origin such as \"https://example.com\"");
+        assert_eq!(e, "lazyOrigins entry \"https://cdn.example.com\" must be an http(s) origin such as \"https://example.com\" (a URL with a user name or password, which chromafs never sends)");
     }
 
     #[test]

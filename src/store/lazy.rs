@@ -7,8 +7,8 @@
 //! the tree is fetched only where the [`LazyPolicy`] allows — each redirect hop too.
 
 use crate::origin::LazyPolicy;
-use crate::url::{self, Url};
 use crate::transport::{HttpRequest, LocalFuture, Transport, TransportError};
+use crate::url::{self, Url};
 use std::rc::Rc;
 
 /// A host-supplied loader (in JS: `() => Promise<string | Uint8Array>`).
