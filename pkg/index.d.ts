@@ -79,7 +79,10 @@ export type LazyFileSource = string | (() => PageContent | Promise<PageContent>)
 
 /** How to reach Chroma; shared by `ChromaFs.connect` and `ingest`. */
 export interface ChromaClientOptions {
-  /** Absolute http(s) URL of the Chroma server, e.g. `http://127.0.0.1:8000`. */
+  /**
+   * Absolute http(s) URL of the Chroma server, e.g. `http://127.0.0.1:8000`, without a user
+   * name or password (pass credentials with `token` or `headers`).
+   */
   url: string;
   /** Defaults to `default_tenant`. */
   tenant?: string;
@@ -145,7 +148,8 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   /**
    * Origins (`https://cdn.example.com`) that lazy-file URLs named by the path tree may be
    * fetched from. Unset: any `https:` URL except loopback, link-local and private
-   * addresses. URLs passed in `lazyFiles` are the host's own and are not checked.
+   * addresses. URLs passed in `lazyFiles` are the host's own and are not checked against
+   * it. No URL may hold a user name or password.
    */
   lazyOrigins?: readonly string[];
   /**

@@ -295,15 +295,11 @@ impl Client {
     /// credentials), a few hops at most, and keeping the method.
     fn redirect_target(&self, req: &HttpRequest, resp: &HttpResponse, hops: u32) -> Result<String, String> {
         let Some(location) = &resp.location else { return Err("the browser hides where to: not followed".into()) };
-        let target = origin::resolve(&req.url, location);
-        if !origin::same_origin(&target, &self.cfg.url) {
-            let home = origin::origin(&self.cfg.url).unwrap_or_default();
-            return Err(format!("to {target}, another origin: not followed (credentials go only to {home})"));
-        }
+        let target = origin::redirect(&self.cfg.url, &req.url, location)?;
         if hops >= MAX_REDIRECTS || (req.method != "GET" && !matches!(resp.status, 307 | 308)) {
-            return Err(format!("to {target}: not followed"));
+            return Err(format!("to {}: not followed", target.shown()));
         }
-        Ok(target)
+        Ok(target.to_string())
     }
 
     async fn call_json<T: FromJson>(&self, method: &'static str, url: String, body: Option<String>, what: &str) -> Result<T, ChromaError> {
@@ -458,6 +454,7 @@ mod tests {
             match req.body.as_deref() {
                 Some(b) if b.contains("same") => to(&req.url.replace("/collections/", "/collections/moved/")),
                 Some(b) if b.contains("away") => to("http://evil.test/steal"),
+                Some(b) if b.contains("backslash") => to("http://evil.test\\@chroma.test/steal?sig=secret"),
                 _ => None,
             }
         });
@@ -469,6 +466,8 @@ mod tests {
         assert_eq!(get(json!({"$or": [{"k": "same"}, {"page_slug": "p"}]})).unwrap().ids, ["p#0"], "a same-origin 307 is followed");
         let err = get(json!({"k": "away"})).unwrap_err();
         assert_eq!(err.to_string(), format!("Chroma answered page \"p\" with a redirect (HTTP 307) to http://evil.test/steal, another origin: not followed (credentials go only to {})", crate::testing::chroma::URL));
+        let err = get(json!({"k": "backslash"})).unwrap_err();
+        assert_eq!(err.to_string(), format!("Chroma answered page \"p\" with a redirect (HTTP 307) to http://evil.test/@chroma.test/steal?[redacted], another origin: not followed (credentials go only to {})", crate::testing::chroma::URL));
         assert!(chroma.requests().iter().all(|r| !r.url.starts_with("http://evil.test")), "nothing was sent there");
     }
 

@@ -12,7 +12,8 @@
 //!   lazy files, bulk loads) over [`chroma`], the HTTP client, over a [`transport`]
 //!   ([`fetch`] in WebAssembly);
 //! - searching: [`search`] plans a grep, asks Chroma, loads and checks candidates;
-//! - around them: [`options`], [`schema`] (the collection's field names), [`stats`],
+//! - around them: [`options`], [`url`] and [`origin`] (URLs read as `fetch` reads them, and
+//!   where requests may go), [`schema`] (the collection's field names), [`stats`],
 //!   [`error`] (Node-style errors), [`ingest`] (a folder of docs into a collection), and
 //!   [`wasm`], the JavaScript boundary, which only converts.
 
@@ -46,6 +47,7 @@ pub mod sync;
 pub mod transport;
 pub mod tree;
 pub mod trees;
+pub mod url;
 pub mod wasm;
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use crate::path;
 use crate::schema::Schema;
 use crate::store::lazy::LazySource;
 use crate::store::shared::SharedCache;
+use crate::url::{self, Url, UrlError};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::rc::Rc;
@@ -107,11 +108,13 @@ fn check_header(name: &str, value: &str) -> Result<(), &'static str> {
 
 /// Where the collection is and how to reach it: shared by `connect` and `ingest`.
 pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
-    let url = f.required("url")?;
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return fail(format!("option url must be an absolute http(s) URL, got {url:?}"));
-    }
-    let mut c = ClientConfig::new(&url);
+    let raw = f.required("url")?;
+    let url = match Url::parse(&raw) {
+        Ok(u) => u,
+        Err(UrlError::Userinfo) => return fail("option url must not contain a user name or password (pass credentials with token or headers)"),
+        Err(e) => return fail(format!("option url must be an absolute http(s) URL, got {} ({e})", url::redact(&raw))),
+    };
+    let mut c = ClientConfig::new(&url.to_string());
     if let Some(t) = f.string("tenant")? {
         c.tenant = t;
     }
@@ -242,15 +245,18 @@ impl Options {
         };
         if f.member("lazyOrigins").is_some() {
             let origins = f.strings("lazyOrigins")?;
-            if let Some(bad) = origins.iter().find(|o| crate::origin::origin(o).is_none()) {
-                return fail(format!("lazyOrigins entry {bad:?} must be an http(s) origin such as \"https://example.com\""));
+            if let Some((bad, why)) = origins.iter().find_map(|o| Url::parse(o).err().map(|e| (o, e))) {
+                return fail(format!("lazyOrigins entry {} must be an http(s) origin such as \"https://example.com\" ({why})", url::redact(bad)));
             }
             opts.lazy_origins = Some(origins);
         }
         if let Some(lazy) = f.member("lazyFiles") {
             for (p, v) in lazy.as_object().into_iter().flatten() {
                 match v.as_str() {
-                    Some(url) => opts.add_lazy_file(p, LazySource::Url(url.to_string()))?,
+                    Some(u) => match Url::parse(u) {
+                        Ok(_) => opts.add_lazy_file(p, LazySource::Url(u.to_string()))?,
+                        Err(e) => return fail(format!("lazyFiles[{p:?}] must be an absolute http(s) URL, got {} ({e})", url::redact(u))),
+                    },
                     None => return fail(format!("lazyFiles[{p:?}] must be a URL or a function")),
                 }
             }
@@ -294,7 +300,7 @@ mod tests {
         assert_eq!(err(json!("nope")), "ChromaFs.connect expects an options object");
         assert_eq!(err(json!({"collection": "docs"})), "option url is required");
         assert_eq!(err(json!({"url": "http://x"})), "option collection is required");
-        assert_eq!(err(json!({"url": "ftp://x", "collection": "d"})), "option url must be an absolute http(s) URL, got \"ftp://x\"");
+        assert_eq!(err(json!({"url": "ftp://x", "collection": "d"})), "option url must be an absolute http(s) URL, got \"ftp://x\" (not an http(s) URL)");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "groups": "admin"})), "option groups must be an array of strings");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "groups": ["a", 1]})), "option groups must be an array of strings");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "timeoutMs": -1})), "option timeoutMs must be a non-negative number");
@@ -360,7 +366,26 @@ mod tests {
     fn lazy_origins_are_origins() {
         let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://cdn.example.com"]})).unwrap();
         assert_eq!(o.lazy_origins, Some(vec!["https://cdn.example.com".to_string()]));
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["cdn"]})), "lazyOrigins entry \"cdn\" must be an http(s) origin such as \"https://example.com\"");
+        assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["cdn"]})), "lazyOrigins entry \"cdn\" must be an http(s) origin such as \"https://example.com\" (not an absolute http(s) URL)");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": "https://a"})), "option lazyOrigins must be an array of strings");
+        let e = err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://u:secret@cdn.example.com"]}));
+        assert_eq!(e, "lazyOrigins entry \"https://cdn.example.com\" must be an http(s) origin such as \"https://example.com\" (a URL with a user name or password, which chromafs never sends)");
+    }
+
+    #[test]
+    fn urls_are_read_as_fetch_reads_them_and_carry_no_credentials() {
+        let o = Options::from_json(&json!({"url": " HTTP://Chroma.Test:80\\api\n/?x#y ", "collection": "d"})).unwrap();
+        assert_eq!(o.client.url, "http://chroma.test/api/?x", "what is sent is the canonical form");
+        for (url, shown) in [("http://u:secret@x", None), ("http://@x", None), ("http://x:99999", Some("\"http://x:99999\" (not a valid http(s) URL)"))] {
+            let want = match shown {
+                None => "option url must not contain a user name or password (pass credentials with token or headers)".to_string(),
+                Some(s) => format!("option url must be an absolute http(s) URL, got {s}"),
+            };
+            assert_eq!(err(json!({"url": url, "collection": "d"})), want);
+        }
+        let e = err(json!({"url": "http://x", "collection": "d", "lazyFiles": {"/a": "https://u:secret@s/a?sig=1"}}));
+        assert_eq!(e, "lazyFiles[\"/a\"] must be an absolute http(s) URL, got \"https://s/a?[redacted]\" (a URL with a user name or password, which chromafs never sends)");
+        let e = err(json!({"url": "http://x", "collection": "d", "lazyFiles": {"/a": "a.json"}}));
+        assert_eq!(e, "lazyFiles[\"/a\"] must be an absolute http(s) URL, got \"a.json\" (not an absolute http(s) URL)");
     }
 }

@@ -6,8 +6,9 @@
 //! Chroma's credentials are never sent to a lazy file's URL, and a URL that came from
 //! the tree is fetched only where the [`LazyPolicy`] allows — each redirect hop too.
 
-use crate::origin::{self, LazyPolicy};
+use crate::origin::LazyPolicy;
 use crate::transport::{HttpRequest, LocalFuture, Transport, TransportError};
+use crate::url::{self, Url};
 use std::rc::Rc;
 
 /// A host-supplied loader (in JS: `() => Promise<string | Uint8Array>`).
@@ -37,31 +38,35 @@ impl std::fmt::Debug for LazySource {
 
 /// Loads a lazy file's bytes; the error says why in words.
 pub async fn load(source: &LazySource, transport: &dyn Transport, timeout_ms: u32, policy: &LazyPolicy) -> Result<Vec<u8>, String> {
-    let (url, checked) = match source {
+    let (raw, checked) = match source {
         LazySource::Provider(p) => return p().await,
-        LazySource::Url(url) => (url, false),
-        LazySource::TreeUrl(url) => (url, true),
+        LazySource::Url(u) => (u, false),
+        LazySource::TreeUrl(u) => (u, true),
     };
-    let allowed = |u: &str| if checked { policy.check(u) } else { Ok(()) };
-    allowed(url).map_err(|why| format!("GET {url} refused: {why}"))?;
-    let mut target = url.clone();
+    let allowed = |u: &Url| if checked { policy.check(u) } else { Ok(()) };
+    let first = Url::parse(raw).map_err(|why| format!("GET {} refused: {why}", url::redact(raw)))?;
+    let first_shown = first.shown();
+    allowed(&first).map_err(|why| format!("GET {first_shown} refused: {why}"))?;
+    let mut target = first;
     for _ in 0..=MAX_REDIRECTS {
-        let resp = match transport.send(HttpRequest::get(target.clone(), timeout_ms)).await {
+        let shown = target.shown();
+        let resp = match transport.send(HttpRequest::get(target.to_string(), timeout_ms)).await {
             Ok(r) => r,
-            Err(TransportError::Timeout) => return Err(format!("GET {target} did not answer within {timeout_ms} ms")),
-            Err(TransportError::Network(cause)) => return Err(format!("GET {target} failed: {cause}")),
-            Err(TransportError::NotSent(why)) => return Err(format!("GET {target} not sent: {why}")),
+            Err(TransportError::Timeout) => return Err(format!("GET {shown} did not answer within {timeout_ms} ms")),
+            Err(TransportError::Network(cause)) => return Err(format!("GET {shown} failed: {cause}")),
+            Err(TransportError::NotSent(why)) => return Err(format!("GET {shown} not sent: {why}")),
         };
         if !resp.is_redirect() {
-            return if (200..300).contains(&resp.status) { Ok(resp.body) } else { Err(format!("GET {target} answered HTTP {}", resp.status)) };
+            return if (200..300).contains(&resp.status) { Ok(resp.body) } else { Err(format!("GET {shown} answered HTTP {}", resp.status)) };
         }
-        let Some(next) = resp.location.as_deref().map(|l| origin::resolve(&target, l)) else {
-            return Err(format!("GET {target} redirected where the browser does not say"));
+        let Some(location) = resp.location.as_deref() else {
+            return Err(format!("GET {shown} redirected where the browser does not say"));
         };
-        allowed(&next).map_err(|why| format!("GET {target} redirected to {next}, refused: {why}"))?;
+        let next = target.join(location).map_err(|why| format!("GET {shown} redirected to {}, refused: {why}", url::redact(location)))?;
+        allowed(&next).map_err(|why| format!("GET {shown} redirected to {}, refused: {why}", next.shown()))?;
         target = next;
     }
-    Err(format!("GET {url} redirected more than {MAX_REDIRECTS} times"))
+    Err(format!("GET {first_shown} redirected more than {MAX_REDIRECTS} times"))
 }
 
 #[cfg(test)]
@@ -114,6 +119,29 @@ mod tests {
         let host = LazyPolicy::new(Some(vec!["http://127.0.0.1:9".into()]));
         assert_eq!(fetch(&server, tree("http://127.0.0.1:9/x"), host).unwrap(), b"spec");
         assert_eq!(fetch(&server, LazySource::Url("http://127.0.0.1:9/x".into()), LazyPolicy::default()).unwrap(), b"spec", "the host's own URLs are trusted");
+    }
+
+    #[test]
+    fn requests_go_to_the_url_as_fetch_reads_it_and_messages_hide_secrets() {
+        let server = FakeChroma::new();
+        server.set_fault(|req| {
+            Some(Ok(match req.url.as_str() {
+                "https://cdn.test/a%20b" => redirect("https://u:pw@cdn.test/c?sig=secret"),
+                "https://cdn.test/signed?sig=secret" => HttpResponse::new(404, ""),
+                "https://cdn.test/hop" => redirect("https://127.0.0.1:9\\@cdn.test/x?sig=secret"),
+                _ => HttpResponse::new(200, "spec"),
+            }))
+        });
+        let tree = |u: &str| fetch(&server, LazySource::TreeUrl(u.into()), LazyPolicy::default());
+        assert_eq!(tree(" HTTPS:\\CDN.test\\x\t ").unwrap(), b"spec");
+        assert_eq!(server.requests().last().unwrap().url, "https://cdn.test/x", "the canonical form is sent");
+        assert_eq!(tree("https://cdn.test/a b").unwrap_err(), "GET https://cdn.test/a%20b redirected to \"https://cdn.test/c?[redacted]\", refused: a URL with a user name or password, which chromafs never sends");
+        assert_eq!(tree("https://cdn.test/signed?sig=secret").unwrap_err(), "GET https://cdn.test/signed?[redacted] answered HTTP 404");
+        let e = tree("https://cdn.test/hop").unwrap_err();
+        assert_eq!(e, "GET https://cdn.test/hop redirected to https://127.0.0.1:9/@cdn.test/x?[redacted], refused: https://127.0.0.1:9 is a loopback, link-local or private address (set lazyOrigins to allow it)");
+        let before = server.requests().len();
+        assert!(tree("https://u:pw@cdn.test/x").unwrap_err().starts_with("GET \"https://cdn.test/x\" refused: a URL with a user name"));
+        assert_eq!(server.requests().len(), before);
     }
 
     #[test]
