@@ -6,12 +6,14 @@
 //! concurrently. A request that fails fails the load ([`PrefetchError`]): the search
 //! that asked for it stops with that cause rather than reading page after page from a
 //! server that is down. A page whose chunks do not assemble is only left out: reading it
-//! reports what is wrong with it.
+//! reports what is wrong with it. Each page is held to what its tree entry declares
+//! ([`Bound::page`]): a page with more chunks than that fails the load, naming it, at the
+//! first answer that shows it, however many pages the load covers.
 
 use super::inflight::Ticket;
 use super::{assemble, PageRef, PageStore, Source};
 use crate::chroma::{ChromaError, GetRequest, GetResponse};
-use crate::schema;
+use crate::schema::{self, Schema};
 use crate::collection::{any_of, Bound};
 use crate::sync::join_all;
 use std::collections::{HashMap, HashSet};
@@ -120,12 +122,17 @@ impl PageStore {
             }
         }
         let by_id = async { if ids.is_empty() { Ok(GetResponse::default()) } else { self.collection.get_by_ids(&ids, &what).await } };
+        // Each page is held to its own bound, so one page with far more chunks than the
+        // tree says fails the load at the first answer that shows it.
+        let bounds: HashMap<&str, Bound> = pages.iter().zip(&slugs).filter_map(|(p, s)| Some((s.as_str(), page_bound(p)?))).collect();
+        let check = |resp: &GetResponse| check_counts(schema, resp, &bounds);
         let by_slug = join_all(
             by_slug_only
                 .chunks(self.collection.slugs_per_query())
                 .map(|batch| {
                     let req = GetRequest { where_: Some(any_of(&schema.slug_field, batch)), include: vec!["documents", "metadatas"], ..Default::default() };
-                    self.collection.get_all(req, Bound::COLLECTION, &what)
+                    let bound = Bound::sum(batch.iter().filter_map(|s| bounds.get(s.as_str()).copied()));
+                    self.collection.get_all_checked(req, bound, &what, &check)
                 })
                 .collect(),
         );
@@ -157,4 +164,26 @@ impl PageStore {
         }
         Ok(())
     }
+}
+
+/// What a chunked page may hold, as its tree entry says.
+fn page_bound(page: &PageRef) -> Option<Bound> {
+    match page.source {
+        Source::Chunks { count, .. } => Some(Bound::page(count, page.size)),
+        Source::Lazy(_) => None,
+    }
+}
+
+/// An error naming the first page with more records in `resp` than its bound.
+fn check_counts(schema: &Schema, resp: &GetResponse, bounds: &HashMap<&str, Bound>) -> Result<(), ChromaError> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for i in 0..resp.ids.len() {
+        let Some(slug) = schema.slug_of(resp, i) else { continue };
+        let n = counts.entry(slug).or_default();
+        *n += 1;
+        if let Some(bound) = bounds.get(slug).filter(|b| *n > b.records) {
+            return Err(bound.exceeded(&format!("page {slug:?}")));
+        }
+    }
+    Ok(())
 }
