@@ -73,6 +73,12 @@ impl fmt::Display for ChromaError {
 impl std::error::Error for ChromaError {}
 
 impl ChromaError {
+    /// The server answered, but with what a faithful server never sends: asking again
+    /// brings the same.
+    pub fn is_wrong_answer(&self) -> bool {
+        matches!(self, ChromaError::Decode { .. } | ChromaError::TooLarge { .. })
+    }
+
     pub fn status(&self) -> Option<u16> {
         match self {
             ChromaError::Status { status, .. } => Some(*status),

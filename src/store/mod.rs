@@ -187,7 +187,13 @@ impl PageStore {
         }
         if let Some(window) = self.window_from(&page.key) {
             // A failed window is not this read's failure: the page then loads on its own.
-            let _ = self.prefetch(&window).await;
+            // An answer that cannot be right (a page with more chunks than declared) would
+            // fail every window that holds it: the command reads ahead no more.
+            if let Err(e) = self.prefetch(&window).await {
+                if e.error.is_wrong_answer() {
+                    self.clear_plan();
+                }
+            }
         }
         self.read_one(page).await
     }

@@ -426,3 +426,20 @@ fn a_lazy_file_longer_than_declared_fails_at_once_and_is_not_kept() {
     assert_eq!(e.to_string(), "GET https://files.test/spec.json answered more than 1000 bytes (lazyMaxBytes)");
     assert_eq!(read(&store_with(&chroma, 1 << 20, None), lazy(None)).unwrap().len(), 1 << 16, "32 MiB by default");
 }
+
+#[test]
+fn a_window_holding_a_page_with_too_many_chunks_stops_reading_ahead() {
+    let chroma = oversized(2000);
+    let s = store(&chroma);
+    let mut pages: Vec<PageRef> = (0..20).map(|i| page(&format!("p{i:03}.md"), Some(8), Some(1))).collect();
+    pages.insert(10, page("big.md", Some(2), Some(1)));
+    s.plan_reads(pages.clone());
+    for p in &pages[..5] {
+        read(&s, p.clone()).unwrap();
+    }
+    let windows = chroma.gets().iter().filter(|g| g["where"]["page_slug"]["$in"].is_array()).count();
+    assert!(windows <= 3, "the failing window is asked for once, not once a page: {windows} bulk queries");
+    assert_eq!(chroma.gets().len(), windows + 5, "then each page alone");
+    let e = read(&s, pages[10].clone()).unwrap_err();
+    assert!(e.to_string().contains("more records than 1"), "{e}");
+}
