@@ -113,26 +113,28 @@ impl PageStore {
         let what = format!("a prefetch of {} pages", pages.len());
         // Pages whose chunk ids are known are asked for by id; others by slug, as many
         // slugs a query as Chroma Cloud's predicate quota leaves room for.
+        // Each page read by slug is held to its own bound, so one page with far more chunks
+        // than the tree says fails the load at the first answer that shows it.
         let mut ids = Vec::new();
         let mut by_slug_only = Vec::new();
         for (page, slug) in pages.iter().zip(&slugs) {
             match page.source {
                 Source::Chunks { count: Some(n), by_id: true, .. } => ids.extend((0..n as usize).map(|i| schema::chunk_id(slug, i))),
-                _ => by_slug_only.push(slug.clone()),
+                Source::Chunks { count, .. } => by_slug_only.push((slug.clone(), Bound::page(count, page.size))),
+                Source::Lazy(_) => {}
             }
         }
         let by_id = async { if ids.is_empty() { Ok(GetResponse::default()) } else { self.collection.get_by_ids(&ids, &what).await } };
-        // Each page is held to its own bound, so one page with far more chunks than the
-        // tree says fails the load at the first answer that shows it.
-        let bounds: HashMap<&str, Bound> = pages.iter().zip(&slugs).filter_map(|(p, s)| Some((s.as_str(), page_bound(p)?))).collect();
-        let check = |resp: &GetResponse| check_counts(schema, resp, &bounds);
+        let batches: Vec<&[(String, Bound)]> = by_slug_only.chunks(self.collection.slugs_per_query()).collect();
+        let checks: Vec<_> = batches.iter().map(|batch| move |resp: &GetResponse| check_counts(schema, resp, batch)).collect();
         let by_slug = join_all(
-            by_slug_only
-                .chunks(self.collection.slugs_per_query())
-                .map(|batch| {
-                    let req = GetRequest { where_: Some(any_of(&schema.slug_field, batch)), include: vec!["documents", "metadatas"], ..Default::default() };
-                    let bound = Bound::sum(batch.iter().filter_map(|s| bounds.get(s.as_str()).copied()));
-                    self.collection.get_all_checked(req, bound, &what, &check)
+            batches
+                .iter()
+                .zip(&checks)
+                .map(|(batch, check)| {
+                    let slugs: Vec<String> = batch.iter().map(|(s, _)| s.clone()).collect();
+                    let req = GetRequest { where_: Some(any_of(&schema.slug_field, &slugs)), include: vec!["documents", "metadatas"], ..Default::default() };
+                    self.collection.get_all_checked(req, Bound::sum(batch.iter().map(|(_, b)| *b)), &what, check)
                 })
                 .collect(),
         );
@@ -166,22 +168,16 @@ impl PageStore {
     }
 }
 
-/// What a chunked page may hold, as its tree entry says.
-fn page_bound(page: &PageRef) -> Option<Bound> {
-    match page.source {
-        Source::Chunks { count, .. } => Some(Bound::page(count, page.size)),
-        Source::Lazy(_) => None,
-    }
-}
-
-/// An error naming the first page with more records in `resp` than its bound.
-fn check_counts(schema: &Schema, resp: &GetResponse, bounds: &HashMap<&str, Bound>) -> Result<(), ChromaError> {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
+/// An error naming the first page of a query's `batch` (a few slugs and their bounds) with
+/// more records in `resp` than its bound.
+fn check_counts(schema: &Schema, resp: &GetResponse, batch: &[(String, Bound)]) -> Result<(), ChromaError> {
+    let mut counts = vec![0usize; batch.len()];
     for i in 0..resp.ids.len() {
         let Some(slug) = schema.slug_of(resp, i) else { continue };
-        let n = counts.entry(slug).or_default();
-        *n += 1;
-        if let Some(bound) = bounds.get(slug).filter(|b| *n > b.records) {
+        let Some(at) = batch.iter().position(|(s, _)| s == slug) else { continue };
+        counts[at] += 1;
+        let bound = &batch[at].1;
+        if counts[at] > bound.records {
             return Err(bound.exceeded(&format!("page {slug:?}")));
         }
     }
