@@ -148,6 +148,11 @@ async fn read_body(resp: &web_sys::Response, limit: u64) -> Result<Option<Vec<u8
             }
             return Ok(None);
         }
+        if body.capacity() < at + n {
+            // Doubling, but never past the limit: a body near it takes no more than it.
+            let cap = usize::try_from(limit).unwrap_or(usize::MAX);
+            body.reserve_exact((2 * body.capacity()).max(at + n).min(cap) - at);
+        }
         body.resize(at + n, 0);
         chunk.copy_to(&mut body[at..]);
     }
