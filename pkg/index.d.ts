@@ -153,6 +153,12 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
    */
   lazyOrigins?: readonly string[];
   /**
+   * The most bytes a lazy file may have when the path tree gives no `size` for it (with a
+   * `size`, that is the limit), and for `lazyFiles`; defaults to 32 MiB. A longer answer is
+   * aborted as soon as it passes the limit: EIO naming it.
+   */
+  lazyMaxBytes?: number;
+  /**
    * A writable top-level directory for this session only (`"/tmp"`), held in memory beside
    * the read-only docs; it must not be a path in the docs. Searches over `/` include it.
    */

@@ -176,7 +176,7 @@ mod tests {
     }
 
     fn send(t: &Budgeted) -> Result<HttpResponse, TransportError> {
-        block_on(t.send(HttpRequest::get("http://chroma.test/api/v2/heartbeat", 10_000)))
+        block_on(t.send(HttpRequest::get("http://chroma.test/api/v2/heartbeat", 10_000, 1 << 20)))
     }
 
     #[test]

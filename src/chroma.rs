@@ -23,7 +23,9 @@ use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
+pub mod limits;
 mod wire;
+pub use limits::BodyLimit;
 pub use wire::{CollectionInfo, FromJson, GetRequest, GetResponse, UpsertRequest};
 
 /// The most records one `get` asks for (Chroma Cloud's cap).
@@ -45,6 +47,8 @@ pub enum ChromaError {
     NotSent { what: String, why: Refusal },
     /// Not sent: the server failed moments ago ([`crate::breaker`]).
     Unavailable { what: String, cause: String },
+    /// The answer was longer than anything a faithful server sends ([`limits`]).
+    TooLarge { what: String, limit: BodyLimit },
 }
 
 impl fmt::Display for ChromaError {
@@ -62,6 +66,7 @@ impl fmt::Display for ChromaError {
             ChromaError::Redirect { what, status, why } => write!(f, "Chroma answered {what} with a redirect (HTTP {status}) {why}"),
             ChromaError::NotSent { why, .. } => write!(f, "{why}"),
             ChromaError::Unavailable { cause, .. } => write!(f, "Chroma is unreachable ({cause}); the next command tries again"),
+            ChromaError::TooLarge { what, limit } => write!(f, "Chroma answered {what} with more than {} bytes ({})", limit.bytes, limit.why),
         }
     }
 }
@@ -69,6 +74,12 @@ impl fmt::Display for ChromaError {
 impl std::error::Error for ChromaError {}
 
 impl ChromaError {
+    /// The server answered, but with what a faithful server never sends: asking again
+    /// brings the same.
+    pub fn is_wrong_answer(&self) -> bool {
+        matches!(self, ChromaError::Decode { .. } | ChromaError::TooLarge { .. })
+    }
+
     pub fn status(&self) -> Option<u16> {
         match self {
             ChromaError::Status { status, .. } => Some(*status),
@@ -192,14 +203,14 @@ impl Client {
         )
     }
 
-    /// One HTTP exchange with retries; `what` names it in errors.
-    async fn call(&self, method: &'static str, url: String, body: Option<String>, what: &str) -> Result<Vec<u8>, ChromaError> {
+    /// One HTTP exchange with retries; `what` names it in errors, `limit` bounds its answer.
+    async fn call(&self, method: &'static str, url: String, body: Option<String>, what: &str, limit: &BodyLimit) -> Result<Vec<u8>, ChromaError> {
         let mut headers = vec![("accept".to_string(), "application/json".to_string())];
         if body.is_some() {
             headers.push(("content-type".into(), "application/json".into()));
         }
         headers.extend(self.cfg.headers.iter().cloned());
-        let mut req = HttpRequest { method, url, headers, body, timeout_ms: self.cfg.timeout_ms };
+        let mut req = HttpRequest { method, url, headers, body, timeout_ms: self.cfg.timeout_ms, body_limit: limit.bytes };
         let (mut attempt, mut hops) = (0, 0);
         loop {
             if self.budget.as_ref().is_some_and(|b| b.in_command()) {
@@ -247,6 +258,12 @@ impl Client {
                 Err(TransportError::Timeout) => return Err(self.unreachable(ChromaError::Timeout { what: what.to_string(), ms: self.cfg.timeout_ms })),
                 Err(TransportError::NotSent(why)) => return Err(self.failed(ChromaError::NotSent { what: what.to_string(), why })),
                 Err(TransportError::Network(cause)) => (self.shown(ChromaError::Network { what: what.to_string(), cause }), None),
+                // The server is up (it answered) but its answer cannot be right: asking
+                // again would bring the same, and the breaker is for servers that are down.
+                Err(TransportError::TooLarge { .. }) => {
+                    self.breaker.answered();
+                    return Err(self.failed(ChromaError::TooLarge { what: what.to_string(), limit: limit.clone() }));
+                }
             };
             if attempt >= self.cfg.retries {
                 return Err(match error.status() {
@@ -302,8 +319,8 @@ impl Client {
         Ok(target.to_string())
     }
 
-    async fn call_json<T: FromJson>(&self, method: &'static str, url: String, body: Option<String>, what: &str) -> Result<T, ChromaError> {
-        let bytes = self.call(method, url, body, what).await?;
+    async fn call_json<T: FromJson>(&self, method: &'static str, url: String, body: Option<String>, what: &str, limit: &BodyLimit) -> Result<T, ChromaError> {
+        let bytes = self.call(method, url, body, what, limit).await?;
         let decode = |cause: String| self.shown(ChromaError::Decode { what: what.to_string(), cause });
         let v: Value = serde_json::from_slice(&bytes).map_err(|e| decode(e.to_string()))?;
         T::from_json(v).ok_or_else(|| decode(format!("not the JSON expected: {}", error_message(&bytes))))
@@ -312,7 +329,7 @@ impl Client {
     /// Resolves a collection name to its id (and checks that it exists).
     pub async fn collection(&self, name: &str) -> Result<CollectionInfo, ChromaError> {
         let url = format!("{}/collections/{}", self.db_url(), encode_segment(name));
-        self.call_json("GET", url, None, &format!("collection {name:?}")).await
+        self.call_json("GET", url, None, &format!("collection {name:?}"), &BodyLimit::small()).await
     }
 
     pub async fn create_collection(&self, name: &str, metadata: Option<Map<String, Value>>) -> Result<CollectionInfo, ChromaError> {
@@ -321,43 +338,49 @@ impl Client {
             body["metadata"] = Value::Object(m);
         }
         let url = format!("{}/collections", self.db_url());
-        self.call_json("POST", url, Some(body.to_string()), &format!("create collection {name:?}")).await
+        self.call_json("POST", url, Some(body.to_string()), &format!("create collection {name:?}"), &BodyLimit::small()).await
     }
 
     pub async fn delete_collection(&self, name: &str) -> Result<(), ChromaError> {
         let url = format!("{}/collections/{}", self.db_url(), encode_segment(name));
-        self.call("DELETE", url, None, &format!("delete collection {name:?}")).await.map(drop)
+        self.call("DELETE", url, None, &format!("delete collection {name:?}"), &BodyLimit::small()).await.map(drop)
     }
 
-    /// One `get` request, as given.
+    /// One `get` request, as given; its answer may hold the records it asks for.
     pub async fn get_once(&self, collection_id: &str, req: &GetRequest, what: &str) -> Result<GetResponse, ChromaError> {
+        let limit = BodyLimit::for_get(req.limit, req.ids.as_ref().map(Vec::len));
+        self.get_within(collection_id, req, what, &limit).await
+    }
+
+    /// One `get` request whose answer may take `limit` (a read of the path tree).
+    pub async fn get_within(&self, collection_id: &str, req: &GetRequest, what: &str, limit: &BodyLimit) -> Result<GetResponse, ChromaError> {
         let url = format!("{}/collections/{}/get", self.db_url(), collection_id);
         let body = serde_json::to_string(req).expect("get requests serialise");
-        self.call_json("POST", url, Some(body), what).await
+        self.call_json("POST", url, Some(body), what, limit).await
     }
 
     pub async fn count(&self, collection_id: &str) -> Result<u64, ChromaError> {
         let url = format!("{}/collections/{}/count", self.db_url(), collection_id);
-        self.call_json("GET", url, None, "count").await
+        self.call_json("GET", url, None, "count", &BodyLimit::small()).await
     }
 
     pub async fn upsert(&self, collection_id: &str, req: &UpsertRequest) -> Result<(), ChromaError> {
         let url = format!("{}/collections/{}/upsert", self.db_url(), collection_id);
         let body = serde_json::to_string(req).map_err(|e| ChromaError::Decode { what: "upsert".into(), cause: e.to_string() })?;
-        self.call("POST", url, Some(body), &format!("upsert of {} records", req.ids.len())).await.map(drop)
+        self.call("POST", url, Some(body), &format!("upsert of {} records", req.ids.len()), &BodyLimit::small()).await.map(drop)
     }
 
     /// Merges metadata into existing records.
     pub async fn update_metadata(&self, collection_id: &str, ids: &[String], metadatas: &[Map<String, Value>]) -> Result<(), ChromaError> {
         let url = format!("{}/collections/{}/update", self.db_url(), collection_id);
         let body = serde_json::json!({ "ids": ids, "metadatas": metadatas }).to_string();
-        self.call("POST", url, Some(body), &format!("update of {} records", ids.len())).await.map(drop)
+        self.call("POST", url, Some(body), &format!("update of {} records", ids.len()), &BodyLimit::small()).await.map(drop)
     }
 
     pub async fn delete(&self, collection_id: &str, ids: &[String]) -> Result<(), ChromaError> {
         let url = format!("{}/collections/{}/delete", self.db_url(), collection_id);
         let body = serde_json::json!({ "ids": ids }).to_string();
-        self.call("POST", url, Some(body), &format!("delete of {} records", ids.len())).await.map(drop)
+        self.call("POST", url, Some(body), &format!("delete of {} records", ids.len()), &BodyLimit::small()).await.map(drop)
     }
 }
 
@@ -440,6 +463,31 @@ mod tests {
         let err = block_on(async move { c.get_once(&id, &GetRequest::default(), "the path tree").await }).unwrap_err();
         assert_eq!(err.to_string(), "cannot reach Chroma for the path tree: fetch failed (connect ECONNREFUSED 127.0.0.1:1)");
         assert_eq!(chroma.requests().len(), 2);
+    }
+
+    #[test]
+    fn an_answer_longer_than_asked_for_is_refused_not_retried_and_leaves_the_breaker_closed() {
+        let (chroma, id) = seeded(1);
+        let fake = chroma.clone();
+        // A page of 2 records, padded past what 2 records may take.
+        chroma.set_fault(move |req| {
+            let mut body: Value = serde_json::from_slice(&fake.store_answer(req).body).ok()?;
+            body["pad"] = Value::String("x".repeat(2 * limits::RECORD_BYTES as usize));
+            Some(Ok(HttpResponse::new(200, body.to_string())))
+        });
+        let c = client(&chroma, |_| {});
+        let req = GetRequest { limit: Some(2), ..Default::default() };
+        let (c2, id2) = (c.clone(), id.clone());
+        let err = block_on(async move { c2.get_once(&id2, &req, "page \"p\"").await }).unwrap_err();
+        assert_eq!(err.to_string(), "Chroma answered page \"p\" with more than 245760 bytes (the most an answer of 2 records may take)");
+        assert_eq!(chroma.requests().len(), 1, "not retried: the same request gets the same answer");
+        assert_eq!(chroma.requests()[0].body_limit, 245_760);
+        assert!(!c.breaker().is_open(), "the server answered: it is not down");
+        assert_eq!(c.stats().failures, 1);
+        // A full page may take 300 records' worth.
+        let c2 = c.clone();
+        let ok = block_on(async move { c2.get_once(&id, &GetRequest { limit: Some(300), ..Default::default() }, "page").await });
+        assert_eq!(ok.unwrap().ids, ["p#0"]);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! or unbounded memory.
 
 use crate::access::Scope;
+use crate::chroma::limits::MAX_DOCUMENT_BYTES;
 use crate::chroma::{ChromaError, Client, GetRequest, GetResponse, MAX_PAGE, MAX_WHERE_PREDICATES};
 use crate::schema::Schema;
 use crate::sync::join_all;
@@ -15,55 +16,95 @@ use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::rc::Rc;
 
-/// What a paginated read may bring back at most.
+/// The most chunks a page may have when the path tree gives neither its chunk count nor
+/// its size: 16 MiB of text at the ingest's 4 KiB chunks.
+pub const PAGE_CHUNKS: usize = 4096;
+
+/// What a paginated read may bring back at most, and why, for the error that names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bound {
     pub records: usize,
     /// Bytes of documents.
     pub bytes: u64,
+    pub why: &'static str,
 }
 
 impl Bound {
-    /// For reads whose size nothing predicts (a page with no recorded chunk count).
-    pub const ANY: Bound = Bound { records: 100_000, bytes: 256 << 20 };
-
     /// For reads of a whole collection (Chroma Cloud's cap on records per collection).
-    pub const COLLECTION: Bound = Bound { records: 5_000_000, bytes: 1 << 40 };
+    pub const COLLECTION: Bound = Bound { records: 5_000_000, bytes: 1 << 40, why: "the most a collection holds" };
 
     pub fn records(records: usize) -> Bound {
-        Bound { records, ..Bound::ANY }
+        Bound { records, bytes: records as u64 * MAX_DOCUMENT_BYTES, why: "the most expected" }
+    }
+
+    /// For one page's chunks: the chunk count the tree declares; without one, one chunk a
+    /// byte of the tree's `size` (a chunk is never empty) up to [`PAGE_CHUNKS`], or
+    /// [`PAGE_CHUNKS`]. Bytes: the declared `size`, else what that many chunks may hold.
+    pub fn page(count: Option<u64>, size: Option<u64>) -> Bound {
+        let (records, why) = match (count, size) {
+            (Some(n), _) => (n.min(usize::MAX as u64) as usize, "the chunk count the path tree declares"),
+            (None, Some(s)) => ((s.max(1) as usize).min(PAGE_CHUNKS), "one a byte of the size the path tree declares"),
+            (None, None) => (PAGE_CHUNKS, "the most for a page whose chunk count the path tree does not give"),
+        };
+        Bound { records, bytes: size.unwrap_or(records as u64 * MAX_DOCUMENT_BYTES), why }
+    }
+
+    /// Several bounds' room together (a read of many pages).
+    pub fn sum(bounds: impl IntoIterator<Item = Bound>) -> Bound {
+        bounds.into_iter().fold(Bound { records: 0, bytes: 0, why: "the most the pages asked for may hold" }, |a, b| Bound {
+            records: a.records.saturating_add(b.records),
+            bytes: a.bytes.saturating_add(b.bytes),
+            ..a
+        })
+    }
+
+    /// The error for `what` holding more records than this bound.
+    pub fn exceeded(&self, what: &str) -> ChromaError {
+        decode_error(what, format!("more records than {} ({})", self.records, self.why))
     }
 }
+
+/// Checks the records read so far; runs after each page of a paginated read.
+pub type Check<'a> = &'a dyn Fn(&GetResponse) -> Result<(), ChromaError>;
 
 fn decode_error(what: &str, cause: String) -> ChromaError {
     ChromaError::Decode { what: what.to_string(), cause }
 }
 
 /// A `get` of every matching record, `MAX_PAGE` at a time, checked page by page.
-pub async fn get_all(client: &Client, collection_id: &str, mut req: GetRequest, bound: Bound, what: &str) -> Result<GetResponse, ChromaError> {
+pub async fn get_all(client: &Client, collection_id: &str, req: GetRequest, bound: Bound, what: &str) -> Result<GetResponse, ChromaError> {
+    get_all_checked(client, collection_id, req, bound, what, &|_| Ok(())).await
+}
+
+/// [`get_all`], with `check` run on what has come back after each page. A page asks for
+/// one record more than the bound leaves room for, at most `MAX_PAGE`, so a read of far
+/// more than the bound stops at its first answer.
+pub async fn get_all_checked(client: &Client, collection_id: &str, mut req: GetRequest, bound: Bound, what: &str, check: Check<'_>) -> Result<GetResponse, ChromaError> {
     let mut all = GetResponse::default();
     let mut seen = HashSet::new();
     let mut bytes = 0u64;
     loop {
-        req.limit = Some(MAX_PAGE);
+        let asked = (bound.records.saturating_add(1) - all.ids.len().min(bound.records)).min(MAX_PAGE);
+        req.limit = Some(asked);
         req.offset = (!all.ids.is_empty()).then_some(all.ids.len());
         let part = client.get_once(collection_id, &req, what).await?;
         let n = part.ids.len();
-        if n > MAX_PAGE {
-            return Err(decode_error(what, format!("{n} records in answer to a request for at most {MAX_PAGE}")));
+        if n > asked {
+            return Err(decode_error(what, format!("{n} records in answer to a request for at most {asked}")));
         }
         if let Some(again) = part.ids.iter().find(|id| !seen.insert(id.as_str().to_string())) {
             return Err(decode_error(what, format!("record {again:?} came back twice (the server ignores offset or repeats records)")));
         }
         bytes += (0..n).filter_map(|i| part.document(i)).map(|d| d.len() as u64).sum::<u64>();
         all.extend(part);
+        check(&all)?;
         if all.ids.len() > bound.records {
-            return Err(decode_error(what, format!("more records than the {} expected", bound.records)));
+            return Err(bound.exceeded(what));
         }
         if bytes > bound.bytes {
-            return Err(decode_error(what, format!("more than the {} bytes of documents expected", bound.bytes)));
+            return Err(decode_error(what, format!("more than {} bytes of documents ({})", bound.bytes, bound.why)));
         }
-        if n < MAX_PAGE {
+        if n < asked {
             return Ok(all);
         }
     }
@@ -105,11 +146,19 @@ impl Collection {
 
     /// Every matching record the session may see, within `bound` per query.
     pub async fn get_all(&self, req: GetRequest, bound: Bound, what: &str) -> Result<GetResponse, ChromaError> {
+        self.get_all_checked(req, bound, what, &|_| Ok(())).await
+    }
+
+    /// [`Collection::get_all`] with `check` run after each page of each query, and on
+    /// the merged answer.
+    pub async fn get_all_checked(&self, req: GetRequest, bound: Bound, what: &str, check: Check<'_>) -> Result<GetResponse, ChromaError> {
         let mut parts = Vec::new();
         for req in self.scoped(req) {
-            parts.push(get_all(&self.client, &self.id, req, bound, what).await?);
+            parts.push(get_all_checked(&self.client, &self.id, req, bound, what, check).await?);
         }
-        Ok(merge(parts))
+        let all = merge(parts);
+        check(&all)?;
+        Ok(all)
     }
 
     /// Records by id, at most [`MAX_PAGE`] ids a request, the requests issued together

@@ -4,6 +4,12 @@
 //! workerd, Vercel's edge runtime); a host may also hand in its own `fetch` function
 //! (a Workers service binding, an authenticating proxy). Errors keep their cause:
 //! Node reports a refused connection as `fetch failed` with the reason in `cause`.
+//!
+//! A body is read as a stream, chunk by chunk, and never past the request's `body_limit`:
+//! the moment it would, the reader is cancelled and the request aborted, so a server
+//! answering a gigabyte costs at most the limit in memory. A response without a body
+//! stream (an old runtime, a host's `fetch` returning a plain object) is read whole and
+//! checked after, after refusing one whose `content-length` is already too long.
 
 use crate::transport::{HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
@@ -98,13 +104,81 @@ async fn exchange(transport: FetchTransport, req: HttpRequest) -> Result<HttpRes
         let header = |name: &str| resp.headers().get(name).ok().flatten();
         let retry_after = header("retry-after").as_deref().and_then(crate::transport::retry_after_seconds);
         let location = header("location");
-        let buf = JsFuture::from(resp.array_buffer()?).await?;
-        Ok::<_, JsValue>(HttpResponse { status, body: Uint8Array::new(&buf).to_vec(), retry_after, location })
+        let body = read_body(&resp, req.body_limit).await?;
+        Ok::<_, JsValue>(body.map(|body| HttpResponse { status, body, retry_after, location }))
     }
     .await;
     clear_timeout(&timer);
     drop(on_timeout);
-    result.map_err(|e| if timed_out.get() { TransportError::Timeout } else { net(e) })
+    match result {
+        Ok(Some(resp)) => Ok(resp),
+        Ok(None) => {
+            controller.abort();
+            Err(TransportError::TooLarge { limit: req.body_limit })
+        }
+        Err(_) if timed_out.get() => Err(TransportError::Timeout),
+        Err(e) => Err(net(e)),
+    }
+}
+
+fn method(target: &JsValue, name: &str) -> Result<Function, JsValue> {
+    Reflect::get(target, &name.into())?.dyn_into::<Function>()
+}
+
+/// The body, or `None` when it is longer than `limit` (what was read is dropped).
+async fn read_body(resp: &web_sys::Response, limit: u64) -> Result<Option<Vec<u8>>, JsValue> {
+    let stream = Reflect::get(resp, &"body".into())?;
+    if stream.is_null() || stream.is_undefined() {
+        return read_whole(resp, limit).await;
+    }
+    let reader = method(&stream, "getReader")?.call0(&stream)?;
+    let read = method(&reader, "read")?;
+    let mut body = Vec::new();
+    loop {
+        let step = JsFuture::from(read.call0(&reader)?.dyn_into::<Promise>()?).await?;
+        if Reflect::get(&step, &"done".into())?.is_truthy() {
+            return Ok(Some(body));
+        }
+        let chunk: Uint8Array = Reflect::get(&step, &"value".into())?.dyn_into()?;
+        let (at, n) = (body.len(), chunk.length() as usize);
+        if (at + n) as u64 > limit {
+            // Stop the stream; the caller aborts the request. What was read goes with `body`.
+            if let Ok(p) = method(&reader, "cancel").and_then(|c| c.call0(&reader)) {
+                swallow(&p);
+            }
+            return Ok(None);
+        }
+        if body.capacity() < at + n {
+            // Doubling, but never past the limit: a body near it takes no more than it.
+            let cap = usize::try_from(limit).unwrap_or(usize::MAX);
+            body.reserve_exact((2 * body.capacity()).max(at + n).min(cap) - at);
+        }
+        body.resize(at + n, 0);
+        chunk.copy_to(&mut body[at..]);
+    }
+}
+
+/// A promise whose rejection nobody needs to hear about (an unhandled one ends a Node
+/// process). Only on the error path: the handler's few bytes stay if it is never called.
+fn swallow(promise: &JsValue) {
+    let ignore: JsValue = Closure::once_into_js(|_: JsValue| {});
+    if let Ok(catch) = method(promise, "catch") {
+        let _ = catch.call1(promise, &ignore);
+    }
+}
+
+/// A body read in one piece, for a response that has no stream.
+async fn read_whole(resp: &web_sys::Response, limit: u64) -> Result<Option<Vec<u8>>, JsValue> {
+    let declared = resp.headers().get("content-length").ok().flatten().and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return Ok(None);
+    }
+    let buf = JsFuture::from(resp.array_buffer()?).await?;
+    let bytes = Uint8Array::new(&buf);
+    if bytes.length() as u64 > limit {
+        return Ok(None);
+    }
+    Ok(Some(bytes.to_vec()))
 }
 
 impl Transport for FetchTransport {

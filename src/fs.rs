@@ -93,7 +93,7 @@ impl Filesystem {
         .map_err(|e| FsError::io("connect", &opts.collection, e))?;
         let scope = tree.chunk_access().then(|| Scope::new(&opts.groups));
         let collection = Collection { client: client.clone(), id: tree.collection_id.clone(), schema: opts.schema.clone(), scope };
-        let store_opts = StoreOptions { cache_bytes: opts.cache_bytes, shared: opts.shared_cache.clone(), lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()) };
+        let store_opts = StoreOptions { cache_bytes: opts.cache_bytes, shared: opts.shared_cache.clone(), lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()), lazy_max_bytes: opts.lazy_max_bytes };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
         let scratch_root = opts.scratch.clone();
         if let Some(root) = &scratch_root {

@@ -170,6 +170,8 @@ pub struct Options {
     pub shared_cache: Option<Rc<dyn SharedCache>>,
     /// Origins lazy URLs named by the tree may be fetched from (`None`: public https).
     pub lazy_origins: Option<Vec<String>>,
+    /// The most bytes a lazy file without a `size` in the tree may have (`lazyMaxBytes`).
+    pub lazy_max_bytes: u64,
     /// What one command may spend (`maxRequestsPerCommand`, `commandTimeoutMs`).
     pub limits: Limits,
     /// A writable top-level directory for this session (`scratch`), and its byte budget.
@@ -197,6 +199,7 @@ impl Options {
             tree_max_age_ms: None,
             shared_cache: None,
             lazy_origins: None,
+            lazy_max_bytes: crate::store::lazy::DEFAULT_MAX_BYTES,
             limits: Limits::default(),
             scratch: None,
             scratch_bytes: 16 << 20,
@@ -249,6 +252,9 @@ impl Options {
                 return fail(format!("lazyOrigins entry {} must be an http(s) origin such as \"https://example.com\" ({why})", url::redact(bad)));
             }
             opts.lazy_origins = Some(origins);
+        }
+        if let Some(n) = f.number("lazyMaxBytes")? {
+            opts.lazy_max_bytes = n.max(0.0) as u64;
         }
         if let Some(lazy) = f.member("lazyFiles") {
             for (p, v) in lazy.as_object().into_iter().flatten() {
@@ -366,6 +372,9 @@ mod tests {
     fn lazy_origins_are_origins() {
         let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://cdn.example.com"]})).unwrap();
         assert_eq!(o.lazy_origins, Some(vec!["https://cdn.example.com".to_string()]));
+        assert_eq!(o.lazy_max_bytes, 32 << 20, "32 MiB unless the host says otherwise");
+        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "lazyMaxBytes": 1000})).unwrap();
+        assert_eq!(o.lazy_max_bytes, 1000);
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["cdn"]})), "lazyOrigins entry \"cdn\" must be an http(s) origin such as \"https://example.com\" (not an absolute http(s) URL)");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": "https://a"})), "option lazyOrigins must be an array of strings");
         let e = err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://u:secret@cdn.example.com"]}));

@@ -17,12 +17,15 @@ pub struct HttpRequest {
     pub headers: Vec<(String, String)>,
     pub body: Option<String>,
     pub timeout_ms: u32,
+    /// The most bytes of response body the caller accepts. A transport never holds more:
+    /// past it, it stops reading, drops what it read and answers [`TransportError::TooLarge`].
+    pub body_limit: u64,
 }
 
 impl HttpRequest {
-    /// A request with no headers and no body.
-    pub fn get(url: impl Into<String>, timeout_ms: u32) -> Self {
-        HttpRequest { method: "GET", url: url.into(), headers: Vec::new(), body: None, timeout_ms }
+    /// A request with no headers and no body, whose answer may hold `body_limit` bytes.
+    pub fn get(url: impl Into<String>, timeout_ms: u32, body_limit: u64) -> Self {
+        HttpRequest { method: "GET", url: url.into(), headers: Vec::new(), body: None, timeout_ms, body_limit }
     }
 
     /// The value of a header (names compare case-insensitively).
@@ -72,6 +75,8 @@ pub enum TransportError {
     Network(String),
     /// The request was not sent: the command it belongs to may not send more.
     NotSent(crate::budget::Refusal),
+    /// The answer's body is longer than the request's `body_limit`; it was not kept.
+    TooLarge { limit: u64 },
 }
 
 /// Moves one request and its response; implemented over `fetch` in WebAssembly.

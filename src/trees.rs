@@ -16,7 +16,7 @@
 //! the one request and no rebuilding.
 
 use crate::access::Groups;
-use crate::chroma::{Client, GetRequest, GetResponse};
+use crate::chroma::{BodyLimit, Client, GetRequest, GetResponse};
 use crate::codec;
 use crate::error::FsError;
 use crate::listing::Listing;
@@ -191,7 +191,7 @@ fn annotations(resp: &GetResponse, opts: &Options) -> Option<Annotations> {
 /// One request: `kept` when it is still current, a fresh tree when the record changed,
 /// `None` when the collection is gone (the caller loads it again by name).
 async fn revalidate(client: &Client, opts: &Options, kept: &Rc<LoadedTree>, now_ms: f64) -> Result<Option<Rc<LoadedTree>>, FsError> {
-    let resp = match client.get_once(&kept.collection_id, &by_ids(records(opts)), "the path tree").await {
+    let resp = match client.get_within(&kept.collection_id, &by_ids(records(opts)), "the path tree", &BodyLimit::tree(2)).await {
         Ok(r) => r,
         Err(e) if e.status() == Some(404) => return Ok(None),
         Err(e) => return Err(connect_error(opts, e)),
@@ -232,7 +232,7 @@ async fn decode(client: &Client, opts: &Options, collection_id: String, mut resp
                 Err(LayoutError::Torn(_)) if attempt < TORN_RETRIES => {
                     attempt += 1;
                     client.pause(200 << attempt).await;
-                    resp = client.get_once(&collection_id, &first_request(opts), "the path tree").await.map_err(|e| connect_error(opts, e))?;
+                    resp = client.get_within(&collection_id, &first_request(opts), "the path tree", &BodyLimit::tree(FIRST_SHARDS + 1)).await.map_err(|e| connect_error(opts, e))?;
                     continue;
                 }
                 Err(e) => return Err(connect_error(opts, e)),
@@ -263,7 +263,7 @@ async fn load(client: &Client, opts: &Options, now_ms: f64) -> Result<LoadedTree
         Some(404) => connect_error(opts, format!("collection {:?} does not exist", opts.collection)),
         _ => connect_error(opts, e),
     })?;
-    let resp = client.get_once(&info.id, &first_request(opts), "the path tree").await.map_err(|e| connect_error(opts, e))?;
+    let resp = client.get_within(&info.id, &first_request(opts), "the path tree", &BodyLimit::tree(FIRST_SHARDS + 1)).await.map_err(|e| connect_error(opts, e))?;
     decode(client, opts, info.id, resp, now_ms).await
 }
 

@@ -35,7 +35,7 @@ fn pages_at_300_records() {
     let chroma = seeded(700);
     assert_eq!(all(collection(&chroma, None), Bound::records(700)).unwrap().ids.len(), 700);
     let windows: Vec<(u64, u64)> = chroma.gets().iter().map(|g| (g["limit"].as_u64().unwrap(), g["offset"].as_u64().unwrap_or(0))).collect();
-    assert_eq!(windows, [(300, 0), (300, 300), (300, 600)]);
+    assert_eq!(windows, [(300, 0), (300, 300), (101, 600)], "the last asks for one more than the bound leaves");
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn a_server_that_ignores_offset_is_an_error_not_a_loop() {
         body.as_object_mut()?.remove("offset");
         Some(Ok(fake.store_answer(&crate::transport::HttpRequest { body: Some(body.to_string()), ..req.clone() })))
     });
-    let e = all(collection(&chroma, None), Bound::ANY).unwrap_err();
+    let e = all(collection(&chroma, None), Bound::page(None, None)).unwrap_err();
     assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"p\": record \"p#0\" came back twice (the server ignores offset or repeats records)");
     assert_eq!(chroma.gets().len(), 2, "stopped at the first repeat");
 }
@@ -56,9 +56,9 @@ fn a_server_that_ignores_offset_is_an_error_not_a_loop() {
 fn more_than_expected_is_an_error() {
     let chroma = seeded(5);
     let e = all(collection(&chroma, None), Bound::records(4)).unwrap_err();
-    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"p\": more records than the 4 expected");
-    let e = all(collection(&chroma, None), Bound { records: 10, bytes: 9 }).unwrap_err();
-    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"p\": more than the 9 bytes of documents expected");
+    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"p\": more records than 4 (the most expected)");
+    let e = all(collection(&chroma, None), Bound { records: 10, bytes: 9, why: "test" }).unwrap_err();
+    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"p\": more than 9 bytes of documents (test)");
     let fake = chroma.clone();
     chroma.set_fault(move |req| {
         let mut body: Value = serde_json::from_slice(&fake.store_answer(req).body).ok()?;
@@ -66,7 +66,7 @@ fn more_than_expected_is_an_error() {
         body["ids"] = Value::Array(ids);
         Some(Ok(HttpResponse::new(200, body.to_string())))
     });
-    let e = all(collection(&chroma, None), Bound::ANY).unwrap_err();
+    let e = all(collection(&chroma, None), Bound::page(None, None)).unwrap_err();
     assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"p\": 301 records in answer to a request for at most 300");
 }
 
@@ -74,7 +74,7 @@ fn more_than_expected_is_an_error() {
 fn a_scope_is_anded_into_every_query() {
     let chroma = seeded(8);
     let c = collection(&chroma, Some(Scope::new(&Groups::new(["g1"]))));
-    let got = all(c, Bound::ANY).unwrap();
+    let got = all(c, Bound::page(None, None)).unwrap();
     assert_eq!(got.ids, ["p#0", "p#1", "p#2", "p#4", "p#6"], "public chunks and those of g1");
     assert_eq!(
         chroma.gets()[0]["where"],
@@ -86,7 +86,7 @@ fn a_scope_is_anded_into_every_query() {
 fn many_groups_are_split_across_queries_and_merged() {
     let chroma = seeded(16);
     let groups = Groups::new((0..8).map(|i| format!("g{i}")));
-    let got = all(collection(&chroma, Some(Scope::new(&groups))), Bound::ANY).unwrap();
+    let got = all(collection(&chroma, Some(Scope::new(&groups))), Bound::page(None, None)).unwrap();
     assert_eq!(got.ids.len(), 16, "every chunk once, though public ones match both queries");
     assert_eq!(chroma.gets().len(), 2);
 }

@@ -49,7 +49,7 @@ fn fields(slug: &str, tree: &HashMap<&str, (bool, &[String])>) -> Map<String, Va
 pub async fn annotate(client: &Client, collection: &str, schema: &Schema) -> Result<AnnotateSummary, String> {
     let info = client.collection(collection).await.map_err(|e| e.to_string())?;
     let tree_req = GetRequest { ids: Some(vec![schema.tree_id.clone()]), include: vec!["documents"], ..Default::default() };
-    let resp = client.get_once(&info.id, &tree_req, "the path tree").await.map_err(|e| e.to_string())?;
+    let resp = client.get_within(&info.id, &tree_req, "the path tree", &crate::chroma::BodyLimit::tree(1)).await.map_err(|e| e.to_string())?;
     let doc = resp.document(0).ok_or_else(|| format!("collection {collection:?} has no path tree record {:?}", schema.tree_id))?;
     let Record::Whole(doc) = layout::read_record(doc) else {
         return Err(format!("collection {collection:?} was written by chromafs ingest: its chunks already carry access and directories"));
@@ -117,7 +117,7 @@ mod tests {
         let id = chroma.collection("docs");
         let get = |ids: &[&str]| -> Value {
             let body = json!({"ids": ids, "include": ["metadatas", "documents"]}).to_string();
-            let req = crate::transport::HttpRequest { method: "POST", url: format!("{URL}/api/v2/tenants/default_tenant/databases/default_database/collections/{id}/get"), headers: vec![], body: Some(body), timeout_ms: 1 };
+            let req = crate::transport::HttpRequest { method: "POST", url: format!("{URL}/api/v2/tenants/default_tenant/databases/default_database/collections/{id}/get"), headers: vec![], body: Some(body), timeout_ms: 1, body_limit: u64::MAX };
             serde_json::from_slice(&chroma.store_answer(&req).body).unwrap()
         };
         let m = get(&["api/v2/a.md#1", "internal/x.md#0", "stray#0"])["metadatas"].clone();

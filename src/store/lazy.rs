@@ -5,6 +5,8 @@
 //! it (or needs its exact size), and then lives in the page store like any page.
 //! Chroma's credentials are never sent to a lazy file's URL, and a URL that came from
 //! the tree is fetched only where the [`LazyPolicy`] allows — each redirect hop too.
+//! A file is never held past its [`LazyLimit`]: the `size` the tree declares for it, else
+//! the host's `lazyMaxBytes`; a longer answer is an error as soon as it passes the limit.
 
 use crate::origin::LazyPolicy;
 use crate::transport::{HttpRequest, LocalFuture, Transport, TransportError};
@@ -16,6 +18,42 @@ pub type Provider = Rc<dyn Fn() -> LocalFuture<'static, Result<Vec<u8>, String>>
 
 /// Redirects followed for one lazy file.
 const MAX_REDIRECTS: usize = 5;
+
+/// The most bytes a lazy file without a `size` in the tree may have, unless the host
+/// says otherwise (`lazyMaxBytes`).
+pub const DEFAULT_MAX_BYTES: u64 = 32 << 20;
+
+/// How long a lazy file may be, and who said so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LazyLimit {
+    /// The path tree's `size` for it: not one byte more.
+    Declared(u64),
+    /// The host's `lazyMaxBytes`.
+    Cap(u64),
+}
+
+impl LazyLimit {
+    pub fn new(size: Option<u64>, cap: u64) -> LazyLimit {
+        size.map_or(LazyLimit::Cap(cap), LazyLimit::Declared)
+    }
+
+    pub fn bytes(self) -> u64 {
+        match self {
+            LazyLimit::Declared(n) | LazyLimit::Cap(n) => n,
+        }
+    }
+
+    fn why(self) -> &'static str {
+        match self {
+            LazyLimit::Declared(_) => "the size the path tree declares",
+            LazyLimit::Cap(_) => "lazyMaxBytes",
+        }
+    }
+
+    fn exceeded(self, what: &str) -> String {
+        format!("{what} more than {} bytes ({})", self.bytes(), self.why())
+    }
+}
 
 #[derive(Clone)]
 pub enum LazySource {
@@ -36,10 +74,13 @@ impl std::fmt::Debug for LazySource {
     }
 }
 
-/// Loads a lazy file's bytes; the error says why in words.
-pub async fn load(source: &LazySource, transport: &dyn Transport, timeout_ms: u32, policy: &LazyPolicy) -> Result<Vec<u8>, String> {
+/// Loads a lazy file's bytes, at most `limit`; the error says why in words.
+pub async fn load(source: &LazySource, transport: &dyn Transport, timeout_ms: u32, policy: &LazyPolicy, limit: LazyLimit) -> Result<Vec<u8>, String> {
     let (raw, checked) = match source {
-        LazySource::Provider(p) => return p().await,
+        LazySource::Provider(p) => {
+            let bytes = p().await?;
+            return if bytes.len() as u64 > limit.bytes() { Err(limit.exceeded("the lazy file's loader returned")) } else { Ok(bytes) };
+        }
         LazySource::Url(u) => (u, false),
         LazySource::TreeUrl(u) => (u, true),
     };
@@ -50,11 +91,12 @@ pub async fn load(source: &LazySource, transport: &dyn Transport, timeout_ms: u3
     let mut target = first;
     for _ in 0..=MAX_REDIRECTS {
         let shown = target.shown();
-        let resp = match transport.send(HttpRequest::get(target.to_string(), timeout_ms)).await {
+        let resp = match transport.send(HttpRequest::get(target.to_string(), timeout_ms, limit.bytes())).await {
             Ok(r) => r,
             Err(TransportError::Timeout) => return Err(format!("GET {shown} did not answer within {timeout_ms} ms")),
             Err(TransportError::Network(cause)) => return Err(format!("GET {shown} failed: {cause}")),
             Err(TransportError::NotSent(why)) => return Err(format!("GET {shown} not sent: {why}")),
+            Err(TransportError::TooLarge { .. }) => return Err(limit.exceeded(&format!("GET {shown} answered"))),
         };
         if !resp.is_redirect() {
             return if (200..300).contains(&resp.status) { Ok(resp.body) } else { Err(format!("GET {shown} answered HTTP {}", resp.status)) };
@@ -77,7 +119,7 @@ mod tests {
 
     fn fetch(server: &FakeChroma, source: LazySource, policy: LazyPolicy) -> Result<Vec<u8>, String> {
         let t = server.clone();
-        block_on(async move { load(&source, &t, 100, &policy).await })
+        block_on(async move { load(&source, &t, 100, &policy, LazyLimit::Cap(1 << 20)).await })
     }
 
     fn redirect(to: &str) -> HttpResponse {
@@ -142,6 +184,24 @@ mod tests {
         let before = server.requests().len();
         assert!(tree("https://u:pw@cdn.test/x").unwrap_err().starts_with("GET \"https://cdn.test/x\" refused: a URL with a user name"));
         assert_eq!(server.requests().len(), before);
+    }
+
+    #[test]
+    fn a_file_is_never_held_past_its_declared_size_or_the_cap() {
+        let server = FakeChroma::new();
+        server.set_fault(|_| Some(Ok(HttpResponse::new(200, vec![b'x'; 4096]))));
+        let get = |limit| {
+            let t = server.clone();
+            block_on(async move { load(&LazySource::Url("https://x.test/big".into()), &t, 100, &LazyPolicy::default(), limit).await })
+        };
+        assert_eq!(get(LazyLimit::Declared(10)).unwrap_err(), "GET https://x.test/big answered more than 10 bytes (the size the path tree declares)");
+        assert_eq!(get(LazyLimit::Cap(4095)).unwrap_err(), "GET https://x.test/big answered more than 4095 bytes (lazyMaxBytes)");
+        assert_eq!(get(LazyLimit::Cap(4096)).unwrap().len(), 4096);
+        assert_eq!(server.requests().len(), 3, "not retried");
+        assert!(server.requests().iter().all(|r| r.body_limit <= 4096), "the limit travels with the request");
+        let p: Provider = Rc::new(|| Box::pin(async { Ok(vec![0u8; 11]) }));
+        let e = block_on(async move { load(&LazySource::Provider(p), &FakeChroma::new(), 100, &LazyPolicy::default(), LazyLimit::new(None, 10)).await });
+        assert_eq!(e.unwrap_err(), "the lazy file's loader returned more than 10 bytes (lazyMaxBytes)");
     }
 
     #[test]

@@ -20,7 +20,7 @@ mod readahead;
 pub use prefetch::PrefetchError;
 pub mod shared;
 
-use crate::chroma::{ChromaError, GetRequest};
+use crate::chroma::{ChromaError, GetRequest, GetResponse};
 use crate::collection::{Bound, Collection};
 use crate::origin::LazyPolicy;
 use crate::schema;
@@ -122,13 +122,21 @@ pub struct StoreStats {
 }
 
 /// How a store keeps and fetches pages.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct StoreOptions {
     /// The memory cache's byte budget.
     pub cache_bytes: usize,
     pub shared: Option<Rc<dyn SharedCache>>,
     /// Where lazy URLs named by the tree may be fetched from.
     pub lazy_policy: LazyPolicy,
+    /// The most bytes a lazy file without a `size` in the tree may have.
+    pub lazy_max_bytes: u64,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions { cache_bytes: 0, shared: None, lazy_policy: LazyPolicy::default(), lazy_max_bytes: lazy::DEFAULT_MAX_BYTES }
+    }
 }
 
 pub struct PageStore {
@@ -140,6 +148,7 @@ pub struct PageStore {
     flights: Flights<PageKey, Loaded>,
     shared: Option<Rc<dyn SharedCache>>,
     lazy_policy: LazyPolicy,
+    lazy_max_bytes: u64,
     /// The pages the running command will read next, in order ([`readahead`]).
     plan: RefCell<readahead::ReadPlan>,
     stats: RefCell<StoreStats>,
@@ -156,6 +165,7 @@ impl PageStore {
             flights: Flights::default(),
             shared: opts.shared,
             lazy_policy: opts.lazy_policy,
+            lazy_max_bytes: opts.lazy_max_bytes,
             plan: RefCell::default(),
             stats: RefCell::default(),
         }
@@ -178,7 +188,13 @@ impl PageStore {
         }
         if let Some(window) = self.window_from(&page.key) {
             // A failed window is not this read's failure: the page then loads on its own.
-            let _ = self.prefetch(&window).await;
+            // An answer that cannot be right (a page with more chunks than declared) would
+            // fail every window that holds it: the command reads ahead no more.
+            if let Err(e) = self.prefetch(&window).await {
+                if e.error.is_wrong_answer() {
+                    self.clear_plan();
+                }
+            }
         }
         self.read_one(page).await
     }
@@ -248,7 +264,8 @@ impl PageStore {
 
     async fn load_lazy(&self, source: &LazySource, size: Option<u64>) -> Loaded {
         self.stats.borrow_mut().lazy_fetches += 1;
-        let bytes = lazy::load(source, &*self.transport, self.timeout_ms, &self.lazy_policy).await.map_err(LoadError::Lazy)?;
+        let limit = lazy::LazyLimit::new(size, self.lazy_max_bytes);
+        let bytes = lazy::load(source, &*self.transport, self.timeout_ms, &self.lazy_policy, limit).await.map_err(LoadError::Lazy)?;
         match size {
             Some(expected) if expected != bytes.len() as u64 => Err(LoadError::LazySize { actual: bytes.len() as u64, expected }),
             _ => Ok(bytes.into()),
@@ -267,8 +284,9 @@ impl PageStore {
             }
             _ => {
                 let req = GetRequest { where_: Some(json!({ schema.slug_field.as_str(): slug })), include: vec!["documents", "metadatas"], ..Default::default() };
-                let bound = Bound { records: count.map_or(Bound::ANY.records, |n| n as usize), bytes: size.unwrap_or(Bound::ANY.bytes) };
-                self.collection.get_all(req, bound, &what).await
+                let bound = Bound::page(count, size);
+                let check = |resp: &GetResponse| if resp.ids.len() > bound.records { Err(bound.exceeded(&what)) } else { Ok(()) };
+                self.collection.get_all_checked(req, bound, &what, &check).await
             }
         }
         .map_err(LoadError::Chroma)?;

@@ -6,12 +6,14 @@
 //! concurrently. A request that fails fails the load ([`PrefetchError`]): the search
 //! that asked for it stops with that cause rather than reading page after page from a
 //! server that is down. A page whose chunks do not assemble is only left out: reading it
-//! reports what is wrong with it.
+//! reports what is wrong with it. Each page is held to what its tree entry declares
+//! ([`Bound::page`]): a page with more chunks than that fails the load, naming it, at the
+//! first answer that shows it, however many pages the load covers.
 
 use super::inflight::Ticket;
 use super::{assemble, PageRef, PageStore, Source};
 use crate::chroma::{ChromaError, GetRequest, GetResponse};
-use crate::schema;
+use crate::schema::{self, Schema};
 use crate::collection::{any_of, Bound};
 use crate::sync::join_all;
 use std::collections::{HashMap, HashSet};
@@ -111,21 +113,28 @@ impl PageStore {
         let what = format!("a prefetch of {} pages", pages.len());
         // Pages whose chunk ids are known are asked for by id; others by slug, as many
         // slugs a query as Chroma Cloud's predicate quota leaves room for.
+        // Each page read by slug is held to its own bound, so one page with far more chunks
+        // than the tree says fails the load at the first answer that shows it.
         let mut ids = Vec::new();
         let mut by_slug_only = Vec::new();
         for (page, slug) in pages.iter().zip(&slugs) {
             match page.source {
                 Source::Chunks { count: Some(n), by_id: true, .. } => ids.extend((0..n as usize).map(|i| schema::chunk_id(slug, i))),
-                _ => by_slug_only.push(slug.clone()),
+                Source::Chunks { count, .. } => by_slug_only.push((slug.clone(), Bound::page(count, page.size))),
+                Source::Lazy(_) => {}
             }
         }
         let by_id = async { if ids.is_empty() { Ok(GetResponse::default()) } else { self.collection.get_by_ids(&ids, &what).await } };
+        let batches: Vec<&[(String, Bound)]> = by_slug_only.chunks(self.collection.slugs_per_query()).collect();
+        let checks: Vec<_> = batches.iter().map(|batch| move |resp: &GetResponse| check_counts(schema, resp, batch)).collect();
         let by_slug = join_all(
-            by_slug_only
-                .chunks(self.collection.slugs_per_query())
-                .map(|batch| {
-                    let req = GetRequest { where_: Some(any_of(&schema.slug_field, batch)), include: vec!["documents", "metadatas"], ..Default::default() };
-                    self.collection.get_all(req, Bound::COLLECTION, &what)
+            batches
+                .iter()
+                .zip(&checks)
+                .map(|(batch, check)| {
+                    let slugs: Vec<String> = batch.iter().map(|(s, _)| s.clone()).collect();
+                    let req = GetRequest { where_: Some(any_of(&schema.slug_field, &slugs)), include: vec!["documents", "metadatas"], ..Default::default() };
+                    self.collection.get_all_checked(req, Bound::sum(batch.iter().map(|(_, b)| *b)), &what, check)
                 })
                 .collect(),
         );
@@ -157,4 +166,20 @@ impl PageStore {
         }
         Ok(())
     }
+}
+
+/// An error naming the first page of a query's `batch` (a few slugs and their bounds) with
+/// more records in `resp` than its bound.
+fn check_counts(schema: &Schema, resp: &GetResponse, batch: &[(String, Bound)]) -> Result<(), ChromaError> {
+    let mut counts = vec![0usize; batch.len()];
+    for i in 0..resp.ids.len() {
+        let Some(slug) = schema.slug_of(resp, i) else { continue };
+        let Some(at) = batch.iter().position(|(s, _)| s == slug) else { continue };
+        counts[at] += 1;
+        let bound = &batch[at].1;
+        if counts[at] > bound.records {
+            return Err(bound.exceeded(&format!("page {slug:?}")));
+        }
+    }
+    Ok(())
 }

@@ -2,7 +2,6 @@
 
 use super::shared::memory::MemoryShared;
 use super::*;
-use crate::origin::LazyPolicy;
 use crate::chroma::{Client, ClientConfig};
 use crate::schema::Schema;
 use crate::testing::{block_on, chroma::URL, Executor, FakeChroma, Latch};
@@ -13,7 +12,7 @@ use std::cell::Cell;
 fn store_with(chroma: &FakeChroma, cache_bytes: usize, shared: Option<Rc<dyn SharedCache>>) -> Rc<PageStore> {
     let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
     let collection = Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope: None };
-    Rc::new(PageStore::new(collection, Rc::new(chroma.clone()), StoreOptions { cache_bytes, shared, lazy_policy: LazyPolicy::default() }))
+    Rc::new(PageStore::new(collection, Rc::new(chroma.clone()), StoreOptions { cache_bytes, shared, ..StoreOptions::default() }))
 }
 
 fn store(chroma: &FakeChroma) -> Rc<PageStore> {
@@ -153,7 +152,7 @@ fn records_of_other_pages_never_reach_a_page() {
     assert_eq!(other.stats().cached_pages, 1);
     assert!(other.cached(&page("secret.md", None, None).key).is_none());
     let e = read(&store(&chroma), page("a.md", Some(5), Some(1))).unwrap_err();
-    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"a.md\": more records than the 1 expected", "more than the tree declares");
+    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"a.md\": more records than 1 (the chunk count the path tree declares)", "more than the tree declares");
 }
 
 #[test]
@@ -351,4 +350,96 @@ fn a_read_of_a_page_a_bulk_load_is_fetching_waits_for_it() {
     latch.open();
     assert_eq!(ex.run_until_stalled(), 0);
     assert_eq!(chroma.requests().len(), 1, "one bulk load, no second request for the page");
+}
+
+/// A page `big.md` with `n` chunks in Chroma, beside one-chunk pages `p000.md`….
+fn oversized(n: usize) -> FakeChroma {
+    let chroma = many(20);
+    for i in 0..n {
+        chroma.put("docs", &format!("big.md#{i}"), Some("x\n"), json!({"page_slug": "big.md", "chunk_index": i}));
+    }
+    chroma
+}
+
+#[test]
+fn a_page_with_more_chunks_than_declared_fails_at_the_first_answer() {
+    let chroma = oversized(2000);
+    let e = read(&store(&chroma), page("big.md", Some(2), Some(1))).unwrap_err();
+    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"big.md\": more records than 1 (the chunk count the path tree declares)");
+    assert_eq!(chroma.gets().len(), 1, "one request");
+    assert_eq!(chroma.gets()[0]["limit"], 2, "asks for one more than declared");
+    chroma.clear_log();
+    let e = read(&store(&chroma), page("big.md", Some(10), None)).unwrap_err();
+    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"big.md\": more records than 10 (one a byte of the size the path tree declares)");
+    assert_eq!(chroma.gets().len(), 1);
+}
+
+#[test]
+fn without_a_chunk_count_or_size_a_page_holds_at_most_4096_chunks() {
+    let chroma = oversized(5000);
+    let s = store(&chroma);
+    let e = read(&s, page("big.md", None, None)).unwrap_err();
+    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"big.md\": more records than 4096 (the most for a page whose chunk count the path tree does not give)");
+    assert_eq!(chroma.gets().len(), 14, "ceil(4097 / 300) requests, not 5000 / 300");
+    assert_eq!(s.stats().cached_pages, 0, "nothing cached");
+    let fine = oversized(4096);
+    assert_eq!(read(&store(&fine), page("big.md", None, None)).unwrap().len(), 8192, "the bound itself is fine");
+}
+
+#[test]
+fn a_bulk_load_names_the_page_with_too_many_chunks_within_a_few_requests() {
+    let chroma = oversized(2000);
+    let s = store(&chroma);
+    let mut pages: Vec<PageRef> = (0..20).map(|i| page(&format!("p{i:03}.md"), Some(8), Some(1))).collect();
+    pages.insert(7, page("big.md", Some(2), Some(1)));
+    let s2 = s.clone();
+    let e = block_on(async move { s2.prefetch(&pages).await }).unwrap_err();
+    assert_eq!(e.to_string(), "cannot load 21 pages: unexpected answer from Chroma to page \"big.md\": more records than 1 (the chunk count the path tree declares)");
+    assert!(chroma.gets().len() <= 3, "{} requests", chroma.gets().len());
+    assert!(chroma.gets().iter().all(|g| g["limit"].as_u64() <= Some(9)), "each query asks for one more than its pages may hold");
+    // Known pages read by id are bounded by the ids asked for.
+    let by_id = oversized(2000);
+    let s = store(&by_id);
+    let s2 = s.clone();
+    block_on(async move { s2.prefetch(&[known("big.md", 2, 1)]).await }).unwrap();
+    assert_eq!(by_id.gets()[0]["ids"], json!(["big.md#0"]));
+}
+
+#[test]
+fn a_lazy_file_longer_than_declared_fails_at_once_and_is_not_kept() {
+    let chroma = FakeChroma::new();
+    chroma.collection("docs");
+    chroma.set_fault(|req| req.url.starts_with("https://files.test/").then(|| Ok(HttpResponse::new(200, vec![b'x'; 1 << 16]))));
+    let s = store_with(&chroma, 1 << 20, None);
+    let lazy = |size| PageRef {
+        key: PageKey { collection_id: "c".into(), tree_version: "v".into(), slug: "spec.json".into() },
+        size,
+        source: Source::Lazy(LazySource::TreeUrl("https://files.test/spec.json".into())),
+        shareable: true,
+    };
+    let e = read(&s, lazy(Some(10))).unwrap_err();
+    assert_eq!(e.to_string(), "GET https://files.test/spec.json answered more than 10 bytes (the size the path tree declares)");
+    assert_eq!(chroma.requests().last().unwrap().body_limit, 10);
+    assert_eq!(s.stats().cached_pages, 0);
+    let capped = Rc::new(PageStore::new(s.collection.clone(), Rc::new(chroma.clone()), StoreOptions { cache_bytes: 1 << 20, lazy_max_bytes: 1000, ..StoreOptions::default() }));
+    let e = read(&capped, lazy(None)).unwrap_err();
+    assert_eq!(e.to_string(), "GET https://files.test/spec.json answered more than 1000 bytes (lazyMaxBytes)");
+    assert_eq!(read(&store_with(&chroma, 1 << 20, None), lazy(None)).unwrap().len(), 1 << 16, "32 MiB by default");
+}
+
+#[test]
+fn a_window_holding_a_page_with_too_many_chunks_stops_reading_ahead() {
+    let chroma = oversized(2000);
+    let s = store(&chroma);
+    let mut pages: Vec<PageRef> = (0..20).map(|i| page(&format!("p{i:03}.md"), Some(8), Some(1))).collect();
+    pages.insert(10, page("big.md", Some(2), Some(1)));
+    s.plan_reads(pages.clone());
+    for p in &pages[..5] {
+        read(&s, p.clone()).unwrap();
+    }
+    let windows = chroma.gets().iter().filter(|g| g["where"]["page_slug"]["$in"].is_array()).count();
+    assert!(windows <= 3, "the failing window is asked for once, not once a page: {windows} bulk queries");
+    assert_eq!(chroma.gets().len(), windows + 5, "then each page alone");
+    let e = read(&s, pages[10].clone()).unwrap_err();
+    assert!(e.to_string().contains("more records than 1"), "{e}");
 }

@@ -4,7 +4,8 @@
 //! `where_document`, `include`, `limit`, `offset`), `upsert`, `delete`, `count` — with
 //! Chroma's semantics: storage order, unknown ids dropped, one-key filter objects. Every
 //! request is logged; a [`Fault`] can answer any request instead of the store, and a
-//! [`Latch`] can hold every answer so a test can look at requests in flight.
+//! [`Latch`] can hold every answer so a test can look at requests in flight. Like a real
+//! transport it refuses an answer longer than the request's `body_limit`, faults included.
 
 use super::Latch;
 use crate::transport::{HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
@@ -374,7 +375,11 @@ impl Transport for FakeChroma {
             if let Some(gate) = gate {
                 gate.wait().await;
             }
-            this.answer(&req)
+            // Like a real transport, never hand over more than the caller accepts.
+            match this.answer(&req) {
+                Ok(resp) if resp.body.len() as u64 > req.body_limit => Err(TransportError::TooLarge { limit: req.body_limit }),
+                answer => answer,
+            }
         })
     }
 
@@ -402,6 +407,7 @@ mod tests {
             headers: vec![],
             body: Some(body.to_string()),
             timeout_ms: 1000,
+            body_limit: u64::MAX,
         };
         let resp = block_on(chroma.send(req)).unwrap();
         serde_json::from_slice(&resp.body).unwrap()

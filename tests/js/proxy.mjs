@@ -31,6 +31,7 @@ export async function startProxy(target) {
     delayMs: 0,
     transform: null, // (requestBody, responseJson) => responseJson, to tamper with answers
     respond: null, // (req, body) => { status, headers?, body? } | null, to answer instead of Chroma
+    handle: null, // (req, body, res) => true when it answered res itself (a streamed answer)
     rewrite: null, // (body) => body, to change a request before Chroma sees it
     retryAfter: null,
     down: false, // drop every connection unanswered, as a server that went away
@@ -52,6 +53,10 @@ export async function startProxy(target) {
       state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
       const done = () => state.inFlight--;
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+      if (state.handle?.(req, body.toString("utf8"), res)) {
+        res.on("close", done);
+        return;
+      }
       const own = state.respond?.(req, body.toString("utf8"));
       if (own) {
         res.writeHead(own.status, own.headers ?? {});
@@ -108,7 +113,7 @@ export async function startProxy(target) {
     url,
     state,
     reset() {
-      Object.assign(state, { failures: [], failWhen: null, delayMs: 0, transform: null, respond: null, rewrite: null, retryAfter: null, down: false, inFlight: 0, maxInFlight: 0, requests: [] });
+      Object.assign(state, { failures: [], failWhen: null, delayMs: 0, transform: null, respond: null, handle: null, rewrite: null, retryAfter: null, down: false, inFlight: 0, maxInFlight: 0, requests: [] });
     },
     close,
   };
@@ -147,4 +152,36 @@ export async function storedTree(url, id, treeId = "__path_tree__") {
     Object.assign(tree, JSON.parse(text.slice(text.indexOf("\n") + 1)));
   }
   return tree;
+}
+
+/**
+ * Writes `total` bytes (`prefix`, then `x`s) to `res` a chunk at a time, waiting for each to
+ * drain, and stops as soon as the client goes away: never more than a chunk in hand.
+ * Resolves to the bytes written.
+ */
+export function streamBytes(res, total, prefix = "") {
+  const chunk = Buffer.alloc(64 << 10, "x");
+  let sent = 0;
+  let closed = false;
+  return new Promise((resolve) => {
+    res.on("close", () => {
+      closed = true;
+      resolve(sent);
+    });
+    const pump = () => {
+      if (sent === 0 && prefix) {
+        res.write(prefix);
+        sent += Buffer.byteLength(prefix);
+      }
+      while (!closed && sent < total) {
+        sent += chunk.length;
+        if (!res.write(chunk)) {
+          res.once("drain", pump);
+          return;
+        }
+      }
+      if (!closed) res.end(() => resolve(sent));
+    };
+    pump();
+  });
 }
