@@ -100,6 +100,9 @@ pub const MAX_DEPTH: usize = 256;
 pub const MAX_PATH_BYTES: usize = 4096;
 /// Bytes of the decoded tree document.
 pub const MAX_TREE_BYTES: usize = 128 << 20;
+/// Chunks one entry may declare: 400 MiB of text at the ingest's 4 KiB chunks. A page is
+/// read by its chunks' ids, so a count is memory before it is a request.
+pub const MAX_PAGE_CHUNKS: u64 = 100_000;
 
 /// Checks a slug as the tree and the ingest both require it. A control character (C0,
 /// DEL, C1) would print as something else — `a\nb.md` as two lines of `find`, an escape
@@ -150,7 +153,11 @@ fn parse_entry(key: &str, value: Value, extension: Option<&str>) -> Result<TreeE
     };
     let chunks = match obj.get("chunks") {
         None | Some(Value::Null) => None,
-        Some(v) => Some(v.as_u64().ok_or_else(|| bad("chunks must be a non-negative integer"))?),
+        Some(v) => match v.as_u64() {
+            Some(n) if n <= MAX_PAGE_CHUNKS => Some(n),
+            Some(_) => return Err(bad(&format!("chunks is more than {MAX_PAGE_CHUNKS}"))),
+            None => return Err(bad("chunks must be a non-negative integer")),
+        },
     };
     let url = match obj.get("url") {
         None | Some(Value::Null) => None,
@@ -308,6 +315,8 @@ pub(crate) mod tests {
             r#"{"a": {"isPublic": true, "size": -1}}"#,
             r#"{"a": {"isPublic": true, "size": 1.5}}"#,
             r#"{"a": {"isPublic": true, "url": 3}}"#,
+            r#"{"a": {"isPublic": true, "chunks": 100001}}"#,
+            r#"{"a": {"isPublic": true, "chunks": 1e12}}"#,
             r#"{"a": true}"#,
         ] {
             let e = PathTree::from_json(json, None).unwrap_err();
