@@ -135,11 +135,17 @@ async fn read_body(resp: &web_sys::Response, limit: u64) -> Result<Option<Vec<u8
     let read = method(&reader, "read")?;
     let mut body = Vec::new();
     loop {
-        let step = JsFuture::from(read.call0(&reader)?.dyn_into::<Promise>()?).await?;
+        // `Promise::resolve` and `ArrayBuffer.isView`, not `instanceof`: in an edge runtime
+        // the stream's promises and chunks may come from another realm.
+        let step = JsFuture::from(Promise::resolve(&read.call0(&reader)?)).await?;
         if Reflect::get(&step, &"done".into())?.is_truthy() {
             return Ok(Some(body));
         }
-        let chunk: Uint8Array = Reflect::get(&step, &"value".into())?.dyn_into()?;
+        let value = Reflect::get(&step, &"value".into())?;
+        if !js_sys::ArrayBuffer::is_view(&value) {
+            return Err(js_sys::Error::new("the response body stream gave something other than bytes").into());
+        }
+        let chunk: Uint8Array = value.unchecked_into();
         let (at, n) = (body.len(), chunk.length() as usize);
         if (at + n) as u64 > limit {
             // Stop the stream; the caller aborts the request. What was read goes with `body`.
