@@ -177,7 +177,8 @@ pub struct Options {
     /// A writable top-level directory for this session (`scratch`), and its byte budget.
     pub scratch: Option<String>,
     pub scratch_bytes: u64,
-    /// Whether searches may be answered in Rust (`nativeCommands`, default on); off, every
+    /// Whether searches and `ls`/`find`/`tree`/`du` may be answered in Rust
+    /// (`nativeCommands`, default on); off, every
     /// command runs in just-bash, which prints the same bytes more slowly.
     pub native_commands: bool,
     /// `searchHiddenTextCost: "accept"`: on collections whose chunks carry no access, a
