@@ -292,7 +292,8 @@ export interface CustomCommandLike {
 
 /**
  * A read-only just-bash filesystem over a Chroma collection. Writes reject with `EROFS`
- * (except to `/dev/null`); errors carry `code`, `syscall` and `path` like Node's.
+ * except in the `scratch` directory and to `/dev/null`; errors carry `code`, `syscall`
+ * and `path` like Node's.
  */
 export declare class ChromaFs {
   private constructor();
@@ -341,7 +342,10 @@ export declare class ChromaFs {
   /** Rejects: there are no symlinks. */
   readlink(path: string): Promise<string>;
   realpath(path: string): Promise<string>;
-  /** Rejects with `EROFS`. */
+  /**
+   * In the `scratch` directory only: sets the modification time to `mtime` (`atime` is not
+   * kept), `ENOENT` for a missing path; elsewhere rejects with `EROFS`.
+   */
   utimes(path: string, atime: Date, mtime: Date): Promise<void>;
 
   /** Counters since `connect`. */
