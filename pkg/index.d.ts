@@ -166,8 +166,9 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   /** The most bytes of file content the scratch directory holds; defaults to 16 MiB (ENOSPC past it). */
   scratchBytes?: number;
   /**
-   * Whether searches may be matched and printed in Rust (default `true`). The output is
-   * just-bash's either way; `false` runs every command in just-bash, for comparison.
+   * Whether `grep`, `egrep`, `fgrep`, `rg`, `ls`, `find`, `tree` and `du` may be answered in
+   * Rust when their output is modelled exactly (default `true`). The output is just-bash's
+   * either way; `false` runs every command in just-bash, for comparison.
    */
   nativeCommands?: boolean;
   /**
@@ -291,7 +292,8 @@ export interface CustomCommandLike {
 
 /**
  * A read-only just-bash filesystem over a Chroma collection. Writes reject with `EROFS`
- * (except to `/dev/null`); errors carry `code`, `syscall` and `path` like Node's.
+ * except in the `scratch` directory and to `/dev/null`; errors carry `code`, `syscall`
+ * and `path` like Node's.
  */
 export declare class ChromaFs {
   private constructor();
@@ -340,7 +342,10 @@ export declare class ChromaFs {
   /** Rejects: there are no symlinks. */
   readlink(path: string): Promise<string>;
   realpath(path: string): Promise<string>;
-  /** Rejects with `EROFS`. */
+  /**
+   * In the `scratch` directory only: sets the modification time to `mtime` (`atime` is not
+   * kept), `ENOENT` for a missing path; elsewhere rejects with `EROFS`.
+   */
   utimes(path: string, atime: Date, mtime: Date): Promise<void>;
 
   /** Counters since `connect`. */
@@ -349,12 +354,15 @@ export declare class ChromaFs {
   info(): ChromaFsInfo;
   /**
    * just-bash custom commands for this filesystem; pass as `customCommands`. The searches
-   * (`grep`, `egrep`, `fgrep`, `rg`) ask Chroma which pages can match, load those in
-   * bulk, and run just-bash's own command over them: the same output, in a handful of
-   * requests. Every command that reads files (`cat`, `head`, `wc`, `sed`, `xargs`…) runs
-   * just-bash's own implementation inside a command budget and reports the reads that
-   * failed: `cat: /a.md: Input/output error (cause)`, a failing exit code (2 for
-   * searches), and "output incomplete" when it printed something anyway.
+   * (`grep`, `egrep`, `fgrep`, `rg`) ask Chroma which pages can match and load those in
+   * bulk, then print the answer in Rust when its output is modelled exactly, or run
+   * just-bash's own command over the loaded pages otherwise: the same output, in a handful
+   * of requests. `ls`, `find`, `tree` and `du` are answered from the listing in Rust on the
+   * same terms, with just-bash's command as the fallback. The other commands that read
+   * files (`cat`, `head`, `wc`, `sed`, `xargs`…) run just-bash's own implementation. Every
+   * one runs inside a command budget and reports the reads that failed:
+   * `cat: /a.md: Input/output error (cause)`, a failing exit code (2 for searches), and
+   * "output incomplete" when it printed something anyway.
    */
   commands(): CustomCommandLike[];
   /**

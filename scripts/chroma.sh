@@ -3,6 +3,8 @@
 #   scripts/chroma.sh install          install the server into .chroma/venv (once)
 #   scripts/chroma.sh start PORT DIR   start it in the background with data in DIR; waits until ready
 #   scripts/chroma.sh stop PORT        stop the server started on PORT
+#   scripts/chroma.sh up PORT          exit 0 when a Chroma answers on 127.0.0.1:PORT
+# Needs python3 only (with venv, Debian's python3-venv; scripts/setup.sh installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.chroma/venv
@@ -13,17 +15,27 @@ install() {
      && [ "$("$VENV/bin/pip" show chromadb 2>/dev/null | awk '/^Version:/{print $2}')" = "$VERSION" ]; then
     return
   fi
+  if ! python3 -c "import ensurepip, venv" 2>/dev/null; then
+    echo "python3 cannot create virtual environments; install its venv module (Debian: apt-get install python3-venv)" >&2
+    return 1
+  fi
   echo "installing Chroma $VERSION into $VENV" >&2
   python3 -m venv "$VENV"
   # The server is the Rust binary inside the wheel; the Python client's dependencies are not needed.
   "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "chromadb==$VERSION"
 }
 
+# Whether Chroma answers its heartbeat on 127.0.0.1:PORT (no proxy, two seconds at most).
+up() {
+  python3 -c "import sys, urllib.request as u; u.build_opener(u.ProxyHandler({})).open(sys.argv[1], timeout=2).read()" \
+    "http://127.0.0.1:$1/api/v2/heartbeat" >/dev/null 2>&1
+}
+
 start() {
   local port=$1 dir=$2
   install
   mkdir -p "$dir" .chroma
-  if curl -fsS "http://127.0.0.1:$port/api/v2/heartbeat" >/dev/null 2>&1; then
+  if up "$port"; then
     echo "port $port is already serving; stop it first (scripts/chroma.sh stop $port)" >&2
     return 1
   fi
@@ -31,7 +43,7 @@ start() {
     "$dir" "$port" > ".chroma/server-$port.log" 2>&1 &
   echo $! > ".chroma/server-$port.pid"
   for _ in $(seq 1 300); do
-    curl -fsS "http://127.0.0.1:$port/api/v2/heartbeat" >/dev/null 2>&1 && return 0
+    up "$port" && return 0
     kill -0 "$(cat ".chroma/server-$port.pid")" 2>/dev/null || { tail -20 ".chroma/server-$port.log" >&2; return 1; }
     sleep 0.1
   done
@@ -53,5 +65,6 @@ case "${1:-}" in
   install) install ;;
   start) start "$2" "$3" ;;
   stop) stop "$2" ;;
-  *) echo "usage: $0 install | start PORT DIR | stop PORT" >&2; exit 2 ;;
+  up) up "$2" ;;
+  *) echo "usage: $0 install | start PORT DIR | stop PORT | up PORT" >&2; exit 2 ;;
 esac

@@ -27,7 +27,7 @@ cleanup() {
   [ -z "$chroma_started" ] || bash scripts/chroma.sh stop "$port"
 }
 trap cleanup EXIT
-if curl -fsS "$url/api/v2/heartbeat" >/dev/null 2>&1; then
+if bash scripts/chroma.sh up "$port"; then
   echo "using the Chroma already running at $url" >&2
 else
   bash scripts/chroma.sh start "$port" .chroma/demo-data

@@ -31,4 +31,10 @@ if ! command -v redis-server >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
 fi
 
+# Debian's python3 creates virtual environments only with python3-venv installed.
+if [ ! -x .chroma/venv/bin/python ] && ! python3 -c "import ensurepip, venv" 2>/dev/null && command -v apt-get >/dev/null; then
+  step "apt-get install python3-venv (for Chroma's virtual environment)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+fi
+
 bash scripts/chroma.sh install

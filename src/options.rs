@@ -126,7 +126,8 @@ pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
         c.headers.push(("x-chroma-token".into(), t));
     }
     if let Some(h) = f.member("headers") {
-        for (k, v) in h.as_object().into_iter().flatten() {
+        let Some(h) = h.as_object() else { return fail("option headers must be an object of strings") };
+        for (k, v) in h {
             let v = v.as_str().ok_or_else(|| OptionError(format!("header {k} must be a string")))?;
             check_header(k, v).map_err(|why| OptionError(format!("header {} {why}", crate::redact::excerpt(&format!("{k:?}")))))?;
             c.headers.push((k.clone(), v.to_string()));
@@ -177,7 +178,8 @@ pub struct Options {
     /// A writable top-level directory for this session (`scratch`), and its byte budget.
     pub scratch: Option<String>,
     pub scratch_bytes: u64,
-    /// Whether searches may be answered in Rust (`nativeCommands`, default on); off, every
+    /// Whether searches and `ls`/`find`/`tree`/`du` may be answered in Rust
+    /// (`nativeCommands`, default on); off, every
     /// command runs in just-bash, which prints the same bytes more slowly.
     pub native_commands: bool,
     /// `searchHiddenTextCost: "accept"`: on collections whose chunks carry no access, a
@@ -313,6 +315,9 @@ mod tests {
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "cacheBytes": "big"})), "option cacheBytes must be a non-negative number");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "token": 5})), "option token must be a string");
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": {"x-a": 1}})), "header x-a must be a string");
+        for headers in [json!("x-a: 1"), json!([["x-a", "1"]]), json!(5), json!(true)] {
+            assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": headers})), "option headers must be an object of strings");
+        }
         let bad_value = "header \"x-a\" has a value fetch cannot send (a line break, a NUL or a character above U+00FF); the value is not shown";
         for value in ["secret\nInjected: 1", "secret\r", "nul\0", "snowman \u{2603}"] {
             assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": {"x-a": value}})), bad_value);
