@@ -219,14 +219,20 @@ impl Scratch {
 
     pub fn chmod(&mut self, p: &str, shown: &str, new_mode: u32) -> Result<(), FsError> {
         match self.entries.get_mut(p) {
-            Some(Entry::Dir { mode, .. } | Entry::File { mode, .. }) => Ok(*mode = new_mode),
+            Some(Entry::Dir { mode, .. } | Entry::File { mode, .. }) => {
+                *mode = new_mode;
+                Ok(())
+            }
             None => Err(FsError::new(Errno::Enoent, "chmod", shown)),
         }
     }
 
     pub fn utimes(&mut self, p: &str, shown: &str, new_mtime: f64) -> Result<(), FsError> {
         match self.entries.get_mut(p) {
-            Some(Entry::Dir { mtime, .. } | Entry::File { mtime, .. }) => Ok(*mtime = new_mtime),
+            Some(Entry::Dir { mtime, .. } | Entry::File { mtime, .. }) => {
+                *mtime = new_mtime;
+                Ok(())
+            }
             None => Err(FsError::new(Errno::Enoent, "utimes", shown)),
         }
     }

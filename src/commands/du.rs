@@ -125,7 +125,7 @@ impl Walk<'_> {
             let child = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
             total += self.visit(&child, depth + 1)?;
         }
-        let shown = if self.f.summarize { depth == 0 } else { self.f.max_depth.map_or(true, |m| depth <= m) };
+        let shown = if self.f.summarize { depth == 0 } else { self.f.max_depth.is_none_or(|m| depth <= m) };
         if shown {
             self.line(total, full);
         }

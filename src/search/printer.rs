@@ -77,7 +77,7 @@ struct Text<'a> {
 
 impl<'a> Text<'a> {
     fn is_match(&self, i: usize) -> bool {
-        self.candidates.as_ref().map_or(true, |c| c[i]) && self.engine.is_some_and(|e| e.confirm(self.lines[i].text))
+        self.candidates.as_ref().is_none_or(|c| c[i]) && self.engine.is_some_and(|e| e.confirm(self.lines[i].text))
     }
 
     fn matches(&self, i: usize) -> Box<dyn Iterator<Item = &'a str> + 'a> {
@@ -93,7 +93,7 @@ fn count(t: &Text, o: &Options, out: &mut String) -> bool {
     let n: usize = (0..t.lines.len())
         .map(|i| {
             if by_match {
-                if t.candidates.as_ref().map_or(true, |c| c[i]) { t.matches(i).count() } else { 0 }
+                if t.candidates.as_ref().is_none_or(|c| c[i]) { t.matches(i).count() } else { 0 }
             } else {
                 usize::from(t.is_match(i) != o.invert)
             }
