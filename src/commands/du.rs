@@ -172,7 +172,10 @@ mod tests {
     #[test]
     fn sizes_print_as_just_bash_prints_them() {
         assert_eq!([0, 1, 1024, 1025].map(|b| shown(b, false)), ["1", "1", "1", "2"]);
-        assert_eq!([0, 1023, 1024, 1075, 1076, 1536, 1_048_576 * 3 / 2].map(|b| shown(b, true)), ["0", "1023", "1.0K", "1.0K", "1.1K", "1.5K", "1.5M"]);
+        assert_eq!(
+            [0, 1023, 1024, 1075, 1076, 1536, 1_048_576 * 3 / 2].map(|b| shown(b, true)),
+            ["0", "1023", "1.0K", "1.0K", "1.1K", "1.5K", "1.5M"]
+        );
         assert_eq!(shown(1023 * 1024 + 1000, true), "1024.0K", "just below a MiB, rounded as toFixed rounds");
     }
 }
