@@ -7,6 +7,13 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    step "rustup component add $component"
+    rustup component add "$component"
+  fi
+done
+
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   step "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown

@@ -10,6 +10,11 @@ bash scripts/setup.sh
 step "build the package"
 bash scripts/build.sh
 
+step "format and lints (rustfmt, clippy for the native and wasm32 targets)"
+cargo fmt --check
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings
+
 step "native unit tests"
 cargo test --quiet --lib
 

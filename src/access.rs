@@ -29,7 +29,9 @@ impl Access {
         const GROUPS: &str = "groups must be an array of strings";
         let groups = match obj.get("groups") {
             None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items.iter().map(|g| g.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().ok_or(GROUPS)?,
+            Some(Value::Array(items)) => {
+                items.iter().map(|g| g.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().ok_or(GROUPS)?
+            }
             Some(_) => return Err(GROUPS),
         };
         Ok(Access { is_public, groups })
@@ -178,7 +180,10 @@ mod tests {
         assert!(scope.admits(meta(json!({"isPublic": true})).as_ref()));
         assert!(scope.admits(meta(json!({"isPublic": false, "groups": ["admin", "billing"]})).as_ref()));
         assert!(!scope.admits(meta(json!({"isPublic": false, "groups": ["admin"]})).as_ref()));
-        assert!(!scope.admits(meta(json!({"isPublic": "true", "groups": "billing"})).as_ref()), "only the written types count");
+        assert!(
+            !scope.admits(meta(json!({"isPublic": "true", "groups": "billing"})).as_ref()),
+            "only the written types count"
+        );
         assert!(!scope.admits(meta(json!({"groups": [""]})).as_ref()));
         assert!(!scope.admits(None), "no metadata: not admitted");
         assert!(!Scope::new(&Groups::default()).admits(meta(json!({"isPublic": false, "groups": [""]})).as_ref()));

@@ -68,7 +68,12 @@ impl Budget {
     pub fn begin(&self, now: f64) {
         let mut open = self.open.borrow_mut();
         if open.depth == 0 {
-            *open = Open { depth: 0, requests: 0, deadline: self.limits.timeout_ms.map(|ms| now + ms as f64), aborted: false };
+            *open = Open {
+                depth: 0,
+                requests: 0,
+                deadline: self.limits.timeout_ms.map(|ms| now + ms as f64),
+                aborted: false,
+            };
             *self.commands.borrow_mut() += 1;
         }
         open.depth += 1;
@@ -148,7 +153,9 @@ impl Transport for Budgeted {
         Box::pin(async move {
             req.timeout_ms = budget.take(inner.now_ms(), req.timeout_ms).map_err(TransportError::NotSent)?;
             match inner.send(req).await {
-                Err(TransportError::Timeout) => Err(budget.past_deadline(inner.now_ms()).map_or(TransportError::Timeout, TransportError::NotSent)),
+                Err(TransportError::Timeout) => {
+                    Err(budget.past_deadline(inner.now_ms()).map_or(TransportError::Timeout, TransportError::NotSent))
+                }
                 other => other,
             }
         })
@@ -220,7 +227,11 @@ mod tests {
                 Some(Err(TransportError::Timeout))
             }
         });
-        assert_eq!(send(&t), Err(TransportError::NotSent(Refusal::Deadline(500))), "a timeout at the deadline is the deadline");
+        assert_eq!(
+            send(&t),
+            Err(TransportError::NotSent(Refusal::Deadline(500))),
+            "a timeout at the deadline is the deadline"
+        );
         assert_eq!(send(&t), Err(TransportError::NotSent(Refusal::Deadline(500))));
         assert_eq!(chroma.requests().len(), 2);
     }

@@ -51,10 +51,8 @@ impl Bound {
 
     /// Several bounds' room together (a read of many pages).
     pub fn sum(bounds: impl IntoIterator<Item = Bound>) -> Bound {
-        bounds.into_iter().fold(Bound { records: 0, bytes: 0, why: "the most the pages asked for may hold" }, |a, b| Bound {
-            records: a.records.saturating_add(b.records),
-            bytes: a.bytes.saturating_add(b.bytes),
-            ..a
+        bounds.into_iter().fold(Bound { records: 0, bytes: 0, why: "the most the pages asked for may hold" }, |a, b| {
+            Bound { records: a.records.saturating_add(b.records), bytes: a.bytes.saturating_add(b.bytes), ..a }
         })
     }
 
@@ -72,14 +70,27 @@ fn decode_error(what: &str, cause: String) -> ChromaError {
 }
 
 /// A `get` of every matching record, `MAX_PAGE` at a time, checked page by page.
-pub async fn get_all(client: &Client, collection_id: &str, req: GetRequest, bound: Bound, what: &str) -> Result<GetResponse, ChromaError> {
+pub async fn get_all(
+    client: &Client,
+    collection_id: &str,
+    req: GetRequest,
+    bound: Bound,
+    what: &str,
+) -> Result<GetResponse, ChromaError> {
     get_all_checked(client, collection_id, req, bound, what, &|_| Ok(())).await
 }
 
 /// [`get_all`], with `check` run on what has come back after each page. A page asks for
 /// one record more than the bound leaves room for, at most `MAX_PAGE`, so a read of far
 /// more than the bound stops at its first answer.
-pub async fn get_all_checked(client: &Client, collection_id: &str, mut req: GetRequest, bound: Bound, what: &str, check: Check<'_>) -> Result<GetResponse, ChromaError> {
+pub async fn get_all_checked(
+    client: &Client,
+    collection_id: &str,
+    mut req: GetRequest,
+    bound: Bound,
+    what: &str,
+    check: Check<'_>,
+) -> Result<GetResponse, ChromaError> {
     let mut all = GetResponse::default();
     let mut seen = HashSet::new();
     let mut bytes = 0u64;
@@ -93,7 +104,10 @@ pub async fn get_all_checked(client: &Client, collection_id: &str, mut req: GetR
             return Err(decode_error(what, format!("{n} records in answer to a request for at most {asked}")));
         }
         if let Some(again) = part.ids.iter().find(|id| !seen.insert(id.as_str().to_string())) {
-            return Err(decode_error(what, format!("record {again:?} came back twice (the server ignores offset or repeats records)")));
+            return Err(decode_error(
+                what,
+                format!("record {again:?} came back twice (the server ignores offset or repeats records)"),
+            ));
         }
         bytes += (0..n).filter_map(|i| part.document(i)).map(|d| d.len() as u64).sum::<u64>();
         all.extend(part);
@@ -151,7 +165,13 @@ impl Collection {
 
     /// [`Collection::get_all`] with `check` run after each page of each query, and on
     /// the merged answer.
-    pub async fn get_all_checked(&self, req: GetRequest, bound: Bound, what: &str, check: Check<'_>) -> Result<GetResponse, ChromaError> {
+    pub async fn get_all_checked(
+        &self,
+        req: GetRequest,
+        bound: Bound,
+        what: &str,
+        check: Check<'_>,
+    ) -> Result<GetResponse, ChromaError> {
         let mut parts = Vec::new();
         for req in self.scoped(req) {
             parts.push(get_all_checked(&self.client, &self.id, req, bound, what, check).await?);
@@ -169,7 +189,12 @@ impl Collection {
     pub async fn get_by_ids(&self, ids: &[String], what: &str) -> Result<GetResponse, ChromaError> {
         let reqs: Vec<GetRequest> = ids
             .chunks(MAX_PAGE)
-            .map(|batch| GetRequest { ids: Some(batch.to_vec()), include: vec!["documents", "metadatas"], limit: Some(batch.len()), ..Default::default() })
+            .map(|batch| GetRequest {
+                ids: Some(batch.to_vec()),
+                include: vec!["documents", "metadatas"],
+                limit: Some(batch.len()),
+                ..Default::default()
+            })
             .collect();
         let parts = join_all(reqs.iter().map(|req| self.client.get_once(&self.id, req, what)).collect()).await;
         let mut all = GetResponse::default();
@@ -177,7 +202,10 @@ impl Collection {
             let part = part?;
             let asked = req.ids.as_ref().map_or(0, Vec::len);
             if part.ids.len() > asked {
-                return Err(decode_error(what, format!("{} records in answer to a request for {asked} ids", part.ids.len())));
+                return Err(decode_error(
+                    what,
+                    format!("{} records in answer to a request for {asked} ids", part.ids.len()),
+                ));
             }
             for i in 0..part.ids.len() {
                 if self.scope.as_ref().is_none_or(|s| s.admits(part.metadata(i))) {

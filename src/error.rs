@@ -115,10 +115,7 @@ mod tests {
             FsError::new(Errno::Eisdir, "read", "/d").to_string(),
             "EISDIR: illegal operation on a directory, read '/d'"
         );
-        assert_eq!(
-            FsError::new(Errno::Erofs, "write", "/a").to_string(),
-            "EROFS: read-only file system, write '/a'"
-        );
+        assert_eq!(FsError::new(Errno::Erofs, "write", "/a").to_string(), "EROFS: read-only file system, write '/a'");
         assert_eq!(
             FsError::io("open", "/a.md", "Chroma answered 500: boom").to_string(),
             "EIO: i/o error, open '/a.md': Chroma answered 500: boom"

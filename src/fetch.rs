@@ -31,8 +31,13 @@ extern "C" {
 
 /// A JS value's `message`, with `cause` (Node's `connect ECONNREFUSED …`) when there is one.
 pub fn describe_js_error(e: &JsValue) -> String {
-    let get = |v: &JsValue, k: &str| Reflect::get(v, &JsValue::from_str(k)).ok().filter(|x| !x.is_undefined() && !x.is_null());
-    let message = get(e, "message").and_then(|m| m.as_string()).or_else(|| e.as_string()).unwrap_or_else(|| "unknown error".into());
+    let get = |v: &JsValue, k: &str| {
+        Reflect::get(v, &JsValue::from_str(k)).ok().filter(|x| !x.is_undefined() && !x.is_null())
+    };
+    let message = get(e, "message")
+        .and_then(|m| m.as_string())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".into());
     match get(e, "cause") {
         Some(cause) => match get(&cause, "message").and_then(|m| m.as_string()).or_else(|| cause.as_string()) {
             Some(c) if !c.is_empty() && c != message => format!("{message} ({c})"),
@@ -99,7 +104,8 @@ async fn exchange(transport: FetchTransport, req: HttpRequest) -> Result<HttpRes
     let result = async {
         let resp: web_sys::Response = JsFuture::from(transport.start(&req.url, &init)?).await?.dyn_into()?;
         // A browser reports a manual redirect as an "opaqueredirect" with status 0.
-        let opaque = Reflect::get(&resp, &"type".into()).ok().and_then(|t| t.as_string()).as_deref() == Some("opaqueredirect");
+        let opaque =
+            Reflect::get(&resp, &"type".into()).ok().and_then(|t| t.as_string()).as_deref() == Some("opaqueredirect");
         let status = if opaque { 0 } else { resp.status() };
         let header = |name: &str| resp.headers().get(name).ok().flatten();
         let retry_after = header("retry-after").as_deref().and_then(crate::transport::retry_after_seconds);

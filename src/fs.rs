@@ -17,11 +17,11 @@ use crate::error::{Errno, FsError};
 use crate::journal::{Journal, Report};
 use crate::listing::{FileNode, Listing, Node};
 use crate::options::Options;
+use crate::origin::LazyPolicy;
 use crate::path;
 use crate::scratch::Scratch;
 use crate::stats::{CommandStats, History, Stats};
 use crate::store::lazy::LazySource;
-use crate::origin::LazyPolicy;
 use crate::store::{PageKey, PageRef, PageStore, Source, StoreOptions};
 use crate::transport::Transport;
 use crate::trees::{self, LoadedTree};
@@ -83,7 +83,8 @@ impl Filesystem {
         let client = Rc::new(Client::for_session(opts.client.clone(), transport.clone(), budget.clone()));
         let opened = trees::open(&client, &opts, now_ms).await?;
         let tree = opened.tree;
-        let lazy: HashMap<String, LazySource> = std::mem::take(&mut opts.lazy_files).into_iter().map(|(p, s)| (path::normalize(&p), s)).collect();
+        let lazy: HashMap<String, LazySource> =
+            std::mem::take(&mut opts.lazy_files).into_iter().map(|(p, s)| (path::normalize(&p), s)).collect();
         let extra: Vec<String> = lazy.keys().cloned().collect();
         // Listings with a host's own files are this session's alone; others are shared.
         let listing = match extra.is_empty() {
@@ -92,8 +93,14 @@ impl Filesystem {
         }
         .map_err(|e| FsError::io("connect", &opts.collection, e))?;
         let scope = tree.chunk_access().then(|| Scope::new(&opts.groups));
-        let collection = Collection { client: client.clone(), id: tree.collection_id.clone(), schema: opts.schema.clone(), scope };
-        let store_opts = StoreOptions { cache_bytes: opts.cache_bytes, shared: opts.shared_cache.clone(), lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()), lazy_max_bytes: opts.lazy_max_bytes };
+        let collection =
+            Collection { client: client.clone(), id: tree.collection_id.clone(), schema: opts.schema.clone(), scope };
+        let store_opts = StoreOptions {
+            cache_bytes: opts.cache_bytes,
+            shared: opts.shared_cache.clone(),
+            lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()),
+            lazy_max_bytes: opts.lazy_max_bytes,
+        };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
         let scratch_root = opts.scratch.clone();
         if let Some(root) = &scratch_root {
@@ -103,7 +110,23 @@ impl Filesystem {
             }
         }
         let scratch = scratch_root.as_deref().map(|root| RefCell::new(Scratch::new(root, opts.scratch_bytes, now_ms)));
-        Ok(Filesystem { client, collection, tree, tree_from_cache: opened.from_cache, listing, lazy, store, history: RefCell::default(), budget, journal: Journal::default(), transport, scratch, scratch_root, native_commands: opts.native_commands, unscoped_coarse_query: opts.unscoped_coarse_query })
+        Ok(Filesystem {
+            client,
+            collection,
+            tree,
+            tree_from_cache: opened.from_cache,
+            listing,
+            lazy,
+            store,
+            history: RefCell::default(),
+            budget,
+            journal: Journal::default(),
+            transport,
+            scratch,
+            scratch_root,
+            native_commands: opts.native_commands,
+            unscoped_coarse_query: opts.unscoped_coarse_query,
+        })
     }
 
     pub fn listing(&self) -> &Listing {
@@ -239,7 +262,9 @@ impl Filesystem {
         }
         let (norm, node) = self.lookup(p, syscall)?;
         match node {
-            Node::Dir(d) => Ok(StatInfo { is_file: false, is_dir: true, mode: 0o755, size: 0, mtime_ms: d.mtime, ino: d.ino }),
+            Node::Dir(d) => {
+                Ok(StatInfo { is_file: false, is_dir: true, mode: 0o755, size: 0, mtime_ms: d.mtime, ino: d.ino })
+            }
             Node::File(f) => {
                 let size = match f.size {
                     Some(s) => s,
@@ -335,7 +360,11 @@ impl Filesystem {
         let key = PageKey { collection_id, tree_version: self.tree.tree.version.clone(), slug: e.slug.clone() };
         let source = match &e.url {
             Some(url) => Source::Lazy(LazySource::TreeUrl(url.clone())),
-            None => Source::Chunks { slug: e.slug.clone(), count: e.chunks, by_id: self.tree.chunks.ids && e.chunks.is_some() },
+            None => Source::Chunks {
+                slug: e.slug.clone(),
+                count: e.chunks,
+                by_id: self.tree.chunks.ids && e.chunks.is_some(),
+            },
         };
         PageRef { key, size: file.size, source, shareable: true }
     }

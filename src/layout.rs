@@ -151,7 +151,8 @@ impl Annotations {
     pub fn read(doc: &str) -> Option<Annotations> {
         let v: Value = serde_json::from_str(doc).ok()?;
         let o = v.as_object()?;
-        Some(Annotations { chromafs: text_field(o, "chromafs")?, tree_version: text_field(o, "tree_version")? }).filter(|a| a.chromafs == ANNOTATIONS)
+        Some(Annotations { chromafs: text_field(o, "chromafs")?, tree_version: text_field(o, "tree_version")? })
+            .filter(|a| a.chromafs == ANNOTATIONS)
     }
 
     /// What chunks carry for a tree of this version.
@@ -271,10 +272,14 @@ pub fn join(manifest: &Manifest, shards: &[Option<&str>], limit: usize) -> Resul
         let doc = doc.ok_or_else(|| LayoutError::Torn(format!("shard {part} of {} is missing", manifest.shards)))?;
         let text = decode(doc, &manifest.encoding, budget)?;
         budget = budget.saturating_sub(text.len());
-        let (header, body) = text.split_once('\n').ok_or_else(|| LayoutError::Corrupt(format!("shard {part} has no header")))?;
+        let (header, body) =
+            text.split_once('\n').ok_or_else(|| LayoutError::Corrupt(format!("shard {part} has no header")))?;
         let expected = format!("{SHARD_HEADER} {} {part}", manifest.version);
         if header != expected {
-            return Err(LayoutError::Torn(format!("shard {part} is {header:?}, the manifest is version {}", manifest.version)));
+            return Err(LayoutError::Torn(format!(
+                "shard {part} is {header:?}, the manifest is version {}",
+                manifest.version
+            )));
         }
         members.extend(json::ordered_object(body).map_err(|e| LayoutError::Corrupt(format!("shard {part}: {e}")))?);
     }
@@ -316,7 +321,11 @@ mod tests {
     fn the_version_follows_the_content() {
         let mut e = entries(10);
         let a = write(&e, ALL, false);
-        assert_eq!(a.manifest.version, write(&e, ChunkFacts::default(), true).manifest.version, "encoding and flags aside");
+        assert_eq!(
+            a.manifest.version,
+            write(&e, ChunkFacts::default(), true).manifest.version,
+            "encoding and flags aside"
+        );
         e.insert("v000/section-0/page-0.mdx".into(), json!({"isPublic": false, "groups": ["x"]}));
         assert_ne!(a.manifest.version, write(&e, ALL, false).manifest.version);
         assert_eq!(write(&Map::new(), ALL, false).shards.len(), 1, "an empty tree still has its shard");
@@ -326,11 +335,21 @@ mod tests {
     fn records_are_read_as_manifests_or_whole_trees() {
         let w = write(&entries(3), ALL, false);
         assert_eq!(read_record(&w.document), Record::Manifest(w.manifest.clone()));
-        assert!(w.document.contains(r#""line_aligned":true,"chunk_access":true,"chunk_dirs":true,"chunk_ids":true"#), "{}", w.document);
-        let older = r#"{"chromafs":"tree-manifest","version":"v","shards":1,"encoding":"json","pages":1,"line_aligned":true}"#;
-        assert!(matches!(read_record(older), Record::Manifest(m) if m.chunks == ChunkFacts { line_aligned: true, ..ChunkFacts::default() }));
+        assert!(
+            w.document.contains(r#""line_aligned":true,"chunk_access":true,"chunk_dirs":true,"chunk_ids":true"#),
+            "{}",
+            w.document
+        );
+        let older =
+            r#"{"chromafs":"tree-manifest","version":"v","shards":1,"encoding":"json","pages":1,"line_aligned":true}"#;
+        assert!(
+            matches!(read_record(older), Record::Manifest(m) if m.chunks == ChunkFacts { line_aligned: true, ..ChunkFacts::default() })
+        );
         assert_eq!(read_record(r#"{"a.md": {"isPublic": true}}"#), Record::Whole(r#"{"a.md": {"isPublic": true}}"#));
-        assert_eq!(read_record(r#"{"chromafs": {"isPublic": true}}"#), Record::Whole(r#"{"chromafs": {"isPublic": true}}"#));
+        assert_eq!(
+            read_record(r#"{"chromafs": {"isPublic": true}}"#),
+            Record::Whole(r#"{"chromafs": {"isPublic": true}}"#)
+        );
         assert_eq!(read_record("H4sI…"), Record::Whole("H4sI…"));
         assert_eq!(shard_id("__path_tree__", 3), "__path_tree__#3");
     }
@@ -359,10 +378,14 @@ mod tests {
         assert!(matches!(&e, LayoutError::Torn(_)), "{e}");
         assert!(e.to_string().starts_with("the path tree is being rewritten (shard 1 is"), "{e}");
         mixed[1] = None;
-        assert_eq!(join(&new.manifest, &mixed, 1 << 30).unwrap_err().to_string(), format!("the path tree is being rewritten (shard 1 of {} is missing); try again", new.shards.len()));
+        assert_eq!(
+            join(&new.manifest, &mixed, 1 << 30).unwrap_err().to_string(),
+            format!("the path tree is being rewritten (shard 1 of {} is missing); try again", new.shards.len())
+        );
         mixed[1] = Some("not base64!");
         assert!(matches!(join(&new.manifest, &mixed, 1 << 30), Err(LayoutError::Corrupt(_))));
-        let e = join(&new.manifest, &new.shards.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>(), 1000).unwrap_err();
+        let e =
+            join(&new.manifest, &new.shards.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>(), 1000).unwrap_err();
         assert!(e.to_string().contains("inflates past"), "{e}");
     }
 }

@@ -72,7 +72,10 @@ impl Listing {
         listing.nodes.reserve(tree.entries.len() * 2);
         for (i, e) in tree.entries.iter().enumerate() {
             if groups.can_see(&e.access) {
-                listing.add_file(&e.path, FileNode { entry: Some(i), size: e.size, mtime: e.mtime.unwrap_or(0.0), ino: 0 })?;
+                listing.add_file(
+                    &e.path,
+                    FileNode { entry: Some(i), size: e.size, mtime: e.mtime.unwrap_or(0.0), ino: 0 },
+                )?;
             } else {
                 listing.hidden += 1;
             }
@@ -202,7 +205,9 @@ mod tests {
 
     fn names(l: &Listing, dir: &str) -> Vec<String> {
         match l.get(dir) {
-            Some(Node::Dir(d)) => d.children.iter().map(|(n, is_dir)| format!("{n}{}", if *is_dir { "/" } else { "" })).collect(),
+            Some(Node::Dir(d)) => {
+                d.children.iter().map(|(n, is_dir)| format!("{n}{}", if *is_dir { "/" } else { "" })).collect()
+            }
             _ => panic!("{dir} is not a directory"),
         }
     }

@@ -73,7 +73,9 @@ impl<'a> Fields<'a> {
         let bad = || OptionError(format!("option {key} must be an array of strings"));
         match self.get(key) {
             None => Ok(Vec::new()),
-            Some(Value::Array(items)) => items.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<_>>().ok_or_else(bad),
+            Some(Value::Array(items)) => {
+                items.iter().map(|v| v.as_str().map(str::to_string)).collect::<Option<_>>().ok_or_else(bad)
+            }
             Some(_) => Err(bad()),
         }
     }
@@ -101,7 +103,9 @@ fn check_header(name: &str, value: &str) -> Result<(), &'static str> {
         return Err("is not a valid header name");
     }
     if value.chars().any(|c| matches!(c, '\0' | '\r' | '\n') || c as u32 > 0xff) {
-        return Err("has a value fetch cannot send (a line break, a NUL or a character above U+00FF); the value is not shown");
+        return Err(
+            "has a value fetch cannot send (a line break, a NUL or a character above U+00FF); the value is not shown",
+        );
     }
     Ok(())
 }
@@ -111,7 +115,9 @@ pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
     let raw = f.required("url")?;
     let url = match Url::parse(&raw) {
         Ok(u) => u,
-        Err(UrlError::Userinfo) => return fail("option url must not contain a user name or password (pass credentials with token or headers)"),
+        Err(UrlError::Userinfo) => {
+            return fail("option url must not contain a user name or password (pass credentials with token or headers)")
+        }
         Err(e) => return fail(format!("option url must be an absolute http(s) URL, got {} ({e})", url::redact(&raw))),
     };
     let mut c = ClientConfig::new(&url.to_string());
@@ -129,7 +135,8 @@ pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
         let Some(h) = h.as_object() else { return fail("option headers must be an object of strings") };
         for (k, v) in h {
             let v = v.as_str().ok_or_else(|| OptionError(format!("header {k} must be a string")))?;
-            check_header(k, v).map_err(|why| OptionError(format!("header {} {why}", crate::redact::excerpt(&format!("{k:?}")))))?;
+            check_header(k, v)
+                .map_err(|why| OptionError(format!("header {} {why}", crate::redact::excerpt(&format!("{k:?}")))))?;
             c.headers.push((k.clone(), v.to_string()));
         }
     }
@@ -246,12 +253,17 @@ impl Options {
         opts.unscoped_coarse_query = match f.string("searchHiddenTextCost")?.as_deref() {
             None | Some("hide") => false,
             Some("accept") => true,
-            Some(other) => return fail(format!("option searchHiddenTextCost must be \"hide\" or \"accept\", got {other:?}")),
+            Some(other) => {
+                return fail(format!("option searchHiddenTextCost must be \"hide\" or \"accept\", got {other:?}"))
+            }
         };
         if f.member("lazyOrigins").is_some() {
             let origins = f.strings("lazyOrigins")?;
             if let Some((bad, why)) = origins.iter().find_map(|o| Url::parse(o).err().map(|e| (o, e))) {
-                return fail(format!("lazyOrigins entry {} must be an http(s) origin such as \"https://example.com\" ({why})", url::redact(bad)));
+                return fail(format!(
+                    "lazyOrigins entry {} must be an http(s) origin such as \"https://example.com\" ({why})",
+                    url::redact(bad)
+                ));
             }
             opts.lazy_origins = Some(origins);
         }
@@ -263,7 +275,12 @@ impl Options {
                 match v.as_str() {
                     Some(u) => match Url::parse(u) {
                         Ok(_) => opts.add_lazy_file(p, LazySource::Url(u.to_string()))?,
-                        Err(e) => return fail(format!("lazyFiles[{p:?}] must be an absolute http(s) URL, got {} ({e})", url::redact(u))),
+                        Err(e) => {
+                            return fail(format!(
+                                "lazyFiles[{p:?}] must be an absolute http(s) URL, got {} ({e})",
+                                url::redact(u)
+                            ))
+                        }
                     },
                     None => return fail(format!("lazyFiles[{p:?}] must be a URL or a function")),
                 }
@@ -308,40 +325,83 @@ mod tests {
         assert_eq!(err(json!("nope")), "ChromaFs.connect expects an options object");
         assert_eq!(err(json!({"collection": "docs"})), "option url is required");
         assert_eq!(err(json!({"url": "http://x"})), "option collection is required");
-        assert_eq!(err(json!({"url": "ftp://x", "collection": "d"})), "option url must be an absolute http(s) URL, got \"ftp://x\" (not an http(s) URL)");
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "groups": "admin"})), "option groups must be an array of strings");
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "groups": ["a", 1]})), "option groups must be an array of strings");
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "timeoutMs": -1})), "option timeoutMs must be a non-negative number");
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "cacheBytes": "big"})), "option cacheBytes must be a non-negative number");
+        assert_eq!(
+            err(json!({"url": "ftp://x", "collection": "d"})),
+            "option url must be an absolute http(s) URL, got \"ftp://x\" (not an http(s) URL)"
+        );
+        assert_eq!(
+            err(json!({"url": "http://x", "collection": "d", "groups": "admin"})),
+            "option groups must be an array of strings"
+        );
+        assert_eq!(
+            err(json!({"url": "http://x", "collection": "d", "groups": ["a", 1]})),
+            "option groups must be an array of strings"
+        );
+        assert_eq!(
+            err(json!({"url": "http://x", "collection": "d", "timeoutMs": -1})),
+            "option timeoutMs must be a non-negative number"
+        );
+        assert_eq!(
+            err(json!({"url": "http://x", "collection": "d", "cacheBytes": "big"})),
+            "option cacheBytes must be a non-negative number"
+        );
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "token": 5})), "option token must be a string");
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": {"x-a": 1}})), "header x-a must be a string");
+        assert_eq!(
+            err(json!({"url": "http://x", "collection": "d", "headers": {"x-a": 1}})),
+            "header x-a must be a string"
+        );
         for headers in [json!("x-a: 1"), json!([["x-a", "1"]]), json!(5), json!(true)] {
-            assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": headers})), "option headers must be an object of strings");
+            assert_eq!(
+                err(json!({"url": "http://x", "collection": "d", "headers": headers})),
+                "option headers must be an object of strings"
+            );
         }
         let bad_value = "header \"x-a\" has a value fetch cannot send (a line break, a NUL or a character above U+00FF); the value is not shown";
         for value in ["secret\nInjected: 1", "secret\r", "nul\0", "snowman \u{2603}"] {
             assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": {"x-a": value}})), bad_value);
         }
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "token": "ck\nsecret"})), "option token has a value fetch cannot send (a line break, a NUL or a character above U+00FF); the value is not shown");
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "headers": {"bad name\n": "v"}})), "header \"bad name\\n\" is not a valid header name");
-        assert!(super::client_config(&Fields::of(&json!({"url": "http://x", "headers": {"x-b": "tab\tand latin-1 é"}}), "connect").unwrap()).is_ok());
+        assert_eq!(
+            err(json!({"url": "http://x", "collection": "d", "headers": {"bad name\n": "v"}})),
+            "header \"bad name\\n\" is not a valid header name"
+        );
+        assert!(super::client_config(
+            &Fields::of(&json!({"url": "http://x", "headers": {"x-b": "tab\tand latin-1 é"}}), "connect").unwrap()
+        )
+        .is_ok());
     }
 
     #[test]
     fn numbers_are_clamped_to_what_works() {
-        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "timeoutMs": 0, "maxConcurrency": 0, "retries": 99})).unwrap();
+        let o = Options::from_json(
+            &json!({"url": "http://x", "collection": "d", "timeoutMs": 0, "maxConcurrency": 0, "retries": 99}),
+        )
+        .unwrap();
         assert_eq!((o.client.timeout_ms, o.client.max_concurrency, o.client.retries), (1, 1, 10));
-        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "timeoutMs": 1e12, "cacheBytes": 0})).unwrap();
+        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "timeoutMs": 1e12, "cacheBytes": 0}))
+            .unwrap();
         assert_eq!((o.client.timeout_ms, o.cache_bytes), (600_000, 0));
         assert_eq!(o.limits, Limits::default(), "commands are unlimited unless asked");
-        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "maxRequestsPerCommand": 0, "commandTimeoutMs": 2500})).unwrap();
+        let o = Options::from_json(
+            &json!({"url": "http://x", "collection": "d", "maxRequestsPerCommand": 0, "commandTimeoutMs": 2500}),
+        )
+        .unwrap();
         assert_eq!(o.limits, Limits { max_requests: Some(1), timeout_ms: Some(2500) });
-        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "scratch": "/tmp/", "scratchBytes": 1024})).unwrap();
+        let o = Options::from_json(
+            &json!({"url": "http://x", "collection": "d", "scratch": "/tmp/", "scratchBytes": 1024}),
+        )
+        .unwrap();
         assert_eq!((o.scratch.as_deref(), o.scratch_bytes), (Some("/tmp"), 1024));
         for bad in ["tmp", "/", "/a/b", "/dev"] {
-            assert_eq!(err(json!({"url": "http://x", "collection": "d", "scratch": bad})), format!("option scratch {bad:?} must be a top-level directory such as \"/tmp\""));
+            assert_eq!(
+                err(json!({"url": "http://x", "collection": "d", "scratch": bad})),
+                format!("option scratch {bad:?} must be a top-level directory such as \"/tmp\"")
+            );
         }
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "commandTimeoutMs": "1s"})), "option commandTimeoutMs must be a non-negative number");
+        assert_eq!(
+            err(json!({"url": "http://x", "collection": "d", "commandTimeoutMs": "1s"})),
+            "option commandTimeoutMs must be a non-negative number"
+        );
     }
 
     #[test]
@@ -352,9 +412,15 @@ mod tests {
             "chunkIndexField": "n", "treeId": "tree", "extension": ".mdx", "treeMaxAgeMs": 500, "null": null,
         }))
         .unwrap();
-        assert_eq!(o.client.headers, vec![("x-chroma-token".to_string(), "ck-1".to_string()), ("x-team".to_string(), "docs".to_string())]);
+        assert_eq!(
+            o.client.headers,
+            vec![("x-chroma-token".to_string(), "ck-1".to_string()), ("x-team".to_string(), "docs".to_string())]
+        );
         assert_eq!((o.client.tenant.as_str(), o.client.database.as_str()), ("t", "db"));
-        assert_eq!(o.schema, Schema { slug_field: "page".into(), chunk_index_field: "n".into(), tree_id: "tree".into() });
+        assert_eq!(
+            o.schema,
+            Schema { slug_field: "page".into(), chunk_index_field: "n".into(), tree_id: "tree".into() }
+        );
         assert_eq!(o.groups, Groups::new(["a", "b"]));
         assert_eq!((o.extension.as_deref(), o.tree_max_age_ms), (Some(".mdx"), Some(500.0)));
         let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "extension": ""})).unwrap();
@@ -363,8 +429,13 @@ mod tests {
 
     #[test]
     fn lazy_file_paths_must_be_absolute_files() {
-        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "lazyFiles": {"/specs/a.json": "https://s/a.json"}})).unwrap();
-        assert!(matches!(&o.lazy_files[..], [(p, LazySource::Url(u))] if p == "/specs/a.json" && u == "https://s/a.json"));
+        let o = Options::from_json(
+            &json!({"url": "http://x", "collection": "d", "lazyFiles": {"/specs/a.json": "https://s/a.json"}}),
+        )
+        .unwrap();
+        assert!(
+            matches!(&o.lazy_files[..], [(p, LazySource::Url(u))] if p == "/specs/a.json" && u == "https://s/a.json")
+        );
         for bad in ["specs/a.json", "/", "//", "/a\0b"] {
             let e = err(json!({"url": "http://x", "collection": "d", "lazyFiles": {bad: "https://s"}}));
             assert_eq!(e, format!("lazyFiles key {bad:?} must be an absolute file path"));
@@ -375,13 +446,19 @@ mod tests {
 
     #[test]
     fn lazy_origins_are_origins() {
-        let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://cdn.example.com"]})).unwrap();
+        let o = Options::from_json(
+            &json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://cdn.example.com"]}),
+        )
+        .unwrap();
         assert_eq!(o.lazy_origins, Some(vec!["https://cdn.example.com".to_string()]));
         assert_eq!(o.lazy_max_bytes, 32 << 20, "32 MiB unless the host says otherwise");
         let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "lazyMaxBytes": 1000})).unwrap();
         assert_eq!(o.lazy_max_bytes, 1000);
         assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["cdn"]})), "lazyOrigins entry \"cdn\" must be an http(s) origin such as \"https://example.com\" (not an absolute http(s) URL)");
-        assert_eq!(err(json!({"url": "http://x", "collection": "d", "lazyOrigins": "https://a"})), "option lazyOrigins must be an array of strings");
+        assert_eq!(
+            err(json!({"url": "http://x", "collection": "d", "lazyOrigins": "https://a"})),
+            "option lazyOrigins must be an array of strings"
+        );
         let e = err(json!({"url": "http://x", "collection": "d", "lazyOrigins": ["https://u:secret@cdn.example.com"]}));
         assert_eq!(e, "lazyOrigins entry \"https://cdn.example.com\" must be an http(s) origin such as \"https://example.com\" (a URL with a user name or password, which chromafs never sends)");
     }
@@ -390,9 +467,14 @@ mod tests {
     fn urls_are_read_as_fetch_reads_them_and_carry_no_credentials() {
         let o = Options::from_json(&json!({"url": " HTTP://Chroma.Test:80\\api\n/?x#y ", "collection": "d"})).unwrap();
         assert_eq!(o.client.url, "http://chroma.test/api/?x", "what is sent is the canonical form");
-        for (url, shown) in [("http://u:secret@x", None), ("http://@x", None), ("http://x:99999", Some("\"http://x:99999\" (not a valid http(s) URL)"))] {
+        for (url, shown) in [
+            ("http://u:secret@x", None),
+            ("http://@x", None),
+            ("http://x:99999", Some("\"http://x:99999\" (not a valid http(s) URL)")),
+        ] {
             let want = match shown {
-                None => "option url must not contain a user name or password (pass credentials with token or headers)".to_string(),
+                None => "option url must not contain a user name or password (pass credentials with token or headers)"
+                    .to_string(),
                 Some(s) => format!("option url must be an absolute http(s) URL, got {s}"),
             };
             assert_eq!(err(json!({"url": url, "collection": "d"})), want);
@@ -400,6 +482,9 @@ mod tests {
         let e = err(json!({"url": "http://x", "collection": "d", "lazyFiles": {"/a": "https://u:secret@s/a?sig=1"}}));
         assert_eq!(e, "lazyFiles[\"/a\"] must be an absolute http(s) URL, got \"https://s/a?[redacted]\" (a URL with a user name or password, which chromafs never sends)");
         let e = err(json!({"url": "http://x", "collection": "d", "lazyFiles": {"/a": "a.json"}}));
-        assert_eq!(e, "lazyFiles[\"/a\"] must be an absolute http(s) URL, got \"a.json\" (not an absolute http(s) URL)");
+        assert_eq!(
+            e,
+            "lazyFiles[\"/a\"] must be an absolute http(s) URL, got \"a.json\" (not an absolute http(s) URL)"
+        );
     }
 }

@@ -27,7 +27,12 @@ pub fn redirect(home: &str, from: &str, location: &str) -> Result<Url, String> {
 
 fn blocked_v4(ip: Ipv4Addr) -> bool {
     let [a, b, ..] = ip.octets();
-    ip.is_loopback() || ip.is_link_local() || ip.is_private() || ip.is_unspecified() || ip.is_broadcast() || (a == 100 && (64..128).contains(&b))
+    ip.is_loopback()
+        || ip.is_link_local()
+        || ip.is_private()
+        || ip.is_unspecified()
+        || ip.is_broadcast()
+        || (a == 100 && (64..128).contains(&b))
 }
 
 fn blocked_v6(g: [u16; 8]) -> bool {
@@ -58,14 +63,20 @@ pub struct LazyPolicy {
 
 impl LazyPolicy {
     pub fn new(origins: Option<Vec<String>>) -> Self {
-        LazyPolicy { origins: origins.map(|o| o.iter().filter_map(|u| Url::parse(u).ok()).map(|u| u.origin()).collect()) }
+        LazyPolicy {
+            origins: origins.map(|o| o.iter().filter_map(|u| Url::parse(u).ok()).map(|u| u.origin()).collect()),
+        }
     }
 
     /// `Ok` when the URL may be fetched, else why not.
     pub fn check(&self, url: &Url) -> Result<(), String> {
         let shown = url.origin();
         if let Some(allowed) = &self.origins {
-            return if allowed.contains(&shown) { Ok(()) } else { Err(format!("{shown} is not one of the lazyOrigins")) };
+            return if allowed.contains(&shown) {
+                Ok(())
+            } else {
+                Err(format!("{shown} is not one of the lazyOrigins"))
+            };
         }
         if url.scheme() != Scheme::Https {
             return Err(format!("{shown} is not https: (set lazyOrigins to allow it)"));
@@ -93,7 +104,11 @@ mod tests {
         assert_eq!(origin("http://2130706433/").as_deref(), Some("http://127.0.0.1"));
         assert_eq!(origin("http://%31%32%37.0.0.1/").as_deref(), Some("http://127.0.0.1"));
         assert_eq!(origin("http://[0:0::1]:9/").as_deref(), Some("http://[::1]:9"));
-        assert_eq!(origin("http://127.0.0.1:1\\@127.0.0.1:2/").as_deref(), Some("http://127.0.0.1:1"), "a backslash ends the authority");
+        assert_eq!(
+            origin("http://127.0.0.1:1\\@127.0.0.1:2/").as_deref(),
+            Some("http://127.0.0.1:1"),
+            "a backslash ends the authority"
+        );
         assert_eq!(origin("http://user:pw@host:80/"), None, "no credentials in URLs");
         assert_eq!(origin("ftp://x/"), None);
         assert_eq!(origin("/relative"), None);
@@ -106,10 +121,22 @@ mod tests {
         assert_eq!(to("/other").as_deref(), Ok("http://a:1/other"));
         assert_eq!(to("next").as_deref(), Ok("http://a:1/api/v2/x/next"));
         assert_eq!(to("HTTP://A:1/y").as_deref(), Ok("http://a:1/y"));
-        assert_eq!(to("//evil.test/p?sig=s").unwrap_err(), "to http://evil.test/p?[redacted], another origin: not followed (credentials go only to http://a:1)");
-        assert_eq!(to("\\\\evil.test/p").unwrap_err(), "to http://evil.test/p, another origin: not followed (credentials go only to http://a:1)");
-        assert_eq!(to("http://a:2\\@a:1/").unwrap_err(), "to http://a:2/@a:1/, another origin: not followed (credentials go only to http://a:1)");
-        assert_eq!(to("https://a:1/").unwrap_err(), "to https://a:1/, another origin: not followed (credentials go only to http://a:1)");
+        assert_eq!(
+            to("//evil.test/p?sig=s").unwrap_err(),
+            "to http://evil.test/p?[redacted], another origin: not followed (credentials go only to http://a:1)"
+        );
+        assert_eq!(
+            to("\\\\evil.test/p").unwrap_err(),
+            "to http://evil.test/p, another origin: not followed (credentials go only to http://a:1)"
+        );
+        assert_eq!(
+            to("http://a:2\\@a:1/").unwrap_err(),
+            "to http://a:2/@a:1/, another origin: not followed (credentials go only to http://a:1)"
+        );
+        assert_eq!(
+            to("https://a:1/").unwrap_err(),
+            "to https://a:1/, another origin: not followed (credentials go only to http://a:1)"
+        );
         let e = to("http://u:secret@a:1/x?sig=s").unwrap_err();
         assert_eq!(e, "to \"http://a:1/x?[redacted]\", a URL with a user name or password, which chromafs never sends: not followed");
     }
@@ -142,7 +169,13 @@ mod tests {
         }
         let trusted = LazyPolicy::new(Some(vec!["http://127.0.0.1:9000".into()]));
         assert_eq!(check(&trusted, "http://127.0.0.1:9000/spec.json"), Ok(()));
-        assert_eq!(check(&trusted, "https://cdn.example.com/x").unwrap_err(), "https://cdn.example.com is not one of the lazyOrigins");
-        assert_eq!(check(&trusted, "http://127.0.0.1:9001\\@127.0.0.1:9000/x").unwrap_err(), "http://127.0.0.1:9001 is not one of the lazyOrigins");
+        assert_eq!(
+            check(&trusted, "https://cdn.example.com/x").unwrap_err(),
+            "https://cdn.example.com is not one of the lazyOrigins"
+        );
+        assert_eq!(
+            check(&trusted, "http://127.0.0.1:9001\\@127.0.0.1:9000/x").unwrap_err(),
+            "http://127.0.0.1:9001 is not one of the lazyOrigins"
+        );
     }
 }

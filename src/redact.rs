@@ -83,7 +83,10 @@ mod tests {
     fn echoed_secrets_are_replaced_as_sent_and_as_json_escapes_them() {
         let s = Secrets::new(["ck-123456", "team \"blue\"", "ab", ""]);
         let echo = r#"{"headers":{"x-chroma-token":"ck-123456","x-team":"team \"blue\"","x-short":"ab"}}"#;
-        assert_eq!(s.scrub(echo), r#"{"headers":{"x-chroma-token":"[redacted]","x-team":"[redacted]","x-short":"ab"}}"#);
+        assert_eq!(
+            s.scrub(echo),
+            r#"{"headers":{"x-chroma-token":"[redacted]","x-team":"[redacted]","x-short":"ab"}}"#
+        );
         assert_eq!(s.scrub("token ck-123456 and team \"blue\""), "token [redacted] and [redacted]");
     }
 

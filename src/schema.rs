@@ -60,7 +60,11 @@ pub struct Schema {
 
 impl Default for Schema {
     fn default() -> Self {
-        Schema { slug_field: "page_slug".into(), chunk_index_field: "chunk_index".into(), tree_id: "__path_tree__".into() }
+        Schema {
+            slug_field: "page_slug".into(),
+            chunk_index_field: "chunk_index".into(),
+            tree_id: "__path_tree__".into(),
+        }
     }
 }
 
@@ -121,6 +125,9 @@ mod tests {
     #[test]
     fn defaults_are_chromas_conventions() {
         let s = Schema::default();
-        assert_eq!((s.slug_field.as_str(), s.chunk_index_field.as_str(), s.tree_id.as_str()), ("page_slug", "chunk_index", "__path_tree__"));
+        assert_eq!(
+            (s.slug_field.as_str(), s.chunk_index_field.as_str(), s.tree_id.as_str()),
+            ("page_slug", "chunk_index", "__path_tree__")
+        );
     }
 }

@@ -66,8 +66,17 @@ impl Scratch {
 
     pub fn stat(&self, p: &str, shown: &str, syscall: &'static str) -> Result<StatInfo, FsError> {
         match self.entries.get(p) {
-            Some(Entry::Dir { mode, mtime, ino }) => Ok(StatInfo { is_file: false, is_dir: true, mode: *mode, size: 0, mtime_ms: *mtime, ino: *ino }),
-            Some(Entry::File { bytes, mode, mtime, ino }) => Ok(StatInfo { is_file: true, is_dir: false, mode: *mode, size: bytes.len() as u64, mtime_ms: *mtime, ino: *ino }),
+            Some(Entry::Dir { mode, mtime, ino }) => {
+                Ok(StatInfo { is_file: false, is_dir: true, mode: *mode, size: 0, mtime_ms: *mtime, ino: *ino })
+            }
+            Some(Entry::File { bytes, mode, mtime, ino }) => Ok(StatInfo {
+                is_file: true,
+                is_dir: false,
+                mode: *mode,
+                size: bytes.len() as u64,
+                mtime_ms: *mtime,
+                ino: *ino,
+            }),
             None => Err(FsError::new(Errno::Enoent, syscall, shown)),
         }
     }
@@ -172,7 +181,12 @@ impl Scratch {
             return Err(FsError::new(Errno::Enotempty, "rm", shown));
         }
         let prefix = format!("{p}/");
-        let below: Vec<String> = self.entries.range(prefix.clone()..).take_while(|(k, _)| k.starts_with(&prefix)).map(|(k, _)| k.clone()).collect();
+        let below: Vec<String> = self
+            .entries
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+            .map(|(k, _)| k.clone())
+            .collect();
         for k in below {
             self.remove(&k);
         }
@@ -206,7 +220,14 @@ impl Scratch {
         }
         self.make_parents(to, now, shown.1)?;
         let prefix = format!("{from}/");
-        let moved: Vec<String> = std::iter::once(from.to_string()).chain(self.entries.range(prefix.clone()..).take_while(|(k, _)| k.starts_with(&prefix)).map(|(k, _)| k.clone())).collect();
+        let moved: Vec<String> = std::iter::once(from.to_string())
+            .chain(
+                self.entries
+                    .range(prefix.clone()..)
+                    .take_while(|(k, _)| k.starts_with(&prefix))
+                    .map(|(k, _)| k.clone()),
+            )
+            .collect();
         for k in moved {
             let entry = self.entries.remove(&k).expect("listed above");
             let target = format!("{to}{}", &k[from.len()..]);
@@ -219,14 +240,20 @@ impl Scratch {
 
     pub fn chmod(&mut self, p: &str, shown: &str, new_mode: u32) -> Result<(), FsError> {
         match self.entries.get_mut(p) {
-            Some(Entry::Dir { mode, .. } | Entry::File { mode, .. }) => Ok(*mode = new_mode),
+            Some(Entry::Dir { mode, .. } | Entry::File { mode, .. }) => {
+                *mode = new_mode;
+                Ok(())
+            }
             None => Err(FsError::new(Errno::Enoent, "chmod", shown)),
         }
     }
 
     pub fn utimes(&mut self, p: &str, shown: &str, new_mtime: f64) -> Result<(), FsError> {
         match self.entries.get_mut(p) {
-            Some(Entry::Dir { mtime, .. } | Entry::File { mtime, .. }) => Ok(*mtime = new_mtime),
+            Some(Entry::Dir { mtime, .. } | Entry::File { mtime, .. }) => {
+                *mtime = new_mtime;
+                Ok(())
+            }
             None => Err(FsError::new(Errno::Enoent, "utimes", shown)),
         }
     }

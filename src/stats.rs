@@ -101,7 +101,11 @@ mod tests {
         let s = Stats {
             requests: RequestStats { requests: 3, ..Default::default() },
             store: StoreStats { cache_hits: 2, ..Default::default() },
-            commands: vec![CommandStats { command: "grep -r x /".into(), plan: PlanKind::Narrow, ..Default::default() }],
+            commands: vec![CommandStats {
+                command: "grep -r x /".into(),
+                plan: PlanKind::Narrow,
+                ..Default::default()
+            }],
             ..Default::default()
         };
         let v = serde_json::to_value(&s).unwrap();

@@ -76,7 +76,9 @@ pub enum TransportError {
     /// The request was not sent: the command it belongs to may not send more.
     NotSent(crate::budget::Refusal),
     /// The answer's body is longer than the request's `body_limit`; it was not kept.
-    TooLarge { limit: u64 },
+    TooLarge {
+        limit: u64,
+    },
 }
 
 /// Moves one request and its response; implemented over `fetch` in WebAssembly.

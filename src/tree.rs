@@ -196,7 +196,11 @@ impl PathTree {
     }
 
     /// Validates a tree given as its members, in order (from one document or from shards).
-    pub fn from_members(raw: Vec<(String, Value)>, extension: Option<&str>, version: String) -> Result<Self, TreeError> {
+    pub fn from_members(
+        raw: Vec<(String, Value)>,
+        extension: Option<&str>,
+        version: String,
+    ) -> Result<Self, TreeError> {
         if raw.len() > MAX_ENTRIES {
             return Err(TreeError::whole(format!("more than {MAX_ENTRIES} entries")));
         }
@@ -217,7 +221,10 @@ impl PathTree {
             let mut dir = path::parent(&entry.path);
             while dir != "/" {
                 if let Some(file_key) = files.get(dir) {
-                    return Err(TreeError::entry(&entry.slug, format!("lies below {dir}, which is the file {file_key:?}")));
+                    return Err(TreeError::entry(
+                        &entry.slug,
+                        format!("lies below {dir}, which is the file {file_key:?}"),
+                    ));
                 }
                 dir = path::parent(dir);
             }
@@ -259,7 +266,11 @@ pub(crate) mod tests {
 
     #[test]
     fn extension_option() {
-        let t = PathTree::from_json(r#"{"guides/intro": {"isPublic": true}, "a.json": {"isPublic": true}, ".env": {"isPublic": true}}"#, Some(".mdx")).unwrap();
+        let t = PathTree::from_json(
+            r#"{"guides/intro": {"isPublic": true}, "a.json": {"isPublic": true}, ".env": {"isPublic": true}}"#,
+            Some(".mdx"),
+        )
+        .unwrap();
         let paths: Vec<&str> = t.entries.iter().map(|e| e.path.as_str()).collect();
         assert_eq!(paths, vec!["/.env.mdx", "/a.json", "/guides/intro.mdx"]);
         assert_eq!(t.entries[2].slug, "guides/intro");
@@ -289,10 +300,21 @@ pub(crate) mod tests {
 
     #[test]
     fn control_characters_are_named_escaped() {
-        let e = PathTree::from_json(r#"{"ok.md": {"isPublic": true}, "a\nb\u001b[2J.md": {"isPublic": true}}"#, None).unwrap_err();
-        assert_eq!(e.to_string(), r#"corrupt path tree: entry "a\nb\u{1b}[2J.md": path contains the control character '\n'"#);
+        let e = PathTree::from_json(r#"{"ok.md": {"isPublic": true}, "a\nb\u001b[2J.md": {"isPublic": true}}"#, None)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            r#"corrupt path tree: entry "a\nb\u{1b}[2J.md": path contains the control character '\n'"#
+        );
         assert!(!e.to_string().chars().any(char::is_control), "the message itself holds no control character");
-        assert!(PathTree::from_json(r#"{"naïve café/日本.md": {"isPublic": true}, "nbsp\u00a0.md": {"isPublic": true}}"#, None).is_ok(), "other characters are fine");
+        assert!(
+            PathTree::from_json(
+                r#"{"naïve café/日本.md": {"isPublic": true}, "nbsp\u00a0.md": {"isPublic": true}}"#,
+                None
+            )
+            .is_ok(),
+            "other characters are fine"
+        );
     }
 
     #[test]
@@ -302,7 +324,8 @@ pub(crate) mod tests {
         let e = PathTree::from_json(r#"{"a": {"isPublic": true}, "a/b.md": {"isPublic": true}}"#, None).unwrap_err();
         assert_eq!(e.key.as_deref(), Some("a/b.md"));
         assert!(e.to_string().contains("which is the file \"a\""), "{e}");
-        let e = PathTree::from_json(r#"{"a": {"isPublic": true}, "a.mdx": {"isPublic": true}}"#, Some(".mdx")).unwrap_err();
+        let e =
+            PathTree::from_json(r#"{"a": {"isPublic": true}, "a.mdx": {"isPublic": true}}"#, Some(".mdx")).unwrap_err();
         assert!(e.to_string().contains("same path /a.mdx"), "{e}");
     }
 

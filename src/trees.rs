@@ -19,10 +19,10 @@ use crate::access::Groups;
 use crate::chroma::{BodyLimit, Client, GetRequest, GetResponse};
 use crate::codec;
 use crate::error::FsError;
+use crate::layout::{self, Annotations, ChunkFacts, LayoutError, Manifest, Record};
 use crate::listing::Listing;
 use crate::options::Options;
 use crate::schema;
-use crate::layout::{self, Annotations, ChunkFacts, LayoutError, Manifest, Record};
 use crate::tree::{PathTree, TreeError, MAX_TREE_BYTES};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
@@ -90,7 +90,10 @@ fn remember(key: String, tree: Rc<LoadedTree>) {
     TREES.with(|t| {
         let mut trees = t.borrow_mut();
         if trees.len() >= MAX_TREES && !trees.contains_key(&key) {
-            let oldest = trees.iter().min_by(|a, b| a.1.validated_at.get().total_cmp(&b.1.validated_at.get())).map(|(k, _)| k.clone());
+            let oldest = trees
+                .iter()
+                .min_by(|a, b| a.1.validated_at.get().total_cmp(&b.1.validated_at.get()))
+                .map(|(k, _)| k.clone());
             oldest.map(|k| trees.remove(&k));
         }
         trees.insert(key, tree);
@@ -102,9 +105,17 @@ fn remember(key: String, tree: Rc<LoadedTree>) {
 /// length-prefixed ([`crate::key`]): a name holding a separator cannot pose as two.
 fn cache_key(opts: &Options) -> String {
     let c = &opts.client;
-    let mut headers: Vec<(String, &str)> = c.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.as_str())).collect();
+    let mut headers: Vec<(String, &str)> =
+        c.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.as_str())).collect();
     crate::sort::sort(&mut headers);
-    let parts = [c.url.as_str(), &c.tenant, &c.database, &opts.collection, &opts.schema.tree_id, opts.extension.as_deref().unwrap_or("")];
+    let parts = [
+        c.url.as_str(),
+        &c.tenant,
+        &c.database,
+        &opts.collection,
+        &opts.schema.tree_id,
+        opts.extension.as_deref().unwrap_or(""),
+    ];
     let mut key = crate::key::Key::new().list(parts.into_iter());
     key = key.part(&headers.len().to_string());
     for (name, value) in &headers {
@@ -156,14 +167,20 @@ const TORN_RETRIES: u32 = 3;
 /// The tree record from a response, or the error that says it is missing.
 fn record<'r>(resp: &'r GetResponse, opts: &Options) -> Result<(&'r str, Map<String, Value>), FsError> {
     let tree_id = &opts.schema.tree_id;
-    let i = resp.ids.iter().position(|id| id == tree_id).ok_or_else(|| connect_error(opts, format!("collection {:?} has no path tree record {tree_id:?}", opts.collection)))?;
-    let doc = resp.document(i).ok_or_else(|| connect_error(opts, format!("the path tree record {tree_id:?} has no document")))?;
+    let i = resp.ids.iter().position(|id| id == tree_id).ok_or_else(|| {
+        connect_error(opts, format!("collection {:?} has no path tree record {tree_id:?}", opts.collection))
+    })?;
+    let doc = resp
+        .document(i)
+        .ok_or_else(|| connect_error(opts, format!("the path tree record {tree_id:?} has no document")))?;
     Ok((doc, resp.metadata(i).cloned().unwrap_or_default()))
 }
 
 fn fingerprint(doc: &str, metadata: &Map<String, Value>, annotations: Option<&Annotations>) -> u64 {
     let annotated = annotations.map_or(0, |a| codec::fingerprint(a.tree_version.as_bytes()).rotate_left(2));
-    codec::fingerprint(doc.as_bytes()) ^ codec::fingerprint(Value::Object(metadata.clone()).to_string().as_bytes()).rotate_left(1) ^ annotated
+    codec::fingerprint(doc.as_bytes())
+        ^ codec::fingerprint(Value::Object(metadata.clone()).to_string().as_bytes()).rotate_left(1)
+        ^ annotated
 }
 
 fn by_ids(ids: Vec<String>) -> GetRequest {
@@ -190,8 +207,16 @@ fn annotations(resp: &GetResponse, opts: &Options) -> Option<Annotations> {
 
 /// One request: `kept` when it is still current, a fresh tree when the record changed,
 /// `None` when the collection is gone (the caller loads it again by name).
-async fn revalidate(client: &Client, opts: &Options, kept: &Rc<LoadedTree>, now_ms: f64) -> Result<Option<Rc<LoadedTree>>, FsError> {
-    let resp = match client.get_within(&kept.collection_id, &by_ids(records(opts)), "the path tree", &BodyLimit::tree(2)).await {
+async fn revalidate(
+    client: &Client,
+    opts: &Options,
+    kept: &Rc<LoadedTree>,
+    now_ms: f64,
+) -> Result<Option<Rc<LoadedTree>>, FsError> {
+    let resp = match client
+        .get_within(&kept.collection_id, &by_ids(records(opts)), "the path tree", &BodyLimit::tree(2))
+        .await
+    {
         Ok(r) => r,
         Err(e) if e.status() == Some(404) => return Ok(None),
         Err(e) => return Err(connect_error(opts, e)),
@@ -206,7 +231,13 @@ async fn revalidate(client: &Client, opts: &Options, kept: &Rc<LoadedTree>, now_
 
 /// A tree from a response holding its record (and maybe shards), fetching what is
 /// missing; a torn tree is read again a few times before it is an error.
-async fn decode(client: &Client, opts: &Options, collection_id: String, mut resp: GetResponse, now_ms: f64) -> Result<LoadedTree, FsError> {
+async fn decode(
+    client: &Client,
+    opts: &Options,
+    collection_id: String,
+    mut resp: GetResponse,
+    now_ms: f64,
+) -> Result<LoadedTree, FsError> {
     let mut attempt = 0;
     loop {
         let (doc, metadata) = record(&resp, opts)?;
@@ -214,7 +245,8 @@ async fn decode(client: &Client, opts: &Options, collection_id: String, mut resp
         let record_print = fingerprint(doc, &metadata, annotations.as_ref());
         let (tree, chunks) = match layout::read_record(doc) {
             Record::Whole(doc) => {
-                let tree = PathTree::from_document(doc, opts.extension.as_deref()).map_err(|e| connect_error(opts, e))?;
+                let tree =
+                    PathTree::from_document(doc, opts.extension.as_deref()).map_err(|e| connect_error(opts, e))?;
                 // Other tools may declare line-aligned chunks; access and directories on
                 // chunks are relied on only where `chromafs annotate` wrote them for this tree.
                 let line_aligned = metadata.get(schema::LINE_ALIGNED) == Some(&Value::Bool(true));
@@ -226,34 +258,63 @@ async fn decode(client: &Client, opts: &Options, collection_id: String, mut resp
             }
             Record::Manifest(m) => match shards(client, opts, &collection_id, &m, &resp).await? {
                 Ok(members) => {
-                    let tree = PathTree::from_members(members, opts.extension.as_deref(), m.version.clone()).map_err(|e| connect_error(opts, e))?;
+                    let tree = PathTree::from_members(members, opts.extension.as_deref(), m.version.clone())
+                        .map_err(|e| connect_error(opts, e))?;
                     (tree, m.chunks)
                 }
                 Err(LayoutError::Torn(_)) if attempt < TORN_RETRIES => {
                     attempt += 1;
                     client.pause(200 << attempt).await;
-                    resp = client.get_within(&collection_id, &first_request(opts), "the path tree", &BodyLimit::tree(FIRST_SHARDS + 1)).await.map_err(|e| connect_error(opts, e))?;
+                    resp = client
+                        .get_within(
+                            &collection_id,
+                            &first_request(opts),
+                            "the path tree",
+                            &BodyLimit::tree(FIRST_SHARDS + 1),
+                        )
+                        .await
+                        .map_err(|e| connect_error(opts, e))?;
                     continue;
                 }
                 Err(e) => return Err(connect_error(opts, e)),
             },
         };
         let validated_at = Cell::new(now_ms);
-        return Ok(LoadedTree { collection_id, tree, metadata, chunks, record: record_print, validated_at, listings: RefCell::default() });
+        return Ok(LoadedTree {
+            collection_id,
+            tree,
+            metadata,
+            chunks,
+            record: record_print,
+            validated_at,
+            listings: RefCell::default(),
+        });
     }
 }
 
 /// A manifest's shards, from the response where they came along, else fetched by id.
-async fn shards(client: &Client, opts: &Options, collection_id: &str, m: &Manifest, resp: &GetResponse) -> Result<Result<Vec<(String, Value)>, LayoutError>, FsError> {
+async fn shards(
+    client: &Client,
+    opts: &Options,
+    collection_id: &str,
+    m: &Manifest,
+    resp: &GetResponse,
+) -> Result<Result<Vec<(String, Value)>, LayoutError>, FsError> {
     let ids: Vec<String> = (0..m.shards).map(|i| layout::shard_id(&opts.schema.tree_id, i)).collect();
-    let mut found: HashMap<&str, String> = (0..resp.ids.len()).filter_map(|i| Some((resp.ids[i].as_str(), resp.document(i)?.to_string()))).collect();
+    let mut found: HashMap<&str, String> =
+        (0..resp.ids.len()).filter_map(|i| Some((resp.ids[i].as_str(), resp.document(i)?.to_string()))).collect();
     let missing: Vec<String> = ids.iter().filter(|id| !found.contains_key(id.as_str())).cloned().collect();
     let mut fetched = GetResponse::default();
     for batch in missing.chunks(MAX_IDS) {
-        let part = client.get_once(collection_id, &by_ids(batch.to_vec()), "the path tree's shards").await.map_err(|e| connect_error(opts, e))?;
+        let part = client
+            .get_once(collection_id, &by_ids(batch.to_vec()), "the path tree's shards")
+            .await
+            .map_err(|e| connect_error(opts, e))?;
         fetched.extend(part);
     }
-    found.extend((0..fetched.ids.len()).filter_map(|i| Some((fetched.ids[i].as_str(), fetched.document(i)?.to_string()))));
+    found.extend(
+        (0..fetched.ids.len()).filter_map(|i| Some((fetched.ids[i].as_str(), fetched.document(i)?.to_string()))),
+    );
     let docs: Vec<Option<&str>> = ids.iter().map(|id| found.get(id.as_str()).map(String::as_str)).collect();
     Ok(layout::join(m, &docs, MAX_TREE_BYTES))
 }
@@ -263,7 +324,10 @@ async fn load(client: &Client, opts: &Options, now_ms: f64) -> Result<LoadedTree
         Some(404) => connect_error(opts, format!("collection {:?} does not exist", opts.collection)),
         _ => connect_error(opts, e),
     })?;
-    let resp = client.get_within(&info.id, &first_request(opts), "the path tree", &BodyLimit::tree(FIRST_SHARDS + 1)).await.map_err(|e| connect_error(opts, e))?;
+    let resp = client
+        .get_within(&info.id, &first_request(opts), "the path tree", &BodyLimit::tree(FIRST_SHARDS + 1))
+        .await
+        .map_err(|e| connect_error(opts, e))?;
     decode(client, opts, info.id, resp, now_ms).await
 }
 

@@ -309,7 +309,7 @@ fn encode_query(q: &str) -> String {
 fn encode(s: &str, set: &[u8]) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
-        if b < 0x20 || b >= 0x7f || set.contains(&b) {
+        if !(0x20..0x7f).contains(&b) || set.contains(&b) {
             const HEX: &[u8; 16] = b"0123456789ABCDEF";
             out.extend(['%', HEX[(b >> 4) as usize] as char, HEX[(b & 15) as usize] as char]);
         } else {

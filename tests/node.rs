@@ -111,10 +111,22 @@ async fn filesystem_values_have_javascript_types() {
     let dirents = JsFuture::from(fs.readdir_with_file_types("/".into())).await.unwrap();
     assert_eq!(get(&Array::from(&dirents).get(1), "isDirectory").as_bool(), Some(true));
 
-    assert_error(&rejection(fs.read_file("/nope.md".into(), JsValue::UNDEFINED)).await, "ENOENT", "ENOENT: no such file or directory, open '/nope.md'");
-    assert_error(&rejection(fs.read_file_buffer("/dir".into())).await, "EISDIR", "EISDIR: illegal operation on a directory, read '/dir'");
+    assert_error(
+        &rejection(fs.read_file("/nope.md".into(), JsValue::UNDEFINED)).await,
+        "ENOENT",
+        "ENOENT: no such file or directory, open '/nope.md'",
+    );
+    assert_error(
+        &rejection(fs.read_file_buffer("/dir".into())).await,
+        "EISDIR",
+        "EISDIR: illegal operation on a directory, read '/dir'",
+    );
     assert_error(&rejection(fs.readdir("/a.md".into())).await, "ENOTDIR", "ENOTDIR: not a directory, scandir '/a.md'");
-    assert_error(&rejection(fs.write_file("/a.md".into(), "x".into(), JsValue::UNDEFINED)).await, "EROFS", "EROFS: read-only file system, write '/a.md'");
+    assert_error(
+        &rejection(fs.write_file("/a.md".into(), "x".into(), JsValue::UNDEFINED)).await,
+        "EROFS",
+        "EROFS: read-only file system, write '/a.md'",
+    );
     assert_error(&rejection(fs.readlink("/a.md".into())).await, "EINVAL", "EINVAL: invalid argument, readlink '/a.md'");
     assert_error(&rejection(fs.stat(JsValue::from_f64(3.0))).await, "EINVAL", "path must be a string");
     let e = rejection(fs.stat("/nope".into())).await;
@@ -154,20 +166,114 @@ extern "C" {
 
 /// Tricky spellings of http(s) URLs and of `Location` values, from a fixed seed.
 fn tricky_urls(count: usize) -> Vec<(Option<&'static str>, String)> {
-    const SCHEMES: &[&str] = &["http:", "https:", "HTTP:", "hTtPs:", "http:", "https:", "ftp:", "ws:", "", "h\ttp:", "http"];
+    const SCHEMES: &[&str] =
+        &["http:", "https:", "HTTP:", "hTtPs:", "http:", "https:", "ftp:", "ws:", "", "h\ttp:", "http"];
     const SLASHES: &[&str] = &["//", "//", "//", "", "/", "\\\\", "/\\", "\\/", "///", "\\", "\n//"];
-    const USERINFO: &[&str] = &["", "", "", "", "", "u@", "u:p@", "@", ":@", "a@b@", "%40@", "u:p\\@", "127.0.0.1:1\\@"];
+    const USERINFO: &[&str] =
+        &["", "", "", "", "", "u@", "u:p@", "@", ":@", "a@b@", "%40@", "u:p\\@", "127.0.0.1:1\\@"];
     const HOSTS: &[&str] = &[
-        "example.com", "EXAMPLE.Com", "127.0.0.1", "127.1", "0x7f.1", "0X7F.0.0.1", "0177.0.0.1", "2130706433", "017700000001", "1.2.3.4.5",
-        "256.0.0.1", "1.2.3.256", "4294967295", "4294967296", "0x100000000", "0xffffffff", "%31%32%37.0.0.1", "ex%41mple.com", "a%2fb", "a%",
-        "a%zz", "a%00b", "[::1]", "[0:0::1]", "[::ffff:127.0.0.1]", "[::1", "::1]", "[fe80::1%25eth0]", "[1:2:3:4:5:6:7:8]", "[1::2::3]",
-        "[::127.0.0.01]", "[1:2:3:4:5:6:1.2.3.4]", "a.0x", "a.09", "a.08", "foo.0x1f", "foo.0xg", "x..y", "a.b.", "127.0.0.1.", "", "a b",
-        "a\tb", "a^b", "a|b", "a<b", "xn--bcher-kva.example", "b\u{fc}cher.example", "a_b.test", "a'b", "0x", "0", "09", "1.2.3.4.",
-        ".", "..", "localhost", "LOCALHOST.", "a.b.c.d.e", "1.2.3.0x4", "1.2.0x30004", "0.0.0.0", "%5B::1%5D", "a\u{7f}b",
+        "example.com",
+        "EXAMPLE.Com",
+        "127.0.0.1",
+        "127.1",
+        "0x7f.1",
+        "0X7F.0.0.1",
+        "0177.0.0.1",
+        "2130706433",
+        "017700000001",
+        "1.2.3.4.5",
+        "256.0.0.1",
+        "1.2.3.256",
+        "4294967295",
+        "4294967296",
+        "0x100000000",
+        "0xffffffff",
+        "%31%32%37.0.0.1",
+        "ex%41mple.com",
+        "a%2fb",
+        "a%",
+        "a%zz",
+        "a%00b",
+        "[::1]",
+        "[0:0::1]",
+        "[::ffff:127.0.0.1]",
+        "[::1",
+        "::1]",
+        "[fe80::1%25eth0]",
+        "[1:2:3:4:5:6:7:8]",
+        "[1::2::3]",
+        "[::127.0.0.01]",
+        "[1:2:3:4:5:6:1.2.3.4]",
+        "a.0x",
+        "a.09",
+        "a.08",
+        "foo.0x1f",
+        "foo.0xg",
+        "x..y",
+        "a.b.",
+        "127.0.0.1.",
+        "",
+        "a b",
+        "a\tb",
+        "a^b",
+        "a|b",
+        "a<b",
+        "xn--bcher-kva.example",
+        "b\u{fc}cher.example",
+        "a_b.test",
+        "a'b",
+        "0x",
+        "0",
+        "09",
+        "1.2.3.4.",
+        ".",
+        "..",
+        "localhost",
+        "LOCALHOST.",
+        "a.b.c.d.e",
+        "1.2.3.0x4",
+        "1.2.0x30004",
+        "0.0.0.0",
+        "%5B::1%5D",
+        "a\u{7f}b",
     ];
-    const PORTS: &[&str] = &["", "", "", ":", ":80", ":443", ":0080", ":8080", ":65535", ":65536", ":99999999999", ":-1", ":8a", ": 80", ":00000000000000000443", ":9\\"];
-    const TAILS: &[&str] = &["", "/", "/p", "\\p", "?q", "#f", "\\@127.0.0.1:9/", "/@x", "?x@y", "/a/../b", "/%2e%2E/x", "\\\\x", "/p?q=1#h", "#@evil", "?\\@evil"];
-    const RELATIVE: &[&str] = &["", "/", "//", "\\\\", "/\\", "?a=1", "#f", "../", "./x", "p", "http:", "https:", "http:/", "http:\\\\"];
+    const PORTS: &[&str] = &[
+        "",
+        "",
+        "",
+        ":",
+        ":80",
+        ":443",
+        ":0080",
+        ":8080",
+        ":65535",
+        ":65536",
+        ":99999999999",
+        ":-1",
+        ":8a",
+        ": 80",
+        ":00000000000000000443",
+        ":9\\",
+    ];
+    const TAILS: &[&str] = &[
+        "",
+        "/",
+        "/p",
+        "\\p",
+        "?q",
+        "#f",
+        "\\@127.0.0.1:9/",
+        "/@x",
+        "?x@y",
+        "/a/../b",
+        "/%2e%2E/x",
+        "\\\\x",
+        "/p?q=1#h",
+        "#@evil",
+        "?\\@evil",
+    ];
+    const RELATIVE: &[&str] =
+        &["", "/", "//", "\\\\", "/\\", "?a=1", "#f", "../", "./x", "p", "http:", "https:", "http:/", "http:\\\\"];
     const NOISE: &[&str] = &["\t", "\n", "\r", " ", "\u{0}", "\u{1f}", "\\", "@", "/", ":", "%", "."];
     const BASES: &[&str] = &["http://a.test:8000/api/v2/x/get?q=1", "https://b.test/", "http://127.0.0.1:9/dir/file"];
     let mut seed = 0x5eed_u64;
@@ -178,10 +284,20 @@ fn tricky_urls(count: usize) -> Vec<(Option<&'static str>, String)> {
     (0..count)
         .map(|_| {
             let base = (next(3) == 0).then(|| BASES[next(BASES.len())]);
-            let head = if base.is_some() && next(2) == 0 { RELATIVE[next(RELATIVE.len())].to_string() } else { format!("{}{}", SCHEMES[next(SCHEMES.len())], SLASHES[next(SLASHES.len())]) };
+            let head = if base.is_some() && next(2) == 0 {
+                RELATIVE[next(RELATIVE.len())].to_string()
+            } else {
+                format!("{}{}", SCHEMES[next(SCHEMES.len())], SLASHES[next(SLASHES.len())])
+            };
             let common = if next(2) == 0 { 8 } else { HOSTS.len() }; // half the time, a host that parses
             let host = next(common);
-            let mut s = format!("{head}{}{}{}{}", USERINFO[next(USERINFO.len())], HOSTS[host], PORTS[next(PORTS.len())], TAILS[next(TAILS.len())]);
+            let mut s = format!(
+                "{head}{}{}{}{}",
+                USERINFO[next(USERINFO.len())],
+                HOSTS[host],
+                PORTS[next(PORTS.len())],
+                TAILS[next(TAILS.len())]
+            );
             if next(4) == 0 {
                 let at = s.char_indices().map(|(i, _)| i).nth(next(s.chars().count() + 1)).unwrap_or(s.len());
                 s.insert_str(at, NOISE[next(NOISE.len())]);
@@ -211,14 +327,22 @@ fn urls_are_read_as_the_whatwg_parser_reads_them() {
                 assert_eq!(ours.origin(), theirs.origin(), "{case}");
                 let port = ours.port().map(|p| p.to_string()).unwrap_or_default();
                 assert_eq!((ours.host().to_string(), port), (theirs.hostname(), theirs.port()), "{case}");
-                assert_eq!(ours.to_string(), format!("{}{}{}", theirs.origin(), theirs.pathname(), theirs.search()), "{case}");
+                assert_eq!(
+                    ours.to_string(),
+                    format!("{}{}{}", theirs.origin(), theirs.pathname(), theirs.search()),
+                    "{case}"
+                );
                 let sent = WhatwgUrl::new(&ours.to_string(), &JsValue::UNDEFINED).unwrap();
                 assert_eq!(sent.origin(), ours.origin(), "{case}: the string handed to fetch");
             }
             (Ok(ours), Err(_)) => panic!("{case}: accepted as {ours}, but the WHATWG parser refuses it"),
             (Err(_), Err(_)) => both_refused += 1,
             (Err(e), Ok(theirs)) => {
-                assert!(e.is_policy(), "{case}: refused ({e}) though the WHATWG parser reads it as {}", theirs.origin());
+                assert!(
+                    e.is_policy(),
+                    "{case}: refused ({e}) though the WHATWG parser reads it as {}",
+                    theirs.origin()
+                );
                 match e {
                     UrlError::Scheme => assert!(!["http:", "https:"].contains(&theirs.protocol().as_str()), "{case}"),
                     UrlError::International => assert!(theirs.hostname().contains("xn--"), "{case}"),
@@ -228,7 +352,9 @@ fn urls_are_read_as_the_whatwg_parser_reads_them() {
             }
         }
     }
-    web_sys::console::log_1(&format!("URLs: {agreed} read alike, {both_refused} refused by both, refused by policy: {policy:?}").into());
+    web_sys::console::log_1(
+        &format!("URLs: {agreed} read alike, {both_refused} refused by both, refused by policy: {policy:?}").into(),
+    );
     assert!(agreed > 1000 && both_refused > 300, "{agreed} read alike, {both_refused} refused by both");
     assert!(policy.len() == 3, "every policy refusal is exercised: {policy:?}");
 }

@@ -38,7 +38,11 @@ impl FromJson for u64 {
 fn nullable_list<T>(v: Option<Value>, item: impl Fn(Value) -> Option<T>) -> Option<Option<Vec<Option<T>>>> {
     match v {
         None | Some(Value::Null) => Some(None),
-        Some(Value::Array(a)) => a.into_iter().map(|x| if x.is_null() { Some(None) } else { item(x).map(Some) }).collect::<Option<Vec<_>>>().map(Some),
+        Some(Value::Array(a)) => a
+            .into_iter()
+            .map(|x| if x.is_null() { Some(None) } else { item(x).map(Some) })
+            .collect::<Option<Vec<_>>>()
+            .map(Some),
         Some(_) => None,
     }
 }
@@ -139,14 +143,24 @@ mod tests {
 
     #[test]
     fn answers_are_read_by_shape() {
-        let r = GetResponse::from_json(json!({"ids": ["a"], "documents": null, "metadatas": [null], "include": []})).unwrap();
+        let r = GetResponse::from_json(json!({"ids": ["a"], "documents": null, "metadatas": [null], "include": []}))
+            .unwrap();
         assert_eq!((r.ids, r.documents, r.metadatas), (vec!["a".to_string()], None, Some(vec![None])));
-        for bad in [json!([]), json!({}), json!({"ids": [1]}), json!({"ids": [], "documents": "x"}), json!({"ids": ["a"], "metadatas": [3]})] {
+        for bad in [
+            json!([]),
+            json!({}),
+            json!({"ids": [1]}),
+            json!({"ids": [], "documents": "x"}),
+            json!({"ids": ["a"], "metadatas": [3]}),
+        ] {
             assert!(GetResponse::from_json(bad.clone()).is_none(), "{bad}");
         }
         let c = CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": null})).unwrap();
         assert_eq!((c.id.as_str(), c.dimension), ("i", None));
-        assert_eq!(CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": 384})).unwrap().dimension, Some(384));
+        assert_eq!(
+            CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": 384})).unwrap().dimension,
+            Some(384)
+        );
         assert!(CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": -1})).is_none());
         assert_eq!(u64::from_json(json!(12)), Some(12));
     }

@@ -9,7 +9,11 @@ use crate::transport::HttpResponse;
 fn seeded(records: usize) -> FakeChroma {
     let chroma = FakeChroma::new();
     for i in 0..records {
-        let access = if i % 2 == 0 { json!({"isPublic": true}) } else { json!({"isPublic": false, "groups": [format!("g{}", i % 8)]}) };
+        let access = if i % 2 == 0 {
+            json!({"isPublic": true})
+        } else {
+            json!({"isPublic": false, "groups": [format!("g{}", i % 8)]})
+        };
         let mut meta = json!({"page_slug": "p", "chunk_index": i});
         meta.as_object_mut().unwrap().extend(access.as_object().unwrap().clone());
         chroma.put("docs", &format!("p#{i}"), Some("xy"), meta);
@@ -23,7 +27,11 @@ fn collection(chroma: &FakeChroma, scope: Option<Scope>) -> Collection {
 }
 
 fn page_req() -> GetRequest {
-    GetRequest { where_: Some(json!({"page_slug": "p"})), include: vec!["documents", "metadatas"], ..Default::default() }
+    GetRequest {
+        where_: Some(json!({"page_slug": "p"})),
+        include: vec!["documents", "metadatas"],
+        ..Default::default()
+    }
 }
 
 fn all(c: Collection, bound: Bound) -> Result<GetResponse, ChromaError> {
@@ -34,7 +42,8 @@ fn all(c: Collection, bound: Bound) -> Result<GetResponse, ChromaError> {
 fn pages_at_300_records() {
     let chroma = seeded(700);
     assert_eq!(all(collection(&chroma, None), Bound::records(700)).unwrap().ids.len(), 700);
-    let windows: Vec<(u64, u64)> = chroma.gets().iter().map(|g| (g["limit"].as_u64().unwrap(), g["offset"].as_u64().unwrap_or(0))).collect();
+    let windows: Vec<(u64, u64)> =
+        chroma.gets().iter().map(|g| (g["limit"].as_u64().unwrap(), g["offset"].as_u64().unwrap_or(0))).collect();
     assert_eq!(windows, [(300, 0), (300, 300), (101, 600)], "the last asks for one more than the bound leaves");
 }
 
@@ -67,7 +76,10 @@ fn more_than_expected_is_an_error() {
         Some(Ok(HttpResponse::new(200, body.to_string())))
     });
     let e = all(collection(&chroma, None), Bound::page(None, None)).unwrap_err();
-    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"p\": 301 records in answer to a request for at most 300");
+    assert_eq!(
+        e.to_string(),
+        "unexpected answer from Chroma to page \"p\": 301 records in answer to a request for at most 300"
+    );
 }
 
 #[test]
@@ -131,5 +143,8 @@ fn reads_by_id_keep_only_what_the_scope_admits_and_refuse_extra_records() {
         Some(Ok(HttpResponse::new(200, body.to_string())))
     });
     let e = block_on(async move { c.get_by_ids(&ids[..1], "page \"p\"").await }).unwrap_err();
-    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"p\": 2 records in answer to a request for 1 ids");
+    assert_eq!(
+        e.to_string(),
+        "unexpected answer from Chroma to page \"p\": 2 records in answer to a request for 1 ids"
+    );
 }

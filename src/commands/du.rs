@@ -125,7 +125,7 @@ impl Walk<'_> {
             let child = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
             total += self.visit(&child, depth + 1)?;
         }
-        let shown = if self.f.summarize { depth == 0 } else { self.f.max_depth.map_or(true, |m| depth <= m) };
+        let shown = if self.f.summarize { depth == 0 } else { self.f.max_depth.is_none_or(|m| depth <= m) };
         if shown {
             self.line(total, full);
         }
@@ -172,7 +172,10 @@ mod tests {
     #[test]
     fn sizes_print_as_just_bash_prints_them() {
         assert_eq!([0, 1, 1024, 1025].map(|b| shown(b, false)), ["1", "1", "1", "2"]);
-        assert_eq!([0, 1023, 1024, 1075, 1076, 1536, 1_048_576 * 3 / 2].map(|b| shown(b, true)), ["0", "1023", "1.0K", "1.0K", "1.1K", "1.5K", "1.5M"]);
+        assert_eq!(
+            [0, 1023, 1024, 1075, 1076, 1536, 1_048_576 * 3 / 2].map(|b| shown(b, true)),
+            ["0", "1023", "1.0K", "1.0K", "1.1K", "1.5K", "1.5M"]
+        );
         assert_eq!(shown(1023 * 1024 + 1000, true), "1024.0K", "just below a MiB, rounded as toFixed rounds");
     }
 }

@@ -33,7 +33,8 @@ fn no(what: &str) -> Unsupported {
 /// `*.ext` (ASCII letters and digits): just-bash compares the ending only.
 fn extension(pattern: &str) -> Option<String> {
     let ext = pattern.strip_prefix('*')?;
-    (ext.len() > 1 && ext.starts_with('.') && ext[1..].bytes().all(|b| b.is_ascii_alphanumeric())).then(|| ext.to_string())
+    (ext.len() > 1 && ext.starts_with('.') && ext[1..].bytes().all(|b| b.is_ascii_alphanumeric()))
+        .then(|| ext.to_string())
 }
 
 enum Tok {
@@ -85,7 +86,11 @@ fn tokenize(args: &[String]) -> Result<Words, Unsupported> {
                     return Err(no("an unusual depth"));
                 }
                 let d = v.parse().map_err(|_| no("an unusual depth"))?;
-                if a == "-maxdepth" { w.max_depth = Some(d) } else { w.min_depth = Some(d) }
+                if a == "-maxdepth" {
+                    w.max_depth = Some(d)
+                } else {
+                    w.min_depth = Some(d)
+                }
                 continue;
             }
             "-a" | "-and" => Tok::And,
@@ -214,7 +219,12 @@ fn path_matches(g: &Glob, pattern: &str, ignore_case: bool, relative: &str) -> O
     let rel = fold(relative);
     let segments: Vec<&str> = pattern.split('/').collect();
     for seg in &segments[..segments.len() - 1] {
-        if !seg.is_empty() && *seg != "." && *seg != ".." && !seg.contains(['*', '?', '[']) && !rel.contains(&fold(&format!("/{seg}/"))) {
+        if !seg.is_empty()
+            && *seg != "."
+            && *seg != ".."
+            && !seg.contains(['*', '?', '['])
+            && !rel.contains(&fold(&format!("/{seg}/")))
+        {
             return Some(false);
         }
     }
@@ -229,7 +239,10 @@ fn path_matches(g: &Glob, pattern: &str, ignore_case: bool, relative: &str) -> O
 
 /// `find` over the listing; `Unsupported` when its output is not modelled here.
 pub fn find(args: &[String], place: Place) -> Result<Printed, Unsupported> {
-    let start = args.iter().position(|a| a.starts_with('-') || matches!(a.as_str(), "(" | "\\(" | ")" | "\\)" | "!")).unwrap_or(args.len());
+    let start = args
+        .iter()
+        .position(|a| a.starts_with('-') || matches!(a.as_str(), "(" | "\\(" | ")" | "\\)" | "!"))
+        .unwrap_or(args.len());
     let mut roots: Vec<&str> = args[..start].iter().map(String::as_str).collect();
     if roots.is_empty() {
         roots.push(".");
@@ -253,7 +266,14 @@ pub fn find(args: &[String], place: Place) -> Result<Printed, Unsupported> {
             Some("") | None => shown,
             Some(n) => n,
         };
-        let walk = Walk { expr: &expr, max: w.max_depth.unwrap_or(usize::MAX), min: w.min_depth.unwrap_or(0), place, base: &full, root: shown };
+        let walk = Walk {
+            expr: &expr,
+            max: w.max_depth.unwrap_or(usize::MAX),
+            min: w.min_depth.unwrap_or(0),
+            place,
+            base: &full,
+            root: shown,
+        };
         walk.visit(&full, name, 0, &mut out)?;
     }
     Ok(out)

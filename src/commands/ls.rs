@@ -37,7 +37,9 @@ fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> {
             "--directory" => vec!['d'],
             "--human-readable" => vec!['h'],
             a if a.starts_with('-') && a.len() > 1 && !a.starts_with("--") => a[1..].chars().collect(),
-            a if a.starts_with('-') && a.len() > 1 => return Err(Unsupported::new("this ls option is left to just-bash")),
+            a if a.starts_with('-') && a.len() > 1 => {
+                return Err(Unsupported::new("this ls option is left to just-bash"))
+            }
             a => {
                 paths.push(a);
                 continue;
@@ -113,7 +115,15 @@ fn list(shown: &str, full: &str, f: &Flags, header: bool, place: Place, out: &mu
     if f.recursive || header {
         out.stdout.push_str(&format!("{shown}:\n"));
     }
-    let dots: &[&str] = if f.all { if f.reverse { &["..", "."] } else { &[".", ".."] } } else { &[] };
+    let dots: &[&str] = if f.all {
+        if f.reverse {
+            &["..", "."]
+        } else {
+            &[".", ".."]
+        }
+    } else {
+        &[]
+    };
     let names: Vec<&str> = if f.reverse {
         entries.iter().map(|(n, _)| *n).chain(dots.iter().copied()).collect()
     } else {

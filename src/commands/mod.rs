@@ -14,9 +14,9 @@ pub mod ls;
 pub mod tree;
 
 use crate::fs::{Filesystem, DEV_NULL};
-use crate::stats::CommandStats;
 use crate::listing::Listing;
 use crate::search::Unsupported;
+use crate::stats::CommandStats;
 use serde::Serialize;
 
 /// A command's result, as just-bash's command returns it.
@@ -134,7 +134,11 @@ mod tests {
     #[test]
     fn find_follows_just_bash() {
         assert_eq!(stdout("find /docs -name *.md"), "/docs/.hidden.md\n/docs/b.md\n/docs/sub/c.md\n");
-        assert_eq!(run_in("find .. -maxdepth 1 -type d", "/docs").unwrap().stdout, "..\n..Upper\n..docs\n", "below / the slash is lost, as in just-bash");
+        assert_eq!(
+            run_in("find .. -maxdepth 1 -type d", "/docs").unwrap().stdout,
+            "..\n..Upper\n..docs\n",
+            "below / the slash is lost, as in just-bash"
+        );
         assert_eq!(stdout("find /docs -type f ! -path */sub/*"), "/docs/.hidden.md\n/docs/b.md\n");
         assert!(run_in("find / -name a -o -maxdepth 1", "/").is_err(), "just-bash rejects it: its message is its own");
     }

@@ -93,10 +93,19 @@ pub fn tree(args: &[String], place: Place) -> Result<Printed, Unsupported> {
     Ok(out)
 }
 
-fn entries(full: &str, prefix: &str, depth: usize, f: &Flags, place: Place, out: &mut String, n: &mut Counts) -> Result<(), Unsupported> {
+fn entries(
+    full: &str,
+    prefix: &str,
+    depth: usize,
+    f: &Flags,
+    place: Place,
+    out: &mut String,
+    n: &mut Counts,
+) -> Result<(), Unsupported> {
     let Some(Node::Dir(d)) = place.listing.get(full) else { return Ok(()) };
     place.check_dir(full)?;
-    let shown: Vec<&(String, bool)> = d.children.iter().filter(|(name, dir)| (f.all || !name.starts_with('.')) && (*dir || !f.dirs_only)).collect();
+    let shown: Vec<&(String, bool)> =
+        d.children.iter().filter(|(name, dir)| (f.all || !name.starts_with('.')) && (*dir || !f.dirs_only)).collect();
     if !shown.iter().all(|(name, _)| collates_as_sorted(name)) {
         return Err(Unsupported::new("names whose collation is the host's: left to just-bash"));
     }

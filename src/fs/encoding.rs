@@ -29,9 +29,14 @@ pub fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 pub fn encode(text: &str, encoding: Option<&str>) -> Vec<u8> {
     match encoding {
         Some("binary") | Some("latin1") => text.chars().map(|c| c as u32 as u8).collect(),
-        Some("hex") => text.as_bytes().chunks_exact(2).map_while(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()).collect(),
+        Some("hex") => text
+            .as_bytes()
+            .chunks_exact(2)
+            .map_while(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
+            .collect(),
         Some("base64") => {
-            let valid: String = text.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=')).collect();
+            let valid: String =
+                text.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=')).collect();
             crate::codec::base64_decode(&valid).unwrap_or_default()
         }
         _ => text.as_bytes().to_vec(),

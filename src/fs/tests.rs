@@ -60,9 +60,14 @@ fn hidden_pages_answer_exactly_as_absent_ones() {
     let chroma = corpus();
     let fs = connect(&chroma, &["billing"], |_| {});
     chroma.clear_log();
-    for (hidden, absent) in [("/internal/secret.md", "/internal/absent.md"), ("/drafts", "/nothing"), ("/drafts/unlisted.md", "/nothing/x.md")] {
+    for (hidden, absent) in [
+        ("/internal/secret.md", "/internal/absent.md"),
+        ("/drafts", "/nothing"),
+        ("/drafts/unlisted.md", "/nothing/x.md"),
+    ] {
         assert!(!fs.exists(hidden));
-        let same = |h: FsError, a: FsError| assert_eq!(h.to_string().replace(hidden, "P"), a.to_string().replace(absent, "P"));
+        let same =
+            |h: FsError, a: FsError| assert_eq!(h.to_string().replace(hidden, "P"), a.to_string().replace(absent, "P"));
         same(stat(&fs, hidden).unwrap_err(), stat(&fs, absent).unwrap_err());
         same(read(&fs, hidden).unwrap_err(), read(&fs, absent).unwrap_err());
         same(fs.readdir(hidden).unwrap_err(), fs.readdir(absent).unwrap_err());
@@ -80,7 +85,10 @@ fn hidden_pages_answer_exactly_as_absent_ones() {
 #[test]
 fn errors_follow_node() {
     let fs = connect(&corpus(), &[], |_| {});
-    assert_eq!(read(&fs, "/guides").unwrap_err().to_string(), "EISDIR: illegal operation on a directory, read '/guides'");
+    assert_eq!(
+        read(&fs, "/guides").unwrap_err().to_string(),
+        "EISDIR: illegal operation on a directory, read '/guides'"
+    );
     assert_eq!(fs.readdir("/index.md").unwrap_err().to_string(), "ENOTDIR: not a directory, scandir '/index.md'");
     assert_eq!(fs.readlink("/index.md").unwrap_err().to_string(), "EINVAL: invalid argument, readlink '/index.md'");
     assert_eq!(stat(&fs, "/a\0b").unwrap_err().to_string(), "ENOENT: no such file or directory, stat '/a\0b'");
@@ -96,7 +104,10 @@ fn read_failures_are_eio_naming_the_path_as_given() {
     chroma.set_fault(|_| Some(Ok(HttpResponse::new(500, r#"{"message":"boom"}"#))));
     let e = read(&fs, "//guides/./setup.md").unwrap_err();
     assert_eq!(e.errno, Errno::Eio);
-    assert_eq!(e.to_string(), "EIO: i/o error, open '//guides/./setup.md': Chroma answered HTTP 500 to page \"guides/setup.md\": boom");
+    assert_eq!(
+        e.to_string(),
+        "EIO: i/o error, open '//guides/./setup.md': Chroma answered HTTP 500 to page \"guides/setup.md\": boom"
+    );
     assert_eq!(fs.stats().requests.retries, 3);
     chroma.clear_fault();
     assert_eq!(read(&fs, "/guides/setup.md").unwrap(), "setup steps\n", "works again once the server is back");
@@ -116,7 +127,11 @@ fn inside_a_command_a_server_that_is_down_fails_reads_at_once() {
     assert!(chroma.requests().is_empty(), "no request while the breaker is open");
     assert_eq!(fs.end_command(mark).total, 2);
     let mark = fs.begin_command();
-    assert_eq!(read(&fs, "/guides/setup.md").unwrap(), "setup steps\n", "the next command tries again, and works once the server is back");
+    assert_eq!(
+        read(&fs, "/guides/setup.md").unwrap(),
+        "setup steps\n",
+        "the next command tries again, and works once the server is back"
+    );
     assert_eq!(fs.end_command(mark), Report::default());
 }
 
@@ -132,7 +147,10 @@ fn a_command_learns_which_reads_failed_while_it_ran() {
     let report = fs.end_command(cat);
     assert_eq!(report.total, 1);
     assert_eq!(report.unreported[0].path, "/index.md");
-    assert!(report.unreported[0].cause.starts_with("cannot reach Chroma for page \"index.md\": connect ECONNREFUSED"), "{report:?}");
+    assert!(
+        report.unreported[0].cause.starts_with("cannot reach Chroma for page \"index.md\": connect ECONNREFUSED"),
+        "{report:?}"
+    );
     assert_eq!(fs.end_command(line), Report { unreported: vec![], total: 1 });
 }
 
@@ -149,14 +167,22 @@ fn a_page_without_a_size_is_read_to_stat_it() {
 #[test]
 fn a_hosts_lazy_file_is_its_own() {
     let chroma = corpus();
-    let provider: crate::store::lazy::Provider = Rc::new(|| Box::pin(async { Ok(b"from the host, longer\n".to_vec()) }));
+    let provider: crate::store::lazy::Provider =
+        Rc::new(|| Box::pin(async { Ok(b"from the host, longer\n".to_vec()) }));
     let fs = connect(&chroma, &[], |o| {
         o.add_lazy_file("/index.md", LazySource::Provider(provider.clone())).unwrap();
         o.add_lazy_file("/extra/notes.txt", LazySource::Provider(provider)).unwrap();
     });
-    assert_eq!(read(&fs, "/index.md").unwrap(), "from the host, longer\n", "it replaces the page, whatever the tree's size");
+    assert_eq!(
+        read(&fs, "/index.md").unwrap(),
+        "from the host, longer\n",
+        "it replaces the page, whatever the tree's size"
+    );
     assert_eq!(stat(&fs, "/extra/notes.txt").unwrap().size, 22);
-    assert_eq!(fs.readdir("/").unwrap().iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["extra", "guides", "index.md"]);
+    assert_eq!(
+        fs.readdir("/").unwrap().iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["extra", "guides", "index.md"]
+    );
     let page = fs.page("/index.md").unwrap();
     assert!(!page.shareable && page.key.tree_version == "host");
 }
@@ -164,7 +190,12 @@ fn a_hosts_lazy_file_is_its_own() {
 #[test]
 fn connect_fails_with_the_reason() {
     let chroma = FakeChroma::new();
-    chroma.put("broken", "__path_tree__", Some(r#"{"a.md": {"isPublic": true}, "a.md/b": {"isPublic": true}}"#), json!({}));
+    chroma.put(
+        "broken",
+        "__path_tree__",
+        Some(r#"{"a.md": {"isPublic": true}, "a.md/b": {"isPublic": true}}"#),
+        json!({}),
+    );
     let mut o = Options::new(URL, "broken");
     o.groups = Groups::default();
     let t: Rc<dyn Transport> = Rc::new(chroma.clone());
@@ -181,25 +212,47 @@ fn cp(fs: &Rc<Filesystem>, src: &str, dest: &str, recursive: bool) -> Result<(),
 fn a_scratch_directory_is_writable_beside_read_only_docs() {
     let chroma = corpus();
     let fs = connect(&chroma, &[], |o| o.scratch = Some("/tmp".into()));
-    assert_eq!(&*fs.readdir("/").unwrap(), &[("guides".to_string(), true), ("index.md".to_string(), false), ("tmp".to_string(), true)]);
+    assert_eq!(
+        &*fs.readdir("/").unwrap(),
+        &[("guides".to_string(), true), ("index.md".to_string(), false), ("tmp".to_string(), true)]
+    );
     fs.write("/tmp/hits", b"a\n", false).unwrap();
     fs.write("/tmp//hits", b"b\n", true).unwrap();
     assert_eq!(read(&fs, "/tmp/hits").unwrap(), "a\nb\n");
-    assert_eq!(stat(&fs, "/tmp").unwrap().is_dir, true);
+    assert!(stat(&fs, "/tmp").unwrap().is_dir);
     assert!(fs.exists("/tmp/hits") && !fs.exists("/tmp/nope"));
     cp(&fs, "/guides", "/tmp/g", true).unwrap();
     assert_eq!(read(&fs, "/tmp/g/setup.md").unwrap(), "setup steps\n", "a copy reads from the docs");
-    assert_eq!(cp(&fs, "/guides", "/tmp/h", false).unwrap_err().to_string(), "EISDIR: illegal operation on a directory, cp '/guides': is a directory");
-    assert_eq!(fs.write("/index.md", b"x", false).unwrap_err().to_string(), "EROFS: read-only file system, write '/index.md'");
-    assert_eq!(fs.mkdir("/guides/new", true).unwrap_err().to_string(), "EROFS: read-only file system, mkdir '/guides/new'");
+    assert_eq!(
+        cp(&fs, "/guides", "/tmp/h", false).unwrap_err().to_string(),
+        "EISDIR: illegal operation on a directory, cp '/guides': is a directory"
+    );
+    assert_eq!(
+        fs.write("/index.md", b"x", false).unwrap_err().to_string(),
+        "EROFS: read-only file system, write '/index.md'"
+    );
+    assert_eq!(
+        fs.mkdir("/guides/new", true).unwrap_err().to_string(),
+        "EROFS: read-only file system, mkdir '/guides/new'"
+    );
     assert_eq!(fs.mv("/index.md", "/tmp/i").unwrap_err().to_string(), "EROFS: read-only file system, mv '/index.md'");
-    assert_eq!(fs.mv("/tmp/hits", "/guides/h").unwrap_err().to_string(), "EROFS: read-only file system, mv '/guides/h'");
+    assert_eq!(
+        fs.mv("/tmp/hits", "/guides/h").unwrap_err().to_string(),
+        "EROFS: read-only file system, mv '/guides/h'"
+    );
     assert_eq!(cp(&fs, "/tmp/hits", "/x", false).unwrap_err().to_string(), "EROFS: read-only file system, cp '/x'");
-    assert!(cp(&fs, "/internal/secret.md", "/tmp/s", false).unwrap_err().to_string().starts_with("ENOENT"), "a hidden page cannot be copied");
+    assert!(
+        cp(&fs, "/internal/secret.md", "/tmp/s", false).unwrap_err().to_string().starts_with("ENOENT"),
+        "a hidden page cannot be copied"
+    );
     fs.write("/dev/null", b"x", false).unwrap();
     let other = connect(&chroma, &[], |o| o.scratch = Some("/tmp".into()));
     assert!(!other.exists("/tmp/hits"), "each session has its own");
-    let bad = block_on(Filesystem::connect(Options { scratch: Some("/guides".into()), ..Options::new(URL, "docs") }, Rc::new(chroma.clone()), 0.0));
+    let bad = block_on(Filesystem::connect(
+        Options { scratch: Some("/guides".into()), ..Options::new(URL, "docs") },
+        Rc::new(chroma.clone()),
+        0.0,
+    ));
     assert_eq!(bad.err().unwrap().to_string(), "EINVAL: invalid argument, connect '/guides': option scratch names a path in the docs: choose another directory");
 }
 
@@ -210,11 +263,19 @@ fn a_group_name_holding_a_separator_is_one_group_in_either_order() {
         crate::trees::forget();
         let chroma = corpus();
         for first in order {
-            let fs = if first == "admin" { connect(&chroma, &["admin", "zzz"], |_| {}) } else { connect(&chroma, &[first], |_| {}) };
+            let fs = if first == "admin" {
+                connect(&chroma, &["admin", "zzz"], |_| {})
+            } else {
+                connect(&chroma, &[first], |_| {})
+            };
             assert_eq!(fs.exists(secret), first == "admin", "groups {first:?} after {order:?}");
             if first != "admin" {
                 assert!(read(&fs, secret).is_err());
-                assert_eq!(fs.listing().all_paths().len(), connect(&chroma, &[], |_| {}).listing().all_paths().len(), "the public view");
+                assert_eq!(
+                    fs.listing().all_paths().len(),
+                    connect(&chroma, &[], |_| {}).listing().all_paths().len(),
+                    "the public view"
+                );
             }
         }
     }

@@ -71,7 +71,13 @@ impl Filesystem {
         let mut todo = vec![(from, to)];
         while let Some((from, to)) = todo.pop() {
             if !self.is_dir(&from) {
-                let bytes = self.read(&from).await.map_err(|e| if e.errno == Errno::Enoent { FsError::new(Errno::Enoent, "cp", src) } else { e })?;
+                let bytes = self.read(&from).await.map_err(|e| {
+                    if e.errno == Errno::Enoent {
+                        FsError::new(Errno::Enoent, "cp", src)
+                    } else {
+                        e
+                    }
+                })?;
                 self.write(&to, &bytes, false)?;
                 continue;
             }

@@ -13,12 +13,12 @@
 //! annotations record goes last. A chunk whose slug the tree does not name is marked
 //! private to nobody.
 
+use super::write::WRITE_BATCH;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
 use crate::collection::{self, Bound};
 use crate::layout::{self, Annotations, Record};
 use crate::schema::{self, Schema};
 use crate::tree::PathTree;
-use super::write::WRITE_BATCH;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
@@ -48,17 +48,28 @@ fn fields(slug: &str, tree: &HashMap<&str, (bool, &[String])>) -> Map<String, Va
 
 pub async fn annotate(client: &Client, collection: &str, schema: &Schema) -> Result<AnnotateSummary, String> {
     let info = client.collection(collection).await.map_err(|e| e.to_string())?;
-    let tree_req = GetRequest { ids: Some(vec![schema.tree_id.clone()]), include: vec!["documents"], ..Default::default() };
-    let resp = client.get_within(&info.id, &tree_req, "the path tree", &crate::chroma::BodyLimit::tree(1)).await.map_err(|e| e.to_string())?;
-    let doc = resp.document(0).ok_or_else(|| format!("collection {collection:?} has no path tree record {:?}", schema.tree_id))?;
+    let tree_req =
+        GetRequest { ids: Some(vec![schema.tree_id.clone()]), include: vec!["documents"], ..Default::default() };
+    let resp = client
+        .get_within(&info.id, &tree_req, "the path tree", &crate::chroma::BodyLimit::tree(1))
+        .await
+        .map_err(|e| e.to_string())?;
+    let doc = resp
+        .document(0)
+        .ok_or_else(|| format!("collection {collection:?} has no path tree record {:?}", schema.tree_id))?;
     let Record::Whole(doc) = layout::read_record(doc) else {
-        return Err(format!("collection {collection:?} was written by chromafs ingest: its chunks already carry access and directories"));
+        return Err(format!(
+            "collection {collection:?} was written by chromafs ingest: its chunks already carry access and directories"
+        ));
     };
     let tree = PathTree::from_document(doc, None).map_err(|e| e.to_string())?;
-    let pages: HashMap<&str, (bool, &[String])> = tree.entries.iter().map(|e| (e.slug.as_str(), (e.access.is_public, e.access.groups.as_slice()))).collect();
+    let pages: HashMap<&str, (bool, &[String])> =
+        tree.entries.iter().map(|e| (e.slug.as_str(), (e.access.is_public, e.access.groups.as_slice()))).collect();
 
     let list = GetRequest { include: vec!["metadatas"], ..Default::default() };
-    let all = collection::get_all(client, &info.id, list, Bound::COLLECTION, "the list of chunks").await.map_err(|e| e.to_string())?;
+    let all = collection::get_all(client, &info.id, list, Bound::COLLECTION, "the list of chunks")
+        .await
+        .map_err(|e| e.to_string())?;
     let mut summary = AnnotateSummary { collection: collection.into(), ..Default::default() };
     let mut pending: Vec<(String, Map<String, Value>)> = Vec::new();
     for i in 0..all.ids.len() {
@@ -80,7 +91,12 @@ pub async fn annotate(client: &Client, collection: &str, schema: &Schema) -> Res
     let dim = info.dimension.unwrap_or(super::DEFAULT_DIMENSION);
     let mut meta = Map::new();
     meta.insert(schema::MARKER.0.into(), json!("annotations"));
-    let upsert = UpsertRequest { ids: vec![Annotations::id(&schema.tree_id)], embeddings: vec![vec![0.0; dim]], documents: vec![record], metadatas: vec![meta] };
+    let upsert = UpsertRequest {
+        ids: vec![Annotations::id(&schema.tree_id)],
+        embeddings: vec![vec![0.0; dim]],
+        documents: vec![record],
+        metadatas: vec![meta],
+    };
     client.upsert(&info.id, &upsert).await.map_err(|e| e.to_string())?;
     summary.requests = client.stats().requests;
     Ok(summary)
@@ -102,7 +118,10 @@ mod tests {
         let chroma = FakeChroma::new();
         chroma.pages(
             "docs",
-            &[("api/v2/a.md", &["a\n", "b\n"], json!({"isPublic": true})), ("internal/x.md", &["x\n"], json!({"isPublic": false, "groups": ["admin"]}))],
+            &[
+                ("api/v2/a.md", &["a\n", "b\n"], json!({"isPublic": true})),
+                ("internal/x.md", &["x\n"], json!({"isPublic": false, "groups": ["admin"]})),
+            ],
             json!({"chromafs": "path-tree"}),
         );
         chroma.put("docs", "stray#0", Some("s\n"), json!({"page_slug": "gone.md", "chunk_index": 0}));
@@ -117,13 +136,30 @@ mod tests {
         let id = chroma.collection("docs");
         let get = |ids: &[&str]| -> Value {
             let body = json!({"ids": ids, "include": ["metadatas", "documents"]}).to_string();
-            let req = crate::transport::HttpRequest { method: "POST", url: format!("{URL}/api/v2/tenants/default_tenant/databases/default_database/collections/{id}/get"), headers: vec![], body: Some(body), timeout_ms: 1, body_limit: u64::MAX };
+            let req = crate::transport::HttpRequest {
+                method: "POST",
+                url: format!("{URL}/api/v2/tenants/default_tenant/databases/default_database/collections/{id}/get"),
+                headers: vec![],
+                body: Some(body),
+                timeout_ms: 1,
+                body_limit: u64::MAX,
+            };
             serde_json::from_slice(&chroma.store_answer(&req).body).unwrap()
         };
         let m = get(&["api/v2/a.md#1", "internal/x.md#0", "stray#0"])["metadatas"].clone();
-        assert_eq!(m[0], json!({"page_slug": "api/v2/a.md", "chunk_index": 1, "isPublic": true, "groups": [""], "dirs": ["", "api", "api/v2"]}));
-        assert_eq!((m[1]["isPublic"].clone(), m[1]["groups"].clone(), m[1]["dirs"].clone()), (json!(false), json!(["admin"]), json!(["", "internal"])));
-        assert_eq!((m[2]["isPublic"].clone(), m[2]["groups"].clone()), (json!(false), json!([""])), "a chunk no page names is private to nobody");
+        assert_eq!(
+            m[0],
+            json!({"page_slug": "api/v2/a.md", "chunk_index": 1, "isPublic": true, "groups": [""], "dirs": ["", "api", "api/v2"]})
+        );
+        assert_eq!(
+            (m[1]["isPublic"].clone(), m[1]["groups"].clone(), m[1]["dirs"].clone()),
+            (json!(false), json!(["admin"]), json!(["", "internal"]))
+        );
+        assert_eq!(
+            (m[2]["isPublic"].clone(), m[2]["groups"].clone()),
+            (json!(false), json!([""])),
+            "a chunk no page names is private to nobody"
+        );
         let marker = get(&["__path_tree__@annotations"])["documents"][0].as_str().unwrap().to_string();
         assert!(Annotations::read(&marker).is_some());
     }

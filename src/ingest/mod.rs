@@ -57,7 +57,11 @@ impl Settings {
         let default_private = match f.string("defaultAccess")?.as_deref() {
             None | Some("public") => false,
             Some("private") => true,
-            Some(other) => return Err(OptionError(format!("option defaultAccess must be \"public\" or \"private\", got {other:?}"))),
+            Some(other) => {
+                return Err(OptionError(format!(
+                    "option defaultAccess must be \"public\" or \"private\", got {other:?}"
+                )))
+            }
         };
         let rules = Rules::new(list, default_private);
         Ok(Settings {
@@ -122,8 +126,13 @@ pub fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree_id: &s
         if slug == tree_id || !seen.insert(slug.to_string()) {
             return Err(format!("{}: the path is used twice or collides with the tree record", f.path));
         }
-        let text = std::str::from_utf8(&f.content)
-            .map_err(|e| format!("{}: not UTF-8 text (invalid byte at offset {}); only text pages can be ingested", f.path, e.valid_up_to()))?;
+        let text = std::str::from_utf8(&f.content).map_err(|e| {
+            format!(
+                "{}: not UTF-8 text (invalid byte at offset {}); only text pages can be ingested",
+                f.path,
+                e.valid_up_to()
+            )
+        })?;
         let (chunks, cut) = chunk_lines(text, chunk_bytes);
         line_aligned &= !cut;
         let (access, rule) = rules.access(slug);
@@ -131,7 +140,13 @@ pub fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree_id: &s
             matched[i] += 1;
         }
         for (i, c) in chunks.iter().enumerate() {
-            records.push(Record { id: chunk_id(slug, i), slug: slug.to_string(), index: i, document: c.to_string(), access: access.clone() });
+            records.push(Record {
+                id: chunk_id(slug, i),
+                slug: slug.to_string(),
+                index: i,
+                document: c.to_string(),
+                access: access.clone(),
+            });
         }
         public_pages += access.is_public as usize;
         bytes += f.content.len() as u64;
@@ -192,7 +207,11 @@ mod tests {
         assert_eq!(p.public_pages, 1);
         assert_eq!(p.rule_pages, vec![("internal/**".to_string(), 1), ("internal/billing/**".to_string(), 1)]);
         let chunk = p.records.iter().find(|r| r.slug == "internal/keys.md").unwrap();
-        assert_eq!(chunk.access, Access { is_public: false, groups: vec!["admin".into()] }, "every chunk carries its page's access");
+        assert_eq!(
+            chunk.access,
+            Access { is_public: false, groups: vec!["admin".into()] },
+            "every chunk carries its page's access"
+        );
     }
 
     #[test]
@@ -223,7 +242,11 @@ mod tests {
             .records
             .iter()
             .rev()
-            .map(|r| crate::store::assemble::Chunk { id: r.id.clone(), index: Some(json!(r.index)), document: Some(r.document.clone()) })
+            .map(|r| crate::store::assemble::Chunk {
+                id: r.id.clone(),
+                index: Some(json!(r.index)),
+                document: Some(r.document.clone()),
+            })
             .collect();
         assert_eq!(crate::store::assemble::assemble(chunks, Some(text.len() as u64)).unwrap(), text);
         let tree = crate::tree::PathTree::from_json(&Value::Object(p.tree).to_string(), None).unwrap();
@@ -241,15 +264,21 @@ mod tests {
         assert_eq!(s.schema.slug_field, "page");
         assert_eq!(s.rules.list[0].access.groups, vec!["admin"]);
         let defaults = Settings::from_json(&json!({"url": "http://x", "collection": "docs"})).unwrap();
-        assert_eq!((defaults.chunk_bytes, defaults.plain_tree, defaults.rules.list.len()), (DEFAULT_CHUNK_BYTES, false, 0));
+        assert_eq!(
+            (defaults.chunk_bytes, defaults.plain_tree, defaults.rules.list.len()),
+            (DEFAULT_CHUNK_BYTES, false, 0)
+        );
         assert!(defaults.rules.default.is_public);
-        let private = Settings::from_json(&json!({"url": "http://x", "collection": "docs", "defaultAccess": "private"})).unwrap();
+        let private =
+            Settings::from_json(&json!({"url": "http://x", "collection": "docs", "defaultAccess": "private"})).unwrap();
         assert!(!private.rules.default.is_public);
-        let e = Settings::from_json(&json!({"url": "http://x", "collection": "docs", "defaultAccess": "hidden"})).unwrap_err();
+        let e = Settings::from_json(&json!({"url": "http://x", "collection": "docs", "defaultAccess": "hidden"}))
+            .unwrap_err();
         assert_eq!(e.0, "option defaultAccess must be \"public\" or \"private\", got \"hidden\"");
         let e = Settings::from_json(&json!({"url": "http://x"})).unwrap_err();
         assert_eq!(e.0, "option collection is required");
-        let e = Settings::from_json(&json!({"url": "http://x", "collection": "d", "access": "{\"a\": 1}"})).unwrap_err();
+        let e =
+            Settings::from_json(&json!({"url": "http://x", "collection": "d", "access": "{\"a\": 1}"})).unwrap_err();
         assert_eq!(e.0, "access rule \"a\": expected an object");
     }
 }

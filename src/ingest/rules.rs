@@ -63,8 +63,12 @@ impl Rules {
         let Some(unused) = self.list.iter().zip(matched).find(|(_, n)| **n == 0).map(|(r, _)| r) else { return Ok(()) };
         let glob = &unused.glob;
         Err(match glob.strip_prefix('/') {
-            Some(rest) => format!("access rule {glob:?} matches no page: globs are relative to the docs folder, did you mean {rest:?}?"),
-            None => format!("access rule {glob:?} matches no page: fix the glob or remove the rule (nothing was written)"),
+            Some(rest) => format!(
+                "access rule {glob:?} matches no page: globs are relative to the docs folder, did you mean {rest:?}?"
+            ),
+            None => {
+                format!("access rule {glob:?} matches no page: fix the glob or remove the rule (nothing was written)")
+            }
         })
     }
 }
@@ -125,12 +129,17 @@ mod tests {
         assert!(parse_access_rules(r#"{"a/**": {"isPublic": "no"}}"#).unwrap_err().contains("\"a/**\""));
         assert!(parse_access_rules("[]").is_err());
         assert!(parse_access_rules("{} trailing").is_err());
-        assert!(parse_access_rules(r#"{"a/**": {"isPublic": true}, "a/**": {"isPublic": false}}"#).unwrap_err().contains("duplicate key"));
+        assert!(parse_access_rules(r#"{"a/**": {"isPublic": true}, "a/**": {"isPublic": false}}"#)
+            .unwrap_err()
+            .contains("duplicate key"));
     }
 
     #[test]
     fn the_last_matching_rule_wins_then_the_default() {
-        let list = parse_access_rules(r#"{"internal/**": {"groups": ["admin"]}, "internal/billing/**": {"groups": ["billing"]}}"#).unwrap();
+        let list = parse_access_rules(
+            r#"{"internal/**": {"groups": ["admin"]}, "internal/billing/**": {"groups": ["billing"]}}"#,
+        )
+        .unwrap();
         let rules = Rules::new(list, false);
         assert_eq!(rules.access("internal/billing/a.md").1, Some(1));
         assert_eq!(rules.access("internal/x.md").0.groups, vec!["admin"]);
@@ -140,10 +149,16 @@ mod tests {
 
     #[test]
     fn a_rule_that_matches_nothing_is_an_error() {
-        let rules = Rules::new(parse_access_rules(r#"{"/internal/**": {"groups": ["admin"]}, "docs/**": {"isPublic": true}}"#).unwrap(), false);
+        let rules = Rules::new(
+            parse_access_rules(r#"{"/internal/**": {"groups": ["admin"]}, "docs/**": {"isPublic": true}}"#).unwrap(),
+            false,
+        );
         assert_eq!(rules.check_used(&[0, 3]).unwrap_err(), "access rule \"/internal/**\" matches no page: globs are relative to the docs folder, did you mean \"internal/**\"?");
         let rules = Rules::new(parse_access_rules(r#"{"nope/**": {"isPublic": true}}"#).unwrap(), false);
-        assert_eq!(rules.check_used(&[0]).unwrap_err(), "access rule \"nope/**\" matches no page: fix the glob or remove the rule (nothing was written)");
+        assert_eq!(
+            rules.check_used(&[0]).unwrap_err(),
+            "access rule \"nope/**\" matches no page: fix the glob or remove the rule (nothing was written)"
+        );
         assert_eq!(rules.check_used(&[1]), Ok(()));
     }
 }

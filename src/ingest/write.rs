@@ -70,10 +70,21 @@ fn chunk_metadata(schema: &Schema, r: &Record) -> Map<String, Value> {
     m
 }
 
-async fn upsert_batch(client: &Client, cid: &str, embedder: &dyn Embedder, ids: Vec<String>, docs: Vec<String>, metas: Vec<Map<String, Value>>) -> Result<usize, String> {
+async fn upsert_batch(
+    client: &Client,
+    cid: &str,
+    embedder: &dyn Embedder,
+    ids: Vec<String>,
+    docs: Vec<String>,
+    metas: Vec<Map<String, Value>>,
+) -> Result<usize, String> {
     let embeddings = embedder.embed(docs.clone()).await.map_err(|e| format!("embedding failed: {e}"))?;
     if embeddings.len() != docs.len() {
-        return Err(format!("the embedding function returned {} vectors for {} documents", embeddings.len(), docs.len()));
+        return Err(format!(
+            "the embedding function returned {} vectors for {} documents",
+            embeddings.len(),
+            docs.len()
+        ));
     }
     let n = ids.len();
     client
@@ -84,7 +95,12 @@ async fn upsert_batch(client: &Client, cid: &str, embedder: &dyn Embedder, ids: 
 }
 
 /// Writes a plan: chunks, then removal of stale records, then the tree.
-pub async fn write(client: &Client, plan: &Plan, opts: &WriteOptions<'_>, embedder: &dyn Embedder) -> Result<Summary, String> {
+pub async fn write(
+    client: &Client,
+    plan: &Plan,
+    opts: &WriteOptions<'_>,
+    embedder: &dyn Embedder,
+) -> Result<Summary, String> {
     let info = client.create_collection(opts.collection, None).await.map_err(|e| e.to_string())?;
     let cid = info.id.clone();
     for batch in plan.records.chunks(WRITE_BATCH) {
@@ -98,24 +114,50 @@ pub async fn write(client: &Client, plan: &Plan, opts: &WriteOptions<'_>, embedd
     let tree = layout::write(&plan.tree, facts, opts.plain_tree);
     let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| layout::shard_id(&opts.schema.tree_id, i)).collect();
     // Records from an earlier run that this one does not write would corrupt pages.
-    let keep: HashSet<&str> = plan.records.iter().map(|r| r.id.as_str()).chain(shard_ids.iter().map(String::as_str)).chain([opts.schema.tree_id.as_str()]).collect();
+    let keep: HashSet<&str> = plan
+        .records
+        .iter()
+        .map(|r| r.id.as_str())
+        .chain(shard_ids.iter().map(String::as_str))
+        .chain([opts.schema.tree_id.as_str()])
+        .collect();
     let list = GetRequest { include: vec![], ..Default::default() };
-    let existing = collection::get_all(client, &cid, list, Bound::COLLECTION, "the list of record ids").await.map_err(|e| e.to_string())?;
+    let existing = collection::get_all(client, &cid, list, Bound::COLLECTION, "the list of record ids")
+        .await
+        .map_err(|e| e.to_string())?;
     let stale: Vec<String> = existing.ids.into_iter().filter(|id| !keep.contains(id.as_str())).collect();
     for batch in stale.chunks(WRITE_BATCH) {
         client.delete(&cid, batch).await.map_err(|e| e.to_string())?;
     }
-    let dim = embedder.embed(vec![String::new()]).await.map_err(|e| format!("embedding failed: {e}"))?.first().map_or(DEFAULT_DIMENSION, Vec::len);
+    let dim = embedder
+        .embed(vec![String::new()])
+        .await
+        .map_err(|e| format!("embedding failed: {e}"))?
+        .first()
+        .map_or(DEFAULT_DIMENSION, Vec::len);
     let mut meta = Map::new();
     meta.insert(schema::MARKER.0.into(), json!(schema::MARKER.1));
     meta.insert(schema::PAGES.into(), json!(plan.pages));
     let metas = vec![meta; shard_ids.len()];
-    for (ids, (docs, metas)) in shard_ids.chunks(WRITE_BATCH).zip(tree.shards.chunks(WRITE_BATCH).zip(metas.chunks(WRITE_BATCH))) {
+    for (ids, (docs, metas)) in
+        shard_ids.chunks(WRITE_BATCH).zip(tree.shards.chunks(WRITE_BATCH).zip(metas.chunks(WRITE_BATCH)))
+    {
         let embeddings = vec![vec![0.0; dim]; ids.len()];
-        client.upsert(&cid, &UpsertRequest { ids: ids.to_vec(), embeddings, documents: docs.to_vec(), metadatas: metas.to_vec() }).await.map_err(|e| e.to_string())?;
+        client
+            .upsert(
+                &cid,
+                &UpsertRequest { ids: ids.to_vec(), embeddings, documents: docs.to_vec(), metadatas: metas.to_vec() },
+            )
+            .await
+            .map_err(|e| e.to_string())?;
     }
     let tree_bytes = tree.document.len() + tree.shards.iter().map(String::len).sum::<usize>();
-    let manifest = UpsertRequest { ids: vec![opts.schema.tree_id.clone()], embeddings: vec![vec![0.0; dim]], documents: vec![tree.document], metadatas: vec![metas.first().cloned().unwrap_or_default()] };
+    let manifest = UpsertRequest {
+        ids: vec![opts.schema.tree_id.clone()],
+        embeddings: vec![vec![0.0; dim]],
+        documents: vec![tree.document],
+        metadatas: vec![metas.first().cloned().unwrap_or_default()],
+    };
     client.upsert(&cid, &manifest).await.map_err(|e| e.to_string())?;
     Ok(Summary {
         collection: opts.collection.to_string(),

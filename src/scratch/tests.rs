@@ -33,7 +33,10 @@ fn errors_are_just_bashs() {
     s.write("/tmp/f", "/tmp/f", b"x", false, 1.0).unwrap();
     assert_eq!(err(s.read("/tmp/nope", "/tmp/nope")), "ENOENT: no such file or directory, open '/tmp/nope'");
     assert_eq!(err(s.read("/tmp", "/tmp")), "EISDIR: illegal operation on a directory, read '/tmp'");
-    assert_eq!(err(s.write("/tmp", "/tmp", b"x", false, 1.0)), "EISDIR: illegal operation on a directory, write '/tmp'");
+    assert_eq!(
+        err(s.write("/tmp", "/tmp", b"x", false, 1.0)),
+        "EISDIR: illegal operation on a directory, write '/tmp'"
+    );
     assert_eq!(err(s.readdir("/tmp/f", "/tmp/f")), "ENOTDIR: not a directory, scandir '/tmp/f'");
     assert_eq!(err(s.mkdir("/tmp/f", "/tmp/f", false, 1.0)), "EEXIST: file already exists, mkdir '/tmp/f'");
     assert_eq!(err(s.mkdir("/tmp", "/tmp", false, 1.0)), "EEXIST: file already exists, mkdir '/tmp'");
@@ -74,7 +77,10 @@ fn moves_stay_inside_and_the_root_stays() {
     assert!(!s.exists("/tmp/d"));
     s.rename("/tmp/y", "/tmp/e/d/x", ("/tmp/y", "/tmp/e/d/x"), 2.0).unwrap();
     assert_eq!(s.used(), 3, "the file moved over is gone");
-    assert_eq!(err(s.rename("/tmp/e", "/tmp/e/f", ("/tmp/e", "/tmp/e/f"), 2.0)), "EINVAL: invalid argument, mv '/tmp/e': cannot move '/tmp/e' into itself, '/tmp/e/f'");
+    assert_eq!(
+        err(s.rename("/tmp/e", "/tmp/e/f", ("/tmp/e", "/tmp/e/f"), 2.0)),
+        "EINVAL: invalid argument, mv '/tmp/e': cannot move '/tmp/e' into itself, '/tmp/e/f'"
+    );
     assert_eq!(err(s.rm("/tmp", "/tmp", true, false)), "EBUSY: resource busy or locked, rm '/tmp'");
     assert!(s.exists("/tmp") && s.readdir("/tmp", "/tmp").unwrap().is_empty(), "rm -r of the root empties it");
     s.chmod("/tmp", "/tmp", 0o700).unwrap();

@@ -7,7 +7,6 @@
 
 use super::rewrite::Dialect;
 
-
 /// grep's options, as just-bash reads them.
 #[derive(Debug, Clone, Default)]
 pub struct GrepArgs {
@@ -135,7 +134,9 @@ pub fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
             } else if let Some(v) = arg.strip_prefix("--exclude-dir=") {
                 g.exclude_dir = true;
                 g.output.exclude_dir.push(v.to_string());
-            } else if arg.len() > 2 && arg.starts_with("-m") && arg[2..].bytes().all(|b| b.is_ascii_digit()) || is_context(arg) {
+            } else if arg.len() > 2 && arg.starts_with("-m") && arg[2..].bytes().all(|b| b.is_ascii_digit())
+                || is_context(arg)
+            {
                 let n = g.output.number(&arg[2..]);
                 g.output.set_numeric(&arg[1..2], n);
             } else if matches!(arg, "-m" | "-A" | "-B" | "-C") && takes_next {
@@ -143,7 +144,11 @@ pub fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
                 let n = g.output.number(&args[i]);
                 g.output.set_numeric(&arg[1..2], n);
             } else {
-                let flags: Vec<String> = if arg.starts_with("--") { vec![arg.to_string()] } else { arg[1..].chars().map(String::from).collect() };
+                let flags: Vec<String> = if arg.starts_with("--") {
+                    vec![arg.to_string()]
+                } else {
+                    arg[1..].chars().map(String::from).collect()
+                };
                 for (f, flag) in flags.iter().enumerate() {
                     match flag.as_str() {
                         "f" | "--file" => {
@@ -201,23 +206,109 @@ pub fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
 /// rg's options that take a value (as a separate word, or attached).
 const RG_VALUE_SHORT: &str = "gtTmefrdj";
 const RG_VALUE_LONG: &[&str] = &[
-    "glob", "iglob", "type", "type-not", "type-add", "type-clear", "max-count", "regexp", "file", "replace", "max-depth",
-    "max-filesize", "context-separator", "threads", "ignore-file", "pre", "pre-glob",
+    "glob",
+    "iglob",
+    "type",
+    "type-not",
+    "type-add",
+    "type-clear",
+    "max-count",
+    "regexp",
+    "file",
+    "replace",
+    "max-depth",
+    "max-filesize",
+    "context-separator",
+    "threads",
+    "ignore-file",
+    "pre",
+    "pre-glob",
 ];
 const RG_BOOL: &[&str] = &[
-    "i", "--ignore-case", "s", "--case-sensitive", "S", "--smart-case", "F", "--fixed-strings", "w", "--word-regexp", "x",
-    "--line-regexp", "v", "--invert-match", "U", "--multiline", "--multiline-dotall", "c", "--count", "--count-matches", "l",
-    "--files", "--files-with-matches", "--files-without-match", "--stats", "o", "--only-matching", "q", "--quiet", "N",
-    "--no-line-number", "H", "--with-filename", "I", "--no-filename", "0", "--null", "b", "--byte-offset", "--column",
-    "--no-column", "--vimgrep", "--json", "--hidden", "--no-ignore", "--no-ignore-dot", "--no-ignore-vcs", "L", "--follow",
-    "z", "--search-zip", "a", "--text", "--heading", "--passthru", "--include-zero", "--glob-case-insensitive", "n",
-    "--line-number", "u", "--unrestricted",
+    "i",
+    "--ignore-case",
+    "s",
+    "--case-sensitive",
+    "S",
+    "--smart-case",
+    "F",
+    "--fixed-strings",
+    "w",
+    "--word-regexp",
+    "x",
+    "--line-regexp",
+    "v",
+    "--invert-match",
+    "U",
+    "--multiline",
+    "--multiline-dotall",
+    "c",
+    "--count",
+    "--count-matches",
+    "l",
+    "--files",
+    "--files-with-matches",
+    "--files-without-match",
+    "--stats",
+    "o",
+    "--only-matching",
+    "q",
+    "--quiet",
+    "N",
+    "--no-line-number",
+    "H",
+    "--with-filename",
+    "I",
+    "--no-filename",
+    "0",
+    "--null",
+    "b",
+    "--byte-offset",
+    "--column",
+    "--no-column",
+    "--vimgrep",
+    "--json",
+    "--hidden",
+    "--no-ignore",
+    "--no-ignore-dot",
+    "--no-ignore-vcs",
+    "L",
+    "--follow",
+    "z",
+    "--search-zip",
+    "a",
+    "--text",
+    "--heading",
+    "--passthru",
+    "--include-zero",
+    "--glob-case-insensitive",
+    "n",
+    "--line-number",
+    "u",
+    "--unrestricted",
 ];
 /// Flags after which rg must see every file in scope (or reads none).
 const RG_UNSAFE: &[&str] = &[
-    "v", "--invert-match", "U", "--multiline", "--multiline-dotall", "--files-without-match", "--stats", "--json", "--passthru",
-    "--include-zero", "z", "--search-zip", "--hidden", "--no-ignore", "--no-ignore-dot", "--no-ignore-vcs", "u", "--unrestricted",
-    "L", "--follow",
+    "v",
+    "--invert-match",
+    "U",
+    "--multiline",
+    "--multiline-dotall",
+    "--files-without-match",
+    "--stats",
+    "--json",
+    "--passthru",
+    "--include-zero",
+    "z",
+    "--search-zip",
+    "--hidden",
+    "--no-ignore",
+    "--no-ignore-dot",
+    "--no-ignore-vcs",
+    "u",
+    "--unrestricted",
+    "L",
+    "--follow",
 ];
 /// rg's options, as just-bash reads them.
 #[derive(Debug, Default)]
@@ -330,8 +421,8 @@ impl RgOutput {
             "u" | "--unrestricted" => o.no_ignore = true,
             // Only ignore files and symlinks tell these apart, and a search over a tree
             // with ignore files is left to just-bash.
-            "--no-ignore-dot" | "--no-ignore-vcs" | "L" | "--follow" | "i" | "--ignore-case" | "s" | "--case-sensitive" | "S"
-            | "--smart-case" | "F" | "--fixed-strings" | "x" | "--line-regexp" => {}
+            "--no-ignore-dot" | "--no-ignore-vcs" | "L" | "--follow" | "i" | "--ignore-case" | "s"
+            | "--case-sensitive" | "S" | "--smart-case" | "F" | "--fixed-strings" | "x" | "--line-regexp" => {}
             other => o.unmodelled(&if other.starts_with("--") { other.to_string() } else { format!("-{other}") }),
         }
     }
@@ -382,7 +473,9 @@ pub fn parse_rg(args: &[String]) -> RgArgs {
             .strip_prefix("--")
             .filter(|l| RG_VALUE_LONG.contains(l))
             .or_else(|| a.strip_prefix('-').filter(|s| s.len() == 1 && RG_VALUE_SHORT.contains(*s)));
-        if let Some((name, v)) = a.strip_prefix("--").and_then(|l| l.split_once('=')).filter(|(n, _)| RG_VALUE_LONG.contains(n)) {
+        if let Some((name, v)) =
+            a.strip_prefix("--").and_then(|l| l.split_once('=')).filter(|(n, _)| RG_VALUE_LONG.contains(n))
+        {
             r.take_value(name, v.to_string());
             i += 1;
             continue;
@@ -407,7 +500,8 @@ pub fn parse_rg(args: &[String]) -> RgArgs {
             i += 1;
             continue;
         }
-        let flags: Vec<String> = if a.starts_with("--") { vec![a.to_string()] } else { a[1..].chars().map(String::from).collect() };
+        let flags: Vec<String> =
+            if a.starts_with("--") { vec![a.to_string()] } else { a[1..].chars().map(String::from).collect() };
         for flag in &flags {
             if flag.len() == 1 && RG_VALUE_SHORT.contains(flag.as_str()) {
                 // A value option inside combined flags takes the next word.
@@ -434,7 +528,9 @@ pub fn parse_rg(args: &[String]) -> RgArgs {
                 "F" | "--fixed-strings" => r.fixed = true,
                 "x" | "--line-regexp" => r.line_regexp = true,
                 "--files" => r.files_only = true,
-                f if RG_UNSAFE.contains(&f) => r.flag_unsafe(if f.starts_with("--") { f.to_string() } else { format!("-{f}") }),
+                f if RG_UNSAFE.contains(&f) => {
+                    r.flag_unsafe(if f.starts_with("--") { f.to_string() } else { format!("-{f}") })
+                }
                 _ => {}
             }
             r.output.flag(flag);
@@ -470,57 +566,12 @@ impl RgArgs {
 
     /// Whether the search ignores case: `-i`, or smart case with a lower-case pattern.
     pub fn ignore_case(&self) -> bool {
-        self.ignore_case || (!self.case_sensitive && self.smart_case && !self.patterns.iter().any(|p| p.bytes().any(|b| b.is_ascii_uppercase())))
+        self.ignore_case
+            || (!self.case_sensitive
+                && self.smart_case
+                && !self.patterns.iter().any(|p| p.bytes().any(|b| b.is_ascii_uppercase())))
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn s(v: &[&str]) -> Vec<String> {
-        v.iter().map(|x| x.to_string()).collect()
-    }
-
-    #[test]
-    fn grep_mirrors_just_bash() {
-        let g = parse_grep(&s(&["-rin", "-e", "one", "-e", "two", "-A2", "-m", "3", "x", "--include=*.md", "y"]), 0);
-        assert_eq!(g.pattern.as_deref(), Some("two"), "the last -e wins");
-        assert!(g.ignore_case && g.recursive);
-        assert_eq!(g.file_operands, vec![8, 10]);
-        let g = parse_grep(&s(&["-vxfpats", "x"]), 0);
-        assert_eq!(g.pattern_files, s(&["pats"]));
-        assert!(g.invert && g.line_regexp);
-        assert!(parse_grep(&s(&["--color=never", "x", "y"]), 0).invalid);
-        assert!(parse_grep(&s(&["-f"]), 0).invalid, "-f needs a file");
-        assert!(parse_grep(&s(&["-r"]), 0).invalid, "missing pattern");
-        assert_eq!(parse_grep(&s(&["-E", "a", "b"]), 1).file_operands, vec![2], "injected words are not operands");
-        assert_eq!(parse_grep(&s(&["-F", "x"]), 0).dialect(), Dialect::Fixed);
-    }
-
-    #[test]
-    fn rg_smart_case() {
-        assert!(parse_rg(&s(&["foo"])).ignore_case());
-        assert!(!parse_rg(&s(&["Foo"])).ignore_case());
-        assert!(!parse_rg(&s(&["-i", "-s", "foo"])).ignore_case());
-        assert!(parse_rg(&s(&["-s", "-i", "Foo"])).ignore_case());
-    }
-
-    #[test]
-    fn rg_operands_and_values() {
-        assert_eq!(parse_rg(&s(&["-e", "a", "b", "c"])).paths, vec![2, 3], "after -e, every word is a path");
-        assert_eq!(parse_rg(&s(&["-tmd", "x", "y"])).paths, vec![2]);
-        assert_eq!(parse_rg(&s(&["-g", "*.md", "x", "--sort", "path", "y"])).paths, vec![5]);
-        assert!(parse_rg(&s(&["-P", "x"])).invalid);
-        assert!(parse_rg(&s(&["-e"])).invalid);
-    }
-
-    #[test]
-    fn rg_names_the_option_it_cannot_model() {
-        assert_eq!(parse_rg(&s(&["-v", "x", "/"])).unsafe_flag.as_deref(), Some("-v"));
-        assert_eq!(parse_rg(&s(&["--hidden", "-v", "x"])).unsafe_flag.as_deref(), Some("--hidden"));
-        assert_eq!(parse_rg(&s(&["--max-depth=2", "x"])).unsafe_flag.as_deref(), Some("--max-depth"));
-        assert_eq!(parse_rg(&s(&["-f", "pats", "/"])).unsafe_flag.as_deref(), Some("-f"));
-        assert_eq!(parse_rg(&s(&["-n", "x", "/"])).unsafe_flag, None);
-    }
-}
+mod tests;

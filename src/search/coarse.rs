@@ -72,7 +72,12 @@ pub async fn candidates(collection: &Collection, scope: &Scope<'_>, filter: &Val
     if scope.slugs.is_empty() {
         return Ok(Found::Pages { slugs: HashSet::new(), matches: 0 });
     }
-    let base = GetRequest { where_: and(scope_where(collection, scope).into_iter().collect()), where_document: Some(filter.clone()), include: vec!["metadatas"], ..Default::default() };
+    let base = GetRequest {
+        where_: and(scope_where(collection, scope).into_iter().collect()),
+        where_document: Some(filter.clone()),
+        include: vec!["metadatas"],
+        ..Default::default()
+    };
     let mut hits = GetResponse::default();
     for req in collection.scoped(base) {
         match enumerate(collection, req, scope.chunks).await? {
@@ -80,14 +85,22 @@ pub async fn candidates(collection: &Collection, scope: &Scope<'_>, filter: &Val
             None => return Ok(Found::MostOfScope { matches: hits.ids.len() }),
         }
     }
-    let in_scope: Vec<&str> = (0..hits.ids.len()).filter_map(|i| collection.schema.slug_of(&hits, i)).filter(|s| scope.slugs.contains(*s)).collect();
+    let in_scope: Vec<&str> = (0..hits.ids.len())
+        .filter_map(|i| collection.schema.slug_of(&hits, i))
+        .filter(|s| scope.slugs.contains(*s))
+        .collect();
     Ok(Found::Pages { matches: in_scope.len(), slugs: in_scope.into_iter().map(str::to_string).collect() })
 }
 
 /// Every hit of one query, or `None` when there are too many to be worth listing.
-async fn enumerate(collection: &Collection, req: GetRequest, scope_chunks: Option<u64>) -> Result<Option<GetResponse>, ChromaError> {
+async fn enumerate(
+    collection: &Collection,
+    req: GetRequest,
+    scope_chunks: Option<u64>,
+) -> Result<Option<GetResponse>, ChromaError> {
     let what = "a search";
-    let window = |i: usize| GetRequest { limit: Some(MAX_PAGE), offset: (i > 0).then_some(i * MAX_PAGE), ..req.clone() };
+    let window =
+        |i: usize| GetRequest { limit: Some(MAX_PAGE), offset: (i > 0).then_some(i * MAX_PAGE), ..req.clone() };
     let first = collection.client.get_once(&collection.id, &window(0), what).await?;
     if first.ids.len() < MAX_PAGE {
         return Ok(Some(first));
@@ -110,10 +123,15 @@ async fn enumerate(collection: &Collection, req: GetRequest, scope_chunks: Optio
         let windows: Vec<GetRequest> = (next..next + count).map(window).collect();
         next += count;
         let mut last_full = false;
-        for part in join_all(windows.iter().map(|w| collection.client.get_once(&collection.id, w, what)).collect()).await {
+        for part in
+            join_all(windows.iter().map(|w| collection.client.get_once(&collection.id, w, what)).collect()).await
+        {
             let part = part?;
             if part.ids.len() > MAX_PAGE || part.ids.iter().any(|id| !seen.insert(id.clone())) {
-                return Err(ChromaError::Decode { what: what.into(), cause: "pages of hits overlap (the server ignores offset or repeats records)".into() });
+                return Err(ChromaError::Decode {
+                    what: what.into(),
+                    cause: "pages of hits overlap (the server ignores offset or repeats records)".into(),
+                });
             }
             last_full = part.ids.len() == MAX_PAGE;
             all.extend(part);
@@ -144,7 +162,12 @@ mod tests {
         for i in 0..n {
             let slug = format!("docs/p{i:04}.md");
             let doc = if i % every == 0 { "a token\n" } else { "nothing\n" };
-            chroma.put("docs", &format!("{slug}#0"), Some(doc), json!({"page_slug": slug, "chunk_index": 0, "isPublic": true, "groups": [""], "dirs": ["", "docs"]}));
+            chroma.put(
+                "docs",
+                &format!("{slug}#0"),
+                Some(doc),
+                json!({"page_slug": slug, "chunk_index": 0, "isPublic": true, "groups": [""], "dirs": ["", "docs"]}),
+            );
         }
         chroma.put("docs", "other/x.md#0", Some("token\n"), json!({"page_slug": "other/x.md", "chunk_index": 0, "isPublic": true, "groups": [""], "dirs": ["", "other"]}));
         chroma
@@ -152,7 +175,12 @@ mod tests {
 
     fn collection(chroma: &FakeChroma) -> Collection {
         let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
-        Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope: Some(Access::new(&Groups::default())) }
+        Collection {
+            client,
+            id: chroma.collection("docs"),
+            schema: Schema::default(),
+            scope: Some(Access::new(&Groups::default())),
+        }
     }
 
     fn slugs(n: usize) -> HashSet<String> {
@@ -172,11 +200,16 @@ mod tests {
     fn a_rare_match_is_one_query_of_constant_size() {
         let chroma = corpus(2000, 500);
         let found = run(&chroma, Scope { slugs: leak(slugs(2000)), dir: Some("docs".into()), chunks: Some(2000) });
-        let expected: HashSet<String> = ["docs/p0000.md", "docs/p0500.md", "docs/p1000.md", "docs/p1500.md"].map(String::from).into();
+        let expected: HashSet<String> =
+            ["docs/p0000.md", "docs/p0500.md", "docs/p1000.md", "docs/p1500.md"].map(String::from).into();
         assert_eq!(found, Found::Pages { slugs: expected, matches: 4 });
         let gets = chroma.gets();
         assert_eq!(gets.len(), 1);
-        assert_eq!(gets[0]["where"], json!({"$and": [{"dirs": {"$contains": "docs"}}, {"isPublic": true}]}), "no slug list");
+        assert_eq!(
+            gets[0]["where"],
+            json!({"$and": [{"dirs": {"$contains": "docs"}}, {"isPublic": true}]}),
+            "no slug list"
+        );
         assert!(gets[0].to_string().len() < 300);
     }
 
@@ -184,7 +217,11 @@ mod tests {
     fn hits_outside_the_scope_are_ignored() {
         let chroma = corpus(10, 1);
         let found = run(&chroma, Scope { slugs: leak(slugs(3)), dir: Some(String::new()), chunks: Some(3) });
-        assert_eq!(found, Found::Pages { slugs: slugs(3), matches: 3 }, "other/x.md and docs/p0003… matched but are not read, nor counted");
+        assert_eq!(
+            found,
+            Found::Pages { slugs: slugs(3), matches: 3 },
+            "other/x.md and docs/p0003… matched but are not read, nor counted"
+        );
         assert_eq!(chroma.gets()[0]["where"], json!({"isPublic": true}), "the root needs no directory predicate");
     }
 
@@ -206,7 +243,10 @@ mod tests {
         assert_eq!(chroma.gets().len(), 2, "a full page, then one hit asked for at half the scope");
         assert_eq!((chroma.gets()[1]["offset"].as_u64(), chroma.gets()[1]["limit"].as_u64()), (Some(1999), Some(1)));
         let small = corpus(500, 1);
-        assert_eq!(run(&small, Scope { slugs: leak(slugs(500)), dir: Some("docs".into()), chunks: Some(500) }), Found::MostOfScope { matches: 0 });
+        assert_eq!(
+            run(&small, Scope { slugs: leak(slugs(500)), dir: Some("docs".into()), chunks: Some(500) }),
+            Found::MostOfScope { matches: 0 }
+        );
         assert_eq!(small.gets().len(), 1, "a scope of 500 chunks is read whole after one full page");
     }
 
@@ -215,7 +255,11 @@ mod tests {
         let chroma = corpus(10_200, 3);
         let found = run(&chroma, Scope { slugs: leak(slugs(10_200)), dir: Some("docs".into()), chunks: Some(10_200) });
         assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 3_400));
-        assert_eq!(chroma.gets().len(), 1 + 1 + 10 + 6, "the first page, the probe at half the scope, then rounds of at most ten until a page comes back short");
+        assert_eq!(
+            chroma.gets().len(),
+            1 + 1 + 10 + 6,
+            "the first page, the probe at half the scope, then rounds of at most ten until a page comes back short"
+        );
     }
 
     #[test]
@@ -226,14 +270,21 @@ mod tests {
         assert_eq!(where_["$and"][0]["page_slug"]["$in"].as_array().unwrap().len(), 5);
         chroma.clear_log();
         let found = run(&chroma, Scope { slugs: leak(slugs(20)), dir: None, chunks: None });
-        assert_eq!(chroma.gets()[0]["where"], json!({"isPublic": true}), "20 slugs do not fit: the whole collection, filtered here");
+        assert_eq!(
+            chroma.gets()[0]["where"],
+            json!({"isPublic": true}),
+            "20 slugs do not fit: the whole collection, filtered here"
+        );
         assert_eq!(found, Found::Pages { slugs: slugs(20), matches: 20 });
     }
 
     #[test]
     fn an_empty_scope_sends_nothing() {
         let chroma = FakeChroma::new();
-        assert_eq!(run(&chroma, Scope { slugs: leak(HashSet::new()), dir: None, chunks: None }), Found::Pages { slugs: HashSet::new(), matches: 0 });
+        assert_eq!(
+            run(&chroma, Scope { slugs: leak(HashSet::new()), dir: None, chunks: None }),
+            Found::Pages { slugs: HashSet::new(), matches: 0 }
+        );
         assert!(chroma.requests().is_empty());
     }
 }

@@ -16,11 +16,11 @@
 //! One difference cannot be seen in the pattern: RE2 folds the Kelvin sign onto `k` and
 //! the long s onto `s` under `-i`. [`Engine::exact_on`] says whether a text holds them.
 
-use super::rewrite::{to_re2, Dialect};
 use super::literals::Req;
-use memchr::memmem;
+use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
 use super::Unsupported;
+use memchr::memmem;
 
 /// RE2's largest repetition count; a larger one is a syntax error there.
 const MAX_REPEAT: u32 = 1000;
@@ -76,20 +76,22 @@ impl Engine {
         let tree = parse(&re2)?;
         let mut lite = String::from(if f.ignore_case { "(?i)" } else { "" });
         translate(&re2.chars().collect::<Vec<_>>(), &mut lite)?;
-        let re = regex_lite::Regex::new(&lite)
-            .map_err(|e| Unsupported::new(format!("regex-lite: {e}")))?;
+        let re = regex_lite::Regex::new(&lite).map_err(|e| Unsupported::new(format!("regex-lite: {e}")))?;
         let fold = |s: &String| if f.ignore_case { s.to_ascii_lowercase() } else { s.clone() };
         let needles: Vec<String> = match tree.required().single_literals() {
             Req::Lit(s) => vec![fold(&s)],
-            Req::OneOf(v) if v.iter().all(|r| matches!(r, Req::Lit(_))) => v
-                .iter()
-                .filter_map(|r| if let Req::Lit(s) = r { Some(fold(s)) } else { None })
-                .collect(),
+            Req::OneOf(v) if v.iter().all(|r| matches!(r, Req::Lit(_))) => {
+                v.iter().filter_map(|r| if let Req::Lit(s) = r { Some(fold(s)) } else { None }).collect()
+            }
             _ => Vec::new(),
         };
         let literal = needles.len() == 1 && is_literal(&tree);
         // Lines never hold a newline: a literal with one cannot be found in a line.
-        let finders = needles.iter().filter(|n| !n.contains('\n')).map(|n| memmem::Finder::new(n.as_bytes()).into_owned()).collect();
+        let finders = needles
+            .iter()
+            .filter(|n| !n.contains('\n'))
+            .map(|n| memmem::Finder::new(n.as_bytes()).into_owned())
+            .collect();
         Ok(Engine { re, ignore_case: f.ignore_case, nullable: nullable(&tree), needles, finders, literal })
     }
 
@@ -215,11 +217,7 @@ fn combined(patterns: &[String], dialect: Dialect) -> Result<String, Unsupported
         parse(&one(p, dialect)?)?;
     }
     Ok(match dialect {
-        Dialect::Fixed => patterns
-            .iter()
-            .map(|p| format!("(?:{})", escape_fixed(p)))
-            .collect::<Vec<_>>()
-            .join("|"),
+        Dialect::Fixed => patterns.iter().map(|p| format!("(?:{})", escape_fixed(p))).collect::<Vec<_>>().join("|"),
         Dialect::Basic => one(&patterns.join("\\|"), Dialect::Basic)?,
         _ => patterns
             .iter()
@@ -354,13 +352,7 @@ fn interval(s: &[char], mut i: usize) -> Option<(usize, u32)> {
         while *i < s.len() && s[*i].is_ascii_digit() {
             *i += 1;
         }
-        (*i > start).then(|| {
-            s[start..*i]
-                .iter()
-                .collect::<String>()
-                .parse::<u32>()
-                .unwrap_or(u32::MAX)
-        })
+        (*i > start).then(|| s[start..*i].iter().collect::<String>().parse::<u32>().unwrap_or(u32::MAX))
     };
     let min = digits(&mut i)?;
     let mut max = min;
@@ -373,11 +365,7 @@ fn interval(s: &[char], mut i: usize) -> Option<(usize, u32)> {
 
 /// A bracket expression starting after the `[` at `i - 1`; returns where it ends.
 fn class(s: &[char], mut i: usize, out: &mut String) -> Result<usize, Unsupported> {
-    let no = |what: &str| {
-        Err(Unsupported::new(format!(
-            "{what} in a bracket expression is left to just-bash"
-        )))
-    };
+    let no = |what: &str| Err(Unsupported::new(format!("{what} in a bracket expression is left to just-bash")));
     out.push('[');
     if s.get(i) == Some(&'^') {
         out.push('^');
@@ -406,9 +394,7 @@ fn class(s: &[char], mut i: usize, out: &mut String) -> Result<usize, Unsupporte
                 out.push('-');
                 push_class_char(out, hi);
             }
-            Atom::Char('-') if i - 1 != start && s.get(i) != Some(&']') => {
-                return no("a '-' between ranges")
-            }
+            Atom::Char('-') if i - 1 != start && s.get(i) != Some(&']') => return no("a '-' between ranges"),
             Atom::Char(c) => push_class_char(out, c),
         }
     }
@@ -420,11 +406,7 @@ enum Atom {
 }
 
 fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
-    let no = |what: String| {
-        Err(Unsupported::new(format!(
-            "{what} in a bracket expression is left to just-bash"
-        )))
-    };
+    let no = |what: String| Err(Unsupported::new(format!("{what} in a bracket expression is left to just-bash")));
     match s[i] {
         '[' if s.get(i + 1) == Some(&':') => no("a POSIX class just-bash does not know".into()),
         '\\' => {
@@ -453,23 +435,9 @@ fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
 mod tests {
     use super::*;
 
-    fn engine(
-        p: &[&str],
-        dialect: Dialect,
-        ignore_case: bool,
-        word: bool,
-        line: bool,
-    ) -> Result<Engine, Unsupported> {
+    fn engine(p: &[&str], dialect: Dialect, ignore_case: bool, word: bool, line: bool) -> Result<Engine, Unsupported> {
         let p: Vec<String> = p.iter().map(|s| s.to_string()).collect();
-        Engine::new(
-            &p,
-            Flags {
-                dialect,
-                ignore_case,
-                word,
-                line,
-            },
-        )
+        Engine::new(&p, Flags { dialect, ignore_case, word, line })
     }
 
     fn m(e: &Engine, text: &str) -> bool {
@@ -478,30 +446,14 @@ mod tests {
     }
 
     fn lite(p: &str, d: Dialect) -> String {
-        engine(&[p], d, false, false, false)
-            .unwrap()
-            .re
-            .as_str()
-            .to_string()
+        engine(&[p], d, false, false, false).unwrap().re.as_str().to_string()
     }
 
     #[test]
     fn translations_keep_re2_meanings() {
-        assert_eq!(
-            lite("a\\sb", Dialect::Extended),
-            "a[\\t\\n\\x0C\\r ]b",
-            "\\s without \\v"
-        );
-        assert_eq!(
-            lite("\\<x", Dialect::Extended),
-            "<x",
-            "RE2 reads \\< as a literal"
-        );
-        assert_eq!(
-            lite("a{,3}", Dialect::Extended),
-            "a\\{,3\\}",
-            "not an interval in RE2"
-        );
+        assert_eq!(lite("a\\sb", Dialect::Extended), "a[\\t\\n\\x0C\\r ]b", "\\s without \\v");
+        assert_eq!(lite("\\<x", Dialect::Extended), "<x", "RE2 reads \\< as a literal");
+        assert_eq!(lite("a{,3}", Dialect::Extended), "a\\{,3\\}", "not an interval in RE2");
         assert_eq!(
             lite("[a[b&&c~-]", Dialect::Extended),
             "[a\\[b\\&\\&c\\~\\-]",
@@ -531,44 +483,18 @@ mod tests {
 
     #[test]
     fn outside_the_shared_subset_is_refused() {
-        for p in [
-            "\\pL",
-            "(?i)a",
-            "(?<n>a)",
-            "a{1001}",
-            "[[:foo:]]",
-            "\\x41",
-            "\\1",
-        ] {
-            assert!(
-                engine(&[p], Dialect::Extended, false, false, false).is_err(),
-                "{p}"
-            );
+        for p in ["\\pL", "(?i)a", "(?<n>a)", "a{1001}", "[[:foo:]]", "\\x41", "\\1"] {
+            assert!(engine(&[p], Dialect::Extended, false, false, false).is_err(), "{p}");
         }
         assert!(engine(&["été"], Dialect::Fixed, true, false, false).is_err());
-        assert!(
-            engine(&["a**"], Dialect::Extended, false, false, false).is_err(),
-            "RE2 rejects it"
-        );
+        assert!(engine(&["a**"], Dialect::Extended, false, false, false).is_err(), "RE2 rejects it");
     }
 
     #[test]
     fn nullable_patterns_are_known() {
-        assert!(
-            engine(&["a*"], Dialect::Extended, false, false, false)
-                .unwrap()
-                .nullable
-        );
-        assert!(
-            engine(&["x|"], Dialect::Extended, false, false, false)
-                .unwrap()
-                .nullable
-        );
-        assert!(
-            !engine(&["a+"], Dialect::Extended, false, false, false)
-                .unwrap()
-                .nullable
-        );
+        assert!(engine(&["a*"], Dialect::Extended, false, false, false).unwrap().nullable);
+        assert!(engine(&["x|"], Dialect::Extended, false, false, false).unwrap().nullable);
+        assert!(!engine(&["a+"], Dialect::Extended, false, false, false).unwrap().nullable);
     }
 
     #[test]

@@ -136,7 +136,9 @@ impl Filters {
     /// The filter for one pattern, given its parse and its Rust-regex translation.
     pub fn pattern(&self, node: &Node, regex: &str, line_regexp: bool) -> Result<Value, Unsupported> {
         match pure_literal(node) {
-            Some(lit) if self.aligned() && !self.ignore_case && !line_regexp && lit.len() <= MAX_FILTER_BYTES => Ok(json!({ "$contains": lit })),
+            Some(lit) if self.aligned() && !self.ignore_case && !line_regexp && lit.len() <= MAX_FILTER_BYTES => {
+                Ok(json!({ "$contains": lit }))
+            }
             _ if self.aligned() && regex.len() <= MAX_FILTER_BYTES => Ok(json!({ "$regex": regex })),
             _ => self.requirement(&node.required()).ok_or_else(|| {
                 Unsupported::new(if self.aligned() {
@@ -155,7 +157,10 @@ impl Filters {
         if count_leaves(&filter) <= MAX_DOCUMENT_PREDICATES {
             return Ok(filter);
         }
-        let combined = format!("{flags}{}", regexes.iter().map(|r| format!("(?:{})", &r[flags.len()..])).collect::<Vec<_>>().join("|"));
+        let combined = format!(
+            "{flags}{}",
+            regexes.iter().map(|r| format!("(?:{})", &r[flags.len()..])).collect::<Vec<_>>().join("|")
+        );
         if !self.aligned() || combined.len() > MAX_FILTER_BYTES {
             return Err(Unsupported::new("too many patterns for one filter"));
         }
@@ -170,7 +175,10 @@ mod tests {
     #[test]
     fn leaves_are_counted_through_and_and_or() {
         assert_eq!(count_leaves(&json!({"$contains": "a"})), 1);
-        assert_eq!(count_leaves(&json!({"$or": [{"$contains": "a"}, {"$and": [{"$regex": "b"}, {"$contains": "c"}]}]})), 3);
+        assert_eq!(
+            count_leaves(&json!({"$or": [{"$contains": "a"}, {"$and": [{"$regex": "b"}, {"$contains": "c"}]}]})),
+            3
+        );
     }
 
     #[test]
@@ -187,6 +195,9 @@ mod tests {
     #[test]
     fn unaligned_literals_also_match_a_cut() {
         let f = Filters { ignore_case: true, chunking: Chunking::Arbitrary };
-        assert_eq!(f.literal("token"), vec![json!({"$regex": "(?i)token"}), json!({"$regex": "(?i)t(?:o(?:k(?:e)?)?)?\\z"})]);
+        assert_eq!(
+            f.literal("token"),
+            vec![json!({"$regex": "(?i)token"}), json!({"$regex": "(?i)t(?:o(?:k(?:e)?)?)?\\z"})]
+        );
     }
 }

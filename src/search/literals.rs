@@ -86,7 +86,6 @@ impl Req {
     }
 }
 
-
 impl Node {
     /// The literals a match must contain.
     pub fn required(&self) -> Req {

@@ -31,7 +31,8 @@ pub struct FineCheck {
 
 impl PartialEq for FineCheck {
     fn eq(&self, other: &Self) -> bool {
-        self.ignore_case == other.ignore_case && self.regexes.iter().map(|r| r.as_str()).eq(other.regexes.iter().map(|r| r.as_str()))
+        self.ignore_case == other.ignore_case
+            && self.regexes.iter().map(|r| r.as_str()).eq(other.regexes.iter().map(|r| r.as_str()))
     }
 }
 
@@ -106,7 +107,13 @@ mod tests {
         v.iter().map(|x| x.to_string()).collect()
     }
 
-    fn m(patterns: &[&str], dialect: Dialect, ignore_case: bool, line_regexp: bool, chunking: Chunking) -> Result<Matcher, Unsupported> {
+    fn m(
+        patterns: &[&str],
+        dialect: Dialect,
+        ignore_case: bool,
+        line_regexp: bool,
+        chunking: Chunking,
+    ) -> Result<Matcher, Unsupported> {
         let patterns = s(patterns);
         Matcher::new(&Query { patterns: &patterns, dialect, ignore_case, line_regexp }, chunking)
     }
@@ -117,11 +124,18 @@ mod tests {
     fn filters() {
         let f = |p: &[&str], d, i, x| m(p, d, i, x, LineAligned).unwrap().filter;
         assert_eq!(f(&["access_token"], Dialect::Basic, false, false), json!({"$contains": "access_token"}));
-        assert_eq!(f(&["a\\.b"], Dialect::Basic, false, false), json!({"$contains": "a.b"}), "an escaped dot is a literal dot");
+        assert_eq!(
+            f(&["a\\.b"], Dialect::Basic, false, false),
+            json!({"$contains": "a.b"}),
+            "an escaped dot is a literal dot"
+        );
         assert_eq!(f(&["a.b"], Dialect::Basic, false, false), json!({"$regex": "(?m)a.b"}));
         assert_eq!(f(&["Token"], Dialect::Fixed, true, false), json!({"$regex": "(?mi)Token"}));
         assert_eq!(f(&["a.c"], Dialect::Fixed, false, true), json!({"$regex": "(?m)^a\\.c$"}));
-        assert_eq!(f(&["a", "b"], Dialect::Fixed, false, false), json!({"$or": [{"$contains": "a"}, {"$contains": "b"}]}));
+        assert_eq!(
+            f(&["a", "b"], Dialect::Fixed, false, false),
+            json!({"$or": [{"$contains": "a"}, {"$contains": "b"}]})
+        );
     }
 
     #[test]
@@ -131,7 +145,10 @@ mod tests {
         assert_eq!(why(&["a*"], Arbitrary), "the pattern requires no literal text, and chunks are not line-aligned");
         assert_eq!(why(&["(?=x)"], LineAligned), "look-around (RE2 rejects it)");
         assert_eq!(why(&["(a"], LineAligned), "an unclosed group");
-        assert_eq!(m(&["\\Qx"], Dialect::Perl, false, false, LineAligned).unwrap_err().0, "the Perl escapes \\Q, \\x or \\K");
+        assert_eq!(
+            m(&["\\Qx"], Dialect::Perl, false, false, LineAligned).unwrap_err().0,
+            "the Perl escapes \\Q, \\x or \\K"
+        );
     }
 
     #[test]
@@ -149,7 +166,10 @@ mod tests {
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
         let f = m(&many, Dialect::Fixed, false, false, LineAligned).unwrap().filter;
         assert_eq!(count_leaves(&f), 1, "{f}");
-        assert_eq!(m(&many, Dialect::Fixed, false, false, Arbitrary).unwrap_err().0, "too many patterns for one filter");
+        assert_eq!(
+            m(&many, Dialect::Fixed, false, false, Arbitrary).unwrap_err().0,
+            "too many patterns for one filter"
+        );
     }
 
     #[test]

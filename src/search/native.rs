@@ -11,8 +11,8 @@
 use super::args::{parse_grep, GrepArgs};
 use super::engine::{Engine, Flags};
 use super::native_rg::{self, NativeRg};
-use super::rewrite::Dialect;
 use super::printer::{self, Options};
+use super::rewrite::Dialect;
 use super::walk::{has_glob, walk, Target};
 use super::Unsupported;
 use crate::commands::glob::Glob;
@@ -74,13 +74,7 @@ fn selected(g: &GrepArgs, shown: &str) -> Result<bool, Unsupported> {
 /// Whether `--exclude-dir` stops grep's walk from `op` before it reaches the file
 /// `shown`: the walk tests the name of every directory it enters, the operand's included
 /// (spelled as given when it has no last name, as `/` or `docs/`).
-fn under_excluded_dir(
-    g: &GrepArgs,
-    op: &str,
-    shown: &str,
-    path: &str,
-    place: Place,
-) -> Result<bool, Unsupported> {
+fn under_excluded_dir(g: &GrepArgs, op: &str, shown: &str, path: &str, place: Place) -> Result<bool, Unsupported> {
     let globs = &g.output.exclude_dir;
     if globs.is_empty() || path::resolve(place.cwd, op) == path {
         return Ok(false);
@@ -103,39 +97,27 @@ fn under_excluded_dir(
 }
 
 /// The inputs of a recursive grep, and how many files it searches.
-fn recursive_inputs(
-    g: &GrepArgs,
-    place: Place,
-    operands: &[&str],
-) -> Result<(Vec<Input>, usize), Unsupported> {
+fn recursive_inputs(g: &GrepArgs, place: Place, operands: &[&str]) -> Result<(Vec<Input>, usize), Unsupported> {
     let mut inputs = Vec::new();
     for op in operands {
         let full = path::resolve(place.cwd, op);
         let mut targets = Vec::new();
         if full == DEV_NULL {
-            targets.push(Target::File {
-                shown: op.to_string(),
-                path: full,
-            });
+            targets.push(Target::File { shown: op.to_string(), path: full });
         } else {
             walk(place.listing, place.scratch, place.cwd, op, &mut targets);
         }
         for t in targets {
             match t {
                 Target::File { shown, path }
-                    if selected(g, &shown)?
-                        && !under_excluded_dir(g, op, &shown, &path, place)? =>
+                    if selected(g, &shown)? && !under_excluded_dir(g, op, &shown, &path, place)? =>
                 {
                     inputs.push(Input::File { shown, path })
                 }
                 Target::File { .. } => {}
                 // A missing operand is skipped silently by grep's walk.
                 Target::Keep(_) if place.scratch.is_none() => {}
-                Target::Keep(_) => {
-                    return Err(Unsupported::new(
-                        "the scratch directory is searched by just-bash",
-                    ))
-                }
+                Target::Keep(_) => return Err(Unsupported::new("the scratch directory is searched by just-bash")),
             }
         }
     }
@@ -144,11 +126,7 @@ fn recursive_inputs(
 }
 
 /// The inputs of a grep without `-r`, and how many operands it has.
-fn plain_inputs(
-    g: &GrepArgs,
-    place: Place,
-    operands: &[&str],
-) -> Result<(Vec<Input>, usize), Unsupported> {
+fn plain_inputs(g: &GrepArgs, place: Place, operands: &[&str]) -> Result<(Vec<Input>, usize), Unsupported> {
     let mut inputs = Vec::new();
     for op in operands {
         if !selected(g, op)? {
@@ -228,11 +206,7 @@ pub fn prepare(name: &str, args: &[String], place: Place) -> Result<NativeGrep, 
         "grep" => &[],
         _ => return Err(Unsupported::new("only grep is answered here")),
     };
-    let full: Vec<String> = injected
-        .iter()
-        .map(|s| s.to_string())
-        .chain(args.iter().cloned())
-        .collect();
+    let full: Vec<String> = injected.iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
     let g = parse_grep(&full, injected.len());
     if g.dialect() == Dialect::Perl {
         return Err(Unsupported::new("-P is left to just-bash"));
@@ -241,45 +215,22 @@ pub fn prepare(name: &str, args: &[String], place: Place) -> Result<NativeGrep, 
         return Err(Unsupported::new("help and usage errors are just-bash's"));
     }
     if !g.pattern_files.is_empty() || g.output.odd_number {
-        return Err(Unsupported::new(
-            "-f and unusual numbers are left to just-bash",
-        ));
+        return Err(Unsupported::new("-f and unusual numbers are left to just-bash"));
     }
     let operands: Vec<&str> = g.file_operands.iter().map(|&i| full[i].as_str()).collect();
     if operands.is_empty() || operands.iter().any(|o| *o == "-" || has_glob(o)) {
         return Err(Unsupported::new("stdin and globs are read by just-bash"));
     }
-    let patterns: Vec<String> = g
-        .pattern
-        .as_deref()
-        .unwrap_or_default()
-        .split('\n')
-        .map(String::from)
-        .collect();
-    let flags = Flags {
-        dialect: g.dialect(),
-        ignore_case: g.ignore_case,
-        word: g.output.word,
-        line: g.line_regexp,
-    };
+    let patterns: Vec<String> = g.pattern.as_deref().unwrap_or_default().split('\n').map(String::from).collect();
+    let flags = Flags { dialect: g.dialect(), ignore_case: g.ignore_case, word: g.output.word, line: g.line_regexp };
     let engine = Engine::new(&patterns, flags)?;
     if g.output.only_matching && engine.nullable {
-        return Err(Unsupported::new(
-            "-o with a pattern that matches empty text",
-        ));
+        return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
-    let (inputs, files) = if g.recursive {
-        recursive_inputs(&g, place, &operands)?
-    } else {
-        plain_inputs(&g, place, &operands)?
-    };
+    let (inputs, files) =
+        if g.recursive { recursive_inputs(&g, place, &operands)? } else { plain_inputs(&g, place, &operands)? };
     let show_filename = (files > 1 || g.recursive) && !g.output.no_filename;
-    Ok(NativeGrep {
-        engine,
-        g,
-        inputs,
-        show_filename,
-    })
+    Ok(NativeGrep { engine, g, inputs, show_filename })
 }
 
 impl NativeGrep {
@@ -335,11 +286,7 @@ impl NativeGrep {
                 max_count: if names_only { 1 } else { o.max_count },
                 filename: self.show_filename.then_some(shown.as_str()),
             };
-            let out = if names_only {
-                &mut scratch
-            } else {
-                &mut stdout
-            };
+            let out = if names_only { &mut scratch } else { &mut stdout };
             let matched = if names_only && !self.g.invert {
                 printer::any_match(&content, &self.engine)
             } else {
@@ -347,11 +294,7 @@ impl NativeGrep {
             };
             scratch.clear();
             if matched && o.quiet {
-                return Some(Printed {
-                    stdout: String::new(),
-                    stderr: String::new(),
-                    exit_code: 0,
-                });
+                return Some(Printed { stdout: String::new(), stderr: String::new(), exit_code: 0 });
             }
             any_match |= matched;
             if matched && o.files_with_matches || !matched && self.g.files_without_match {
@@ -367,16 +310,8 @@ impl NativeGrep {
             1
         };
         if o.quiet {
-            return Some(Printed {
-                stdout: String::new(),
-                stderr: String::new(),
-                exit_code,
-            });
+            return Some(Printed { stdout: String::new(), stderr: String::new(), exit_code });
         }
-        Some(Printed {
-            stdout,
-            stderr,
-            exit_code,
-        })
+        Some(Printed { stdout, stderr, exit_code })
     }
 }

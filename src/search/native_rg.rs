@@ -93,7 +93,14 @@ fn class<'a>(rest: &'a str, re: &mut String) -> Result<&'a str, Unsupported> {
         Some(_) => (&rest[1..end], true),
         None => (&rest[..end], false),
     };
-    if body.is_empty() || !body.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || (b == b'-' && !body.starts_with('-') && !body.ends_with('-'))) {
+    if body.is_empty()
+        || !body.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || b == b'_'
+                || b == b'.'
+                || (b == b'-' && !body.starts_with('-') && !body.ends_with('-'))
+        })
+    {
         return Err(Unsupported::new("a glob class left to just-bash"));
     }
     re.push_str(if negated { "[^" } else { "[" });
@@ -115,7 +122,13 @@ impl Filters {
         let table = |names: &[String]| -> Result<Vec<&'static [&'static str]>, Unsupported> {
             names
                 .iter()
-                .map(|n| TYPES.iter().find(|(t, _)| t == n).map(|(_, e)| *e).ok_or_else(|| Unsupported::new(format!("the file type {n:?} is left to just-bash"))))
+                .map(|n| {
+                    TYPES
+                        .iter()
+                        .find(|(t, _)| t == n)
+                        .map(|(_, e)| *e)
+                        .ok_or_else(|| Unsupported::new(format!("the file type {n:?} is left to just-bash")))
+                })
                 .collect()
         };
         let globs = |v: &[String], ci: bool| v.iter().map(|g| Glob::new(g, ci)).collect::<Result<Vec<_>, _>>();
@@ -162,7 +175,8 @@ fn pattern(patterns: &[String], fixed: bool) -> Result<(String, Dialect), Unsupp
     if fixed && patterns.iter().any(|p| p.contains("[:")) {
         return Err(Unsupported::new("fixed strings that read as POSIX classes in Perl mode"));
     }
-    let joined: Vec<String> = patterns.iter().map(|p| if fixed { escape_fixed(p) } else { format!("(?:{p})") }).collect();
+    let joined: Vec<String> =
+        patterns.iter().map(|p| if fixed { escape_fixed(p) } else { format!("(?:{p})") }).collect();
     Ok((joined.join("|"), Dialect::Perl))
 }
 
@@ -184,11 +198,13 @@ pub fn prepare(args: &[String], place: Place, stdin_empty: bool) -> Result<Nativ
     }
     let o = r.output.clone();
     let (re, dialect) = pattern(&r.patterns, r.fixed)?;
-    let engine = Engine::new(&[re], Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp })?;
+    let engine =
+        Engine::new(&[re], Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp })?;
     if (o.only_matching || o.count_matches) && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
-    let operands: Vec<&str> = if r.paths.is_empty() { vec!["."] } else { r.paths.iter().map(|&i| args[i].as_str()).collect() };
+    let operands: Vec<&str> =
+        if r.paths.is_empty() { vec!["."] } else { r.paths.iter().map(|&i| args[i].as_str()).collect() };
     let (mut files, single_file) = collect(&o, place, &operands)?;
     if !o.unsorted {
         crate::sort::sort_by(&mut files, |a, b| path::js_cmp(&a.0, &b.0));
@@ -203,7 +219,11 @@ pub fn prepare(args: &[String], place: Place, stdin_empty: bool) -> Result<Nativ
 /// exactly one file and no directory.
 fn collect(o: &RgOutput, place: Place, operands: &[&str]) -> Result<(Vec<(String, String)>, bool), Unsupported> {
     let filters = Filters::new(o)?;
-    let how = RgWalk { hidden: o.hidden, no_ignore: o.no_ignore, max_depth: o.max_depth.unwrap_or(RgWalk::default().max_depth) };
+    let how = RgWalk {
+        hidden: o.hidden,
+        no_ignore: o.no_ignore,
+        max_depth: o.max_depth.unwrap_or(RgWalk::default().max_depth),
+    };
     let (mut files, mut named_files, mut dirs) = (Vec::new(), 0, 0);
     for op in operands {
         let full = path::resolve(place.cwd, op);
@@ -241,7 +261,8 @@ fn collect(o: &RgOutput, place: Place, operands: &[&str]) -> Result<(Vec<(String
 /// reads it as Latin-1, which is not modelled); and whether rg takes it for binary.
 fn content(page: &CachedPage) -> Option<(&str, bool)> {
     let text = page.as_str()?;
-    let binary = text.find('\0').is_some_and(|at| text[..at].chars().map(char::len_utf16).sum::<usize>() < BINARY_SAMPLE);
+    let binary =
+        text.find('\0').is_some_and(|at| text[..at].chars().map(char::len_utf16).sum::<usize>() < BINARY_SAMPLE);
     Some((text, binary))
 }
 

@@ -37,7 +37,10 @@ pub struct Context<'a> {
 pub enum Plan {
     Delegate,
     /// Load these (normalised) paths, then run the command as typed.
-    Prefetch { files: Vec<String>, why: String },
+    Prefetch {
+        files: Vec<String>,
+        why: String,
+    },
     /// Pattern files to read first (paths as given), then plan again with their contents.
     ReadPatternFiles(Vec<String>),
     Narrow(Narrowing),
@@ -52,7 +55,10 @@ pub const MAX_PATTERN_BYTES: usize = 8192;
 
 fn too_long<'a>(mut patterns: impl Iterator<Item = &'a String>) -> Option<Plan> {
     let long = patterns.find(|p| p.len() > MAX_PATTERN_BYTES)?;
-    Some(Plan::Refuse(format!("a pattern of {} bytes is longer than the {MAX_PATTERN_BYTES} this shell searches with", long.len())))
+    Some(Plan::Refuse(format!(
+        "a pattern of {} bytes is longer than the {MAX_PATTERN_BYTES} this shell searches with",
+        long.len()
+    )))
 }
 
 /// Why a command line must not run at all, if it must not.
@@ -122,11 +128,15 @@ pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option
     }
     // Operand indices refer to `full`; shift them back to `args`.
     g.file_operands.iter_mut().for_each(|i| *i -= injected.len());
-    let prefetch = |why: &str| Plan::Prefetch { files: grep_read_set(cx.listing, cx.cwd, args, &g), why: why.to_string() };
-    let mut patterns: Vec<String> = g.pattern.as_deref().map(|p| p.split('\n').map(String::from).collect()).unwrap_or_default();
+    let prefetch =
+        |why: &str| Plan::Prefetch { files: grep_read_set(cx.listing, cx.cwd, args, &g), why: why.to_string() };
+    let mut patterns: Vec<String> =
+        g.pattern.as_deref().map(|p| p.split('\n').map(String::from).collect()).unwrap_or_default();
     if !g.pattern_files.is_empty() {
         match pattern_files {
-            None if g.pattern_files.iter().all(|f| !f.is_empty() && f != "-") => return Plan::ReadPatternFiles(g.pattern_files.clone()),
+            None if g.pattern_files.iter().all(|f| !f.is_empty() && f != "-") => {
+                return Plan::ReadPatternFiles(g.pattern_files.clone())
+            }
             None => return prefetch("patterns come from stdin"),
             Some(contents) => contents.iter().for_each(|c| patterns.extend(split_pattern_file(c))),
         }
@@ -147,7 +157,8 @@ pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option
     if g.file_operands.iter().any(|&i| args[i] == "-" || has_glob(&args[i])) {
         return prefetch("an operand is stdin or a glob grep expands itself");
     }
-    let query = Query { patterns: &patterns, dialect: g.dialect(), ignore_case: g.ignore_case, line_regexp: g.line_regexp };
+    let query =
+        Query { patterns: &patterns, dialect: g.dialect(), ignore_case: g.ignore_case, line_regexp: g.line_regexp };
     let matcher = match Matcher::new(&query, cx.chunking) {
         Ok(m) => m,
         Err(why) => return prefetch(&why.0),
@@ -156,7 +167,8 @@ pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option
     for &i in &g.file_operands {
         walk(cx.listing, cx.scratch, cx.cwd, &args[i], &mut targets);
     }
-    let mut rest: Vec<String> = args.iter().enumerate().filter(|(i, _)| !g.file_operands.contains(i)).map(|(_, a)| a.clone()).collect();
+    let mut rest: Vec<String> =
+        args.iter().enumerate().filter(|(i, _)| !g.file_operands.contains(i)).map(|(_, a)| a.clone()).collect();
     if !g.has_double_dash {
         rest.push("--".into());
     }
@@ -172,7 +184,8 @@ pub fn plan_rg(args: &[String], cx: Context, stdin_empty: bool) -> Plan {
     if r.invalid || r.files_only || r.patterns.is_empty() || (r.paths.is_empty() && !stdin_empty) {
         return Plan::Delegate;
     }
-    let operands: Vec<&str> = if r.paths.is_empty() { vec!["."] } else { r.paths.iter().map(|&i| args[i].as_str()).collect() };
+    let operands: Vec<&str> =
+        if r.paths.is_empty() { vec!["."] } else { r.paths.iter().map(|&i| args[i].as_str()).collect() };
     let prefetch = |why: String| Plan::Prefetch { files: rg_read_set(cx.listing, cx.cwd, &operands), why };
     if let Some(flag) = &r.unsafe_flag {
         return prefetch(format!("rg {flag} is not narrowed"));
@@ -195,8 +208,10 @@ pub fn plan_rg(args: &[String], cx: Context, stdin_empty: bool) -> Plan {
             return prefetch("a file name would read as an option".into());
         }
     }
-    let single_explicit_file = operands.len() == 1 && matches!(cx.listing.get(&path::resolve(cx.cwd, operands[0])), Some(Node::File(_)));
-    let rest: Vec<String> = args.iter().enumerate().filter(|(i, _)| !r.paths.contains(i)).map(|(_, a)| a.clone()).collect();
+    let single_explicit_file =
+        operands.len() == 1 && matches!(cx.listing.get(&path::resolve(cx.cwd, operands[0])), Some(Node::File(_)));
+    let rest: Vec<String> =
+        args.iter().enumerate().filter(|(i, _)| !r.paths.contains(i)).map(|(_, a)| a.clone()).collect();
     Plan::Narrow(Narrowing { targets, matcher, args: rest, keep_many: !single_explicit_file })
 }
 
@@ -217,11 +232,20 @@ mod tests {
     }
 
     fn grep(args: &[&str], cwd: &str) -> Plan {
-        plan_grep("grep", &s(args), Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned }, None)
+        plan_grep(
+            "grep",
+            &s(args),
+            Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned },
+            None,
+        )
     }
 
     fn rg(args: &[&str], cwd: &str, stdin_empty: bool) -> Plan {
-        plan_rg(&s(args), Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned }, stdin_empty)
+        plan_rg(
+            &s(args),
+            Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned },
+            stdin_empty,
+        )
     }
 
     fn files(p: &Plan) -> Vec<String> {
@@ -245,7 +269,10 @@ mod tests {
     #[test]
     fn recursive_searches_are_narrowed_over_the_walk() {
         assert_eq!(files(&grep(&["-rn", "foo", "/"], "/")), ["//a.md", "//docs/b.md", "//docs/sub/c.md"]);
-        assert_eq!(files(&grep(&["-r", "foo", "docs/", "nope", "secret.md", "a.md"], "/")), ["docs//b.md", "docs//sub/c.md", "keep:nope", "keep:secret.md", "a.md"]);
+        assert_eq!(
+            files(&grep(&["-r", "foo", "docs/", "nope", "secret.md", "a.md"], "/")),
+            ["docs//b.md", "docs//sub/c.md", "keep:nope", "keep:secret.md", "a.md"]
+        );
     }
 
     #[test]
@@ -267,15 +294,26 @@ mod tests {
         assert_eq!(grep(&["-rv", "foo", "/docs"], "/"), prefetch(&docs, "-v prints the lines that do not match"));
         assert_eq!(grep(&["-rc", "foo", "/docs"], "/"), prefetch(&docs, "-c prints a count for every file"));
         assert_eq!(grep(&["-rL", "foo", "/docs"], "/"), prefetch(&docs, "-L lists the files without a match"));
-        assert_eq!(grep(&["foo", "a.md", "docs"], "/"), prefetch(&["/a.md"], "not recursive: the named files are read"));
-        assert_eq!(grep(&["-r", "--exclude-dir=sub", "foo", "/docs"], "/"), prefetch(&docs, "--exclude-dir changes the walk"));
+        assert_eq!(
+            grep(&["foo", "a.md", "docs"], "/"),
+            prefetch(&["/a.md"], "not recursive: the named files are read")
+        );
+        assert_eq!(
+            grep(&["-r", "--exclude-dir=sub", "foo", "/docs"], "/"),
+            prefetch(&docs, "--exclude-dir changes the walk")
+        );
         assert_eq!(grep(&["-rE", "(?=x)", "/a.md"], "/"), prefetch(&["/a.md"], "look-around (RE2 rejects it)"));
-        assert_eq!(grep(&["-r", "x", "/docs/*.md"], "/"), prefetch(&docs, "an operand is stdin or a glob grep expands itself"));
+        assert_eq!(
+            grep(&["-r", "x", "/docs/*.md"], "/"),
+            prefetch(&docs, "an operand is stdin or a glob grep expands itself")
+        );
     }
 
     #[test]
     fn commands_that_read_no_files_are_left_alone() {
-        for args in [&["foo"][..], &["-r", "foo"], &["--help"], &["-Z", "foo", "/"], &["-r"], &["-e"], &["-rP", "a\nb", "/"]] {
+        for args in
+            [&["foo"][..], &["-r", "foo"], &["--help"], &["-Z", "foo", "/"], &["-r"], &["-e"], &["-rP", "a\nb", "/"]]
+        {
             assert_eq!(grep(args, "/"), Plan::Delegate, "{args:?}");
         }
     }
@@ -286,17 +324,24 @@ mod tests {
         let cx = Context { listing: &listing(), scratch: None, cwd: "/", chunking: Chunking::LineAligned };
         assert_eq!(plan_grep("grep", &args, cx, None), Plan::ReadPatternFiles(s(&["/pats.txt"])));
         match plan_grep("grep", &args, cx, Some(&s(&["a\nb\n"]))) {
-            Plan::Narrow(n) => assert_eq!(n.matcher.filter, serde_json::json!({"$or": [{"$contains": "a"}, {"$contains": "b"}]})),
+            Plan::Narrow(n) => {
+                assert_eq!(n.matcher.filter, serde_json::json!({"$or": [{"$contains": "a"}, {"$contains": "b"}]}))
+            }
             p => panic!("{p:?}"),
         }
-        assert!(matches!(grep(&["-r", "-f", "-", "/docs"], "/"), Plan::Prefetch { why, .. } if why == "patterns come from stdin"));
+        assert!(
+            matches!(grep(&["-r", "-f", "-", "/docs"], "/"), Plan::Prefetch { why, .. } if why == "patterns come from stdin")
+        );
     }
 
     #[test]
     fn rg_is_narrowed_over_its_own_walk() {
         assert_eq!(files(&rg(&["-n", "foo", "/"], "/", true)), ["/a.md", "/docs/b.md", "/docs/sub/c.md"]);
         assert_eq!(files(&rg(&["foo"], "/docs", true)), ["b.md", "sub/c.md"]);
-        assert_eq!(files(&rg(&["foo", "docs", "nope", "a.md"], "/", true)), ["docs/b.md", "docs/sub/c.md", "keep:nope", "a.md"]);
+        assert_eq!(
+            files(&rg(&["foo", "docs", "nope", "a.md"], "/", true)),
+            ["docs/b.md", "docs/sub/c.md", "keep:nope", "a.md"]
+        );
         match rg(&["-e", "x", "-g", "*.md", "docs", "-n"], "/", true) {
             Plan::Narrow(n) => {
                 assert_eq!(n.args, s(&["-e", "x", "-g", "*.md", "-n"]));
@@ -310,7 +355,10 @@ mod tests {
     #[test]
     fn rg_fallbacks() {
         assert_eq!(rg(&["-v", "foo", "docs/sub"], "/", true), prefetch(&["/docs/sub/c.md"], "rg -v is not narrowed"));
-        assert_eq!(rg(&["--hidden", "foo"], "/docs", true), prefetch(&["/docs/.hidden.md", "/docs/b.md", "/docs/sub/c.md"], "rg --hidden is not narrowed"));
+        assert_eq!(
+            rg(&["--hidden", "foo"], "/docs", true),
+            prefetch(&["/docs/.hidden.md", "/docs/b.md", "/docs/sub/c.md"], "rg --hidden is not narrowed")
+        );
         assert_eq!(rg(&["foo"], "/", false), Plan::Delegate, "rg reads a non-empty stdin");
         assert_eq!(rg(&["--files"], "/", true), Plan::Delegate);
         assert_eq!(rg(&["-P", "foo", "/"], "/", true), Plan::Delegate);

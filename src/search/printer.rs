@@ -77,7 +77,7 @@ struct Text<'a> {
 
 impl<'a> Text<'a> {
     fn is_match(&self, i: usize) -> bool {
-        self.candidates.as_ref().map_or(true, |c| c[i]) && self.engine.is_some_and(|e| e.confirm(self.lines[i].text))
+        self.candidates.as_ref().is_none_or(|c| c[i]) && self.engine.is_some_and(|e| e.confirm(self.lines[i].text))
     }
 
     fn matches(&self, i: usize) -> Box<dyn Iterator<Item = &'a str> + 'a> {
@@ -93,7 +93,11 @@ fn count(t: &Text, o: &Options, out: &mut String) -> bool {
     let n: usize = (0..t.lines.len())
         .map(|i| {
             if by_match {
-                if t.candidates.as_ref().map_or(true, |c| c[i]) { t.matches(i).count() } else { 0 }
+                if t.candidates.as_ref().is_none_or(|c| c[i]) {
+                    t.matches(i).count()
+                } else {
+                    0
+                }
             } else {
                 usize::from(t.is_match(i) != o.invert)
             }
@@ -159,15 +163,14 @@ fn with_context(t: &Text, o: &Options, out: &mut String) -> bool {
     }
     let mut printed = HashSet::new();
     let mut last: Option<usize> = None;
-    let context =
-        |i: usize, printed: &mut HashSet<usize>, last: &mut Option<usize>, out: &mut String| {
-            if printed.insert(i) {
-                *last = Some(i);
-                prefix(out, o, i, '-');
-                out.push_str(lines[i].text);
-                out.push('\n');
-            }
-        };
+    let context = |i: usize, printed: &mut HashSet<usize>, last: &mut Option<usize>, out: &mut String| {
+        if printed.insert(i) {
+            *last = Some(i);
+            prefix(out, o, i, '-');
+            out.push_str(lines[i].text);
+            out.push('\n');
+        }
+    };
     for &hit in &hits {
         let start = hit.saturating_sub(o.before as usize);
         if last.is_some_and(|l| start > l + 1) {
@@ -245,8 +248,10 @@ mod tests {
 
     #[test]
     fn any_match_agrees_with_a_search() {
-        let texts = ["", "\n", "ab\n", "xab", "a\nb\n", "tokens here\nTOKEN\n", "foo bar\nfoobar", "k\u{212A}\nAB CD\n"];
-        let patterns = ["a", "ab", "token", "tok(en)?s", "foo|bar", "^b$", "\\bfoo\\b", "x*", "[A-Z]{2} [A-Z]{2}", "a\nb"];
+        let texts =
+            ["", "\n", "ab\n", "xab", "a\nb\n", "tokens here\nTOKEN\n", "foo bar\nfoobar", "k\u{212A}\nAB CD\n"];
+        let patterns =
+            ["a", "ab", "token", "tok(en)?s", "foo|bar", "^b$", "\\bfoo\\b", "x*", "[A-Z]{2} [A-Z]{2}", "a\nb"];
         for ignore_case in [false, true] {
             for word in [false, true] {
                 for p in patterns {

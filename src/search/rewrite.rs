@@ -16,7 +16,6 @@ pub enum Dialect {
     Fixed,
 }
 
-
 pub(super) const POSIX: &[(&str, &str)] = &[
     ("alpha", "a-zA-Z"),
     ("digit", "0-9"),
@@ -226,12 +225,16 @@ pub fn to_re2(pattern: &str, dialect: Dialect) -> Result<Option<String>, Unsuppo
         Dialect::Fixed => Ok(None),
         Dialect::Basic => Ok(Some(basic_to_re2(&posix_classes(&chars)))),
         Dialect::Extended | Dialect::Perl => {
-            if dialect == Dialect::Perl && (pattern.contains("\\Q") || pattern.contains("\\x") || pattern.contains("\\K")) {
+            if dialect == Dialect::Perl
+                && (pattern.contains("\\Q") || pattern.contains("\\x") || pattern.contains("\\K"))
+            {
                 return Err(Unsupported::new("the Perl escapes \\Q, \\x or \\K"));
             }
             // Perl mode deletes flag groups and rewrites `(?i:…)` before RE2 sees the
             // pattern, escaped parentheses or not.
-            if dialect == Dialect::Perl && pattern.match_indices("(?").any(|(at, _)| !pattern[at + 2..].starts_with(':')) {
+            if dialect == Dialect::Perl
+                && pattern.match_indices("(?").any(|(at, _)| !pattern[at + 2..].starts_with(':'))
+            {
                 return Err(Unsupported::new("a Perl (?…) group"));
             }
             let s: String = posix_classes(&chars).into_iter().collect();

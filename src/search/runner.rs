@@ -13,9 +13,9 @@ use super::coarse::{self, Found, Scope};
 use super::filter::Chunking;
 use super::matcher::Matcher;
 use super::native::{Native, Place, Printed};
-use super::plan::{plan_grep, plan_rg, refusal, Context, Narrowing, Plan};
 #[cfg(test)]
 use super::plan::MAX_PATTERN_BYTES;
+use super::plan::{plan_grep, plan_rg, refusal, Context, Narrowing, Plan};
 use super::walk::Target;
 use crate::fs::{decode, Filesystem, DEV_NULL};
 use crate::path;
@@ -50,7 +50,14 @@ pub enum Outcome {
 /// modelled exactly. What it cost is recorded in the session's stats.
 /// `own_fs` says whether the command reads this filesystem itself (not a host's
 /// filesystem that mounts it elsewhere): only then can it be answered here.
-pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool, own_fs: bool) -> Outcome {
+pub async fn run(
+    fs: &Filesystem,
+    name: &str,
+    args: Vec<String>,
+    cwd: &str,
+    stdin_empty: bool,
+    own_fs: bool,
+) -> Outcome {
     let mut cs = CommandStats::new(name, &args);
     let cwd = path::normalize(cwd);
     if !own_fs {
@@ -78,11 +85,20 @@ pub async fn run(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdi
 
 /// A search answered natively without asking Chroma anything, when every page it reads
 /// is in memory already: reading them here costs less than the coarse query's round trip.
-async fn in_memory(fs: &Filesystem, name: &str, args: &[String], cwd: &str, stdin_empty: bool, cs: &mut CommandStats) -> Option<Printed> {
+async fn in_memory(
+    fs: &Filesystem,
+    name: &str,
+    args: &[String],
+    cwd: &str,
+    stdin_empty: bool,
+    cs: &mut CommandStats,
+) -> Option<Printed> {
     if !fs.native_commands() || refusal(args).is_some() {
         return None;
     }
-    let grep = Native::prepare(name, args, Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd }, stdin_empty).ok()?;
+    let grep =
+        Native::prepare(name, args, Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd }, stdin_empty)
+            .ok()?;
     let pages: Vec<PageRef> = grep.paths().filter_map(|p| fs.page(p)).collect();
     if !pages.iter().all(|p| fs.store().is_cached(&p.key)) {
         return None;
@@ -96,7 +112,14 @@ async fn in_memory(fs: &Filesystem, name: &str, args: &[String], cwd: &str, stdi
 }
 
 /// The command answered natively, or the arguments to run it with in just-bash.
-async fn answer(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool, cs: &mut CommandStats) -> Outcome {
+async fn answer(
+    fs: &Filesystem,
+    name: &str,
+    args: Vec<String>,
+    cwd: &str,
+    stdin_empty: bool,
+    cs: &mut CommandStats,
+) -> Outcome {
     let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd };
     let why = match Native::prepare(name, &args, place, stdin_empty) {
         Ok(grep) => match grep.run(fs).await {
@@ -104,7 +127,8 @@ async fn answer(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin
                 cs.native = true;
                 return Outcome::Printed(printed);
             }
-            None => "a page holds text whose answer is just-bash's alone (case folding only RE2 does, or not UTF-8)".to_string(),
+            None => "a page holds text whose answer is just-bash's alone (case folding only RE2 does, or not UTF-8)"
+                .to_string(),
         },
         Err(why) => why.0,
     };
@@ -113,7 +137,14 @@ async fn answer(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin
 }
 
 /// Plans the command and loads what it reads: the arguments to run it with.
-async fn prepare(fs: &Filesystem, name: &str, args: Vec<String>, cwd: &str, stdin_empty: bool, cs: &mut CommandStats) -> Outcome {
+async fn prepare(
+    fs: &Filesystem,
+    name: &str,
+    args: Vec<String>,
+    cwd: &str,
+    stdin_empty: bool,
+    cs: &mut CommandStats,
+) -> Outcome {
     let chunking = if fs.tree().line_aligned() { Chunking::LineAligned } else { Chunking::Arbitrary };
     let cx = Context { listing: fs.listing(), scratch: fs.scratch_root(), cwd, chunking };
     let run = match plan(fs, name, &args, cx, stdin_empty).await {
@@ -191,7 +222,11 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Result<
     let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
     let scope = Scope {
         slugs: &slugs,
-        dir: fs.tree().chunks.dirs.then(|| common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path))),
+        dir: fs
+            .tree()
+            .chunks
+            .dirs
+            .then(|| common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path))),
         chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
     };
     let unscoped = !fs.coarse_query_allowed();
@@ -232,11 +267,15 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Result<
         .collect();
     cs.candidates = candidates.len() as u64;
     let before = fs.requests();
-    let kept = if hits.is_none() && candidates.iter().map(|(_, p)| p.size.unwrap_or(0)).sum::<u64>() > fs.store().capacity() as u64 {
+    let kept = if hits.is_none()
+        && candidates.iter().map(|(_, p)| p.size.unwrap_or(0)).sum::<u64>() > fs.store().capacity() as u64
+    {
         // Checking here would load the scope twice: once now, and again as the command
         // reads it after the cache has moved on. The command reads it once, ahead of itself.
         if !unscoped {
-            cs.note = Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads".into());
+            cs.note = Some(
+                "the pattern matches most of a scope larger than the cache: read ahead as the command reads".into(),
+            );
         }
         candidates.iter().map(|(p, _)| *p).collect()
     } else {
@@ -298,7 +337,11 @@ fn common_dir<'a>(paths: impl Iterator<Item = &'a str>) -> String {
 /// Loads the candidates and keeps those the fine check cannot rule out. Candidates are
 /// loaded in batches that fit the page cache, each checked before the next is loaded,
 /// so a search never needs more memory than the cache, whatever its size.
-async fn fine_check<'a>(fs: &Filesystem, candidates: &[&(&'a str, PageRef)], matcher: &Matcher) -> Result<HashSet<&'a str>, Failed> {
+async fn fine_check<'a>(
+    fs: &Filesystem,
+    candidates: &[&(&'a str, PageRef)],
+    matcher: &Matcher,
+) -> Result<HashSet<&'a str>, Failed> {
     let failed = |batch: &[&(&str, PageRef)]| {
         let path = shown(batch.iter().map(|(p, _)| *p));
         move |error| Failed { path, error }
@@ -329,8 +372,12 @@ async fn fine_check<'a>(fs: &Filesystem, candidates: &[&(&'a str, PageRef)], mat
     }
     // Pages kept early may have been evicted by later batches: load them again together
     // (as many as the cache holds), rather than one request each when the command reads.
-    let evicted: Vec<&(&str, PageRef)> = candidates.iter().filter(|(p, page)| kept.contains(p) && !fs.store().is_cached(&page.key)).copied().collect();
-    fs.store().prefetch(&evicted.iter().map(|(_, page)| page.clone()).collect::<Vec<_>>()).await.map_err(failed(&evicted))?;
+    let evicted: Vec<&(&str, PageRef)> =
+        candidates.iter().filter(|(p, page)| kept.contains(p) && !fs.store().is_cached(&page.key)).copied().collect();
+    fs.store()
+        .prefetch(&evicted.iter().map(|(_, page)| page.clone()).collect::<Vec<_>>())
+        .await
+        .map_err(failed(&evicted))?;
     Ok(kept)
 }
 

@@ -235,7 +235,9 @@ impl Parser {
                 ']' if !first => break,
                 '[' if self.peek() == Some(':') => {
                     let bad_class = || Unsupported::new("an unknown character class");
-                    let close = (self.i + 1..self.s.len().saturating_sub(1)).find(|&j| self.s[j] == ':' && self.s[j + 1] == ']').ok_or_else(bad_class)?;
+                    let close = (self.i + 1..self.s.len().saturating_sub(1))
+                        .find(|&j| self.s[j] == ':' && self.s[j + 1] == ']')
+                        .ok_or_else(bad_class)?;
                     let name: String = self.s[self.i + 1..close].iter().collect();
                     if !POSIX.iter().any(|(n, _)| *n == name) || name == "word" {
                         return Err(bad_class());
@@ -346,7 +348,6 @@ impl Node {
     }
 }
 
-
 /// Escapes a literal for a Rust regex.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
@@ -375,7 +376,6 @@ pub fn cut_prefix_regex(lit: &str) -> Option<String> {
     out.push_str("\\z");
     Some(out)
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -430,7 +430,16 @@ mod tests {
 
     #[test]
     fn translations_compile_with_regex_lite() {
-        for p in ["v[0-9]+\\.[0-9]+", "colou?r|gr(a|e)y", "[^a-z-]", "[[:alpha:]_]x", "a{2}b{1,}", "\\w+\\s\\d", "[\\]\\\\]", "a&b~c-d#"] {
+        for p in [
+            "v[0-9]+\\.[0-9]+",
+            "colou?r|gr(a|e)y",
+            "[^a-z-]",
+            "[[:alpha:]_]x",
+            "a{2}b{1,}",
+            "\\w+\\s\\d",
+            "[\\]\\\\]",
+            "a&b~c-d#",
+        ] {
             let mut out = String::from("(?m)");
             parse(&re2(p, Dialect::Perl)).unwrap().to_rust_regex(&mut out);
             assert!(regex_lite::Regex::new(&out).is_ok(), "{p} → {out}");

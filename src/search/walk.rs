@@ -84,7 +84,13 @@ pub fn grep_read_set(listing: &Listing, cwd: &str, args: &[String], g: &GrepArgs
         }
         if has_glob(op) {
             // grep expands it itself: load everything below its fixed directory.
-            let fixed = op[..op.find(['*', '?', '[']).unwrap()].rsplit_once('/').map_or(".", |(d, _)| if d.is_empty() { "/" } else { d });
+            let fixed = op[..op.find(['*', '?', '[']).unwrap()].rsplit_once('/').map_or(".", |(d, _)| {
+                if d.is_empty() {
+                    "/"
+                } else {
+                    d
+                }
+            });
             out.extend(listing.files_under(&path::resolve(cwd, fixed)));
             continue;
         }
@@ -100,7 +106,18 @@ pub fn grep_read_set(listing: &Listing, cwd: &str, args: &[String], g: &GrepArgs
 
 /// Names rg's walk always skips.
 const RG_COMMON_IGNORED: &[&str] = &[
-    "node_modules", ".git", ".svn", ".hg", "__pycache__", ".pytest_cache", ".mypy_cache", "venv", ".venv", ".next", ".nuxt", ".cargo",
+    "node_modules",
+    ".git",
+    ".svn",
+    ".hg",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    "venv",
+    ".venv",
+    ".next",
+    ".nuxt",
+    ".cargo",
 ];
 
 /// What rg's walk skips and how deep it goes (`--hidden`, `--no-ignore`, `--max-depth`).
@@ -119,7 +136,14 @@ impl Default for RgWalk {
 
 /// The files rg's walk visits from `operand`, spelled as just-bash's rg spells them;
 /// `false` when a file's spelling would read as an option if it were named.
-pub fn rg_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, how: RgWalk, out: &mut Vec<Target>) -> bool {
+pub fn rg_walk(
+    listing: &Listing,
+    mount: Option<&str>,
+    cwd: &str,
+    operand: &str,
+    how: RgWalk,
+    out: &mut Vec<Target>,
+) -> bool {
     let full = path::resolve(cwd, operand);
     match listing.get(&full) {
         None => {
@@ -134,7 +158,15 @@ pub fn rg_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str,
     }
 }
 
-fn rg_dir(listing: &Listing, mount: Option<&str>, how: RgWalk, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
+fn rg_dir(
+    listing: &Listing,
+    mount: Option<&str>,
+    how: RgWalk,
+    full: &str,
+    shown: &str,
+    out: &mut Vec<Target>,
+    depth: usize,
+) -> bool {
     if depth >= how.max_depth {
         return true;
     }
@@ -212,7 +244,11 @@ mod tests {
         assert_eq!(grep("/docs", "."), ["b.md", "node_modules/x.md", "sub/c.md"]);
         assert_eq!(grep("/", "docs/"), ["docs//b.md", "docs//node_modules/x.md", "docs//sub/c.md"]);
         assert_eq!(grep("/docs/sub", ".."), ["../b.md", "../node_modules/x.md", "../sub/c.md"]);
-        assert_eq!(grep("/", "secret.md"), ["keep:secret.md"], "a hidden file is left for grep to report, as a missing one");
+        assert_eq!(
+            grep("/", "secret.md"),
+            ["keep:secret.md"],
+            "a hidden file is left for grep to report, as a missing one"
+        );
         assert_eq!(grep("/", "docs/.hidden.md"), ["docs/.hidden.md"], "a named dotfile is read");
     }
 
@@ -240,9 +276,15 @@ mod tests {
 
     #[test]
     fn read_sets_cover_every_file_read() {
-        assert_eq!(rg_read_set(&listing(), "/", &["docs/sub", "/docs"]), ["/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]);
+        assert_eq!(
+            rg_read_set(&listing(), "/", &["docs/sub", "/docs"]),
+            ["/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]
+        );
         let args: Vec<String> = ["-r", "x", "docs/*.md", "a.md", "nope"].iter().map(|s| s.to_string()).collect();
         let g = crate::search::args::parse_grep(&args, 0);
-        assert_eq!(grep_read_set(&listing(), "/", &args, &g), ["/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md", "/a.md"]);
+        assert_eq!(
+            grep_read_set(&listing(), "/", &args, &g),
+            ["/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md", "/a.md"]
+        );
     }
 }

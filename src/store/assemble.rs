@@ -120,7 +120,10 @@ mod tests {
 
     #[test]
     fn rejects_gaps_and_duplicates() {
-        assert_eq!(assemble(vec![chunk(json!(0), "a"), chunk(json!(2), "c")], None), Err(AssemblyError::Gap { missing: 1 }));
+        assert_eq!(
+            assemble(vec![chunk(json!(0), "a"), chunk(json!(2), "c")], None),
+            Err(AssemblyError::Gap { missing: 1 })
+        );
         assert_eq!(assemble(vec![chunk(json!(1), "b")], None), Err(AssemblyError::Gap { missing: 0 }));
         assert_eq!(
             assemble(vec![chunk(json!(0), "a"), chunk(json!(0), "a"), chunk(json!(1), "b")], None),

@@ -47,7 +47,8 @@ impl<K: Hash + Eq + Clone, V: Clone> Flights<K, V> {
         if let Some(flight) = self.map.borrow().get(key) {
             return Ticket::Follow(Follower(flight.clone()));
         }
-        let flight = Rc::new(Flight { result: RefCell::new(None), abandoned: Cell::new(false), waiters: RefCell::default() });
+        let flight =
+            Rc::new(Flight { result: RefCell::new(None), abandoned: Cell::new(false), waiters: RefCell::default() });
         self.map.borrow_mut().insert(key.clone(), flight.clone());
         Ticket::Lead(Leader { flights: self, key: key.clone(), flight, done: false })
     }

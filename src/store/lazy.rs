@@ -75,11 +75,21 @@ impl std::fmt::Debug for LazySource {
 }
 
 /// Loads a lazy file's bytes, at most `limit`; the error says why in words.
-pub async fn load(source: &LazySource, transport: &dyn Transport, timeout_ms: u32, policy: &LazyPolicy, limit: LazyLimit) -> Result<Vec<u8>, String> {
+pub async fn load(
+    source: &LazySource,
+    transport: &dyn Transport,
+    timeout_ms: u32,
+    policy: &LazyPolicy,
+    limit: LazyLimit,
+) -> Result<Vec<u8>, String> {
     let (raw, checked) = match source {
         LazySource::Provider(p) => {
             let bytes = p().await?;
-            return if bytes.len() as u64 > limit.bytes() { Err(limit.exceeded("the lazy file's loader returned")) } else { Ok(bytes) };
+            return if bytes.len() as u64 > limit.bytes() {
+                Err(limit.exceeded("the lazy file's loader returned"))
+            } else {
+                Ok(bytes)
+            };
         }
         LazySource::Url(u) => (u, false),
         LazySource::TreeUrl(u) => (u, true),
@@ -99,12 +109,18 @@ pub async fn load(source: &LazySource, transport: &dyn Transport, timeout_ms: u3
             Err(TransportError::TooLarge { .. }) => return Err(limit.exceeded(&format!("GET {shown} answered"))),
         };
         if !resp.is_redirect() {
-            return if (200..300).contains(&resp.status) { Ok(resp.body) } else { Err(format!("GET {shown} answered HTTP {}", resp.status)) };
+            return if (200..300).contains(&resp.status) {
+                Ok(resp.body)
+            } else {
+                Err(format!("GET {shown} answered HTTP {}", resp.status))
+            };
         }
         let Some(location) = resp.location.as_deref() else {
             return Err(format!("GET {shown} redirected where the browser does not say"));
         };
-        let next = target.join(location).map_err(|why| format!("GET {shown} redirected to {}, refused: {why}", url::redact(location)))?;
+        let next = target
+            .join(location)
+            .map_err(|why| format!("GET {shown} redirected to {}, refused: {why}", url::redact(location)))?;
         allowed(&next).map_err(|why| format!("GET {shown} redirected to {}, refused: {why}", next.shown()))?;
         target = next;
     }
@@ -129,8 +145,17 @@ mod tests {
     #[test]
     fn urls_are_fetched_without_credentials_and_failures_say_why() {
         let server = FakeChroma::new();
-        server.set_fault(|req| Some(if req.url.ends_with("/ok") { Ok(HttpResponse::new(200, "spec")) } else { Ok(HttpResponse::new(404, "")) }));
-        assert_eq!(fetch(&server, LazySource::TreeUrl("https://x.test/ok".into()), LazyPolicy::default()).unwrap(), b"spec");
+        server.set_fault(|req| {
+            Some(if req.url.ends_with("/ok") {
+                Ok(HttpResponse::new(200, "spec"))
+            } else {
+                Ok(HttpResponse::new(404, ""))
+            })
+        });
+        assert_eq!(
+            fetch(&server, LazySource::TreeUrl("https://x.test/ok".into()), LazyPolicy::default()).unwrap(),
+            b"spec"
+        );
         let gone = fetch(&server, LazySource::Url("https://x.test/gone".into()), LazyPolicy::default());
         assert_eq!(gone.unwrap_err(), "GET https://x.test/gone answered HTTP 404");
         assert!(server.requests().iter().all(|r| r.headers.is_empty()), "no token, no host headers");
@@ -160,7 +185,11 @@ mod tests {
         assert_eq!(server.requests().len(), before, "a refused URL is never requested");
         let host = LazyPolicy::new(Some(vec!["http://127.0.0.1:9".into()]));
         assert_eq!(fetch(&server, tree("http://127.0.0.1:9/x"), host).unwrap(), b"spec");
-        assert_eq!(fetch(&server, LazySource::Url("http://127.0.0.1:9/x".into()), LazyPolicy::default()).unwrap(), b"spec", "the host's own URLs are trusted");
+        assert_eq!(
+            fetch(&server, LazySource::Url("http://127.0.0.1:9/x".into()), LazyPolicy::default()).unwrap(),
+            b"spec",
+            "the host's own URLs are trusted"
+        );
     }
 
     #[test]
@@ -178,11 +207,16 @@ mod tests {
         assert_eq!(tree(" HTTPS:\\CDN.test\\x\t ").unwrap(), b"spec");
         assert_eq!(server.requests().last().unwrap().url, "https://cdn.test/x", "the canonical form is sent");
         assert_eq!(tree("https://cdn.test/a b").unwrap_err(), "GET https://cdn.test/a%20b redirected to \"https://cdn.test/c?[redacted]\", refused: a URL with a user name or password, which chromafs never sends");
-        assert_eq!(tree("https://cdn.test/signed?sig=secret").unwrap_err(), "GET https://cdn.test/signed?[redacted] answered HTTP 404");
+        assert_eq!(
+            tree("https://cdn.test/signed?sig=secret").unwrap_err(),
+            "GET https://cdn.test/signed?[redacted] answered HTTP 404"
+        );
         let e = tree("https://cdn.test/hop").unwrap_err();
         assert_eq!(e, "GET https://cdn.test/hop redirected to https://127.0.0.1:9/@cdn.test/x?[redacted], refused: https://127.0.0.1:9 is a loopback, link-local or private address (set lazyOrigins to allow it)");
         let before = server.requests().len();
-        assert!(tree("https://u:pw@cdn.test/x").unwrap_err().starts_with("GET \"https://cdn.test/x\" refused: a URL with a user name"));
+        assert!(tree("https://u:pw@cdn.test/x")
+            .unwrap_err()
+            .starts_with("GET \"https://cdn.test/x\" refused: a URL with a user name"));
         assert_eq!(server.requests().len(), before);
     }
 
@@ -192,21 +226,35 @@ mod tests {
         server.set_fault(|_| Some(Ok(HttpResponse::new(200, vec![b'x'; 4096]))));
         let get = |limit| {
             let t = server.clone();
-            block_on(async move { load(&LazySource::Url("https://x.test/big".into()), &t, 100, &LazyPolicy::default(), limit).await })
+            block_on(async move {
+                load(&LazySource::Url("https://x.test/big".into()), &t, 100, &LazyPolicy::default(), limit).await
+            })
         };
-        assert_eq!(get(LazyLimit::Declared(10)).unwrap_err(), "GET https://x.test/big answered more than 10 bytes (the size the path tree declares)");
-        assert_eq!(get(LazyLimit::Cap(4095)).unwrap_err(), "GET https://x.test/big answered more than 4095 bytes (lazyMaxBytes)");
+        assert_eq!(
+            get(LazyLimit::Declared(10)).unwrap_err(),
+            "GET https://x.test/big answered more than 10 bytes (the size the path tree declares)"
+        );
+        assert_eq!(
+            get(LazyLimit::Cap(4095)).unwrap_err(),
+            "GET https://x.test/big answered more than 4095 bytes (lazyMaxBytes)"
+        );
         assert_eq!(get(LazyLimit::Cap(4096)).unwrap().len(), 4096);
         assert_eq!(server.requests().len(), 3, "not retried");
         assert!(server.requests().iter().all(|r| r.body_limit <= 4096), "the limit travels with the request");
         let p: Provider = Rc::new(|| Box::pin(async { Ok(vec![0u8; 11]) }));
-        let e = block_on(async move { load(&LazySource::Provider(p), &FakeChroma::new(), 100, &LazyPolicy::default(), LazyLimit::new(None, 10)).await });
+        let e = block_on(async move {
+            load(&LazySource::Provider(p), &FakeChroma::new(), 100, &LazyPolicy::default(), LazyLimit::new(None, 10))
+                .await
+        });
         assert_eq!(e.unwrap_err(), "the lazy file's loader returned more than 10 bytes (lazyMaxBytes)");
     }
 
     #[test]
     fn providers_are_called_on_load() {
         let p: Provider = Rc::new(|| Box::pin(async { Ok(b"from the host".to_vec()) }));
-        assert_eq!(fetch(&FakeChroma::new(), LazySource::Provider(p), LazyPolicy::default()).unwrap(), b"from the host");
+        assert_eq!(
+            fetch(&FakeChroma::new(), LazySource::Provider(p), LazyPolicy::default()).unwrap(),
+            b"from the host"
+        );
     }
 }

@@ -57,7 +57,11 @@ impl PageKey {
 pub enum Source {
     /// Chunk records in Chroma; `count` when the tree records it; `by_id` when their ids
     /// derive from the slug (chromafs's ingest), so they can be asked for by id.
-    Chunks { slug: String, count: Option<u64>, by_id: bool },
+    Chunks {
+        slug: String,
+        count: Option<u64>,
+        by_id: bool,
+    },
     Lazy(LazySource),
 }
 
@@ -79,9 +83,16 @@ pub enum LoadError {
     Chroma(ChromaError),
     /// `scoped`: the read carried the session's access, so missing chunks may mean the
     /// page changed or became private since the session connected.
-    Assembly { slug: String, error: AssemblyError, scoped: bool },
+    Assembly {
+        slug: String,
+        error: AssemblyError,
+        scoped: bool,
+    },
     Lazy(String),
-    LazySize { actual: u64, expected: u64 },
+    LazySize {
+        actual: u64,
+        expected: u64,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -96,7 +107,9 @@ impl fmt::Display for LoadError {
             }
             LoadError::Assembly { slug, error, .. } => write!(f, "page {slug:?}: {error}"),
             LoadError::Lazy(cause) => f.write_str(cause),
-            LoadError::LazySize { actual, expected } => write!(f, "lazy file is {actual} bytes but the path tree says {expected}"),
+            LoadError::LazySize { actual, expected } => {
+                write!(f, "lazy file is {actual} bytes but the path tree says {expected}")
+            }
         }
     }
 }
@@ -135,7 +148,12 @@ pub struct StoreOptions {
 
 impl Default for StoreOptions {
     fn default() -> Self {
-        StoreOptions { cache_bytes: 0, shared: None, lazy_policy: LazyPolicy::default(), lazy_max_bytes: lazy::DEFAULT_MAX_BYTES }
+        StoreOptions {
+            cache_bytes: 0,
+            shared: None,
+            lazy_policy: LazyPolicy::default(),
+            lazy_max_bytes: lazy::DEFAULT_MAX_BYTES,
+        }
     }
 }
 
@@ -173,7 +191,11 @@ impl PageStore {
 
     pub fn stats(&self) -> StoreStats {
         let cache = self.cache.borrow();
-        StoreStats { cached_bytes: cache.used() as u64, cached_pages: cache.len() as u64, ..self.stats.borrow().clone() }
+        StoreStats {
+            cached_bytes: cache.used() as u64,
+            cached_pages: cache.len() as u64,
+            ..self.stats.borrow().clone()
+        }
     }
 
     pub fn capacity(&self) -> usize {
@@ -265,9 +287,13 @@ impl PageStore {
     async fn load_lazy(&self, source: &LazySource, size: Option<u64>) -> Loaded {
         self.stats.borrow_mut().lazy_fetches += 1;
         let limit = lazy::LazyLimit::new(size, self.lazy_max_bytes);
-        let bytes = lazy::load(source, &*self.transport, self.timeout_ms, &self.lazy_policy, limit).await.map_err(LoadError::Lazy)?;
+        let bytes = lazy::load(source, &*self.transport, self.timeout_ms, &self.lazy_policy, limit)
+            .await
+            .map_err(LoadError::Lazy)?;
         match size {
-            Some(expected) if expected != bytes.len() as u64 => Err(LoadError::LazySize { actual: bytes.len() as u64, expected }),
+            Some(expected) if expected != bytes.len() as u64 => {
+                Err(LoadError::LazySize { actual: bytes.len() as u64, expected })
+            }
             _ => Ok(bytes.into()),
         }
     }
@@ -283,17 +309,34 @@ impl PageStore {
                 self.collection.get_by_ids(&ids, &what).await
             }
             _ => {
-                let req = GetRequest { where_: Some(json!({ schema.slug_field.as_str(): slug })), include: vec!["documents", "metadatas"], ..Default::default() };
+                let req = GetRequest {
+                    where_: Some(json!({ schema.slug_field.as_str(): slug })),
+                    include: vec!["documents", "metadatas"],
+                    ..Default::default()
+                };
                 let bound = Bound::page(count, size);
-                let check = |resp: &GetResponse| if resp.ids.len() > bound.records { Err(bound.exceeded(&what)) } else { Ok(()) };
+                let check = |resp: &GetResponse| {
+                    if resp.ids.len() > bound.records {
+                        Err(bound.exceeded(&what))
+                    } else {
+                        Ok(())
+                    }
+                };
                 self.collection.get_all_checked(req, bound, &what, &check).await
             }
         }
         .map_err(LoadError::Chroma)?;
         // Defence in depth: a record for any other slug never reaches the page.
-        let chunks = (0..resp.ids.len()).filter(|&i| schema.slug_of(&resp, i) == Some(slug)).map(|i| schema.chunk_of(&resp, i)).collect();
+        let chunks = (0..resp.ids.len())
+            .filter(|&i| schema.slug_of(&resp, i) == Some(slug))
+            .map(|i| schema.chunk_of(&resp, i))
+            .collect();
         let scoped = self.collection.scope.is_some();
-        let text = assemble::assemble(chunks, size).map_err(|error| LoadError::Assembly { slug: slug.to_string(), error, scoped })?;
+        let text = assemble::assemble(chunks, size).map_err(|error| LoadError::Assembly {
+            slug: slug.to_string(),
+            error,
+            scoped,
+        })?;
         Ok(Rc::from(text.into_bytes()))
     }
 

@@ -13,8 +13,8 @@
 use super::inflight::Ticket;
 use super::{assemble, PageRef, PageStore, Source};
 use crate::chroma::{ChromaError, GetRequest, GetResponse};
-use crate::schema::{self, Schema};
 use crate::collection::{any_of, Bound};
+use crate::schema::{self, Schema};
 use crate::sync::join_all;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -119,21 +119,34 @@ impl PageStore {
         let mut by_slug_only = Vec::new();
         for (page, slug) in pages.iter().zip(&slugs) {
             match page.source {
-                Source::Chunks { count: Some(n), by_id: true, .. } => ids.extend((0..n as usize).map(|i| schema::chunk_id(slug, i))),
+                Source::Chunks { count: Some(n), by_id: true, .. } => {
+                    ids.extend((0..n as usize).map(|i| schema::chunk_id(slug, i)))
+                }
                 Source::Chunks { count, .. } => by_slug_only.push((slug.clone(), Bound::page(count, page.size))),
                 Source::Lazy(_) => {}
             }
         }
-        let by_id = async { if ids.is_empty() { Ok(GetResponse::default()) } else { self.collection.get_by_ids(&ids, &what).await } };
+        let by_id = async {
+            if ids.is_empty() {
+                Ok(GetResponse::default())
+            } else {
+                self.collection.get_by_ids(&ids, &what).await
+            }
+        };
         let batches: Vec<&[(String, Bound)]> = by_slug_only.chunks(self.collection.slugs_per_query()).collect();
-        let checks: Vec<_> = batches.iter().map(|batch| move |resp: &GetResponse| check_counts(schema, resp, batch)).collect();
+        let checks: Vec<_> =
+            batches.iter().map(|batch| move |resp: &GetResponse| check_counts(schema, resp, batch)).collect();
         let by_slug = join_all(
             batches
                 .iter()
                 .zip(&checks)
                 .map(|(batch, check)| {
                     let slugs: Vec<String> = batch.iter().map(|(s, _)| s.clone()).collect();
-                    let req = GetRequest { where_: Some(any_of(&schema.slug_field, &slugs)), include: vec!["documents", "metadatas"], ..Default::default() };
+                    let req = GetRequest {
+                        where_: Some(any_of(&schema.slug_field, &slugs)),
+                        include: vec!["documents", "metadatas"],
+                        ..Default::default()
+                    };
                     self.collection.get_all_checked(req, Bound::sum(batch.iter().map(|(_, b)| *b)), &what, check)
                 })
                 .collect(),

@@ -55,7 +55,13 @@ pub mod memory {
     impl SharedCache for MemoryShared {
         fn get(&self, key: String) -> LocalFuture<'static, Result<Option<Vec<u8>>, String>> {
             let (entries, failing) = (self.entries.clone(), self.failing.get());
-            Box::pin(async move { if failing { Err("down".into()) } else { Ok(entries.borrow().get(&key).cloned()) } })
+            Box::pin(async move {
+                if failing {
+                    Err("down".into())
+                } else {
+                    Ok(entries.borrow().get(&key).cloned())
+                }
+            })
         }
         fn set(&self, key: String, value: Rc<[u8]>) -> LocalFuture<'static, Result<(), String>> {
             let (entries, failing) = (self.entries.clone(), self.failing.get());
@@ -87,7 +93,10 @@ mod tests {
         let c = cache.clone();
         assert!(matches!(block_on(async move { get(&c, &key(), Some(4)).await }), Lookup::Hit(b) if &*b == b"four"));
         let c = cache.clone();
-        assert!(matches!(block_on(async move { get(&c, &key(), Some(5)).await }), Lookup::Miss), "size disagrees with the tree");
+        assert!(
+            matches!(block_on(async move { get(&c, &key(), Some(5)).await }), Lookup::Miss),
+            "size disagrees with the tree"
+        );
         cache.failing.set(true);
         let c = cache.clone();
         assert!(matches!(block_on(async move { get(&c, &key(), None).await }), Lookup::Failed));

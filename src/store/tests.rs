@@ -12,7 +12,11 @@ use std::cell::Cell;
 fn store_with(chroma: &FakeChroma, cache_bytes: usize, shared: Option<Rc<dyn SharedCache>>) -> Rc<PageStore> {
     let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
     let collection = Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope: None };
-    Rc::new(PageStore::new(collection, Rc::new(chroma.clone()), StoreOptions { cache_bytes, shared, ..StoreOptions::default() }))
+    Rc::new(PageStore::new(
+        collection,
+        Rc::new(chroma.clone()),
+        StoreOptions { cache_bytes, shared, ..StoreOptions::default() },
+    ))
 }
 
 fn store(chroma: &FakeChroma) -> Rc<PageStore> {
@@ -31,7 +35,10 @@ fn page(slug: &str, size: Option<u64>, count: Option<u64>) -> PageRef {
 
 /// A page of a collection written by chromafs's ingest: its chunks are read by id.
 fn known(slug: &str, size: u64, count: u64) -> PageRef {
-    PageRef { source: Source::Chunks { slug: slug.into(), count: Some(count), by_id: true }, ..page(slug, Some(size), Some(count)) }
+    PageRef {
+        source: Source::Chunks { slug: slug.into(), count: Some(count), by_id: true },
+        ..page(slug, Some(size), Some(count))
+    }
 }
 
 /// `n` one-chunk pages `p000.md`… of 8 bytes each.
@@ -39,7 +46,12 @@ fn many(n: usize) -> FakeChroma {
     let chroma = FakeChroma::new();
     for i in 0..n {
         let slug = format!("p{i:03}.md");
-        chroma.put("docs", &format!("{slug}#0"), Some(&format!("page {i:03}")[..8]), json!({"page_slug": slug, "chunk_index": 0}));
+        chroma.put(
+            "docs",
+            &format!("{slug}#0"),
+            Some(&format!("page {i:03}")[..8]),
+            json!({"page_slug": slug, "chunk_index": 0}),
+        );
     }
     chroma
 }
@@ -152,7 +164,11 @@ fn records_of_other_pages_never_reach_a_page() {
     assert_eq!(other.stats().cached_pages, 1);
     assert!(other.cached(&page("secret.md", None, None).key).is_none());
     let e = read(&store(&chroma), page("a.md", Some(5), Some(1))).unwrap_err();
-    assert_eq!(e.to_string(), "unexpected answer from Chroma to page \"a.md\": more records than 1 (the chunk count the path tree declares)", "more than the tree declares");
+    assert_eq!(
+        e.to_string(),
+        "unexpected answer from Chroma to page \"a.md\": more records than 1 (the chunk count the path tree declares)",
+        "more than the tree declares"
+    );
 }
 
 #[test]
@@ -200,7 +216,8 @@ fn prefetch_of_other_tools_pages_keeps_slug_lists_within_the_quota() {
     let pages: Vec<PageRef> = (0..20).map(|i| page(&format!("p{i:03}.md"), Some(8), None)).collect();
     let s2 = s.clone();
     block_on(async move { s2.prefetch(&pages).await }).unwrap();
-    let lists: Vec<usize> = chroma.gets().iter().map(|g| g["where"]["page_slug"]["$in"].as_array().unwrap().len()).collect();
+    let lists: Vec<usize> =
+        chroma.gets().iter().map(|g| g["where"]["page_slug"]["$in"].as_array().unwrap().len()).collect();
     assert_eq!(lists, [8, 8, 4], "each $in value is one of Chroma Cloud's 8 predicates");
     assert_eq!(s.stats().prefetched_pages, 20);
 }
@@ -222,7 +239,9 @@ fn prefetch_skips_cached_pages_and_stops_at_the_cache_budget() {
 #[test]
 fn a_failed_prefetch_names_its_cause_and_caches_nothing() {
     let chroma = many(2);
-    chroma.set_fault(|req| req.body.as_deref().is_some_and(|b| b.contains("$in")).then_some(Err(TransportError::Timeout)));
+    chroma.set_fault(|req| {
+        req.body.as_deref().is_some_and(|b| b.contains("$in")).then_some(Err(TransportError::Timeout))
+    });
     let s = store(&chroma);
     let pages = vec![page("p000.md", Some(8), Some(1)), page("p001.md", Some(8), Some(1))];
     let s2 = s.clone();
@@ -246,7 +265,11 @@ fn the_shared_cache_sits_behind_memory() {
     let st = other.stats();
     assert_eq!((st.shared_hits, st.shared_misses), (1, 0));
     shared.failing.set(true);
-    assert_eq!(&*read(&other, page("p001.md", Some(8), Some(1))).unwrap(), b"page 001", "a failing shared cache is only a miss");
+    assert_eq!(
+        &*read(&other, page("p001.md", Some(8), Some(1))).unwrap(),
+        b"page 001",
+        "a failing shared cache is only a miss"
+    );
     assert_eq!(other.stats().shared_errors, 2, "the lookup and the store both failed");
 }
 
@@ -396,7 +419,10 @@ fn a_bulk_load_names_the_page_with_too_many_chunks_within_a_few_requests() {
     let e = block_on(async move { s2.prefetch(&pages).await }).unwrap_err();
     assert_eq!(e.to_string(), "cannot load 21 pages: unexpected answer from Chroma to page \"big.md\": more records than 1 (the chunk count the path tree declares)");
     assert!(chroma.gets().len() <= 3, "{} requests", chroma.gets().len());
-    assert!(chroma.gets().iter().all(|g| g["limit"].as_u64() <= Some(9)), "each query asks for one more than its pages may hold");
+    assert!(
+        chroma.gets().iter().all(|g| g["limit"].as_u64() <= Some(9)),
+        "each query asks for one more than its pages may hold"
+    );
     // Known pages read by id are bounded by the ids asked for.
     let by_id = oversized(2000);
     let s = store(&by_id);
@@ -409,7 +435,9 @@ fn a_bulk_load_names_the_page_with_too_many_chunks_within_a_few_requests() {
 fn a_lazy_file_longer_than_declared_fails_at_once_and_is_not_kept() {
     let chroma = FakeChroma::new();
     chroma.collection("docs");
-    chroma.set_fault(|req| req.url.starts_with("https://files.test/").then(|| Ok(HttpResponse::new(200, vec![b'x'; 1 << 16]))));
+    chroma.set_fault(|req| {
+        req.url.starts_with("https://files.test/").then(|| Ok(HttpResponse::new(200, vec![b'x'; 1 << 16])))
+    });
     let s = store_with(&chroma, 1 << 20, None);
     let lazy = |size| PageRef {
         key: PageKey { collection_id: "c".into(), tree_version: "v".into(), slug: "spec.json".into() },
@@ -418,10 +446,17 @@ fn a_lazy_file_longer_than_declared_fails_at_once_and_is_not_kept() {
         shareable: true,
     };
     let e = read(&s, lazy(Some(10))).unwrap_err();
-    assert_eq!(e.to_string(), "GET https://files.test/spec.json answered more than 10 bytes (the size the path tree declares)");
+    assert_eq!(
+        e.to_string(),
+        "GET https://files.test/spec.json answered more than 10 bytes (the size the path tree declares)"
+    );
     assert_eq!(chroma.requests().last().unwrap().body_limit, 10);
     assert_eq!(s.stats().cached_pages, 0);
-    let capped = Rc::new(PageStore::new(s.collection.clone(), Rc::new(chroma.clone()), StoreOptions { cache_bytes: 1 << 20, lazy_max_bytes: 1000, ..StoreOptions::default() }));
+    let capped = Rc::new(PageStore::new(
+        s.collection.clone(),
+        Rc::new(chroma.clone()),
+        StoreOptions { cache_bytes: 1 << 20, lazy_max_bytes: 1000, ..StoreOptions::default() },
+    ));
     let e = read(&capped, lazy(None)).unwrap_err();
     assert_eq!(e.to_string(), "GET https://files.test/spec.json answered more than 1000 bytes (lazyMaxBytes)");
     assert_eq!(read(&store_with(&chroma, 1 << 20, None), lazy(None)).unwrap().len(), 1 << 16, "32 MiB by default");

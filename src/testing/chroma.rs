@@ -71,7 +71,11 @@ impl FakeChroma {
         self.collection(collection);
         let mut s = self.0.borrow_mut();
         let c = s.collections.iter_mut().find(|c| c.name == collection).unwrap();
-        let record = Record { id: id.into(), document: document.map(str::to_string), metadata: metadata.as_object().cloned().unwrap_or_default() };
+        let record = Record {
+            id: id.into(),
+            document: document.map(str::to_string),
+            metadata: metadata.as_object().cloned().unwrap_or_default(),
+        };
         match c.records.iter_mut().find(|r| r.id == id) {
             Some(r) => *r = record,
             None => c.records.push(record),
@@ -126,7 +130,13 @@ impl FakeChroma {
 
     /// Bodies of the `get` requests, parsed.
     pub fn gets(&self) -> Vec<Value> {
-        self.0.borrow().log.iter().filter(|r| r.url.ends_with("/get")).map(|r| serde_json::from_str(r.body.as_deref().unwrap_or("null")).unwrap()).collect()
+        self.0
+            .borrow()
+            .log
+            .iter()
+            .filter(|r| r.url.ends_with("/get"))
+            .map(|r| serde_json::from_str(r.body.as_deref().unwrap_or("null")).unwrap())
+            .collect()
     }
 
     pub fn clear_log(&self) {
@@ -169,7 +179,8 @@ impl FakeChroma {
     }
 
     fn route(&self, req: &HttpRequest) -> Result<HttpResponse, (u16, String)> {
-        let rest = req.url.strip_prefix(URL).and_then(|p| p.strip_prefix("/api/v2/tenants/")).ok_or((404, String::new()))?;
+        let rest =
+            req.url.strip_prefix(URL).and_then(|p| p.strip_prefix("/api/v2/tenants/")).ok_or((404, String::new()))?;
         let parts: Vec<&str> = rest.split('/').collect();
         let body: Value = match &req.body {
             Some(b) => serde_json::from_str(b).map_err(|e| (422, e.to_string()))?,
@@ -185,7 +196,11 @@ impl FakeChroma {
             ("GET", [_, "databases", _, "collections", name]) => {
                 let name = percent_decode(name);
                 let s = self.0.borrow();
-                let c = s.collections.iter().find(|c| c.name == name).ok_or((404, format!("Collection [{name}] does not exist")))?;
+                let c = s
+                    .collections
+                    .iter()
+                    .find(|c| c.name == name)
+                    .ok_or((404, format!("Collection [{name}] does not exist")))?;
                 ok(json!({"id": c.id, "name": c.name}))
             }
             (_, [_, "databases", _, "collections", id, op]) => self.records(id, op, &body),
@@ -195,7 +210,8 @@ impl FakeChroma {
 
     fn records(&self, id: &str, op: &str, body: &Value) -> Result<HttpResponse, (u16, String)> {
         let mut s = self.0.borrow_mut();
-        let c = s.collections.iter_mut().find(|c| c.id == id).ok_or((404, format!("Collection [{id}] does not exist")))?;
+        let c =
+            s.collections.iter_mut().find(|c| c.id == id).ok_or((404, format!("Collection [{id}] does not exist")))?;
         let ok = |v: Value| Ok(HttpResponse::new(200, v.to_string()));
         match op {
             "get" => ok(get(&c.records, body)?),
@@ -230,7 +246,8 @@ impl FakeChroma {
                 ok(json!({}))
             }
             "delete" => {
-                let ids: Vec<&str> = body["ids"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+                let ids: Vec<&str> =
+                    body["ids"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
                 c.records.retain(|r| !ids.contains(&r.id.as_str()));
                 ok(json!({}))
             }
@@ -258,7 +275,8 @@ fn percent_decode(s: &str) -> String {
 }
 
 fn get(records: &[Record], body: &Value) -> Result<Value, (u16, String)> {
-    let ids: Option<Vec<&str>> = body.get("ids").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect());
+    let ids: Option<Vec<&str>> =
+        body.get("ids").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect());
     let mut hits = Vec::new();
     for r in records {
         if ids.as_ref().is_some_and(|ids| !ids.contains(&r.id.as_str())) {
@@ -377,7 +395,9 @@ impl Transport for FakeChroma {
             }
             // Like a real transport, never hand over more than the caller accepts.
             match this.answer(&req) {
-                Ok(resp) if resp.body.len() as u64 > req.body_limit => Err(TransportError::TooLarge { limit: req.body_limit }),
+                Ok(resp) if resp.body.len() as u64 > req.body_limit => {
+                    Err(TransportError::TooLarge { limit: req.body_limit })
+                }
                 answer => answer,
             }
         })
@@ -420,11 +440,22 @@ mod tests {
         for (i, (slug, doc)) in [("a", "Foo bar"), ("a", "baz"), ("b", "foo"), ("c", "qux foo")].iter().enumerate() {
             c.put("docs", &format!("r{i}"), Some(doc), json!({"page_slug": slug, "groups": ["x", slug]}));
         }
-        let ids = |v: Value| v["ids"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect::<Vec<_>>();
+        let ids =
+            |v: Value| v["ids"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect::<Vec<_>>();
         assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where": {"page_slug": "a"}}))), ["r0", "r1"]);
-        assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where": {"page_slug": {"$in": ["b", "c"]}}}))), ["r2", "r3"]);
+        assert_eq!(
+            ids(post(&c, &format!("{id}/get"), json!({"where": {"page_slug": {"$in": ["b", "c"]}}}))),
+            ["r2", "r3"]
+        );
         assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where_document": {"$contains": "foo"}}))), ["r2", "r3"]);
-        assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where_document": {"$regex": "(?i)foo"}, "limit": 2, "offset": 1}))), ["r2", "r3"]);
+        assert_eq!(
+            ids(post(
+                &c,
+                &format!("{id}/get"),
+                json!({"where_document": {"$regex": "(?i)foo"}, "limit": 2, "offset": 1})
+            )),
+            ["r2", "r3"]
+        );
         assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"where": {"groups": {"$contains": "c"}}}))), ["r3"]);
         assert_eq!(ids(post(&c, &format!("{id}/get"), json!({"ids": ["r3", "nope", "r0"]}))), ["r0", "r3"]);
         let bad = post(&c, &format!("{id}/get"), json!({"where": {"a": 1, "b": 2}}));

@@ -3,8 +3,8 @@
 use super::*;
 use crate::testing::{block_on, chroma::URL, FakeChroma};
 use crate::transport::{HttpResponse, TransportError};
-use serde_json::Map;
 use serde_json::json;
+use serde_json::Map;
 
 fn opts(collection: &str) -> Options {
     Options::new(URL, collection)
@@ -41,7 +41,11 @@ fn a_kept_tree_is_revalidated_with_one_small_request() {
     assert!(second.from_cache && second.revalidated && Rc::ptr_eq(&first.tree, &second.tree));
     let gets = chroma.gets();
     assert_eq!(gets.len(), 1);
-    assert_eq!(gets[0]["ids"], json!(["__path_tree__", "__path_tree__@annotations"]), "the manifest alone (and the annotations of other tools' trees)");
+    assert_eq!(
+        gets[0]["ids"],
+        json!(["__path_tree__", "__path_tree__@annotations"]),
+        "the manifest alone (and the annotations of other tools' trees)"
+    );
 }
 
 #[test]
@@ -62,7 +66,10 @@ fn trees_written_by_other_tools_are_compared_whole() {
     let chroma = FakeChroma::new();
     chroma.put("other-tool", "__path_tree__", Some(ONE), json!({"line_aligned": true}));
     let first = open_now(&chroma, opts("other-tool"), 0.0).unwrap();
-    assert!(first.tree.line_aligned() && !first.tree.chunk_access(), "chunk access is only ever declared by a manifest");
+    assert!(
+        first.tree.line_aligned() && !first.tree.chunk_access(),
+        "chunk access is only ever declared by a manifest"
+    );
     chroma.clear_log();
     assert!(open_now(&chroma, opts("other-tool"), 1.0).unwrap().from_cache);
     chroma.put("other-tool", "__path_tree__", Some(TWO), json!({"line_aligned": true}));
@@ -151,10 +158,15 @@ fn credentials_never_share_a_tree() {
         o
     };
     open_now(&chroma, good("good"), 0.0).unwrap();
-    chroma.set_fault(|req| (req.header("x-chroma-token") != Some("good")).then(|| Ok(HttpResponse::new(401, r#"{"message":"bad token"}"#))));
+    chroma.set_fault(|req| {
+        (req.header("x-chroma-token") != Some("good")).then(|| Ok(HttpResponse::new(401, r#"{"message":"bad token"}"#)))
+    });
     for other in [good("wrong"), opts("creds")] {
         let e = open_now(&chroma, other, 1.0).err().unwrap();
-        assert_eq!(e.to_string(), "EIO: i/o error, connect 'creds': Chroma answered HTTP 401 to collection \"creds\": bad token");
+        assert_eq!(
+            e.to_string(),
+            "EIO: i/o error, connect 'creds': Chroma answered HTTP 401 to collection \"creds\": bad token"
+        );
     }
     assert!(open_now(&chroma, good("good"), 2.0).unwrap().from_cache);
 }
@@ -187,8 +199,14 @@ fn missing_collections_and_trees_are_named() {
     assert_eq!(e.to_string(), "EIO: i/o error, connect 'trees-none': collection \"trees-none\" does not exist");
     chroma.collection("trees-empty");
     let e = open_now(&chroma, opts("trees-empty"), 0.0).err().unwrap();
-    assert_eq!(e.to_string(), "EIO: i/o error, connect 'trees-empty': collection \"trees-empty\" has no path tree record \"__path_tree__\"");
+    assert_eq!(
+        e.to_string(),
+        "EIO: i/o error, connect 'trees-empty': collection \"trees-empty\" has no path tree record \"__path_tree__\""
+    );
     chroma.put("trees-bad", "__path_tree__", Some("{\"a\": 1}"), json!({}));
     let e = open_now(&chroma, opts("trees-bad"), 0.0).err().unwrap();
-    assert_eq!(e.to_string(), "EIO: i/o error, connect 'trees-bad': corrupt path tree: entry \"a\": entry is not an object");
+    assert_eq!(
+        e.to_string(),
+        "EIO: i/o error, connect 'trees-bad': corrupt path tree: entry \"a\": entry is not an object"
+    );
 }

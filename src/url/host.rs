@@ -73,7 +73,8 @@ fn percent_decode(s: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
-        let hex = s.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        let hex =
+            s.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
         match (s[i], hex) {
             (b'%', Some(b)) if s[i + 1].is_ascii_hexdigit() => {
                 out.push(b);
@@ -182,7 +183,8 @@ fn dotted_quad(s: &str) -> Option<[u8; 4]> {
     let mut parts = s.split('.');
     for o in &mut out {
         let p = parts.next()?;
-        if p.is_empty() || p.len() > 3 || (p.len() > 1 && p.starts_with('0')) || !p.bytes().all(|b| b.is_ascii_digit()) {
+        if p.is_empty() || p.len() > 3 || (p.len() > 1 && p.starts_with('0')) || !p.bytes().all(|b| b.is_ascii_digit())
+        {
             return None;
         }
         *o = p.parse().ok()?;
@@ -224,7 +226,22 @@ mod tests {
         assert_eq!(shown("127.0.0.1.").as_deref(), Ok("127.0.0.1"));
         assert_eq!(shown("%31%32%37.0.0.1").as_deref(), Ok("127.0.0.1"));
         assert_eq!(shown("[0:0::1]").as_deref(), Ok("[::1]"));
-        for bad in ["", "a b", "a%", "a%2f", "256.0.0.1", "1.2.3.4.5", "foo.0x", "foo.123", "0x100000000", "1..2", "[::1", "[::1]x", "a\\b", "a^b"] {
+        for bad in [
+            "",
+            "a b",
+            "a%",
+            "a%2f",
+            "256.0.0.1",
+            "1.2.3.4.5",
+            "foo.0x",
+            "foo.123",
+            "0x100000000",
+            "1..2",
+            "[::1",
+            "[::1]x",
+            "a\\b",
+            "a^b",
+        ] {
             assert_eq!(shown(bad), Err(HostError::Invalid), "{bad:?}");
         }
         for idn in ["exämple.com", "ex%C3%A4mple.com", "xn--exmple-cua.com"] {
@@ -239,10 +256,28 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) % n
         };
-        let pieces = ["0", "1", "ff", "FFFF", "12345", "", "g", "0db8", "::", ":", "1.2.3.4", "255.0.0.01", "256.1.1.1", "0.0.0.0"];
+        let pieces = [
+            "0",
+            "1",
+            "ff",
+            "FFFF",
+            "12345",
+            "",
+            "g",
+            "0db8",
+            "::",
+            ":",
+            "1.2.3.4",
+            "255.0.0.01",
+            "256.1.1.1",
+            "0.0.0.0",
+        ];
         let mut valid = 0;
         for _ in 0..20_000 {
-            let s: String = (0..1 + next(10)).map(|_| pieces[next(pieces.len() as u64) as usize]).collect::<Vec<_>>().join(if next(3) == 0 { "" } else { ":" });
+            let s: String = (0..1 + next(10))
+                .map(|_| pieces[next(pieces.len() as u64) as usize])
+                .collect::<Vec<_>>()
+                .join(if next(3) == 0 { "" } else { ":" });
             let std = s.parse::<std::net::Ipv6Addr>().ok();
             assert_eq!(parse_v6(&s), std.map(|ip| ip.segments()), "{s:?}");
             if let Some(ip) = std {

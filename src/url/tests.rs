@@ -11,7 +11,10 @@ fn joined(base: &str, input: &str) -> Result<String, UrlError> {
 #[test]
 fn the_authority_ends_where_fetch_ends_it() {
     assert_eq!(href("http://127.0.0.1:1\\@127.0.0.1:2/x").as_deref(), Ok("http://127.0.0.1:1/@127.0.0.1:2/x"));
-    assert_eq!(href("https://127.0.0.1:9\\@example.com/spec.json").as_deref(), Ok("https://127.0.0.1:9/@example.com/spec.json"));
+    assert_eq!(
+        href("https://127.0.0.1:9\\@example.com/spec.json").as_deref(),
+        Ok("https://127.0.0.1:9/@example.com/spec.json")
+    );
     assert_eq!(href("http://a.test?x@b.test/").as_deref(), Ok("http://a.test/?x@b.test/"));
     assert_eq!(href("http://a.test#@b.test/").as_deref(), Ok("http://a.test/"));
     assert_eq!(href("HTTP:\\\\/A.Test:0080\\p").as_deref(), Ok("http://a.test/p"));
@@ -26,10 +29,22 @@ fn the_authority_ends_where_fetch_ends_it() {
 
 #[test]
 fn what_fetch_refuses_or_chromafs_will_not_send_is_refused() {
-    for bad in ["http://", "http://:80/", "http://a.test:65536/", "http://a.test:8x/", "http://a b/", "http://[::1/", "http://1.2.3.256/", "http://a.0x/", "http:"] {
+    for bad in [
+        "http://",
+        "http://:80/",
+        "http://a.test:65536/",
+        "http://a.test:8x/",
+        "http://a b/",
+        "http://[::1/",
+        "http://1.2.3.256/",
+        "http://a.0x/",
+        "http:",
+    ] {
         assert_eq!(href(bad), Err(UrlError::Invalid), "{bad:?}");
     }
-    for userinfo in ["http://u:p@a.test/", "http://@a.test/", "http://a.test@/", "http://u@a.test\\@b.test/", "http://a:1@a:1/"] {
+    for userinfo in
+        ["http://u:p@a.test/", "http://@a.test/", "http://a.test@/", "http://u@a.test\\@b.test/", "http://a:1@a:1/"]
+    {
         assert_eq!(href(userinfo), Err(UrlError::Userinfo), "{userinfo:?}");
     }
     assert_eq!(href("ftp://a.test/"), Err(UrlError::Scheme));
@@ -68,7 +83,10 @@ fn locations_resolve_against_the_request() {
 
 #[test]
 fn messages_show_no_query_and_no_credentials() {
-    assert_eq!(Url::parse("https://cdn.test/a.json?X-Amz-Signature=s#f").unwrap().shown(), "https://cdn.test/a.json?[redacted]");
+    assert_eq!(
+        Url::parse("https://cdn.test/a.json?X-Amz-Signature=s#f").unwrap().shown(),
+        "https://cdn.test/a.json?[redacted]"
+    );
     assert_eq!(Url::parse("https://cdn.test/a.json?").unwrap().shown(), "https://cdn.test/a.json");
     assert_eq!(redact("https://alice:pw@cdn.test/a.json?sig=s"), "\"https://cdn.test/a.json?[redacted]\"");
     assert_eq!(redact("//alice:pw@b@cdn.test\\x"), "\"//cdn.test\\\\x\"");

@@ -83,7 +83,18 @@ pub fn to_json(v: &JsValue) -> Value {
                 return Some(Value::Number(Number::from(n as i64)));
             }
             // Only NaN and the infinities are not JSON numbers; spelled as JavaScript does.
-            let spelled = || Value::String(if n.is_nan() { "NaN" } else if n > 0.0 { "Infinity" } else { "-Infinity" }.into());
+            let spelled = || {
+                Value::String(
+                    if n.is_nan() {
+                        "NaN"
+                    } else if n > 0.0 {
+                        "Infinity"
+                    } else {
+                        "-Infinity"
+                    }
+                    .into(),
+                )
+            };
             return Some(Number::from_f64(n).map_or_else(spelled, Value::Number));
         }
         if let Some(s) = v.as_string() {
@@ -93,9 +104,12 @@ pub fn to_json(v: &JsValue) -> Value {
             return Some(Value::String("[object]".into()));
         }
         if Array::is_array(v) {
-            return Some(Value::Array(Array::from(v).iter().map(|x| go(&x, depth + 1).unwrap_or(Value::Null)).collect()));
+            return Some(Value::Array(
+                Array::from(v).iter().map(|x| go(&x, depth + 1).unwrap_or(Value::Null)).collect(),
+            ));
         }
-        let members: Map<String, Value> = entries(v).into_iter().filter_map(|(k, x)| Some((k, go(&x, depth + 1)?))).collect();
+        let members: Map<String, Value> =
+            entries(v).into_iter().filter_map(|(k, x)| Some((k, go(&x, depth + 1)?))).collect();
         Some(Value::Object(members))
     }
     go(v, 0).unwrap_or(Value::Null)

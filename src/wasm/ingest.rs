@@ -26,7 +26,9 @@ fn files(o: &JsValue) -> Result<Vec<SourceFile>, JsValue> {
         .iter()
         .map(|f| {
             let path = get(&f, "path").and_then(|p| p.as_string()).ok_or_else(|| invalid("every file needs a path"))?;
-            let content = get(&f, "content").and_then(|c| to_bytes(&c)).ok_or_else(|| invalid(format!("{path}: content must be a string or a Uint8Array")))?;
+            let content = get(&f, "content")
+                .and_then(|c| to_bytes(&c))
+                .ok_or_else(|| invalid(format!("{path}: content must be a string or a Uint8Array")))?;
             let mtime = match get(&f, "mtime").map(|m| m.as_f64()) {
                 None => None,
                 Some(Some(m)) if m.is_finite() && m >= 0.0 => Some(m),
@@ -45,7 +47,8 @@ fn prepare(o: &JsValue) -> Result<Job, JsValue> {
         json["access"] = Value::String(text.into());
     }
     let settings = Settings::from_json(&json).map_err(invalid)?;
-    let plan = ingest::plan(&files(o)?, &settings.rules, settings.chunk_bytes, &settings.schema.tree_id).map_err(invalid)?;
+    let plan =
+        ingest::plan(&files(o)?, &settings.rules, settings.chunk_bytes, &settings.schema.tree_id).map_err(invalid)?;
     let embedder: Box<dyn Embedder> = match function(o, "embed", "option embed must be a function")? {
         Some(f) => Box::new(JsEmbedder(f)),
         None => Box::new(DefaultEmbedder),
@@ -67,7 +70,11 @@ pub fn ingest(options_value: JsValue) -> Promise {
     future_to_promise(async move {
         let Job { settings, plan, embedder, transport } = job;
         let client = Client::new(settings.client.clone(), transport);
-        let opts = WriteOptions { collection: &settings.collection, schema: &settings.schema, plain_tree: settings.plain_tree };
+        let opts = WriteOptions {
+            collection: &settings.collection,
+            schema: &settings.schema,
+            plain_tree: settings.plain_tree,
+        };
         let summary = ingest::write(&client, &plan, &opts, &*embedder).await.map_err(|e| js_error("EIO", &e))?;
         plain(&summary)
     })
@@ -91,7 +98,8 @@ pub fn annotate(options_value: JsValue) -> Promise {
         Err(e) => return Promise::reject(&e),
     };
     future_to_promise(async move {
-        let summary = ingest::annotate::annotate(&client, &collection, &schema).await.map_err(|e| js_error("EIO", &e))?;
+        let summary =
+            ingest::annotate::annotate(&client, &collection, &schema).await.map_err(|e| js_error("EIO", &e))?;
         plain(&summary)
     })
 }

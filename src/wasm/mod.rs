@@ -15,8 +15,8 @@ use crate::error::{Errno, FsError};
 use crate::fetch::FetchTransport;
 use crate::fs::{self, Filesystem};
 use crate::options::Options;
-use crate::search::runner::Outcome;
 use crate::path;
+use crate::search::runner::Outcome;
 use crate::transport::Transport;
 use crate::trees;
 use convert::{entries, flag, fs_error, get, invalid, plain, set, stat_object, to_bytes, to_json};
@@ -226,7 +226,9 @@ impl ChromaFs {
     pub fn cp(&self, src: JsValue, dest: JsValue, options: JsValue) -> Promise {
         let (Some(from), Some(to)) = (src.as_string(), dest.as_string()) else { return self.read_only("cp", &dest) };
         let (fs, recursive) = (self.inner.clone(), flag(&options, "recursive"));
-        future_to_promise(async move { fs.cp(&from, &to, recursive).await.map(|()| JsValue::UNDEFINED).map_err(fs_error) })
+        future_to_promise(
+            async move { fs.cp(&from, &to, recursive).await.map(|()| JsValue::UNDEFINED).map_err(fs_error) },
+        )
     }
 
     pub fn mv(&self, src: JsValue, dest: JsValue) -> Promise {
@@ -270,7 +272,14 @@ impl ChromaFs {
     /// cannot be loaded (the failure is reported by `endCommand`); rejects when the
     /// command must not run (a pattern too long to search), with the reason.
     #[wasm_bindgen(js_name = planSearch)]
-    pub fn plan_search(&self, name: String, args: Vec<String>, cwd: String, stdin_empty: Option<bool>, own_fs: Option<bool>) -> Promise {
+    pub fn plan_search(
+        &self,
+        name: String,
+        args: Vec<String>,
+        cwd: String,
+        stdin_empty: Option<bool>,
+        own_fs: Option<bool>,
+    ) -> Promise {
         let fs = self.inner.clone();
         future_to_promise(async move {
             let (stdin_empty, own_fs) = (stdin_empty.unwrap_or(true), own_fs.unwrap_or(false));
@@ -286,7 +295,13 @@ impl ChromaFs {
     /// `ls` or `find` answered from the listing: `{ stdout, stderr, exitCode }`, or `null`
     /// when just-bash's own command must run (the reason is in `stats().commands`).
     #[wasm_bindgen(js_name = runCommand)]
-    pub fn run_command(&self, name: String, args: Vec<String>, cwd: String, own_fs: Option<bool>) -> Result<JsValue, JsValue> {
+    pub fn run_command(
+        &self,
+        name: String,
+        args: Vec<String>,
+        cwd: String,
+        own_fs: Option<bool>,
+    ) -> Result<JsValue, JsValue> {
         match crate::commands::answer(&self.inner, &name, &args, &cwd, own_fs.unwrap_or(false)) {
             Some(p) => plain(&p),
             None => Ok(JsValue::NULL),

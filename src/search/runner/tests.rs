@@ -61,7 +61,12 @@ fn a_literal_search_costs_one_coarse_query_and_one_bulk_load() {
 fn hidden_pages_are_never_named_in_any_request() {
     let chroma = corpus(true);
     let fs = connect(&chroma);
-    for cmd in [&["grep", "-r", "token", "/"][..], &["grep", "-rv", "x", "/"], &["rg", "-i", "TOKEN"], &["grep", "-rc", "admins", "/"]] {
+    for cmd in [
+        &["grep", "-r", "token", "/"][..],
+        &["grep", "-rv", "x", "/"],
+        &["rg", "-i", "TOKEN"],
+        &["grep", "-rc", "admins", "/"],
+    ] {
         search(&fs, cmd);
     }
     assert!(chroma.requests().len() >= 4);
@@ -96,7 +101,10 @@ fn a_failed_coarse_query_falls_back_to_a_bulk_load() {
     let chroma = corpus(true);
     let fs = connect(&chroma);
     chroma.set_fault(|req| {
-        req.body.as_deref().is_some_and(|b| b.contains("where_document")).then(|| Ok(HttpResponse::new(422, r#"{"message":"Quota exceeded"}"#)))
+        req.body
+            .as_deref()
+            .is_some_and(|b| b.contains("where_document"))
+            .then(|| Ok(HttpResponse::new(422, r#"{"message":"Quota exceeded"}"#)))
     });
     let (args, cs) = search(&fs, &["grep", "-rn", "token", "/"]);
     assert_eq!(args, ["-rn", "token", "/"], "the command runs as typed");
@@ -141,10 +149,13 @@ fn rg_keeps_many_files_many() {
 /// `n` one-chunk pages of 16 bytes, every fifth holding "zzz".
 fn many(n: usize) -> FakeChroma {
     let chroma = FakeChroma::new();
-    let docs: Vec<String> = (0..n).map(|i| format!("page {i:05} {}\n", if i % 5 == 0 { "zzz" } else { "aaa" })).collect();
+    let docs: Vec<String> =
+        (0..n).map(|i| format!("page {i:05} {}\n", if i % 5 == 0 { "zzz" } else { "aaa" })).collect();
     let slugs: Vec<String> = (0..n).map(|i| format!("p{i:05}.md")).collect();
-    let pages: Vec<(&str, Vec<&str>, serde_json::Value)> = slugs.iter().zip(&docs).map(|(s, d)| (s.as_str(), vec![d.as_str()], json!({"isPublic": true}))).collect();
-    let pages: Vec<(&str, &[&str], serde_json::Value)> = pages.iter().map(|(s, d, a)| (*s, d.as_slice(), a.clone())).collect();
+    let pages: Vec<(&str, Vec<&str>, serde_json::Value)> =
+        slugs.iter().zip(&docs).map(|(s, d)| (s.as_str(), vec![d.as_str()], json!({"isPublic": true}))).collect();
+    let pages: Vec<(&str, &[&str], serde_json::Value)> =
+        pages.iter().map(|(s, d, a)| (*s, d.as_slice(), a.clone())).collect();
     chroma.pages("docs", &pages, json!({"line_aligned": true}));
     chroma
 }
@@ -168,7 +179,11 @@ fn ingested(n: usize, every: usize) -> FakeChroma {
     use crate::ingest::{self, Rules, SourceFile, WriteOptions};
     let chroma = FakeChroma::new();
     let files: Vec<SourceFile> = (0..n)
-        .map(|i| SourceFile { path: format!("{}/p{i:04}.md", if i % 2 == 0 { "api" } else { "guides" }), content: format!("page {i}\n{}\n", if i % every == 0 { "a token here" } else { "nothing" }).into_bytes(), mtime: None })
+        .map(|i| SourceFile {
+            path: format!("{}/p{i:04}.md", if i % 2 == 0 { "api" } else { "guides" }),
+            content: format!("page {i}\n{}\n", if i % every == 0 { "a token here" } else { "nothing" }).into_bytes(),
+            mtime: None,
+        })
         .collect();
     let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
@@ -202,7 +217,11 @@ fn a_pattern_that_matches_most_pages_loads_the_scope_whole() {
     let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
     assert_eq!(args.len(), 3 + 2400);
     assert_eq!(cs.note.as_deref(), Some("the pattern matches most of the scope: loaded whole and checked here"));
-    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (2, 8), "a page of hits and a probe at half the scope, then 2,400 chunks by id");
+    assert_eq!(
+        (cs.coarse_requests, cs.prefetch_requests),
+        (2, 8),
+        "a page of hits and a probe at half the scope, then 2,400 chunks by id"
+    );
     let (args, _) = search(&fs, &["grep", "-rl", "page 7$", "/"]);
     assert_eq!(args, ["-rl", "page 7$", "--", "//guides/p0007.md"], "the fine check keeps exact matches only");
 }
@@ -232,7 +251,9 @@ fn attempt(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, crate::journal::Rep
 fn a_server_that_is_down_stops_the_search_with_one_failure_not_one_per_page() {
     let chroma = many(600);
     let fs = connect_with(&chroma, |o| o.client.retries = 1);
-    chroma.set_fault(|_| Some(Err(crate::transport::TransportError::Network("connect ECONNREFUSED 127.0.0.1:8000".into()))));
+    chroma.set_fault(|_| {
+        Some(Err(crate::transport::TransportError::Network("connect ECONNREFUSED 127.0.0.1:8000".into())))
+    });
     chroma.clear_log();
     let (out, report) = attempt(&fs, &["grep", "-rn", "zzz", "/"]);
     assert_eq!(out, Outcome::Failed, "the search does not run on what happens to be in memory");
@@ -252,7 +273,10 @@ fn a_search_over_its_request_budget_stops_with_the_budget_as_its_cause() {
     let fs = connect_with(&chroma, |o| o.limits.max_requests = Some(3));
     let (out, report) = attempt(&fs, &["grep", "-rl", "token", "/"]);
     assert_eq!(out, Outcome::Failed);
-    assert!(report.unreported[0].cause.ends_with("the command used its budget of 3 requests (maxRequestsPerCommand)"), "{report:?}");
+    assert!(
+        report.unreported[0].cause.ends_with("the command used its budget of 3 requests (maxRequestsPerCommand)"),
+        "{report:?}"
+    );
     assert_eq!(fs.stats().requests.requests, 2 + 3, "connect, then the budget and not one more");
     let fs = connect_with(&chroma, |o| o.limits.max_requests = Some(10));
     let (out, _) = attempt(&fs, &["grep", "-rl", "token", "/"]);
@@ -265,8 +289,15 @@ fn most_of_a_scope_larger_than_the_cache_is_loaded_once_as_the_command_reads_it(
     let fs = connect_with(&chroma, |o| o.cache_bytes = 20_000);
     let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
     assert_eq!(args.len(), 3 + 2400);
-    assert_eq!(cs.note.as_deref(), Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads"));
-    assert_eq!((cs.coarse_requests, cs.prefetch_requests), (2, 0), "a page of hits and a probe, and nothing loaded twice");
+    assert_eq!(
+        cs.note.as_deref(),
+        Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads")
+    );
+    assert_eq!(
+        (cs.coarse_requests, cs.prefetch_requests),
+        (2, 0),
+        "a page of hits and a probe, and nothing loaded twice"
+    );
     let before = fs.requests();
     for path in &args[3..] {
         let fs2 = fs.clone();
@@ -284,9 +315,16 @@ fn a_pattern_too_long_for_just_bash_is_refused_before_anything_is_sent() {
     let fs = connect(&chroma);
     chroma.clear_log();
     let long = "x".repeat(MAX_PATTERN_BYTES + 1);
-    for words in [vec!["grep", "-r", long.as_str(), "/"], vec!["rg", "-e", long.as_str()], vec!["grep", long.as_str()]] {
+    for words in [vec!["grep", "-r", long.as_str(), "/"], vec!["rg", "-e", long.as_str()], vec!["grep", long.as_str()]]
+    {
         let (out, _) = attempt(&fs, &words);
-        assert_eq!(out, Outcome::Refused(format!("a pattern of {} bytes is longer than the {MAX_PATTERN_BYTES} this shell searches with", long.len())));
+        assert_eq!(
+            out,
+            Outcome::Refused(format!(
+                "a pattern of {} bytes is longer than the {MAX_PATTERN_BYTES} this shell searches with",
+                long.len()
+            ))
+        );
     }
     assert!(chroma.requests().is_empty());
     let ok = "x".repeat(MAX_PATTERN_BYTES);
@@ -311,11 +349,21 @@ fn narrowed_searches_are_answered_natively() {
     let (out, cs) = answer(&fs, &["grep", "-rn", "token", "/"]);
     assert_eq!(out, printed("//a.md:2:set the token\n//pats.md:1:token\n", "", 0));
     assert!(cs.native && cs.delegated.is_none());
-    assert_eq!(answer(&fs, &["grep", "-rc", "token", "/"]).0, printed("//a.md:1\n//b.md:0\n//c.md:1\n//d.md:0\n//pats.md:1\n", "", 0));
+    assert_eq!(
+        answer(&fs, &["grep", "-rc", "token", "/"]).0,
+        printed("//a.md:1\n//b.md:0\n//c.md:1\n//d.md:0\n//pats.md:1\n", "", 0)
+    );
     assert_eq!(answer(&fs, &["grep", "-rl", "zzz", "/"]).0, printed("", "", 1));
-    assert_eq!(answer(&fs, &["grep", "token", "/b.md", "/nope.md", "/"]).0, printed("", "grep: /nope.md: No such file or directory\ngrep: /: Is a directory\n", 2));
+    assert_eq!(
+        answer(&fs, &["grep", "token", "/b.md", "/nope.md", "/"]).0,
+        printed("", "grep: /nope.md: No such file or directory\ngrep: /: Is a directory\n", 2)
+    );
     assert_eq!(answer(&fs, &["grep", "-q", "token", "/nope.md", "/a.md"]).0, printed("", "", 0));
-    assert_eq!(answer(&fs, &["grep", "-rl", "--exclude-dir=/", "token", "/"]).0, printed("", "", 1), "the operand's own name is tested");
+    assert_eq!(
+        answer(&fs, &["grep", "-rl", "--exclude-dir=/", "token", "/"]).0,
+        printed("", "", 1),
+        "the operand's own name is tested"
+    );
     // `-rc` loaded every page: a search over them now asks Chroma nothing.
     chroma.clear_log();
     let (out, cs) = answer(&fs, &["grep", "-rn", "ken", "/"]);
@@ -358,7 +406,8 @@ fn searches_cost_nothing_that_depends_on_hidden_text() {
         let hidden: Vec<&str> = vec![if hidden_word { "zebra stripes\n" } else { "plain stripes\n" }; 400];
         // More visible pages than a slug list in one query may name.
         let names: Vec<String> = (0..12).map(|i| format!("p{i:02}.md")).collect();
-        let mut pages: Vec<(&str, &[&str], Value)> = names.iter().map(|n| (n.as_str(), &["some text\n"][..], json!({"isPublic": true}))).collect();
+        let mut pages: Vec<(&str, &[&str], Value)> =
+            names.iter().map(|n| (n.as_str(), &["some text\n"][..], json!({"isPublic": true}))).collect();
         pages.push(("hidden.md", &hidden, json!({"isPublic": false, "groups": ["admin"]})));
         chroma.pages("docs", &pages, json!({"line_aligned": true}));
         chroma
@@ -386,7 +435,8 @@ fn searches_cost_nothing_that_depends_on_hidden_text() {
     // A host may accept the dependence for speed: the coarse query is sent, and then
     // what a search costs does tell the two collections apart.
     let accept = |o: &mut Options| o.unscoped_coarse_query = true;
-    let (with, without) = (run(true, &["grep", "-r", "zebra", "/"], accept), run(false, &["grep", "-r", "zebra", "/"], accept));
+    let (with, without) =
+        (run(true, &["grep", "-r", "zebra", "/"], accept), run(false, &["grep", "-r", "zebra", "/"], accept));
     assert!(with.2.coarse_requests >= 1);
     assert_ne!(format!("{with:?}"), format!("{without:?}"));
 }
