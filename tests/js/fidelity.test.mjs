@@ -1,6 +1,7 @@
 // Fidelity: every command's stdout, stderr and exit code through chromafs equal just-bash's
-// over an in-memory copy of the same files, for two sets of groups; no hidden path or
-// hidden text appears anywhere.
+// over an in-memory copy of the same files, for two sets of groups, with chromafs's commands
+// (`fs.commands()`: searches and listings answered in Rust) and with just-bash's own; no
+// hidden path or hidden text appears anywhere.
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
@@ -108,15 +109,15 @@ describe("fidelity against just-bash over InMemoryFs", { skip: !corpusPresent() 
     assert.equal(summary.pages, files.length);
   });
 
-  for (const groups of [[], ["es", "admin"]]) {
-    describe(`groups [${groups}]`, () => {
+  for (const [groups, native] of [[[], true], [["es", "admin"], true], [[], false], [["es", "admin"], false]]) {
+    describe(`groups [${groups}], ${native ? "fs.commands()" : "just-bash's commands"}`, () => {
       let ours, ref, hiddenPaths, hiddenLines, fs;
       before(async () => {
         fs = await ChromaFs.connect({ url: cloud.url, collection: COLLECTION, groups });
         const visible = files.filter((f) => visibleTo(groups)(f.path));
         const hidden = files.filter((f) => !visibleTo(groups)(f.path));
         assert.ok(hidden.length > 0);
-        ours = newBash(fs);
+        ours = newBash(fs, native ? { customCommands: fs.commands() } : {});
         ref = newBash(await referenceFs(visible));
         hiddenPaths = hidden.map((f) => `/${f.path}`);
         // Lines of hidden pages that no visible page contains: none may ever be printed.
@@ -143,6 +144,13 @@ describe("fidelity against just-bash over InMemoryFs", { skip: !corpusPresent() 
           for (const line of hiddenLines) assert.ok(!out.includes(line), `hidden text leaked: ${line}`);
         });
       }
+
+      test(native ? "searches were answered in Rust" : "every command ran in just-bash", () => {
+        const searches = fs.stats().commands.filter((c) => /^(grep|rg) /.test(c.command));
+        if (!native) return assert.deepEqual(fs.stats().commands, [], "without fs.commands() chromafs plans nothing");
+        assert.ok(searches.length > 0);
+        assert.ok(searches.filter((c) => c.native).length >= searches.length / 2, JSON.stringify(searches.map((c) => [c.command, c.native, c.delegated])));
+      });
 
       test("getAllPaths lists exactly the visible files and their directories", () => {
         const visible = files.filter((f) => visibleTo(groups)(f.path)).map((f) => `/${f.path}`);
