@@ -44,54 +44,61 @@ after(() => Promise.all([proxy.close(), cloud.close()]));
 
 const connect = (groups) => ChromaFs.connect({ url: proxy.url, collection: COLLECTION, groups });
 
-test("each group set sees exactly its pages", async () => {
-  const list = async (groups) => (await newBash(await connect(groups)).exec("find / -type f | sort")).stdout;
-  assert.equal(await list([]), "/guides/setup.md\n/index.md\n");
-  assert.equal(await list(["billing"]), "/guides/setup.md\n/index.md\n/internal/billing/plans.md\n");
-  assert.equal(
-    await list(["admin"]),
-    "/guides/setup.md\n/index.md\n/internal/billing/plans.md\n/internal/secret.md\n/team/notes.md\n",
-  );
-  // No isPublic and no groups: nobody, whatever their groups.
-  assert.ok(!(await list(["admin", "billing", ""])).includes("drafts"));
-});
+// Each shell-level test runs with chromafs's commands (searches and listings answered in
+// Rust) and with just-bash's own.
+for (const native of [true, false]) {
+  const mode = native ? "fs.commands()" : "just-bash's commands";
+  const shell = (fs) => newBash(fs, native ? { customCommands: fs.commands() } : {});
 
-test("a hidden path answers exactly as a path that never existed", async () => {
-  const bash = newBash(await connect(["billing"]));
-  const pairs = [
-    ["/internal/secret.md", "/internal/absent.md"],
-    ["/team", "/nothing"],
-    ["/team/notes.md", "/nothing/notes.md"],
-    ["/drafts/unlisted.md", "/nothing/unlisted.md"],
-  ];
-  const templates = [
-    "cat P",
-    "ls P",
-    "ls -la P",
-    "stat P",
-    "head -n 1 P",
-    "wc -c P",
-    "cd P",
-    "find P",
-    "tree P",
-    "grep -r launch P",
-    "grep launch P",
-    "test -e P && echo yes || echo no",
-    "readlink P",
-    "realpath P",
-    "du P",
-  ];
-  for (const [hidden, absent] of pairs) {
-    for (const t of templates) {
-      const h = await bash.exec(t.replaceAll("P", hidden));
-      const a = await bash.exec(t.replaceAll("P", absent));
-      const norm = (r) => JSON.stringify([r.stdout, r.stderr, r.exitCode]).replaceAll(hidden, "P").replaceAll(absent, "P");
-      assert.equal(norm(h), norm(a), `${t} with ${hidden}`);
+  test(`${mode}: each group set sees exactly its pages`, async () => {
+    const list = async (groups) => (await shell(await connect(groups)).exec("find / -type f | sort")).stdout;
+    assert.equal(await list([]), "/guides/setup.md\n/index.md\n");
+    assert.equal(await list(["billing"]), "/guides/setup.md\n/index.md\n/internal/billing/plans.md\n");
+    assert.equal(
+      await list(["admin"]),
+      "/guides/setup.md\n/index.md\n/internal/billing/plans.md\n/internal/secret.md\n/team/notes.md\n",
+    );
+    // No isPublic and no groups: nobody, whatever their groups.
+    assert.ok(!(await list(["admin", "billing", ""])).includes("drafts"));
+  });
+  
+  test(`${mode}: a hidden path answers exactly as a path that never existed`, async () => {
+    const bash = shell(await connect(["billing"]));
+    const pairs = [
+      ["/internal/secret.md", "/internal/absent.md"],
+      ["/team", "/nothing"],
+      ["/team/notes.md", "/nothing/notes.md"],
+      ["/drafts/unlisted.md", "/nothing/unlisted.md"],
+    ];
+    const templates = [
+      "cat P",
+      "ls P",
+      "ls -la P",
+      "stat P",
+      "head -n 1 P",
+      "wc -c P",
+      "cd P",
+      "find P",
+      "tree P",
+      "grep -r launch P",
+      "grep launch P",
+      "test -e P && echo yes || echo no",
+      "readlink P",
+      "realpath P",
+      "du P",
+    ];
+    for (const [hidden, absent] of pairs) {
+      for (const t of templates) {
+        const h = await bash.exec(t.replaceAll("P", hidden));
+        const a = await bash.exec(t.replaceAll("P", absent));
+        const norm = (r) => JSON.stringify([r.stdout, r.stderr, r.exitCode]).replaceAll(hidden, "P").replaceAll(absent, "P");
+        assert.equal(norm(h), norm(a), `${t} with ${hidden}`);
+      }
     }
-  }
-  const r = await bash.exec("grep -r launch / ; ls -R / ; find /");
-  assert.ok(!r.stdout.includes("secret") && !r.stdout.includes(SECRET) && !r.stdout.includes("team"));
-});
+    const r = await bash.exec("grep -r launch / ; ls -R / ; find /");
+    assert.ok(!r.stdout.includes("secret") && !r.stdout.includes(SECRET) && !r.stdout.includes("team"));
+  });
+}
 
 test("filesystem methods: hidden is ENOENT, with the same message as absent", async () => {
   const fs = await connect([]);
@@ -117,27 +124,34 @@ test("filesystem methods: hidden is ENOENT, with the same message as absent", as
   assert.ok(!fs.getAllPaths().some((p) => p.startsWith("/internal") || p.startsWith("/team") || p.startsWith("/drafts")));
 });
 
-test("hidden paths cost no request and no query ever names them", async () => {
-  const fs = await connect(["billing"]);
-  const bash = newBash(fs);
-  const before = fs.stats().requests;
-  await bash.exec("cat /internal/secret.md; ls /team; stat /drafts/unlisted.md; grep -r x /internal/secret.md");
-  assert.equal(fs.stats().requests, before);
-  proxy.reset();
-  const r = await bash.exec("grep -r access /");
-  // just-bash's grep spells paths below the root operand with a double slash.
-  assert.equal(r.stdout, "//index.md:access is granted\n//internal/billing/plans.md:billing plans, access restricted\n");
-  assert.ok(proxy.state.requests.length > 0);
-  for (const req of proxy.state.requests) {
-    for (const slug of ["internal/secret.md", "team/notes.md", "drafts/unlisted.md"]) assert.ok(!req.body.includes(slug), req.body);
-  }
-});
+for (const native of [true, false]) {
+  const mode = native ? "fs.commands()" : "just-bash's commands";
+  const shell = (fs) => newBash(fs, native ? { customCommands: fs.commands() } : {});
+
+  test(`${mode}: hidden paths cost no request and no query ever names them`, async () => {
+    const fs = await connect(["billing"]);
+    const bash = shell(fs);
+    const before = fs.stats().requests;
+    await bash.exec("cat /internal/secret.md; ls /team; stat /drafts/unlisted.md; grep -r x /internal/secret.md");
+    assert.equal(fs.stats().requests, before);
+    proxy.reset();
+    const r = await bash.exec("grep -r access /");
+    // just-bash's grep spells paths below the root operand with a double slash.
+    assert.equal(r.stdout, "//index.md:access is granted\n//internal/billing/plans.md:billing plans, access restricted\n");
+    assert.ok(proxy.state.requests.length > 0);
+    for (const req of proxy.state.requests) {
+      for (const slug of ["internal/secret.md", "team/notes.md", "drafts/unlisted.md"]) assert.ok(!req.body.includes(slug), req.body);
+    }
+  });
+}
 
 test("records of another slug are dropped even when Chroma returns them", async () => {
   ChromaFs.forgetTrees();
   const fs = await connect([]);
+  let injected = 0;
   proxy.state.transform = (reqBody, json) => {
     if (!reqBody.includes('"where"') || !Array.isArray(json.ids)) return json;
+    injected++;
     // A misbehaving server (or a bug) slips a hidden page's chunk into the answer.
     json.ids.push("internal/secret.md#0");
     json.documents?.push(SECRET);
@@ -146,6 +160,7 @@ test("records of another slug are dropped even when Chroma returns them", async 
   };
   try {
     assert.equal(await fs.readFile("/guides/setup.md"), "setup steps\n");
+    assert.ok(injected > 0, "the hidden page's record was sent");
   } finally {
     proxy.state.transform = null;
   }
