@@ -20,7 +20,8 @@ function corpus(seed) {
   const r = rng(seed);
   const pick = (a) => a[Math.floor(r() * a.length)];
   const files = [];
-  const dirs = ["", "guide/", "guide/deep/", "api/", "api/v2/", ".hidden/", "zh/", "guide/.dot/", "Upper/", "api/v2/x-y.z/"];
+  // node_modules, .git and venv: directories rg skips unless told otherwise.
+  const dirs = ["", "guide/", "guide/deep/", "api/", "api/v2/", ".hidden/", "zh/", "guide/.dot/", "Upper/", "api/v2/x-y.z/", "node_modules/", "guide/.git/", "venv/"];
   for (let i = 0; i < 36; i++) {
     const dir = pick(dirs);
     const ext = pick([".md", ".md", ".mdx", ".txt", ".json"]);
@@ -38,6 +39,8 @@ function corpus(seed) {
   }
   files.push({ path: "kelvin.md", content: Buffer.from("\u212Aelvin and the long \u017F\nplain k and s\n"), mtime: 1700000000000 });
   files.push({ path: "empty.md", content: Buffer.from(""), mtime: 1700000000000 });
+  // NUL bytes: a binary file to rg (skipped unless -a) and to grep ("Binary file … matches").
+  files.push({ path: "guide/blob.md", content: Buffer.from("token\0foo bar\nmint\n"), mtime: 1700000000000 });
   files.push({ path: "secret/plan.md", content: Buffer.from("token of the admins\n"), mtime: 1700000000000 });
   return files;
 }
@@ -81,7 +84,8 @@ const RG_PATTERNS = ["token", "Token", "tok(en)?s?", "foo|bar", "^(foo|bar)", "v
 const RG_FLAGS = ["-n", "-N", "-i", "-s", "-S", "-F", "-w", "-x", "-v", "-c", "--count-matches", "-l", "--files-without-match", "-o", "-q",
   "-m 2", "-m1", "-A 1", "-B2", "-C 1", "-H", "-I", "--heading", "--hidden", "--no-ignore", "-u", "-l -0", "-g '*.md'", "-g '!*.txt'",
   "-g 'guide/**'", "-g '[ip]*'", "--iglob '*.MD'", "-t md", "-T json", "-tjson", "-t txt", "-d 1", "--max-depth=2", "--sort none",
-  "--sort=path", "-a", "--column", "-b", "-r X", "--json", "-t rust"];
+  "--sort=path", "-a", "--column", "-b", "-r X", "--json", "-t rust", "--glob-case-insensitive -g '*.MD'", "-g '!/guide/**'",
+  "-g '/api/**'", "-t markdown", "-T markdown"];
 
 function rgBattery(count, seed, files) {
   const r = rng(seed);
