@@ -18,7 +18,7 @@ export const CORPUS = path.resolve(ROOT, "../shared/corpus/mintlify-docs");
  * broke a quota (`assertWithinQuotas`).
  */
 export async function cloudChroma() {
-  const { startCloudProxy } = await import("./cloud-proxy.mjs");
+  const { startCloudProxy } = await import("./proxy.mjs");
   return startCloudProxy(chromaUrl());
 }
 
