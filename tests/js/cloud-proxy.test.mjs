@@ -4,8 +4,8 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { CLOUD_LIMITS, checkRequest, countWherePredicates } from "./quotas.mjs";
-import { startCloudProxy } from "./proxy.mjs";
+import { CLOUD_LIMITS, checkRequest, countWherePredicates } from "../../support/quotas.mjs";
+import { startCloudProxy } from "../../support/proxy.mjs";
 
 const DB = "/api/v2/tenants/default_tenant/databases/default_database";
 const REC = `${DB}/collections/0d6ac0e2-3b7f-4d0c-9c3e-1a2b3c4d5e6f`;

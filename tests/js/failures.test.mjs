@@ -14,7 +14,7 @@ import path from "node:path";
 import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
 import { ROOT, assertWithinQuotas, chromaUrl, cloudChroma, freePort, newBash } from "./helpers.mjs";
-import { startProxy, chroma, collectionId } from "./proxy.mjs";
+import { startProxy, chroma, collectionId } from "../../support/proxy.mjs";
 
 const PAGES = 60;
 const files = Array.from({ length: PAGES }, (_, i) => ({

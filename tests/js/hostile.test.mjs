@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
 import { ROOT, chromaUrl, newBash } from "./helpers.mjs";
-import { startProxy, chroma, collectionId } from "./proxy.mjs";
+import { startProxy, chroma, collectionId } from "../../support/proxy.mjs";
 
 let proxy;
 before(async () => {
