@@ -7,7 +7,7 @@
 import { mkdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { readDocs } from "../tests/js/helpers.mjs";
+import { readDocs } from "../support/files.mjs";
 
 export const DEFAULT_CORPUS =
   process.env.CHROMAFS_CORPUS ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../shared/corpus/mintlify-docs");

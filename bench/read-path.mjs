@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { ChromaFs, ingest } from "chromafs";
 import { Bash } from "just-bash";
-import { CORPUS, corpusPresent, readDocs } from "../tests/js/helpers.mjs";
+import { CORPUS, corpusPresent, readDocs } from "../support/files.mjs";
 
 const url = process.argv.includes("--url") ? process.argv[process.argv.indexOf("--url") + 1] : process.env.CHROMAFS_BENCH_URL;
 if (!url) throw new Error("pass --url or set CHROMAFS_BENCH_URL");

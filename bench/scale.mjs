@@ -13,8 +13,10 @@ import path from "node:path";
 import { ChromaFs, ingest } from "chromafs";
 import { Bash } from "just-bash";
 import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus.mjs";
-import { ROOT, corpusPresent, freePort, referenceFs } from "../tests/js/helpers.mjs";
-import { startCloudProxy } from "../tests/js/cloud-proxy.mjs";
+import { ROOT, corpusPresent } from "../support/files.mjs";
+import { freePort } from "../support/ports.mjs";
+import { referenceFs } from "../support/reference.mjs";
+import { startCloudProxy } from "../support/proxy.mjs";
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 if (!corpusPresent()) process.exit(1);

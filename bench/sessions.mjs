@@ -6,7 +6,7 @@
 import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
 import { DEFAULT_CORPUS, readCorpus } from "./corpus.mjs";
-import { corpusPresent } from "../tests/js/helpers.mjs";
+import { corpusPresent } from "../support/files.mjs";
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const URL_ = arg("--url");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the npm package in pkg/: the wasm module (release, wasm-opt'd) with its web and
-# Node (CommonJS) glue, and the CommonJS copy of the JS entry helpers.
+# Node (CommonJS) glue, and the JS API (pkg/src/) bundled as an ES and a CommonJS module.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -16,10 +16,8 @@ wasm-bindgen --target nodejs --out-dir $out/node --out-name chromafs_core "$wasm
 for f in $out/web/chromafs_core_bg.wasm $out/node/chromafs_core_bg.wasm; do
   node_modules/.bin/wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals --enable-simd "$f" -o "$f"
 done
-# One source for the helpers, two module formats: the last line's `export { … }` becomes module.exports.
-sed -e 's/^export { \(.*\) };$/module.exports = { \1 };/' pkg/src/api.js > $out/api.cjs
-grep -q '^module.exports' $out/api.cjs
-cp pkg/src/api.js $out/api.mjs
+# One source for the helpers (pkg/src/, one module per job), two module formats: api.mjs and api.cjs.
+node scripts/bundle-api.mjs $out
 echo '{ "type": "module" }' > $out/web/package.json
 echo '{ "type": "commonjs" }' > $out/node/package.json
 rm -f $out/*/.gitignore

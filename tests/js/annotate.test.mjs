@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { ChromaFs } from "chromafs";
 import { ROOT, assertWithinQuotas, chromaUrl, cloudChroma, newBash, referenceFs } from "./helpers.mjs";
-import { chroma, startProxy } from "./proxy.mjs";
+import { chroma, startProxy } from "../../support/proxy.mjs";
 
 const PAGES = {
   "index.md": { text: "welcome\nthe token is in the guides\n", access: { isPublic: true } },

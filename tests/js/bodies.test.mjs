@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { ChromaFs, ingest } from "chromafs";
 import { chromaUrl, newBash } from "./helpers.mjs";
-import { startProxy, listen, streamBytes, chroma, collectionId } from "./proxy.mjs";
+import { startProxy, listen, streamBytes, chroma, collectionId } from "../../support/proxy.mjs";
 
 const BIG = Number(process.env.CHROMAFS_BIG_BODY ?? 2 ** 30);
 const MiB = 2 ** 20;

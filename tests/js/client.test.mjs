@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { ChromaFs, ingest } from "chromafs";
 import { chromaUrl, newBash } from "./helpers.mjs";
-import { startProxy, chroma, collectionId } from "./proxy.mjs";
+import { startProxy, chroma, collectionId } from "../../support/proxy.mjs";
 
 let proxy;
 // Lines of 37 bytes: with 64-byte chunks, one line per chunk.

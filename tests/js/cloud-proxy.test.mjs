@@ -1,9 +1,11 @@
-// The Cloud-quota proxy: its counting rules without a server, its forwarding against a
-// stub upstream, and its answers in front of a real Chroma.
+// The test proxy with Chroma Cloud's quotas on (proxy.mjs, quotas.mjs): its counting rules
+// without a server, its forwarding against a stub upstream, and its answers in front of a
+// real Chroma.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { CLOUD_LIMITS, checkRequest, countWherePredicates, startCloudProxy } from "./cloud-proxy.mjs";
+import { CLOUD_LIMITS, checkRequest, countWherePredicates } from "../../support/quotas.mjs";
+import { startCloudProxy } from "../../support/proxy.mjs";
 
 const DB = "/api/v2/tenants/default_tenant/databases/default_database";
 const REC = `${DB}/collections/0d6ac0e2-3b7f-4d0c-9c3e-1a2b3c4d5e6f`;

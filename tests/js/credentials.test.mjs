@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { ChromaFs, ingest } from "chromafs";
 import { chromaUrl } from "./helpers.mjs";
-import { startProxy } from "./proxy.mjs";
+import { startProxy } from "../../support/proxy.mjs";
 
 let proxy;
 

@@ -6,7 +6,7 @@ import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
 import { assertWithinQuotas, chromaUrl, cloudChroma, corpusPresent, readDocs, referenceFs, rng, newBash, sameOutput as compare, CORPUS } from "./helpers.mjs";
-import { chroma, collectionId, storedTree } from "./proxy.mjs";
+import { chroma, collectionId, storedTree } from "../../support/proxy.mjs";
 
 const ACCESS = { "es/**": { isPublic: false, groups: ["es"] }, "api/**": { isPublic: false, groups: ["admin"] } };
 const visibleTo = (groups) => (p) => (p.startsWith("es/") ? groups.includes("es") : p.startsWith("api/") ? groups.includes("admin") : true);

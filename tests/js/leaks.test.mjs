@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
 import { chromaUrl } from "./helpers.mjs";
-import { chroma, collectionId, startProxy } from "./proxy.mjs";
+import { chroma, collectionId, startProxy } from "../../support/proxy.mjs";
 
 const TOKEN = "ck-live-7f3a9c1e5b";
 const HEADER = "gw-key-4d2b8e6a";

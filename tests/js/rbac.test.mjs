@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
 import { assertWithinQuotas, chromaUrl, cloudChroma, newBash } from "./helpers.mjs";
-import { startProxy, chroma, collectionId } from "./proxy.mjs";
+import { startProxy, chroma, collectionId } from "../../support/proxy.mjs";
 
 const COLLECTION = "rbac";
 const SECRET = "the launch code is 0000";

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { ChromaFs, ingest } from "chromafs";
 import { ROOT, chromaUrl, newBash, rng } from "./helpers.mjs";
-import { chroma, collectionId } from "./proxy.mjs";
+import { chroma, collectionId } from "../../support/proxy.mjs";
 
 const connect = (collection, groups = []) => ChromaFs.connect({ url: chromaUrl(), collection, groups });
 const withCommands = (fs) => newBash(fs, { customCommands: fs.commands() });

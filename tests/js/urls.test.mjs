@@ -9,7 +9,7 @@ import http from "node:http";
 import net from "node:net";
 import { ChromaFs, ingest } from "chromafs";
 import { chromaUrl } from "./helpers.mjs";
-import { startProxy, listen, chroma, collectionId } from "./proxy.mjs";
+import { startProxy, listen, chroma, collectionId } from "../../support/proxy.mjs";
 
 let proxy;
 

@@ -1,13 +1,12 @@
-// A proxy in front of a local Chroma that enforces Chroma Cloud's quotas. A local server
-// accepts requests Cloud refuses (a 10,000-value `$in`, a `get` of 20k records), so tests
-// that pass locally can still fail on Cloud; behind this proxy they fail the same way,
-// with the same 422 answer. Requests within the quotas are forwarded untouched.
-import http from "node:http";
-import { listen } from "./proxy.mjs";
+// Chroma Cloud's quotas, as pure rules: which request Cloud would refuse and with what
+// message. A local server accepts requests Cloud refuses (a 10,000-value `$in`, a `get` of
+// 20k records), so tests that pass locally could still fail on Cloud; the test proxy
+// (`startProxy(target, { quotas: true })` in proxy.mjs) applies these rules so that they
+// fail the same way, with the same 422 answer.
 
 /**
  * Cloud's published quotas, plus a few margins of our own (marked). Any of them can be
- * overridden through `startCloudProxy(target, options)` or `checkRequest(…, limits)`.
+ * overridden through `startCloudProxy(target, options)` (proxy.mjs) or `checkRequest(…, limits)`.
  */
 export const CLOUD_LIMITS = Object.freeze({
   maxLimit: 300, // `limit` of a get, `n_results` of a query
@@ -228,127 +227,4 @@ export function checkRequest(method, path, bodyJson, limits = {}, bodyBytes) {
     (WRITES.has(op) ? checkWrite(bodyJson, action, l) : null) ??
     checkFilters(bodyJson, action, l)
   );
-}
-
-/**
- * Starts the proxy on 127.0.0.1 (a free port) in front of `target`. `options` overrides
- * any of CLOUD_LIMITS and may set `latencyMs`, a delay before each answer that stands for
- * Cloud's round trip (so that concurrency and request counts matter as they would there).
- *
- * `stats()` counts from the client's side: `bytesSent` are request bodies, `bytesReceived`
- * response bodies, `maxInFlight` the most requests open at once.
- */
-export async function startCloudProxy(target, options = {}) {
-  const t = new URL(target);
-  const { latencyMs = 0, ...overrides } = options;
-  const limits = { ...CLOUD_LIMITS, ...overrides };
-  const violations = [];
-  const requests = [];
-  const counters = { requests: 0, bytesSent: 0, bytesReceived: 0, inFlight: 0, maxInFlight: 0 };
-  const readsInFlight = new Map(); // collection id → open reads
-  const agent = new http.Agent({ keepAlive: true });
-  const delay = () => (latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)) : null);
-
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", async () => {
-      const started = performance.now();
-      const body = Buffer.concat(chunks);
-      // Logged on arrival and completed on the answer, so a test sees every request at once.
-      const entry = { method: req.method, path: req.url, bodyBytes: body.length, responseBytes: 0, status: 0, ms: 0 };
-      requests.push(entry);
-      counters.requests++;
-      counters.bytesSent += body.length;
-      counters.inFlight++;
-      counters.maxInFlight = Math.max(counters.maxInFlight, counters.inFlight);
-      let release = () => {};
-      const elapsed = () => Math.round(performance.now() - started);
-      res.on("finish", () => (entry.ms = elapsed()));
-      res.on("close", () => {
-        counters.inFlight--;
-        release();
-        entry.status ||= res.statusCode;
-        entry.ms ||= elapsed();
-      });
-
-      const route = recordRoute(req.method, req.url);
-      let json;
-      if (route && body.length) {
-        try {
-          json = JSON.parse(body.toString("utf8"));
-        } catch {}
-      }
-      let violation = checkRequest(req.method, req.url, json, limits, body.length);
-      // Cloud meters concurrent reads per collection, from arrival to answer.
-      if (!violation && route && (route.op === "get" || route.op === "query")) {
-        const open = readsInFlight.get(route.collection) ?? 0;
-        if (open >= limits.maxConcurrentReads) {
-          violation = quotaViolation("ConcurrentReads", route.action, open + 1, limits.maxConcurrentReads);
-        } else {
-          readsInFlight.set(route.collection, open + 1);
-          release = () => {
-            const n = readsInFlight.get(route.collection) - 1;
-            if (n > 0) readsInFlight.set(route.collection, n);
-            else readsInFlight.delete(route.collection);
-          };
-        }
-      }
-      await delay();
-
-      if (violation) {
-        violations.push({ method: req.method, path: req.url, ...violation, body: body.toString("utf8") });
-        const out = Buffer.from(JSON.stringify({ error: "ChromaError", message: violation.message }));
-        entry.status = 422;
-        entry.responseBytes = out.length;
-        counters.bytesReceived += out.length;
-        res.writeHead(422, { "content-type": "application/json", "content-length": String(out.length) });
-        res.end(out);
-        return;
-      }
-
-      const up = http.request(
-        // The Host header names the upstream, as any reverse proxy sends it.
-        { host: t.hostname, port: t.port, method: req.method, path: req.url, headers: { ...req.headers, host: t.host }, agent },
-        (upRes) => {
-          entry.status = upRes.statusCode;
-          res.writeHead(upRes.statusCode, upRes.headers);
-          upRes.on("data", (c) => {
-            entry.responseBytes += c.length;
-            counters.bytesReceived += c.length;
-          });
-          upRes.pipe(res);
-        },
-      );
-      up.on("error", (e) => {
-        if (res.headersSent) return res.destroy(e);
-        entry.status = 502;
-        res.writeHead(502, { "content-type": "text/plain" });
-        res.end(`cloud proxy: upstream ${target} failed: ${e.message}`);
-      });
-      up.end(body);
-    });
-  });
-  const listening = await listen(server);
-
-  return {
-    url: listening.url,
-    limits,
-    violations,
-    requests,
-    stats() {
-      const { requests, bytesSent, bytesReceived, maxInFlight } = counters;
-      return { requests, bytesSent, bytesReceived, maxInFlight };
-    },
-    /** Clears the logs and counters in place, so references to `violations`/`requests` stay valid. */
-    reset() {
-      violations.length = 0;
-      requests.length = 0;
-      Object.assign(counters, { requests: 0, bytesSent: 0, bytesReceived: 0, maxInFlight: counters.inFlight });
-    },
-    close() {
-      agent.destroy();
-      return listening.close();
-    },
-  };
 }

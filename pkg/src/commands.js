@@ -1,0 +1,65 @@
+// The just-bash custom commands of a ChromaFs (`fs.commands()`): searches planned against
+// Chroma before they run, listings answered from the tree in Rust, and every file-reading
+// built-in wrapped so it runs as one budgeted command and reports the reads that failed.
+
+import { bracketed } from "./bracket.js";
+import { readsOnly } from "./probe.js";
+import { withFailures } from "./failures.js";
+
+const SEARCH_COMMANDS = ["grep", "egrep", "fgrep", "rg"];
+// just-bash's built-ins that read files. Each is wrapped to report failed reads.
+const FILE_COMMANDS = [
+  "cat", "head", "tail", "wc", "sort", "uniq", "comm", "cut", "paste", "rev", "nl", "fold", "expand", "unexpand",
+  "strings", "split", "column", "join", "tee", "ls", "stat", "find", "du", "tree", "sed", "awk", "diff", "md5sum",
+  "sha1sum", "sha256sum", "file", "html-to-markdown", "tac", "od", "base64", "gzip", "gunzip", "zcat", "tar", "jq",
+  "yq", "xan", "sqlite3", "xargs", "bash", "sh", "readlink",
+];
+// Commands that may be answered from the listing in Rust (see runCommand).
+const LISTING_COMMANDS = ["ls", "find", "tree", "du"];
+
+/**
+ * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
+ * Chroma which pages can match and load those in bulk, then print in Rust what just-bash's
+ * command would print, or run that command over them when the flags are outside what the
+ * Rust side models; either way the output is exactly just-bash's. Every command runs inside a command budget
+ * (`maxRequestsPerCommand`, `commandTimeoutMs`, the host's AbortSignal) and reports the
+ * reads that failed while it ran: just-bash's commands would show them as "No such file
+ * or directory", skip them, or count them as no match.
+ */
+function command(fs, name) {
+  const search = SEARCH_COMMANDS.includes(name);
+  return {
+    name,
+    async execute(args, ctx) {
+      if (typeof ctx.origCommand !== "function") {
+        return search
+          ? { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 }
+          : { stdout: "", stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
+      }
+      const ran = await bracketed(fs, ctx.signal, async () => {
+        if (LISTING_COMMANDS.includes(name)) return fs.runCommand(name, args, ctx.cwd, readsOnly(fs, ctx)) ?? ctx.origCommand(args);
+        if (!search) return ctx.origCommand(args);
+        const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
+        let planned;
+        try {
+          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(fs, ctx));
+        } catch (refused) {
+          // Not to be run at all (a pattern too long to search): say why, as grep would.
+          return { stdout: "", stderr: `${name}: ${refused.message}\n`, exitCode: 2 };
+        }
+        // null: the pages cannot be loaded; the failure is in the report. An object: the
+        // search was answered in Rust, with just-bash's output.
+        if (planned === null) return { stdout: "", stderr: "", exitCode: 2 };
+        return Array.isArray(planned) ? ctx.origCommand(planned) : planned;
+      });
+      return withFailures(name, ran.result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), search ? 2 : 1);
+    },
+  };
+}
+
+/** All of `fs`'s custom commands, searches first. */
+function commandsOf(fs) {
+  return [...SEARCH_COMMANDS, ...FILE_COMMANDS].map((name) => command(fs, name));
+}
+
+export { commandsOf };

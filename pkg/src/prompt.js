@@ -1,0 +1,36 @@
+// The words an agent reads about the shell: a tool description saying what the filesystem
+// is, that it is read-only, and how to use it well. Kept apart so it can be reworded
+// without touching any code that runs commands.
+
+/**
+ * A description of the shell for an agent's tool definition (for example bash-tool's
+ * `promptOptions.toolPrompt`): what the filesystem is, that it is read-only, and which
+ * commands work best. `docs` names the documentation, e.g. "the Acme API docs"; `scratch`
+ * the session's writable directory, when it has one (`"/tmp"`).
+ */
+function toolDescription({ docs = "the documentation", scratch } = {}) {
+  const writes = scratch
+    ? [
+        `Only ${scratch} is writable: a scratch directory of your own for intermediate results`,
+        `(\`grep -rl token / > ${scratch}/hits; wc -l ${scratch}/hits\`). Writing anywhere else fails with`,
+        "'Read-only file system'. Each call starts in `/`; a `cd` lasts only for that call,",
+      ]
+    : [
+        "Nothing can be written: redirecting to a file, rm, mv, cp, mkdir and touch fail with",
+        "'Read-only file system'. Each call starts in `/`; a `cd` lasts only for that call,",
+      ];
+  return [
+    `A read-only bash shell over ${docs}. Each page is a file and each section a directory.`,
+    "",
+    "Start with `ls /` or `tree -L 2 /` to see the sections, then read pages with `cat`,",
+    "`head -n 60` or `sed -n '40,120p'`. Search with `grep -rn PATTERN /` or `rg -n PATTERN /`",
+    "(add -i to ignore case, -l to list files only, -C 2 for context, --include='*.md' to",
+    "filter): searches run in the database first, so searching the whole tree is fast. Find",
+    "files by name with `find / -name '*auth*'`. Pipes work (`grep -rl token / | head`).",
+    "",
+    ...writes,
+    "so chain with `&&` or use absolute paths. Pages you may not see do not exist here.",
+  ].join("\n");
+}
+
+export { toolDescription };
