@@ -186,12 +186,15 @@ describe("grep pushdown", () => {
     await ingestUnaligned(chromaUrl(), "grep-unaligned", files, 7);
   });
 
-  for (const [collection, groups] of [["grep-corpus", []], ["grep-corpus", ["es", "admin"]], ["grep-unaligned", []]]) {
-    describe(`${collection}, groups [${groups}]`, () => {
+  // The last set prints through just-bash's own grep and rg (nativeCommands: false) after
+  // the same pushdown.
+  const sets = [["grep-corpus", [], true], ["grep-corpus", ["es", "admin"], true], ["grep-unaligned", [], true], ["grep-corpus", [], false]];
+  for (const [collection, groups, nativeCommands] of sets) {
+    describe(`${collection}, groups [${groups}]${nativeCommands ? "" : ", nativeCommands: false"}`, () => {
       let ours, ref, fs;
       before(async () => {
         if (skip) return;
-        fs = await ChromaFs.connect({ url: cloud.url, collection, groups });
+        fs = await ChromaFs.connect({ url: cloud.url, collection, groups, nativeCommands });
         ours = newBash(fs, { customCommands: fs.commands() });
         ref = newBash(await referenceFs(files.filter((f) => visibleTo(groups)(f.path))));
       });
@@ -203,6 +206,7 @@ describe("grep pushdown", () => {
       test("most searches were narrowed, or found their pages in memory", { skip }, () => {
         const plans = fs.stats().commands.map((c) => c.plan);
         assert.ok(plans.filter((p) => p === "narrow" || p === "memory").length >= 15, plans.join(" "));
+        if (!nativeCommands) assert.ok(fs.stats().commands.every((c) => !c.native), "none was answered in Rust");
       });
     });
   }
