@@ -413,11 +413,6 @@ impl Client {
             .await
     }
 
-    pub async fn delete_collection(&self, name: &str) -> Result<(), ChromaError> {
-        let url = format!("{}/collections/{}", self.db_url(), encode_segment(name));
-        self.call("DELETE", url, None, &format!("delete collection {name:?}"), &BodyLimit::small()).await.map(drop)
-    }
-
     /// One `get` request, as given; its answer may hold the records it asks for.
     pub async fn get_once(
         &self,
@@ -440,11 +435,6 @@ impl Client {
         let url = format!("{}/collections/{}/get", self.db_url(), collection_id);
         let body = serde_json::to_string(req).expect("get requests serialise");
         self.call_json("POST", url, Some(body), what, limit).await
-    }
-
-    pub async fn count(&self, collection_id: &str) -> Result<u64, ChromaError> {
-        let url = format!("{}/collections/{}/count", self.db_url(), collection_id);
-        self.call_json("GET", url, None, "count", &BodyLimit::small()).await
     }
 
     pub async fn upsert(&self, collection_id: &str, req: &UpsertRequest) -> Result<(), ChromaError> {
