@@ -60,6 +60,8 @@ pub struct Flags {
 
 impl Engine {
     pub fn new(patterns: &[String], f: Flags) -> Result<Engine, Unsupported> {
+        #[cfg(test)]
+        super::tally::bump(|t| t.engines += 1);
         if patterns.is_empty() {
             return Err(Unsupported::new("no pattern"));
         }
