@@ -5,7 +5,7 @@
 //! - [`job`]: that parse, done once, with the walk of the scope, for every step to read;
 //! - [`walk`]: the files the command's directory walk visits, in its order and spelling;
 //! - [`rewrite`], [`syntax`], [`literals`]: the patterns, as RE2 text, as a parse, as the
-//!   literals a match requires;
+//!   literals a match requires; [`lite`]: RE2 spelled for regex-lite, for every engine;
 //! - [`filter`] and [`matcher`]: the coarse Chroma filter and the fine page check, both
 //!   never a false negative;
 //! - [`plan`]: what to do with the command (delegate, prefetch, narrow);
@@ -23,6 +23,7 @@ pub mod coarse;
 pub mod engine;
 pub mod filter;
 pub mod job;
+pub mod lite;
 pub mod literals;
 pub mod matcher;
 pub mod native;

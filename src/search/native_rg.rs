@@ -11,11 +11,10 @@
 //! multiline and the other forms are [`Unsupported`] and run in just-bash.
 
 use super::args::RgOutput;
-use super::engine::{escape_fixed, Engine, Flags};
+use super::engine::{rg_pattern, Engine, Flags};
 use super::job::{Job, Parsed, Walked};
 use super::native::read_page;
 use super::printer::{self, Options};
-use super::rewrite::Dialect;
 use super::walk::Target;
 use super::Unsupported;
 use crate::commands::{Place, Printed};
@@ -169,19 +168,6 @@ fn passes(globs: &[Glob], name: &str, shown: &str) -> bool {
     !globs.iter().filter(|g| g.negated).any(|g| if g.rooted { g.re.is_match(shown) } else { either(g) })
 }
 
-/// The pattern just-bash's rg compiles, and how it reads it.
-fn pattern(patterns: &[String], fixed: bool) -> Result<(String, Dialect), Unsupported> {
-    if let [p] = patterns {
-        return Ok((p.clone(), if fixed { Dialect::Fixed } else { Dialect::Perl }));
-    }
-    if fixed && patterns.iter().any(|p| p.contains("[:")) {
-        return Err(Unsupported::new("fixed strings that read as POSIX classes in Perl mode"));
-    }
-    let joined: Vec<String> =
-        patterns.iter().map(|p| if fixed { escape_fixed(p) } else { format!("(?:{p})") }).collect();
-    Ok((joined.join("|"), Dialect::Perl))
-}
-
 /// Accepts an rg command whose output is modelled here. `stdin_empty`: with no path,
 /// rg searches a non-empty stdin.
 pub fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<NativeRg, Unsupported> {
@@ -201,7 +187,7 @@ pub fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<NativeRg, U
         return Err(Unsupported::new("ignore files change rg's walk"));
     }
     let o = r.output.clone();
-    let (re, dialect) = pattern(&job.patterns, r.fixed)?;
+    let (re, dialect) = rg_pattern(&job.patterns, r.fixed)?;
     let engine =
         Engine::new(&[re], Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp })?;
     if (o.only_matching || o.count_matches) && engine.nullable {
@@ -361,14 +347,5 @@ mod tests {
         let late = format!("{}\0", "x".repeat(BINARY_SAMPLE));
         assert_eq!(content(&page(late.as_bytes())).map(|c| c.1), Some(false));
         assert_eq!(content(&page(b"\xff")), None);
-    }
-
-    #[test]
-    fn several_patterns_are_joined_as_just_bash_joins_them() {
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(pattern(&s(&["a+"]), false).unwrap(), ("a+".to_string(), Dialect::Perl));
-        assert_eq!(pattern(&s(&["a+", "b"]), false).unwrap(), ("(?:a+)|(?:b)".to_string(), Dialect::Perl));
-        assert_eq!(pattern(&s(&["a+", "b"]), true).unwrap(), ("a\\+|b".to_string(), Dialect::Perl));
-        assert_eq!(pattern(&s(&["a+"]), true).unwrap().1, Dialect::Fixed);
     }
 }
