@@ -72,6 +72,17 @@ impl Job {
         }
     }
 
+    /// The arguments without the file operands, ending where a narrowed search's files
+    /// go (after a `--` for grep, so that no file name reads as an option).
+    pub fn without_operands(&self) -> Vec<String> {
+        let (operands, dash): (&[usize], bool) = match &self.parsed {
+            Parsed::Grep(g) => (&g.file_operands, !g.has_double_dash),
+            Parsed::Rg(r) => (&r.paths, false),
+        };
+        let rest = self.args.iter().enumerate().filter(|(i, _)| !operands.contains(i)).map(|(_, a)| a.clone());
+        rest.chain(dash.then(|| "--".to_string())).collect()
+    }
+
     /// The walk of every operand, in order: grep's recursive walk, or rg's with its
     /// `--hidden`, `--no-ignore` and `--max-depth`. Walked on first use; a job is walked
     /// in the one place it runs.

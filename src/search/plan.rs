@@ -84,8 +84,6 @@ pub struct Narrowing {
     pub targets: Vec<Target>,
     /// The coarse filter and fine check, built once while planning.
     pub matcher: Matcher,
-    /// The arguments without the file operands, ending where the new operands go.
-    pub args: Vec<String>,
     /// rg prints bare lines for a single explicit file: when the original command did
     /// not name one, a narrowed list of one gets `/dev/null` beside it.
     pub keep_many: bool,
@@ -171,12 +169,7 @@ fn plan_grep(job: &Job, g: &GrepArgs, cx: Context, pattern_files: Option<&[Strin
         Err(why) => return prefetch(&why.0),
     };
     let targets = job.walked(cx.place()).iter().flat_map(|w| w.targets.iter().cloned()).collect();
-    let mut rest: Vec<String> =
-        args.iter().enumerate().filter(|(i, _)| !g.file_operands.contains(i)).map(|(_, a)| a.clone()).collect();
-    if !g.has_double_dash {
-        rest.push("--".into());
-    }
-    Plan::Narrow(Narrowing { targets, matcher, args: rest, keep_many: false })
+    Plan::Narrow(Narrowing { targets, matcher, keep_many: false })
 }
 
 /// Plans an `rg` command. `stdin_empty` matters: with no path, rg searches a non-empty stdin.
@@ -214,9 +207,7 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
     let targets = walked.iter().flat_map(|w| w.targets.iter().cloned()).collect();
     let single_explicit_file =
         operands.len() == 1 && matches!(cx.listing.get(&path::resolve(cx.cwd, operands[0])), Some(Node::File(_)));
-    let rest: Vec<String> =
-        args.iter().enumerate().filter(|(i, _)| !r.paths.contains(i)).map(|(_, a)| a.clone()).collect();
-    Plan::Narrow(Narrowing { targets, matcher, args: rest, keep_many: !single_explicit_file })
+    Plan::Narrow(Narrowing { targets, matcher, keep_many: !single_explicit_file })
 }
 
 #[cfg(test)]
@@ -238,6 +229,11 @@ mod tests {
     fn planned(name: &str, args: &[&str], cwd: &str, stdin_empty: bool, pattern_files: Option<&[String]>) -> Plan {
         let cx = Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned };
         plan(&Job::parse(name, s(args)), cx, stdin_empty, pattern_files)
+    }
+
+    /// A narrowed command line before its files: the arguments without the operands.
+    fn job(name: &str, args: &[&str]) -> Vec<String> {
+        Job::parse(name, s(args)).without_operands()
     }
 
     fn grep(args: &[&str], cwd: &str) -> Plan {
@@ -278,11 +274,11 @@ mod tests {
     #[test]
     fn narrowed_arguments_keep_everything_but_the_operands() {
         match grep(&["-r", "foo", "/docs", "-n"], "/") {
-            Plan::Narrow(n) => assert_eq!(n.args, s(&["-r", "foo", "-n", "--"])),
+            Plan::Narrow(_) => assert_eq!(job("grep", &["-r", "foo", "/docs", "-n"]), ["-r", "foo", "-n", "--"]),
             p => panic!("{p:?}"),
         }
         match planned("egrep", &["-r", "-e", "a|b", "--", "/docs"], "/", true, None) {
-            Plan::Narrow(n) => assert_eq!(n.args, s(&["-r", "-e", "a|b", "--"])),
+            Plan::Narrow(_) => assert_eq!(job("egrep", &["-r", "-e", "a|b", "--", "/docs"]), ["-r", "-e", "a|b", "--"]),
             p => panic!("{p:?}"),
         }
     }
@@ -342,7 +338,7 @@ mod tests {
         );
         match rg(&["-e", "x", "-g", "*.md", "docs", "-n"], "/", true) {
             Plan::Narrow(n) => {
-                assert_eq!(n.args, s(&["-e", "x", "-g", "*.md", "-n"]));
+                assert_eq!(job("rg", &["-e", "x", "-g", "*.md", "docs", "-n"]), ["-e", "x", "-g", "*.md", "-n"]);
                 assert!(n.keep_many);
             }
             p => panic!("{p:?}"),

@@ -124,7 +124,7 @@ impl Reads {
     fn spelled(self, job: &Job) -> Vec<String> {
         match self {
             Reads::AsTyped => job.args.clone(),
-            Reads::Narrowed { n, kept } => narrowed_args(&n, &kept),
+            Reads::Narrowed { n, kept } => narrowed_args(job, &n, &kept),
         }
     }
 }
@@ -316,8 +316,9 @@ async fn narrow(fs: &Filesystem, n: &Narrowing, cs: &mut CommandStats) -> Result
 
 /// A narrowed command line for just-bash: the arguments without the file operands, then
 /// the operands kept as typed and the files that are left, in the walk's order.
-fn narrowed_args(n: &Narrowing, kept: &HashSet<String>) -> Vec<String> {
-    let mut out = n.args.clone();
+fn narrowed_args(job: &Job, n: &Narrowing, kept: &HashSet<String>) -> Vec<String> {
+    let rest = job.without_operands();
+    let mut out = rest.clone();
     for t in &n.targets {
         match t {
             Target::Keep(op) => out.push(op.clone()),
@@ -325,7 +326,7 @@ fn narrowed_args(n: &Narrowing, kept: &HashSet<String>) -> Vec<String> {
             Target::File { .. } => {}
         }
     }
-    if out.len() == n.args.len() || (n.keep_many && out.len() == n.args.len() + 1) {
+    if out.len() == rest.len() || (n.keep_many && out.len() == rest.len() + 1) {
         // Nothing can match, so the command runs on an empty file (it still validates its
         // pattern and options); or rg, left with one file, must not print bare lines.
         out.push(DEV_NULL.to_string());
