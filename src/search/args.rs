@@ -100,6 +100,8 @@ pub(super) fn is_context(a: &str) -> bool {
 
 /// Parses `args` (after `skip` injected ones, such as egrep's `-E`) as just-bash's grep does.
 pub fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
+    #[cfg(test)]
+    super::tally::bump(|t| t.parses += 1);
     let mut g = GrepArgs::default();
     let mut operands = Vec::new();
     let mut options = true;
@@ -443,6 +445,8 @@ impl RgOutput {
 
 /// Parses `args` as just-bash's rg does.
 pub fn parse_rg(args: &[String]) -> RgArgs {
+    #[cfg(test)]
+    super::tally::bump(|t| t.parses += 1);
     let mut r = RgArgs { smart_case: true, ..Default::default() };
     let mut positional: Option<String> = None;
     let mut i = 0;

@@ -2,8 +2,8 @@
 //!
 //! just-bash builds one RE2 pattern from grep's patterns and flags (fixed strings
 //! escaped, several patterns joined, `-w` as `\b(?:…)\b`, `-x` as `^(?:…)$`) and runs it
-//! with re2js. [`Engine::new`] builds the same pattern and translates it into regex-lite
-//! syntax, but only where the two engines agree on every line: both are leftmost-first,
+//! with re2js. [`Engine::new`] builds the same pattern (rg's join is [`rg_pattern`]) and
+//! translates it into regex-lite syntax ([`super::lite`]), but only where the two engines agree on every line: both are leftmost-first,
 //! linear-time and ASCII-only for `\w`, `\d` and `\b`, so a translation of the shared
 //! subset matches the same spans. Outside it — Unicode classes, inline flags, named
 //! groups, case folding of non-ASCII patterns, `\s` spelled as regex-lite reads it — the
@@ -16,14 +16,12 @@
 //! One difference cannot be seen in the pattern: RE2 folds the Kelvin sign onto `k` and
 //! the long s onto `s` under `-i`. [`Engine::exact_on`] says whether a text holds them.
 
+use super::lite::translate;
 use super::literals::Req;
 use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
 use super::Unsupported;
 use memchr::memmem;
-
-/// RE2's largest repetition count; a larger one is a syntax error there.
-const MAX_REPEAT: u32 = 1000;
 
 /// A compiled line matcher, exact with respect to just-bash's.
 #[derive(Debug, Clone)]
@@ -60,6 +58,8 @@ pub struct Flags {
 
 impl Engine {
     pub fn new(patterns: &[String], f: Flags) -> Result<Engine, Unsupported> {
+        #[cfg(test)]
+        super::tally::bump(|t| t.engines += 1);
         if patterns.is_empty() {
             return Err(Unsupported::new("no pattern"));
         }
@@ -227,6 +227,20 @@ fn combined(patterns: &[String], dialect: Dialect) -> Result<String, Unsupported
     })
 }
 
+/// just-bash's rg joining of several patterns into one (grep's is [`combined`]): the
+/// pattern it compiles, and how it reads it.
+pub fn rg_pattern(patterns: &[String], fixed: bool) -> Result<(String, Dialect), Unsupported> {
+    if let [p] = patterns {
+        return Ok((p.clone(), if fixed { Dialect::Fixed } else { Dialect::Perl }));
+    }
+    if fixed && patterns.iter().any(|p| p.contains("[:")) {
+        return Err(Unsupported::new("fixed strings that read as POSIX classes in Perl mode"));
+    }
+    let joined: Vec<String> =
+        patterns.iter().map(|p| if fixed { escape_fixed(p) } else { format!("(?:{p})") }).collect();
+    Ok((joined.join("|"), Dialect::Perl))
+}
+
 /// just-bash's escaping of a fixed string (`[.*+?^${}()|[\]\\]`).
 pub fn escape_fixed(p: &str) -> String {
     let mut out = String::with_capacity(p.len() + 4);
@@ -247,187 +261,6 @@ fn nullable(n: &Node) -> bool {
         Node::Alt(v) => v.iter().any(nullable),
         Node::Group(g) => nullable(g),
         Node::Rep(inner, min, _) => *min == 0 || nullable(inner),
-    }
-}
-
-const META: &str = "\\.+*?()|[]{}^$";
-
-fn push_lit(out: &mut String, c: char) {
-    match c {
-        '\t' => out.push_str("\\t"),
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        c if META.contains(c) => {
-            out.push('\\');
-            out.push(c);
-        }
-        c => out.push(c),
-    }
-}
-
-fn push_class_char(out: &mut String, c: char) {
-    match c {
-        '\\' | '[' | ']' | '^' | '-' | '&' | '~' => {
-            out.push('\\');
-            out.push(c);
-        }
-        '\t' => out.push_str("\\t"),
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        c => out.push(c),
-    }
-}
-
-/// RE2's `\s` (regex-lite's also holds `\v`).
-const SPACE: &str = "\\t\\n\\x0C\\r ";
-
-fn escape_char(e: char) -> Option<&'static str> {
-    Some(match e {
-        't' => "\\t",
-        'n' => "\\n",
-        'r' => "\\r",
-        'f' => "\\x0C",
-        'v' => "\\x0B",
-        _ => return None,
-    })
-}
-
-/// Translates RE2 text in the shared subset into regex-lite text.
-fn translate(s: &[char], out: &mut String) -> Result<(), Unsupported> {
-    let no = |what: &str| Err(Unsupported::new(format!("{what} is left to just-bash")));
-    let mut i = 0;
-    while i < s.len() {
-        let c = s[i];
-        i += 1;
-        match c {
-            '\\' => {
-                let Some(&e) = s.get(i) else {
-                    return no("a trailing backslash");
-                };
-                i += 1;
-                match e {
-                    'd' | 'D' | 'w' | 'W' | 'b' | 'B' | 'A' | 'z' => {
-                        out.push('\\');
-                        out.push(e);
-                    }
-                    's' => out.push_str(&format!("[{SPACE}]")),
-                    'S' => out.push_str(&format!("[^{SPACE}]")),
-                    e if escape_char(e).is_some() => out.push_str(escape_char(e).unwrap()),
-                    e if e.is_ascii_punctuation() => push_lit(out, e),
-                    _ => return no(&format!("the escape \\{e}")),
-                }
-            }
-            '[' => i = class(s, i, out)?,
-            '(' => {
-                if s.get(i) == Some(&'?') {
-                    if s.get(i + 1) != Some(&':') {
-                        return no("a (?…) group");
-                    }
-                    i += 2;
-                    out.push_str("(?:");
-                } else {
-                    out.push('(');
-                }
-            }
-            ')' | '|' | '.' | '^' | '$' | '*' | '+' | '?' => out.push(c),
-            '{' => match interval(s, i) {
-                Some((end, max)) if max <= MAX_REPEAT => {
-                    out.extend(&s[i - 1..end]);
-                    i = end;
-                }
-                Some(_) => return no("a repetition over 1000"),
-                None => out.push_str("\\{"),
-            },
-            c => push_lit(out, c),
-        }
-    }
-    Ok(())
-}
-
-/// An interval `{n}`, `{n,}` or `{n,m}` starting after the `{` at `i - 1`: where it ends
-/// and its largest count.
-fn interval(s: &[char], mut i: usize) -> Option<(usize, u32)> {
-    let digits = |i: &mut usize| {
-        let start = *i;
-        while *i < s.len() && s[*i].is_ascii_digit() {
-            *i += 1;
-        }
-        (*i > start).then(|| s[start..*i].iter().collect::<String>().parse::<u32>().unwrap_or(u32::MAX))
-    };
-    let min = digits(&mut i)?;
-    let mut max = min;
-    if s.get(i) == Some(&',') {
-        i += 1;
-        max = digits(&mut i).unwrap_or(min);
-    }
-    (s.get(i) == Some(&'}')).then_some((i + 1, max.max(min)))
-}
-
-/// A bracket expression starting after the `[` at `i - 1`; returns where it ends.
-fn class(s: &[char], mut i: usize, out: &mut String) -> Result<usize, Unsupported> {
-    let no = |what: &str| Err(Unsupported::new(format!("{what} in a bracket expression is left to just-bash")));
-    out.push('[');
-    if s.get(i) == Some(&'^') {
-        out.push('^');
-        i += 1;
-    }
-    let start = i;
-    loop {
-        let Some(&c) = s.get(i) else {
-            return no("an unclosed bracket");
-        };
-        if c == ']' && i > start {
-            out.push(']');
-            return Ok(i + 1);
-        }
-        let (lo, next) = class_atom(s, i)?;
-        i = next;
-        match lo {
-            Atom::Set(set) => out.push_str(set),
-            Atom::Char(lo) if s.get(i) == Some(&'-') && s.get(i + 1).is_some_and(|&n| n != ']') => {
-                let (hi, next) = class_atom(s, i + 1)?;
-                let Atom::Char(hi) = hi else {
-                    return no("a range to a class");
-                };
-                i = next;
-                push_class_char(out, lo);
-                out.push('-');
-                push_class_char(out, hi);
-            }
-            Atom::Char('-') if i - 1 != start && s.get(i) != Some(&']') => return no("a '-' between ranges"),
-            Atom::Char(c) => push_class_char(out, c),
-        }
-    }
-}
-
-enum Atom {
-    Char(char),
-    Set(&'static str),
-}
-
-fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
-    let no = |what: String| Err(Unsupported::new(format!("{what} in a bracket expression is left to just-bash")));
-    match s[i] {
-        '[' if s.get(i + 1) == Some(&':') => no("a POSIX class just-bash does not know".into()),
-        '\\' => {
-            let Some(&e) = s.get(i + 1) else {
-                return no("a trailing backslash".into());
-            };
-            let atom = match e {
-                'd' => Atom::Set("0-9"),
-                'w' => Atom::Set("0-9A-Za-z_"),
-                's' => Atom::Set(SPACE),
-                't' => Atom::Char('\t'),
-                'n' => Atom::Char('\n'),
-                'r' => Atom::Char('\r'),
-                'f' => Atom::Char('\u{c}'),
-                'v' => Atom::Char('\u{b}'),
-                e if e.is_ascii_punctuation() => Atom::Char(e),
-                e => return no(format!("the escape \\{e}")),
-            };
-            Ok((atom, i + 2))
-        }
-        c => Ok((Atom::Char(c), i + 1)),
     }
 }
 
@@ -471,6 +304,15 @@ mod tests {
         assert!(m(&e, "xa.by") && !m(&e, "axb") && m(&e, "c"));
         let e = engine(&["a\\|b", "c"], Dialect::Basic, false, true, false).unwrap();
         assert!(m(&e, "x b y") && !m(&e, "cc"));
+    }
+
+    #[test]
+    fn rg_joins_several_patterns_its_own_way() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(rg_pattern(&s(&["a+"]), false).unwrap(), ("a+".to_string(), Dialect::Perl));
+        assert_eq!(rg_pattern(&s(&["a+", "b"]), false).unwrap(), ("(?:a+)|(?:b)".to_string(), Dialect::Perl));
+        assert_eq!(rg_pattern(&s(&["a+", "b"]), true).unwrap(), ("a\\+|b".to_string(), Dialect::Perl));
+        assert_eq!(rg_pattern(&s(&["a+"]), true).unwrap().1, Dialect::Fixed);
     }
 
     #[test]

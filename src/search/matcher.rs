@@ -71,6 +71,8 @@ fn pattern_node(p: &str, q: &Query) -> Result<Node, Unsupported> {
 
 impl Matcher {
     pub fn new(q: &Query, chunking: Chunking) -> Result<Matcher, Unsupported> {
+        #[cfg(test)]
+        super::tally::bump(|t| t.matchers += 1);
         if q.patterns.is_empty() {
             return Err(Unsupported::new("no pattern"));
         }

@@ -2,9 +2,10 @@
 //!
 //! The pipeline, one module per step:
 //! - [`args`]: the command line, parsed exactly as just-bash parses it;
+//! - [`job`]: that parse, done once, with the walk of the scope, for every step to read;
 //! - [`walk`]: the files the command's directory walk visits, in its order and spelling;
 //! - [`rewrite`], [`syntax`], [`literals`]: the patterns, as RE2 text, as a parse, as the
-//!   literals a match requires;
+//!   literals a match requires; [`lite`]: RE2 spelled for regex-lite, for every engine;
 //! - [`filter`] and [`matcher`]: the coarse Chroma filter and the fine page check, both
 //!   never a false negative;
 //! - [`plan`]: what to do with the command (delegate, prefetch, narrow);
@@ -21,6 +22,8 @@ pub mod args;
 pub mod coarse;
 pub mod engine;
 pub mod filter;
+pub mod job;
+pub mod lite;
 pub mod literals;
 pub mod matcher;
 pub mod native;
@@ -30,6 +33,8 @@ pub mod printer;
 pub mod rewrite;
 pub mod runner;
 pub mod syntax;
+#[cfg(test)]
+pub mod tally;
 pub mod walk;
 
 use std::fmt;

@@ -2,18 +2,19 @@
 //!
 //! After planning, the pages a search reads are in memory; what is left is matching and
 //! printing, which just-bash does in JavaScript behind one filesystem call per file.
-//! [`prepare`] takes the command line the runner would hand to just-bash (narrowed or
-//! not), and accepts it only when every flag, pattern and operand is one whose output
-//! is modelled here: the [`engine`](super::engine) matches the same lines and spans and
+//! [`prepare`] takes the parsed command ([`Job`]) over its whole scope, and accepts it
+//! only when every flag, pattern and operand is one whose output is modelled here (a
+//! narrowing then takes away the files that cannot match, [`Native::only`]): the [`engine`](super::engine) matches the same lines and spans and
 //! the [`printer`](super::printer) prints them the same way. Anything else is
 //! [`Unsupported`], with the reason, and the command runs in just-bash as before.
 
-use super::args::{parse_grep, GrepArgs};
+use super::args::GrepArgs;
 use super::engine::{Engine, Flags};
+use super::job::{Job, Parsed, Walked};
 use super::native_rg::{self, NativeRg};
 use super::printer::{self, Options};
 use super::rewrite::Dialect;
-use super::walk::{has_glob, walk, Target};
+use super::walk::{has_glob, Target};
 use super::Unsupported;
 use crate::commands::glob::Glob;
 pub use crate::commands::{Place, Printed};
@@ -23,6 +24,7 @@ use crate::listing::Node;
 use crate::path;
 use crate::store::lru::CachedPage;
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 /// One operand or walked file, in the order grep handles them.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,17 +99,13 @@ fn under_excluded_dir(g: &GrepArgs, op: &str, shown: &str, path: &str, place: Pl
 }
 
 /// The inputs of a recursive grep, and how many files it searches.
-fn recursive_inputs(g: &GrepArgs, place: Place, operands: &[&str]) -> Result<(Vec<Input>, usize), Unsupported> {
+fn recursive_inputs(g: &GrepArgs, place: Place, walked: &[Walked]) -> Result<(Vec<Input>, usize), Unsupported> {
     let mut inputs = Vec::new();
-    for op in operands {
+    for Walked { operand: op, targets, .. } in walked {
         let full = path::resolve(place.cwd, op);
-        let mut targets = Vec::new();
-        if full == DEV_NULL {
-            targets.push(Target::File { shown: op.to_string(), path: full });
-        } else {
-            walk(place.listing, place.scratch, place.cwd, op, &mut targets);
-        }
-        for t in targets {
+        let null = [Target::File { shown: op.to_string(), path: full.clone() }];
+        let targets = if full == DEV_NULL { &null[..] } else { &targets[..] };
+        for t in targets.iter().cloned() {
             match t {
                 Target::File { shown, path }
                     if selected(g, &shown)? && !under_excluded_dir(g, op, &shown, &path, place)? =>
@@ -173,11 +171,23 @@ pub enum Native {
 }
 
 impl Native {
-    /// Accepts a search command line whose output is modelled here.
-    pub fn prepare(name: &str, args: &[String], place: Place, stdin_empty: bool) -> Result<Native, Unsupported> {
-        match name {
-            "rg" => native_rg::prepare(args, place, stdin_empty).map(Native::Rg),
-            _ => prepare(name, args, place).map(Native::Grep),
+    /// Accepts a search command whose output is modelled here.
+    pub fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Native, Unsupported> {
+        match &job.parsed {
+            Parsed::Rg(_) => native_rg::prepare(job, place, stdin_empty).map(Native::Rg),
+            Parsed::Grep(_) => prepare(job, place).map(Native::Grep),
+        }
+    }
+
+    /// The same command over only the files in `kept` (normalised paths): what a
+    /// narrowed search reads, when the files left out are known to hold no match.
+    pub fn only(self, kept: &HashSet<String>) -> Native {
+        match self {
+            Native::Grep(mut g) => {
+                g.inputs.retain(|i| !matches!(i, Input::File { path, .. } if !kept.contains(path)));
+                Native::Grep(g)
+            }
+            Native::Rg(r) => Native::Rg(r.only(kept)),
         }
     }
 
@@ -198,16 +208,11 @@ impl Native {
     }
 }
 
-/// Accepts a grep command line whose output is modelled here.
-pub fn prepare(name: &str, args: &[String], place: Place) -> Result<NativeGrep, Unsupported> {
-    let injected: &[&str] = match name {
-        "egrep" => &["-E"],
-        "fgrep" => &["-F"],
-        "grep" => &[],
-        _ => return Err(Unsupported::new("only grep is answered here")),
+/// Accepts a grep command whose output is modelled here.
+pub fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported> {
+    let Parsed::Grep(g) = &job.parsed else {
+        return Err(Unsupported::new("only grep is answered here"));
     };
-    let full: Vec<String> = injected.iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
-    let g = parse_grep(&full, injected.len());
     if g.dialect() == Dialect::Perl {
         return Err(Unsupported::new("-P is left to just-bash"));
     }
@@ -217,20 +222,19 @@ pub fn prepare(name: &str, args: &[String], place: Place) -> Result<NativeGrep, 
     if !g.pattern_files.is_empty() || g.output.odd_number {
         return Err(Unsupported::new("-f and unusual numbers are left to just-bash"));
     }
-    let operands: Vec<&str> = g.file_operands.iter().map(|&i| full[i].as_str()).collect();
+    let operands = job.operands();
     if operands.is_empty() || operands.iter().any(|o| *o == "-" || has_glob(o)) {
         return Err(Unsupported::new("stdin and globs are read by just-bash"));
     }
-    let patterns: Vec<String> = g.pattern.as_deref().unwrap_or_default().split('\n').map(String::from).collect();
     let flags = Flags { dialect: g.dialect(), ignore_case: g.ignore_case, word: g.output.word, line: g.line_regexp };
-    let engine = Engine::new(&patterns, flags)?;
+    let engine = Engine::new(&job.patterns, flags)?;
     if g.output.only_matching && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
     let (inputs, files) =
-        if g.recursive { recursive_inputs(&g, place, &operands)? } else { plain_inputs(&g, place, &operands)? };
+        if g.recursive { recursive_inputs(g, place, job.walked(place))? } else { plain_inputs(g, place, &operands)? };
     let show_filename = (files > 1 || g.recursive) && !g.output.no_filename;
-    Ok(NativeGrep { engine, g, inputs, show_filename })
+    Ok(NativeGrep { engine, g: g.clone(), inputs, show_filename })
 }
 
 impl NativeGrep {

@@ -10,18 +10,19 @@
 //! counts of zero left out. Ignore files, `--replace`, `--json`, columns, byte offsets,
 //! multiline and the other forms are [`Unsupported`] and run in just-bash.
 
-use super::args::{parse_rg, RgOutput};
-use super::engine::{escape_fixed, Engine, Flags};
+use super::args::RgOutput;
+use super::engine::{rg_pattern, Engine, Flags};
+use super::job::{Job, Parsed, Walked};
 use super::native::read_page;
 use super::printer::{self, Options};
-use super::rewrite::Dialect;
-use super::walk::{rg_walk, RgWalk, Target};
+use super::walk::Target;
 use super::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::{Filesystem, DEV_NULL};
 use crate::listing::Node;
 use crate::path;
 use crate::store::lru::CachedPage;
+use std::collections::HashSet;
 
 /// How far into a file just-bash looks for a NUL (UTF-16 code units).
 const BINARY_SAMPLE: usize = 8192;
@@ -167,23 +168,12 @@ fn passes(globs: &[Glob], name: &str, shown: &str) -> bool {
     !globs.iter().filter(|g| g.negated).any(|g| if g.rooted { g.re.is_match(shown) } else { either(g) })
 }
 
-/// The pattern just-bash's rg compiles, and how it reads it.
-fn pattern(patterns: &[String], fixed: bool) -> Result<(String, Dialect), Unsupported> {
-    if let [p] = patterns {
-        return Ok((p.clone(), if fixed { Dialect::Fixed } else { Dialect::Perl }));
-    }
-    if fixed && patterns.iter().any(|p| p.contains("[:")) {
-        return Err(Unsupported::new("fixed strings that read as POSIX classes in Perl mode"));
-    }
-    let joined: Vec<String> =
-        patterns.iter().map(|p| if fixed { escape_fixed(p) } else { format!("(?:{p})") }).collect();
-    Ok((joined.join("|"), Dialect::Perl))
-}
-
-/// Accepts an rg command line whose output is modelled here. `stdin_empty`: with no path,
+/// Accepts an rg command whose output is modelled here. `stdin_empty`: with no path,
 /// rg searches a non-empty stdin.
-pub fn prepare(args: &[String], place: Place, stdin_empty: bool) -> Result<NativeRg, Unsupported> {
-    let r = parse_rg(args);
+pub fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<NativeRg, Unsupported> {
+    let Parsed::Rg(r) = &job.parsed else {
+        return Err(Unsupported::new("only rg is answered here"));
+    };
     if r.invalid || r.files_only || r.patterns.is_empty() {
         return Err(Unsupported::new("usage errors and --files are just-bash's"));
     }
@@ -197,15 +187,13 @@ pub fn prepare(args: &[String], place: Place, stdin_empty: bool) -> Result<Nativ
         return Err(Unsupported::new("ignore files change rg's walk"));
     }
     let o = r.output.clone();
-    let (re, dialect) = pattern(&r.patterns, r.fixed)?;
+    let (re, dialect) = rg_pattern(&job.patterns, r.fixed)?;
     let engine =
         Engine::new(&[re], Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp })?;
     if (o.only_matching || o.count_matches) && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
-    let operands: Vec<&str> =
-        if r.paths.is_empty() { vec!["."] } else { r.paths.iter().map(|&i| args[i].as_str()).collect() };
-    let (mut files, single_file) = collect(&o, place, &operands)?;
+    let (mut files, single_file) = collect(&o, place, job.walked(place))?;
     if !o.unsorted {
         crate::sort::sort_by(&mut files, |a, b| path::js_cmp(&a.0, &b.0));
     }
@@ -215,19 +203,14 @@ pub fn prepare(args: &[String], place: Place, stdin_empty: bool) -> Result<Nativ
     Ok(NativeRg { engine, o, files, show_filename, line_numbers })
 }
 
-/// The files rg searches from its operands (before sorting), and whether it was named
-/// exactly one file and no directory.
-fn collect(o: &RgOutput, place: Place, operands: &[&str]) -> Result<(Vec<(String, String)>, bool), Unsupported> {
+/// The files rg searches from its walked operands (before sorting), and whether it was
+/// named exactly one file and no directory.
+fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<(String, String)>, bool), Unsupported> {
     let filters = Filters::new(o)?;
-    let how = RgWalk {
-        hidden: o.hidden,
-        no_ignore: o.no_ignore,
-        max_depth: o.max_depth.unwrap_or(RgWalk::default().max_depth),
-    };
     let (mut files, mut named_files, mut dirs) = (Vec::new(), 0, 0);
-    for op in operands {
+    for Walked { operand: op, targets: walk, .. } in walked {
         let full = path::resolve(place.cwd, op);
-        if *op == "-" {
+        if op == "-" {
             return Err(Unsupported::new("an operand is stdin"));
         }
         if full != DEV_NULL {
@@ -241,7 +224,7 @@ fn collect(o: &RgOutput, place: Place, operands: &[&str]) -> Result<(Vec<(String
         if matches!(node, Some(Node::Dir(_))) {
             dirs += 1;
             // Names that would read as options matter only to a command line.
-            rg_walk(place.listing, place.scratch, place.cwd, op, how, &mut targets);
+            targets.extend(walk.iter().cloned());
         } else {
             named_files += 1;
             targets.push(Target::File { shown: op.to_string(), path: full });
@@ -270,6 +253,12 @@ impl NativeRg {
     /// The normalised paths of the files it reads, in order.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.files.iter().map(|(_, p)| p.as_str())
+    }
+
+    /// The same command over only the files in `kept`: see [`Native::only`](super::native::Native::only).
+    pub fn only(mut self, kept: &HashSet<String>) -> NativeRg {
+        self.files.retain(|(_, path)| kept.contains(path));
+        self
     }
 
     /// Runs the command over the session's pages; `None` when a page holds text whose
@@ -358,14 +347,5 @@ mod tests {
         let late = format!("{}\0", "x".repeat(BINARY_SAMPLE));
         assert_eq!(content(&page(late.as_bytes())).map(|c| c.1), Some(false));
         assert_eq!(content(&page(b"\xff")), None);
-    }
-
-    #[test]
-    fn several_patterns_are_joined_as_just_bash_joins_them() {
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(pattern(&s(&["a+"]), false).unwrap(), ("a+".to_string(), Dialect::Perl));
-        assert_eq!(pattern(&s(&["a+", "b"]), false).unwrap(), ("(?:a+)|(?:b)".to_string(), Dialect::Perl));
-        assert_eq!(pattern(&s(&["a+", "b"]), true).unwrap(), ("a\\+|b".to_string(), Dialect::Perl));
-        assert_eq!(pattern(&s(&["a+"]), true).unwrap().1, Dialect::Fixed);
     }
 }

@@ -12,11 +12,13 @@
 //!   and spelling just-bash's walk would use, so that only the pages that may match are
 //!   read and the output is unchanged.
 
-use super::args::{parse_grep, parse_rg, GrepArgs};
+use super::args::GrepArgs;
 use super::filter::Chunking;
+use super::job::{Job, Parsed};
 use super::matcher::{Matcher, Query};
 use super::rewrite::Dialect;
-use super::walk::{grep_read_set, has_glob, rg_read_set, rg_walk, walk, RgWalk, Target};
+use super::walk::{grep_read_set, has_glob, rg_read_set, Target};
+use crate::commands::Place;
 use crate::listing::{Listing, Node};
 use crate::path;
 use std::collections::HashSet;
@@ -30,6 +32,13 @@ pub struct Context<'a> {
     /// The shell's working directory, normalised.
     pub cwd: &'a str,
     pub chunking: Chunking,
+}
+
+impl<'a> Context<'a> {
+    /// Where the command runs, as its walk sees it.
+    pub fn place(&self) -> Place<'a> {
+        Place { listing: self.listing, scratch: self.scratch, cwd: self.cwd }
+    }
 }
 
 /// What to do with one search command.
@@ -75,8 +84,6 @@ pub struct Narrowing {
     pub targets: Vec<Target>,
     /// The coarse filter and fine check, built once while planning.
     pub matcher: Matcher,
-    /// The arguments without the file operands, ending where the new operands go.
-    pub args: Vec<String>,
     /// rg prints bare lines for a single explicit file: when the original command did
     /// not name one, a narrowed list of one gets `/dev/null` beside it.
     pub keep_many: bool,
@@ -110,28 +117,26 @@ fn grep_needs_every_file(g: &GrepArgs) -> Option<&'static str> {
     })
 }
 
-/// Plans a `grep`/`egrep`/`fgrep` command. `pattern_files` holds the contents of the
-/// `-f` files once they have been read (see [`Plan::ReadPatternFiles`]).
-pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option<&[String]>) -> Plan {
-    let injected: &[&str] = match name {
-        "egrep" => &["-E"],
-        "fgrep" => &["-F"],
-        _ => &[],
-    };
+/// Plans a search command: grep's or rg's plan. `pattern_files` holds the contents of
+/// grep's `-f` files once they have been read (see [`Plan::ReadPatternFiles`]).
+pub fn plan(job: &Job, cx: Context, stdin_empty: bool, pattern_files: Option<&[String]>) -> Plan {
+    match &job.parsed {
+        Parsed::Grep(g) => plan_grep(job, g, cx, pattern_files),
+        Parsed::Rg(_) => plan_rg(job, cx, stdin_empty),
+    }
+}
+
+fn plan_grep(job: &Job, g: &GrepArgs, cx: Context, pattern_files: Option<&[String]>) -> Plan {
+    let args = &job.args;
     if let Some(refused) = too_long(args.iter()) {
         return refused;
     }
-    let full: Vec<String> = injected.iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
-    let mut g = parse_grep(&full, injected.len());
     if g.help || g.invalid || g.file_operands.is_empty() {
         return Plan::Delegate;
     }
-    // Operand indices refer to `full`; shift them back to `args`.
-    g.file_operands.iter_mut().for_each(|i| *i -= injected.len());
     let prefetch =
-        |why: &str| Plan::Prefetch { files: grep_read_set(cx.listing, cx.cwd, args, &g), why: why.to_string() };
-    let mut patterns: Vec<String> =
-        g.pattern.as_deref().map(|p| p.split('\n').map(String::from).collect()).unwrap_or_default();
+        |why: &str| Plan::Prefetch { files: grep_read_set(cx.listing, cx.cwd, args, g), why: why.to_string() };
+    let mut patterns = job.patterns.clone();
     if !g.pattern_files.is_empty() {
         match pattern_files {
             None if g.pattern_files.iter().all(|f| !f.is_empty() && f != "-") => {
@@ -151,7 +156,7 @@ pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option
     if g.perl && !g.fixed && !g.extended && distinct.len() > 1 {
         return Plan::Delegate; // "-P supports only a single pattern"
     }
-    if let Some(why) = grep_needs_every_file(&g) {
+    if let Some(why) = grep_needs_every_file(g) {
         return prefetch(why);
     }
     if g.file_operands.iter().any(|&i| args[i] == "-" || has_glob(&args[i])) {
@@ -163,29 +168,20 @@ pub fn plan_grep(name: &str, args: &[String], cx: Context, pattern_files: Option
         Ok(m) => m,
         Err(why) => return prefetch(&why.0),
     };
-    let mut targets = Vec::new();
-    for &i in &g.file_operands {
-        walk(cx.listing, cx.scratch, cx.cwd, &args[i], &mut targets);
-    }
-    let mut rest: Vec<String> =
-        args.iter().enumerate().filter(|(i, _)| !g.file_operands.contains(i)).map(|(_, a)| a.clone()).collect();
-    if !g.has_double_dash {
-        rest.push("--".into());
-    }
-    Plan::Narrow(Narrowing { targets, matcher, args: rest, keep_many: false })
+    let targets = job.walked(cx.place()).iter().flat_map(|w| w.targets.iter().cloned()).collect();
+    Plan::Narrow(Narrowing { targets, matcher, keep_many: false })
 }
 
 /// Plans an `rg` command. `stdin_empty` matters: with no path, rg searches a non-empty stdin.
-pub fn plan_rg(args: &[String], cx: Context, stdin_empty: bool) -> Plan {
+fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
+    let (args, Parsed::Rg(r)) = (&job.args, &job.parsed) else { return Plan::Delegate };
     if let Some(refused) = too_long(args.iter()) {
         return refused;
     }
-    let r = parse_rg(args);
-    if r.invalid || r.files_only || r.patterns.is_empty() || (r.paths.is_empty() && !stdin_empty) {
+    if r.invalid || r.files_only || job.patterns.is_empty() || (r.paths.is_empty() && !stdin_empty) {
         return Plan::Delegate;
     }
-    let operands: Vec<&str> =
-        if r.paths.is_empty() { vec!["."] } else { r.paths.iter().map(|&i| args[i].as_str()).collect() };
+    let operands = job.operands();
     let prefetch = |why: String| Plan::Prefetch { files: rg_read_set(cx.listing, cx.cwd, &operands), why };
     if let Some(flag) = &r.unsafe_flag {
         return prefetch(format!("rg {flag} is not narrowed"));
@@ -197,22 +193,21 @@ pub fn plan_rg(args: &[String], cx: Context, stdin_empty: bool) -> Plan {
         return prefetch("an operand is stdin".into());
     }
     let dialect = if r.fixed { Dialect::Fixed } else { Dialect::Perl };
-    let query = Query { patterns: &r.patterns, dialect, ignore_case: r.ignore_case(), line_regexp: r.line_regexp };
+    let query = Query { patterns: &job.patterns, dialect, ignore_case: r.ignore_case(), line_regexp: r.line_regexp };
     let matcher = match Matcher::new(&query, cx.chunking) {
         Ok(m) => m,
         Err(why) => return prefetch(why.0),
     };
-    let mut targets = Vec::new();
-    for o in &operands {
-        if !rg_walk(cx.listing, cx.scratch, cx.cwd, o, RgWalk::default(), &mut targets) {
-            return prefetch("a file name would read as an option".into());
-        }
+    // With no unsafe flag, rg's walk is its default one (hidden files and ignored names
+    // skipped, no depth limit).
+    let walked = job.walked(cx.place());
+    if walked.iter().any(|w| !w.clean) {
+        return prefetch("a file name would read as an option".into());
     }
+    let targets = walked.iter().flat_map(|w| w.targets.iter().cloned()).collect();
     let single_explicit_file =
         operands.len() == 1 && matches!(cx.listing.get(&path::resolve(cx.cwd, operands[0])), Some(Node::File(_)));
-    let rest: Vec<String> =
-        args.iter().enumerate().filter(|(i, _)| !r.paths.contains(i)).map(|(_, a)| a.clone()).collect();
-    Plan::Narrow(Narrowing { targets, matcher, args: rest, keep_many: !single_explicit_file })
+    Plan::Narrow(Narrowing { targets, matcher, keep_many: !single_explicit_file })
 }
 
 #[cfg(test)]
@@ -231,21 +226,22 @@ mod tests {
         v.iter().map(|x| x.to_string()).collect()
     }
 
+    fn planned(name: &str, args: &[&str], cwd: &str, stdin_empty: bool, pattern_files: Option<&[String]>) -> Plan {
+        let cx = Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned };
+        plan(&Job::parse(name, s(args)), cx, stdin_empty, pattern_files)
+    }
+
+    /// A narrowed command line before its files: the arguments without the operands.
+    fn job(name: &str, args: &[&str]) -> Vec<String> {
+        Job::parse(name, s(args)).without_operands()
+    }
+
     fn grep(args: &[&str], cwd: &str) -> Plan {
-        plan_grep(
-            "grep",
-            &s(args),
-            Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned },
-            None,
-        )
+        planned("grep", args, cwd, true, None)
     }
 
     fn rg(args: &[&str], cwd: &str, stdin_empty: bool) -> Plan {
-        plan_rg(
-            &s(args),
-            Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned },
-            stdin_empty,
-        )
+        planned("rg", args, cwd, stdin_empty, None)
     }
 
     fn files(p: &Plan) -> Vec<String> {
@@ -278,12 +274,11 @@ mod tests {
     #[test]
     fn narrowed_arguments_keep_everything_but_the_operands() {
         match grep(&["-r", "foo", "/docs", "-n"], "/") {
-            Plan::Narrow(n) => assert_eq!(n.args, s(&["-r", "foo", "-n", "--"])),
+            Plan::Narrow(_) => assert_eq!(job("grep", &["-r", "foo", "/docs", "-n"]), ["-r", "foo", "-n", "--"]),
             p => panic!("{p:?}"),
         }
-        let cx = Context { listing: &listing(), scratch: None, cwd: "/", chunking: Chunking::LineAligned };
-        match plan_grep("egrep", &s(&["-r", "-e", "a|b", "--", "/docs"]), cx, None) {
-            Plan::Narrow(n) => assert_eq!(n.args, s(&["-r", "-e", "a|b", "--"])),
+        match planned("egrep", &["-r", "-e", "a|b", "--", "/docs"], "/", true, None) {
+            Plan::Narrow(_) => assert_eq!(job("egrep", &["-r", "-e", "a|b", "--", "/docs"]), ["-r", "-e", "a|b", "--"]),
             p => panic!("{p:?}"),
         }
     }
@@ -320,10 +315,9 @@ mod tests {
 
     #[test]
     fn pattern_files_are_read_first() {
-        let args = s(&["-r", "-f", "/pats.txt", "/docs"]);
-        let cx = Context { listing: &listing(), scratch: None, cwd: "/", chunking: Chunking::LineAligned };
-        assert_eq!(plan_grep("grep", &args, cx, None), Plan::ReadPatternFiles(s(&["/pats.txt"])));
-        match plan_grep("grep", &args, cx, Some(&s(&["a\nb\n"]))) {
+        let args = ["-r", "-f", "/pats.txt", "/docs"];
+        assert_eq!(grep(&args, "/"), Plan::ReadPatternFiles(s(&["/pats.txt"])));
+        match planned("grep", &args, "/", true, Some(&s(&["a\nb\n"]))) {
             Plan::Narrow(n) => {
                 assert_eq!(n.matcher.filter, serde_json::json!({"$or": [{"$contains": "a"}, {"$contains": "b"}]}))
             }
@@ -344,7 +338,7 @@ mod tests {
         );
         match rg(&["-e", "x", "-g", "*.md", "docs", "-n"], "/", true) {
             Plan::Narrow(n) => {
-                assert_eq!(n.args, s(&["-e", "x", "-g", "*.md", "-n"]));
+                assert_eq!(job("rg", &["-e", "x", "-g", "*.md", "docs", "-n"]), ["-e", "x", "-g", "*.md", "-n"]);
                 assert!(n.keep_many);
             }
             p => panic!("{p:?}"),

@@ -8,14 +8,20 @@
 //! just-bash's own command run by the host over the files that are left — does the
 //! matching and printing. Every step may only keep too much, never
 //! too little, so the output is the command's output over the whole scope.
+//!
+//! The command line is parsed once, into a [`Job`] every step reads; the native command
+//! is prepared once from it, over the whole scope, and a narrowing hands it the files
+//! that are left rather than a new command line. Arguments are spelled again only for a
+//! command handed back to just-bash.
 
 use super::coarse::{self, Found, Scope};
 use super::filter::Chunking;
+use super::job::Job;
 use super::matcher::Matcher;
 use super::native::{Native, Place, Printed};
 #[cfg(test)]
 use super::plan::MAX_PATTERN_BYTES;
-use super::plan::{plan_grep, plan_rg, refusal, Context, Narrowing, Plan};
+use super::plan::{self, refusal, Context, Narrowing, Plan};
 use super::walk::Target;
 use crate::fs::{decode, Filesystem, DEV_NULL};
 use crate::path;
@@ -67,17 +73,26 @@ pub async fn run(
         fs.record(cs);
         return refused.map_or(Outcome::Run(args), Outcome::Refused);
     }
-    if let Some(printed) = in_memory(fs, name, &args, &cwd, stdin_empty, &mut cs).await {
-        fs.record(cs);
-        return Outcome::Printed(printed);
-    }
-    let outcome = match prepare(fs, name, args, &cwd, stdin_empty, &mut cs).await {
-        Outcome::Run(args) if fs.native_commands() => answer(fs, name, args, &cwd, stdin_empty, &mut cs).await,
-        Outcome::Run(args) => {
-            cs.delegated = Some("native commands are off".into());
-            Outcome::Run(args)
+    let job = Job::parse(name, args);
+    let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
+    // Prepared once, over the whole scope: a narrowing only takes files away from it.
+    let native = (fs.native_commands() && refusal(&job.args).is_none())
+        .then(|| Native::prepare(&job, place, stdin_empty).map_err(|why| why.0));
+    if let Some(Ok(grep)) = &native {
+        if let Some(printed) = in_memory(fs, grep, &mut cs).await {
+            fs.record(cs);
+            return Outcome::Printed(printed);
         }
-        other => other,
+    }
+    let outcome = match prepare(fs, &job, &cwd, stdin_empty, &mut cs).await {
+        Ok(read) => match native {
+            Some(native) => answer(fs, &job, native, read, &mut cs).await,
+            None => {
+                cs.delegated = Some("native commands are off".into());
+                Outcome::Run(read.spelled(&job))
+            }
+        },
+        Err(other) => other,
     };
     fs.record(cs);
     outcome
@@ -85,20 +100,7 @@ pub async fn run(
 
 /// A search answered natively without asking Chroma anything, when every page it reads
 /// is in memory already: reading them here costs less than the coarse query's round trip.
-async fn in_memory(
-    fs: &Filesystem,
-    name: &str,
-    args: &[String],
-    cwd: &str,
-    stdin_empty: bool,
-    cs: &mut CommandStats,
-) -> Option<Printed> {
-    if !fs.native_commands() || refusal(args).is_some() {
-        return None;
-    }
-    let grep =
-        Native::prepare(name, args, Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd }, stdin_empty)
-            .ok()?;
+async fn in_memory(fs: &Filesystem, grep: &Native, cs: &mut CommandStats) -> Option<Printed> {
     let pages: Vec<PageRef> = grep.paths().filter_map(|p| fs.page(p)).collect();
     if !pages.iter().all(|p| fs.store().is_cached(&p.key)) {
         return None;
@@ -111,17 +113,36 @@ async fn in_memory(
     Some(printed)
 }
 
-/// The command answered natively, or the arguments to run it with in just-bash.
+/// What a prepared search reads: its scope as typed, or the files a narrowing kept.
+enum Reads {
+    AsTyped,
+    Narrowed { n: Narrowing, kept: HashSet<String> },
+}
+
+impl Reads {
+    /// The command line for just-bash: the arguments as typed, or the narrowed ones.
+    fn spelled(self, job: &Job) -> Vec<String> {
+        match self {
+            Reads::AsTyped => job.args.clone(),
+            Reads::Narrowed { n, kept } => narrowed_args(job, &n, &kept),
+        }
+    }
+}
+
+/// The command answered natively (over the files it reads), or the arguments to run it
+/// with in just-bash.
 async fn answer(
     fs: &Filesystem,
-    name: &str,
-    args: Vec<String>,
-    cwd: &str,
-    stdin_empty: bool,
+    job: &Job,
+    native: Result<Native, String>,
+    read: Reads,
     cs: &mut CommandStats,
 ) -> Outcome {
-    let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd };
-    let why = match Native::prepare(name, &args, place, stdin_empty) {
+    let grep = match (native, &read) {
+        (Ok(grep), Reads::Narrowed { kept, .. }) => Ok(grep.only(kept)),
+        (native, _) => native,
+    };
+    let why = match grep {
         Ok(grep) => match grep.run(fs).await {
             Some(printed) => {
                 cs.native = true;
@@ -130,40 +151,43 @@ async fn answer(
             None => "a page holds text whose answer is just-bash's alone (case folding only RE2 does, or not UTF-8)"
                 .to_string(),
         },
-        Err(why) => why.0,
+        Err(why) => why,
     };
     cs.delegated = Some(why);
-    Outcome::Run(args)
+    Outcome::Run(read.spelled(job))
 }
 
-/// Plans the command and loads what it reads: the arguments to run it with.
+/// Plans the command and loads what it reads; any other outcome as the error.
 async fn prepare(
     fs: &Filesystem,
-    name: &str,
-    args: Vec<String>,
+    job: &Job,
     cwd: &str,
     stdin_empty: bool,
     cs: &mut CommandStats,
-) -> Outcome {
+) -> Result<Reads, Outcome> {
     let chunking = if fs.tree().line_aligned() { Chunking::LineAligned } else { Chunking::Arbitrary };
     let cx = Context { listing: fs.listing(), scratch: fs.scratch_root(), cwd, chunking };
-    let run = match plan(fs, name, &args, cx, stdin_empty).await {
+    let read = match plan(fs, job, cx, stdin_empty).await {
         Plan::Refuse(why) => {
             cs.note = Some(format!("refused: {why}"));
-            return Outcome::Refused(why);
+            return Err(Outcome::Refused(why));
         }
-        Plan::Delegate | Plan::ReadPatternFiles(_) => Ok(args),
+        Plan::Delegate | Plan::ReadPatternFiles(_) => Ok(Reads::AsTyped),
         Plan::Prefetch { files, why } => {
             cs.scope = files.len() as u64;
-            prefetch(fs, &files, why, cs).await.map(|()| args)
+            prefetch(fs, &files, why, cs).await.map(|()| Reads::AsTyped)
         }
-        Plan::Narrow(n) => narrow(fs, n, cs).await.map(|run| run.unwrap_or(args)),
+        Plan::Narrow(n) => match narrow(fs, &n, cs).await {
+            Ok(Some(kept)) => Ok(Reads::Narrowed { n, kept }),
+            Ok(None) => Ok(Reads::AsTyped),
+            Err(f) => Err(f),
+        },
     };
-    let run = run.map_err(|f| {
+    read.map_err(|f| {
         cs.note = Some(format!("stopped: {}", f.error));
         fs.failed(&f.path, f.error);
-    });
-    run.map_or(Outcome::Failed, Outcome::Run)
+        Outcome::Failed
+    })
 }
 
 /// The path a failed load is reported under: the file, or the directory holding them all.
@@ -176,22 +200,18 @@ fn shown<'a>(paths: impl Iterator<Item = &'a str>) -> String {
 }
 
 /// The plan, with `-f` pattern files read when the command has them.
-async fn plan(fs: &Filesystem, name: &str, args: &[String], cx: Context<'_>, stdin_empty: bool) -> Plan {
-    if name == "rg" {
-        return plan_rg(args, cx, stdin_empty);
-    }
-    let Plan::ReadPatternFiles(files) = plan_grep(name, args, cx, None) else {
-        return plan_grep(name, args, cx, None);
-    };
+async fn plan(fs: &Filesystem, job: &Job, cx: Context<'_>, stdin_empty: bool) -> Plan {
+    let first = plan::plan(job, cx, stdin_empty, None);
+    let Plan::ReadPatternFiles(files) = &first else { return first };
     let mut contents = Vec::new();
-    for f in &files {
+    for f in files {
         match fs.read(&path::resolve(cx.cwd, f)).await {
             Ok(bytes) => contents.push(decode(&bytes, None)),
             // grep reports the unreadable file itself, before reading anything else.
             Err(_) => return Plan::Delegate,
         }
     }
-    plan_grep(name, args, cx, Some(&contents))
+    plan::plan(job, cx, stdin_empty, Some(&contents))
 }
 
 async fn prefetch(fs: &Filesystem, files: &[String], why: String, cs: &mut CommandStats) -> Result<(), Failed> {
@@ -205,9 +225,10 @@ async fn prefetch(fs: &Filesystem, files: &[String], why: String, cs: &mut Comma
     loaded.map_err(|error| Failed { path: shown(files.iter().map(String::as_str)), error })
 }
 
-/// Runs a narrowed search's coarse query, prefetch and fine check; `None` means "run the
-/// command as typed" (its files have been prefetched).
-async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Result<Option<Vec<String>>, Failed> {
+/// Runs a narrowed search's coarse query, prefetch and fine check: the paths of the
+/// files that are left, or `None` for "run the command as typed" (its files have been
+/// prefetched).
+async fn narrow(fs: &Filesystem, n: &Narrowing, cs: &mut CommandStats) -> Result<Option<HashSet<String>>, Failed> {
     cs.plan = PlanKind::Narrow;
     let files: Vec<(&str, PageRef)> = n
         .targets
@@ -287,23 +308,30 @@ async fn narrow(fs: &Filesystem, n: Narrowing, cs: &mut CommandStats) -> Result<
         _ => None,
     });
     fs.store().plan_reads(order.collect());
-    let mut out = n.args.clone();
+    let kept: HashSet<String> = kept.into_iter().map(str::to_string).collect();
+    cs.searched =
+        n.targets.iter().filter(|t| matches!(t, Target::File { path, .. } if kept.contains(path))).count() as u64;
+    Ok(Some(kept))
+}
+
+/// A narrowed command line for just-bash: the arguments without the file operands, then
+/// the operands kept as typed and the files that are left, in the walk's order.
+fn narrowed_args(job: &Job, n: &Narrowing, kept: &HashSet<String>) -> Vec<String> {
+    let rest = job.without_operands();
+    let mut out = rest.clone();
     for t in &n.targets {
         match t {
             Target::Keep(op) => out.push(op.clone()),
-            Target::File { shown, path } if kept.contains(path.as_str()) => {
-                cs.searched += 1;
-                out.push(shown.clone());
-            }
+            Target::File { shown, path } if kept.contains(path) => out.push(shown.clone()),
             Target::File { .. } => {}
         }
     }
-    if out.len() == n.args.len() || (n.keep_many && out.len() == n.args.len() + 1) {
+    if out.len() == rest.len() || (n.keep_many && out.len() == rest.len() + 1) {
         // Nothing can match, so the command runs on an empty file (it still validates its
         // pattern and options); or rg, left with one file, must not print bare lines.
         out.push(DEV_NULL.to_string());
     }
-    Ok(Some(out))
+    out
 }
 
 fn chunk_slug(page: &PageRef) -> Option<&str> {

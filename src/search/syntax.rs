@@ -4,9 +4,11 @@
 //! with the reason — and a [`Node`] yields a Rust-regex translation for Chroma's `$regex`
 //! ([`Node::to_rust_regex`]) whose matches, applied to a whole chunk in multi-line mode,
 //! are a superset of the lines RE2 would match: Perl classes become their ASCII sets and
-//! `\b` is dropped, which only widens. The literals a match requires are in
+//! `\b` is dropped, which only widens. Characters are spelled for regex-lite by
+//! [`super::lite`], as native grep's are. The literals a match requires are in
 //! [`super::literals`].
 
+use super::lite::{push_class_char, push_lit, SPACE};
 use super::rewrite::POSIX;
 use super::Unsupported;
 use std::fmt::Write;
@@ -26,27 +28,6 @@ pub enum Node {
     Alt(Vec<Node>),
     Group(Box<Node>),
     Rep(Box<Node>, u32, Option<u32>),
-}
-
-const META: &str = "\\.+*?()|[]{}^$";
-
-fn push_lit(out: &mut String, c: char) {
-    if META.contains(c) {
-        out.push('\\');
-    }
-    out.push(c);
-}
-
-fn push_class_char(out: &mut String, c: char) {
-    match c {
-        '\\' | '[' | ']' | '^' | '-' | '&' | '~' => {
-            out.push('\\');
-            out.push(c);
-        }
-        '\n' => out.push_str("\\n"),
-        '\t' => out.push_str("\\t"),
-        _ => out.push(c),
-    }
 }
 
 struct Parser {
@@ -201,8 +182,8 @@ impl Parser {
                     'D' => Node::Class("[^0-9]".into()),
                     'w' => Node::Class("[0-9A-Za-z_]".into()),
                     'W' => Node::Class("[^0-9A-Za-z_]".into()),
-                    's' => Node::Class("[\\t\\n\\f\\r ]".into()),
-                    'S' => Node::Class("[^\\t\\n\\f\\r ]".into()),
+                    's' => Node::Class(format!("[{SPACE}]")),
+                    'S' => Node::Class(format!("[^{SPACE}]")),
                     'b' | 'B' => Node::Empty,
                     'A' => Node::Start,
                     'z' => Node::End,
@@ -251,7 +232,7 @@ impl Parser {
                     match e {
                         'd' => out.push_str("0-9"),
                         'w' => out.push_str("0-9A-Za-z_"),
-                        's' => out.push_str("\\t\\n\\f\\r "),
+                        's' => out.push_str(SPACE),
                         't' => out.push_str("\\t"),
                         'n' => out.push_str("\\n"),
                         'r' => out.push_str("\\r"),
@@ -302,14 +283,7 @@ impl Node {
     /// A Rust regex matching (at least) what this pattern matches within one line.
     pub fn to_rust_regex(&self, out: &mut String) {
         match self {
-            Node::Lit(c) => match c {
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                '\u{b}' => out.push_str("\\x0B"),
-                '\u{c}' => out.push_str("\\x0C"),
-                c => push_lit(out, *c),
-            },
+            Node::Lit(c) => push_lit(out, *c),
             Node::Class(c) => out.push_str(c),
             Node::Any => out.push('.'),
             Node::Start => out.push('^'),
@@ -400,7 +374,7 @@ mod tests {
         assert_eq!(rust("v[0-9]+\\.[0-9]+", Dialect::Extended), "v(?:[0-9])+\\.(?:[0-9])+");
         assert_eq!(rust("colou?r|gr(a|e)y", Dialect::Extended), "(?:colo(?:u)?r|gr(?:(?:a|e))y)");
         assert_eq!(rust("\\bword\\b", Dialect::Perl), "word");
-        assert_eq!(rust("\\w+\\s\\d", Dialect::Perl), "(?:[0-9A-Za-z_])+[\\t\\n\\f\\r ][0-9]");
+        assert_eq!(rust("\\w+\\s\\d", Dialect::Perl), "(?:[0-9A-Za-z_])+[\\t\\n\\x0C\\r ][0-9]");
         assert_eq!(rust("[^a-z-]", Dialect::Extended), "[^a-z\\-]");
         assert_eq!(rust("[[:alpha:]_]", Dialect::Extended), "[a-zA-Z_]");
         assert_eq!(rust("a{2}b{1,}c{0,3}", Dialect::Extended), "(?:a){2}(?:b)+(?:c){0,3}");

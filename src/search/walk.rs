@@ -39,6 +39,8 @@ fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> 
 
 /// The files a recursive grep walk visits from `operand`, spelled as just-bash spells them.
 pub fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+    #[cfg(test)]
+    super::tally::bump(|t| t.walks += 1);
     fn go(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
         if depth >= MAX_DEPTH {
             return;
@@ -144,6 +146,8 @@ pub fn rg_walk(
     how: RgWalk,
     out: &mut Vec<Target>,
 ) -> bool {
+    #[cfg(test)]
+    super::tally::bump(|t| t.walks += 1);
     let full = path::resolve(cwd, operand);
     match listing.get(&full) {
         None => {

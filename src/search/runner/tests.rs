@@ -440,3 +440,24 @@ fn searches_cost_nothing_that_depends_on_hidden_text() {
     assert!(with.2.coarse_requests >= 1);
     assert_ne!(format!("{with:?}"), format!("{without:?}"));
 }
+
+#[test]
+fn a_search_parses_walks_and_compiles_once() {
+    use crate::search::tally::{take, Tally};
+    let chroma = corpus(true);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let once = Tally { parses: 1, walks: 1, engines: 1, matchers: 1 };
+    for words in [&["grep", "-rn", "token", "/"][..], &["egrep", "-rn", "tok(en)", "/"], &["rg", "-n", "ken", "/"]] {
+        crate::trees::forget();
+        let fs = connect_with(&corpus(true), |o| o.native_commands = true);
+        take();
+        let (out, cs) = answer(&fs, words);
+        assert!(matches!(out, Outcome::Printed(_)) && cs.plan == PlanKind::Narrow, "{words:?}: {out:?} {cs:?}");
+        assert_eq!(take(), once, "{words:?}");
+    }
+    // Pattern files are read between two plans, but the command line is parsed once.
+    take();
+    let (out, cs) = answer(&fs, &["grep", "-rn", "-f", "/pats.md", "/"]);
+    assert!(matches!(out, Outcome::Run(_)) && cs.plan == PlanKind::Narrow, "{out:?}");
+    assert_eq!(take(), Tally { parses: 1, walks: 1, engines: 0, matchers: 1 }, "-f is left to just-bash");
+}

@@ -1,0 +1,235 @@
+//! RE2 text spelled as regex-lite text: the one translation between the two syntaxes.
+//!
+//! Both regex engines of a search read what this module writes. Native grep and rg
+//! ([`super::engine`]) need an *exact* translation of just-bash's RE2 pattern, so
+//! [`translate`] takes the text as it is and refuses what the two engines would read
+//! differently. The page check and Chroma's `$regex` ([`super::syntax`]) need a
+//! *widened* one, emitted from the parsed pattern; they spell each character, class
+//! member and `\s` with [`push_lit`], [`push_class_char`] and [`SPACE`] from here, so
+//! the engines agree on every character: tabs, newlines, carriage returns, vertical
+//! tabs and form feeds always as escapes (`\r`, never a raw CR in a class), and
+//! regex-lite's metacharacters and class operators (`&`, `~`, `-`) escaped.
+
+use super::Unsupported;
+
+/// RE2's largest repetition count; a larger one is a syntax error there.
+const MAX_REPEAT: u32 = 1000;
+
+/// Characters that are operators outside a class.
+const META: &str = "\\.+*?()|[]{}^$";
+
+/// A control character RE2 and regex-lite both read as this escape.
+fn control(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\t' => "\\t",
+        '\n' => "\\n",
+        '\r' => "\\r",
+        '\u{b}' => "\\x0B",
+        '\u{c}' => "\\x0C",
+        _ => return None,
+    })
+}
+
+/// One literal character, outside a class.
+pub fn push_lit(out: &mut String, c: char) {
+    match c {
+        c if control(c).is_some() => out.push_str(control(c).unwrap()),
+        c if META.contains(c) => {
+            out.push('\\');
+            out.push(c);
+        }
+        c => out.push(c),
+    }
+}
+
+/// One member of a class (regex-lite also reads `&&`, `~~` and `--` as set operations).
+pub fn push_class_char(out: &mut String, c: char) {
+    match c {
+        '\\' | '[' | ']' | '^' | '-' | '&' | '~' => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if control(c).is_some() => out.push_str(control(c).unwrap()),
+        c => out.push(c),
+    }
+}
+
+/// RE2's `\s`, as the members of a class (regex-lite's own `\s` also holds `\v`).
+pub const SPACE: &str = "\\t\\n\\x0C\\r ";
+
+fn escape_char(e: char) -> Option<&'static str> {
+    Some(match e {
+        't' => "\\t",
+        'n' => "\\n",
+        'r' => "\\r",
+        'f' => "\\x0C",
+        'v' => "\\x0B",
+        _ => return None,
+    })
+}
+
+/// Translates RE2 text in the shared subset into regex-lite text.
+pub fn translate(s: &[char], out: &mut String) -> Result<(), Unsupported> {
+    let no = |what: &str| Err(Unsupported::new(format!("{what} is left to just-bash")));
+    let mut i = 0;
+    while i < s.len() {
+        let c = s[i];
+        i += 1;
+        match c {
+            '\\' => {
+                let Some(&e) = s.get(i) else {
+                    return no("a trailing backslash");
+                };
+                i += 1;
+                match e {
+                    'd' | 'D' | 'w' | 'W' | 'b' | 'B' | 'A' | 'z' => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                    's' => out.push_str(&format!("[{SPACE}]")),
+                    'S' => out.push_str(&format!("[^{SPACE}]")),
+                    e if escape_char(e).is_some() => out.push_str(escape_char(e).unwrap()),
+                    e if e.is_ascii_punctuation() => push_lit(out, e),
+                    _ => return no(&format!("the escape \\{e}")),
+                }
+            }
+            '[' => i = class(s, i, out)?,
+            '(' => {
+                if s.get(i) == Some(&'?') {
+                    if s.get(i + 1) != Some(&':') {
+                        return no("a (?…) group");
+                    }
+                    i += 2;
+                    out.push_str("(?:");
+                } else {
+                    out.push('(');
+                }
+            }
+            ')' | '|' | '.' | '^' | '$' | '*' | '+' | '?' => out.push(c),
+            '{' => match interval(s, i) {
+                Some((end, max)) if max <= MAX_REPEAT => {
+                    out.extend(&s[i - 1..end]);
+                    i = end;
+                }
+                Some(_) => return no("a repetition over 1000"),
+                None => out.push_str("\\{"),
+            },
+            c => push_lit(out, c),
+        }
+    }
+    Ok(())
+}
+
+/// An interval `{n}`, `{n,}` or `{n,m}` starting after the `{` at `i - 1`: where it ends
+/// and its largest count.
+fn interval(s: &[char], mut i: usize) -> Option<(usize, u32)> {
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < s.len() && s[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        (*i > start).then(|| s[start..*i].iter().collect::<String>().parse::<u32>().unwrap_or(u32::MAX))
+    };
+    let min = digits(&mut i)?;
+    let mut max = min;
+    if s.get(i) == Some(&',') {
+        i += 1;
+        max = digits(&mut i).unwrap_or(min);
+    }
+    (s.get(i) == Some(&'}')).then_some((i + 1, max.max(min)))
+}
+
+/// A bracket expression starting after the `[` at `i - 1`; returns where it ends.
+fn class(s: &[char], mut i: usize, out: &mut String) -> Result<usize, Unsupported> {
+    let no = |what: &str| Err(Unsupported::new(format!("{what} in a bracket expression is left to just-bash")));
+    out.push('[');
+    if s.get(i) == Some(&'^') {
+        out.push('^');
+        i += 1;
+    }
+    let start = i;
+    loop {
+        let Some(&c) = s.get(i) else {
+            return no("an unclosed bracket");
+        };
+        if c == ']' && i > start {
+            out.push(']');
+            return Ok(i + 1);
+        }
+        let (lo, next) = class_atom(s, i)?;
+        i = next;
+        match lo {
+            Atom::Set(set) => out.push_str(set),
+            Atom::Char(lo) if s.get(i) == Some(&'-') && s.get(i + 1).is_some_and(|&n| n != ']') => {
+                let (hi, next) = class_atom(s, i + 1)?;
+                let Atom::Char(hi) = hi else {
+                    return no("a range to a class");
+                };
+                i = next;
+                push_class_char(out, lo);
+                out.push('-');
+                push_class_char(out, hi);
+            }
+            Atom::Char('-') if i - 1 != start && s.get(i) != Some(&']') => return no("a '-' between ranges"),
+            Atom::Char(c) => push_class_char(out, c),
+        }
+    }
+}
+
+enum Atom {
+    Char(char),
+    Set(&'static str),
+}
+
+fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
+    let no = |what: String| Err(Unsupported::new(format!("{what} in a bracket expression is left to just-bash")));
+    match s[i] {
+        '[' if s.get(i + 1) == Some(&':') => no("a POSIX class just-bash does not know".into()),
+        '\\' => {
+            let Some(&e) = s.get(i + 1) else {
+                return no("a trailing backslash".into());
+            };
+            let atom = match e {
+                'd' => Atom::Set("0-9"),
+                'w' => Atom::Set("0-9A-Za-z_"),
+                's' => Atom::Set(SPACE),
+                't' => Atom::Char('\t'),
+                'n' => Atom::Char('\n'),
+                'r' => Atom::Char('\r'),
+                'f' => Atom::Char('\u{c}'),
+                'v' => Atom::Char('\u{b}'),
+                e if e.is_ascii_punctuation() => Atom::Char(e),
+                e => return no(format!("the escape \\{e}")),
+            };
+            Ok((atom, i + 2))
+        }
+        c => Ok((Atom::Char(c), i + 1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::syntax::parse;
+
+    fn exact(re2: &str) -> String {
+        let mut out = String::new();
+        translate(&re2.chars().collect::<Vec<_>>(), &mut out).unwrap();
+        out
+    }
+
+    fn widened(re2: &str) -> String {
+        let mut out = String::new();
+        parse(re2).unwrap().to_rust_regex(&mut out);
+        out
+    }
+
+    #[test]
+    fn both_translations_spell_characters_alike() {
+        assert_eq!(exact("[a\r\t]x\r"), "[a\\r\\t]x\\r");
+        assert_eq!(widened("[a\r\t]x\r"), "[a\\r\\t]x\\r");
+        assert_eq!(exact("[\\s&]\\s"), widened("[\\s&]\\s"));
+        let re = regex_lite::Regex::new(&exact("[\r]")).unwrap();
+        assert!(re.is_match("line\r") && !re.is_match("r"), "a carriage return, not the letter");
+    }
+}
