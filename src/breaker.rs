@@ -70,6 +70,7 @@ impl Breaker {
         }
     }
 
+    #[cfg(test)]
     pub fn is_open(&self) -> bool {
         matches!(*self.state.borrow(), State::Open { .. })
     }

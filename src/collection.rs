@@ -33,6 +33,7 @@ impl Bound {
     /// For reads of a whole collection (Chroma Cloud's cap on records per collection).
     pub const COLLECTION: Bound = Bound { records: 5_000_000, bytes: 1 << 40, why: "the most a collection holds" };
 
+    #[cfg(test)]
     pub fn records(records: usize) -> Bound {
         Bound { records, bytes: records as u64 * MAX_DOCUMENT_BYTES, why: "the most expected" }
     }
@@ -158,6 +159,7 @@ impl Collection {
             .collect()
     }
 
+    #[cfg(test)]
     /// Every matching record the session may see, within `bound` per query.
     pub async fn get_all(&self, req: GetRequest, bound: Bound, what: &str) -> Result<GetResponse, ChromaError> {
         self.get_all_checked(req, bound, what, &|_| Ok(())).await

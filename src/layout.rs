@@ -203,6 +203,7 @@ fn decode(doc: &str, encoding: &str, limit: usize) -> Result<String, LayoutError
 /// A tree written as a manifest and its shards.
 #[derive(Debug, Clone)]
 pub struct Written {
+    #[cfg_attr(not(test), expect(dead_code, reason = "the tests read the manifest written"))]
     pub manifest: Manifest,
     /// The manifest as the tree record's document.
     pub document: String,

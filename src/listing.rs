@@ -45,6 +45,7 @@ impl Node {
             Node::Dir(d) => d.ino,
         }
     }
+    #[cfg(test)]
     pub fn mtime(&self) -> f64 {
         match self {
             Node::File(f) => f.mtime,

@@ -46,10 +46,6 @@ impl Scratch {
         self.next_ino - 1
     }
 
-    pub fn root(&self) -> &str {
-        &self.root
-    }
-
     /// The root's name, as its parent lists it.
     pub fn name(&self) -> &str {
         path::file_name(&self.root)
@@ -263,6 +259,7 @@ impl Scratch {
         self.entries.keys()
     }
 
+    #[cfg(test)]
     /// Bytes of file content held.
     pub fn used(&self) -> u64 {
         self.used

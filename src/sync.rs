@@ -77,6 +77,7 @@ impl Semaphore {
         Acquire { sem: self, id: None, done: false }
     }
 
+    #[cfg(test)]
     /// Permits free right now.
     pub fn available(&self) -> usize {
         self.state.borrow().permits

@@ -28,6 +28,7 @@ impl HttpRequest {
         HttpRequest { method: "GET", url: url.into(), headers: Vec::new(), body: None, timeout_ms, body_limit }
     }
 
+    #[cfg(test)]
     /// The value of a header (names compare case-insensitively).
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
@@ -46,6 +47,7 @@ pub struct HttpResponse {
 }
 
 impl HttpResponse {
+    #[cfg(test)]
     pub fn new(status: u16, body: impl Into<Vec<u8>>) -> Self {
         HttpResponse { status, body: body.into(), retry_after: None, location: None }
     }

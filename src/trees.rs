@@ -130,6 +130,7 @@ pub struct Opened {
     /// Found decoded in this process.
     pub from_cache: bool,
     /// Checked against Chroma before being used.
+    #[cfg_attr(not(test), expect(dead_code, reason = "the tests read how a tree was opened"))]
     pub revalidated: bool,
 }
 

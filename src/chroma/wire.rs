@@ -111,7 +111,6 @@ impl GetResponse {
 #[derive(Debug, Clone)]
 pub struct CollectionInfo {
     pub id: String,
-    pub name: String,
     /// The embedding dimension, once records exist.
     pub dimension: Option<usize>,
 }
@@ -123,7 +122,9 @@ impl FromJson for CollectionInfo {
             None | Some(Value::Null) => None,
             Some(d) => Some(usize::try_from(d.as_u64()?).ok()?),
         };
-        Some(CollectionInfo { id: string(o.remove("id")?)?, name: string(o.remove("name")?)?, dimension })
+        // A collection always has a name; one without is not Chroma's answer.
+        string(o.remove("name")?)?;
+        Some(CollectionInfo { id: string(o.remove("id")?)?, dimension })
     }
 }
 

@@ -16,8 +16,8 @@ pub mod rules;
 pub mod write;
 
 pub use chunk::chunk_lines;
-pub use rules::{glob_match, parse_access_rules, AccessRule, Rules};
-pub use write::{default_embedding, write, DefaultEmbedder, Embedder, WriteOptions};
+pub use rules::{parse_access_rules, Rules};
+pub use write::{write, DefaultEmbedder, Embedder, WriteOptions};
 
 use crate::access::Access;
 use crate::chroma::ClientConfig;

@@ -34,8 +34,6 @@ pub struct Walked {
 /// A search command line, parsed once.
 #[derive(Debug)]
 pub struct Job {
-    /// `grep`, `egrep`, `fgrep` or `rg`.
-    pub name: String,
     /// The arguments as typed (without an implied flag); operand indices point here.
     pub args: Vec<String>,
     pub parsed: Parsed,
@@ -60,7 +58,7 @@ impl Job {
                 (Parsed::Grep(g), patterns.unwrap_or_default())
             }
         };
-        Job { name: name.to_string(), args, parsed, patterns, walked: OnceCell::new() }
+        Job { args, parsed, patterns, walked: OnceCell::new() }
     }
 
     /// The file operands as typed: rg searches `.` when it is given none.

@@ -75,6 +75,7 @@ impl Req {
         }
     }
 
+    #[cfg(test)]
     /// Whether `line` satisfies the requirement (case-sensitive).
     pub fn holds(&self, line: &str) -> bool {
         match self {

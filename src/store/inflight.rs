@@ -53,11 +53,13 @@ impl<K: Hash + Eq + Clone, V: Clone> Flights<K, V> {
         Ticket::Lead(Leader { flights: self, key: key.clone(), flight, done: false })
     }
 
+    #[cfg(test)]
     /// Loads in progress.
     pub fn len(&self) -> usize {
         self.map.borrow().len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -205,7 +205,7 @@ impl PageStore {
     /// A page's bytes, from wherever they are nearest. A miss on a page the running
     /// command plans to read loads it together with the pages it reads next.
     pub async fn read(&self, page: &PageRef) -> Loaded {
-        if let Some(bytes) = self.from_memory(&page.key) {
+        if let Some(bytes) = self.in_memory(&page.key) {
             return Ok(bytes);
         }
         if let Some(window) = self.window_from(&page.key) {
@@ -222,7 +222,7 @@ impl PageStore {
     }
 
     /// A page held in memory, counted as a cache hit.
-    pub fn from_memory(&self, key: &PageKey) -> Option<Rc<[u8]>> {
+    pub fn in_memory(&self, key: &PageKey) -> Option<Rc<[u8]>> {
         self.cached_page(key).map(|p| p.bytes().clone())
     }
 
@@ -235,7 +235,7 @@ impl PageStore {
 
     /// [`PageStore::read`] without reading ahead.
     async fn read_one(&self, page: &PageRef) -> Loaded {
-        if let Some(bytes) = self.from_memory(&page.key) {
+        if let Some(bytes) = self.in_memory(&page.key) {
             return Ok(bytes);
         }
         loop {

@@ -9,7 +9,7 @@
 
 pub mod chroma;
 
-pub use chroma::{FakeChroma, Fault};
+pub use chroma::FakeChroma;
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -111,10 +111,6 @@ impl Latch {
             std::mem::take(&mut s.1)
         };
         wakers.into_iter().for_each(Waker::wake);
-    }
-
-    pub fn is_open(&self) -> bool {
-        self.0.borrow().0
     }
 
     pub async fn wait(&self) {
