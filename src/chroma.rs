@@ -298,7 +298,6 @@ impl Client {
                         what: what.to_string(),
                         message: error_message(&resp.body),
                     };
-                    let err = self.shown(err);
                     if !retryable(resp.status) {
                         return Err(self.failed(err));
                     }
@@ -313,9 +312,7 @@ impl Client {
                 Err(TransportError::NotSent(why)) => {
                     return Err(self.failed(ChromaError::NotSent { what: what.to_string(), why }))
                 }
-                Err(TransportError::Network(cause)) => {
-                    (self.shown(ChromaError::Network { what: what.to_string(), cause }), None)
-                }
+                Err(TransportError::Network(cause)) => (ChromaError::Network { what: what.to_string(), cause }, None),
                 // The server is up (it answered) but its answer cannot be right: asking
                 // again would bring the same, and the breaker is for servers that are down.
                 Err(TransportError::TooLarge { .. }) => {
@@ -340,6 +337,8 @@ impl Client {
         self.transport.sleep(ms).await;
     }
 
+    /// Every error the client returns from a call passes here, and leaves it as a message
+    /// may show it ([`Client::shown`]).
     fn failed(&self, e: ChromaError) -> ChromaError {
         self.stats.borrow_mut().failures += 1;
         self.shown(e)
@@ -347,13 +346,13 @@ impl Client {
 
     /// A failure that says the server cannot answer: the breaker opens.
     fn unreachable(&self, e: ChromaError) -> ChromaError {
-        let e = self.shown(e);
+        let e = self.failed(e);
         self.breaker.failed(self.transport.now_ms(), e.to_string());
-        self.failed(e)
+        e
     }
 
     /// The error as a message may show it: whatever came from the server or the network
-    /// cut to one short line, with the session's secrets redacted. Idempotent.
+    /// cut to one short line, with the session's secrets redacted.
     fn shown(&self, e: ChromaError) -> ChromaError {
         let s = |text: String| self.secrets.excerpt(&text);
         match e {

@@ -159,14 +159,14 @@ impl Collection {
             .collect()
     }
 
-    #[cfg(test)]
-    /// Every matching record the session may see, within `bound` per query.
+    /// Every matching record the session may see, within `bound` per query and merged.
     pub async fn get_all(&self, req: GetRequest, bound: Bound, what: &str) -> Result<GetResponse, ChromaError> {
         self.get_all_checked(req, bound, what, &|_| Ok(())).await
     }
 
     /// [`Collection::get_all`] with `check` run after each page of each query, and on
-    /// the merged answer.
+    /// the merged answer. The merged answer is held to `bound` too: the queries of
+    /// several access clauses may each stay within it and together exceed it.
     pub async fn get_all_checked(
         &self,
         req: GetRequest,
@@ -180,6 +180,9 @@ impl Collection {
         }
         let all = merge(parts);
         check(&all)?;
+        if all.ids.len() > bound.records {
+            return Err(bound.exceeded(what));
+        }
         Ok(all)
     }
 

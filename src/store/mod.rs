@@ -20,7 +20,7 @@ mod readahead;
 pub use prefetch::PrefetchError;
 pub mod shared;
 
-use crate::chroma::{ChromaError, GetRequest, GetResponse};
+use crate::chroma::{ChromaError, GetRequest};
 use crate::collection::{Bound, Collection};
 use crate::origin::LazyPolicy;
 use crate::schema;
@@ -314,15 +314,7 @@ impl PageStore {
                     include: vec!["documents", "metadatas"],
                     ..Default::default()
                 };
-                let bound = Bound::page(count, size);
-                let check = |resp: &GetResponse| {
-                    if resp.ids.len() > bound.records {
-                        Err(bound.exceeded(&what))
-                    } else {
-                        Ok(())
-                    }
-                };
-                self.collection.get_all_checked(req, bound, &what, &check).await
+                self.collection.get_all(req, Bound::page(count, size), &what).await
             }
         }
         .map_err(LoadError::Chroma)?;
