@@ -239,43 +239,41 @@ async fn narrow(fs: &Filesystem, n: &Narrowing, cs: &mut CommandStats) -> Result
         })
         .collect();
     cs.scope = files.len() as u64;
-    let before = fs.requests();
-    let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
-    let scope = Scope {
-        slugs: &slugs,
-        dir: fs
-            .tree()
-            .chunks
-            .dirs
-            .then(|| common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path))),
-        chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
-    };
     let unscoped = !fs.coarse_query_allowed();
-    let found = match unscoped {
+    let hits = if unscoped {
         // Chroma would answer for hidden chunks too: how many hits, how many pages of
         // them, would tell the session about text it may not read. Read the scope instead.
-        true => Ok(Found::MostOfScope { matches: 0 }),
-        false => coarse::candidates(fs.collection(), &scope, &n.matcher.filter).await,
-    };
-    cs.coarse_requests = fs.requests() - before;
-    let hits = match found {
-        Ok(Found::MostOfScope { .. }) if unscoped => {
-            cs.note = Some(UNSCOPED_NOTE.into());
-            None
-        }
-        Ok(Found::Pages { slugs, matches }) => {
-            cs.coarse_matches = matches as u64;
-            Some(slugs)
-        }
-        Ok(Found::MostOfScope { matches }) => {
-            cs.coarse_matches = matches as u64;
-            cs.note = Some("the pattern matches most of the scope: loaded whole and checked here".into());
-            None
-        }
-        Err(e) => {
-            let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
-            prefetch(fs, &all, format!("coarse query failed: {e}"), cs).await?;
-            return Ok(None);
+        cs.note = Some(UNSCOPED_NOTE.into());
+        None
+    } else {
+        let before = fs.requests();
+        let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
+        let scope = Scope {
+            slugs: &slugs,
+            dir: fs
+                .tree()
+                .chunks
+                .dirs
+                .then(|| common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path))),
+            chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
+        };
+        let found = coarse::candidates(fs.collection(), &scope, &n.matcher.filter).await;
+        cs.coarse_requests = fs.requests() - before;
+        match found {
+            Ok(Found::Pages { slugs, matches }) => {
+                cs.coarse_matches = matches as u64;
+                Some(slugs)
+            }
+            Ok(Found::MostOfScope { matches }) => {
+                cs.coarse_matches = matches as u64;
+                cs.note = Some("the pattern matches most of the scope: loaded whole and checked here".into());
+                None
+            }
+            Err(e) => {
+                let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
+                prefetch(fs, &all, format!("coarse query failed: {e}"), cs).await?;
+                return Ok(None);
+            }
         }
     };
     // Pages in Chroma are filtered there; lazy files can only be read.
