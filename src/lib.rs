@@ -3,52 +3,34 @@
 //!
 //! Each page is a file and each section a directory. The path tree and access rules are
 //! loaded once; listings come from memory, page content from Chroma through a
-//! quota-aware client and a byte-bounded store. The pipeline, one module per step:
+//! quota-aware client and a byte-bounded store. The folders read as the pipeline:
 //!
-//! - reading the tree: [`trees`] loads and caches it, [`tree`] decodes and validates it,
-//!   [`access`] decides who sees what, [`listing`] indexes one session's view, and
-//!   [`fs`] answers just-bash's filesystem calls over it;
-//! - reading pages: [`store`] (memory LRU, reads in flight, shared cache, chunk assembly,
-//!   lazy files, bulk loads) over [`chroma`], the HTTP client, over a [`transport`]
-//!   ([`fetch`] in WebAssembly);
-//! - searching: [`search`] plans a grep, asks Chroma, loads and checks candidates;
-//! - around them: [`options`], [`url`] and [`origin`] (URLs read as `fetch` reads them, and
-//!   where requests may go), [`schema`] (the collection's field names), [`stats`],
-//!   [`error`] (Node-style errors), [`ingest`] (a folder of docs into a collection), and
-//!   [`wasm`], the JavaScript boundary, which only converts.
+//! - [`tree`]: load the path tree, decode and validate it, decide who sees what, and index
+//!   one session's listing;
+//! - [`pages`]: the page store and the scoped, bounded queries it sends;
+//! - [`chroma`]: the HTTP client, and under it the transport, budgets, the breaker and the
+//!   URL rules every request obeys;
+//! - [`fs`]: just-bash's filesystem calls over a listing and a page store, with the
+//!   scratch directory and what each command cost;
+//! - [`search`] (grep, egrep, fgrep, rg: parse once, ask Chroma, load and check candidates,
+//!   print) and [`commands`] (ls, find, tree, du from the listing);
+//! - [`ingest`]: a folder of docs into a collection;
+//! - [`js`]: the JavaScript boundary, which only converts, and `fetch`;
+//! - around them: [`options`] (what `connect` accepts) and [`base`] (errors, paths, JSON,
+//!   keys, sorting, concurrency).
 
-mod access;
-mod breaker;
-mod budget;
+mod base;
 mod chroma;
-mod codec;
-mod collection;
 mod commands;
-mod error;
-mod fetch;
 mod fs;
 mod ingest;
-mod journal;
-mod json;
-mod key;
-mod layout;
-mod listing;
+pub mod js;
 mod options;
-mod origin;
-mod path;
-mod redact;
-mod schema;
-mod scratch;
+mod pages;
 mod search;
-mod sort;
-mod stats;
-mod store;
-mod sync;
-mod transport;
 mod tree;
-mod trees;
-pub mod url;
-pub mod wasm;
+
+pub use chroma::url;
 
 #[cfg(test)]
 mod testing;

@@ -6,14 +6,14 @@
 //! [`OptionError`] that names the option. Keeping this native means every rule has a
 //! unit test and the boundary only converts.
 
-use crate::access::Groups;
-use crate::budget::Limits;
+use crate::base::path;
+use crate::chroma::budget::Limits;
+use crate::chroma::url::{self, Url, UrlError};
 use crate::chroma::ClientConfig;
-use crate::path;
-use crate::schema::Schema;
-use crate::store::lazy::LazySource;
-use crate::store::shared::SharedCache;
-use crate::url::{self, Url, UrlError};
+use crate::pages::store::lazy::LazySource;
+use crate::pages::store::shared::SharedCache;
+use crate::tree::access::Groups;
+use crate::tree::schema::Schema;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::rc::Rc;
@@ -135,8 +135,9 @@ pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
         let Some(h) = h.as_object() else { return fail("option headers must be an object of strings") };
         for (k, v) in h {
             let v = v.as_str().ok_or_else(|| OptionError(format!("header {k} must be a string")))?;
-            check_header(k, v)
-                .map_err(|why| OptionError(format!("header {} {why}", crate::redact::excerpt(&format!("{k:?}")))))?;
+            check_header(k, v).map_err(|why| {
+                OptionError(format!("header {} {why}", crate::chroma::redact::excerpt(&format!("{k:?}"))))
+            })?;
             c.headers.push((k.clone(), v.to_string()));
         }
     }
@@ -196,6 +197,17 @@ pub struct Options {
 }
 
 impl Options {
+    /// Where the tree is, as the tree side reads it.
+    pub fn tree_location(&self) -> crate::tree::load::Where<'_> {
+        crate::tree::load::Where {
+            client: &self.client,
+            collection: &self.collection,
+            schema: &self.schema,
+            extension: self.extension.as_deref(),
+            tree_max_age_ms: self.tree_max_age_ms,
+        }
+    }
+
     pub fn new(url: &str, collection: &str) -> Self {
         Options {
             client: ClientConfig::new(url),
@@ -208,7 +220,7 @@ impl Options {
             tree_max_age_ms: None,
             shared_cache: None,
             lazy_origins: None,
-            lazy_max_bytes: crate::store::lazy::DEFAULT_MAX_BYTES,
+            lazy_max_bytes: crate::pages::store::lazy::DEFAULT_MAX_BYTES,
             limits: Limits::default(),
             scratch: None,
             scratch_bytes: 16 << 20,

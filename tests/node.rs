@@ -5,7 +5,7 @@
 //! starts a local Chroma); without it they fail, saying so, rather than pass unrun.
 #![cfg(target_arch = "wasm32")]
 
-use chromafs::wasm::{ingest, ChromaFs};
+use chromafs::js::{ingest, ChromaFs};
 use js_sys::{Array, Date, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -11,14 +11,13 @@
 //!   id, metadata and JSON punctuation, and JSON may spell each of those bytes in up to
 //!   [`JSON_ESCAPE`] bytes (`\u0001`); so an answer of n records is at most
 //!   n × [`RECORD_BYTES`] (36,864,000 bytes for the 300 of a full page);
-//! - a read of the path tree may also hold one unsharded tree document, at most
-//!   [`MAX_TREE_BYTES`], which as valid JSON is spelled in at most 3 bytes a byte
-//!   (`\u00e9` for the two bytes of `é`);
+//! - a read of the path tree may also hold one unsharded tree document, of at most the
+//!   bytes the tree side accepts, which as valid JSON is spelled in at most 3 bytes a
+//!   byte (`\u00e9` for the two bytes of `é`): [`BodyLimit::with_document`];
 //! - other calls (a collection's id, a count, a write's acknowledgement) answer a small
 //!   object: [`SMALL_BYTES`].
 
 use super::MAX_PAGE;
-use crate::tree::MAX_TREE_BYTES;
 
 /// The largest document a record may hold (Chroma Cloud's quota).
 pub const MAX_DOCUMENT_BYTES: u64 = 16 << 10;
@@ -45,10 +44,11 @@ impl BodyLimit {
         BodyLimit { bytes, why: format!("the most an answer of {records} records may take") }
     }
 
-    /// A read of the path tree's records: one whole tree document beside `records` records.
-    pub fn tree(records: usize) -> BodyLimit {
-        let bytes = 3 * MAX_TREE_BYTES as u64 + records as u64 * RECORD_BYTES;
-        BodyLimit { bytes, why: format!("the most a path tree of {MAX_TREE_BYTES} bytes may take") }
+    /// `records` records beside one valid JSON document (`what`) of at most `doc_bytes`,
+    /// which may be larger than a record's: the path tree written by another tool.
+    pub fn with_document(records: usize, doc_bytes: usize, what: &str) -> BodyLimit {
+        let bytes = 3 * doc_bytes as u64 + records as u64 * RECORD_BYTES;
+        BodyLimit { bytes, why: format!("the most {what} of {doc_bytes} bytes may take") }
     }
 
     /// A call that answers a small object.
@@ -85,7 +85,9 @@ mod tests {
     }
 
     #[test]
-    fn a_tree_read_holds_the_largest_tree() {
-        assert!(BodyLimit::tree(300).bytes > 3 * MAX_TREE_BYTES as u64);
+    fn a_read_with_a_document_holds_the_document_spelled_in_escapes() {
+        let limit = BodyLimit::with_document(300, 1 << 20, "a path tree");
+        assert_eq!(limit.bytes, 3 * (1 << 20) + 300 * RECORD_BYTES);
+        assert_eq!(limit.why, "the most a path tree of 1048576 bytes may take");
     }
 }

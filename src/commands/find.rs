@@ -11,9 +11,9 @@
 
 use super::glob::Glob;
 use super::{Place, Printed};
-use crate::listing::Node;
-use crate::path;
-use crate::search::Unsupported;
+use crate::base::path;
+use crate::commands::Unsupported;
+use crate::tree::listing::Node;
 
 #[derive(Debug)]
 enum Expr {

@@ -5,7 +5,7 @@
 //! backslash included. Bracket expressions are copied into that pattern unchanged,
 //! which this module does not model: they are [`Unsupported`].
 
-use crate::search::Unsupported;
+use crate::commands::Unsupported;
 
 /// A glob in the subset modelled here.
 #[derive(Debug, Clone, PartialEq)]

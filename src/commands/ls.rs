@@ -12,9 +12,9 @@
 //! just-bash.
 
 use super::{Place, Printed};
-use crate::listing::Node;
-use crate::path;
-use crate::search::Unsupported;
+use crate::base::path;
+use crate::commands::Unsupported;
+use crate::tree::listing::Node;
 
 #[derive(Debug, Default)]
 struct Flags {

@@ -2,7 +2,7 @@
 //!
 //! just-bash runs every command in JavaScript behind one filesystem call per file or
 //! directory; over thousands of pages that walk is most of a command's time. The
-//! commands here — [`ls`], [`find`], [`tree`], [`du`], and grep and rg in [`crate::search::native`] — print
+//! commands here — [`ls`], [`find`], [`tree`], [`du`], and grep and rg in `search::native` — print
 //! exactly what just-bash's own command would print, for the flags and operands whose
 //! output they model, and say [`Unsupported`] (with the reason) for anything else, which
 //! then runs in just-bash as before.
@@ -13,11 +13,28 @@ pub mod glob;
 pub mod ls;
 pub mod tree;
 
+use crate::fs::stats::CommandStats;
 use crate::fs::{Filesystem, DEV_NULL};
-use crate::listing::Listing;
-use crate::search::Unsupported;
-use crate::stats::CommandStats;
+use crate::tree::listing::Listing;
 use serde::Serialize;
+use std::fmt;
+
+/// Why a command is left to just-bash, or a search cannot be narrowed (shown in
+/// `fs.stats().commands[*]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+impl Unsupported {
+    pub fn new(reason: impl Into<String>) -> Self {
+        Unsupported(reason.into())
+    }
+}
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
 
 /// A command's result, as just-bash's command returns it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -68,7 +85,7 @@ impl Place<'_> {
 /// Answers a listing command for a session when it can, and records which way it went.
 /// `own_fs`: the command reads this filesystem itself, not a host's around it.
 pub fn answer(fs: &Filesystem, name: &str, args: &[String], cwd: &str, own_fs: bool) -> Option<Printed> {
-    let cwd = crate::path::normalize(cwd);
+    let cwd = crate::base::path::normalize(cwd);
     let mut cs = CommandStats::new(name, args);
     let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
     let answered = match (own_fs, fs.native_commands()) {
@@ -99,8 +116,8 @@ pub fn run(name: &str, args: &[String], place: Place) -> Result<Printed, Unsuppo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::Groups;
-    use crate::tree::PathTree;
+    use crate::tree::access::Groups;
+    use crate::tree::decode::PathTree;
 
     fn listing() -> Listing {
         let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},

@@ -7,9 +7,9 @@
 
 use super::ls::collates_as_sorted;
 use super::{Place, Printed};
-use crate::listing::Node;
-use crate::path;
-use crate::search::Unsupported;
+use crate::base::path;
+use crate::commands::Unsupported;
+use crate::tree::listing::Node;
 
 #[derive(Debug, Default)]
 struct Flags {

@@ -6,7 +6,7 @@ pub fn decode(bytes: &[u8], encoding: Option<&str>) -> String {
     match encoding {
         Some("binary") | Some("latin1") => bytes.iter().map(|&b| b as char).collect(),
         Some("hex") => bytes.iter().map(|b| format!("{b:02x}")).collect(),
-        Some("base64") => crate::codec::base64_encode(bytes),
+        Some("base64") => crate::tree::codec::base64_encode(bytes),
         // TextDecoder: UTF-8, a leading BOM dropped, invalid sequences replaced.
         _ => text(bytes).into_owned(),
     }
@@ -37,7 +37,7 @@ pub fn encode(text: &str, encoding: Option<&str>) -> Vec<u8> {
         Some("base64") => {
             let valid: String =
                 text.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=')).collect();
-            crate::codec::base64_decode(&valid).unwrap_or_default()
+            crate::tree::codec::base64_decode(&valid).unwrap_or_default()
         }
         _ => text.as_bytes().to_vec(),
     }

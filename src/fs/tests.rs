@@ -1,9 +1,9 @@
 //! The filesystem over an in-memory Chroma: just-bash's semantics, hidden pages, errors.
 
 use super::*;
-use crate::access::Groups;
+use crate::chroma::transport::{HttpResponse, TransportError};
 use crate::testing::{block_on, chroma::URL, FakeChroma};
-use crate::transport::{HttpResponse, TransportError};
+use crate::tree::access::Groups;
 use serde_json::json;
 
 fn corpus() -> FakeChroma {
@@ -167,7 +167,7 @@ fn a_page_without_a_size_is_read_to_stat_it() {
 #[test]
 fn a_hosts_lazy_file_is_its_own() {
     let chroma = corpus();
-    let provider: crate::store::lazy::Provider =
+    let provider: crate::pages::store::lazy::Provider =
         Rc::new(|| Box::pin(async { Ok(b"from the host, longer\n".to_vec()) }));
     let fs = connect(&chroma, &[], |o| {
         o.add_lazy_file("/index.md", LazySource::Provider(provider.clone())).unwrap();
@@ -260,7 +260,7 @@ fn a_scratch_directory_is_writable_beside_read_only_docs() {
 fn a_group_name_holding_a_separator_is_one_group_in_either_order() {
     let secret = "/internal/secret.md";
     for order in [["admin", "admin\u{1f}zzz"], ["admin\u{1f}zzz", "admin"]] {
-        crate::trees::forget();
+        crate::tree::load::forget();
         let chroma = corpus();
         for first in order {
             let fs = if first == "admin" {

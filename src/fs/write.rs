@@ -3,9 +3,9 @@
 //! into the scratch directory; a move may not take a page out of them.
 
 use super::{check_path, Filesystem, DEV_NULL};
-use crate::error::{Errno, FsError};
-use crate::listing::Node;
-use crate::path;
+use crate::base::error::{Errno, FsError};
+use crate::base::path;
+use crate::tree::listing::Node;
 
 fn read_only(syscall: &'static str, p: &str) -> FsError {
     FsError::new(Errno::Erofs, syscall, p)

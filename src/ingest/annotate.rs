@@ -15,10 +15,10 @@
 
 use super::write::WRITE_BATCH;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
-use crate::collection::{self, Bound};
-use crate::layout::{self, Annotations, Record};
-use crate::schema::{self, Schema};
-use crate::tree::PathTree;
+use crate::pages::collection::{self, Bound};
+use crate::tree::decode::PathTree;
+use crate::tree::schema::{self, Schema};
+use crate::tree::shards::{self, Annotations, Record};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
@@ -51,13 +51,13 @@ pub async fn annotate(client: &Client, collection: &str, schema: &Schema) -> Res
     let tree_req =
         GetRequest { ids: Some(vec![schema.tree_id.clone()]), include: vec!["documents"], ..Default::default() };
     let resp = client
-        .get_within(&info.id, &tree_req, "the path tree", &crate::chroma::BodyLimit::tree(1))
+        .get_within(&info.id, &tree_req, "the path tree", &crate::tree::load::tree_limit(1))
         .await
         .map_err(|e| e.to_string())?;
     let doc = resp
         .document(0)
         .ok_or_else(|| format!("collection {collection:?} has no path tree record {:?}", schema.tree_id))?;
-    let Record::Whole(doc) = layout::read_record(doc) else {
+    let Record::Whole(doc) = shards::read_record(doc) else {
         return Err(format!(
             "collection {collection:?} was written by chromafs ingest: its chunks already carry access and directories"
         ));
@@ -136,7 +136,7 @@ mod tests {
         let id = chroma.collection("docs");
         let get = |ids: &[&str]| -> Value {
             let body = json!({"ids": ids, "include": ["metadatas", "documents"]}).to_string();
-            let req = crate::transport::HttpRequest {
+            let req = crate::chroma::transport::HttpRequest {
                 method: "POST",
                 url: format!("{URL}/api/v2/tenants/default_tenant/databases/default_database/collections/{id}/get"),
                 headers: vec![],
@@ -176,7 +176,7 @@ mod tests {
     fn collections_chromafs_wrote_need_no_annotation() {
         let chroma = FakeChroma::new();
         let entries: Map<String, Value> = serde_json::from_str(r#"{"a.md": {"isPublic": true}}"#).unwrap();
-        let w = layout::write(&entries, layout::ChunkFacts::default(), false);
+        let w = shards::write(&entries, shards::ChunkFacts::default(), false);
         chroma.put("docs", "__path_tree__", Some(&w.document), json!({}));
         assert!(run(&chroma).unwrap_err().contains("was written by chromafs ingest"));
     }

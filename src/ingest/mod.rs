@@ -19,10 +19,10 @@ pub use chunk::chunk_lines;
 pub use rules::{parse_access_rules, Rules};
 pub use write::{write, DefaultEmbedder, Embedder, WriteOptions};
 
-use crate::access::Access;
 use crate::chroma::ClientConfig;
 use crate::options::{self, Fields, OptionError};
-use crate::schema::{chunk_id, Schema};
+use crate::tree::access::Access;
+use crate::tree::schema::{chunk_id, Schema};
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
@@ -117,10 +117,10 @@ pub fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree_id: &s
     let mut matched = vec![0; rules.list.len()];
     let (mut public_pages, mut bytes, mut line_aligned) = (0, 0u64, true);
     let mut sorted: Vec<&SourceFile> = files.iter().collect();
-    crate::sort::sort_by(&mut sorted, |a, b| a.path.cmp(&b.path));
+    crate::base::sort::sort_by(&mut sorted, |a, b| a.path.cmp(&b.path));
     for f in sorted {
         let slug = f.path.trim_start_matches('/');
-        if let Err(e) = crate::tree::check_key(slug) {
+        if let Err(e) = crate::tree::decode::check_key(slug) {
             return Err(format!("{:?}: not a usable page path ({})", f.path, e.message));
         }
         if slug == tree_id || !seen.insert(slug.to_string()) {
@@ -242,14 +242,14 @@ mod tests {
             .records
             .iter()
             .rev()
-            .map(|r| crate::store::assemble::Chunk {
+            .map(|r| crate::pages::store::assemble::Chunk {
                 id: r.id.clone(),
                 index: Some(json!(r.index)),
                 document: Some(r.document.clone()),
             })
             .collect();
-        assert_eq!(crate::store::assemble::assemble(chunks, Some(text.len() as u64)).unwrap(), text);
-        let tree = crate::tree::PathTree::from_json(&Value::Object(p.tree).to_string(), None).unwrap();
+        assert_eq!(crate::pages::store::assemble::assemble(chunks, Some(text.len() as u64)).unwrap(), text);
+        let tree = crate::tree::decode::PathTree::from_json(&Value::Object(p.tree).to_string(), None).unwrap();
         assert_eq!(tree.entries[0].size, Some(text.len() as u64));
     }
 

@@ -7,8 +7,8 @@
 //! (`"/internal/**"` never matches: slugs have no leading `/`), so it fails the ingest
 //! before anything is written.
 
-use crate::access::Access;
-use crate::json;
+use crate::base::json;
+use crate::tree::access::Access;
 
 /// Pages whose slug matches `glob` get `access`.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,12 +5,12 @@
 //! (Chroma Cloud's cap) with embeddings from the caller's function or the built-in one.
 
 use super::{Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
+use crate::chroma::transport::LocalFuture;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
-use crate::codec;
-use crate::collection::{self, Bound};
-use crate::layout::{self, ChunkFacts};
-use crate::schema::{self, Schema};
-use crate::transport::LocalFuture;
+use crate::pages::collection::{self, Bound};
+use crate::tree::codec;
+use crate::tree::schema::{self, Schema};
+use crate::tree::shards::{self, ChunkFacts};
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
@@ -111,8 +111,8 @@ pub async fn write(
     }
     // The tree goes last: a reader never sees a tree that names chunks not yet written.
     let facts = ChunkFacts { line_aligned: plan.line_aligned, access: true, dirs: true, ids: true };
-    let tree = layout::write(&plan.tree, facts, opts.plain_tree);
-    let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| layout::shard_id(&opts.schema.tree_id, i)).collect();
+    let tree = shards::write(&plan.tree, facts, opts.plain_tree);
+    let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| shards::shard_id(&opts.schema.tree_id, i)).collect();
     // Records from an earlier run that this one does not write would corrupt pages.
     let keep: HashSet<&str> = plan
         .records

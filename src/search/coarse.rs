@@ -15,10 +15,10 @@
 //! after round, until one comes back short. When the tree does not count the scope's
 //! chunks, one round is all it tries. An empty scope sends nothing at all.
 
+use crate::base::sync::join_all;
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
-use crate::collection::{any_of, Collection};
-use crate::schema;
-use crate::sync::join_all;
+use crate::pages::collection::{any_of, Collection};
+use crate::tree::schema;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -61,7 +61,7 @@ fn scope_where(collection: &Collection, scope: &Scope) -> Option<Value> {
         Some(dir) => Some(json!({ schema::DIRS: { "$contains": dir } })),
         None if scope.slugs.len() <= collection.slugs_per_query() => {
             let mut slugs: Vec<String> = scope.slugs.iter().cloned().collect();
-            crate::sort::sort(&mut slugs);
+            crate::base::sort::sort(&mut slugs);
             Some(any_of(&collection.schema.slug_field, &slugs))
         }
         None => None,
@@ -149,10 +149,10 @@ async fn enumerate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::{Groups, Scope as Access};
     use crate::chroma::{Client, ClientConfig};
-    use crate::schema::Schema;
     use crate::testing::{block_on, chroma::URL, FakeChroma};
+    use crate::tree::access::{Groups, Scope as Access};
+    use crate::tree::schema::Schema;
     use std::rc::Rc;
 
     /// `n` one-chunk pages under `docs/`, every `every`th holding "token"; chunks carry

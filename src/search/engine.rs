@@ -20,7 +20,7 @@ use super::lite::translate;
 use super::literals::Req;
 use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
-use super::Unsupported;
+use crate::commands::Unsupported;
 use memchr::memmem;
 
 /// A compiled line matcher, exact with respect to just-bash's.

@@ -12,7 +12,7 @@
 
 use super::literals::Req;
 use super::syntax::{cut_prefix_regex, escape, Node};
-use super::Unsupported;
+use crate::commands::Unsupported;
 use serde_json::{json, Value};
 
 /// Chroma Cloud's limit on a full-text or regex string.
@@ -117,7 +117,7 @@ impl Filters {
             Req::Lit(l) => Some(or(self.literal(l))),
             Req::All(parts) => {
                 let mut lits: Vec<&Req> = parts.iter().collect();
-                crate::sort::sort_by_key(&mut lits, |r| {
+                crate::base::sort::sort_by_key(&mut lits, |r| {
                     std::cmp::Reverse(match r {
                         Req::Lit(s) => s.chars().count(),
                         _ => 0,

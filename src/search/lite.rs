@@ -10,7 +10,7 @@
 //! tabs and form feeds always as escapes (`\r`, never a raw CR in a class), and
 //! regex-lite's metacharacters and class operators (`&`, `~`, `-`) escaped.
 
-use super::Unsupported;
+use crate::commands::Unsupported;
 
 /// RE2's largest repetition count; a larger one is a syntax error there.
 const MAX_REPEAT: u32 = 1000;

@@ -9,7 +9,7 @@
 use super::filter::{Chunking, Filters};
 use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
-use super::Unsupported;
+use crate::commands::Unsupported;
 use serde_json::Value;
 
 /// What a search looks for, as its command line says.

@@ -18,9 +18,9 @@ use super::job::{Job, Parsed};
 use super::matcher::{Matcher, Query};
 use super::rewrite::Dialect;
 use super::walk::{grep_read_set, has_glob, rg_read_set, Target};
+use crate::base::path;
 use crate::commands::Place;
-use crate::listing::{Listing, Node};
-use crate::path;
+use crate::tree::listing::{Listing, Node};
 use std::collections::HashSet;
 
 /// What planning looks at besides the command line.
@@ -213,8 +213,8 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::Groups;
-    use crate::tree::PathTree;
+    use crate::tree::access::Groups;
+    use crate::tree::decode::PathTree;
 
     fn listing() -> Listing {
         let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},

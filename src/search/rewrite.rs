@@ -4,7 +4,7 @@
 //! bracket classes into RE2 syntax. [`to_re2`] repeats that rewriting, so the text the
 //! rest of the search pipeline reasons about is exactly what just-bash matches with.
 
-use super::Unsupported;
+use crate::commands::Unsupported;
 use std::fmt::Write;
 
 /// The pattern language chosen by grep's flags.

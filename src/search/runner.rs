@@ -18,15 +18,16 @@ use super::coarse::{self, Found, Scope};
 use super::filter::Chunking;
 use super::job::Job;
 use super::matcher::Matcher;
-use super::native::{Native, Place, Printed};
+use super::native::Native;
 #[cfg(test)]
 use super::plan::MAX_PATTERN_BYTES;
 use super::plan::{self, refusal, Context, Narrowing, Plan};
 use super::walk::Target;
+use crate::base::path;
+use crate::commands::{Place, Printed};
+use crate::fs::stats::{CommandStats, PlanKind};
 use crate::fs::{decode, Filesystem, DEV_NULL};
-use crate::path;
-use crate::stats::{CommandStats, PlanKind};
-use crate::store::{PageRef, PrefetchError, Source};
+use crate::pages::store::{PageRef, PrefetchError, Source};
 use std::collections::HashSet;
 
 /// Why a search read its scope whole instead of asking Chroma which pages match.

@@ -10,7 +10,7 @@
 
 use super::lite::{push_class_char, push_lit, SPACE};
 use super::rewrite::POSIX;
-use super::Unsupported;
+use crate::commands::Unsupported;
 use std::fmt::Write;
 
 /// A parsed pattern (the supported RE2 subset).

@@ -8,8 +8,8 @@
 //! `/` for grep, `/a.md` for rg, `dir//f` for `dir/`). The output then cannot differ.
 
 use super::args::GrepArgs;
-use crate::listing::{Listing, Node};
-use crate::path;
+use crate::base::path;
+use crate::tree::listing::{Listing, Node};
 
 /// How deep a walk goes; just-bash stops at the same depth.
 const MAX_DEPTH: usize = 256;
@@ -203,7 +203,7 @@ fn rg_dir(
 /// Every file rg may read from its operands, for a bulk prefetch.
 pub fn rg_read_set(listing: &Listing, cwd: &str, operands: &[&str]) -> Vec<String> {
     let mut files: Vec<String> = operands.iter().flat_map(|o| listing.files_under(&path::resolve(cwd, o))).collect();
-    crate::sort::sort(&mut files);
+    crate::base::sort::sort(&mut files);
     files.dedup();
     files
 }
@@ -211,8 +211,8 @@ pub fn rg_read_set(listing: &Listing, cwd: &str, operands: &[&str]) -> Vec<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::Groups;
-    use crate::tree::PathTree;
+    use crate::tree::access::Groups;
+    use crate::tree::decode::PathTree;
 
     fn listing() -> Listing {
         let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},

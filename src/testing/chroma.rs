@@ -8,7 +8,7 @@
 //! transport it refuses an answer longer than the request's `body_limit`, faults included.
 
 use super::Latch;
-use crate::transport::{HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
+use crate::chroma::transport::{HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;

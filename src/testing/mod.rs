@@ -5,7 +5,7 @@
 //! a flight nobody will finish) without timers. [`FakeChroma`] answers the subset of the
 //! HTTP API chromafs uses, logs every request and can fail or hold any of them.
 //!
-//! [`Transport`]: crate::transport::Transport
+//! [`Transport`]: crate::chroma::transport::Transport
 
 pub mod chroma;
 

@@ -1,11 +1,11 @@
 //! The search runner over an in-memory Chroma: what each plan costs and what it hands on.
 
 use super::*;
-use crate::access::Groups;
+use crate::chroma::transport::{HttpResponse, Transport};
+use crate::fs::stats::CommandStats;
 use crate::options::Options;
-use crate::stats::CommandStats;
 use crate::testing::{block_on, chroma::URL, FakeChroma};
-use crate::transport::{HttpResponse, Transport};
+use crate::tree::access::Groups;
 use serde_json::{json, Value};
 use std::rc::Rc;
 
@@ -187,7 +187,7 @@ fn ingested(n: usize, every: usize) -> FakeChroma {
         .collect();
     let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
-    let schema = crate::schema::Schema::default();
+    let schema = crate::tree::schema::Schema::default();
     block_on(async move {
         let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
         ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap();
@@ -239,7 +239,7 @@ fn connect_with(chroma: &FakeChroma, tweak: impl FnOnce(&mut Options)) -> Rc<Fil
     Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
 }
 
-fn attempt(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, crate::journal::Report) {
+fn attempt(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, crate::fs::journal::Report) {
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
     let mark = fs.begin_command();
@@ -252,7 +252,7 @@ fn a_server_that_is_down_stops_the_search_with_one_failure_not_one_per_page() {
     let chroma = many(600);
     let fs = connect_with(&chroma, |o| o.client.retries = 1);
     chroma.set_fault(|_| {
-        Some(Err(crate::transport::TransportError::Network("connect ECONNREFUSED 127.0.0.1:8000".into())))
+        Some(Err(crate::chroma::transport::TransportError::Network("connect ECONNREFUSED 127.0.0.1:8000".into())))
     });
     chroma.clear_log();
     let (out, report) = attempt(&fs, &["grep", "-rn", "zzz", "/"]);
@@ -413,7 +413,7 @@ fn searches_cost_nothing_that_depends_on_hidden_text() {
         chroma
     };
     let run = |hidden_word: bool, words: &[&str], tweak: fn(&mut Options)| {
-        crate::trees::forget();
+        crate::tree::load::forget();
         let chroma = make(hidden_word);
         let fs = connect_with(&chroma, |o| {
             o.unscoped_coarse_query = false;
@@ -448,7 +448,7 @@ fn a_search_parses_walks_and_compiles_once() {
     let fs = connect_with(&chroma, |o| o.native_commands = true);
     let once = Tally { parses: 1, walks: 1, engines: 1, matchers: 1 };
     for words in [&["grep", "-rn", "token", "/"][..], &["egrep", "-rn", "tok(en)", "/"], &["rg", "-n", "ken", "/"]] {
-        crate::trees::forget();
+        crate::tree::load::forget();
         let fs = connect_with(&corpus(true), |o| o.native_commands = true);
         take();
         let (out, cs) = answer(&fs, words);

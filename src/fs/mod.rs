@@ -1,0 +1,373 @@
+//! The filesystem: just-bash's `IFileSystem` semantics over a listing and a page store.
+//!
+//! Everything but content is answered from the session's [`Listing`]: `stat`, `readdir`,
+//! `exists` and `realpath` never touch the network (unless a page has no recorded `size`,
+//! in which case `stat` reads it to be exact). Content comes from the [`PageStore`], to
+//! which a visible path is handed as a [`PageRef`]. Hidden pages are not special cases
+//! here: they are absent from the listing, so every method answers for them exactly as
+//! for a path that never existed. Paths are normalised as just-bash normalises them, a
+//! path with a NUL names nothing, and `/dev/null` exists and swallows writes so that
+//! `cmd 2>/dev/null` works on a read-only tree.
+
+use crate::base::error::{Errno, FsError};
+use crate::base::path;
+use crate::chroma::budget::{Budget, Budgeted};
+use crate::chroma::origin::LazyPolicy;
+use crate::chroma::transport::Transport;
+use crate::chroma::Client;
+use crate::fs::journal::{Journal, Report};
+use crate::fs::scratch::Scratch;
+use crate::fs::stats::{CommandStats, History, Stats};
+use crate::options::Options;
+use crate::pages::collection::Collection;
+use crate::pages::store::lazy::LazySource;
+use crate::pages::store::{PageKey, PageRef, PageStore, Source, StoreOptions};
+use crate::tree::access::Scope;
+use crate::tree::listing::{FileNode, Listing, Node};
+use crate::tree::load::{self, LoadedTree};
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// The path that accepts and discards writes, so `cmd 2>/dev/null` works.
+pub const DEV_NULL: &str = "/dev/null";
+
+pub struct Filesystem {
+    client: Rc<Client>,
+    collection: Collection,
+    tree: Rc<LoadedTree>,
+    tree_from_cache: bool,
+    listing: Rc<Listing>,
+    /// The host's session-only files, by normalised path.
+    lazy: HashMap<String, LazySource>,
+    store: PageStore,
+    history: RefCell<History>,
+    budget: Rc<Budget>,
+    journal: Journal,
+    /// The session's transport, for its clock.
+    transport: Rc<dyn Transport>,
+    /// The session's writable directory, when it has one.
+    scratch: Option<RefCell<Scratch>>,
+    scratch_root: Option<String>,
+    native_commands: bool,
+    /// The host accepts searches whose cost depends on hidden text (see
+    /// [`Filesystem::coarse_query_allowed`]).
+    unscoped_coarse_query: bool,
+}
+
+fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
+    if path.contains('\0') {
+        return Err(FsError::new(Errno::Enoent, syscall, path));
+    }
+    Ok(path::normalize(path))
+}
+
+impl Filesystem {
+    /// Opens a session: resolves the collection and loads the tree (or reuses the
+    /// process's copy), then builds this session's view.
+    pub async fn connect(mut opts: Options, transport: Rc<dyn Transport>, now_ms: f64) -> Result<Filesystem, FsError> {
+        let budget = Rc::new(Budget::new(opts.limits));
+        let transport: Rc<dyn Transport> = Rc::new(Budgeted::new(transport, budget.clone()));
+        let client = Rc::new(Client::for_session(opts.client.clone(), transport.clone(), budget.clone()));
+        let opened = load::open(&client, &opts.tree_location(), now_ms).await?;
+        let tree = opened.tree;
+        let lazy: HashMap<String, LazySource> =
+            std::mem::take(&mut opts.lazy_files).into_iter().map(|(p, s)| (path::normalize(&p), s)).collect();
+        let extra: Vec<String> = lazy.keys().cloned().collect();
+        // Listings with a host's own files are this session's alone; others are shared.
+        let listing = match extra.is_empty() {
+            true => tree.listing(&opts.groups),
+            false => Listing::new(&tree.tree, &opts.groups, &extra).map(Rc::new),
+        }
+        .map_err(|e| FsError::io("connect", &opts.collection, e))?;
+        let scope = tree.chunk_access().then(|| Scope::new(&opts.groups));
+        let collection =
+            Collection { client: client.clone(), id: tree.collection_id.clone(), schema: opts.schema.clone(), scope };
+        let store_opts = StoreOptions {
+            cache_bytes: opts.cache_bytes,
+            shared: opts.shared_cache.clone(),
+            lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()),
+            lazy_max_bytes: opts.lazy_max_bytes,
+        };
+        let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
+        let scratch_root = opts.scratch.clone();
+        if let Some(root) = &scratch_root {
+            if listing.get(root).is_some() {
+                let why = "option scratch names a path in the docs: choose another directory";
+                return Err(FsError { cause: Some(why.into()), ..FsError::new(Errno::Einval, "connect", root) });
+            }
+        }
+        let scratch = scratch_root.as_deref().map(|root| RefCell::new(Scratch::new(root, opts.scratch_bytes, now_ms)));
+        Ok(Filesystem {
+            client,
+            collection,
+            tree,
+            tree_from_cache: opened.from_cache,
+            listing,
+            lazy,
+            store,
+            history: RefCell::default(),
+            budget,
+            journal: Journal::default(),
+            transport,
+            scratch,
+            scratch_root,
+            native_commands: opts.native_commands,
+            unscoped_coarse_query: opts.unscoped_coarse_query,
+        })
+    }
+
+    pub fn listing(&self) -> &Listing {
+        &self.listing
+    }
+
+    /// Whether a search may ask Chroma which chunks match (the coarse query). Chroma
+    /// answers for every chunk its `where` admits; unless the chunks carry their page's
+    /// access (so the session's access scopes the query), that includes hidden pages'
+    /// chunks, and a search's requests, timing and budget would depend on hidden text.
+    /// So a session that has hidden pages on such a collection reads its scope instead,
+    /// unless the host accepts that dependence (`searchHiddenTextCost`).
+    pub fn coarse_query_allowed(&self) -> bool {
+        self.tree.chunk_access() || !self.listing.has_hidden_pages() || self.unscoped_coarse_query
+    }
+
+    /// Whether searches may be answered in Rust (the `nativeCommands` option).
+    pub fn native_commands(&self) -> bool {
+        self.native_commands
+    }
+
+    /// The scratch directory's path, when the session has one.
+    pub fn scratch_root(&self) -> Option<&str> {
+        self.scratch_root.as_deref()
+    }
+
+    /// The scratch directory, when a normalised path is in it.
+    pub(crate) fn scratch_for(&self, norm: &str) -> Option<&RefCell<Scratch>> {
+        self.scratch.as_ref().filter(|s| s.borrow().contains(norm))
+    }
+
+    /// Every visible path, the scratch directory's included.
+    pub fn all_paths(&self) -> Vec<String> {
+        let mut paths = self.listing.all_paths();
+        if let Some(s) = &self.scratch {
+            paths.extend(s.borrow().paths().cloned());
+        }
+        paths
+    }
+
+    /// Milliseconds on the session's clock.
+    pub fn now_ms(&self) -> f64 {
+        self.transport.now_ms()
+    }
+
+    pub fn tree(&self) -> &LoadedTree {
+        &self.tree
+    }
+
+    pub fn store(&self) -> &PageStore {
+        &self.store
+    }
+
+    pub fn collection(&self) -> &Collection {
+        &self.collection
+    }
+
+    /// Chroma requests made so far.
+    pub fn requests(&self) -> u64 {
+        self.client.stats().requests
+    }
+
+    pub fn record(&self, command: CommandStats) {
+        self.history.borrow_mut().push(command);
+    }
+
+    pub fn stats(&self) -> Stats {
+        Stats {
+            requests: self.client.stats(),
+            store: self.store.stats(),
+            tree_from_cache: self.tree_from_cache,
+            files: self.listing.file_count() as u64,
+            commands: self.history.borrow().to_vec(),
+        }
+    }
+
+    /// A command starts (see [`crate::chroma::budget`] and [`crate::fs::journal`]); the mark to end it with.
+    pub fn begin_command(&self) -> u64 {
+        let first = self.budget.commands();
+        self.budget.begin(self.transport.now_ms());
+        if self.budget.commands() != first {
+            self.client.breaker().rearm();
+        }
+        self.journal.mark()
+    }
+
+    /// A command ends: what failed while it ran.
+    pub fn end_command(&self, mark: u64) -> Report {
+        self.budget.end();
+        if !self.budget.in_command() {
+            self.store.clear_plan();
+        }
+        self.journal.since(mark)
+    }
+
+    /// The host gave up on the running command: nothing more is sent for it.
+    pub fn abort_command(&self) {
+        self.budget.abort();
+    }
+
+    /// Notes a failure for the command that is running.
+    pub fn failed(&self, path: &str, cause: impl ToString) {
+        self.journal.record(path, cause);
+    }
+
+    /// Cheap and never failing: just-bash probes `/usr/bin/<cmd>` before every command.
+    pub fn exists(&self, p: &str) -> bool {
+        if p.contains('\0') {
+            return false;
+        }
+        let p = path::normalize(p);
+        if let Some(s) = self.scratch_for(&p) {
+            return s.borrow().exists(&p);
+        }
+        p == DEV_NULL || self.listing.get(&p).is_some()
+    }
+
+    fn lookup(&self, p: &str, syscall: &'static str) -> Result<(String, &Node), FsError> {
+        let norm = check_path(p, syscall)?;
+        match self.listing.get(&norm) {
+            Some(node) => Ok((norm, node)),
+            None => Err(FsError::new(Errno::Enoent, syscall, p)),
+        }
+    }
+
+    pub async fn stat(&self, p: &str, syscall: &'static str) -> Result<StatInfo, FsError> {
+        let norm = check_path(p, syscall)?;
+        if norm == DEV_NULL {
+            return Ok(StatInfo { is_file: true, is_dir: false, mode: 0o666, size: 0, mtime_ms: 0.0, ino: 0 });
+        }
+        if let Some(s) = self.scratch_for(&norm) {
+            return s.borrow().stat(&norm, p, syscall);
+        }
+        let (norm, node) = self.lookup(p, syscall)?;
+        match node {
+            Node::Dir(d) => {
+                Ok(StatInfo { is_file: false, is_dir: true, mode: 0o755, size: 0, mtime_ms: d.mtime, ino: d.ino })
+            }
+            Node::File(f) => {
+                let size = match f.size {
+                    Some(s) => s,
+                    None => self.read_file(&norm, p, f).await?.len() as u64,
+                };
+                Ok(StatInfo { is_file: true, is_dir: false, mode: 0o644, size, mtime_ms: f.mtime, ino: f.ino })
+            }
+        }
+    }
+
+    /// A directory's names, with whether each is a directory; the root also lists the
+    /// scratch directory.
+    pub fn readdir(&self, p: &str) -> Result<Cow<'_, [(String, bool)]>, FsError> {
+        let norm = check_path(p, "scandir")?;
+        if let Some(s) = self.scratch_for(&norm) {
+            return s.borrow().readdir(&norm, p).map(Cow::Owned);
+        }
+        let (_, node) = self.lookup(p, "scandir")?;
+        match (node, &self.scratch) {
+            (Node::Dir(d), Some(s)) if norm == "/" => {
+                let mut children = d.children.clone();
+                let name = s.borrow().name().to_string();
+                let at = children.partition_point(|(n, _)| path::js_cmp(n, &name).is_lt());
+                children.insert(at, (name, true));
+                Ok(Cow::Owned(children))
+            }
+            (Node::Dir(d), _) => Ok(Cow::Borrowed(&d.children)),
+            (Node::File(_), _) => Err(FsError::new(Errno::Enotdir, "scandir", p)),
+        }
+    }
+
+    pub fn realpath(&self, p: &str) -> Result<String, FsError> {
+        let norm = check_path(p, "realpath")?;
+        if norm == DEV_NULL {
+            return Ok(norm);
+        }
+        if let Some(s) = self.scratch_for(&norm) {
+            return match s.borrow().exists(&norm) {
+                true => Ok(norm),
+                false => Err(FsError::new(Errno::Enoent, "realpath", p)),
+            };
+        }
+        self.lookup(p, "realpath").map(|(n, _)| n)
+    }
+
+    pub fn readlink(&self, p: &str) -> Result<String, FsError> {
+        if !self.exists(p) {
+            return Err(FsError::new(Errno::Enoent, "readlink", p));
+        }
+        Err(FsError::new(Errno::Einval, "readlink", p))
+    }
+
+    /// A file's bytes. Directories are `EISDIR`; `/dev/null` reads empty.
+    pub async fn read(&self, p: &str) -> Result<Rc<[u8]>, FsError> {
+        let norm = check_path(p, "open")?;
+        if norm == DEV_NULL {
+            return Ok(Rc::from(Vec::new()));
+        }
+        if let Some(s) = self.scratch_for(&norm) {
+            return s.borrow().read(&norm, p);
+        }
+        let (norm, node) = self.lookup(p, "open")?;
+        match node {
+            Node::Dir(_) => Err(FsError::new(Errno::Eisdir, "read", p)),
+            Node::File(f) => self.read_file(&norm, p, f).await,
+        }
+    }
+
+    async fn read_file(&self, norm: &str, shown: &str, file: &FileNode) -> Result<Rc<[u8]>, FsError> {
+        self.store.read(&self.page_ref(norm, file)).await.map_err(|cause| {
+            self.journal.record(norm, &cause);
+            FsError::io("open", shown, cause)
+        })
+    }
+
+    /// The page behind a visible file at a normalised path.
+    pub fn page(&self, norm: &str) -> Option<PageRef> {
+        match self.listing.get(norm)? {
+            Node::File(f) => Some(self.page_ref(norm, f)),
+            Node::Dir(_) => None,
+        }
+    }
+
+    fn page_ref(&self, norm: &str, file: &FileNode) -> PageRef {
+        let collection_id = self.tree.collection_id.clone();
+        let entry = file.entry.map(|i| &self.tree.tree.entries[i]);
+        if let Some(source) = self.lazy.get(norm) {
+            // Host-supplied files belong to this session: keyed by path, never shared.
+            let key = PageKey { collection_id, tree_version: "host".into(), slug: norm.to_string() };
+            return PageRef { key, size: file.size, source: Source::Lazy(source.clone()), shareable: false };
+        }
+        let e = entry.expect("a file that is not a host's lazy file comes from the tree");
+        let key = PageKey { collection_id, tree_version: self.tree.tree.version.clone(), slug: e.slug.clone() };
+        let source = match &e.url {
+            Some(url) => Source::Lazy(LazySource::TreeUrl(url.clone())),
+            None => Source::Chunks {
+                slug: e.slug.clone(),
+                count: e.chunks,
+                by_id: self.tree.chunks.ids && e.chunks.is_some(),
+            },
+        };
+        PageRef { key, size: file.size, source, shareable: true }
+    }
+}
+
+mod encoding;
+pub(crate) mod journal;
+pub(crate) mod scratch;
+mod stat;
+pub(crate) mod stats;
+mod write;
+
+pub use encoding::{decode, encode, text};
+pub use stat::StatInfo;
+
+#[cfg(test)]
+mod tests;

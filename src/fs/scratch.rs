@@ -1,0 +1,270 @@
+//! A writable scratch directory beside the read-only docs.
+//!
+//! Agents write intermediate results (`grep … > /tmp/hits; wc -l /tmp/hits`). With the
+//! `scratch` option a session gets one top-level directory (`/tmp`) held in its own
+//! memory, bounded by `scratchBytes`; everything else stays read-only and the docs keep
+//! their paths. Semantics follow just-bash's `InMemoryFs`, which agents' commands are
+//! written against: writes create missing parent directories, `mkdir` and `rm` fail as
+//! it fails, `readdir` sorts in JavaScript string order. Past the byte budget a write is
+//! `ENOSPC` and changes nothing. The directory itself cannot be removed: it is where the
+//! session may write.
+
+use crate::base::error::{Errno, FsError};
+use crate::base::path;
+use crate::fs::stat::StatInfo;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+enum Entry {
+    Dir { mode: u32, mtime: f64, ino: u64 },
+    File { bytes: Rc<[u8]>, mode: u32, mtime: f64, ino: u64 },
+}
+
+/// Inode numbers of scratch entries start here, far above the docs' (and below 2^53, so
+/// JavaScript holds them exactly): `ls -R` and `find` tell directories apart by them.
+const FIRST_INO: u64 = 1 << 50;
+
+pub struct Scratch {
+    root: String,
+    entries: BTreeMap<String, Entry>,
+    used: u64,
+    limit: u64,
+    next_ino: u64,
+}
+
+impl Scratch {
+    /// A scratch directory at `root` (a normalised, top-level path) holding at most
+    /// `limit` bytes of file content.
+    pub fn new(root: &str, limit: u64, now: f64) -> Self {
+        let mut entries = BTreeMap::new();
+        entries.insert(root.to_string(), Entry::Dir { mode: 0o755, mtime: now, ino: FIRST_INO });
+        Scratch { root: root.to_string(), entries, used: 0, limit, next_ino: FIRST_INO + 1 }
+    }
+
+    fn ino(&mut self) -> u64 {
+        self.next_ino += 1;
+        self.next_ino - 1
+    }
+
+    /// The root's name, as its parent lists it.
+    pub fn name(&self) -> &str {
+        path::file_name(&self.root)
+    }
+
+    /// Whether a normalised path is the scratch directory or below it.
+    pub fn contains(&self, p: &str) -> bool {
+        p == self.root || p.strip_prefix(&self.root).is_some_and(|rest| rest.starts_with('/'))
+    }
+
+    pub fn exists(&self, p: &str) -> bool {
+        self.entries.contains_key(p)
+    }
+
+    pub fn stat(&self, p: &str, shown: &str, syscall: &'static str) -> Result<StatInfo, FsError> {
+        match self.entries.get(p) {
+            Some(Entry::Dir { mode, mtime, ino }) => {
+                Ok(StatInfo { is_file: false, is_dir: true, mode: *mode, size: 0, mtime_ms: *mtime, ino: *ino })
+            }
+            Some(Entry::File { bytes, mode, mtime, ino }) => Ok(StatInfo {
+                is_file: true,
+                is_dir: false,
+                mode: *mode,
+                size: bytes.len() as u64,
+                mtime_ms: *mtime,
+                ino: *ino,
+            }),
+            None => Err(FsError::new(Errno::Enoent, syscall, shown)),
+        }
+    }
+
+    pub fn read(&self, p: &str, shown: &str) -> Result<Rc<[u8]>, FsError> {
+        match self.entries.get(p) {
+            Some(Entry::File { bytes, .. }) => Ok(bytes.clone()),
+            Some(Entry::Dir { .. }) => Err(FsError::new(Errno::Eisdir, "read", shown)),
+            None => Err(FsError::new(Errno::Enoent, "open", shown)),
+        }
+    }
+
+    /// The names in a directory, with whether each is a directory, in JavaScript order.
+    pub fn readdir(&self, p: &str, shown: &str) -> Result<Vec<(String, bool)>, FsError> {
+        match self.entries.get(p) {
+            Some(Entry::Dir { .. }) => {}
+            Some(Entry::File { .. }) => return Err(FsError::new(Errno::Enotdir, "scandir", shown)),
+            None => return Err(FsError::new(Errno::Enoent, "scandir", shown)),
+        }
+        let prefix = format!("{p}/");
+        let mut names: Vec<(String, bool)> = self
+            .entries
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+            .filter(|(k, _)| !k[prefix.len()..].contains('/'))
+            .map(|(k, e)| (k[prefix.len()..].to_string(), matches!(e, Entry::Dir { .. })))
+            .collect();
+        crate::base::sort::sort_by(&mut names, |a, b| path::js_cmp(&a.0, &b.0));
+        Ok(names)
+    }
+
+    /// Writes a file (or appends to it), creating missing parent directories.
+    pub fn write(&mut self, p: &str, shown: &str, data: &[u8], append: bool, now: f64) -> Result<(), FsError> {
+        let (old, mode, ino) = match self.entries.get(p) {
+            Some(Entry::Dir { .. }) => return Err(FsError::new(Errno::Eisdir, "write", shown)),
+            Some(Entry::File { bytes, mode, ino, .. }) => (Some(bytes.clone()), *mode, *ino),
+            None => (None, 0o644, 0),
+        };
+        let old_len = old.as_ref().map_or(0, |b| b.len() as u64);
+        let new_len = if append { old_len + data.len() as u64 } else { data.len() as u64 };
+        self.reserve(old_len, new_len, "write", shown)?;
+        self.make_parents(p, now, shown)?;
+        let bytes: Rc<[u8]> = match (append, old) {
+            (true, Some(old)) => [&old[..], data].concat().into(),
+            _ => Rc::from(data),
+        };
+        self.used = self.used - old_len + new_len;
+        let ino = if ino == 0 { self.ino() } else { ino };
+        self.entries.insert(p.to_string(), Entry::File { bytes, mode, mtime: now, ino });
+        Ok(())
+    }
+
+    fn reserve(&self, old_len: u64, new_len: u64, syscall: &'static str, shown: &str) -> Result<(), FsError> {
+        if self.used - old_len + new_len > self.limit {
+            let why = format!("{} holds at most {} bytes (scratchBytes)", self.root, self.limit);
+            return Err(FsError { cause: Some(why), ..FsError::new(Errno::Enospc, syscall, shown) });
+        }
+        Ok(())
+    }
+
+    fn make_parents(&mut self, p: &str, now: f64, shown: &str) -> Result<(), FsError> {
+        let parent = path::parent(p);
+        match self.entries.get(parent) {
+            Some(Entry::Dir { .. }) => Ok(()),
+            Some(Entry::File { .. }) => Err(FsError::new(Errno::Enotdir, "open", shown)),
+            None => {
+                self.make_parents(parent, now, shown)?;
+                let ino = self.ino();
+                self.entries.insert(parent.to_string(), Entry::Dir { mode: 0o755, mtime: now, ino });
+                Ok(())
+            }
+        }
+    }
+
+    pub fn mkdir(&mut self, p: &str, shown: &str, recursive: bool, now: f64) -> Result<(), FsError> {
+        match self.entries.get(p) {
+            Some(Entry::File { .. }) => return Err(FsError::new(Errno::Eexist, "mkdir", shown)),
+            Some(Entry::Dir { .. }) if recursive => return Ok(()),
+            Some(Entry::Dir { .. }) => return Err(FsError::new(Errno::Eexist, "mkdir", shown)),
+            None => {}
+        }
+        let parent = path::parent(p);
+        if !self.entries.contains_key(parent) {
+            if !recursive || !self.contains(parent) {
+                return Err(FsError::new(Errno::Enoent, "mkdir", shown));
+            }
+            self.mkdir(parent, shown, true, now)?;
+        }
+        if let Some(Entry::File { .. }) = self.entries.get(parent) {
+            return Err(FsError::new(Errno::Enotdir, "mkdir", shown));
+        }
+        let ino = self.ino();
+        self.entries.insert(p.to_string(), Entry::Dir { mode: 0o755, mtime: now, ino });
+        Ok(())
+    }
+
+    pub fn rm(&mut self, p: &str, shown: &str, recursive: bool, force: bool) -> Result<(), FsError> {
+        let Some(entry) = self.entries.get(p) else {
+            return if force { Ok(()) } else { Err(FsError::new(Errno::Enoent, "rm", shown)) };
+        };
+        if matches!(entry, Entry::Dir { .. }) && !self.readdir(p, shown)?.is_empty() && !recursive {
+            return Err(FsError::new(Errno::Enotempty, "rm", shown));
+        }
+        let prefix = format!("{p}/");
+        let below: Vec<String> = self
+            .entries
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in below {
+            self.remove(&k);
+        }
+        if p == self.root {
+            return Err(FsError::new(Errno::Ebusy, "rm", shown));
+        }
+        self.remove(p);
+        Ok(())
+    }
+
+    fn remove(&mut self, p: &str) {
+        if let Some(Entry::File { bytes, .. }) = self.entries.remove(p) {
+            self.used -= bytes.len() as u64;
+        }
+    }
+
+    /// Moves a file or a directory within the scratch directory.
+    pub fn rename(&mut self, from: &str, to: &str, shown: (&str, &str), now: f64) -> Result<(), FsError> {
+        if from == to {
+            return Ok(());
+        }
+        if !self.entries.contains_key(from) {
+            return Err(FsError::new(Errno::Enoent, "mv", shown.0));
+        }
+        if from == self.root || to.starts_with(&format!("{from}/")) {
+            let why = format!("cannot move '{}' into itself, '{}'", shown.0, shown.1);
+            return Err(FsError { cause: Some(why), ..FsError::new(Errno::Einval, "mv", shown.0) });
+        }
+        if matches!(self.entries.get(to), Some(Entry::Dir { .. })) && !self.readdir(to, shown.1)?.is_empty() {
+            return Err(FsError::new(Errno::Enotempty, "mv", shown.1));
+        }
+        self.make_parents(to, now, shown.1)?;
+        let prefix = format!("{from}/");
+        let moved: Vec<String> = std::iter::once(from.to_string())
+            .chain(
+                self.entries
+                    .range(prefix.clone()..)
+                    .take_while(|(k, _)| k.starts_with(&prefix))
+                    .map(|(k, _)| k.clone()),
+            )
+            .collect();
+        for k in moved {
+            let entry = self.entries.remove(&k).expect("listed above");
+            let target = format!("{to}{}", &k[from.len()..]);
+            if let Some(Entry::File { bytes, .. }) = self.entries.insert(target, entry) {
+                self.used -= bytes.len() as u64;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn chmod(&mut self, p: &str, shown: &str, new_mode: u32) -> Result<(), FsError> {
+        match self.entries.get_mut(p) {
+            Some(Entry::Dir { mode, .. } | Entry::File { mode, .. }) => {
+                *mode = new_mode;
+                Ok(())
+            }
+            None => Err(FsError::new(Errno::Enoent, "chmod", shown)),
+        }
+    }
+
+    pub fn utimes(&mut self, p: &str, shown: &str, new_mtime: f64) -> Result<(), FsError> {
+        match self.entries.get_mut(p) {
+            Some(Entry::Dir { mtime, .. } | Entry::File { mtime, .. }) => {
+                *mtime = new_mtime;
+                Ok(())
+            }
+            None => Err(FsError::new(Errno::Enoent, "utimes", shown)),
+        }
+    }
+
+    /// Every path in the scratch directory, the root first.
+    pub fn paths(&self) -> impl Iterator<Item = &String> {
+        self.entries.keys()
+    }
+
+    #[cfg(test)]
+    /// Bytes of file content held.
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+}
+
+#[cfg(test)]
+mod tests;

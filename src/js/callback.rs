@@ -1,0 +1,102 @@
+//! Host functions called from Rust: lazy-file loaders, a shared cache, an embedder.
+//!
+//! Each is a JavaScript function that may return a value or a promise; [`call`] calls
+//! it, awaits the result and turns a throw or a rejection into a message.
+
+use super::convert::{get, invalid, to_bytes};
+use crate::chroma::transport::LocalFuture;
+use crate::ingest::Embedder;
+use crate::js::fetch::describe_js_error;
+use crate::pages::store::lazy::{LazySource, Provider};
+use crate::pages::store::shared::SharedCache;
+use js_sys::{Array, Function, Promise, Uint8Array};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Calls `f` with `this` and `args`, and awaits what it returns.
+pub async fn call(f: &Function, this: &JsValue, args: &[JsValue]) -> Result<JsValue, String> {
+    let args: Array = args.iter().collect();
+    let value = f.apply(this, &args).map_err(|e| describe_js_error(&e))?;
+    JsFuture::from(Promise::resolve(&value)).await.map_err(|e| describe_js_error(&e))
+}
+
+/// A lazy file whose bytes come from a host function.
+pub fn provider(f: Function) -> LazySource {
+    let load: Provider = Rc::new(move || -> LocalFuture<'static, Result<Vec<u8>, String>> {
+        let f = f.clone();
+        Box::pin(async move {
+            let value = call(&f, &JsValue::UNDEFINED, &[]).await?;
+            to_bytes(&value).ok_or_else(|| "the lazy file provider must return a string or a Uint8Array".to_string())
+        })
+    });
+    LazySource::Provider(load)
+}
+
+/// A host's shared cache: any object with `get(key)` and `set(key, bytes)`.
+struct JsSharedCache {
+    target: JsValue,
+    get: Function,
+    set: Function,
+}
+
+impl SharedCache for JsSharedCache {
+    fn get(&self, key: String) -> LocalFuture<'static, Result<Option<Vec<u8>>, String>> {
+        let (target, get) = (self.target.clone(), self.get.clone());
+        Box::pin(async move {
+            let v = call(&get, &target, &[JsValue::from_str(&key)]).await?;
+            if v.is_null() || v.is_undefined() {
+                return Ok(None);
+            }
+            to_bytes(&v).map(Some).ok_or_else(|| "the shared cache returned neither bytes nor a string".to_string())
+        })
+    }
+
+    fn set(&self, key: String, value: Rc<[u8]>) -> LocalFuture<'static, Result<(), String>> {
+        let (target, set) = (self.target.clone(), self.set.clone());
+        Box::pin(async move {
+            call(&set, &target, &[JsValue::from_str(&key), Uint8Array::from(&value[..]).into()]).await.map(drop)
+        })
+    }
+}
+
+/// The `sharedCache` option, if given.
+pub fn shared_cache(options: &JsValue) -> Result<Option<Rc<dyn SharedCache>>, JsValue> {
+    let Some(c) = get(options, "sharedCache") else { return Ok(None) };
+    let method = |name: &str| get(&c, name).and_then(|f| f.dyn_into::<Function>().ok());
+    match (method("get"), method("set")) {
+        (Some(get), Some(set)) => Ok(Some(Rc::new(JsSharedCache { target: c, get, set }))),
+        _ => Err(invalid("option sharedCache must have get(key) and set(key, value) methods")),
+    }
+}
+
+/// An embedding function: `(texts: string[]) => number[][]` (or a promise of it).
+pub struct JsEmbedder(pub Function);
+
+impl Embedder for JsEmbedder {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        Box::pin(async move {
+            let arg: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
+            let value = call(&self.0, &JsValue::UNDEFINED, &[arg.into()]).await?;
+            embeddings(&value).ok_or_else(|| "embeddings must be arrays of numbers".to_string())
+        })
+    }
+}
+
+/// `number[][]` (or an array of typed arrays) as vectors.
+fn embeddings(value: &JsValue) -> Option<Vec<Vec<f32>>> {
+    let outer = value.dyn_ref::<Array>()?;
+    outer
+        .iter()
+        .map(|v| {
+            if let Some(a) = v.dyn_ref::<Array>() {
+                a.iter().map(|x| x.as_f64().map(|n| n as f32)).collect()
+            } else if v.is_instance_of::<js_sys::Float32Array>() || v.is_instance_of::<js_sys::Float64Array>() {
+                Some(js_sys::Float32Array::new(&v).to_vec())
+            } else {
+                None
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,105 @@
+//! `ingest()` for JavaScript hosts: the files and the embedding function come from the
+//! host; everything else is read by [`crate::ingest::Settings`].
+
+use super::callback::JsEmbedder;
+use super::convert::{function, get, invalid, js_error, plain, to_bytes, to_json};
+use super::transport;
+use crate::chroma::Client;
+use crate::ingest::{self, DefaultEmbedder, Embedder, Settings, SourceFile, WriteOptions};
+use crate::options::{self, Fields};
+use js_sys::{Array, Promise};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+/// An ingest ready to write.
+struct Job {
+    settings: Settings,
+    plan: ingest::Plan,
+    embedder: Box<dyn Embedder>,
+    transport: std::rc::Rc<dyn crate::chroma::transport::Transport>,
+}
+
+fn files(o: &JsValue) -> Result<Vec<SourceFile>, JsValue> {
+    let list = get(o, "files").filter(Array::is_array).ok_or_else(|| invalid("option files must be an array"))?;
+    Array::from(&list)
+        .iter()
+        .map(|f| {
+            let path = get(&f, "path").and_then(|p| p.as_string()).ok_or_else(|| invalid("every file needs a path"))?;
+            let content = get(&f, "content")
+                .and_then(|c| to_bytes(&c))
+                .ok_or_else(|| invalid(format!("{path}: content must be a string or a Uint8Array")))?;
+            let mtime = match get(&f, "mtime").map(|m| m.as_f64()) {
+                None => None,
+                Some(Some(m)) if m.is_finite() && m >= 0.0 => Some(m),
+                Some(_) => return Err(invalid("option mtime must be a non-negative number")),
+            };
+            Ok(SourceFile { path, content, mtime })
+        })
+        .collect()
+}
+
+fn prepare(o: &JsValue) -> Result<Job, JsValue> {
+    let mut json = to_json(o);
+    // Access rules keep their order (the last match wins): they travel as JSON text.
+    if let Some(access) = get(o, "access").filter(|a| !a.is_string()) {
+        let text = js_sys::JSON::stringify(&access).map_err(|_| invalid("option access must be JSON"))?;
+        json["access"] = Value::String(text.into());
+    }
+    let settings = Settings::from_json(&json).map_err(invalid)?;
+    let plan =
+        ingest::plan(&files(o)?, &settings.rules, settings.chunk_bytes, &settings.schema.tree_id).map_err(invalid)?;
+    let embedder: Box<dyn Embedder> = match function(o, "embed", "option embed must be a function")? {
+        Some(f) => Box::new(JsEmbedder(f)),
+        None => Box::new(DefaultEmbedder),
+    };
+    Ok(Job { settings, plan, embedder, transport: transport(o)? })
+}
+
+/// Writes a folder's pages (already read by the host) into a collection.
+///
+/// `options`: `{url, collection, files: [{path, content, mtime?}], access?, chunkBytes?,
+/// embed?, plainTree?, tenant?, database?, token?, headers?, slugField?, chunkIndexField?,
+/// treeId?}`; resolves to a summary of what was written.
+#[wasm_bindgen]
+pub fn ingest(options_value: JsValue) -> Promise {
+    let job = match prepare(&options_value) {
+        Ok(job) => job,
+        Err(e) => return Promise::reject(&e),
+    };
+    future_to_promise(async move {
+        let Job { settings, plan, embedder, transport } = job;
+        let client = Client::new(settings.client.clone(), transport);
+        let opts = WriteOptions {
+            collection: &settings.collection,
+            schema: &settings.schema,
+            plain_tree: settings.plain_tree,
+        };
+        let summary = ingest::write(&client, &plan, &opts, &*embedder).await.map_err(|e| js_error("EIO", &e))?;
+        plain(&summary)
+    })
+}
+
+/// Annotates a collection written by another tool (see `chromafs annotate`).
+///
+/// `options`: `{url, collection, tenant?, database?, token?, headers?, fetch?, slugField?,
+/// chunkIndexField?, treeId?}`; resolves to `{collection, chunks, updated, orphans, requests}`.
+#[wasm_bindgen]
+pub fn annotate(options_value: JsValue) -> Promise {
+    let prepared = (|| {
+        let json = to_json(&options_value);
+        let f = Fields::of(&json, "annotate").map_err(invalid)?;
+        let collection = f.required("collection").map_err(invalid)?;
+        let client = Client::new(options::client_config(&f).map_err(invalid)?, transport(&options_value)?);
+        Ok::<_, JsValue>((client, collection, options::schema(&f).map_err(invalid)?))
+    })();
+    let (client, collection, schema) = match prepared {
+        Ok(x) => x,
+        Err(e) => return Promise::reject(&e),
+    };
+    future_to_promise(async move {
+        let summary =
+            ingest::annotate::annotate(&client, &collection, &schema).await.map_err(|e| js_error("EIO", &e))?;
+        plain(&summary)
+    })
+}

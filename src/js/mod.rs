@@ -1,0 +1,358 @@
+//! The JavaScript boundary: `ChromaFs` (just-bash's `IFileSystem`) and `ingest`.
+//!
+//! Only conversions live here — options in (read by [`crate::options`]), `Error`s with a
+//! `code`, `Date`s, plain objects and `Uint8Array`s out. Async methods return a `Promise`
+//! over a clone of the shared state, so just-bash may call them concurrently (grep reads
+//! 50 files at once).
+
+mod callback;
+mod convert;
+mod fetch;
+mod ingest;
+
+pub use ingest::{annotate, ingest};
+
+use crate::base::error::{Errno, FsError};
+use crate::base::path;
+use crate::chroma::transport::Transport;
+use crate::fs::{self, Filesystem};
+use crate::js::fetch::FetchTransport;
+use crate::options::Options;
+use crate::search::runner::Outcome;
+use crate::tree::load;
+use convert::{entries, flag, fs_error, get, invalid, plain, set, stat_object, to_bytes, to_json};
+use js_sys::{Array, Date, Function, Object, Promise, Uint8Array};
+use std::future::Future;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// The `fetch` option, or the global `fetch`.
+fn transport(o: &JsValue) -> Result<Rc<dyn Transport>, JsValue> {
+    let fetch = convert::function(o, "fetch", "option fetch must be a function")?;
+    Ok(Rc::new(FetchTransport::new(fetch)))
+}
+
+fn options(o: &JsValue) -> Result<Options, JsValue> {
+    let mut opts = Options::from_json(&to_json(o)).map_err(invalid)?;
+    opts.shared_cache = callback::shared_cache(o)?;
+    if let Some(lazy) = get(o, "lazyFiles") {
+        for (p, v) in entries(&lazy) {
+            if let Ok(f) = v.dyn_into::<Function>() {
+                opts.add_lazy_file(&p, callback::provider(f)).map_err(invalid)?;
+            }
+        }
+    }
+    Ok(opts)
+}
+
+fn path_arg(v: &JsValue) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| invalid("path must be a string"))
+}
+
+/// A promise already settled with `result`.
+fn settled(result: Result<JsValue, JsValue>) -> Promise {
+    match result {
+        Ok(v) => Promise::resolve(&v),
+        Err(e) => Promise::reject(&e),
+    }
+}
+
+/// A read-only just-bash filesystem over a Chroma collection.
+#[wasm_bindgen]
+pub struct ChromaFs {
+    inner: Rc<Filesystem>,
+}
+
+#[wasm_bindgen]
+impl ChromaFs {
+    /// Opens a session (resolves `Promise<ChromaFs>`).
+    pub fn connect(options_value: JsValue) -> Promise {
+        let setup = options(&options_value).and_then(|o| Ok((o, transport(&options_value)?)));
+        match setup {
+            Ok((opts, transport)) => future_to_promise(async move { Ok(Self::open(opts, transport).await?.into()) }),
+            Err(e) => Promise::reject(&e),
+        }
+    }
+
+    /// Forgets the path trees this process has cached, so the next `connect` reloads.
+    #[wasm_bindgen(js_name = forgetTrees)]
+    pub fn forget_trees() {
+        load::forget();
+    }
+
+    /// Runs an async call on a path argument.
+    fn on_path<F, Fut>(&self, path: &JsValue, f: F) -> Promise
+    where
+        F: FnOnce(Rc<Filesystem>, String) -> Fut,
+        Fut: Future<Output = Result<JsValue, JsValue>> + 'static,
+    {
+        match path_arg(path) {
+            Ok(p) => future_to_promise(f(self.inner.clone(), p)),
+            Err(e) => Promise::reject(&e),
+        }
+    }
+
+    #[wasm_bindgen(js_name = readFile)]
+    pub fn read_file(&self, path: JsValue, options: JsValue) -> Promise {
+        let encoding = options.as_string().or_else(|| get(&options, "encoding").and_then(|e| e.as_string()));
+        self.on_path(&path, |fs, p| async move {
+            let bytes = fs.read(&p).await.map_err(fs_error)?;
+            Ok(fs::decode(&bytes, encoding.as_deref()).into())
+        })
+    }
+
+    #[wasm_bindgen(js_name = readFileBuffer)]
+    pub fn read_file_buffer(&self, path: JsValue) -> Promise {
+        self.on_path(&path, |fs, p| async move {
+            let bytes = fs.read(&p).await.map_err(fs_error)?;
+            Ok(Uint8Array::from(&bytes[..]).into())
+        })
+    }
+
+    /// The file as a latin1 "byte string" (one char per byte).
+    #[wasm_bindgen(js_name = readFileBytes)]
+    pub fn read_file_bytes(&self, path: JsValue) -> Promise {
+        self.on_path(&path, |fs, p| async move {
+            let bytes = fs.read(&p).await.map_err(fs_error)?;
+            Ok(fs::decode(&bytes, Some("latin1")).into())
+        })
+    }
+
+    pub fn exists(&self, path: JsValue) -> Promise {
+        let found = path.as_string().is_some_and(|p| self.inner.exists(&p));
+        Promise::resolve(&JsValue::from_bool(found))
+    }
+
+    pub fn stat(&self, path: JsValue) -> Promise {
+        self.on_path(&path, |fs, p| async move { Ok(stat_object(&fs.stat(&p, "stat").await.map_err(fs_error)?)) })
+    }
+
+    /// No symlinks exist, so `lstat` is `stat`.
+    pub fn lstat(&self, path: JsValue) -> Promise {
+        self.on_path(&path, |fs, p| async move { Ok(stat_object(&fs.stat(&p, "lstat").await.map_err(fs_error)?)) })
+    }
+
+    pub fn readdir(&self, path: JsValue) -> Promise {
+        settled(path_arg(&path).and_then(|p| {
+            let children = self.inner.readdir(&p).map_err(fs_error)?;
+            Ok(children.iter().map(|(n, _)| JsValue::from_str(n)).collect::<Array>().into())
+        }))
+    }
+
+    #[wasm_bindgen(js_name = readdirWithFileTypes)]
+    pub fn readdir_with_file_types(&self, path: JsValue) -> Promise {
+        settled(path_arg(&path).and_then(|p| {
+            let out = Array::new();
+            for (name, is_dir) in self.inner.readdir(&p).map_err(fs_error)?.iter() {
+                let d = Object::new();
+                set(&d, "name", name.as_str());
+                set(&d, "isFile", !is_dir);
+                set(&d, "isDirectory", *is_dir);
+                set(&d, "isSymbolicLink", false);
+                out.push(&d);
+            }
+            Ok(out.into())
+        }))
+    }
+
+    pub fn realpath(&self, path: JsValue) -> Promise {
+        settled(path_arg(&path).and_then(|p| self.inner.realpath(&p).map(JsValue::from).map_err(fs_error)))
+    }
+
+    pub fn readlink(&self, path: JsValue) -> Promise {
+        settled(path_arg(&path).and_then(|p| self.inner.readlink(&p).map(JsValue::from).map_err(fs_error)))
+    }
+
+    /// Synchronous, as just-bash requires.
+    #[wasm_bindgen(js_name = resolvePath)]
+    pub fn resolve_path(&self, base: String, path: String) -> String {
+        path::resolve(&base, &path)
+    }
+
+    /// Every visible path (files and directories), for `ls 'quoted*glob'`.
+    #[wasm_bindgen(js_name = getAllPaths)]
+    pub fn get_all_paths(&self) -> Vec<String> {
+        self.inner.all_paths()
+    }
+
+    fn read_only(&self, op: &'static str, path: &JsValue) -> Promise {
+        let p = path.as_string().unwrap_or_default();
+        Promise::reject(&fs_error(FsError::new(Errno::Erofs, op, &p)))
+    }
+
+    /// A write's outcome as the promise just-bash awaits.
+    fn done(result: Result<(), FsError>) -> Promise {
+        settled(result.map(|()| JsValue::UNDEFINED).map_err(fs_error))
+    }
+
+    fn write(&self, path: JsValue, content: JsValue, options: JsValue, append: bool) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only(if append { "append" } else { "write" }, &path) };
+        let encoding = options.as_string().or_else(|| get(&options, "encoding").and_then(|e| e.as_string()));
+        let bytes = match content.as_string() {
+            Some(text) => fs::encode(&text, encoding.as_deref()),
+            None => to_bytes(&content).unwrap_or_default(),
+        };
+        Self::done(self.inner.write(&p, &bytes, append))
+    }
+
+    /// The scratch directory (option `scratch`) takes writes; `/dev/null` discards them;
+    /// everything else is read-only.
+    #[wasm_bindgen(js_name = writeFile)]
+    pub fn write_file(&self, path: JsValue, content: JsValue, options: JsValue) -> Promise {
+        self.write(path, content, options, false)
+    }
+
+    #[wasm_bindgen(js_name = appendFile)]
+    pub fn append_file(&self, path: JsValue, content: JsValue, options: JsValue) -> Promise {
+        self.write(path, content, options, true)
+    }
+
+    pub fn mkdir(&self, path: JsValue, options: JsValue) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only("mkdir", &path) };
+        Self::done(self.inner.mkdir(&p, flag(&options, "recursive")))
+    }
+
+    pub fn rm(&self, path: JsValue, options: JsValue) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only("rm", &path) };
+        Self::done(self.inner.rm(&p, flag(&options, "recursive"), flag(&options, "force")))
+    }
+
+    pub fn cp(&self, src: JsValue, dest: JsValue, options: JsValue) -> Promise {
+        let (Some(from), Some(to)) = (src.as_string(), dest.as_string()) else { return self.read_only("cp", &dest) };
+        let (fs, recursive) = (self.inner.clone(), flag(&options, "recursive"));
+        future_to_promise(
+            async move { fs.cp(&from, &to, recursive).await.map(|()| JsValue::UNDEFINED).map_err(fs_error) },
+        )
+    }
+
+    pub fn mv(&self, src: JsValue, dest: JsValue) -> Promise {
+        let (Some(from), Some(to)) = (src.as_string(), dest.as_string()) else { return self.read_only("mv", &dest) };
+        Self::done(self.inner.mv(&from, &to))
+    }
+
+    pub fn chmod(&self, path: JsValue, mode: JsValue) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only("chmod", &path) };
+        Self::done(self.inner.chmod(&p, mode.as_f64().unwrap_or(0.0) as u32 & 0o7777))
+    }
+
+    /// There are no links, in the docs or in the scratch directory.
+    pub fn symlink(&self, _target: JsValue, link_path: JsValue) -> Promise {
+        self.read_only("symlink", &link_path)
+    }
+
+    pub fn link(&self, _existing: JsValue, new_path: JsValue) -> Promise {
+        self.read_only("link", &new_path)
+    }
+
+    pub fn utimes(&self, path: JsValue, _atime: JsValue, mtime: JsValue) -> Promise {
+        let Some(p) = path.as_string() else { return self.read_only("utimes", &path) };
+        // A Date, or seconds as Node's fs takes them.
+        let ms = match mtime.dyn_ref::<Date>() {
+            Some(d) => d.get_time(),
+            None => mtime.as_f64().map_or(Date::now(), |s| s * 1000.0),
+        };
+        Self::done(self.inner.utimes(&p, ms))
+    }
+
+    /// Counters since `connect`: requests, bytesReceived, cacheHits, cacheMisses, …, and
+    /// per search command what it cost (`commands`).
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        plain(&self.inner.stats())
+    }
+
+    /// Prepares a `grep`/`egrep`/`fgrep`/`rg` command line (see `commands()`): narrows
+    /// its file operands with Chroma and loads the pages it will read. Resolves to the
+    /// arguments to run the original command with, or `null` when the pages it needs
+    /// cannot be loaded (the failure is reported by `endCommand`); rejects when the
+    /// command must not run (a pattern too long to search), with the reason.
+    #[wasm_bindgen(js_name = planSearch)]
+    pub fn plan_search(
+        &self,
+        name: String,
+        args: Vec<String>,
+        cwd: String,
+        stdin_empty: Option<bool>,
+        own_fs: Option<bool>,
+    ) -> Promise {
+        let fs = self.inner.clone();
+        future_to_promise(async move {
+            let (stdin_empty, own_fs) = (stdin_empty.unwrap_or(true), own_fs.unwrap_or(false));
+            match crate::search::runner::run(&fs, &name, args, &cwd, stdin_empty, own_fs).await {
+                Outcome::Run(args) => Ok(args.into_iter().map(JsValue::from).collect::<Array>().into()),
+                Outcome::Failed => Ok(JsValue::NULL),
+                Outcome::Printed(p) => plain(&p),
+                Outcome::Refused(why) => Err(invalid(why)),
+            }
+        })
+    }
+
+    /// `ls` or `find` answered from the listing: `{ stdout, stderr, exitCode }`, or `null`
+    /// when just-bash's own command must run (the reason is in `stats().commands`).
+    #[wasm_bindgen(js_name = runCommand)]
+    pub fn run_command(
+        &self,
+        name: String,
+        args: Vec<String>,
+        cwd: String,
+        own_fs: Option<bool>,
+    ) -> Result<JsValue, JsValue> {
+        match crate::commands::answer(&self.inner, &name, &args, &cwd, own_fs.unwrap_or(false)) {
+            Some(p) => plain(&p),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// A command starts: its request budget opens, and failures are collected for it.
+    /// Returns the mark to pass to `endCommand`.
+    #[wasm_bindgen(js_name = beginCommand)]
+    pub fn begin_command(&self) -> f64 {
+        self.inner.begin_command() as f64
+    }
+
+    /// A command ends: `{ unreported: [{ path, cause }], total }`, the reads that failed
+    /// while it ran and that no inner command has reported.
+    #[wasm_bindgen(js_name = endCommand)]
+    pub fn end_command(&self, mark: f64) -> Result<JsValue, JsValue> {
+        plain(&self.inner.end_command(mark as u64))
+    }
+
+    /// The host aborted the running command: nothing more is sent for it.
+    #[wasm_bindgen(js_name = abortCommand)]
+    pub fn abort_command(&self) {
+        self.inner.abort_command();
+    }
+
+    /// Tree-level facts: the collection id, the tree version, whether chunks are
+    /// line-aligned and carry access, and the tree record's metadata.
+    pub fn info(&self) -> Result<JsValue, JsValue> {
+        let tree = self.inner.tree();
+        let o = Object::new();
+        set(&o, "collectionId", tree.collection_id.as_str());
+        set(&o, "treeVersion", tree.tree.version.as_str());
+        set(&o, "files", self.inner.listing().file_count() as f64);
+        set(&o, "lineAligned", tree.line_aligned());
+        set(&o, "chunkAccess", tree.chunk_access());
+        set(&o, "treeMetadata", plain(&tree.metadata)?);
+        Ok(o.into())
+    }
+}
+
+impl ChromaFs {
+    async fn open(opts: Options, transport: Rc<dyn Transport>) -> Result<ChromaFs, JsValue> {
+        let fs = Filesystem::connect(opts, transport, Date::now()).await.map_err(fs_error)?;
+        Ok(ChromaFs { inner: Rc::new(fs) })
+    }
+
+    /// `connect` for Rust callers: the session itself rather than a `Promise`.
+    pub async fn connect_with(options_value: JsValue) -> Result<ChromaFs, JsValue> {
+        let opts = options(&options_value)?;
+        Self::open(opts, transport(&options_value)?).await
+    }
+}

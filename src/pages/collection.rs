@@ -1,0 +1,246 @@
+//! One collection, as the filesystem reads it: scoped, paginated, bounded.
+//!
+//! Every content query goes through a [`Collection`]. When the collection's chunks carry
+//! their pages' access, the session's [`Scope`] is ANDed into each query's `where`, so
+//! Chroma itself refuses what the session may not see. Paginated reads are bounded by what
+//! the caller expects ([`Bound`]): a server that ignores `offset`, repeats or adds
+//! records, or answers more than it was asked, gets an error that says so, never a loop
+//! or unbounded memory.
+
+use crate::base::sync::join_all;
+use crate::chroma::limits::MAX_DOCUMENT_BYTES;
+use crate::chroma::{ChromaError, Client, GetRequest, GetResponse, MAX_PAGE, MAX_WHERE_PREDICATES};
+use crate::tree::access::Scope;
+use crate::tree::schema::Schema;
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::rc::Rc;
+
+/// The most chunks a page may have when the path tree gives neither its chunk count nor
+/// its size: 16 MiB of text at the ingest's 4 KiB chunks.
+pub const PAGE_CHUNKS: usize = 4096;
+
+/// What a paginated read may bring back at most, and why, for the error that names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    pub records: usize,
+    /// Bytes of documents.
+    pub bytes: u64,
+    pub why: &'static str,
+}
+
+impl Bound {
+    /// For reads of a whole collection (Chroma Cloud's cap on records per collection).
+    pub const COLLECTION: Bound = Bound { records: 5_000_000, bytes: 1 << 40, why: "the most a collection holds" };
+
+    #[cfg(test)]
+    pub fn records(records: usize) -> Bound {
+        Bound { records, bytes: records as u64 * MAX_DOCUMENT_BYTES, why: "the most expected" }
+    }
+
+    /// For one page's chunks: the chunk count the tree declares; without one, one chunk a
+    /// byte of the tree's `size` (a chunk is never empty) up to [`PAGE_CHUNKS`], or
+    /// [`PAGE_CHUNKS`]. Bytes: the declared `size`, else what that many chunks may hold.
+    pub fn page(count: Option<u64>, size: Option<u64>) -> Bound {
+        let (records, why) = match (count, size) {
+            (Some(n), _) => (n.min(usize::MAX as u64) as usize, "the chunk count the path tree declares"),
+            (None, Some(s)) => ((s.max(1) as usize).min(PAGE_CHUNKS), "one a byte of the size the path tree declares"),
+            (None, None) => (PAGE_CHUNKS, "the most for a page whose chunk count the path tree does not give"),
+        };
+        Bound { records, bytes: size.unwrap_or(records as u64 * MAX_DOCUMENT_BYTES), why }
+    }
+
+    /// Several bounds' room together (a read of many pages).
+    pub fn sum(bounds: impl IntoIterator<Item = Bound>) -> Bound {
+        bounds.into_iter().fold(Bound { records: 0, bytes: 0, why: "the most the pages asked for may hold" }, |a, b| {
+            Bound { records: a.records.saturating_add(b.records), bytes: a.bytes.saturating_add(b.bytes), ..a }
+        })
+    }
+
+    /// The error for `what` holding more records than this bound.
+    pub fn exceeded(&self, what: &str) -> ChromaError {
+        decode_error(what, format!("more records than {} ({})", self.records, self.why))
+    }
+}
+
+/// Checks the records read so far; runs after each page of a paginated read.
+pub type Check<'a> = &'a dyn Fn(&GetResponse) -> Result<(), ChromaError>;
+
+fn decode_error(what: &str, cause: String) -> ChromaError {
+    ChromaError::Decode { what: what.to_string(), cause }
+}
+
+/// A `get` of every matching record, `MAX_PAGE` at a time, checked page by page.
+pub async fn get_all(
+    client: &Client,
+    collection_id: &str,
+    req: GetRequest,
+    bound: Bound,
+    what: &str,
+) -> Result<GetResponse, ChromaError> {
+    get_all_checked(client, collection_id, req, bound, what, &|_| Ok(())).await
+}
+
+/// [`get_all`], with `check` run on what has come back after each page. A page asks for
+/// one record more than the bound leaves room for, at most `MAX_PAGE`, so a read of far
+/// more than the bound stops at its first answer.
+pub async fn get_all_checked(
+    client: &Client,
+    collection_id: &str,
+    mut req: GetRequest,
+    bound: Bound,
+    what: &str,
+    check: Check<'_>,
+) -> Result<GetResponse, ChromaError> {
+    let mut all = GetResponse::default();
+    let mut seen = HashSet::new();
+    let mut bytes = 0u64;
+    loop {
+        let asked = (bound.records.saturating_add(1) - all.ids.len().min(bound.records)).min(MAX_PAGE);
+        req.limit = Some(asked);
+        req.offset = (!all.ids.is_empty()).then_some(all.ids.len());
+        let part = client.get_once(collection_id, &req, what).await?;
+        let n = part.ids.len();
+        if n > asked {
+            return Err(decode_error(what, format!("{n} records in answer to a request for at most {asked}")));
+        }
+        if let Some(again) = part.ids.iter().find(|id| !seen.insert(id.as_str().to_string())) {
+            return Err(decode_error(
+                what,
+                format!("record {again:?} came back twice (the server ignores offset or repeats records)"),
+            ));
+        }
+        bytes += (0..n).filter_map(|i| part.document(i)).map(|d| d.len() as u64).sum::<u64>();
+        all.extend(part);
+        check(&all)?;
+        if all.ids.len() > bound.records {
+            return Err(bound.exceeded(what));
+        }
+        if bytes > bound.bytes {
+            return Err(decode_error(what, format!("more than {} bytes of documents ({})", bound.bytes, bound.why)));
+        }
+        if n < asked {
+            return Ok(all);
+        }
+    }
+}
+
+/// A collection on a server, read by one session.
+#[derive(Clone)]
+pub struct Collection {
+    pub client: Rc<Client>,
+    pub id: String,
+    pub schema: Schema,
+    /// The session's access, when the collection's chunks carry it.
+    pub scope: Option<Scope>,
+}
+
+impl Collection {
+    /// How many values a `$in` may hold next to the access clause, within Chroma Cloud's
+    /// where predicates (each `$in` value counts as one).
+    pub fn slugs_per_query(&self) -> usize {
+        let access = self.scope.as_ref().map_or(0, Scope::predicates);
+        MAX_WHERE_PREDICATES.saturating_sub(access).max(1)
+    }
+
+    /// The request once per access clause, each with the clause ANDed into its `where`.
+    pub fn scoped(&self, req: GetRequest) -> Vec<GetRequest> {
+        let Some(scope) = &self.scope else { return vec![req] };
+        scope
+            .clauses()
+            .into_iter()
+            .map(|clause| {
+                let where_ = match &req.where_ {
+                    Some(w) => json!({ "$and": [w, clause] }),
+                    None => clause,
+                };
+                GetRequest { where_: Some(where_), ..req.clone() }
+            })
+            .collect()
+    }
+
+    /// Every matching record the session may see, within `bound` per query and merged.
+    pub async fn get_all(&self, req: GetRequest, bound: Bound, what: &str) -> Result<GetResponse, ChromaError> {
+        self.get_all_checked(req, bound, what, &|_| Ok(())).await
+    }
+
+    /// [`Collection::get_all`] with `check` run after each page of each query, and on
+    /// the merged answer. The merged answer is held to `bound` too: the queries of
+    /// several access clauses may each stay within it and together exceed it.
+    pub async fn get_all_checked(
+        &self,
+        req: GetRequest,
+        bound: Bound,
+        what: &str,
+        check: Check<'_>,
+    ) -> Result<GetResponse, ChromaError> {
+        let mut parts = Vec::new();
+        for req in self.scoped(req) {
+            parts.push(get_all_checked(&self.client, &self.id, req, bound, what, check).await?);
+        }
+        let all = merge(parts);
+        check(&all)?;
+        if all.ids.len() > bound.records {
+            return Err(bound.exceeded(what));
+        }
+        Ok(all)
+    }
+
+    /// Records by id, at most [`MAX_PAGE`] ids a request, the requests issued together
+    /// (the client caps how many are in flight). Ids not found are simply absent, and so
+    /// are records the session's access does not admit: they are checked here, on their
+    /// metadata, because Chroma 1.5.9 answers `ids` combined with a `where` two orders of
+    /// magnitude slower than either alone.
+    pub async fn get_by_ids(&self, ids: &[String], what: &str) -> Result<GetResponse, ChromaError> {
+        let reqs: Vec<GetRequest> = ids
+            .chunks(MAX_PAGE)
+            .map(|batch| GetRequest {
+                ids: Some(batch.to_vec()),
+                include: vec!["documents", "metadatas"],
+                limit: Some(batch.len()),
+                ..Default::default()
+            })
+            .collect();
+        let parts = join_all(reqs.iter().map(|req| self.client.get_once(&self.id, req, what)).collect()).await;
+        let mut all = GetResponse::default();
+        for (req, part) in reqs.iter().zip(parts) {
+            let part = part?;
+            let asked = req.ids.as_ref().map_or(0, Vec::len);
+            if part.ids.len() > asked {
+                return Err(decode_error(
+                    what,
+                    format!("{} records in answer to a request for {asked} ids", part.ids.len()),
+                ));
+            }
+            for i in 0..part.ids.len() {
+                if self.scope.as_ref().is_none_or(|s| s.admits(part.metadata(i))) {
+                    all.push_from(&part, i);
+                }
+            }
+        }
+        Ok(all)
+    }
+}
+
+/// Records of several answers, each once.
+fn merge(parts: Vec<GetResponse>) -> GetResponse {
+    let mut parts = parts.into_iter();
+    let mut all = parts.next().unwrap_or_default();
+    let mut seen: HashSet<String> = all.ids.iter().cloned().collect();
+    for part in parts {
+        for i in 0..part.ids.len() {
+            if seen.insert(part.ids[i].clone()) {
+                all.push_from(&part, i);
+            }
+        }
+    }
+    all
+}
+
+/// `{field: {"$in": values}}`.
+pub fn any_of(field: &str, values: &[String]) -> Value {
+    json!({ field: { "$in": values } })
+}
+
+#[cfg(test)]
+mod tests;

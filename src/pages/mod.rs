@@ -1,0 +1,10 @@
+//! The page side: what a visible page holds, and where its bytes come from.
+//!
+//! [`store`] is the byte-bounded page store (memory, reads in flight, the host's shared
+//! cache, chunk assembly, lazy files, bulk loads); [`collection`] is every content query
+//! the store sends, scoped by the session's access and bounded by what the tree declares.
+//! The page side never sees a session's groups or listing: the filesystem hands it a
+//! visible page as a [`store::PageRef`].
+
+pub(crate) mod collection;
+pub(crate) mod store;

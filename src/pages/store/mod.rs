@@ -1,0 +1,365 @@
+//! The page store: where page contents come from and where they are kept.
+//!
+//! A read asks, in order: the memory LRU ([`lru`]), a load already in flight for the same
+//! page ([`inflight`]), the host's shared cache ([`shared`]), and finally the source —
+//! the page's chunks in Chroma, joined by [`assemble`], or a lazy file ([`lazy`]). Bulk
+//! loads for searches go through [`PageStore::prefetch`], which asks Chroma for many
+//! pages' chunks in a few large requests.
+//!
+//! The store never sees the listing or the session's groups: the filesystem resolves a
+//! visible path to a [`PageRef`] (which page, how big, where its bytes come from) and
+//! hands that over. Every record Chroma returns is checked against the slugs asked for,
+//! so a record of any other page never reaches the cache.
+
+pub mod assemble;
+pub mod inflight;
+pub mod lazy;
+pub mod lru;
+mod prefetch;
+mod readahead;
+pub use prefetch::PrefetchError;
+pub mod shared;
+
+use crate::chroma::origin::LazyPolicy;
+use crate::chroma::transport::Transport;
+use crate::chroma::{ChromaError, GetRequest};
+use crate::pages::collection::{Bound, Collection};
+use crate::tree::schema;
+use assemble::AssemblyError;
+use inflight::{Flights, Ticket};
+use lazy::LazySource;
+use lru::{CachedPage, ContentCache};
+use serde::Serialize;
+use serde_json::json;
+use shared::{Lookup, SharedCache};
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+/// What identifies a page's content.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PageKey {
+    pub collection_id: String,
+    pub tree_version: String,
+    pub slug: String,
+}
+
+impl PageKey {
+    /// A flat string form, for shared caches outside this process: `chromafs:` and the
+    /// three parts, each length-prefixed ([`crate::base::key`]), so no two pages share a key.
+    pub fn to_key_string(&self) -> String {
+        format!("chromafs:{}", crate::base::key::of([self.collection_id.as_str(), &self.tree_version, &self.slug]))
+    }
+}
+
+/// Where a page's bytes come from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// Chunk records in Chroma; `count` when the tree records it; `by_id` when their ids
+    /// derive from the slug (chromafs's ingest), so they can be asked for by id.
+    Chunks {
+        slug: String,
+        count: Option<u64>,
+        by_id: bool,
+    },
+    Lazy(LazySource),
+}
+
+/// One page, as the filesystem resolved it.
+#[derive(Clone, Debug)]
+pub struct PageRef {
+    pub key: PageKey,
+    /// The tree's `size`, checked against what is loaded.
+    pub size: Option<u64>,
+    pub source: Source,
+    /// Whether other sessions may share it: pages of the collection are, a host's
+    /// session-only lazy files are not.
+    pub shareable: bool,
+}
+
+/// Why a page could not be loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoadError {
+    Chroma(ChromaError),
+    /// `scoped`: the read carried the session's access, so missing chunks may mean the
+    /// page changed or became private since the session connected.
+    Assembly {
+        slug: String,
+        error: AssemblyError,
+        scoped: bool,
+    },
+    Lazy(String),
+    LazySize {
+        actual: u64,
+        expected: u64,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Chroma(e) => e.fmt(f),
+            LoadError::Assembly { slug, error: AssemblyError::NoChunks, scoped: true } => {
+                write!(f, "page {slug:?} is not readable by this session any more: the docs changed since it connected (reconnect)")
+            }
+            LoadError::Assembly { slug, error, scoped: true } => {
+                write!(f, "page {slug:?}: {error} (the docs may have changed since this session connected: reconnect)")
+            }
+            LoadError::Assembly { slug, error, .. } => write!(f, "page {slug:?}: {error}"),
+            LoadError::Lazy(cause) => f.write_str(cause),
+            LoadError::LazySize { actual, expected } => {
+                write!(f, "lazy file is {actual} bytes but the path tree says {expected}")
+            }
+        }
+    }
+}
+
+pub type Loaded = Result<Rc<[u8]>, LoadError>;
+
+/// Counters of the store since it was made.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreStats {
+    pub cache_hits: u64,
+    pub cache_misses: u64,
+    pub lazy_fetches: u64,
+    /// Pages found in the shared cache, pages looked up there in vain, and shared-cache
+    /// calls that failed (each counted as a miss).
+    pub shared_hits: u64,
+    pub shared_misses: u64,
+    pub shared_errors: u64,
+    /// Pages loaded by bulk prefetches (counted apart from cache misses).
+    pub prefetched_pages: u64,
+    pub cached_bytes: u64,
+    pub cached_pages: u64,
+}
+
+/// How a store keeps and fetches pages.
+#[derive(Clone, Debug)]
+pub struct StoreOptions {
+    /// The memory cache's byte budget.
+    pub cache_bytes: usize,
+    pub shared: Option<Rc<dyn SharedCache>>,
+    /// Where lazy URLs named by the tree may be fetched from.
+    pub lazy_policy: LazyPolicy,
+    /// The most bytes a lazy file without a `size` in the tree may have.
+    pub lazy_max_bytes: u64,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            cache_bytes: 0,
+            shared: None,
+            lazy_policy: LazyPolicy::default(),
+            lazy_max_bytes: lazy::DEFAULT_MAX_BYTES,
+        }
+    }
+}
+
+pub struct PageStore {
+    collection: Collection,
+    /// For lazy URLs, which never carry Chroma's credentials.
+    transport: Rc<dyn Transport>,
+    timeout_ms: u32,
+    cache: RefCell<ContentCache>,
+    flights: Flights<PageKey, Loaded>,
+    shared: Option<Rc<dyn SharedCache>>,
+    lazy_policy: LazyPolicy,
+    lazy_max_bytes: u64,
+    /// The pages the running command will read next, in order ([`readahead`]).
+    plan: RefCell<readahead::ReadPlan>,
+    stats: RefCell<StoreStats>,
+}
+
+impl PageStore {
+    pub fn new(collection: Collection, transport: Rc<dyn Transport>, opts: StoreOptions) -> Self {
+        let timeout_ms = collection.client.config().timeout_ms;
+        PageStore {
+            collection,
+            transport,
+            timeout_ms,
+            cache: RefCell::new(ContentCache::new(opts.cache_bytes)),
+            flights: Flights::default(),
+            shared: opts.shared,
+            lazy_policy: opts.lazy_policy,
+            lazy_max_bytes: opts.lazy_max_bytes,
+            plan: RefCell::default(),
+            stats: RefCell::default(),
+        }
+    }
+
+    pub fn stats(&self) -> StoreStats {
+        let cache = self.cache.borrow();
+        StoreStats {
+            cached_bytes: cache.used() as u64,
+            cached_pages: cache.len() as u64,
+            ..self.stats.borrow().clone()
+        }
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.cache.borrow().capacity()
+    }
+
+    /// A page's bytes, from wherever they are nearest. A miss on a page the running
+    /// command plans to read loads it together with the pages it reads next.
+    pub async fn read(&self, page: &PageRef) -> Loaded {
+        if let Some(bytes) = self.in_memory(&page.key) {
+            return Ok(bytes);
+        }
+        if let Some(window) = self.window_from(&page.key) {
+            // A failed window is not this read's failure: the page then loads on its own.
+            // An answer that cannot be right (a page with more chunks than declared) would
+            // fail every window that holds it: the command reads ahead no more.
+            if let Err(e) = self.prefetch(&window).await {
+                if e.error.is_wrong_answer() {
+                    self.clear_plan();
+                }
+            }
+        }
+        self.read_one(page).await
+    }
+
+    /// A page held in memory, counted as a cache hit.
+    pub fn in_memory(&self, key: &PageKey) -> Option<Rc<[u8]>> {
+        self.cached_page(key).map(|p| p.bytes().clone())
+    }
+
+    /// A page held in memory with what the cache knows of it, counted as a cache hit.
+    pub fn cached_page(&self, key: &PageKey) -> Option<CachedPage> {
+        let page = self.cache.borrow_mut().get(key)?;
+        self.stats.borrow_mut().cache_hits += 1;
+        Some(page)
+    }
+
+    /// [`PageStore::read`] without reading ahead.
+    async fn read_one(&self, page: &PageRef) -> Loaded {
+        if let Some(bytes) = self.in_memory(&page.key) {
+            return Ok(bytes);
+        }
+        loop {
+            match self.flights.start(&page.key) {
+                Ticket::Follow(flight) => {
+                    self.stats.borrow_mut().cache_hits += 1;
+                    if let Some(result) = flight.wait().await {
+                        return result;
+                    }
+                }
+                Ticket::Lead(flight) => {
+                    self.stats.borrow_mut().cache_misses += 1;
+                    let result = self.load(page).await;
+                    if let Ok(bytes) = &result {
+                        self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
+                    }
+                    flight.finish(result.clone());
+                    return result;
+                }
+            }
+        }
+    }
+
+    /// A page's bytes if they are in memory now (no load).
+    pub fn cached(&self, key: &PageKey) -> Option<Rc<[u8]>> {
+        self.cache.borrow_mut().get(key).map(|p| p.bytes().clone())
+    }
+
+    pub fn is_cached(&self, key: &PageKey) -> bool {
+        self.cache.borrow().contains(key)
+    }
+
+    async fn load(&self, page: &PageRef) -> Loaded {
+        if page.shareable {
+            if let Some(bytes) = self.shared_get(&page.key, page.size).await {
+                return Ok(bytes);
+            }
+        }
+        let loaded = match &page.source {
+            Source::Lazy(source) => self.load_lazy(source, page.size).await,
+            Source::Chunks { slug, count, by_id } => self.load_chunks(slug, *count, *by_id, page.size).await,
+        };
+        if let (true, Ok(bytes)) = (page.shareable, &loaded) {
+            self.shared_set(&page.key, bytes.clone()).await;
+        }
+        loaded
+    }
+
+    async fn load_lazy(&self, source: &LazySource, size: Option<u64>) -> Loaded {
+        self.stats.borrow_mut().lazy_fetches += 1;
+        let limit = lazy::LazyLimit::new(size, self.lazy_max_bytes);
+        let bytes = lazy::load(source, &*self.transport, self.timeout_ms, &self.lazy_policy, limit)
+            .await
+            .map_err(LoadError::Lazy)?;
+        match size {
+            Some(expected) if expected != bytes.len() as u64 => {
+                Err(LoadError::LazySize { actual: bytes.len() as u64, expected })
+            }
+            _ => Ok(bytes.into()),
+        }
+    }
+
+    /// A page's chunks, joined: by id when they are known, else one paginated `get` by
+    /// slug. What the tree says (chunk count, size) bounds what is accepted.
+    async fn load_chunks(&self, slug: &str, count: Option<u64>, by_id: bool, size: Option<u64>) -> Loaded {
+        let schema = &self.collection.schema;
+        let what = format!("page {slug:?}");
+        let resp = match count {
+            Some(n) if by_id => {
+                let ids: Vec<String> = (0..n as usize).map(|i| schema::chunk_id(slug, i)).collect();
+                self.collection.get_by_ids(&ids, &what).await
+            }
+            _ => {
+                let req = GetRequest {
+                    where_: Some(json!({ schema.slug_field.as_str(): slug })),
+                    include: vec!["documents", "metadatas"],
+                    ..Default::default()
+                };
+                self.collection.get_all(req, Bound::page(count, size), &what).await
+            }
+        }
+        .map_err(LoadError::Chroma)?;
+        // Defence in depth: a record for any other slug never reaches the page.
+        let chunks = (0..resp.ids.len())
+            .filter(|&i| schema.slug_of(&resp, i) == Some(slug))
+            .map(|i| assemble::Chunk::from_record(schema, &resp, i))
+            .collect();
+        let scoped = self.collection.scope.is_some();
+        let text = assemble::assemble(chunks, size).map_err(|error| LoadError::Assembly {
+            slug: slug.to_string(),
+            error,
+            scoped,
+        })?;
+        Ok(Rc::from(text.into_bytes()))
+    }
+
+    async fn shared_get(&self, key: &PageKey, size: Option<u64>) -> Option<Rc<[u8]>> {
+        let cache = self.shared.as_ref()?;
+        let found = shared::get(&**cache, key, size).await;
+        let mut stats = self.stats.borrow_mut();
+        match found {
+            Lookup::Hit(bytes) => {
+                stats.shared_hits += 1;
+                Some(bytes)
+            }
+            Lookup::Miss => {
+                stats.shared_misses += 1;
+                None
+            }
+            Lookup::Failed => {
+                stats.shared_errors += 1;
+                None
+            }
+        }
+    }
+
+    async fn shared_set(&self, key: &PageKey, bytes: Rc<[u8]>) {
+        if let Some(cache) = &self.shared {
+            if cache.set(key.to_key_string(), bytes).await.is_err() {
+                self.stats.borrow_mut().shared_errors += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

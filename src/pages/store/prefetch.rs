@@ -1,0 +1,198 @@
+//! Bulk loads: many pages in as few requests as the quotas allow.
+//!
+//! A search that will read many pages asks for them all at once: the pages' chunks come
+//! from batched `$in` queries of up to 300 records (issued together when the tree records
+//! chunk counts, so the whole load is one round of parallel requests), lazy files are read
+//! concurrently. A request that fails fails the load ([`PrefetchError`]): the search
+//! that asked for it stops with that cause rather than reading page after page from a
+//! server that is down. A page whose chunks do not assemble is only left out: reading it
+//! reports what is wrong with it. Each page is held to what its tree entry declares
+//! ([`Bound::page`]): a page with more chunks than that fails the load, naming it, at the
+//! first answer that shows it, however many pages the load covers.
+
+use super::inflight::Ticket;
+use super::{assemble, PageRef, PageStore, Source};
+use crate::base::sync::join_all;
+use crate::chroma::{ChromaError, GetRequest, GetResponse};
+use crate::pages::collection::{any_of, Bound};
+use crate::tree::schema::{self, Schema};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::rc::Rc;
+
+/// A bulk load that Chroma refused or could not answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrefetchError {
+    pub pages: usize,
+    pub error: ChromaError,
+}
+
+impl fmt::Display for PrefetchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pages {
+            1 => self.error.fmt(f),
+            n => write!(f, "cannot load {n} pages: {}", self.error),
+        }
+    }
+}
+
+impl PageStore {
+    /// Loads many pages into the cache, up to its capacity. Pages being loaded are in
+    /// flight like single reads, so a command reading one of them meanwhile waits for
+    /// the bulk load instead of asking again; pages another load has in flight are left
+    /// to it.
+    pub async fn prefetch(&self, pages: &[PageRef]) -> Result<(), PrefetchError> {
+        let mut chunked: Vec<&PageRef> = Vec::new();
+        let mut leaders = Vec::new();
+        let mut lazy = Vec::new();
+        let mut seen = HashSet::new();
+        let mut budget = self.capacity() as u64;
+        for page in pages {
+            if !seen.insert(&page.key) || self.is_cached(&page.key) {
+                continue;
+            }
+            let size = page.size.unwrap_or(0);
+            if size > budget {
+                break;
+            }
+            budget -= size;
+            match page.source {
+                Source::Chunks { .. } => match self.flights.start(&page.key) {
+                    Ticket::Lead(leader) => {
+                        chunked.push(page);
+                        leaders.push(leader);
+                    }
+                    Ticket::Follow(_) => {}
+                },
+                Source::Lazy(_) => lazy.push(page),
+            }
+        }
+        let lazy_reads = join_all(lazy.into_iter().map(|p| self.read_one(p)).collect());
+        let chunk_reads = async {
+            let rest = self.take_from_shared_cache(chunked).await;
+            self.load_chunk_batches(rest).await
+        };
+        // Lazy files that fail are reported when the command reads them.
+        let (_, loaded) = (lazy_reads.await, chunk_reads.await);
+        // Readers waiting on a page get it; on a page that did not load, they are released
+        // to load it themselves (and report what is wrong with it).
+        for leader in leaders {
+            if let Some(page) = self.cache.borrow_mut().get(leader.key()) {
+                leader.finish(Ok(page.bytes().clone()));
+            }
+        }
+        loaded
+    }
+
+    /// Takes what the shared cache has into the LRU; returns the pages still to load.
+    async fn take_from_shared_cache<'p>(&self, pages: Vec<&'p PageRef>) -> Vec<&'p PageRef> {
+        if self.shared.is_none() || pages.is_empty() {
+            return pages;
+        }
+        let found = join_all(pages.iter().map(|p| self.shared_get(&p.key, p.size)).collect()).await;
+        let mut rest = Vec::new();
+        for (page, hit) in pages.into_iter().zip(found) {
+            match hit {
+                Some(bytes) => self.cache.borrow_mut().insert(page.key.clone(), bytes),
+                None => rest.push(page),
+            }
+        }
+        rest
+    }
+
+    async fn load_chunk_batches(&self, pages: Vec<&PageRef>) -> Result<(), PrefetchError> {
+        if pages.is_empty() {
+            return Ok(());
+        }
+        let schema = &self.collection.schema;
+        let slug = |p: &PageRef| match &p.source {
+            Source::Chunks { slug, .. } => slug.clone(),
+            Source::Lazy(_) => unreachable!("only chunked pages are batched"),
+        };
+        let slugs: Vec<String> = pages.iter().map(|p| slug(p)).collect();
+        let what = format!("a prefetch of {} pages", pages.len());
+        // Pages whose chunk ids are known are asked for by id; others by slug, as many
+        // slugs a query as Chroma Cloud's predicate quota leaves room for.
+        // Each page read by slug is held to its own bound, so one page with far more chunks
+        // than the tree says fails the load at the first answer that shows it.
+        let mut ids = Vec::new();
+        let mut by_slug_only = Vec::new();
+        for (page, slug) in pages.iter().zip(&slugs) {
+            match page.source {
+                Source::Chunks { count: Some(n), by_id: true, .. } => {
+                    ids.extend((0..n as usize).map(|i| schema::chunk_id(slug, i)))
+                }
+                Source::Chunks { count, .. } => by_slug_only.push((slug.clone(), Bound::page(count, page.size))),
+                Source::Lazy(_) => {}
+            }
+        }
+        let by_id = async {
+            if ids.is_empty() {
+                Ok(GetResponse::default())
+            } else {
+                self.collection.get_by_ids(&ids, &what).await
+            }
+        };
+        let batches: Vec<&[(String, Bound)]> = by_slug_only.chunks(self.collection.slugs_per_query()).collect();
+        let checks: Vec<_> =
+            batches.iter().map(|batch| move |resp: &GetResponse| check_counts(schema, resp, batch)).collect();
+        let by_slug = join_all(
+            batches
+                .iter()
+                .zip(&checks)
+                .map(|(batch, check)| {
+                    let slugs: Vec<String> = batch.iter().map(|(s, _)| s.clone()).collect();
+                    let req = GetRequest {
+                        where_: Some(any_of(&schema.slug_field, &slugs)),
+                        include: vec!["documents", "metadatas"],
+                        ..Default::default()
+                    };
+                    self.collection.get_all_checked(req, Bound::sum(batch.iter().map(|(_, b)| *b)), &what, check)
+                })
+                .collect(),
+        );
+        let (by_id, by_slug) = (by_id.await, by_slug.await);
+        let failed = |error| PrefetchError { pages: pages.len(), error };
+        let mut resp = by_id.map_err(failed)?;
+        for part in by_slug {
+            resp.extend(part.map_err(failed)?);
+        }
+        // Defence in depth: only the slugs asked for (all visible) are kept.
+        let mut by_slug: HashMap<&str, Vec<assemble::Chunk>> = slugs.iter().map(|s| (s.as_str(), Vec::new())).collect();
+        for i in 0..resp.ids.len() {
+            if let Some(chunks) = schema.slug_of(&resp, i).and_then(|s| by_slug.get_mut(s)) {
+                chunks.push(super::assemble::Chunk::from_record(schema, &resp, i));
+            }
+        }
+        let mut loaded = Vec::new();
+        for (page, slug) in pages.iter().zip(&slugs) {
+            let chunks = by_slug.remove(slug.as_str()).unwrap_or_default();
+            if let Ok(text) = assemble::assemble(chunks, page.size) {
+                let bytes: Rc<[u8]> = Rc::from(text.into_bytes());
+                self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
+                loaded.push((*page, bytes));
+            }
+        }
+        self.stats.borrow_mut().prefetched_pages += loaded.len() as u64;
+        if self.shared.is_some() {
+            join_all(loaded.into_iter().map(|(p, b)| self.shared_set(&p.key, b)).collect()).await;
+        }
+        Ok(())
+    }
+}
+
+/// An error naming the first page of a query's `batch` (a few slugs and their bounds) with
+/// more records in `resp` than its bound.
+fn check_counts(schema: &Schema, resp: &GetResponse, batch: &[(String, Bound)]) -> Result<(), ChromaError> {
+    let mut counts = vec![0usize; batch.len()];
+    for i in 0..resp.ids.len() {
+        let Some(slug) = schema.slug_of(resp, i) else { continue };
+        let Some(at) = batch.iter().position(|(s, _)| s == slug) else { continue };
+        counts[at] += 1;
+        let bound = &batch[at].1;
+        if counts[at] > bound.records {
+            return Err(bound.exceeded(&format!("page {slug:?}")));
+        }
+    }
+    Ok(())
+}

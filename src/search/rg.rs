@@ -1,0 +1,351 @@
+//! rg answered in Rust, when its output is known to be just-bash's byte for byte.
+//!
+//! just-bash's rg differs from its grep in what it reads and how it names it, not in how
+//! it prints a file: both end in the same `searchContent`, which [`printer`] follows.
+//! What is rg's own is modelled here: its command line (the last of `-i`/`-s`/`-S` wins,
+//! smart case by default), its pattern (several joined as `(?:a)|(?:b)`, compiled in
+//! Perl mode), its walk (hidden files, `node_modules` and friends skipped, `--max-depth`),
+//! one sort of every path, `-g`/`-t` filters, files with a NUL near the start skipped,
+//! line numbers on unless a single file is named, names printed once with `--heading`,
+//! counts of zero left out. Ignore files, `--replace`, `--json`, columns, byte offsets,
+//! multiline and the other forms are [`Unsupported`] and run in just-bash.
+
+use super::args::RgOutput;
+use super::engine::{rg_pattern, Engine, Flags};
+use super::job::{Job, Parsed, Walked};
+use super::page::read_page;
+use super::printer::{self, Options};
+use super::walk::Target;
+use crate::base::path;
+use crate::commands::Unsupported;
+use crate::commands::{Place, Printed};
+use crate::fs::{Filesystem, DEV_NULL};
+use crate::pages::store::lru::CachedPage;
+use crate::tree::listing::Node;
+use std::collections::HashSet;
+
+/// How far into a file just-bash looks for a NUL (UTF-16 code units).
+const BINARY_SAMPLE: usize = 8192;
+
+/// Extensions of the file types modelled here (`rg --type-list` in just-bash).
+const TYPES: &[(&str, &[&str])] = &[
+    ("md", &[".md", ".mdx", ".markdown", ".mdown", ".mkd"]),
+    ("markdown", &[".md", ".mdx", ".markdown", ".mdown", ".mkd"]),
+    ("txt", &[".txt", ".text"]),
+    ("json", &[".json", ".jsonc", ".json5"]),
+    ("yaml", &[".yaml", ".yml"]),
+];
+
+/// An rg command that can be answered here.
+#[derive(Debug)]
+pub struct NativeRg {
+    engine: Engine,
+    o: RgOutput,
+    /// `(shown, path)` of every file searched, in order.
+    files: Vec<(String, String)>,
+    show_filename: bool,
+    line_numbers: bool,
+}
+
+/// An rg glob (`-g`, `--iglob`): just-bash compiles `**` to `.*`, `*` to `[^/]*`, `?` to
+/// `[^/]`, copies bracket classes as they are, and anchors the whole.
+struct Glob {
+    re: regex_lite::Regex,
+    negated: bool,
+    rooted: bool,
+}
+
+impl Glob {
+    fn new(glob: &str, ignore_case: bool) -> Result<Glob, Unsupported> {
+        let (negated, glob) = glob.strip_prefix('!').map_or((false, glob), |g| (true, g));
+        let rooted = negated && glob.starts_with('/');
+        let glob = if rooted { &glob[1..] } else { glob };
+        if ignore_case && !glob.is_ascii() {
+            return Err(Unsupported::new("a case-insensitive glob beyond ASCII"));
+        }
+        let mut re = String::from(if ignore_case { "(?i)^" } else { "^" });
+        let mut rest = glob;
+        while let Some(c) = rest.chars().next() {
+            rest = &rest[c.len_utf8()..];
+            match c {
+                '*' if rest.starts_with('*') => {
+                    re.push_str(".*");
+                    rest = &rest[1..];
+                }
+                '*' => re.push_str("[^/]*"),
+                '?' => re.push_str("[^/]"),
+                '[' => rest = class(rest, &mut re)?,
+                c => re.push_str(&regex_lite::escape(c.encode_utf8(&mut [0; 4]))),
+            }
+        }
+        re.push('$');
+        let re = regex_lite::Regex::new(&re).map_err(|e| Unsupported::new(format!("glob: {e}")))?;
+        Ok(Glob { re, negated, rooted })
+    }
+}
+
+/// A bracket class after its `[`: copied when its members read the same in both regex
+/// engines (letters, digits, `-`, `_`, `.`), else left to just-bash.
+fn class<'a>(rest: &'a str, re: &mut String) -> Result<&'a str, Unsupported> {
+    let Some(end) = rest.find(']') else {
+        return Err(Unsupported::new("an unclosed class in a glob"));
+    };
+    let (body, negated) = match rest.strip_prefix(['!', '^']) {
+        Some(_) => (&rest[1..end], true),
+        None => (&rest[..end], false),
+    };
+    if body.is_empty()
+        || !body.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || b == b'_'
+                || b == b'.'
+                || (b == b'-' && !body.starts_with('-') && !body.ends_with('-'))
+        })
+    {
+        return Err(Unsupported::new("a glob class left to just-bash"));
+    }
+    re.push_str(if negated { "[^" } else { "[" });
+    re.push_str(&body.replace('.', "\\."));
+    re.push(']');
+    Ok(&rest[end + 1..])
+}
+
+/// Whether rg's `-t`/`-T`/`-g`/`--iglob` let it read the file it spells `shown`.
+struct Filters {
+    types: Vec<&'static [&'static str]>,
+    types_not: Vec<&'static [&'static str]>,
+    /// Each group must pass on its own: `-g` globs, then `--iglob` globs.
+    groups: Vec<Vec<Glob>>,
+}
+
+impl Filters {
+    fn new(o: &RgOutput) -> Result<Filters, Unsupported> {
+        let table = |names: &[String]| -> Result<Vec<&'static [&'static str]>, Unsupported> {
+            names
+                .iter()
+                .map(|n| {
+                    TYPES
+                        .iter()
+                        .find(|(t, _)| t == n)
+                        .map(|(_, e)| *e)
+                        .ok_or_else(|| Unsupported::new(format!("the file type {n:?} is left to just-bash")))
+                })
+                .collect()
+        };
+        let globs = |v: &[String], ci: bool| v.iter().map(|g| Glob::new(g, ci)).collect::<Result<Vec<_>, _>>();
+        Ok(Filters {
+            types: table(&o.types)?,
+            types_not: table(&o.types_not)?,
+            groups: vec![globs(&o.globs, o.glob_case_insensitive)?, globs(&o.iglobs, true)?],
+        })
+    }
+
+    fn selects(&self, shown: &str) -> Result<bool, Unsupported> {
+        let name = match shown.rsplit('/').next() {
+            Some("") | None => shown,
+            Some(n) => n,
+        };
+        if !(self.types.is_empty() && self.types_not.is_empty()) {
+            if !name.is_ascii() {
+                return Err(Unsupported::new("a file type test on a name beyond ASCII"));
+            }
+            let lower = name.to_ascii_lowercase();
+            let typed = |exts: &[&[&str]]| exts.iter().any(|e| e.iter().any(|x| lower.ends_with(x)));
+            if (!self.types.is_empty() && !typed(&self.types)) || typed(&self.types_not) {
+                return Ok(false);
+            }
+        }
+        Ok(self.groups.iter().all(|g| passes(g, name, shown)))
+    }
+}
+
+fn passes(globs: &[Glob], name: &str, shown: &str) -> bool {
+    let either = |g: &Glob| g.re.is_match(name) || g.re.is_match(shown);
+    let mut positive = globs.iter().filter(|g| !g.negated).peekable();
+    if positive.peek().is_some() && !positive.any(either) {
+        return false;
+    }
+    !globs.iter().filter(|g| g.negated).any(|g| if g.rooted { g.re.is_match(shown) } else { either(g) })
+}
+
+/// Accepts an rg command whose output is modelled here. `stdin_empty`: with no path,
+/// rg searches a non-empty stdin.
+pub fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<NativeRg, Unsupported> {
+    let Parsed::Rg(r) = &job.parsed else {
+        return Err(Unsupported::new("only rg is answered here"));
+    };
+    if r.invalid || r.files_only || r.patterns.is_empty() {
+        return Err(Unsupported::new("usage errors and --files are just-bash's"));
+    }
+    if let Some(flag) = &r.output.unmodelled {
+        return Err(Unsupported::new(format!("rg {flag} is left to just-bash")));
+    }
+    if r.paths.is_empty() && !stdin_empty {
+        return Err(Unsupported::new("stdin is read by just-bash"));
+    }
+    if place.listing.any_path(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore")) {
+        return Err(Unsupported::new("ignore files change rg's walk"));
+    }
+    let o = r.output.clone();
+    let (re, dialect) = rg_pattern(&job.patterns, r.fixed)?;
+    let engine =
+        Engine::new(&[re], Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp })?;
+    if (o.only_matching || o.count_matches) && engine.nullable {
+        return Err(Unsupported::new("-o with a pattern that matches empty text"));
+    }
+    let (mut files, single_file) = collect(&o, place, job.walked(place))?;
+    if !o.unsorted {
+        crate::base::sort::sort_by(&mut files, |a, b| path::js_cmp(&a.0, &b.0));
+    }
+    let single = single_file && files.len() == 1;
+    let show_filename = !o.no_filename && (o.with_filename || !single_file || files.len() > 1);
+    let line_numbers = !o.no_line_numbers && (o.explicit_line_numbers || !(single || o.only_matching));
+    Ok(NativeRg { engine, o, files, show_filename, line_numbers })
+}
+
+/// The files rg searches from its walked operands (before sorting), and whether it was
+/// named exactly one file and no directory.
+fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<(String, String)>, bool), Unsupported> {
+    let filters = Filters::new(o)?;
+    let (mut files, mut named_files, mut dirs) = (Vec::new(), 0, 0);
+    for Walked { operand: op, targets: walk, .. } in walked {
+        let full = path::resolve(place.cwd, op);
+        if op == "-" {
+            return Err(Unsupported::new("an operand is stdin"));
+        }
+        if full != DEV_NULL {
+            place.check(&full)?;
+        }
+        let node = place.listing.get(&full);
+        if node.is_none() && full != DEV_NULL {
+            continue; // rg skips what it cannot stat, silently
+        }
+        let mut targets = Vec::new();
+        if matches!(node, Some(Node::Dir(_))) {
+            dirs += 1;
+            // Names that would read as options matter only to a command line.
+            targets.extend(walk.iter().cloned());
+        } else {
+            named_files += 1;
+            targets.push(Target::File { shown: op.to_string(), path: full });
+        }
+        for t in targets {
+            match t {
+                Target::File { shown, path } if filters.selects(&shown)? => files.push((shown, path)),
+                Target::File { .. } => {}
+                Target::Keep(_) => return Err(Unsupported::new("the scratch directory is searched by just-bash")),
+            }
+        }
+    }
+    Ok((files, named_files == 1 && dirs == 0))
+}
+
+/// Text as just-bash's rg reads a file, or `None` when it is not UTF-8 (just-bash then
+/// reads it as Latin-1, which is not modelled); and whether rg takes it for binary.
+fn content(page: &CachedPage) -> Option<(&str, bool)> {
+    let text = page.as_str()?;
+    let binary =
+        text.find('\0').is_some_and(|at| text[..at].chars().map(char::len_utf16).sum::<usize>() < BINARY_SAMPLE);
+    Some((text, binary))
+}
+
+impl NativeRg {
+    /// The normalised paths of the files it reads, in order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(|(_, p)| p.as_str())
+    }
+
+    /// The same command over only the files in `kept`: see [`Native::only`](super::native::Native::only).
+    pub fn only(mut self, kept: &HashSet<String>) -> NativeRg {
+        self.files.retain(|(_, path)| kept.contains(path));
+        self
+    }
+
+    /// Runs the command over the session's pages; `None` when a page holds text whose
+    /// answer is not modelled (not UTF-8, or case folding only RE2 does).
+    pub async fn run(&self, fs: &Filesystem) -> Option<Printed> {
+        let o = &self.o;
+        let (mut stdout, mut any_match) = (String::new(), false);
+        let mut out = String::new();
+        for (shown, path) in &self.files {
+            // An unreadable file is skipped by rg: the session's journal reports it.
+            let Ok(page) = read_page(fs, path).await else { continue };
+            let (text, binary) = content(&page)?;
+            if binary && !o.binary {
+                continue;
+            }
+            if !self.engine.exact_on(text) {
+                return None;
+            }
+            let opts = Options {
+                invert: o.invert,
+                line_numbers: self.line_numbers,
+                count: o.count || o.count_matches,
+                only_matching: o.only_matching || o.count_matches,
+                before: o.before.max(o.context),
+                after: o.after.max(o.context),
+                max_count: o.max_count,
+                filename: (self.show_filename && !o.heading).then_some(shown.as_str()),
+            };
+            out.clear();
+            let matched = if (o.files_with_matches || o.files_without_match || o.quiet) && !o.invert {
+                printer::any_match(text, &self.engine)
+            } else {
+                printer::search(text, &self.engine, &opts, &mut out)
+            };
+            any_match |= matched;
+            if matched && o.quiet {
+                break;
+            }
+            let end = if o.null { '\0' } else { '\n' };
+            if matched && o.files_with_matches || !matched && o.files_without_match {
+                stdout.push_str(shown);
+                stdout.push(end);
+            } else if matched && !o.files_without_match {
+                if o.heading && !o.no_filename {
+                    stdout.push_str(shown);
+                    stdout.push('\n');
+                }
+                stdout.push_str(&out);
+            }
+        }
+        let exit_code = if o.files_without_match { i32::from(stdout.is_empty()) } else { i32::from(!any_match) };
+        if o.quiet {
+            stdout.clear();
+        }
+        Some(Printed { stdout, stderr: String::new(), exit_code })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glob(g: &str, s: &str) -> bool {
+        let g = Glob::new(g, false).unwrap();
+        passes(&[g], s.rsplit('/').next().unwrap(), s)
+    }
+
+    #[test]
+    fn globs_match_the_name_or_the_path() {
+        assert!(glob("*.md", "docs/a.md"));
+        assert!(!glob("*.md", "docs/a.mdx"));
+        assert!(glob("docs/*", "docs/a.md"));
+        assert!(!glob("docs/*", "docs/sub/a.md"));
+        assert!(glob("docs/**", "docs/sub/a.md"));
+        assert!(glob("[ab].md", "b.md"));
+        assert!(glob("[!ab].md", "c.md") && !glob("[!ab].md", "a.md"));
+        assert!(!glob("!*.md", "a.md") && glob("!*.md", "a.txt"));
+        assert!(!glob("!/docs/*", "docs/a.md") && glob("!/a.md", "docs/a.md"));
+        assert!(Glob::new("[a", false).is_err() && Glob::new("[\\]]", false).is_err());
+    }
+
+    #[test]
+    fn binary_files_have_a_nul_near_the_start() {
+        let page = |b: &[u8]| CachedPage::new(b.into());
+        assert_eq!(content(&page(b"a\0b")), Some(("a\0b", true)));
+        let late = format!("{}\0", "x".repeat(BINARY_SAMPLE));
+        assert_eq!(content(&page(late.as_bytes())).map(|c| c.1), Some(false));
+        assert_eq!(content(&page(b"\xff")), None);
+    }
+}

@@ -1,0 +1,344 @@
+//! Loading the path tree, and keeping decoded trees for the life of the process.
+//!
+//! A tree for thousands of pages takes longer to decode than to fetch, and every session
+//! on a collection shares it, so decoded trees are kept per process (per isolate in a
+//! Worker), keyed by where the collection is, how it is read and the credentials that
+//! read it: a connect is never answered from a tree that other credentials loaded.
+//!
+//! A kept tree is not trusted blindly. By default every `connect` revalidates it with one
+//! request for the tree record — a manifest of a few hundred bytes for trees chromafs's
+//! ingest wrote (see [`crate::tree::shards`]), the whole tree for trees written by other tools
+//! — and reloads it when it changed or the collection was re-created, so a page made
+//! private by a re-ingest is gone for every session that connects afterwards. `treeMaxAgeMs` lets a host skip that request for a
+//! while, knowingly: a revoked page can stay visible to new sessions that long.
+//!
+//! Each tree also keeps the listings built from it, per group set, so a warm connect is
+//! the one request and no rebuilding.
+
+use crate::base::error::FsError;
+use crate::chroma::ClientConfig;
+use crate::chroma::{BodyLimit, Client, GetRequest, GetResponse};
+use crate::tree::access::Groups;
+use crate::tree::codec;
+use crate::tree::decode::{PathTree, TreeError, MAX_TREE_BYTES};
+use crate::tree::listing::Listing;
+use crate::tree::schema;
+use crate::tree::schema::Schema;
+use crate::tree::shards::{self, Annotations, ChunkFacts, LayoutError, Manifest, Record};
+use serde_json::{Map, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Trees kept per process; the least recently validated goes first.
+const MAX_TREES: usize = 16;
+/// Listings kept per tree (one per group set seen).
+const MAX_LISTINGS: usize = 64;
+
+/// A decoded tree and the collection it belongs to.
+#[derive(Debug)]
+pub struct LoadedTree {
+    pub collection_id: String,
+    pub tree: PathTree,
+    /// The tree record's metadata, for `fs.info()`.
+    pub metadata: Map<String, Value>,
+    /// What every chunk carries.
+    pub chunks: ChunkFacts,
+    /// A fingerprint of the tree record (its document and metadata): what a revalidation
+    /// compares.
+    record: u64,
+    validated_at: Cell<f64>,
+    listings: RefCell<HashMap<String, Rc<Listing>>>,
+}
+
+impl LoadedTree {
+    /// Whether every chunk holds whole lines (a search may then match chunk by chunk).
+    pub fn line_aligned(&self) -> bool {
+        self.chunks.line_aligned
+    }
+
+    /// Whether every chunk carries its page's access, so queries can be scoped by it.
+    pub fn chunk_access(&self) -> bool {
+        self.chunks.access
+    }
+
+    /// The listing for a group set, built once per tree.
+    pub fn listing(&self, groups: &Groups) -> Result<Rc<Listing>, TreeError> {
+        let key = groups.key();
+        if let Some(l) = self.listings.borrow().get(&key) {
+            return Ok(l.clone());
+        }
+        let listing = Rc::new(Listing::new(&self.tree, groups, &[])?);
+        let mut listings = self.listings.borrow_mut();
+        if listings.len() >= MAX_LISTINGS {
+            listings.clear();
+        }
+        listings.insert(key, listing.clone());
+        Ok(listing)
+    }
+}
+
+thread_local! {
+    static TREES: RefCell<HashMap<String, Rc<LoadedTree>>> = RefCell::new(HashMap::new());
+}
+
+/// Forgets every process-cached tree (the next `connect` reloads).
+pub fn forget() {
+    TREES.with(|t| t.borrow_mut().clear());
+}
+
+fn remember(key: String, tree: Rc<LoadedTree>) {
+    TREES.with(|t| {
+        let mut trees = t.borrow_mut();
+        if trees.len() >= MAX_TREES && !trees.contains_key(&key) {
+            let oldest = trees
+                .iter()
+                .min_by(|a, b| a.1.validated_at.get().total_cmp(&b.1.validated_at.get()))
+                .map(|(k, _)| k.clone());
+            oldest.map(|k| trees.remove(&k));
+        }
+        trees.insert(key, tree);
+    });
+}
+
+/// A read of the tree's records: `records` records beside one whole tree document.
+pub(crate) fn tree_limit(records: usize) -> BodyLimit {
+    BodyLimit::with_document(records, MAX_TREE_BYTES, "a path tree")
+}
+
+/// Where a collection's tree is, and how long a decoded copy may be kept: the part of
+/// the connect options the tree side reads.
+pub(crate) struct Where<'a> {
+    pub client: &'a ClientConfig,
+    pub collection: &'a str,
+    pub schema: &'a Schema,
+    pub extension: Option<&'a str>,
+    /// Reload a process-cached tree older than this; `None` keeps it for the process's life.
+    pub tree_max_age_ms: Option<f64>,
+}
+
+/// Everything that decides which tree a connect gets, credentials included: they are kept
+/// verbatim (in memory only), so two credentials can never share an entry. The parts are
+/// length-prefixed ([`crate::base::key`]): a name holding a separator cannot pose as two.
+fn cache_key(opts: &Where<'_>) -> String {
+    let c = &opts.client;
+    let mut headers: Vec<(String, &str)> =
+        c.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.as_str())).collect();
+    crate::base::sort::sort(&mut headers);
+    let parts =
+        [c.url.as_str(), &c.tenant, &c.database, opts.collection, &opts.schema.tree_id, opts.extension.unwrap_or("")];
+    let mut key = crate::base::key::Key::new().list(parts.into_iter());
+    key = key.part(&headers.len().to_string());
+    for (name, value) in &headers {
+        key = key.part(name).part(value);
+    }
+    key.into_string()
+}
+
+/// How a connect got its tree.
+pub struct Opened {
+    pub tree: Rc<LoadedTree>,
+    /// Found decoded in this process.
+    pub from_cache: bool,
+    /// Checked against Chroma before being used.
+    #[cfg_attr(not(test), expect(dead_code, reason = "the tests read how a tree was opened"))]
+    pub revalidated: bool,
+}
+
+/// The collection's tree, current unless the host accepts staleness (`treeMaxAgeMs`).
+pub async fn open(client: &Client, opts: &Where<'_>, now_ms: f64) -> Result<Opened, FsError> {
+    let key = cache_key(opts);
+    let cached = TREES.with(|t| t.borrow().get(&key).cloned());
+    if let Some(kept) = cached {
+        if opts.tree_max_age_ms.is_some_and(|max| now_ms - kept.validated_at.get() <= max) {
+            return Ok(Opened { tree: kept, from_cache: true, revalidated: false });
+        }
+        if let Some(current) = revalidate(client, opts, &kept, now_ms).await? {
+            let same = Rc::ptr_eq(&current, &kept);
+            remember(key, current.clone());
+            return Ok(Opened { tree: current, from_cache: same, revalidated: true });
+        }
+    }
+    let tree = Rc::new(load(client, opts, now_ms).await?);
+    remember(key, tree.clone());
+    Ok(Opened { tree, from_cache: false, revalidated: false })
+}
+
+fn connect_error(opts: &Where<'_>, cause: impl std::fmt::Display) -> FsError {
+    FsError::io("connect", opts.collection, cause)
+}
+
+/// Shard ids a cold connect asks for with the manifest, so a tree of up to this many
+/// shards (a few hundred thousand pages) loads in one round trip.
+const FIRST_SHARDS: usize = MAX_IDS - 1;
+/// Ids per `get` (Chroma Cloud's result cap).
+const MAX_IDS: usize = 300;
+/// How often a torn tree (an ingest writing it right now) is read again.
+const TORN_RETRIES: u32 = 3;
+
+/// The tree record from a response, or the error that says it is missing.
+fn record<'r>(resp: &'r GetResponse, opts: &Where<'_>) -> Result<(&'r str, Map<String, Value>), FsError> {
+    let tree_id = &opts.schema.tree_id;
+    let i = resp.ids.iter().position(|id| id == tree_id).ok_or_else(|| {
+        connect_error(opts, format!("collection {:?} has no path tree record {tree_id:?}", opts.collection))
+    })?;
+    let doc = resp
+        .document(i)
+        .ok_or_else(|| connect_error(opts, format!("the path tree record {tree_id:?} has no document")))?;
+    Ok((doc, resp.metadata(i).cloned().unwrap_or_default()))
+}
+
+fn fingerprint(doc: &str, metadata: &Map<String, Value>, annotations: Option<&Annotations>) -> u64 {
+    let annotated = annotations.map_or(0, |a| codec::fingerprint(a.tree_version.as_bytes()).rotate_left(2));
+    codec::fingerprint(doc.as_bytes())
+        ^ codec::fingerprint(Value::Object(metadata.clone()).to_string().as_bytes()).rotate_left(1)
+        ^ annotated
+}
+
+fn by_ids(ids: Vec<String>) -> GetRequest {
+    GetRequest { ids: Some(ids), include: vec!["documents", "metadatas"], ..Default::default() }
+}
+
+/// The tree record and the annotations record beside it: what a check compares.
+fn records(opts: &Where<'_>) -> Vec<String> {
+    vec![opts.schema.tree_id.clone(), Annotations::id(&opts.schema.tree_id)]
+}
+
+/// The tree's records, and the first shards in case it is a manifest.
+fn first_request(opts: &Where<'_>) -> GetRequest {
+    let tree_id = &opts.schema.tree_id;
+    by_ids(records(opts).into_iter().chain((0..FIRST_SHARDS - 1).map(|i| shards::shard_id(tree_id, i))).collect())
+}
+
+/// The annotations record of a response, if there is one.
+fn annotations(resp: &GetResponse, opts: &Where<'_>) -> Option<Annotations> {
+    let id = Annotations::id(&opts.schema.tree_id);
+    let i = resp.ids.iter().position(|r| *r == id)?;
+    Annotations::read(resp.document(i)?)
+}
+
+/// One request: `kept` when it is still current, a fresh tree when the record changed,
+/// `None` when the collection is gone (the caller loads it again by name).
+async fn revalidate(
+    client: &Client,
+    opts: &Where<'_>,
+    kept: &Rc<LoadedTree>,
+    now_ms: f64,
+) -> Result<Option<Rc<LoadedTree>>, FsError> {
+    let resp =
+        match client.get_within(&kept.collection_id, &by_ids(records(opts)), "the path tree", &tree_limit(2)).await {
+            Ok(r) => r,
+            Err(e) if e.status() == Some(404) => return Ok(None),
+            Err(e) => return Err(connect_error(opts, e)),
+        };
+    let (doc, metadata) = record(&resp, opts)?;
+    if fingerprint(doc, &metadata, annotations(&resp, opts).as_ref()) == kept.record {
+        kept.validated_at.set(now_ms);
+        return Ok(Some(kept.clone()));
+    }
+    Ok(Some(Rc::new(decode(client, opts, kept.collection_id.clone(), resp, now_ms).await?)))
+}
+
+/// A tree from a response holding its record (and maybe shards), fetching what is
+/// missing; a torn tree is read again a few times before it is an error.
+async fn decode(
+    client: &Client,
+    opts: &Where<'_>,
+    collection_id: String,
+    mut resp: GetResponse,
+    now_ms: f64,
+) -> Result<LoadedTree, FsError> {
+    let mut attempt = 0;
+    loop {
+        let (doc, metadata) = record(&resp, opts)?;
+        let annotations = annotations(&resp, opts);
+        let record_print = fingerprint(doc, &metadata, annotations.as_ref());
+        let (tree, chunks) = match shards::read_record(doc) {
+            Record::Whole(doc) => {
+                let tree = PathTree::from_document(doc, opts.extension).map_err(|e| connect_error(opts, e))?;
+                // Other tools may declare line-aligned chunks; access and directories on
+                // chunks are relied on only where `chromafs annotate` wrote them for this tree.
+                let line_aligned = metadata.get(schema::LINE_ALIGNED) == Some(&Value::Bool(true));
+                let chunks = match &annotations {
+                    Some(a) => a.facts(&tree.version, line_aligned),
+                    None => ChunkFacts { line_aligned, ..ChunkFacts::default() },
+                };
+                (tree, chunks)
+            }
+            Record::Manifest(m) => match shards(client, opts, &collection_id, &m, &resp).await? {
+                Ok(members) => {
+                    let tree = PathTree::from_members(members, opts.extension, m.version.clone())
+                        .map_err(|e| connect_error(opts, e))?;
+                    (tree, m.chunks)
+                }
+                Err(LayoutError::Torn(_)) if attempt < TORN_RETRIES => {
+                    attempt += 1;
+                    client.pause(200 << attempt).await;
+                    resp = client
+                        .get_within(
+                            &collection_id,
+                            &first_request(opts),
+                            "the path tree",
+                            &tree_limit(FIRST_SHARDS + 1),
+                        )
+                        .await
+                        .map_err(|e| connect_error(opts, e))?;
+                    continue;
+                }
+                Err(e) => return Err(connect_error(opts, e)),
+            },
+        };
+        let validated_at = Cell::new(now_ms);
+        return Ok(LoadedTree {
+            collection_id,
+            tree,
+            metadata,
+            chunks,
+            record: record_print,
+            validated_at,
+            listings: RefCell::default(),
+        });
+    }
+}
+
+/// A manifest's shards, from the response where they came along, else fetched by id.
+async fn shards(
+    client: &Client,
+    opts: &Where<'_>,
+    collection_id: &str,
+    m: &Manifest,
+    resp: &GetResponse,
+) -> Result<Result<Vec<(String, Value)>, LayoutError>, FsError> {
+    let ids: Vec<String> = (0..m.shards).map(|i| shards::shard_id(&opts.schema.tree_id, i)).collect();
+    let mut found: HashMap<&str, String> =
+        (0..resp.ids.len()).filter_map(|i| Some((resp.ids[i].as_str(), resp.document(i)?.to_string()))).collect();
+    let missing: Vec<String> = ids.iter().filter(|id| !found.contains_key(id.as_str())).cloned().collect();
+    let mut fetched = GetResponse::default();
+    for batch in missing.chunks(MAX_IDS) {
+        let part = client
+            .get_once(collection_id, &by_ids(batch.to_vec()), "the path tree's shards")
+            .await
+            .map_err(|e| connect_error(opts, e))?;
+        fetched.extend(part);
+    }
+    found.extend(
+        (0..fetched.ids.len()).filter_map(|i| Some((fetched.ids[i].as_str(), fetched.document(i)?.to_string()))),
+    );
+    let docs: Vec<Option<&str>> = ids.iter().map(|id| found.get(id.as_str()).map(String::as_str)).collect();
+    Ok(shards::join(m, &docs, MAX_TREE_BYTES))
+}
+
+async fn load(client: &Client, opts: &Where<'_>, now_ms: f64) -> Result<LoadedTree, FsError> {
+    let info = client.collection(opts.collection).await.map_err(|e| match e.status() {
+        Some(404) => connect_error(opts, format!("collection {:?} does not exist", opts.collection)),
+        _ => connect_error(opts, e),
+    })?;
+    let resp = client
+        .get_within(&info.id, &first_request(opts), "the path tree", &tree_limit(FIRST_SHARDS + 1))
+        .await
+        .map_err(|e| connect_error(opts, e))?;
+    decode(client, opts, info.id, resp, now_ms).await
+}
+
+#[cfg(test)]
+mod tests;

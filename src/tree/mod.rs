@@ -1,0 +1,18 @@
+//! The tree side: which pages exist, where, and who may see them.
+//!
+//! The pipeline, one module per step: [`load`] fetches the tree record (and its
+//! [`shards`], gzip and base64 by [`codec`]) and keeps decoded trees for the process;
+//! [`decode`] validates a tree as a whole before anything is shown; [`access`] decides
+//! visibility and turns a session's groups into Chroma `where` clauses; [`listing`]
+//! indexes the pages one session may see. [`schema`] names the collection's fields, which
+//! the tree side and the page side both read.
+//!
+//! Nothing here reads page contents: that is [`crate::pages`].
+
+pub(crate) mod access;
+pub(crate) mod codec;
+pub(crate) mod decode;
+pub(crate) mod listing;
+pub(crate) mod load;
+pub(crate) mod schema;
+pub(crate) mod shards;
