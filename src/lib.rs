@@ -19,6 +19,8 @@
 //! - around them: [`options`] (what `connect` accepts) and [`base`] (errors, paths, JSON,
 //!   keys, sorting, concurrency).
 
+#![warn(unreachable_pub, missing_docs)]
+
 mod base;
 mod chroma;
 mod commands;

@@ -20,7 +20,7 @@ use std::rc::Rc;
 
 /// An option that cannot be used; the message names it (`option url is required`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OptionError(pub String);
+pub(crate) struct OptionError(pub String);
 
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -35,10 +35,10 @@ fn fail<T>(message: impl Into<String>) -> Result<T, OptionError> {
 }
 
 /// Typed reads of an options object; a missing or `null` member is absent.
-pub struct Fields<'a>(&'a Map<String, Value>);
+pub(crate) struct Fields<'a>(&'a Map<String, Value>);
 
 impl<'a> Fields<'a> {
-    pub fn of(value: &'a Value, what: &str) -> Result<Self, OptionError> {
+    pub(crate) fn of(value: &'a Value, what: &str) -> Result<Self, OptionError> {
         match value.as_object() {
             Some(o) => Ok(Fields(o)),
             None => fail(format!("{what} expects an options object")),
@@ -49,7 +49,7 @@ impl<'a> Fields<'a> {
         self.0.get(key).filter(|v| !v.is_null())
     }
 
-    pub fn string(&self, key: &str) -> Result<Option<String>, OptionError> {
+    pub(crate) fn string(&self, key: &str) -> Result<Option<String>, OptionError> {
         match self.get(key) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -57,11 +57,11 @@ impl<'a> Fields<'a> {
         }
     }
 
-    pub fn required(&self, key: &str) -> Result<String, OptionError> {
+    pub(crate) fn required(&self, key: &str) -> Result<String, OptionError> {
         self.string(key)?.ok_or_else(|| OptionError(format!("option {key} is required")))
     }
 
-    pub fn number(&self, key: &str) -> Result<Option<f64>, OptionError> {
+    pub(crate) fn number(&self, key: &str) -> Result<Option<f64>, OptionError> {
         match self.get(key).map(Value::as_f64) {
             None => Ok(None),
             Some(Some(n)) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
@@ -69,7 +69,7 @@ impl<'a> Fields<'a> {
         }
     }
 
-    pub fn strings(&self, key: &str) -> Result<Vec<String>, OptionError> {
+    pub(crate) fn strings(&self, key: &str) -> Result<Vec<String>, OptionError> {
         let bad = || OptionError(format!("option {key} must be an array of strings"));
         match self.get(key) {
             None => Ok(Vec::new()),
@@ -80,7 +80,7 @@ impl<'a> Fields<'a> {
         }
     }
 
-    pub fn flag(&self, key: &str) -> bool {
+    pub(crate) fn flag(&self, key: &str) -> bool {
         match self.get(key) {
             None | Some(Value::Bool(false)) => false,
             Some(Value::Number(n)) => n.as_f64() != Some(0.0),
@@ -89,7 +89,7 @@ impl<'a> Fields<'a> {
         }
     }
 
-    pub fn member(&self, key: &str) -> Option<&'a Value> {
+    pub(crate) fn member(&self, key: &str) -> Option<&'a Value> {
         self.get(key)
     }
 }
@@ -111,7 +111,7 @@ fn check_header(name: &str, value: &str) -> Result<(), &'static str> {
 }
 
 /// Where the collection is and how to reach it: shared by `connect` and `ingest`.
-pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
+pub(crate) fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
     let raw = f.required("url")?;
     let url = match Url::parse(&raw) {
         Ok(u) => u,
@@ -154,7 +154,7 @@ pub fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
 }
 
 /// The collection's field names and tree id.
-pub fn schema(f: &Fields) -> Result<Schema, OptionError> {
+pub(crate) fn schema(f: &Fields) -> Result<Schema, OptionError> {
     let d = Schema::default();
     Ok(Schema {
         slug_field: f.string("slugField")?.unwrap_or(d.slug_field),
@@ -165,7 +165,7 @@ pub fn schema(f: &Fields) -> Result<Schema, OptionError> {
 
 /// Everything a session is opened with.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub(crate) struct Options {
     pub client: ClientConfig,
     pub collection: String,
     pub groups: Groups,
@@ -198,7 +198,7 @@ pub struct Options {
 
 impl Options {
     /// Where the tree is, as the tree side reads it.
-    pub fn tree_location(&self) -> crate::tree::load::Where<'_> {
+    pub(crate) fn tree_location(&self) -> crate::tree::load::Where<'_> {
         crate::tree::load::Where {
             client: &self.client,
             collection: &self.collection,
@@ -208,7 +208,7 @@ impl Options {
         }
     }
 
-    pub fn new(url: &str, collection: &str) -> Self {
+    pub(crate) fn new(url: &str, collection: &str) -> Self {
         Options {
             client: ClientConfig::new(url),
             collection: collection.to_string(),
@@ -231,7 +231,7 @@ impl Options {
 
     /// Reads `connect`'s options. Lazy files given as URLs are read here; loaders (host
     /// functions) are added with [`Options::add_lazy_file`].
-    pub fn from_json(value: &Value) -> Result<Options, OptionError> {
+    pub(crate) fn from_json(value: &Value) -> Result<Options, OptionError> {
         let f = Fields::of(value, "ChromaFs.connect")?;
         let collection = f.required("collection")?;
         let client = client_config(&f)?;
@@ -302,7 +302,7 @@ impl Options {
     }
 
     /// Adds a session-only file; its path must be an absolute file path.
-    pub fn add_lazy_file(&mut self, p: &str, source: LazySource) -> Result<(), OptionError> {
+    pub(crate) fn add_lazy_file(&mut self, p: &str, source: LazySource) -> Result<(), OptionError> {
         if !p.starts_with('/') || p.contains('\0') || path::normalize(p) == "/" {
             return fail(format!("lazyFiles key {p:?} must be an absolute file path"));
         }

@@ -10,7 +10,7 @@ use std::fmt;
 
 /// The error numbers this filesystem can produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Errno {
+pub(crate) enum Errno {
     /// The path does not exist, or is invisible to this session (the two are indistinguishable).
     Enoent,
     /// A read was attempted on a directory.
@@ -34,7 +34,7 @@ pub enum Errno {
 }
 
 impl Errno {
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             Errno::Enoent => "ENOENT",
             Errno::Eisdir => "EISDIR",
@@ -67,7 +67,7 @@ impl Errno {
 
 /// A failed filesystem call: what went wrong, in which call, on which path.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FsError {
+pub(crate) struct FsError {
     pub errno: Errno,
     pub syscall: &'static str,
     pub path: String,
@@ -76,15 +76,15 @@ pub struct FsError {
 }
 
 impl FsError {
-    pub fn new(errno: Errno, syscall: &'static str, path: &str) -> Self {
+    pub(crate) fn new(errno: Errno, syscall: &'static str, path: &str) -> Self {
         FsError { errno, syscall, path: path.to_string(), cause: None }
     }
 
-    pub fn io(syscall: &'static str, path: &str, cause: impl fmt::Display) -> Self {
+    pub(crate) fn io(syscall: &'static str, path: &str, cause: impl fmt::Display) -> Self {
         FsError { errno: Errno::Eio, syscall, path: path.to_string(), cause: Some(cause.to_string()) }
     }
 
-    pub fn code(&self) -> &'static str {
+    pub(crate) fn code(&self) -> &'static str {
         self.errno.code()
     }
 }

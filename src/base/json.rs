@@ -86,7 +86,7 @@ impl<'de> de::DeserializeSeed<'de> for Key {
 
 /// The members of a top-level JSON object, in order; duplicate keys and trailing text
 /// are errors (serde_json's message: `duplicate key "a" at line 1 column 9`).
-pub fn ordered_object(text: &str) -> Result<Vec<(String, Value)>, serde_json::Error> {
+pub(crate) fn ordered_object(text: &str) -> Result<Vec<(String, Value)>, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     let Ordered(members) = serde::Deserialize::deserialize(&mut de)?;
     de.end()?;
@@ -94,7 +94,7 @@ pub fn ordered_object(text: &str) -> Result<Vec<(String, Value)>, serde_json::Er
 }
 
 /// A non-negative whole number, written as an integer or as an integral float.
-pub fn whole_number(v: &Value) -> Option<u64> {
+pub(crate) fn whole_number(v: &Value) -> Option<u64> {
     let n = v.as_number()?;
     match (n.as_u64(), n.as_f64()) {
         (Some(u), _) => Some(u),

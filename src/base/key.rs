@@ -12,15 +12,15 @@ use std::fmt::Write;
 
 /// An injective encoding of a list of strings.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key(String);
+pub(crate) struct Key(String);
 
 impl Key {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Key::default()
     }
 
     /// Appends one part: its length in bytes, a colon, the part itself.
-    pub fn part(mut self, part: &str) -> Self {
+    pub(crate) fn part(mut self, part: &str) -> Self {
         let _ = write!(self.0, "{}:", part.len());
         self.0.push_str(part);
         self
@@ -28,7 +28,7 @@ impl Key {
 
     /// Appends every part of a list, after the list's own length, so that two lists
     /// side by side split only one way.
-    pub fn list<'a>(self, parts: impl ExactSizeIterator<Item = &'a str>) -> Self {
+    pub(crate) fn list<'a>(self, parts: impl ExactSizeIterator<Item = &'a str>) -> Self {
         let mut key = self.part(&parts.len().to_string());
         for p in parts {
             key = key.part(p);
@@ -36,13 +36,13 @@ impl Key {
         key
     }
 
-    pub fn into_string(self) -> String {
+    pub(crate) fn into_string(self) -> String {
         self.0
     }
 }
 
 /// A key of the given parts, in order.
-pub fn of<'a>(parts: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn of<'a>(parts: impl IntoIterator<Item = &'a str>) -> String {
     parts.into_iter().fold(Key::new(), Key::part).into_string()
 }
 

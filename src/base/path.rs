@@ -6,7 +6,7 @@
 //! us: `.` and empty segments vanish, `..` pops a segment and never climbs above `/`.
 
 /// Normalises a virtual path to the absolute form `/a/b` (or `/`).
-pub fn normalize(path: &str) -> String {
+pub(crate) fn normalize(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for seg in path.split('/') {
         match seg {
@@ -29,7 +29,7 @@ pub fn normalize(path: &str) -> String {
 }
 
 /// Resolves `path` against the directory `base`, as the shell does for relative operands.
-pub fn resolve(base: &str, path: &str) -> String {
+pub(crate) fn resolve(base: &str, path: &str) -> String {
     if path.starts_with('/') {
         normalize(path)
     } else {
@@ -38,7 +38,7 @@ pub fn resolve(base: &str, path: &str) -> String {
 }
 
 /// The parent directory of a normalised path (`/` for `/`).
-pub fn parent(path: &str) -> &str {
+pub(crate) fn parent(path: &str) -> &str {
     match path.rfind('/') {
         Some(0) | None => "/",
         Some(i) => &path[..i],
@@ -46,7 +46,7 @@ pub fn parent(path: &str) -> &str {
 }
 
 /// The last segment of a normalised path (empty for `/`).
-pub fn file_name(path: &str) -> &str {
+pub(crate) fn file_name(path: &str) -> &str {
     match path.rfind('/') {
         Some(i) => &path[i + 1..],
         None => path,
@@ -55,7 +55,7 @@ pub fn file_name(path: &str) -> &str {
 
 /// Orders names the way JavaScript's `<` does (UTF-16 code units), which is how
 /// just-bash's in-memory filesystem sorts directory entries.
-pub fn js_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+pub(crate) fn js_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     // Byte order equals UTF-16 order except where characters above U+FFFF meet
     // U+E000..=U+FFFF, so only the first difference matters: when it is between ASCII
     // bytes (or one string ends), bytes decide; otherwise the code units from the start

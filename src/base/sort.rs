@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 
 /// Sorts `v` stably by `cmp`, as `slice::sort_by` does.
-pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
+pub(crate) fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
     let order = {
         let items: &[T] = v;
         permutation(items.len(), &mut |a, b| cmp(&items[a], &items[b]))
@@ -18,12 +18,12 @@ pub fn sort_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
 }
 
 /// Sorts `v` stably by a key, as `slice::sort_by_key` does.
-pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
+pub(crate) fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
     sort_by(v, |a, b| key(a).cmp(&key(b)));
 }
 
 /// Sorts `v` stably in ascending order, as `slice::sort` does.
-pub fn sort<T: Ord>(v: &mut [T]) {
+pub(crate) fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
 

@@ -14,7 +14,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
 /// Polls every future until all are done; outputs come back in input order.
-pub async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
+pub(crate) async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
     let mut futures: Vec<Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
     let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
     std::future::poll_fn(|cx| {
@@ -47,12 +47,12 @@ struct State {
 
 /// A counting semaphore for a single-threaded executor.
 #[derive(Default)]
-pub struct Semaphore {
+pub(crate) struct Semaphore {
     state: RefCell<State>,
 }
 
 /// One permit; released when dropped.
-pub struct Permit<'a>(&'a Semaphore);
+pub(crate) struct Permit<'a>(&'a Semaphore);
 
 impl Drop for Permit<'_> {
     fn drop(&mut self) {
@@ -68,24 +68,24 @@ impl Drop for Permit<'_> {
 }
 
 impl Semaphore {
-    pub fn new(permits: usize) -> Self {
+    pub(crate) fn new(permits: usize) -> Self {
         Semaphore { state: RefCell::new(State { permits: permits.max(1), ..State::default() }) }
     }
 
     /// Waits for a permit, in arrival order.
-    pub fn acquire(&self) -> Acquire<'_> {
+    pub(crate) fn acquire(&self) -> Acquire<'_> {
         Acquire { sem: self, id: None, done: false }
     }
 
     #[cfg(test)]
     /// Permits free right now.
-    pub fn available(&self) -> usize {
+    fn available(&self) -> usize {
         self.state.borrow().permits
     }
 }
 
 /// The future of [`Semaphore::acquire`].
-pub struct Acquire<'a> {
+pub(crate) struct Acquire<'a> {
     sem: &'a Semaphore,
     id: Option<u64>,
     done: bool,

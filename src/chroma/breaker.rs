@@ -11,7 +11,7 @@
 use std::cell::RefCell;
 
 /// How long an open breaker refuses requests before letting one probe.
-pub const COOL_DOWN_MS: f64 = 5_000.0;
+const COOL_DOWN_MS: f64 = 5_000.0;
 
 #[derive(Debug, Clone, PartialEq)]
 enum State {
@@ -21,12 +21,12 @@ enum State {
 
 /// Whether a request may go; a probe goes alone and is not retried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Admit {
+pub(crate) enum Admit {
     Go,
     Probe,
 }
 
-pub struct Breaker {
+pub(crate) struct Breaker {
     state: RefCell<State>,
 }
 
@@ -38,7 +38,7 @@ impl Default for Breaker {
 
 impl Breaker {
     /// May a request go at `now`? `Err` carries the failure that opened the breaker.
-    pub fn admit(&self, now: f64) -> Result<Admit, String> {
+    pub(crate) fn admit(&self, now: f64) -> Result<Admit, String> {
         let mut state = self.state.borrow_mut();
         match &mut *state {
             State::Closed => Ok(Admit::Go),
@@ -54,24 +54,24 @@ impl Breaker {
     }
 
     /// The server answered (anything but a 5xx).
-    pub fn answered(&self) {
+    pub(crate) fn answered(&self) {
         *self.state.borrow_mut() = State::Closed;
     }
 
     /// A request gave up because the server could not answer.
-    pub fn failed(&self, now: f64, cause: String) {
+    pub(crate) fn failed(&self, now: f64, cause: String) {
         *self.state.borrow_mut() = State::Open { since: now, cause, rearmed: false, probing: false };
     }
 
     /// A new command begins: an open breaker lets its first request probe.
-    pub fn rearm(&self) {
+    pub(crate) fn rearm(&self) {
         if let State::Open { rearmed, .. } = &mut *self.state.borrow_mut() {
             *rearmed = true;
         }
     }
 
     #[cfg(test)]
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         matches!(*self.state.borrow(), State::Open { .. })
     }
 }

@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 /// The host's limits per command; `None` is unlimited.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Limits {
+pub(crate) struct Limits {
     pub max_requests: Option<u64>,
     pub timeout_ms: Option<u32>,
 }
@@ -31,19 +31,19 @@ struct Open {
 }
 
 /// One session's command budget.
-pub struct Budget {
+pub(crate) struct Budget {
     limits: Limits,
     open: RefCell<Open>,
     commands: RefCell<u64>,
 }
 
 impl Budget {
-    pub fn new(limits: Limits) -> Self {
+    pub(crate) fn new(limits: Limits) -> Self {
         Budget { limits, open: RefCell::default(), commands: RefCell::new(0) }
     }
 
     /// Opens a command's budget at `now`, or joins the one already open.
-    pub fn begin(&self, now: f64) {
+    pub(crate) fn begin(&self, now: f64) {
         let mut open = self.open.borrow_mut();
         if open.depth == 0 {
             *open = Open {
@@ -57,13 +57,13 @@ impl Budget {
         open.depth += 1;
     }
 
-    pub fn end(&self) {
+    pub(crate) fn end(&self) {
         let mut open = self.open.borrow_mut();
         open.depth = open.depth.saturating_sub(1);
     }
 
     /// Stops the open command: its requests not yet sent are refused.
-    pub fn abort(&self) {
+    pub(crate) fn abort(&self) {
         let mut open = self.open.borrow_mut();
         if open.depth > 0 {
             open.aborted = true;
@@ -71,12 +71,12 @@ impl Budget {
     }
 
     /// Whether a command is running (outside one, nothing is limited).
-    pub fn in_command(&self) -> bool {
+    pub(crate) fn in_command(&self) -> bool {
         self.open.borrow().depth > 0
     }
 
     /// Commands begun so far (a new one lets a tripped breaker probe at once).
-    pub fn commands(&self) -> u64 {
+    pub(crate) fn commands(&self) -> u64 {
         *self.commands.borrow()
     }
 
@@ -114,13 +114,13 @@ impl Budget {
 }
 
 /// A [`Transport`] that sends only what the open command's [`Budget`] allows.
-pub struct Budgeted {
+pub(crate) struct Budgeted {
     inner: Rc<dyn Transport>,
     budget: Rc<Budget>,
 }
 
 impl Budgeted {
-    pub fn new(inner: Rc<dyn Transport>, budget: Rc<Budget>) -> Self {
+    pub(crate) fn new(inner: Rc<dyn Transport>, budget: Rc<Budget>) -> Self {
         Budgeted { inner, budget }
     }
 }

@@ -20,44 +20,44 @@
 use super::MAX_PAGE;
 
 /// The largest document a record may hold (Chroma Cloud's quota).
-pub const MAX_DOCUMENT_BYTES: u64 = 16 << 10;
+pub(crate) const MAX_DOCUMENT_BYTES: u64 = 16 << 10;
 /// What a record may add to its document: id, metadata, the JSON around them.
-pub const MAX_RECORD_EXTRA_BYTES: u64 = 4 << 10;
+const MAX_RECORD_EXTRA_BYTES: u64 = 4 << 10;
 /// The most bytes JSON spends on one byte of a string (`\u00XX`).
-pub const JSON_ESCAPE: u64 = 6;
+const JSON_ESCAPE: u64 = 6;
 /// The most bytes one record takes in an answer.
-pub const RECORD_BYTES: u64 = JSON_ESCAPE * (MAX_DOCUMENT_BYTES + MAX_RECORD_EXTRA_BYTES);
+pub(crate) const RECORD_BYTES: u64 = JSON_ESCAPE * (MAX_DOCUMENT_BYTES + MAX_RECORD_EXTRA_BYTES);
 /// The answer to a call that returns no records.
-pub const SMALL_BYTES: u64 = 1 << 20;
+const SMALL_BYTES: u64 = 1 << 20;
 
 /// The most bytes an answer may take, and why, for the error that names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BodyLimit {
+pub(crate) struct BodyLimit {
     pub bytes: u64,
     pub why: String,
 }
 
 impl BodyLimit {
     /// An answer of at most `records` records.
-    pub fn records(records: usize) -> BodyLimit {
+    pub(crate) fn records(records: usize) -> BodyLimit {
         let bytes = records.max(1) as u64 * RECORD_BYTES;
         BodyLimit { bytes, why: format!("the most an answer of {records} records may take") }
     }
 
     /// `records` records beside one valid JSON document (`what`) of at most `doc_bytes`,
     /// which may be larger than a record's: the path tree written by another tool.
-    pub fn with_document(records: usize, doc_bytes: usize, what: &str) -> BodyLimit {
+    pub(crate) fn with_document(records: usize, doc_bytes: usize, what: &str) -> BodyLimit {
         let bytes = 3 * doc_bytes as u64 + records as u64 * RECORD_BYTES;
         BodyLimit { bytes, why: format!("the most {what} of {doc_bytes} bytes may take") }
     }
 
     /// A call that answers a small object.
-    pub fn small() -> BodyLimit {
+    pub(crate) fn small() -> BodyLimit {
         BodyLimit { bytes: SMALL_BYTES, why: "the most such an answer may take".into() }
     }
 
     /// For a `get`: the records it asks for (its `limit`, or its ids), else a full page.
-    pub fn for_get(limit: Option<usize>, ids: Option<usize>) -> BodyLimit {
+    pub(crate) fn for_get(limit: Option<usize>, ids: Option<usize>) -> BodyLimit {
         let asked = match (limit, ids) {
             (Some(l), Some(i)) => l.min(i),
             (Some(n), None) | (None, Some(n)) => n,

@@ -8,7 +8,7 @@
 //! Chroma's own message, a timeout, or a refused connection.
 //!
 //! HTTP goes through a [`Transport`], so the protocol logic here does not depend on how
-//! bytes move: in WebAssembly that is the host's `fetch` ([`crate::js::fetch`]); in native
+//! bytes move: in WebAssembly that is the host's `fetch` (`js::fetch`); in native
 //! tests, an in-memory Chroma.
 //!
 //! Under the client, one module each: [`transport`] (one HTTP exchange), [`budget`] (what
@@ -37,19 +37,19 @@ pub(crate) mod redact;
 pub(crate) mod transport;
 pub mod url;
 mod wire;
-pub use limits::BodyLimit;
-pub use wire::{CollectionInfo, FromJson, GetRequest, GetResponse, UpsertRequest};
+pub(crate) use limits::BodyLimit;
+pub(crate) use wire::{CollectionInfo, FromJson, GetRequest, GetResponse, UpsertRequest};
 
 /// The most records one `get` asks for (Chroma Cloud's cap).
-pub const MAX_PAGE: usize = 300;
+pub(crate) const MAX_PAGE: usize = 300;
 /// Chroma Cloud's quota on where predicates per query; each `$in` value counts as one.
-pub const MAX_WHERE_PREDICATES: usize = 8;
+pub(crate) const MAX_WHERE_PREDICATES: usize = 8;
 /// Same-origin redirects followed in a row before giving up.
 const MAX_REDIRECTS: u32 = 5;
 
 /// A failed Chroma call.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ChromaError {
+pub(crate) enum ChromaError {
     Status {
         status: u16,
         what: String,
@@ -120,11 +120,11 @@ impl std::error::Error for ChromaError {}
 impl ChromaError {
     /// The server answered, but with what a faithful server never sends: asking again
     /// brings the same.
-    pub fn is_wrong_answer(&self) -> bool {
+    pub(crate) fn is_wrong_answer(&self) -> bool {
         matches!(self, ChromaError::Decode { .. } | ChromaError::TooLarge { .. })
     }
 
-    pub fn status(&self) -> Option<u16> {
+    pub(crate) fn status(&self) -> Option<u16> {
         match self {
             ChromaError::Status { status, .. } => Some(*status),
             _ => None,
@@ -134,7 +134,7 @@ impl ChromaError {
 
 /// Where the collection lives and how to talk to it.
 #[derive(Debug, Clone)]
-pub struct ClientConfig {
+pub(crate) struct ClientConfig {
     pub url: String,
     pub tenant: String,
     pub database: String,
@@ -145,7 +145,7 @@ pub struct ClientConfig {
 }
 
 impl ClientConfig {
-    pub fn new(url: &str) -> Self {
+    pub(crate) fn new(url: &str) -> Self {
         ClientConfig {
             url: url.trim_end_matches('/').to_string(),
             tenant: "default_tenant".into(),
@@ -161,7 +161,7 @@ impl ClientConfig {
 /// Counters since the client was made.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RequestStats {
+pub(crate) struct RequestStats {
     pub requests: u64,
     /// Bytes of request bodies sent, and of answers received.
     pub bytes_sent: u64,
@@ -201,7 +201,7 @@ fn retryable(status: u16) -> bool {
     status == 429 || (500..600).contains(&status) && status != 501
 }
 
-pub struct Client {
+pub(crate) struct Client {
     cfg: ClientConfig,
     transport: Rc<dyn Transport>,
     gate: Semaphore,
@@ -214,7 +214,7 @@ pub struct Client {
 }
 
 impl Client {
-    pub fn new(cfg: ClientConfig, transport: Rc<dyn Transport>) -> Self {
+    pub(crate) fn new(cfg: ClientConfig, transport: Rc<dyn Transport>) -> Self {
         let gate = Semaphore::new(cfg.max_concurrency);
         let secrets = Secrets::new(cfg.headers.iter().map(|(_, v)| v.as_str()));
         Client { cfg, transport, gate, breaker: Breaker::default(), budget: None, stats: RefCell::default(), secrets }
@@ -222,19 +222,19 @@ impl Client {
 
     /// A session's client: inside a command of `budget`, an open breaker fails requests
     /// at once; outside one (a host's own call) every request is tried.
-    pub fn for_session(cfg: ClientConfig, transport: Rc<dyn Transport>, budget: Rc<Budget>) -> Self {
+    pub(crate) fn for_session(cfg: ClientConfig, transport: Rc<dyn Transport>, budget: Rc<Budget>) -> Self {
         Client { budget: Some(budget), ..Client::new(cfg, transport) }
     }
 
-    pub fn config(&self) -> &ClientConfig {
+    pub(crate) fn config(&self) -> &ClientConfig {
         &self.cfg
     }
 
-    pub fn stats(&self) -> RequestStats {
+    pub(crate) fn stats(&self) -> RequestStats {
         self.stats.borrow().clone()
     }
 
-    pub fn breaker(&self) -> &Breaker {
+    pub(crate) fn breaker(&self) -> &Breaker {
         &self.breaker
     }
 
@@ -345,7 +345,7 @@ impl Client {
     }
 
     /// Waits, on the transport's clock.
-    pub async fn pause(&self, ms: u32) {
+    pub(crate) async fn pause(&self, ms: u32) {
         self.transport.sleep(ms).await;
     }
 
@@ -405,12 +405,12 @@ impl Client {
     }
 
     /// Resolves a collection name to its id (and checks that it exists).
-    pub async fn collection(&self, name: &str) -> Result<CollectionInfo, ChromaError> {
+    pub(crate) async fn collection(&self, name: &str) -> Result<CollectionInfo, ChromaError> {
         let url = format!("{}/collections/{}", self.db_url(), encode_segment(name));
         self.call_json("GET", url, None, &format!("collection {name:?}"), &BodyLimit::small()).await
     }
 
-    pub async fn create_collection(
+    pub(crate) async fn create_collection(
         &self,
         name: &str,
         metadata: Option<Map<String, Value>>,
@@ -425,7 +425,7 @@ impl Client {
     }
 
     /// One `get` request, as given; its answer may hold the records it asks for.
-    pub async fn get_once(
+    pub(crate) async fn get_once(
         &self,
         collection_id: &str,
         req: &GetRequest,
@@ -436,7 +436,7 @@ impl Client {
     }
 
     /// One `get` request whose answer may take `limit` (a read of the path tree).
-    pub async fn get_within(
+    pub(crate) async fn get_within(
         &self,
         collection_id: &str,
         req: &GetRequest,
@@ -448,7 +448,7 @@ impl Client {
         self.call_json("POST", url, Some(body), what, limit).await
     }
 
-    pub async fn upsert(&self, collection_id: &str, req: &UpsertRequest) -> Result<(), ChromaError> {
+    pub(crate) async fn upsert(&self, collection_id: &str, req: &UpsertRequest) -> Result<(), ChromaError> {
         let url = format!("{}/collections/{}/upsert", self.db_url(), collection_id);
         let body = serde_json::to_string(req)
             .map_err(|e| ChromaError::Decode { what: "upsert".into(), cause: e.to_string() })?;
@@ -458,7 +458,7 @@ impl Client {
     }
 
     /// Merges metadata into existing records.
-    pub async fn update_metadata(
+    pub(crate) async fn update_metadata(
         &self,
         collection_id: &str,
         ids: &[String],
@@ -471,7 +471,7 @@ impl Client {
             .map(drop)
     }
 
-    pub async fn delete(&self, collection_id: &str, ids: &[String]) -> Result<(), ChromaError> {
+    pub(crate) async fn delete(&self, collection_id: &str, ids: &[String]) -> Result<(), ChromaError> {
         let url = format!("{}/collections/{}/delete", self.db_url(), collection_id);
         let body = serde_json::json!({ "ids": ids }).to_string();
         self.call("POST", url, Some(body), &format!("delete of {} records", ids.len()), &BodyLimit::small())

@@ -15,7 +15,7 @@ use std::net::Ipv4Addr;
 
 /// Where a redirect from `from` to `location` goes, when it stays on `home`'s origin;
 /// otherwise why not, in words that show no query string or password.
-pub fn redirect(home: &str, from: &str, location: &str) -> Result<Url, String> {
+pub(crate) fn redirect(home: &str, from: &str, location: &str) -> Result<Url, String> {
     let base = Url::parse(from).map_err(|e| format!("from {}: {e}", crate::chroma::url::redact(from)))?;
     let target =
         base.join(location).map_err(|e| format!("to {}, {e}: not followed", crate::chroma::url::redact(location)))?;
@@ -57,20 +57,20 @@ fn internal(host: &Host) -> bool {
 
 /// Which lazy-file URLs named by a tree may be fetched.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LazyPolicy {
+pub(crate) struct LazyPolicy {
     /// The origins the host trusts (`lazyOrigins`); `None`: any public `https:` host.
     pub origins: Option<Vec<String>>,
 }
 
 impl LazyPolicy {
-    pub fn new(origins: Option<Vec<String>>) -> Self {
+    pub(crate) fn new(origins: Option<Vec<String>>) -> Self {
         LazyPolicy {
             origins: origins.map(|o| o.iter().filter_map(|u| Url::parse(u).ok()).map(|u| u.origin()).collect()),
         }
     }
 
     /// `Ok` when the URL may be fetched, else why not.
-    pub fn check(&self, url: &Url) -> Result<(), String> {
+    pub(crate) fn check(&self, url: &Url) -> Result<(), String> {
         let shown = url.origin();
         if let Some(allowed) = &self.origins {
             return if allowed.contains(&shown) {

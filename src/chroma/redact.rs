@@ -10,10 +10,10 @@
 //! as sent, and as a JSON string would escape it.
 
 /// The most characters of server text a message shows.
-pub const EXCERPT_CHARS: usize = 200;
+const EXCERPT_CHARS: usize = 200;
 
 /// What replaces a secret.
-pub const REDACTED: &str = "[redacted]";
+const REDACTED: &str = "[redacted]";
 
 /// Values shorter than this are not looked for: a one- or two-character header value is
 /// no credential, and replacing every `1` in a message would make it unreadable.
@@ -21,10 +21,10 @@ const MIN_SECRET_CHARS: usize = 3;
 
 /// The values a session sends that no message may show.
 #[derive(Debug, Clone, Default)]
-pub struct Secrets(Vec<String>);
+pub(crate) struct Secrets(Vec<String>);
 
 impl Secrets {
-    pub fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> Self {
         let mut forms = Vec::new();
         for v in values.into_iter().map(str::trim).filter(|v| v.chars().count() >= MIN_SECRET_CHARS) {
             let quoted = serde_json::to_string(v).unwrap_or_default();
@@ -41,7 +41,7 @@ impl Secrets {
     }
 
     /// The text with every secret replaced by [`REDACTED`].
-    pub fn scrub(&self, text: &str) -> String {
+    pub(crate) fn scrub(&self, text: &str) -> String {
         let mut out = text.to_string();
         for s in &self.0 {
             if out.contains(s.as_str()) {
@@ -52,14 +52,14 @@ impl Secrets {
     }
 
     /// Server text as a message may show it: scrubbed, then cut to one short line.
-    pub fn excerpt(&self, text: &str) -> String {
+    pub(crate) fn excerpt(&self, text: &str) -> String {
         excerpt(&self.scrub(text))
     }
 }
 
 /// One line of at most [`EXCERPT_CHARS`] characters (then `…`), surrounding whitespace
 /// trimmed, control characters written as escapes (`\n`, `\u{1b}`).
-pub fn excerpt(text: &str) -> String {
+pub(crate) fn excerpt(text: &str) -> String {
     let mut out = String::new();
     for (n, c) in text.trim().chars().enumerate() {
         if n == EXCERPT_CHARS {

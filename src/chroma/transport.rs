@@ -2,17 +2,17 @@
 //!
 //! The protocol logic (the Chroma client, lazy files) is written against this trait and
 //! never against `fetch`, so it runs natively in tests over a scripted transport and in
-//! WebAssembly over the host's `fetch` ([`crate::js::fetch`]). Everything is single-threaded:
+//! WebAssembly over the host's `fetch` (`js::fetch`). Everything is single-threaded:
 //! futures are `!Send` and boxed as [`LocalFuture`].
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 
-pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+pub(crate) type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct HttpRequest {
+pub(crate) struct HttpRequest {
     pub method: &'static str,
     pub url: String,
     pub headers: Vec<(String, String)>,
@@ -25,19 +25,19 @@ pub struct HttpRequest {
 
 impl HttpRequest {
     /// A request with no headers and no body, whose answer may hold `body_limit` bytes.
-    pub fn get(url: impl Into<String>, timeout_ms: u32, body_limit: u64) -> Self {
+    pub(crate) fn get(url: impl Into<String>, timeout_ms: u32, body_limit: u64) -> Self {
         HttpRequest { method: "GET", url: url.into(), headers: Vec::new(), body: None, timeout_ms, body_limit }
     }
 
     #[cfg(test)]
     /// The value of a header (names compare case-insensitively).
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct HttpResponse {
+pub(crate) struct HttpResponse {
     pub status: u16,
     pub body: Vec<u8>,
     /// `Retry-After`, in seconds, when the server sent one.
@@ -49,11 +49,11 @@ pub struct HttpResponse {
 
 impl HttpResponse {
     #[cfg(test)]
-    pub fn new(status: u16, body: impl Into<Vec<u8>>) -> Self {
+    pub(crate) fn new(status: u16, body: impl Into<Vec<u8>>) -> Self {
         HttpResponse { status, body: body.into(), retry_after: None, location: None }
     }
 
-    pub fn is_redirect(&self) -> bool {
+    pub(crate) fn is_redirect(&self) -> bool {
         self.status == 0 || (300..400).contains(&self.status)
     }
 }
@@ -61,7 +61,7 @@ impl HttpResponse {
 /// A `Retry-After` of delay seconds (`120`, or `1.5` as some servers send), in seconds; an
 /// HTTP date or anything else is ignored. Parsed by hand: `str::parse::<f64>` would bring
 /// 20 KB of float tables into the wasm for this one header.
-pub fn retry_after_seconds(value: &str) -> Option<f64> {
+pub(crate) fn retry_after_seconds(value: &str) -> Option<f64> {
     let (whole, frac) = value.trim().split_once('.').unwrap_or((value.trim(), ""));
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty() || whole.len() > 9 || !digits(whole) || !digits(frac) {
@@ -72,7 +72,7 @@ pub fn retry_after_seconds(value: &str) -> Option<f64> {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum TransportError {
+pub(crate) enum TransportError {
     Timeout,
     /// The request never got an answer: refused, reset, DNS, CORS…
     Network(String),
@@ -85,7 +85,7 @@ pub enum TransportError {
 }
 
 /// Moves one request and its response; implemented over `fetch` in WebAssembly.
-pub trait Transport {
+pub(crate) trait Transport {
     fn send(&self, req: HttpRequest) -> LocalFuture<'static, Result<HttpResponse, TransportError>>;
     fn sleep(&self, ms: u32) -> LocalFuture<'static, ()>;
     /// Milliseconds on the transport's clock (wall time in WebAssembly).
@@ -110,7 +110,7 @@ mod tests {
 
 /// Why a request was not sent: the command's budget (see [`crate::chroma::budget`]) refused it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// `maxRequestsPerCommand` requests were sent already.
     Spent(u64),
     /// `commandTimeoutMs` passed.

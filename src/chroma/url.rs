@@ -21,9 +21,12 @@ pub use host::Host;
 use host::HostError;
 use std::fmt;
 
+/// The schemes chromafs connects with; any other is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scheme {
+    /// `http:`
     Http,
+    /// `https:`
     Https,
 }
 
@@ -90,6 +93,7 @@ pub struct Url {
 }
 
 impl Url {
+    /// Parses an absolute URL as `new URL(input)` does, refusing what chromafs does not send to.
     pub fn parse(input: &str) -> Result<Url, UrlError> {
         parse(&clean(input), None)
     }
@@ -99,10 +103,12 @@ impl Url {
         parse(&clean(input), Some(self))
     }
 
+    /// `http` or `https`.
     pub fn scheme(&self) -> Scheme {
         self.scheme
     }
 
+    /// The host a connection goes to.
     pub fn host(&self) -> &Host {
         &self.host
     }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 /// `POST …/get` body.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct GetRequest {
+pub(crate) struct GetRequest {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ids: Option<Vec<String>>,
     #[serde(rename = "where", skip_serializing_if = "Option::is_none")]
@@ -23,7 +23,7 @@ pub struct GetRequest {
 }
 
 /// An answer read from JSON by hand (see the module doc).
-pub trait FromJson: Sized {
+pub(crate) trait FromJson: Sized {
     /// `None` when the JSON does not have the expected shape.
     fn from_json(v: Value) -> Option<Self>;
 }
@@ -55,7 +55,7 @@ fn string(v: Value) -> Option<String> {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct GetResponse {
+pub(crate) struct GetResponse {
     pub ids: Vec<String>,
     pub documents: Option<Vec<Option<String>>>,
     pub metadatas: Option<Vec<Option<Map<String, Value>>>>,
@@ -78,7 +78,7 @@ impl FromJson for GetResponse {
 }
 
 impl GetResponse {
-    pub fn extend(&mut self, other: GetResponse) {
+    pub(crate) fn extend(&mut self, other: GetResponse) {
         self.ids.extend(other.ids);
         if let Some(d) = other.documents {
             self.documents.get_or_insert_with(Vec::new).extend(d);
@@ -89,7 +89,7 @@ impl GetResponse {
     }
 
     /// Appends record `i` of another answer.
-    pub fn push_from(&mut self, other: &GetResponse, i: usize) {
+    pub(crate) fn push_from(&mut self, other: &GetResponse, i: usize) {
         self.ids.push(other.ids[i].clone());
         if let Some(d) = &other.documents {
             self.documents.get_or_insert_with(Vec::new).push(d.get(i).cloned().flatten());
@@ -99,17 +99,17 @@ impl GetResponse {
         }
     }
 
-    pub fn document(&self, i: usize) -> Option<&str> {
+    pub(crate) fn document(&self, i: usize) -> Option<&str> {
         self.documents.as_ref()?.get(i)?.as_deref()
     }
 
-    pub fn metadata(&self, i: usize) -> Option<&Map<String, Value>> {
+    pub(crate) fn metadata(&self, i: usize) -> Option<&Map<String, Value>> {
         self.metadatas.as_ref()?.get(i)?.as_ref()
     }
 }
 
 #[derive(Debug, Clone)]
-pub struct CollectionInfo {
+pub(crate) struct CollectionInfo {
     pub id: String,
     /// The embedding dimension, once records exist.
     pub dimension: Option<usize>,
@@ -130,7 +130,7 @@ impl FromJson for CollectionInfo {
 
 /// `POST …/upsert` body.
 #[derive(Debug, Clone, Serialize)]
-pub struct UpsertRequest {
+pub(crate) struct UpsertRequest {
     pub ids: Vec<String>,
     pub embeddings: Vec<Vec<f32>>,
     pub documents: Vec<String>,

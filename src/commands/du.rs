@@ -134,7 +134,7 @@ impl Walk<'_> {
 }
 
 /// `du` over the listing; `Unsupported` when its output is not modelled here.
-pub fn du(args: &[String], place: Place) -> Result<Printed, Unsupported> {
+pub(crate) fn du(args: &[String], place: Place) -> Result<Printed, Unsupported> {
     let (f, mut operands) = flags(args)?;
     if operands.is_empty() {
         operands.push(".");

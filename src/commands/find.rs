@@ -238,7 +238,7 @@ fn path_matches(g: &Glob, pattern: &str, ignore_case: bool, relative: &str) -> O
 }
 
 /// `find` over the listing; `Unsupported` when its output is not modelled here.
-pub fn find(args: &[String], place: Place) -> Result<Printed, Unsupported> {
+pub(crate) fn find(args: &[String], place: Place) -> Result<Printed, Unsupported> {
     let start = args
         .iter()
         .position(|a| a.starts_with('-') || matches!(a.as_str(), "(" | "\\(" | ")" | "\\)" | "!"))

@@ -9,7 +9,7 @@ use crate::commands::Unsupported;
 
 /// A glob in the subset modelled here.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Glob {
+pub(crate) struct Glob {
     chars: Vec<char>,
     ignore_case: bool,
 }
@@ -17,7 +17,7 @@ pub struct Glob {
 impl Glob {
     /// `ignore_case` needs an ASCII glob; names beyond ASCII then go to just-bash (see
     /// [`Glob::matches`]).
-    pub fn new(glob: &str, ignore_case: bool, strip_quotes: bool) -> Result<Glob, Unsupported> {
+    pub(crate) fn new(glob: &str, ignore_case: bool, strip_quotes: bool) -> Result<Glob, Unsupported> {
         let g = match glob.as_bytes() {
             [b'"', .., b'"'] | [b'\'', .., b'\''] if strip_quotes && glob.len() >= 2 => &glob[1..glob.len() - 1],
             _ => glob,
@@ -32,13 +32,13 @@ impl Glob {
         Ok(Glob { chars, ignore_case })
     }
 
-    pub fn ignore_case(&self) -> bool {
+    pub(crate) fn ignore_case(&self) -> bool {
         self.ignore_case
     }
 
     /// Whether `name` matches; `None` when RE2's case folding could differ from ASCII's
     /// (a name beyond ASCII under `-iname`).
-    pub fn matches(&self, name: &str) -> Option<bool> {
+    pub(crate) fn matches(&self, name: &str) -> Option<bool> {
         if self.ignore_case && !name.is_ascii() {
             return None;
         }

@@ -66,7 +66,7 @@ pub(super) fn collates_as_sorted(name: &str) -> bool {
 }
 
 /// `ls` over the listing; `Unsupported` when its output is not modelled here.
-pub fn ls(args: &[String], place: Place) -> Result<Printed, Unsupported> {
+pub(crate) fn ls(args: &[String], place: Place) -> Result<Printed, Unsupported> {
     let (f, mut paths) = flags(args)?;
     if paths.is_empty() {
         paths.push(".");

@@ -7,11 +7,11 @@
 //! output they model, and say [`Unsupported`] (with the reason) for anything else, which
 //! then runs in just-bash as before.
 
-pub mod du;
-pub mod find;
-pub mod glob;
-pub mod ls;
-pub mod tree;
+pub(crate) mod du;
+pub(crate) mod find;
+pub(crate) mod glob;
+pub(crate) mod ls;
+pub(crate) mod tree;
 
 use crate::fs::stats::CommandStats;
 use crate::fs::{Filesystem, DEV_NULL};
@@ -22,10 +22,10 @@ use std::fmt;
 /// Why a command is left to just-bash, or a search cannot be narrowed (shown in
 /// `fs.stats().commands[*]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unsupported(pub String);
+pub(crate) struct Unsupported(pub String);
 
 impl Unsupported {
-    pub fn new(reason: impl Into<String>) -> Self {
+    pub(crate) fn new(reason: impl Into<String>) -> Self {
         Unsupported(reason.into())
     }
 }
@@ -39,7 +39,7 @@ impl fmt::Display for Unsupported {
 /// A command's result, as just-bash's command returns it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Printed {
+pub(crate) struct Printed {
     pub stdout: String,
     pub stderr: String,
     pub exit_code: i32,
@@ -47,7 +47,7 @@ pub struct Printed {
 
 impl Printed {
     /// An error line; the command's exit code becomes `code`.
-    pub fn fail(&mut self, code: i32, line: String) {
+    pub(crate) fn fail(&mut self, code: i32, line: String) {
         self.stderr.push_str(&line);
         self.exit_code = code;
     }
@@ -55,7 +55,7 @@ impl Printed {
 
 /// Where a command runs: the session's listing and scratch directory, and its cwd.
 #[derive(Clone, Copy)]
-pub struct Place<'a> {
+pub(crate) struct Place<'a> {
     pub listing: &'a Listing,
     pub scratch: Option<&'a str>,
     /// Normalised.
@@ -64,7 +64,7 @@ pub struct Place<'a> {
 
 impl Place<'_> {
     /// Paths the listing does not answer for: the scratch directory and `/dev`.
-    pub fn check(&self, full: &str) -> Result<(), Unsupported> {
+    pub(crate) fn check(&self, full: &str) -> Result<(), Unsupported> {
         let under = |root: &str| full == root || full.starts_with(&format!("{root}/"));
         if self.scratch.is_some_and(under) || under("/dev") || full == DEV_NULL {
             return Err(Unsupported::new("the scratch directory and /dev are listed by just-bash"));
@@ -74,7 +74,7 @@ impl Place<'_> {
 
     /// A directory whose entries the listing alone holds: not the root when the session
     /// has a scratch directory beside the docs.
-    pub fn check_dir(&self, full: &str) -> Result<(), Unsupported> {
+    fn check_dir(&self, full: &str) -> Result<(), Unsupported> {
         if full == "/" && self.scratch.is_some() {
             return Err(Unsupported::new("the scratch directory is listed by just-bash"));
         }
@@ -84,7 +84,7 @@ impl Place<'_> {
 
 /// Answers a listing command for a session when it can, and records which way it went.
 /// `own_fs`: the command reads this filesystem itself, not a host's around it.
-pub fn answer(fs: &Filesystem, name: &str, args: &[String], cwd: &str, own_fs: bool) -> Option<Printed> {
+pub(crate) fn answer(fs: &Filesystem, name: &str, args: &[String], cwd: &str, own_fs: bool) -> Option<Printed> {
     let cwd = crate::base::path::normalize(cwd);
     let mut cs = CommandStats::new(name, args);
     let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
@@ -100,7 +100,7 @@ pub fn answer(fs: &Filesystem, name: &str, args: &[String], cwd: &str, own_fs: b
 }
 
 /// Runs `name` here when its output is modelled; the reason otherwise.
-pub fn run(name: &str, args: &[String], place: Place) -> Result<Printed, Unsupported> {
+pub(crate) fn run(name: &str, args: &[String], place: Place) -> Result<Printed, Unsupported> {
     if args.iter().any(|a| a == "--help") {
         return Err(Unsupported::new("help is just-bash's"));
     }

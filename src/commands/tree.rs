@@ -59,7 +59,7 @@ struct Counts {
 }
 
 /// `tree` over the listing; `Unsupported` when its output is not modelled here.
-pub fn tree(args: &[String], place: Place) -> Result<Printed, Unsupported> {
+pub(crate) fn tree(args: &[String], place: Place) -> Result<Printed, Unsupported> {
     let (f, mut dirs) = flags(args)?;
     if dirs.is_empty() {
         dirs.push(".");

@@ -2,7 +2,7 @@
 //! `writeFile` turns a string back into bytes.
 
 /// Decodes bytes as just-bash's `readFile` does for its encodings.
-pub fn decode(bytes: &[u8], encoding: Option<&str>) -> String {
+pub(crate) fn decode(bytes: &[u8], encoding: Option<&str>) -> String {
     match encoding {
         Some("binary") | Some("latin1") => bytes.iter().map(|&b| b as char).collect(),
         Some("hex") => bytes.iter().map(|b| format!("{b:02x}")).collect(),
@@ -14,7 +14,7 @@ pub fn decode(bytes: &[u8], encoding: Option<&str>) -> String {
 
 /// A page as just-bash's `readFile` reads it (UTF-8, BOM dropped, invalid sequences
 /// replaced), borrowed when the bytes are already that text.
-pub fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+pub(crate) fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     // Validation alone is several times faster than the lossy decoder: try it first.
     match std::str::from_utf8(bytes) {
@@ -26,7 +26,7 @@ pub fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 /// Encodes a string as just-bash's `writeFile` does: `binary` keeps the low byte of each
 /// character (shell pipelines carry bytes that way), `hex` and `base64` are decoded up to
 /// the first character that is not theirs, anything else is UTF-8.
-pub fn encode(text: &str, encoding: Option<&str>) -> Vec<u8> {
+pub(crate) fn encode(text: &str, encoding: Option<&str>) -> Vec<u8> {
     match encoding {
         Some("binary") | Some("latin1") => text.chars().map(|c| c as u32 as u8).collect(),
         Some("hex") => text

@@ -16,7 +16,7 @@ use std::cell::{Cell, RefCell};
 const KEPT: usize = 1000;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Failure {
+pub(crate) struct Failure {
     /// The normalised path that could not be read.
     pub path: String,
     pub cause: String,
@@ -24,7 +24,7 @@ pub struct Failure {
 
 /// What failed since a mark.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     /// Failures no command has reported yet, oldest first.
     pub unreported: Vec<Failure>,
     /// Every failure since the mark, reported or not.
@@ -32,18 +32,18 @@ pub struct Report {
 }
 
 #[derive(Default)]
-pub struct Journal {
+pub(crate) struct Journal {
     /// A ring once full: the oldest entry is at `next % KEPT`.
     entries: RefCell<Vec<(u64, Failure, bool)>>,
     next: Cell<u64>,
 }
 
 impl Journal {
-    pub fn mark(&self) -> u64 {
+    pub(crate) fn mark(&self) -> u64 {
         self.next.get()
     }
 
-    pub fn record(&self, path: &str, cause: impl ToString) {
+    pub(crate) fn record(&self, path: &str, cause: impl ToString) {
         let mut entries = self.entries.borrow_mut();
         let seq = self.next.get();
         let entry = (seq, Failure { path: path.to_string(), cause: cause.to_string() }, false);
@@ -56,7 +56,7 @@ impl Journal {
     }
 
     /// What failed since `mark`; the failures returned count as reported from now on.
-    pub fn since(&self, mark: u64) -> Report {
+    pub(crate) fn since(&self, mark: u64) -> Report {
         let mut unreported = Vec::new();
         let mut entries = self.entries.borrow_mut();
         let oldest = if entries.len() < KEPT { 0 } else { (self.next.get() % KEPT as u64) as usize };

@@ -31,9 +31,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The path that accepts and discards writes, so `cmd 2>/dev/null` works.
-pub const DEV_NULL: &str = "/dev/null";
+pub(crate) const DEV_NULL: &str = "/dev/null";
 
-pub struct Filesystem {
+pub(crate) struct Filesystem {
     client: Rc<Client>,
     collection: Collection,
     tree: Rc<LoadedTree>,
@@ -66,7 +66,11 @@ fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
 impl Filesystem {
     /// Opens a session: resolves the collection and loads the tree (or reuses the
     /// process's copy), then builds this session's view.
-    pub async fn connect(mut opts: Options, transport: Rc<dyn Transport>, now_ms: f64) -> Result<Filesystem, FsError> {
+    pub(crate) async fn connect(
+        mut opts: Options,
+        transport: Rc<dyn Transport>,
+        now_ms: f64,
+    ) -> Result<Filesystem, FsError> {
         let budget = Rc::new(Budget::new(opts.limits));
         let transport: Rc<dyn Transport> = Rc::new(Budgeted::new(transport, budget.clone()));
         let client = Rc::new(Client::for_session(opts.client.clone(), transport.clone(), budget.clone()));
@@ -118,7 +122,7 @@ impl Filesystem {
         })
     }
 
-    pub fn listing(&self) -> &Listing {
+    pub(crate) fn listing(&self) -> &Listing {
         &self.listing
     }
 
@@ -128,27 +132,27 @@ impl Filesystem {
     /// chunks, and a search's requests, timing and budget would depend on hidden text.
     /// So a session that has hidden pages on such a collection reads its scope instead,
     /// unless the host accepts that dependence (`searchHiddenTextCost`).
-    pub fn coarse_query_allowed(&self) -> bool {
+    pub(crate) fn coarse_query_allowed(&self) -> bool {
         self.tree.chunk_access() || !self.listing.has_hidden_pages() || self.unscoped_coarse_query
     }
 
     /// Whether searches may be answered in Rust (the `nativeCommands` option).
-    pub fn native_commands(&self) -> bool {
+    pub(crate) fn native_commands(&self) -> bool {
         self.native_commands
     }
 
     /// The scratch directory's path, when the session has one.
-    pub fn scratch_root(&self) -> Option<&str> {
+    pub(crate) fn scratch_root(&self) -> Option<&str> {
         self.scratch_root.as_deref()
     }
 
     /// The scratch directory, when a normalised path is in it.
-    pub(crate) fn scratch_for(&self, norm: &str) -> Option<&RefCell<Scratch>> {
+    fn scratch_for(&self, norm: &str) -> Option<&RefCell<Scratch>> {
         self.scratch.as_ref().filter(|s| s.borrow().contains(norm))
     }
 
     /// Every visible path, the scratch directory's included.
-    pub fn all_paths(&self) -> Vec<String> {
+    pub(crate) fn all_paths(&self) -> Vec<String> {
         let mut paths = self.listing.all_paths();
         if let Some(s) = &self.scratch {
             paths.extend(s.borrow().paths().cloned());
@@ -157,32 +161,32 @@ impl Filesystem {
     }
 
     /// Milliseconds on the session's clock.
-    pub fn now_ms(&self) -> f64 {
+    pub(crate) fn now_ms(&self) -> f64 {
         self.transport.now_ms()
     }
 
-    pub fn tree(&self) -> &LoadedTree {
+    pub(crate) fn tree(&self) -> &LoadedTree {
         &self.tree
     }
 
-    pub fn store(&self) -> &PageStore {
+    pub(crate) fn store(&self) -> &PageStore {
         &self.store
     }
 
-    pub fn collection(&self) -> &Collection {
+    pub(crate) fn collection(&self) -> &Collection {
         &self.collection
     }
 
     /// Chroma requests made so far.
-    pub fn requests(&self) -> u64 {
+    pub(crate) fn requests(&self) -> u64 {
         self.client.stats().requests
     }
 
-    pub fn record(&self, command: CommandStats) {
+    pub(crate) fn record(&self, command: CommandStats) {
         self.history.borrow_mut().push(command);
     }
 
-    pub fn stats(&self) -> Stats {
+    pub(crate) fn stats(&self) -> Stats {
         Stats {
             requests: self.client.stats(),
             store: self.store.stats(),
@@ -193,7 +197,7 @@ impl Filesystem {
     }
 
     /// A command starts (see [`crate::chroma::budget`] and [`crate::fs::journal`]); the mark to end it with.
-    pub fn begin_command(&self) -> u64 {
+    pub(crate) fn begin_command(&self) -> u64 {
         let first = self.budget.commands();
         self.budget.begin(self.transport.now_ms());
         if self.budget.commands() != first {
@@ -203,7 +207,7 @@ impl Filesystem {
     }
 
     /// A command ends: what failed while it ran.
-    pub fn end_command(&self, mark: u64) -> Report {
+    pub(crate) fn end_command(&self, mark: u64) -> Report {
         self.budget.end();
         if !self.budget.in_command() {
             self.store.clear_plan();
@@ -212,17 +216,17 @@ impl Filesystem {
     }
 
     /// The host gave up on the running command: nothing more is sent for it.
-    pub fn abort_command(&self) {
+    pub(crate) fn abort_command(&self) {
         self.budget.abort();
     }
 
     /// Notes a failure for the command that is running.
-    pub fn failed(&self, path: &str, cause: impl ToString) {
+    pub(crate) fn failed(&self, path: &str, cause: impl ToString) {
         self.journal.record(path, cause);
     }
 
     /// Cheap and never failing: just-bash probes `/usr/bin/<cmd>` before every command.
-    pub fn exists(&self, p: &str) -> bool {
+    pub(crate) fn exists(&self, p: &str) -> bool {
         if p.contains('\0') {
             return false;
         }
@@ -241,7 +245,7 @@ impl Filesystem {
         }
     }
 
-    pub async fn stat(&self, p: &str, syscall: &'static str) -> Result<StatInfo, FsError> {
+    pub(crate) async fn stat(&self, p: &str, syscall: &'static str) -> Result<StatInfo, FsError> {
         let norm = check_path(p, syscall)?;
         if norm == DEV_NULL {
             return Ok(StatInfo { is_file: true, is_dir: false, mode: 0o666, size: 0, mtime_ms: 0.0, ino: 0 });
@@ -266,7 +270,7 @@ impl Filesystem {
 
     /// A directory's names, with whether each is a directory; the root also lists the
     /// scratch directory.
-    pub fn readdir(&self, p: &str) -> Result<Cow<'_, [(String, bool)]>, FsError> {
+    pub(crate) fn readdir(&self, p: &str) -> Result<Cow<'_, [(String, bool)]>, FsError> {
         let norm = check_path(p, "scandir")?;
         if let Some(s) = self.scratch_for(&norm) {
             return s.borrow().readdir(&norm, p).map(Cow::Owned);
@@ -285,7 +289,7 @@ impl Filesystem {
         }
     }
 
-    pub fn realpath(&self, p: &str) -> Result<String, FsError> {
+    pub(crate) fn realpath(&self, p: &str) -> Result<String, FsError> {
         let norm = check_path(p, "realpath")?;
         if norm == DEV_NULL {
             return Ok(norm);
@@ -299,7 +303,7 @@ impl Filesystem {
         self.lookup(p, "realpath").map(|(n, _)| n)
     }
 
-    pub fn readlink(&self, p: &str) -> Result<String, FsError> {
+    pub(crate) fn readlink(&self, p: &str) -> Result<String, FsError> {
         if !self.exists(p) {
             return Err(FsError::new(Errno::Enoent, "readlink", p));
         }
@@ -307,7 +311,7 @@ impl Filesystem {
     }
 
     /// A file's bytes. Directories are `EISDIR`; `/dev/null` reads empty.
-    pub async fn read(&self, p: &str) -> Result<Rc<[u8]>, FsError> {
+    pub(crate) async fn read(&self, p: &str) -> Result<Rc<[u8]>, FsError> {
         let norm = check_path(p, "open")?;
         if norm == DEV_NULL {
             return Ok(Rc::from(Vec::new()));
@@ -330,7 +334,7 @@ impl Filesystem {
     }
 
     /// The page behind a visible file at a normalised path.
-    pub fn page(&self, norm: &str) -> Option<PageRef> {
+    pub(crate) fn page(&self, norm: &str) -> Option<PageRef> {
         match self.listing.get(norm)? {
             Node::File(f) => Some(self.page_ref(norm, f)),
             Node::Dir(_) => None,
@@ -366,8 +370,8 @@ mod stat;
 pub(crate) mod stats;
 mod write;
 
-pub use encoding::{decode, encode, text};
-pub use stat::StatInfo;
+pub(crate) use encoding::{decode, encode, text};
+pub(crate) use stat::StatInfo;
 
 #[cfg(test)]
 mod tests;

@@ -24,7 +24,7 @@ enum Entry {
 /// JavaScript holds them exactly): `ls -R` and `find` tell directories apart by them.
 const FIRST_INO: u64 = 1 << 50;
 
-pub struct Scratch {
+pub(crate) struct Scratch {
     root: String,
     entries: BTreeMap<String, Entry>,
     used: u64,
@@ -35,7 +35,7 @@ pub struct Scratch {
 impl Scratch {
     /// A scratch directory at `root` (a normalised, top-level path) holding at most
     /// `limit` bytes of file content.
-    pub fn new(root: &str, limit: u64, now: f64) -> Self {
+    pub(crate) fn new(root: &str, limit: u64, now: f64) -> Self {
         let mut entries = BTreeMap::new();
         entries.insert(root.to_string(), Entry::Dir { mode: 0o755, mtime: now, ino: FIRST_INO });
         Scratch { root: root.to_string(), entries, used: 0, limit, next_ino: FIRST_INO + 1 }
@@ -47,20 +47,20 @@ impl Scratch {
     }
 
     /// The root's name, as its parent lists it.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         path::file_name(&self.root)
     }
 
     /// Whether a normalised path is the scratch directory or below it.
-    pub fn contains(&self, p: &str) -> bool {
+    pub(crate) fn contains(&self, p: &str) -> bool {
         p == self.root || p.strip_prefix(&self.root).is_some_and(|rest| rest.starts_with('/'))
     }
 
-    pub fn exists(&self, p: &str) -> bool {
+    pub(crate) fn exists(&self, p: &str) -> bool {
         self.entries.contains_key(p)
     }
 
-    pub fn stat(&self, p: &str, shown: &str, syscall: &'static str) -> Result<StatInfo, FsError> {
+    pub(crate) fn stat(&self, p: &str, shown: &str, syscall: &'static str) -> Result<StatInfo, FsError> {
         match self.entries.get(p) {
             Some(Entry::Dir { mode, mtime, ino }) => {
                 Ok(StatInfo { is_file: false, is_dir: true, mode: *mode, size: 0, mtime_ms: *mtime, ino: *ino })
@@ -77,7 +77,7 @@ impl Scratch {
         }
     }
 
-    pub fn read(&self, p: &str, shown: &str) -> Result<Rc<[u8]>, FsError> {
+    pub(crate) fn read(&self, p: &str, shown: &str) -> Result<Rc<[u8]>, FsError> {
         match self.entries.get(p) {
             Some(Entry::File { bytes, .. }) => Ok(bytes.clone()),
             Some(Entry::Dir { .. }) => Err(FsError::new(Errno::Eisdir, "read", shown)),
@@ -86,7 +86,7 @@ impl Scratch {
     }
 
     /// The names in a directory, with whether each is a directory, in JavaScript order.
-    pub fn readdir(&self, p: &str, shown: &str) -> Result<Vec<(String, bool)>, FsError> {
+    pub(crate) fn readdir(&self, p: &str, shown: &str) -> Result<Vec<(String, bool)>, FsError> {
         match self.entries.get(p) {
             Some(Entry::Dir { .. }) => {}
             Some(Entry::File { .. }) => return Err(FsError::new(Errno::Enotdir, "scandir", shown)),
@@ -105,7 +105,7 @@ impl Scratch {
     }
 
     /// Writes a file (or appends to it), creating missing parent directories.
-    pub fn write(&mut self, p: &str, shown: &str, data: &[u8], append: bool, now: f64) -> Result<(), FsError> {
+    pub(crate) fn write(&mut self, p: &str, shown: &str, data: &[u8], append: bool, now: f64) -> Result<(), FsError> {
         let (old, mode, ino) = match self.entries.get(p) {
             Some(Entry::Dir { .. }) => return Err(FsError::new(Errno::Eisdir, "write", shown)),
             Some(Entry::File { bytes, mode, ino, .. }) => (Some(bytes.clone()), *mode, *ino),
@@ -147,7 +147,7 @@ impl Scratch {
         }
     }
 
-    pub fn mkdir(&mut self, p: &str, shown: &str, recursive: bool, now: f64) -> Result<(), FsError> {
+    pub(crate) fn mkdir(&mut self, p: &str, shown: &str, recursive: bool, now: f64) -> Result<(), FsError> {
         match self.entries.get(p) {
             Some(Entry::File { .. }) => return Err(FsError::new(Errno::Eexist, "mkdir", shown)),
             Some(Entry::Dir { .. }) if recursive => return Ok(()),
@@ -169,7 +169,7 @@ impl Scratch {
         Ok(())
     }
 
-    pub fn rm(&mut self, p: &str, shown: &str, recursive: bool, force: bool) -> Result<(), FsError> {
+    pub(crate) fn rm(&mut self, p: &str, shown: &str, recursive: bool, force: bool) -> Result<(), FsError> {
         let Some(entry) = self.entries.get(p) else {
             return if force { Ok(()) } else { Err(FsError::new(Errno::Enoent, "rm", shown)) };
         };
@@ -200,7 +200,7 @@ impl Scratch {
     }
 
     /// Moves a file or a directory within the scratch directory.
-    pub fn rename(&mut self, from: &str, to: &str, shown: (&str, &str), now: f64) -> Result<(), FsError> {
+    pub(crate) fn rename(&mut self, from: &str, to: &str, shown: (&str, &str), now: f64) -> Result<(), FsError> {
         if from == to {
             return Ok(());
         }
@@ -234,7 +234,7 @@ impl Scratch {
         Ok(())
     }
 
-    pub fn chmod(&mut self, p: &str, shown: &str, new_mode: u32) -> Result<(), FsError> {
+    pub(crate) fn chmod(&mut self, p: &str, shown: &str, new_mode: u32) -> Result<(), FsError> {
         match self.entries.get_mut(p) {
             Some(Entry::Dir { mode, .. } | Entry::File { mode, .. }) => {
                 *mode = new_mode;
@@ -244,7 +244,7 @@ impl Scratch {
         }
     }
 
-    pub fn utimes(&mut self, p: &str, shown: &str, new_mtime: f64) -> Result<(), FsError> {
+    pub(crate) fn utimes(&mut self, p: &str, shown: &str, new_mtime: f64) -> Result<(), FsError> {
         match self.entries.get_mut(p) {
             Some(Entry::Dir { mtime, .. } | Entry::File { mtime, .. }) => {
                 *mtime = new_mtime;
@@ -255,13 +255,13 @@ impl Scratch {
     }
 
     /// Every path in the scratch directory, the root first.
-    pub fn paths(&self) -> impl Iterator<Item = &String> {
+    pub(crate) fn paths(&self) -> impl Iterator<Item = &String> {
         self.entries.keys()
     }
 
     #[cfg(test)]
     /// Bytes of file content held.
-    pub fn used(&self) -> u64 {
+    pub(crate) fn used(&self) -> u64 {
         self.used
     }
 }

@@ -5,7 +5,7 @@
 
 /// File metadata, as `stat` reports it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StatInfo {
+pub(crate) struct StatInfo {
     pub is_file: bool,
     pub is_dir: bool,
     pub mode: u32,

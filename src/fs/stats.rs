@@ -11,7 +11,7 @@ use serde::Serialize;
 /// Counters since `connect`.
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Stats {
+pub(crate) struct Stats {
     #[serde(flatten)]
     pub requests: RequestStats,
     #[serde(flatten)]
@@ -26,7 +26,7 @@ pub struct Stats {
 /// How a search command ran.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum PlanKind {
+pub(crate) enum PlanKind {
     /// Not planned: the command reads no files of ours, or could not be parsed.
     #[default]
     Delegate,
@@ -41,7 +41,7 @@ pub enum PlanKind {
 /// What one `grep`/`rg` cost: how it was planned and the Chroma requests it made.
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CommandStats {
+pub(crate) struct CommandStats {
     pub command: String,
     pub plan: PlanKind,
     /// Files the command would read without narrowing.
@@ -66,7 +66,7 @@ pub struct CommandStats {
 
 impl CommandStats {
     /// The stats of a command about to run, named by its words joined by spaces.
-    pub fn new(name: &str, args: &[String]) -> Self {
+    pub(crate) fn new(name: &str, args: &[String]) -> Self {
         let command = std::iter::once(name).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ");
         CommandStats { command, ..Default::default() }
     }
@@ -74,20 +74,20 @@ impl CommandStats {
 
 /// The last few commands, oldest first.
 #[derive(Debug, Default)]
-pub struct History(Vec<CommandStats>);
+pub(crate) struct History(Vec<CommandStats>);
 
 impl History {
     /// Commands remembered.
-    pub const LEN: usize = 32;
+    const LEN: usize = 32;
 
-    pub fn push(&mut self, c: CommandStats) {
+    pub(crate) fn push(&mut self, c: CommandStats) {
         if self.0.len() >= Self::LEN {
             self.0.remove(0);
         }
         self.0.push(c);
     }
 
-    pub fn to_vec(&self) -> Vec<CommandStats> {
+    pub(crate) fn to_vec(&self) -> Vec<CommandStats> {
         self.0.clone()
     }
 }

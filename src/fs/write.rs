@@ -13,7 +13,7 @@ fn read_only(syscall: &'static str, p: &str) -> FsError {
 
 impl Filesystem {
     /// `writeFile` (or `appendFile` with `append`).
-    pub fn write(&self, p: &str, data: &[u8], append: bool) -> Result<(), FsError> {
+    pub(crate) fn write(&self, p: &str, data: &[u8], append: bool) -> Result<(), FsError> {
         let syscall = if append { "append" } else { "write" };
         let norm = check_path(p, syscall).map_err(|_| read_only(syscall, p))?;
         if norm == DEV_NULL {
@@ -23,19 +23,19 @@ impl Filesystem {
         s.borrow_mut().write(&norm, p, data, append, self.now_ms())
     }
 
-    pub fn mkdir(&self, p: &str, recursive: bool) -> Result<(), FsError> {
+    pub(crate) fn mkdir(&self, p: &str, recursive: bool) -> Result<(), FsError> {
         let norm = check_path(p, "mkdir").map_err(|_| read_only("mkdir", p))?;
         let s = self.scratch_for(&norm).ok_or_else(|| read_only("mkdir", p))?;
         s.borrow_mut().mkdir(&norm, p, recursive, self.now_ms())
     }
 
-    pub fn rm(&self, p: &str, recursive: bool, force: bool) -> Result<(), FsError> {
+    pub(crate) fn rm(&self, p: &str, recursive: bool, force: bool) -> Result<(), FsError> {
         let norm = check_path(p, "rm").map_err(|_| read_only("rm", p))?;
         let s = self.scratch_for(&norm).ok_or_else(|| read_only("rm", p))?;
         s.borrow_mut().rm(&norm, p, recursive, force)
     }
 
-    pub fn mv(&self, src: &str, dest: &str) -> Result<(), FsError> {
+    pub(crate) fn mv(&self, src: &str, dest: &str) -> Result<(), FsError> {
         let (from, to) = (path::normalize(src), path::normalize(dest));
         match (self.scratch_for(&from), self.scratch_for(&to)) {
             (Some(s), Some(_)) => s.borrow_mut().rename(&from, &to, (src, dest), self.now_ms()),
@@ -44,13 +44,13 @@ impl Filesystem {
         }
     }
 
-    pub fn chmod(&self, p: &str, mode: u32) -> Result<(), FsError> {
+    pub(crate) fn chmod(&self, p: &str, mode: u32) -> Result<(), FsError> {
         let norm = path::normalize(p);
         let s = self.scratch_for(&norm).ok_or_else(|| read_only("chmod", p))?;
         s.borrow_mut().chmod(&norm, p, mode)
     }
 
-    pub fn utimes(&self, p: &str, mtime_ms: f64) -> Result<(), FsError> {
+    pub(crate) fn utimes(&self, p: &str, mtime_ms: f64) -> Result<(), FsError> {
         let norm = path::normalize(p);
         let s = self.scratch_for(&norm).ok_or_else(|| read_only("utimes", p))?;
         s.borrow_mut().utimes(&norm, p, mtime_ms)
@@ -58,7 +58,7 @@ impl Filesystem {
 
     /// `cp`: from anywhere this session can read into the scratch directory. Pages are
     /// read as `cat` reads them (and a failed read is the copy's error).
-    pub async fn cp(&self, src: &str, dest: &str, recursive: bool) -> Result<(), FsError> {
+    pub(crate) async fn cp(&self, src: &str, dest: &str, recursive: bool) -> Result<(), FsError> {
         let to = path::normalize(dest);
         if self.scratch_for(&to).is_none() {
             return Err(read_only("cp", dest));

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 /// What an annotation wrote.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AnnotateSummary {
+pub(crate) struct AnnotateSummary {
     pub collection: String,
     pub chunks: usize,
     /// Chunks whose fields were written (the others were already right).
@@ -46,7 +46,7 @@ fn fields(slug: &str, tree: &HashMap<&str, (bool, &[String])>) -> Map<String, Va
     m
 }
 
-pub async fn annotate(client: &Client, collection: &str, schema: &Schema) -> Result<AnnotateSummary, String> {
+pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema) -> Result<AnnotateSummary, String> {
     let info = client.collection(collection).await.map_err(|e| e.to_string())?;
     let tree_req =
         GetRequest { ids: Some(vec![schema.tree_id.clone()]), include: vec!["documents"], ..Default::default() };

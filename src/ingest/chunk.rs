@@ -6,7 +6,7 @@
 
 /// Splits text into chunks of at most `max` bytes on line boundaries. Returns the chunks
 /// and whether any line had to be cut.
-pub fn chunk_lines(text: &str, max: usize) -> (Vec<&str>, bool) {
+pub(crate) fn chunk_lines(text: &str, max: usize) -> (Vec<&str>, bool) {
     let max = max.max(4);
     let mut chunks = Vec::new();
     let mut cut = false;

@@ -10,14 +10,14 @@
 //! Access rules ([`rules`]) map path globs to `isPublic`/`groups`. The plan ([`plan`]) is
 //! pure and tested natively; [`write()`] sends it through the Chroma client.
 
-pub mod annotate;
-pub mod chunk;
-pub mod rules;
-pub mod write;
+pub(crate) mod annotate;
+pub(crate) mod chunk;
+pub(crate) mod rules;
+pub(crate) mod write;
 
-pub use chunk::chunk_lines;
-pub use rules::{parse_access_rules, Rules};
-pub use write::{write, DefaultEmbedder, Embedder, WriteOptions};
+pub(crate) use chunk::chunk_lines;
+pub(crate) use rules::{parse_access_rules, Rules};
+pub(crate) use write::{write, DefaultEmbedder, Embedder, WriteOptions};
 
 use crate::chroma::ClientConfig;
 use crate::options::{self, Fields, OptionError};
@@ -26,16 +26,16 @@ use crate::tree::schema::{chunk_id, Schema};
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
-pub const DEFAULT_CHUNK_BYTES: usize = 4096;
+pub(crate) const DEFAULT_CHUNK_BYTES: usize = 4096;
 /// Chroma Cloud's per-document limit.
-pub const MAX_CHUNK_BYTES: usize = 16384;
+const MAX_CHUNK_BYTES: usize = 16384;
 /// Dimension of the built-in embedding.
-pub const DEFAULT_DIMENSION: usize = 32;
+const DEFAULT_DIMENSION: usize = 32;
 
 /// How an ingest is configured: everything but the files and the embedding function,
 /// which the host hands over apart.
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub(crate) struct Settings {
     pub client: ClientConfig,
     pub collection: String,
     pub schema: Schema,
@@ -47,7 +47,7 @@ pub struct Settings {
 
 impl Settings {
     /// Reads `ingest`'s options; `access` is the rules' JSON text.
-    pub fn from_json(value: &Value) -> Result<Settings, OptionError> {
+    pub(crate) fn from_json(value: &Value) -> Result<Settings, OptionError> {
         let f = Fields::of(value, "ingest")?;
         let collection = f.required("collection")?;
         let list = match f.string("access")? {
@@ -77,7 +77,7 @@ impl Settings {
 
 /// One file to ingest; `path` is relative to the docs folder, with `/` separators.
 #[derive(Debug, Clone)]
-pub struct SourceFile {
+pub(crate) struct SourceFile {
     pub path: String,
     pub content: Vec<u8>,
     pub mtime: Option<f64>,
@@ -85,7 +85,7 @@ pub struct SourceFile {
 
 /// One chunk record to write.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Record {
+pub(crate) struct Record {
     pub id: String,
     pub slug: String,
     pub index: usize,
@@ -96,7 +96,7 @@ pub struct Record {
 
 /// Everything an ingest will write.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub records: Vec<Record>,
     pub tree: Map<String, Value>,
     pub pages: usize,
@@ -109,7 +109,7 @@ pub struct Plan {
 }
 
 /// Everything an ingest will write, checked before anything is: paths, text, rules.
-pub fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree_id: &str) -> Result<Plan, String> {
+pub(crate) fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree_id: &str) -> Result<Plan, String> {
     let chunk_bytes = chunk_bytes.clamp(64, MAX_CHUNK_BYTES);
     let mut records = Vec::new();
     let mut tree = Map::new();
@@ -164,7 +164,7 @@ pub fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree_id: &s
 /// What an ingest wrote.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Summary {
+pub(crate) struct Summary {
     pub collection: String,
     pub collection_id: String,
     pub pages: usize,
@@ -183,7 +183,7 @@ pub struct Summary {
 }
 
 #[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct RuleSummary {
+pub(crate) struct RuleSummary {
     pub glob: String,
     pub pages: usize,
 }

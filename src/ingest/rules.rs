@@ -12,14 +12,14 @@ use crate::tree::access::Access;
 
 /// Pages whose slug matches `glob` get `access`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct AccessRule {
+pub(crate) struct AccessRule {
     pub glob: String,
     pub access: Access,
 }
 
 /// Parses `{"internal/**": {"isPublic": false, "groups": ["admin"]}, …}`, keeping order
 /// (the last matching rule wins) and refusing a glob written twice.
-pub fn parse_access_rules(text: &str) -> Result<Vec<AccessRule>, String> {
+pub(crate) fn parse_access_rules(text: &str) -> Result<Vec<AccessRule>, String> {
     let members = json::ordered_object(text).map_err(|e| format!("access rules: {e}"))?;
     members
         .into_iter()
@@ -33,7 +33,7 @@ pub fn parse_access_rules(text: &str) -> Result<Vec<AccessRule>, String> {
 
 /// The rules of one ingest and the access of pages no rule matches.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Rules {
+pub(crate) struct Rules {
     pub list: Vec<AccessRule>,
     pub default: Access,
 }
@@ -46,12 +46,12 @@ impl Default for Rules {
 }
 
 impl Rules {
-    pub fn new(list: Vec<AccessRule>, default_private: bool) -> Self {
+    pub(crate) fn new(list: Vec<AccessRule>, default_private: bool) -> Self {
         Rules { list, default: Access { is_public: !default_private, groups: Vec::new() } }
     }
 
     /// A page's access, and which rule decided it (`None`: the default).
-    pub fn access(&self, slug: &str) -> (&Access, Option<usize>) {
+    pub(crate) fn access(&self, slug: &str) -> (&Access, Option<usize>) {
         match self.list.iter().rposition(|r| glob_match(&r.glob, slug)) {
             Some(i) => (&self.list[i].access, Some(i)),
             None => (&self.default, None),
@@ -59,7 +59,7 @@ impl Rules {
     }
 
     /// Fails on the first rule that matched no page (`matched[i]` pages for rule `i`).
-    pub fn check_used(&self, matched: &[usize]) -> Result<(), String> {
+    pub(crate) fn check_used(&self, matched: &[usize]) -> Result<(), String> {
         let Some(unused) = self.list.iter().zip(matched).find(|(_, n)| **n == 0).map(|(r, _)| r) else { return Ok(()) };
         let glob = &unused.glob;
         Err(match glob.strip_prefix('/') {
@@ -75,7 +75,7 @@ impl Rules {
 
 /// Glob match on `/`-separated paths: `*` and `?` stay within a segment, `**` spans any
 /// number of segments (`docs/**` matches everything below `docs`).
-pub fn glob_match(glob: &str, path: &str) -> bool {
+fn glob_match(glob: &str, path: &str) -> bool {
     fn go(g: &[u8], p: &[u8]) -> bool {
         match g.first() {
             None => p.is_empty(),

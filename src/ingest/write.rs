@@ -15,11 +15,11 @@ use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
 /// Records per write request (Chroma Cloud's cap).
-pub const WRITE_BATCH: usize = 300;
+pub(crate) const WRITE_BATCH: usize = 300;
 
 /// A deterministic bag-of-words embedding: lets a collection work as a filesystem with
 /// no model at all (semantic quality is not its purpose).
-pub fn default_embedding(text: &str) -> Vec<f32> {
+fn default_embedding(text: &str) -> Vec<f32> {
     let mut v = vec![0f32; DEFAULT_DIMENSION];
     for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
         // ASCII folding: Unicode's case tables would cost the module more than they add here.
@@ -36,12 +36,12 @@ pub fn default_embedding(text: &str) -> Vec<f32> {
 }
 
 /// Computes embeddings for a batch of documents.
-pub trait Embedder {
+pub(crate) trait Embedder {
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>>;
 }
 
 /// The built-in [`default_embedding`].
-pub struct DefaultEmbedder;
+pub(crate) struct DefaultEmbedder;
 
 impl Embedder for DefaultEmbedder {
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
@@ -49,7 +49,7 @@ impl Embedder for DefaultEmbedder {
     }
 }
 
-pub struct WriteOptions<'a> {
+pub(crate) struct WriteOptions<'a> {
     pub collection: &'a str,
     pub schema: &'a Schema,
     /// Store the tree as plain JSON instead of gzip+base64.
@@ -95,7 +95,7 @@ async fn upsert_batch(
 }
 
 /// Writes a plan: chunks, then removal of stale records, then the tree.
-pub async fn write(
+pub(crate) async fn write(
     client: &Client,
     plan: &Plan,
     opts: &WriteOptions<'_>,

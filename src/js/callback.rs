@@ -16,14 +16,14 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// Calls `f` with `this` and `args`, and awaits what it returns.
-pub async fn call(f: &Function, this: &JsValue, args: &[JsValue]) -> Result<JsValue, String> {
+pub(super) async fn call(f: &Function, this: &JsValue, args: &[JsValue]) -> Result<JsValue, String> {
     let args: Array = args.iter().collect();
     let value = f.apply(this, &args).map_err(|e| describe_js_error(&e))?;
     JsFuture::from(Promise::resolve(&value)).await.map_err(|e| describe_js_error(&e))
 }
 
 /// A lazy file whose bytes come from a host function.
-pub fn provider(f: Function) -> LazySource {
+pub(super) fn provider(f: Function) -> LazySource {
     let load: Provider = Rc::new(move || -> LocalFuture<'static, Result<Vec<u8>, String>> {
         let f = f.clone();
         Box::pin(async move {
@@ -62,7 +62,7 @@ impl SharedCache for JsSharedCache {
 }
 
 /// The `sharedCache` option, if given.
-pub fn shared_cache(options: &JsValue) -> Result<Option<Rc<dyn SharedCache>>, JsValue> {
+pub(super) fn shared_cache(options: &JsValue) -> Result<Option<Rc<dyn SharedCache>>, JsValue> {
     let Some(c) = get(options, "sharedCache") else { return Ok(None) };
     let method = |name: &str| get(&c, name).and_then(|f| f.dyn_into::<Function>().ok());
     match (method("get"), method("set")) {
@@ -72,7 +72,7 @@ pub fn shared_cache(options: &JsValue) -> Result<Option<Rc<dyn SharedCache>>, Js
 }
 
 /// An embedding function: `(texts: string[]) => number[][]` (or a promise of it).
-pub struct JsEmbedder(pub Function);
+pub(super) struct JsEmbedder(pub Function);
 
 impl Embedder for JsEmbedder {
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {

@@ -11,18 +11,18 @@ use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-pub fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
+pub(super) fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
     // Setting a property on a fresh plain object cannot fail.
     let _ = Reflect::set(obj, &JsValue::from_str(key), &value.into());
 }
 
-pub fn js_error(code: &str, message: &str) -> JsValue {
+pub(super) fn js_error(code: &str, message: &str) -> JsValue {
     let e = js_sys::Error::new(message);
     set(&e, "code", code);
     e.into()
 }
 
-pub fn fs_error(e: FsError) -> JsValue {
+pub(super) fn fs_error(e: FsError) -> JsValue {
     let err = js_error(e.code(), &e.to_string());
     let obj: &Object = err.unchecked_ref();
     set(obj, "syscall", e.syscall);
@@ -30,17 +30,17 @@ pub fn fs_error(e: FsError) -> JsValue {
     err
 }
 
-pub fn invalid(message: impl std::fmt::Display) -> JsValue {
+pub(super) fn invalid(message: impl std::fmt::Display) -> JsValue {
     js_error("EINVAL", &message.to_string())
 }
 
 /// A member of an object; `undefined` and `null` are absent.
 /// A boolean member of an options object (`{ recursive: true }`); absent is false.
-pub fn flag(obj: &JsValue, key: &str) -> bool {
+pub(super) fn flag(obj: &JsValue, key: &str) -> bool {
     get(obj, key).is_some_and(|v| v.is_truthy())
 }
 
-pub fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
+pub(super) fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
     if !obj.is_object() {
         return None;
     }
@@ -48,12 +48,12 @@ pub fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
 }
 
 /// A member that must be a function, if present.
-pub fn function(obj: &JsValue, key: &str, message: &str) -> Result<Option<Function>, JsValue> {
+pub(super) fn function(obj: &JsValue, key: &str, message: &str) -> Result<Option<Function>, JsValue> {
     get(obj, key).map(|f| f.dyn_into::<Function>().map_err(|_| invalid(message))).transpose()
 }
 
 /// An object's own enumerable members, in order.
-pub fn entries(obj: &JsValue) -> Vec<(String, JsValue)> {
+pub(super) fn entries(obj: &JsValue) -> Vec<(String, JsValue)> {
     let Some(obj) = obj.dyn_ref::<Object>() else { return Vec::new() };
     Object::entries(obj)
         .iter()
@@ -67,7 +67,7 @@ pub fn entries(obj: &JsValue) -> Vec<(String, JsValue)> {
 /// The JSON view of an options value: functions and `undefined` dropped, a number that
 /// JSON cannot hold kept as its text (so a reader rejects it as not a number), and
 /// nesting cut off where options never go.
-pub fn to_json(v: &JsValue) -> Value {
+pub(super) fn to_json(v: &JsValue) -> Value {
     fn go(v: &JsValue, depth: usize) -> Option<Value> {
         if v.is_undefined() || v.is_function() {
             return None;
@@ -116,7 +116,7 @@ pub fn to_json(v: &JsValue) -> Value {
 }
 
 /// Bytes from a string (UTF-8) or any ArrayBuffer view.
-pub fn to_bytes(v: &JsValue) -> Option<Vec<u8>> {
+pub(super) fn to_bytes(v: &JsValue) -> Option<Vec<u8>> {
     if let Some(s) = v.as_string() {
         return Some(s.into_bytes());
     }
@@ -129,7 +129,7 @@ pub fn to_bytes(v: &JsValue) -> Option<Vec<u8>> {
     None
 }
 
-pub fn stat_object(s: &StatInfo) -> JsValue {
+pub(super) fn stat_object(s: &StatInfo) -> JsValue {
     let o = Object::new();
     set(&o, "isFile", s.is_file);
     set(&o, "isDirectory", s.is_dir);
@@ -142,6 +142,6 @@ pub fn stat_object(s: &StatInfo) -> JsValue {
     o.into()
 }
 
-pub fn plain<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
+pub(super) fn plain<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(invalid)
 }

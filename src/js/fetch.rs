@@ -30,7 +30,7 @@ extern "C" {
 }
 
 /// A JS value's `message`, with `cause` (Node's `connect ECONNREFUSED …`) when there is one.
-pub fn describe_js_error(e: &JsValue) -> String {
+pub(super) fn describe_js_error(e: &JsValue) -> String {
     let get = |v: &JsValue, k: &str| {
         Reflect::get(v, &JsValue::from_str(k)).ok().filter(|x| !x.is_undefined() && !x.is_null())
     };
@@ -47,7 +47,7 @@ pub fn describe_js_error(e: &JsValue) -> String {
     }
 }
 
-pub fn sleep_ms(ms: u32) -> LocalFuture<'static, ()> {
+pub(super) fn sleep_ms(ms: u32) -> LocalFuture<'static, ()> {
     let promise = Promise::new(&mut |resolve, _| {
         set_timeout(&resolve, ms.min(i32::MAX as u32) as i32);
     });
@@ -58,12 +58,12 @@ pub fn sleep_ms(ms: u32) -> LocalFuture<'static, ()> {
 
 /// Sends requests with `fetch` (the global one, or the host's).
 #[derive(Clone, Default)]
-pub struct FetchTransport {
+pub(super) struct FetchTransport {
     fetch: Option<Function>,
 }
 
 impl FetchTransport {
-    pub fn new(fetch: Option<Function>) -> Self {
+    pub(super) fn new(fetch: Option<Function>) -> Self {
         FetchTransport { fetch }
     }
 

@@ -28,6 +28,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
 
+/// Installs the panic hook that turns a Rust panic into a readable JavaScript error.
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
@@ -99,6 +100,7 @@ impl ChromaFs {
         }
     }
 
+    /// `readFile`: a page as text (`utf8` by default, or the encoding asked for).
     #[wasm_bindgen(js_name = readFile)]
     pub fn read_file(&self, path: JsValue, options: JsValue) -> Promise {
         let encoding = options.as_string().or_else(|| get(&options, "encoding").and_then(|e| e.as_string()));
@@ -108,6 +110,7 @@ impl ChromaFs {
         })
     }
 
+    /// `readFileBuffer`: a page's bytes.
     #[wasm_bindgen(js_name = readFileBuffer)]
     pub fn read_file_buffer(&self, path: JsValue) -> Promise {
         self.on_path(&path, |fs, p| async move {
@@ -125,11 +128,13 @@ impl ChromaFs {
         })
     }
 
+    /// `exists`: whether the session may see the path.
     pub fn exists(&self, path: JsValue) -> Promise {
         let found = path.as_string().is_some_and(|p| self.inner.exists(&p));
         Promise::resolve(&JsValue::from_bool(found))
     }
 
+    /// `stat`: size, mode and times of a visible page or directory.
     pub fn stat(&self, path: JsValue) -> Promise {
         self.on_path(&path, |fs, p| async move { Ok(stat_object(&fs.stat(&p, "stat").await.map_err(fs_error)?)) })
     }
@@ -139,6 +144,7 @@ impl ChromaFs {
         self.on_path(&path, |fs, p| async move { Ok(stat_object(&fs.stat(&p, "lstat").await.map_err(fs_error)?)) })
     }
 
+    /// `readdir`: the names in a directory, sorted as just-bash sorts them.
     pub fn readdir(&self, path: JsValue) -> Promise {
         settled(path_arg(&path).and_then(|p| {
             let children = self.inner.readdir(&p).map_err(fs_error)?;
@@ -146,6 +152,7 @@ impl ChromaFs {
         }))
     }
 
+    /// `readdir` with file types (`withFileTypes`).
     #[wasm_bindgen(js_name = readdirWithFileTypes)]
     pub fn readdir_with_file_types(&self, path: JsValue) -> Promise {
         settled(path_arg(&path).and_then(|p| {
@@ -162,10 +169,12 @@ impl ChromaFs {
         }))
     }
 
+    /// `realpath`: the normalised path of a visible page or directory.
     pub fn realpath(&self, path: JsValue) -> Promise {
         settled(path_arg(&path).and_then(|p| self.inner.realpath(&p).map(JsValue::from).map_err(fs_error)))
     }
 
+    /// `readlink`: EINVAL for an existing path (there are no symbolic links), else ENOENT.
     pub fn readlink(&self, path: JsValue) -> Promise {
         settled(path_arg(&path).and_then(|p| self.inner.readlink(&p).map(JsValue::from).map_err(fs_error)))
     }
@@ -209,21 +218,25 @@ impl ChromaFs {
         self.write(path, content, options, false)
     }
 
+    /// `appendFile`: EROFS outside the scratch directory.
     #[wasm_bindgen(js_name = appendFile)]
     pub fn append_file(&self, path: JsValue, content: JsValue, options: JsValue) -> Promise {
         self.write(path, content, options, true)
     }
 
+    /// `mkdir`: EROFS outside the scratch directory.
     pub fn mkdir(&self, path: JsValue, options: JsValue) -> Promise {
         let Some(p) = path.as_string() else { return self.read_only("mkdir", &path) };
         Self::done(self.inner.mkdir(&p, flag(&options, "recursive")))
     }
 
+    /// `rm`: EROFS outside the scratch directory.
     pub fn rm(&self, path: JsValue, options: JsValue) -> Promise {
         let Some(p) = path.as_string() else { return self.read_only("rm", &path) };
         Self::done(self.inner.rm(&p, flag(&options, "recursive"), flag(&options, "force")))
     }
 
+    /// `cp`: EROFS unless the destination is in the scratch directory.
     pub fn cp(&self, src: JsValue, dest: JsValue, options: JsValue) -> Promise {
         let (Some(from), Some(to)) = (src.as_string(), dest.as_string()) else { return self.read_only("cp", &dest) };
         let (fs, recursive) = (self.inner.clone(), flag(&options, "recursive"));
@@ -232,11 +245,13 @@ impl ChromaFs {
         )
     }
 
+    /// `mv`: EROFS unless both paths are in the scratch directory.
     pub fn mv(&self, src: JsValue, dest: JsValue) -> Promise {
         let (Some(from), Some(to)) = (src.as_string(), dest.as_string()) else { return self.read_only("mv", &dest) };
         Self::done(self.inner.mv(&from, &to))
     }
 
+    /// `chmod`: EROFS outside the scratch directory.
     pub fn chmod(&self, path: JsValue, mode: JsValue) -> Promise {
         let Some(p) = path.as_string() else { return self.read_only("chmod", &path) };
         Self::done(self.inner.chmod(&p, mode.as_f64().unwrap_or(0.0) as u32 & 0o7777))
@@ -247,10 +262,12 @@ impl ChromaFs {
         self.read_only("symlink", &link_path)
     }
 
+    /// `link`: always EROFS (no hard links, not even in the scratch directory).
     pub fn link(&self, _existing: JsValue, new_path: JsValue) -> Promise {
         self.read_only("link", &new_path)
     }
 
+    /// `utimes`: changes a scratch file's times; EROFS elsewhere.
     pub fn utimes(&self, path: JsValue, _atime: JsValue, mtime: JsValue) -> Promise {
         let Some(p) = path.as_string() else { return self.read_only("utimes", &path) };
         // A Date, or seconds as Node's fs takes them.

@@ -18,11 +18,11 @@ use std::rc::Rc;
 
 /// The most chunks a page may have when the path tree gives neither its chunk count nor
 /// its size: 16 MiB of text at the ingest's 4 KiB chunks.
-pub const PAGE_CHUNKS: usize = 4096;
+const PAGE_CHUNKS: usize = 4096;
 
 /// What a paginated read may bring back at most, and why, for the error that names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bound {
+pub(crate) struct Bound {
     pub records: usize,
     /// Bytes of documents.
     pub bytes: u64,
@@ -31,17 +31,18 @@ pub struct Bound {
 
 impl Bound {
     /// For reads of a whole collection (Chroma Cloud's cap on records per collection).
-    pub const COLLECTION: Bound = Bound { records: 5_000_000, bytes: 1 << 40, why: "the most a collection holds" };
+    pub(crate) const COLLECTION: Bound =
+        Bound { records: 5_000_000, bytes: 1 << 40, why: "the most a collection holds" };
 
     #[cfg(test)]
-    pub fn records(records: usize) -> Bound {
+    pub(crate) fn records(records: usize) -> Bound {
         Bound { records, bytes: records as u64 * MAX_DOCUMENT_BYTES, why: "the most expected" }
     }
 
     /// For one page's chunks: the chunk count the tree declares; without one, one chunk a
     /// byte of the tree's `size` (a chunk is never empty) up to [`PAGE_CHUNKS`], or
     /// [`PAGE_CHUNKS`]. Bytes: the declared `size`, else what that many chunks may hold.
-    pub fn page(count: Option<u64>, size: Option<u64>) -> Bound {
+    pub(crate) fn page(count: Option<u64>, size: Option<u64>) -> Bound {
         let (records, why) = match (count, size) {
             (Some(n), _) => (n.min(usize::MAX as u64) as usize, "the chunk count the path tree declares"),
             (None, Some(s)) => ((s.max(1) as usize).min(PAGE_CHUNKS), "one a byte of the size the path tree declares"),
@@ -51,27 +52,27 @@ impl Bound {
     }
 
     /// Several bounds' room together (a read of many pages).
-    pub fn sum(bounds: impl IntoIterator<Item = Bound>) -> Bound {
+    pub(crate) fn sum(bounds: impl IntoIterator<Item = Bound>) -> Bound {
         bounds.into_iter().fold(Bound { records: 0, bytes: 0, why: "the most the pages asked for may hold" }, |a, b| {
             Bound { records: a.records.saturating_add(b.records), bytes: a.bytes.saturating_add(b.bytes), ..a }
         })
     }
 
     /// The error for `what` holding more records than this bound.
-    pub fn exceeded(&self, what: &str) -> ChromaError {
+    pub(crate) fn exceeded(&self, what: &str) -> ChromaError {
         decode_error(what, format!("more records than {} ({})", self.records, self.why))
     }
 }
 
 /// Checks the records read so far; runs after each page of a paginated read.
-pub type Check<'a> = &'a dyn Fn(&GetResponse) -> Result<(), ChromaError>;
+type Check<'a> = &'a dyn Fn(&GetResponse) -> Result<(), ChromaError>;
 
 fn decode_error(what: &str, cause: String) -> ChromaError {
     ChromaError::Decode { what: what.to_string(), cause }
 }
 
 /// A `get` of every matching record, `MAX_PAGE` at a time, checked page by page.
-pub async fn get_all(
+pub(crate) async fn get_all(
     client: &Client,
     collection_id: &str,
     req: GetRequest,
@@ -84,7 +85,7 @@ pub async fn get_all(
 /// [`get_all`], with `check` run on what has come back after each page. A page asks for
 /// one record more than the bound leaves room for, at most `MAX_PAGE`, so a read of far
 /// more than the bound stops at its first answer.
-pub async fn get_all_checked(
+pub(crate) async fn get_all_checked(
     client: &Client,
     collection_id: &str,
     mut req: GetRequest,
@@ -127,7 +128,7 @@ pub async fn get_all_checked(
 
 /// A collection on a server, read by one session.
 #[derive(Clone)]
-pub struct Collection {
+pub(crate) struct Collection {
     pub client: Rc<Client>,
     pub id: String,
     pub schema: Schema,
@@ -138,13 +139,13 @@ pub struct Collection {
 impl Collection {
     /// How many values a `$in` may hold next to the access clause, within Chroma Cloud's
     /// where predicates (each `$in` value counts as one).
-    pub fn slugs_per_query(&self) -> usize {
+    pub(crate) fn slugs_per_query(&self) -> usize {
         let access = self.scope.as_ref().map_or(0, Scope::predicates);
         MAX_WHERE_PREDICATES.saturating_sub(access).max(1)
     }
 
     /// The request once per access clause, each with the clause ANDed into its `where`.
-    pub fn scoped(&self, req: GetRequest) -> Vec<GetRequest> {
+    pub(crate) fn scoped(&self, req: GetRequest) -> Vec<GetRequest> {
         let Some(scope) = &self.scope else { return vec![req] };
         scope
             .clauses()
@@ -160,14 +161,14 @@ impl Collection {
     }
 
     /// Every matching record the session may see, within `bound` per query and merged.
-    pub async fn get_all(&self, req: GetRequest, bound: Bound, what: &str) -> Result<GetResponse, ChromaError> {
+    pub(crate) async fn get_all(&self, req: GetRequest, bound: Bound, what: &str) -> Result<GetResponse, ChromaError> {
         self.get_all_checked(req, bound, what, &|_| Ok(())).await
     }
 
     /// [`Collection::get_all`] with `check` run after each page of each query, and on
     /// the merged answer. The merged answer is held to `bound` too: the queries of
     /// several access clauses may each stay within it and together exceed it.
-    pub async fn get_all_checked(
+    pub(crate) async fn get_all_checked(
         &self,
         req: GetRequest,
         bound: Bound,
@@ -191,7 +192,7 @@ impl Collection {
     /// are records the session's access does not admit: they are checked here, on their
     /// metadata, because Chroma 1.5.9 answers `ids` combined with a `where` two orders of
     /// magnitude slower than either alone.
-    pub async fn get_by_ids(&self, ids: &[String], what: &str) -> Result<GetResponse, ChromaError> {
+    pub(crate) async fn get_by_ids(&self, ids: &[String], what: &str) -> Result<GetResponse, ChromaError> {
         let reqs: Vec<GetRequest> = ids
             .chunks(MAX_PAGE)
             .map(|batch| GetRequest {
@@ -238,7 +239,7 @@ fn merge(parts: Vec<GetResponse>) -> GetResponse {
 }
 
 /// `{field: {"$in": values}}`.
-pub fn any_of(field: &str, values: &[String]) -> Value {
+pub(crate) fn any_of(field: &str, values: &[String]) -> Value {
     json!({ field: { "$in": values } })
 }
 

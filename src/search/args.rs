@@ -9,7 +9,7 @@ use super::rewrite::Dialect;
 
 /// grep's options, as just-bash reads them.
 #[derive(Debug, Clone, Default)]
-pub struct GrepArgs {
+pub(crate) struct GrepArgs {
     pub ignore_case: bool,
     pub invert: bool,
     pub count: bool,
@@ -34,7 +34,7 @@ pub struct GrepArgs {
 
 /// grep's options that shape its output and its walk, as just-bash reads them.
 #[derive(Debug, Clone, Default)]
-pub struct GrepOutput {
+pub(crate) struct GrepOutput {
     pub line_numbers: bool,
     pub files_with_matches: bool,
     pub word: bool,
@@ -80,7 +80,7 @@ impl GrepOutput {
 }
 
 impl GrepArgs {
-    pub fn dialect(&self) -> Dialect {
+    pub(crate) fn dialect(&self) -> Dialect {
         if self.fixed {
             Dialect::Fixed
         } else if self.extended {
@@ -99,7 +99,7 @@ pub(super) fn is_context(a: &str) -> bool {
 }
 
 /// Parses `args` (after `skip` injected ones, such as egrep's `-E`) as just-bash's grep does.
-pub fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
+pub(crate) fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
     #[cfg(test)]
     super::tally::bump(|t| t.parses += 1);
     let mut g = GrepArgs::default();
@@ -314,7 +314,7 @@ const RG_UNSAFE: &[&str] = &[
 ];
 /// rg's options, as just-bash reads them.
 #[derive(Debug, Default)]
-pub struct RgArgs {
+pub(crate) struct RgArgs {
     pub patterns: Vec<String>,
     pub pattern_files: usize,
     /// Indices into the argument list of the path operands.
@@ -334,7 +334,7 @@ pub struct RgArgs {
 
 /// rg's options that shape its output and its walk, as just-bash reads them.
 #[derive(Debug, Clone, Default)]
-pub struct RgOutput {
+pub(crate) struct RgOutput {
     pub word: bool,
     pub invert: bool,
     pub count: bool,
@@ -444,7 +444,7 @@ impl RgOutput {
 }
 
 /// Parses `args` as just-bash's rg does.
-pub fn parse_rg(args: &[String]) -> RgArgs {
+pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
     #[cfg(test)]
     super::tally::bump(|t| t.parses += 1);
     let mut r = RgArgs { smart_case: true, ..Default::default() };
@@ -569,7 +569,7 @@ impl RgArgs {
     }
 
     /// Whether the search ignores case: `-i`, or smart case with a lower-case pattern.
-    pub fn ignore_case(&self) -> bool {
+    pub(crate) fn ignore_case(&self) -> bool {
         self.ignore_case
             || (!self.case_sensitive
                 && self.smart_case

@@ -27,7 +27,7 @@ const WINDOWS: usize = 10;
 
 /// What a search reads, as the coarse query needs it.
 #[derive(Debug)]
-pub struct Scope<'a> {
+pub(crate) struct Scope<'a> {
     /// The visible slugs the command would read; hits elsewhere are ignored.
     pub slugs: &'a HashSet<String>,
     /// The directory holding them all (`""` for the root), when chunks carry `dirs`.
@@ -38,7 +38,7 @@ pub struct Scope<'a> {
 
 /// What the coarse query found.
 #[derive(Debug, PartialEq)]
-pub enum Found {
+pub(crate) enum Found {
     /// Slugs with at least one matching chunk, and how many chunks of the scope matched
     /// (hits elsewhere are not counted: they may be pages the session cannot see).
     Pages { slugs: HashSet<String>, matches: usize },
@@ -68,7 +68,11 @@ fn scope_where(collection: &Collection, scope: &Scope) -> Option<Value> {
     }
 }
 
-pub async fn candidates(collection: &Collection, scope: &Scope<'_>, filter: &Value) -> Result<Found, ChromaError> {
+pub(crate) async fn candidates(
+    collection: &Collection,
+    scope: &Scope<'_>,
+    filter: &Value,
+) -> Result<Found, ChromaError> {
     if scope.slugs.is_empty() {
         return Ok(Found::Pages { slugs: HashSet::new(), matches: 0 });
     }

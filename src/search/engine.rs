@@ -25,7 +25,7 @@ use memchr::memmem;
 
 /// A compiled line matcher, exact with respect to just-bash's.
 #[derive(Debug, Clone)]
-pub struct Engine {
+pub(crate) struct Engine {
     re: regex_lite::Regex,
     ignore_case: bool,
     /// Whether the pattern can match an empty span (`-o` and `-co` then depend on how
@@ -42,14 +42,14 @@ pub struct Engine {
 /// A line, and the same line ASCII-lowercased when the search ignores case (byte
 /// offsets are the same in both).
 #[derive(Clone, Copy)]
-pub struct Line<'a> {
+pub(crate) struct Line<'a> {
     pub text: &'a str,
     pub folded: &'a str,
 }
 
 /// What grep's flags say about its patterns.
 #[derive(Debug, Clone, Copy)]
-pub struct Flags {
+pub(crate) struct Flags {
     pub dialect: Dialect,
     pub ignore_case: bool,
     pub word: bool,
@@ -57,7 +57,7 @@ pub struct Flags {
 }
 
 impl Engine {
-    pub fn new(patterns: &[String], f: Flags) -> Result<Engine, Unsupported> {
+    pub(crate) fn new(patterns: &[String], f: Flags) -> Result<Engine, Unsupported> {
         #[cfg(test)]
         super::tally::bump(|t| t.engines += 1);
         if patterns.is_empty() {
@@ -96,22 +96,22 @@ impl Engine {
     }
 
     /// Whether lines must be lowercased for [`Line::folded`].
-    pub fn folds(&self) -> bool {
+    pub(crate) fn folds(&self) -> bool {
         self.ignore_case && !self.needles.is_empty()
     }
 
     /// Whether this engine's answers over `text` are just-bash's.
-    pub fn exact_on(&self, text: &str) -> bool {
+    pub(crate) fn exact_on(&self, text: &str) -> bool {
         !(self.ignore_case && folds_beyond_ascii(text))
     }
 
     /// Whether a text (folded under `-i`) may hold a matching line at all.
-    pub fn may_match(&self, text: &str) -> bool {
+    pub(crate) fn may_match(&self, text: &str) -> bool {
         self.needles.is_empty() || self.finders.iter().any(|f| f.find(text.as_bytes()).is_some())
     }
 
     #[cfg(test)]
-    pub fn is_match(&self, line: Line) -> bool {
+    pub(crate) fn is_match(&self, line: Line) -> bool {
         if !self.needles.is_empty() {
             if !self.needles.iter().any(|n| line.folded.contains(n.as_str())) {
                 return false;
@@ -126,7 +126,7 @@ impl Engine {
     /// Which lines may match, found with one search of the whole text per literal
     /// rather than one per line: `None` when every line may. `text` is the file (folded
     /// under `-i`), `starts` where each line begins in it.
-    pub fn candidates(&self, text: &str, starts: &[usize]) -> Option<Vec<bool>> {
+    pub(crate) fn candidates(&self, text: &str, starts: &[usize]) -> Option<Vec<bool>> {
         if self.needles.is_empty() {
             return None;
         }
@@ -147,7 +147,7 @@ impl Engine {
     /// lines holding a literal hit are found and tested, the page is never split. `folded`
     /// is `content` ASCII-lowercased under `-i`; `None` when there are no literals to
     /// look for (the caller then tests line by line).
-    pub fn any_line(&self, content: &str, folded: &str) -> Option<bool> {
+    pub(crate) fn any_line(&self, content: &str, folded: &str) -> Option<bool> {
         if self.needles.is_empty() {
             return None;
         }
@@ -170,13 +170,13 @@ impl Engine {
     }
 
     /// Whether a candidate line (see [`Engine::candidates`]) matches.
-    pub fn confirm(&self, line: &str) -> bool {
+    pub(crate) fn confirm(&self, line: &str) -> bool {
         self.literal || self.re.is_match(line)
     }
 
     /// The matches of a line, left to right, as `exec` in a loop finds them (non-empty
     /// patterns only: see [`Engine::nullable`]).
-    pub fn matches<'a>(&'a self, line: Line<'a>) -> Box<dyn Iterator<Item = &'a str> + 'a> {
+    pub(crate) fn matches<'a>(&'a self, line: Line<'a>) -> Box<dyn Iterator<Item = &'a str> + 'a> {
         if self.literal {
             let n = self.needles[0].len();
             let found = line.folded.match_indices(self.needles[0].as_str());
@@ -189,7 +189,7 @@ impl Engine {
 /// Whether a text holds a character RE2 folds onto an ASCII letter (the Kelvin sign,
 /// the long s). Searched as UTF-8 strings: a search for either of two `char`s would
 /// decode every character.
-pub fn folds_beyond_ascii(text: &str) -> bool {
+pub(crate) fn folds_beyond_ascii(text: &str) -> bool {
     text.contains('\u{212A}') || text.contains('\u{17F}')
 }
 
@@ -229,7 +229,7 @@ fn combined(patterns: &[String], dialect: Dialect) -> Result<String, Unsupported
 
 /// just-bash's rg joining of several patterns into one (grep's is [`combined`]): the
 /// pattern it compiles, and how it reads it.
-pub fn rg_pattern(patterns: &[String], fixed: bool) -> Result<(String, Dialect), Unsupported> {
+pub(crate) fn rg_pattern(patterns: &[String], fixed: bool) -> Result<(String, Dialect), Unsupported> {
     if let [p] = patterns {
         return Ok((p.clone(), if fixed { Dialect::Fixed } else { Dialect::Perl }));
     }
@@ -242,7 +242,7 @@ pub fn rg_pattern(patterns: &[String], fixed: bool) -> Result<(String, Dialect),
 }
 
 /// just-bash's escaping of a fixed string (`[.*+?^${}()|[\]\\]`).
-pub fn escape_fixed(p: &str) -> String {
+fn escape_fixed(p: &str) -> String {
     let mut out = String::with_capacity(p.len() + 4);
     for c in p.chars() {
         if ".*+?^${}()|[]\\".contains(c) {

@@ -16,13 +16,13 @@ use crate::commands::Unsupported;
 use serde_json::{json, Value};
 
 /// Chroma Cloud's limit on a full-text or regex string.
-pub const MAX_FILTER_BYTES: usize = 256;
+const MAX_FILTER_BYTES: usize = 256;
 /// `where_document` leaves per query; the scope in `where` takes the eighth predicate.
-pub const MAX_DOCUMENT_PREDICATES: usize = 7;
+const MAX_DOCUMENT_PREDICATES: usize = 7;
 
 /// How a collection's pages were cut into chunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Chunking {
+pub(crate) enum Chunking {
     /// Every chunk holds whole lines (chromafs's ingest, unless a line was too long).
     LineAligned,
     /// Chunks may end mid-line (other tools).
@@ -31,7 +31,7 @@ pub enum Chunking {
 
 /// Builds filters for one search's case rule and one collection's chunking.
 #[derive(Clone, Copy, Debug)]
-pub struct Filters {
+pub(crate) struct Filters {
     pub ignore_case: bool,
     pub chunking: Chunking,
 }
@@ -53,7 +53,7 @@ fn and(mut v: Vec<Value>) -> Value {
 }
 
 /// How many leaf predicates a filter has.
-pub fn count_leaves(v: &Value) -> usize {
+pub(crate) fn count_leaves(v: &Value) -> usize {
     match v.as_object().and_then(|o| o.get("$or").or_else(|| o.get("$and"))) {
         Some(Value::Array(items)) => items.iter().map(count_leaves).sum(),
         _ => 1,
@@ -134,7 +134,7 @@ impl Filters {
     }
 
     /// The filter for one pattern, given its parse and its Rust-regex translation.
-    pub fn pattern(&self, node: &Node, regex: &str, line_regexp: bool) -> Result<Value, Unsupported> {
+    pub(crate) fn pattern(&self, node: &Node, regex: &str, line_regexp: bool) -> Result<Value, Unsupported> {
         match pure_literal(node) {
             Some(lit) if self.aligned() && !self.ignore_case && !line_regexp && lit.len() <= MAX_FILTER_BYTES => {
                 Ok(json!({ "$contains": lit }))
@@ -152,7 +152,7 @@ impl Filters {
 
     /// One filter for several patterns (a line matching any of them), within the leaf
     /// budget: their filters side by side, else one regex for all.
-    pub fn any(&self, filters: Vec<Value>, regexes: &[String], flags: &str) -> Result<Value, Unsupported> {
+    pub(crate) fn any(&self, filters: Vec<Value>, regexes: &[String], flags: &str) -> Result<Value, Unsupported> {
         let filter = or(filters);
         if count_leaves(&filter) <= MAX_DOCUMENT_PREDICATES {
             return Ok(filter);

@@ -5,7 +5,7 @@
 //! [`prepare`] takes the parsed command ([`Job`]) over its whole scope, and accepts it
 //! only when every flag, pattern and operand is one whose output is modelled here (a
 //! narrowing then takes away the files that cannot match): the [`engine`](super::engine)
-//! matches the same lines and spans and the [`printer`](super::printer) prints them the
+//! matches the same lines and spans and the [`printer`] prints them the
 //! same way. Anything else is [`Unsupported`], with the reason, and the command runs in
 //! just-bash as before.
 
@@ -37,7 +37,7 @@ pub(super) enum Input {
 
 /// A grep command that can be answered here.
 #[derive(Debug)]
-pub struct NativeGrep {
+pub(crate) struct NativeGrep {
     engine: Engine,
     g: GrepArgs,
     pub(super) inputs: Vec<Input>,
@@ -144,7 +144,7 @@ fn plain_inputs(g: &GrepArgs, place: Place, operands: &[&str]) -> Result<(Vec<In
 }
 
 /// Accepts a grep command whose output is modelled here.
-pub fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported> {
+pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported> {
     let Parsed::Grep(g) = &job.parsed else {
         return Err(Unsupported::new("only grep is answered here"));
     };
@@ -174,7 +174,7 @@ pub fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported> {
 
 impl NativeGrep {
     /// The normalised paths of the files it reads, in order.
-    pub fn paths(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn paths(&self) -> impl Iterator<Item = &str> {
         self.inputs.iter().filter_map(|i| match i {
             Input::File { path, .. } => Some(path.as_str()),
             _ => None,
@@ -184,7 +184,7 @@ impl NativeGrep {
     /// Runs the command over the session's pages. `None` when a page holds text the
     /// engine cannot answer for (see [`Engine::exact_on`]): the command then goes to
     /// just-bash, and the pages read so far stay in the cache for it.
-    pub async fn run(&self, fs: &Filesystem) -> Option<Printed> {
+    pub(crate) async fn run(&self, fs: &Filesystem) -> Option<Printed> {
         let o = &self.g.output;
         let (mut stdout, mut stderr) = (String::new(), String::new());
         let (mut any_match, mut any_error) = (false, false);

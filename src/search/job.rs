@@ -16,7 +16,7 @@ use std::cell::OnceCell;
 
 /// The parsed options of a search command.
 #[derive(Debug)]
-pub enum Parsed {
+pub(crate) enum Parsed {
     /// grep, egrep or fgrep.
     Grep(GrepArgs),
     Rg(RgArgs),
@@ -24,7 +24,7 @@ pub enum Parsed {
 
 /// What a walk from one operand visits.
 #[derive(Debug)]
-pub struct Walked {
+pub(crate) struct Walked {
     pub operand: String,
     pub targets: Vec<Target>,
     /// rg only: no file is spelled like an option (see [`rg_walk`]).
@@ -33,7 +33,7 @@ pub struct Walked {
 
 /// A search command line, parsed once.
 #[derive(Debug)]
-pub struct Job {
+pub(crate) struct Job {
     /// The arguments as typed (without an implied flag); operand indices point here.
     pub args: Vec<String>,
     pub parsed: Parsed,
@@ -45,7 +45,7 @@ pub struct Job {
 
 impl Job {
     /// Parses a command line as just-bash parses it.
-    pub fn parse(name: &str, args: Vec<String>) -> Job {
+    pub(crate) fn parse(name: &str, args: Vec<String>) -> Job {
         let (parsed, patterns) = match name {
             "rg" => {
                 let r = parse_rg(&args);
@@ -62,7 +62,7 @@ impl Job {
     }
 
     /// The file operands as typed: rg searches `.` when it is given none.
-    pub fn operands(&self) -> Vec<&str> {
+    pub(crate) fn operands(&self) -> Vec<&str> {
         match &self.parsed {
             Parsed::Grep(g) => g.file_operands.iter().map(|&i| self.args[i].as_str()).collect(),
             Parsed::Rg(r) if r.paths.is_empty() => vec!["."],
@@ -72,7 +72,7 @@ impl Job {
 
     /// The arguments without the file operands, ending where a narrowed search's files
     /// go (after a `--` for grep, so that no file name reads as an option).
-    pub fn without_operands(&self) -> Vec<String> {
+    pub(crate) fn without_operands(&self) -> Vec<String> {
         let (operands, dash): (&[usize], bool) = match &self.parsed {
             Parsed::Grep(g) => (&g.file_operands, !g.has_double_dash),
             Parsed::Rg(r) => (&r.paths, false),
@@ -84,7 +84,7 @@ impl Job {
     /// The walk of every operand, in order: grep's recursive walk, or rg's with its
     /// `--hidden`, `--no-ignore` and `--max-depth`. Walked on first use; a job is walked
     /// in the one place it runs.
-    pub fn walked(&self, place: Place) -> &[Walked] {
+    pub(crate) fn walked(&self, place: Place) -> &[Walked] {
         self.walked.get_or_init(|| {
             let how = match &self.parsed {
                 Parsed::Rg(r) => Some(RgWalk {

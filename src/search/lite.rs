@@ -31,7 +31,7 @@ fn control(c: char) -> Option<&'static str> {
 }
 
 /// One literal character, outside a class.
-pub fn push_lit(out: &mut String, c: char) {
+pub(crate) fn push_lit(out: &mut String, c: char) {
     match c {
         c if control(c).is_some() => out.push_str(control(c).unwrap()),
         c if META.contains(c) => {
@@ -43,7 +43,7 @@ pub fn push_lit(out: &mut String, c: char) {
 }
 
 /// One member of a class (regex-lite also reads `&&`, `~~` and `--` as set operations).
-pub fn push_class_char(out: &mut String, c: char) {
+pub(crate) fn push_class_char(out: &mut String, c: char) {
     match c {
         '\\' | '[' | ']' | '^' | '-' | '&' | '~' => {
             out.push('\\');
@@ -55,7 +55,7 @@ pub fn push_class_char(out: &mut String, c: char) {
 }
 
 /// RE2's `\s`, as the members of a class (regex-lite's own `\s` also holds `\v`).
-pub const SPACE: &str = "\\t\\n\\x0C\\r ";
+pub(crate) const SPACE: &str = "\\t\\n\\x0C\\r ";
 
 fn escape_char(e: char) -> Option<&'static str> {
     Some(match e {
@@ -69,7 +69,7 @@ fn escape_char(e: char) -> Option<&'static str> {
 }
 
 /// Translates RE2 text in the shared subset into regex-lite text.
-pub fn translate(s: &[char], out: &mut String) -> Result<(), Unsupported> {
+pub(crate) fn translate(s: &[char], out: &mut String) -> Result<(), Unsupported> {
     let no = |what: &str| Err(Unsupported::new(format!("{what} is left to just-bash")));
     let mut i = 0;
     while i < s.len() {

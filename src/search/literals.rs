@@ -9,7 +9,7 @@ use super::syntax::Node;
 
 /// What a matching line must contain: a formula over literals.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Req {
+pub(crate) enum Req {
     /// No constraint: anything may match.
     Any,
     Lit(String),
@@ -54,7 +54,7 @@ impl Req {
 
     /// The same requirement with at most one literal per conjunction (the longest):
     /// sound when the parts of a line may sit in different chunks.
-    pub fn single_literals(&self) -> Req {
+    pub(crate) fn single_literals(&self) -> Req {
         match self {
             Req::All(parts) => {
                 let simplified: Vec<Req> = parts.iter().map(Req::single_literals).collect();
@@ -77,7 +77,7 @@ impl Req {
 
     #[cfg(test)]
     /// Whether `line` satisfies the requirement (case-sensitive).
-    pub fn holds(&self, line: &str) -> bool {
+    pub(crate) fn holds(&self, line: &str) -> bool {
         match self {
             Req::Any => true,
             Req::Lit(s) => line.contains(s.as_str()),
@@ -89,7 +89,7 @@ impl Req {
 
 impl Node {
     /// The literals a match must contain.
-    pub fn required(&self) -> Req {
+    pub(crate) fn required(&self) -> Req {
         match self {
             Node::Lit(c) => Req::Lit(c.to_string()),
             Node::Class(_) | Node::Any | Node::Start | Node::End | Node::Empty => Req::Any,

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 /// What a search looks for, as its command line says.
 #[derive(Clone, Copy, Debug)]
-pub struct Query<'a> {
+pub(crate) struct Query<'a> {
     pub patterns: &'a [String],
     pub dialect: Dialect,
     pub ignore_case: bool,
@@ -24,7 +24,7 @@ pub struct Query<'a> {
 
 /// Whether a page could hold a matching line, decided on its whole text.
 #[derive(Clone, Debug)]
-pub struct FineCheck {
+pub(crate) struct FineCheck {
     regexes: Vec<regex_lite::Regex>,
     ignore_case: bool,
 }
@@ -38,7 +38,7 @@ impl PartialEq for FineCheck {
 
 impl FineCheck {
     /// `true` for every page where grep could print a line (and maybe more).
-    pub fn may_match(&self, text: &str) -> bool {
+    pub(crate) fn may_match(&self, text: &str) -> bool {
         // regex-lite folds ASCII case only; RE2 also folds the Kelvin sign onto `k` and
         // the long s onto `s`, so a page holding either is kept.
         if self.ignore_case && super::engine::folds_beyond_ascii(text) {
@@ -50,7 +50,7 @@ impl FineCheck {
 
 /// The coarse filter and the fine check of one search.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Matcher {
+pub(crate) struct Matcher {
     /// `where_document` for the coarse query.
     pub filter: Value,
     /// `None` when no check is exact enough (case folding beyond ASCII): every
@@ -70,7 +70,7 @@ fn pattern_node(p: &str, q: &Query) -> Result<Node, Unsupported> {
 }
 
 impl Matcher {
-    pub fn new(q: &Query, chunking: Chunking) -> Result<Matcher, Unsupported> {
+    pub(crate) fn new(q: &Query, chunking: Chunking) -> Result<Matcher, Unsupported> {
         #[cfg(test)]
         super::tally::bump(|t| t.matchers += 1);
         if q.patterns.is_empty() {

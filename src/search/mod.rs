@@ -18,23 +18,23 @@
 //! Otherwise just-bash's own command has the last word over the files that are left, so
 //! every flag and output format is exactly just-bash's either way.
 
-pub mod args;
-pub mod coarse;
-pub mod engine;
-pub mod filter;
-pub mod grep;
-pub mod job;
-pub mod lite;
-pub mod literals;
-pub mod matcher;
-pub mod native;
-pub mod page;
-pub mod plan;
-pub mod printer;
-pub mod rewrite;
-pub mod rg;
-pub mod runner;
-pub mod syntax;
+pub(crate) mod args;
+pub(crate) mod coarse;
+pub(crate) mod engine;
+pub(crate) mod filter;
+pub(crate) mod grep;
+pub(crate) mod job;
+pub(crate) mod lite;
+pub(crate) mod literals;
+pub(crate) mod matcher;
+pub(crate) mod native;
+pub(crate) mod page;
+pub(crate) mod plan;
+pub(crate) mod printer;
+pub(crate) mod rewrite;
+pub(crate) mod rg;
+pub(crate) mod runner;
+pub(crate) mod syntax;
 #[cfg(test)]
-pub mod tally;
-pub mod walk;
+pub(crate) mod tally;
+pub(crate) mod walk;

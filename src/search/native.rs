@@ -12,14 +12,14 @@ use std::collections::HashSet;
 
 /// A search command answered here: grep (and egrep, fgrep) or rg.
 #[derive(Debug)]
-pub enum Native {
+pub(crate) enum Native {
     Grep(NativeGrep),
     Rg(NativeRg),
 }
 
 impl Native {
     /// Accepts a search command whose output is modelled here.
-    pub fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Native, Unsupported> {
+    pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Native, Unsupported> {
         match &job.parsed {
             Parsed::Rg(_) => rg::prepare(job, place, stdin_empty).map(Native::Rg),
             Parsed::Grep(_) => grep::prepare(job, place).map(Native::Grep),
@@ -28,7 +28,7 @@ impl Native {
 
     /// The same command over only the files in `kept` (normalised paths): what a
     /// narrowed search reads, when the files left out are known to hold no match.
-    pub fn only(self, kept: &HashSet<String>) -> Native {
+    pub(crate) fn only(self, kept: &HashSet<String>) -> Native {
         match self {
             Native::Grep(mut g) => {
                 g.inputs.retain(|i| !matches!(i, Input::File { path, .. } if !kept.contains(path)));
@@ -39,7 +39,7 @@ impl Native {
     }
 
     /// The normalised paths of the files it reads, in order.
-    pub fn paths(&self) -> Box<dyn Iterator<Item = &str> + '_> {
+    pub(crate) fn paths(&self) -> Box<dyn Iterator<Item = &str> + '_> {
         match self {
             Native::Grep(g) => Box::new(g.paths()),
             Native::Rg(r) => Box::new(r.paths()),
@@ -47,7 +47,7 @@ impl Native {
     }
 
     /// Runs the command; `None` sends it to just-bash (see each command's `run`).
-    pub async fn run(&self, fs: &Filesystem) -> Option<Printed> {
+    pub(crate) async fn run(&self, fs: &Filesystem) -> Option<Printed> {
         match self {
             Native::Grep(g) => g.run(fs).await,
             Native::Rg(r) => r.run(fs).await,

@@ -25,7 +25,7 @@ use std::collections::HashSet;
 
 /// What planning looks at besides the command line.
 #[derive(Clone, Copy)]
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub listing: &'a Listing,
     /// The session's scratch directory, which the listing does not hold.
     pub scratch: Option<&'a str>,
@@ -36,14 +36,14 @@ pub struct Context<'a> {
 
 impl<'a> Context<'a> {
     /// Where the command runs, as its walk sees it.
-    pub fn place(&self) -> Place<'a> {
+    pub(crate) fn place(&self) -> Place<'a> {
         Place { listing: self.listing, scratch: self.scratch, cwd: self.cwd }
     }
 }
 
 /// What to do with one search command.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Plan {
+pub(crate) enum Plan {
     Delegate,
     /// Load these (normalised) paths, then run the command as typed.
     Prefetch {
@@ -60,7 +60,7 @@ pub enum Plan {
 /// The longest pattern a search command accepts. just-bash's matchers take time that
 /// grows with the square of a pattern's length (8 KiB: about 2 s; 100 KiB: minutes, with
 /// the event loop blocked), so a longer one is refused at once rather than hanging.
-pub const MAX_PATTERN_BYTES: usize = 8192;
+pub(crate) const MAX_PATTERN_BYTES: usize = 8192;
 
 fn too_long<'a>(mut patterns: impl Iterator<Item = &'a String>) -> Option<Plan> {
     let long = patterns.find(|p| p.len() > MAX_PATTERN_BYTES)?;
@@ -71,7 +71,7 @@ fn too_long<'a>(mut patterns: impl Iterator<Item = &'a String>) -> Option<Plan> 
 }
 
 /// Why a command line must not run at all, if it must not.
-pub fn refusal(args: &[String]) -> Option<String> {
+pub(crate) fn refusal(args: &[String]) -> Option<String> {
     match too_long(args.iter()) {
         Some(Plan::Refuse(why)) => Some(why),
         _ => None,
@@ -80,7 +80,7 @@ pub fn refusal(args: &[String]) -> Option<String> {
 
 /// A recursive search to run over fewer files.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Narrowing {
+pub(crate) struct Narrowing {
     pub targets: Vec<Target>,
     /// The coarse filter and fine check, built once while planning.
     pub matcher: Matcher,
@@ -119,7 +119,7 @@ fn grep_needs_every_file(g: &GrepArgs) -> Option<&'static str> {
 
 /// Plans a search command: grep's or rg's plan. `pattern_files` holds the contents of
 /// grep's `-f` files once they have been read (see [`Plan::ReadPatternFiles`]).
-pub fn plan(job: &Job, cx: Context, stdin_empty: bool, pattern_files: Option<&[String]>) -> Plan {
+pub(crate) fn plan(job: &Job, cx: Context, stdin_empty: bool, pattern_files: Option<&[String]>) -> Plan {
     match &job.parsed {
         Parsed::Grep(g) => plan_grep(job, g, cx, pattern_files),
         Parsed::Rg(_) => plan_rg(job, cx, stdin_empty),

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 /// How one file's lines are printed.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Options<'a> {
+pub(crate) struct Options<'a> {
     pub invert: bool,
     pub line_numbers: bool,
     pub count: bool,
@@ -26,7 +26,7 @@ pub struct Options<'a> {
 
 /// Whether `content` holds a line `engine` matches, as [`search`] would say, without
 /// printing anything (for `-l`, `-L` and `-q`, which only need to know).
-pub fn any_match(content: &str, engine: &Engine) -> bool {
+pub(crate) fn any_match(content: &str, engine: &Engine) -> bool {
     let folded = engine.folds().then(|| content.to_ascii_lowercase());
     match engine.any_line(content, folded.as_deref().unwrap_or(content)) {
         Some(found) => found,
@@ -36,7 +36,7 @@ pub fn any_match(content: &str, engine: &Engine) -> bool {
 
 /// Searches `content`, appends what grep prints for it to `out`, and says whether a line
 /// was selected.
-pub fn search(content: &str, engine: &Engine, o: &Options, out: &mut String) -> bool {
+pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut String) -> bool {
     let folded = engine.folds().then(|| content.to_ascii_lowercase());
     let searched = folded.as_deref().unwrap_or(content);
     if !o.invert && !engine.may_match(searched) {

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 /// The pattern language chosen by grep's flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
+pub(crate) enum Dialect {
     Basic,
     Extended,
     Perl,
@@ -219,7 +219,7 @@ fn basic_to_re2(s: &[char]) -> String {
 }
 
 /// The RE2 pattern just-bash compiles for one grep pattern, or `None` for fixed strings.
-pub fn to_re2(pattern: &str, dialect: Dialect) -> Result<Option<String>, Unsupported> {
+pub(crate) fn to_re2(pattern: &str, dialect: Dialect) -> Result<Option<String>, Unsupported> {
     let chars: Vec<char> = pattern.chars().collect();
     match dialect {
         Dialect::Fixed => Ok(None),

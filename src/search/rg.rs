@@ -38,7 +38,7 @@ const TYPES: &[(&str, &[&str])] = &[
 
 /// An rg command that can be answered here.
 #[derive(Debug)]
-pub struct NativeRg {
+pub(crate) struct NativeRg {
     engine: Engine,
     o: RgOutput,
     /// `(shown, path)` of every file searched, in order.
@@ -170,7 +170,7 @@ fn passes(globs: &[Glob], name: &str, shown: &str) -> bool {
 
 /// Accepts an rg command whose output is modelled here. `stdin_empty`: with no path,
 /// rg searches a non-empty stdin.
-pub fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<NativeRg, Unsupported> {
+pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<NativeRg, Unsupported> {
     let Parsed::Rg(r) = &job.parsed else {
         return Err(Unsupported::new("only rg is answered here"));
     };
@@ -251,19 +251,19 @@ fn content(page: &CachedPage) -> Option<(&str, bool)> {
 
 impl NativeRg {
     /// The normalised paths of the files it reads, in order.
-    pub fn paths(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn paths(&self) -> impl Iterator<Item = &str> {
         self.files.iter().map(|(_, p)| p.as_str())
     }
 
     /// The same command over only the files in `kept`: see [`Native::only`](super::native::Native::only).
-    pub fn only(mut self, kept: &HashSet<String>) -> NativeRg {
+    pub(crate) fn only(mut self, kept: &HashSet<String>) -> NativeRg {
         self.files.retain(|(_, path)| kept.contains(path));
         self
     }
 
     /// Runs the command over the session's pages; `None` when a page holds text whose
     /// answer is not modelled (not UTF-8, or case folding only RE2 does).
-    pub async fn run(&self, fs: &Filesystem) -> Option<Printed> {
+    pub(crate) async fn run(&self, fs: &Filesystem) -> Option<Printed> {
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
         let mut out = String::new();

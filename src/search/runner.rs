@@ -1,8 +1,8 @@
 //! Running a search: plan → coarse query → page store → fine check → the command.
 //!
 //! The runner composes the pieces the way ripgrep's core composes matcher, searcher and
-//! printer: [`plan`](super::plan) decides what the command reads, the
-//! [`coarse`](super::coarse) query asks Chroma which of those pages may match, the page
+//! printer: [`plan`](mod@plan) decides what the command reads, the
+//! [`coarse`] query asks Chroma which of those pages may match, the page
 //! store loads the candidates in bulk, the matcher's fine check drops pages that cannot
 //! match after all, and the [`native`](super::native) grep — or, outside what it models,
 //! just-bash's own command run by the host over the files that are left — does the
@@ -31,7 +31,7 @@ use crate::pages::store::{PageRef, PrefetchError, Source};
 use std::collections::HashSet;
 
 /// Why a search read its scope whole instead of asking Chroma which pages match.
-pub const UNSCOPED_NOTE: &str = "the session has hidden pages and the collection's chunks carry no access, so Chroma was not asked which pages match (its answer would depend on hidden text): the scope was read whole; run `chromafs annotate` on the collection to search it with one query";
+const UNSCOPED_NOTE: &str = "the session has hidden pages and the collection's chunks carry no access, so Chroma was not asked which pages match (its answer would depend on hidden text): the scope was read whole; run `chromafs annotate` on the collection to search it with one query";
 
 /// A load the search could not do without: where, and why.
 struct Failed {
@@ -41,7 +41,7 @@ struct Failed {
 
 /// What to do with a search command.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Run it with these arguments (the original ones unless the search was narrowed).
     Run(Vec<String>),
     /// The pages it needs cannot be loaded: it must not run on what happens to be in
@@ -57,7 +57,7 @@ pub enum Outcome {
 /// modelled exactly. What it cost is recorded in the session's stats.
 /// `own_fs` says whether the command reads this filesystem itself (not a host's
 /// filesystem that mounts it elsewhere): only then can it be answered here.
-pub async fn run(
+pub(crate) async fn run(
     fs: &Filesystem,
     name: &str,
     args: Vec<String>,

@@ -15,7 +15,7 @@ use std::fmt::Write;
 
 /// A parsed pattern (the supported RE2 subset).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Node {
+pub(crate) enum Node {
     Lit(char),
     /// A bracket or Perl class, already in Rust-regex syntax (`[0-9A-Za-z_]`).
     Class(String),
@@ -270,7 +270,7 @@ impl Parser {
 }
 
 /// Parses RE2 text in the supported subset.
-pub fn parse(re2: &str) -> Result<Node, Unsupported> {
+pub(crate) fn parse(re2: &str) -> Result<Node, Unsupported> {
     let mut p = Parser { s: re2.chars().collect(), i: 0 };
     let node = p.alt(0)?;
     if p.i != p.s.len() {
@@ -281,7 +281,7 @@ pub fn parse(re2: &str) -> Result<Node, Unsupported> {
 
 impl Node {
     /// A Rust regex matching (at least) what this pattern matches within one line.
-    pub fn to_rust_regex(&self, out: &mut String) {
+    pub(crate) fn to_rust_regex(&self, out: &mut String) {
         match self {
             Node::Lit(c) => push_lit(out, *c),
             Node::Class(c) => out.push_str(c),
@@ -323,7 +323,7 @@ impl Node {
 }
 
 /// Escapes a literal for a Rust regex.
-pub fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         Node::Lit(c).to_rust_regex(&mut out);
@@ -333,7 +333,7 @@ pub fn escape(s: &str) -> String {
 
 /// A regex matching text that ends with a non-empty proper prefix of `lit`: where a
 /// literal cut by a chunk boundary begins (`abc` → `a(?:b)?\z`).
-pub fn cut_prefix_regex(lit: &str) -> Option<String> {
+pub(crate) fn cut_prefix_regex(lit: &str) -> Option<String> {
     let chars: Vec<char> = lit.chars().collect();
     if chars.len() < 2 {
         return None;

@@ -9,7 +9,7 @@ use std::cell::Cell;
 
 /// What is counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Command lines parsed (grep's or rg's parser run).
     pub parses: u32,
     /// Operands walked (grep's or rg's directory walk started).
@@ -25,7 +25,7 @@ thread_local! {
 }
 
 /// Adds to this thread's tally.
-pub fn bump(f: impl FnOnce(&mut Tally)) {
+pub(crate) fn bump(f: impl FnOnce(&mut Tally)) {
     TALLY.with(|t| {
         let mut now = t.get();
         f(&mut now);
@@ -34,6 +34,6 @@ pub fn bump(f: impl FnOnce(&mut Tally)) {
 }
 
 /// This thread's tally, which starts again from zero.
-pub fn take() -> Tally {
+pub(crate) fn take() -> Tally {
     TALLY.with(|t| t.take())
 }

@@ -16,7 +16,7 @@ const MAX_DEPTH: usize = 256;
 
 /// One file of a narrowed search, or an operand left for grep to report.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Target {
+pub(crate) enum Target {
     /// A visible file: `shown` is how grep spells it, `path` where it is.
     File { shown: String, path: String },
     /// An operand that is not a visible file or directory: grep reports it itself.
@@ -38,7 +38,7 @@ fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> 
 }
 
 /// The files a recursive grep walk visits from `operand`, spelled as just-bash spells them.
-pub fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+pub(crate) fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
     #[cfg(test)]
     super::tally::bump(|t| t.walks += 1);
     fn go(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
@@ -72,12 +72,12 @@ pub fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, ou
 }
 
 /// Whether grep would expand the operand as a glob itself.
-pub fn has_glob(s: &str) -> bool {
+pub(crate) fn has_glob(s: &str) -> bool {
     s.contains(['*', '?', '['])
 }
 
 /// Every file the command may read, for a bulk prefetch.
-pub fn grep_read_set(listing: &Listing, cwd: &str, args: &[String], g: &GrepArgs) -> Vec<String> {
+pub(crate) fn grep_read_set(listing: &Listing, cwd: &str, args: &[String], g: &GrepArgs) -> Vec<String> {
     let mut out = Vec::new();
     for &i in &g.file_operands {
         let op = args[i].as_str();
@@ -124,7 +124,7 @@ const RG_COMMON_IGNORED: &[&str] = &[
 
 /// What rg's walk skips and how deep it goes (`--hidden`, `--no-ignore`, `--max-depth`).
 #[derive(Debug, Clone, Copy)]
-pub struct RgWalk {
+pub(crate) struct RgWalk {
     pub hidden: bool,
     pub no_ignore: bool,
     pub max_depth: usize,
@@ -138,7 +138,7 @@ impl Default for RgWalk {
 
 /// The files rg's walk visits from `operand`, spelled as just-bash's rg spells them;
 /// `false` when a file's spelling would read as an option if it were named.
-pub fn rg_walk(
+pub(crate) fn rg_walk(
     listing: &Listing,
     mount: Option<&str>,
     cwd: &str,
@@ -201,7 +201,7 @@ fn rg_dir(
 }
 
 /// Every file rg may read from its operands, for a bulk prefetch.
-pub fn rg_read_set(listing: &Listing, cwd: &str, operands: &[&str]) -> Vec<String> {
+pub(crate) fn rg_read_set(listing: &Listing, cwd: &str, operands: &[&str]) -> Vec<String> {
     let mut files: Vec<String> = operands.iter().flat_map(|o| listing.files_under(&path::resolve(cwd, o))).collect();
     crate::base::sort::sort(&mut files);
     files.dedup();

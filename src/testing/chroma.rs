@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Answers a request instead of the store (`None`: let the store answer).
-pub type Fault = Rc<dyn Fn(&HttpRequest) -> Option<Result<HttpResponse, TransportError>>>;
+type Fault = Rc<dyn Fn(&HttpRequest) -> Option<Result<HttpResponse, TransportError>>>;
 
 #[derive(Clone, Debug)]
 struct Record {
@@ -45,17 +45,17 @@ struct Inner {
 
 /// A Chroma server in memory; clones share it.
 #[derive(Clone, Default)]
-pub struct FakeChroma(Rc<RefCell<Inner>>);
+pub(crate) struct FakeChroma(Rc<RefCell<Inner>>);
 
-pub const URL: &str = "http://chroma.test";
+pub(crate) const URL: &str = "http://chroma.test";
 
 impl FakeChroma {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Creates (or finds) a collection; returns its id.
-    pub fn collection(&self, name: &str) -> String {
+    pub(crate) fn collection(&self, name: &str) -> String {
         let mut s = self.0.borrow_mut();
         if let Some(c) = s.collections.iter().find(|c| c.name == name) {
             return c.id.clone();
@@ -67,7 +67,7 @@ impl FakeChroma {
     }
 
     /// Writes (or replaces) one record.
-    pub fn put(&self, collection: &str, id: &str, document: Option<&str>, metadata: Value) {
+    pub(crate) fn put(&self, collection: &str, id: &str, document: Option<&str>, metadata: Value) {
         self.collection(collection);
         let mut s = self.0.borrow_mut();
         let c = s.collections.iter_mut().find(|c| c.name == collection).unwrap();
@@ -83,11 +83,11 @@ impl FakeChroma {
     }
 
     /// Deletes a collection; one created later under the name gets a new id.
-    pub fn drop_collection(&self, name: &str) {
+    pub(crate) fn drop_collection(&self, name: &str) {
         self.0.borrow_mut().collections.retain(|c| c.name != name);
     }
 
-    pub fn remove(&self, collection: &str, id: &str) {
+    pub(crate) fn remove(&self, collection: &str, id: &str) {
         let mut s = self.0.borrow_mut();
         if let Some(c) = s.collections.iter_mut().find(|c| c.name == collection) {
             c.records.retain(|r| r.id != id);
@@ -97,7 +97,7 @@ impl FakeChroma {
     /// Writes pages as chromafs's ingest would (`slug#i` ids, default fields) and a plain
     /// JSON tree with each page's size and chunk count; `access` gives each page's entry
     /// fields (`isPublic`, `groups`).
-    pub fn pages(&self, collection: &str, pages: &[(&str, &[&str], Value)], tree_metadata: Value) {
+    pub(crate) fn pages(&self, collection: &str, pages: &[(&str, &[&str], Value)], tree_metadata: Value) {
         let mut tree = Map::new();
         for (slug, chunks, access) in pages {
             for (i, doc) in chunks.iter().enumerate() {
@@ -111,25 +111,28 @@ impl FakeChroma {
         self.put(collection, "__path_tree__", Some(&Value::Object(tree).to_string()), tree_metadata);
     }
 
-    pub fn set_fault(&self, fault: impl Fn(&HttpRequest) -> Option<Result<HttpResponse, TransportError>> + 'static) {
+    pub(crate) fn set_fault(
+        &self,
+        fault: impl Fn(&HttpRequest) -> Option<Result<HttpResponse, TransportError>> + 'static,
+    ) {
         self.0.borrow_mut().fault = Some(Rc::new(fault));
     }
 
-    pub fn clear_fault(&self) {
+    pub(crate) fn clear_fault(&self) {
         self.0.borrow_mut().fault = None;
     }
 
     /// Holds every answer until the latch opens.
-    pub fn hold(&self, latch: &Latch) {
+    pub(crate) fn hold(&self, latch: &Latch) {
         self.0.borrow_mut().gate = Some(latch.clone());
     }
 
-    pub fn requests(&self) -> Vec<HttpRequest> {
+    pub(crate) fn requests(&self) -> Vec<HttpRequest> {
         self.0.borrow().log.clone()
     }
 
     /// Bodies of the `get` requests, parsed.
-    pub fn gets(&self) -> Vec<Value> {
+    pub(crate) fn gets(&self) -> Vec<Value> {
         self.0
             .borrow()
             .log
@@ -139,27 +142,27 @@ impl FakeChroma {
             .collect()
     }
 
-    pub fn clear_log(&self) {
+    pub(crate) fn clear_log(&self) {
         let mut s = self.0.borrow_mut();
         s.log.clear();
         s.max_in_flight = s.in_flight;
     }
 
-    pub fn in_flight(&self) -> usize {
+    pub(crate) fn in_flight(&self) -> usize {
         self.0.borrow().in_flight
     }
 
-    pub fn max_in_flight(&self) -> usize {
+    pub(crate) fn max_in_flight(&self) -> usize {
         self.0.borrow().max_in_flight
     }
 
     /// Backoff sleeps the client asked for, in ms.
-    pub fn slept(&self) -> Vec<u32> {
+    pub(crate) fn slept(&self) -> Vec<u32> {
         self.0.borrow().slept.clone()
     }
 
     /// Moves the virtual clock on.
-    pub fn advance(&self, ms: f64) {
+    pub(crate) fn advance(&self, ms: f64) {
         self.0.borrow_mut().now += ms;
     }
 
@@ -172,7 +175,7 @@ impl FakeChroma {
     }
 
     /// What the store answers, faults aside (for a fault that tampers with answers).
-    pub fn store_answer(&self, req: &HttpRequest) -> HttpResponse {
+    pub(crate) fn store_answer(&self, req: &HttpRequest) -> HttpResponse {
         self.route(req).unwrap_or_else(|(status, message)| {
             HttpResponse::new(status, json!({"error": "InvalidArgumentError", "message": message}).to_string())
         })

@@ -7,9 +7,9 @@
 //!
 //! [`Transport`]: crate::chroma::transport::Transport
 
-pub mod chroma;
+pub(crate) mod chroma;
 
-pub use chroma::FakeChroma;
+pub(crate) use chroma::FakeChroma;
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -34,32 +34,32 @@ struct Task {
 
 /// A task handle, for [`Executor::cancel`].
 #[derive(Clone, Copy, Debug)]
-pub struct TaskId(usize);
+pub(crate) struct TaskId(usize);
 
 /// Runs spawned futures on this thread until they finish or stall.
 #[derive(Default)]
-pub struct Executor {
+pub(crate) struct Executor {
     tasks: Vec<Option<Task>>,
 }
 
 impl Executor {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
-    pub fn spawn(&mut self, future: impl Future<Output = ()> + 'static) -> TaskId {
+    pub(crate) fn spawn(&mut self, future: impl Future<Output = ()> + 'static) -> TaskId {
         let woken = Arc::new(Flag(AtomicBool::new(true)));
         self.tasks.push(Some(Task { future: Box::pin(future), woken }));
         TaskId(self.tasks.len() - 1)
     }
 
     /// Drops a task's future where it stands, as an abandoned command would be.
-    pub fn cancel(&mut self, id: TaskId) {
+    pub(crate) fn cancel(&mut self, id: TaskId) {
         self.tasks[id.0] = None;
     }
 
     /// Polls woken tasks until none is woken; returns how many are still pending.
-    pub fn run_until_stalled(&mut self) -> usize {
+    pub(crate) fn run_until_stalled(&mut self) -> usize {
         loop {
             let mut progressed = false;
             for slot in self.tasks.iter_mut() {
@@ -82,7 +82,7 @@ impl Executor {
 
 /// Runs one future to completion; panics if it stalls (waits for something that can
 /// never happen).
-pub fn block_on<T: 'static>(future: impl Future<Output = T> + 'static) -> T {
+pub(crate) fn block_on<T: 'static>(future: impl Future<Output = T> + 'static) -> T {
     let out = Rc::new(RefCell::new(None));
     let mut ex = Executor::new();
     let slot = out.clone();
@@ -97,14 +97,14 @@ pub fn block_on<T: 'static>(future: impl Future<Output = T> + 'static) -> T {
 
 /// A gate that futures wait on until a test opens it.
 #[derive(Clone, Default)]
-pub struct Latch(Rc<RefCell<(bool, Vec<Waker>)>>);
+pub(crate) struct Latch(Rc<RefCell<(bool, Vec<Waker>)>>);
 
 impl Latch {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
-    pub fn open(&self) {
+    pub(crate) fn open(&self) {
         let wakers = {
             let mut s = self.0.borrow_mut();
             s.0 = true;
@@ -113,7 +113,7 @@ impl Latch {
         wakers.into_iter().for_each(Waker::wake);
     }
 
-    pub async fn wait(&self) {
+    pub(crate) async fn wait(&self) {
         std::future::poll_fn(|cx| {
             let mut s = self.0.borrow_mut();
             if s.0 {

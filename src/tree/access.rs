@@ -13,14 +13,14 @@ use std::collections::BTreeSet;
 
 /// Who may see a page: the `isPublic` and `groups` fields of a tree entry or an access rule.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Access {
+pub(crate) struct Access {
     pub is_public: bool,
     pub groups: Vec<String>,
 }
 
 impl Access {
     /// Reads the fields from an entry; a missing or null `isPublic` means private.
-    pub fn from_fields(obj: &Map<String, Value>) -> Result<Access, &'static str> {
+    pub(crate) fn from_fields(obj: &Map<String, Value>) -> Result<Access, &'static str> {
         let is_public = match obj.get("isPublic") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
@@ -40,10 +40,10 @@ impl Access {
 
 /// The groups of one session.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Groups(BTreeSet<String>);
+pub(crate) struct Groups(BTreeSet<String>);
 
 impl Groups {
-    pub fn new<I, S>(groups: I) -> Self
+    pub(crate) fn new<I, S>(groups: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -52,17 +52,17 @@ impl Groups {
     }
 
     /// Whether a page with this access is visible to the session.
-    pub fn can_see(&self, access: &Access) -> bool {
+    pub(crate) fn can_see(&self, access: &Access) -> bool {
         access.is_public || access.groups.iter().any(|g| self.0.contains(g))
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
         self.0.iter().map(String::as_str)
     }
 
     /// A key for caches of per-group-set views: two different group sets never share
     /// one, whatever characters their names hold ([`crate::base::key`]).
-    pub fn key(&self) -> String {
+    pub(crate) fn key(&self) -> String {
         crate::base::key::Key::new().list(self.0.iter().map(String::as_str)).into_string()
     }
 }
@@ -71,27 +71,27 @@ impl Groups {
 /// `isPublic` and `groups`: a query scoped by it cannot return a chunk the session may not
 /// see, whatever tree the session holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Scope {
+pub(crate) struct Scope {
     groups: Vec<String>,
 }
 
 impl Scope {
     /// Groups per clause: with a slug condition and `isPublic`, a clause stays within
     /// Chroma Cloud's 8 where predicates.
-    pub const GROUPS_PER_CLAUSE: usize = 6;
+    const GROUPS_PER_CLAUSE: usize = 6;
 
-    pub fn new(groups: &Groups) -> Self {
+    pub(crate) fn new(groups: &Groups) -> Self {
         Scope { groups: groups.iter().map(str::to_string).collect() }
     }
 
     /// Where predicates the largest clause counts (`isPublic` and its groups).
-    pub fn predicates(&self) -> usize {
+    pub(crate) fn predicates(&self) -> usize {
         1 + self.groups.len().min(Self::GROUPS_PER_CLAUSE)
     }
 
     /// Whether a chunk's metadata admits the session: the same test as [`Scope::clauses`],
     /// for answers fetched without them.
-    pub fn admits(&self, metadata: Option<&Map<String, Value>>) -> bool {
+    pub(crate) fn admits(&self, metadata: Option<&Map<String, Value>>) -> bool {
         let Some(m) = metadata else { return false };
         if m.get(schema::IS_PUBLIC) == Some(&Value::Bool(true)) {
             return true;
@@ -102,7 +102,7 @@ impl Scope {
 
     /// Clauses that together admit exactly the chunks the session may see; more than one
     /// when the session has more groups than fit one query.
-    pub fn clauses(&self) -> Vec<Value> {
+    pub(crate) fn clauses(&self) -> Vec<Value> {
         let public = json!({ schema::IS_PUBLIC: true });
         if self.groups.is_empty() {
             return vec![public];

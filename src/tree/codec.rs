@@ -8,7 +8,7 @@
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CodecError(pub String);
+pub(crate) struct CodecError(pub String);
 
 impl fmt::Display for CodecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -23,7 +23,7 @@ fn err(msg: impl Into<String>) -> CodecError {
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// Standard base64 with padding.
-pub fn base64_encode(data: &[u8]) -> String {
+pub(crate) fn base64_encode(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
         let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
@@ -40,7 +40,7 @@ pub fn base64_encode(data: &[u8]) -> String {
 }
 
 /// Standard or URL-safe base64; whitespace is ignored and padding is optional.
-pub fn base64_decode(text: &str) -> Result<Vec<u8>, CodecError> {
+pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>, CodecError> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3);
     let (mut acc, mut bits, mut padding) = (0u32, 0u32, 0usize);
     for (pos, c) in text.bytes().enumerate() {
@@ -86,7 +86,7 @@ fn crc32_table() -> [u32; 256] {
     table
 }
 
-pub fn crc32(data: &[u8]) -> u32 {
+pub(crate) fn crc32(data: &[u8]) -> u32 {
     let table = crc32_table();
     let mut c = !0u32;
     for &b in data {
@@ -96,7 +96,7 @@ pub fn crc32(data: &[u8]) -> u32 {
 }
 
 /// Wraps `data` in a single gzip member (RFC 1952).
-pub fn gzip(data: &[u8]) -> Vec<u8> {
+pub(crate) fn gzip(data: &[u8]) -> Vec<u8> {
     let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255];
     out.extend(miniz_oxide::deflate::compress_to_vec(data, 9));
     out.extend(crc32(data).to_le_bytes());
@@ -105,7 +105,7 @@ pub fn gzip(data: &[u8]) -> Vec<u8> {
 }
 
 /// Inflates one gzip member to at most `limit` bytes, checking its CRC and length.
-pub fn gunzip(data: &[u8], limit: usize) -> Result<Vec<u8>, CodecError> {
+pub(crate) fn gunzip(data: &[u8], limit: usize) -> Result<Vec<u8>, CodecError> {
     if data.len() < 18 || data[0] != 0x1f || data[1] != 0x8b {
         return Err(err("not gzip data"));
     }
@@ -149,7 +149,7 @@ pub fn gunzip(data: &[u8], limit: usize) -> Result<Vec<u8>, CodecError> {
 }
 
 /// FNV-1a, 64 bits: a cheap, stable fingerprint (not a security boundary).
-pub fn fingerprint(data: &[u8]) -> u64 {
+pub(crate) fn fingerprint(data: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in data {
         h ^= b as u64;

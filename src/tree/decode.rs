@@ -20,7 +20,7 @@ use std::fmt;
 
 /// A tree that cannot be used, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TreeError {
+pub(crate) struct TreeError {
     /// The offending key, when the problem is one entry.
     pub key: Option<String>,
     pub message: String,
@@ -56,7 +56,7 @@ impl std::error::Error for TreeError {}
 
 /// One page as the tree describes it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TreeEntry {
+pub(crate) struct TreeEntry {
     /// The key in the tree and the value of the chunks' slug field.
     pub slug: String,
     /// Where the page appears: absolute, normalised, with `extension` applied.
@@ -74,7 +74,7 @@ pub struct TreeEntry {
 
 /// A decoded, validated tree, shared by all sessions on one collection.
 #[derive(Debug, Clone)]
-pub struct PathTree {
+pub(crate) struct PathTree {
     pub entries: Vec<TreeEntry>,
     /// A fingerprint of the stored record: changes whenever the docs are re-ingested.
     pub version: String,
@@ -82,7 +82,7 @@ pub struct PathTree {
 
 /// Applies the `extension` option: a slug whose last segment has no extension is shown
 /// with it (`guides/intro` → `guides/intro.mdx`).
-pub fn display_path(slug: &str, extension: Option<&str>) -> String {
+fn display_path(slug: &str, extension: Option<&str>) -> String {
     let name = slug.rsplit('/').next().unwrap_or(slug);
     let has_ext = name.rfind('.').is_some_and(|i| i > 0);
     match extension {
@@ -93,21 +93,21 @@ pub fn display_path(slug: &str, extension: Option<&str>) -> String {
 
 /// Limits on a tree, so that a hostile one fails at once instead of exhausting memory or
 /// time: generous for real documentation (a million pages), far below what hurts.
-pub const MAX_ENTRIES: usize = 1_000_000;
+const MAX_ENTRIES: usize = 1_000_000;
 /// Directory levels of one path (just-bash's walks stop at the same depth).
-pub const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 /// Bytes of one path (Linux's PATH_MAX).
-pub const MAX_PATH_BYTES: usize = 4096;
+const MAX_PATH_BYTES: usize = 4096;
 /// Bytes of the decoded tree document.
-pub const MAX_TREE_BYTES: usize = 128 << 20;
+pub(crate) const MAX_TREE_BYTES: usize = 128 << 20;
 /// Chunks one entry may declare: 400 MiB of text at the ingest's 4 KiB chunks. A page is
 /// read by its chunks' ids, so a count is memory before it is a request.
-pub const MAX_PAGE_CHUNKS: u64 = 100_000;
+const MAX_PAGE_CHUNKS: u64 = 100_000;
 
 /// Checks a slug as the tree and the ingest both require it. A control character (C0,
 /// DEL, C1) would print as something else — `a\nb.md` as two lines of `find`, an escape
 /// sequence as a command to the agent's terminal — so no slug may hold one.
-pub fn check_key(key: &str) -> Result<(), TreeError> {
+pub(crate) fn check_key(key: &str) -> Result<(), TreeError> {
     if key.len() > MAX_PATH_BYTES {
         return Err(TreeError::entry(key, format!("path longer than {MAX_PATH_BYTES} bytes")));
     }
@@ -168,7 +168,7 @@ fn parse_entry(key: &str, value: Value, extension: Option<&str>) -> Result<TreeE
 }
 
 /// Decodes a stored tree document: plain JSON, or gzip then base64.
-pub fn decode_document(doc: &str) -> Result<String, TreeError> {
+fn decode_document(doc: &str) -> Result<String, TreeError> {
     let too_big = || TreeError::whole(format!("the tree is larger than {MAX_TREE_BYTES} bytes"));
     let trimmed = doc.trim_start();
     if trimmed.starts_with('{') {
@@ -181,7 +181,7 @@ pub fn decode_document(doc: &str) -> Result<String, TreeError> {
 
 impl PathTree {
     /// Decodes and validates a stored tree document.
-    pub fn from_document(doc: &str, extension: Option<&str>) -> Result<Self, TreeError> {
+    pub(crate) fn from_document(doc: &str, extension: Option<&str>) -> Result<Self, TreeError> {
         let json = decode_document(doc)?;
         let mut tree = Self::from_json(&json, extension)?;
         tree.version = format!("{:016x}", codec::fingerprint(doc.as_bytes()));
@@ -189,14 +189,14 @@ impl PathTree {
     }
 
     /// Parses and validates the tree's JSON.
-    pub fn from_json(json: &str, extension: Option<&str>) -> Result<Self, TreeError> {
+    pub(crate) fn from_json(json: &str, extension: Option<&str>) -> Result<Self, TreeError> {
         let raw = json::ordered_object(json).map_err(|e| TreeError::whole(format!("invalid JSON: {e}")))?;
         let version = format!("{:016x}", codec::fingerprint(json.as_bytes()));
         Self::from_members(raw, extension, version)
     }
 
     /// Validates a tree given as its members, in order (from one document or from shards).
-    pub fn from_members(
+    pub(crate) fn from_members(
         raw: Vec<(String, Value)>,
         extension: Option<&str>,
         version: String,

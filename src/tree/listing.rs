@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 /// A file in a session's view.
 #[derive(Debug, Clone)]
-pub struct FileNode {
+pub(crate) struct FileNode {
     /// Index into [`PathTree::entries`]; `None` for a host-supplied lazy file.
     pub entry: Option<usize>,
     pub size: Option<u64>,
@@ -24,7 +24,7 @@ pub struct FileNode {
 
 /// A directory in a session's view. It exists because a visible file lies below it.
 #[derive(Debug, Clone, Default)]
-pub struct DirNode {
+pub(crate) struct DirNode {
     /// Sorted as just-bash sorts (JavaScript string order).
     pub children: Vec<(String, bool)>,
     /// The newest mtime below it.
@@ -33,20 +33,20 @@ pub struct DirNode {
 }
 
 #[derive(Debug, Clone)]
-pub enum Node {
+pub(crate) enum Node {
     File(FileNode),
     Dir(DirNode),
 }
 
 impl Node {
-    pub fn ino(&self) -> u64 {
+    pub(crate) fn ino(&self) -> u64 {
         match self {
             Node::File(f) => f.ino,
             Node::Dir(d) => d.ino,
         }
     }
     #[cfg(test)]
-    pub fn mtime(&self) -> f64 {
+    pub(crate) fn mtime(&self) -> f64 {
         match self {
             Node::File(f) => f.mtime,
             Node::Dir(d) => d.mtime,
@@ -56,7 +56,7 @@ impl Node {
 
 /// One session's directory index over its visible pages.
 #[derive(Debug, Clone, Default)]
-pub struct Listing {
+pub(crate) struct Listing {
     nodes: HashMap<String, Node>,
     files: usize,
     /// Pages of the tree this session may not see.
@@ -67,7 +67,7 @@ impl Listing {
     /// The pages of `tree` that `groups` may see, indexed for the filesystem. `extra_files`
     /// are paths the host adds for this session (lazy files); they may not turn a
     /// directory into a file.
-    pub fn new(tree: &PathTree, groups: &Groups, extra_files: &[String]) -> Result<Listing, TreeError> {
+    pub(crate) fn new(tree: &PathTree, groups: &Groups, extra_files: &[String]) -> Result<Listing, TreeError> {
         let mut listing = Listing::default();
         listing.nodes.insert("/".to_string(), Node::Dir(DirNode::default()));
         listing.nodes.reserve(tree.entries.len() * 2);
@@ -150,35 +150,35 @@ impl Listing {
     }
 
     /// The node at a normalised path.
-    pub fn get(&self, path: &str) -> Option<&Node> {
+    pub(crate) fn get(&self, path: &str) -> Option<&Node> {
         self.nodes.get(path)
     }
 
     /// Every visible path, directories included, sorted.
-    pub fn all_paths(&self) -> Vec<String> {
+    pub(crate) fn all_paths(&self) -> Vec<String> {
         let mut v: Vec<String> = self.nodes.keys().cloned().collect();
         crate::base::sort::sort_by(&mut v, |a, b| path::js_cmp(a, b));
         v
     }
 
     /// Whether any visible path satisfies `f` (no allocation, no sorting).
-    pub fn any_path(&self, f: impl Fn(&str) -> bool) -> bool {
+    pub(crate) fn any_path(&self, f: impl Fn(&str) -> bool) -> bool {
         self.nodes.keys().any(|p| f(p))
     }
 
     /// The number of visible files.
-    pub fn file_count(&self) -> usize {
+    pub(crate) fn file_count(&self) -> usize {
         self.files
     }
 
     /// Whether the tree holds pages this session may not see. Never shown: it decides only
     /// how a search may ask Chroma (see `search::runner`).
-    pub fn has_hidden_pages(&self) -> bool {
+    pub(crate) fn has_hidden_pages(&self) -> bool {
         self.hidden > 0
     }
 
     /// Visible files at or below `dir`, sorted.
-    pub fn files_under(&self, dir: &str) -> Vec<String> {
+    pub(crate) fn files_under(&self, dir: &str) -> Vec<String> {
         let prefix = if dir == "/" { "/".to_string() } else { format!("{dir}/") };
         let mut v: Vec<String> = self
             .nodes

@@ -37,7 +37,7 @@ const MAX_LISTINGS: usize = 64;
 
 /// A decoded tree and the collection it belongs to.
 #[derive(Debug)]
-pub struct LoadedTree {
+pub(crate) struct LoadedTree {
     pub collection_id: String,
     pub tree: PathTree,
     /// The tree record's metadata, for `fs.info()`.
@@ -53,17 +53,17 @@ pub struct LoadedTree {
 
 impl LoadedTree {
     /// Whether every chunk holds whole lines (a search may then match chunk by chunk).
-    pub fn line_aligned(&self) -> bool {
+    pub(crate) fn line_aligned(&self) -> bool {
         self.chunks.line_aligned
     }
 
     /// Whether every chunk carries its page's access, so queries can be scoped by it.
-    pub fn chunk_access(&self) -> bool {
+    pub(crate) fn chunk_access(&self) -> bool {
         self.chunks.access
     }
 
     /// The listing for a group set, built once per tree.
-    pub fn listing(&self, groups: &Groups) -> Result<Rc<Listing>, TreeError> {
+    pub(crate) fn listing(&self, groups: &Groups) -> Result<Rc<Listing>, TreeError> {
         let key = groups.key();
         if let Some(l) = self.listings.borrow().get(&key) {
             return Ok(l.clone());
@@ -83,7 +83,7 @@ thread_local! {
 }
 
 /// Forgets every process-cached tree (the next `connect` reloads).
-pub fn forget() {
+pub(crate) fn forget() {
     TREES.with(|t| t.borrow_mut().clear());
 }
 
@@ -136,7 +136,7 @@ fn cache_key(opts: &Where<'_>) -> String {
 }
 
 /// How a connect got its tree.
-pub struct Opened {
+pub(crate) struct Opened {
     pub tree: Rc<LoadedTree>,
     /// Found decoded in this process.
     pub from_cache: bool,
@@ -146,7 +146,7 @@ pub struct Opened {
 }
 
 /// The collection's tree, current unless the host accepts staleness (`treeMaxAgeMs`).
-pub async fn open(client: &Client, opts: &Where<'_>, now_ms: f64) -> Result<Opened, FsError> {
+pub(crate) async fn open(client: &Client, opts: &Where<'_>, now_ms: f64) -> Result<Opened, FsError> {
     let key = cache_key(opts);
     let cached = TREES.with(|t| t.borrow().get(&key).cloned());
     if let Some(kept) = cached {

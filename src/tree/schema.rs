@@ -10,17 +10,17 @@ use serde_json::Value;
 
 /// Tree record metadata of trees written by other tools: `true` when every chunk holds
 /// whole lines. chromafs's own ingest says so in the tree's manifest instead.
-pub const LINE_ALIGNED: &str = "line_aligned";
+pub(crate) const LINE_ALIGNED: &str = "line_aligned";
 /// Chunk metadata written beside the slug and index, so reads and searches can be scoped
 /// by a session's access inside Chroma (declared by the tree's manifest).
-pub const IS_PUBLIC: &str = "isPublic";
-pub const GROUPS: &str = "groups";
+pub(crate) const IS_PUBLIC: &str = "isPublic";
+pub(crate) const GROUPS: &str = "groups";
 /// Chunk metadata: the page's ancestor directories, `""` (the root) first.
-pub const DIRS: &str = "dirs";
+pub(crate) const DIRS: &str = "dirs";
 
 /// A page's ancestor directories as written in `dirs`: `api/v2/x.md` → `["", "api",
 /// "api/v2"]`.
-pub fn ancestors(slug: &str) -> Vec<String> {
+pub(crate) fn ancestors(slug: &str) -> Vec<String> {
     let mut dirs = vec![String::new()];
     let mut at = 0;
     while let Some(i) = slug[at..].find('/') {
@@ -33,7 +33,7 @@ pub fn ancestors(slug: &str) -> Vec<String> {
 /// A chunk's record id: readable where Chroma Cloud's 128-byte id limit allows, else a
 /// fingerprint of the slug; either way derived from the slug and index alone, so a reader
 /// that knows a page's chunk count can ask for its chunks by id.
-pub fn chunk_id(slug: &str, index: usize) -> String {
+pub(crate) fn chunk_id(slug: &str, index: usize) -> String {
     let id = format!("{slug}#{index}");
     if id.len() <= 128 {
         id
@@ -42,13 +42,13 @@ pub fn chunk_id(slug: &str, index: usize) -> String {
     }
 }
 /// Tree record metadata: the number of pages, for people browsing the collection.
-pub const PAGES: &str = "pages";
+pub(crate) const PAGES: &str = "pages";
 /// Tree record metadata key and value that mark the record as chromafs's tree.
-pub const MARKER: (&str, &str) = ("chromafs", "path-tree");
+pub(crate) const MARKER: (&str, &str) = ("chromafs", "path-tree");
 
 /// Where a collection keeps its page slugs, chunk positions and tree.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Schema {
+pub(crate) struct Schema {
     /// Chunk metadata field holding the page slug.
     pub slug_field: String,
     /// Chunk metadata field holding the chunk's position in its page.
@@ -69,12 +69,12 @@ impl Default for Schema {
 
 impl Schema {
     /// The slug of record `i` of a response, when it has one.
-    pub fn slug_of<'r>(&self, resp: &'r GetResponse, i: usize) -> Option<&'r str> {
+    pub(crate) fn slug_of<'r>(&self, resp: &'r GetResponse, i: usize) -> Option<&'r str> {
         resp.metadata(i)?.get(&self.slug_field)?.as_str()
     }
 
     /// The metadata of one chunk record.
-    pub fn chunk_metadata(&self, slug: &str, index: usize) -> serde_json::Map<String, Value> {
+    pub(crate) fn chunk_metadata(&self, slug: &str, index: usize) -> serde_json::Map<String, Value> {
         let mut m = serde_json::Map::new();
         m.insert(self.slug_field.clone(), Value::from(slug));
         m.insert(self.chunk_index_field.clone(), Value::from(index));

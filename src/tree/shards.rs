@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 /// Largest shard document (Chroma Cloud's document cap is 16,384 bytes).
-pub const SHARD_BYTES: usize = 16_000;
+const SHARD_BYTES: usize = 16_000;
 /// The `chromafs` field of a manifest.
 const MANIFEST: &str = "tree-manifest";
 /// How shard text starts: `chromafs-tree-shard <version> <part>\n`.
@@ -31,7 +31,7 @@ const SHARD_HEADER: &str = "chromafs-tree-shard";
 
 /// What every chunk of a collection is known to carry, as its tree's manifest declares.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct ChunkFacts {
+pub(crate) struct ChunkFacts {
     /// Every chunk holds whole lines, so a search may match chunk by chunk.
     #[serde(default)]
     pub line_aligned: bool,
@@ -50,7 +50,7 @@ pub struct ChunkFacts {
 
 /// The tree record's document, when it is a manifest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub chromafs: String,
     /// A hash of the tree's content: it changes whenever any entry does.
     pub version: String,
@@ -64,7 +64,7 @@ pub struct Manifest {
 
 /// What the tree record holds.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Record<'a> {
+pub(crate) enum Record<'a> {
     /// A whole tree in one document.
     Whole(&'a str),
     Manifest(Manifest),
@@ -72,7 +72,7 @@ pub enum Record<'a> {
 
 /// Reads a tree record's document. A manifest is recognised by its `chromafs` field; no
 /// tree can look like one, because a tree's values are all objects.
-pub fn read_record(doc: &str) -> Record<'_> {
+pub(crate) fn read_record(doc: &str) -> Record<'_> {
     // A whole tree is parsed once, by the tree reader.
     if !doc.contains(MANIFEST) {
         return Record::Whole(doc);
@@ -121,7 +121,7 @@ impl Manifest {
 }
 
 /// The id of shard `i` of a tree.
-pub fn shard_id(tree_id: &str, i: usize) -> String {
+pub(crate) fn shard_id(tree_id: &str, i: usize) -> String {
     format!("{tree_id}#{i}")
 }
 
@@ -129,7 +129,7 @@ pub fn shard_id(tree_id: &str, i: usize) -> String {
 /// every chunk carries its page's access and directories: readers rely on those fields
 /// only while the tree is still the one annotated.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Annotations {
+pub(crate) struct Annotations {
     pub chromafs: String,
     /// The version of the tree record annotated (a fingerprint of its document).
     pub tree_version: String,
@@ -138,17 +138,17 @@ pub struct Annotations {
 const ANNOTATIONS: &str = "chunk-annotations";
 
 impl Annotations {
-    pub fn new(tree_version: &str) -> Self {
+    pub(crate) fn new(tree_version: &str) -> Self {
         Annotations { chromafs: ANNOTATIONS.into(), tree_version: tree_version.to_string() }
     }
 
     /// The record's id beside a tree record.
-    pub fn id(tree_id: &str) -> String {
+    pub(crate) fn id(tree_id: &str) -> String {
         format!("{tree_id}@annotations")
     }
 
     /// The annotations a document holds, if it is one.
-    pub fn read(doc: &str) -> Option<Annotations> {
+    pub(crate) fn read(doc: &str) -> Option<Annotations> {
         let v: Value = serde_json::from_str(doc).ok()?;
         let o = v.as_object()?;
         Some(Annotations { chromafs: text_field(o, "chromafs")?, tree_version: text_field(o, "tree_version")? })
@@ -156,7 +156,7 @@ impl Annotations {
     }
 
     /// What chunks carry for a tree of this version.
-    pub fn facts(&self, tree_version: &str, line_aligned: bool) -> ChunkFacts {
+    pub(crate) fn facts(&self, tree_version: &str, line_aligned: bool) -> ChunkFacts {
         let current = self.tree_version == tree_version;
         ChunkFacts { line_aligned, access: current, dirs: current, ids: false }
     }
@@ -164,7 +164,7 @@ impl Annotations {
 
 /// Why shards do not make a tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LayoutError {
+pub(crate) enum LayoutError {
     /// A shard is missing or belongs to another version: an ingest may be rewriting the
     /// tree, so reading again later can succeed.
     Torn(String),
@@ -202,7 +202,7 @@ fn decode(doc: &str, encoding: &str, limit: usize) -> Result<String, LayoutError
 
 /// A tree written as a manifest and its shards.
 #[derive(Debug, Clone)]
-pub struct Written {
+pub(crate) struct Written {
     #[cfg_attr(not(test), expect(dead_code, reason = "the tests read the manifest written"))]
     pub manifest: Manifest,
     /// The manifest as the tree record's document.
@@ -211,7 +211,7 @@ pub struct Written {
 }
 
 /// Splits a tree's entries into shards of at most [`SHARD_BYTES`].
-pub fn write(entries: &Map<String, Value>, chunks: ChunkFacts, plain: bool) -> Written {
+pub(crate) fn write(entries: &Map<String, Value>, chunks: ChunkFacts, plain: bool) -> Written {
     let encoding = if plain { "json" } else { "gzip+base64" };
     let version = format!("{:016x}", codec::fingerprint(Value::Object(entries.clone()).to_string().as_bytes()));
     let members: Vec<String> = entries.iter().map(|(k, v)| format!("{}:{v}", Value::String(k.clone()))).collect();
@@ -266,7 +266,11 @@ fn fit(run: &[String], version: &str, encoding: &str, out: &mut Vec<String>) {
 
 /// The entries of a manifest's shards (`shards[i]` is shard `i`'s document, if found),
 /// in order, after checking that every shard belongs to the manifest's version.
-pub fn join(manifest: &Manifest, shards: &[Option<&str>], limit: usize) -> Result<Vec<(String, Value)>, LayoutError> {
+pub(crate) fn join(
+    manifest: &Manifest,
+    shards: &[Option<&str>],
+    limit: usize,
+) -> Result<Vec<(String, Value)>, LayoutError> {
     let mut members = Vec::new();
     let mut budget = limit;
     for (part, doc) in shards.iter().enumerate() {

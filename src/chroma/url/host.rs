@@ -12,7 +12,9 @@
 pub enum Host {
     /// Lower-case ASCII, as written otherwise (a trailing dot is kept: it is another origin).
     Domain(String),
+    /// An IPv4 address, in any spelling `fetch` accepts (`127.1`, `0x7f.1`).
     V4(u32),
+    /// An IPv6 address, as eight pieces.
     V6([u16; 8]),
 }
 
@@ -26,6 +28,7 @@ pub enum HostError {
 }
 
 impl Host {
+    /// Parses the host of a special URL as `fetch` does, without IDNA.
     pub fn parse(input: &str) -> Result<Host, HostError> {
         if let Some(rest) = input.strip_prefix('[') {
             let inner = rest.strip_suffix(']').ok_or(HostError::Invalid)?;

@@ -13,7 +13,7 @@ use std::fmt;
 
 /// Why a page's chunks do not form a page.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AssemblyError {
+pub(crate) enum AssemblyError {
     MissingIndex { id: String },
     BadIndex { id: String, value: String },
     Duplicate { index: u64 },
@@ -41,7 +41,7 @@ impl fmt::Display for AssemblyError {
 
 /// One chunk record as fetched: its id, its `chunk_index` metadata (raw JSON) and document.
 #[derive(Debug, Clone)]
-pub struct Chunk {
+pub(crate) struct Chunk {
     pub id: String,
     pub index: Option<serde_json::Value>,
     pub document: Option<String>,
@@ -50,7 +50,7 @@ pub struct Chunk {
 impl Chunk {
     /// Record `i` of a response as a page chunk, read by the collection's field names (its
     /// index still raw: assembly checks it).
-    pub fn from_record(schema: &Schema, resp: &GetResponse, i: usize) -> Chunk {
+    pub(crate) fn from_record(schema: &Schema, resp: &GetResponse, i: usize) -> Chunk {
         Chunk {
             id: resp.ids[i].clone(),
             index: resp.metadata(i).and_then(|m| m.get(&schema.chunk_index_field)).cloned(),
@@ -78,7 +78,7 @@ fn index_of(chunk: &Chunk) -> Result<u64, AssemblyError> {
 }
 
 /// Joins a page's chunks. `expected_size` is the tree's `size`, when it has one.
-pub fn assemble(chunks: Vec<Chunk>, expected_size: Option<u64>) -> Result<String, AssemblyError> {
+pub(crate) fn assemble(chunks: Vec<Chunk>, expected_size: Option<u64>) -> Result<String, AssemblyError> {
     if chunks.is_empty() {
         return match expected_size {
             Some(0) => Ok(String::new()),

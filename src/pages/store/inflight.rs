@@ -26,7 +26,7 @@ impl<V> Flight<V> {
 }
 
 /// The flights in progress, by key.
-pub struct Flights<K, V> {
+pub(crate) struct Flights<K, V> {
     map: RefCell<HashMap<K, Rc<Flight<V>>>>,
 }
 
@@ -37,13 +37,13 @@ impl<K, V> Default for Flights<K, V> {
 }
 
 /// What a reader of a key does: lead the load, or follow one in progress.
-pub enum Ticket<'a, K: Hash + Eq + Clone, V: Clone> {
+pub(crate) enum Ticket<'a, K: Hash + Eq + Clone, V: Clone> {
     Lead(Leader<'a, K, V>),
     Follow(Follower<V>),
 }
 
 impl<K: Hash + Eq + Clone, V: Clone> Flights<K, V> {
-    pub fn start(&self, key: &K) -> Ticket<'_, K, V> {
+    pub(crate) fn start(&self, key: &K) -> Ticket<'_, K, V> {
         if let Some(flight) = self.map.borrow().get(key) {
             return Ticket::Follow(Follower(flight.clone()));
         }
@@ -55,17 +55,17 @@ impl<K: Hash + Eq + Clone, V: Clone> Flights<K, V> {
 
     #[cfg(test)]
     /// Loads in progress.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.map.borrow().len()
     }
 
     #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Whether a load of `key` is in flight.
-    pub fn is_loading(&self, key: &K) -> bool {
+    pub(crate) fn is_loading(&self, key: &K) -> bool {
         self.map.borrow().contains_key(key)
     }
 
@@ -78,7 +78,7 @@ impl<K: Hash + Eq + Clone, V: Clone> Flights<K, V> {
 }
 
 /// The reader doing the load; it must [`finish`](Leader::finish) or be dropped.
-pub struct Leader<'a, K: Hash + Eq + Clone, V: Clone> {
+pub(crate) struct Leader<'a, K: Hash + Eq + Clone, V: Clone> {
     flights: &'a Flights<K, V>,
     key: K,
     flight: Rc<Flight<V>>,
@@ -86,12 +86,12 @@ pub struct Leader<'a, K: Hash + Eq + Clone, V: Clone> {
 }
 
 impl<K: Hash + Eq + Clone, V: Clone> Leader<'_, K, V> {
-    pub fn key(&self) -> &K {
+    pub(crate) fn key(&self) -> &K {
         &self.key
     }
 
     /// Hands the result to every follower.
-    pub fn finish(mut self, value: V) {
+    pub(crate) fn finish(mut self, value: V) {
         self.done = true;
         self.flights.end(&self.key, &self.flight);
         *self.flight.result.borrow_mut() = Some(value);
@@ -110,11 +110,11 @@ impl<K: Hash + Eq + Clone, V: Clone> Drop for Leader<'_, K, V> {
 }
 
 /// A reader waiting for a leader.
-pub struct Follower<V>(Rc<Flight<V>>);
+pub(crate) struct Follower<V>(Rc<Flight<V>>);
 
 impl<V: Clone> Follower<V> {
     /// The leader's result, or `None` when the leader gave up (start again).
-    pub async fn wait(self) -> Option<V> {
+    pub(crate) async fn wait(self) -> Option<V> {
         std::future::poll_fn(|cx| {
             if let Some(v) = &*self.0.result.borrow() {
                 return Poll::Ready(Some(v.clone()));

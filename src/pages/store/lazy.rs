@@ -14,18 +14,18 @@ use crate::chroma::url::{self, Url};
 use std::rc::Rc;
 
 /// A host-supplied loader (in JS: `() => Promise<string | Uint8Array>`).
-pub type Provider = Rc<dyn Fn() -> LocalFuture<'static, Result<Vec<u8>, String>>>;
+pub(crate) type Provider = Rc<dyn Fn() -> LocalFuture<'static, Result<Vec<u8>, String>>>;
 
 /// Redirects followed for one lazy file.
 const MAX_REDIRECTS: usize = 5;
 
 /// The most bytes a lazy file without a `size` in the tree may have, unless the host
 /// says otherwise (`lazyMaxBytes`).
-pub const DEFAULT_MAX_BYTES: u64 = 32 << 20;
+pub(crate) const DEFAULT_MAX_BYTES: u64 = 32 << 20;
 
 /// How long a lazy file may be, and who said so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LazyLimit {
+pub(crate) enum LazyLimit {
     /// The path tree's `size` for it: not one byte more.
     Declared(u64),
     /// The host's `lazyMaxBytes`.
@@ -33,11 +33,11 @@ pub enum LazyLimit {
 }
 
 impl LazyLimit {
-    pub fn new(size: Option<u64>, cap: u64) -> LazyLimit {
+    pub(crate) fn new(size: Option<u64>, cap: u64) -> LazyLimit {
         size.map_or(LazyLimit::Cap(cap), LazyLimit::Declared)
     }
 
-    pub fn bytes(self) -> u64 {
+    pub(crate) fn bytes(self) -> u64 {
         match self {
             LazyLimit::Declared(n) | LazyLimit::Cap(n) => n,
         }
@@ -56,7 +56,7 @@ impl LazyLimit {
 }
 
 #[derive(Clone)]
-pub enum LazySource {
+pub(crate) enum LazySource {
     /// A URL the host gave (`lazyFiles`): trusted.
     Url(String),
     /// A URL the path tree names: checked against the policy.
@@ -75,7 +75,7 @@ impl std::fmt::Debug for LazySource {
 }
 
 /// Loads a lazy file's bytes, at most `limit`; the error says why in words.
-pub async fn load(
+pub(crate) async fn load(
     source: &LazySource,
     transport: &dyn Transport,
     timeout_ms: u32,

@@ -13,30 +13,30 @@ use std::rc::Rc;
 
 /// A page's bytes, and whether they are UTF-8 (decided once, when the page is made).
 #[derive(Debug, Clone)]
-pub struct CachedPage {
+pub(crate) struct CachedPage {
     bytes: Rc<[u8]>,
     utf8: bool,
 }
 
 impl CachedPage {
-    pub fn new(bytes: Rc<[u8]>) -> Self {
+    pub(crate) fn new(bytes: Rc<[u8]>) -> Self {
         let utf8 = std::str::from_utf8(&bytes).is_ok();
         CachedPage { bytes, utf8 }
     }
 
-    pub fn bytes(&self) -> &Rc<[u8]> {
+    pub(crate) fn bytes(&self) -> &Rc<[u8]> {
         &self.bytes
     }
 
     /// The bytes as text when they are UTF-8, without validating them again.
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         // SAFETY: `utf8` is private and set only by `new`, from `str::from_utf8`.
         self.utf8.then(|| unsafe { std::str::from_utf8_unchecked(&self.bytes) })
     }
 }
 
 #[derive(Debug)]
-pub struct ContentCache {
+pub(crate) struct ContentCache {
     capacity: usize,
     used: usize,
     tick: u64,
@@ -46,11 +46,11 @@ pub struct ContentCache {
 }
 
 impl ContentCache {
-    pub fn new(capacity: usize) -> Self {
+    pub(crate) fn new(capacity: usize) -> Self {
         ContentCache { capacity, used: 0, tick: 0, entries: HashMap::new(), order: BTreeMap::new() }
     }
 
-    pub fn get(&mut self, key: &PageKey) -> Option<CachedPage> {
+    pub(crate) fn get(&mut self, key: &PageKey) -> Option<CachedPage> {
         self.tick += 1;
         let tick = self.tick;
         let (page, last) = self.entries.get_mut(key)?;
@@ -60,11 +60,11 @@ impl ContentCache {
         Some(page.clone())
     }
 
-    pub fn contains(&self, key: &PageKey) -> bool {
+    pub(crate) fn contains(&self, key: &PageKey) -> bool {
         self.entries.contains_key(key)
     }
 
-    pub fn insert(&mut self, key: PageKey, bytes: Rc<[u8]>) {
+    pub(crate) fn insert(&mut self, key: PageKey, bytes: Rc<[u8]>) {
         self.remove(&key);
         if bytes.len() > self.capacity {
             return;
@@ -81,7 +81,7 @@ impl ContentCache {
         self.entries.insert(key, (CachedPage::new(bytes), self.tick));
     }
 
-    pub fn remove(&mut self, key: &PageKey) {
+    pub(crate) fn remove(&mut self, key: &PageKey) {
         if let Some((p, tick)) = self.entries.remove(key) {
             self.used -= p.bytes.len();
             self.order.remove(&tick);
@@ -89,16 +89,16 @@ impl ContentCache {
     }
 
     /// The byte budget.
-    pub fn capacity(&self) -> usize {
+    pub(crate) fn capacity(&self) -> usize {
         self.capacity
     }
 
     /// Bytes currently held.
-    pub fn used(&self) -> usize {
+    pub(crate) fn used(&self) -> usize {
         self.used
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
 }

@@ -11,14 +11,14 @@
 //! hands that over. Every record Chroma returns is checked against the slugs asked for,
 //! so a record of any other page never reaches the cache.
 
-pub mod assemble;
-pub mod inflight;
-pub mod lazy;
-pub mod lru;
+pub(crate) mod assemble;
+pub(crate) mod inflight;
+pub(crate) mod lazy;
+pub(crate) mod lru;
 mod prefetch;
 mod readahead;
-pub use prefetch::PrefetchError;
-pub mod shared;
+pub(crate) use prefetch::PrefetchError;
+pub(crate) mod shared;
 
 use crate::chroma::origin::LazyPolicy;
 use crate::chroma::transport::Transport;
@@ -38,7 +38,7 @@ use std::rc::Rc;
 
 /// What identifies a page's content.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, PartialOrd, Ord)]
-pub struct PageKey {
+pub(crate) struct PageKey {
     pub collection_id: String,
     pub tree_version: String,
     pub slug: String,
@@ -47,14 +47,14 @@ pub struct PageKey {
 impl PageKey {
     /// A flat string form, for shared caches outside this process: `chromafs:` and the
     /// three parts, each length-prefixed ([`crate::base::key`]), so no two pages share a key.
-    pub fn to_key_string(&self) -> String {
+    fn to_key_string(&self) -> String {
         format!("chromafs:{}", crate::base::key::of([self.collection_id.as_str(), &self.tree_version, &self.slug]))
     }
 }
 
 /// Where a page's bytes come from.
 #[derive(Clone, Debug)]
-pub enum Source {
+pub(crate) enum Source {
     /// Chunk records in Chroma; `count` when the tree records it; `by_id` when their ids
     /// derive from the slug (chromafs's ingest), so they can be asked for by id.
     Chunks {
@@ -67,7 +67,7 @@ pub enum Source {
 
 /// One page, as the filesystem resolved it.
 #[derive(Clone, Debug)]
-pub struct PageRef {
+pub(crate) struct PageRef {
     pub key: PageKey,
     /// The tree's `size`, checked against what is loaded.
     pub size: Option<u64>,
@@ -79,7 +79,7 @@ pub struct PageRef {
 
 /// Why a page could not be loaded.
 #[derive(Debug, Clone, PartialEq)]
-pub enum LoadError {
+pub(crate) enum LoadError {
     Chroma(ChromaError),
     /// `scoped`: the read carried the session's access, so missing chunks may mean the
     /// page changed or became private since the session connected.
@@ -114,12 +114,12 @@ impl fmt::Display for LoadError {
     }
 }
 
-pub type Loaded = Result<Rc<[u8]>, LoadError>;
+pub(crate) type Loaded = Result<Rc<[u8]>, LoadError>;
 
 /// Counters of the store since it was made.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StoreStats {
+pub(crate) struct StoreStats {
     pub cache_hits: u64,
     pub cache_misses: u64,
     pub lazy_fetches: u64,
@@ -136,7 +136,7 @@ pub struct StoreStats {
 
 /// How a store keeps and fetches pages.
 #[derive(Clone, Debug)]
-pub struct StoreOptions {
+pub(crate) struct StoreOptions {
     /// The memory cache's byte budget.
     pub cache_bytes: usize,
     pub shared: Option<Rc<dyn SharedCache>>,
@@ -157,7 +157,7 @@ impl Default for StoreOptions {
     }
 }
 
-pub struct PageStore {
+pub(crate) struct PageStore {
     collection: Collection,
     /// For lazy URLs, which never carry Chroma's credentials.
     transport: Rc<dyn Transport>,
@@ -173,7 +173,7 @@ pub struct PageStore {
 }
 
 impl PageStore {
-    pub fn new(collection: Collection, transport: Rc<dyn Transport>, opts: StoreOptions) -> Self {
+    pub(crate) fn new(collection: Collection, transport: Rc<dyn Transport>, opts: StoreOptions) -> Self {
         let timeout_ms = collection.client.config().timeout_ms;
         PageStore {
             collection,
@@ -189,7 +189,7 @@ impl PageStore {
         }
     }
 
-    pub fn stats(&self) -> StoreStats {
+    pub(crate) fn stats(&self) -> StoreStats {
         let cache = self.cache.borrow();
         StoreStats {
             cached_bytes: cache.used() as u64,
@@ -198,13 +198,13 @@ impl PageStore {
         }
     }
 
-    pub fn capacity(&self) -> usize {
+    pub(crate) fn capacity(&self) -> usize {
         self.cache.borrow().capacity()
     }
 
     /// A page's bytes, from wherever they are nearest. A miss on a page the running
     /// command plans to read loads it together with the pages it reads next.
-    pub async fn read(&self, page: &PageRef) -> Loaded {
+    pub(crate) async fn read(&self, page: &PageRef) -> Loaded {
         if let Some(bytes) = self.in_memory(&page.key) {
             return Ok(bytes);
         }
@@ -222,12 +222,12 @@ impl PageStore {
     }
 
     /// A page held in memory, counted as a cache hit.
-    pub fn in_memory(&self, key: &PageKey) -> Option<Rc<[u8]>> {
+    pub(crate) fn in_memory(&self, key: &PageKey) -> Option<Rc<[u8]>> {
         self.cached_page(key).map(|p| p.bytes().clone())
     }
 
     /// A page held in memory with what the cache knows of it, counted as a cache hit.
-    pub fn cached_page(&self, key: &PageKey) -> Option<CachedPage> {
+    pub(crate) fn cached_page(&self, key: &PageKey) -> Option<CachedPage> {
         let page = self.cache.borrow_mut().get(key)?;
         self.stats.borrow_mut().cache_hits += 1;
         Some(page)
@@ -260,11 +260,11 @@ impl PageStore {
     }
 
     /// A page's bytes if they are in memory now (no load).
-    pub fn cached(&self, key: &PageKey) -> Option<Rc<[u8]>> {
+    pub(crate) fn cached(&self, key: &PageKey) -> Option<Rc<[u8]>> {
         self.cache.borrow_mut().get(key).map(|p| p.bytes().clone())
     }
 
-    pub fn is_cached(&self, key: &PageKey) -> bool {
+    pub(crate) fn is_cached(&self, key: &PageKey) -> bool {
         self.cache.borrow().contains(key)
     }
 

@@ -22,7 +22,7 @@ use std::rc::Rc;
 
 /// A bulk load that Chroma refused or could not answer.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PrefetchError {
+pub(crate) struct PrefetchError {
     pub pages: usize,
     pub error: ChromaError,
 }
@@ -41,7 +41,7 @@ impl PageStore {
     /// flight like single reads, so a command reading one of them meanwhile waits for
     /// the bulk load instead of asking again; pages another load has in flight are left
     /// to it.
-    pub async fn prefetch(&self, pages: &[PageRef]) -> Result<(), PrefetchError> {
+    pub(crate) async fn prefetch(&self, pages: &[PageRef]) -> Result<(), PrefetchError> {
         let mut chunked: Vec<&PageRef> = Vec::new();
         let mut leaders = Vec::new();
         let mut lazy = Vec::new();

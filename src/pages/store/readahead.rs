@@ -15,20 +15,20 @@ use std::collections::HashMap;
 const WINDOW_CHUNKS: u64 = 3000;
 
 #[derive(Default)]
-pub struct ReadPlan {
+pub(super) struct ReadPlan {
     pages: Vec<PageRef>,
     at: HashMap<PageKey, usize>,
 }
 
 impl PageStore {
     /// The pages the running command will read, in its order (replacing any earlier plan).
-    pub fn plan_reads(&self, pages: Vec<PageRef>) {
+    pub(crate) fn plan_reads(&self, pages: Vec<PageRef>) {
         let at = pages.iter().enumerate().map(|(i, p)| (p.key.clone(), i)).collect();
         *self.plan.borrow_mut() = ReadPlan { pages, at };
     }
 
     /// The command is over: nothing more to read ahead for.
-    pub fn clear_plan(&self) {
+    pub(crate) fn clear_plan(&self) {
         *self.plan.borrow_mut() = ReadPlan::default();
     }
 

@@ -11,7 +11,7 @@ use crate::chroma::transport::LocalFuture;
 use std::rc::Rc;
 
 /// A cache shared beyond this session, implemented by the host.
-pub trait SharedCache {
+pub(crate) trait SharedCache {
     fn get(&self, key: String) -> LocalFuture<'static, Result<Option<Vec<u8>>, String>>;
     fn set(&self, key: String, value: Rc<[u8]>) -> LocalFuture<'static, Result<(), String>>;
 }
@@ -23,7 +23,7 @@ impl std::fmt::Debug for dyn SharedCache {
 }
 
 /// What one lookup in the shared cache found.
-pub enum Lookup {
+pub(crate) enum Lookup {
     Hit(Rc<[u8]>),
     Miss,
     /// The cache failed; counted, and treated as a miss.
@@ -31,7 +31,7 @@ pub enum Lookup {
 }
 
 /// Looks a page up; `size` (from the tree) guards against a stale or foreign entry.
-pub async fn get(cache: &dyn SharedCache, key: &PageKey, size: Option<u64>) -> Lookup {
+pub(crate) async fn get(cache: &dyn SharedCache, key: &PageKey, size: Option<u64>) -> Lookup {
     match cache.get(key.to_key_string()).await {
         Ok(Some(bytes)) if size.is_none_or(|s| s == bytes.len() as u64) => Lookup::Hit(bytes.into()),
         Ok(_) => Lookup::Miss,
@@ -40,14 +40,14 @@ pub async fn get(cache: &dyn SharedCache, key: &PageKey, size: Option<u64>) -> L
 }
 
 #[cfg(test)]
-pub mod memory {
+pub(crate) mod memory {
     //! A shared cache in memory, for tests.
     use super::*;
     use std::cell::RefCell;
     use std::collections::HashMap;
 
     #[derive(Clone, Default)]
-    pub struct MemoryShared {
+    pub(crate) struct MemoryShared {
         pub entries: Rc<RefCell<HashMap<String, Vec<u8>>>>,
         pub failing: Rc<std::cell::Cell<bool>>,
     }
