@@ -301,7 +301,7 @@ impl ChromaFs {
         let fs = self.inner.clone();
         future_to_promise(async move {
             let (stdin_empty, own_fs) = (stdin_empty.unwrap_or(true), own_fs.unwrap_or(false));
-            match crate::search::runner::run(&fs, &name, args, &cwd, stdin_empty, own_fs).await {
+            match crate::search::search(&fs, &name, args, &cwd, stdin_empty, own_fs).await {
                 Outcome::Run(args) => Ok(args.into_iter().map(JsValue::from).collect::<Array>().into()),
                 Outcome::Failed => Ok(JsValue::NULL),
                 Outcome::Printed(p) => plain(&p),

@@ -10,6 +10,7 @@
 //! just-bash as before.
 
 use super::args::GrepArgs;
+use super::docs::Docs;
 use super::engine::{Engine, Flags};
 use super::job::{Job, Parsed, Walked};
 use super::page::{page_text, read_page};
@@ -20,7 +21,7 @@ use crate::base::path;
 use crate::commands::glob::Glob;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
-use crate::fs::{Filesystem, DEV_NULL};
+use crate::fs::DEV_NULL;
 use crate::tree::listing::Node;
 
 /// One operand or walked file, in the order grep handles them.
@@ -184,7 +185,7 @@ impl NativeGrep {
     /// Runs the command over the session's pages. `None` when a page holds text the
     /// engine cannot answer for (see [`Engine::exact_on`]): the command then goes to
     /// just-bash, and the pages read so far stay in the cache for it.
-    pub(crate) async fn run(&self, fs: &Filesystem) -> Option<Printed> {
+    pub(crate) async fn run(&self, docs: Docs<'_>) -> Option<Printed> {
         let o = &self.g.output;
         let (mut stdout, mut stderr) = (String::new(), String::new());
         let (mut any_match, mut any_error) = (false, false);
@@ -202,7 +203,7 @@ impl NativeGrep {
                     continue;
                 }
             };
-            let content = match read_page(fs, path).await {
+            let content = match read_page(docs, path).await {
                 Ok(bytes) => bytes,
                 Err(_) => {
                     stderr.push_str(&format!("grep: {shown}: No such file or directory\n"));

@@ -20,6 +20,7 @@
 
 pub(crate) mod args;
 pub(crate) mod coarse;
+pub(crate) mod docs;
 pub(crate) mod engine;
 pub(crate) mod filter;
 pub(crate) mod grep;
@@ -38,3 +39,24 @@ pub(crate) mod syntax;
 #[cfg(test)]
 pub(crate) mod tally;
 pub(crate) mod walk;
+
+use crate::fs::Filesystem;
+use runner::Outcome;
+
+/// Runs one grep/egrep/fgrep/rg command line for a session (see [`runner::run`]) and
+/// records what it cost, and the load it could not do without, in the session.
+pub(crate) async fn search(
+    fs: &Filesystem,
+    name: &str,
+    args: Vec<String>,
+    cwd: &str,
+    stdin_empty: bool,
+    own_fs: bool,
+) -> Outcome {
+    let searched = runner::run(docs::Docs::new(fs), name, args, cwd, stdin_empty, own_fs).await;
+    if let Some((path, error)) = searched.failure {
+        fs.failed(&path, error);
+    }
+    fs.record(searched.stats);
+    searched.outcome
+}

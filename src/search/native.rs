@@ -3,11 +3,11 @@
 //! The two share the page reader ([`super::page`]) and the printer; what differs is what
 //! they read and how they name it ([`super::grep`], [`super::rg`]).
 
+use super::docs::Docs;
 use super::grep::{self, Input, NativeGrep};
 use super::job::{Job, Parsed};
 use super::rg::{self, NativeRg};
 use crate::commands::{Place, Printed, Unsupported};
-use crate::fs::Filesystem;
 use std::collections::HashSet;
 
 /// A search command answered here: grep (and egrep, fgrep) or rg.
@@ -47,10 +47,10 @@ impl Native {
     }
 
     /// Runs the command; `None` sends it to just-bash (see each command's `run`).
-    pub(crate) async fn run(&self, fs: &Filesystem) -> Option<Printed> {
+    pub(crate) async fn run(&self, docs: Docs<'_>) -> Option<Printed> {
         match self {
-            Native::Grep(g) => g.run(fs).await,
-            Native::Rg(r) => r.run(fs).await,
+            Native::Grep(g) => g.run(docs).await,
+            Native::Rg(r) => r.run(docs).await,
         }
     }
 }

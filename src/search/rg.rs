@@ -11,6 +11,7 @@
 //! multiline and the other forms are [`Unsupported`] and run in just-bash.
 
 use super::args::RgOutput;
+use super::docs::Docs;
 use super::engine::{rg_pattern, Engine, Flags};
 use super::job::{Job, Parsed, Walked};
 use super::page::read_page;
@@ -19,7 +20,7 @@ use super::walk::Target;
 use crate::base::path;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
-use crate::fs::{Filesystem, DEV_NULL};
+use crate::fs::DEV_NULL;
 use crate::pages::store::lru::CachedPage;
 use crate::tree::listing::Node;
 use std::collections::HashSet;
@@ -263,13 +264,13 @@ impl NativeRg {
 
     /// Runs the command over the session's pages; `None` when a page holds text whose
     /// answer is not modelled (not UTF-8, or case folding only RE2 does).
-    pub(crate) async fn run(&self, fs: &Filesystem) -> Option<Printed> {
+    pub(crate) async fn run(&self, docs: Docs<'_>) -> Option<Printed> {
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
         let mut out = String::new();
         for (shown, path) in &self.files {
             // An unreadable file is skipped by rg: the session's journal reports it.
-            let Ok(page) = read_page(fs, path).await else { continue };
+            let Ok(page) = read_page(docs, path).await else { continue };
             let (text, binary) = content(&page)?;
             if binary && !o.binary {
                 continue;

@@ -15,7 +15,7 @@
 //! command handed back to just-bash.
 
 use super::coarse::{self, Found, Scope};
-use super::filter::Chunking;
+use super::docs::Docs;
 use super::job::Job;
 use super::matcher::Matcher;
 use super::native::Native;
@@ -24,9 +24,9 @@ use super::plan::MAX_PATTERN_BYTES;
 use super::plan::{self, refusal, Context, Narrowing, Plan};
 use super::walk::Target;
 use crate::base::path;
-use crate::commands::{Place, Printed};
+use crate::commands::Printed;
 use crate::fs::stats::{CommandStats, PlanKind};
-use crate::fs::{decode, Filesystem, DEV_NULL};
+use crate::fs::{decode, DEV_NULL};
 use crate::pages::store::{PageRef, PrefetchError, Source};
 use std::collections::HashSet;
 
@@ -53,60 +53,71 @@ pub(crate) enum Outcome {
     Printed(Printed),
 }
 
+/// A search's result, and what the session records about it.
+pub(crate) struct Searched {
+    pub(crate) outcome: Outcome,
+    /// What the command cost, for `docs.stats()`.
+    pub(crate) stats: CommandStats,
+    /// The load it could not do without (with [`Outcome::Failed`]), for the journal.
+    pub(crate) failure: Option<(String, PrefetchError)>,
+}
+
 /// Plans and prepares one search command, and answers it here when its output is
-/// modelled exactly. What it cost is recorded in the session's stats.
-/// `own_fs` says whether the command reads this filesystem itself (not a host's
-/// filesystem that mounts it elsewhere): only then can it be answered here.
+/// modelled exactly. `own_fs` says whether the command reads this filesystem itself (not
+/// a host's filesystem that mounts it elsewhere): only then can it be answered here.
 pub(crate) async fn run(
-    fs: &Filesystem,
+    docs: Docs<'_>,
     name: &str,
     args: Vec<String>,
     cwd: &str,
     stdin_empty: bool,
     own_fs: bool,
-) -> Outcome {
+) -> Searched {
     let mut cs = CommandStats::new(name, &args);
     let cwd = path::normalize(cwd);
     if !own_fs {
         // Its paths are the host's: this listing cannot say what they hold.
         cs.delegated = Some("the command reads another filesystem".into());
         let refused = refusal(&args);
-        fs.record(cs);
-        return refused.map_or(Outcome::Run(args), Outcome::Refused);
+        return Searched { outcome: refused.map_or(Outcome::Run(args), Outcome::Refused), stats: cs, failure: None };
     }
     let job = Job::parse(name, args);
-    let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
     // Prepared once, over the whole scope: a narrowing only takes files away from it.
-    let native = (fs.native_commands() && refusal(&job.args).is_none())
-        .then(|| Native::prepare(&job, place, stdin_empty).map_err(|why| why.0));
+    let native = (docs.native_commands() && refusal(&job.args).is_none())
+        .then(|| Native::prepare(&job, docs.place(&cwd), stdin_empty).map_err(|why| why.0));
     if let Some(Ok(grep)) = &native {
-        if let Some(printed) = in_memory(fs, grep, &mut cs).await {
-            fs.record(cs);
-            return Outcome::Printed(printed);
+        if let Some(printed) = in_memory(docs, grep, &mut cs).await {
+            return Searched { outcome: Outcome::Printed(printed), stats: cs, failure: None };
         }
     }
-    let outcome = match prepare(fs, &job, &cwd, stdin_empty, &mut cs).await {
+    let (outcome, failure) = match prepare(docs, &job, &cwd, stdin_empty, &mut cs).await {
         Ok(read) => match native {
-            Some(native) => answer(fs, &job, native, read, &mut cs).await,
+            Some(native) => (answer(docs, &job, native, read, &mut cs).await, None),
             None => {
                 cs.delegated = Some("native commands are off".into());
-                Outcome::Run(read.spelled(&job))
+                (Outcome::Run(read.spelled(&job)), None)
             }
         },
-        Err(other) => other,
+        Err(Stop::Refused(why)) => (Outcome::Refused(why), None),
+        Err(Stop::Failed(f)) => (Outcome::Failed, Some((f.path, f.error))),
     };
-    fs.record(cs);
-    outcome
+    Searched { outcome, stats: cs, failure }
+}
+
+/// Why a prepared search does not run.
+enum Stop {
+    Refused(String),
+    Failed(Failed),
 }
 
 /// A search answered natively without asking Chroma anything, when every page it reads
 /// is in memory already: reading them here costs less than the coarse query's round trip.
-async fn in_memory(fs: &Filesystem, grep: &Native, cs: &mut CommandStats) -> Option<Printed> {
-    let pages: Vec<PageRef> = grep.paths().filter_map(|p| fs.page(p)).collect();
-    if !pages.iter().all(|p| fs.store().is_cached(&p.key)) {
+async fn in_memory(docs: Docs<'_>, grep: &Native, cs: &mut CommandStats) -> Option<Printed> {
+    let pages: Vec<PageRef> = grep.paths().filter_map(|p| docs.page(p)).collect();
+    if !pages.iter().all(|p| docs.store().is_cached(&p.key)) {
         return None;
     }
-    let printed = grep.run(fs).await?;
+    let printed = grep.run(docs).await?;
     cs.scope = pages.len() as u64;
     cs.plan = PlanKind::Memory;
     cs.native = true;
@@ -133,7 +144,7 @@ impl Reads {
 /// The command answered natively (over the files it reads), or the arguments to run it
 /// with in just-bash.
 async fn answer(
-    fs: &Filesystem,
+    docs: Docs<'_>,
     job: &Job,
     native: Result<Native, String>,
     read: Reads,
@@ -144,7 +155,7 @@ async fn answer(
         (native, _) => native,
     };
     let why = match grep {
-        Ok(grep) => match grep.run(fs).await {
+        Ok(grep) => match grep.run(docs).await {
             Some(printed) => {
                 cs.native = true;
                 return Outcome::Printed(printed);
@@ -158,27 +169,27 @@ async fn answer(
     Outcome::Run(read.spelled(job))
 }
 
-/// Plans the command and loads what it reads; any other outcome as the error.
+/// Plans the command and loads what it reads, or says why it does not run.
 async fn prepare(
-    fs: &Filesystem,
+    docs: Docs<'_>,
     job: &Job,
     cwd: &str,
     stdin_empty: bool,
     cs: &mut CommandStats,
-) -> Result<Reads, Outcome> {
-    let chunking = if fs.tree().line_aligned() { Chunking::LineAligned } else { Chunking::Arbitrary };
-    let cx = Context { listing: fs.listing(), scratch: fs.scratch_root(), cwd, chunking };
-    let read = match plan(fs, job, cx, stdin_empty).await {
+) -> Result<Reads, Stop> {
+    let place = docs.place(cwd);
+    let cx = Context { listing: place.listing, scratch: place.scratch, cwd, chunking: docs.chunking() };
+    let read = match plan(docs, job, cx, stdin_empty).await {
         Plan::Refuse(why) => {
             cs.note = Some(format!("refused: {why}"));
-            return Err(Outcome::Refused(why));
+            return Err(Stop::Refused(why));
         }
         Plan::Delegate | Plan::ReadPatternFiles(_) => Ok(Reads::AsTyped),
         Plan::Prefetch { files, why } => {
             cs.scope = files.len() as u64;
-            prefetch(fs, &files, why, cs).await.map(|()| Reads::AsTyped)
+            prefetch(docs, &files, why, cs).await.map(|()| Reads::AsTyped)
         }
-        Plan::Narrow(n) => match narrow(fs, &n, cs).await {
+        Plan::Narrow(n) => match narrow(docs, &n, cs).await {
             Ok(Some(kept)) => Ok(Reads::Narrowed { n, kept }),
             Ok(None) => Ok(Reads::AsTyped),
             Err(f) => Err(f),
@@ -186,8 +197,7 @@ async fn prepare(
     };
     read.map_err(|f| {
         cs.note = Some(format!("stopped: {}", f.error));
-        fs.failed(&f.path, f.error);
-        Outcome::Failed
+        Stop::Failed(f)
     })
 }
 
@@ -201,12 +211,12 @@ fn shown<'a>(paths: impl Iterator<Item = &'a str>) -> String {
 }
 
 /// The plan, with `-f` pattern files read when the command has them.
-async fn plan(fs: &Filesystem, job: &Job, cx: Context<'_>, stdin_empty: bool) -> Plan {
+async fn plan(docs: Docs<'_>, job: &Job, cx: Context<'_>, stdin_empty: bool) -> Plan {
     let first = plan::plan(job, cx, stdin_empty, None);
     let Plan::ReadPatternFiles(files) = &first else { return first };
     let mut contents = Vec::new();
     for f in files {
-        match fs.read(&path::resolve(cx.cwd, f)).await {
+        match docs.read(&path::resolve(cx.cwd, f)).await {
             Ok(bytes) => contents.push(decode(&bytes, None)),
             // grep reports the unreadable file itself, before reading anything else.
             Err(_) => return Plan::Delegate,
@@ -215,51 +225,45 @@ async fn plan(fs: &Filesystem, job: &Job, cx: Context<'_>, stdin_empty: bool) ->
     plan::plan(job, cx, stdin_empty, Some(&contents))
 }
 
-async fn prefetch(fs: &Filesystem, files: &[String], why: String, cs: &mut CommandStats) -> Result<(), Failed> {
+async fn prefetch(docs: Docs<'_>, files: &[String], why: String, cs: &mut CommandStats) -> Result<(), Failed> {
     cs.plan = PlanKind::Prefetch;
     cs.note = Some(why);
-    let pages: Vec<PageRef> = files.iter().filter_map(|f| fs.page(f)).collect();
-    let before = fs.requests();
-    let loaded = fs.store().prefetch(&pages).await;
-    cs.prefetch_requests = fs.requests() - before;
-    fs.store().plan_reads(pages);
+    let pages: Vec<PageRef> = files.iter().filter_map(|f| docs.page(f)).collect();
+    let before = docs.requests();
+    let loaded = docs.store().prefetch(&pages).await;
+    cs.prefetch_requests = docs.requests() - before;
+    docs.store().plan_reads(pages);
     loaded.map_err(|error| Failed { path: shown(files.iter().map(String::as_str)), error })
 }
 
 /// Runs a narrowed search's coarse query, prefetch and fine check: the paths of the
 /// files that are left, or `None` for "run the command as typed" (its files have been
 /// prefetched).
-async fn narrow(fs: &Filesystem, n: &Narrowing, cs: &mut CommandStats) -> Result<Option<HashSet<String>>, Failed> {
+async fn narrow(docs: Docs<'_>, n: &Narrowing, cs: &mut CommandStats) -> Result<Option<HashSet<String>>, Failed> {
     cs.plan = PlanKind::Narrow;
     let files: Vec<(&str, PageRef)> = n
         .targets
         .iter()
         .filter_map(|t| match t {
-            Target::File { path, .. } => Some((path.as_str(), fs.page(path)?)),
+            Target::File { path, .. } => Some((path.as_str(), docs.page(path)?)),
             Target::Keep(_) => None,
         })
         .collect();
     cs.scope = files.len() as u64;
-    let unscoped = !fs.coarse_query_allowed();
-    let hits = if unscoped {
-        // Chroma would answer for hidden chunks too: how many hits, how many pages of
-        // them, would tell the session about text it may not read. Read the scope instead.
-        cs.note = Some(UNSCOPED_NOTE.into());
-        None
-    } else {
-        let before = fs.requests();
+    let collection = docs.coarse();
+    let unscoped = collection.is_none();
+    let hits = if let Some(collection) = collection {
+        let before = docs.requests();
         let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
         let scope = Scope {
             slugs: &slugs,
-            dir: fs
-                .tree()
-                .chunks
-                .dirs
+            dir: docs
+                .chunks_have_dirs()
                 .then(|| common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path))),
             chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
         };
-        let found = coarse::candidates(fs.collection(), &scope, &n.matcher.filter).await;
-        cs.coarse_requests = fs.requests() - before;
+        let found = coarse::candidates(collection, &scope, &n.matcher.filter).await;
+        cs.coarse_requests = docs.requests() - before;
         match found {
             Ok(Found::Pages { slugs, matches }) => {
                 cs.coarse_matches = matches as u64;
@@ -272,10 +276,15 @@ async fn narrow(fs: &Filesystem, n: &Narrowing, cs: &mut CommandStats) -> Result
             }
             Err(e) => {
                 let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
-                prefetch(fs, &all, format!("coarse query failed: {e}"), cs).await?;
+                prefetch(docs, &all, format!("coarse query failed: {e}"), cs).await?;
                 return Ok(None);
             }
         }
+    } else {
+        // Chroma would answer for hidden chunks too: how many hits, how many pages of
+        // them, would tell the session about text it may not read. Read the scope instead.
+        cs.note = Some(UNSCOPED_NOTE.into());
+        None
     };
     // Pages in Chroma are filtered there; lazy files can only be read.
     let candidates: Vec<&(&str, PageRef)> = files
@@ -286,9 +295,9 @@ async fn narrow(fs: &Filesystem, n: &Narrowing, cs: &mut CommandStats) -> Result
         })
         .collect();
     cs.candidates = candidates.len() as u64;
-    let before = fs.requests();
+    let before = docs.requests();
     let kept = if hits.is_none()
-        && candidates.iter().map(|(_, p)| p.size.unwrap_or(0)).sum::<u64>() > fs.store().capacity() as u64
+        && candidates.iter().map(|(_, p)| p.size.unwrap_or(0)).sum::<u64>() > docs.store().capacity() as u64
     {
         // Checking here would load the scope twice: once now, and again as the command
         // reads it after the cache has moved on. The command reads it once, ahead of itself.
@@ -299,14 +308,14 @@ async fn narrow(fs: &Filesystem, n: &Narrowing, cs: &mut CommandStats) -> Result
         }
         candidates.iter().map(|(p, _)| *p).collect()
     } else {
-        fine_check(fs, &candidates, &n.matcher).await?
+        fine_check(docs, &candidates, &n.matcher).await?
     };
-    cs.prefetch_requests = fs.requests() - before;
+    cs.prefetch_requests = docs.requests() - before;
     let order = n.targets.iter().filter_map(|t| match t {
-        Target::File { path, .. } if kept.contains(path.as_str()) => fs.page(path),
+        Target::File { path, .. } if kept.contains(path.as_str()) => docs.page(path),
         _ => None,
     });
-    fs.store().plan_reads(order.collect());
+    docs.store().plan_reads(order.collect());
     let kept: HashSet<String> = kept.into_iter().map(str::to_string).collect();
     cs.searched =
         n.targets.iter().filter(|t| matches!(t, Target::File { path, .. } if kept.contains(path))).count() as u64;
@@ -365,7 +374,7 @@ fn common_dir<'a>(paths: impl Iterator<Item = &'a str>) -> String {
 /// loaded in batches that fit the page cache, each checked before the next is loaded,
 /// so a search never needs more memory than the cache, whatever its size.
 async fn fine_check<'a>(
-    fs: &Filesystem,
+    docs: Docs<'_>,
     candidates: &[&(&'a str, PageRef)],
     matcher: &Matcher,
 ) -> Result<HashSet<&'a str>, Failed> {
@@ -373,7 +382,7 @@ async fn fine_check<'a>(
         let path = shown(batch.iter().map(|(p, _)| *p));
         move |error| Failed { path, error }
     };
-    let budget = fs.store().capacity() as u64;
+    let budget = docs.store().capacity() as u64;
     let mut kept = HashSet::new();
     let mut rest = candidates;
     while !rest.is_empty() {
@@ -384,9 +393,12 @@ async fn fine_check<'a>(
             take += 1;
         }
         let (batch, later) = rest.split_at(take);
-        fs.store().prefetch(&batch.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>()).await.map_err(failed(batch))?;
+        docs.store()
+            .prefetch(&batch.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>())
+            .await
+            .map_err(failed(batch))?;
         for (path, page) in batch {
-            let keep = match (&matcher.fine, fs.store().cached(&page.key)) {
+            let keep = match (&matcher.fine, docs.store().cached(&page.key)) {
                 (Some(fine), Some(bytes)) => fine.may_match(&String::from_utf8_lossy(&bytes)),
                 // Not checked here (no exact check, or not in memory): the command reads it.
                 _ => true,
@@ -400,8 +412,8 @@ async fn fine_check<'a>(
     // Pages kept early may have been evicted by later batches: load them again together
     // (as many as the cache holds), rather than one request each when the command reads.
     let evicted: Vec<&(&str, PageRef)> =
-        candidates.iter().filter(|(p, page)| kept.contains(p) && !fs.store().is_cached(&page.key)).copied().collect();
-    fs.store()
+        candidates.iter().filter(|(p, page)| kept.contains(p) && !docs.store().is_cached(&page.key)).copied().collect();
+    docs.store()
         .prefetch(&evicted.iter().map(|(_, page)| page.clone()).collect::<Vec<_>>())
         .await
         .map_err(failed(&evicted))?;

@@ -3,6 +3,8 @@
 use super::*;
 use crate::chroma::transport::{HttpResponse, Transport};
 use crate::fs::stats::CommandStats;
+use crate::fs::Filesystem;
+use crate::search::search as run;
 use crate::options::Options;
 use crate::testing::{block_on, chroma::URL, FakeChroma};
 use crate::tree::access::Groups;

@@ -1,0 +1,78 @@
+//! What a search reads from the session, and nothing more.
+//!
+//! A search walks its scope through the session's listing and scratch directory, loads and
+//! checks pages through the page store, asks the collection which pages may match (when the
+//! session may ask: see [`Filesystem::coarse_query_allowed`]), and counts the requests each
+//! stage sent. That is the whole of its view of the filesystem, so a reader can follow a
+//! search without knowing the filesystem, and the filesystem can change behind it. A search
+//! records nothing in the session either: what it cost and which load failed come back in
+//! its result ([`super::runner::Searched`]) for the caller to record.
+
+use super::filter::Chunking;
+use crate::base::error::FsError;
+use crate::commands::Place;
+use crate::fs::Filesystem;
+use crate::pages::collection::Collection;
+use crate::pages::store::{PageRef, PageStore};
+use std::rc::Rc;
+
+/// A search's view of one session.
+#[derive(Clone, Copy)]
+pub(crate) struct Docs<'a> {
+    fs: &'a Filesystem,
+}
+
+impl<'a> Docs<'a> {
+    pub(crate) fn new(fs: &'a Filesystem) -> Self {
+        Docs { fs }
+    }
+
+    /// Where a command runs: the session's listing and scratch directory, and `cwd`.
+    pub(crate) fn place(&self, cwd: &'a str) -> Place<'a> {
+        Place { listing: self.fs.listing(), scratch: self.fs.scratch_root(), cwd }
+    }
+
+    /// Whether searches may be answered in Rust (`nativeCommands`).
+    pub(crate) fn native_commands(&self) -> bool {
+        self.fs.native_commands()
+    }
+
+    /// How the collection's chunks split pages, for the coarse filter.
+    pub(crate) fn chunking(&self) -> Chunking {
+        if self.fs.tree().line_aligned() {
+            Chunking::LineAligned
+        } else {
+            Chunking::Arbitrary
+        }
+    }
+
+    /// Whether chunks carry their ancestor directories, so a query may be scoped by one.
+    pub(crate) fn chunks_have_dirs(&self) -> bool {
+        self.fs.tree().chunks.dirs
+    }
+
+    /// The page behind a visible, normalised path.
+    pub(crate) fn page(&self, path: &str) -> Option<PageRef> {
+        self.fs.page(path)
+    }
+
+    pub(crate) fn store(&self) -> &'a PageStore {
+        self.fs.store()
+    }
+
+    /// The collection to ask which pages may match; `None` when the answer could depend
+    /// on text the session may not read.
+    pub(crate) fn coarse(&self) -> Option<&'a Collection> {
+        self.fs.coarse_query_allowed().then(|| self.fs.collection())
+    }
+
+    /// Requests the session has sent so far.
+    pub(crate) fn requests(&self) -> u64 {
+        self.fs.requests()
+    }
+
+    /// A file's bytes, read as any command reads it (pages, scratch files, `/dev/null`).
+    pub(crate) async fn read(&self, path: &str) -> Result<Rc<[u8]>, FsError> {
+        self.fs.read(path).await
+    }
+}
