@@ -180,6 +180,34 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
    * about hidden text. `chromafs annotate` makes the question safe to ask.
    */
   searchHiddenTextCost?: "hide" | "accept";
+  /**
+   * Embeds texts for ranked search (`search`, `fs.search()`): the same model that embedded
+   * the collection, one vector per text. Without it, ranked search uses the query's words
+   * alone (BM25 over the chunks that contain them).
+   */
+  embed?: (texts: string[]) => Promise<number[][]> | number[][];
+}
+
+/** Options of `fs.search()`. */
+export interface SearchOptions {
+  /** Pages to return, 1 to 100 (default 10). */
+  k?: number;
+  /** Search only pages under this directory (resolved against `cwd`). */
+  path?: string;
+  /** The directory `path` is relative to (default `/`). */
+  cwd?: string;
+}
+
+/** One page found by `fs.search()`, best first. */
+export interface SearchHit {
+  path: string;
+  /** The lines of the page's best-matching chunk (`sed -n 'startLine,endLinep' path`); null when unknown. */
+  startLine: number | null;
+  endLine: number | null;
+  /** Reciprocal-rank fusion score of the page's best chunk (higher is better). */
+  score: number;
+  /** The chunk's line holding the most of the query's words. */
+  snippet: string | null;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -389,6 +417,14 @@ export declare class ChromaFs {
   endCommand(mark: number): CommandReport;
   /** Stops the running command: its requests not yet sent are refused. */
   abortCommand(): void;
+  /**
+   * Ranked search: the pages that best answer `query` among those the session sees, best
+   * first (hybrid BM25 and, with `embed`, nearest neighbours, fused by rank). Rejects with
+   * EIO when Chroma or the embedding function fails, EINVAL for a query with no words.
+   */
+  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  /** What the `search` command above calls: its output for `args`. */
+  searchCommand(args: string[], cwd: string): Promise<CommandOutput>;
   /** Releases the wasm-side session; the object is unusable afterwards. */
   free(): void;
 }

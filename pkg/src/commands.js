@@ -16,6 +16,8 @@ const FILE_COMMANDS = [
 ];
 // Commands that may be answered from the listing in Rust (see runCommand).
 const LISTING_COMMANDS = ["ls", "find", "tree", "du"];
+// chromafs's own command: a ranked search (see searchCommand); just-bash has no such command.
+const RANKED = "search";
 
 /**
  * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
@@ -31,6 +33,10 @@ function command(fs, name) {
   return {
     name,
     async execute(args, ctx) {
+      if (name === RANKED) {
+        const ran = await bracketed(fs, ctx.signal, () => fs.searchCommand(args, ctx.cwd));
+        return withFailures(name, ran.result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), 2);
+      }
       if (typeof ctx.origCommand !== "function") {
         return search
           ? { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 }
@@ -59,7 +65,7 @@ function command(fs, name) {
 
 /** All of `fs`'s custom commands, searches first. */
 function commandsOf(fs) {
-  return [...SEARCH_COMMANDS, ...FILE_COMMANDS].map((name) => command(fs, name));
+  return [...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => command(fs, name));
 }
 
 export { commandsOf };

@@ -28,6 +28,10 @@ function toolDescription({ docs = "the documentation", scratch } = {}) {
     "filter): searches run in the database first, so searching the whole tree is fast. Find",
     "files by name with `find / -name '*auth*'`. Pipes work (`grep -rl token / | head`).",
     "",
+    "When you do not know the exact words, `search QUESTION` ranks the pages that best answer",
+    "it (`search -n 5 how do I rotate an API key`) and prints each as PATH:START-END with its",
+    "most telling line: read it with `sed -n 'START,ENDp' PATH`, then grep for exact strings.",
+    "",
     ...writes,
     "so chain with `&&` or use absolute paths. Pages you may not see do not exist here.",
   ].join("\n");

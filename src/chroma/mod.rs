@@ -38,7 +38,7 @@ pub(crate) mod transport;
 pub mod url;
 mod wire;
 pub(crate) use limits::BodyLimit;
-pub(crate) use wire::{CollectionInfo, FromJson, GetRequest, GetResponse, UpsertRequest};
+pub(crate) use wire::{CollectionInfo, FromJson, GetRequest, GetResponse, QueryRequest, QueryResponse, UpsertRequest};
 
 /// The most records one `get` asks for (Chroma Cloud's cap).
 pub(crate) const MAX_PAGE: usize = 300;
@@ -446,6 +446,18 @@ impl Client {
         let url = format!("{}/collections/{}/get", self.db_url(), collection_id);
         let body = serde_json::to_string(req).expect("get requests serialise");
         self.call_json("POST", url, Some(body), what, limit).await
+    }
+
+    /// One `query`: the records nearest to one embedding.
+    pub(crate) async fn query(
+        &self,
+        collection_id: &str,
+        req: &QueryRequest,
+        what: &str,
+    ) -> Result<QueryResponse, ChromaError> {
+        let url = format!("{}/collections/{}/query", self.db_url(), collection_id);
+        let body = serde_json::to_string(req).expect("query requests serialise");
+        self.call_json("POST", url, Some(body), what, &BodyLimit::records(req.n_results)).await
     }
 
     pub(crate) async fn upsert(&self, collection_id: &str, req: &UpsertRequest) -> Result<(), ChromaError> {

@@ -128,6 +128,60 @@ impl FromJson for CollectionInfo {
     }
 }
 
+/// `POST …/query` body: nearest neighbours of one embedding.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct QueryRequest {
+    pub query_embeddings: Vec<Vec<f32>>,
+    pub n_results: usize,
+    #[serde(rename = "where", skip_serializing_if = "Option::is_none")]
+    pub where_: Option<Value>,
+    pub include: Vec<&'static str>,
+}
+
+/// The answer to a query of one embedding: its records, nearest first, and their distances.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct QueryResponse {
+    pub records: GetResponse,
+    pub distances: Vec<f64>,
+}
+
+/// The first list of a field that Chroma nests one level per query embedding.
+fn first_of(v: Option<Value>) -> Option<Option<Value>> {
+    match v {
+        None | Some(Value::Null) => Some(None),
+        Some(Value::Array(mut a)) if a.len() == 1 => Some(Some(a.swap_remove(0))),
+        Some(Value::Array(a)) if a.is_empty() => Some(Some(Value::Array(Vec::new()))),
+        Some(_) => None,
+    }
+}
+
+impl FromJson for QueryResponse {
+    fn from_json(v: Value) -> Option<Self> {
+        let Value::Object(mut o) = v else { return None };
+        let mut flat = serde_json::Map::new();
+        for key in ["ids", "documents", "metadatas"] {
+            if let Some(list) = first_of(o.remove(key))? {
+                flat.insert(key.into(), list);
+            }
+        }
+        let records = GetResponse::from_json(Value::Object(flat))?;
+        let distances = match first_of(o.remove("distances"))? {
+            None => Vec::new(),
+            Some(Value::Array(d)) => d.iter().map(Value::as_f64).collect::<Option<Vec<_>>>()?,
+            Some(_) => return None,
+        };
+        let n = records.ids.len();
+        let fits = |len: Option<usize>| len.is_none_or(|l| l == n);
+        if !fits(Some(distances.len()))
+            || !fits(records.documents.as_ref().map(Vec::len))
+            || !fits(records.metadatas.as_ref().map(Vec::len))
+        {
+            return None;
+        }
+        Some(QueryResponse { records, distances })
+    }
+}
+
 /// `POST …/upsert` body.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct UpsertRequest {
@@ -164,5 +218,25 @@ mod tests {
         );
         assert!(CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": -1})).is_none());
         assert_eq!(u64::from_json(json!(12)), Some(12));
+    }
+
+    #[test]
+    fn a_query_answer_is_the_first_list_of_each_field() {
+        let q = QueryResponse::from_json(json!({
+            "ids": [["a#0", "b#1"]], "documents": [["x", "y"]], "metadatas": [[{"k": 1}, null]],
+            "distances": [[0.5, 1.25]], "embeddings": null, "include": ["documents"],
+        }))
+        .unwrap();
+        assert_eq!(q.records.ids, ["a#0", "b#1"]);
+        assert_eq!((q.records.document(1), q.distances), (Some("y"), vec![0.5, 1.25]));
+        for bad in [
+            json!({"ids": [["a"]], "distances": [[0.1, 0.2]]}),
+            json!({"ids": [["a"], ["b"]], "distances": [[0.1], [0.2]]}),
+            json!({"ids": ["a"], "distances": [0.1]}),
+            json!({"ids": [["a"]], "distances": [["x"]]}),
+        ] {
+            assert!(QueryResponse::from_json(bad.clone()).is_none(), "{bad}");
+        }
+        assert!(QueryResponse::from_json(json!({"ids": [], "distances": []})).unwrap().records.ids.is_empty());
     }
 }

@@ -5,6 +5,7 @@
 //! (Chroma Cloud's cap) with embeddings from the caller's function or the built-in one.
 
 use super::{Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
+pub(crate) use crate::base::embed::Embedder;
 use crate::chroma::transport::LocalFuture;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
 use crate::pages::collection::{self, Bound};
@@ -33,11 +34,6 @@ fn default_embedding(text: &str) -> Vec<f32> {
         v[0] = 1.0;
     }
     v
-}
-
-/// Computes embeddings for a batch of documents.
-pub(crate) trait Embedder {
-    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>>;
 }
 
 /// The built-in [`default_embedding`].

@@ -9,6 +9,7 @@ mod callback;
 mod convert;
 mod fetch;
 mod ingest;
+mod ranked;
 
 pub use ingest::{annotate, ingest};
 
@@ -69,15 +70,18 @@ fn settled(result: Result<JsValue, JsValue>) -> Promise {
 #[wasm_bindgen]
 pub struct ChromaFs {
     inner: Rc<Filesystem>,
+    /// The host's `embed` function, for ranked searches.
+    embedder: Option<Rc<callback::JsEmbedder>>,
 }
 
 #[wasm_bindgen]
 impl ChromaFs {
     /// Opens a session (resolves `Promise<ChromaFs>`).
     pub fn connect(options_value: JsValue) -> Promise {
-        let setup = options(&options_value).and_then(|o| Ok((o, transport(&options_value)?)));
-        match setup {
-            Ok((opts, transport)) => future_to_promise(async move { Ok(Self::open(opts, transport).await?.into()) }),
+        match Self::setup(&options_value) {
+            Ok((opts, transport, embedder)) => {
+                future_to_promise(async move { Ok(Self::open(opts, transport, embedder).await?.into()) })
+            }
             Err(e) => Promise::reject(&e),
         }
     }
@@ -361,15 +365,27 @@ impl ChromaFs {
     }
 }
 
+/// What `connect` reads from the host's options.
+type Setup = (Options, Rc<dyn Transport>, Option<Rc<callback::JsEmbedder>>);
+
 impl ChromaFs {
-    async fn open(opts: Options, transport: Rc<dyn Transport>) -> Result<ChromaFs, JsValue> {
+    fn setup(o: &JsValue) -> Result<Setup, JsValue> {
+        let embedder = convert::function(o, "embed", "option embed must be a function")?;
+        Ok((options(o)?, transport(o)?, embedder.map(|f| Rc::new(callback::JsEmbedder(f)))))
+    }
+
+    async fn open(
+        opts: Options,
+        transport: Rc<dyn Transport>,
+        embedder: Option<Rc<callback::JsEmbedder>>,
+    ) -> Result<ChromaFs, JsValue> {
         let fs = Filesystem::connect(opts, transport, Date::now()).await.map_err(fs_error)?;
-        Ok(ChromaFs { inner: Rc::new(fs) })
+        Ok(ChromaFs { inner: Rc::new(fs), embedder })
     }
 
     /// `connect` for Rust callers: the session itself rather than a `Promise`.
     pub async fn connect_with(options_value: JsValue) -> Result<ChromaFs, JsValue> {
-        let opts = options(&options_value)?;
-        Self::open(opts, transport(&options_value)?).await
+        let (opts, transport, embedder) = Self::setup(&options_value)?;
+        Self::open(opts, transport, embedder).await
     }
 }

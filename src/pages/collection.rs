@@ -146,18 +146,29 @@ impl Collection {
 
     /// The request once per access clause, each with the clause ANDed into its `where`.
     pub(crate) fn scoped(&self, req: GetRequest) -> Vec<GetRequest> {
-        let Some(scope) = &self.scope else { return vec![req] };
+        self.wheres(req.where_.clone()).into_iter().map(|where_| GetRequest { where_, ..req.clone() }).collect()
+    }
+
+    /// A `where` once per access clause, each clause ANDed into it; `where_` alone when
+    /// the chunks carry no access.
+    pub(crate) fn wheres(&self, where_: Option<Value>) -> Vec<Option<Value>> {
+        let Some(scope) = &self.scope else { return vec![where_] };
         scope
             .clauses()
             .into_iter()
             .map(|clause| {
-                let where_ = match &req.where_ {
+                Some(match &where_ {
                     Some(w) => json!({ "$and": [w, clause] }),
                     None => clause,
-                };
-                GetRequest { where_: Some(where_), ..req.clone() }
+                })
             })
             .collect()
+    }
+
+    /// Whether the session may see a record by its metadata: always, when the chunks
+    /// carry no access (the listing decides then).
+    pub(crate) fn admits(&self, metadata: Option<&serde_json::Map<String, Value>>) -> bool {
+        self.scope.as_ref().is_none_or(|s| s.admits(metadata))
     }
 
     /// Every matching record the session may see, within `bound` per query and merged.
@@ -214,7 +225,7 @@ impl Collection {
                 ));
             }
             for i in 0..part.ids.len() {
-                if self.scope.as_ref().is_none_or(|s| s.admits(part.metadata(i))) {
+                if self.admits(part.metadata(i)) {
                     all.push_from(&part, i);
                 }
             }

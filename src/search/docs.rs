@@ -14,6 +14,7 @@ use crate::commands::Place;
 use crate::fs::Filesystem;
 use crate::pages::collection::Collection;
 use crate::pages::store::{PageRef, PageStore};
+use crate::tree::listing::Node;
 use std::rc::Rc;
 
 /// A search's view of one session.
@@ -64,6 +65,37 @@ impl<'a> Docs<'a> {
     /// on text the session may not read.
     pub(crate) fn coarse(&self) -> Option<&'a Collection> {
         self.fs.coarse_query_allowed().then(|| self.fs.collection())
+    }
+
+    /// The collection, for a ranked search: it reads the session's access from it and
+    /// checks every chunk it gets back itself.
+    pub(crate) fn collection(&self) -> &'a Collection {
+        self.fs.collection()
+    }
+
+    /// The visible path of the page whose chunks carry `slug`; `None` when the session
+    /// does not see that page (or a host's own file has taken its path).
+    pub(crate) fn path_of(&self, slug: &str) -> Option<&'a str> {
+        let tree = self.fs.tree();
+        let i = tree.entry_of(slug)?;
+        let path = tree.tree.entries[i].path.as_str();
+        match self.fs.listing().get(path)? {
+            Node::File(f) if f.entry == Some(i) => Some(path),
+            _ => None,
+        }
+    }
+
+    /// How many chunks the visible pages at or below `dir` have; a page whose count the
+    /// tree does not give counts as one.
+    pub(crate) fn chunks_under(&self, dir: &str) -> u64 {
+        let entries = &self.fs.tree().tree.entries;
+        let under = |p: &str| dir == "/" || p.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'));
+        self.fs
+            .listing()
+            .files()
+            .filter(|(p, _)| under(p))
+            .map(|(_, f)| f.entry.and_then(|i| entries[i].chunks).unwrap_or(1))
+            .sum()
     }
 
     /// Requests the session has sent so far.

@@ -32,6 +32,7 @@ pub(crate) mod native;
 pub(crate) mod page;
 pub(crate) mod plan;
 pub(crate) mod printer;
+pub(crate) mod ranked;
 pub(crate) mod rewrite;
 pub(crate) mod rg;
 pub(crate) mod runner;

@@ -21,6 +21,7 @@ struct Record {
     id: String,
     document: Option<String>,
     metadata: Map<String, Value>,
+    embedding: Option<Vec<f64>>,
 }
 
 struct Collection {
@@ -75,11 +76,19 @@ impl FakeChroma {
             id: id.into(),
             document: document.map(str::to_string),
             metadata: metadata.as_object().cloned().unwrap_or_default(),
+            embedding: None,
         };
         match c.records.iter_mut().find(|r| r.id == id) {
             Some(r) => *r = record,
             None => c.records.push(record),
         }
+    }
+
+    /// Gives a record an embedding, for queries.
+    pub(crate) fn embed(&self, collection: &str, id: &str, embedding: &[f64]) {
+        let mut s = self.0.borrow_mut();
+        let c = s.collections.iter_mut().find(|c| c.name == collection).expect("collection");
+        c.records.iter_mut().find(|r| r.id == id).expect("record").embedding = Some(embedding.to_vec());
     }
 
     /// Deletes a collection; one created later under the name gets a new id.
@@ -218,6 +227,7 @@ impl FakeChroma {
         let ok = |v: Value| Ok(HttpResponse::new(200, v.to_string()));
         match op {
             "get" => ok(get(&c.records, body)?),
+            "query" => ok(query(&c.records, body)?),
             "count" => ok(json!(c.records.len())),
             "upsert" => {
                 let ids = body["ids"].as_array().cloned().unwrap_or_default();
@@ -226,6 +236,9 @@ impl FakeChroma {
                         id: id.as_str().unwrap_or_default().to_string(),
                         document: body["documents"][i].as_str().map(str::to_string),
                         metadata: body["metadatas"][i].as_object().cloned().unwrap_or_default(),
+                        embedding: body["embeddings"][i]
+                            .as_array()
+                            .map(|v| v.iter().filter_map(Value::as_f64).collect()),
                     };
                     match c.records.iter_mut().find(|r| r.id == record.id) {
                         Some(r) => *r = record,
@@ -309,6 +322,40 @@ fn get(records: &[Record], body: &Value) -> Result<Value, (u16, String)> {
         "documents": include.contains(&"documents").then(|| page.iter().map(|r| r.document.clone()).collect::<Vec<_>>()),
         "metadatas": include.contains(&"metadatas").then(|| page.iter().map(|r| r.metadata.clone()).collect::<Vec<_>>()),
         "include": include,
+    }))
+}
+
+/// Nearest neighbours by squared L2 distance among the records the filters keep.
+fn query(records: &[Record], body: &Value) -> Result<Value, (u16, String)> {
+    let q: Vec<f64> = body["query_embeddings"][0]
+        .as_array()
+        .ok_or((422, "missing query_embeddings".into()))?
+        .iter()
+        .filter_map(Value::as_f64)
+        .collect();
+    let n = body["n_results"].as_u64().unwrap_or(10) as usize;
+    let filter =
+        json!({"where": body.get("where"), "where_document": body.get("where_document"), "include": ["metadatas"]});
+    let kept = get(records, &filter)?;
+    let ids: Vec<&str> = kept["ids"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    let mut near: Vec<(f64, &Record)> = Vec::new();
+    for r in records.iter().filter(|r| ids.contains(&r.id.as_str())) {
+        let Some(e) = &r.embedding else { continue };
+        if e.len() != q.len() {
+            return Err((
+                400,
+                format!("Collection expecting embedding with dimension of {}, got {}", e.len(), q.len()),
+            ));
+        }
+        near.push((e.iter().zip(&q).map(|(a, b)| (a - b) * (a - b)).sum(), r));
+    }
+    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+    near.truncate(n);
+    Ok(json!({
+        "ids": [near.iter().map(|(_, r)| r.id.clone()).collect::<Vec<_>>()],
+        "documents": [near.iter().map(|(_, r)| r.document.clone()).collect::<Vec<_>>()],
+        "metadatas": [near.iter().map(|(_, r)| r.metadata.clone()).collect::<Vec<_>>()],
+        "distances": [near.iter().map(|(d, _)| *d).collect::<Vec<_>>()],
     }))
 }
 

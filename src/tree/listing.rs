@@ -166,6 +166,14 @@ impl Listing {
         self.nodes.keys().any(|p| f(p))
     }
 
+    /// Every visible file with its path, in no order.
+    pub(crate) fn files(&self) -> impl Iterator<Item = (&str, &FileNode)> {
+        self.nodes.iter().filter_map(|(p, n)| match n {
+            Node::File(f) => Some((p.as_str(), f)),
+            Node::Dir(_) => None,
+        })
+    }
+
     /// The number of visible files.
     pub(crate) fn file_count(&self) -> usize {
         self.files

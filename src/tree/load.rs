@@ -26,7 +26,7 @@ use crate::tree::schema;
 use crate::tree::schema::Schema;
 use crate::tree::shards::{self, Annotations, ChunkFacts, LayoutError, Manifest, Record};
 use serde_json::{Map, Value};
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -49,12 +49,22 @@ pub(crate) struct LoadedTree {
     record: u64,
     validated_at: Cell<f64>,
     listings: RefCell<HashMap<String, Rc<Listing>>>,
+    /// Entries by slug, built on first use (a ranked search names pages by slug).
+    by_slug: OnceCell<HashMap<String, usize>>,
 }
 
 impl LoadedTree {
     /// Whether every chunk holds whole lines (a search may then match chunk by chunk).
     pub(crate) fn line_aligned(&self) -> bool {
         self.chunks.line_aligned
+    }
+
+    /// The index of the tree entry whose chunks carry `slug`.
+    pub(crate) fn entry_of(&self, slug: &str) -> Option<usize> {
+        let index = self
+            .by_slug
+            .get_or_init(|| self.tree.entries.iter().enumerate().map(|(i, e)| (e.slug.clone(), i)).collect());
+        index.get(slug).copied()
     }
 
     /// Whether every chunk carries its page's access, so queries can be scoped by it.
@@ -297,6 +307,7 @@ async fn decode(
             record: record_print,
             validated_at,
             listings: RefCell::default(),
+            by_slug: OnceCell::new(),
         });
     }
 }

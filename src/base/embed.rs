@@ -1,0 +1,12 @@
+//! Embedding functions: text in, vectors out.
+//!
+//! Ingest embeds chunks with one, a ranked search embeds its query with one; both take the
+//! host's function (`embed` in JavaScript) or, for ingest, the built-in one. A function
+//! that fails says why in words; the caller decides what that means for its command.
+
+use crate::chroma::transport::LocalFuture;
+
+/// Computes embeddings for a batch of texts, one vector per text, in order.
+pub(crate) trait Embedder {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>>;
+}

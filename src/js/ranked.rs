@@ -1,0 +1,110 @@
+//! Ranked search for JavaScript: the `search` command's answer, and `fs.search()`.
+
+use super::convert::{get, invalid, plain, set};
+use super::ChromaFs;
+use crate::base::embed::Embedder;
+use crate::base::error::{Errno, FsError};
+use crate::base::path;
+use crate::chroma::transport::LocalFuture;
+use crate::commands::Printed;
+use crate::fs::stats::CommandStats;
+use crate::fs::Filesystem;
+use crate::search::docs::Docs;
+use crate::search::ranked::{self, command, Query, RankError};
+use js_sys::{Array, Object, Promise};
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+/// Runs one ranked search for a session and records it in `fs.stats()`. Boxed, so the
+/// command and `fs.search()` share one compiled search rather than each inlining it.
+fn run<'a>(
+    fs: &'a Filesystem,
+    embedder: Option<&'a dyn Embedder>,
+    q: &'a Query,
+    args: &'a [String],
+) -> LocalFuture<'a, Result<Vec<ranked::Hit>, RankError>> {
+    Box::pin(recorded(fs, embedder, q, args))
+}
+
+async fn recorded(
+    fs: &Filesystem,
+    embedder: Option<&dyn Embedder>,
+    q: &Query,
+    args: &[String],
+) -> Result<Vec<ranked::Hit>, RankError> {
+    let mut cs = CommandStats::new("search", args);
+    let before = fs.requests();
+    let found = ranked::search(Docs::new(fs), embedder, q).await;
+    cs.coarse_requests = fs.requests() - before;
+    cs.native = true;
+    if let Err(e) = &found {
+        cs.note = Some(format!("stopped: {e}"));
+    }
+    fs.record(cs);
+    found
+}
+
+/// A hit as `fs.search()` returns it: `{ path, startLine, endLine, score, snippet }`.
+fn hit_object(h: &ranked::Hit) -> JsValue {
+    let o = Object::new();
+    let line = |l: Option<u64>| l.map_or(JsValue::NULL, |l| JsValue::from_f64(l as f64));
+    set(&o, "path", h.path.as_str());
+    set(&o, "startLine", line(h.lines.map(|l| l.0)));
+    set(&o, "endLine", line(h.lines.map(|l| l.1)));
+    set(&o, "score", command::rounded(h.score));
+    set(&o, "snippet", h.snippet.as_ref().map_or(JsValue::NULL, |s| JsValue::from_str(&s.1)));
+    o.into()
+}
+
+#[wasm_bindgen]
+impl ChromaFs {
+    /// The `search` command: `{ stdout, stderr, exitCode }` for its arguments.
+    #[wasm_bindgen(js_name = searchCommand)]
+    pub fn search_command(&self, args: Vec<String>, cwd: String) -> Promise {
+        let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
+        future_to_promise(async move {
+            let printed = match command::parse(&args, &path::normalize(&cwd)) {
+                Err(usage) => usage,
+                Ok(command::Parsed::Help) => Printed { stdout: command::HELP.into(), ..Printed::default() },
+                Ok(command::Parsed::Search { query, format }) => {
+                    let e = embedder.as_deref().map(|e| e as &dyn Embedder);
+                    match run(&fs, e, &query, &args).await {
+                        Ok(hits) => command::print(&hits, format),
+                        Err(e) => Printed { stderr: format!("search: {e}\n"), exit_code: 2, ..Printed::default() },
+                    }
+                }
+            };
+            plain(&printed)
+        })
+    }
+
+    /// `fs.search(query, { k, path, cwd })`: the best pages, as
+    /// `[{ path, startLine, endLine, score, snippet }]`, best first.
+    pub fn search(&self, query: String, options: JsValue) -> Promise {
+        let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
+        let number = |key: &str| get(&options, key).and_then(|v| v.as_f64());
+        let text = |key: &str| get(&options, key).and_then(|v| v.as_string());
+        let k = match number("k") {
+            None => 10,
+            Some(k) if k.fract() == 0.0 && (1.0..=100.0).contains(&k) => k as usize,
+            Some(_) => return Promise::reject(&invalid("option k must be a whole number from 1 to 100")),
+        };
+        let cwd = path::normalize(&text("cwd").unwrap_or_else(|| "/".into()));
+        let dir = path::resolve(&cwd, &text("path").unwrap_or_else(|| ".".into()));
+        let q = Query { text: query, k, dir };
+        future_to_promise(async move {
+            let e = embedder.as_deref().map(|e| e as &dyn Embedder);
+            match run(&fs, e, &q, std::slice::from_ref(&q.text)).await {
+                Ok(hits) => Ok(hits.iter().map(hit_object).collect::<Array>().into()),
+                Err(e) => {
+                    let errno = if matches!(e, RankError::Empty) { Errno::Einval } else { Errno::Eio };
+                    Err(super::convert::fs_error(FsError {
+                        cause: Some(e.to_string()),
+                        ..FsError::new(errno, "search", &q.dir)
+                    }))
+                }
+            }
+        })
+    }
+}

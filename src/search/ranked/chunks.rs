@@ -1,0 +1,166 @@
+//! The chunks a ranked search asks Chroma for: nearest neighbours of the query's
+//! embedding, and the chunks that contain its terms.
+//!
+//! Both requests carry the session's access (when chunks carry it) and the `--path`
+//! directory (when chunks carry their directories), exactly as grep's coarse query does,
+//! and neither ever names a page. Every chunk that comes back is checked again here: its
+//! access, and that its slug is a page of the session's listing under the directory
+//! searched. A chunk that fails either check is dropped before anything is counted, so
+//! hidden pages take no part in a score. On collections whose chunks carry no access
+//! (written by other tools), Chroma cannot leave hidden chunks out; more neighbours are
+//! asked for and the listing decides (`chromafs annotate` makes such a collection scoped).
+
+use super::words::{specificity, spellings};
+use crate::chroma::{ChromaError, GetRequest, GetResponse, QueryRequest, MAX_PAGE};
+use crate::pages::collection::Collection;
+use crate::search::docs::Docs;
+use crate::tree::schema;
+use serde_json::{json, Value};
+use std::collections::HashSet;
+
+/// Terms that ask Chroma for candidates, at most: three spellings each keep the filter
+/// small whatever the query.
+const FILTER_TERMS: usize = 6;
+/// Chunk metadata: the line of its page where the chunk starts (1-based).
+pub(super) const START_LINE: &str = "start_line";
+
+/// One chunk of a visible page.
+#[derive(Debug, Clone)]
+pub(super) struct Chunk {
+    pub id: String,
+    pub path: String,
+    pub text: String,
+    pub start_line: Option<u64>,
+}
+
+/// Where a search looks: a directory (normalised; `/` for everything).
+pub(super) struct Reach<'a> {
+    pub docs: Docs<'a>,
+    pub dir: &'a str,
+}
+
+impl Reach<'_> {
+    fn collection(&self) -> &Collection {
+        self.docs.collection()
+    }
+
+    /// The directory as a `where`, when chunks carry their directories.
+    fn dir_where(&self) -> Option<Value> {
+        let dir = self.dir.trim_start_matches('/');
+        (!dir.is_empty() && self.docs.chunks_have_dirs()).then(|| json!({ schema::DIRS: { "$contains": dir } }))
+    }
+
+    /// Whether Chroma leaves out what the session may not see.
+    pub(super) fn scoped(&self) -> bool {
+        self.collection().scope.is_some()
+    }
+
+    /// Record `i` as a chunk of a page the session sees under the directory searched.
+    fn chunk(&self, resp: &GetResponse, i: usize) -> Option<Chunk> {
+        let collection = self.collection();
+        let meta = resp.metadata(i);
+        if !collection.admits(meta) {
+            return None;
+        }
+        let slug = collection.schema.slug_of(resp, i)?;
+        let path = self.docs.path_of(slug)?;
+        let under = self.dir == "/" || path.strip_prefix(self.dir).is_some_and(|rest| rest.starts_with('/'));
+        if !under {
+            return None;
+        }
+        Some(Chunk {
+            id: resp.ids[i].clone(),
+            path: path.to_string(),
+            text: resp.document(i)?.to_string(),
+            start_line: meta.and_then(|m| m.get(START_LINE)).and_then(Value::as_u64),
+        })
+    }
+
+    fn chunks(&self, resp: &GetResponse, seen: &mut HashSet<String>) -> Vec<Chunk> {
+        (0..resp.ids.len()).filter(|i| seen.insert(resp.ids[*i].clone())).filter_map(|i| self.chunk(resp, i)).collect()
+    }
+
+    /// The `n` chunks nearest to `embedding` that the session may see, nearest first.
+    pub(super) async fn nearest(&self, embedding: Vec<f32>, n: usize) -> Result<Vec<Chunk>, ChromaError> {
+        let collection = self.collection();
+        let mut found: Vec<(f64, Chunk)> = Vec::new();
+        let mut seen = HashSet::new();
+        for where_ in collection.wheres(self.dir_where()) {
+            let req = QueryRequest {
+                query_embeddings: vec![embedding.clone()],
+                n_results: n.min(MAX_PAGE),
+                where_,
+                include: vec!["documents", "metadatas", "distances"],
+            };
+            let resp = collection.client.query(&collection.id, &req, "a ranked search").await?;
+            for i in 0..resp.records.ids.len() {
+                if !seen.insert(resp.records.ids[i].clone()) {
+                    continue;
+                }
+                if let Some(c) = self.chunk(&resp.records, i) {
+                    found.push((resp.distances.get(i).copied().unwrap_or(f64::MAX), c));
+                }
+            }
+        }
+        // Several access clauses answer apart: their neighbours are merged by distance.
+        crate::base::sort::sort_by(&mut found, |a, b| a.0.total_cmp(&b.0));
+        Ok(found.into_iter().map(|(_, c)| c).collect())
+    }
+
+    /// Chunks holding any of `terms` (by substring, in the spellings a page writes). When
+    /// a first request comes back full, the term that most of its chunks hold is left out
+    /// and the rest asked again, so a common word cannot crowd out the rare ones.
+    pub(super) async fn containing(&self, terms: &[String]) -> Result<Vec<Chunk>, ChromaError> {
+        let mut asked: Vec<&String> = terms.iter().filter(|t| t.chars().count() >= 3).collect();
+        crate::base::sort::sort_by(&mut asked, |a, b| specificity(b).cmp(&specificity(a)));
+        asked.truncate(FILTER_TERMS);
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for _ in 0..2 {
+            if asked.is_empty() {
+                break;
+            }
+            let (chunks, full) = self.containing_once(&asked, &mut seen).await?;
+            out.extend(chunks);
+            if !full || asked.len() == 1 {
+                break;
+            }
+            let commonest = commonest(&asked, &out);
+            asked.retain(|t| **t != commonest);
+        }
+        Ok(out)
+    }
+
+    async fn containing_once(
+        &self,
+        terms: &[&String],
+        seen: &mut HashSet<String>,
+    ) -> Result<(Vec<Chunk>, bool), ChromaError> {
+        let collection = self.collection();
+        let mut contains: Vec<Value> =
+            terms.iter().flat_map(|t| spellings(t)).map(|s| json!({ "$contains": s })).collect();
+        let where_document = if contains.len() == 1 { contains.remove(0) } else { json!({ "$or": contains }) };
+        let mut out = Vec::new();
+        let mut full = false;
+        for where_ in collection.wheres(self.dir_where()) {
+            let req = GetRequest {
+                where_,
+                where_document: Some(where_document.clone()),
+                include: vec!["documents", "metadatas"],
+                limit: Some(MAX_PAGE),
+                ..Default::default()
+            };
+            let resp = collection.client.get_once(&collection.id, &req, "a ranked search").await?;
+            full |= resp.ids.len() >= MAX_PAGE;
+            out.extend(self.chunks(&resp, seen));
+        }
+        Ok((out, full))
+    }
+}
+
+/// The term the most chunks hold (ignoring case).
+fn commonest(terms: &[&String], chunks: &[Chunk]) -> String {
+    let lower: Vec<String> = chunks.iter().map(|c| c.text.to_ascii_lowercase()).collect();
+    let held = |t: &String| lower.iter().filter(|text| text.contains(t.as_str())).count();
+    terms.iter().max_by_key(|t| held(t)).map(|t| t.to_string()).unwrap_or_default()
+}

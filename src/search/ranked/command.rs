@@ -1,0 +1,201 @@
+//! The `search` command: its command line, its help, and what it prints.
+//!
+//! `search [-n K] [--path DIR] [-l] [--json] QUERY…` prints the K best pages, one block
+//! each: `PATH:START-END` (the lines of the best chunk, ready for `sed -n 'START,ENDp'
+//! PATH`) and the chunk's most telling line with its number. `-l` prints paths only;
+//! `--json` one object per line. Exit codes follow grep: 0 when something was found, 1
+//! when nothing was, 2 for a usage error or a failure, which is always said on stderr.
+
+use super::{Hit, Query};
+use crate::base::path;
+use crate::commands::Printed;
+
+const DEFAULT_K: usize = 10;
+/// The most pages one search shows.
+const MAX_K: usize = 100;
+
+pub(crate) const HELP: &str = "\
+Usage: search [OPTION]... QUERY...
+Rank the pages that best answer QUERY (words, a question, an identifier) and print,
+best first, each page's path with the lines of its best-matching part and that part's
+most telling line. Read a hit with: sed -n 'START,ENDp' PATH
+
+Ranking combines the question's words (exact identifiers, error codes and option names
+rank first) with its meaning, when the session has an embedding function. Use grep for
+every occurrence of an exact string; use search when you do not know the exact words.
+
+Options:
+  -n K          show the K best pages (default 10, at most 100)
+  --path DIR    search only pages under DIR (relative to the working directory)
+  -l            print paths only
+  --json        print one JSON object per page: path, startLine, endLine, score, snippet
+  --help        show this help
+
+Exit status: 0 if a page was found, 1 if none, 2 for a usage error or a failure.
+";
+
+/// How hits are printed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Format {
+    Blocks,
+    Paths,
+    Json,
+}
+
+/// A `search` command line, read.
+#[derive(Debug, Clone)]
+pub(crate) enum Parsed {
+    Help,
+    Search { query: Query, format: Format },
+}
+
+fn usage(message: &str) -> Printed {
+    Printed { stdout: String::new(), stderr: format!("search: {message}\nTry 'search --help'.\n"), exit_code: 2 }
+}
+
+fn count(value: &str) -> Result<usize, Printed> {
+    match value.parse::<usize>() {
+        Ok(k) if (1..=MAX_K).contains(&k) => Ok(k),
+        _ => Err(usage(&format!("invalid number of pages: '{value}' (1 to {MAX_K})"))),
+    }
+}
+
+/// Reads the command line; a usage error is the command's answer.
+pub(crate) fn parse(args: &[String], cwd: &str) -> Result<Parsed, Printed> {
+    let (mut k, mut dir, mut format, mut words) = (DEFAULT_K, None, Format::Blocks, Vec::new());
+    let mut rest = args.iter();
+    let mut options = true;
+    while let Some(a) = rest.next() {
+        let mut value =
+            |name: &str| rest.next().cloned().ok_or_else(|| usage(&format!("option '{name}' needs a value")));
+        match a.as_str() {
+            _ if !options || !a.starts_with('-') || a == "-" => words.push(a.clone()),
+            "--" => options = false,
+            "--help" => return Ok(Parsed::Help),
+            "-l" => format = Format::Paths,
+            "--json" => format = Format::Json,
+            "-n" => k = count(&value("-n")?)?,
+            "--path" => dir = Some(value("--path")?),
+            _ if a.starts_with("--path=") => dir = Some(a["--path=".len()..].to_string()),
+            _ if a.starts_with("-n") => k = count(&a[2..])?,
+            _ => return Err(usage(&format!("unknown option '{a}'"))),
+        }
+    }
+    if words.iter().all(|w| w.trim().is_empty()) {
+        return Err(usage("no query given"));
+    }
+    let dir = path::resolve(cwd, dir.as_deref().unwrap_or("."));
+    Ok(Parsed::Search { query: Query { text: words.join(" "), k, dir }, format })
+}
+
+/// What the command prints for its hits.
+pub(crate) fn print(hits: &[Hit], format: Format) -> Printed {
+    let mut out = String::new();
+    for h in hits {
+        match format {
+            Format::Paths => out.push_str(&format!("{}\n", h.path)),
+            Format::Json => out.push_str(&format!("{}\n", json_line(h))),
+            Format::Blocks => {
+                match h.lines {
+                    Some((start, end)) => out.push_str(&format!("{}:{start}-{end}\n", h.path)),
+                    None => out.push_str(&format!("{}\n", h.path)),
+                }
+                match &h.snippet {
+                    Some((Some(line), text)) => out.push_str(&format!("  {line}: {text}\n")),
+                    Some((None, text)) => out.push_str(&format!("  {text}\n")),
+                    None => {}
+                }
+            }
+        }
+    }
+    if hits.is_empty() {
+        return Printed { stdout: String::new(), stderr: "search: no page matches the query\n".into(), exit_code: 1 };
+    }
+    Printed { stdout: out, stderr: String::new(), exit_code: 0 }
+}
+
+/// A score to six decimals, as `fs.search()` returns it.
+pub(crate) fn rounded(score: f64) -> f64 {
+    (score * 1e6).round() / 1e6
+}
+
+/// A hit as one line of JSON, as `--json` prints it. Written by hand: printing a float
+/// through serde_json would bring a float formatter into the module for this one number.
+fn json_line(h: &Hit) -> String {
+    let text = |s: &str| serde_json::Value::from(s).to_string();
+    let opt = |n: Option<u64>| n.map_or("null".to_string(), |n| n.to_string());
+    let micro = (h.score.max(0.0) * 1e6).round() as u64;
+    let score = format!("{}.{:06}", micro / 1_000_000, micro % 1_000_000);
+    let score = score.trim_end_matches('0').trim_end_matches('.');
+    format!(
+        "{{\"path\":{},\"startLine\":{},\"endLine\":{},\"score\":{},\"snippet\":{}}}",
+        text(&h.path),
+        opt(h.lines.map(|l| l.0)),
+        opt(h.lines.map(|l| l.1)),
+        if score.is_empty() { "0" } else { score },
+        h.snippet.as_ref().map_or("null".to_string(), |s| text(&s.1)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn reads_its_options_and_joins_the_query() {
+        let Ok(Parsed::Search { query, format }) =
+            parse(&args(&["-n", "3", "--path", "api", "rotate", "keys", "-l"]), "/docs")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (query.text.as_str(), query.k, query.dir.as_str(), format),
+            ("rotate keys", 3, "/docs/api", Format::Paths)
+        );
+        let Ok(Parsed::Search { query, format }) = parse(&args(&["--json", "-n5", "--path=/", "--", "-x"]), "/") else {
+            panic!()
+        };
+        assert_eq!((query.text.as_str(), query.k, query.dir.as_str(), format), ("-x", 5, "/", Format::Json));
+        assert!(matches!(parse(&args(&["--help"]), "/"), Ok(Parsed::Help)));
+    }
+
+    #[test]
+    fn usage_errors_exit_2_and_say_why() {
+        for (a, said) in [
+            (&["-n", "0", "x"][..], "invalid number"),
+            (&["-n"][..], "needs a value"),
+            (&["--nope", "x"][..], "unknown option"),
+            (&[][..], "no query"),
+            (&["  "][..], "no query"),
+        ] {
+            let Err(p) = parse(&args(a), "/") else { panic!("{a:?}") };
+            assert_eq!(p.exit_code, 2);
+            assert!(p.stderr.contains(said), "{a:?}: {}", p.stderr);
+        }
+    }
+
+    #[test]
+    fn prints_blocks_paths_and_json() {
+        let hits = [
+            Hit { path: "/a.md".into(), lines: Some((3, 9)), score: 0.5, snippet: Some((Some(4), "key".into())) },
+            Hit { path: "/b.md".into(), lines: None, score: 0.25, snippet: Some((None, "x".into())) },
+        ];
+        assert_eq!(print(&hits, Format::Blocks).stdout, "/a.md:3-9\n  4: key\n/b.md\n  x\n");
+        assert_eq!(print(&hits, Format::Paths).stdout, "/a.md\n/b.md\n");
+        let first = print(&hits, Format::Json).stdout.lines().next().unwrap().to_string();
+        let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+        assert_eq!(v, json!({"path": "/a.md", "startLine": 3, "endLine": 9, "score": 0.5, "snippet": "key"}));
+        let second: serde_json::Value =
+            serde_json::from_str(print(&hits, Format::Json).stdout.lines().nth(1).unwrap()).unwrap();
+        assert_eq!(second, json!({"path": "/b.md", "startLine": null, "endLine": null, "score": 0.25, "snippet": "x"}));
+        let tiny = Hit { score: 0.0000004, snippet: None, ..hits[1].clone() };
+        assert!(json_line(&tiny).contains("\"score\":0,"), "{}", json_line(&tiny));
+        let none = print(&[], Format::Blocks);
+        assert_eq!((none.stdout.as_str(), none.exit_code), ("", 1));
+    }
+}

@@ -1,0 +1,122 @@
+//! Ranked search: the pages that best answer a question, beside grep's exact matches.
+//!
+//! An agent that starts from a user's question often cannot guess the string grep needs.
+//! A ranked search takes the question as words and, when the session has an embedder, as
+//! a vector, and fuses two rankings over the same collection ([`chunks`], [`score`]):
+//! BM25 over the chunks holding the question's words, so identifiers, error codes and
+//! option names rank first even where embeddings miss them, and the nearest neighbours of
+//! the question's embedding, for the words a page uses instead of the user's. Pages are
+//! ranked by their best chunk and shown with that chunk's lines ([`hits`]), so the agent
+//! can read them with `sed -n`, and grep takes it from there.
+//!
+//! It sends at most three requests for a session whose access fits one clause: the
+//! neighbours, the chunks holding the words, and those again without the commonest word
+//! when the first answer came back full. (Pages without `start_line` add one bulk read.)
+
+mod chunks;
+pub(crate) mod command;
+mod hits;
+mod score;
+mod words;
+
+use crate::base::embed::Embedder;
+use crate::base::sync::join_all;
+use crate::chroma::transport::LocalFuture;
+use crate::chroma::ChromaError;
+use crate::pages::store::PrefetchError;
+use crate::search::docs::Docs;
+use chunks::{Chunk, Reach};
+pub(crate) use hits::Hit;
+use std::fmt;
+
+/// Neighbours asked for per page shown, when Chroma scopes them by access (most pages
+/// have several chunks near a question), and when it cannot (the listing drops hidden ones).
+const NEIGHBOURS_PER_HIT: usize = 5;
+const NEIGHBOURS_PER_HIT_UNSCOPED: usize = 15;
+const MIN_NEIGHBOURS: usize = 50;
+
+/// What to search for.
+#[derive(Debug, Clone)]
+pub(crate) struct Query {
+    pub text: String,
+    /// Pages to show.
+    pub k: usize,
+    /// The directory searched, normalised (`/` for everything).
+    pub dir: String,
+}
+
+/// Why a ranked search has no answer. Never "no results": the caller shows it.
+#[derive(Debug)]
+pub(crate) enum RankError {
+    /// The query has nothing to search for.
+    Empty,
+    Embed(String),
+    Chroma(ChromaError),
+    Load(PrefetchError),
+}
+
+impl fmt::Display for RankError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RankError::Empty => f.write_str("the query has no words to search for"),
+            RankError::Embed(why) => write!(f, "the embedding function failed: {why}"),
+            RankError::Chroma(e) => write!(f, "{e}"),
+            RankError::Load(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A ranking of chunks, or why there is none.
+type Ranked = Result<Vec<Chunk>, ChromaError>;
+
+/// The `k` pages that best answer `q` among those the session sees, best first.
+pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &Query) -> Result<Vec<Hit>, RankError> {
+    let terms = words::terms(&q.text);
+    if terms.is_empty() || q.k == 0 {
+        return if terms.is_empty() { Err(RankError::Empty) } else { Ok(Vec::new()) };
+    }
+    let embedding = match embedder {
+        Some(e) => Some(embed_query(e, &q.text).await?),
+        None => None,
+    };
+    let reach = Reach { docs, dir: &q.dir };
+    let per_hit = if reach.scoped() { NEIGHBOURS_PER_HIT } else { NEIGHBOURS_PER_HIT_UNSCOPED };
+    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&terms))];
+    if let Some(v) = embedding {
+        asks.push(Box::pin(reach.nearest(v, (q.k * per_hit).max(MIN_NEIGHBOURS))));
+    }
+    let mut answers = join_all(asks).await.into_iter();
+    let lexical = answers.next().expect("asked").map_err(RankError::Chroma)?;
+    let dense = answers.next().transpose().map_err(RankError::Chroma)?;
+    let total = chunks_searched(docs, &q.dir) as f64;
+    let by_words: Vec<&str> =
+        score::bm25(&lexical, &terms, total).into_iter().map(|(i, _)| lexical[i].id.as_str()).collect();
+    let mut rankings = vec![by_words];
+    if let Some(dense) = &dense {
+        rankings.push(dense.iter().map(|c| c.id.as_str()).collect());
+    }
+    let fused = score::fuse(&rankings);
+    let all: Vec<Chunk> = lexical.iter().chain(dense.iter().flatten()).cloned().collect();
+    let best = hits::best_pages(&all, &fused, q.k);
+    hits::hits(docs, &best, &terms).await.map_err(RankError::Load)
+}
+
+/// The query's embedding: exactly one vector of finite numbers.
+async fn embed_query(embedder: &dyn Embedder, text: &str) -> Result<Vec<f32>, RankError> {
+    let mut vectors = embedder.embed(vec![text.to_string()]).await.map_err(RankError::Embed)?;
+    match (vectors.len(), vectors.first()) {
+        (1, Some(v)) if !v.is_empty() && v.iter().all(|x| x.is_finite()) => Ok(vectors.swap_remove(0)),
+        (n, _) => {
+            Err(RankError::Embed(format!("expected one vector of finite numbers for the query, got {n} vectors")))
+        }
+    }
+}
+
+/// How many chunks the visible pages under `dir` have (pages whose count the tree does
+/// not give count as one): the collection size BM25 weighs a term's rarity against.
+fn chunks_searched(docs: Docs<'_>, dir: &str) -> u64 {
+    docs.chunks_under(dir)
+}
+
+#[cfg(test)]
+mod tests;

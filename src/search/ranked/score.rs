@@ -1,0 +1,104 @@
+//! Scores: BM25 over the chunks that contain the query's terms, and reciprocal-rank
+//! fusion of that ranking with the nearest neighbours of the query's embedding.
+//!
+//! BM25's statistics come from what the session may see: the document frequency of a term
+//! is counted over the visible candidates, and the collection's size is the number of
+//! chunks of the visible pages searched, so no hidden page moves a score. Fusion goes by
+//! rank, not by score: a cosine distance and a BM25 sum are not on one scale, and ranks
+//! need no tuning per collection (k = 60, the constant of the original RRF paper).
+
+use super::chunks::Chunk;
+use super::words::words;
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// The reciprocal-rank fusion constant.
+const RRF_K: f64 = 60.0;
+
+/// Chunks by BM25 over `terms`, best first, those holding none of them left out.
+/// `total` is how many chunks the searched pages have (at least the candidates).
+pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize, f64)> {
+    // Term frequencies by term index, and each chunk's length in words.
+    let counted: Vec<(Vec<f64>, f64)> = chunks
+        .iter()
+        .map(|c| {
+            let mut tf = vec![0.0; terms.len()];
+            let mut len = 0.0;
+            for w in words(&c.text) {
+                len += 1.0;
+                if let Some(t) = terms.iter().position(|t| *t == w) {
+                    tf[t] += 1.0;
+                }
+            }
+            (tf, len)
+        })
+        .collect();
+    let n = total.max(chunks.len() as f64);
+    let avg = (counted.iter().map(|(_, l)| l).sum::<f64>() / counted.len().max(1) as f64).max(1.0);
+    let idf: Vec<f64> = (0..terms.len())
+        .map(|t| {
+            let df = counted.iter().filter(|(tf, _)| tf[t] > 0.0).count() as f64;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
+    let mut scored: Vec<(usize, f64)> = Vec::new();
+    for (i, (tf, len)) in counted.iter().enumerate() {
+        let norm = K1 * (1.0 - B + B * len / avg);
+        let s: f64 = tf.iter().zip(&idf).map(|(f, idf)| idf * f * (K1 + 1.0) / (f + norm)).sum();
+        if tf.iter().any(|f| *f > 0.0) {
+            scored.push((i, s));
+        }
+    }
+    crate::base::sort::sort_by(&mut scored, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scored
+}
+
+/// Reciprocal-rank fusion of rankings of chunk ids: each id's sum of 1 / (k + rank),
+/// best first (ties in id order).
+pub(super) fn fuse<'a>(rankings: &[Vec<&'a str>]) -> Vec<(&'a str, f64)> {
+    let mut all: Vec<(&str, f64)> = rankings
+        .iter()
+        .flat_map(|r| r.iter().enumerate().map(|(rank, id)| (*id, 1.0 / (RRF_K + rank as f64 + 1.0))))
+        .collect();
+    crate::base::sort::sort_by(&mut all, |a, b| a.0.cmp(b.0));
+    let mut fused: Vec<(&str, f64)> = Vec::new();
+    for (id, s) in all {
+        match fused.last_mut() {
+            Some(last) if last.0 == id => last.1 += s,
+            _ => fused.push((id, s)),
+        }
+    }
+    crate::base::sort::sort_by(&mut fused, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    fused
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunk(id: &str, text: &str) -> Chunk {
+        Chunk { id: id.into(), path: format!("/{id}.md"), text: text.into(), start_line: None }
+    }
+
+    #[test]
+    fn rare_terms_and_short_chunks_rank_first() {
+        let chunks = [
+            chunk("a", "the api is documented here and the api has keys"),
+            chunk("b", "rotate an api key from the dashboard"),
+            chunk("c", "nothing relevant"),
+            chunk("d", "api api api api api api api api api api api api api api api api api api api api"),
+        ];
+        let terms = vec!["rotate".to_string(), "api".to_string(), "key".to_string()];
+        let ranked = bm25(&chunks, &terms, 100.0);
+        assert_eq!(ranked[0].0, 1, "the one chunk with every term, rotate among them: {ranked:?}");
+        assert!(!ranked.iter().any(|(i, _)| *i == 2), "a chunk with no term is left out");
+        assert_eq!(ranked.len(), 3);
+    }
+
+    #[test]
+    fn fusion_rewards_agreement() {
+        let fused = fuse(&[vec!["x", "y", "z"], vec!["y", "w"]]);
+        let order: Vec<&str> = fused.iter().map(|f| f.0).collect();
+        assert_eq!(order, ["y", "x", "w", "z"], "second and first beats first alone; ties by id");
+    }
+}

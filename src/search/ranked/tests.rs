@@ -1,0 +1,211 @@
+//! Ranked search over an in-memory Chroma: what ranks first, what is never shown, what
+//! it costs, and what a failure looks like.
+
+use super::*;
+use crate::chroma::transport::{HttpResponse, LocalFuture, Transport};
+use crate::fs::Filesystem;
+use crate::ingest::{self, parse_access_rules, Rules, SourceFile, WriteOptions};
+use crate::options::Options;
+use crate::testing::{block_on, chroma::URL, FakeChroma};
+use crate::tree::access::Groups;
+use serde_json::json;
+use std::rc::Rc;
+
+/// Topics a text is about, as a tiny embedding: one dimension per topic, by the words a
+/// page or a question uses. Stands in for a model: paraphrases share a vector, not words.
+const TOPICS: &[&[&str]] = &[
+    &["credential", "secret", "token", "renew", "key"],
+    &["invoice", "billing", "payment", "charge"],
+    &["color", "theme", "font", "palette"],
+];
+
+struct Topics;
+
+fn topic_vector(text: &str) -> Vec<f32> {
+    let lower = text.to_ascii_lowercase();
+    let mut v: Vec<f32> = TOPICS.iter().map(|t| t.iter().filter(|w| lower.contains(*w)).count() as f32).collect();
+    v.push(0.1);
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    v.iter().map(|x| x / n).collect()
+}
+
+impl Embedder for Topics {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        Box::pin(async move { Ok(texts.iter().map(|t| topic_vector(t)).collect()) })
+    }
+}
+
+struct Broken;
+
+impl Embedder for Broken {
+    fn embed(&self, _: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        Box::pin(async { Err("the model is not loaded".to_string()) })
+    }
+}
+
+const PAGES: &[(&str, &str)] = &[
+    ("guides/keys.md", "# Access\n\nCreate a credential in the dashboard.\nRenew a secret every 90 days.\n"),
+    ("guides/billing.md", "# Billing\n\nEvery invoice lists each charge.\nPayment is due monthly.\n"),
+    ("guides/theme.md", "# Look\n\nPick a color palette and a font.\n"),
+    ("api/errors.md", "# Errors\n\nE401 means the token expired.\nE500 is ours.\n"),
+    ("internal/rotation.md", "# Rotation runbook\n\nRenew every secret credential token key now.\nE401 rotate\n"),
+];
+
+/// The pages above as chromafs's ingest writes them, `internal/` for the admin group.
+fn ingested() -> FakeChroma {
+    let chroma = FakeChroma::new();
+    let files: Vec<SourceFile> = PAGES
+        .iter()
+        .map(|(p, c)| SourceFile { path: p.to_string(), content: c.as_bytes().to_vec(), mtime: None })
+        .collect();
+    let rules =
+        Rules::new(parse_access_rules(r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}}"#).unwrap(), false);
+    let plan = ingest::plan(&files, &rules, 4096, "__path_tree__").unwrap();
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = crate::tree::schema::Schema::default();
+    block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        ingest::write(&client, &plan, &opts, &Topics).await.unwrap();
+    });
+    chroma
+}
+
+/// The same pages as another tool writes them: slug and index on chunks, no access.
+fn foreign() -> FakeChroma {
+    let chroma = FakeChroma::new();
+    let pages: Vec<(&str, &[&str], serde_json::Value)> = PAGES
+        .iter()
+        .map(|(p, c)| {
+            let access =
+                if p.starts_with("internal/") { json!({"groups": ["admin"]}) } else { json!({"isPublic": true}) };
+            (*p, std::slice::from_ref(c), access)
+        })
+        .collect();
+    chroma.pages("docs", &pages, json!({}));
+    for (p, c) in PAGES {
+        let v: Vec<f64> = topic_vector(c).iter().map(|x| *x as f64).collect();
+        chroma.embed("docs", &format!("{p}#0"), &v);
+    }
+    chroma
+}
+
+fn session(chroma: &FakeChroma, groups: &[&str]) -> Rc<Filesystem> {
+    let mut o = Options::new(URL, "docs");
+    o.groups = Groups::new(groups.iter().copied());
+    let t: Rc<dyn Transport> = Rc::new(chroma.clone());
+    Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
+}
+
+fn ask(
+    fs: &Rc<Filesystem>,
+    embedder: Option<Rc<dyn Embedder>>,
+    text: &str,
+    k: usize,
+    dir: &str,
+) -> Result<Vec<Hit>, RankError> {
+    let (fs, q) = (fs.clone(), Query { text: text.into(), k, dir: dir.into() });
+    block_on(async move { search(Docs::new(&fs), embedder.as_deref(), &q).await })
+}
+
+fn paths(hits: &[Hit]) -> Vec<&str> {
+    hits.iter().map(|h| h.path.as_str()).collect()
+}
+
+#[test]
+fn an_exact_identifier_ranks_its_page_first_with_the_lines_that_hold_it() {
+    let chroma = ingested();
+    let fs = session(&chroma, &[]);
+    chroma.clear_log();
+    let hits = ask(&fs, Some(Rc::new(Topics)), "what does E401 mean", 3, "/").unwrap();
+    assert_eq!(hits[0].path, "/api/errors.md");
+    let (start, end) = hits[0].lines.unwrap();
+    assert_eq!((start, end), (1, 4), "the page's one chunk spans its four lines");
+    assert_eq!(hits[0].snippet, Some((Some(3), "E401 means the token expired.".to_string())));
+    assert!(chroma.requests().len() <= 3, "{} requests", chroma.requests().len());
+}
+
+#[test]
+fn a_paraphrase_finds_its_page_through_the_embedding() {
+    let chroma = ingested();
+    let fs = session(&chroma, &[]);
+    let hits = ask(&fs, Some(Rc::new(Topics)), "where do I pay what I owe, the invoice", 1, "/").unwrap();
+    assert_eq!(paths(&hits), ["/guides/billing.md"]);
+    let hits = ask(&fs, Some(Rc::new(Topics)), "how can my palette change", 2, "/").unwrap();
+    assert_eq!(hits[0].path, "/guides/theme.md", "no word in common but the topic: {hits:?}");
+    let lexical = ask(&fs, None, "how can my palette change", 5, "/").unwrap();
+    assert_eq!(paths(&lexical), ["/guides/theme.md"], "without an embedder: words alone");
+}
+
+#[test]
+fn a_hidden_page_is_never_shown_even_where_it_would_rank_first() {
+    for chroma in [ingested(), foreign()] {
+        let public = session(&chroma, &[]);
+        let admin = session(&chroma, &["admin"]);
+        for q in ["renew secret credential token key", "rotate the secret token", "rotation runbook"] {
+            let seen = ask(&admin, Some(Rc::new(Topics)), q, 10, "/").unwrap();
+            assert_eq!(seen[0].path, "/internal/rotation.md", "{q}: the admin's best page");
+            for embedder in [Some(Rc::new(Topics) as Rc<dyn Embedder>), None] {
+                let hits = ask(&public, embedder, q, 10, "/").unwrap_or_default();
+                assert!(!hits.iter().any(|h| h.path.starts_with("/internal")), "{q}: {hits:?}");
+            }
+        }
+        let hits = ask(&public, None, "runbook", 10, "/").unwrap();
+        assert!(hits.is_empty(), "a word only the hidden page holds finds nothing: {hits:?}");
+    }
+}
+
+#[test]
+fn scores_and_counts_do_not_depend_on_hidden_pages() {
+    // The public session of a collection with the hidden page, and of one without it.
+    let with = ingested();
+    let without = FakeChroma::new();
+    let files: Vec<SourceFile> = PAGES
+        .iter()
+        .filter(|(p, _)| !p.starts_with("internal/"))
+        .map(|(p, c)| SourceFile { path: p.to_string(), content: c.as_bytes().to_vec(), mtime: None })
+        .collect();
+    let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(without.clone()));
+    let schema = crate::tree::schema::Schema::default();
+    block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        ingest::write(&client, &plan, &opts, &Topics).await.unwrap();
+    });
+    for q in ["renew the secret key", "E401 token", "invoice"] {
+        let a = ask(&session(&with, &[]), Some(Rc::new(Topics)), q, 10, "/").unwrap();
+        let b = ask(&session(&without, &[]), Some(Rc::new(Topics)), q, 10, "/").unwrap();
+        assert_eq!(a, b, "{q}");
+    }
+}
+
+#[test]
+fn path_scopes_the_search() {
+    for chroma in [ingested(), foreign()] {
+        let fs = session(&chroma, &["admin"]);
+        let hits = ask(&fs, Some(Rc::new(Topics)), "token", 10, "/guides").unwrap();
+        assert!(!hits.is_empty() && hits.iter().all(|h| h.path.starts_with("/guides/")), "{hits:?}");
+        let hits = ask(&fs, None, "E401", 10, "/api").unwrap();
+        assert_eq!(paths(&hits), ["/api/errors.md"]);
+    }
+}
+
+#[test]
+fn collections_of_other_tools_get_lines_from_their_pages() {
+    let chroma = foreign();
+    let fs = session(&chroma, &[]);
+    let hits = ask(&fs, None, "E401", 1, "/").unwrap();
+    assert_eq!(hits[0].lines, Some((1, 4)));
+    assert_eq!(hits[0].snippet.as_ref().unwrap().0, Some(3));
+}
+
+#[test]
+fn a_failure_is_an_error_never_no_results() {
+    let chroma = ingested();
+    let fs = session(&chroma, &[]);
+    assert!(matches!(ask(&fs, Some(Rc::new(Broken)), "token", 5, "/"), Err(RankError::Embed(_))));
+    assert!(matches!(ask(&fs, None, "?!", 5, "/"), Err(RankError::Empty)));
+    chroma.set_fault(|_| Some(Ok(HttpResponse::new(500, r#"{"error":"down"}"#.to_string()))));
+    let err = ask(&fs, None, "token", 5, "/").unwrap_err();
+    assert!(matches!(err, RankError::Chroma(_)), "{err:?}");
+    assert!(err.to_string().contains("500"), "{err}");
+}

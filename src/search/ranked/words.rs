@@ -1,0 +1,116 @@
+//! Words as the lexical ranking counts them, in queries and in pages alike.
+//!
+//! A word is a run of letters, digits and `_`, so `api_key`, `E401` and `v2` stay whole
+//! while `mint.json` is two words. Letters are folded to lower case for ASCII only (the
+//! Unicode tables would cost the module more than they add to a ranking), and a plural
+//! ending is taken off (`keys` → `key`, `policies` → `policy`), the one inflection that
+//! changes nothing a user means. Queries also drop the words that carry no topic ("how do
+//! I …"), which would otherwise reward pages for being long.
+
+/// Words that say nothing about what a question is about.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "but",
+    "by", "can", "could", "did", "do", "does", "doing", "each", "for", "from", "get", "got", "had", "has", "have",
+    "having", "he", "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "just", "me",
+    "might", "more", "most", "my", "need", "no", "not", "of", "on", "one", "or", "other", "our", "out", "should", "so",
+    "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
+    "too", "up", "use", "using", "very", "want", "was", "way", "we", "were", "what", "when", "where", "which", "while",
+    "who", "why", "will", "with", "would", "you", "your",
+];
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// `word` (already lower case) without a plural ending.
+fn stem(word: &str) -> String {
+    let n = word.len();
+    if n > 4 && word.ends_with("ies") {
+        return format!("{}y", &word[..n - 3]);
+    }
+    if n > 4 && ["sses", "shes", "ches", "xes", "zes"].iter().any(|e| word.ends_with(e)) {
+        return word[..n - 2].to_string();
+    }
+    if n > 3 && word.ends_with('s') && !["ss", "us", "is"].iter().any(|e| word.ends_with(e)) {
+        return word[..n - 1].to_string();
+    }
+    word.to_string()
+}
+
+/// The words of `text`, folded and stemmed, in order.
+pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty()).map(|w| stem(&w.to_ascii_lowercase()))
+}
+
+/// The distinct words of a query that say what it is about, in the order they first
+/// appear. A query of stopwords alone keeps them: it is still what the user asked.
+pub(super) fn terms(query: &str) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    for w in words(query) {
+        if !all.contains(&w) {
+            all.push(w);
+        }
+    }
+    let topical: Vec<String> = all.iter().filter(|w| !STOPWORDS.contains(&w.as_str())).cloned().collect();
+    if topical.is_empty() {
+        all
+    } else {
+        topical
+    }
+}
+
+/// How telling a term is likely to be before anything is counted: identifiers (with a
+/// digit or `_`) first, then longer words. Decides which terms ask Chroma for candidates
+/// when there are more than a request should carry.
+pub(super) fn specificity(term: &str) -> (bool, usize) {
+    (term.chars().any(|c| c.is_ascii_digit() || c == '_'), term.chars().count())
+}
+
+/// The spellings of a folded term that a case-sensitive substring filter needs to find
+/// it: as folded, capitalised, and upper case (`api`, `Api`, `API`).
+pub(super) fn spellings(term: &str) -> Vec<String> {
+    let mut capital = String::with_capacity(term.len());
+    let mut chars = term.chars();
+    if let Some(first) = chars.next() {
+        capital.push(first.to_ascii_uppercase());
+        capital.extend(chars);
+    }
+    let mut out = vec![term.to_string()];
+    for s in [capital, term.to_ascii_uppercase()] {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_folded_and_plurals_taken_off() {
+        let w: Vec<String> = words("Rotate the API_KEYS, policies and Keys; E401 in mint.json").collect();
+        assert_eq!(w, ["rotate", "the", "api_key", "policy", "and", "key", "e401", "in", "mint", "json"]);
+        assert_eq!(stem("class"), "class");
+        assert_eq!(stem("status"), "status");
+        assert_eq!(stem("boxes"), "box");
+        assert_eq!(stem("gas"), "gas", "short words keep their s");
+    }
+
+    #[test]
+    fn a_query_keeps_its_topical_words_once() {
+        assert_eq!(terms("How do I rotate my API keys? Rotate key"), ["rotate", "api", "key"]);
+        assert_eq!(terms("how do I"), ["how", "do", "i"], "only stopwords: kept as asked");
+        assert!(terms("  ?! ").is_empty());
+    }
+
+    #[test]
+    fn spellings_cover_the_case_a_page_writes() {
+        assert_eq!(spellings("api"), ["api", "Api", "API"]);
+        assert_eq!(spellings("e401"), ["e401", "E401"]);
+        assert_eq!(spellings("42"), ["42"]);
+        assert!(specificity("api_key") > specificity("authentication"));
+        assert!(specificity("authentication") > specificity("key"));
+    }
+}
