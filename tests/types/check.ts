@@ -10,6 +10,7 @@ import {
   type ChromaFsStats,
   type ConnectOptions,
   type IngestSummary,
+  type SearchHit,
 } from "chromafs";
 
 // The same name must be this package's declarations, not the wasm-bindgen glue's `any`s.
@@ -71,6 +72,10 @@ export async function main(): Promise<void> {
   const info: ChromaFsInfo = fs.info();
   const version: string = info.treeVersion;
   void mtime, names, hits, cached, version;
+  const found: SearchHit[] = await fs.search("rotate keys", { k: 5, path: "guides", cwd: "/" });
+  const firstLine: number | null = found[0].startLine;
+  void firstLine;
+  await ChromaFs.connect({ url: "u", collection: "docs", embed: async (t) => t.map(() => [0, 1]) });
   ChromaFs.forgetTrees();
   fs.free();
 
@@ -118,6 +123,8 @@ export async function main(): Promise<void> {
   await ingest({ url: "u", collection: "c", files: [{ path: "a.md" }] });
   // @ts-expect-error embeddings are number vectors
   await ingest({ url: "u", collection: "c", files: [], embed: (t: string[]) => t });
+  // @ts-expect-error k is a number
+  await fs.search("q", { k: "5" });
   // @ts-expect-error exec options are checked against the Bash instance's
   await safeExec(bash, "ls", { cwd: 1 });
   // @ts-expect-error not a filesystem
