@@ -155,7 +155,7 @@ impl Filesystem {
     pub(crate) fn all_paths(&self) -> Vec<String> {
         let mut paths = self.listing.all_paths();
         if let Some(s) = &self.scratch {
-            paths.extend(s.borrow().paths().cloned());
+            paths.extend(s.borrow().paths().into_iter().cloned());
         }
         paths
     }

@@ -12,7 +12,7 @@
 use crate::base::error::{Errno, FsError};
 use crate::base::path;
 use crate::fs::stat::StatInfo;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 enum Entry {
@@ -26,7 +26,7 @@ const FIRST_INO: u64 = 1 << 50;
 
 pub(crate) struct Scratch {
     root: String,
-    entries: BTreeMap<String, Entry>,
+    entries: HashMap<String, Entry>,
     used: u64,
     limit: u64,
     next_ino: u64,
@@ -36,7 +36,7 @@ impl Scratch {
     /// A scratch directory at `root` (a normalised, top-level path) holding at most
     /// `limit` bytes of file content.
     pub(crate) fn new(root: &str, limit: u64, now: f64) -> Self {
-        let mut entries = BTreeMap::new();
+        let mut entries = HashMap::new();
         entries.insert(root.to_string(), Entry::Dir { mode: 0o755, mtime: now, ino: FIRST_INO });
         Scratch { root: root.to_string(), entries, used: 0, limit, next_ino: FIRST_INO + 1 }
     }
@@ -95,9 +95,8 @@ impl Scratch {
         let prefix = format!("{p}/");
         let mut names: Vec<(String, bool)> = self
             .entries
-            .range(prefix.clone()..)
-            .take_while(|(k, _)| k.starts_with(&prefix))
-            .filter(|(k, _)| !k[prefix.len()..].contains('/'))
+            .iter()
+            .filter(|(k, _)| k.starts_with(&prefix) && !k[prefix.len()..].contains('/'))
             .map(|(k, e)| (k[prefix.len()..].to_string(), matches!(e, Entry::Dir { .. })))
             .collect();
         crate::base::sort::sort_by(&mut names, |a, b| path::js_cmp(&a.0, &b.0));
@@ -177,12 +176,7 @@ impl Scratch {
             return Err(FsError::new(Errno::Enotempty, "rm", shown));
         }
         let prefix = format!("{p}/");
-        let below: Vec<String> = self
-            .entries
-            .range(prefix.clone()..)
-            .take_while(|(k, _)| k.starts_with(&prefix))
-            .map(|(k, _)| k.clone())
-            .collect();
+        let below: Vec<String> = self.entries.keys().filter(|k| k.starts_with(&prefix)).cloned().collect();
         for k in below {
             self.remove(&k);
         }
@@ -217,12 +211,7 @@ impl Scratch {
         self.make_parents(to, now, shown.1)?;
         let prefix = format!("{from}/");
         let moved: Vec<String> = std::iter::once(from.to_string())
-            .chain(
-                self.entries
-                    .range(prefix.clone()..)
-                    .take_while(|(k, _)| k.starts_with(&prefix))
-                    .map(|(k, _)| k.clone()),
-            )
+            .chain(self.entries.keys().filter(|k| k.starts_with(&prefix)).cloned().collect::<Vec<_>>())
             .collect();
         for k in moved {
             let entry = self.entries.remove(&k).expect("listed above");
@@ -254,9 +243,11 @@ impl Scratch {
         }
     }
 
-    /// Every path in the scratch directory, the root first.
-    pub(crate) fn paths(&self) -> impl Iterator<Item = &String> {
-        self.entries.keys()
+    /// Every path in the scratch directory, sorted (the root first).
+    pub(crate) fn paths(&self) -> Vec<&String> {
+        let mut paths: Vec<&String> = self.entries.keys().collect();
+        crate::base::sort::sort(&mut paths);
+        paths
     }
 
     #[cfg(test)]

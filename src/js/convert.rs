@@ -6,7 +6,7 @@
 
 use crate::base::error::FsError;
 use crate::fs::StatInfo;
-use js_sys::{Array, Date, Function, Object, Reflect, Uint8Array};
+use js_sys::{Array, Date, Function, Object, Promise, Reflect, Uint8Array};
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -144,4 +144,16 @@ pub(super) fn stat_object(s: &StatInfo) -> JsValue {
 
 pub(super) fn plain<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(invalid)
+}
+
+/// A `Promise` for a future. Every async method goes through this one boxed instance of
+/// `future_to_promise`: instantiated per future type, its glue would be compiled once per
+/// method (about 17 KB of the module).
+pub(super) fn promise(f: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static) -> Promise {
+    boxed_promise(Box::pin(f))
+}
+
+#[inline(never)]
+fn boxed_promise(f: std::pin::Pin<Box<dyn std::future::Future<Output = Result<JsValue, JsValue>>>>) -> Promise {
+    wasm_bindgen_futures::future_to_promise(f)
 }

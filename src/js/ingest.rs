@@ -2,7 +2,7 @@
 //! host; everything else is read by [`crate::ingest::Settings`].
 
 use super::callback::JsEmbedder;
-use super::convert::{function, get, invalid, js_error, plain, to_bytes, to_json};
+use super::convert::{function, get, invalid, js_error, plain, promise, to_bytes, to_json};
 use super::transport;
 use crate::chroma::Client;
 use crate::ingest::{self, DefaultEmbedder, Embedder, Settings, SourceFile, WriteOptions};
@@ -10,7 +10,6 @@ use crate::options::{self, Fields};
 use js_sys::{Array, Promise};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// An ingest ready to write.
 struct Job {
@@ -67,7 +66,7 @@ pub fn ingest(options_value: JsValue) -> Promise {
         Ok(job) => job,
         Err(e) => return Promise::reject(&e),
     };
-    future_to_promise(async move {
+    promise(async move {
         let Job { settings, plan, embedder, transport } = job;
         let client = Client::new(settings.client.clone(), transport);
         let opts = WriteOptions {
@@ -97,7 +96,7 @@ pub fn annotate(options_value: JsValue) -> Promise {
         Ok(x) => x,
         Err(e) => return Promise::reject(&e),
     };
-    future_to_promise(async move {
+    promise(async move {
         let summary =
             ingest::annotate::annotate(&client, &collection, &schema).await.map_err(|e| js_error("EIO", &e))?;
         plain(&summary)

@@ -21,13 +21,12 @@ use crate::js::fetch::FetchTransport;
 use crate::options::Options;
 use crate::search::runner::Outcome;
 use crate::tree::load;
-use convert::{entries, flag, fs_error, get, invalid, plain, set, stat_object, to_bytes, to_json};
+use convert::{entries, flag, fs_error, get, invalid, plain, promise, set, stat_object, to_bytes, to_json};
 use js_sys::{Array, Date, Function, Object, Promise, Uint8Array};
 use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
 
 /// Installs the panic hook that turns a Rust panic into a readable JavaScript error.
 #[wasm_bindgen(start)]
@@ -80,7 +79,7 @@ impl ChromaFs {
     pub fn connect(options_value: JsValue) -> Promise {
         match Self::setup(&options_value) {
             Ok((opts, transport, embedder)) => {
-                future_to_promise(async move { Ok(Self::open(opts, transport, embedder).await?.into()) })
+                promise(async move { Ok(Self::open(opts, transport, embedder).await?.into()) })
             }
             Err(e) => Promise::reject(&e),
         }
@@ -99,7 +98,7 @@ impl ChromaFs {
         Fut: Future<Output = Result<JsValue, JsValue>> + 'static,
     {
         match path_arg(path) {
-            Ok(p) => future_to_promise(f(self.inner.clone(), p)),
+            Ok(p) => promise(f(self.inner.clone(), p)),
             Err(e) => Promise::reject(&e),
         }
     }
@@ -244,9 +243,7 @@ impl ChromaFs {
     pub fn cp(&self, src: JsValue, dest: JsValue, options: JsValue) -> Promise {
         let (Some(from), Some(to)) = (src.as_string(), dest.as_string()) else { return self.read_only("cp", &dest) };
         let (fs, recursive) = (self.inner.clone(), flag(&options, "recursive"));
-        future_to_promise(
-            async move { fs.cp(&from, &to, recursive).await.map(|()| JsValue::UNDEFINED).map_err(fs_error) },
-        )
+        promise(async move { fs.cp(&from, &to, recursive).await.map(|()| JsValue::UNDEFINED).map_err(fs_error) })
     }
 
     /// `mv`: EROFS unless both paths are in the scratch directory.
@@ -303,7 +300,7 @@ impl ChromaFs {
         own_fs: Option<bool>,
     ) -> Promise {
         let fs = self.inner.clone();
-        future_to_promise(async move {
+        promise(async move {
             let (stdin_empty, own_fs) = (stdin_empty.unwrap_or(true), own_fs.unwrap_or(false));
             match crate::search::search(&fs, &name, args, &cwd, stdin_empty, own_fs).await {
                 Outcome::Run(args) => Ok(args.into_iter().map(JsValue::from).collect::<Array>().into()),

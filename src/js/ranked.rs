@@ -1,6 +1,6 @@
 //! Ranked search for JavaScript: the `search` command's answer, and `fs.search()`.
 
-use super::convert::{get, invalid, plain, set};
+use super::convert::{get, invalid, plain, promise, set};
 use super::ChromaFs;
 use crate::base::embed::Embedder;
 use crate::base::error::{Errno, FsError};
@@ -14,7 +14,6 @@ use crate::search::ranked::{self, command, Query, RankError};
 use js_sys::{Array, Object, Promise};
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// Runs one ranked search for a session and records it in `fs.stats()`. Boxed, so the
 /// command and `fs.search()` share one compiled search rather than each inlining it.
@@ -63,7 +62,7 @@ impl ChromaFs {
     #[wasm_bindgen(js_name = searchCommand)]
     pub fn search_command(&self, args: Vec<String>, cwd: String) -> Promise {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
-        future_to_promise(async move {
+        promise(async move {
             let printed = match command::parse(&args, &path::normalize(&cwd)) {
                 Err(usage) => usage,
                 Ok(command::Parsed::Help) => Printed { stdout: command::HELP.into(), ..Printed::default() },
@@ -93,7 +92,7 @@ impl ChromaFs {
         let cwd = path::normalize(&text("cwd").unwrap_or_else(|| "/".into()));
         let dir = path::resolve(&cwd, &text("path").unwrap_or_else(|| ".".into()));
         let q = Query { text: query, k, dir };
-        future_to_promise(async move {
+        promise(async move {
             let e = embedder.as_deref().map(|e| e as &dyn Embedder);
             match run(&fs, e, &q, std::slice::from_ref(&q.text)).await {
                 Ok(hits) => Ok(hits.iter().map(hit_object).collect::<Array>().into()),

@@ -9,7 +9,6 @@
 
 use crate::tree::schema;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeSet;
 
 /// Who may see a page: the `isPublic` and `groups` fields of a tree entry or an access rule.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -38,9 +37,10 @@ impl Access {
     }
 }
 
-/// The groups of one session.
+/// The groups of one session, sorted and each once (a sorted list rather than a set: a
+/// session has a handful, and a set type would add its own code to the module).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Groups(BTreeSet<String>);
+pub(crate) struct Groups(Vec<String>);
 
 impl Groups {
     pub(crate) fn new<I, S>(groups: I) -> Self
@@ -48,7 +48,10 @@ impl Groups {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        Groups(groups.into_iter().map(Into::into).filter(|g: &String| !g.is_empty()).collect())
+        let mut list: Vec<String> = groups.into_iter().map(Into::into).filter(|g: &String| !g.is_empty()).collect();
+        crate::base::sort::sort(&mut list);
+        list.dedup();
+        Groups(list)
     }
 
     /// Whether a page with this access is visible to the session.

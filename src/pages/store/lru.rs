@@ -8,7 +8,7 @@
 //! validate them again.
 
 use super::PageKey;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A page's bytes, and whether they are UTF-8 (decided once, when the page is made).
@@ -42,21 +42,63 @@ pub(crate) struct ContentCache {
     tick: u64,
     /// The page, and when it was last used.
     entries: HashMap<PageKey, (CachedPage, u64)>,
-    order: BTreeMap<u64, PageKey>,
+    /// Every use, oldest first from `head`: `(tick, key)`. A use is current while the
+    /// entry's tick is still its tick; older ones are skipped when eviction reaches them,
+    /// and the log is rebuilt from the entries when stale uses outnumber them.
+    uses: Vec<(u64, PageKey)>,
+    head: usize,
 }
 
 impl ContentCache {
     pub(crate) fn new(capacity: usize) -> Self {
-        ContentCache { capacity, used: 0, tick: 0, entries: HashMap::new(), order: BTreeMap::new() }
+        ContentCache { capacity, used: 0, tick: 0, entries: HashMap::new(), uses: Vec::new(), head: 0 }
+    }
+
+    /// Records a use of `key` at a new tick; returns the tick.
+    fn touch(&mut self, key: &PageKey) -> u64 {
+        self.tick += 1;
+        self.uses.push((self.tick, key.clone()));
+        if self.uses.len() - self.head > 2 * self.entries.len() + 64 {
+            self.compact();
+        } else if self.head > 64 && 2 * self.head > self.uses.len() {
+            // Most of the log has been evicted past: drop that part.
+            self.uses.drain(..self.head);
+            self.head = 0;
+        }
+        self.tick
+    }
+
+    /// The log of uses rebuilt from the entries: one current use each, oldest first.
+    fn compact(&mut self) {
+        let mut current: Vec<(u64, PageKey)> = self.entries.iter().map(|(k, (_, t))| (*t, k.clone())).collect();
+        crate::base::sort::sort_by(&mut current, |a, b| a.0.cmp(&b.0));
+        self.uses = current;
+        self.head = 0;
+    }
+
+    /// Evicts the least recently used entry; false when there is none.
+    fn evict_oldest(&mut self) -> bool {
+        while self.head < self.uses.len() {
+            let (tick, key) = &self.uses[self.head];
+            self.head += 1;
+            if self.entries.get(key).is_some_and(|(_, t)| t == tick) {
+                let key = key.clone();
+                if let Some((p, _)) = self.entries.remove(&key) {
+                    self.used -= p.bytes.len();
+                }
+                return true;
+            }
+        }
+        false
     }
 
     pub(crate) fn get(&mut self, key: &PageKey) -> Option<CachedPage> {
-        self.tick += 1;
-        let tick = self.tick;
+        if !self.entries.contains_key(key) {
+            return None;
+        }
+        let tick = self.touch(key);
         let (page, last) = self.entries.get_mut(key)?;
-        self.order.remove(last);
         *last = tick;
-        self.order.insert(tick, key.clone());
         Some(page.clone())
     }
 
@@ -69,22 +111,15 @@ impl ContentCache {
         if bytes.len() > self.capacity {
             return;
         }
-        while self.used + bytes.len() > self.capacity {
-            let Some((_, oldest)) = self.order.pop_first() else { break };
-            if let Some((p, _)) = self.entries.remove(&oldest) {
-                self.used -= p.bytes.len();
-            }
-        }
-        self.tick += 1;
+        while self.used + bytes.len() > self.capacity && self.evict_oldest() {}
         self.used += bytes.len();
-        self.order.insert(self.tick, key.clone());
-        self.entries.insert(key, (CachedPage::new(bytes), self.tick));
+        let tick = self.touch(&key);
+        self.entries.insert(key, (CachedPage::new(bytes), tick));
     }
 
     pub(crate) fn remove(&mut self, key: &PageKey) {
-        if let Some((p, tick)) = self.entries.remove(key) {
+        if let Some((p, _)) = self.entries.remove(key) {
             self.used -= p.bytes.len();
-            self.order.remove(&tick);
         }
     }
 
@@ -126,6 +161,28 @@ mod tests {
         assert!(!c.contains(&key("b")));
         assert!(c.contains(&key("c")));
         assert_eq!(c.used(), 80);
+    }
+
+    #[test]
+    fn the_log_of_uses_stays_bounded_and_the_order_exact() {
+        let mut c = ContentCache::new(30);
+        for k in ["a", "b", "c"] {
+            c.insert(key(k), bytes(10));
+        }
+        for _ in 0..1000 {
+            c.get(&key("a"));
+            c.get(&key("b"));
+        }
+        assert!(c.uses.len() - c.head <= 2 * c.len() + 64, "{} uses kept", c.uses.len());
+        c.insert(key("d"), bytes(10));
+        assert!(!c.contains(&key("c")), "c, untouched since its insert, is the oldest");
+        c.insert(key("e"), bytes(10));
+        assert!(!c.contains(&key("a")), "then a, used before b each round");
+        assert!(c.contains(&key("b")) && c.contains(&key("d")) && c.contains(&key("e")));
+        for i in 0..5000 {
+            c.insert(key(&format!("n{i}")), bytes(10));
+        }
+        assert!(c.uses.len() <= 2 * 64 + 2 * c.len() + 2, "evicted uses are dropped: {}", c.uses.len());
     }
 
     #[test]
