@@ -122,6 +122,13 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   /** Budget of the in-memory page cache; defaults to 64 MiB. */
   cacheBytes?: number;
   /**
+   * Budget of the process tier, the pages shared by every session of this process (or
+   * isolate) that reads the same tree with the same credentials; defaults to 64 MiB. It is
+   * one budget for the whole process: the value of the latest `connect` that gives one
+   * applies. `0` turns the tier off.
+   */
+  processCacheBytes?: number;
+  /**
    * By default every `connect` checks a process-cached path tree with one small request
    * and reloads it when it changed, so a page made private by a re-ingest is gone for
    * every new session. With `treeMaxAgeMs`, a tree checked less than this long ago is
@@ -232,6 +239,8 @@ export interface ChromaFsStats {
   sharedMisses: number;
   /** Shared-cache calls that failed (each treated as a miss). */
   sharedErrors: number;
+  /** Pages found in the process tier: loaded by another session of this process and not fetched again. */
+  processHits: number;
   /** Whether `connect` found the tree already decoded in this process. */
   treeFromCache: boolean;
   /** Files visible to this session. */

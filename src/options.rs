@@ -172,6 +172,9 @@ pub(crate) struct Options {
     pub schema: Schema,
     pub extension: Option<String>,
     pub cache_bytes: usize,
+    /// The process tier's byte budget, for every session of the process (`processCacheBytes`;
+    /// `None` leaves it as it is).
+    pub process_cache_bytes: Option<usize>,
     pub lazy_files: Vec<(String, LazySource)>,
     /// Reload a process-cached tree older than this; `None` keeps it for the process's life.
     pub tree_max_age_ms: Option<f64>,
@@ -216,6 +219,7 @@ impl Options {
             schema: Schema::default(),
             extension: None,
             cache_bytes: 64 << 20,
+            process_cache_bytes: None,
             lazy_files: Vec::new(),
             tree_max_age_ms: None,
             shared_cache: None,
@@ -242,6 +246,7 @@ impl Options {
         if let Some(n) = f.number("cacheBytes")? {
             opts.cache_bytes = n.min(usize::MAX as f64) as usize;
         }
+        opts.process_cache_bytes = f.number("processCacheBytes")?.map(|n| n.min(usize::MAX as f64) as usize);
         opts.tree_max_age_ms = f.number("treeMaxAgeMs")?;
         // Zero would refuse every request: at least one.
         opts.limits.max_requests = f.number("maxRequestsPerCommand")?.map(|n| n.max(1.0) as u64);

@@ -20,6 +20,7 @@ use crate::fs::scratch::Scratch;
 use crate::fs::stats::{CommandStats, History, Stats};
 use crate::options::Options;
 use crate::pages::collection::Collection;
+use crate::pages::process::{self, ProcessPages};
 use crate::pages::store::lazy::LazySource;
 use crate::pages::store::{PageKey, PageRef, PageStore, Source, StoreOptions};
 use crate::tree::access::Scope;
@@ -71,6 +72,9 @@ impl Filesystem {
         transport: Rc<dyn Transport>,
         now_ms: f64,
     ) -> Result<Filesystem, FsError> {
+        if let Some(bytes) = opts.process_cache_bytes {
+            process::set_capacity(bytes);
+        }
         let budget = Rc::new(Budget::new(opts.limits));
         let transport: Rc<dyn Transport> = Rc::new(Budgeted::new(transport, budget.clone()));
         let client = Rc::new(Client::for_session(opts.client.clone(), transport.clone(), budget.clone()));
@@ -86,13 +90,22 @@ impl Filesystem {
         }
         .map_err(|e| FsError::io("connect", &opts.collection, e))?;
         let scope = tree.chunk_access().then(|| Scope::new(&opts.groups));
-        let collection =
-            Collection { client: client.clone(), id: tree.collection_id.clone(), schema: opts.schema.clone(), scope };
+        let collection = Collection {
+            client: client.clone(),
+            id: tree.collection_id.clone(),
+            schema: opts.schema.clone(),
+            scope: scope.clone(),
+        };
         let store_opts = StoreOptions {
             cache_bytes: opts.cache_bytes,
             shared: opts.shared_cache.clone(),
             lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()),
             lazy_max_bytes: opts.lazy_max_bytes,
+            process: Some(ProcessPages::new(
+                &load::cache_key(&opts.tree_location()),
+                &tree.collection_id,
+                scope.clone(),
+            )),
         };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
         let scratch_root = opts.scratch.clone();

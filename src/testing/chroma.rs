@@ -62,7 +62,11 @@ impl FakeChroma {
             return c.id.clone();
         }
         s.created += 1;
-        let id = format!("00000000-0000-4000-8000-{:012}", s.created);
+        // Unique in the process: caches that outlive a test (trees, the process tier) never
+        // mix two tests' collections.
+        static IDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let id = format!("00000000-0000-4000-8000-{n:012}");
         s.collections.push(Collection { id: id.clone(), name: name.into(), records: Vec::new() });
         id
     }

@@ -130,7 +130,7 @@ pub(crate) struct Where<'a> {
 /// Everything that decides which tree a connect gets, credentials included: they are kept
 /// verbatim (in memory only), so two credentials can never share an entry. The parts are
 /// length-prefixed ([`crate::base::key`]): a name holding a separator cannot pose as two.
-fn cache_key(opts: &Where<'_>) -> String {
+pub(crate) fn cache_key(opts: &Where<'_>) -> String {
     let c = &opts.client;
     let mut headers: Vec<(String, &str)> =
         c.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.as_str())).collect();

@@ -16,12 +16,22 @@ use std::rc::Rc;
 pub(crate) struct CachedPage {
     bytes: Rc<[u8]>,
     utf8: bool,
+    /// The access of the page's chunks, where the process tier keeps it.
+    access: Option<crate::pages::process::ChunkAccess>,
 }
 
 impl CachedPage {
     pub(crate) fn new(bytes: Rc<[u8]>) -> Self {
+        Self::with_access(bytes, None)
+    }
+
+    pub(crate) fn with_access(bytes: Rc<[u8]>, access: Option<crate::pages::process::ChunkAccess>) -> Self {
         let utf8 = std::str::from_utf8(&bytes).is_ok();
-        CachedPage { bytes, utf8 }
+        CachedPage { bytes, utf8, access }
+    }
+
+    pub(crate) fn access(&self) -> Option<&crate::pages::process::ChunkAccess> {
+        self.access.as_ref()
     }
 
     pub(crate) fn bytes(&self) -> &Rc<[u8]> {
@@ -107,14 +117,26 @@ impl ContentCache {
     }
 
     pub(crate) fn insert(&mut self, key: PageKey, bytes: Rc<[u8]>) {
+        self.insert_page(key, CachedPage::new(bytes));
+    }
+
+    /// Keeps a page (and what is known of it), evicting the least recently used to fit.
+    pub(crate) fn insert_page(&mut self, key: PageKey, page: CachedPage) {
         self.remove(&key);
-        if bytes.len() > self.capacity {
+        let len = page.bytes.len();
+        if len > self.capacity {
             return;
         }
-        while self.used + bytes.len() > self.capacity && self.evict_oldest() {}
-        self.used += bytes.len();
+        while self.used + len > self.capacity && self.evict_oldest() {}
+        self.used += len;
         let tick = self.touch(&key);
-        self.entries.insert(key, (CachedPage::new(bytes), tick));
+        self.entries.insert(key, (page, tick));
+    }
+
+    /// A new byte budget; pages past it are evicted, least recently used first.
+    pub(crate) fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
+        while self.used > self.capacity && self.evict_oldest() {}
     }
 
     pub(crate) fn remove(&mut self, key: &PageKey) {

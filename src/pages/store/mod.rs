@@ -24,6 +24,7 @@ use crate::chroma::origin::LazyPolicy;
 use crate::chroma::transport::Transport;
 use crate::chroma::{ChromaError, GetRequest};
 use crate::pages::collection::{Bound, Collection};
+use crate::pages::process::{self, ChunkAccess, ProcessPages};
 use crate::tree::schema;
 use assemble::AssemblyError;
 use inflight::{Flights, Ticket};
@@ -128,6 +129,9 @@ pub(crate) struct StoreStats {
     pub shared_hits: u64,
     pub shared_misses: u64,
     pub shared_errors: u64,
+    /// Pages found in the process tier: loaded by another session (or an earlier read of
+    /// this one) and not fetched again.
+    pub process_hits: u64,
     /// Pages loaded by bulk prefetches (counted apart from cache misses).
     pub prefetched_pages: u64,
     pub cached_bytes: u64,
@@ -144,6 +148,8 @@ pub(crate) struct StoreOptions {
     pub lazy_policy: LazyPolicy,
     /// The most bytes a lazy file without a `size` in the tree may have.
     pub lazy_max_bytes: u64,
+    /// This session's view of the process tier, when it shares one.
+    pub process: Option<ProcessPages>,
 }
 
 impl Default for StoreOptions {
@@ -153,6 +159,7 @@ impl Default for StoreOptions {
             shared: None,
             lazy_policy: LazyPolicy::default(),
             lazy_max_bytes: lazy::DEFAULT_MAX_BYTES,
+            process: None,
         }
     }
 }
@@ -167,6 +174,7 @@ pub(crate) struct PageStore {
     shared: Option<Rc<dyn SharedCache>>,
     lazy_policy: LazyPolicy,
     lazy_max_bytes: u64,
+    process: Option<ProcessPages>,
     /// The pages the running command will read next, in order ([`readahead`]).
     plan: RefCell<readahead::ReadPlan>,
     stats: RefCell<StoreStats>,
@@ -184,6 +192,7 @@ impl PageStore {
             shared: opts.shared,
             lazy_policy: opts.lazy_policy,
             lazy_max_bytes: opts.lazy_max_bytes,
+            process: opts.process,
             plan: RefCell::default(),
             stats: RefCell::default(),
         }
@@ -238,6 +247,9 @@ impl PageStore {
         if let Some(bytes) = self.in_memory(&page.key) {
             return Ok(bytes);
         }
+        if let Some(bytes) = self.take_from_process(page) {
+            return Ok(bytes);
+        }
         loop {
             match self.flights.start(&page.key) {
                 Ticket::Follow(flight) => {
@@ -259,6 +271,22 @@ impl PageStore {
         }
     }
 
+    /// A page from the process tier, kept in this session's cache too.
+    pub(super) fn take_from_process(&self, page: &PageRef) -> Option<Rc<[u8]>> {
+        let found = self.process.as_ref().filter(|_| page.shareable)?.get(&page.key)?;
+        self.stats.borrow_mut().process_hits += 1;
+        let bytes = found.bytes().clone();
+        self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
+        Some(bytes)
+    }
+
+    /// Offers a loaded page to the process tier.
+    pub(super) fn offer_to_process(&self, page: &PageRef, bytes: &Rc<[u8]>, access: Option<ChunkAccess>) {
+        if let Some(tier) = self.process.as_ref().filter(|_| page.shareable) {
+            tier.put(&page.key, bytes.clone(), access);
+        }
+    }
+
     /// A page's bytes if they are in memory now (no load).
     pub(crate) fn cached(&self, key: &PageKey) -> Option<Rc<[u8]>> {
         self.cache.borrow_mut().get(key).map(|p| p.bytes().clone())
@@ -275,8 +303,11 @@ impl PageStore {
             }
         }
         let loaded = match &page.source {
-            Source::Lazy(source) => self.load_lazy(source, page.size).await,
-            Source::Chunks { slug, count, by_id } => self.load_chunks(slug, *count, *by_id, page.size).await,
+            Source::Lazy(source) => self.load_lazy(source, page.size).await.inspect(|b| self.offer_to_process(page, b, None)),
+            Source::Chunks { slug, count, by_id } => {
+                let (loaded, access) = self.load_chunks(slug, *count, *by_id, page.size).await;
+                loaded.inspect(|b| self.offer_to_process(page, b, access))
+            }
         };
         if let (true, Ok(bytes)) = (page.shareable, &loaded) {
             self.shared_set(&page.key, bytes.clone()).await;
@@ -300,7 +331,28 @@ impl PageStore {
 
     /// A page's chunks, joined: by id when they are known, else one paginated `get` by
     /// slug. What the tree says (chunk count, size) bounds what is accepted.
-    async fn load_chunks(&self, slug: &str, count: Option<u64>, by_id: bool, size: Option<u64>) -> Loaded {
+    /// With the page, the access of its chunks when the session's reads are scoped by it
+    /// (for the process tier).
+    async fn load_chunks(
+        &self,
+        slug: &str,
+        count: Option<u64>,
+        by_id: bool,
+        size: Option<u64>,
+    ) -> (Loaded, Option<ChunkAccess>) {
+        match self.load_chunks_of(slug, count, by_id, size).await {
+            Ok((bytes, access)) => (Ok(bytes), access),
+            Err(e) => (Err(e), None),
+        }
+    }
+
+    async fn load_chunks_of(
+        &self,
+        slug: &str,
+        count: Option<u64>,
+        by_id: bool,
+        size: Option<u64>,
+    ) -> Result<(Rc<[u8]>, Option<ChunkAccess>), LoadError> {
         let schema = &self.collection.schema;
         let what = format!("page {slug:?}");
         let resp = match count {
@@ -319,17 +371,16 @@ impl PageStore {
         }
         .map_err(LoadError::Chroma)?;
         // Defence in depth: a record for any other slug never reaches the page.
-        let chunks = (0..resp.ids.len())
-            .filter(|&i| schema.slug_of(&resp, i) == Some(slug))
-            .map(|i| assemble::Chunk::from_record(schema, &resp, i))
-            .collect();
+        let mine: Vec<usize> = (0..resp.ids.len()).filter(|&i| schema.slug_of(&resp, i) == Some(slug)).collect();
+        let chunks = mine.iter().map(|&i| assemble::Chunk::from_record(schema, &resp, i)).collect();
         let scoped = self.collection.scope.is_some();
         let text = assemble::assemble(chunks, size).map_err(|error| LoadError::Assembly {
             slug: slug.to_string(),
             error,
             scoped,
         })?;
-        Ok(Rc::from(text.into_bytes()))
+        let access = scoped.then(|| process::access_of(mine.iter().map(|&i| resp.metadata(i))));
+        Ok((Rc::from(text.into_bytes()), access))
     }
 
     async fn shared_get(&self, key: &PageKey, size: Option<u64>) -> Option<Rc<[u8]>> {

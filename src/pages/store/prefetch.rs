@@ -15,6 +15,7 @@ use super::{assemble, PageRef, PageStore, Source};
 use crate::base::sync::join_all;
 use crate::chroma::{ChromaError, GetRequest, GetResponse};
 use crate::pages::collection::{any_of, Bound};
+use crate::pages::process;
 use crate::tree::schema::{self, Schema};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -84,8 +85,10 @@ impl PageStore {
         loaded
     }
 
-    /// Takes what the shared cache has into the LRU; returns the pages still to load.
+    /// Takes what the process tier and the shared cache have into the LRU; returns the
+    /// pages still to load.
     async fn take_from_shared_cache<'p>(&self, pages: Vec<&'p PageRef>) -> Vec<&'p PageRef> {
+        let pages: Vec<&PageRef> = pages.into_iter().filter(|p| self.take_from_process(p).is_none()).collect();
         if self.shared.is_none() || pages.is_empty() {
             return pages;
         }
@@ -158,18 +161,22 @@ impl PageStore {
             resp.extend(part.map_err(failed)?);
         }
         // Defence in depth: only the slugs asked for (all visible) are kept.
-        let mut by_slug: HashMap<&str, Vec<assemble::Chunk>> = slugs.iter().map(|s| (s.as_str(), Vec::new())).collect();
+        let mut by_slug: HashMap<&str, Vec<usize>> = slugs.iter().map(|s| (s.as_str(), Vec::new())).collect();
         for i in 0..resp.ids.len() {
-            if let Some(chunks) = schema.slug_of(&resp, i).and_then(|s| by_slug.get_mut(s)) {
-                chunks.push(super::assemble::Chunk::from_record(schema, &resp, i));
+            if let Some(records) = schema.slug_of(&resp, i).and_then(|s| by_slug.get_mut(s)) {
+                records.push(i);
             }
         }
+        let scoped = self.collection.scope.is_some();
         let mut loaded = Vec::new();
         for (page, slug) in pages.iter().zip(&slugs) {
-            let chunks = by_slug.remove(slug.as_str()).unwrap_or_default();
+            let records = by_slug.remove(slug.as_str()).unwrap_or_default();
+            let chunks = records.iter().map(|&i| assemble::Chunk::from_record(schema, &resp, i)).collect();
             if let Ok(text) = assemble::assemble(chunks, page.size) {
                 let bytes: Rc<[u8]> = Rc::from(text.into_bytes());
                 self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
+                let access = scoped.then(|| process::access_of(records.iter().map(|&i| resp.metadata(i))));
+                self.offer_to_process(page, &bytes, access);
                 loaded.push((*page, bytes));
             }
         }

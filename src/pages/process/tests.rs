@@ -1,0 +1,105 @@
+//! The process tier over an in-memory Chroma: shared between sessions of one tree, never
+//! across credentials, and checked against each session's own access on every use.
+
+use crate::chroma::transport::Transport;
+use crate::fs::Filesystem;
+use crate::ingest::{self, parse_access_rules, Rules, SourceFile, WriteOptions};
+use crate::options::Options;
+use crate::testing::{block_on, chroma::URL, FakeChroma};
+use crate::tree::access::Groups;
+use serde_json::json;
+use std::rc::Rc;
+
+fn ingested(chroma: &FakeChroma) {
+    let files: Vec<SourceFile> = [("guide.md", "one\ntwo\n"), ("internal/keys.md", "the launch code\n")]
+        .iter()
+        .map(|(p, c)| SourceFile { path: p.to_string(), content: c.as_bytes().to_vec(), mtime: None })
+        .collect();
+    let rules =
+        Rules::new(parse_access_rules(r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}}"#).unwrap(), false);
+    let plan = ingest::plan(&files, &rules, 4096, "__path_tree__").unwrap();
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = crate::tree::schema::Schema::default();
+    block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap();
+    });
+}
+
+fn session(chroma: &FakeChroma, groups: &[&str], tweak: impl FnOnce(&mut Options)) -> Rc<Filesystem> {
+    let mut o = Options::new(URL, "docs");
+    o.groups = Groups::new(groups.iter().copied());
+    tweak(&mut o);
+    let t: Rc<dyn Transport> = Rc::new(chroma.clone());
+    Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
+}
+
+fn read(fs: &Rc<Filesystem>, p: &str) -> Result<String, String> {
+    let (fs, p) = (fs.clone(), p.to_string());
+    block_on(
+        async move { fs.read(&p).await.map(|b| String::from_utf8(b.to_vec()).unwrap()).map_err(|e| e.to_string()) },
+    )
+}
+
+#[test]
+fn a_second_session_reads_what_the_first_loaded_without_asking() {
+    let chroma = FakeChroma::new();
+    ingested(&chroma);
+    let first = session(&chroma, &[], |_| {});
+    assert_eq!(read(&first, "/guide.md").unwrap(), "one\ntwo\n");
+    let second = session(&chroma, &[], |_| {});
+    chroma.clear_log();
+    assert_eq!(read(&second, "/guide.md").unwrap(), "one\ntwo\n");
+    assert!(chroma.requests().is_empty(), "{:?}", chroma.requests());
+    assert_eq!(second.stats().store.process_hits, 1);
+    assert_eq!(first.stats().store.process_hits, 0);
+}
+
+#[test]
+fn other_credentials_share_nothing() {
+    let chroma = FakeChroma::new();
+    ingested(&chroma);
+    let first = session(&chroma, &[], |o| o.client.headers = vec![("x-chroma-token".into(), "alice-token".into())]);
+    read(&first, "/guide.md").unwrap();
+    let other = session(&chroma, &[], |o| o.client.headers = vec![("x-chroma-token".into(), "bob-token".into())]);
+    chroma.clear_log();
+    read(&other, "/guide.md").unwrap();
+    assert!(!chroma.requests().is_empty(), "another token reads through Chroma");
+    assert_eq!(other.stats().store.process_hits, 0);
+}
+
+#[test]
+fn a_page_an_admin_loaded_is_checked_against_each_sessions_access() {
+    let chroma = FakeChroma::new();
+    ingested(&chroma);
+    // The tree says the guide is public, but one of its chunks is the admins' (a page being
+    // made private, say): an admin's read keeps it with that chunk's access.
+    let admin = session(&chroma, &["admin"], |_| {});
+    let id = crate::tree::schema::chunk_id("guide.md", 0);
+    let public = session(&chroma, &[], |_| {});
+    chroma.put(
+        "docs",
+        &id,
+        Some("secret!\n"),
+        json!({
+            "page_slug": "guide.md", "chunk_index": 0, "isPublic": false, "groups": ["admin"], "dirs": [""],
+        }),
+    );
+    assert_eq!(read(&admin, "/guide.md").unwrap(), "secret!\n");
+    let seen = read(&public, "/guide.md");
+    assert!(seen.is_err(), "the public session gets Chroma's answer (no chunk it may read), not the admin's: {seen:?}");
+    assert_eq!(public.stats().store.process_hits, 0);
+}
+
+#[test]
+fn a_budget_of_zero_keeps_nothing() {
+    let chroma = FakeChroma::new();
+    ingested(&chroma);
+    let first = session(&chroma, &[], |o| o.process_cache_bytes = Some(0));
+    read(&first, "/guide.md").unwrap();
+    let second = session(&chroma, &[], |_| {});
+    chroma.clear_log();
+    read(&second, "/guide.md").unwrap();
+    assert!(!chroma.requests().is_empty());
+    super::set_capacity(super::DEFAULT_BYTES);
+}
