@@ -303,7 +303,9 @@ impl PageStore {
             }
         }
         let loaded = match &page.source {
-            Source::Lazy(source) => self.load_lazy(source, page.size).await.inspect(|b| self.offer_to_process(page, b, None)),
+            Source::Lazy(source) => {
+                self.load_lazy(source, page.size).await.inspect(|b| self.offer_to_process(page, b, None))
+            }
             Source::Chunks { slug, count, by_id } => {
                 let (loaded, access) = self.load_chunks(slug, *count, *by_id, page.size).await;
                 loaded.inspect(|b| self.offer_to_process(page, b, access))
