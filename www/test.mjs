@@ -322,6 +322,22 @@ test("ls, cat and grep show their output, exit code, time and requests", async (
   assert.equal(await ctx.page.locator("#scrollback > .entry:last-child .stderr").evaluate((e) => getComputedStyle(e).color), "rgb(255, 123, 114)");
 });
 
+test("search ranks pages and points at the lines to read", async () => {
+  const r = await run("search -n 3 how are hidden pages kept out of results");
+  assert.equal(r.exitCode, 0, r.stderr);
+  const blocks = lines(r.stdout);
+  assert.equal(blocks.length, 6, r.stdout);
+  for (let i = 0; i < 6; i += 2) {
+    assert.match(blocks[i], /^\/[\w/.-]+\.md:\d+-\d+$/);
+    assert.match(blocks[i + 1], /^ {2}\d+: \S/);
+  }
+  assert.ok(!blocks.some((l) => l.startsWith("/internal")), "the internal pages do not exist for this role");
+  assert.ok(r.requests >= 1 && r.requests <= 3, `search cost ${r.requests} requests`);
+  const [, path, start, end] = /^(.+):(\d+)-(\d+)$/.exec(blocks[0]);
+  const read = await run(`sed -n '${start},${end}p' ${path}`);
+  assert.ok(read.stdout.includes(blocks[1].replace(/^ {2}\d+: /, "").replace(/…$/, "")), read.stdout);
+});
+
 test("the working directory and the history carry across commands", async () => {
   const { page } = ctx;
   let r = await run("cd /concepts");

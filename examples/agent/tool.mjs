@@ -5,11 +5,12 @@ import { ChromaFs, toolDescription, bashToolSandbox } from "chromafs";
 
 /**
  * `groups` must come from the signed-in user's verified identity: they decide which
- * pages exist for the agent.
+ * pages exist for the agent. `embed` (optional) embeds the agent's `search` questions with
+ * the model that embedded the collection; without it `search` ranks by the words alone.
  */
-export async function createDocsTools({ url, collection, groups = [], docs = "the documentation" }) {
+export async function createDocsTools({ url, collection, groups = [], docs = "the documentation", embed }) {
   // /tmp is the agent's own scratch directory (in memory, this session only).
-  const fs = await ChromaFs.connect({ url, collection, groups, scratch: "/tmp" });
+  const fs = await ChromaFs.connect({ url, collection, groups, scratch: "/tmp", embed });
   const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
   const { tools } = await createBashTool({
     // bashToolSandbox: failed writes read as bash's error line instead of failing the call.

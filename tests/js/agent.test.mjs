@@ -32,6 +32,18 @@ test("the bash tool lists, reads and searches", async () => {
   assert.deepEqual(kept, { stdout: "1\n", stderr: "", exitCode: 0 }, "results kept in the scratch /tmp");
 });
 
+test("the agent's search points at the lines to read, and never at hidden pages", async () => {
+  const r = await call(tools.bash, { command: "search -n 2 when do tokens expire" });
+  assert.equal(r.exitCode, 0, JSON.stringify(r));
+  const [first, snippet] = r.stdout.split("\n");
+  assert.match(first, /^\/auth\/tokens\.md:1-2$/);
+  assert.equal(snippet, "  2: Tokens expire after an hour.");
+  const read = await call(tools.bash, { command: "sed -n '1,2p' /auth/tokens.md" });
+  assert.match(read.stdout, /Tokens expire after an hour/);
+  const hidden = await call(tools.bash, { command: "search escalation rota" });
+  assert.deepEqual([hidden.stdout, hidden.exitCode], ["", 1], "the staff page does not exist for this agent");
+});
+
 test("cd into the destination works, and a cd lasts one call", async () => {
   assert.equal((await call(tools.bash, { command: "cd auth && ls" })).stdout, "tokens.md\n");
   assert.equal((await call(tools.bash, { command: "pwd" })).stdout, "/\n");
@@ -53,6 +65,7 @@ test("the tool description says what the shell is", () => {
   const d = toolDescription({ docs: "the Acme docs" });
   assert.match(d, /^A read-only bash shell over the Acme docs\./);
   assert.match(d, /grep -rn PATTERN/);
+  assert.match(d, /`search QUESTION` ranks the pages/);
   assert.match(d, /Read-only file system/);
   assert.match(tools.bash.description, /the Acme docs/);
   assert.match(tools.bash.description, /Only \/tmp is writable/, "the example gives the agent a scratch /tmp");
