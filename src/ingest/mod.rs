@@ -90,6 +90,9 @@ pub(crate) struct Record {
     pub slug: String,
     pub index: usize,
     pub document: String,
+    /// The line of the page where the chunk starts (1-based): the line holding its first
+    /// byte, so `PATH:START-END` points at its text with no read of the page.
+    pub start_line: u64,
     /// The page's access, written on every chunk.
     pub access: Access,
 }
@@ -139,14 +142,17 @@ pub(crate) fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree
         if let Some(i) = rule {
             matched[i] += 1;
         }
+        let mut start_line = 1;
         for (i, c) in chunks.iter().enumerate() {
             records.push(Record {
                 id: chunk_id(slug, i),
                 slug: slug.to_string(),
                 index: i,
                 document: c.to_string(),
+                start_line,
                 access: access.clone(),
             });
+            start_line += c.matches('\n').count() as u64;
         }
         public_pages += access.is_public as usize;
         bytes += f.content.len() as u64;
@@ -207,6 +213,7 @@ mod tests {
         assert_eq!(p.public_pages, 1);
         assert_eq!(p.rule_pages, vec![("internal/**".to_string(), 1), ("internal/billing/**".to_string(), 1)]);
         let chunk = p.records.iter().find(|r| r.slug == "internal/keys.md").unwrap();
+        assert_eq!(chunk.start_line, 1);
         assert_eq!(
             chunk.access,
             Access { is_public: false, groups: vec!["admin".into()] },
@@ -238,6 +245,11 @@ mod tests {
         let p = plan(&[f], &Rules::default(), 1024, "__path_tree__").unwrap();
         assert!(p.records.len() > 5);
         assert!(p.line_aligned);
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        for r in &p.records {
+            let first = r.document.split_inclusive('\n').next().unwrap();
+            assert_eq!(lines[r.start_line as usize - 1], first, "chunk {} starts on its start_line", r.index);
+        }
         let chunks = p
             .records
             .iter()

@@ -63,6 +63,7 @@ fn chunk_metadata(schema: &Schema, r: &Record) -> Map<String, Value> {
     let groups = if r.access.groups.is_empty() { vec![String::new()] } else { r.access.groups.clone() };
     m.insert(schema::GROUPS.into(), json!(groups));
     m.insert(schema::DIRS.into(), json!(schema::ancestors(&r.slug)));
+    m.insert(schema::START_LINE.into(), json!(r.start_line));
     m
 }
 

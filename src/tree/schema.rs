@@ -15,6 +15,9 @@ pub(crate) const LINE_ALIGNED: &str = "line_aligned";
 /// by a session's access inside Chroma (declared by the tree's manifest).
 pub(crate) const IS_PUBLIC: &str = "isPublic";
 pub(crate) const GROUPS: &str = "groups";
+/// Chunk metadata: the line of its page where the chunk starts (1-based), so a search hit
+/// can name the lines to read without reading the page.
+pub(crate) const START_LINE: &str = "start_line";
 /// Chunk metadata: the page's ancestor directories, `""` (the root) first.
 pub(crate) const DIRS: &str = "dirs";
 

@@ -21,8 +21,6 @@ use std::collections::HashSet;
 /// Terms that ask Chroma for candidates, at most: three spellings each keep the filter
 /// small whatever the query.
 const FILTER_TERMS: usize = 6;
-/// Chunk metadata: the line of its page where the chunk starts (1-based).
-pub(super) const START_LINE: &str = "start_line";
 
 /// One chunk of a visible page.
 #[derive(Debug, Clone)]
@@ -72,7 +70,7 @@ impl Reach<'_> {
             id: resp.ids[i].clone(),
             path: path.to_string(),
             text: resp.document(i)?.to_string(),
-            start_line: meta.and_then(|m| m.get(START_LINE)).and_then(Value::as_u64),
+            start_line: meta.and_then(|m| m.get(schema::START_LINE)).and_then(Value::as_u64),
         })
     }
 
