@@ -192,7 +192,9 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
    * the collection, one vector per text. Without it, ranked search uses the query's words
    * alone (BM25 over the chunks that contain them).
    */
-  embed?: (texts: string[]) => Promise<number[][]> | number[][];
+  embed?: Embedder;
+  /** The name of the model `embed` runs, checked against the one the collection's manifest records. */
+  embedModel?: string;
 }
 
 /** Options of `fs.search()`. */
@@ -307,7 +309,13 @@ export interface ChromaFsInfo {
   chunkAccess: boolean;
   /** The tree record's Chroma metadata (e.g. `pages`). */
   treeMetadata: Record<string, unknown>;
+  /** The model and dimension that embedded the chunks, when the tree's manifest records them. */
+  embedding: { model: string; dimension: number } | null;
 }
+
+/** An embedding function, or an object with one and the model's name (as `chromafs/embed` makes). */
+export type EmbedFunction = (texts: string[]) => Promise<number[][]> | number[][];
+export type Embedder = EmbedFunction | { embed: EmbedFunction; model?: string; dimension?: number };
 
 /** What bash prints for a command; structurally just-bash's `ExecResult`. */
 export interface CommandResultLike {
@@ -337,6 +345,12 @@ export declare class ChromaFs {
 
   /** Opens a session: loads the path tree (or reuses this process's copy) and applies `groups`. */
   static connect(options: ConnectOptions): Promise<ChromaFs>;
+  /**
+   * Sets the byte budget of the process tier, the pages shared by the sessions of this
+   * process that read the same tree with the same credentials (64 MiB by default); `0`
+   * turns it off. The same as `connect`'s `processCacheBytes`.
+   */
+  static setProcessCacheBytes(bytes: number): void;
   /** Forgets the path trees this process has cached, so the next `connect` reloads. */
   static forgetTrees(): void;
 
@@ -466,7 +480,9 @@ export interface IngestOptions extends ChromaClientOptions, CollectionLayoutOpti
   /** Chunk size limit, split on line boundaries; defaults to 4096, clamped to 64..16384. */
   chunkBytes?: number;
   /** Embeds chunk texts, one vector per text; defaults to a small deterministic embedding. */
-  embed?: (texts: string[]) => Promise<number[][]> | number[][];
+  embed?: Embedder;
+  /** The model `embed` runs, recorded in the tree's manifest (`"custom"` when not given). */
+  embedModel?: string;
   /** Store the tree as plain JSON instead of gzip+base64, e.g. to inspect it. */
   plainTree?: boolean;
   /** Access of pages no rule matches; defaults to `"public"`. */

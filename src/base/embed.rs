@@ -9,4 +9,16 @@ use crate::chroma::transport::LocalFuture;
 /// Computes embeddings for a batch of texts, one vector per text, in order.
 pub(crate) trait Embedder {
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>>;
+
+    /// The model's name, when the function says (recorded by ingest, checked by search).
+    fn model(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// Which model embedded a collection, as its tree's manifest records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Embedding {
+    pub model: String,
+    pub dimension: usize,
 }

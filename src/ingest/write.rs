@@ -5,7 +5,7 @@
 //! (Chroma Cloud's cap) with embeddings from the caller's function or the built-in one.
 
 use super::{Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
-pub(crate) use crate::base::embed::Embedder;
+pub(crate) use crate::base::embed::{Embedder, Embedding};
 use crate::chroma::transport::LocalFuture;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
 use crate::pages::collection::{self, Bound};
@@ -39,9 +39,19 @@ fn default_embedding(text: &str) -> Vec<f32> {
 /// The built-in [`default_embedding`].
 pub(crate) struct DefaultEmbedder;
 
+/// The name a manifest records for [`DefaultEmbedder`]: not a model of meaning, so a
+/// ranked search uses the words alone on such a collection.
+pub(crate) const DEFAULT_MODEL: &str = "chromafs-hash";
+/// The name recorded for a caller's function that does not say which model it runs.
+const CUSTOM_MODEL: &str = "custom";
+
 impl Embedder for DefaultEmbedder {
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
         Box::pin(async move { Ok(texts.iter().map(|t| default_embedding(t)).collect()) })
+    }
+
+    fn model(&self) -> Option<&str> {
+        Some(DEFAULT_MODEL)
     }
 }
 
@@ -67,6 +77,7 @@ fn chunk_metadata(schema: &Schema, r: &Record) -> Map<String, Value> {
     m
 }
 
+/// Writes one batch; returns the dimension of its vectors.
 async fn upsert_batch(
     client: &Client,
     cid: &str,
@@ -83,12 +94,19 @@ async fn upsert_batch(
             docs.len()
         ));
     }
-    let n = ids.len();
+    let dimension = embeddings.first().map_or(0, Vec::len);
+    if let Some(other) = embeddings.iter().find(|v| v.len() != dimension) {
+        return Err(format!(
+            "the embedding function returned vectors of {} and {} dimensions in one batch",
+            dimension,
+            other.len()
+        ));
+    }
     client
         .upsert(cid, &UpsertRequest { ids, embeddings, documents: docs, metadatas: metas })
         .await
         .map_err(|e| e.to_string())?;
-    Ok(n)
+    Ok(dimension)
 }
 
 /// Writes a plan: chunks, then removal of stale records, then the tree.
@@ -100,15 +118,25 @@ pub(crate) async fn write(
 ) -> Result<Summary, String> {
     let info = client.create_collection(opts.collection, None).await.map_err(|e| e.to_string())?;
     let cid = info.id.clone();
+    let mut dimension = None;
     for batch in plan.records.chunks(WRITE_BATCH) {
         let ids = batch.iter().map(|r| r.id.clone()).collect();
         let docs = batch.iter().map(|r| r.document.clone()).collect();
         let metas = batch.iter().map(|r| chunk_metadata(opts.schema, r)).collect();
-        upsert_batch(client, &cid, embedder, ids, docs, metas).await?;
+        let d = upsert_batch(client, &cid, embedder, ids, docs, metas).await?;
+        if dimension.is_some_and(|first| first != d) {
+            return Err(format!(
+                "the embedding function returned vectors of {} and {d} dimensions",
+                dimension.unwrap_or(0)
+            ));
+        }
+        dimension = Some(d);
     }
     // The tree goes last: a reader never sees a tree that names chunks not yet written.
     let facts = ChunkFacts { line_aligned: plan.line_aligned, access: true, dirs: true, ids: true };
-    let tree = shards::write(&plan.tree, facts, opts.plain_tree);
+    let embedding =
+        dimension.map(|dimension| Embedding { model: embedder.model().unwrap_or(CUSTOM_MODEL).to_string(), dimension });
+    let tree = shards::write(&plan.tree, facts, opts.plain_tree).with_embedding(embedding);
     let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| shards::shard_id(&opts.schema.tree_id, i)).collect();
     // Records from an earlier run that this one does not write would corrupt pages.
     let keep: HashSet<&str> = plan

@@ -71,16 +71,43 @@ pub(super) fn shared_cache(options: &JsValue) -> Result<Option<Rc<dyn SharedCach
     }
 }
 
-/// An embedding function: `(texts: string[]) => number[][]` (or a promise of it).
-pub(super) struct JsEmbedder(pub Function);
+/// An embedding function: `(texts: string[]) => number[][]` (or a promise of it), called
+/// on `this` (an embedder object), with the model's name when the host gives it.
+pub(super) struct JsEmbedder {
+    f: Function,
+    this: JsValue,
+    model: Option<String>,
+}
+
+/// The `embed` option: a function, or an object with an `embed` method and a `model`
+/// name (as `chromafs/embed`'s `createEmbedder()` returns); `embedModel` names the model
+/// of a bare function.
+pub(super) fn embedder(options: &JsValue) -> Result<Option<JsEmbedder>, JsValue> {
+    let Some(value) = get(options, "embed") else { return Ok(None) };
+    let named = get(options, "embedModel").and_then(|m| m.as_string());
+    if let Some(f) = value.dyn_ref::<Function>() {
+        return Ok(Some(JsEmbedder { f: f.clone(), this: JsValue::UNDEFINED, model: named }));
+    }
+    match get(&value, "embed").and_then(|f| f.dyn_into::<Function>().ok()) {
+        Some(f) => {
+            let model = named.or_else(|| get(&value, "model").and_then(|m| m.as_string()));
+            Ok(Some(JsEmbedder { f, this: value, model }))
+        }
+        None => Err(invalid("option embed must be a function or an object with an embed method")),
+    }
+}
 
 impl Embedder for JsEmbedder {
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
         Box::pin(async move {
             let arg: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
-            let value = call(&self.0, &JsValue::UNDEFINED, &[arg.into()]).await?;
+            let value = call(&self.f, &self.this, &[arg.into()]).await?;
             embeddings(&value).ok_or_else(|| "embeddings must be arrays of numbers".to_string())
         })
+    }
+
+    fn model(&self) -> Option<&str> {
+        self.model.as_deref()
     }
 }
 

@@ -1,8 +1,8 @@
 //! `ingest()` for JavaScript hosts: the files and the embedding function come from the
 //! host; everything else is read by [`crate::ingest::Settings`].
 
-use super::callback::JsEmbedder;
-use super::convert::{function, get, invalid, js_error, plain, promise, to_bytes, to_json};
+use super::callback::embedder;
+use super::convert::{get, invalid, js_error, plain, promise, to_bytes, to_json};
 use super::transport;
 use crate::chroma::Client;
 use crate::ingest::{self, DefaultEmbedder, Embedder, Settings, SourceFile, WriteOptions};
@@ -48,8 +48,8 @@ fn prepare(o: &JsValue) -> Result<Job, JsValue> {
     let settings = Settings::from_json(&json).map_err(invalid)?;
     let plan =
         ingest::plan(&files(o)?, &settings.rules, settings.chunk_bytes, &settings.schema.tree_id).map_err(invalid)?;
-    let embedder: Box<dyn Embedder> = match function(o, "embed", "option embed must be a function")? {
-        Some(f) => Box::new(JsEmbedder(f)),
+    let embedder: Box<dyn Embedder> = match embedder(o)? {
+        Some(e) => Box::new(e),
         None => Box::new(DefaultEmbedder),
     };
     Ok(Job { settings, plan, embedder, transport: transport(o)? })

@@ -85,6 +85,13 @@ impl ChromaFs {
         }
     }
 
+    /// Sets the byte budget of the process tier (the pages shared by the sessions of this
+    /// process); `0` turns it off. The same as `connect`'s `processCacheBytes`.
+    #[wasm_bindgen(js_name = setProcessCacheBytes)]
+    pub fn set_process_cache_bytes(bytes: f64) {
+        crate::pages::process::set_capacity(if bytes.is_finite() && bytes > 0.0 { bytes as usize } else { 0 });
+    }
+
     /// Forgets the path trees this process has cached, so the next `connect` reloads.
     #[wasm_bindgen(js_name = forgetTrees)]
     pub fn forget_trees() {
@@ -358,6 +365,16 @@ impl ChromaFs {
         set(&o, "lineAligned", tree.line_aligned());
         set(&o, "chunkAccess", tree.chunk_access());
         set(&o, "treeMetadata", plain(&tree.metadata)?);
+        let embedding = match &tree.embedding {
+            Some(e) => {
+                let v = Object::new();
+                set(&v, "model", e.model.as_str());
+                set(&v, "dimension", e.dimension as f64);
+                v.into()
+            }
+            None => JsValue::NULL,
+        };
+        set(&o, "embedding", embedding);
         Ok(o.into())
     }
 }
@@ -367,8 +384,8 @@ type Setup = (Options, Rc<dyn Transport>, Option<Rc<callback::JsEmbedder>>);
 
 impl ChromaFs {
     fn setup(o: &JsValue) -> Result<Setup, JsValue> {
-        let embedder = convert::function(o, "embed", "option embed must be a function")?;
-        Ok((options(o)?, transport(o)?, embedder.map(|f| Rc::new(callback::JsEmbedder(f)))))
+        let embedder = callback::embedder(o)?;
+        Ok((options(o)?, transport(o)?, embedder.map(Rc::new)))
     }
 
     async fn open(

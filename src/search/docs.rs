@@ -9,6 +9,7 @@
 //! its result ([`super::runner::Searched`]) for the caller to record.
 
 use super::filter::Chunking;
+use crate::base::embed::Embedding;
 use crate::base::error::FsError;
 use crate::commands::Place;
 use crate::fs::Filesystem;
@@ -96,6 +97,11 @@ impl<'a> Docs<'a> {
             .filter(|(p, _)| under(p))
             .map(|(_, f)| f.entry.and_then(|i| entries[i].chunks).unwrap_or(1))
             .sum()
+    }
+
+    /// The model that embedded the collection, when its tree's manifest records it.
+    pub(crate) fn embedding(&self) -> Option<&'a Embedding> {
+        self.fs.tree().embedding.as_ref()
     }
 
     /// Requests the session has sent so far.

@@ -15,6 +15,7 @@
 //! Each tree also keeps the listings built from it, per group set, so a warm connect is
 //! the one request and no rebuilding.
 
+use crate::base::embed::Embedding;
 use crate::base::error::FsError;
 use crate::chroma::ClientConfig;
 use crate::chroma::{BodyLimit, Client, GetRequest, GetResponse};
@@ -51,6 +52,8 @@ pub(crate) struct LoadedTree {
     listings: RefCell<HashMap<String, Rc<Listing>>>,
     /// Entries by slug, built on first use (a ranked search names pages by slug).
     by_slug: OnceCell<HashMap<String, usize>>,
+    /// The model that embedded the chunks, when the manifest records it.
+    pub embedding: Option<Embedding>,
 }
 
 impl LoadedTree {
@@ -263,7 +266,7 @@ async fn decode(
         let (doc, metadata) = record(&resp, opts)?;
         let annotations = annotations(&resp, opts);
         let record_print = fingerprint(doc, &metadata, annotations.as_ref());
-        let (tree, chunks) = match shards::read_record(doc) {
+        let (tree, chunks, embedding) = match shards::read_record(doc) {
             Record::Whole(doc) => {
                 let tree = PathTree::from_document(doc, opts.extension).map_err(|e| connect_error(opts, e))?;
                 // Other tools may declare line-aligned chunks; access and directories on
@@ -273,13 +276,13 @@ async fn decode(
                     Some(a) => a.facts(&tree.version, line_aligned),
                     None => ChunkFacts { line_aligned, ..ChunkFacts::default() },
                 };
-                (tree, chunks)
+                (tree, chunks, None)
             }
             Record::Manifest(m) => match shards(client, opts, &collection_id, &m, &resp).await? {
                 Ok(members) => {
                     let tree = PathTree::from_members(members, opts.extension, m.version.clone())
                         .map_err(|e| connect_error(opts, e))?;
-                    (tree, m.chunks)
+                    (tree, m.chunks, m.embedding)
                 }
                 Err(LayoutError::Torn(_)) if attempt < TORN_RETRIES => {
                     attempt += 1;
@@ -308,6 +311,7 @@ async fn decode(
             validated_at,
             listings: RefCell::default(),
             by_slug: OnceCell::new(),
+            embedding,
         });
     }
 }

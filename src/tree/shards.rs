@@ -16,6 +16,7 @@
 //! A tree record that is not a manifest is a whole tree (plain JSON or gzip+base64), as
 //! other tools and earlier versions write it; those keep working.
 
+use crate::base::embed::Embedding;
 use crate::base::json;
 use crate::tree::codec;
 use serde::Serialize;
@@ -60,6 +61,18 @@ pub(crate) struct Manifest {
     pub pages: usize,
     #[serde(flatten)]
     pub chunks: ChunkFacts,
+    /// The model and dimension that embedded the chunks, when the writer recorded them.
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "embedding_json")]
+    pub embedding: Option<Embedding>,
+}
+
+fn embedding_json<S: serde::Serializer>(e: &Option<Embedding>, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let e = e.as_ref().expect("skipped when absent");
+    let mut m = s.serialize_map(Some(2))?;
+    m.serialize_entry("model", &e.model)?;
+    m.serialize_entry("dimension", &e.dimension)?;
+    m.end()
 }
 
 /// What the tree record holds.
@@ -109,7 +122,15 @@ impl Manifest {
             dirs: flag_field(o, "chunk_dirs")?,
             ids: flag_field(o, "chunk_ids")?,
         };
+        let embedding = match o.get("embedding") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(e)) => {
+                Some(Embedding { model: text_field(e, "model")?, dimension: count_field(e, "dimension")? })
+            }
+            Some(_) => return None,
+        };
         Some(Manifest {
+            embedding,
             chromafs: text_field(o, "chromafs")?,
             version: text_field(o, "version")?,
             shards: count_field(o, "shards")?,
@@ -203,7 +224,6 @@ fn decode(doc: &str, encoding: &str, limit: usize) -> Result<String, LayoutError
 /// A tree written as a manifest and its shards.
 #[derive(Debug, Clone)]
 pub(crate) struct Written {
-    #[cfg_attr(not(test), expect(dead_code, reason = "the tests read the manifest written"))]
     pub manifest: Manifest,
     /// The manifest as the tree record's document.
     pub document: String,
@@ -224,9 +244,19 @@ pub(crate) fn write(entries: &Map<String, Value>, chunks: ChunkFacts, plain: boo
         encoding: encoding.into(),
         pages: entries.len(),
         chunks,
+        embedding: None,
     };
     let document = serde_json::to_string(&manifest).expect("a manifest serialises");
     Written { manifest, document, shards }
+}
+
+impl Written {
+    /// The same tree, its manifest recording which model embedded the chunks.
+    pub(crate) fn with_embedding(mut self, embedding: Option<Embedding>) -> Written {
+        self.manifest.embedding = embedding;
+        self.document = serde_json::to_string(&self.manifest).expect("a manifest serialises");
+        self
+    }
 }
 
 fn shard_text(members: &[String], version: &str, part: usize) -> String {

@@ -7,6 +7,10 @@ import { ChromaFs, ingest } from "chromafs";
 import { chromaUrl, newBash } from "./helpers.mjs";
 import { startProxy, chroma, collectionId } from "../../support/proxy.mjs";
 
+// These tests watch what each session sends: pages shared by the sessions of this process would
+// answer in Chroma's place (the process tier is tested in process-tier.test.mjs).
+ChromaFs.setProcessCacheBytes(0);
+
 let proxy;
 // Lines of 37 bytes: with 64-byte chunks, one line per chunk.
 const BIG = Array.from({ length: 700 }, (_, i) => `line ${String(i).padStart(4, "0")} of a long page, padded....\n`).join("");

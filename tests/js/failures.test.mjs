@@ -16,6 +16,10 @@ import { Bash } from "just-bash";
 import { ROOT, assertWithinQuotas, chromaUrl, cloudChroma, freePort, newBash } from "./helpers.mjs";
 import { startProxy, chroma, collectionId } from "../../support/proxy.mjs";
 
+// These tests watch how each session fails: pages shared by the sessions of this process would
+// answer in Chroma's place (the process tier is tested in process-tier.test.mjs).
+ChromaFs.setProcessCacheBytes(0);
+
 const PAGES = 60;
 const files = Array.from({ length: PAGES }, (_, i) => ({
   path: `${i % 2 ? "guides" : "api"}/p${String(i).padStart(2, "0")}.md`,

@@ -8,6 +8,10 @@ import { ChromaFs, ingest } from "chromafs";
 import { assertWithinQuotas, chromaUrl, cloudChroma, corpusPresent, readDocs, referenceFs, rng, newBash, sameOutput as compare, CORPUS } from "./helpers.mjs";
 import { chroma, collectionId, storedTree } from "../../support/proxy.mjs";
 
+// These tests watch what each search costs: pages shared by the sessions of this process would
+// answer in Chroma's place (the process tier is tested in process-tier.test.mjs).
+ChromaFs.setProcessCacheBytes(0);
+
 const ACCESS = { "es/**": { isPublic: false, groups: ["es"] }, "api/**": { isPublic: false, groups: ["admin"] } };
 const visibleTo = (groups) => (p) => (p.startsWith("es/") ? groups.includes("es") : p.startsWith("api/") ? groups.includes("admin") : true);
 

@@ -6,6 +6,10 @@ import { ChromaFs, ingest } from "chromafs";
 import { assertWithinQuotas, chromaUrl, cloudChroma, newBash } from "./helpers.mjs";
 import { startProxy, chroma, collectionId } from "../../support/proxy.mjs";
 
+// These tests watch what each session asks Chroma: pages shared by the sessions of this process would
+// answer in Chroma's place (the process tier is tested in process-tier.test.mjs).
+ChromaFs.setProcessCacheBytes(0);
+
 const COLLECTION = "rbac";
 const SECRET = "the launch code is 0000";
 const files = [

@@ -8,6 +8,10 @@ import { createClient } from "redis";
 import { ChromaFs, ingest, redisCache } from "chromafs";
 import { chromaUrl, freePort, newBash } from "./helpers.mjs";
 
+// These tests watch the host's shared cache: pages shared by the sessions of this process would
+// answer in Chroma's place (the process tier is tested in process-tier.test.mjs).
+ChromaFs.setProcessCacheBytes(0);
+
 let server, client;
 
 before(async () => {

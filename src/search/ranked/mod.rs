@@ -19,7 +19,7 @@ mod hits;
 mod score;
 mod words;
 
-use crate::base::embed::Embedder;
+use crate::base::embed::{Embedder, Embedding};
 use crate::base::sync::join_all;
 use crate::chroma::transport::LocalFuture;
 use crate::chroma::ChromaError;
@@ -51,6 +51,8 @@ pub(crate) enum RankError {
     /// The query has nothing to search for.
     Empty,
     Embed(String),
+    /// The session's embedder is not the collection's model.
+    Mismatch(String),
     Chroma(ChromaError),
     Load(PrefetchError),
 }
@@ -60,6 +62,7 @@ impl fmt::Display for RankError {
         match self {
             RankError::Empty => f.write_str("the query has no words to search for"),
             RankError::Embed(why) => write!(f, "the embedding function failed: {why}"),
+            RankError::Mismatch(why) => write!(f, "{why}: embed queries with the collection's model"),
             RankError::Chroma(e) => write!(f, "{e}"),
             RankError::Load(e) => write!(f, "{e}"),
         }
@@ -76,7 +79,7 @@ pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &
         return if terms.is_empty() { Err(RankError::Empty) } else { Ok(Vec::new()) };
     }
     let embedding = match embedder {
-        Some(e) => Some(embed_query(e, &q.text).await?),
+        Some(e) => Some(embed_query(e, &q.text, docs.embedding()).await?),
         None => None,
     };
     let reach = Reach { docs, dir: &q.dir };
@@ -101,14 +104,38 @@ pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &
     hits::hits(docs, &best, &terms).await.map_err(RankError::Load)
 }
 
-/// The query's embedding: exactly one vector of finite numbers.
-async fn embed_query(embedder: &dyn Embedder, text: &str) -> Result<Vec<f32>, RankError> {
-    let mut vectors = embedder.embed(vec![text.to_string()]).await.map_err(RankError::Embed)?;
-    match (vectors.len(), vectors.first()) {
-        (1, Some(v)) if !v.is_empty() && v.iter().all(|x| x.is_finite()) => Ok(vectors.swap_remove(0)),
-        (n, _) => {
-            Err(RankError::Embed(format!("expected one vector of finite numbers for the query, got {n} vectors")))
+/// The query's embedding: exactly one vector of finite numbers, from the model that
+/// embedded the collection when its manifest says which (a ranking that compares two
+/// models' vectors would look like an answer and mean nothing).
+async fn embed_query(
+    embedder: &dyn Embedder,
+    text: &str,
+    collection: Option<&Embedding>,
+) -> Result<Vec<f32>, RankError> {
+    if let (Some(c), Some(mine)) = (collection, embedder.model()) {
+        if c.model != mine {
+            return Err(RankError::Mismatch(format!(
+                "the collection was embedded with {:?} and this session embeds with {mine:?}",
+                c.model
+            )));
         }
+    }
+    let mut vectors = embedder.embed(vec![text.to_string()]).await.map_err(RankError::Embed)?;
+    let v = match (vectors.len(), vectors.first()) {
+        (1, Some(v)) if !v.is_empty() && v.iter().all(|x| x.is_finite()) => vectors.swap_remove(0),
+        (n, _) => {
+            let why = format!("expected one vector of finite numbers for the query, got {n} vectors");
+            return Err(RankError::Embed(why));
+        }
+    };
+    match collection {
+        Some(c) if c.dimension != v.len() => Err(RankError::Mismatch(format!(
+            "the collection's vectors have {} dimensions ({:?}) and this session's have {}",
+            c.dimension,
+            c.model,
+            v.len()
+        ))),
+        _ => Ok(v),
     }
 }
 

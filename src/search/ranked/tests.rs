@@ -209,3 +209,43 @@ fn a_failure_is_an_error_never_no_results() {
     assert!(matches!(err, RankError::Chroma(_)), "{err:?}");
     assert!(err.to_string().contains("500"), "{err}");
 }
+
+struct Named(&'static str, usize);
+
+impl Embedder for Named {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        let n = self.1;
+        Box::pin(async move { Ok(texts.iter().map(|_| vec![1.0; n]).collect()) })
+    }
+
+    fn model(&self) -> Option<&str> {
+        Some(self.0)
+    }
+}
+
+#[test]
+fn another_model_or_dimension_is_told_not_ranked() {
+    let chroma = ingested();
+    let fs = session(&chroma, &[]);
+    assert_eq!(
+        fs.tree().embedding,
+        Some(crate::base::embed::Embedding { model: "custom".into(), dimension: 4 }),
+        "ingest records the model and dimension in the manifest"
+    );
+    chroma.clear_log();
+    let err = ask(&fs, Some(Rc::new(Topics4Wide)), "token", 3, "/").unwrap_err();
+    assert!(matches!(err, RankError::Mismatch(_)), "{err:?}");
+    assert!(err.to_string().contains("4 dimensions"), "{err}");
+    let err = ask(&fs, Some(Rc::new(Named("all-MiniLM-L6-v2", 4))), "token", 3, "/").unwrap_err();
+    assert!(err.to_string().contains("\"custom\""), "{err}");
+    assert!(chroma.requests().is_empty(), "nothing is asked with a vector that cannot be compared");
+}
+
+/// The topic embedding padded to another dimension.
+struct Topics4Wide;
+
+impl Embedder for Topics4Wide {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        Box::pin(async move { Ok(texts.iter().map(|t| [topic_vector(t), vec![0.0; 4]].concat()).collect()) })
+    }
+}
