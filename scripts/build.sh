@@ -16,10 +16,15 @@ wasm-bindgen --target nodejs --out-dir $out/node --out-name chromafs_core "$wasm
 for f in $out/web/chromafs_core_bg.wasm $out/node/chromafs_core_bg.wasm; do
   node_modules/.bin/wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals --enable-simd "$f" -o "$f"
 done
+# The sentence-embedding model's module (chromafs/embed, Node only): its own crate, kept
+# out of the filesystem's module.
+cargo build --quiet --release --target wasm32-unknown-unknown --manifest-path embed/Cargo.toml
+wasm-bindgen --target nodejs --out-dir $out/embed --out-name chromafs_embed embed/target/wasm32-unknown-unknown/release/chromafs_embed.wasm
 # One source for the helpers (pkg/src/, one module per job), two module formats: api.mjs and api.cjs.
 node scripts/bundle-api.mjs $out
 echo '{ "type": "module" }' > $out/web/package.json
 echo '{ "type": "commonjs" }' > $out/node/package.json
+echo '{ "type": "commonjs" }' > $out/embed/package.json
 rm -f $out/*/.gitignore
 rm -rf pkg/dist && mv $out pkg/dist
 ls -l pkg/dist/web/chromafs_core_bg.wasm | awk '{print "chromafs_core_bg.wasm: " $5 " bytes"}'

@@ -45,3 +45,6 @@ if [ ! -x .chroma/venv/bin/python ] && ! python3 -c "import ensurepip, venv" 2>/
 fi
 
 bash scripts/chroma.sh install
+
+# The sentence-embedding model that ranked search and `ingest --embed` run (83 MB, once).
+bash scripts/model.sh

@@ -36,6 +36,9 @@ ingest options:
   --default-private   pages no glob matches are private instead of public
   --chunk-bytes N     largest chunk in bytes (default 4096)
   --plain-tree        store the path tree as plain JSON instead of gzip+base64
+  --embed             embed the chunks with the built-in all-MiniLM-L6-v2 model (see
+                      chromafs/embed), so \`search\` ranks by meaning as well as words; shell
+                      and exec then use the model by themselves for this collection
 
 shell and exec options:
   --groups a,b        access groups of the session (default: none, public pages only)
@@ -47,7 +50,7 @@ shell and exec options:
   --version           print the version
 
 Examples:
-  chromafs ingest ./docs --collection docs --access access.json
+  chromafs ingest ./docs --collection docs --access access.json --embed
   chromafs annotate --collection docs-from-another-tool
   chromafs shell --collection docs --groups admin
   chromafs exec "grep -rn access_token /" --collection docs
@@ -63,6 +66,7 @@ const OPTIONS = {
   access: { type: "string" },
   "chunk-bytes": { type: "string" },
   "plain-tree": { type: "boolean" },
+  embed: { type: "boolean" },
   "default-private": { type: "boolean" },
   groups: { type: "string", multiple: true },
   cwd: { type: "string" },
@@ -73,7 +77,7 @@ const OPTIONS = {
 
 // Which options each command accepts besides the connection options and --help.
 const COMMAND_OPTIONS = {
-  ingest: ["access", "chunk-bytes", "plain-tree", "default-private"],
+  ingest: ["access", "chunk-bytes", "plain-tree", "default-private", "embed"],
   annotate: [],
   shell: ["groups", "cwd", "scratch"],
   exec: ["groups", "cwd", "scratch"],
@@ -214,6 +218,7 @@ async function runIngest(dir, conn, values) {
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
   if (values["plain-tree"]) options.plainTree = true;
   if (values["default-private"]) options.defaultAccess = "private";
+  if (values.embed) options.embed = await builtInEmbedder();
   const s = await ingest(options);
 
   let line =
@@ -270,10 +275,29 @@ function groupsOf(values) {
   return (values.groups ?? []).flatMap((g) => g.split(",")).map((g) => g.trim()).filter(Boolean);
 }
 
+/** The built-in model, loaded (chromafs/embed), or a CLI error saying how to install it. */
+async function builtInEmbedder() {
+  progress("loading the all-MiniLM-L6-v2 model…");
+  const { createEmbedder } = await import("../embed.mjs");
+  return createEmbedder().catch((e) => {
+    throw new CliError(e.message);
+  });
+}
+
 async function connect(conn, values) {
   const groups = groupsOf(values);
   const scratch = values.scratch === "none" ? undefined : (values.scratch ?? "/tmp");
-  const fs = await ChromaFs.connect({ ...conn, groups, scratch });
+  let fs = await ChromaFs.connect({ ...conn, groups, scratch });
+  // A collection the built-in model embedded gets it for `search` (the tree is in memory:
+  // connecting again costs one small request).
+  if (fs.info().embedding?.model === "all-MiniLM-L6-v2") {
+    const { createEmbedder } = await import("../embed.mjs");
+    const embed = await createEmbedder().catch((e) => {
+      process.stderr.write(`chromafs: search ranks by words only: ${e.message}\n`);
+      return undefined;
+    });
+    if (embed) fs = await ChromaFs.connect({ ...conn, groups, scratch, embed });
+  }
   const cwd = fs.resolvePath("/", values.cwd ?? "/");
   // Reported here rather than as an `ls: .: No such file or directory` on every command.
   const where = await fs.stat(cwd).catch(() => null);
