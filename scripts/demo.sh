@@ -37,7 +37,8 @@ fi
 
 collection=chromafs-docs
 [ "$docs" = docs ] || collection=demo-$(basename "$(cd "$docs" && pwd)" | tr -c 'a-zA-Z0-9._-\n' '-')
-node pkg/bin/chromafs.mjs ingest "$docs" --url "$url" --collection "$collection" ${access:+--access "$access"}
+# --embed: the built-in model embeds the chunks, so `search` ranks by meaning too.
+node pkg/bin/chromafs.mjs ingest "$docs" --url "$url" --collection "$collection" ${access:+--access "$access"} --embed
 
 # The demo page: the same docs in a browser tab, served beside the shell.
 page_port=${CHROMAFS_PAGE_PORT:-8080}
@@ -60,6 +61,7 @@ fi
 cat >&2 <<MSG
 
 Try: ls -R /   cat /index.md   grep -rn cache /concepts   tree /
+     search how are hidden pages kept out of results
 The internal pages appear with:  npm run demo -- --groups admin   (or billing, oncall)
 MSG
 node pkg/bin/chromafs.mjs shell --url "$url" --collection "$collection" ${groups:+--groups "$groups"}

@@ -14,6 +14,8 @@ step "format and lints (rustfmt, clippy for the native and wasm32 targets)"
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings
+cargo fmt --check --manifest-path embed/Cargo.toml
+cargo clippy --quiet --target wasm32-unknown-unknown --manifest-path embed/Cargo.toml -- -D warnings
 step "rustdoc: every intra-doc link resolves"
 RUSTDOCFLAGS="-D warnings -A rustdoc::private_intra_doc_links" cargo doc --quiet --no-deps --document-private-items
 

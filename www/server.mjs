@@ -5,7 +5,10 @@
 //                   [--collection chromafs-docs] [--token T]
 //   GET /              index.html
 //   GET /dist/…        the bundle (node build.mjs) and chromafs's wasm
-//   GET /config.json   { collection } for the page
+//   GET /config.json   { collection, embed } for the page
+//   POST /embed        { texts } → { embeddings }: the query of a ranked search embedded
+//                      with the built-in model (chromafs/embed), as a host's own embedding
+//                      service would; `embed` in config.json says whether it is available
 //   ANY /chroma/…      forwarded to the Chroma server (x-chroma-token added when given)
 import { createServer, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -82,14 +85,61 @@ function parseOptions(argv) {
   };
 }
 
+// What one /embed call may ask: a page's search embeds one query at a time.
+const EMBED_TEXTS = 8;
+const EMBED_CHARS = 2000;
+
+/** The built-in model, or null (with why) when it is not installed. */
+async function loadEmbedder() {
+  try {
+    const { createEmbedder } = await import("chromafs/embed");
+    return await createEmbedder();
+  } catch (e) {
+    process.stderr.write(`search in the page ranks by words only: ${e.message}\n`);
+    return null;
+  }
+}
+
+/** POST /embed: `{ texts }` → `{ embeddings }`, bounded, for the page's ranked search. */
+function embedHandler(embedder) {
+  return (req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (c) => {
+      body += c;
+      if (body.length > EMBED_TEXTS * EMBED_CHARS * 2) req.destroy();
+    });
+    req.on("end", async () => {
+      let texts;
+      try {
+        texts = JSON.parse(body).texts;
+      } catch {
+        texts = null;
+      }
+      if (!Array.isArray(texts) || texts.length > EMBED_TEXTS || texts.some((t) => typeof t !== "string" || t.length > EMBED_CHARS)) {
+        send(res, 400, `expected {"texts": [...]}: at most ${EMBED_TEXTS} strings of ${EMBED_CHARS} characters\n`);
+        return;
+      }
+      const vectors = await embedder.embed(texts);
+      send(res, 200, JSON.stringify({ embeddings: vectors.map((v) => Array.from(v)) }), { "content-type": MIME[".json"] });
+    });
+  };
+}
+
 /** Starts the server; resolves once it listens, with its URL. */
 export async function startServer({ port = 8080, host = "127.0.0.1", chroma, collection, token = "" }) {
   const target = new URL(chroma);
   const basePath = target.pathname.replace(/\/+$/, "");
-  const config = JSON.stringify({ collection });
+  const embedder = await loadEmbedder();
+  const embed = embedder && embedHandler(embedder);
+  const config = JSON.stringify({ collection, embed: Boolean(embedder) });
 
   const server = createServer((req, res) => {
     const url = new URL(req.url, "http://localhost");
+    if (url.pathname === "/embed" && req.method === "POST" && embed) {
+      embed(req, res);
+      return;
+    }
     if (url.pathname === "/chroma" || url.pathname.startsWith("/chroma/")) {
       proxy(req, res, target, basePath + url.pathname.slice("/chroma".length) + url.search, token);
       return;

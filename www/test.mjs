@@ -125,7 +125,10 @@ before(async () => {
 
   const access = await readFile(join(repo, "docs-access.json"), "utf8");
   const files = await readDocs(docsDir);
-  const summary = await ingest({ url: ctx.chromaUrl, collection: ctx.collection, files, access });
+  // As the demo ingests them: embedded with the built-in model, which the page's searches
+  // reach through the server's POST /embed.
+  const { createEmbedder } = await import("chromafs/embed");
+  const summary = await ingest({ url: ctx.chromaUrl, collection: ctx.collection, files, access, embed: await createEmbedder() });
   assert.equal(summary.pages, files.length);
   assert.equal(summary.restrictedPages, INTERNAL_PAGES.length);
   ctx.pages = files.length;
@@ -249,7 +252,7 @@ test("server: the page, the bundle and the wasm with the right types, config and
   assert.equal(r.headers.get("content-type"), "application/wasm");
   assert.deepEqual([...new Uint8Array(await r.arrayBuffer()).slice(0, 4)], [0, 0x61, 0x73, 0x6d]);
   r = await get("/config.json");
-  assert.deepEqual(await r.json(), { collection: ctx.collection });
+  assert.deepEqual(await r.json(), { collection: ctx.collection, embed: true });
   r = await get("/chroma/api/v2/heartbeat");
   assert.equal(r.status, 200);
   assert.ok("nanosecond heartbeat" in (await r.json()));
@@ -336,6 +339,20 @@ test("search ranks pages and points at the lines to read", async () => {
   const [, path, start, end] = /^(.+):(\d+)-(\d+)$/.exec(blocks[0]);
   const read = await run(`sed -n '${start},${end}p' ${path}`);
   assert.ok(read.stdout.includes(blocks[1].replace(/^ {2}\d+: /, "").replace(/…$/, "")), read.stdout);
+});
+
+test("the page embeds its search queries through the server's POST /embed, which is bounded", async () => {
+  const config = await (await fetch(new URL("/config.json", ctx.pageUrl))).json();
+  assert.equal(config.embed, true, "the demo server runs the built-in model");
+  const ok = await fetch(new URL("/embed", ctx.pageUrl), { method: "POST", body: JSON.stringify({ texts: ["rotate keys"] }) });
+  const { embeddings } = await ok.json();
+  assert.equal(embeddings[0].length, 384);
+  for (const body of ["nope", JSON.stringify({ texts: "x" }), JSON.stringify({ texts: Array(9).fill("x") }), JSON.stringify({ texts: ["x".repeat(2001)] })]) {
+    assert.equal((await fetch(new URL("/embed", ctx.pageUrl), { method: "POST", body })).status, 400, body.slice(0, 40));
+  }
+  const r = await run("search -l -n 1 stop the agent from changing the docs");
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.equal(lines(r.stdout).length, 1);
 });
 
 test("the working directory and the history carry across commands", async () => {

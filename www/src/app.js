@@ -46,6 +46,13 @@ const state = {
 // ---------------------------------------------------------------------------------------
 // Connecting
 
+/** Embeds texts through the demo server's POST /embed. */
+async function embedThroughServer(texts) {
+  const res = await fetch("/embed", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ texts }) });
+  if (!res.ok) throw new Error(`/embed answered ${res.status}: ${(await res.text()).trim()}`);
+  return (await res.json()).embeddings;
+}
+
 async function connect(role) {
   state.connecting = true;
   ui.groups.disabled = true;
@@ -56,7 +63,7 @@ async function connect(role) {
   let fs;
   try {
     // /tmp is this session's own, in memory: `grep … > /tmp/hits; wc -l /tmp/hits` works.
-    fs = await ChromaFs.connect({ url: CHROMA_URL, collection: state.collection, groups, scratch: "/tmp" });
+    fs = await ChromaFs.connect({ url: CHROMA_URL, collection: state.collection, groups, scratch: "/tmp", embed: state.embed });
   } catch (error) {
     line.remove();
     system(`could not open collection ${state.collection} as ${role}: ${error.message}`, "error");
@@ -451,6 +458,9 @@ async function main() {
     return;
   }
   state.collection = String(config.collection ?? "");
+  // The query of a `search` is embedded by the demo server, as a host's own embedding
+  // service would embed it (the model does not run in the page).
+  if (config.embed) state.embed = { model: "all-MiniLM-L6-v2", embed: embedThroughServer };
   const fromUrl = new URLSearchParams(location.search).get("as");
   const role = Object.hasOwn(ROLES, fromUrl ?? "") ? fromUrl : "public";
   setRole(role);
