@@ -205,6 +205,8 @@ export interface SearchOptions {
   path?: string;
   /** The directory `path` is relative to (default `/`). */
   cwd?: string;
+  /** `"hybrid"` (default): words and meaning fused; `"lexical"` or `"dense"`: one ranking alone. */
+  mode?: "hybrid" | "lexical" | "dense";
 }
 
 /** One page found by `fs.search()`, best first. */

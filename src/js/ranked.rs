@@ -10,7 +10,7 @@ use crate::commands::Printed;
 use crate::fs::stats::CommandStats;
 use crate::fs::Filesystem;
 use crate::search::docs::Docs;
-use crate::search::ranked::{self, command, Query, RankError};
+use crate::search::ranked::{self, command, Mode, Query, RankError};
 use js_sys::{Array, Object, Promise};
 
 use wasm_bindgen::prelude::*;
@@ -91,7 +91,13 @@ impl ChromaFs {
         };
         let cwd = path::normalize(&text("cwd").unwrap_or_else(|| "/".into()));
         let dir = path::resolve(&cwd, &text("path").unwrap_or_else(|| ".".into()));
-        let q = Query { text: query, k, dir };
+        let mode = match text("mode").as_deref() {
+            None | Some("hybrid") => Mode::Hybrid,
+            Some("lexical") => Mode::Lexical,
+            Some("dense") => Mode::Dense,
+            Some(_) => return Promise::reject(&invalid("option mode must be \"hybrid\", \"lexical\" or \"dense\"")),
+        };
+        let q = Query { text: query, k, dir, mode };
         promise(async move {
             let e = embedder.as_deref().map(|e| e as &dyn Embedder);
             match run(&fs, e, &q, std::slice::from_ref(&q.text)).await {

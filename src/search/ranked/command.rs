@@ -6,7 +6,7 @@
 //! `--json` one object per line. Exit codes follow grep: 0 when something was found, 1
 //! when nothing was, 2 for a usage error or a failure, which is always said on stderr.
 
-use super::{Hit, Query};
+use super::{Hit, Mode, Query};
 use crate::base::path;
 use crate::commands::Printed;
 
@@ -85,7 +85,7 @@ pub(crate) fn parse(args: &[String], cwd: &str) -> Result<Parsed, Printed> {
         return Err(usage("no query given"));
     }
     let dir = path::resolve(cwd, dir.as_deref().unwrap_or("."));
-    Ok(Parsed::Search { query: Query { text: words.join(" "), k, dir }, format })
+    Ok(Parsed::Search { query: Query { text: words.join(" "), k, dir, mode: Mode::Hybrid }, format })
 }
 
 /// What the command prints for its hits.

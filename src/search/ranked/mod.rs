@@ -43,6 +43,16 @@ pub(crate) struct Query {
     pub k: usize,
     /// The directory searched, normalised (`/` for everything).
     pub dir: String,
+    pub mode: Mode,
+}
+
+/// Which rankings a search fuses: both (the default), or one alone (to compare them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Mode {
+    #[default]
+    Hybrid,
+    Lexical,
+    Dense,
 }
 
 /// Why a ranked search has no answer. Never "no results": the caller shows it.
@@ -78,13 +88,16 @@ pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &
     if terms.is_empty() || q.k == 0 {
         return if terms.is_empty() { Err(RankError::Empty) } else { Ok(Vec::new()) };
     }
-    let embedding = match embedder {
-        Some(e) => Some(embed_query(e, &q.text, docs.embedding()).await?),
-        None => None,
+    let embedding = match (embedder, q.mode) {
+        (_, Mode::Lexical) => None,
+        (Some(e), _) => Some(embed_query(e, &q.text, docs.embedding()).await?),
+        (None, Mode::Dense) => return Err(RankError::Embed("a dense search needs an embedding function".into())),
+        (None, _) => None,
     };
     let reach = Reach { docs, dir: &q.dir };
     let per_hit = if reach.scoped() { NEIGHBOURS_PER_HIT } else { NEIGHBOURS_PER_HIT_UNSCOPED };
-    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&terms))];
+    let lexical_terms: &[String] = if q.mode == Mode::Dense { &[] } else { &terms };
+    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(lexical_terms))];
     if let Some(v) = embedding {
         asks.push(Box::pin(reach.nearest(v, (q.k * per_hit).max(MIN_NEIGHBOURS))));
     }

@@ -103,7 +103,7 @@ fn ask(
     k: usize,
     dir: &str,
 ) -> Result<Vec<Hit>, RankError> {
-    let (fs, q) = (fs.clone(), Query { text: text.into(), k, dir: dir.into() });
+    let (fs, q) = (fs.clone(), Query { text: text.into(), k, dir: dir.into(), mode: Mode::Hybrid });
     block_on(async move { search(Docs::new(&fs), embedder.as_deref(), &q).await })
 }
 
