@@ -503,6 +503,10 @@ export interface IngestSummary {
   bytes: number;
   /** Stale records from earlier runs, deleted. */
   removedRecords: number;
+  /** Chunks written and embedded by this run; a re-run writes only chunks whose text, place, access or model changed. */
+  chunksWritten: number;
+  /** Whether the tree was written (a re-run over unchanged docs leaves it as it is). */
+  treeWritten: boolean;
   /** Size of the stored path tree: its manifest and shards. */
   treeBytes: number;
   /** Shard records the tree was split into (each under Chroma Cloud's 16 KiB cap). */

@@ -15,7 +15,8 @@ A read-only bash shell over documentation stored in a Chroma collection.
 
 Commands:
   ingest DIR          write the text files under DIR into a collection (re-runnable:
-                      upserts pages and removes records of pages no longer there)
+                      writes and embeds only the chunks that changed, removes records of
+                      pages no longer there)
   annotate            write access and directories onto the chunks of a collection
                       written by another tool, so searches are scoped inside Chroma
   shell               interactive shell; reads commands line by line when stdin is
@@ -224,7 +225,8 @@ async function runIngest(dir, conn, values) {
   let line =
     `ingested ${plural(s.pages, "page")} (${s.publicPages} public, ${s.restrictedPages} restricted) ` +
     `as ${plural(s.chunks, "chunk")}, ${formatBytes(s.bytes)}, into collection ${s.collection}; ` +
-    `removed ${plural(s.removedRecords, "stale record")}; tree ${formatBytes(s.treeBytes)}; ${plural(s.requests, "request")}`;
+    `removed ${plural(s.removedRecords, "stale record")}; tree ${formatBytes(s.treeBytes)}; ${plural(s.requests, "request")}` +
+    (s.chunksWritten === s.chunks && s.treeWritten ? "" : `\nunchanged since the last run: ${s.chunks - s.chunksWritten} of ${plural(s.chunks, "chunk")}${s.treeWritten ? "" : " and the tree"} (not written, not embedded)`);
   for (const r of s.rules) line += `\naccess rule ${JSON.stringify(r.glob)}: ${plural(r.pages, "page")}`;
   if (!s.lineAligned) line += "\nnote: some lines exceed the chunk size, so chunks are not all line-aligned and grep cannot narrow its search with Chroma";
   process.stdout.write(line + "\n");

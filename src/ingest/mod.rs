@@ -177,11 +177,15 @@ pub(crate) struct Summary {
     pub public_pages: usize,
     pub restricted_pages: usize,
     pub chunks: usize,
+    /// Chunks written (and embedded) by this run; the others were stored already, unchanged.
+    pub chunks_written: usize,
     pub bytes: u64,
     pub removed_records: usize,
     /// Bytes of the stored tree: its manifest and shards.
     pub tree_bytes: usize,
     pub tree_shards: usize,
+    /// Whether the tree was written: a re-run over unchanged docs leaves it as it is.
+    pub tree_written: bool,
     pub line_aligned: bool,
     /// Pages each access rule decided: `[{glob, pages}]`.
     pub rules: Vec<RuleSummary>,

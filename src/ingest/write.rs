@@ -13,7 +13,7 @@ use crate::tree::codec;
 use crate::tree::schema::{self, Schema};
 use crate::tree::shards::{self, ChunkFacts};
 use serde_json::{json, Map, Value};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Records per write request (Chroma Cloud's cap).
 pub(crate) const WRITE_BATCH: usize = 300;
@@ -109,7 +109,49 @@ async fn upsert_batch(
     Ok(dimension)
 }
 
-/// Writes a plan: chunks, then removal of stale records, then the tree.
+/// Chunk metadata: a hash of everything a chunk record holds (text, place, access) and of
+/// the model that embedded it, so a re-run writes and embeds only what changed.
+pub(crate) const CONTENT_HASH: &str = "content_hash";
+
+/// The content hash of a record embedded by `model`.
+fn content_hash(r: &Record, model: &str) -> String {
+    let start = r.start_line.to_string();
+    let index = r.index.to_string();
+    let public = if r.access.is_public { "1" } else { "0" };
+    let mut parts = vec![r.slug.as_str(), &index, &start, public, model, &r.document];
+    parts.extend(r.access.groups.iter().map(String::as_str));
+    format!("{:016x}", codec::fingerprint(crate::base::key::of(parts).as_bytes()))
+}
+
+/// What the collection holds before a write: each record's content hash, and the tree's
+/// manifest as stored.
+struct Stored {
+    hashes: HashMap<String, Option<String>>,
+    manifest: Option<(String, shards::Manifest)>,
+}
+
+async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, String> {
+    let list = GetRequest { include: vec!["metadatas"], ..Default::default() };
+    let existing = collection::get_all(client, cid, list, Bound::COLLECTION, "the list of records")
+        .await
+        .map_err(|e| e.to_string())?;
+    let hashes = (0..existing.ids.len())
+        .map(|i| {
+            let hash = existing.metadata(i).and_then(|m| m.get(CONTENT_HASH)).and_then(Value::as_str);
+            (existing.ids[i].clone(), hash.map(str::to_string))
+        })
+        .collect();
+    let tree = GetRequest { ids: Some(vec![tree_id.to_string()]), include: vec!["documents"], ..Default::default() };
+    let answer = client.get_once(cid, &tree, "the path tree").await.map_err(|e| e.to_string())?;
+    let manifest = answer.document(0).and_then(|doc| match shards::read_record(doc) {
+        shards::Record::Manifest(m) => Some((doc.to_string(), m)),
+        shards::Record::Whole(_) => None,
+    });
+    Ok(Stored { hashes, manifest })
+}
+
+/// Writes a plan: the chunks that changed, then removal of stale records, then the tree
+/// when it changed.
 pub(crate) async fn write(
     client: &Client,
     plan: &Plan,
@@ -118,11 +160,30 @@ pub(crate) async fn write(
 ) -> Result<Summary, String> {
     let info = client.create_collection(opts.collection, None).await.map_err(|e| e.to_string())?;
     let cid = info.id.clone();
+    let model = embedder.model().unwrap_or(CUSTOM_MODEL).to_string();
+    let before = stored(client, &cid, &opts.schema.tree_id).await?;
+    let hashes: Vec<String> = plan.records.iter().map(|r| content_hash(r, &model)).collect();
+    // Stored hashes are trusted only under a tree this ingest wrote: once another tool has
+    // rewritten the tree, it may have rewritten chunks too, and everything is written again.
+    let trusted = before.manifest.is_some();
+    let changed: Vec<(&Record, &String)> = plan
+        .records
+        .iter()
+        .zip(&hashes)
+        .filter(|(r, h)| !trusted || before.hashes.get(&r.id).and_then(Option::as_ref) != Some(*h))
+        .collect();
     let mut dimension = None;
-    for batch in plan.records.chunks(WRITE_BATCH) {
-        let ids = batch.iter().map(|r| r.id.clone()).collect();
-        let docs = batch.iter().map(|r| r.document.clone()).collect();
-        let metas = batch.iter().map(|r| chunk_metadata(opts.schema, r)).collect();
+    for batch in changed.chunks(WRITE_BATCH) {
+        let ids = batch.iter().map(|(r, _)| r.id.clone()).collect();
+        let docs = batch.iter().map(|(r, _)| r.document.clone()).collect();
+        let metas = batch
+            .iter()
+            .map(|(r, h)| {
+                let mut m = chunk_metadata(opts.schema, r);
+                m.insert(CONTENT_HASH.into(), json!(h));
+                m
+            })
+            .collect();
         let d = upsert_batch(client, &cid, embedder, ids, docs, metas).await?;
         if dimension.is_some_and(|first| first != d) {
             return Err(format!(
@@ -132,10 +193,12 @@ pub(crate) async fn write(
         }
         dimension = Some(d);
     }
+    // Nothing embedded this run: the stored manifest says the dimension of this model.
+    let stored_embedding = before.manifest.as_ref().and_then(|(_, m)| m.embedding.clone()).filter(|e| e.model == model);
+    let dimension = dimension.or(stored_embedding.map(|e| e.dimension));
     // The tree goes last: a reader never sees a tree that names chunks not yet written.
     let facts = ChunkFacts { line_aligned: plan.line_aligned, access: true, dirs: true, ids: true };
-    let embedding =
-        dimension.map(|dimension| Embedding { model: embedder.model().unwrap_or(CUSTOM_MODEL).to_string(), dimension });
+    let embedding = dimension.map(|dimension| Embedding { model: model.clone(), dimension });
     let tree = shards::write(&plan.tree, facts, opts.plain_tree).with_embedding(embedding);
     let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| shards::shard_id(&opts.schema.tree_id, i)).collect();
     // Records from an earlier run that this one does not write would corrupt pages.
@@ -146,20 +209,56 @@ pub(crate) async fn write(
         .chain(shard_ids.iter().map(String::as_str))
         .chain([opts.schema.tree_id.as_str()])
         .collect();
-    let list = GetRequest { include: vec![], ..Default::default() };
-    let existing = collection::get_all(client, &cid, list, Bound::COLLECTION, "the list of record ids")
-        .await
-        .map_err(|e| e.to_string())?;
-    let stale: Vec<String> = existing.ids.into_iter().filter(|id| !keep.contains(id.as_str())).collect();
+    let stale: Vec<String> = before.hashes.keys().filter(|id| !keep.contains(id.as_str())).cloned().collect();
     for batch in stale.chunks(WRITE_BATCH) {
         client.delete(&cid, batch).await.map_err(|e| e.to_string())?;
     }
-    let dim = embedder
-        .embed(vec![String::new()])
-        .await
-        .map_err(|e| format!("embedding failed: {e}"))?
-        .first()
-        .map_or(DEFAULT_DIMENSION, Vec::len);
+    let tree_bytes = tree.document.len() + tree.shards.iter().map(String::len).sum::<usize>();
+    let unchanged_tree = before.manifest.as_ref().is_some_and(|(doc, _)| *doc == tree.document)
+        && shard_ids.iter().all(|id| before.hashes.contains_key(id));
+    if !unchanged_tree {
+        write_tree(client, &cid, plan, opts, embedder, dimension, &shard_ids, tree).await?;
+    }
+    Ok(Summary {
+        collection: opts.collection.to_string(),
+        collection_id: cid,
+        pages: plan.pages,
+        public_pages: plan.public_pages,
+        restricted_pages: plan.pages - plan.public_pages,
+        chunks: plan.records.len(),
+        chunks_written: changed.len(),
+        bytes: plan.bytes,
+        removed_records: stale.len(),
+        tree_bytes,
+        tree_shards: shard_ids.len(),
+        tree_written: !unchanged_tree,
+        line_aligned: plan.line_aligned,
+        rules: plan.rule_pages.iter().map(|(glob, pages)| RuleSummary { glob: glob.clone(), pages: *pages }).collect(),
+        requests: client.stats().requests,
+    })
+}
+
+/// Writes the tree's shards, then its manifest (the record readers look up first).
+#[allow(clippy::too_many_arguments)]
+async fn write_tree(
+    client: &Client,
+    cid: &str,
+    plan: &Plan,
+    opts: &WriteOptions<'_>,
+    embedder: &dyn Embedder,
+    dimension: Option<usize>,
+    shard_ids: &[String],
+    tree: shards::Written,
+) -> Result<(), String> {
+    let dim = match dimension {
+        Some(d) => d,
+        None => embedder
+            .embed(vec![String::new()])
+            .await
+            .map_err(|e| format!("embedding failed: {e}"))?
+            .first()
+            .map_or(DEFAULT_DIMENSION, Vec::len),
+    };
     let mut meta = Map::new();
     meta.insert(schema::MARKER.0.into(), json!(schema::MARKER.1));
     meta.insert(schema::PAGES.into(), json!(plan.pages));
@@ -170,46 +269,20 @@ pub(crate) async fn write(
         let embeddings = vec![vec![0.0; dim]; ids.len()];
         client
             .upsert(
-                &cid,
+                cid,
                 &UpsertRequest { ids: ids.to_vec(), embeddings, documents: docs.to_vec(), metadatas: metas.to_vec() },
             )
             .await
             .map_err(|e| e.to_string())?;
     }
-    let tree_bytes = tree.document.len() + tree.shards.iter().map(String::len).sum::<usize>();
     let manifest = UpsertRequest {
         ids: vec![opts.schema.tree_id.clone()],
         embeddings: vec![vec![0.0; dim]],
         documents: vec![tree.document],
         metadatas: vec![metas.first().cloned().unwrap_or_default()],
     };
-    client.upsert(&cid, &manifest).await.map_err(|e| e.to_string())?;
-    Ok(Summary {
-        collection: opts.collection.to_string(),
-        collection_id: cid,
-        pages: plan.pages,
-        public_pages: plan.public_pages,
-        restricted_pages: plan.pages - plan.public_pages,
-        chunks: plan.records.len(),
-        bytes: plan.bytes,
-        removed_records: stale.len(),
-        tree_bytes,
-        tree_shards: shard_ids.len(),
-        line_aligned: plan.line_aligned,
-        rules: plan.rule_pages.iter().map(|(glob, pages)| RuleSummary { glob: glob.clone(), pages: *pages }).collect(),
-        requests: client.stats().requests,
-    })
+    client.upsert(cid, &manifest).await.map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn default_embedding_is_deterministic_and_unit_length() {
-        let a = default_embedding("Install the CLI");
-        assert_eq!(a, default_embedding("install the cli"));
-        assert!((a.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5);
-        assert_eq!(default_embedding("").len(), DEFAULT_DIMENSION);
-    }
-}
+mod tests;

@@ -1,0 +1,127 @@
+//! Writing a plan over an in-memory Chroma: the built-in embedding, and re-runs that write
+//! and embed only what changed.
+
+use super::*;
+use crate::chroma::ClientConfig;
+use crate::ingest::{parse_access_rules, plan, Rules, SourceFile};
+use crate::testing::{block_on, chroma::URL, FakeChroma};
+use std::cell::Cell;
+use std::rc::Rc;
+
+#[test]
+fn default_embedding_is_deterministic_and_unit_length() {
+    let a = default_embedding("Install the CLI");
+    assert_eq!(a, default_embedding("install the cli"));
+    assert!((a.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-5);
+    assert_eq!(default_embedding("").len(), DEFAULT_DIMENSION);
+}
+
+/// Counts the texts it embeds.
+struct Counting(Cell<usize>);
+
+impl Embedder for Counting {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        self.0.set(self.0.get() + texts.len());
+        Box::pin(async move { Ok(texts.iter().map(|t| default_embedding(t)).collect()) })
+    }
+}
+
+fn files(pages: &[(&str, &str)]) -> Vec<SourceFile> {
+    pages
+        .iter()
+        .map(|(p, c)| SourceFile { path: p.to_string(), content: c.as_bytes().to_vec(), mtime: Some(1000.0) })
+        .collect()
+}
+
+/// One ingest run: the summary, and how many texts were embedded.
+fn run(chroma: &FakeChroma, pages: &[(&str, &str)], access: &str) -> (Summary, usize) {
+    let rules = Rules::new(parse_access_rules(access).unwrap(), false);
+    let plan = plan(&files(pages), &rules, 64, "__path_tree__").unwrap();
+    let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = Schema::default();
+    let counting = Rc::new(Counting(Cell::new(0)));
+    let c = counting.clone();
+    let summary = block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        write(&client, &plan, &opts, &*c).await.unwrap()
+    });
+    let embedded = counting.0.get();
+    (summary, embedded)
+}
+
+const LONG: &str = "line one of a page that is long enough to take chunks\nline two\nline three of it\nline four\n";
+
+#[test]
+fn a_rerun_over_unchanged_docs_writes_and_embeds_nothing() {
+    let chroma = FakeChroma::new();
+    let pages = [("a.md", LONG), ("b.md", "short\n"), ("internal/c.md", "secret\n")];
+    let access = r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}}"#;
+    let (first, embedded) = run(&chroma, &pages, access);
+    assert!(first.chunks > 3 && first.chunks_written == first.chunks && first.tree_written);
+    assert!(embedded >= first.chunks);
+    chroma.clear_log();
+    let (again, embedded) = run(&chroma, &pages, access);
+    assert_eq!((again.chunks_written, again.removed_records, again.tree_written, embedded), (0, 0, false, 0));
+    let writes = chroma.requests().iter().filter(|r| r.url.ends_with("/upsert") || r.url.ends_with("/delete")).count();
+    assert_eq!(writes, 0, "nothing is written");
+}
+
+#[test]
+fn a_rerun_writes_what_changed_and_every_chunk_of_a_page_made_private() {
+    let chroma = FakeChroma::new();
+    let access = r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}}"#;
+    let pages = [("a.md", LONG), ("b.md", "short\n"), ("gone.md", "bye\n"), ("internal/c.md", "secret\n")];
+    let (first, _) = run(&chroma, &pages, access);
+    // a.md's last line edited; b.md made private; gone.md removed.
+    let edited = LONG.replace("line four", "line 4");
+    let pages = [("a.md", edited.as_str()), ("b.md", "short\n"), ("internal/c.md", "secret\n")];
+    let private = r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}, "b.md": {"isPublic": false, "groups": ["admin"]}}"#;
+    let (again, embedded) = run(&chroma, &pages, private);
+    let a_chunks = first.chunks - 3;
+    assert!(
+        again.chunks_written >= 2 && again.chunks_written < a_chunks + 1,
+        "a.md's changed chunk and b.md: {}",
+        again.chunks_written
+    );
+    assert_eq!(embedded, again.chunks_written);
+    assert_eq!(again.removed_records, 1, "gone.md's chunk");
+    assert!(again.tree_written);
+    // b.md's chunk now carries the admins' access.
+    let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let got = block_on(async move {
+        let id = client.collection("docs").await.unwrap().id;
+        let req = GetRequest {
+            ids: Some(vec![schema::chunk_id("b.md", 0)]),
+            include: vec!["metadatas"],
+            ..Default::default()
+        };
+        client.get_once(&id, &req, "b").await.unwrap()
+    });
+    assert_eq!(got.metadata(0).unwrap()[schema::IS_PUBLIC], json!(false));
+    assert_eq!(got.metadata(0).unwrap()[schema::GROUPS], json!(["admin"]));
+}
+
+#[test]
+fn another_model_embeds_everything_again() {
+    let chroma = FakeChroma::new();
+    let pages = [("a.md", "one\n"), ("b.md", "two\n")];
+    run(&chroma, &pages, "{}");
+    struct Other;
+    impl Embedder for Other {
+        fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+            Box::pin(async move { Ok(texts.iter().map(|_| vec![1.0, 0.0]).collect()) })
+        }
+        fn model(&self) -> Option<&str> {
+            Some("other")
+        }
+    }
+    let rules = Rules::default();
+    let plan = plan(&files(&pages), &rules, 64, "__path_tree__").unwrap();
+    let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = Schema::default();
+    let s = block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        write(&client, &plan, &opts, &Other).await.unwrap()
+    });
+    assert_eq!((s.chunks_written, s.tree_written), (2, true));
+}
