@@ -22,6 +22,8 @@ Commands:
   shell               interactive shell; reads commands line by line when stdin is
                       not a terminal and exits with the last command's exit code
   exec "COMMAND"      run one command, exit with its exit code
+  mcp                 serve the docs to agents over the Model Context Protocol: stdio
+                      (what desktop and command-line agents launch), or --http PORT
 
 Connection options (every command):
   --url URL           Chroma server (default: $CHROMAFS_URL, else http://127.0.0.1:8000)
@@ -47,6 +49,15 @@ shell and exec options:
   --scratch DIR       a writable in-memory directory for the session, beside the
                       read-only docs (default: /tmp; "none" for no scratch directory)
 
+mcp options:
+  --groups a,b        access groups over stdio (default: none, public pages only)
+  --http PORT         serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
+  --host H            address to listen on with --http (default 127.0.0.1)
+  --tokens FILE       JSON object mapping bearer tokens to group lists, for --http
+  --require-token     with --http, refuse requests without a known token (401)
+  --tool-prefix P     prefix of the tool names (e.g. docs_ gives docs_bash, docs_search)
+  --docs NAME         what the docs are, for the tools' descriptions
+
   -h, --help          show this help
   --version           print the version
 
@@ -68,6 +79,12 @@ const OPTIONS = {
   "chunk-bytes": { type: "string" },
   "plain-tree": { type: "boolean" },
   embed: { type: "boolean" },
+  http: { type: "string" },
+  host: { type: "string" },
+  tokens: { type: "string" },
+  "require-token": { type: "boolean" },
+  "tool-prefix": { type: "string" },
+  docs: { type: "string" },
   "default-private": { type: "boolean" },
   groups: { type: "string", multiple: true },
   cwd: { type: "string" },
@@ -82,6 +99,7 @@ const COMMAND_OPTIONS = {
   annotate: [],
   shell: ["groups", "cwd", "scratch"],
   exec: ["groups", "cwd", "scratch"],
+  mcp: ["groups", "http", "host", "tokens", "require-token", "tool-prefix", "docs"],
 };
 const COMMON_OPTIONS = ["url", "collection", "tenant", "database", "token", "help"];
 
@@ -138,6 +156,9 @@ async function main(argv) {
     case "shell":
       if (args.length !== 0) throw new UsageError(`shell takes no arguments, got '${args[0]}' (use exec to run a command)`);
       return runShell(await connect(conn, values));
+    case "mcp":
+      if (args.length !== 0) throw new UsageError(`mcp takes no arguments, got '${args[0]}'`);
+      return runMcp(conn, values);
     case "exec":
       if (args.length !== 1) throw new UsageError('exec takes one command, quoted: chromafs exec "ls -la /guides"');
       return runExec(args[0], await connect(conn, values));
@@ -268,6 +289,46 @@ function formatBytes(n) {
     unit += 1;
   }
   return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// mcp
+
+async function runMcp(conn, values) {
+  const { serveStdio, serveHttp, tokenAuthorizer } = await import("../mcp.mjs");
+  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? `the ${conn.collection} docs` };
+  const connectOptions = { ...conn };
+  // A collection the built-in model embedded gets it for the search tool.
+  const probe = await ChromaFs.connect(conn).catch(() => null);
+  if (probe?.info().embedding?.model === "all-MiniLM-L6-v2") {
+    const { createEmbedder } = await import("../embed.mjs");
+    connectOptions.embed = await createEmbedder().catch((e) => {
+      process.stderr.write(`chromafs mcp: search ranks by words only: ${e.message}\n`);
+      return undefined;
+    });
+  }
+  if (values.http === undefined) {
+    if (values.tokens || values["require-token"]) throw new UsageError("--tokens and --require-token apply to --http");
+    await serveStdio({ ...connectOptions, groups: groupsOf(values) }, options);
+    return new Promise(() => {}); // serves until stdin closes
+  }
+  const port = Number(values.http);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http must be a port, got '${values.http}'`);
+  if (values.groups) throw new UsageError("over --http the groups come from --tokens, not --groups");
+  let authorize = () => null;
+  if (values.tokens) {
+    const text = await readFile(values.tokens, "utf8").catch((e) => {
+      throw new CliError(`--tokens: ${e.message}`);
+    });
+    try {
+      authorize = tokenAuthorizer(JSON.parse(text));
+    } catch (e) {
+      throw new CliError(`--tokens: ${values.tokens} must be a JSON object mapping tokens to group lists (${e.message})`);
+    }
+  }
+  const server = await serveHttp(connectOptions, { port, host: values.host, authorize, requireToken: values["require-token"], ...options });
+  process.stderr.write(`chromafs MCP server: ${server.url}\n`);
+  return new Promise(() => {});
 }
 
 // ---------------------------------------------------------------------------------------
