@@ -24,6 +24,12 @@ wasm-bindgen --target nodejs --out-dir $out/embed --out-name chromafs_embed embe
 node scripts/bundle-api.mjs $out
 echo '{ "type": "module" }' > $out/web/package.json
 echo '{ "type": "commonjs" }' > $out/node/package.json
+# One copy of the module in the package: the CommonJS glue reads the web build's, which is
+# the same bytes.
+cmp -s $out/web/chromafs_core_bg.wasm $out/node/chromafs_core_bg.wasm
+sed -i 's|`${__dirname}/chromafs_core_bg.wasm`|`${__dirname}/../web/chromafs_core_bg.wasm`|' $out/node/chromafs_core.js
+grep -q '/../web/chromafs_core_bg.wasm' $out/node/chromafs_core.js
+rm $out/node/chromafs_core_bg.wasm
 echo '{ "type": "commonjs" }' > $out/embed/package.json
 rm -f $out/*/.gitignore
 rm -rf pkg/dist && mv $out pkg/dist

@@ -2,7 +2,7 @@
 // just-bash commands with its default defense-in-depth on.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ingest } from "chromafs";
@@ -46,7 +46,9 @@ test("package.json exports a condition for every runtime, each file present", ()
   for (const cond of ["workerd", "edge-light", "browser", "default"]) {
     assert.ok(readFileSync(path.join(ROOT, "pkg", dot[cond])).length > 0, cond);
   }
-  for (const f of [dot.node.import, dot.node.require, pkg.bin.chromafs, "dist/web/chromafs_core_bg.wasm", "dist/node/chromafs_core_bg.wasm"]) {
+  for (const f of [dot.node.import, dot.node.require, pkg.bin.chromafs, "dist/web/chromafs_core_bg.wasm"]) {
     assert.ok(readFileSync(path.join(ROOT, "pkg", f)).length > 0, f);
   }
+  const wasm = execFileSync("find", [path.join(ROOT, "pkg/dist"), "-name", "chromafs_core_bg.wasm"]).toString().trim().split("\n");
+  assert.equal(wasm.length, 1, `the package ships the module once: ${wasm}`);
 });
