@@ -126,3 +126,27 @@ impl Latch {
         .await
     }
 }
+
+/// Writes `pages` (path, text) into collection `docs` as chromafs's ingest does, with the
+/// access rules `access` (JSON) and chunks of at most `chunk_bytes`, embedded by `embedder`.
+pub(crate) fn ingest(
+    chroma: &FakeChroma,
+    pages: &[(&str, &str)],
+    access: &str,
+    chunk_bytes: usize,
+    embedder: Rc<dyn crate::base::embed::Embedder>,
+) {
+    use crate::ingest::{self, parse_access_rules, Rules, SourceFile, WriteOptions};
+    let files: Vec<SourceFile> = pages
+        .iter()
+        .map(|(p, c)| SourceFile { path: p.to_string(), content: c.as_bytes().to_vec(), mtime: None })
+        .collect();
+    let rules = Rules::new(parse_access_rules(access).unwrap(), false);
+    let plan = ingest::plan(&files, &rules, chunk_bytes, "__path_tree__").unwrap();
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(chroma::URL), Rc::new(chroma.clone()));
+    block_on(async move {
+        let schema = crate::tree::schema::Schema::default();
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        ingest::write(&client, &plan, &opts, &*embedder).await.unwrap();
+    });
+}

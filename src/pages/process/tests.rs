@@ -3,7 +3,6 @@
 
 use crate::chroma::transport::Transport;
 use crate::fs::Filesystem;
-use crate::ingest::{self, parse_access_rules, Rules, SourceFile, WriteOptions};
 use crate::options::Options;
 use crate::testing::{block_on, chroma::URL, FakeChroma};
 use crate::tree::access::Groups;
@@ -11,19 +10,9 @@ use serde_json::json;
 use std::rc::Rc;
 
 fn ingested(chroma: &FakeChroma) {
-    let files: Vec<SourceFile> = [("guide.md", "one\ntwo\n"), ("internal/keys.md", "the launch code\n")]
-        .iter()
-        .map(|(p, c)| SourceFile { path: p.to_string(), content: c.as_bytes().to_vec(), mtime: None })
-        .collect();
-    let rules =
-        Rules::new(parse_access_rules(r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}}"#).unwrap(), false);
-    let plan = ingest::plan(&files, &rules, 4096, "__path_tree__").unwrap();
-    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
-    let schema = crate::tree::schema::Schema::default();
-    block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
-        ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap();
-    });
+    let pages = [("guide.md", "one\ntwo\n"), ("internal/keys.md", "the launch code\n")];
+    let access = r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}}"#;
+    crate::testing::ingest(chroma, &pages, access, 4096, Rc::new(crate::ingest::DefaultEmbedder));
 }
 
 fn session(chroma: &FakeChroma, groups: &[&str], tweak: impl FnOnce(&mut Options)) -> Rc<Filesystem> {

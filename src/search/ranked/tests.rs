@@ -4,7 +4,6 @@
 use super::*;
 use crate::chroma::transport::{HttpResponse, LocalFuture, Transport};
 use crate::fs::Filesystem;
-use crate::ingest::{self, parse_access_rules, Rules, SourceFile, WriteOptions};
 use crate::options::Options;
 use crate::testing::{block_on, chroma::URL, FakeChroma};
 use crate::tree::access::Groups;
@@ -54,19 +53,8 @@ const PAGES: &[(&str, &str)] = &[
 /// The pages above as chromafs's ingest writes them, `internal/` for the admin group.
 fn ingested() -> FakeChroma {
     let chroma = FakeChroma::new();
-    let files: Vec<SourceFile> = PAGES
-        .iter()
-        .map(|(p, c)| SourceFile { path: p.to_string(), content: c.as_bytes().to_vec(), mtime: None })
-        .collect();
-    let rules =
-        Rules::new(parse_access_rules(r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}}"#).unwrap(), false);
-    let plan = ingest::plan(&files, &rules, 4096, "__path_tree__").unwrap();
-    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
-    let schema = crate::tree::schema::Schema::default();
-    block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
-        ingest::write(&client, &plan, &opts, &Topics).await.unwrap();
-    });
+    let access = r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}}"#;
+    crate::testing::ingest(&chroma, PAGES, access, 4096, Rc::new(Topics));
     chroma
 }
 
@@ -159,18 +147,8 @@ fn scores_and_counts_do_not_depend_on_hidden_pages() {
     // The public session of a collection with the hidden page, and of one without it.
     let with = ingested();
     let without = FakeChroma::new();
-    let files: Vec<SourceFile> = PAGES
-        .iter()
-        .filter(|(p, _)| !p.starts_with("internal/"))
-        .map(|(p, c)| SourceFile { path: p.to_string(), content: c.as_bytes().to_vec(), mtime: None })
-        .collect();
-    let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
-    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(without.clone()));
-    let schema = crate::tree::schema::Schema::default();
-    block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
-        ingest::write(&client, &plan, &opts, &Topics).await.unwrap();
-    });
+    let public: Vec<(&str, &str)> = PAGES.iter().filter(|(p, _)| !p.starts_with("internal/")).copied().collect();
+    crate::testing::ingest(&without, &public, "{}", 4096, Rc::new(Topics));
     for q in ["renew the secret key", "E401 token", "invoice"] {
         let a = ask(&session(&with, &[]), Some(Rc::new(Topics)), q, 10, "/").unwrap();
         let b = ask(&session(&without, &[]), Some(Rc::new(Topics)), q, 10, "/").unwrap();
