@@ -141,11 +141,17 @@ async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, Str
             (existing.ids[i].clone(), hash.map(str::to_string))
         })
         .collect();
+    // The stored tree may be anything another writer left (a whole tree of any size, a
+    // record that is not a tree): read within a tree's limit, and when it is not a manifest
+    // this ingest can trust, trust none of the stored hashes.
     let tree = GetRequest { ids: Some(vec![tree_id.to_string()]), include: vec!["documents"], ..Default::default() };
-    let answer = client.get_once(cid, &tree, "the path tree").await.map_err(|e| e.to_string())?;
-    let manifest = answer.document(0).and_then(|doc| match shards::read_record(doc) {
-        shards::Record::Manifest(m) => Some((doc.to_string(), m)),
-        shards::Record::Whole(_) => None,
+    let answer = client.get_within(cid, &tree, "the path tree", &crate::tree::load::tree_limit(1)).await;
+    let manifest = answer.ok().and_then(|a| {
+        let doc = a.document(0)?.to_string();
+        match shards::read_record(&doc) {
+            shards::Record::Manifest(m) => Some((doc.clone(), m)),
+            shards::Record::Whole(_) => None,
+        }
     });
     Ok(Stored { hashes, manifest })
 }
