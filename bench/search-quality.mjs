@@ -1,13 +1,15 @@
 // Ranked search, measured: quality on labelled questions, and latency and requests per
 // search at 1,142 and 10,000 pages through the Chroma Cloud-quota proxy, with and without
 // 40 ms added per request.
-//   node bench/search-quality.mjs [--sizes 1142,10000] [--skip-quality]
+//   node bench/search-quality.mjs [--sizes 1142,10000] [--skip-quality] [--skip-latency]
 //
-// Quality: bench/search-questions.json (questions in a user's words, each with the pages that
+// Quality: bench/search-questions.json (68 questions in a user's words of six kinds — how-to,
+// troubleshooting, configuration, identifier, concept, vague — each with the pages that
 // answer it; a page's /fr/, /es/ and /zh/ translations count as the page) over the 1,142-page
 // corpus, embedded with the built-in all-MiniLM-L6-v2 model (the ingest is kept in
 // .chroma/bench-quality and reused). Methods: `grep` (the question's rarest word, by document
-// frequency over the corpus, ignoring words under 3 letters and question words, as
+// frequency over the corpus, ignoring words under 3 letters, question words and words no
+// page holds, as
 // `grep -rli WORD /`, pages in grep's order), `lexical`, `dense` and `hybrid` (fs.search's
 // modes). hit@1, hit@5 and MRR over the first 10.
 //
@@ -34,7 +36,8 @@ const sizes = flag("--sizes", "1142,10000").split(",").map(Number);
 const QUESTIONS = JSON.parse(readFileSync(path.join(ROOT, "bench/search-questions.json"), "utf8")).questions;
 const STOP = new Set(["the", "and", "for", "how", "what", "does", "with", "from", "that", "this", "our", "can", "who", "are", "into", "one", "its", "all", "use", "get", "put", "when", "which", "about", "before", "after", "over", "only", "some", "each", "every", "have", "has", "not", "but", "own", "out", "new", "old", "say", "says", "let", "give", "want", "need", "should", "would", "could", "there", "their", "them", "they", "way", "many", "same", "other", "back", "site", "page", "pages", "docs", "documentation"]);
 
-const page = (p) => p.replace(/^\/(fr|es|zh)\//, "/");
+// grep over / names files //a.md, as just-bash's grep does.
+const page = (p) => p.replace(/^\/+/, "/").replace(/^\/(fr|es|zh)\//, "/");
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 function startChroma(dir) {
@@ -45,17 +48,20 @@ function startChroma(dir) {
 
 /** Scores a method: `rank(question)` → paths, best first. */
 async function score(rank) {
-  let hit1 = 0, hit5 = 0, rr = 0;
-  for (const { question, answers } of QUESTIONS) {
+  const positions = [];
+  for (const { question, answers, kind } of QUESTIONS) {
     const want = new Set(answers.map(page));
     const ranked = (await rank(question)).slice(0, 10).map(page);
-    const at = ranked.findIndex((p) => want.has(p));
-    if (at === 0) hit1++;
-    if (at >= 0 && at < 5) hit5++;
-    if (at >= 0) rr += 1 / (at + 1);
+    positions.push({ kind, at: ranked.findIndex((p) => want.has(p)) });
   }
-  const n = QUESTIONS.length;
-  return { hit1: hit1 / n, hit5: hit5 / n, mrr: rr / n };
+  const metrics = (ps) => ({
+    hit1: ps.filter((p) => p.at === 0).length / ps.length,
+    hit5: ps.filter((p) => p.at >= 0 && p.at < 5).length / ps.length,
+    mrr: ps.reduce((s, p) => s + (p.at >= 0 ? 1 / (p.at + 1) : 0), 0) / ps.length,
+  });
+  const byKind = {};
+  for (const k of new Set(positions.map((p) => p.kind))) byKind[k] = metrics(positions.filter((p) => p.kind === k));
+  return { ...metrics(positions), byKind };
 }
 
 async function quality(url, base) {
@@ -70,11 +76,12 @@ async function quality(url, base) {
   }
   // Document frequency of words over the corpus, for the grep baseline's rarest word.
   const df = new Map();
-  for (const f of base) for (const w of new Set(f.content.toString("utf8").toLowerCase().match(/[a-z0-9_]+/g) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const f of base) for (const w of new Set(f.content.toString("utf8").toLowerCase().match(/[a-z0-9_.-]+/g)?.map((x) => x.replace(/^[.-]+|[.-]+$/g, "")) ?? [])) df.set(w, (df.get(w) ?? 0) + 1);
   const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
   const methods = {
     grep: async (q) => {
-      const words = (q.toLowerCase().match(/[a-z0-9_.-]+/g) ?? []).map((w) => w.replace(/^[.-]+|[.-]+$/g, "")).filter((w) => w.length >= 3 && !STOP.has(w));
+      // Words no page holds (a typo) are skipped: grep would find nothing with them.
+      const words = (q.toLowerCase().match(/[a-z0-9_.-]+/g) ?? []).map((w) => w.replace(/^[.-]+|[.-]+$/g, "")).filter((w) => w.length >= 3 && !STOP.has(w) && df.has(w));
       if (!words.length) return [];
       const rarest = words.reduce((a, b) => ((df.get(a) ?? 0) <= (df.get(b) ?? 0) ? a : b));
       return (await bash.exec(`grep -rli -- '${rarest.replace(/'/g, "")}' /`)).stdout.split("\n").filter(Boolean);
@@ -133,10 +140,13 @@ try {
   if (!args.includes("--skip-quality")) {
     out.quality = await quality(chroma.url, base);
     console.log(`quality over ${QUESTIONS.length} questions (1,142 pages, ${MODEL}):`);
-    for (const r of out.quality) console.log(`  ${r.method.padEnd(8)} hit@1 ${r.hit1.toFixed(2)}  hit@5 ${r.hit5.toFixed(2)}  MRR ${r.mrr.toFixed(2)}`);
+    for (const r of out.quality) {
+      const kinds = Object.entries(r.byKind).map(([k, m]) => `${k} ${m.hit5.toFixed(2)}`).join(", ");
+      console.log(`  ${r.method.padEnd(8)} hit@1 ${r.hit1.toFixed(2)}  hit@5 ${r.hit5.toFixed(2)}  MRR ${r.mrr.toFixed(2)}   hit@5 by kind: ${kinds}`);
+    }
   }
   out.latency = [];
-  for (const size of sizes) out.latency.push(...(await latency(chroma.url, base, size)));
+  for (const size of args.includes("--skip-latency") ? [] : sizes) out.latency.push(...(await latency(chroma.url, base, size)));
   console.log("latency per search (excluding the embedder), through the Cloud-quota proxy:");
   for (const r of out.latency) console.log(`  ${String(r.pages).padStart(6)} pages +${r.addedLatencyMs} ms: p50 ${r.p50Ms} ms, p95 ${r.p95Ms} ms, requests ≤ ${r.maxRequests} (mean ${r.meanRequests}), quota violations ${r.quotaViolations}`);
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
