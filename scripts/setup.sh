@@ -46,5 +46,14 @@ fi
 
 bash scripts/chroma.sh install
 
+# Deno and Bun, from the npm registry, for the runtime smoke tests. Installed beside the
+# workspace rather than in its lock file: the registry may not serve every platform's
+# binary package, which a lock file would have to list.
+if [ ! -x .tools/runtimes/node_modules/.bin/deno ] || [ ! -x .tools/runtimes/node_modules/.bin/bun ]; then
+  step "npm install deno bun (for their smoke tests)"
+  mkdir -p .tools/runtimes
+  npm install --prefix .tools/runtimes --no-save --no-package-lock --no-audit --no-fund deno@2.9.6 bun@1.4.5
+fi
+
 # The sentence-embedding model that ranked search and `ingest --embed` run (83 MB, once).
 bash scripts/model.sh

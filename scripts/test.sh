@@ -41,8 +41,8 @@ timeout 2400 node --test --test-timeout=1200000 tests/js/*.test.mjs bench/*.test
 
 step "Deno and Bun (from npm) run the package against the same Chroma"
 node tests/runtimes/seed.mjs "$CHROMAFS_TEST_URL"
-node_modules/.bin/deno run -A tests/runtimes/smoke.mjs "$CHROMAFS_TEST_URL" smoke
-node_modules/.bin/bun tests/runtimes/smoke.mjs "$CHROMAFS_TEST_URL" smoke
+.tools/runtimes/node_modules/.bin/deno run -A tests/runtimes/smoke.mjs "$CHROMAFS_TEST_URL" smoke
+.tools/runtimes/node_modules/.bin/bun tests/runtimes/smoke.mjs "$CHROMAFS_TEST_URL" smoke
 
 step "Cloudflare Worker example (wrangler bundle in workerd)"
 bash examples/cloudflare-worker/run-test.sh
