@@ -12,4 +12,9 @@ node bench/read-path.mjs --url "http://127.0.0.1:$PORT"
 node bench/sessions.mjs --url "http://127.0.0.1:$PORT"
 node bench/scale.mjs --url "http://127.0.0.1:$PORT"
 node bench/native.mjs
+node bench/process-tier.mjs --url "http://127.0.0.1:$PORT"
+node bench/embed.mjs
+# Starts its own Chroma on .chroma/bench-quality: the corpus embedded once (about 25 minutes
+# on one core) is kept there for the next runs.
+node bench/search-quality.mjs
 bash bench/wasm-size.sh
