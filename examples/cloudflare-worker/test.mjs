@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ingest } from "chromafs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -32,9 +34,13 @@ const FILES = [
   ...FILLER,
 ];
 
+// The MCP endpoint's bearer tokens and the groups each one has.
+const TOKENS = { "public-token-1": [], "admin-token-2": ["admin"] };
+
 let chromaUrl = process.env.CHROMAFS_TEST_URL;
 let port;
 let dataDir;
+const cacheDir = mkdtempSync(path.join(tmpdir(), "chromafs-cf-cache-"));
 let mf;
 
 const freePort = () =>
@@ -57,9 +63,16 @@ const worker = (url, extra = {}) =>
     ],
     compatibilityDate: "2026-04-01",
     cf: false,
-    bindings: { CHROMA_URL: url, CHROMA_COLLECTION: COLLECTION },
+    port: 0,
+    bindings: { CHROMA_URL: url, CHROMA_COLLECTION: COLLECTION, MCP_TOKENS: JSON.stringify(TOKENS) },
     ...extra,
   });
+
+/**
+ * The worker whose cache is on disk, so that a second one (a new isolate) sees what the
+ * first cached, as the isolates of one data centre share its cache.
+ */
+const mainWorker = () => worker(chromaUrl, { cachePersist: cacheDir });
 
 before(async () => {
   if (!chromaUrl) {
@@ -82,13 +95,14 @@ before(async () => {
     stdio: ["ignore", "inherit", "inherit"],
   });
 
-  mf = worker(chromaUrl);
+  mf = mainWorker();
   await mf.ready;
 });
 
 after(async () => {
   // Miniflare keeps the process alive (and can hang it) unless disposed.
   if (mf) await mf.dispose();
+  rmSync(cacheDir, { recursive: true, force: true });
   if (port) {
     execFileSync("bash", [CHROMA_SH, "stop", String(port)], { stdio: "inherit" });
     rmSync(dataDir, { recursive: true, force: true });
@@ -151,14 +165,24 @@ test("grep -r finds text in a handful of requests", async (t) => {
   assert.ok(r.requests <= 4, `grep made ${r.requests} requests`);
 });
 
-test("a page one request fetched is read by the next from the Cache API, not from Chroma", async () => {
+test("a page is read again from the isolate's memory, and by a new isolate from the Cache API", async () => {
   const first = await exec("cat /reference/page-07.md");
   assert.equal(first.exitCode, 0, first.stderr);
   assert.equal(first.requests, 1, "one content request: the tree is already in the isolate");
-  const second = await exec("cat /reference/page-07.md");
-  assert.equal(second.stdout, first.stdout);
-  assert.equal(second.requests, 0, "zero Chroma requests");
-  assert.equal(second.sharedHits, 1);
+  const again = await exec("cat /reference/page-07.md");
+  assert.equal(again.stdout, first.stdout);
+  assert.equal(again.requests, 0, "zero Chroma requests");
+  assert.deepEqual([again.processHits, again.sharedHits], [1, 0], "answered from the isolate's memory");
+
+  // A new isolate has nothing in memory; the data centre's cache still holds the page.
+  await mf.dispose();
+  mf = mainWorker();
+  await mf.ready;
+  const other = await exec("cat /reference/page-07.md");
+  assert.equal(other.stdout, first.stdout);
+  assert.equal(other.connectRequests, 2, "a new isolate loads the tree");
+  assert.equal(other.requests, 0, "zero Chroma requests");
+  assert.deepEqual([other.processHits, other.sharedHits], [0, 1], "answered from the Cache API");
 });
 
 test("the admin page exists only for the admin group", async () => {
@@ -237,5 +261,99 @@ test("an unreachable Chroma is a 502 with a generic message; the cause is logged
     assert.ok(logs.some((m) => m.includes("cannot reach Chroma")), logs.join("\n"));
   } finally {
     await down.dispose();
+  }
+});
+
+/** An MCP client (the SDK's) connected to the worker's /mcp, with a bearer token or none. */
+async function mcpClient(token) {
+  const url = new URL("/mcp", await mf.ready);
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  const client = new Client({ name: "worker-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  return client;
+}
+
+const text = (result) => result.content.map((c) => c.text).join("");
+const bash = (client, command) => client.callTool({ name: "bash", arguments: { command } });
+
+test("over MCP: the tools are bash and search, and bash prints what /exec prints", async () => {
+  const client = await mcpClient();
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ["bash", "search"]);
+    for (const command of ["grep -rn access_token /", "ls /reference | head -3", "cat /guides/quickstart.md", "find / -name 'auth*'", "wc -l /index.md"]) {
+      const direct = await exec(command);
+      assert.deepEqual([direct.exitCode, direct.stderr], [0, ""], command);
+      const r = await bash(client, command);
+      assert.equal(r.isError, false, command);
+      assert.equal(text(r), direct.stdout, command);
+    }
+    const found = await client.callTool({ name: "search", arguments: { query: "refresh the access token", k: 3 } });
+    assert.equal(found.isError, false, text(found));
+    assert.match(text(found), /^\/guides\/auth\.md:\d+-\d+/m);
+  } finally {
+    await client.close();
+  }
+});
+
+test("over MCP the bearer token decides which pages exist, in every tool", async () => {
+  const anonymous = await mcpClient();
+  const wrong = await mcpClient("admin-token-3");
+  const pub = await mcpClient("public-token-1");
+  const admin = await mcpClient("admin-token-2");
+  try {
+    for (const client of [anonymous, wrong, pub]) {
+      const cat = text(await bash(client, "cat /internal/billing.md"));
+      assert.match(cat, /internal\/billing\.md: No such file or directory\n\[exit code 1\]$/);
+      assert.doesNotMatch(cat, /LEDGER/);
+      assert.equal(text(await bash(client, "grep -rl LEDGER / ; ls /")), "guides\nindex.md\nreference\n");
+      const found = text(await client.callTool({ name: "search", arguments: { query: "invoice ledger secret" } }));
+      assert.doesNotMatch(found, /internal|LEDGER/);
+    }
+    assert.match(text(await bash(admin, "cat /internal/billing.md")), /LEDGER-7731/);
+    const found = text(await admin.callTool({ name: "search", arguments: { query: "invoice ledger secret" } }));
+    assert.match(found, /^\/internal\/billing\.md:/m);
+  } finally {
+    await Promise.all([anonymous, wrong, pub, admin].map((c) => c.close()));
+  }
+});
+
+test("over MCP a call over the subrequest budget and a write are tool results, not protocol errors", async () => {
+  const client = await mcpClient("public-token-1");
+  try {
+    const capped = await bash(client, "find /reference -type f | xargs cat | wc -l");
+    assert.equal(capped.isError, true);
+    assert.match(text(capped), /the command used its budget of 50 requests \(maxRequestsPerCommand\)/);
+    const write = await bash(client, "echo x > /a.md");
+    assert.equal(text(write), "bash: /a.md: Read-only file system\n[exit code 1]");
+    // The session is fine afterwards.
+    assert.equal(text(await bash(client, "head -1 /index.md")), "# Docs\n");
+  } finally {
+    await client.close();
+  }
+});
+
+test("with REQUIRE_TOKEN an MCP request without a known token is a 401", async () => {
+  const strict = worker(chromaUrl, {
+    bindings: { CHROMA_URL: chromaUrl, CHROMA_COLLECTION: COLLECTION, MCP_TOKENS: JSON.stringify(TOKENS), REQUIRE_TOKEN: "true" },
+  });
+  try {
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const ask = (headers) =>
+      strict.dispatchFetch("http://worker/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify(init),
+      });
+    for (const headers of [{}, { authorization: "Bearer nope" }]) {
+      const res = await ask(headers);
+      assert.equal(res.status, 401);
+      await res.arrayBuffer();
+    }
+    const ok = await ask({ authorization: "Bearer admin-token-2" });
+    assert.equal(ok.status, 200);
+    assert.equal((await ok.json()).result.serverInfo.name, "chromafs");
+  } finally {
+    await strict.dispose();
   }
 });

@@ -1,6 +1,9 @@
-// A read-only bash over the docs in a Chroma collection: POST /exec {command, groups}.
+// A read-only bash over the docs in a Chroma collection: POST /exec {command, groups}, and
+// the same docs as an MCP server (streamable HTTP) at /mcp.
 import { Bash } from "just-bash/browser";
-import { ChromaFs, safeExec, workersCache } from "chromafs";
+import { safeExec } from "chromafs";
+import { connect } from "./session.js";
+import { mcp } from "./mcp.js";
 
 const json = (body, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -8,6 +11,7 @@ const json = (body, status = 200) =>
 export default {
   async fetch(request, env) {
     const { pathname } = new URL(request.url);
+    if (pathname === "/mcp") return mcp(request, env);
     if (pathname !== "/exec") return json({ error: "not found" }, 404);
     if (request.method !== "POST") return json({ error: "use POST" }, 405);
 
@@ -27,31 +31,11 @@ export default {
 
     // SECURITY: `groups` decides which pages exist for this session. A real deployment
     // must derive them from the caller's verified identity (a validated JWT, Cloudflare
-    // Access headers...), never take them from the request body as this demo does.
-    //
-    // One session per request is cheap: chromafs keeps the decoded path tree in the
-    // isolate, so only the first request an isolate serves pays for loading it; later
-    // ones check it is still current with one small request.
+    // Access headers...), never take them from the request body as this demo does; /mcp
+    // shows the way, with bearer tokens.
     let fs;
     try {
-      fs = await ChromaFs.connect({
-        url: env.CHROMA_URL,
-        collection: env.CHROMA_COLLECTION,
-        // Chroma Cloud needs these; a local server uses the defaults. Keep the token a secret.
-        tenant: env.CHROMA_TENANT,
-        database: env.CHROMA_DATABASE,
-        token: env.CHROMA_TOKEN,
-        groups,
-        // Pages fetched by any isolate of this data centre are read from the Cache API
-        // by the others; keys carry the tree version, so a re-ingest is never served stale.
-        sharedCache: workersCache(caches.default),
-        // Workers allow 50 subrequests per request on the free plan (1,000 paid): a
-        // command that would need more stops with a clear error instead of failing
-        // half-way. Raise it on a paid plan.
-        maxRequestsPerCommand: Number(env.MAX_REQUESTS_PER_COMMAND ?? 50),
-        // An agent's tool call needs an answer in bounded time.
-        commandTimeoutMs: 20000,
-      });
+      fs = await connect(env, groups);
     } catch (error) {
       // The cause (URL, status, Chroma's message) goes to the logs, not to the caller.
       console.error("chromafs connect failed:", error);
@@ -68,7 +52,16 @@ export default {
       const { stdout, stderr, exitCode } = await safeExec(bash, command);
       const stats = fs.stats();
       // What the command cost, apart from opening the session.
-      return json({ stdout, stderr, exitCode, requests: stats.requests - connectRequests, connectRequests, sharedHits: stats.sharedHits });
+      return json({
+        stdout,
+        stderr,
+        exitCode,
+        requests: stats.requests - connectRequests,
+        connectRequests,
+        // Pages read from this isolate's memory, then from the data centre's Cache API.
+        processHits: stats.processHits,
+        sharedHits: stats.sharedHits,
+      });
     } finally {
       fs.free();
     }
