@@ -34,6 +34,7 @@ cargo test --target wasm32-unknown-unknown --test node
 
 step "TypeScript declarations"
 tsc -p tests/types
+tsc -p tests/types/tsconfig.mcp.json
 
 step "Node tests (just-bash host, real Chroma)"
 # The outer timeout guards against a hung server or runner.
@@ -43,6 +44,13 @@ step "Deno and Bun (from npm) run the package against the same Chroma"
 node tests/runtimes/seed.mjs "$CHROMAFS_TEST_URL"
 .tools/runtimes/node_modules/.bin/deno run -A tests/runtimes/smoke.mjs "$CHROMAFS_TEST_URL" smoke
 .tools/runtimes/node_modules/.bin/bun tests/runtimes/smoke.mjs "$CHROMAFS_TEST_URL" smoke
+
+step "wasm-pack build: the crate built the standard Rust way runs the package's smoke test"
+if [ "$(.tools/wasm-pack/bin/wasm-pack --version 2>/dev/null)" != "wasm-pack 0.15.1" ]; then
+  cargo install --quiet wasm-pack --version 0.15.1 --locked --root .tools/wasm-pack
+fi
+.tools/wasm-pack/bin/wasm-pack --quiet build --release --target web --out-dir target/wasm-pack
+node tests/runtimes/wasm-pack.mjs target/wasm-pack "$CHROMAFS_TEST_URL" smoke
 
 step "Cloudflare Worker example (wrangler bundle in workerd)"
 bash examples/cloudflare-worker/run-test.sh
