@@ -98,6 +98,13 @@ export interface ChromaClientOptions {
   maxConcurrency?: number;
   /** Retries on 429/5xx and dropped connections, with backoff; defaults to 3, at most 10. */
   retries?: number;
+  /**
+   * Where predicates one query may use (each value of a `$in` counts as one); defaults to 8,
+   * Chroma Cloud's quota, which every server takes. A self-hosted Chroma has no such quota: a
+   * larger value (300, say) reads the pages of a collection another tool wrote in far fewer
+   * requests. Clamped to 1..1000. Keep 8 for Chroma Cloud, which refuses more.
+   */
+  maxWherePredicates?: number;
   /** Replaces the global `fetch` (proxies, tests, runtimes that bind `fetch`). */
   fetch?: FetchLike;
 }

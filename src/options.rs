@@ -150,6 +150,9 @@ pub(crate) fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
     if let Some(n) = f.number("retries")? {
         c.retries = (n as u32).min(10);
     }
+    if let Some(n) = f.number("maxWherePredicates")? {
+        c.where_predicates = (n as usize).clamp(1, crate::chroma::WHERE_PREDICATES_CEILING);
+    }
     Ok(c)
 }
 
@@ -331,6 +334,7 @@ mod tests {
         assert_eq!(o.client.url, "http://127.0.0.1:8000");
         assert_eq!((o.client.tenant.as_str(), o.client.database.as_str()), ("default_tenant", "default_database"));
         assert_eq!((o.client.timeout_ms, o.client.max_concurrency, o.client.retries), (10_000, 10, 3));
+        assert_eq!(o.client.where_predicates, 8, "Chroma Cloud's quota, which every server takes");
         assert_eq!(o.schema, Schema::default());
         assert_eq!(o.cache_bytes, 64 << 20);
         assert_eq!(o.groups, Groups::default());
@@ -395,6 +399,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!((o.client.timeout_ms, o.client.max_concurrency, o.client.retries), (1, 1, 10));
+        for (asked, used) in [(0.0, 1), (300.0, 300), (1e9, 1_000)] {
+            let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "maxWherePredicates": asked}));
+            assert_eq!(o.unwrap().client.where_predicates, used);
+        }
         let o = Options::from_json(&json!({"url": "http://x", "collection": "d", "timeoutMs": 1e12, "cacheBytes": 0}))
             .unwrap();
         assert_eq!((o.client.timeout_ms, o.cache_bytes), (600_000, 0));

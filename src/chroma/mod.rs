@@ -42,8 +42,12 @@ pub(crate) use wire::{CollectionInfo, FromJson, GetRequest, GetResponse, QueryRe
 
 /// The most records one `get` asks for (Chroma Cloud's cap).
 pub(crate) const MAX_PAGE: usize = 300;
-/// Chroma Cloud's quota on where predicates per query; each `$in` value counts as one.
+/// Chroma Cloud's quota on where predicates per query; each `$in` value counts as one. The
+/// default of [`ClientConfig::where_predicates`], since every server accepts it.
 pub(crate) const MAX_WHERE_PREDICATES: usize = 8;
+/// The most where predicates a query may use whatever the server accepts: a `$in` of this
+/// many slugs stays a request of tens of kilobytes.
+pub(crate) const WHERE_PREDICATES_CEILING: usize = 1_000;
 /// Same-origin redirects followed in a row before giving up.
 const MAX_REDIRECTS: u32 = 5;
 
@@ -142,6 +146,9 @@ pub(crate) struct ClientConfig {
     pub timeout_ms: u32,
     pub max_concurrency: usize,
     pub retries: u32,
+    /// Where predicates one query may use (each `$in` value is one): Chroma Cloud's 8
+    /// unless the host knows its server takes more.
+    pub where_predicates: usize,
 }
 
 impl ClientConfig {
@@ -154,6 +161,7 @@ impl ClientConfig {
             timeout_ms: 10_000,
             max_concurrency: 10,
             retries: 3,
+            where_predicates: MAX_WHERE_PREDICATES,
         }
     }
 }

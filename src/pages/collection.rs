@@ -9,7 +9,7 @@
 
 use crate::base::sync::join_all;
 use crate::chroma::limits::MAX_DOCUMENT_BYTES;
-use crate::chroma::{ChromaError, Client, GetRequest, GetResponse, MAX_PAGE, MAX_WHERE_PREDICATES};
+use crate::chroma::{ChromaError, Client, GetRequest, GetResponse, MAX_PAGE};
 use crate::tree::access::Scope;
 use crate::tree::schema::Schema;
 use serde_json::{json, Value};
@@ -137,11 +137,12 @@ pub(crate) struct Collection {
 }
 
 impl Collection {
-    /// How many values a `$in` may hold next to the access clause, within Chroma Cloud's
-    /// where predicates (each `$in` value counts as one).
+    /// How many values a `$in` may hold next to the access clause, within the where
+    /// predicates the server takes (each `$in` value counts as one; Chroma Cloud's 8 by
+    /// default, `maxWherePredicates`).
     pub(crate) fn slugs_per_query(&self) -> usize {
         let access = self.scope.as_ref().map_or(0, Scope::predicates);
-        MAX_WHERE_PREDICATES.saturating_sub(access).max(1)
+        self.client.config().where_predicates.saturating_sub(access).max(1)
     }
 
     /// The request once per access clause, each with the clause ANDed into its `where`.

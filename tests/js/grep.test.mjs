@@ -271,6 +271,22 @@ describe("grep pushdown", () => {
     }
   });
 
+  test("a collection another tool wrote: with maxWherePredicates a self-hosted Chroma reads the same pages in a fraction of the requests", { skip }, async () => {
+    // Straight to Chroma, not through the quota proxy: Chroma Cloud would refuse the longer lists.
+    const grep = async (extra) => {
+      const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "grep-unaligned", ...extra });
+      const before = fs.stats().requests;
+      const r = await newBash(fs, { customCommands: fs.commands() }).exec("grep -rn Mintlify / | tail -3; grep -rc API / | tail -2");
+      return { r, requests: fs.stats().requests - before, loaded: fs.stats().commands.map((c) => c.searched) };
+    };
+    const cloudSized = await grep({});
+    const wide = await grep({ maxWherePredicates: 300 });
+    assert.deepEqual([wide.r.stdout, wide.r.stderr, wide.r.exitCode], [cloudSized.r.stdout, cloudSized.r.stderr, cloudSized.r.exitCode]);
+    assert.notEqual(wide.r.stdout, "");
+    assert.deepEqual(wide.loaded, cloudSized.loaded, "the same pages searched");
+    assert.ok(wide.requests * 2 < cloudSized.requests, `${wide.requests} requests with 300 predicates, ${cloudSized.requests} with 8`);
+  });
+
   test("every request stayed within Chroma Cloud's quotas", { skip }, () => {
     assertWithinQuotas(cloud);
     cloud.close();

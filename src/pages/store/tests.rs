@@ -10,7 +10,16 @@ use serde_json::json;
 use std::cell::Cell;
 
 fn store_with(chroma: &FakeChroma, cache_bytes: usize, shared: Option<Rc<dyn SharedCache>>) -> Rc<PageStore> {
-    let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
+    store_of(chroma, ClientConfig::new(URL), cache_bytes, shared)
+}
+
+fn store_of(
+    chroma: &FakeChroma,
+    config: ClientConfig,
+    cache_bytes: usize,
+    shared: Option<Rc<dyn SharedCache>>,
+) -> Rc<PageStore> {
+    let client = Rc::new(Client::new(config, Rc::new(chroma.clone())));
     let collection = Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope: None };
     Rc::new(PageStore::new(
         collection,
@@ -220,6 +229,24 @@ fn prefetch_of_other_tools_pages_keeps_slug_lists_within_the_quota() {
         chroma.gets().iter().map(|g| g["where"]["page_slug"]["$in"].as_array().unwrap().len()).collect();
     assert_eq!(lists, [8, 8, 4], "each $in value is one of Chroma Cloud's 8 predicates");
     assert_eq!(s.stats().prefetched_pages, 20);
+}
+
+#[test]
+fn a_server_that_takes_more_predicates_gets_longer_slug_lists() {
+    let chroma = many(20);
+    let config = ClientConfig { where_predicates: 100, ..ClientConfig::new(URL) };
+    let s = store_of(&chroma, config, 1 << 20, None);
+    let pages: Vec<PageRef> = (0..20).map(|i| page(&format!("p{i:03}.md"), Some(8), None)).collect();
+    let wanted = pages.clone();
+    let s2 = s.clone();
+    block_on(async move { s2.prefetch(&pages).await }).unwrap();
+    let lists: Vec<usize> =
+        chroma.gets().iter().map(|g| g["where"]["page_slug"]["$in"].as_array().unwrap().len()).collect();
+    assert_eq!(lists, [20], "one request for the twenty pages");
+    for (i, p) in wanted.into_iter().enumerate() {
+        assert_eq!(&*read(&s, p).unwrap(), format!("page {i:03}").as_bytes());
+    }
+    assert_eq!(chroma.gets().len(), 1, "every page was in the one answer");
 }
 
 #[test]
