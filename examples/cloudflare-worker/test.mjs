@@ -265,8 +265,8 @@ test("an unreachable Chroma is a 502 with a generic message; the cause is logged
 });
 
 /** An MCP client (the SDK's) connected to the worker's /mcp, with a bearer token or none. */
-async function mcpClient(token) {
-  const url = new URL("/mcp", await mf.ready);
+async function mcpClient(token, instance = mf) {
+  const url = new URL("/mcp", await instance.ready);
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   const client = new Client({ name: "worker-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
@@ -319,10 +319,12 @@ test("over MCP the bearer token decides which pages exist, in every tool", async
 });
 
 test("over MCP a call over the subrequest budget and a write are tool results, not protocol errors", async () => {
-  const client = await mcpClient("public-token-1");
+  // A new isolate: the pages earlier tests read are in the first one's memory.
+  const fresh = worker(chromaUrl);
+  const client = await mcpClient("public-token-1", fresh);
   try {
     const capped = await bash(client, "find /reference -type f | xargs cat | wc -l");
-    assert.equal(capped.isError, true);
+    assert.equal(capped.isError, true, text(capped));
     assert.match(text(capped), /the command used its budget of 50 requests \(maxRequestsPerCommand\)/);
     const write = await bash(client, "echo x > /a.md");
     assert.equal(text(write), "bash: /a.md: Read-only file system\n[exit code 1]");
@@ -330,6 +332,7 @@ test("over MCP a call over the subrequest budget and a write are tool results, n
     assert.equal(text(await bash(client, "head -1 /index.md")), "# Docs\n");
   } finally {
     await client.close();
+    await fresh.dispose();
   }
 });
 
