@@ -136,7 +136,13 @@ impl PageStore {
                 self.collection.get_by_ids(&ids, &what).await
             }
         };
-        let batches: Vec<&[(String, Bound)]> = by_slug_only.chunks(self.collection.slugs_per_query()).collect();
+        let batches: Vec<&[(String, Bound)]> = by_slug_only
+            .chunks(slugs_per_batch(
+                by_slug_only.len(),
+                self.collection.slugs_per_query(),
+                self.collection.client.config().max_concurrency,
+            ))
+            .collect();
         let checks: Vec<_> =
             batches.iter().map(|batch| move |resp: &GetResponse| check_counts(schema, resp, batch)).collect();
         let by_slug = join_all(
@@ -202,4 +208,32 @@ fn check_counts(schema: &Schema, resp: &GetResponse, batch: &[(String, Bound)]) 
         }
     }
     Ok(())
+}
+
+/// Slugs a bulk load names per request, on a server that takes `limit` of them: a long list
+/// is spread over the requests that can be in flight, since one list too long for an answer
+/// is paged through one request after another, but never cut below [`SPREAD_FLOOR`] a list.
+fn slugs_per_batch(pages: usize, limit: usize, in_flight: usize) -> usize {
+    limit.min(pages.div_ceil(in_flight.max(1)).max(SPREAD_FLOOR)).max(1)
+}
+
+/// Pages whose chunks one answer of 300 records usually holds (about nine chunks a page).
+const SPREAD_FLOOR: usize = 32;
+
+#[cfg(test)]
+mod tests {
+    use super::slugs_per_batch;
+
+    #[test]
+    fn long_slug_lists_are_spread_over_the_requests_in_flight() {
+        // Chroma Cloud's quota decides whatever the count.
+        assert_eq!(slugs_per_batch(20, 8, 10), 8);
+        assert_eq!(slugs_per_batch(1_000, 8, 10), 8);
+        // A server without it: a short list is one request, a long one ten in flight.
+        assert_eq!(slugs_per_batch(20, 300, 10), 32);
+        assert_eq!(slugs_per_batch(1_000, 300, 10), 100);
+        assert_eq!(slugs_per_batch(5_000, 300, 10), 300);
+        assert_eq!(slugs_per_batch(0, 300, 10), 32);
+        assert_eq!(slugs_per_batch(10, 1, 0), 1);
+    }
 }

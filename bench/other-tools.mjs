@@ -1,0 +1,91 @@
+// Collections written by other tools: chunks with `page_slug` and `chunk_index` only, cut
+// anywhere, and one tree record listing the pages (no chunk counts, no directories, no
+// access on the chunks). chromafs reads their pages by slug, a `$in` of slugs per request;
+// this measures what broad searches cost with Chroma Cloud's 8 where predicates (the
+// default) and with `maxWherePredicates: 300`, which a self-hosted Chroma accepts.
+//   node bench/other-tools.mjs --url http://127.0.0.1:PORT [--sizes 1142,10000] [--latency 0,40]
+// Each command runs in a new session, the process tier off, so each is a first search.
+import { performance } from "node:perf_hooks";
+import { Bash } from "just-bash";
+import { ChromaFs, safeExec } from "chromafs";
+import { chroma, startProxy } from "../support/proxy.mjs";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus } from "./corpus.mjs";
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const url = arg("--url");
+if (!url) throw new Error("usage: node bench/other-tools.mjs --url http://127.0.0.1:PORT [--sizes 1142,10000] [--latency 0,40]");
+const sizes = arg("--sizes", "1142").split(",").map(Number);
+const latencies = arg("--latency", "0,40").split(",").map(Number);
+const COMMANDS = ["grep -rn Mintlify / | wc -l", "grep -rni oauth / | wc -l", "grep -rn HubSpot / | wc -l"];
+const CHUNK = 1500; // code points, cut anywhere, as many splitters do
+
+/** Writes `files` as another tool would: the seeds' format. */
+async function writeOtherTool(name, files) {
+  await chroma(url, "DELETE", `/collections/${name}`).catch(() => {});
+  const { id } = await chroma(url, "POST", "/collections", { name, get_or_create: true });
+  const records = [];
+  const tree = {};
+  for (const f of files) {
+    const chars = [...f.content.toString("utf8")]; // by code point: never half a surrogate pair
+    let n = 0;
+    for (let i = 0; i < chars.length || n === 0; i += CHUNK, n++) {
+      records.push({ id: `${f.path}::${n}`, doc: chars.slice(i, i + CHUNK).join(""), meta: { page_slug: f.path, chunk_index: n } });
+    }
+    tree[f.path] = { isPublic: true };
+  }
+  for (let i = 0; i < records.length; i += 300) {
+    const batch = records.slice(i, i + 300);
+    await chroma(url, "POST", `/collections/${id}/upsert`, {
+      ids: batch.map((r) => r.id),
+      embeddings: batch.map(() => [1, 0]),
+      documents: batch.map((r) => r.doc),
+      metadatas: batch.map((r) => r.meta),
+    });
+  }
+  await chroma(url, "POST", `/collections/${id}/upsert`, {
+    ids: ["__path_tree__"],
+    embeddings: [[0, 0]],
+    documents: [JSON.stringify(tree)],
+    metadatas: [{ chromafs: "path-tree" }],
+  });
+  return records.length;
+}
+
+async function run(front, collection, command, extra) {
+  const fs = await ChromaFs.connect({ url: front, collection, ...extra });
+  const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
+  const before = fs.stats().requests;
+  const t = performance.now();
+  const r = await safeExec(bash, command);
+  const ms = performance.now() - t;
+  const requests = fs.stats().requests - before;
+  fs.free();
+  return { out: r.stdout.trim(), exitCode: r.exitCode, ms, requests };
+}
+
+ChromaFs.setProcessCacheBytes(0);
+const base = await readCorpus(DEFAULT_CORPUS);
+const [load] = (await import("node:fs")).readFileSync("/proc/loadavg", "utf8").split(" ");
+console.log(`load average at start: ${load}; chunks of ${CHUNK} code points; a new session per command, process tier off\n`);
+console.log("| pages | added per request | command | lines | maxWherePredicates 8 | maxWherePredicates 300 |");
+console.log("|---:|---:|---|---:|---:|---:|");
+for (const pages of sizes) {
+  const files = pages === base.length ? base : syntheticCorpus(base, { pages, privateFraction: 0 }).files;
+  const collection = `bench-other-tools-${pages}`;
+  await writeOtherTool(collection, files);
+  for (const latencyMs of latencies) {
+    const proxy = latencyMs ? await startProxy(url, { latencyMs }) : null;
+    const front = proxy ? proxy.url : url;
+    for (const command of COMMANDS) {
+      const narrow = await run(front, collection, command, {});
+      const wide = await run(front, collection, command, { maxWherePredicates: 300 });
+      if (narrow.out !== wide.out || narrow.exitCode !== wide.exitCode) throw new Error(`${command}: outputs differ`);
+      const cell = (r) => `${Math.round(r.ms)} ms, ${r.requests} requests`;
+      console.log(`| ${pages} | ${latencyMs} ms | \`${command}\` | ${narrow.out} | ${cell(narrow)} | ${cell(wide)} |`);
+    }
+    if (proxy) await proxy.close();
+  }
+}
