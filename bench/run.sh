@@ -13,6 +13,7 @@ node bench/sessions.mjs --url "http://127.0.0.1:$PORT"
 node bench/scale.mjs --url "http://127.0.0.1:$PORT"
 node bench/native.mjs
 node bench/process-tier.mjs --url "http://127.0.0.1:$PORT"
+node bench/other-tools.mjs --url "http://127.0.0.1:$PORT" --sizes 1142,10000
 node bench/embed.mjs
 # Starts its own Chroma on .chroma/bench-quality: the corpus embedded once (about 25 minutes
 # on one core) is kept there for the next runs.
