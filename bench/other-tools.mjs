@@ -8,7 +8,8 @@
 import { performance } from "node:perf_hooks";
 import { Bash } from "just-bash";
 import { ChromaFs, safeExec } from "chromafs";
-import { chroma, startProxy } from "../support/proxy.mjs";
+import { writeOtherTool } from "../support/other-tool.mjs";
+import { startProxy } from "../support/proxy.mjs";
 import { DEFAULT_CORPUS, readCorpus, syntheticCorpus } from "./corpus.mjs";
 
 const arg = (name, fallback) => {
@@ -21,38 +22,6 @@ const sizes = arg("--sizes", "1142").split(",").map(Number);
 const latencies = arg("--latency", "0,40").split(",").map(Number);
 const COMMANDS = ["grep -rn Mintlify / | wc -l", "grep -rni oauth / | wc -l", "grep -rn HubSpot / | wc -l"];
 const CHUNK = 1500; // code points, cut anywhere, as many splitters do
-
-/** Writes `files` as another tool would: the seeds' format. */
-async function writeOtherTool(name, files) {
-  await chroma(url, "DELETE", `/collections/${name}`).catch(() => {});
-  const { id } = await chroma(url, "POST", "/collections", { name, get_or_create: true });
-  const records = [];
-  const tree = {};
-  for (const f of files) {
-    const chars = [...f.content.toString("utf8")]; // by code point: never half a surrogate pair
-    let n = 0;
-    for (let i = 0; i < chars.length || n === 0; i += CHUNK, n++) {
-      records.push({ id: `${f.path}::${n}`, doc: chars.slice(i, i + CHUNK).join(""), meta: { page_slug: f.path, chunk_index: n } });
-    }
-    tree[f.path] = { isPublic: true };
-  }
-  for (let i = 0; i < records.length; i += 300) {
-    const batch = records.slice(i, i + 300);
-    await chroma(url, "POST", `/collections/${id}/upsert`, {
-      ids: batch.map((r) => r.id),
-      embeddings: batch.map(() => [1, 0]),
-      documents: batch.map((r) => r.doc),
-      metadatas: batch.map((r) => r.meta),
-    });
-  }
-  await chroma(url, "POST", `/collections/${id}/upsert`, {
-    ids: ["__path_tree__"],
-    embeddings: [[0, 0]],
-    documents: [JSON.stringify(tree)],
-    metadatas: [{ chromafs: "path-tree" }],
-  });
-  return records.length;
-}
 
 async function run(front, collection, command, extra) {
   const fs = await ChromaFs.connect({ url: front, collection, ...extra });
@@ -75,7 +44,7 @@ console.log("|---:|---:|---|---:|---:|---:|");
 for (const pages of sizes) {
   const files = pages === base.length ? base : syntheticCorpus(base, { pages, privateFraction: 0 }).files;
   const collection = `bench-other-tools-${pages}`;
-  await writeOtherTool(collection, files);
+  await writeOtherTool(url, collection, files, { chunkLength: () => CHUNK, entry: () => ({ isPublic: true }) });
   for (const latencyMs of latencies) {
     const proxy = latencyMs ? await startProxy(url, { latencyMs }) : null;
     const front = proxy ? proxy.url : url;

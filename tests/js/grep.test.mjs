@@ -6,7 +6,8 @@ import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
 import { assertWithinQuotas, chromaUrl, cloudChroma, corpusPresent, readDocs, referenceFs, rng, newBash, sameOutput as compare, CORPUS } from "./helpers.mjs";
-import { chroma, collectionId, storedTree } from "../../support/proxy.mjs";
+import { collectionId, storedTree } from "../../support/proxy.mjs";
+import { writeOtherTool } from "../../support/other-tool.mjs";
 
 // These tests watch what each search costs: pages shared by the sessions of this process would
 // answer in Chroma's place (the process tier is tested in process-tier.test.mjs).
@@ -146,34 +147,14 @@ function generated(files, count, seed) {
 
 /** Writes the corpus with chunks cut at arbitrary character offsets (not lines). */
 async function ingestUnaligned(url, collection, files, seed) {
-  await fetch(`${url}/api/v2/tenants/default_tenant/databases/default_database/collections/${collection}`, { method: "DELETE" });
-  const { id } = await chroma(url, "POST", "/collections", { name: collection, get_or_create: true });
   const r = rng(seed);
-  const records = [];
-  const tree = {};
-  for (const f of files) {
-    const chars = [...f.content.toString("utf8")];
-    let i = 0;
-    let n = 0;
-    while (i < chars.length) {
-      const len = 1 + Math.floor(r() * 900);
-      records.push({ id: `${f.path}#${n}`, doc: chars.slice(i, i + len).join(""), meta: { page_slug: f.path, chunk_index: n } });
-      i += len;
-      n++;
-    }
-    tree[f.path] = { ...(visibleTo([])(f.path) ? { isPublic: true } : { isPublic: false, groups: ["es", "admin"] }), size: f.content.length, chunks: n };
-  }
-  for (let i = 0; i < records.length; i += 300) {
-    const batch = records.slice(i, i + 300);
-    await chroma(url, "POST", `/collections/${id}/upsert`, {
-      ids: batch.map((b) => b.id),
-      embeddings: batch.map(() => [1, 0]),
-      documents: batch.map((b) => b.doc),
-      metadatas: batch.map((b) => b.meta),
-    });
-  }
-  await chroma(url, "POST", `/collections/${id}/upsert`, {
-    ids: ["__path_tree__"], embeddings: [[0, 0]], documents: [JSON.stringify(tree)], metadatas: [{ chromafs: "path-tree" }],
+  await writeOtherTool(url, collection, files, {
+    chunkLength: () => 1 + Math.floor(r() * 900),
+    entry: (f, chunks) => ({
+      ...(visibleTo([])(f.path) ? { isPublic: true } : { isPublic: false, groups: ["es", "admin"] }),
+      size: f.content.length,
+      chunks,
+    }),
   });
 }
 
