@@ -10,7 +10,8 @@ bash scripts/chroma.sh start "$PORT" "$DATA"
 trap 'bash scripts/chroma.sh stop "$PORT"; rm -rf "$DATA"' EXIT
 node bench/read-path.mjs --url "http://127.0.0.1:$PORT"
 node bench/sessions.mjs --url "http://127.0.0.1:$PORT"
-node bench/scale.mjs --url "http://127.0.0.1:$PORT"
+# Starts a Chroma of its own for each size.
+node bench/scale.mjs
 node bench/native.mjs
 node bench/process-tier.mjs --url "http://127.0.0.1:$PORT"
 node bench/other-tools.mjs --url "http://127.0.0.1:$PORT" --sizes 1142,10000
