@@ -2,10 +2,11 @@
 // command to just-bash (nativeCommands: false), just-bash over a preloaded InMemoryFs and
 // GNU tools on a copy on disk, in one run:
 //   node bench/native.mjs [--sizes 1142,10000] [--runs 3] [--only rg]
-// "cold" starts a new session for each run (the tree is in the process, the pages are
-// not: each run fetches its pages from Chroma); "warm" repeats the command in a session
-// that already holds them (sessions get a 256 MiB page cache, so a 10,000-page set fits). Each size gets a Chroma of its own. Prints a Markdown table of
-// p50 wall times, with each time's ratio to GNU's.
+// "cold" starts a new session for each run (the tree is in the process and kept fresh for an
+// hour, `treeMaxAgeMs`; the pages are not: the process tier is off, so each run fetches its
+// pages from Chroma); "warm" repeats the command in a session that already holds them
+// (sessions get a 256 MiB page cache, so a 10,000-page set fits). Each size gets a Chroma of
+// its own. Prints a Markdown table of p50 wall times, with each time's ratio to GNU's.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -67,6 +68,8 @@ async function benchSize(base, size) {
     const copy = mkdtempSync(path.join(os.tmpdir(), `chromafs-native-copy-${size}-`));
     await writeCorpus(visible, copy);
     const mem = new Bash({ fs: await referenceFs(visible), cwd: "/" });
+    // Off: a new session would otherwise find every page in the process tier.
+    if (ChromaFs.setProcessCacheBytes) ChromaFs.setProcessCacheBytes(0);
     const session = async (nativeCommands) => {
       const fs = await ChromaFs.connect({ url, collection: "docs", treeMaxAgeMs: 3_600_000, cacheBytes: 256 << 20, nativeCommands });
       return new Bash({ fs, cwd: "/", customCommands: fs.commands() });
