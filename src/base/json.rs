@@ -9,17 +9,17 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
 
-struct Ordered(Vec<(String, Value)>);
+struct Ordered<T>(Vec<(String, T)>);
 
-impl<'de> serde::Deserialize<'de> for Ordered {
+impl<'de, T: de::Deserialize<'de>> serde::Deserialize<'de> for Ordered<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Ordered;
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: de::Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Ordered<T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a JSON object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered<T>, A::Error> {
                 let mut out = Vec::new();
                 while let Some(key) = map.next_key_seed(Key)? {
                     out.push((key, map.next_value()?));
@@ -34,29 +34,29 @@ impl<'de> serde::Deserialize<'de> for Ordered {
             }
             // serde's defaults for the rest format what they got, floats included, which
             // costs the wasm module 20 KB: anything but an object gets this one message.
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Ordered, E> {
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Ordered<T>, E> {
                 Err(not_an_object())
             }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Ordered, E> {
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Ordered<T>, E> {
                 Err(not_an_object())
             }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Ordered, E> {
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Ordered<T>, E> {
                 Err(not_an_object())
             }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Ordered, E> {
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Ordered<T>, E> {
                 Err(not_an_object())
             }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Ordered, E> {
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Ordered<T>, E> {
                 Err(not_an_object())
             }
-            fn visit_unit<E: de::Error>(self) -> Result<Ordered, E> {
+            fn visit_unit<E: de::Error>(self) -> Result<Ordered<T>, E> {
                 Err(not_an_object())
             }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<Ordered, A::Error> {
+            fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<Ordered<T>, A::Error> {
                 Err(not_an_object())
             }
         }
-        d.deserialize_any(V)
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }
 
@@ -87,6 +87,12 @@ impl<'de> de::DeserializeSeed<'de> for Key {
 /// The members of a top-level JSON object, in order; duplicate keys and trailing text
 /// are errors (serde_json's message: `duplicate key "a" at line 1 column 9`).
 pub(crate) fn ordered_object(text: &str) -> Result<Vec<(String, Value)>, serde_json::Error> {
+    ordered_members(text)
+}
+
+/// [`ordered_object`] with each value read straight into `T`: a large document (a path
+/// tree of 50,000 entries) then never becomes a map of JSON values first.
+pub(crate) fn ordered_members<T: de::DeserializeOwned>(text: &str) -> Result<Vec<(String, T)>, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     let Ordered(members) = serde::Deserialize::deserialize(&mut de)?;
     de.end()?;

@@ -39,7 +39,7 @@ pub(crate) fn resolve(base: &str, path: &str) -> String {
 
 /// The parent directory of a normalised path (`/` for `/`).
 pub(crate) fn parent(path: &str) -> &str {
-    match path.rfind('/') {
+    match path.bytes().rposition(|b| b == b'/') {
         Some(0) | None => "/",
         Some(i) => &path[..i],
     }
@@ -47,7 +47,7 @@ pub(crate) fn parent(path: &str) -> &str {
 
 /// The last segment of a normalised path (empty for `/`).
 pub(crate) fn file_name(path: &str) -> &str {
-    match path.rfind('/') {
+    match path.bytes().rposition(|b| b == b'/') {
         Some(i) => &path[i + 1..],
         None => path,
     }

@@ -20,13 +20,18 @@ pub(crate) struct Access {
 impl Access {
     /// Reads the fields from an entry; a missing or null `isPublic` means private.
     pub(crate) fn from_fields(obj: &Map<String, Value>) -> Result<Access, &'static str> {
-        let is_public = match obj.get("isPublic") {
+        Access::from_values(obj.get("isPublic"), obj.get("groups"))
+    }
+
+    /// [`Access::from_fields`] given the two fields' values.
+    pub(crate) fn from_values(is_public: Option<&Value>, groups: Option<&Value>) -> Result<Access, &'static str> {
+        let is_public = match is_public {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
             Some(_) => return Err("isPublic must be true or false"),
         };
         const GROUPS: &str = "groups must be an array of strings";
-        let groups = match obj.get("groups") {
+        let groups = match groups {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(items)) => {
                 items.iter().map(|g| g.as_str().map(str::to_string)).collect::<Option<Vec<_>>>().ok_or(GROUPS)?

@@ -39,22 +39,50 @@ pub(crate) fn base64_encode(data: &[u8]) -> String {
     out
 }
 
+/// Each byte's value as a base64 digit (standard and URL-safe alphabets), or [`NOT_DIGIT`].
+const DIGITS: [u8; 256] = {
+    let mut t = [NOT_DIGIT; 256];
+    let mut i = 0;
+    while i < 64 {
+        t[B64[i] as usize] = i as u8;
+        i += 1;
+    }
+    t[b'-' as usize] = 62;
+    t[b'_' as usize] = 63;
+    t
+};
+const NOT_DIGIT: u8 = 0xff;
+
 /// Standard or URL-safe base64; whitespace is ignored and padding is optional.
 pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>, CodecError> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    // Whole groups of four digits, the bulk of any document, three bytes at a time; the
+    // rest (whitespace, padding, errors) goes through the careful loop below.
+    let mut start = 0;
+    for group in bytes.chunks_exact(4) {
+        let d = [
+            DIGITS[group[0] as usize],
+            DIGITS[group[1] as usize],
+            DIGITS[group[2] as usize],
+            DIGITS[group[3] as usize],
+        ];
+        if d.contains(&NOT_DIGIT) {
+            break;
+        }
+        let n = (d[0] as u32) << 18 | (d[1] as u32) << 12 | (d[2] as u32) << 6 | d[3] as u32;
+        out.extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
+        start += 4;
+    }
     let (mut acc, mut bits, mut padding) = (0u32, 0u32, 0usize);
-    for (pos, c) in text.bytes().enumerate() {
+    for (pos, &c) in bytes.iter().enumerate().skip(start) {
         let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
             b'=' => {
                 padding += 1;
                 continue;
             }
             b' ' | b'\n' | b'\r' | b'\t' => continue,
+            _ if DIGITS[c as usize] != NOT_DIGIT => DIGITS[c as usize],
             _ => return Err(err(format!("invalid base64 character at offset {pos}"))),
         };
         if padding > 0 {
@@ -74,23 +102,46 @@ pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>, CodecError> {
     Ok(out)
 }
 
-fn crc32_table() -> [u32; 256] {
-    let mut table = [0u32; 256];
-    for (i, slot) in table.iter_mut().enumerate() {
-        let mut c = i as u32;
-        for _ in 0..8 {
-            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+/// CRC-32 tables for eight bytes at a time: `tables[k][b]` is byte `b`'s remainder
+/// followed by `k` zero bytes. Built on first use rather than stored in the module (8 KiB).
+fn crc_tables() -> &'static [[u32; 256]; 8] {
+    static TABLES: std::sync::OnceLock<Box<[[u32; 256]; 8]>> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut t = Box::new([[0u32; 256]; 8]);
+        for i in 0..256 {
+            let mut c = i as u32;
+            for _ in 0..8 {
+                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            }
+            t[0][i] = c;
         }
-        *slot = c;
-    }
-    table
+        for k in 1..8 {
+            for i in 0..256 {
+                let prev = t[k - 1][i];
+                t[k][i] = (prev >> 8) ^ t[0][(prev & 0xff) as usize];
+            }
+        }
+        t
+    })
 }
 
 pub(crate) fn crc32(data: &[u8]) -> u32 {
-    let table = crc32_table();
+    let crc = crc_tables();
     let mut c = !0u32;
-    for &b in data {
-        c = table[((c ^ b as u32) & 0xff) as usize] ^ (c >> 8);
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        let lo = c ^ u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+        c = crc[7][(lo & 0xff) as usize]
+            ^ crc[6][(lo >> 8 & 0xff) as usize]
+            ^ crc[5][(lo >> 16 & 0xff) as usize]
+            ^ crc[4][(lo >> 24) as usize]
+            ^ crc[3][w[4] as usize]
+            ^ crc[2][w[5] as usize]
+            ^ crc[1][w[6] as usize]
+            ^ crc[0][w[7] as usize];
+    }
+    for &b in words.remainder() {
+        c = crc[0][((c ^ b as u32) & 0xff) as usize] ^ (c >> 8);
     }
     !c
 }
@@ -173,6 +224,11 @@ mod tests {
         assert!(base64_decode("aGV$").is_err());
         assert!(base64_decode("a").is_err());
         assert!(base64_decode("aG==xx").is_err());
+        assert_eq!(base64_decode("aGVsbG8gd29y").unwrap(), b"hello wor", "whole groups");
+        assert_eq!(base64_decode("aGVs bG8=").unwrap(), b"hello", "a blank after whole groups");
+        assert_eq!(base64_decode("_-__").unwrap(), [0xff, 0xef, 0xff], "URL-safe digits");
+        assert_eq!(base64_decode("aGVsbG8$").unwrap_err().to_string(), "invalid base64 character at offset 7");
+        assert!(base64_decode("aGVsbG8=aGVs").is_err(), "data after padding");
     }
 
     #[test]
@@ -192,5 +248,20 @@ mod tests {
     #[test]
     fn crc_matches_reference() {
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        // Every length around the eight-byte steps, against the bit-at-a-time definition.
+        let slow = |data: &[u8]| {
+            let mut c = !0u32;
+            for &b in data {
+                c ^= b as u32;
+                for _ in 0..8 {
+                    c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+                }
+            }
+            !c
+        };
+        let data: Vec<u8> = (0..100u32).map(|i| (i * 151 + 7) as u8).collect();
+        for n in 0..data.len() {
+            assert_eq!(crc32(&data[..n]), slow(&data[..n]), "{n} bytes");
+        }
     }
 }

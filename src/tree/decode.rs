@@ -10,12 +10,13 @@
 //! A [`PathTree`] is shared by every session on the same collection; a session sees it
 //! through a [`Listing`](crate::tree::listing::Listing), pruned to the pages its groups may see.
 
+use crate::base::hash::PathMap;
 use crate::base::json;
 use crate::base::path;
 use crate::tree::access::Access;
 use crate::tree::codec;
+use crate::tree::fields::Fields;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::fmt;
 
 /// A tree that cannot be used, and why.
@@ -117,10 +118,16 @@ pub(crate) fn check_key(key: &str) -> Result<(), TreeError> {
     if key.is_empty() {
         return Err(TreeError::entry(key, "empty path"));
     }
-    if key.contains('\0') {
-        return Err(TreeError::entry(key, "path contains a NUL byte"));
-    }
-    if let Some(c) = key.chars().find(|c| c.is_control()) {
+    // Control characters are C0 and DEL (one byte each) and C1 (U+0080..=U+009F, UTF-8
+    // `C2 80`..=`C2 9F`): one pass over the bytes finds them all.
+    let b = key.as_bytes();
+    if let Some(i) = (0..b.len()).find(|&i| {
+        b[i] < 0x20 || b[i] == 0x7f || (b[i] == 0xc2 && b.get(i + 1).is_some_and(|n| (0x80..0xa0).contains(n)))
+    }) {
+        if b[i] == 0 {
+            return Err(TreeError::entry(key, "path contains a NUL byte"));
+        }
+        let c = key[i..].chars().next().expect("a character starts at a control byte");
         return Err(TreeError::entry(key, format!("path contains the control character {:?}", c)));
     }
     for seg in key.split('/') {
@@ -133,17 +140,17 @@ pub(crate) fn check_key(key: &str) -> Result<(), TreeError> {
     Ok(())
 }
 
-fn parse_entry(key: &str, value: Value, extension: Option<&str>) -> Result<TreeEntry, TreeError> {
-    let Value::Object(obj) = value else {
+fn parse_entry(key: &str, fields: Fields, extension: Option<&str>) -> Result<TreeEntry, TreeError> {
+    if !fields.object {
         return Err(TreeError::entry(key, "entry is not an object"));
-    };
+    }
     let bad = |message: &str| TreeError::entry(key, message);
-    let access = Access::from_fields(&obj).map_err(bad)?;
-    let size = match obj.get("size") {
+    let access = Access::from_values(fields.is_public.as_ref(), fields.groups.as_ref()).map_err(bad)?;
+    let size = match fields.size {
         None | Some(Value::Null) => None,
-        Some(v) => Some(json::whole_number(v).ok_or_else(|| bad("size must be a non-negative integer"))?),
+        Some(v) => Some(json::whole_number(&v).ok_or_else(|| bad("size must be a non-negative integer"))?),
     };
-    let mtime = match obj.get("mtime") {
+    let mtime = match fields.mtime {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => match n.as_f64() {
             Some(f) if f.is_finite() && f.abs() <= 8.64e15 => Some(f),
@@ -151,7 +158,7 @@ fn parse_entry(key: &str, value: Value, extension: Option<&str>) -> Result<TreeE
         },
         Some(_) => return Err(bad("mtime must be milliseconds since the epoch")),
     };
-    let chunks = match obj.get("chunks") {
+    let chunks = match fields.chunks {
         None | Some(Value::Null) => None,
         Some(v) => match v.as_u64() {
             Some(n) if n <= MAX_PAGE_CHUNKS => Some(n),
@@ -159,9 +166,9 @@ fn parse_entry(key: &str, value: Value, extension: Option<&str>) -> Result<TreeE
             None => return Err(bad("chunks must be a non-negative integer")),
         },
     };
-    let url = match obj.get("url") {
+    let url = match fields.url {
         None | Some(Value::Null) => None,
-        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        Some(Value::String(s)) if !s.is_empty() => Some(s),
         Some(_) => return Err(bad("url must be a non-empty string")),
     };
     Ok(TreeEntry { slug: key.to_string(), path: display_path(key, extension), access, size, mtime, url, chunks })
@@ -190,14 +197,14 @@ impl PathTree {
 
     /// Parses and validates the tree's JSON.
     pub(crate) fn from_json(json: &str, extension: Option<&str>) -> Result<Self, TreeError> {
-        let raw = json::ordered_object(json).map_err(|e| TreeError::whole(format!("invalid JSON: {e}")))?;
+        let raw = json::ordered_members(json).map_err(|e| TreeError::whole(format!("invalid JSON: {e}")))?;
         let version = format!("{:016x}", codec::fingerprint(json.as_bytes()));
         Self::from_members(raw, extension, version)
     }
 
     /// Validates a tree given as its members, in order (from one document or from shards).
     pub(crate) fn from_members(
-        raw: Vec<(String, Value)>,
+        raw: Vec<(String, Fields)>,
         extension: Option<&str>,
         version: String,
     ) -> Result<Self, TreeError> {
@@ -215,21 +222,24 @@ impl PathTree {
         if let Some(w) = entries.windows(2).find(|w| w[0].path == w[1].path) {
             return Err(TreeError::entry(&w[1].slug, format!("names the same path {} as {:?}", w[1].path, w[0].slug)));
         }
-        // A path that is a file must not also be a directory of another entry.
-        let files: HashMap<&str, &str> = entries.iter().map(|e| (e.path.as_str(), e.slug.as_str())).collect();
+        // A path that is a file must not also be a directory of another entry. Each
+        // directory is recorded with the first entry below it; the walk up stops at a
+        // directory already recorded, whose ancestors are then recorded too.
+        let mut dirs: PathMap<&str, &str> = PathMap::default();
         for entry in &entries {
             let mut dir = path::parent(&entry.path);
-            while dir != "/" {
-                if let Some(file_key) = files.get(dir) {
-                    return Err(TreeError::entry(
-                        &entry.slug,
-                        format!("lies below {dir}, which is the file {file_key:?}"),
-                    ));
-                }
+            while dir != "/" && !dirs.contains_key(dir) {
+                dirs.insert(dir, &entry.slug);
                 dir = path::parent(dir);
             }
         }
-        drop(files);
+        if let Some((file, below)) = entries.iter().find_map(|e| Some((e, *dirs.get(e.path.as_str())?))) {
+            return Err(TreeError::entry(
+                below,
+                format!("lies below {}, which is the file {:?}", file.path, file.slug),
+            ));
+        }
+        drop(dirs);
         Ok(PathTree { entries, version })
     }
 }

@@ -7,10 +7,10 @@
 //! pages are all hidden does not exist. Children are sorted as just-bash sorts them
 //! (JavaScript string order) and every node has a unique `ino`.
 
+use crate::base::hash::PathMap;
 use crate::base::path;
 use crate::tree::access::Groups;
 use crate::tree::decode::{PathTree, TreeError};
-use std::collections::HashMap;
 
 /// A file in a session's view.
 #[derive(Debug, Clone)]
@@ -57,7 +57,7 @@ impl Node {
 /// One session's directory index over its visible pages.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Listing {
-    nodes: HashMap<String, Node>,
+    nodes: PathMap<String, Node>,
     files: usize,
     /// Pages of the tree this session may not see.
     hidden: usize,
@@ -111,6 +111,11 @@ impl Listing {
             let name = || path::file_name(child).to_string();
             let created = match self.nodes.get_mut(dir) {
                 Some(Node::Dir(d)) => {
+                    if !is_new && d.mtime >= mtime {
+                        // A directory's mtime is the newest below it: those above are
+                        // as new already, and they list this one.
+                        break;
+                    }
                     d.mtime = d.mtime.max(mtime);
                     if is_new {
                         d.children.push((name(), is_dir));

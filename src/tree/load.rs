@@ -22,6 +22,7 @@ use crate::chroma::{BodyLimit, Client, GetRequest, GetResponse};
 use crate::tree::access::Groups;
 use crate::tree::codec;
 use crate::tree::decode::{PathTree, TreeError, MAX_TREE_BYTES};
+use crate::tree::fields::Fields;
 use crate::tree::listing::Listing;
 use crate::tree::schema;
 use crate::tree::schema::Schema;
@@ -323,7 +324,7 @@ async fn shards(
     collection_id: &str,
     m: &Manifest,
     resp: &GetResponse,
-) -> Result<Result<Vec<(String, Value)>, LayoutError>, FsError> {
+) -> Result<Result<Vec<(String, Fields)>, LayoutError>, FsError> {
     let ids: Vec<String> = (0..m.shards).map(|i| shards::shard_id(&opts.schema.tree_id, i)).collect();
     let mut found: HashMap<&str, String> =
         (0..resp.ids.len()).filter_map(|i| Some((resp.ids[i].as_str(), resp.document(i)?.to_string()))).collect();

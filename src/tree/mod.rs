@@ -2,7 +2,8 @@
 //!
 //! The pipeline, one module per step: [`load`] fetches the tree record (and its
 //! [`shards`], gzip and base64 by [`codec`]) and keeps decoded trees for the process;
-//! [`decode`] validates a tree as a whole before anything is shown; [`access`] decides
+//! [`decode`] validates a tree as a whole before anything is shown (each entry read as
+//! its [`fields`], without building a JSON value per entry); [`access`] decides
 //! visibility and turns a session's groups into Chroma `where` clauses; [`listing`]
 //! indexes the pages one session may see. [`schema`] names the collection's fields, which
 //! the tree side and the page side both read.
@@ -12,6 +13,7 @@
 pub(crate) mod access;
 pub(crate) mod codec;
 pub(crate) mod decode;
+mod fields;
 pub(crate) mod listing;
 pub(crate) mod load;
 pub(crate) mod schema;

@@ -296,11 +296,11 @@ fn fit(run: &[String], version: &str, encoding: &str, out: &mut Vec<String>) {
 
 /// The entries of a manifest's shards (`shards[i]` is shard `i`'s document, if found),
 /// in order, after checking that every shard belongs to the manifest's version.
-pub(crate) fn join(
+pub(crate) fn join<T: serde::de::DeserializeOwned>(
     manifest: &Manifest,
     shards: &[Option<&str>],
     limit: usize,
-) -> Result<Vec<(String, Value)>, LayoutError> {
+) -> Result<Vec<(String, T)>, LayoutError> {
     let mut members = Vec::new();
     let mut budget = limit;
     for (part, doc) in shards.iter().enumerate() {
@@ -316,7 +316,7 @@ pub(crate) fn join(
                 manifest.version
             )));
         }
-        members.extend(json::ordered_object(body).map_err(|e| LayoutError::Corrupt(format!("shard {part}: {e}")))?);
+        members.extend(json::ordered_members(body).map_err(|e| LayoutError::Corrupt(format!("shard {part}: {e}")))?);
     }
     Ok(members)
 }
@@ -409,18 +409,18 @@ mod tests {
         assert!(new.shards.len() >= 2);
         let mut mixed: Vec<Option<&str>> = new.shards.iter().map(|s| Some(s.as_str())).collect();
         mixed[1] = Some(&old.shards[1]);
-        let e = join(&new.manifest, &mixed, 1 << 30).unwrap_err();
+        let e = join::<Value>(&new.manifest, &mixed, 1 << 30).unwrap_err();
         assert!(matches!(&e, LayoutError::Torn(_)), "{e}");
         assert!(e.to_string().starts_with("the path tree is being rewritten (shard 1 is"), "{e}");
         mixed[1] = None;
         assert_eq!(
-            join(&new.manifest, &mixed, 1 << 30).unwrap_err().to_string(),
+            join::<Value>(&new.manifest, &mixed, 1 << 30).unwrap_err().to_string(),
             format!("the path tree is being rewritten (shard 1 of {} is missing); try again", new.shards.len())
         );
         mixed[1] = Some("not base64!");
-        assert!(matches!(join(&new.manifest, &mixed, 1 << 30), Err(LayoutError::Corrupt(_))));
-        let e =
-            join(&new.manifest, &new.shards.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>(), 1000).unwrap_err();
+        assert!(matches!(join::<Value>(&new.manifest, &mixed, 1 << 30), Err(LayoutError::Corrupt(_))));
+        let e = join::<Value>(&new.manifest, &new.shards.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>(), 1000)
+            .unwrap_err();
         assert!(e.to_string().contains("inflates past"), "{e}");
     }
 }

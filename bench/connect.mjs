@@ -1,0 +1,77 @@
+// What a connect costs as the docs grow, side by side with loading the same files into
+// just-bash's InMemoryFs:
+//   node bench/connect.mjs [--sizes 1142,10000,50000] [--runs 7] [--latency 40]
+// A connect reads only the collection and its path tree, never a page, so each size is
+// written with its pages cut to their first lines (the tree is the same as for the whole
+// pages). Each size gets a Chroma of its own, written through the Chroma Cloud quota proxy
+// and read through it at loopback speed and with latency added. "Cold" forgets the kept
+// tree before each connect; "warm" keeps it and checks that it is fresh. Prints a
+// Markdown table with the settings of the run.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ChromaFs, ingest } from "chromafs";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo } from "./corpus.mjs";
+import { ROOT, corpusPresent } from "../support/files.mjs";
+import { freePort } from "../support/ports.mjs";
+import { referenceFs } from "../support/reference.mjs";
+import { startCloudProxy } from "../support/proxy.mjs";
+
+const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+if (!corpusPresent()) process.exit(1);
+const SIZES = arg("--sizes", "1142,10000,50000").split(",").map(Number);
+const RUNS = Number(arg("--runs", "7"));
+const LATENCY = Number(arg("--latency", "40"));
+
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+
+async function timed(runs, fn) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return p50(times);
+}
+
+async function measure(base, size, rows) {
+  const { files, access } = syntheticCorpus(base, { pages: size, tiny: true });
+  const dir = mkdtempSync(path.join(os.tmpdir(), `chromafs-connect-${size}-`));
+  const port = await freePort();
+  const chroma = path.join(ROOT, "scripts/chroma.sh");
+  execFileSync("bash", [chroma, "start", String(port), dir], { stdio: "inherit" });
+  const near = await startCloudProxy(`http://127.0.0.1:${port}`);
+  const far = await startCloudProxy(`http://127.0.0.1:${port}`, { latencyMs: LATENCY });
+  try {
+    const written = await ingest({ url: near.url, collection: "docs", files, access });
+    const tree = `${written.treeShards} shards, ${kib(written.treeBytes)}`;
+    for (const [proxy, how] of [[near, "loopback"], [far, `+${LATENCY} ms per request`]]) {
+      const opts = { url: proxy.url, collection: "docs" };
+      const before = proxy.stats();
+      ChromaFs.forgetTrees();
+      const cold = await timed(RUNS, async () => (ChromaFs.forgetTrees(), ChromaFs.connect(opts)));
+      const requests = (proxy.stats().requests - before.requests) / RUNS;
+      const warm = await timed(RUNS, () => ChromaFs.connect(opts));
+      rows.push([size, tree, how, cold.toFixed(0), requests, warm.toFixed(0)]);
+    }
+    const visible = files.filter((f) => visibleTo(access, [])(f.path));
+    const mem = await timed(Math.min(RUNS, 3), () => referenceFs(visible));
+    rows.push([size, `${visible.length} files`, "just-bash InMemoryFs, files written into it", mem.toFixed(0), "", ""]);
+  } finally {
+    await near.close();
+    await far.close();
+    execFileSync("bash", [chroma, "stop", String(port)]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const base = await readCorpus(DEFAULT_CORPUS);
+const rows = [];
+const t0 = performance.now();
+for (const size of SIZES) await measure(base, size, rows);
+console.log(`\nnode bench/connect.mjs --sizes ${SIZES.join(",")} --runs ${RUNS} --latency ${LATENCY}; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}, ${((performance.now() - t0) / 1000).toFixed(0)} s in all; p50 of ${RUNS} runs\n`);
+console.log("| pages | tree | how | cold connect ms | requests | warm connect ms (freshness check) |\n|---:|---|---|---:|---:|---:|");
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);
