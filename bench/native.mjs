@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ChromaFs, ingest } from "chromafs";
+import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
 import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus.mjs";
 import { ROOT, corpusPresent } from "../support/files.mjs";
@@ -36,7 +36,14 @@ const COMMANDS = [
   // rg's smart case makes a lower-case pattern case-insensitive; GNU grep stands in for it.
   ["rg, smart case", "rg -n 'mint dev' /", ["grep", "-rni", "mint dev", "."]],
   ["rg, common word", "rg Mintlify /", ["grep", "-rn", "Mintlify", "."]],
+  // Piped into head: the line is run as an agent's tool runs it (safeExec), which lets the
+  // search stop once head has its lines; GNU runs the same pipeline in bash.
+  ["common word, first 20 lines", "grep -rn Mintlify / | head -20", ["bash", "-c", "grep -rn Mintlify . | head -20"]],
+  ["rg, first 5 files", "rg -l Mintlify / | head -5", ["bash", "-c", "grep -rl Mintlify . | head -5"]],
 ].filter(([what]) => !ONLY || what.includes(ONLY));
+
+// A pipeline's output is what head prints; other commands' output goes to /dev/null.
+const runLine = (bash, cmd) => (cmd.includes("| head") ? safeExec(bash, cmd) : bash.exec(`${cmd} > /dev/null`));
 
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -78,12 +85,12 @@ async function benchSize(base, size) {
       const row = { what, cmd };
       row.gnu = await timed(RUNS, () => spawnSync(gnu[0], gnu.slice(1), { cwd: copy, stdio: "ignore" }));
       for (const [key, native] of [["native", true], ["delegated", false]]) {
-        row[`${key}Cold`] = await timed(RUNS, async () => (await session(native)).exec(`${cmd} > /dev/null`));
+        row[`${key}Cold`] = await timed(RUNS, async () => runLine(await session(native), cmd));
         const warm = await session(native);
-        await warm.exec(`${cmd} > /dev/null`);
-        row[`${key}Warm`] = await timed(RUNS, () => warm.exec(`${cmd} > /dev/null`));
+        await runLine(warm, cmd);
+        row[`${key}Warm`] = await timed(RUNS, () => runLine(warm, cmd));
       }
-      row.mem = await timed(Math.min(RUNS, 3), () => mem.exec(`${cmd} > /dev/null`));
+      row.mem = await timed(Math.min(RUNS, 3), () => runLine(mem, cmd));
       rows.push(row);
       process.stderr.write(`${size} ${what} done\n`);
     }

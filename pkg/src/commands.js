@@ -5,6 +5,7 @@
 import { bracketed } from "./bracket.js";
 import { readsOnly } from "./probe.js";
 import { withFailures } from "./failures.js";
+import { linesTaken } from "./pipeline.js";
 
 const SEARCH_COMMANDS = ["grep", "egrep", "fgrep", "rg"];
 // just-bash's built-ins that read files. Each is wrapped to report failed reads.
@@ -48,7 +49,7 @@ function command(fs, name) {
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;
         try {
-          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(fs, ctx));
+          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(fs, ctx), linesTaken(fs, name, args));
         } catch (refused) {
           // Not to be run at all (a pattern too long to search): say why, as grep would.
           return { stdout: "", stderr: `${name}: ${refused.message}\n`, exitCode: 2 };

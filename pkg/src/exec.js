@@ -4,6 +4,7 @@
 
 import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
+import { withPipeline } from "./pipeline.js";
 
 const ERRNO_TEXT = {
   EROFS: "Read-only file system",
@@ -34,7 +35,8 @@ function bashErrorLine(error) {
  * a terminal would show it. On a ChromaFs the whole command line is one command for
  * `maxRequestsPerCommand`, `commandTimeoutMs` and `options.signal`, and a read that failed
  * anywhere in it (even one no command reported, such as `wc -l < /a.md`) is on stderr
- * and fails the exit code.
+ * and fails the exit code. A search piped into `head` (`grep -rn WORD / | head -20`) stops
+ * once it has printed the lines head takes, when that cannot change what the line shows.
  */
 async function safeExec(bash, command, options) {
   const fs = bash.fs;
@@ -46,7 +48,7 @@ async function safeExec(bash, command, options) {
     }
   };
   if (typeof fs?.beginCommand !== "function") return run();
-  const { result, report } = await bracketed(fs, options?.signal, run);
+  const { result, report } = await bracketed(fs, options?.signal, () => withPipeline(fs, command, run));
   return withFailures("bash", result, report, (p) => fs.resolvePath("/", p), 1);
 }
 

@@ -297,6 +297,8 @@ impl ChromaFs {
     /// arguments to run the original command with, or `null` when the pages it needs
     /// cannot be loaded (the failure is reported by `endCommand`); rejects when the
     /// command must not run (a pattern too long to search), with the reason.
+    /// `linesWanted`: the command's output goes to `head -n N`, which takes only its first
+    /// N lines; a command answered here may then stop once it has printed them.
     #[wasm_bindgen(js_name = planSearch)]
     pub fn plan_search(
         &self,
@@ -305,11 +307,13 @@ impl ChromaFs {
         cwd: String,
         stdin_empty: Option<bool>,
         own_fs: Option<bool>,
+        lines_wanted: Option<u32>,
     ) -> Promise {
         let fs = self.inner.clone();
         promise(async move {
-            let (stdin_empty, own_fs) = (stdin_empty.unwrap_or(true), own_fs.unwrap_or(false));
-            match crate::search::search(&fs, &name, args, &cwd, stdin_empty, own_fs).await {
+            let how = (stdin_empty.unwrap_or(true), own_fs.unwrap_or(false));
+            let wanted = lines_wanted.map(|n| n as usize);
+            match crate::search::search(&fs, &name, args, &cwd, how, wanted).await {
                 Outcome::Run(args) => Ok(args.into_iter().map(JsValue::from).collect::<Array>().into()),
                 Outcome::Failed => Ok(JsValue::NULL),
                 Outcome::Printed(p) => plain(&p),

@@ -16,6 +16,7 @@ use super::job::{Job, Parsed, Walked};
 use super::page::{page_text, read_page};
 use super::printer::{self, Options};
 use super::rewrite::Dialect;
+use super::taken::Taken;
 use super::walk::{has_glob, Target};
 use crate::base::path;
 use crate::commands::glob::Glob;
@@ -185,12 +186,14 @@ impl NativeGrep {
     /// Runs the command over the session's pages. `None` when a page holds text the
     /// engine cannot answer for (see [`Engine::exact_on`]): the command then goes to
     /// just-bash, and the pages read so far stay in the cache for it.
-    pub(crate) async fn run(&self, docs: Docs<'_>) -> Option<Printed> {
+    pub(crate) async fn run(&self, docs: Docs<'_>, mut taken: Option<&mut Taken>) -> Option<Printed> {
         let o = &self.g.output;
         let (mut stdout, mut stderr) = (String::new(), String::new());
         let (mut any_match, mut any_error) = (false, false);
         let mut scratch = String::new();
-        for input in &self.inputs {
+        // Past the last operand that is not a file, no input can print to stderr.
+        let files_only_from = self.inputs.iter().rposition(|i| !matches!(i, Input::File { .. })).map_or(0, |i| i + 1);
+        for (at, input) in self.inputs.iter().enumerate() {
             let (shown, path) = match input {
                 Input::File { shown, path } => (shown, path),
                 Input::Dir(op) => {
@@ -240,6 +243,11 @@ impl NativeGrep {
             if matched && o.files_with_matches || !matched && self.g.files_without_match {
                 stdout.push_str(shown);
                 stdout.push('\n');
+            }
+            // The status is 0 from the first match on (an error would have made it 2).
+            let settled = any_match && !any_error && at >= files_only_from;
+            if settled && taken.as_mut().is_some_and(|t| t.has_all(&stdout)) {
+                break;
             }
         }
         let exit_code = if any_error {

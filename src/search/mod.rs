@@ -13,7 +13,8 @@
 //! - [`runner`]: the composition, run once per command;
 //! - [`engine`], [`printer`], [`page`], [`native`] ([`grep`], [`rg`]): grep and rg answered
 //!   in Rust over the pages that are left, when their flags and patterns are ones whose
-//!   output is modelled exactly.
+//!   output is modelled exactly; [`taken`]: when their output goes to `head`, the lines
+//!   it takes, after which they may stop.
 //!
 //! Otherwise just-bash's own command has the last word over the files that are left, so
 //! every flag and output format is exactly just-bash's either way.
@@ -37,6 +38,7 @@ pub(crate) mod rewrite;
 pub(crate) mod rg;
 pub(crate) mod runner;
 pub(crate) mod syntax;
+mod taken;
 #[cfg(test)]
 pub(crate) mod tally;
 pub(crate) mod walk;
@@ -46,15 +48,17 @@ use runner::Outcome;
 
 /// Runs one grep/egrep/fgrep/rg command line for a session (see [`runner::run`]) and
 /// records what it cost, and the load it could not do without, in the session.
+/// `lines_wanted`: the output's reader takes only its first lines (`| head -n N`).
 pub(crate) async fn search(
     fs: &Filesystem,
     name: &str,
     args: Vec<String>,
     cwd: &str,
-    stdin_empty: bool,
-    own_fs: bool,
+    (stdin_empty, own_fs): (bool, bool),
+    lines_wanted: Option<usize>,
 ) -> Outcome {
-    let searched = runner::run(docs::Docs::new(fs), name, args, cwd, stdin_empty, own_fs).await;
+    let how = runner::How { stdin_empty, own_fs, lines_wanted };
+    let searched = runner::run(docs::Docs::new(fs), name, args, cwd, how).await;
     if let Some((path, error)) = searched.failure {
         fs.failed(&path, error);
     }

@@ -7,6 +7,7 @@ use super::docs::Docs;
 use super::grep::{self, Input, NativeGrep};
 use super::job::{Job, Parsed};
 use super::rg::{self, NativeRg};
+use super::taken::Taken;
 use crate::commands::{Place, Printed, Unsupported};
 use std::collections::HashSet;
 
@@ -46,11 +47,13 @@ impl Native {
         }
     }
 
-    /// Runs the command; `None` sends it to just-bash (see each command's `run`).
-    pub(crate) async fn run(&self, docs: Docs<'_>) -> Option<Printed> {
+    /// Runs the command; `None` sends it to just-bash (see each command's `run`). With
+    /// `wanted`, it may stop once its output holds that many lines (see [`Taken`]).
+    pub(crate) async fn run(&self, docs: Docs<'_>, wanted: Option<usize>) -> Option<Printed> {
+        let mut taken = wanted.map(Taken::new);
         match self {
-            Native::Grep(g) => g.run(docs).await,
-            Native::Rg(r) => r.run(docs).await,
+            Native::Grep(g) => g.run(docs, taken.as_mut()).await,
+            Native::Rg(r) => r.run(docs, taken.as_mut()).await,
         }
     }
 }

@@ -16,6 +16,7 @@ use super::engine::{rg_pattern, Engine, Flags};
 use super::job::{Job, Parsed, Walked};
 use super::page::read_page;
 use super::printer::{self, Options};
+use super::taken::Taken;
 use super::walk::Target;
 use crate::base::path;
 use crate::commands::Unsupported;
@@ -264,7 +265,7 @@ impl NativeRg {
 
     /// Runs the command over the session's pages; `None` when a page holds text whose
     /// answer is not modelled (not UTF-8, or case folding only RE2 does).
-    pub(crate) async fn run(&self, docs: Docs<'_>) -> Option<Printed> {
+    pub(crate) async fn run(&self, docs: Docs<'_>, mut taken: Option<&mut Taken>) -> Option<Printed> {
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
         let mut out = String::new();
@@ -308,6 +309,12 @@ impl NativeRg {
                     stdout.push('\n');
                 }
                 stdout.push_str(&out);
+            }
+            // rg prints no errors of its own here, and its status is 0 from the first
+            // file listed (`--files-without-match`) or the first match on.
+            let settled = if o.files_without_match { !stdout.is_empty() } else { any_match };
+            if settled && taken.as_mut().is_some_and(|t| t.has_all(&stdout)) {
+                break;
             }
         }
         let exit_code = if o.files_without_match { i32::from(stdout.is_empty()) } else { i32::from(!any_match) };

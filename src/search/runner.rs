@@ -62,17 +62,22 @@ pub(crate) struct Searched {
     pub(crate) failure: Option<(String, PrefetchError)>,
 }
 
+/// How a search command is run, beside its command line.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct How {
+    /// Its standard input is empty.
+    pub(crate) stdin_empty: bool,
+    /// It reads this filesystem itself (not a host's filesystem that mounts it
+    /// elsewhere): only then can it be answered here.
+    pub(crate) own_fs: bool,
+    /// Its output's reader takes only this many lines (`| head -n N`).
+    pub(crate) lines_wanted: Option<usize>,
+}
+
 /// Plans and prepares one search command, and answers it here when its output is
-/// modelled exactly. `own_fs` says whether the command reads this filesystem itself (not
-/// a host's filesystem that mounts it elsewhere): only then can it be answered here.
-pub(crate) async fn run(
-    docs: Docs<'_>,
-    name: &str,
-    args: Vec<String>,
-    cwd: &str,
-    stdin_empty: bool,
-    own_fs: bool,
-) -> Searched {
+/// modelled exactly.
+pub(crate) async fn run(docs: Docs<'_>, name: &str, args: Vec<String>, cwd: &str, how: How) -> Searched {
+    let How { stdin_empty, own_fs, .. } = how;
     let mut cs = CommandStats::new(name, &args);
     let cwd = path::normalize(cwd);
     if !own_fs {
@@ -85,14 +90,16 @@ pub(crate) async fn run(
     // Prepared once, over the whole scope: a narrowing only takes files away from it.
     let native = (docs.native_commands() && refusal(&job.args).is_none())
         .then(|| Native::prepare(&job, docs.place(&cwd), stdin_empty).map_err(|why| why.0));
+    // Only a command answered here can stop early; just-bash's runs to the end.
+    let wanted = how.lines_wanted.filter(|_| matches!(native, Some(Ok(_))));
     if let Some(Ok(grep)) = &native {
-        if let Some(printed) = in_memory(docs, grep, &mut cs).await {
+        if let Some(printed) = in_memory(docs, grep, wanted, &mut cs).await {
             return Searched { outcome: Outcome::Printed(printed), stats: cs, failure: None };
         }
     }
-    let (outcome, failure) = match prepare(docs, &job, &cwd, stdin_empty, &mut cs).await {
+    let (outcome, failure) = match prepare(docs, &job, &cwd, stdin_empty, wanted, &mut cs).await {
         Ok(read) => match native {
-            Some(native) => (answer(docs, &job, native, read, &mut cs).await, None),
+            Some(native) => (answer(docs, &job, native, read, wanted, &mut cs).await, None),
             None => {
                 cs.delegated = Some("native commands are off".into());
                 (Outcome::Run(read.spelled(&job)), None)
@@ -112,12 +119,12 @@ enum Stop {
 
 /// A search answered natively without asking Chroma anything, when every page it reads
 /// is in memory already: reading them here costs less than the coarse query's round trip.
-async fn in_memory(docs: Docs<'_>, grep: &Native, cs: &mut CommandStats) -> Option<Printed> {
+async fn in_memory(docs: Docs<'_>, grep: &Native, wanted: Option<usize>, cs: &mut CommandStats) -> Option<Printed> {
     let pages: Vec<PageRef> = grep.paths().filter_map(|p| docs.page(p)).collect();
     if !pages.iter().all(|p| docs.store().is_cached(&p.key)) {
         return None;
     }
-    let printed = grep.run(docs).await?;
+    let printed = grep.run(docs, wanted).await?;
     cs.scope = pages.len() as u64;
     cs.plan = PlanKind::Memory;
     cs.native = true;
@@ -148,6 +155,7 @@ async fn answer(
     job: &Job,
     native: Result<Native, String>,
     read: Reads,
+    wanted: Option<usize>,
     cs: &mut CommandStats,
 ) -> Outcome {
     let grep = match (native, &read) {
@@ -155,7 +163,7 @@ async fn answer(
         (native, _) => native,
     };
     let why = match grep {
-        Ok(grep) => match grep.run(docs).await {
+        Ok(grep) => match grep.run(docs, wanted).await {
             Some(printed) => {
                 cs.native = true;
                 return Outcome::Printed(printed);
@@ -175,6 +183,7 @@ async fn prepare(
     job: &Job,
     cwd: &str,
     stdin_empty: bool,
+    wanted: Option<usize>,
     cs: &mut CommandStats,
 ) -> Result<Reads, Stop> {
     let place = docs.place(cwd);
@@ -185,11 +194,16 @@ async fn prepare(
             return Err(Stop::Refused(why));
         }
         Plan::Delegate | Plan::ReadPatternFiles(_) => Ok(Reads::AsTyped),
+        Plan::Prefetch { files, .. } if wanted.is_some() => {
+            cs.scope = files.len() as u64;
+            read_in_order(docs, files.iter().map(String::as_str), wanted.unwrap_or(0), cs);
+            Ok(Reads::AsTyped)
+        }
         Plan::Prefetch { files, why } => {
             cs.scope = files.len() as u64;
             prefetch(docs, &files, why, cs).await.map(|()| Reads::AsTyped)
         }
-        Plan::Narrow(n) => match narrow(docs, &n, cs).await {
+        Plan::Narrow(n) => match narrow(docs, &n, wanted, cs).await {
             Ok(Some(kept)) => Ok(Reads::Narrowed { n, kept }),
             Ok(None) => Ok(Reads::AsTyped),
             Err(f) => Err(f),
@@ -236,10 +250,35 @@ async fn prefetch(docs: Docs<'_>, files: &[String], why: String, cs: &mut Comman
     loaded.map_err(|error| Failed { path: shown(files.iter().map(String::as_str)), error })
 }
 
+/// What a search whose reader takes only its first lines does instead of loading its
+/// pages first: the command reads them in its order, in windows that grow, and stops
+/// when it has the lines.
+fn read_in_order<'a>(docs: Docs<'_>, files: impl Iterator<Item = &'a str>, lines: usize, cs: &mut CommandStats) {
+    cs.note = Some(STOPS_EARLY_NOTE.into());
+    // A page that may match prints a line or more: the first window holds a few chunks
+    // for each line wanted, and later ones double.
+    let first = (lines as u64).saturating_mul(FIRST_CHUNKS_PER_LINE).max(MIN_FIRST_CHUNKS);
+    docs.store().plan_reads_growing(files.filter_map(|f| docs.page(f)).collect(), first);
+}
+
+/// The first window of a search that stops early: chunks per line wanted, and at least.
+const FIRST_CHUNKS_PER_LINE: u64 = 4;
+const MIN_FIRST_CHUNKS: u64 = 16;
+
+/// Why a search loaded only some of its pages.
+const STOPS_EARLY_NOTE: &str =
+    "its output goes to `head`: pages read in order, in windows that grow, until the command had the lines `head` takes";
+
 /// Runs a narrowed search's coarse query, prefetch and fine check: the paths of the
 /// files that are left, or `None` for "run the command as typed" (its files have been
-/// prefetched).
-async fn narrow(docs: Docs<'_>, n: &Narrowing, cs: &mut CommandStats) -> Result<Option<HashSet<String>>, Failed> {
+/// prefetched). With `wanted` lines, the candidates are not loaded here: the command reads
+/// them in its order (see [`read_in_order`]).
+async fn narrow(
+    docs: Docs<'_>,
+    n: &Narrowing,
+    wanted: Option<usize>,
+    cs: &mut CommandStats,
+) -> Result<Option<HashSet<String>>, Failed> {
     cs.plan = PlanKind::Narrow;
     let files: Vec<(&str, PageRef)> = n
         .targets
@@ -295,6 +334,15 @@ async fn narrow(docs: Docs<'_>, n: &Narrowing, cs: &mut CommandStats) -> Result<
         })
         .collect();
     cs.candidates = candidates.len() as u64;
+    if let Some(lines) = wanted {
+        let kept: HashSet<String> = candidates.iter().map(|(p, _)| p.to_string()).collect();
+        let order = n.targets.iter().filter_map(|t| match t {
+            Target::File { path, .. } if kept.contains(path) => Some(path.as_str()),
+            _ => None,
+        });
+        read_in_order(docs, order, lines, cs);
+        return Ok(Some(kept));
+    }
     let before = docs.requests();
     let kept = if hits.is_none()
         && candidates.iter().map(|(_, p)| p.size.unwrap_or(0)).sum::<u64>() > docs.store().capacity() as u64

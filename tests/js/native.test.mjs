@@ -181,6 +181,48 @@ describe("native grep", () => {
       runBattery(t, collection, rgBattery(count, seed, visible), 0.4, { cacheBytes: 4096 }));
   }
 
+  test("generated searches piped into head print exactly what just-bash prints, stopping early when they can", async (t) => {
+    const r = rng(808);
+    const pick = (a) => a[Math.floor(r() * a.length)];
+    // Only lines that are one search piped into head can stop early; `cd … &&` lines run whole.
+    const searches = [...battery(300, 809, visible), ...rgBattery(200, 810, visible)].filter((c) => !c.startsWith("cd "));
+    const cmds = searches.map((c) => `${c} | ${pick(["head", "head -1", "head -n 2", "head -3", "head -n5", "head --lines=4", "head -n 0"])}`);
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines", cacheBytes: 4096 });
+    const ours = newBash(fs, { customCommands: fs.commands() });
+    let early = 0;
+    for (const cmd of cmds) {
+      await compare(ours, ref, cmd);
+      if (fs.stats().commands.at(-1)?.note?.startsWith("its output goes to `head`")) early++;
+    }
+    t.diagnostic(`${early} of ${cmds.length} read their pages in order to stop early`);
+    assert.ok(early > cmds.length / 4, `only ${early} of ${cmds.length} stopped early`);
+  });
+
+  test("a common word piped into head loads the pages head shows, not every page that matches", async () => {
+    const pages = Array.from({ length: 900 }, (_, i) => ({ path: `p/${String(i).padStart(4, "0")}.md`, content: Buffer.from(`page ${i}\nthe token here\n`), mtime: 1700000000000 }));
+    await ingest({ url: chromaUrl(), collection: "native-common", files: pages });
+    const theirs = newBash(await referenceFs(pages));
+    const cost = async (cmd) => {
+      const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-common", processCacheBytes: 0 });
+      const before = fs.stats();
+      await compare(newBash(fs, { customCommands: fs.commands() }), theirs, cmd);
+      const after = fs.stats();
+      return { requests: after.requests - before.requests, pages: after.cachedPages };
+    };
+    const whole = await cost("grep -rn token /");
+    const head = await cost("grep -rn token / | head -5");
+    assert.equal(whole.pages, 900);
+    assert.ok(head.pages < 100 && head.requests < whole.requests, `with head: ${JSON.stringify(head)}, whole: ${JSON.stringify(whole)}`);
+    const rg = await cost("rg -l token p | head -n 3");
+    assert.ok(rg.pages < 100, JSON.stringify(rg));
+    // Status and stderr as just-bash has them, whatever stops early and whatever cannot.
+    for (const cmd of ["grep -rc page / | head -1", "grep -rL token / | head -2", "grep -rl zzz / | head", "rg --files-without-match token | head -1",
+      "grep -rn 'the token' / | head -n 0", "grep -n \"token here\" /p/0001.md /p/0002.md /nope.md | head -n 1", "grep -rn token /nope / | head -2",
+      "rg -c page /p | head -3", "grep -rn token / |head -2", "grep -rn token / | head -2 | wc -l", "grep -rn token / | head -2; echo $?"]) {
+      await cost(cmd);
+    }
+  });
+
   test("generated ls, find, tree and du commands print exactly what just-bash prints", (t) =>
     runBattery(t, "native-lines", listings(1200, 404, visible), 0.5));
 

@@ -7,8 +7,13 @@
 //! a large site. So the search leaves its list here ([`PageStore::plan_reads`]), and a
 //! miss on a page in it loads that page and the ones after it in one bulk load of up to
 //! half the cache — the other half still holds what the command is reading now.
+//!
+//! A command that will stop early (its output piped into `head`) reads with windows that
+//! start small (no more than one request's worth of chunks) and double after each: a few
+//! pages are all it may need, and a long read still reaches full windows after a few steps.
 
 use super::{PageKey, PageRef, PageStore, Source};
+use crate::chroma::MAX_PAGE;
 use std::collections::HashMap;
 
 /// The most chunks one window asks for: ten requests of 300 ids, all in flight at once.
@@ -18,13 +23,25 @@ const WINDOW_CHUNKS: u64 = 3000;
 pub(super) struct ReadPlan {
     pages: Vec<PageRef>,
     at: HashMap<PageKey, usize>,
+    /// The most chunks the next window asks for.
+    window_chunks: u64,
 }
 
 impl PageStore {
     /// The pages the running command will read, in its order (replacing any earlier plan).
     pub(crate) fn plan_reads(&self, pages: Vec<PageRef>) {
+        self.plan_with(pages, WINDOW_CHUNKS);
+    }
+
+    /// [`PageStore::plan_reads`] for a command that may stop after its first pages:
+    /// windows start at `first_chunks` (at most one request's worth) and double.
+    pub(crate) fn plan_reads_growing(&self, pages: Vec<PageRef>, first_chunks: u64) {
+        self.plan_with(pages, first_chunks.clamp(1, MAX_PAGE as u64));
+    }
+
+    fn plan_with(&self, pages: Vec<PageRef>, window_chunks: u64) {
         let at = pages.iter().enumerate().map(|(i, p)| (p.key.clone(), i)).collect();
-        *self.plan.borrow_mut() = ReadPlan { pages, at };
+        *self.plan.borrow_mut() = ReadPlan { pages, at, window_chunks };
     }
 
     /// The command is over: nothing more to read ahead for.
@@ -37,8 +54,9 @@ impl PageStore {
     /// command's other readers miss together: one window, not one each); `None` when the
     /// page is not in the plan or is loading.
     pub(super) fn window_from(&self, key: &PageKey) -> Option<Vec<PageRef>> {
-        let plan = self.plan.borrow();
+        let mut plan = self.plan.borrow_mut();
         let &start = plan.at.get(key)?;
+        let max_chunks = plan.window_chunks;
         let budget = (self.capacity() / 2) as u64;
         let (mut bytes, mut chunks) = (0u64, 0u64);
         let mut window = Vec::new();
@@ -48,12 +66,13 @@ impl PageStore {
                 break;
             }
             let (size, n) = (page.size.unwrap_or(0), count.unwrap_or(1));
-            if !window.is_empty() && (bytes + size > budget || chunks + n > WINDOW_CHUNKS) {
+            if !window.is_empty() && (bytes + size > budget || chunks + n > max_chunks) {
                 break;
             }
             (bytes, chunks) = (bytes + size, chunks + n);
             window.push(page.clone());
         }
+        plan.window_chunks = (max_chunks * 2).min(WINDOW_CHUNKS);
         (window.len() > 1).then_some(window)
     }
 }

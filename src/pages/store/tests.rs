@@ -352,6 +352,24 @@ fn eviction_during_a_prefetch_never_leaves_a_reader_waiting() {
 }
 
 #[test]
+fn a_command_that_may_stop_early_reads_ahead_in_growing_windows() {
+    let chroma = many(2000);
+    let s = store_with(&chroma, 1 << 20, None);
+    let pages: Vec<PageRef> = (0..2000).map(|i| known(&format!("p{i:03}.md"), 8, 1)).collect();
+    s.plan_reads_growing(pages.clone(), 1000);
+    chroma.clear_log();
+    let read_upto = |end: usize| {
+        for p in &pages[..end] {
+            read(&s, p.clone()).unwrap();
+        }
+        chroma.gets().iter().map(|g| g["ids"].as_array().unwrap().len()).collect::<Vec<_>>()
+    };
+    assert_eq!(read_upto(10), [300], "the first pages cost one request of one page of records");
+    assert_eq!(read_upto(900), [300, 300, 300], "then a window twice as large");
+    assert_eq!(read_upto(901).len(), 7, "and twice again");
+}
+
+#[test]
 fn a_command_reading_more_than_the_cache_holds_reads_ahead_in_windows() {
     let chroma = many(600);
     // Room for 100 of the 600 pages; the command reads them in order, 50 at a time.

@@ -36,7 +36,7 @@ fn connect(chroma: &FakeChroma) -> Rc<Filesystem> {
 fn search(fs: &Rc<Filesystem>, words: &[&str]) -> (Vec<String>, CommandStats) {
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
-    let out = block_on(async move { run(&fs2, &name, args, "/", true, true).await });
+    let out = block_on(async move { run(&fs2, &name, args, "/", (true, true), None).await });
     let Outcome::Run(args) = out else { panic!("the search cannot run: {out:?}") };
     (args, fs.stats().commands.pop().unwrap())
 }
@@ -245,7 +245,7 @@ fn attempt(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, crate::fs::journal:
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
     let mark = fs.begin_command();
-    let out = block_on(async move { run(&fs2, &name, args, "/", true, true).await });
+    let out = block_on(async move { run(&fs2, &name, args, "/", (true, true), None).await });
     (out, fs.end_command(mark))
 }
 
@@ -336,7 +336,7 @@ fn a_pattern_too_long_for_just_bash_is_refused_before_anything_is_sent() {
 fn answer(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, CommandStats) {
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
-    let out = block_on(async move { run(&fs2, &name, args, "/", true, true).await });
+    let out = block_on(async move { run(&fs2, &name, args, "/", (true, true), None).await });
     (out, fs.stats().commands.pop().unwrap())
 }
 
@@ -462,4 +462,59 @@ fn a_search_parses_walks_and_compiles_once() {
     let (out, cs) = answer(&fs, &["grep", "-rn", "-f", "/pats.md", "/"]);
     assert!(matches!(out, Outcome::Run(_)) && cs.plan == PlanKind::Narrow, "{out:?}");
     assert_eq!(take(), Tally { parses: 1, walks: 1, engines: 0, matchers: 1 }, "-f is left to just-bash");
+}
+
+fn answer_taking(fs: &Rc<Filesystem>, words: &[&str], wanted: Option<usize>) -> (Outcome, u64) {
+    let fs2 = fs.clone();
+    let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
+    let before = fs.stats().requests.requests;
+    let out = block_on(async move { run(&fs2, &name, args, "/", (true, true), wanted).await });
+    (out, fs.stats().requests.requests - before)
+}
+
+fn head(out: &Outcome, n: usize) -> (String, String, i32) {
+    let Outcome::Printed(p) = out else { panic!("not answered here: {out:?}") };
+    let lines: String = p.stdout.split_inclusive('\n').take(n).collect();
+    (lines, p.stderr.clone(), p.exit_code)
+}
+
+#[test]
+fn a_search_piped_into_head_reads_only_the_pages_whose_lines_head_takes() {
+    let chroma = ingested(2400, 1);
+    let native = |o: &mut Options| o.native_commands = true;
+    for (words, wanted) in [
+        (&["grep", "-rn", "token", "/"][..], 20),
+        (&["grep", "-rl", "token", "/api"][..], 5),
+        (&["rg", "-n", "token", "/"][..], 20),
+        (&["grep", "-rc", "token", "/"][..], 1),
+        (&["grep", "-rn", "zzz", "/"][..], 10),
+    ] {
+        let (full, full_requests) = answer_taking(&connect_with(&chroma, native), words, None);
+        let fs = connect_with(&chroma, native);
+        let (taken, requests) = answer_taking(&fs, words, Some(wanted));
+        assert_eq!(head(&taken, wanted), head(&full, wanted), "{words:?}: what head shows, and the status");
+        if head(&full, usize::MAX).0.lines().count() > wanted {
+            assert!(requests <= 3, "{words:?}: the coarse query and one window, not {requests} (all: {full_requests})");
+            assert!(fs.stats().commands.pop().unwrap().note.unwrap().starts_with("its output goes to `head`"));
+        }
+    }
+}
+
+#[test]
+fn a_search_piped_into_head_runs_to_the_end_when_later_files_could_change_what_is_shown() {
+    let chroma = ingested(600, 1);
+    let native = |o: &mut Options| o.native_commands = true;
+    // A missing operand after the pages: grep's complaint about it is on the line's stderr.
+    let words = ["grep", "-n", "token", "/api/p0000.md", "/api/p0002.md", "/nope.md"];
+    let (full, _) = answer_taking(&connect_with(&chroma, native), &words, None);
+    let (taken, _) = answer_taking(&connect_with(&chroma, native), &words, Some(1));
+    assert_eq!(taken, full);
+    assert_eq!(head(&full, 1).1, "grep: /nope.md: No such file or directory\n");
+    // Counts of 0 first: the status is not settled until a page matches (p0007).
+    let chroma = ingested(600, 7);
+    let words = ["grep", "-rc", "token", "/guides"];
+    let (full, _) = answer_taking(&connect_with(&chroma, native), &words, None);
+    let (taken, _) = answer_taking(&connect_with(&chroma, native), &words, Some(2));
+    assert_eq!(head(&taken, 2), head(&full, 2));
+    assert_eq!(head(&full, 2), ("/guides/p0001.md:0\n/guides/p0003.md:0\n".into(), String::new(), 0));
 }
