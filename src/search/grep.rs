@@ -206,6 +206,9 @@ impl NativeGrep {
                     continue;
                 }
             };
+            if taken.as_mut().is_some_and(|t| !t.may_read(docs, path)) {
+                return None;
+            }
             let content = match read_page(docs, path).await {
                 Ok(bytes) => bytes,
                 Err(_) => {

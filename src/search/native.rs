@@ -50,10 +50,14 @@ impl Native {
     /// Runs the command; `None` sends it to just-bash (see each command's `run`). With
     /// `wanted`, it may stop once its output holds that many lines (see [`Taken`]).
     pub(crate) async fn run(&self, docs: Docs<'_>, wanted: Option<usize>) -> Option<Printed> {
-        let mut taken = wanted.map(Taken::new);
+        self.run_taken(docs, wanted.map(Taken::new).as_mut()).await
+    }
+
+    /// [`Native::run`] with the reader's lines as given (see [`Taken::from_memory`]).
+    pub(crate) async fn run_taken(&self, docs: Docs<'_>, taken: Option<&mut Taken>) -> Option<Printed> {
         match self {
-            Native::Grep(g) => g.run(docs, taken.as_mut()).await,
-            Native::Rg(r) => r.run(docs, taken.as_mut()).await,
+            Native::Grep(g) => g.run(docs, taken).await,
+            Native::Rg(r) => r.run(docs, taken).await,
         }
     }
 }

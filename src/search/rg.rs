@@ -271,6 +271,9 @@ impl NativeRg {
         let mut out = String::new();
         for (shown, path) in &self.files {
             // An unreadable file is skipped by rg: the session's journal reports it.
+            if taken.as_mut().is_some_and(|t| !t.may_read(docs, path)) {
+                return None;
+            }
             let Ok(page) = read_page(docs, path).await else { continue };
             let (text, binary) = content(&page)?;
             if binary && !o.binary {

@@ -22,6 +22,7 @@ use super::native::Native;
 #[cfg(test)]
 use super::plan::MAX_PATTERN_BYTES;
 use super::plan::{self, refusal, Context, Narrowing, Plan};
+use super::taken::Taken;
 use super::walk::Target;
 use crate::base::path;
 use crate::commands::Printed;
@@ -93,7 +94,11 @@ pub(crate) async fn run(docs: Docs<'_>, name: &str, args: Vec<String>, cwd: &str
     // Only a command answered here can stop early; just-bash's runs to the end.
     let wanted = how.lines_wanted.filter(|_| matches!(native, Some(Ok(_))));
     if let Some(Ok(grep)) = &native {
-        if let Some(printed) = in_memory(docs, grep, wanted, &mut cs).await {
+        let printed = match wanted {
+            Some(lines) => first_pages(docs, grep, lines, &mut cs).await,
+            None => in_memory(docs, grep, &mut cs).await,
+        };
+        if let Some(printed) = printed {
             return Searched { outcome: Outcome::Printed(printed), stats: cs, failure: None };
         }
     }
@@ -119,17 +124,57 @@ enum Stop {
 
 /// A search answered natively without asking Chroma anything, when every page it reads
 /// is in memory already: reading them here costs less than the coarse query's round trip.
-async fn in_memory(docs: Docs<'_>, grep: &Native, wanted: Option<usize>, cs: &mut CommandStats) -> Option<Printed> {
+async fn in_memory(docs: Docs<'_>, grep: &Native, cs: &mut CommandStats) -> Option<Printed> {
     let pages: Vec<PageRef> = grep.paths().filter_map(|p| docs.page(p)).collect();
     if !pages.iter().all(|p| docs.store().is_cached(&p.key)) {
         return None;
     }
-    let printed = grep.run(docs, wanted).await?;
+    let printed = grep.run(docs, None).await?;
     cs.scope = pages.len() as u64;
     cs.plan = PlanKind::Memory;
     cs.native = true;
     cs.note = Some("every page it reads was in memory: Chroma was not asked".into());
     Some(printed)
+}
+
+/// A search whose reader takes only its first `lines`, answered from its first pages
+/// when they hold those lines: first from memory, then after one bulk load of the pages
+/// its walk reads first (a common word is answered without asking Chroma which pages
+/// match; for a rare one this costs a request before the coarse query).
+async fn first_pages(docs: Docs<'_>, grep: &Native, lines: usize, cs: &mut CommandStats) -> Option<Printed> {
+    if let Some(printed) = from_memory(docs, grep, lines).await {
+        cs.native = true;
+        cs.plan = PlanKind::Memory;
+        cs.note = Some("its output goes to `head`, and the pages holding the lines it takes were in memory".into());
+        return Some(printed);
+    }
+    let mut first = Vec::new();
+    let mut chunks = 0;
+    for page in grep.paths().filter_map(|p| docs.page(p)) {
+        if chunks >= first_window(lines) {
+            break;
+        }
+        chunks += chunk_count(&page).unwrap_or(1);
+        first.push(page);
+    }
+    let before = docs.requests();
+    let loaded = docs.store().prefetch(&first).await;
+    cs.prefetch_requests = docs.requests() - before;
+    loaded.ok()?;
+    let printed = from_memory(docs, grep, lines).await?;
+    cs.native = true;
+    cs.plan = PlanKind::Prefetch;
+    cs.scope = first.len() as u64;
+    cs.note = Some("its output goes to `head`: the lines it takes were in the first pages the command reads, loaded together; Chroma was not asked which pages match".into());
+    Some(printed)
+}
+
+/// The command over the pages in memory, when they hold the lines its reader takes (or
+/// all it reads).
+async fn from_memory(docs: Docs<'_>, grep: &Native, lines: usize) -> Option<Printed> {
+    let mut taken = Taken::from_memory(lines);
+    let printed = grep.run_taken(docs, Some(&mut taken)).await;
+    printed.filter(|_| !taken.ran_out())
 }
 
 /// What a prepared search reads: its scope as typed, or the files a narrowing kept.
@@ -255,10 +300,13 @@ async fn prefetch(docs: Docs<'_>, files: &[String], why: String, cs: &mut Comman
 /// when it has the lines.
 fn read_in_order<'a>(docs: Docs<'_>, files: impl Iterator<Item = &'a str>, lines: usize, cs: &mut CommandStats) {
     cs.note = Some(STOPS_EARLY_NOTE.into());
-    // A page that may match prints a line or more: the first window holds a few chunks
-    // for each line wanted, and later ones double.
-    let first = (lines as u64).saturating_mul(FIRST_CHUNKS_PER_LINE).max(MIN_FIRST_CHUNKS);
-    docs.store().plan_reads_growing(files.filter_map(|f| docs.page(f)).collect(), first);
+    docs.store().plan_reads_growing(files.filter_map(|f| docs.page(f)).collect(), first_window(lines));
+}
+
+/// The chunks of a first window for `lines`: a page that may match prints a line or
+/// more, so a few chunks for each line wanted (later windows double).
+fn first_window(lines: usize) -> u64 {
+    (lines as u64).saturating_mul(FIRST_CHUNKS_PER_LINE).clamp(MIN_FIRST_CHUNKS, crate::chroma::MAX_PAGE as u64)
 }
 
 /// The first window of a search that stops early: chunks per line wanted, and at least.

@@ -6,6 +6,12 @@
 //! command stops once it has printed them — but only when what the whole line shows cannot
 //! change: its exit status is settled and no file it has not reached could write to
 //! stderr. Otherwise it runs to the end as before.
+//!
+//! A run may also be held to the pages already in memory ([`Taken::from_memory`]): it
+//! then gives up at the first page it would have to fetch, and the caller knows its
+//! output is not an answer ([`Taken::ran_out`]).
+
+use super::docs::Docs;
 
 /// What the reader of a command's output takes: its first lines (`| head -n N`). Lines
 /// after those are never shown, so a command may stop printing once it has them — when
@@ -16,11 +22,33 @@ pub(crate) struct Taken {
     seen: usize,
     /// How much of the output has been counted.
     counted: usize,
+    /// Read only pages in memory.
+    memory_only: bool,
+    /// A page it needed was not in memory: the run is not an answer.
+    ran_out: bool,
 }
 
 impl Taken {
-    pub(super) fn new(wanted: usize) -> Taken {
-        Taken { wanted, seen: 0, counted: 0 }
+    pub(crate) fn new(wanted: usize) -> Taken {
+        Taken { wanted, seen: 0, counted: 0, memory_only: false, ran_out: false }
+    }
+
+    /// A run that reads only pages in memory and gives up at the first that is not.
+    pub(crate) fn from_memory(wanted: usize) -> Taken {
+        Taken { memory_only: true, ..Taken::new(wanted) }
+    }
+
+    /// Whether the command may read `path` now; `false` ends the run (see [`Taken::ran_out`]).
+    pub(super) fn may_read(&mut self, docs: Docs<'_>, path: &str) -> bool {
+        if self.memory_only && docs.page(path).is_some_and(|p| !docs.store().is_cached(&p.key)) {
+            self.ran_out = true;
+        }
+        !self.ran_out
+    }
+
+    /// Whether the run gave up at a page that was not in memory.
+    pub(crate) fn ran_out(&self) -> bool {
+        self.ran_out
     }
 
     /// Whether `stdout` (the output so far, only ever appended to) holds the lines wanted.

@@ -56,7 +56,11 @@ fn a_literal_search_costs_one_coarse_query_and_one_bulk_load() {
     assert_eq!(gets[1]["where"]["page_slug"]["$in"], json!(["a.md", "pats.md"]));
     chroma.clear_log();
     let (_, again) = search(&fs, &["grep", "-rn", "token", "/"]);
-    assert_eq!((again.coarse_requests, again.prefetch_requests), (1, 0), "a repeat costs only the coarse query");
+    assert_eq!((again.coarse_requests, again.prefetch_requests), (0, 0), "a repeat costs nothing");
+    assert_eq!(again.candidates, 2, "the coarse query's answer is the one the session had");
+    // Another session asks again: answers are kept per session.
+    let (_, other) = search(&connect(&chroma), &["grep", "-rn", "token", "/"]);
+    assert_eq!(other.coarse_requests, 1);
 }
 
 #[test]
@@ -517,4 +521,25 @@ fn a_search_piped_into_head_runs_to_the_end_when_later_files_could_change_what_i
     let (taken, _) = answer_taking(&connect_with(&chroma, native), &words, Some(2));
     assert_eq!(head(&taken, 2), head(&full, 2));
     assert_eq!(head(&full, 2), ("/guides/p0001.md:0\n/guides/p0003.md:0\n".into(), String::new(), 0));
+}
+
+#[test]
+fn a_common_word_piped_into_head_is_answered_from_the_first_pages_without_a_coarse_query() {
+    let chroma = ingested(2400, 1);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let (out, requests) = answer_taking(&fs, &["grep", "-rn", "token", "/"], Some(20));
+    assert_eq!(head(&out, usize::MAX).0.lines().count(), 20, "no more than the pages head shows");
+    assert_eq!(requests, 1, "one bulk load of the first pages");
+    let cs = fs.stats().commands.pop().unwrap();
+    assert!(cs.note.unwrap().ends_with("Chroma was not asked which pages match"));
+    let (again, requests) = answer_taking(&fs, &["grep", "-rn", "token", "/"], Some(10));
+    assert_eq!((head(&again, 10), requests), (head(&out, 10), 0), "the same lines again come from memory");
+    // A rare word: the first pages do not hold the lines, and the search goes on as usual.
+    let chroma = ingested(2400, 600);
+    let (full, _) =
+        answer_taking(&connect_with(&chroma, |o| o.native_commands = true), &["grep", "-rn", "token", "/"], None);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let (taken, _) = answer_taking(&fs, &["grep", "-rn", "token", "/"], Some(20));
+    assert_eq!(taken, full);
+    assert!(fs.stats().commands.pop().unwrap().coarse_requests > 0);
 }
