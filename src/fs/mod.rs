@@ -95,6 +95,7 @@ impl Filesystem {
             id: tree.collection_id.clone(),
             schema: opts.schema.clone(),
             scope: scope.clone(),
+            answers: Default::default(),
         };
         let store_opts = StoreOptions {
             cache_bytes: opts.cache_bytes,

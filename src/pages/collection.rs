@@ -12,6 +12,7 @@ use crate::chroma::limits::MAX_DOCUMENT_BYTES;
 use crate::chroma::{ChromaError, Client, GetRequest, GetResponse, MAX_PAGE};
 use crate::tree::access::Scope;
 use crate::tree::schema::Schema;
+use answers::Answers;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -134,6 +135,8 @@ pub(crate) struct Collection {
     pub schema: Schema,
     /// The session's access, when the collection's chunks carry it.
     pub scope: Option<Scope>,
+    /// Answers to the queries searches ask again.
+    pub answers: Rc<Answers>,
 }
 
 impl Collection {
@@ -255,5 +258,6 @@ pub(crate) fn any_of(field: &str, values: &[String]) -> Value {
     json!({ field: { "$in": values } })
 }
 
+pub(crate) mod answers;
 #[cfg(test)]
 mod tests;

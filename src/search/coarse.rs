@@ -17,7 +17,7 @@
 
 use crate::base::sync::join_all;
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
-use crate::pages::collection::{any_of, Collection};
+use crate::pages::collection::{answers, any_of, Collection};
 use crate::tree::schema;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -96,8 +96,23 @@ pub(crate) async fn candidates(
     Ok(Found::Pages { matches: in_scope.len(), slugs: in_scope.into_iter().map(str::to_string).collect() })
 }
 
-/// Every hit of one query, or `None` when there are too many to be worth listing.
+/// Every hit of one query, or `None` when there are too many to be worth listing; asked
+/// again in the same session, the answer it had.
 async fn enumerate(
+    collection: &Collection,
+    req: GetRequest,
+    scope_chunks: Option<u64>,
+) -> Result<Option<GetResponse>, ChromaError> {
+    let key = answers::key(&req, &format!("|{scope_chunks:?}"));
+    if let Some(answer) = collection.answers.get(&key) {
+        return Ok(answer);
+    }
+    let answer = ask(collection, req, scope_chunks).await?;
+    collection.answers.keep(key, answer.clone());
+    Ok(answer)
+}
+
+async fn ask(
     collection: &Collection,
     req: GetRequest,
     scope_chunks: Option<u64>,
@@ -184,6 +199,7 @@ mod tests {
             id: chroma.collection("docs"),
             schema: Schema::default(),
             scope: Some(Access::new(&Groups::default())),
+            answers: Default::default(),
         }
     }
 

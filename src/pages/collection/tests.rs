@@ -23,7 +23,7 @@ fn seeded(records: usize) -> FakeChroma {
 
 fn collection(chroma: &FakeChroma, scope: Option<Scope>) -> Collection {
     let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
-    Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope }
+    Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope, answers: Default::default() }
 }
 
 fn page_req() -> GetRequest {
