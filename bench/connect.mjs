@@ -7,14 +7,11 @@
 // and read through it at loopback speed and with latency added. "Cold" forgets the kept
 // tree before each connect; "warm" keeps it and checks that it is fresh. Prints a
 // Markdown table with the settings of the run.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { ChromaFs, ingest } from "chromafs";
 import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo } from "./corpus.mjs";
-import { ROOT, corpusPresent } from "../support/files.mjs";
-import { freePort } from "../support/ports.mjs";
+import { corpusPresent } from "../support/files.mjs";
+import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { startCloudProxy } from "../support/proxy.mjs";
 
@@ -24,27 +21,13 @@ const SIZES = arg("--sizes", "1142,10000,50000").split(",").map(Number);
 const RUNS = Number(arg("--runs", "7"));
 const LATENCY = Number(arg("--latency", "40"));
 
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
-
-async function timed(runs, fn) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return p50(times);
-}
 
 async function measure(base, size, rows) {
   const { files, access } = syntheticCorpus(base, { pages: size, tiny: true });
-  const dir = mkdtempSync(path.join(os.tmpdir(), `chromafs-connect-${size}-`));
-  const port = await freePort();
-  const chroma = path.join(ROOT, "scripts/chroma.sh");
-  execFileSync("bash", [chroma, "start", String(port), dir], { stdio: "inherit" });
-  const near = await startCloudProxy(`http://127.0.0.1:${port}`);
-  const far = await startCloudProxy(`http://127.0.0.1:${port}`, { latencyMs: LATENCY });
+  const server = await startOwnChroma(`connect-${size}`);
+  const near = await startCloudProxy(server.url);
+  const far = await startCloudProxy(server.url, { latencyMs: LATENCY });
   try {
     const written = await ingest({ url: near.url, collection: "docs", files, access });
     const tree = `${written.treeShards} shards, ${kib(written.treeBytes)}`;
@@ -52,19 +35,18 @@ async function measure(base, size, rows) {
       const opts = { url: proxy.url, collection: "docs" };
       const before = proxy.stats();
       ChromaFs.forgetTrees();
-      const cold = await timed(RUNS, async () => (ChromaFs.forgetTrees(), ChromaFs.connect(opts)));
+      const cold = await medianMs(RUNS, async () => (ChromaFs.forgetTrees(), ChromaFs.connect(opts)));
       const requests = (proxy.stats().requests - before.requests) / RUNS;
-      const warm = await timed(RUNS, () => ChromaFs.connect(opts));
+      const warm = await medianMs(RUNS, () => ChromaFs.connect(opts));
       rows.push([size, tree, how, cold.toFixed(0), requests, warm.toFixed(0)]);
     }
     const visible = files.filter((f) => visibleTo(access, [])(f.path));
-    const mem = await timed(Math.min(RUNS, 3), () => referenceFs(visible));
+    const mem = await medianMs(Math.min(RUNS, 3), () => referenceFs(visible));
     rows.push([size, `${visible.length} files`, "just-bash InMemoryFs, files written into it", mem.toFixed(0), "", ""]);
   } finally {
     await near.close();
     await far.close();
-    execFileSync("bash", [chroma, "stop", String(port)]);
-    rmSync(dir, { recursive: true, force: true });
+    server.stop();
   }
 }
 

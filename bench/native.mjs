@@ -17,6 +17,7 @@ import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } f
 import { ROOT, corpusPresent } from "../support/files.mjs";
 import { freePort } from "../support/ports.mjs";
 import { referenceFs } from "../support/reference.mjs";
+import { medianMs } from "../support/own-chroma.mjs";
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 if (!corpusPresent()) process.exit(1);
@@ -45,17 +46,6 @@ const COMMANDS = [
 // A pipeline's output is what head prints; other commands' output goes to /dev/null.
 const runLine = (bash, cmd) => (cmd.includes("| head") ? safeExec(bash, cmd) : bash.exec(`${cmd} > /dev/null`));
 
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function timed(runs, fn) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return p50(times);
-}
 
 function startChroma(port, dir) {
   execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "start", String(port), dir], { stdio: "inherit" });
@@ -83,14 +73,14 @@ async function benchSize(base, size) {
     };
     for (const [what, cmd, gnu] of COMMANDS) {
       const row = { what, cmd };
-      row.gnu = await timed(RUNS, () => spawnSync(gnu[0], gnu.slice(1), { cwd: copy, stdio: "ignore" }));
+      row.gnu = await medianMs(RUNS, () => spawnSync(gnu[0], gnu.slice(1), { cwd: copy, stdio: "ignore" }));
       for (const [key, native] of [["native", true], ["delegated", false]]) {
-        row[`${key}Cold`] = await timed(RUNS, async () => runLine(await session(native), cmd));
+        row[`${key}Cold`] = await medianMs(RUNS, async () => runLine(await session(native), cmd));
         const warm = await session(native);
         await runLine(warm, cmd);
-        row[`${key}Warm`] = await timed(RUNS, () => runLine(warm, cmd));
+        row[`${key}Warm`] = await medianMs(RUNS, () => runLine(warm, cmd));
       }
-      row.mem = await timed(Math.min(RUNS, 3), () => runLine(mem, cmd));
+      row.mem = await medianMs(Math.min(RUNS, 3), () => runLine(mem, cmd));
       rows.push(row);
       process.stderr.write(`${size} ${what} done\n`);
     }

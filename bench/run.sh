@@ -13,6 +13,11 @@ node bench/sessions.mjs --url "http://127.0.0.1:$PORT"
 # Starts a Chroma of its own for each size.
 node bench/scale.mjs
 node bench/native.mjs
+# Each starts a Chroma of its own per size. connect.mjs goes to 50,000 pages (cut to their
+# first lines: a connect reads only the tree); agent-session.mjs to 10,000 (add 50000 to
+# --sizes for the largest set, whose writing takes several minutes).
+node bench/connect.mjs
+node bench/agent-session.mjs --check
 node bench/process-tier.mjs --url "http://127.0.0.1:$PORT"
 node bench/other-tools.mjs --url "http://127.0.0.1:$PORT" --sizes 1142,10000
 node bench/embed.mjs
