@@ -7,17 +7,16 @@
 // pages from Chroma); "warm" repeats the command in a session that already holds them
 // (sessions get a 256 MiB page cache, so a 10,000-page set fits). Each size gets a Chroma of
 // its own. Prints a Markdown table of p50 wall times, with each time's ratio to GNU's.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
 import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus.mjs";
-import { ROOT, corpusPresent } from "../support/files.mjs";
-import { freePort } from "../support/ports.mjs";
+import { corpusPresent } from "../support/files.mjs";
 import { referenceFs } from "../support/reference.mjs";
-import { medianMs } from "../support/own-chroma.mjs";
+import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 if (!corpusPresent()) process.exit(1);
@@ -46,18 +45,9 @@ const COMMANDS = [
 // A pipeline's output is what head prints; other commands' output goes to /dev/null.
 const runLine = (bash, cmd) => (cmd.includes("| head") ? safeExec(bash, cmd) : bash.exec(`${cmd} > /dev/null`));
 
-
-function startChroma(port, dir) {
-  execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "start", String(port), dir], { stdio: "inherit" });
-  return () => execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "stop", String(port)]);
-}
-
 async function benchSize(base, size) {
   const { files, access } = size === base.length ? { files: base, access: {} } : syntheticCorpus(base, { pages: size });
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `chromafs-native-${size}-`));
-  const port = await freePort();
-  const stop = startChroma(port, dataDir);
-  const url = `http://127.0.0.1:${port}`;
+  const { url, stop } = await startOwnChroma(`native-${size}`);
   const rows = [];
   try {
     await ingest({ url, collection: "docs", files, access });
@@ -87,7 +77,6 @@ async function benchSize(base, size) {
     rmSync(copy, { recursive: true, force: true });
   } finally {
     stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
   const cell = (ms, gnu) => `${ms.toFixed(0)} (${(ms / gnu).toFixed(1)}×)`;
   console.log(`\n${size} pages: p50 ms (× GNU)\n`);
