@@ -17,7 +17,6 @@
 //! the long s onto `s` under `-i`. [`Engine::exact_on`] says whether a text holds them.
 
 use super::lite::translate;
-use super::literals::Req;
 use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
 use crate::commands::Unsupported;
@@ -78,20 +77,9 @@ impl Engine {
         translate(&re2.chars().collect::<Vec<_>>(), &mut lite)?;
         let re = regex_lite::Regex::new(&lite).map_err(|e| Unsupported::new(format!("regex-lite: {e}")))?;
         let fold = |s: &String| if f.ignore_case { s.to_ascii_lowercase() } else { s.clone() };
-        let needles: Vec<String> = match tree.required().single_literals() {
-            Req::Lit(s) => vec![fold(&s)],
-            Req::OneOf(v) if v.iter().all(|r| matches!(r, Req::Lit(_))) => {
-                v.iter().filter_map(|r| if let Req::Lit(s) = r { Some(fold(s)) } else { None }).collect()
-            }
-            _ => Vec::new(),
-        };
-        let literal = needles.len() == 1 && is_literal(&tree);
-        // Lines never hold a newline: a literal with one cannot be found in a line.
-        let finders = needles
-            .iter()
-            .filter(|n| !n.contains('\n'))
-            .map(|n| memmem::Finder::new(n.as_bytes()).into_owned())
-            .collect();
+        let needles: Vec<String> = tree.needles().iter().map(fold).collect();
+        let literal = needles.len() == 1 && tree.is_literal();
+        let finders = finders(&needles);
         Ok(Engine { re, ignore_case: f.ignore_case, nullable: nullable(&tree), needles, finders, literal })
     }
 
@@ -151,22 +139,7 @@ impl Engine {
         if self.needles.is_empty() {
             return None;
         }
-        let bytes = folded.as_bytes();
-        for f in &self.finders {
-            let mut done = 0;
-            for at in f.find_iter(bytes) {
-                if at < done {
-                    continue; // this hit's line was tested already
-                }
-                let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
-                let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
-                if self.confirm(&content[start..end]) {
-                    return Some(true);
-                }
-                done = end;
-            }
-        }
-        Some(false)
+        Some(any_hit_line(folded.as_bytes(), &self.finders, |line| self.confirm(&content[line])))
     }
 
     /// Whether a candidate line (see [`Engine::candidates`]) matches.
@@ -193,12 +166,35 @@ pub(crate) fn folds_beyond_ascii(text: &str) -> bool {
     text.contains('\u{212A}') || text.contains('\u{17F}')
 }
 
-fn is_literal(n: &Node) -> bool {
-    match n {
-        Node::Lit(_) => true,
-        Node::Cat(v) => v.iter().all(|n| matches!(n, Node::Lit(_))),
-        _ => false,
+/// Finders for `needles`. Lines never hold a newline: a literal with one cannot be found
+/// in a line, and gets no finder.
+pub(crate) fn finders(needles: &[String]) -> Vec<memmem::Finder<'static>> {
+    needles.iter().filter(|n| !n.contains('\n')).map(|n| memmem::Finder::new(n.as_bytes()).into_owned()).collect()
+}
+
+/// Whether a line of `folded` holding a hit of one of `finders` passes `test`, given the
+/// line's byte range; each such line is tested once, and the search stops at the first
+/// that passes.
+pub(crate) fn any_hit_line(
+    folded: &[u8],
+    finders: &[memmem::Finder<'_>],
+    mut test: impl FnMut(std::ops::Range<usize>) -> bool,
+) -> bool {
+    for f in finders {
+        let mut done = 0;
+        for at in f.find_iter(folded) {
+            if at < done {
+                continue; // this hit's line was tested already
+            }
+            let start = memchr::memrchr(b'\n', &folded[..at]).map_or(0, |i| i + 1);
+            let end = memchr::memchr(b'\n', &folded[at..]).map_or(folded.len(), |i| at + i);
+            if test(start..end) {
+                return true;
+            }
+            done = end;
+        }
     }
+    false
 }
 
 /// just-bash's joining of several patterns into one RE2 pattern.

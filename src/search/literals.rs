@@ -127,6 +127,29 @@ impl Node {
     }
 }
 
+impl Node {
+    /// The literals one of which every match contains, each to be found whole (empty:
+    /// there is no such set, and any line may match).
+    pub(crate) fn needles(&self) -> Vec<String> {
+        match self.required().single_literals() {
+            Req::Lit(s) => vec![s],
+            Req::OneOf(v) if v.iter().all(|r| matches!(r, Req::Lit(_))) => {
+                v.into_iter().filter_map(|r| if let Req::Lit(s) = r { Some(s) } else { None }).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the pattern is one literal string: no anchor, class or repetition.
+    pub(crate) fn is_literal(&self) -> bool {
+        match self {
+            Node::Lit(_) => true,
+            Node::Cat(v) => v.iter().all(|n| matches!(n, Node::Lit(_))),
+            _ => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

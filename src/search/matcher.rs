@@ -6,11 +6,14 @@
 //! command, run over the pages that pass, has the last word and prints the output. A
 //! pattern the matcher cannot reason about is [`Unsupported`], with the reason.
 
+use super::engine::{any_hit_line, finders};
 use super::filter::{Chunking, Filters};
 use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
 use crate::commands::Unsupported;
+use memchr::memmem;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// What a search looks for, as its command line says.
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +30,18 @@ pub(crate) struct Query<'a> {
 pub(crate) struct FineCheck {
     regexes: Vec<regex_lite::Regex>,
     ignore_case: bool,
+    /// When every pattern has literals one of which each of its matches contains: those
+    /// literals (ASCII-lowercased under `-i`), so that only the lines holding one are
+    /// tested — regex-lite has no literal search of its own, and over a whole page it is
+    /// most of a search's time.
+    needles: Option<Needles>,
+}
+
+#[derive(Clone, Debug)]
+struct Needles {
+    finders: Vec<memmem::Finder<'static>>,
+    /// Every pattern is one literal: a line holding one matches.
+    literal: bool,
 }
 
 impl PartialEq for FineCheck {
@@ -44,8 +59,27 @@ impl FineCheck {
         if self.ignore_case && super::engine::folds_beyond_ascii(text) {
             return true;
         }
-        self.regexes.iter().any(|r| r.is_match(text))
+        let Some(needles) = &self.needles else {
+            return self.regexes.iter().any(|r| r.is_match(text));
+        };
+        let folded = if self.ignore_case { Cow::Owned(text.to_ascii_lowercase()) } else { Cow::Borrowed(text) };
+        any_hit_line(folded.as_bytes(), &needles.finders, |line| {
+            needles.literal || self.regexes.iter().any(|r| r.is_match(&text[line.clone()]))
+        })
     }
+}
+
+/// The needles of a search's patterns (see [`FineCheck::needles`]).
+fn needles(nodes: &[Node], ignore_case: bool) -> Option<Needles> {
+    let mut all = Vec::new();
+    for node in nodes {
+        let found = node.needles();
+        if found.is_empty() {
+            return None;
+        }
+        all.extend(found.into_iter().map(|n| if ignore_case { n.to_ascii_lowercase() } else { n }));
+    }
+    Some(Needles { finders: finders(&all), literal: nodes.iter().all(Node::is_literal) })
 }
 
 /// The coarse filter and the fine check of one search.
@@ -80,6 +114,7 @@ impl Matcher {
         let flags = if q.ignore_case { "(?mi)" } else { "(?m)" };
         let mut regexes = Vec::new();
         let mut leaves = Vec::new();
+        let mut nodes = Vec::new();
         for p in q.patterns {
             if p.is_empty() {
                 return Err(Unsupported::new("an empty pattern matches every line"));
@@ -89,12 +124,17 @@ impl Matcher {
             node.to_rust_regex(&mut re);
             leaves.push(filters.pattern(&node, &re, q.line_regexp)?);
             regexes.push(re);
+            nodes.push(node);
         }
         let filter = filters.any(leaves, &regexes, flags)?;
         // Beyond ASCII, RE2's case folding is wider than regex-lite's.
         let exact = !q.ignore_case || q.patterns.iter().all(|p| p.is_ascii());
         let compiled: Option<Vec<regex_lite::Regex>> = regexes.iter().map(|r| regex_lite::Regex::new(r).ok()).collect();
-        let fine = compiled.filter(|_| exact).map(|regexes| FineCheck { regexes, ignore_case: q.ignore_case });
+        let fine = compiled.filter(|_| exact).map(|regexes| FineCheck {
+            regexes,
+            ignore_case: q.ignore_case,
+            needles: needles(&nodes, q.ignore_case),
+        });
         Ok(Matcher { filter, fine })
     }
 }
@@ -184,6 +224,47 @@ mod tests {
         assert!(!fine.may_match("## Overview and more"));
         let fine = m(&["skill"], Dialect::Fixed, true, false, LineAligned).unwrap().fine.unwrap();
         assert!(fine.may_match("S\u{212A}ILL"), "RE2 folds the Kelvin sign onto k: the page is kept");
+    }
+
+    #[test]
+    fn the_fine_check_tests_the_lines_holding_a_literal_as_a_line_by_line_check_would() {
+        use Dialect::*;
+        let texts = [
+            "",
+            "OAuth here\nnothing",
+            "a\nb oauth2 c\n",
+            "api-key\n",
+            "the api_key\nAPI-KEY",
+            "key api\n",
+            "x\n\nfoo bar\n",
+            "api\nkey",
+            "## Overview\n",
+        ];
+        let cases: &[(&[&str], Dialect, bool, bool)] = &[
+            (&["oauth"], Fixed, true, false),
+            (&["oauth"], Fixed, false, false),
+            (&["api[_-]key"], Extended, true, false),
+            (&["api[_-]key"], Extended, false, false),
+            (&["foo|bar"], Extended, false, false),
+            (&["api", "key"], Fixed, false, false),
+            (&["^api"], Basic, false, false),
+            (&["api-key"], Fixed, true, true),
+            (&["api.key"], Basic, false, false),
+            (&["a.*"], Extended, false, false),
+            (&["oauth", "x*"], Extended, false, false),
+            (&["api\\nkey"], Extended, false, false),
+        ];
+        for (patterns, dialect, ignore_case, line) in cases {
+            let fine = m(patterns, *dialect, *ignore_case, *line, LineAligned).unwrap().fine.unwrap();
+            for text in texts {
+                let by_line = text.split('\n').any(|l| fine.regexes.iter().any(|r| r.is_match(l)));
+                assert_eq!(fine.may_match(text), by_line, "{patterns:?} -i={ignore_case} -x={line} over {text:?}");
+            }
+        }
+        let needles = |p: &[&str], d| m(p, d, false, false, LineAligned).unwrap().fine.unwrap().needles;
+        assert!(needles(&["oauth"], Fixed).is_some_and(|n| n.literal), "a literal needs no regex");
+        assert!(needles(&["api[_-]key"], Extended).is_some_and(|n| !n.literal));
+        assert!(needles(&["oauth", "x*"], Extended).is_none(), "a pattern with no literal: the whole page is tested");
     }
 
     #[test]
