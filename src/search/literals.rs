@@ -125,9 +125,7 @@ impl Node {
             }
         }
     }
-}
 
-impl Node {
     /// The literals one of which every match contains, each to be found whole (empty:
     /// there is no such set, and any line may match).
     pub(crate) fn needles(&self) -> Vec<String> {
