@@ -11,7 +11,11 @@ const module =
     ? wasmModule
     : Object.setPrototypeOf(wasmModule, WebAssembly.Module.prototype);
 core.initSync({ module });
-const api = setup(core);
+// The edge bundle carries the filesystem only: writing a collection is a job for Node or a
+// browser (`chromafs ingest`), and the writer's module would add to every deployment.
+const api = setup(core, undefined, () => {
+  throw Object.assign(new Error("ingest and annotate are not part of the build for the edge runtime: run them in Node (chromafs ingest) or a browser"), { code: "ENOTSUP" });
+});
 
 export const ChromaFs = api.ChromaFs;
 export const ingest = api.ingest;

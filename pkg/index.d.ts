@@ -525,7 +525,11 @@ export interface IngestSummary {
   requests: number;
 }
 
-/** Writes a folder's pages (already read by the host) into a collection. */
+/**
+ * Writes a folder's pages (already read by the host) into a collection. The writer is a
+ * module of its own, loaded on the first call in Node and browsers; the Workers and edge
+ * builds leave it out and reject with `ENOTSUP`.
+ */
 export declare function ingest(options: IngestOptions): Promise<IngestSummary>;
 
 export interface AnnotateOptions extends ChromaClientOptions, CollectionLayoutOptions {

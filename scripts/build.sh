@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Builds the npm package in pkg/: the wasm module (release, wasm-opt'd) with its web and
+# Builds the npm package in pkg/: the wasm modules (release, wasm-opt'd) with their web and
 # Node (CommonJS) glue, and the JS API (pkg/src/) bundled as an ES and a CommonJS module.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-cargo build --quiet --release --target wasm32-unknown-unknown --lib
-wasm=target/wasm32-unknown-unknown/release/chromafs.wasm
-# Built aside and swapped in at the end, so a running process never sees half a package.
+# Two modules from one crate (Cargo.toml's features): the filesystem, which every host
+# loads, and the writer (ingest, annotate), which the package loads only when it is called.
 out=pkg/dist.new
 rm -rf "$out"
-wasm-bindgen --target web --out-dir $out/web --out-name chromafs_core "$wasm"
-wasm-bindgen --target nodejs --out-dir $out/node --out-name chromafs_core "$wasm"
-# The npm binaryen's wasm-opt (Debian's older one produces broken modules).
-for f in $out/web/chromafs_core_bg.wasm $out/node/chromafs_core_bg.wasm; do
-  node_modules/.bin/wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals --enable-simd "$f" -o "$f"
+for side in core:read write:write; do
+  name=chromafs_${side%%:*}
+  cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "${side#*:}"
+  wasm=target/wasm32-unknown-unknown/release/$name.wasm
+  cp target/wasm32-unknown-unknown/release/chromafs.wasm "$wasm"
+  wasm-bindgen --target web --out-dir $out/web --out-name $name "$wasm"
+  wasm-bindgen --target nodejs --out-dir $out/node --out-name $name "$wasm"
+  # The npm binaryen's wasm-opt (Debian's older one produces broken modules).
+  node_modules/.bin/wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals --enable-simd $out/web/${name}_bg.wasm -o $out/web/${name}_bg.wasm
+  # One copy of each module in the package: the CommonJS glue reads the web build's, which
+  # is the same module before wasm-opt.
+  sed -i "s|\`\${__dirname}/${name}_bg.wasm\`|\`\${__dirname}/../web/${name}_bg.wasm\`|" $out/node/$name.js
+  grep -q "/../web/${name}_bg.wasm" $out/node/$name.js
+  rm $out/node/${name}_bg.wasm
 done
 # The sentence-embedding model's module (chromafs/embed, Node only): its own crate, kept
 # out of the filesystem's module.
@@ -24,13 +32,7 @@ wasm-bindgen --target nodejs --out-dir $out/embed --out-name chromafs_embed embe
 node scripts/bundle-api.mjs $out
 echo '{ "type": "module" }' > $out/web/package.json
 echo '{ "type": "commonjs" }' > $out/node/package.json
-# One copy of the module in the package: the CommonJS glue reads the web build's, which is
-# the same bytes.
-cmp -s $out/web/chromafs_core_bg.wasm $out/node/chromafs_core_bg.wasm
-sed -i 's|`${__dirname}/chromafs_core_bg.wasm`|`${__dirname}/../web/chromafs_core_bg.wasm`|' $out/node/chromafs_core.js
-grep -q '/../web/chromafs_core_bg.wasm' $out/node/chromafs_core.js
-rm $out/node/chromafs_core_bg.wasm
 echo '{ "type": "commonjs" }' > $out/embed/package.json
 rm -f $out/*/.gitignore
 rm -rf pkg/dist && mv $out pkg/dist
-ls -l pkg/dist/web/chromafs_core_bg.wasm | awk '{print "chromafs_core_bg.wasm: " $5 " bytes"}'
+ls -l pkg/dist/web/*_bg.wasm | awk '{sub(".*/", "", $9); print $9 ": " $5 " bytes"}'

@@ -14,9 +14,11 @@ import { bashToolSandbox } from "./sandbox.js";
  * Wires the wasm exports into the public API. `run` runs a call in the context the
  * package was loaded in: in Node that is `AsyncLocalStorage.snapshot()`, because
  * just-bash's defense-in-depth blocks `WeakRef`, `setTimeout` and friends while a command
- * runs, and `fetch` (and this package's timers) need them.
+ * runs, and `fetch` (and this package's timers) need them. `loadWriter` returns the writer
+ * module (ingest, annotate), or a promise of it: a module of its own, loaded on the first
+ * call, so that hosts that only read never load it.
  */
-function setup(core, run) {
+function setup(core, run, loadWriter) {
   const { ChromaFs } = core;
   if (ChromaFs.__chromafsReady) return { ChromaFs, ...ChromaFs.__chromafsWriters };
   const proto = ChromaFs.prototype;
@@ -45,7 +47,12 @@ function setup(core, run) {
     configurable: true,
   });
   const wrap = (f) => (run ? (options) => run(() => f(options)) : f);
-  const writers = { ingest: wrap(core.ingest), annotate: wrap(core.annotate) };
+  const writer = (name) =>
+    wrap(async (options) => {
+      const module = await loadWriter();
+      return module[name](options);
+    });
+  const writers = { ingest: writer("ingest"), annotate: writer("annotate") };
   Object.defineProperty(ChromaFs, "__chromafsReady", { value: true });
   Object.defineProperty(ChromaFs, "__chromafsWriters", { value: writers });
   return { ChromaFs, ...writers };

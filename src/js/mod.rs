@@ -8,9 +8,12 @@
 mod callback;
 mod convert;
 mod fetch;
+#[cfg(feature = "write")]
 mod ingest;
+#[cfg(feature = "read")]
 mod ranked;
 
+#[cfg(feature = "write")]
 pub use ingest::{annotate, ingest};
 
 use crate::base::error::{Errno, FsError};
@@ -66,6 +69,7 @@ fn settled(result: Result<JsValue, JsValue>) -> Promise {
 }
 
 /// A read-only just-bash filesystem over a Chroma collection.
+#[cfg(feature = "read")]
 #[wasm_bindgen]
 pub struct ChromaFs {
     inner: Rc<Filesystem>,
@@ -73,6 +77,7 @@ pub struct ChromaFs {
     embedder: Option<Rc<callback::JsEmbedder>>,
 }
 
+#[cfg(feature = "read")]
 #[wasm_bindgen]
 impl ChromaFs {
     /// Opens a session (resolves `Promise<ChromaFs>`).
@@ -384,8 +389,10 @@ impl ChromaFs {
 }
 
 /// What `connect` reads from the host's options.
+#[cfg(feature = "read")]
 type Setup = (Options, Rc<dyn Transport>, Option<Rc<callback::JsEmbedder>>);
 
+#[cfg(feature = "read")]
 impl ChromaFs {
     fn setup(o: &JsValue) -> Result<Setup, JsValue> {
         let embedder = callback::embedder(o)?;

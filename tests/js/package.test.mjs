@@ -46,9 +46,19 @@ test("package.json exports a condition for every runtime, each file present", ()
   for (const cond of ["workerd", "edge-light", "browser", "default"]) {
     assert.ok(readFileSync(path.join(ROOT, "pkg", dot[cond])).length > 0, cond);
   }
-  for (const f of [dot.node.import, dot.node.require, pkg.bin.chromafs, "dist/web/chromafs_core_bg.wasm"]) {
+  for (const f of [dot.node.import, dot.node.require, pkg.bin.chromafs, "dist/web/chromafs_core_bg.wasm", "dist/web/chromafs_write_bg.wasm"]) {
     assert.ok(readFileSync(path.join(ROOT, "pkg", f)).length > 0, f);
   }
-  const wasm = execFileSync("find", [path.join(ROOT, "pkg/dist"), "-name", "chromafs_core_bg.wasm"]).toString().trim().split("\n");
-  assert.equal(wasm.length, 1, `the package ships the module once: ${wasm}`);
+  for (const name of ["chromafs_core_bg.wasm", "chromafs_write_bg.wasm"]) {
+    const wasm = execFileSync("find", [path.join(ROOT, "pkg/dist"), "-name", name]).toString().trim().split("\n");
+    assert.equal(wasm.length, 1, `the package ships each module once: ${wasm}`);
+  }
+});
+
+test("the filesystem's module has no write path: ingest and annotate are in the writer's", async () => {
+  const exportsOf = async (file) => WebAssembly.Module.exports(await WebAssembly.compile(readFileSync(path.join(ROOT, "pkg/dist/web", file)))).map((e) => e.name);
+  const core = await exportsOf("chromafs_core_bg.wasm");
+  const writer = await exportsOf("chromafs_write_bg.wasm");
+  assert.ok(core.includes("chromafs_connect") && !core.includes("ingest") && !core.includes("annotate"), core.join(" "));
+  assert.ok(writer.includes("ingest") && writer.includes("annotate") && !writer.includes("chromafs_connect"), writer.join(" "));
 });
