@@ -108,7 +108,7 @@ impl Reach<'_> {
     /// Chunks holding any of `terms` (by substring, in the spellings a page writes). When
     /// a first request comes back full, the term that most of its chunks hold is left out
     /// and the rest asked again, so a common word cannot crowd out the rare ones.
-    pub(super) async fn containing(&self, terms: &[String]) -> Result<Vec<Chunk>, ChromaError> {
+    pub(super) async fn containing(&self, terms: &[String], query: &str) -> Result<Vec<Chunk>, ChromaError> {
         let mut asked: Vec<&String> = terms.iter().filter(|t| t.chars().count() >= 3).collect();
         crate::base::sort::sort_by(&mut asked, |a, b| specificity(b).cmp(&specificity(a)));
         asked.truncate(FILTER_TERMS);
@@ -118,7 +118,7 @@ impl Reach<'_> {
             if asked.is_empty() {
                 break;
             }
-            let (chunks, full) = self.containing_once(&asked, &mut seen).await?;
+            let (chunks, full) = self.containing_once(&asked, query, &mut seen).await?;
             out.extend(chunks);
             if !full || asked.len() == 1 {
                 break;
@@ -132,11 +132,12 @@ impl Reach<'_> {
     async fn containing_once(
         &self,
         terms: &[&String],
+        query: &str,
         seen: &mut HashSet<String>,
     ) -> Result<(Vec<Chunk>, bool), ChromaError> {
         let collection = self.collection();
         let mut contains: Vec<Value> =
-            terms.iter().flat_map(|t| spellings(t)).map(|s| json!({ "$contains": s })).collect();
+            terms.iter().flat_map(|t| spellings(t, query)).map(|s| json!({ "$contains": s })).collect();
         let where_document = if contains.len() == 1 { contains.remove(0) } else { json!({ "$or": contains }) };
         let mut out = Vec::new();
         let mut full = false;

@@ -97,7 +97,7 @@ pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &
     let reach = Reach { docs, dir: &q.dir };
     let per_hit = if reach.scoped() { NEIGHBOURS_PER_HIT } else { NEIGHBOURS_PER_HIT_UNSCOPED };
     let lexical_terms: &[String] = if q.mode == Mode::Dense { &[] } else { &terms };
-    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(lexical_terms))];
+    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(lexical_terms, &q.text))];
     if let Some(v) = embedding {
         asks.push(Box::pin(reach.nearest(v, (q.k * per_hit).max(MIN_NEIGHBOURS))));
     }

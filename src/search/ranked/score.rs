@@ -8,7 +8,7 @@
 //! need no tuning per collection (k = 60, the constant of the original RRF paper).
 
 use super::chunks::Chunk;
-use super::words::words;
+use super::words::{is_identifier, words};
 
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -16,8 +16,11 @@ const B: f64 = 0.75;
 const RRF_K: f64 = 60.0;
 
 /// Chunks by BM25 over `terms`, best first, those holding none of them left out.
-/// `total` is how many chunks the searched pages have (at least the candidates).
+/// `total` is how many chunks the searched pages have (at least the candidates). An
+/// identifier counts wherever a word holds it, as Chroma's substring filter found it.
 pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize, f64)> {
+    let identifier: Vec<bool> = terms.iter().map(|t| is_identifier(t)).collect();
+    let holds = |t: usize, w: &str| w == terms[t] || (identifier[t] && w.contains(terms[t].as_str()));
     // Term frequencies by term index, and each chunk's length in words.
     let counted: Vec<(Vec<f64>, f64)> = chunks
         .iter()
@@ -26,7 +29,7 @@ pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize
             let mut len = 0.0;
             for w in words(&c.text) {
                 len += 1.0;
-                if let Some(t) = terms.iter().position(|t| *t == w) {
+                if let Some(t) = (0..terms.len()).find(|&t| holds(t, &w)) {
                     tf[t] += 1.0;
                 }
             }
@@ -93,6 +96,15 @@ mod tests {
         assert_eq!(ranked[0].0, 1, "the one chunk with every term, rotate among them: {ranked:?}");
         assert!(!ranked.iter().any(|(i, _)| *i == 2), "a chunk with no term is left out");
         assert_eq!(ranked.len(), 3);
+    }
+
+    #[test]
+    fn an_identifier_counts_inside_a_longer_one() {
+        let chunks = [chunk("a", "the key mint_dsc_8f2a9 is public"), chunk("b", "mint and dsc are words")];
+        let ranked = bm25(&chunks, &["mint_dsc_".to_string()], 10.0);
+        assert_eq!(ranked.iter().map(|r| r.0).collect::<Vec<_>>(), [0], "{ranked:?}");
+        let plain = bm25(&[chunk("c", "keyboard")], &["key".to_string()], 10.0);
+        assert!(plain.is_empty(), "a plain word counts only whole");
     }
 
     #[test]

@@ -67,8 +67,9 @@ pub(super) fn specificity(term: &str) -> (bool, usize) {
 }
 
 /// The spellings of a folded term that a case-sensitive substring filter needs to find
-/// it: as folded, capitalised, and upper case (`api`, `Api`, `API`).
-pub(super) fn spellings(term: &str) -> Vec<String> {
+/// it: as folded, capitalised, upper case (`api`, `Api`, `API`), and as `query` writes it
+/// (`apiPlaygroundInput` for `apiPlaygroundInputs`: identifiers keep their inner capitals).
+pub(super) fn spellings(term: &str, query: &str) -> Vec<String> {
     let mut capital = String::with_capacity(term.len());
     let mut chars = term.chars();
     if let Some(first) = chars.next() {
@@ -76,12 +77,27 @@ pub(super) fn spellings(term: &str) -> Vec<String> {
         capital.extend(chars);
     }
     let mut out = vec![term.to_string()];
-    for s in [capital, term.to_ascii_uppercase()] {
+    for s in [capital, term.to_ascii_uppercase()].into_iter().chain(written(term, query)) {
         if !out.contains(&s) {
             out.push(s);
         }
     }
     out
+}
+
+/// How `query` writes `term`: each of its words that folds and stems to the term, cut to
+/// the term's length (the stem is a prefix of the folded word, but for `-ies` → `-y`).
+fn written<'q>(term: &'q str, query: &'q str) -> impl Iterator<Item = String> + 'q {
+    query
+        .split(|c: char| !is_word_char(c))
+        .filter(move |w| stem(&w.to_ascii_lowercase()) == term && w.to_ascii_lowercase().starts_with(term))
+        .map(move |w| w[..term.len()].to_string())
+}
+
+/// Whether a term is an identifier (a digit or `_` in it): a page may write it inside a
+/// longer one (`mint_dsc_` in `mint_dsc_8f2…`), so it counts wherever a word holds it.
+pub(super) fn is_identifier(term: &str) -> bool {
+    specificity(term).0 && term.len() >= 3
 }
 
 #[cfg(test)]
@@ -107,9 +123,15 @@ mod tests {
 
     #[test]
     fn spellings_cover_the_case_a_page_writes() {
-        assert_eq!(spellings("api"), ["api", "Api", "API"]);
-        assert_eq!(spellings("e401"), ["e401", "E401"]);
-        assert_eq!(spellings("42"), ["42"]);
+        assert_eq!(spellings("api", "the api"), ["api", "Api", "API"]);
+        assert_eq!(spellings("e401", "E401?"), ["e401", "E401"]);
+        assert_eq!(spellings("42", ""), ["42"]);
+        let q = "what is apiPlaygroundInputs for";
+        assert_eq!(
+            spellings("apiplaygroundinput", q),
+            ["apiplaygroundinput", "Apiplaygroundinput", "APIPLAYGROUNDINPUT", "apiPlaygroundInput"]
+        );
+        assert_eq!(spellings("policy", "Policies"), ["policy", "Policy", "POLICY"], "no prefix of -ies to keep");
         assert!(specificity("api_key") > specificity("authentication"));
         assert!(specificity("authentication") > specificity("key"));
     }
