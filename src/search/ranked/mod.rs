@@ -2,16 +2,20 @@
 //!
 //! An agent that starts from a user's question often cannot guess the string grep needs.
 //! A ranked search takes the question as words and, when the session has an embedder, as
-//! a vector, and fuses two rankings over the same collection ([`chunks`], [`score`]):
-//! BM25 over the chunks holding the question's words, so identifiers, error codes and
-//! option names rank first even where embeddings miss them, and the nearest neighbours of
-//! the question's embedding, for the words a page uses instead of the user's. Pages are
-//! ranked by their best chunk and shown with that chunk's lines ([`hits`]), so the agent
-//! can read them with `sed -n`, and grep takes it from there.
+//! a vector, and fuses two rankings over the same collection ([`chunks`], [`score`]): the
+//! nearest neighbours of the question's embedding, for the words a page uses instead of
+//! the user's, and BM25 over the chunks at hand, so identifiers, error codes and option
+//! names rank first even where embeddings miss them. Pages are ranked by their best chunk
+//! and shown with that chunk's lines ([`hits`]), so the agent can read them with `sed -n`,
+//! and grep takes it from there.
 //!
-//! It sends at most three requests for a session whose access fits one clause: the
-//! neighbours, the chunks holding the words, and those again without the commonest word
-//! when the first answer came back full. (Pages without `start_line` add one bulk read.)
+//! With an embedder, the chunks BM25 scores are the nearest 300 and those holding the
+//! question's identifiers: only identifiers are asked of Chroma's full-text filter, which
+//! single-node Chroma answers by scanning its full-text table (slower the larger the
+//! collection), while plain words are already in the nearest chunks. A question in plain
+//! words is one request; with identifiers two, three when that answer came back full.
+//! Without an embedder every word is asked of the filter, and again without the commonest
+//! when the first answer was full. (Pages without `start_line` add one bulk read.)
 
 mod chunks;
 pub(crate) mod command;
@@ -96,23 +100,34 @@ pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &
     };
     let reach = Reach { docs, dir: &q.dir };
     let per_hit = if reach.scoped() { NEIGHBOURS_PER_HIT } else { NEIGHBOURS_PER_HIT_UNSCOPED };
-    let lexical_terms: &[String] = if q.mode == Mode::Dense { &[] } else { &terms };
-    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(lexical_terms, &q.text))];
+    let hybrid = embedding.is_some() && q.mode == Mode::Hybrid;
+    let asked: Vec<String> = match q.mode {
+        Mode::Dense => Vec::new(),
+        _ if hybrid => {
+            terms.iter().filter(|t| words::is_identifier(t) || words::is_camel(t, &q.text)).cloned().collect()
+        }
+        _ => terms.clone(),
+    };
+    let neighbours = if hybrid { crate::chroma::MAX_PAGE } else { (q.k * per_hit).max(MIN_NEIGHBOURS) };
+    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&asked, &q.text))];
     if let Some(v) = embedding {
-        asks.push(Box::pin(reach.nearest(v, (q.k * per_hit).max(MIN_NEIGHBOURS))));
+        asks.push(Box::pin(reach.nearest(v, neighbours)));
     }
     let mut answers = join_all(asks).await.into_iter();
     let lexical = answers.next().expect("asked").map_err(RankError::Chroma)?;
     let dense = answers.next().transpose().map_err(RankError::Chroma)?;
     let total = chunks_searched(docs, &q.dir) as f64;
-    let by_words: Vec<&str> =
-        score::bm25(&lexical, &terms, total).into_iter().map(|(i, _)| lexical[i].id.as_str()).collect();
+    let mut all: Vec<Chunk> = lexical;
+    let mut seen: std::collections::HashSet<String> = all.iter().map(|c| c.id.clone()).collect();
+    all.extend(dense.iter().flatten().filter(|c| seen.insert(c.id.clone())).cloned());
+    let pool: &[Chunk] = if q.mode == Mode::Dense { &[] } else { &all };
+    let by_words: Vec<&str> = score::bm25(pool, &terms, total).into_iter().map(|(i, _)| all[i].id.as_str()).collect();
     let mut rankings = vec![by_words];
     if let Some(dense) = &dense {
         rankings.push(dense.iter().map(|c| c.id.as_str()).collect());
     }
-    let fused = score::fuse(&rankings);
-    let all: Vec<Chunk> = lexical.iter().chain(dense.iter().flatten()).cloned().collect();
+    let mut fused = score::fuse(&rankings);
+    score::identifiers_first(&mut fused, &all, &terms);
     let best = hits::best_pages(&all, &fused, q.k);
     hits::hits(docs, &best, &terms).await.map_err(RankError::Load)
 }

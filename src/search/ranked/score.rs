@@ -56,6 +56,27 @@ pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize
     scored
 }
 
+/// `fused` with the chunks that hold more of the query's identifiers first (an exact
+/// identifier outranks any resemblance), in fused order otherwise.
+pub(super) fn identifiers_first(fused: &mut [(&str, f64)], chunks: &[Chunk], terms: &[String]) {
+    let ids: Vec<&String> = terms.iter().filter(|t| is_identifier(t)).collect();
+    if ids.is_empty() {
+        return;
+    }
+    let held = |id: &str| {
+        chunks.iter().find(|c| c.id == id).map_or(0, |c| {
+            let text: Vec<String> = words(&c.text).collect();
+            ids.iter().filter(|t| text.iter().any(|w| w.contains(t.as_str()))).count()
+        })
+    };
+    let tiers: Vec<usize> = fused.iter().map(|(id, _)| held(id)).collect();
+    let mut order: Vec<usize> = (0..fused.len()).collect();
+    crate::base::sort::sort_by(&mut order, |a, b| tiers[*b].cmp(&tiers[*a]));
+    // A tier adds whole points, so scores stay in rank order (a fused score is under 1).
+    let sorted: Vec<(&str, f64)> = order.iter().map(|&i| (fused[i].0, fused[i].1 + tiers[i] as f64)).collect();
+    fused.copy_from_slice(&sorted);
+}
+
 /// Reciprocal-rank fusion of rankings of chunk ids: each id's sum of 1 / (k + rank),
 /// best first (ties in id order).
 pub(super) fn fuse<'a>(rankings: &[Vec<&'a str>]) -> Vec<(&'a str, f64)> {

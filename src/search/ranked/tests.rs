@@ -113,6 +113,32 @@ fn an_exact_identifier_ranks_its_page_first_with_the_lines_that_hold_it() {
 }
 
 #[test]
+fn with_an_embedder_only_identifiers_are_asked_of_the_full_text_index() {
+    let chroma = ingested();
+    let fs = session(&chroma, &[]);
+    chroma.clear_log();
+    ask(&fs, Some(Rc::new(Topics)), "how do I renew a secret", 3, "/").unwrap();
+    let asked = chroma.requests();
+    assert_eq!(asked.len(), 1, "plain words rank the nearest chunks: {asked:?}");
+    chroma.clear_log();
+    ask(&fs, Some(Rc::new(Topics)), "how do I renew a secret after E401", 3, "/").unwrap();
+    assert_eq!(chroma.requests().len(), 2, "an identifier is asked of the full-text index too");
+    chroma.clear_log();
+    ask(&fs, None, "how do I renew a secret", 3, "/").unwrap();
+    assert!(format!("{:?}", chroma.requests()).contains("renew"), "without an embedder every word is asked");
+}
+
+#[test]
+fn a_chunk_holding_the_identifier_outranks_any_resemblance() {
+    let chroma = ingested();
+    let fs = session(&chroma, &["admin"]);
+    // The runbook is nearer (every credential word) but only the errors page explains E500.
+    let hits = ask(&fs, Some(Rc::new(Topics)), "renew secret credential token key E500", 2, "/").unwrap();
+    assert_eq!(hits[0].path, "/api/errors.md", "{hits:?}");
+    assert!(hits[0].score > hits[1].score, "scores stay in rank order: {hits:?}");
+}
+
+#[test]
 fn a_paraphrase_finds_its_page_through_the_embedding() {
     let chroma = ingested();
     let fs = session(&chroma, &[]);

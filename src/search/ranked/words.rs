@@ -94,6 +94,12 @@ fn written<'q>(term: &'q str, query: &'q str) -> impl Iterator<Item = String> + 
         .map(move |w| w[..term.len()].to_string())
 }
 
+/// Whether `query` writes `term` with a capital after its first letter (`apiPlaygroundInputs`).
+pub(super) fn is_camel(term: &str, query: &str) -> bool {
+    written(term, query)
+        .any(|w| w.chars().skip(1).any(|c| c.is_ascii_uppercase()) && w.chars().any(|c| c.is_ascii_lowercase()))
+}
+
 /// Whether a term is an identifier (a digit or `_` in it): a page may write it inside a
 /// longer one (`mint_dsc_` in `mint_dsc_8f2…`), so it counts wherever a word holds it.
 pub(super) fn is_identifier(term: &str) -> bool {
@@ -132,6 +138,9 @@ mod tests {
             ["apiplaygroundinput", "Apiplaygroundinput", "APIPLAYGROUNDINPUT", "apiPlaygroundInput"]
         );
         assert_eq!(spellings("policy", "Policies"), ["policy", "Policy", "POLICY"], "no prefix of -ies to keep");
+        assert!(is_camel("apiplaygroundinput", q));
+        assert!(!is_camel("api", "the API and the Api"), "capitals alone or first only are not an identifier");
+        assert!(is_identifier("mint_dsc_") && is_identifier("e401") && !is_identifier("key"));
         assert!(specificity("api_key") > specificity("authentication"));
         assert!(specificity("authentication") > specificity("key"));
     }
