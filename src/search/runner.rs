@@ -393,7 +393,7 @@ async fn narrow(
     }
     let before = docs.requests();
     let kept = if hits.is_none()
-        && candidates.iter().map(|(_, p)| p.size.unwrap_or(0)).sum::<u64>() > docs.store().capacity() as u64
+        && candidates.iter().map(|(_, p)| docs.store().size_of(p)).sum::<u64>() > docs.store().capacity() as u64
     {
         // Checking here would load the scope twice: once now, and again as the command
         // reads it after the cache has moved on. The command reads it once, ahead of itself.
@@ -483,9 +483,10 @@ async fn fine_check<'a>(
     let mut rest = candidates;
     while !rest.is_empty() {
         let mut take = 1;
-        let mut bytes = rest[0].1.size.unwrap_or(0);
-        while take < rest.len() && bytes + rest[take].1.size.unwrap_or(0) <= budget {
-            bytes += rest[take].1.size.unwrap_or(0);
+        let size = |page: &PageRef| docs.store().size_of(page);
+        let mut bytes = size(&rest[0].1);
+        while take < rest.len() && bytes + size(&rest[take].1) <= budget {
+            bytes += size(&rest[take].1);
             take += 1;
         }
         let (batch, later) = rest.split_at(take);

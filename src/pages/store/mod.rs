@@ -180,6 +180,9 @@ pub(crate) struct PageStore {
     stats: RefCell<StoreStats>,
 }
 
+/// The size assumed for a page of unknown size before any page is in memory.
+const TYPICAL_PAGE_BYTES: u64 = 8 << 10;
+
 impl PageStore {
     pub(crate) fn new(collection: Collection, transport: Rc<dyn Transport>, opts: StoreOptions) -> Self {
         let timeout_ms = collection.client.config().timeout_ms;
@@ -209,6 +212,20 @@ impl PageStore {
 
     pub(crate) fn capacity(&self) -> usize {
         self.cache.borrow().capacity()
+    }
+
+    /// What a page will take in the cache: its size from the tree, else the average of
+    /// the pages held now (trees other tools write give no sizes), else a typical page.
+    /// Bulk loads and read-ahead windows count pages by it so that a load never brings in
+    /// more than the cache holds, which would evict pages before the command reads them.
+    pub(crate) fn size_of(&self, page: &PageRef) -> u64 {
+        page.size.unwrap_or_else(|| {
+            let cache = self.cache.borrow();
+            match cache.len() {
+                0 => TYPICAL_PAGE_BYTES,
+                n => (cache.used() / n) as u64,
+            }
+        })
     }
 
     /// A page's bytes, from wherever they are nearest. A miss on a page the running

@@ -52,7 +52,7 @@ impl PageStore {
             if !seen.insert(&page.key) || self.is_cached(&page.key) {
                 continue;
             }
-            let size = page.size.unwrap_or(0);
+            let size = self.size_of(page);
             if size > budget {
                 break;
             }

@@ -65,7 +65,7 @@ impl PageStore {
             if self.flights.is_loading(&page.key) {
                 break;
             }
-            let (size, n) = (page.size.unwrap_or(0), count.unwrap_or(1));
+            let (size, n) = (self.size_of(page), count.unwrap_or(1));
             if !window.is_empty() && (bytes + size > budget || chunks + n > max_chunks) {
                 break;
             }

@@ -270,6 +270,24 @@ fn prefetch_skips_cached_pages_and_stops_at_the_cache_budget() {
 }
 
 #[test]
+fn pages_of_unknown_size_count_as_the_pages_in_memory_do() {
+    // Trees other tools write give no sizes: a bulk load of more pages than the cache holds
+    // would evict the first before the command reads them, and each would come back alone.
+    let chroma = many(100);
+    let s = store_with(&chroma, 40, None);
+    read(&s, page("p000.md", None, None)).unwrap();
+    assert_eq!(s.size_of(&page("p001.md", None, None)), 8, "the average of the pages held");
+    assert_eq!(s.size_of(&page("p001.md", Some(3), None)), 3, "a size the tree gives wins");
+    let pages: Vec<PageRef> = (0..100).map(|i| page(&format!("p{i:03}.md"), None, None)).collect();
+    let s2 = s.clone();
+    block_on(async move { s2.prefetch(&pages).await }).unwrap();
+    assert_eq!(s.stats().prefetched_pages, 5, "as many as fill the 40-byte cache, not all 100");
+    assert_eq!(s.stats().cached_pages, 5);
+    let empty = store_with(&chroma, 1 << 20, None);
+    assert_eq!(empty.size_of(&page("p001.md", None, None)), 8 << 10, "a typical page before any is read");
+}
+
+#[test]
 fn a_failed_prefetch_names_its_cause_and_caches_nothing() {
     let chroma = many(2);
     chroma.set_fault(|req| {
