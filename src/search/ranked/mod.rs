@@ -9,7 +9,7 @@
 //! and shown with that chunk's lines ([`hits`]), so the agent can read them with `sed -n`,
 //! and grep takes it from there.
 //!
-//! With an embedder, the chunks BM25 scores are the nearest 300 and those holding the
+//! With an embedder, the chunks BM25 scores are the nearest ones and those holding the
 //! question's identifiers: only identifiers are asked of Chroma's full-text filter, which
 //! single-node Chroma answers by scanning its full-text table (slower the larger the
 //! collection), while plain words are already in the nearest chunks. A question in plain
@@ -108,7 +108,8 @@ pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &
         }
         _ => terms.clone(),
     };
-    let neighbours = if hybrid { crate::chroma::MAX_PAGE } else { (q.k * per_hit).max(MIN_NEIGHBOURS) };
+    // The words re-score the neighbours in a hybrid search: twice as many to choose from.
+    let neighbours = ((if hybrid { 2 } else { 1 }) * q.k * per_hit).clamp(MIN_NEIGHBOURS, crate::chroma::MAX_PAGE);
     let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&asked, &q.text))];
     if let Some(v) = embedding {
         asks.push(Box::pin(reach.nearest(v, neighbours)));
