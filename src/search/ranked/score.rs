@@ -8,7 +8,7 @@
 //! need no tuning per collection (k = 60, the constant of the original RRF paper).
 
 use super::chunks::Chunk;
-use super::words::{is_identifier, words};
+use super::words::{each_word, is_identifier};
 
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -27,12 +27,12 @@ pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize
         .map(|c| {
             let mut tf = vec![0.0; terms.len()];
             let mut len = 0.0;
-            for w in words(&c.text) {
+            each_word(&c.text, |w| {
                 len += 1.0;
-                if let Some(t) = (0..terms.len()).find(|&t| holds(t, &w)) {
+                if let Some(t) = (0..terms.len()).find(|&t| holds(t, w)) {
                     tf[t] += 1.0;
                 }
-            }
+            });
             (tf, len)
         })
         .collect();
@@ -65,8 +65,9 @@ pub(super) fn identifiers_first(fused: &mut [(&str, f64)], chunks: &[Chunk], ter
     }
     let held = |id: &str| {
         chunks.iter().find(|c| c.id == id).map_or(0, |c| {
-            let text: Vec<String> = words(&c.text).collect();
-            ids.iter().filter(|t| text.iter().any(|w| w.contains(t.as_str()))).count()
+            let mut found = vec![false; ids.len()];
+            each_word(&c.text, |w| ids.iter().zip(found.iter_mut()).for_each(|(t, f)| *f |= w.contains(t.as_str())));
+            found.iter().filter(|f| **f).count()
         })
     };
     let tiers: Vec<usize> = fused.iter().map(|(id, _)| held(id)).collect();

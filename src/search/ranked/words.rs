@@ -24,22 +24,39 @@ fn is_word_char(c: char) -> bool {
 
 /// `word` (already lower case) without a plural ending.
 fn stem(word: &str) -> String {
+    let mut w = word.to_string();
+    stem_in_place(&mut w);
+    w
+}
+
+fn stem_in_place(word: &mut String) {
     let n = word.len();
     if n > 4 && word.ends_with("ies") {
-        return format!("{}y", &word[..n - 3]);
+        word.truncate(n - 3);
+        word.push('y');
+    } else if n > 4 && ["sses", "shes", "ches", "xes", "zes"].iter().any(|e| word.ends_with(e)) {
+        word.truncate(n - 2);
+    } else if n > 3 && word.ends_with('s') && !["ss", "us", "is"].iter().any(|e| word.ends_with(e)) {
+        word.truncate(n - 1);
     }
-    if n > 4 && ["sses", "shes", "ches", "xes", "zes"].iter().any(|e| word.ends_with(e)) {
-        return word[..n - 2].to_string();
-    }
-    if n > 3 && word.ends_with('s') && !["ss", "us", "is"].iter().any(|e| word.ends_with(e)) {
-        return word[..n - 1].to_string();
-    }
-    word.to_string()
 }
 
 /// The words of `text`, folded and stemmed, in order.
 pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty()).map(|w| stem(&w.to_ascii_lowercase()))
+}
+
+/// Calls `f` with each of [`words`], through one buffer: the chunks a search scores hold
+/// hundreds of thousands of words, and each need not be a string of its own.
+pub(super) fn each_word(text: &str, mut f: impl FnMut(&str)) {
+    let mut buf = String::new();
+    for w in text.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty()) {
+        buf.clear();
+        buf.push_str(w);
+        buf.make_ascii_lowercase();
+        stem_in_place(&mut buf);
+        f(&buf);
+    }
 }
 
 /// The distinct words of a query that say what it is about, in the order they first
@@ -112,8 +129,12 @@ mod tests {
 
     #[test]
     fn words_are_folded_and_plurals_taken_off() {
-        let w: Vec<String> = words("Rotate the API_KEYS, policies and Keys; E401 in mint.json").collect();
+        let text = "Rotate the API_KEYS, policies and Keys; E401 in mint.json";
+        let w: Vec<String> = words(text).collect();
         assert_eq!(w, ["rotate", "the", "api_key", "policy", "and", "key", "e401", "in", "mint", "json"]);
+        let mut each = Vec::new();
+        each_word(text, |w| each.push(w.to_string()));
+        assert_eq!(each, w);
         assert_eq!(stem("class"), "class");
         assert_eq!(stem("status"), "status");
         assert_eq!(stem("boxes"), "box");
