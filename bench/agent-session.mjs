@@ -12,7 +12,8 @@
 //   process per command as an agent's tool runs them.
 // Totals are wall time and requests (counted by the proxy). With --check, each command's
 // output through chromafs is compared with just-bash's over the InMemoryFs and differences
-// are counted (0 expected).
+// are counted (0 expected). Default options throughout (the process tier at its 64 MiB).
+// Writes bench/results/agent-session-SIZE.json and prints a Markdown table per size.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -24,8 +25,8 @@ import { corpusPresent } from "../support/files.mjs";
 import { startOwnChroma } from "../support/own-chroma.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { startCloudProxy } from "../support/proxy.mjs";
+import { arg, commandLine, kib, startResult } from "../support/results.mjs";
 
-const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 if (!corpusPresent()) process.exit(1);
 const SIZES = arg("--sizes", "1142,10000").split(",").map(Number);
 const LATENCY = Number(arg("--latency", "40"));
@@ -83,8 +84,6 @@ function script(p) {
   ];
 }
 
-const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
-
 async function session(url, collection, lines) {
   const fs = await ChromaFs.connect({ url, collection });
   const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
@@ -94,10 +93,11 @@ async function session(url, collection, lines) {
 }
 
 /** A first and a second session through `proxy`, from a process that holds nothing yet. */
-async function chromafsRuns(proxy, how, lines, rows, size) {
+async function chromafsRuns(proxy, how, lines, rows, size, run) {
   ChromaFs.forgetTrees();
+  // Emptied, then back at its default size.
   ChromaFs.setProcessCacheBytes(0);
-  ChromaFs.setProcessCacheBytes(256 << 20);
+  ChromaFs.setProcessCacheBytes(64 << 20);
   const out = {};
   for (const which of ["first session", "second session, same process"]) {
     const before = proxy.stats();
@@ -105,13 +105,20 @@ async function chromafsRuns(proxy, how, lines, rows, size) {
     const s = await session(proxy.url, "docs", lines);
     const ms = performance.now() - t0;
     const after = proxy.stats();
-    rows.push([size, `chromafs, ${how}`, which, ms.toFixed(0), after.requests - before.requests, kib(after.bytesReceived - before.bytesReceived), `${s.stats.processHits} pages from the process`]);
+    const requests = after.requests - before.requests;
+    rows.push([size, `chromafs, ${how}`, which, ms.toFixed(0), requests, kib(after.bytesReceived - before.bytesReceived), `${s.stats.processHits} pages from the process`]);
+    run.fact(`${how === "loopback" ? "loopback" : "latency"} ${which.split(",")[0]}`, { ms: Math.round(ms), requests, processHits: s.stats.processHits });
     out[which] = s.outputs;
   }
   return out["first session"];
 }
 
-async function measure(base, size, rows) {
+async function measure(base, size) {
+  const rows = [];
+  const run = startResult(`agent-session-${size}`, {
+    command: commandLine().replace(/--sizes \S+/, "").replace(/$/, ` --sizes ${size}`).replace(/  +/g, " "),
+    settings: { commands: String(script("").length), options: "defaults (page cache 64 MiB a session, process tier 64 MiB)", latency: `loopback, and ${LATENCY} ms added per request by a proxy` },
+  });
   const { files, access } = size === base.length ? { files: base, access: {} } : syntheticCorpus(base, { pages: size });
   const prefix = size === base.length ? "" : "v001/";
   const lines = script(prefix);
@@ -120,8 +127,8 @@ async function measure(base, size, rows) {
   const far = await startCloudProxy(server.url, { latencyMs: LATENCY });
   try {
     await ingest({ url: near.url, collection: "docs", files, access });
-    const ours = await chromafsRuns(near, "loopback", lines, rows, size);
-    await chromafsRuns(far, `+${LATENCY} ms per request`, lines, rows, size);
+    const ours = await chromafsRuns(near, "loopback", lines, rows, size, run);
+    await chromafsRuns(far, `+${LATENCY} ms per request`, lines, rows, size, run);
 
     const visible = files.filter((f) => visibleTo(access, [])(f.path));
     let t0 = performance.now();
@@ -129,7 +136,9 @@ async function measure(base, size, rows) {
     const loaded = performance.now() - t0;
     const theirs = [];
     for (const line of lines) theirs.push(await safeExec(mem, line));
-    rows.push([size, "just-bash, InMemoryFs", "files written in, then the script", (performance.now() - t0).toFixed(0), "", "", `${loaded.toFixed(0)} ms writing the files`]);
+    const memMs = performance.now() - t0;
+    rows.push([size, "just-bash, InMemoryFs", "files written in, then the script", memMs.toFixed(0), "", "", `${loaded.toFixed(0)} ms writing the files`]);
+    run.fact("InMemoryFs", { ms: Math.round(memMs), loading: Math.round(loaded) });
 
     const copy = mkdtempSync(path.join(os.tmpdir(), `chromafs-agent-copy-${size}-`));
     try {
@@ -137,26 +146,27 @@ async function measure(base, size, rows) {
       await writeCorpus(visible, copy);
       const copied = performance.now() - t0;
       for (const line of lines) spawnSync("bash", ["-c", line], { cwd: copy, stdio: "ignore" });
-      rows.push([size, "sandbox: GNU bash, copy on disk", "files copied, then the script", (performance.now() - t0).toFixed(0), "", "", `${copied.toFixed(0)} ms copying the files`]);
+      const sandboxMs = performance.now() - t0;
+      rows.push([size, "sandbox: GNU bash, copy on disk", "files copied, then the script", sandboxMs.toFixed(0), "", "", `${copied.toFixed(0)} ms copying the files`]);
+      run.fact("sandbox", { ms: Math.round(sandboxMs), copying: Math.round(copied) });
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
     if (CHECK) {
       const differ = lines.filter((line, i) => JSON.stringify([ours[i].stdout, ours[i].stderr, ours[i].exitCode]) !== JSON.stringify([theirs[i].stdout, theirs[i].stderr, theirs[i].exitCode]));
       rows.push([size, "check", `${differ.length} of ${lines.length} commands differ from just-bash`, "", "", "", differ.join("; ")]);
+      run.fact("differ", differ.length);
     }
     rows.push([size, "proxy", `Chroma Cloud quota violations: ${near.violations.length + far.violations.length}`, "", "", "", ""]);
+    run.fact("quotaViolations", near.violations.length + far.violations.length);
   } finally {
     await near.close();
     await far.close();
     server.stop();
   }
+  run.table("session", ["pages:", "how", "run", "total ms:", "requests:", "received:", "note"], rows);
+  run.save();
 }
 
 const base = await readCorpus(DEFAULT_CORPUS);
-const rows = [];
-const t0 = performance.now();
-for (const size of SIZES) await measure(base, size, rows);
-console.log(`\nnode bench/agent-session.mjs --sizes ${SIZES.join(",")} --latency ${LATENCY}${CHECK ? " --check" : ""}; ${script("").length} commands; default options; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}; ${((performance.now() - t0) / 1000).toFixed(0)} s in all\n`);
-console.log("| pages | how | run | total ms | requests | received | note |\n|---:|---|---|---:|---:|---:|---|");
-for (const r of rows) console.log(`| ${r.map((c) => String(c).replaceAll("|", "\\|")).join(" | ")} |`);
+for (const size of SIZES) await measure(base, size);

@@ -5,23 +5,20 @@
 // written with its pages cut to their first lines (the tree is the same as for the whole
 // pages). Each size gets a Chroma of its own, written through the Chroma Cloud quota proxy
 // and read through it at loopback speed and with latency added. "Cold" forgets the kept
-// tree before each connect; "warm" keeps it and checks that it is fresh. Prints a
-// Markdown table with the settings of the run.
-import os from "node:os";
+// tree before each connect; "warm" keeps it and checks that it is fresh. Writes
+// bench/results/connect.json and prints a Markdown table.
 import { ChromaFs, ingest } from "chromafs";
 import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo } from "./corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { startCloudProxy } from "../support/proxy.mjs";
+import { arg, kib, startResult } from "../support/results.mjs";
 
-const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 if (!corpusPresent()) process.exit(1);
 const SIZES = arg("--sizes", "1142,10000,50000").split(",").map(Number);
 const RUNS = Number(arg("--runs", "7"));
 const LATENCY = Number(arg("--latency", "40"));
-
-const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
 
 async function measure(base, size, rows) {
   const { files, access } = syntheticCorpus(base, { pages: size, tiny: true });
@@ -39,10 +36,12 @@ async function measure(base, size, rows) {
       const requests = (proxy.stats().requests - before.requests) / RUNS;
       const warm = await medianMs(RUNS, () => ChromaFs.connect(opts));
       rows.push([size, tree, how, cold.toFixed(0), requests, warm.toFixed(0)]);
+      run.fact(`${size} ${how === "loopback" ? "loopback" : "latency"}`, { cold: Math.round(cold), warm: Math.round(warm), requests });
     }
     const visible = files.filter((f) => visibleTo(access, [])(f.path));
     const mem = await medianMs(Math.min(RUNS, 3), () => referenceFs(visible));
     rows.push([size, `${visible.length} files`, "just-bash InMemoryFs, files written into it", mem.toFixed(0), "", ""]);
+    run.fact(`${size} InMemoryFs`, Math.round(mem));
   } finally {
     await near.close();
     await far.close();
@@ -50,10 +49,11 @@ async function measure(base, size, rows) {
   }
 }
 
+const run = startResult("connect", {
+  settings: { runs: `${RUNS}, p50 (the InMemoryFs: ${Math.min(RUNS, 3)})`, latency: `loopback, and ${LATENCY} ms added per request by a proxy`, options: "defaults" },
+});
 const base = await readCorpus(DEFAULT_CORPUS);
 const rows = [];
-const t0 = performance.now();
 for (const size of SIZES) await measure(base, size, rows);
-console.log(`\nnode bench/connect.mjs --sizes ${SIZES.join(",")} --runs ${RUNS} --latency ${LATENCY}; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(2)}, ${((performance.now() - t0) / 1000).toFixed(0)} s in all; p50 of ${RUNS} runs\n`);
-console.log("| pages | tree | how | cold connect ms | requests | warm connect ms (freshness check) |\n|---:|---|---|---:|---:|---:|");
-for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+run.table("connect", ["pages", "tree", "how", "cold connect ms:", "requests:", "warm connect ms (freshness check):"], rows);
+run.save();

@@ -1,16 +1,19 @@
 // The built-in embedding model's costs: install size, load time, ms per query and per 100
 // chunks of real docs (chunks derived from the corpus, never stored here).
 //   node bench/embed.mjs [--corpus DIR]
+// Writes bench/results/embed.json and prints a Markdown table.
 import { statSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createEmbedder, MODEL } from "chromafs/embed";
 import { readDocs, CORPUS, ROOT } from "../support/files.mjs";
+import { startResult } from "../support/results.mjs";
 
 const dirSize = (d) => readdirSync(d, { withFileTypes: true }).reduce((s, e) => s + (e.isDirectory() ? dirSize(path.join(d, e.name)) : statSync(path.join(d, e.name)).size), 0);
 const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
 const corpus = process.argv.includes("--corpus") ? process.argv[process.argv.indexOf("--corpus") + 1] : CORPUS;
 
+const run = startResult("embed", { settings: { threads: "one (the module is single-threaded)", runs: "queries: 20, then 100 chunks once" } });
 const t0 = performance.now();
 const e = await createEmbedder();
 const load = performance.now() - t0;
@@ -35,4 +38,8 @@ const rows = [
   ["one query (~8 words)", `${perQuery.toFixed(1)} ms`],
   [`100 chunks of ~1,500 bytes (${chunks.length} taken)`, `${per100.toFixed(0)} ms`],
 ];
-for (const [k, v] of rows) console.log(`${k.padEnd(44)} ${v}`);
+run.table("embed", ["", "measured"], rows);
+run.fact("loadMs", Math.round(load));
+run.fact("queryMs", +perQuery.toFixed(1));
+run.fact("per100Ms", Math.round(per100));
+run.save();

@@ -6,7 +6,8 @@
 // hour, `treeMaxAgeMs`; the pages are not: the process tier is off, so each run fetches its
 // pages from Chroma); "warm" repeats the command in a session that already holds them
 // (sessions get a 256 MiB page cache, so a 10,000-page set fits). Each size gets a Chroma of
-// its own. Prints a Markdown table of p50 wall times, with each time's ratio to GNU's.
+// its own. Writes bench/results/native-SIZE.json and prints a Markdown table of p50 wall
+// times, with each time's ratio to GNU's.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -17,8 +18,8 @@ import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } f
 import { corpusPresent } from "../support/files.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
+import { arg, commandLine, startResult } from "../support/results.mjs";
 
-const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 if (!corpusPresent()) process.exit(1);
 const SIZES = arg("--sizes", "1142,10000").split(",").map(Number);
 const RUNS = Number(arg("--runs", "3"));
@@ -49,6 +50,16 @@ async function benchSize(base, size) {
   const { files, access } = size === base.length ? { files: base, access: {} } : syntheticCorpus(base, { pages: size });
   const { url, stop } = await startOwnChroma(`native-${size}`);
   const rows = [];
+  const run = startResult(ONLY ? `native-${size}-${ONLY.replace(/\W+/g, "-")}` : `native-${size}`, {
+    command: commandLine().replace(/--sizes \S+/, `--sizes ${size}`),
+    settings: {
+      runs: `${RUNS}, p50 (just-bash over an InMemoryFs: ${Math.min(RUNS, 3)})`,
+      cold: "a new session per run; the tree kept in the process (treeMaxAgeMs 1 h), the process tier off, pages from Chroma",
+      warm: "the same session again",
+      "page cache": "cacheBytes 256 MiB a session",
+      pages: size === base.length ? `${size}` : `${size}, ${files.filter((f) => visibleTo(access, [])(f.path)).length} visible`,
+    },
+  });
   try {
     await ingest({ url, collection: "docs", files, access });
     const visible = files.filter((f) => visibleTo(access, [])(f.path));
@@ -79,13 +90,13 @@ async function benchSize(base, size) {
     stop();
   }
   const cell = (ms, gnu) => `${ms.toFixed(0)} (${(ms / gnu).toFixed(1)}×)`;
-  console.log(`\n${size} pages: p50 ms (× GNU)\n`);
-  console.log("| command | chromafs, Rust, cold | chromafs, Rust, warm | chromafs → just-bash, cold | chromafs → just-bash, warm | just-bash, InMemoryFs | GNU, local copy |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|");
-  for (const r of rows) {
-    const cells = [r.nativeCold, r.nativeWarm, r.delegatedCold, r.delegatedWarm, r.mem].map((ms) => cell(ms, r.gnu));
-    console.log(`| \`${r.cmd}\` (${r.what}) | ${cells.join(" | ")} | ${r.gnu.toFixed(0)} |`);
-  }
+  run.table(
+    "commands",
+    ["command", "chromafs, Rust, cold:", "chromafs, Rust, warm:", "chromafs → just-bash, cold:", "chromafs → just-bash, warm:", "just-bash, InMemoryFs:", "GNU, local copy:"],
+    rows.map((r) => [`\`${r.cmd}\` (${r.what})`, ...[r.nativeCold, r.nativeWarm, r.delegatedCold, r.delegatedWarm, r.mem].map((ms) => cell(ms, r.gnu)), r.gnu.toFixed(0)]),
+  );
+  for (const r of rows) run.fact(r.cmd, Object.fromEntries(Object.entries(r).filter(([, v]) => typeof v === "number").map(([k, v]) => [k, Math.round(v)])));
+  run.save();
 }
 
 const base = await readCorpus(DEFAULT_CORPUS);

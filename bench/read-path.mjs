@@ -1,16 +1,22 @@
 // Read-path benchmark on the 1,142-page corpus against a local Chroma:
 //   node bench/read-path.mjs [--url URL]   (npm run bench starts a server itself)
-// Prints a Markdown table: median wall time and Chroma requests per operation.
-import { readFileSync } from "node:fs";
+// Writes bench/results/read-path.json and prints a Markdown table: median wall time and
+// Chroma requests per operation.
 import { ChromaFs, ingest } from "chromafs";
 import { Bash } from "just-bash";
 import { CORPUS, corpusPresent, readDocs } from "../support/files.mjs";
+import { startResult } from "../support/results.mjs";
 
 const url = process.argv.includes("--url") ? process.argv[process.argv.indexOf("--url") + 1] : process.env.CHROMAFS_BENCH_URL;
 if (!url) throw new Error("pass --url or set CHROMAFS_BENCH_URL");
 if (!corpusPresent()) process.exit(1);
 
 const COLLECTION = "bench-corpus";
+const run = startResult("read-path", {
+  command: "node bench/read-path.mjs --url URL",
+  settings: { statistic: "median of the runs each row names", options: "defaults (page cache 64 MiB) but the process tier, off so that a new session's pages are cold" },
+});
+ChromaFs.setProcessCacheBytes(0);
 const rows = [];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -100,7 +106,6 @@ for (const cmd of [
   });
 }
 
-const wasm = readFileSync(new URL("../pkg/dist/web/chromafs_core_bg.wasm", import.meta.url));
-console.log(`corpus: ${files.length} files, ${(summary.bytes / 1048576).toFixed(1)} MiB; wasm module ${wasm.length} bytes\n`);
-console.log("| operation | median ms | Chroma requests | runs |\n|---|---:|---:|---:|");
-for (const r of rows) console.log(`| ${r.name.replaceAll("|", "\\|")} | ${r.ms.toFixed(1)} | ${r.requests} | ${r.runs} |`);
+run.fact("corpus", { files: files.length, mib: +(summary.bytes / 1048576).toFixed(1) });
+run.table("read-path", ["operation", "median ms:", "Chroma requests:", "runs:"], rows.map((r) => [r.name, r.ms.toFixed(1), r.requests, r.runs]));
+run.save();

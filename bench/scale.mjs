@@ -1,11 +1,12 @@
 // chromafs at scale, side by side with the alternatives, in one run:
-//   node bench/scale.mjs [--sizes 1142,10000,50000] [--latency 40] [--runs 5]
+//   node bench/scale.mjs [--sizes 1142,10000] [--latency 40] [--runs 3]   (--sizes 50000: the largest set)
 // For each size it starts a Chroma of its own (Chroma's local full-text filters scan every
 // document of the server, so sizes must not share one), writes the set through a proxy
 // that enforces Chroma Cloud's quotas, and measures connects and searches through it, at
 // loopback speed and with Cloud-like latency added. Beside them: just-bash over an
 // InMemoryFs preloaded with the same files, and GNU grep over a copy on disk.
-// Prints Markdown tables: p50 wall time, requests, bytes sent and received.
+// Writes bench/results/scale-SIZE.json and prints a Markdown table per size: p50 wall time,
+// requests, bytes sent and received.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -17,12 +18,12 @@ import { ROOT, corpusPresent } from "../support/files.mjs";
 import { freePort } from "../support/ports.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { startCloudProxy } from "../support/proxy.mjs";
+import { arg, commandLine, kib as kb, startResult } from "../support/results.mjs";
 
-const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 if (!corpusPresent()) process.exit(1);
-const SIZES = arg("--sizes", "1142,10000,50000").split(",").map(Number);
+const SIZES = arg("--sizes", "1142,10000").split(",").map(Number);
 const LATENCY = Number(arg("--latency", "40"));
-const RUNS = Number(arg("--runs", "5"));
+const RUNS = Number(arg("--runs", "3"));
 
 const SEARCHES = [
   ["rare word", "grep -rn HubSpot /"],
@@ -32,7 +33,6 @@ const SEARCHES = [
 ];
 
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const kb = (n) => (n < 10240 ? `${n} B` : `${(n / 1024).toFixed(0)} KiB`);
 const rows = [];
 const row = (size, what, how, ms, extra = {}) => rows.push({ size, what, how, ms, ...extra });
 
@@ -120,17 +120,26 @@ async function benchSize(base, size) {
   }
 }
 
-// Each size's table is printed as soon as it is measured: a 50,000-page run takes long.
-function print(size) {
-  console.log(`\n| pages | operation | measured on | p50 ms | requests | sent | received | largest body |\n|---:|---|---|---:|---:|---:|---:|---:|`);
-  for (const r of rows.filter((r) => r.size === size)) {
-    const cells = [r.size, r.what.replaceAll("|", "\\|"), r.how, r.ms ? r.ms.toFixed(1) : "", r.requests ?? "", r.sent != null ? kb(r.sent) : "", r.received != null ? kb(r.received) : "", r.maxBody ? kb(r.maxBody) : ""];
-    console.log(`| ${cells.join(" | ")} |`);
-  }
-}
-
+// Off, so that each search's session starts with no page at hand.
+ChromaFs.setProcessCacheBytes(0);
 const base = await readCorpus(DEFAULT_CORPUS);
 for (const size of SIZES) {
+  const run = startResult(`scale-${size}`, {
+    command: commandLine().replace(/--sizes \S+/, "").replace(/$/, ` --sizes ${size}`).replace(/  +/g, " "),
+    settings: {
+      runs: `${RUNS}, p50 (connects warm: ${RUNS * 4}; just-bash over an InMemoryFs: ${Math.min(RUNS, 3)})`,
+      searches: "a new session per run, the tree kept in the process (treeMaxAgeMs 10 min), the page cache cold (the process tier off)",
+      options: "otherwise defaults (page cache 64 MiB)",
+      latency: `loopback, and ${LATENCY} ms added per request by a proxy`,
+    },
+  });
   await benchSize(base, size);
-  print(size);
+  const mine = rows.filter((r) => r.size === size);
+  run.table(
+    "scale",
+    ["pages:", "operation", "measured on", "p50 ms:", "requests:", "sent:", "received:", "largest body:"],
+    mine.map((r) => [r.size, r.what, r.how, r.ms ? r.ms.toFixed(1) : "", r.requests ?? "", r.sent != null ? kb(r.sent) : "", r.received != null ? kb(r.received) : "", r.maxBody ? kb(r.maxBody) : ""]),
+  );
+  for (const r of mine) run.fact(`${r.how}: ${r.what}`, { ms: Math.round(r.ms), requests: r.requests });
+  run.save();
 }

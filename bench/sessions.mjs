@@ -3,12 +3,13 @@
 // command, the process's peak RSS, and the most bytes the sessions' caches held at once
 // (bounded by sessions × cacheBytes).
 //   node bench/sessions.mjs --url http://127.0.0.1:PORT [--sessions 100]
+// Writes bench/results/sessions.json and prints a Markdown table.
 import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
 import { DEFAULT_CORPUS, readCorpus } from "./corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
+import { arg, startResult } from "../support/results.mjs";
 
-const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const URL_ = arg("--url");
 const SESSIONS = Number(arg("--sessions", "100"));
 if (!URL_ || !corpusPresent()) {
@@ -78,11 +79,15 @@ async function run(cacheBytes) {
   for (const fs of sessions) fs.free();
   for (const cause of causes) console.error(`  I/O error: ${cause}`);
   const mib = (n) => `${(n / 2 ** 20).toFixed(0)} MiB`;
-  console.log(
-    `| ${SESSIONS} | ${mib(cacheBytes)} | ${times.length} | ${p(times, 0.5).toFixed(0)} | ${p(times, 0.99).toFixed(0)} | ${(wall / 1000).toFixed(1)} s | ${mib(peak)} | ${mib(cachedPeak)} (≤ ${mib(SESSIONS * cacheBytes)}) | ${failures} |`,
-  );
+  rows.push([SESSIONS, mib(cacheBytes), times.length, p(times, 0.5).toFixed(0), p(times, 0.99).toFixed(0), `${(wall / 1000).toFixed(1)} s`, mib(peak), `${mib(cachedPeak)} (≤ ${mib(SESSIONS * cacheBytes)})`, failures]);
 }
 
-console.log("| sessions | cacheBytes | commands | p50 ms | p99 ms | wall | peak RSS | cached at once | I/O errors |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+const result = startResult("sessions", {
+  command: `node bench/sessions.mjs --url URL --sessions ${SESSIONS}`,
+  settings: { pages: "1,142", options: "defaults but cacheBytes (process tier 64 MiB)", "cached at once": "sampled every 20 ms", runs: "1" },
+});
+const rows = [];
 await run(1 << 20);
 await run(8 << 20);
+result.table("sessions", ["sessions:", "cacheBytes:", "commands:", "p50 ms:", "p99 ms:", "wall:", "peak RSS:", "cached at once:", "I/O errors:"], rows);
+result.save();

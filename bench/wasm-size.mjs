@@ -1,0 +1,37 @@
+// The filesystem's wasm module three ways: as wasm-bindgen writes it, after wasm-opt (what
+// the package ships) and that gzipped (what an edge bundle pays); beside it the writer's
+// and the embedding model's modules, which edge bundles leave out. Run after
+// scripts/build.sh:
+//   node bench/wasm-size.mjs
+// Writes bench/results/wasm-size.json and prints a Markdown table.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { ROOT } from "../support/files.mjs";
+import { startResult } from "../support/results.mjs";
+
+const run = startResult("wasm-size", { settings: { gzip: "level 9", "wasm-opt": "-Os, binaryen from npm (scripts/build.sh)" } });
+const tmp = mkdtempSync(path.join(os.tmpdir(), "chromafs-wasm-size-"));
+try {
+  const bindgen = path.join(os.homedir(), ".cargo/bin/wasm-bindgen");
+  execFileSync(bindgen, ["--target", "web", "--out-dir", tmp, "--out-name", "raw", path.join(ROOT, "target/wasm32-unknown-unknown/release/chromafs_core.wasm")]);
+  const raw = readFileSync(path.join(tmp, "raw_bg.wasm")).length;
+  const shipped = readFileSync(path.join(ROOT, "pkg/dist/web/chromafs_core_bg.wasm"));
+  const gzipped = gzipSync(shipped, { level: 9 }).length;
+  const writer = readFileSync(path.join(ROOT, "pkg/dist/web/chromafs_write_bg.wasm")).length;
+  const embed = readFileSync(path.join(ROOT, "pkg/dist/embed/chromafs_embed_bg.wasm")).length;
+  const B = (n) => `${n.toLocaleString("en-US")} B`;
+  run.table("size", ["module", "bytes:"], [
+    ["core, as wasm-bindgen writes it", B(raw)],
+    ["core, after wasm-opt (what the package ships)", B(shipped.length)],
+    ["core, after wasm-opt, gzipped", B(gzipped)],
+    ["writer (ingest, annotate; Node and browsers, on first use), after wasm-opt", B(writer)],
+    ["embedding model (`chromafs/embed`, Node only)", B(embed)],
+  ]);
+  Object.entries({ raw, shipped: shipped.length, gzipped, writer, embed }).forEach(([k, v]) => run.fact(k, v));
+  run.save();
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
