@@ -13,6 +13,7 @@ export const CLOUD_LIMITS = Object.freeze({
   maxIds: 300, // ids named by one get or query (margin: Cloud's own cap is unpublished)
   maxWherePredicates: 8,
   maxWhereDocumentBytes: 256, // each $contains/$regex string of a full-text filter
+  maxWhereDocumentPredicates: 8, // $contains/$regex leaves of one request's full-text filters
   maxRecordsPerWrite: 300,
   maxDocumentBytes: 16_384,
   maxMetadataValueBytes: 4_096, // the current docs; 1.5.9's docs said 8,182
@@ -32,6 +33,7 @@ const USAGE_NAMES = {
   MetadataValueSizeBytes: "Size of metadata dictionary value (bytes)",
   NumMetadataKeys: "Number of metadata dictionary keys",
   NumWherePredicates: "Number of where clause predicates",
+  NumWhereDocumentPredicates: "Number of where document predicates",
   WhereDocumentValueLength: "Length of where document value",
   RegexPatternLength: "Length of regex pattern",
   NumRecords: "Number of records",
@@ -145,7 +147,11 @@ function checkIds(ids, action, limits) {
 function checkFilters(body, action, limits) {
   const predicates = countWherePredicates(body.where);
   if (predicates > limits.maxWherePredicates) return quotaViolation("NumWherePredicates", action, predicates, limits.maxWherePredicates);
-  for (const { op, pattern } of documentPatterns(body.where_document, body.where)) {
+  const patterns = documentPatterns(body.where_document, body.where);
+  if (patterns.length > limits.maxWhereDocumentPredicates) {
+    return quotaViolation("NumWhereDocumentPredicates", action, patterns.length, limits.maxWhereDocumentPredicates);
+  }
+  for (const { op, pattern } of patterns) {
     const n = bytes(pattern);
     if (n > limits.maxWhereDocumentBytes) {
       const rule = op === "$regex" || op === "$not_regex" ? "RegexPatternLength" : "WhereDocumentValueLength";

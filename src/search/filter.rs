@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 /// Chroma Cloud's limit on a full-text or regex string.
 const MAX_FILTER_BYTES: usize = 256;
 /// `where_document` leaves per query; the scope in `where` takes the eighth predicate.
-const MAX_DOCUMENT_PREDICATES: usize = 7;
+pub(crate) const MAX_DOCUMENT_PREDICATES: usize = 7;
 
 /// How a collection's pages were cut into chunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

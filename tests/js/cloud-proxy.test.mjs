@@ -67,9 +67,19 @@ describe("checkRequest", () => {
     }
   });
 
-  test("where_document does not count toward the predicates", () => {
-    const whereDocument = { $and: Array.from({ length: 12 }, (_, i) => ({ $contains: `w${i}` })) };
+  test("where_document does not count toward the where predicates", () => {
+    const whereDocument = { $and: Array.from({ length: 8 }, (_, i) => ({ $contains: `w${i}` })) };
     assert.equal(get({ where: { page_slug: { $in: slugs(8) } }, where_document: whereDocument }), null);
+  });
+
+  test("more than 8 full-text predicates are refused, those inside where counted too", () => {
+    const leaves = (n) => Array.from({ length: n }, (_, i) => ({ $contains: `w${i}` }));
+    const v = get({ where_document: { $or: [{ $and: leaves(5) }, ...leaves(4)] } });
+    assert.deepEqual([v.rule, v.usage, v.limit], ["NumWhereDocumentPredicates", 9, 8]);
+    assert.equal(v.message, "Quota exceeded: 'Number of where document predicates' exceeded quota limit for action 'Get': current usage of 9 exceeds limit of 8");
+    const inWhere = get({ where: { $and: [{ isPublic: true }, { "#document": { $regex: "x" } }] }, where_document: { $or: leaves(8) } });
+    assert.equal(inWhere?.rule, "NumWhereDocumentPredicates");
+    assert.equal(get({ where_document: { $or: leaves(8) } }), null);
   });
 
   test("a limit above 300 is refused", () => {

@@ -14,12 +14,12 @@ use super::words::{specificity, spellings};
 use crate::chroma::{ChromaError, GetRequest, GetResponse, QueryRequest, MAX_PAGE};
 use crate::pages::collection::Collection;
 use crate::search::docs::Docs;
+use crate::search::filter::MAX_DOCUMENT_PREDICATES;
 use crate::tree::schema;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
-/// Terms that ask Chroma for candidates, at most: three spellings each keep the filter
-/// small whatever the query.
+/// Terms that ask Chroma for candidates, at most (two requests hold two or three each).
 const FILTER_TERMS: usize = 6;
 
 /// One chunk of a visible page.
@@ -105,39 +105,40 @@ impl Reach<'_> {
         Ok(found.into_iter().map(|(_, c)| c).collect())
     }
 
-    /// Chunks holding any of `terms` (by substring, in the spellings a page writes). When
-    /// a first request comes back full, the term that most of its chunks hold is left out
-    /// and the rest asked again, so a common word cannot crowd out the rare ones.
+    /// Chunks holding any of `terms` (by substring, in the spellings a page writes), in
+    /// at most two requests of at most [`MAX_DOCUMENT_PREDICATES`] spellings each, the most
+    /// specific terms first. When a request comes back full, the term that most of its
+    /// chunks hold is left out and the rest asked again, so a common word cannot crowd out
+    /// the rare ones; otherwise the next request asks the terms that did not fit.
     pub(super) async fn containing(&self, terms: &[String], query: &str) -> Result<Vec<Chunk>, ChromaError> {
-        let mut asked: Vec<&String> = terms.iter().filter(|t| t.chars().count() >= 3).collect();
-        crate::base::sort::sort_by(&mut asked, |a, b| specificity(b).cmp(&specificity(a)));
-        asked.truncate(FILTER_TERMS);
+        let mut pending: Vec<&String> = terms.iter().filter(|t| t.chars().count() >= 3).collect();
+        crate::base::sort::sort_by(&mut pending, |a, b| specificity(b).cmp(&specificity(a)));
+        pending.truncate(FILTER_TERMS);
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         for _ in 0..2 {
-            if asked.is_empty() {
+            if pending.is_empty() {
                 break;
             }
-            let (chunks, full) = self.containing_once(&asked, query, &mut seen).await?;
+            let (asked, leaves) = next_batch(&pending, query);
+            let (chunks, full) = self.containing_once(leaves, &mut seen).await?;
             out.extend(chunks);
-            if !full || asked.len() == 1 {
-                break;
+            if full && asked.len() > 1 {
+                let commonest = commonest(&asked, &out);
+                pending.retain(|t| **t != commonest);
+            } else {
+                pending.retain(|t| !asked.contains(t));
             }
-            let commonest = commonest(&asked, &out);
-            asked.retain(|t| **t != commonest);
         }
         Ok(out)
     }
 
     async fn containing_once(
         &self,
-        terms: &[&String],
-        query: &str,
+        mut contains: Vec<Value>,
         seen: &mut HashSet<String>,
     ) -> Result<(Vec<Chunk>, bool), ChromaError> {
         let collection = self.collection();
-        let mut contains: Vec<Value> =
-            terms.iter().flat_map(|t| spellings(t, query)).map(|s| json!({ "$contains": s })).collect();
         let where_document = if contains.len() == 1 { contains.remove(0) } else { json!({ "$or": contains }) };
         let mut out = Vec::new();
         let mut full = false;
@@ -155,6 +156,26 @@ impl Reach<'_> {
         }
         Ok((out, full))
     }
+}
+
+/// The terms one request asks for, from the front of `pending`, and their `$contains`
+/// leaves: whole terms while their spellings fit in Chroma Cloud's limit on full-text
+/// predicates (the first term always, cut to the limit).
+fn next_batch<'t>(pending: &[&'t String], query: &str) -> (Vec<&'t String>, Vec<Value>) {
+    let mut asked = Vec::new();
+    let mut leaves = Vec::new();
+    for term in pending {
+        let mut forms = spellings(term, query);
+        if leaves.len() + forms.len() > MAX_DOCUMENT_PREDICATES {
+            if !asked.is_empty() {
+                break;
+            }
+            forms.truncate(MAX_DOCUMENT_PREDICATES);
+        }
+        leaves.extend(forms.into_iter().map(|s| json!({ "$contains": s })));
+        asked.push(*term);
+    }
+    (asked, leaves)
 }
 
 /// The term the most chunks hold (ignoring case).

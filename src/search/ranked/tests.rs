@@ -129,6 +129,22 @@ fn with_an_embedder_only_identifiers_are_asked_of_the_full_text_index() {
 }
 
 #[test]
+fn a_long_question_asks_within_cloud_full_text_limit_and_still_reaches_its_later_words() {
+    let chroma = ingested();
+    let fs = session(&chroma, &[]);
+    chroma.clear_log();
+    let hits = ask(&fs, None, "credential dashboard palette payment invoice rotate renew", 5, "/").unwrap();
+    let gets = chroma.gets();
+    assert_eq!(gets.len(), 2, "{gets:?}");
+    for get in &gets {
+        let leaves = crate::search::filter::count_leaves(&get["where_document"]);
+        assert!(leaves <= 7, "{leaves} full-text predicates in {get}");
+    }
+    assert!(gets[1]["where_document"].to_string().contains("palette"), "the words that did not fit are asked next");
+    assert!(paths(&hits).contains(&"/guides/theme.md"), "{:?}", paths(&hits));
+}
+
+#[test]
 fn a_chunk_holding_the_identifier_outranks_any_resemblance() {
     let chroma = ingested();
     let fs = session(&chroma, &["admin"]);
