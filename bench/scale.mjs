@@ -7,15 +7,15 @@
 // InMemoryFs preloaded with the same files, and GNU grep over a copy on disk.
 // Writes bench/results/scale-SIZE.json and prints a Markdown table per size: p50 wall time,
 // requests, bytes sent and received.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ChromaFs, ingest } from "chromafs";
 import { Bash } from "just-bash";
 import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus.mjs";
-import { ROOT, corpusPresent } from "../support/files.mjs";
-import { freePort } from "../support/ports.mjs";
+import { corpusPresent } from "../support/files.mjs";
+import { startOwnChroma } from "../support/own-chroma.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { startCloudProxy } from "../support/proxy.mjs";
 import { arg, commandLine, kib as kb, startResult } from "../support/results.mjs";
@@ -55,17 +55,10 @@ async function through(proxy, fn) {
   return { out, requests: after.requests - before.requests, sent: after.bytesSent - before.bytesSent, received: after.bytesReceived - before.bytesReceived, maxBody: proxy.requests.slice(before.requests).reduce((m, r) => Math.max(m, r.bodyBytes ?? 0), 0) };
 }
 
-function startChroma(port, dir) {
-  execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "start", String(port), dir], { stdio: "inherit" });
-  return () => execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "stop", String(port)]);
-}
-
 async function benchSize(base, size) {
   const { files, access } = size === base.length ? { files: base, access: {} } : syntheticCorpus(base, { pages: size });
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `chromafs-scale-${size}-`));
-  const port = await freePort();
-  const stop = startChroma(port, dataDir);
-  const chroma = `http://127.0.0.1:${port}`;
+  const own = await startOwnChroma(`scale-${size}`);
+  const chroma = own.url;
   const cloud = await startCloudProxy(chroma);
   const far = await startCloudProxy(chroma, { latencyMs: LATENCY });
   const collection = "docs";
@@ -115,8 +108,7 @@ async function benchSize(base, size) {
   } finally {
     await cloud.close();
     await far.close();
-    stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    own.stop();
   }
 }
 

@@ -19,7 +19,6 @@
 // requests each search sent, after one untimed pass over the questions.
 //
 // Writes bench/results/search-quality.json and search-latency.json and prints their tables.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -27,26 +26,19 @@ import { Bash } from "just-bash";
 import { ChromaFs, ingest } from "chromafs";
 import { createEmbedder, MODEL } from "chromafs/embed";
 import { ROOT, CORPUS } from "../support/files.mjs";
-import { freePort } from "../support/ports.mjs";
+import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
 import { startProxy } from "../support/proxy.mjs";
 import { readCorpus, syntheticCorpus } from "./corpus.mjs";
-import { startResult } from "../support/results.mjs";
+import { arg, startResult } from "../support/results.mjs";
 
 const args = process.argv.slice(2);
-const flag = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const sizes = flag("--sizes", "1142,10000").split(",").map(Number);
+const sizes = arg("--sizes", "1142,10000").split(",").map(Number);
 const QUESTIONS = JSON.parse(readFileSync(path.join(ROOT, "bench/search-questions.json"), "utf8")).questions;
 const STOP = new Set(["the", "and", "for", "how", "what", "does", "with", "from", "that", "this", "our", "can", "who", "are", "into", "one", "its", "all", "use", "get", "put", "when", "which", "about", "before", "after", "over", "only", "some", "each", "every", "have", "has", "not", "but", "own", "out", "new", "old", "say", "says", "let", "give", "want", "need", "should", "would", "could", "there", "their", "them", "they", "way", "many", "same", "other", "back", "site", "page", "pages", "docs", "documentation"]);
 
 // grep over / names files //a.md, as just-bash's grep does.
 const page = (p) => p.replace(/^\/+/, "/").replace(/^\/(fr|es|zh)\//, "/");
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-
-function startChroma(dir) {
-  const port = Number(execFileSync("python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"]).toString());
-  execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "start", String(port), dir], { stdio: "inherit" });
-  return { url: `http://127.0.0.1:${port}`, stop: () => execFileSync("bash", [path.join(ROOT, "scripts/chroma.sh"), "stop", String(port)]) };
-}
 
 /** Scores a method: `rank(question)` → paths, best first. */
 async function score(rank) {
@@ -113,17 +105,10 @@ async function storeFloor(url, logged) {
   const query = logged.filter((r) => r.url.endsWith("/query") && r.body).at(-1);
   if (!query) return {};
   const body = JSON.parse(query.body);
-  const time = async (b) => {
-    const ts = [];
-    for (let i = 0; i < 20; i++) {
-      const t = performance.now();
-      await (await fetch(`${url}${query.url}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(b) })).text();
-      ts.push(performance.now() - t);
-    }
-    return +percentile(ts, 50).toFixed(1);
-  };
+  const post = async (b) => (await fetch(`${url}${query.url}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(b) })).json();
+  const time = async (b) => +(await medianMs(20, () => post(b))).toFixed(1);
   const { where, ...unfiltered } = body;
-  const answer = await (await fetch(`${url}${query.url}`, { method: "POST", headers: { "content-type": "application/json" }, body: query.body })).json();
+  const answer = await post(body);
   const onePage = { ...unfiltered, where: { page_slug: answer.metadatas[0][0].page_slug } };
   return {
     queryWithAccessMs: await time(body), queryUnfilteredMs: await time(unfiltered), queryOnePageMs: await time(onePage),
@@ -171,7 +156,7 @@ async function latency(url, base, size) {
 
 const dataDir = path.join(ROOT, ".chroma/bench-quality");
 mkdirSync(dataDir, { recursive: true });
-const chroma = startChroma(dataDir);
+const chroma = await startOwnChroma("quality", dataDir);
 try {
   const base = await readCorpus(existsSync(CORPUS) ? CORPUS : (() => { throw new Error(`${CORPUS} is missing`); })());
   if (!args.includes("--skip-quality")) {

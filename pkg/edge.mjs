@@ -1,7 +1,7 @@
 // Vercel's edge runtime: `.wasm?module` imports are compiled before user code runs.
 import wasmModule from "./dist/web/chromafs_core_bg.wasm?module";
 import * as core from "./dist/web/chromafs_core.js";
-import { setup, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox } from "./dist/api.mjs";
+import { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox } from "./dist/api.mjs";
 
 // `vercel dev` and other edge-runtime hosts compile `?module` imports in Node's realm: the
 // module is then not `instanceof` this realm's WebAssembly.Module, and initSync would try
@@ -11,11 +11,8 @@ const module =
     ? wasmModule
     : Object.setPrototypeOf(wasmModule, WebAssembly.Module.prototype);
 core.initSync({ module });
-// The edge bundle carries the filesystem only: writing a collection is a job for Node or a
-// browser (`chromafs ingest`), and the writer's module would add to every deployment.
-const api = setup(core, undefined, () => {
-  throw Object.assign(new Error("ingest and annotate are not part of the build for the edge runtime: run them in Node (chromafs ingest) or a browser"), { code: "ENOTSUP" });
-});
+// The filesystem only: the writer is left out of this build.
+const api = setup(core, undefined, withoutWriter("the edge runtime"));
 
 export const ChromaFs = api.ChromaFs;
 export const ingest = api.ingest;

@@ -10,14 +10,19 @@ import { freePort } from "./ports.mjs";
 
 const SCRIPT = path.join(ROOT, "scripts/chroma.sh");
 
-/** Starts a Chroma on 127.0.0.1 with its data in a new temporary directory: `{ url, stop }`. */
-export async function startOwnChroma(label) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `chromafs-${label}-`));
+/**
+ * Starts a Chroma on 127.0.0.1: `{ url, stop }`. Its data goes in a new temporary directory,
+ * removed by `stop`, or in `dir` when given, kept for the next run (a benchmark that reuses
+ * an expensive ingest).
+ */
+export async function startOwnChroma(label, dir) {
+  const temporary = !dir;
+  const data = dir ?? mkdtempSync(path.join(os.tmpdir(), `chromafs-${label}-`));
   const port = await freePort();
-  execFileSync("bash", [SCRIPT, "start", String(port), dir], { stdio: "inherit" });
+  execFileSync("bash", [SCRIPT, "start", String(port), data], { stdio: "inherit" });
   const stop = () => {
     execFileSync("bash", [SCRIPT, "stop", String(port)]);
-    rmSync(dir, { recursive: true, force: true });
+    if (temporary) rmSync(data, { recursive: true, force: true });
   };
   return { url: `http://127.0.0.1:${port}`, stop };
 }

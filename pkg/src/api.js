@@ -58,4 +58,16 @@ function setup(core, run, loadWriter) {
   return { ChromaFs, ...writers };
 }
 
-export { setup, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
+/**
+ * The `loadWriter` of a build that leaves the writer out (Workers, the edge runtime):
+ * writing a collection is a job for Node or a browser (`chromafs ingest`), and the
+ * writer's module would add to every deployment. `build` names the build in the error.
+ */
+function withoutWriter(build) {
+  return () => {
+    const message = `ingest and annotate are not part of the build for ${build}: run them in Node (chromafs ingest) or a browser`;
+    throw Object.assign(new Error(message), { code: "ENOTSUP" });
+  };
+}
+
+export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
