@@ -320,6 +320,14 @@ export interface ChromaFsInfo {
   treeMetadata: Record<string, unknown>;
   /** The model and dimension that embedded the chunks, when the tree's manifest records them. */
   embedding: { model: string; dimension: number } | null;
+  /**
+   * What is wrong with the tree entries this session could see, one escaped line each
+   * (`corrupt path tree: entry "a\nb.md": path contains the control character '\n'`): pages
+   * whose entry has a field that cannot be right (reading them is EIO with this message),
+   * and entries no listing shows (a key that cannot be a path, two keys naming one path).
+   * Entries whose access cannot be read are hidden from every session and named nowhere.
+   */
+  brokenPages: string[];
 }
 
 /** An embedding function, or an object with one and the model's name (as `chromafs/embed` makes). */

@@ -275,8 +275,8 @@ function progress(message) {
   if (process.stderr.isTTY) process.stderr.write(`${message}\n`);
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+function plural(n, word, words = `${word}s`) {
+  return `${n} ${n === 1 ? word : words}`;
 }
 
 function formatBytes(n) {
@@ -299,7 +299,8 @@ async function runMcp(conn, values) {
   const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? `the ${conn.collection} docs` };
   const connectOptions = { ...conn };
   // A collection the built-in model embedded gets it for the search tool.
-  const probe = await ChromaFs.connect(conn).catch(() => null);
+  const probe = await ChromaFs.connect(values.http === undefined ? { ...conn, groups: groupsOf(values) } : conn).catch(() => null);
+  if (probe) reportBroken(probe);
   if (probe?.info().embedding?.model === "all-MiniLM-L6-v2") {
     const { createEmbedder } = await import("../embed.mjs");
     connectOptions.embed = await createEmbedder().catch((e) => {
@@ -338,6 +339,14 @@ function groupsOf(values) {
   return (values.groups ?? []).flatMap((g) => g.split(",")).map((g) => g.trim()).filter(Boolean);
 }
 
+/** Tells the operator, once, which tree entries the session could see are unusable. */
+function reportBroken(fs) {
+  const broken = fs.info().brokenPages;
+  if (!broken.length) return;
+  const listed = broken.slice(0, 5).map((p) => `\n  ${p}`).join("") + (broken.length > 5 ? `\n  … and ${broken.length - 5} more` : "");
+  process.stderr.write(`chromafs: ${plural(broken.length, "entry", "entries")} of the path tree cannot be shown or read:${listed}\n`);
+}
+
 /** The built-in model, loaded (chromafs/embed), or a CLI error saying how to install it. */
 async function builtInEmbedder() {
   progress("loading the all-MiniLM-L6-v2 model…");
@@ -361,6 +370,7 @@ async function connect(conn, values) {
     });
     if (embed) fs = await ChromaFs.connect({ ...conn, groups, scratch, embed });
   }
+  reportBroken(fs);
   const cwd = fs.resolvePath("/", values.cwd ?? "/");
   // Reported here rather than as an `ls: .: No such file or directory` on every command.
   const where = await fs.stat(cwd).catch(() => null);

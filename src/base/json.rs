@@ -24,12 +24,6 @@ impl<'de, T: de::Deserialize<'de>> serde::Deserialize<'de> for Ordered<T> {
                 while let Some(key) = map.next_key_seed(Key)? {
                     out.push((key, map.next_value()?));
                 }
-                // Sorted, equal keys are neighbours: no hashing or copying of every key.
-                let mut keys: Vec<&str> = out.iter().map(|(k, _)| k.as_str()).collect();
-                crate::base::sort::sort(&mut keys);
-                if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
-                    return Err(de::Error::custom(format!("duplicate key {:?}", w[0])));
-                }
                 Ok(Ordered(out))
             }
             // serde's defaults for the rest format what they got, floats included, which
@@ -93,6 +87,19 @@ pub(crate) fn ordered_object(text: &str) -> Result<Vec<(String, Value)>, serde_j
 /// [`ordered_object`] with each value read straight into `T`: a large document (a path
 /// tree of 50,000 entries) then never becomes a map of JSON values first.
 pub(crate) fn ordered_members<T: de::DeserializeOwned>(text: &str) -> Result<Vec<(String, T)>, serde_json::Error> {
+    let members = all_members(text)?;
+    // Sorted, equal keys are neighbours: no hashing or copying of every key.
+    let mut keys: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+    crate::base::sort::sort(&mut keys);
+    if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
+        return Err(de::Error::custom(format!("duplicate key {:?}", w[0])));
+    }
+    Ok(members)
+}
+
+/// The members of a top-level JSON object, in order, equal keys included: for a reader
+/// that judges each member on its own (a path tree sets both of two equal keys aside).
+pub(crate) fn all_members<T: de::DeserializeOwned>(text: &str) -> Result<Vec<(String, T)>, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     let Ordered(members) = serde::Deserialize::deserialize(&mut de)?;
     de.end()?;

@@ -77,6 +77,16 @@ impl Semaphore {
         Acquire { sem: self, id: None, done: false }
     }
 
+    /// A permit now, if one is free and nobody is waiting for it.
+    pub(crate) fn try_acquire(&self) -> Option<Permit<'_>> {
+        let mut s = self.state.borrow_mut();
+        if s.permits == 0 || !s.queue.is_empty() {
+            return None;
+        }
+        s.permits -= 1;
+        Some(Permit(self))
+    }
+
     #[cfg(test)]
     /// Permits free right now.
     fn available(&self) -> usize {

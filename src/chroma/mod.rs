@@ -17,7 +17,7 @@
 //! [`url`] reads URLs as `fetch` does, [`origin`] says where a request may go, and
 //! [`redact`] makes server text fit to show.
 
-use crate::base::sync::Semaphore;
+use crate::base::sync::{Permit, Semaphore};
 use crate::chroma::breaker::{Admit, Breaker};
 use crate::chroma::budget::Budget;
 use crate::chroma::redact::Secrets;
@@ -272,11 +272,13 @@ impl Client {
         let mut req =
             HttpRequest { method, url, headers, body, timeout_ms: self.cfg.timeout_ms, body_limit: limit.bytes };
         let (mut attempt, mut hops) = (0, 0);
+        // Held while this request probes an open breaker.
+        let mut _probe = None;
         loop {
             if self.budget.as_ref().is_some_and(|b| b.in_command()) {
-                let unavailable = |cause| ChromaError::Unavailable { what: what.to_string(), cause };
-                if self.breaker.admit(self.transport.now_ms()).map_err(unavailable)? == Admit::Probe {
+                if let Some(permit) = self.admitted(what).await? {
                     attempt = self.cfg.retries; // a probe is not retried
+                    _probe = Some(permit);
                 }
             }
             let result = {
@@ -349,6 +351,19 @@ impl Client {
             attempt += 1;
             self.stats.borrow_mut().retries += 1;
             self.transport.sleep(wait.unwrap_or(100u32 << attempt.min(6))).await;
+        }
+    }
+
+    /// Whether the breaker lets a request go now: `Some` when it goes as the probe,
+    /// after waiting for a probe already out to be done.
+    async fn admitted(&self, what: &str) -> Result<Option<Permit<'_>>, ChromaError> {
+        loop {
+            match self.breaker.admit(self.transport.now_ms()) {
+                Ok(Admit::Go) => return Ok(None),
+                Ok(Admit::Probe(permit)) => return Ok(Some(permit)),
+                Ok(Admit::Wait) => self.breaker.settled().await,
+                Err(cause) => return Err(ChromaError::Unavailable { what: what.to_string(), cause }),
+            }
         }
     }
 

@@ -55,6 +55,8 @@ pub(crate) struct Filesystem {
     /// The host accepts searches whose cost depends on hidden text (see
     /// [`Filesystem::coarse_query_allowed`]).
     unscoped_coarse_query: bool,
+    /// What is wrong with the tree entries this session could see, escaped.
+    broken: Vec<String>,
 }
 
 fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
@@ -117,6 +119,7 @@ impl Filesystem {
             }
         }
         let scratch = scratch_root.as_deref().map(|root| RefCell::new(Scratch::new(root, opts.scratch_bytes, now_ms)));
+        let broken = broken_entries(&tree.tree, &opts.groups);
         Ok(Filesystem {
             client,
             collection,
@@ -133,7 +136,15 @@ impl Filesystem {
             scratch_root,
             native_commands: opts.native_commands,
             unscoped_coarse_query: opts.unscoped_coarse_query,
+            broken,
         })
+    }
+
+    /// What is wrong with the tree's entries that this session could see: pages listed
+    /// but unreadable, and entries no listing shows. Entries whose access cannot be read,
+    /// or that the session's groups would not see, are not named.
+    pub(crate) fn broken_pages(&self) -> &[String] {
+        &self.broken
     }
 
     pub(crate) fn listing(&self) -> &Listing {
@@ -365,9 +376,10 @@ impl Filesystem {
         }
         let e = entry.expect("a file that is not a host's lazy file comes from the tree");
         let key = PageKey { collection_id, tree_version: self.tree.tree.version.clone(), slug: e.slug.clone() };
-        let source = match &e.url {
-            Some(url) => Source::Lazy(LazySource::TreeUrl(url.clone())),
-            None => Source::Chunks {
+        let source = match (&e.problem, &e.url) {
+            (Some(problem), _) => Source::Corrupt(problem.clone()),
+            (None, Some(url)) => Source::Lazy(LazySource::TreeUrl(url.clone())),
+            (None, None) => Source::Chunks {
                 slug: e.slug.clone(),
                 count: e.chunks,
                 by_id: self.tree.chunks.ids && e.chunks.is_some(),
@@ -375,6 +387,13 @@ impl Filesystem {
         };
         PageRef { key, size: file.size, source, shareable: true }
     }
+}
+
+/// The problems of the entries of `tree` that `groups` could see, in the tree's order.
+fn broken_entries(tree: &crate::tree::decode::PathTree, groups: &crate::tree::access::Groups) -> Vec<String> {
+    let listed = tree.entries.iter().filter(|e| groups.can_see(&e.access)).filter_map(|e| e.problem.clone());
+    let aside = tree.set_aside.iter().filter(|s| s.access.as_ref().is_some_and(|a| groups.can_see(a)));
+    listed.chain(aside.map(|s| s.problem.clone())).collect()
 }
 
 mod encoding;

@@ -188,19 +188,52 @@ fn a_hosts_lazy_file_is_its_own() {
 }
 
 #[test]
-fn connect_fails_with_the_reason() {
+fn one_bad_entry_costs_its_page_only() {
     let chroma = FakeChroma::new();
-    chroma.put(
-        "broken",
-        "__path_tree__",
-        Some(r#"{"a.md": {"isPublic": true}, "a.md/b": {"isPublic": true}}"#),
-        json!({}),
-    );
-    let mut o = Options::new(URL, "broken");
-    o.groups = Groups::default();
+    let tree = r#"{
+        "a.md": {"isPublic": true}, "a.md/b": {"isPublic": true},
+        "ok.md": {"isPublic": true}, "huge.md": {"isPublic": true, "chunks": 1e12},
+        "x\ny.md": {"isPublic": true}, "secret\u001b.md": {"isPublic": false, "groups": ["admin"]},
+        "odd.md": {"isPublic": "yes"}
+    }"#;
+    chroma.put("broken", "__path_tree__", Some(tree), json!({}));
+    chroma.put("broken", "c0", Some("fine\n"), json!({"page_slug": "ok.md", "chunk_index": 0}));
     let t: Rc<dyn Transport> = Rc::new(chroma.clone());
-    let e = block_on(async move { Filesystem::connect(o, t, 0.0).await.err().unwrap() });
-    assert_eq!(e.to_string(), "EIO: i/o error, connect 'broken': corrupt path tree: entry \"a.md/b\": lies below /a.md, which is the file \"a.md\"");
+    let public = {
+        let t = t.clone();
+        Rc::new(block_on(async move { Filesystem::connect(Options::new(URL, "broken"), t, 0.0).await.ok().unwrap() }))
+    };
+    assert_eq!(
+        &*public.readdir("/").unwrap(),
+        &[("a.md".to_string(), true), ("huge.md".to_string(), false), ("ok.md".to_string(), false)],
+        "the directory a.md/ wins over the file a.md"
+    );
+    assert_eq!(read(&public, "/ok.md").unwrap(), "fine\n");
+    let before = chroma.requests().len();
+    let e = read(&public, "/huge.md").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "EIO: i/o error, open '/huge.md': corrupt path tree: entry \"huge.md\": chunks is more than 100000"
+    );
+    assert_eq!(chroma.requests().len(), before, "nothing is asked for a page whose entry cannot be right");
+    assert_eq!(
+        public.broken_pages(),
+        [
+            "corrupt path tree: entry \"huge.md\": chunks is more than 100000",
+            "corrupt path tree: entry \"x\\ny.md\": path contains the control character '\\n'",
+            "corrupt path tree: entry \"a.md\": is a file, and also the directory of \"a.md/b\"",
+        ],
+        "what the operator is told: escaped, and only what this session could see"
+    );
+    assert!(public.listing().has_hidden_pages(), "entries set aside count as hidden: their chunks may be in Chroma");
+    let mut o = Options::new(URL, "broken");
+    o.groups = Groups::new(["admin"]);
+    let admin = block_on(async move { Filesystem::connect(o, t, 0.0).await.ok().unwrap() });
+    assert!(admin.broken_pages().iter().any(|p| p.contains("secret\\u{1b}.md")), "{:?}", admin.broken_pages());
+    assert!(
+        !admin.broken_pages().iter().any(|p| p.contains("odd.md")),
+        "an entry whose access cannot be read is named to nobody"
+    );
 }
 
 fn cp(fs: &Rc<Filesystem>, src: &str, dest: &str, recursive: bool) -> Result<(), FsError> {

@@ -384,6 +384,11 @@ impl ChromaFs {
             None => JsValue::NULL,
         };
         set(&o, "embedding", embedding);
+        let broken = Array::new();
+        for problem in self.inner.broken_pages() {
+            broken.push(&JsValue::from_str(problem));
+        }
+        set(&o, "brokenPages", broken);
         Ok(o.into())
     }
 }

@@ -441,14 +441,14 @@ fn narrowed_args(job: &Job, n: &Narrowing, kept: &HashSet<String>) -> Vec<String
 fn chunk_slug(page: &PageRef) -> Option<&str> {
     match &page.source {
         Source::Chunks { slug, .. } => Some(slug),
-        Source::Lazy(_) => None,
+        Source::Lazy(_) | Source::Corrupt(_) => None,
     }
 }
 
 fn chunk_count(page: &PageRef) -> Option<u64> {
     match page.source {
         Source::Chunks { count, .. } => count,
-        Source::Lazy(_) => None,
+        Source::Lazy(_) | Source::Corrupt(_) => None,
     }
 }
 

@@ -95,6 +95,11 @@ pub(crate) fn block_on<T: 'static>(future: impl Future<Output = T> + 'static) ->
     value
 }
 
+/// Polls a future once, with a waker that does nothing: whether it is ready now.
+pub(crate) fn poll_once<F: Future + ?Sized>(future: Pin<&mut F>) -> Poll<F::Output> {
+    future.poll(&mut Context::from_waker(Waker::noop()))
+}
+
 /// A gate that futures wait on until a test opens it.
 #[derive(Clone, Default)]
 pub(crate) struct Latch(Rc<RefCell<(bool, Vec<Waker>)>>);

@@ -4,9 +4,16 @@
 //! their access fields and optional `size`, `mtime` and `url`. It arrives as plain JSON
 //! or gzip+base64 (see [`crate::tree::codec`]); plain JSON is recognised by its leading `{`.
 //!
-//! The tree is validated as a whole before anything is shown: a key with `..`, `.`, an
-//! empty segment or a NUL, two keys that name the same path, or a file that is also a
-//! directory would make the shell lie about the docs, so each is an error naming the key.
+//! The tree is validated as a whole before anything is shown, but one bad entry does not
+//! cost the agents every other page. A key that cannot be a path — `..`, `.`, an empty
+//! segment, a control character, two keys naming one path, a file that is also a
+//! directory — would make the shell lie about the docs, so such an entry is set aside:
+//! it is in no listing, and [`PathTree::set_aside`] names it (escaped) for the operator.
+//! An entry whose access cannot be read is set aside too, and is never named to a
+//! session: access fails closed. An entry with a sound path and access but a field that
+//! cannot be right (a chunk count past any real page, a negative size) is listed, and
+//! reading it is an error naming the entry ([`TreeEntry::problem`]). What bounds the tree
+//! as a whole (entries, bytes) still fails `connect` at once.
 //! A [`PathTree`] is shared by every session on the same collection; a session sees it
 //! through a [`Listing`](crate::tree::listing::Listing), pruned to the pages its groups may see.
 
@@ -71,6 +78,18 @@ pub(crate) struct TreeEntry {
     /// How many chunk records the page has, when the producer recorded it: lets a bulk
     /// prefetch issue all its paginated requests at once.
     pub chunks: Option<u64>,
+    /// Why the page cannot be read (a field of its entry that cannot be right): reading
+    /// it is an error with this message, and nothing is asked of Chroma for it.
+    pub problem: Option<String>,
+}
+
+/// An entry no listing holds: its key cannot be a path, or its access cannot be read.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SetAside {
+    /// What is wrong, naming the entry escaped (`corrupt path tree: entry "a\nb.md": …`).
+    pub problem: String,
+    /// The entry's access when it could be read; `None` hides it from every session.
+    pub access: Option<Access>,
 }
 
 /// A decoded, validated tree, shared by all sessions on one collection.
@@ -79,6 +98,8 @@ pub(crate) struct PathTree {
     pub entries: Vec<TreeEntry>,
     /// A fingerprint of the stored record: changes whenever the docs are re-ingested.
     pub version: String,
+    /// Entries left out of every listing, in the order they were found.
+    pub set_aside: Vec<SetAside>,
 }
 
 /// Applies the `extension` option: a slug whose last segment has no extension is shown
@@ -140,38 +161,69 @@ pub(crate) fn check_key(key: &str) -> Result<(), TreeError> {
     Ok(())
 }
 
-fn parse_entry(key: &str, fields: Fields, extension: Option<&str>) -> Result<TreeEntry, TreeError> {
+/// What one entry becomes: a page (perhaps with a problem), or set aside.
+enum Parsed {
+    Page(TreeEntry),
+    SetAside(SetAside),
+}
+
+fn parse_entry(key: &str, fields: Fields, extension: Option<&str>) -> Parsed {
+    let problem = |message: &str| TreeError::entry(key, message).to_string();
     if !fields.object {
-        return Err(TreeError::entry(key, "entry is not an object"));
+        return Parsed::SetAside(SetAside { problem: problem("entry is not an object"), access: None });
     }
-    let bad = |message: &str| TreeError::entry(key, message);
-    let access = Access::from_values(fields.is_public.as_ref(), fields.groups.as_ref()).map_err(bad)?;
-    let size = match fields.size {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(json::whole_number(&v).ok_or_else(|| bad("size must be a non-negative integer"))?),
+    let access = match Access::from_values(fields.is_public.as_ref(), fields.groups.as_ref()) {
+        Ok(a) => a,
+        Err(why) => return Parsed::SetAside(SetAside { problem: problem(why), access: None }),
     };
-    let mtime = match fields.mtime {
+    if let Err(e) = check_key(key) {
+        return Parsed::SetAside(SetAside { problem: e.to_string(), access: Some(access) });
+    }
+    let mut entry = TreeEntry {
+        slug: key.to_string(),
+        path: display_path(key, extension),
+        access,
+        size: None,
+        mtime: None,
+        url: None,
+        chunks: None,
+        problem: None,
+    };
+    if let Err(why) = read_fields(&mut entry, fields) {
+        entry.problem = Some(problem(&why));
+    }
+    Parsed::Page(entry)
+}
+
+/// An entry's optional fields, each checked; the first that cannot be right is the error
+/// (the fields read so far are kept, the rest left out).
+fn read_fields(entry: &mut TreeEntry, fields: Fields) -> Result<(), String> {
+    entry.size = match fields.size {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(json::whole_number(&v).ok_or("size must be a non-negative integer")?),
+    };
+    entry.mtime = match fields.mtime {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => match n.as_f64() {
             Some(f) if f.is_finite() && f.abs() <= 8.64e15 => Some(f),
-            _ => return Err(bad("mtime is out of range")),
+            _ => return Err("mtime is out of range".into()),
         },
-        Some(_) => return Err(bad("mtime must be milliseconds since the epoch")),
+        Some(_) => return Err("mtime must be milliseconds since the epoch".into()),
     };
-    let chunks = match fields.chunks {
+    entry.chunks = match fields.chunks {
         None | Some(Value::Null) => None,
-        Some(v) => match v.as_u64() {
+        Some(v) => match json::whole_number(&v) {
             Some(n) if n <= MAX_PAGE_CHUNKS => Some(n),
-            Some(_) => return Err(bad(&format!("chunks is more than {MAX_PAGE_CHUNKS}"))),
-            None => return Err(bad("chunks must be a non-negative integer")),
+            Some(_) => return Err(format!("chunks is more than {MAX_PAGE_CHUNKS}")),
+            None => return Err("chunks must be a non-negative integer".into()),
         },
     };
-    let url = match fields.url {
+    entry.url = match fields.url {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if !s.is_empty() => Some(s),
-        Some(_) => return Err(bad("url must be a non-empty string")),
+        Some(_) => return Err("url must be a non-empty string".into()),
     };
-    Ok(TreeEntry { slug: key.to_string(), path: display_path(key, extension), access, size, mtime, url, chunks })
+    Ok(())
 }
 
 /// Decodes a stored tree document: plain JSON, or gzip then base64.
@@ -197,7 +249,7 @@ impl PathTree {
 
     /// Parses and validates the tree's JSON.
     pub(crate) fn from_json(json: &str, extension: Option<&str>) -> Result<Self, TreeError> {
-        let raw = json::ordered_members(json).map_err(|e| TreeError::whole(format!("invalid JSON: {e}")))?;
+        let raw = json::all_members(json).map_err(|e| TreeError::whole(format!("invalid JSON: {e}")))?;
         let version = format!("{:016x}", codec::fingerprint(json.as_bytes()));
         Self::from_members(raw, extension, version)
     }
@@ -212,36 +264,67 @@ impl PathTree {
             return Err(TreeError::whole(format!("more than {MAX_ENTRIES} entries")));
         }
         let mut entries = Vec::with_capacity(raw.len());
+        let mut set_aside = Vec::new();
         for (key, value) in raw {
-            check_key(&key)?;
-            entries.push(parse_entry(&key, value, extension)?);
+            match parse_entry(&key, value, extension) {
+                Parsed::Page(e) => entries.push(e),
+                Parsed::SetAside(s) => set_aside.push(s),
+            }
         }
         // Stable: trees are usually written sorted already, and then this is one pass.
         crate::base::sort::sort_by(&mut entries, |a, b| path::js_cmp(&a.path, &b.path));
-        // Sorted, two entries naming one path are neighbours.
-        if let Some(w) = entries.windows(2).find(|w| w[0].path == w[1].path) {
-            return Err(TreeError::entry(&w[1].slug, format!("names the same path {} as {:?}", w[1].path, w[0].slug)));
-        }
-        // A path that is a file must not also be a directory of another entry. Each
-        // directory is recorded with the first entry below it; the walk up stops at a
-        // directory already recorded, whose ancestors are then recorded too.
-        let mut dirs: PathMap<&str, &str> = PathMap::default();
-        for entry in &entries {
-            let mut dir = path::parent(&entry.path);
-            while dir != "/" && !dirs.contains_key(dir) {
-                dirs.insert(dir, &entry.slug);
-                dir = path::parent(dir);
+        set_aside.extend(collisions(&mut entries));
+        Ok(PathTree { entries, version, set_aside })
+    }
+}
+
+/// Takes out of `entries` (sorted by path) every entry that names a path another entry
+/// names too, and every file that is also a directory of another entry: which one the
+/// author meant cannot be known, so none of them is shown.
+fn collisions(entries: &mut Vec<TreeEntry>) -> Vec<SetAside> {
+    let mut out = Vec::new();
+    let mut clash = vec![false; entries.len()];
+    // Sorted, two entries naming one path are neighbours.
+    for i in 1..entries.len() {
+        if entries[i].path == entries[i - 1].path {
+            for (at, other) in [(i, i - 1), (i - 1, i)] {
+                if !clash[at] {
+                    clash[at] = true;
+                    let why = format!("names the same path {} as {:?}", entries[at].path, entries[other].slug);
+                    out.push(SetAside {
+                        problem: TreeError::entry(&entries[at].slug, why).to_string(),
+                        access: Some(entries[at].access.clone()),
+                    });
+                }
             }
         }
-        if let Some((file, below)) = entries.iter().find_map(|e| Some((e, *dirs.get(e.path.as_str())?))) {
-            return Err(TreeError::entry(
-                below,
-                format!("lies below {}, which is the file {:?}", file.path, file.slug),
-            ));
-        }
-        drop(dirs);
-        Ok(PathTree { entries, version })
     }
+    // A path that is a file must not also be a directory of another entry. Each directory
+    // is recorded with the first entry below it; the walk up stops at a directory already
+    // recorded, whose ancestors are then recorded too.
+    let mut dirs: PathMap<&str, &str> = PathMap::default();
+    for (entry, _) in entries.iter().zip(&clash).filter(|(_, c)| !**c) {
+        let mut dir = path::parent(&entry.path);
+        while dir != "/" && !dirs.contains_key(dir) {
+            dirs.insert(dir, &entry.slug);
+            dir = path::parent(dir);
+        }
+    }
+    let mut is_dir = vec![false; entries.len()];
+    for (i, e) in entries.iter().enumerate() {
+        if let Some(below) = dirs.get(e.path.as_str()).filter(|_| !clash[i]) {
+            is_dir[i] = true;
+            let why = format!("is a file, and also the directory of {below:?}");
+            out.push(SetAside { problem: TreeError::entry(&e.slug, why).to_string(), access: Some(e.access.clone()) });
+        }
+    }
+    drop(dirs);
+    let mut i = 0;
+    entries.retain(|_| {
+        i += 1;
+        !clash[i - 1] && !is_dir[i - 1]
+    });
+    out
 }
 
 #[cfg(test)]
@@ -286,74 +369,95 @@ pub(crate) mod tests {
         assert_eq!(t.entries[2].slug, "guides/intro");
     }
 
+    /// The problems of the entries set aside, and of those listed but unreadable.
+    fn problems(json: &str) -> (Vec<String>, Vec<(String, String)>) {
+        let t = PathTree::from_json(json, None).unwrap();
+        let listed = t.entries.iter().filter_map(|e| Some((e.slug.clone(), e.problem.clone()?))).collect();
+        (t.set_aside.into_iter().map(|s| s.problem).collect(), listed)
+    }
+
     #[test]
-    fn rejects_bad_keys() {
-        for (json, key) in [
-            (r#"{"a/../b.md": {"isPublic": true}}"#, "a/../b.md"),
-            (r#"{"a//b.md": {"isPublic": true}}"#, "a//b.md"),
-            (r#"{"/a.md": {"isPublic": true}}"#, "/a.md"),
-            (r#"{"a/": {"isPublic": true}}"#, "a/"),
-            (r#"{"./a": {"isPublic": true}}"#, "./a"),
-            (r#"{"": {"isPublic": true}}"#, ""),
-            (r#"{"a\nb.md": {"isPublic": true}}"#, "a\nb.md"),
-            (r#"{"d\nforged/page.md": {"isPublic": true}}"#, "d\nforged/page.md"),
-            (r#"{"a\rb.md": {"isPublic": true}}"#, "a\rb.md"),
-            (r#"{"\u001b[31mred.md": {"isPublic": true}}"#, "\u{1b}[31mred.md"),
-            (r#"{"del\u007f.md": {"isPublic": true}}"#, "del\u{7f}.md"),
-            (r#"{"c1\u009b2J.md": {"isPublic": true}}"#, "c1\u{9b}2J.md"),
-            (r#"{"tab\t.md": {"isPublic": true}}"#, "tab\t.md"),
+    fn keys_that_cannot_be_paths_are_set_aside_and_the_rest_kept() {
+        for (json, shown) in [
+            (r#"{"a/../b.md": {"isPublic": true}}"#, r#""a/../b.md""#),
+            (r#"{"a//b.md": {"isPublic": true}}"#, r#""a//b.md""#),
+            (r#"{"/a.md": {"isPublic": true}}"#, r#""/a.md""#),
+            (r#"{"a/": {"isPublic": true}}"#, r#""a/""#),
+            (r#"{"./a": {"isPublic": true}}"#, r#""./a""#),
+            (r#"{"": {"isPublic": true}}"#, r#""""#),
+            (r#"{"a\nb.md": {"isPublic": true}}"#, r#""a\nb.md""#),
+            (r#"{"d\nforged/page.md": {"isPublic": true}}"#, r#""d\nforged/page.md""#),
+            (r#"{"a\rb.md": {"isPublic": true}}"#, r#""a\rb.md""#),
+            (r#"{"\u001b[31mred.md": {"isPublic": true}}"#, r#""\u{1b}[31mred.md""#),
+            (r#"{"del\u007f.md": {"isPublic": true}}"#, r#""del\u{7f}.md""#),
+            (r#"{"c1\u009b2J.md": {"isPublic": true}}"#, r#""c1\u{9b}2J.md""#),
+            (r#"{"tab\t.md": {"isPublic": true}}"#, r#""tab\t.md""#),
         ] {
-            let e = PathTree::from_json(json, None).unwrap_err();
-            assert_eq!(e.key.as_deref(), Some(key), "{json}");
+            let with_good = json.replacen('{', r#"{"good.md": {"isPublic": true}, "#, 1);
+            let t = PathTree::from_json(&with_good, None).unwrap();
+            assert_eq!(t.entries.iter().map(|e| e.slug.as_str()).collect::<Vec<_>>(), ["good.md"], "{json}");
+            assert_eq!(t.set_aside.len(), 1, "{json}");
+            assert!(
+                t.set_aside[0].problem.starts_with(&format!("corrupt path tree: entry {shown}: ")),
+                "{json}: {:?}",
+                t.set_aside
+            );
+            assert!(!t.set_aside[0].problem.chars().any(char::is_control), "the problem holds no control character");
         }
     }
 
     #[test]
     fn control_characters_are_named_escaped() {
-        let e = PathTree::from_json(r#"{"ok.md": {"isPublic": true}, "a\nb\u001b[2J.md": {"isPublic": true}}"#, None)
-            .unwrap_err();
+        let (aside, _) = problems(r#"{"ok.md": {"isPublic": true}, "a\nb\u001b[2J.md": {"isPublic": true}}"#);
+        assert_eq!(aside, [r#"corrupt path tree: entry "a\nb\u{1b}[2J.md": path contains the control character '\n'"#]);
+        let t = PathTree::from_json(
+            r#"{"naïve café/日本.md": {"isPublic": true}, "nbsp\u00a0.md": {"isPublic": true}}"#,
+            None,
+        )
+        .unwrap();
+        assert_eq!((t.entries.len(), t.set_aside.len()), (2, 0), "other characters are fine");
+    }
+
+    #[test]
+    fn colliding_entries_are_all_set_aside() {
+        let (aside, _) =
+            problems(r#"{"a.md": {"isPublic": true}, "a.md": {"isPublic": false}, "b.md": {"isPublic": true}}"#);
+        assert_eq!(aside.len(), 2, "both of two equal keys: which was meant cannot be known");
+        assert!(aside[0].contains(r#"names the same path /a.md as "a.md""#), "{aside:?}");
+        let t = PathTree::from_json(r#"{"a": {"isPublic": true}, "a/b.md": {"isPublic": true}}"#, None).unwrap();
+        assert_eq!(t.entries.iter().map(|e| e.slug.as_str()).collect::<Vec<_>>(), ["a/b.md"], "the directory wins");
         assert_eq!(
-            e.to_string(),
-            r#"corrupt path tree: entry "a\nb\u{1b}[2J.md": path contains the control character '\n'"#
+            t.set_aside[0].problem,
+            r#"corrupt path tree: entry "a": is a file, and also the directory of "a/b.md""#
         );
-        assert!(!e.to_string().chars().any(char::is_control), "the message itself holds no control character");
-        assert!(
-            PathTree::from_json(
-                r#"{"naïve café/日本.md": {"isPublic": true}, "nbsp\u00a0.md": {"isPublic": true}}"#,
-                None
-            )
-            .is_ok(),
-            "other characters are fine"
-        );
+        let t = PathTree::from_json(r#"{"a": {"isPublic": true}, "a.mdx": {"isPublic": true}}"#, Some(".mdx")).unwrap();
+        assert!(t.entries.is_empty() && t.set_aside[0].problem.contains("same path /a.mdx"), "{:?}", t.set_aside);
     }
 
     #[test]
-    fn rejects_duplicates_and_collisions() {
-        let e = PathTree::from_json(r#"{"a.md": {"isPublic": true}, "a.md": {"isPublic": false}}"#, None).unwrap_err();
-        assert!(e.to_string().contains("duplicate key \"a.md\""), "{e}");
-        let e = PathTree::from_json(r#"{"a": {"isPublic": true}, "a/b.md": {"isPublic": true}}"#, None).unwrap_err();
-        assert_eq!(e.key.as_deref(), Some("a/b.md"));
-        assert!(e.to_string().contains("which is the file \"a\""), "{e}");
-        let e =
-            PathTree::from_json(r#"{"a": {"isPublic": true}, "a.mdx": {"isPublic": true}}"#, Some(".mdx")).unwrap_err();
-        assert!(e.to_string().contains("same path /a.mdx"), "{e}");
-    }
-
-    #[test]
-    fn rejects_bad_fields() {
+    fn unreadable_access_hides_and_other_bad_fields_make_the_page_an_error() {
         for json in [
             r#"{"a": {"isPublic": "yes"}}"#,
             r#"{"a": {"isPublic": true, "groups": "admin"}}"#,
             r#"{"a": {"isPublic": true, "groups": [1]}}"#,
-            r#"{"a": {"isPublic": true, "size": -1}}"#,
-            r#"{"a": {"isPublic": true, "size": 1.5}}"#,
-            r#"{"a": {"isPublic": true, "url": 3}}"#,
-            r#"{"a": {"isPublic": true, "chunks": 100001}}"#,
-            r#"{"a": {"isPublic": true, "chunks": 1e12}}"#,
             r#"{"a": true}"#,
         ] {
-            let e = PathTree::from_json(json, None).unwrap_err();
-            assert_eq!(e.key.as_deref(), Some("a"), "{json}");
+            let t = PathTree::from_json(json, None).unwrap();
+            assert!(t.entries.is_empty(), "{json}");
+            assert_eq!(t.set_aside[0].access, None, "{json}: fails closed");
+        }
+        for (json, why) in [
+            (r#"{"a": {"isPublic": true, "size": -1}}"#, "size must be a non-negative integer"),
+            (r#"{"a": {"isPublic": true, "size": 1.5}}"#, "size must be a non-negative integer"),
+            (r#"{"a": {"isPublic": true, "url": 3}}"#, "url must be a non-empty string"),
+            (r#"{"a": {"isPublic": true, "chunks": 100001}}"#, "chunks is more than 100000"),
+            (r#"{"a": {"isPublic": true, "chunks": 1e12}}"#, "chunks is more than 100000"),
+            (r#"{"a": {"isPublic": true, "chunks": -3}}"#, "chunks must be a non-negative integer"),
+            (r#"{"a": {"isPublic": true, "mtime": "today"}}"#, "mtime must be milliseconds since the epoch"),
+        ] {
+            let (aside, listed) = problems(json);
+            assert!(aside.is_empty(), "{json}");
+            assert_eq!(listed, [("a".to_string(), format!("corrupt path tree: entry \"a\": {why}"))], "{json}");
         }
         assert!(PathTree::from_json("[1,2]", None).is_err());
         assert!(PathTree::from_json("{\"a\":", None).is_err());
@@ -362,17 +466,17 @@ pub(crate) mod tests {
     #[test]
     fn hostile_trees_fail_at_once_naming_the_limit() {
         let deep = vec!["d"; 50_000].join("/");
-        let e = PathTree::from_json(&format!("{{{deep:?}: {{\"isPublic\": true}}}}"), None).unwrap_err();
-        assert!(e.to_string().ends_with("…: path longer than 4096 bytes"), "{e}");
+        let (aside, _) = problems(&format!("{{{deep:?}: {{\"isPublic\": true}}}}"));
+        assert!(aside[0].ends_with("…: path longer than 4096 bytes"), "{aside:?}");
         let deep = vec!["d"; 300].join("/");
-        let e = PathTree::from_json(&format!("{{{deep:?}: {{\"isPublic\": true}}}}"), None).unwrap_err();
-        assert!(e.to_string().ends_with(": path deeper than 256 levels"), "{e}");
-        assert!(e.to_string().len() < 400, "the key is shortened in the message");
+        let (aside, _) = problems(&format!("{{{deep:?}: {{\"isPublic\": true}}}}"));
+        assert!(aside[0].ends_with(": path deeper than 256 levels"), "{aside:?}");
+        assert!(aside[0].len() < 400, "the key is shortened in the message");
         let bomb = codec::base64_encode(&codec::gzip(&vec![b' '; MAX_TREE_BYTES + 1]));
         let e = PathTree::from_document(&bomb, None).unwrap_err();
         assert_eq!(e.to_string(), format!("corrupt path tree: gzip data inflates past {MAX_TREE_BYTES} bytes"));
-        let e = PathTree::from_json("{\"/\": {}, \"//\": {}}", None).unwrap_err();
-        assert_eq!(e.key.as_deref(), Some("/"));
+        let (aside, _) = problems("{\"/\": {}, \"//\": {}}");
+        assert_eq!(aside.len(), 2);
     }
 
     #[test]

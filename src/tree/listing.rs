@@ -81,6 +81,9 @@ impl Listing {
                 listing.hidden += 1;
             }
         }
+        // Entries no listing holds are hidden from every session: their chunks may still be
+        // in Chroma, and what a search costs must not depend on them.
+        listing.hidden += tree.set_aside.len();
         for p in extra_files {
             let p = path::normalize(p);
             match listing.nodes.get_mut(&p) {

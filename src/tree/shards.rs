@@ -316,7 +316,7 @@ pub(crate) fn join<T: serde::de::DeserializeOwned>(
                 manifest.version
             )));
         }
-        members.extend(json::ordered_members(body).map_err(|e| LayoutError::Corrupt(format!("shard {part}: {e}")))?);
+        members.extend(json::all_members(body).map_err(|e| LayoutError::Corrupt(format!("shard {part}: {e}")))?);
     }
     Ok(members)
 }

@@ -84,3 +84,16 @@ test("errors are one clear line; usage errors exit 2", () => {
   assert.match(r.stdout, /^Usage: chromafs <command> \[options\]/);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test("a tree with a bad entry: exec tells the operator once, escaped, and serves the rest", async () => {
+  const { writeOtherTool } = await import("../../support/other-tool.mjs");
+  const files = [{ path: "ok.md", content: "fine\n" }, { path: "x\ny.md", content: "forged\n" }];
+  await writeOtherTool(chromaUrl(), "cli-broken", files, {
+    chunkLength: () => 100,
+    entry: (f) => (f.path === "ok.md" ? { isPublic: true } : { isPublic: true, chunks: 3 }),
+  });
+  const r = cli(["exec", "cat /ok.md; ls /", "--url", chromaUrl(), "--collection", "cli-broken", "--scratch", "none"]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "fine\nok.md\n");
+  assert.equal(r.stderr, `chromafs: 1 entry of the path tree cannot be shown or read:\n  corrupt path tree: entry "x\\ny.md": path contains the control character '\\n'\n`);
+});

@@ -15,6 +15,7 @@ import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
 import { ROOT, assertWithinQuotas, chromaUrl, cloudChroma, freePort, newBash } from "./helpers.mjs";
 import { startProxy, chroma, collectionId } from "../../support/proxy.mjs";
+import { writeOtherTool } from "../../support/other-tool.mjs";
 
 // These tests watch how each session fails: pages shared by the sessions of this process would
 // answer in Chroma's place (the process tier is tested in process-tier.test.mjs).
@@ -37,6 +38,8 @@ let proxy, cloud;
 
 before(async () => {
   await ingest({ url: chromaUrl(), collection: "failures", files });
+  // The same pages as another tool writes them: read by slug, several requests at once.
+  await writeOtherTool(chromaUrl(), "failures-foreign", files, { chunkLength: () => 7, entry: () => ({ isPublic: true }) });
   await ingest({ url: chromaUrl(), collection: "faults", files: FAULT_FILES, chunkBytes: 64 });
   cloud = await cloudChroma();
   proxy = await startProxy(cloud.url);
@@ -107,6 +110,33 @@ for (const [fault, arm] of [
     const all = await exec("cat /api/*.md /guides/*.md");
     assert.equal(all.stdout, [...content.keys()].sort().map((p) => content.get(p)).join(""), "no cache holds a partial page");
     assert.equal(fs.stats().cachedPages, PAGES);
+  });
+}
+
+for (const [fault, arm] of [
+  ["a connection reset", (p) => (p.state.down = true)],
+  ["a 500", (p) => (p.state.failWhen = () => 500)],
+  ["a hang", (p) => (p.state.delayMs = 1500)],
+]) {
+  test(`after ${fault} is over, the very next search in the same session works`, async () => {
+    for (const [collection, cmd] of [
+      ["failures", "grep -rl token /"],
+      ["failures", "rg -l token /"],
+      ["failures-foreign", "grep -rc token /"],
+      ["failures-foreign", "rg -c token /"],
+      ["failures-foreign", "grep -rli TOKEN /api"],
+    ]) {
+      const { exec } = await session({ timeoutMs: 500, collection });
+      arm(proxy);
+      const failed = await exec(cmd);
+      assert.equal(failed.exitCode, 2, `${cmd} while ${fault}: ${failed.stderr}`);
+      assert.match(failed.stderr, /Input\/output error/);
+      proxy.reset();
+      const r = await exec(cmd);
+      const want = await (await session({ collection })).exec(cmd);
+      assert.ok(want.stdout.split("\n").length > 10, want.stdout);
+      assert.deepEqual([r.stdout, r.stderr, r.exitCode], [want.stdout, "", 0], `${cmd} after ${fault}`);
+    }
   });
 }
 
@@ -297,7 +327,7 @@ test("a missing chunk, a duplicate or a changed page is EIO, never stitched", as
   assert.equal(await fs.readFile("/long.md"), FAULT_FILES[3].content, "repaired data reads again");
 });
 
-test("a corrupt or missing tree makes connect fail with the reason", async () => {
+test("a tree that is not one makes connect fail with the reason; so does a missing one", async () => {
   await ingest({ url: chromaUrl(), collection: "faults-tree", files: FAULT_FILES });
   const id = await collectionId(chromaUrl(), "faults-tree");
   const setTree = (doc) =>
@@ -311,10 +341,7 @@ test("a corrupt or missing tree makes connect fail with the reason", async () =>
   for (const [doc, message] of [
     ["H4sIAAAAAAAA/wMAAAAAAAAAAAA=!!", "corrupt path tree: neither JSON nor base64: invalid base64 character at offset 28"],
     ["aGVsbG8gd29ybGQ=", "corrupt path tree: not gzip data"],
-    ['{"a.md": {"isPublic": true}, "a.md/b.md": {"isPublic": true}}', 'corrupt path tree: entry "a.md/b.md": lies below /a.md, which is the file "a.md"'],
-    ['{"../etc/passwd": {"isPublic": true}}', `corrupt path tree: entry "../etc/passwd": '..' is not allowed in a path`],
-    ['{"a.md": {"isPublic": true}, "a.md": {"isPublic": false}}', 'corrupt path tree: invalid JSON: duplicate key "a.md"'],
-    ['{"a.md": {"isPublic": "yes"}}', 'corrupt path tree: entry "a.md": isPublic must be true or false'],
+    ['{"a.md": {"isPublic": true}', "corrupt path tree: invalid JSON: "],
   ]) {
     await setTree(doc);
     await assert.rejects(open(), (e) => {
@@ -328,6 +355,56 @@ test("a corrupt or missing tree makes connect fail with the reason", async () =>
   await assert.rejects(ChromaFs.connect({ url: chromaUrl(), collection: "no-such-collection" }), {
     message: `EIO: i/o error, connect 'no-such-collection': collection "no-such-collection" does not exist`,
   });
+});
+
+test("one bad tree entry costs its own page only: the rest is served, the page is an error where it is used", async () => {
+  await ingest({ url: chromaUrl(), collection: "faults-entry", files: FAULT_FILES });
+  const id = await collectionId(chromaUrl(), "faults-entry");
+  const good = Object.fromEntries(FAULT_FILES.map((f) => [f.path, { isPublic: true, size: Buffer.byteLength(f.content) }]));
+  const setTree = (tree) =>
+    chroma(chromaUrl(), "POST", `/collections/${id}/upsert`, {
+      ids: ["__path_tree__"], embeddings: [new Array(32).fill(0)], documents: [JSON.stringify(tree)], metadatas: [{ chromafs: "path-tree" }],
+    });
+  const open = (groups) => {
+    ChromaFs.forgetTrees();
+    return ChromaFs.connect({ url: chromaUrl(), collection: "faults-entry", groups });
+  };
+  for (const [extra, listed, problem] of [
+    [{ "huge.md": { isPublic: true, chunks: 1e12 } }, true, 'corrupt path tree: entry "huge.md": chunks is more than 100000'],
+    [{ "neg.md": { isPublic: true, size: -4 } }, true, 'corrupt path tree: entry "neg.md": size must be a non-negative integer'],
+    [{ "x\ny.md": { isPublic: true } }, false, String.raw`corrupt path tree: entry "x\ny.md": path contains the control character '\n'`],
+    [{ "../etc/passwd": { isPublic: true } }, false, `corrupt path tree: entry "../etc/passwd": '..' is not allowed in a path`],
+    [{ "a.md/b.md": { isPublic: true } }, false, 'corrupt path tree: entry "a.md": is a file, and also the directory of "a.md/b.md"'],
+  ]) {
+    await setTree({ ...good, ...extra });
+    const fs = await open();
+    const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
+    assert.deepEqual(fs.info().brokenPages, [problem], "the operator is told what is wrong, escaped");
+    const r = await safeExec(bash, "cat /b.md /c.md");
+    assert.deepEqual([r.stdout, r.exitCode], ["bravo line\ncharlie line\n", 0], "the other pages are served");
+    if (listed) {
+      const name = Object.keys(extra)[0];
+      const cat = await safeExec(bash, `cat /${name}`);
+      assert.deepEqual([cat.stdout, cat.exitCode], ["", 1]);
+      assert.equal(cat.stderr, `cat: /${name}: Input/output error (${problem})\n`);
+      const grep = await safeExec(bash, "grep -r line /");
+      assert.equal(grep.exitCode, 2, "a search over it says a page could not be read");
+      assert.match(grep.stderr, new RegExp(`^grep: //?${name}: Input/output error`, "m"));
+      assert.match(grep.stdout, /^\/\/?b.md:bravo line$/m, "and prints what the other pages hold");
+    } else {
+      const find = await safeExec(bash, "find / -type f | sort");
+      const files = ["/a.md", "/b.md", "/c.md", "/long.md"].map((p) => (extra["a.md/b.md"] && p === "/a.md" ? "/a.md/b.md" : p));
+      assert.equal(find.stdout, files.map((p) => `${p}\n`).join(""), "the entry set aside is in no listing");
+      assert.ok(!/[\u0000-\u0009\u000b-\u001f]/.test(find.stdout + find.stderr), "no control character reaches the output");
+    }
+  }
+  // Access that cannot be read hides the page from everyone, and names it to no session.
+  await setTree({ ...good, "odd.md": { isPublic: "yes" }, "internal/x.md": { isPublic: false, groups: ["admin"], chunks: -1 } });
+  const pub = await open();
+  assert.deepEqual(pub.info().brokenPages, [], "a hidden page leaves no trace");
+  assert.equal(await pub.exists("/odd.md"), false);
+  const admin = await open(["admin"]);
+  assert.deepEqual(admin.info().brokenPages, ['corrupt path tree: entry "internal/x.md": chunks must be a non-negative integer']);
 });
 
 test("a server stopped mid-session: EIO with the cause, then recovery once it is back", { timeout: 120000 }, async () => {

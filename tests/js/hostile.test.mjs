@@ -108,7 +108,7 @@ test("a server that ignores offset: pages read by id are right, a paginated read
   }
 });
 
-test("a hostile tree fails connect at once, naming the limit", async () => {
+test("a hostile tree entry is set aside at once, naming the limit; the rest connects", async () => {
   await ingest({ url: chromaUrl(), collection: "hostile-tree", files: [{ path: "a.md", content: "a\n" }] });
   const id = await collectionId(chromaUrl(), "hostile-tree");
   const setTree = (tree) =>
@@ -119,15 +119,15 @@ test("a hostile tree fails connect at once, naming the limit", async () => {
     [Array(50000).fill("d").join("/"), "path longer than 4096 bytes"],
     [Array(300).fill("d").join("/"), "path deeper than 256 levels"],
   ]) {
-    await setTree({ [key]: { isPublic: true } });
+    await setTree({ "a.md": { isPublic: true }, [key]: { isPublic: true } });
     ChromaFs.forgetTrees();
     const t0 = Date.now();
-    await assert.rejects(ChromaFs.connect({ url: chromaUrl(), collection: "hostile-tree" }), (e) => {
-      assert.equal(e.code, "EIO");
-      assert.match(e.message, new RegExp(`^EIO: i/o error, connect 'hostile-tree': corrupt path tree: entry "d/d/d[d/]*"…: ${limit}$`));
-      return true;
-    });
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "hostile-tree" });
     assert.ok(Date.now() - t0 < 1000, `${Date.now() - t0} ms`);
+    const [problem] = fs.info().brokenPages;
+    assert.match(problem, new RegExp(`^corrupt path tree: entry "d/d/d[d/]*"…: ${limit}$`));
+    assert.deepEqual(fs.getAllPaths().filter((p) => p.endsWith(".md")), ["/a.md"]);
+    assert.equal(await fs.readFile("/a.md"), "a\n");
   }
 });
 
@@ -146,7 +146,7 @@ test("a tree of 200,000 entries: connect, list and find work; a page with no chu
   assert.match(r.stderr, /^cat: \/d7\/f1.md: Input\/output error \(/);
 });
 
-test("trees that are bombs or nonsense fail connect at once, naming why", async () => {
+test("trees that are bombs fail connect at once, naming why; nonsense entries are set aside at once", async () => {
   for (const [what, document, reason] of [
     ["a gzip bomb", gzipSync(Buffer.alloc(129 << 20, 32)).toString("base64"), /gzip data inflates past 134217728 bytes/],
     ["a key of only slashes", JSON.stringify({ "///": { isPublic: true }, "a.md": { isPublic: true } }), /entry "\/\/\/": empty path segment/],
@@ -154,11 +154,18 @@ test("trees that are bombs or nonsense fail connect at once, naming why", async 
   ]) {
     await treeOnly("hostile-bomb", document);
     const t0 = Date.now();
-    await assert.rejects(ChromaFs.connect({ url: chromaUrl(), collection: "hostile-bomb" }), (e) => {
-      assert.equal(e.code, "EIO", what);
-      assert.match(e.message, reason, what);
-      return true;
-    });
+    const connected = ChromaFs.connect({ url: chromaUrl(), collection: "hostile-bomb" });
+    if (what === "a gzip bomb") {
+      await assert.rejects(connected, (e) => {
+        assert.equal(e.code, "EIO", what);
+        assert.match(e.message, reason, what);
+        return true;
+      });
+    } else {
+      const fs = await connected;
+      assert.match(fs.info().brokenPages.join("\n"), reason, what);
+      assert.ok(!fs.getAllPaths().some((p) => p.includes("/d/d/") || p === "/" + "///"), what);
+    }
     assert.ok(Date.now() - t0 < 5000, `${what}: ${Date.now() - t0} ms`);
   }
 });

@@ -65,7 +65,7 @@ test("a group whose name holds a separator is one group, whichever session conne
   }
 });
 
-test("a tree slug holding a control character is refused at connect, named escaped", async () => {
+test("a tree slug holding a control character is set aside: never printed, named escaped to the operator", async () => {
   for (const [slug, shown] of [
     ["a\nb.md", String.raw`"a\nb.md"`],
     ["d\nforged/page.md", String.raw`"d\nforged/page.md"`],
@@ -74,12 +74,17 @@ test("a tree slug holding a control character is refused at connect, named escap
     ["c1\u009b31m.md", String.raw`"c1\u{9b}31m.md"`],
   ]) {
     const collection = await foreign("leaks-slugs", [["ok.md", ["fine\n"], { isPublic: true }], [slug, ["forged\n"], { isPublic: true }]]);
-    await assert.rejects(ChromaFs.connect({ url: chromaUrl(), collection }), (e) => {
-      assert.equal(e.code, "EIO");
-      assert.ok(e.message.includes(`corrupt path tree: entry ${shown}: path contains the control character`), e.message);
-      assert.ok(!/[\u0000-\u001f\u007f-\u009f]/.test(e.message), `a raw control character in ${JSON.stringify(e.message)}`);
-      return true;
-    });
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection });
+    const [problem] = fs.info().brokenPages;
+    assert.ok(problem.includes(`corrupt path tree: entry ${shown}: path contains the control character`), problem);
+    assert.ok(!/[\u0000-\u001f\u007f-\u009f]/.test(problem), `a raw control character in ${JSON.stringify(problem)}`);
+    const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
+    for (const cmd of ["find /", "ls -R /", "grep -r forged /", "grep -rl . /", "tree /"]) {
+      const r = await safeExec(bash, cmd);
+      assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(r.stdout + r.stderr), `${cmd}: ${JSON.stringify(r)}`);
+      assert.doesNotMatch(r.stdout, /forged|clear|c1/, cmd);
+    }
+    assert.equal((await safeExec(bash, "cat /ok.md")).stdout, "fine\n", "the rest of the collection is served");
   }
   const r = await ingest({ url: chromaUrl(), collection: "leaks-slugs-ingest", files: [{ path: "a\nb.md", content: "x\n" }] }).then(
     () => "written",

@@ -64,6 +64,8 @@ pub(crate) enum Source {
         by_id: bool,
     },
     Lazy(LazySource),
+    /// A page whose tree entry cannot be right: reading it is this error, and asks nothing.
+    Corrupt(String),
 }
 
 /// One page, as the filesystem resolved it.
@@ -94,6 +96,8 @@ pub(crate) enum LoadError {
         actual: u64,
         expected: u64,
     },
+    /// The page's tree entry cannot be right ([`Source::Corrupt`]).
+    Corrupt(String),
 }
 
 impl fmt::Display for LoadError {
@@ -111,6 +115,7 @@ impl fmt::Display for LoadError {
             LoadError::LazySize { actual, expected } => {
                 write!(f, "lazy file is {actual} bytes but the path tree says {expected}")
             }
+            LoadError::Corrupt(problem) => f.write_str(problem),
         }
     }
 }
@@ -314,6 +319,9 @@ impl PageStore {
     }
 
     async fn load(&self, page: &PageRef) -> Loaded {
+        if let Source::Corrupt(problem) = &page.source {
+            return Err(LoadError::Corrupt(problem.clone()));
+        }
         if page.shareable {
             if let Some(bytes) = self.shared_get(&page.key, page.size).await {
                 return Ok(bytes);
@@ -327,6 +335,7 @@ impl PageStore {
                 let (loaded, access) = self.load_chunks(slug, *count, *by_id, page.size).await;
                 loaded.inspect(|b| self.offer_to_process(page, b, access))
             }
+            Source::Corrupt(problem) => Err(LoadError::Corrupt(problem.clone())),
         };
         if let (true, Ok(bytes)) = (page.shareable, &loaded) {
             self.shared_set(&page.key, bytes.clone()).await;

@@ -66,6 +66,8 @@ impl PageStore {
                     Ticket::Follow(_) => {}
                 },
                 Source::Lazy(_) => lazy.push(page),
+                // Reading it reports what is wrong with it.
+                Source::Corrupt(_) => {}
             }
         }
         let lazy_reads = join_all(lazy.into_iter().map(|p| self.read_one(p)).collect());
@@ -110,7 +112,7 @@ impl PageStore {
         let schema = &self.collection.schema;
         let slug = |p: &PageRef| match &p.source {
             Source::Chunks { slug, .. } => slug.clone(),
-            Source::Lazy(_) => unreachable!("only chunked pages are batched"),
+            Source::Lazy(_) | Source::Corrupt(_) => unreachable!("only chunked pages are batched"),
         };
         let slugs: Vec<String> = pages.iter().map(|p| slug(p)).collect();
         let what = format!("a prefetch of {} pages", pages.len());
@@ -126,7 +128,7 @@ impl PageStore {
                     ids.extend((0..n as usize).map(|i| schema::chunk_id(slug, i)))
                 }
                 Source::Chunks { count, .. } => by_slug_only.push((slug.clone(), Bound::page(count, page.size))),
-                Source::Lazy(_) => {}
+                Source::Lazy(_) | Source::Corrupt(_) => {}
             }
         }
         let by_id = async {
