@@ -4,7 +4,7 @@
 #   npm run bench -- --large         and the 50,000-page runs (several hours)
 #   npm run bench -- --only NAME     one benchmark (read-path, sessions, native, scale, connect,
 #                                    agent-session, process-tier, other-tools, embed,
-#                                    search-quality, wasm-size), then the report
+#                                    search-quality, mcp-limits, wasm-size), then the report
 #   npm run bench -- --no-build      measure the package as it is built (no set-up, no build)
 # Each benchmark writes bench/results/*.json; `node bench/report.mjs` alone rebuilds
 # BENCHMARKS.md from those files and bench/BENCHMARKS.in.md.
@@ -54,5 +54,6 @@ if want embed; then node bench/embed.mjs; fi
 # Starts its own Chroma on .chroma/bench-quality: the corpus embedded once (about 25 minutes
 # on one core) is kept there for the next runs.
 if want search-quality; then node bench/search-quality.mjs; fi
+if want mcp-limits; then node bench/mcp-limits.mjs; fi
 if want wasm-size; then node bench/wasm-size.mjs; fi
 node bench/report.mjs

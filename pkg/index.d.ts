@@ -195,6 +195,12 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
    */
   searchHiddenTextCost?: "hide" | "accept";
   /**
+   * `"log"`: a network failure's cause (an address, a resolver's answer) is written to the
+   * host's console, the operator's log, and messages say only that Chroma could not be
+   * reached. Default `"show"`. The MCP server uses `"log"`.
+   */
+  networkErrors?: "show" | "log";
+  /**
    * Embeds texts for ranked search (`search`, `fs.search()`): the same model that embedded
    * the collection, one vector per text. Without it, ranked search uses the query's words
    * alone (BM25 over the chunks that contain them).
@@ -450,9 +456,19 @@ export declare class ChromaFs {
   /**
    * Starts a command: opens its request budget (`maxRequestsPerCommand`,
    * `commandTimeoutMs`) and collects the reads that fail while it runs. Commands begun
-   * inside a running one share its budget. Returns the mark for `endCommand`.
+   * inside a running one share its budget. `limits` hold this command tighter than the
+   * session's options, never looser (a server bounds each call it answers). Returns the
+   * mark for `endCommand`.
    */
-  beginCommand(): number;
+  beginCommand(limits?: { maxRequests?: number; timeoutMs?: number }): number;
+  /**
+   * Whether the tree this session was opened with is still the collection's, as of the
+   * running command's start (or now, outside one): one small request, unless a check made
+   * since then by any session of the process answers. A server that keeps sessions between
+   * calls asks before each call and connects again when the docs changed. Rejects (EIO)
+   * when the check cannot be made.
+   */
+  isCurrent(): Promise<boolean>;
   /** Ends a command: the reads that failed while it ran and that no inner command reported. */
   endCommand(mark: number): CommandReport;
   /** Stops the running command: its requests not yet sent are refused. */

@@ -120,6 +120,14 @@ pub(crate) fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
         }
         Err(e) => return fail(format!("option url must be an absolute http(s) URL, got {} ({e})", url::redact(&raw))),
     };
+    // The API's paths go after the base URL: a query there would become part of every path
+    // (`/?api_key=…/api/v2/…`), and whatever it holds would be sent where it was not meant.
+    if url.has_query() {
+        return fail(format!(
+            "option url must not have a query string, got {} (pass credentials with token or headers)",
+            url.shown()
+        ));
+    }
     let mut c = ClientConfig::new(&url.to_string());
     if let Some(t) = f.string("tenant")? {
         c.tenant = t;
@@ -154,6 +162,19 @@ pub(crate) fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
         c.where_predicates = (n as usize).clamp(1, crate::chroma::WHERE_PREDICATES_CEILING);
     }
     Ok(c)
+}
+
+/// The limits `beginCommand` may add for one command (`{ maxRequests, timeoutMs }`);
+/// absent or `undefined` adds none.
+pub(crate) fn command_limits(value: &Value) -> Result<Limits, OptionError> {
+    if value.is_null() {
+        return Ok(Limits::default());
+    }
+    let f = Fields::of(value, "beginCommand")?;
+    Ok(Limits {
+        max_requests: f.number("maxRequests")?.map(|n| n.max(1.0) as u64),
+        timeout_ms: f.number("timeoutMs")?.map(|n| n.clamp(1.0, u32::MAX as f64) as u32),
+    })
 }
 
 /// The collection's field names and tree id.
@@ -490,8 +511,13 @@ mod tests {
 
     #[test]
     fn urls_are_read_as_fetch_reads_them_and_carry_no_credentials() {
-        let o = Options::from_json(&json!({"url": " HTTP://Chroma.Test:80\\api\n/?x#y ", "collection": "d"})).unwrap();
-        assert_eq!(o.client.url, "http://chroma.test/api/?x", "what is sent is the canonical form");
+        let o = Options::from_json(&json!({"url": " HTTP://Chroma.Test:80\\api\n/#y ", "collection": "d"})).unwrap();
+        assert_eq!(o.client.url, "http://chroma.test/api", "what is sent is the canonical form, without the fragment");
+        assert_eq!(
+            err(json!({"url": "http://h/?api_key=X", "collection": "d"})),
+            "option url must not have a query string, got http://h/?[redacted] (pass credentials with token or headers)",
+            "a query would land inside every path, and the message never shows it"
+        );
         for (url, shown) in [
             ("http://u:secret@x", None),
             ("http://@x", None),

@@ -39,6 +39,9 @@ ingest options:
   --default-private   pages no glob matches are private instead of public
   --chunk-bytes N     largest chunk in bytes (default 4096)
   --plain-tree        store the path tree as plain JSON instead of gzip+base64
+  --hidden            also ingest dotfiles and dot-directories (.env, .github/…),
+                      which are left out by default (.git never goes in)
+  --no-ignore         also ingest what .gitignore files ignore (left out by default)
   --embed             embed the chunks with the built-in all-MiniLM-L6-v2 model (see
                       chromafs/embed), so \`search\` ranks by meaning as well as words; shell
                       and exec then use the model by themselves for this collection
@@ -53,8 +56,15 @@ mcp options:
   --groups a,b        access groups over stdio (default: none, public pages only)
   --http PORT         serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
   --host H            address to listen on with --http (default 127.0.0.1)
-  --tokens FILE       JSON object mapping bearer tokens to group lists, for --http
+  --tokens FILE       JSON object mapping bearer tokens (16 characters or more) to
+                      group lists, for --http; keep it readable by you alone
   --require-token     with --http, refuse requests without a known token (401)
+  --allow-origin URL  with --http, a browser origin that may call the server
+                      (repeatable); other Origins get 403
+  --call-timeout-ms N wall time of one tool call (default 30000); a call also stops
+                      when its client goes away
+  --max-requests N    Chroma requests one call may send (default 200)
+  --calls-in-flight N calls one client may have running at once (default 4)
   --tool-prefix P     prefix of the tool names (e.g. docs_ gives docs_bash, docs_search)
   --docs NAME         what the docs are, for the tools' descriptions
 
@@ -78,11 +88,17 @@ const OPTIONS = {
   access: { type: "string" },
   "chunk-bytes": { type: "string" },
   "plain-tree": { type: "boolean" },
+  hidden: { type: "boolean" },
+  "no-ignore": { type: "boolean" },
   embed: { type: "boolean" },
   http: { type: "string" },
   host: { type: "string" },
   tokens: { type: "string" },
   "require-token": { type: "boolean" },
+  "allow-origin": { type: "string", multiple: true },
+  "call-timeout-ms": { type: "string" },
+  "max-requests": { type: "string" },
+  "calls-in-flight": { type: "string" },
   "tool-prefix": { type: "string" },
   docs: { type: "string" },
   "default-private": { type: "boolean" },
@@ -95,11 +111,11 @@ const OPTIONS = {
 
 // Which options each command accepts besides the connection options and --help.
 const COMMAND_OPTIONS = {
-  ingest: ["access", "chunk-bytes", "plain-tree", "default-private", "embed"],
+  ingest: ["access", "chunk-bytes", "plain-tree", "default-private", "embed", "hidden", "no-ignore"],
   annotate: [],
   shell: ["groups", "cwd", "scratch"],
   exec: ["groups", "cwd", "scratch"],
-  mcp: ["groups", "http", "host", "tokens", "require-token", "tool-prefix", "docs"],
+  mcp: ["groups", "http", "host", "tokens", "require-token", "allow-origin", "call-timeout-ms", "max-requests", "calls-in-flight", "tool-prefix", "docs"],
 };
 const COMMON_OPTIONS = ["url", "collection", "tenant", "database", "token", "help"];
 
@@ -174,7 +190,11 @@ function connection(values) {
   } catch {
     parsedUrl = null;
   }
-  if (!parsedUrl || !/^https?:$/.test(parsedUrl.protocol)) throw new UsageError(`--url must be an http(s) URL, got '${url}'`);
+  if (!parsedUrl || !/^https?:$/.test(parsedUrl.protocol)) {
+    // Not echoed whole: a URL may carry a key in its query string.
+    throw new UsageError(`--url must be an http(s) URL${parsedUrl ? `, got ${parsedUrl.protocol} one` : ""}`);
+  }
+  if (parsedUrl.search) throw new UsageError("--url must not have a query string (pass credentials with --token)");
   const collection = values.collection ?? process.env.CHROMAFS_COLLECTION;
   if (!collection) throw new UsageError("no collection: pass --collection NAME or set CHROMAFS_COLLECTION");
   const conn = { url, collection };
@@ -213,7 +233,9 @@ async function runIngest(dir, conn, values) {
   const files = [];
   const skipped = [];
   const utf8 = new TextDecoder("utf-8", { fatal: true });
-  for (const file of await walk(dir)) {
+  const found = await walk(dir, { hidden: Boolean(values.hidden), gitignore: !values["no-ignore"] });
+  reportLeftOut(found.left);
+  for (const file of found.files) {
     const [content, fileStat] = await Promise.all([readFile(file), stat(file)]);
     // Pages are text; images and other binaries beside them are left out, and said so.
     try {
@@ -254,20 +276,67 @@ async function runIngest(dir, conn, values) {
   return 0;
 }
 
-/** Regular files under `dir`, recursively, skipping `.git` and `node_modules`; symlinks are not followed. */
-async function walk(dir) {
-  const out = [];
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== ".git" && entry.name !== "node_modules") out.push(...(await walk(full)));
-    } else if (entry.isFile()) {
-      out.push(full);
+/**
+ * The regular files under `root` to ingest, and what was left out and why. Never `.git` or
+ * `node_modules`; dotfiles and dot-directories only with `hidden` (a `.env` beside the docs
+ * must not become a public page); what `.gitignore` files ignore only without `gitignore`,
+ * each file's rules applying below its own directory, deeper ones last, as git reads them.
+ * Symbolic links are not followed.
+ */
+async function walk(root, { hidden, gitignore }) {
+  const { default: ignore } = await import("ignore");
+  const files = [];
+  const left = { hidden: [], ignored: [], links: [] };
+  const rel = (full) => relative(root, full).split(sep).join("/");
+  async function visit(dir, rules) {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (gitignore && entries.some((e) => e.name === ".gitignore" && e.isFile())) {
+      const text = await readFile(join(dir, ".gitignore"), "utf8");
+      rules = [...rules, { base: dir, rules: ignore().add(text) }];
+    }
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      if (entry.name === ".git" || entry.name === "node_modules") continue;
+      if (entry.isSymbolicLink()) {
+        left.links.push(rel(full));
+        continue;
+      }
+      if (!entry.isDirectory() && !entry.isFile()) continue;
+      if (entry.name.startsWith(".") && !hidden) {
+        left.hidden.push(rel(full) + (entry.isDirectory() ? "/" : ""));
+        continue;
+      }
+      if (ignoredBy(rules, full, entry.isDirectory())) {
+        left.ignored.push(rel(full) + (entry.isDirectory() ? "/" : ""));
+        continue;
+      }
+      if (entry.isDirectory()) await visit(full, rules);
+      else files.push(full);
     }
   }
-  return out;
+  await visit(root, []);
+  return { files, left };
+}
+
+/** Whether the `.gitignore` rules in force (outermost first) ignore `full`: the last that says wins. */
+function ignoredBy(rules, full, isDir) {
+  let ignored = false;
+  for (const { base, rules: r } of rules) {
+    const path = relative(base, full).split(sep).join("/") + (isDir ? "/" : "");
+    const { ignored: yes, unignored: no } = r.test(path);
+    if (yes) ignored = true;
+    else if (no) ignored = false;
+  }
+  return ignored;
+}
+
+/** Says on stderr what the walk left out, a few names each. */
+function reportLeftOut({ hidden, ignored, links }) {
+  const names = (list) => list.slice(0, 5).join(", ") + (list.length > 5 ? ", …" : "");
+  if (hidden.length) process.stderr.write(`chromafs: skipped ${plural(hidden.length, "hidden file or directory", "hidden files and directories")} (--hidden includes them): ${names(hidden)}\n`);
+  if (ignored.length) process.stderr.write(`chromafs: skipped ${plural(ignored.length, "path", "paths")} that .gitignore ignores (--no-ignore includes them): ${names(ignored)}\n`);
+  if (links.length) process.stderr.write(`chromafs: skipped ${plural(links.length, "symbolic link", "symbolic links")} (not followed): ${names(links)}\n`);
 }
 
 /** A status line for a person watching; nothing when stderr is redirected. */
@@ -294,9 +363,47 @@ function formatBytes(n) {
 // ---------------------------------------------------------------------------------------
 // mcp
 
+/** A positive whole number given for `--name`, or `undefined` when not given. */
+function count(values, name) {
+  const text = values[name];
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n === 0) throw new UsageError(`--${name} must be a positive whole number, got '${text}'`);
+  return n;
+}
+
+/** The bearer tokens of `--tokens FILE`, after checking their shape and who may read the file. */
+async function tokensFrom(file) {
+  const { tokenAuthorizer } = await import("../mcp.mjs");
+  const [text, info] = await Promise.all([readFile(file, "utf8"), stat(file)]).catch((e) => {
+    throw new CliError(`--tokens: ${e.message}`);
+  });
+  if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
+    process.stderr.write(`chromafs: warning: ${file} can be read by other users (mode ${(info.mode & 0o777).toString(8)}): chmod 600 ${file}\n`);
+  }
+  let tokens;
+  try {
+    tokens = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`--tokens: ${file} is not JSON (${e.message})`);
+  }
+  try {
+    return tokenAuthorizer(tokens);
+  } catch (e) {
+    throw new CliError(`--tokens: ${file}: ${e.message}`);
+  }
+}
+
 async function runMcp(conn, values) {
-  const { serveStdio, serveHttp, tokenAuthorizer } = await import("../mcp.mjs");
-  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? `the ${conn.collection} docs` };
+  const { serveStdio, serveHttp } = await import("../mcp.mjs");
+  const limits = Object.fromEntries(
+    [
+      ["callTimeoutMs", count(values, "call-timeout-ms")],
+      ["maxRequests", count(values, "max-requests")],
+      ["callsInFlight", count(values, "calls-in-flight")],
+    ].filter(([, v]) => v !== undefined),
+  );
+  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? `the ${conn.collection} docs`, limits };
   const connectOptions = { ...conn };
   // A collection the built-in model embedded gets it for the search tool.
   const probe = await ChromaFs.connect(values.http === undefined ? { ...conn, groups: groupsOf(values) } : conn).catch(() => null);
@@ -309,25 +416,31 @@ async function runMcp(conn, values) {
     });
   }
   if (values.http === undefined) {
-    if (values.tokens || values["require-token"]) throw new UsageError("--tokens and --require-token apply to --http");
-    await serveStdio({ ...connectOptions, groups: groupsOf(values) }, options);
-    return new Promise(() => {}); // serves until stdin closes
+    if (values.tokens || values["require-token"] || values["allow-origin"]) {
+      throw new UsageError("--tokens, --require-token and --allow-origin apply to --http");
+    }
+    // Serves until the client closes stdin.
+    return new Promise((resolve, reject) => {
+      serveStdio({ ...connectOptions, groups: groupsOf(values) }, { ...options, onClose: () => resolve(0) }).catch(reject);
+    });
   }
   const port = Number(values.http);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http must be a port, got '${values.http}'`);
   if (values.groups) throw new UsageError("over --http the groups come from --tokens, not --groups");
-  let authorize = () => null;
-  if (values.tokens) {
-    const text = await readFile(values.tokens, "utf8").catch((e) => {
-      throw new CliError(`--tokens: ${e.message}`);
-    });
+  const authorize = values.tokens ? await tokensFrom(values.tokens) : () => null;
+  const allowOrigins = (values["allow-origin"] ?? []).map((o) => {
+    let url;
     try {
-      authorize = tokenAuthorizer(JSON.parse(text));
-    } catch (e) {
-      throw new CliError(`--tokens: ${values.tokens} must be a JSON object mapping tokens to group lists (${e.message})`);
+      url = new URL(o);
+    } catch {
+      url = null;
     }
-  }
-  const server = await serveHttp(connectOptions, { port, host: values.host, authorize, requireToken: values["require-token"], ...options });
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== o.replace(/\/$/, "")) {
+      throw new UsageError(`--allow-origin must be an origin such as https://app.example.com, got '${o}'`);
+    }
+    return url.origin;
+  });
+  const server = await serveHttp(connectOptions, { port, host: values.host, authorize, requireToken: values["require-token"], allowOrigins, ...options });
   process.stderr.write(`chromafs MCP server: ${server.url}\n`);
   return new Promise(() => {});
 }

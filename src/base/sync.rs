@@ -37,6 +37,24 @@ pub(crate) async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
     outputs.into_iter().map(|o| o.expect("every future completed")).collect()
 }
 
+/// Which of two futures finished first.
+pub(crate) enum First<A, B> {
+    Left(A),
+    Right(B),
+}
+
+/// Polls both futures until one is done; the other is dropped where it stands.
+pub(crate) async fn first<A: Future, B: Future>(a: A, b: B) -> First<A::Output, B::Output> {
+    let (mut a, mut b) = (std::pin::pin!(a), std::pin::pin!(b));
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(v) = a.as_mut().poll(cx) {
+            return Poll::Ready(First::Left(v));
+        }
+        b.as_mut().poll(cx).map(First::Right)
+    })
+    .await
+}
+
 #[derive(Default)]
 struct State {
     permits: usize,
@@ -49,6 +67,12 @@ struct State {
 #[derive(Default)]
 pub(crate) struct Semaphore {
     state: RefCell<State>,
+}
+
+impl std::fmt::Debug for Semaphore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Semaphore").field("permits", &self.state.borrow().permits).finish()
+    }
 }
 
 /// One permit; released when dropped.

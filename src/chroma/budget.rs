@@ -3,7 +3,7 @@
 //! An agent's tool call needs a deadline, and an edge runtime caps the subrequests one
 //! invocation may make (Cloudflare Workers: 50 on the free plan). A command — one `grep`,
 //! or a whole command line when the host brackets it — opens a budget with
-//! [`Budget::begin`] and closes it with [`Budget::end`]; commands run inside it (`xargs`
+//! [`Budget::begin_within`] and closes it with [`Budget::end`]; commands run inside it (`xargs`
 //! running `cat`) share it. Every request the session sends, to Chroma or to a lazy
 //! file's URL, goes through [`Budgeted`], which refuses it once the budget is spent, the
 //! deadline has passed or the command was aborted, and cuts its timeout to what is left
@@ -22,10 +22,28 @@ pub(crate) struct Limits {
     pub timeout_ms: Option<u32>,
 }
 
+impl Limits {
+    /// The tighter of two limits, each part on its own.
+    fn within(self, other: Limits) -> Limits {
+        let min = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Limits {
+            max_requests: min(self.max_requests, other.max_requests),
+            timeout_ms: min(self.timeout_ms.map(u64::from), other.timeout_ms.map(u64::from)).map(|t| t as u32),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Open {
     depth: u32,
     requests: u64,
+    /// The session's limits, tightened by what the outermost command asked for.
+    limits: Limits,
+    /// When the outermost command began.
+    started: f64,
     deadline: Option<f64>,
     aborted: bool,
 }
@@ -43,13 +61,24 @@ impl Budget {
     }
 
     /// Opens a command's budget at `now`, or joins the one already open.
+    #[cfg(test)]
     pub(crate) fn begin(&self, now: f64) {
+        self.begin_within(now, Limits::default());
+    }
+
+    /// Opens a command's budget at `now`, or joins the one already open; the command is
+    /// held to `tighter` as well as to the session's limits (a server bounds each call it
+    /// answers whatever the session allows).
+    pub(crate) fn begin_within(&self, now: f64, tighter: Limits) {
         let mut open = self.open.borrow_mut();
         if open.depth == 0 {
+            let limits = self.limits.within(tighter);
             *open = Open {
                 depth: 0,
                 requests: 0,
-                deadline: self.limits.timeout_ms.map(|ms| now + ms as f64),
+                limits,
+                started: now,
+                deadline: limits.timeout_ms.map(|ms| now + ms as f64),
                 aborted: false,
             };
             *self.commands.borrow_mut() += 1;
@@ -75,6 +104,23 @@ impl Budget {
         self.open.borrow().depth > 0
     }
 
+    /// When the running command began; `now` outside one (each read is its own moment).
+    pub(crate) fn started(&self, now: f64) -> f64 {
+        let open = self.open.borrow();
+        if open.depth > 0 {
+            open.started
+        } else {
+            now
+        }
+    }
+
+    /// What is left of the running command's time at `now`, with its limit, when it has one.
+    pub(crate) fn time_left(&self, now: f64) -> Option<(f64, u32)> {
+        let open = self.open.borrow();
+        let deadline = open.deadline.filter(|_| open.depth > 0)?;
+        Some(((deadline - now).max(0.0), open.limits.timeout_ms.unwrap_or(0)))
+    }
+
     /// Commands begun so far (a new one lets a tripped breaker probe at once).
     pub(crate) fn commands(&self) -> u64 {
         *self.commands.borrow()
@@ -90,13 +136,13 @@ impl Budget {
             return Err(Refusal::Aborted);
         }
         let mut timeout = timeout_ms;
-        if let (Some(deadline), Some(ms)) = (open.deadline, self.limits.timeout_ms) {
+        if let (Some(deadline), Some(ms)) = (open.deadline, open.limits.timeout_ms) {
             if now >= deadline {
                 return Err(Refusal::Deadline(ms));
             }
             timeout = timeout.min((deadline - now).ceil() as u32).max(1);
         }
-        if let Some(max) = self.limits.max_requests {
+        if let Some(max) = open.limits.max_requests {
             if open.requests >= max {
                 return Err(Refusal::Spent(max));
             }
@@ -109,7 +155,7 @@ impl Budget {
     fn past_deadline(&self, now: f64) -> Option<Refusal> {
         let open = self.open.borrow();
         let passed = open.depth > 0 && open.deadline.is_some_and(|d| now >= d);
-        passed.then(|| Refusal::Deadline(self.limits.timeout_ms.unwrap_or(0)))
+        passed.then(|| Refusal::Deadline(open.limits.timeout_ms.unwrap_or(0)))
     }
 }
 
@@ -212,6 +258,22 @@ mod tests {
         );
         assert_eq!(send(&t), Err(TransportError::NotSent(Refusal::Deadline(500))));
         assert_eq!(chroma.requests().len(), 2);
+    }
+
+    #[test]
+    fn a_command_may_be_held_tighter_than_the_session_never_looser() {
+        let (chroma, budget, t) = budgeted(Limits { max_requests: Some(3), timeout_ms: None });
+        budget.begin_within(0.0, Limits { max_requests: Some(1), timeout_ms: Some(100) });
+        assert!(send(&t).is_ok());
+        assert_eq!(send(&t), Err(TransportError::NotSent(Refusal::Spent(1))));
+        budget.end();
+        budget.begin_within(0.0, Limits { max_requests: Some(10), timeout_ms: None });
+        for _ in 0..3 {
+            assert!(send(&t).is_ok());
+        }
+        assert_eq!(send(&t), Err(TransportError::NotSent(Refusal::Spent(3))), "the session's own limit still holds");
+        budget.end();
+        assert_eq!(chroma.requests().len(), 4);
     }
 
     #[test]

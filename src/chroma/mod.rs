@@ -367,6 +367,11 @@ impl Client {
         }
     }
 
+    /// Milliseconds on the transport's clock.
+    pub(crate) fn now_ms(&self) -> f64 {
+        self.transport.now_ms()
+    }
+
     /// Waits, on the transport's clock.
     pub(crate) async fn pause(&self, ms: u32) {
         self.transport.sleep(ms).await;

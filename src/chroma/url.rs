@@ -126,6 +126,11 @@ impl Url {
         }
     }
 
+    /// Whether the URL has a query string (`?` and anything after it).
+    pub fn has_query(&self) -> bool {
+        self.query.is_some()
+    }
+
     /// The URL for a message: its query string, which may hold a signature, redacted.
     pub fn shown(&self) -> String {
         let query = if self.query.as_deref().is_some_and(|q| !q.is_empty()) { "?[redacted]" } else { "" };

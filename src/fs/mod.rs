@@ -11,7 +11,7 @@
 
 use crate::base::error::{Errno, FsError};
 use crate::base::path;
-use crate::chroma::budget::{Budget, Budgeted};
+use crate::chroma::budget::{Budget, Budgeted, Limits};
 use crate::chroma::origin::LazyPolicy;
 use crate::chroma::transport::Transport;
 use crate::chroma::Client;
@@ -22,10 +22,10 @@ use crate::options::Options;
 use crate::pages::collection::Collection;
 use crate::pages::process::{self, ProcessPages};
 use crate::pages::store::lazy::LazySource;
-use crate::pages::store::{PageKey, PageRef, PageStore, Source, StoreOptions};
+use crate::pages::store::{Freshness, PageKey, PageRef, PageStore, Source, StoreOptions};
 use crate::tree::access::Scope;
 use crate::tree::listing::{FileNode, Listing, Node};
-use crate::tree::load::{self, LoadedTree};
+use crate::tree::load::{self, LoadedTree, TreeCheck};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -57,6 +57,10 @@ pub(crate) struct Filesystem {
     unscoped_coarse_query: bool,
     /// What is wrong with the tree entries this session could see, escaped.
     broken: Vec<String>,
+    /// Whether the session's tree is still the collection's.
+    check: Rc<TreeCheck>,
+    /// The collection's name, for messages.
+    name: String,
 }
 
 fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
@@ -99,6 +103,7 @@ impl Filesystem {
             scope: scope.clone(),
             answers: Default::default(),
         };
+        let check = Rc::new(TreeCheck::new(tree.clone(), client.clone(), budget.clone(), &opts.tree_location()));
         let store_opts = StoreOptions {
             cache_bytes: opts.cache_bytes,
             shared: opts.shared_cache.clone(),
@@ -109,6 +114,7 @@ impl Filesystem {
                 &tree.collection_id,
                 scope.clone(),
             )),
+            fresh: Some(check.clone()),
         };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
         let scratch_root = opts.scratch.clone();
@@ -137,7 +143,17 @@ impl Filesystem {
             native_commands: opts.native_commands,
             unscoped_coarse_query: opts.unscoped_coarse_query,
             broken,
+            check,
+            name: opts.collection.clone(),
         })
+    }
+
+    /// Whether the tree this session opened with is still the collection's, as of the
+    /// running command's start (one small request, unless a check since then answers). A
+    /// server that keeps sessions asks this before a call, and opens a new session when
+    /// the docs changed.
+    pub(crate) async fn is_current(&self) -> Result<bool, FsError> {
+        self.check.check().await.map_err(|e| FsError::io("connect", &self.name, e))
     }
 
     /// What is wrong with the tree's entries that this session could see: pages listed
@@ -222,13 +238,31 @@ impl Filesystem {
     }
 
     /// A command starts (see [`crate::chroma::budget`] and [`crate::fs::journal`]); the mark to end it with.
+    #[cfg(test)]
     pub(crate) fn begin_command(&self) -> u64 {
+        self.begin_command_within(Limits::default())
+    }
+
+    /// A command starts (see [`crate::chroma::budget`] and [`crate::fs::journal`]), held to
+    /// `tighter` limits too; the mark to end it with.
+    pub(crate) fn begin_command_within(&self, tighter: Limits) -> u64 {
         let first = self.budget.commands();
-        self.budget.begin(self.transport.now_ms());
+        self.budget.begin_within(self.transport.now_ms(), tighter);
         if self.budget.commands() != first {
             self.client.breaker().rearm();
         }
         self.journal.mark()
+    }
+
+    /// `work`'s outcome, or the running command's time limit when that passes first (work
+    /// outside Chroma, such as a host's embedding function, has no timeout of its own).
+    pub(crate) async fn before_deadline<F: std::future::Future>(&self, work: F) -> Result<F::Output, u32> {
+        let Some((left, limit)) = self.budget.time_left(self.transport.now_ms()) else { return Ok(work.await) };
+        let timer = self.transport.sleep(left.ceil().min(u32::MAX as f64) as u32);
+        match crate::base::sync::first(work, timer).await {
+            crate::base::sync::First::Left(out) => Ok(out),
+            crate::base::sync::First::Right(()) => Err(limit),
+        }
     }
 
     /// A command ends: what failed while it ran.
@@ -386,6 +420,13 @@ impl Filesystem {
             },
         };
         PageRef { key, size: file.size, source, shareable: true }
+    }
+}
+
+/// The page store asks the tree whether what other sessions loaded may be served.
+impl Freshness for TreeCheck {
+    fn confirmed(&self) -> crate::chroma::transport::LocalFuture<'_, bool> {
+        Box::pin(TreeCheck::confirmed(self))
     }
 }
 

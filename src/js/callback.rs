@@ -1,25 +1,34 @@
 //! Host functions called from Rust: lazy-file loaders, a shared cache, an embedder.
 //!
 //! Each is a JavaScript function that may return a value or a promise; [`call`] calls
-//! it, awaits the result and turns a throw or a rejection into a message.
+//! it, awaits the result and turns a throw or a rejection into a message. A host's value
+//! is read only through operations that catch what it throws (a getter that throws, a
+//! Proxy, a `then` that is not a function): an exception must never pass through the
+//! module, which would leave it unusable. What a host function says when it fails is its
+//! text, shown as server text is: one short line, control characters escaped.
 
 use super::convert::{get, invalid, to_bytes};
+use crate::chroma::redact::excerpt;
 use crate::chroma::transport::LocalFuture;
 use crate::ingest::Embedder;
 use crate::js::fetch::describe_js_error;
 use crate::pages::store::lazy::{LazySource, Provider};
 use crate::pages::store::shared::SharedCache;
-use js_sys::{Array, Function, Promise, Uint8Array};
+use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// Calls `f` with `this` and `args`, and awaits what it returns.
+/// Calls `f` with `this` and `args`, and awaits what it returns. The value is settled
+/// through `Promise.all`, which turns a `then` or `constructor` getter that throws into a
+/// rejection where `Promise.resolve` would throw.
 pub(super) async fn call(f: &Function, this: &JsValue, args: &[JsValue]) -> Result<JsValue, String> {
+    let failed = |e: JsValue| excerpt(&describe_js_error(&e));
     let args: Array = args.iter().collect();
-    let value = f.apply(this, &args).map_err(|e| describe_js_error(&e))?;
-    JsFuture::from(Promise::resolve(&value)).await.map_err(|e| describe_js_error(&e))
+    let value = f.apply(this, &args).map_err(failed)?;
+    let settled = JsFuture::from(Promise::all(&Array::of1(&value))).await.map_err(failed)?;
+    Reflect::get_u32(&settled, 0).map_err(failed)
 }
 
 /// A lazy file whose bytes come from a host function.
@@ -102,7 +111,7 @@ impl Embedder for JsEmbedder {
         Box::pin(async move {
             let arg: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
             let value = call(&self.f, &self.this, &[arg.into()]).await?;
-            embeddings(&value).ok_or_else(|| "embeddings must be arrays of numbers".to_string())
+            embeddings(&value, texts.len())
         })
     }
 
@@ -111,19 +120,35 @@ impl Embedder for JsEmbedder {
     }
 }
 
-/// `number[][]` (or an array of typed arrays) as vectors.
-fn embeddings(value: &JsValue) -> Option<Vec<Vec<f32>>> {
-    let outer = value.dyn_ref::<Array>()?;
-    outer
-        .iter()
-        .map(|v| {
-            if let Some(a) = v.dyn_ref::<Array>() {
-                a.iter().map(|x| x.as_f64().map(|n| n as f32)).collect()
-            } else if v.is_instance_of::<js_sys::Float32Array>() || v.is_instance_of::<js_sys::Float64Array>() {
-                Some(js_sys::Float32Array::new(&v).to_vec())
-            } else {
-                None
+/// The most numbers one embedding may have (the largest models have a few thousand).
+const MAX_DIMENSION: u32 = 65_536;
+
+/// `number[][]` (or an array of typed arrays), at most one vector for each of `expected`
+/// texts (the caller checks the count). Read element by element with `Reflect.get`, which
+/// catches what a getter or a Proxy throws, and bounded before anything is read (a
+/// `length` of a billion is refused).
+fn embeddings(value: &JsValue, expected: usize) -> Result<Vec<Vec<f32>>, String> {
+    let shape = || "embeddings must be arrays of numbers".to_string();
+    let length = |v: &JsValue| -> Result<u32, String> {
+        let n = Reflect::get(v, &JsValue::from_str("length")).map_err(|e| excerpt(&describe_js_error(&e)))?;
+        n.as_f64()
+            .filter(|n| n.fract() == 0.0 && *n >= 0.0 && *n <= u32::MAX as f64)
+            .map(|n| n as u32)
+            .ok_or_else(shape)
+    };
+    let count = if value.is_object() { length(value)? } else { return Err(shape()) };
+    if count as usize > expected {
+        return Err(format!("the embedding function returned {count} vectors for {expected} texts"));
+    }
+    let at = |v: &JsValue, i: u32| Reflect::get_u32(v, i).map_err(|e| excerpt(&describe_js_error(&e)));
+    (0..count)
+        .map(|i| {
+            let v = at(value, i)?;
+            let n = if v.is_object() { length(&v)? } else { return Err(shape()) };
+            if n > MAX_DIMENSION {
+                return Err(format!("an embedding has {n} numbers, more than {MAX_DIMENSION}"));
             }
+            (0..n).map(|j| at(&v, j)?.as_f64().map(|x| x as f32).ok_or_else(shape)).collect()
         })
         .collect()
 }

@@ -60,11 +60,17 @@ pub(super) fn sleep_ms(ms: u32) -> LocalFuture<'static, ()> {
 #[derive(Clone, Default)]
 pub(super) struct FetchTransport {
     fetch: Option<Function>,
+    /// Network failures name their cause only in the host's console (the operator's log):
+    /// a server's agents need not learn the addresses behind it.
+    log_causes: bool,
 }
 
+/// What a message says of a network failure whose cause went to the log.
+const LOGGED: &str = "the cause is in the server's log";
+
 impl FetchTransport {
-    pub(super) fn new(fetch: Option<Function>) -> Self {
-        FetchTransport { fetch }
+    pub(super) fn new(fetch: Option<Function>, log_causes: bool) -> Self {
+        FetchTransport { fetch, log_causes }
     }
 
     fn start(&self, url: &str, init: &JsValue) -> Result<Promise, JsValue> {
@@ -123,6 +129,11 @@ async fn exchange(transport: FetchTransport, req: HttpRequest) -> Result<HttpRes
             Err(TransportError::TooLarge { limit: req.body_limit })
         }
         Err(_) if timed_out.get() => Err(TransportError::Timeout),
+        Err(e) if transport.log_causes => {
+            let line = format!("chromafs: {} {}: {}", req.method, req.url, describe_js_error(&e));
+            web_sys::console::error_1(&JsValue::from_str(&line));
+            Err(TransportError::Network(LOGGED.into()))
+        }
         Err(e) => Err(net(e)),
     }
 }

@@ -37,10 +37,19 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The `fetch` option, or the global `fetch`.
+/// The `fetch` option, or the global `fetch`; `networkErrors: "log"` keeps the causes of
+/// network failures out of messages and writes them to the host's console instead.
 fn transport(o: &JsValue) -> Result<Rc<dyn Transport>, JsValue> {
     let fetch = convert::function(o, "fetch", "option fetch must be a function")?;
-    Ok(Rc::new(FetchTransport::new(fetch)))
+    let logged = match get(o, "networkErrors") {
+        None => false,
+        Some(v) => match v.as_string().as_deref() {
+            Some("show") => false,
+            Some("log") => true,
+            _ => return Err(invalid("option networkErrors must be \"show\" or \"log\"")),
+        },
+    };
+    Ok(Rc::new(FetchTransport::new(fetch, logged)))
 }
 
 fn options(o: &JsValue) -> Result<Options, JsValue> {
@@ -345,9 +354,23 @@ impl ChromaFs {
 
     /// A command starts: its request budget opens, and failures are collected for it.
     /// Returns the mark to pass to `endCommand`.
+    /// `limits` (`{ maxRequests, timeoutMs }`, optional) hold this command tighter than the
+    /// session's own `maxRequestsPerCommand` and `commandTimeoutMs`, never looser.
     #[wasm_bindgen(js_name = beginCommand)]
-    pub fn begin_command(&self) -> f64 {
-        self.inner.begin_command() as f64
+    pub fn begin_command(&self, limits: JsValue) -> Result<f64, JsValue> {
+        let limits = match limits.is_undefined() {
+            true => Default::default(),
+            false => crate::options::command_limits(&to_json(&limits)).map_err(invalid)?,
+        };
+        Ok(self.inner.begin_command_within(limits) as f64)
+    }
+
+    /// Whether the tree this session opened with is still the collection's (see
+    /// `Filesystem::is_current`): a server that keeps sessions asks before each call.
+    #[wasm_bindgen(js_name = isCurrent)]
+    pub fn is_current(&self) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.is_current().await.map(JsValue::from_bool).map_err(fs_error) })
     }
 
     /// A command ends: `{ unreported: [{ path, cause }], total }`, the reads that failed

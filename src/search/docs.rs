@@ -86,6 +86,18 @@ impl<'a> Docs<'a> {
         }
     }
 
+    /// The visible files at or below `dir`, in listing order.
+    pub(crate) fn files_under(&self, dir: &str) -> Vec<String> {
+        self.fs.listing().files_under(dir)
+    }
+
+    /// Whether Chroma's answers about chunks could depend on text the session may not
+    /// read (chunks carry no access and the session has hidden pages), unless the host
+    /// accepts that (`searchHiddenTextCost`).
+    pub(crate) fn unscoped(&self) -> bool {
+        !self.fs.coarse_query_allowed()
+    }
+
     /// How many chunks the visible pages at or below `dir` have; a page whose count the
     /// tree does not give counts as one.
     pub(crate) fn chunks_under(&self, dir: &str) -> u64 {
@@ -107,6 +119,11 @@ impl<'a> Docs<'a> {
     /// Requests the session has sent so far.
     pub(crate) fn requests(&self) -> u64 {
         self.fs.requests()
+    }
+
+    /// `work`'s outcome, or the command's time limit when it passes first.
+    pub(crate) async fn before_deadline<F: std::future::Future>(&self, work: F) -> Result<F::Output, u32> {
+        self.fs.before_deadline(work).await
     }
 
     /// A file's bytes, read as any command reads it (pages, scratch files, `/dev/null`).

@@ -14,11 +14,20 @@
 //!
 //! Each tree also keeps the listings built from it, per group set, so a warm connect is
 //! the one request and no rebuilding.
+//!
+//! Pages kept for more than one session (the process tier, a host's shared cache) are as
+//! current as the tree they were loaded under. A [`TreeCheck`] says whether a session's
+//! tree is still the collection's as of the start of the command that wants such a page:
+//! any check made since then, by any session of the process, answers; otherwise it asks
+//! with the same one request a connect sends. A tree found changed is marked superseded,
+//! and no session on it is served from a shared cache again.
 
 use crate::base::embed::Embedding;
 use crate::base::error::FsError;
+use crate::base::sync::Semaphore;
+use crate::chroma::budget::Budget;
 use crate::chroma::ClientConfig;
-use crate::chroma::{BodyLimit, Client, GetRequest, GetResponse};
+use crate::chroma::{BodyLimit, ChromaError, Client, GetRequest, GetResponse};
 use crate::tree::access::Groups;
 use crate::tree::codec;
 use crate::tree::decode::{PathTree, TreeError, MAX_TREE_BYTES};
@@ -50,6 +59,10 @@ pub(crate) struct LoadedTree {
     /// compares.
     record: u64,
     validated_at: Cell<f64>,
+    /// A check found that the collection holds another tree (or none) now.
+    superseded: Cell<bool>,
+    /// One check at a time: concurrent commands wait for it instead of asking again.
+    checking: Semaphore,
     listings: RefCell<HashMap<String, Rc<Listing>>>,
     /// Entries by slug, built on first use (a ranked search names pages by slug).
     by_slug: OnceCell<HashMap<String, usize>>,
@@ -164,10 +177,15 @@ pub(crate) async fn open(client: &Client, opts: &Where<'_>, now_ms: f64) -> Resu
     let key = cache_key(opts);
     let cached = TREES.with(|t| t.borrow().get(&key).cloned());
     if let Some(kept) = cached {
-        if opts.tree_max_age_ms.is_some_and(|max| now_ms - kept.validated_at.get() <= max) {
+        let fresh = opts.tree_max_age_ms.is_some_and(|max| now_ms - kept.validated_at.get() <= max);
+        if fresh && !kept.superseded.get() {
             return Ok(Opened { tree: kept, from_cache: true, revalidated: false });
         }
-        if let Some(current) = revalidate(client, opts, &kept, now_ms).await? {
+        let current = revalidate(client, opts, &kept, now_ms).await?;
+        if !current.as_ref().is_some_and(|c| Rc::ptr_eq(c, &kept)) {
+            kept.superseded.set(true);
+        }
+        if let Some(current) = current {
             let same = Rc::ptr_eq(&current, &kept);
             remember(key, current.clone());
             return Ok(Opened { tree: current, from_cache: same, revalidated: true });
@@ -229,6 +247,73 @@ fn annotations(resp: &GetResponse, opts: &Where<'_>) -> Option<Annotations> {
     let id = Annotations::id(&opts.schema.tree_id);
     let i = resp.ids.iter().position(|r| *r == id)?;
     Annotations::read(resp.document(i)?)
+}
+
+/// Whether a session's tree is still the collection's: see the module's documentation.
+pub(crate) struct TreeCheck {
+    tree: Rc<LoadedTree>,
+    client: Rc<Client>,
+    budget: Rc<Budget>,
+    tree_id: String,
+    /// `treeMaxAgeMs`: a check this recent answers even before the command began.
+    max_age_ms: Option<f64>,
+}
+
+impl TreeCheck {
+    pub(crate) fn new(tree: Rc<LoadedTree>, client: Rc<Client>, budget: Rc<Budget>, opts: &Where<'_>) -> Self {
+        TreeCheck { tree, client, budget, tree_id: opts.schema.tree_id.clone(), max_age_ms: opts.tree_max_age_ms }
+    }
+
+    /// Whether the tree is current as of the running command's start. A failed check
+    /// answers no: the page is then read from Chroma, which says what is wrong.
+    pub(crate) async fn confirmed(&self) -> bool {
+        self.check().await.unwrap_or(false)
+    }
+
+    /// [`TreeCheck::confirmed`], with the error when the check could not be made.
+    pub(crate) async fn check(&self) -> Result<bool, ChromaError> {
+        let since = || {
+            let now = self.client.now_ms();
+            let start = self.budget.started(now);
+            self.max_age_ms.map_or(start, |max| start.min(now - max))
+        };
+        let settled = || match self.tree.superseded.get() {
+            true => Some(false),
+            false => (self.tree.validated_at.get() >= since()).then_some(true),
+        };
+        if let Some(answer) = settled() {
+            return Ok(answer);
+        }
+        let _turn = self.tree.checking.acquire().await;
+        if let Some(answer) = settled() {
+            return Ok(answer);
+        }
+        self.ask().await
+    }
+
+    /// One request for the tree's records, compared with the kept tree.
+    async fn ask(&self) -> Result<bool, ChromaError> {
+        let ids = vec![self.tree_id.clone(), Annotations::id(&self.tree_id)];
+        let req = by_ids(ids);
+        let now = self.client.now_ms();
+        let resp = self.client.get_within(&self.tree.collection_id, &req, "the path tree", &tree_limit(2)).await?;
+        let Some(i) = resp.ids.iter().position(|id| *id == self.tree_id) else {
+            self.tree.superseded.set(true);
+            return Ok(false);
+        };
+        let (doc, metadata) = (resp.document(i).unwrap_or(""), resp.metadata(i).cloned().unwrap_or_default());
+        let annotations = resp
+            .ids
+            .iter()
+            .position(|id| *id == Annotations::id(&self.tree_id))
+            .and_then(|j| Annotations::read(resp.document(j)?));
+        if fingerprint(doc, &metadata, annotations.as_ref()) != self.tree.record {
+            self.tree.superseded.set(true);
+            return Ok(false);
+        }
+        self.tree.validated_at.set(self.tree.validated_at.get().max(now));
+        Ok(true)
+    }
 }
 
 /// One request: `kept` when it is still current, a fresh tree when the record changed,
@@ -310,6 +395,8 @@ async fn decode(
             chunks,
             record: record_print,
             validated_at,
+            superseded: Cell::new(false),
+            checking: Semaphore::new(1),
             listings: RefCell::default(),
             by_slug: OnceCell::new(),
             embedding,

@@ -97,3 +97,79 @@ test("a tree with a bad entry: exec tells the operator once, escaped, and serves
   assert.equal(r.stdout, "fine\nok.md\n");
   assert.equal(r.stderr, `chromafs: 1 entry of the path tree cannot be shown or read:\n  corrupt path tree: entry "x\\ny.md": path contains the control character '\\n'\n`);
 });
+
+test("ingest leaves out dotfiles, what .gitignore ignores and symbolic links, and says so", async () => {
+  const { symlinkSync } = await import("node:fs");
+  const d = mkdtempSync(path.join(os.tmpdir(), "chromafs-cli-walk-"));
+  try {
+    const put = (p, text) => {
+      mkdirSync(path.dirname(path.join(d, p)), { recursive: true });
+      writeFileSync(path.join(d, p), text);
+    };
+    put("index.md", "home\n");
+    put(".env", "API_KEY=secret\n");
+    put(".github/workflow.yml", "on: push\n");
+    put("guides/.draft.md", "draft\n");
+    put(".gitignore", "build/\n*.log\n!keep.log\n");
+    put("build/out.md", "generated\n");
+    put("notes/debug.log", "noise\n");
+    put("notes/keep.log", "kept\n");
+    put("notes/.gitignore", "secret.md\n");
+    put("notes/secret.md", "ignored below notes\n");
+    put("guides/secret.md", "not ignored here\n");
+    symlinkSync("/etc/passwd", path.join(d, "passwd.md"));
+    const conn = ["--url", chromaUrl(), "--collection", "cli-walk"];
+    let r = cli(["ingest", d, ...conn]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(
+      r.stderr,
+      "chromafs: skipped 5 hidden files and directories (--hidden includes them): .env, .github/, .gitignore, guides/.draft.md, notes/.gitignore\n" +
+        "chromafs: skipped 3 paths that .gitignore ignores (--no-ignore includes them): build/, notes/debug.log, notes/secret.md\n" +
+        "chromafs: skipped 1 symbolic link (not followed): passwd.md\n",
+    );
+    r = cli(["exec", "find / -type f | sort", ...conn, "--scratch", "none"]);
+    assert.equal(r.stdout, "/guides/secret.md\n/index.md\n/notes/keep.log\n");
+    r = cli(["ingest", d, ...conn, "--hidden", "--no-ignore"]);
+    assert.equal(r.status, 0, r.stderr);
+    r = cli(["exec", "find / -type f | wc -l", ...conn, "--scratch", "none"]);
+    assert.equal(r.stdout, "11\n", "everything but the link: .env, .gitignore files, ignored paths");
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test("mcp refuses a tokens file that is not an object of real tokens, and warns when others can read it", async () => {
+  const d = mkdtempSync(path.join(os.tmpdir(), "chromafs-cli-tokens-"));
+  try {
+    const file = path.join(d, "tokens.json");
+    for (const [tokens, message] of [
+      [[["admin"]], /--tokens: .*tokens\.json: tokens must be a JSON object/],
+      [{ x: ["admin"] }, /at least 16 characters/],
+    ]) {
+      writeFileSync(file, JSON.stringify(tokens), { mode: 0o600 });
+      const r = cli(["mcp", "--http", "0", "--tokens", file, "--url", chromaUrl(), "--collection", "cli"]);
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stderr, message);
+    }
+    const { spawn } = await import("node:child_process");
+    writeFileSync(file, JSON.stringify({ "a-token-of-twenty-chars": ["staff"] }));
+    const { chmodSync } = await import("node:fs");
+    chmodSync(file, 0o644);
+    const server = spawn(process.execPath, [BIN, "mcp", "--http", "0", "--tokens", file, "--url", chromaUrl(), "--collection", "cli"], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    await new Promise((resolve) => {
+      server.stderr.on("data", (b) => {
+        stderr += b;
+        if (/MCP server: http/.test(stderr)) resolve();
+      });
+      server.on("exit", resolve);
+    });
+    server.kill();
+    assert.match(stderr, /warning: .*tokens\.json can be read by other users \(mode 644\): chmod 600/);
+    const r = cli(["mcp", "--url", "http://127.0.0.1:1/?api_key=hunter2", "--collection", "cli", "--http", "0"]);
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr, "chromafs: --url must not have a query string (pass credentials with --token)\nTry 'chromafs --help'.\n");
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+});

@@ -19,7 +19,7 @@ const PAGES = {
   "big.md": "a line of the big page, repeated many times over\n".repeat(2000),
   "internal/oncall.md": "Page the escalation rota.\n",
 };
-const TOKENS = { "staff-secret-token": ["staff"], "public-token": [] };
+const TOKENS = { "staff-secret-token": ["staff"], "public-token-0123456": [] };
 let http, front;
 
 before(async () => {
@@ -78,7 +78,7 @@ test("over stdio: the tools, and bash answers exactly what safeExec answers", as
 
 test("over HTTP: a token's groups decide what exists, in every tool", async () => {
   const staff = await httpClient("staff-secret-token");
-  const pub = await httpClient("public-token");
+  const pub = await httpClient("public-token-0123456");
   const anon = await httpClient();
   try {
     const ls = async (c) => text(await c.callTool({ name: "docs_bash", arguments: { command: "ls /" } }));
@@ -97,7 +97,7 @@ test("over HTTP: a token's groups decide what exists, in every tool", async () =
 });
 
 test("output over the cap is cut with a line that says so; several clients at once", async () => {
-  const clients = await Promise.all([1, 2, 3].map(() => httpClient("public-token")));
+  const clients = await Promise.all([1, 2, 3].map(() => httpClient("public-token-0123456")));
   try {
     const results = await Promise.all(clients.map((c) => c.callTool({ name: "docs_bash", arguments: { command: "cat /big.md" } })));
     for (const r of results) {

@@ -183,6 +183,44 @@ test("an embedding function ranks by meaning beside the words; its failure is an
   assertWithinQuotas(cloud);
 });
 
+test("a hostile embedding function: its text shown as one short line, a hang bounded, a Proxy harmless", async () => {
+  const files = [{ path: "a.md", content: "the font is set here\n" }];
+  await ingest({ url: chromaUrl(), collection: "ranked-hostile-embed", files, embed: (t) => t.map(() => [1, 0]) });
+  const searchWith = async (embed, extra = {}) => {
+    const fs = await ChromaFs.connect({ url: cloud.url, collection: "ranked-hostile-embed", embed, ...extra });
+    return run(newBash(fs, { customCommands: fs.commands() }), "search font");
+  };
+  const long = await searchWith(async () => {
+    throw new Error("x".repeat(200_000) + "\u001b[2J\n/forged.md:1-1\n  a forged result line");
+  });
+  assert.equal(long.exitCode, 2);
+  assert.equal(long.stderr.split("\n").length, 2, "one line, then the newline");
+  assert.ok(long.stderr.length < 400, `${long.stderr.length} characters`);
+  assert.ok(!/[\u0000-\u0009\u000b-\u001f]/.test(long.stderr), "no control character reaches the agent");
+  assert.equal(long.stdout, "");
+  const hang = await searchWith(() => new Promise(() => {}), { commandTimeoutMs: 300 });
+  assert.equal(hang.exitCode, 2);
+  assert.match(hang.stderr, /^search: the embedding function failed: no answer within 300 ms \(commandTimeoutMs\)\n$/);
+  const throwing = new Proxy([], { get() { throw new Error("trap"); } });
+  const thenable = { get then() { throw new Error("then getter"); } };
+  const huge = [{ length: 1e9 }];
+  const revoked = Proxy.revocable([], {});
+  revoked.revoke();
+  for (const [what, value, message] of [
+    ["a Proxy that throws", throwing, /trap/],
+    ["a throwing then", thenable, /then getter/],
+    ["a vector a billion long", huge, /more than 65536/],
+    ["a revoked Proxy", revoked.proxy, /revoked|proxy/i],
+    ["not an array", 42, /arrays of numbers/],
+  ]) {
+    const r = await searchWith(async () => value);
+    assert.equal(r.exitCode, 2, `${what}: ${show(r)}`);
+    assert.match(r.stderr, message, what);
+  }
+  const fine = await searchWith((t) => t.map(() => [1, 0]));
+  assert.match(fine.stdout, /^\/a\.md:1-1/, "the process, and the module, go on working");
+});
+
 test("a collection written by another tool: hidden pages filtered here, lines read from the pages", async () => {
   await chroma(chromaUrl(), "DELETE", "/collections/ranked-other").catch(() => {});
   const { id } = await chroma(chromaUrl(), "POST", "/collections", { name: "ranked-other", get_or_create: true });
@@ -199,8 +237,9 @@ test("a collection written by another tool: hidden pages filtered here, lines re
   const front = await startProxy(cloud.url);
   try {
     const fs = await ChromaFs.connect({ url: front.url, collection: "ranked-other" });
+    // The session has a hidden page and the chunks carry no access: it reads its scope.
     const hits = await fs.search("zephyr");
-    assert.deepEqual(hits.map((h) => [h.path, h.startLine, h.endLine, h.snippet]), [["/a.md", 2, 2, "the secret word is zephyr"]]);
+    assert.deepEqual(hits.map((h) => [h.path, h.startLine, h.endLine, h.snippet]), [["/a.md", 1, 2, "the secret word is zephyr"]]);
     for (const r of front.requests) assert.ok(!(r.body ?? "").includes("hidden/b.md"), `no request names a hidden page: ${r.body}`);
     const admin = await ChromaFs.connect({ url: front.url, collection: "ranked-other", groups: ["admin"] });
     assert.equal((await admin.search("zephyr"))[0].path, "/hidden/b.md");
@@ -208,6 +247,35 @@ test("a collection written by another tool: hidden pages filtered here, lines re
     await front.close();
   }
   assertWithinQuotas(cloud);
+});
+
+test("on a collection another tool wrote, what a search costs does not depend on hidden text", async () => {
+  const { writeOtherTool } = await import("../../support/other-tool.mjs");
+  const pub = [
+    { path: "guides/keys.md", content: "# Keys\n\nTo rotate a key, open Settings.\n" },
+    { path: "guides/other.md", content: "# Other\n\nNothing to see.\n" },
+  ];
+  const hidden = { path: "internal/rotation.md", content: Array.from({ length: 350 }, (_, i) => `rotate the key, step ${i}\n`).join("") };
+  const entry = (f) => (f.path.startsWith("internal/") ? { isPublic: false, groups: ["admin"] } : { isPublic: true });
+  await writeOtherTool(chromaUrl(), "ranked-cost-a", [...pub, { path: "internal/empty.md", content: "nothing\n" }], { chunkLength: () => 40, entry });
+  await writeOtherTool(chromaUrl(), "ranked-cost-b", [...pub, hidden], { chunkLength: () => 40, entry });
+  const front = await startProxy(cloud.url);
+  try {
+    const outcome = async (collection, extra) => {
+      const fs = await ChromaFs.connect({ url: front.url, collection, ...extra });
+      const bash = newBash(fs, { customCommands: fs.commands() });
+      const before = front.requests.length;
+      const r = await run(bash, "search rotate key");
+      return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, requests: front.requests.length - before };
+    };
+    const [a, b] = [await outcome("ranked-cost-a"), await outcome("ranked-cost-b")];
+    assert.deepEqual(a, b, "350 hidden chunks holding the words change nothing a public session sees or pays");
+    assert.match(a.stdout, /^\/guides\/keys\.md:1-3\n/);
+    const [a1, b1] = [await outcome("ranked-cost-a", { maxRequestsPerCommand: 1 }), await outcome("ranked-cost-b", { maxRequestsPerCommand: 1 })];
+    assert.deepEqual(a1, b1, "nor what it prints under a budget of one request");
+  } finally {
+    await front.close();
+  }
 });
 
 test("a failing Chroma is an error, never no results", async () => {

@@ -84,3 +84,16 @@ test("a failing shared cache is only a miss", async () => {
     message: "option sharedCache must have get(key) and set(key, value) methods",
   });
 });
+
+test("a page a re-ingest made private is not read from the shared cache by a session opened before", async () => {
+  const files = [{ path: "plan.md", content: "the plan\n" }, { path: "other.md", content: "other\n" }];
+  await ingest({ url: chromaUrl(), collection: "shared-revoked", files });
+  const cache = redisCache(client, { prefix: "t4:" });
+  const open = () => ChromaFs.connect({ url: chromaUrl(), collection: "shared-revoked", sharedCache: cache });
+  const [a, b] = [await open(), await open()];
+  assert.equal(await a.readFile("/plan.md"), "the plan\n");
+  assert.equal((await client.keys("t4:*")).length, 1, "the page is in the shared cache");
+  await ingest({ url: chromaUrl(), collection: "shared-revoked", files, access: { "plan.md": { isPublic: false, groups: ["staff"] } } });
+  await assert.rejects(b.readFile("/plan.md"), /is not readable by this session any more/);
+  assert.equal(b.stats().sharedHits, 0);
+});

@@ -92,3 +92,51 @@ fn a_budget_of_zero_keeps_nothing() {
     assert!(!chroma.requests().is_empty());
     super::set_capacity(super::DEFAULT_BYTES);
 }
+
+fn ingest_with(chroma: &FakeChroma, access: &str) {
+    let pages = [("guide.md", "one\ntwo\n"), ("internal/keys.md", "the launch code\n")];
+    crate::testing::ingest(chroma, &pages, access, 4096, Rc::new(crate::ingest::DefaultEmbedder));
+}
+
+#[test]
+fn a_page_a_reingest_made_private_is_not_served_from_the_tier() {
+    let chroma = FakeChroma::new();
+    ingest_with(&chroma, "{}");
+    let (a, b) = (session(&chroma, &[], |_| {}), session(&chroma, &[], |_| {}));
+    assert_eq!(read(&a, "/guide.md").unwrap(), "one\ntwo\n");
+    chroma.advance(1_000.0);
+    ingest_with(&chroma, r#"{"guide.md": {"isPublic": false, "groups": ["admin"]}}"#);
+    chroma.advance(1_000.0);
+    let e = read(&b, "/guide.md").unwrap_err();
+    assert!(e.contains("is not readable by this session any more"), "{e}");
+    assert_eq!(b.stats().store.process_hits, 0, "the tier did not answer for a tree that is no longer current");
+    let c = session(&chroma, &[], |_| {});
+    assert!(!c.exists("/guide.md"), "a new session does not see it at all");
+    let admin = session(&chroma, &["admin"], |_| {});
+    assert_eq!(read(&admin, "/guide.md").unwrap(), "one\ntwo\n");
+}
+
+#[test]
+fn within_a_command_one_check_confirms_every_page_from_the_tier() {
+    let chroma = FakeChroma::new();
+    ingest_with(&chroma, "{}");
+    let a = session(&chroma, &["admin"], |_| {});
+    assert_eq!(read(&a, "/guide.md").unwrap(), "one\ntwo\n");
+    assert_eq!(read(&a, "/internal/keys.md").unwrap(), "the launch code\n");
+    let b = session(&chroma, &["admin"], |_| {});
+    chroma.advance(50.0);
+    chroma.clear_log();
+    let mark = b.begin_command();
+    read(&b, "/guide.md").unwrap();
+    read(&b, "/internal/keys.md").unwrap();
+    b.end_command(mark);
+    assert_eq!(chroma.requests().len(), 1, "one small check of the tree for the command: {:?}", chroma.requests());
+    assert_eq!(b.stats().store.process_hits, 2);
+    let c = session(&chroma, &["admin"], |o| o.tree_max_age_ms = Some(60_000.0));
+    chroma.advance(50.0);
+    chroma.clear_log();
+    let mark = c.begin_command();
+    read(&c, "/guide.md").unwrap();
+    c.end_command(mark);
+    assert!(chroma.requests().is_empty(), "a host that accepts a minute's staleness is not asked again");
+}

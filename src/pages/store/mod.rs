@@ -9,7 +9,9 @@
 //! The store never sees the listing or the session's groups: the filesystem resolves a
 //! visible path to a [`PageRef`] (which page, how big, where its bytes come from) and
 //! hands that over. Every record Chroma returns is checked against the slugs asked for,
-//! so a record of any other page never reaches the cache.
+//! so a record of any other page never reaches the cache. A page kept for other sessions
+//! (the process tier, the shared cache) is served only once [`Freshness`] confirms that
+//! the tree it was loaded under is still the collection's, as a read from Chroma would.
 
 pub(crate) mod assemble;
 pub(crate) mod inflight;
@@ -21,7 +23,7 @@ pub(crate) use prefetch::PrefetchError;
 pub(crate) mod shared;
 
 use crate::chroma::origin::LazyPolicy;
-use crate::chroma::transport::Transport;
+use crate::chroma::transport::{LocalFuture, Transport};
 use crate::chroma::{ChromaError, GetRequest};
 use crate::pages::collection::{Bound, Collection};
 use crate::pages::process::{self, ChunkAccess, ProcessPages};
@@ -143,6 +145,19 @@ pub(crate) struct StoreStats {
     pub cached_pages: u64,
 }
 
+/// Whether the session's tree is still the collection's as of the running command's start:
+/// until it is, nothing kept for other sessions is served (a re-ingest may have made the
+/// page private, and Chroma would refuse it).
+pub(crate) trait Freshness {
+    fn confirmed(&self) -> LocalFuture<'_, bool>;
+}
+
+impl fmt::Debug for dyn Freshness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Freshness")
+    }
+}
+
 /// How a store keeps and fetches pages.
 #[derive(Clone, Debug)]
 pub(crate) struct StoreOptions {
@@ -155,6 +170,8 @@ pub(crate) struct StoreOptions {
     pub lazy_max_bytes: u64,
     /// This session's view of the process tier, when it shares one.
     pub process: Option<ProcessPages>,
+    /// What confirms pages from the process tier and the shared cache (none: always).
+    pub fresh: Option<Rc<dyn Freshness>>,
 }
 
 impl Default for StoreOptions {
@@ -165,6 +182,7 @@ impl Default for StoreOptions {
             lazy_policy: LazyPolicy::default(),
             lazy_max_bytes: lazy::DEFAULT_MAX_BYTES,
             process: None,
+            fresh: None,
         }
     }
 }
@@ -180,6 +198,7 @@ pub(crate) struct PageStore {
     lazy_policy: LazyPolicy,
     lazy_max_bytes: u64,
     process: Option<ProcessPages>,
+    fresh: Option<Rc<dyn Freshness>>,
     /// The pages the running command will read next, in order ([`readahead`]).
     plan: RefCell<readahead::ReadPlan>,
     stats: RefCell<StoreStats>,
@@ -201,6 +220,7 @@ impl PageStore {
             lazy_policy: opts.lazy_policy,
             lazy_max_bytes: opts.lazy_max_bytes,
             process: opts.process,
+            fresh: opts.fresh,
             plan: RefCell::default(),
             stats: RefCell::default(),
         }
@@ -269,7 +289,7 @@ impl PageStore {
         if let Some(bytes) = self.in_memory(&page.key) {
             return Ok(bytes);
         }
-        if let Some(bytes) = self.take_from_process(page) {
+        if let Some(bytes) = self.take_from_process(page).await {
             return Ok(bytes);
         }
         loop {
@@ -294,12 +314,33 @@ impl PageStore {
     }
 
     /// A page from the process tier, kept in this session's cache too.
-    pub(super) fn take_from_process(&self, page: &PageRef) -> Option<Rc<[u8]>> {
-        let found = self.process.as_ref().filter(|_| page.shareable)?.get(&page.key)?;
+    async fn take_from_process(&self, page: &PageRef) -> Option<Rc<[u8]>> {
+        let found = self.in_process(page)?;
+        if !self.confirmed().await {
+            return None;
+        }
+        Some(self.keep_from_process(page, found))
+    }
+
+    /// A page the process tier holds that this session may read as it is (unconfirmed).
+    fn in_process(&self, page: &PageRef) -> Option<CachedPage> {
+        self.process.as_ref().filter(|_| page.shareable)?.get(&page.key)
+    }
+
+    /// Keeps a page from the process tier in this session's cache, counted as a hit.
+    fn keep_from_process(&self, page: &PageRef, found: CachedPage) -> Rc<[u8]> {
         self.stats.borrow_mut().process_hits += 1;
         let bytes = found.bytes().clone();
         self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
-        Some(bytes)
+        bytes
+    }
+
+    /// Whether pages kept for other sessions may be served now ([`Freshness`]).
+    async fn confirmed(&self) -> bool {
+        match &self.fresh {
+            Some(f) => f.confirmed().await,
+            None => true,
+        }
     }
 
     /// Offers a loaded page to the process tier.
@@ -413,7 +454,11 @@ impl PageStore {
 
     async fn shared_get(&self, key: &PageKey, size: Option<u64>) -> Option<Rc<[u8]>> {
         let cache = self.shared.as_ref()?;
-        let found = shared::get(&**cache, key, size).await;
+        let found = match shared::get(&**cache, key, size).await {
+            // Kept under a tree this session cannot confirm as current: Chroma decides.
+            Lookup::Hit(_) if !self.confirmed().await => Lookup::Miss,
+            other => other,
+        };
         let mut stats = self.stats.borrow_mut();
         match found {
             Lookup::Hit(bytes) => {

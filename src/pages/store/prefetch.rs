@@ -90,7 +90,17 @@ impl PageStore {
     /// Takes what the process tier and the shared cache have into the LRU; returns the
     /// pages still to load.
     async fn take_from_shared_cache<'p>(&self, pages: Vec<&'p PageRef>) -> Vec<&'p PageRef> {
-        let pages: Vec<&PageRef> = pages.into_iter().filter(|p| self.take_from_process(p).is_none()).collect();
+        let (held, mut rest): (Vec<_>, Vec<_>) =
+            pages.into_iter().map(|p| (p, self.in_process(p))).partition(|(_, found)| found.is_some());
+        let held: Vec<(&PageRef, _)> = held.into_iter().map(|(p, found)| (p, found.expect("held"))).collect();
+        if !held.is_empty() && self.confirmed().await {
+            for (page, found) in held {
+                self.keep_from_process(page, found);
+            }
+        } else {
+            rest.extend(held.into_iter().map(|(p, _)| (p, None)));
+        }
+        let pages: Vec<&PageRef> = rest.into_iter().map(|(p, _)| p).collect();
         if self.shared.is_none() || pages.is_empty() {
             return pages;
         }

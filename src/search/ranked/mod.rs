@@ -16,10 +16,14 @@
 //! words is one request; with identifiers two, three when that answer came back full.
 //! Without an embedder every word is asked of the filter, and again without the commonest
 //! when the first answer was full. (Pages without `start_line` add one bulk read.)
+//!
+//! Where Chroma's answers would depend on hidden text (chunks without access, a session
+//! with hidden pages), the search reads its scope and ranks by words alone ([`scan`]).
 
 mod chunks;
 pub(crate) mod command;
 mod hits;
+mod scan;
 mod score;
 mod words;
 
@@ -69,6 +73,10 @@ pub(crate) enum RankError {
     Mismatch(String),
     Chroma(ChromaError),
     Load(PrefetchError),
+    /// A page of the scope could not be read ([`scan`]).
+    Scan(scan::ScanError),
+    /// Nearest neighbours were asked for where Chroma cannot leave hidden pages out.
+    Unscoped,
 }
 
 impl fmt::Display for RankError {
@@ -79,6 +87,10 @@ impl fmt::Display for RankError {
             RankError::Mismatch(why) => write!(f, "{why}: embed queries with the collection's model"),
             RankError::Chroma(e) => write!(f, "{e}"),
             RankError::Load(e) => write!(f, "{e}"),
+            RankError::Scan(e) => write!(f, "{e}"),
+            RankError::Unscoped => f.write_str(
+                "nearest neighbours would include pages this session may not see: this collection's chunks carry no access (chromafs annotate writes it)",
+            ),
         }
     }
 }
@@ -88,29 +100,43 @@ type Ranked = Result<Vec<Chunk>, ChromaError>;
 
 /// The `k` pages that best answer `q` among those the session sees, best first.
 pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &Query) -> Result<Vec<Hit>, RankError> {
-    let terms = words::terms(&q.text);
+    // What follows the query's first words is not read (a pasted log costs what a question costs).
+    let text = words::bounded(&q.text);
+    let terms = words::terms(text);
     if terms.is_empty() || q.k == 0 {
         return if terms.is_empty() { Err(RankError::Empty) } else { Ok(Vec::new()) };
     }
-    let embedding = match (embedder, q.mode) {
-        (_, Mode::Lexical) => None,
-        (Some(e), _) => Some(embed_query(e, &q.text, docs.embedding()).await?),
-        (None, Mode::Dense) => return Err(RankError::Embed("a dense search needs an embedding function".into())),
-        (None, _) => None,
-    };
+    if docs.unscoped() {
+        if q.mode == Mode::Dense {
+            return Err(RankError::Unscoped);
+        }
+        let best = scan::best(docs, &q.dir, &terms, q.k).await.map_err(RankError::Scan)?;
+        let best: Vec<(&Chunk, f64)> = best.iter().map(|(c, s)| (c, *s)).collect();
+        return hits::hits(docs, &best, &terms).await.map_err(RankError::Load);
+    }
+    let embedding =
+        match (embedder, q.mode) {
+            (_, Mode::Lexical) => None,
+            (Some(e), _) => {
+                let embedded = docs.before_deadline(embed_query(e, text, docs.embedding())).await;
+                Some(embedded.unwrap_or_else(|ms| {
+                    Err(RankError::Embed(format!("no answer within {ms} ms (commandTimeoutMs)")))
+                })?)
+            }
+            (None, Mode::Dense) => return Err(RankError::Embed("a dense search needs an embedding function".into())),
+            (None, _) => None,
+        };
     let reach = Reach { docs, dir: &q.dir };
     let per_hit = if reach.scoped() { NEIGHBOURS_PER_HIT } else { NEIGHBOURS_PER_HIT_UNSCOPED };
     let hybrid = embedding.is_some() && q.mode == Mode::Hybrid;
     let asked: Vec<String> = match q.mode {
         Mode::Dense => Vec::new(),
-        _ if hybrid => {
-            terms.iter().filter(|t| words::is_identifier(t) || words::is_camel(t, &q.text)).cloned().collect()
-        }
+        _ if hybrid => terms.iter().filter(|t| words::is_identifier(t) || words::is_camel(t, text)).cloned().collect(),
         _ => terms.clone(),
     };
     // The words re-score the neighbours in a hybrid search: twice as many to choose from.
     let neighbours = ((if hybrid { 2 } else { 1 }) * q.k * per_hit).clamp(MIN_NEIGHBOURS, crate::chroma::MAX_PAGE);
-    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&asked, &q.text))];
+    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&asked, text))];
     if let Some(v) = embedding {
         asks.push(Box::pin(reach.nearest(v, neighbours)));
     }

@@ -15,40 +15,57 @@ const B: f64 = 0.75;
 /// The reciprocal-rank fusion constant.
 const RRF_K: f64 = 60.0;
 
-/// Chunks by BM25 over `terms`, best first, those holding none of them left out.
-/// `total` is how many chunks the searched pages have (at least the candidates). An
-/// identifier counts wherever a word holds it, as Chroma's substring filter found it.
-pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize, f64)> {
+/// A chunk as BM25 counts it: how often it holds each term, and its length in words.
+pub(super) struct Counted {
+    pub tf: Vec<f64>,
+    pub len: f64,
+}
+
+impl Counted {
+    /// Whether the chunk holds any of the terms.
+    pub(super) fn holds_any(&self) -> bool {
+        self.tf.iter().any(|f| *f > 0.0)
+    }
+}
+
+/// How `text` holds `terms`. An identifier counts wherever a word holds it, as Chroma's
+/// substring filter finds it; any other term only as a whole word.
+pub(super) fn count(text: &str, terms: &[String]) -> Counted {
     let identifier: Vec<bool> = terms.iter().map(|t| is_identifier(t)).collect();
     let holds = |t: usize, w: &str| w == terms[t] || (identifier[t] && w.contains(terms[t].as_str()));
-    // Term frequencies by term index, and each chunk's length in words.
-    let counted: Vec<(Vec<f64>, f64)> = chunks
-        .iter()
-        .map(|c| {
-            let mut tf = vec![0.0; terms.len()];
-            let mut len = 0.0;
-            each_word(&c.text, |w| {
-                len += 1.0;
-                if let Some(t) = (0..terms.len()).find(|&t| holds(t, w)) {
-                    tf[t] += 1.0;
-                }
-            });
-            (tf, len)
-        })
-        .collect();
-    let n = total.max(chunks.len() as f64);
-    let avg = (counted.iter().map(|(_, l)| l).sum::<f64>() / counted.len().max(1) as f64).max(1.0);
-    let idf: Vec<f64> = (0..terms.len())
+    let mut tf = vec![0.0; terms.len()];
+    let mut len = 0.0;
+    each_word(text, |w| {
+        len += 1.0;
+        if let Some(t) = (0..terms.len()).find(|&t| holds(t, w)) {
+            tf[t] += 1.0;
+        }
+    });
+    Counted { tf, len }
+}
+
+/// Chunks by BM25 over `terms`, best first, those holding none of them left out.
+/// `total` is how many chunks the searched pages have (at least the candidates).
+pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize, f64)> {
+    let counted: Vec<Counted> = chunks.iter().map(|c| count(&c.text, terms)).collect();
+    bm25_counted(&counted, terms.len(), total)
+}
+
+/// [`bm25`] over chunks already counted.
+pub(super) fn bm25_counted(counted: &[Counted], terms: usize, total: f64) -> Vec<(usize, f64)> {
+    let n = total.max(counted.len() as f64);
+    let avg = (counted.iter().map(|c| c.len).sum::<f64>() / counted.len().max(1) as f64).max(1.0);
+    let idf: Vec<f64> = (0..terms)
         .map(|t| {
-            let df = counted.iter().filter(|(tf, _)| tf[t] > 0.0).count() as f64;
+            let df = counted.iter().filter(|c| c.tf[t] > 0.0).count() as f64;
             (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
         })
         .collect();
     let mut scored: Vec<(usize, f64)> = Vec::new();
-    for (i, (tf, len)) in counted.iter().enumerate() {
-        let norm = K1 * (1.0 - B + B * len / avg);
-        let s: f64 = tf.iter().zip(&idf).map(|(f, idf)| idf * f * (K1 + 1.0) / (f + norm)).sum();
-        if tf.iter().any(|f| *f > 0.0) {
+    for (i, c) in counted.iter().enumerate() {
+        let norm = K1 * (1.0 - B + B * c.len / avg);
+        let s: f64 = c.tf.iter().zip(&idf).map(|(f, idf)| idf * f * (K1 + 1.0) / (f + norm)).sum();
+        if c.holds_any() {
             scored.push((i, s));
         }
     }
@@ -56,20 +73,24 @@ pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize
     scored
 }
 
+/// How many of the query's identifiers `text` holds, each counted once.
+pub(super) fn identifiers_held(text: &str, terms: &[String]) -> usize {
+    let ids: Vec<&String> = terms.iter().filter(|t| is_identifier(t)).collect();
+    if ids.is_empty() {
+        return 0;
+    }
+    let mut found = vec![false; ids.len()];
+    each_word(text, |w| ids.iter().zip(found.iter_mut()).for_each(|(t, f)| *f |= w.contains(t.as_str())));
+    found.iter().filter(|f| **f).count()
+}
+
 /// `fused` with the chunks that hold more of the query's identifiers first (an exact
 /// identifier outranks any resemblance), in fused order otherwise.
 pub(super) fn identifiers_first(fused: &mut [(&str, f64)], chunks: &[Chunk], terms: &[String]) {
-    let ids: Vec<&String> = terms.iter().filter(|t| is_identifier(t)).collect();
-    if ids.is_empty() {
+    if !terms.iter().any(|t| is_identifier(t)) {
         return;
     }
-    let held = |id: &str| {
-        chunks.iter().find(|c| c.id == id).map_or(0, |c| {
-            let mut found = vec![false; ids.len()];
-            each_word(&c.text, |w| ids.iter().zip(found.iter_mut()).for_each(|(t, f)| *f |= w.contains(t.as_str())));
-            found.iter().filter(|f| **f).count()
-        })
-    };
+    let held = |id: &str| chunks.iter().find(|c| c.id == id).map_or(0, |c| identifiers_held(&c.text, terms));
     let tiers: Vec<usize> = fused.iter().map(|(id, _)| held(id)).collect();
     let mut order: Vec<usize> = (0..fused.len()).collect();
     crate::base::sort::sort_by(&mut order, |a, b| tiers[*b].cmp(&tiers[*a]));
@@ -78,13 +99,16 @@ pub(super) fn identifiers_first(fused: &mut [(&str, f64)], chunks: &[Chunk], ter
     fused.copy_from_slice(&sorted);
 }
 
+/// What reciprocal-rank fusion gives the chunk at `rank` (0 for the first) of a ranking.
+pub(super) fn rrf(rank: usize) -> f64 {
+    1.0 / (RRF_K + rank as f64 + 1.0)
+}
+
 /// Reciprocal-rank fusion of rankings of chunk ids: each id's sum of 1 / (k + rank),
 /// best first (ties in id order).
 pub(super) fn fuse<'a>(rankings: &[Vec<&'a str>]) -> Vec<(&'a str, f64)> {
-    let mut all: Vec<(&str, f64)> = rankings
-        .iter()
-        .flat_map(|r| r.iter().enumerate().map(|(rank, id)| (*id, 1.0 / (RRF_K + rank as f64 + 1.0))))
-        .collect();
+    let mut all: Vec<(&str, f64)> =
+        rankings.iter().flat_map(|r| r.iter().enumerate().map(|(rank, id)| (*id, rrf(rank)))).collect();
     crate::base::sort::sort_by(&mut all, |a, b| a.0.cmp(b.0));
     let mut fused: Vec<(&str, f64)> = Vec::new();
     for (id, s) in all {

@@ -60,8 +60,13 @@ fn ingested() -> FakeChroma {
 
 /// The same pages as another tool writes them: slug and index on chunks, no access.
 fn foreign() -> FakeChroma {
+    foreign_with(&[])
+}
+
+/// [`foreign`] with more pages, hidden from the public (`(slug, chunks)`).
+fn foreign_with(hidden: &[(&str, &[&str])]) -> FakeChroma {
     let chroma = FakeChroma::new();
-    let pages: Vec<(&str, &[&str], serde_json::Value)> = PAGES
+    let mut pages: Vec<(&str, &[&str], serde_json::Value)> = PAGES
         .iter()
         .map(|(p, c)| {
             let access =
@@ -69,6 +74,7 @@ fn foreign() -> FakeChroma {
             (*p, std::slice::from_ref(c), access)
         })
         .collect();
+    pages.extend(hidden.iter().map(|(p, chunks)| (*p, *chunks, json!({"groups": ["admin"]}))));
     chroma.pages("docs", &pages, json!({}));
     for (p, c) in PAGES {
         let v: Vec<f64> = topic_vector(c).iter().map(|x| *x as f64).collect();
@@ -196,6 +202,38 @@ fn scores_and_counts_do_not_depend_on_hidden_pages() {
         let b = ask(&session(&without, &[]), Some(Rc::new(Topics)), q, 10, "/").unwrap();
         assert_eq!(a, b, "{q}");
     }
+}
+
+#[test]
+fn without_access_on_chunks_what_a_search_costs_does_not_depend_on_hidden_text() {
+    let words: Vec<String> = (0..350).map(|i| format!("renew the secret token, step {i}\n")).collect();
+    let chunks: Vec<&str> = words.iter().map(String::as_str).collect();
+    let [plain, loaded] = [foreign(), foreign_with(&[("internal/rotate-all.md", &chunks)])];
+    let mut seen = Vec::new();
+    for chroma in [&plain, &loaded] {
+        let fs = session(chroma, &[]);
+        chroma.clear_log();
+        let hits = ask(&fs, Some(Rc::new(Topics)), "renew secret token", 5, "/").unwrap();
+        let asked: Vec<String> = chroma.requests().iter().map(|r| r.body.clone().unwrap_or_default()).collect();
+        assert!(!asked.iter().any(|b| b.contains("where_document") || b.contains("query_embeddings")), "{asked:?}");
+        seen.push((hits, asked));
+        let cold = session(chroma, &[]);
+        let q = Query { text: "renew secret token".into(), k: 5, dir: "/".into(), mode: Mode::Hybrid };
+        let out = block_on(async move {
+            cold.begin_command_within(crate::chroma::budget::Limits { max_requests: Some(1), timeout_ms: None });
+            search(Docs::new(&cold), None, &q).await.map_err(|e| e.to_string())
+        });
+        seen.push((out.clone().unwrap_or_default(), vec![out.err().unwrap_or_default()]));
+    }
+    assert_eq!(seen[0], seen[2], "the same pages, in the same order, from the same requests");
+    assert_eq!(seen[1], seen[3], "and the same outcome under a budget of one request");
+    assert!(!seen[0].0.is_empty() && !seen[0].0.iter().any(|h| h.path.starts_with("/internal")));
+    let admin = session(&loaded, &["admin"]);
+    loaded.clear_log();
+    let hits = ask(&admin, None, "renew secret token", 5, "/").unwrap();
+    assert!(hits.iter().any(|h| h.path == "/internal/rotate-all.md"), "{hits:?}");
+    let asked = loaded.requests().iter().filter_map(|r| r.body.clone()).collect::<String>();
+    assert!(asked.contains("where_document"), "a session with no hidden pages asks Chroma as before");
 }
 
 #[test]

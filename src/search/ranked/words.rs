@@ -59,12 +59,35 @@ pub(super) fn each_word(text: &str, mut f: impl FnMut(&str)) {
     }
 }
 
+/// The words of a query that count: a question is a few dozen words, and a query of a
+/// hundred thousand (a pasted log) must cost what a question costs, so what follows the
+/// first [`MAX_QUERY_WORDS`] is not read.
+pub(super) const MAX_QUERY_WORDS: usize = 64;
+
+/// The part of `query` that holds its first [`MAX_QUERY_WORDS`] words; found in one pass.
+pub(super) fn bounded(query: &str) -> &str {
+    let mut seen = 0;
+    let mut in_word = false;
+    for (i, c) in query.char_indices() {
+        let word = is_word_char(c);
+        if word && !in_word {
+            if seen == MAX_QUERY_WORDS {
+                return &query[..i];
+            }
+            seen += 1;
+        }
+        in_word = word;
+    }
+    query
+}
+
 /// The distinct words of a query that say what it is about, in the order they first
 /// appear. A query of stopwords alone keeps them: it is still what the user asked.
 pub(super) fn terms(query: &str) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
     let mut all: Vec<String> = Vec::new();
-    for w in words(query) {
-        if !all.contains(&w) {
+    for w in words(bounded(query)) {
+        if seen.insert(w.clone()) {
             all.push(w);
         }
     }
@@ -146,6 +169,17 @@ mod tests {
         assert_eq!(terms("How do I rotate my API keys? Rotate key"), ["rotate", "api", "key"]);
         assert_eq!(terms("how do I"), ["how", "do", "i"], "only stopwords: kept as asked");
         assert!(terms("  ?! ").is_empty());
+    }
+
+    #[test]
+    fn a_long_query_counts_its_first_words_only() {
+        let long = "rotate ".repeat(10) + &"word ".repeat(200_000) + "tail";
+        assert_eq!(bounded(&long).split_whitespace().count(), MAX_QUERY_WORDS);
+        assert_eq!(terms(&long), ["rotate", "word"]);
+        let distinct: String = (0..100_000).map(|i| format!("w{i} ")).collect();
+        assert_eq!(terms(&distinct).len(), MAX_QUERY_WORDS);
+        assert_eq!(bounded("a b"), "a b");
+        assert_eq!(bounded("日本語 と English"), "日本語 と English");
     }
 
     #[test]
