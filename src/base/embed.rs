@@ -4,7 +4,7 @@
 //! host's function (`embed` in JavaScript) or, for ingest, the built-in one. A function
 //! that fails says why in words; the caller decides what that means for its command.
 
-use crate::chroma::transport::LocalFuture;
+use crate::base::sync::LocalFuture;
 
 /// Computes embeddings for a batch of texts, one vector per text, in order.
 pub(crate) trait Embedder {

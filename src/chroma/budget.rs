@@ -11,7 +11,8 @@
 //! that hits its limit stops with that reason instead of a partial answer. Requests
 //! outside any command (`connect`, a host's own `readFile`) are not limited.
 
-use crate::chroma::transport::{HttpRequest, HttpResponse, LocalFuture, Refusal, Transport, TransportError};
+use crate::base::sync::LocalFuture;
+use crate::chroma::transport::{HttpRequest, HttpResponse, Refusal, Transport, TransportError};
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -40,7 +40,7 @@ mod wire;
 pub(crate) use limits::BodyLimit;
 pub(crate) use wire::{CollectionInfo, FromJson, GetRequest, GetResponse, QueryRequest, QueryResponse, UpsertRequest};
 
-/// The most records one `get` asks for (Chroma Cloud's cap).
+/// The most records one request asks for or writes (Chroma Cloud's cap on both).
 pub(crate) const MAX_PAGE: usize = 300;
 /// Chroma Cloud's quota on where predicates per query; each `$in` value counts as one. The
 /// default of [`ClientConfig::where_predicates`], since every server accepts it.

@@ -5,11 +5,8 @@
 //! WebAssembly over the host's `fetch` (`js::fetch`). Everything is single-threaded:
 //! futures are `!Send` and boxed as [`LocalFuture`].
 
+use crate::base::sync::LocalFuture;
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
-
-pub(crate) type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct HttpRequest {

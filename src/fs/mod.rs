@@ -20,10 +20,10 @@ use crate::fs::scratch::Scratch;
 use crate::fs::stats::{CommandStats, History, Stats};
 use crate::options::Options;
 use crate::pages::collection::Collection;
-use crate::pages::process::{self, ProcessPages};
 use crate::pages::store::lazy::LazySource;
+use crate::pages::store::process::{self, ProcessPages};
 use crate::pages::store::{Freshness, PageKey, PageRef, PageStore, Source, StoreOptions};
-use crate::tree::access::Scope;
+use crate::tree::access::SessionAccess;
 use crate::tree::listing::{FileNode, Listing, Node};
 use crate::tree::load::{self, LoadedTree, TreeCheck};
 use std::borrow::Cow;
@@ -95,25 +95,16 @@ impl Filesystem {
             false => Listing::new(&tree.tree, &opts.groups, &extra).map(Rc::new),
         }
         .map_err(|e| FsError::io("connect", &opts.collection, e))?;
-        let scope = tree.chunk_access().then(|| Scope::new(&opts.groups));
-        let collection = Collection {
-            client: client.clone(),
-            id: tree.collection_id.clone(),
-            schema: opts.schema.clone(),
-            scope: scope.clone(),
-            answers: Default::default(),
-        };
+        let access = tree.chunk_access().then(|| SessionAccess::new(&opts.groups));
+        let collection =
+            Collection::new(client.clone(), tree.collection_id.clone(), opts.schema.clone(), access.clone());
         let check = Rc::new(TreeCheck::new(tree.clone(), client.clone(), budget.clone(), &opts.tree_location()));
         let store_opts = StoreOptions {
             cache_bytes: opts.cache_bytes,
             shared: opts.shared_cache.clone(),
             lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()),
             lazy_max_bytes: opts.lazy_max_bytes,
-            process: Some(ProcessPages::new(
-                &load::cache_key(&opts.tree_location()),
-                &tree.collection_id,
-                scope.clone(),
-            )),
+            process: Some(ProcessPages::new(&load::cache_key(&opts.tree_location()), &tree.collection_id, access)),
             fresh: Some(check.clone()),
         };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
@@ -425,7 +416,7 @@ impl Filesystem {
 
 /// The page store asks the tree whether what other sessions loaded may be served.
 impl Freshness for TreeCheck {
-    fn confirmed(&self) -> crate::chroma::transport::LocalFuture<'_, bool> {
+    fn confirmed(&self) -> crate::base::sync::LocalFuture<'_, bool> {
         Box::pin(TreeCheck::confirmed(self))
     }
 }

@@ -67,7 +67,7 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
         tree.entries.iter().map(|e| (e.slug.as_str(), (e.access.is_public, e.access.groups.as_slice()))).collect();
 
     let list = GetRequest { include: vec!["metadatas"], ..Default::default() };
-    let all = collection::get_all(client, &info.id, list, Bound::COLLECTION, "the list of chunks")
+    let all = collection::read_whole(client, &info.id, list, Bound::COLLECTION, "the list of chunks")
         .await
         .map_err(|e| e.to_string())?;
     let mut summary = AnnotateSummary { collection: collection.into(), ..Default::default() };

@@ -6,7 +6,7 @@
 
 use super::{Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
 pub(crate) use crate::base::embed::{Embedder, Embedding};
-use crate::chroma::transport::LocalFuture;
+use crate::base::sync::LocalFuture;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
 use crate::pages::collection::{self, Bound};
 use crate::tree::codec;
@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Records per write request (Chroma Cloud's cap).
-pub(crate) const WRITE_BATCH: usize = 300;
+pub(crate) const WRITE_BATCH: usize = crate::chroma::MAX_PAGE;
 
 /// A deterministic bag-of-words embedding: lets a collection work as a filesystem with
 /// no model at all (semantic quality is not its purpose).
@@ -132,7 +132,7 @@ struct Stored {
 
 async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, String> {
     let list = GetRequest { include: vec!["metadatas"], ..Default::default() };
-    let existing = collection::get_all(client, cid, list, Bound::COLLECTION, "the list of records")
+    let existing = collection::read_whole(client, cid, list, Bound::COLLECTION, "the list of records")
         .await
         .map_err(|e| e.to_string())?;
     let hashes = (0..existing.ids.len())

@@ -8,8 +8,8 @@
 //! text, shown as server text is: one short line, control characters escaped.
 
 use super::convert::{get, invalid, to_bytes};
+use crate::base::sync::LocalFuture;
 use crate::chroma::redact::excerpt;
-use crate::chroma::transport::LocalFuture;
 use crate::ingest::Embedder;
 use crate::js::fetch::describe_js_error;
 use crate::pages::store::lazy::{LazySource, Provider};

@@ -11,7 +11,8 @@
 //! stream (an old runtime, a host's `fetch` returning a plain object) is read whole and
 //! checked after, after refusing one whose `content-length` is already too long.
 
-use crate::chroma::transport::{HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
+use crate::base::sync::LocalFuture;
+use crate::chroma::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use std::cell::Cell;
 use std::rc::Rc;

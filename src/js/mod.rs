@@ -103,7 +103,7 @@ impl ChromaFs {
     /// process); `0` turns it off. The same as `connect`'s `processCacheBytes`.
     #[wasm_bindgen(js_name = setProcessCacheBytes)]
     pub fn set_process_cache_bytes(bytes: f64) {
-        crate::pages::process::set_capacity(if bytes.is_finite() && bytes > 0.0 { bytes as usize } else { 0 });
+        crate::pages::store::process::set_capacity(if bytes.is_finite() && bytes > 0.0 { bytes as usize } else { 0 });
     }
 
     /// Forgets the path trees this process has cached, so the next `connect` reloads.

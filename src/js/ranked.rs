@@ -5,7 +5,7 @@ use super::ChromaFs;
 use crate::base::embed::Embedder;
 use crate::base::error::{Errno, FsError};
 use crate::base::path;
-use crate::chroma::transport::LocalFuture;
+use crate::base::sync::LocalFuture;
 use crate::commands::Printed;
 use crate::fs::stats::CommandStats;
 use crate::fs::Filesystem;

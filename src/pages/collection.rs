@@ -1,16 +1,22 @@
-//! One collection, as the filesystem reads it: scoped, paginated, bounded.
+//! One collection, as a session reads it: the only way from a search or a page read to
+//! Chroma, scoped, paginated and bounded.
 //!
-//! Every content query goes through a [`Collection`]. When the collection's chunks carry
-//! their pages' access, the session's [`Scope`] is ANDed into each query's `where`, so
-//! Chroma itself refuses what the session may not see. Paginated reads are bounded by what
-//! the caller expects ([`Bound`]): a server that ignores `offset`, repeats or adds
-//! records, or answers more than it was asked, gets an error that says so, never a loop
-//! or unbounded memory.
+//! Access holds by construction. A [`Collection`] is made by [`Collection::new`] from a
+//! session's access (when the collection's chunks carry it) and its fields are private: a
+//! request reaches Chroma only as a [`Scoped`] request, which only [`Collection::scoped`]
+//! makes, with the session's access ANDed into its `where`, and records read by id are
+//! checked against that access on their metadata. So nothing above this module can send an
+//! unscoped query, however it builds one. Paginated reads go through one paginator
+//! ([`Pages`]) and are bounded by what the caller expects ([`Bound`]): a server that
+//! ignores `offset`, repeats or adds records, or answers more than it was asked, gets an
+//! error that says so, never a loop or unbounded memory.
 
 use crate::base::sync::join_all;
 use crate::chroma::limits::MAX_DOCUMENT_BYTES;
-use crate::chroma::{ChromaError, Client, GetRequest, GetResponse, MAX_PAGE};
-use crate::tree::access::Scope;
+use crate::chroma::{
+    ChromaError, Client, ClientConfig, GetRequest, GetResponse, QueryRequest, QueryResponse, MAX_PAGE,
+};
+use crate::tree::access::SessionAccess;
 use crate::tree::schema::Schema;
 use answers::Answers;
 use serde_json::{json, Value};
@@ -72,91 +78,204 @@ fn decode_error(what: &str, cause: String) -> ChromaError {
     ChromaError::Decode { what: what.to_string(), cause }
 }
 
-/// A `get` of every matching record, `MAX_PAGE` at a time, checked page by page.
-pub(crate) async fn get_all(
-    client: &Client,
-    collection_id: &str,
-    req: GetRequest,
-    bound: Bound,
-    what: &str,
-) -> Result<GetResponse, ChromaError> {
-    get_all_checked(client, collection_id, req, bound, what, &|_| Ok(())).await
+/// Windows of one answer put together, each checked as it comes: a window longer than
+/// asked for, or a record that comes back twice (a server that ignores `offset`), is an
+/// error that says so.
+#[derive(Default)]
+pub(crate) struct Pages {
+    all: GetResponse,
+    seen: HashSet<String>,
 }
 
-/// [`get_all`], with `check` run on what has come back after each page. A page asks for
-/// one record more than the bound leaves room for, at most `MAX_PAGE`, so a read of far
-/// more than the bound stops at its first answer.
-pub(crate) async fn get_all_checked(
-    client: &Client,
-    collection_id: &str,
-    mut req: GetRequest,
-    bound: Bound,
-    what: &str,
-    check: Check<'_>,
-) -> Result<GetResponse, ChromaError> {
-    let mut all = GetResponse::default();
-    let mut seen = HashSet::new();
-    let mut bytes = 0u64;
-    loop {
-        let asked = (bound.records.saturating_add(1) - all.ids.len().min(bound.records)).min(MAX_PAGE);
-        req.limit = Some(asked);
-        req.offset = (!all.ids.is_empty()).then_some(all.ids.len());
-        let part = client.get_once(collection_id, &req, what).await?;
+impl Pages {
+    /// Adds a window that asked for at most `asked` records; how many it held.
+    pub(crate) fn add(&mut self, part: GetResponse, asked: usize, what: &str) -> Result<usize, ChromaError> {
         let n = part.ids.len();
         if n > asked {
             return Err(decode_error(what, format!("{n} records in answer to a request for at most {asked}")));
         }
-        if let Some(again) = part.ids.iter().find(|id| !seen.insert(id.as_str().to_string())) {
+        if let Some(again) = part.ids.iter().find(|id| !self.seen.insert(id.as_str().to_string())) {
             return Err(decode_error(
                 what,
                 format!("record {again:?} came back twice (the server ignores offset or repeats records)"),
             ));
         }
-        bytes += (0..n).filter_map(|i| part.document(i)).map(|d| d.len() as u64).sum::<u64>();
-        all.extend(part);
-        check(&all)?;
-        if all.ids.len() > bound.records {
+        self.all.extend(part);
+        Ok(n)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.all.ids.len()
+    }
+
+    pub(crate) fn answer(&self) -> &GetResponse {
+        &self.all
+    }
+
+    pub(crate) fn into_answer(self) -> GetResponse {
+        self.all
+    }
+}
+
+/// Every record of one request, a window at a time, `check` run on what has come back
+/// after each. A window asks for one record more than the bound leaves room for, at most
+/// `MAX_PAGE`, so a read of far more than the bound stops at its first answer.
+async fn paginate(
+    client: &Client,
+    collection_id: &str,
+    req: &GetRequest,
+    bound: Bound,
+    what: &str,
+    check: Check<'_>,
+) -> Result<GetResponse, ChromaError> {
+    let mut pages = Pages::default();
+    let mut bytes = 0u64;
+    loop {
+        let asked = (bound.records.saturating_add(1) - pages.len().min(bound.records)).min(MAX_PAGE);
+        let window = GetRequest { limit: Some(asked), offset: (pages.len() > 0).then_some(pages.len()), ..req.clone() };
+        let part = client.get_once(collection_id, &window, what).await?;
+        bytes += (0..part.ids.len()).filter_map(|i| part.document(i)).map(|d| d.len() as u64).sum::<u64>();
+        let n = pages.add(part, asked, what)?;
+        check(pages.answer())?;
+        if pages.len() > bound.records {
             return Err(bound.exceeded(what));
         }
         if bytes > bound.bytes {
             return Err(decode_error(what, format!("more than {} bytes of documents ({})", bound.bytes, bound.why)));
         }
         if n < asked {
-            return Ok(all);
+            return Ok(pages.into_answer());
         }
     }
 }
 
-/// A collection on a server, read by one session.
+/// Every record of a collection a writer reads whole (ingest's and annotate's lists of
+/// what is there), unscoped: a writer holds the collection's credentials and sees all of
+/// it. Sessions read through [`Collection`] only, which has no such door.
+pub(crate) async fn read_whole(
+    client: &Client,
+    collection_id: &str,
+    req: GetRequest,
+    bound: Bound,
+    what: &str,
+) -> Result<GetResponse, ChromaError> {
+    paginate(client, collection_id, &req, bound, what, &|_| Ok(())).await
+}
+
+/// A request that carries the session's access in its `where`: only
+/// [`Collection::scoped`] and [`Collection::scoped_query`] make one, and only a
+/// [`Collection`] sends one.
+#[derive(Debug, Clone)]
+pub(crate) struct Scoped<R>(R);
+
+impl<R> Scoped<R> {
+    /// The request as it will be sent (for a key that names it).
+    pub(crate) fn request(&self) -> &R {
+        &self.0
+    }
+}
+
+impl Scoped<GetRequest> {
+    /// The same request, for one window of its answer: `limit` records after `offset`.
+    pub(crate) fn window(&self, limit: usize, offset: usize) -> Scoped<GetRequest> {
+        Scoped(GetRequest { limit: Some(limit), offset: (offset > 0).then_some(offset), ..self.0.clone() })
+    }
+}
+
+/// A collection on a server, read by one session: see the module's documentation.
 #[derive(Clone)]
 pub(crate) struct Collection {
-    pub client: Rc<Client>,
-    pub id: String,
-    pub schema: Schema,
+    client: Rc<Client>,
+    id: String,
+    schema: Schema,
     /// The session's access, when the collection's chunks carry it.
-    pub scope: Option<Scope>,
+    access: Option<SessionAccess>,
     /// Answers to the queries searches ask again.
-    pub answers: Rc<Answers>,
+    answers: Rc<Answers>,
 }
 
 impl Collection {
+    /// A session's collection: `access` is the session's, when the collection's chunks
+    /// carry access (then every query is scoped by it), `None` when they do not (the
+    /// session's listing decides what is kept of an answer).
+    pub(crate) fn new(client: Rc<Client>, id: String, schema: Schema, access: Option<SessionAccess>) -> Self {
+        Collection { client, id, schema, access, answers: Rc::default() }
+    }
+
+    pub(crate) fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The client's settings (timeout, requests in flight).
+    pub(crate) fn config(&self) -> &ClientConfig {
+        self.client.config()
+    }
+
+    /// Whether Chroma itself leaves out what the session may not see.
+    pub(crate) fn is_scoped(&self) -> bool {
+        self.access.is_some()
+    }
+
+    /// The answers kept for queries asked again.
+    pub(crate) fn answers(&self) -> &Answers {
+        &self.answers
+    }
+
     /// How many values a `$in` may hold next to the access clause, within the where
     /// predicates the server takes (each `$in` value counts as one; Chroma Cloud's 8 by
     /// default, `maxWherePredicates`).
     pub(crate) fn slugs_per_query(&self) -> usize {
-        let access = self.scope.as_ref().map_or(0, Scope::predicates);
+        let access = self.access.as_ref().map_or(0, SessionAccess::predicates);
         self.client.config().where_predicates.saturating_sub(access).max(1)
     }
 
-    /// The request once per access clause, each with the clause ANDed into its `where`.
-    pub(crate) fn scoped(&self, req: GetRequest) -> Vec<GetRequest> {
-        self.wheres(req.where_.clone()).into_iter().map(|where_| GetRequest { where_, ..req.clone() }).collect()
+    /// The request once per access clause, each with the clause ANDed into its `where`
+    /// (the request as it is when the chunks carry no access).
+    pub(crate) fn scoped(&self, req: GetRequest) -> Vec<Scoped<GetRequest>> {
+        self.wheres(req.where_.clone()).into_iter().map(|where_| Scoped(GetRequest { where_, ..req.clone() })).collect()
+    }
+
+    /// [`Collection::scoped`] for a nearest-neighbour query.
+    pub(crate) fn scoped_query(&self, req: QueryRequest) -> Vec<Scoped<QueryRequest>> {
+        self.wheres(req.where_.clone())
+            .into_iter()
+            .map(|where_| Scoped(QueryRequest { where_, ..req.clone() }))
+            .collect()
+    }
+
+    /// One scoped `get`.
+    pub(crate) async fn get(&self, req: &Scoped<GetRequest>, what: &str) -> Result<GetResponse, ChromaError> {
+        self.client.get_once(&self.id, &req.0, what).await
+    }
+
+    /// One scoped nearest-neighbour query.
+    pub(crate) async fn query(&self, req: &Scoped<QueryRequest>, what: &str) -> Result<QueryResponse, ChromaError> {
+        self.client.query(&self.id, &req.0, what).await
+    }
+
+    /// Windows `first..first + count` of `MAX_PAGE` records of a scoped request, asked
+    /// together and added to `pages` in order; whether the last came back full.
+    pub(crate) async fn windows(
+        &self,
+        req: &Scoped<GetRequest>,
+        first: usize,
+        count: usize,
+        pages: &mut Pages,
+        what: &str,
+    ) -> Result<bool, ChromaError> {
+        let windows: Vec<Scoped<GetRequest>> =
+            (first..first + count).map(|i| req.window(MAX_PAGE, i * MAX_PAGE)).collect();
+        let mut last_full = false;
+        for part in join_all(windows.iter().map(|w| self.get(w, what)).collect()).await {
+            last_full = pages.add(part?, MAX_PAGE, what)? == MAX_PAGE;
+        }
+        Ok(last_full)
     }
 
     /// A `where` once per access clause, each clause ANDed into it; `where_` alone when
     /// the chunks carry no access.
-    pub(crate) fn wheres(&self, where_: Option<Value>) -> Vec<Option<Value>> {
-        let Some(scope) = &self.scope else { return vec![where_] };
+    fn wheres(&self, where_: Option<Value>) -> Vec<Option<Value>> {
+        let Some(scope) = &self.access else { return vec![where_] };
         scope
             .clauses()
             .into_iter()
@@ -172,7 +291,7 @@ impl Collection {
     /// Whether the session may see a record by its metadata: always, when the chunks
     /// carry no access (the listing decides then).
     pub(crate) fn admits(&self, metadata: Option<&serde_json::Map<String, Value>>) -> bool {
-        self.scope.as_ref().is_none_or(|s| s.admits(metadata))
+        self.access.as_ref().is_none_or(|s| s.admits(metadata))
     }
 
     /// Every matching record the session may see, within `bound` per query and merged.
@@ -192,7 +311,7 @@ impl Collection {
     ) -> Result<GetResponse, ChromaError> {
         let mut parts = Vec::new();
         for req in self.scoped(req) {
-            parts.push(get_all_checked(&self.client, &self.id, req, bound, what, check).await?);
+            parts.push(self.paginate(&req, bound, what, check).await?);
         }
         let all = merge(parts);
         check(&all)?;
@@ -200,6 +319,17 @@ impl Collection {
             return Err(bound.exceeded(what));
         }
         Ok(all)
+    }
+
+    /// Every record of one scoped request: see [`paginate`].
+    async fn paginate(
+        &self,
+        req: &Scoped<GetRequest>,
+        bound: Bound,
+        what: &str,
+        check: Check<'_>,
+    ) -> Result<GetResponse, ChromaError> {
+        paginate(&self.client, &self.id, &req.0, bound, what, check).await
     }
 
     /// Records by id, at most [`MAX_PAGE`] ids a request, the requests issued together

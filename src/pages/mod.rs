@@ -3,10 +3,10 @@
 //! [`store`] is the byte-bounded page store (memory, reads in flight, the host's shared
 //! cache, chunk assembly, lazy files, bulk loads); [`collection`] is every content query
 //! the store sends, scoped by the session's access and bounded by what the tree declares.
-//! [`process`] shares loaded pages between the sessions of one process that share a tree.
+//! Its process tier ([`store::process`]) shares loaded pages between the sessions of one
+//! process that share a tree.
 //! The page side never sees a session's groups or listing: the filesystem hands it a
 //! visible page as a [`store::PageRef`].
 
 pub(crate) mod collection;
-pub(crate) mod process;
 pub(crate) mod store;

@@ -15,9 +15,8 @@
 //! after round, until one comes back short. When the tree does not count the scope's
 //! chunks, one round is all it tries. An empty scope sends nothing at all.
 
-use crate::base::sync::join_all;
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
-use crate::pages::collection::{answers, any_of, Collection};
+use crate::pages::collection::{answers, any_of, Collection, Pages, Scoped};
 use crate::tree::schema;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -62,7 +61,7 @@ fn scope_where(collection: &Collection, scope: &Scope) -> Option<Value> {
         None if scope.slugs.len() <= collection.slugs_per_query() => {
             let mut slugs: Vec<String> = scope.slugs.iter().cloned().collect();
             crate::base::sort::sort(&mut slugs);
-            Some(any_of(&collection.schema.slug_field, &slugs))
+            Some(any_of(&collection.schema().slug_field, &slugs))
         }
         None => None,
     }
@@ -90,7 +89,7 @@ pub(crate) async fn candidates(
         }
     }
     let in_scope: Vec<&str> = (0..hits.ids.len())
-        .filter_map(|i| collection.schema.slug_of(&hits, i))
+        .filter_map(|i| collection.schema().slug_of(&hits, i))
         .filter(|s| scope.slugs.contains(*s))
         .collect();
     Ok(Found::Pages { matches: in_scope.len(), slugs: in_scope.into_iter().map(str::to_string).collect() })
@@ -100,66 +99,45 @@ pub(crate) async fn candidates(
 /// again in the same session, the answer it had.
 async fn enumerate(
     collection: &Collection,
-    req: GetRequest,
+    req: Scoped<GetRequest>,
     scope_chunks: Option<u64>,
 ) -> Result<Option<GetResponse>, ChromaError> {
-    let key = answers::key(&req, &format!("|{scope_chunks:?}"));
-    if let Some(answer) = collection.answers.get(&key) {
+    let key = answers::key(req.request(), &format!("|{scope_chunks:?}"));
+    if let Some(answer) = collection.answers().get(&key) {
         return Ok(answer);
     }
-    let answer = ask(collection, req, scope_chunks).await?;
-    collection.answers.keep(key, answer.clone());
+    let answer = ask(collection, &req, scope_chunks).await?;
+    collection.answers().keep(key, answer.clone());
     Ok(answer)
 }
 
 async fn ask(
     collection: &Collection,
-    req: GetRequest,
+    req: &Scoped<GetRequest>,
     scope_chunks: Option<u64>,
 ) -> Result<Option<GetResponse>, ChromaError> {
     let what = "a search";
-    let window =
-        |i: usize| GetRequest { limit: Some(MAX_PAGE), offset: (i > 0).then_some(i * MAX_PAGE), ..req.clone() };
-    let first = collection.client.get_once(&collection.id, &window(0), what).await?;
-    if first.ids.len() < MAX_PAGE {
-        return Ok(Some(first));
+    let mut pages = Pages::default();
+    if !collection.windows(req, 0, 1, &mut pages, what).await? {
+        return Ok(Some(pages.into_answer()));
     }
     // Past half the scope's chunks, reading the scope is cheaper than listing the rest;
     // one hit asked for at that offset says at once whether it comes to that.
     let worth = scope_chunks.map_or(MAX_PAGE * WINDOWS, |n| n as usize / 2);
-    if worth > MAX_PAGE {
-        let probe = GetRequest { limit: Some(1), offset: Some(worth - 1), ..req.clone() };
-        if !collection.client.get_once(&collection.id, &probe, what).await?.ids.is_empty() {
-            return Ok(None);
-        }
+    if worth > MAX_PAGE && !collection.get(&req.window(1, worth - 1), what).await?.ids.is_empty() {
+        return Ok(None);
     }
-    let mut all = first;
-    let mut seen: HashSet<String> = all.ids.iter().cloned().collect();
     let mut next = 1;
-    while all.ids.len() < worth {
+    while pages.len() < worth {
         // As many pages as may still be worth listing, ten at most.
-        let count = WINDOWS.min((worth - all.ids.len()).div_ceil(MAX_PAGE));
-        let windows: Vec<GetRequest> = (next..next + count).map(window).collect();
+        let count = WINDOWS.min((worth - pages.len()).div_ceil(MAX_PAGE));
+        let last_full = collection.windows(req, next, count, &mut pages, what).await?;
         next += count;
-        let mut last_full = false;
-        for part in
-            join_all(windows.iter().map(|w| collection.client.get_once(&collection.id, w, what)).collect()).await
-        {
-            let part = part?;
-            if part.ids.len() > MAX_PAGE || part.ids.iter().any(|id| !seen.insert(id.clone())) {
-                return Err(ChromaError::Decode {
-                    what: what.into(),
-                    cause: "pages of hits overlap (the server ignores offset or repeats records)".into(),
-                });
-            }
-            last_full = part.ids.len() == MAX_PAGE;
-            all.extend(part);
-        }
-        if all.ids.len() >= worth {
+        if pages.len() >= worth {
             break;
         }
         if !last_full {
-            return Ok(Some(all));
+            return Ok(Some(pages.into_answer()));
         }
     }
     Ok(None)
@@ -170,7 +148,7 @@ mod tests {
     use super::*;
     use crate::chroma::{Client, ClientConfig};
     use crate::testing::{block_on, chroma::URL, FakeChroma};
-    use crate::tree::access::{Groups, Scope as Access};
+    use crate::tree::access::{Groups, SessionAccess as Access};
     use crate::tree::schema::Schema;
     use std::rc::Rc;
 
@@ -194,13 +172,7 @@ mod tests {
 
     fn collection(chroma: &FakeChroma) -> Collection {
         let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
-        Collection {
-            client,
-            id: chroma.collection("docs"),
-            schema: Schema::default(),
-            scope: Some(Access::new(&Groups::default())),
-            answers: Default::default(),
-        }
+        Collection::new(client, chroma.collection("docs"), Schema::default(), Some(Access::new(&Groups::default())))
     }
 
     fn slugs(n: usize) -> HashSet<String> {

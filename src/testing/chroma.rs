@@ -8,7 +8,8 @@
 //! transport it refuses an answer longer than the request's `body_limit`, faults included.
 
 use super::Latch;
-use crate::chroma::transport::{HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
+use crate::base::sync::LocalFuture;
+use crate::chroma::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;

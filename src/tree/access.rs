@@ -79,17 +79,17 @@ impl Groups {
 /// `isPublic` and `groups`: a query scoped by it cannot return a chunk the session may not
 /// see, whatever tree the session holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Scope {
+pub(crate) struct SessionAccess {
     groups: Vec<String>,
 }
 
-impl Scope {
+impl SessionAccess {
     /// Groups per clause: with a slug condition and `isPublic`, a clause stays within
     /// Chroma Cloud's 8 where predicates.
     const GROUPS_PER_CLAUSE: usize = 6;
 
     pub(crate) fn new(groups: &Groups) -> Self {
-        Scope { groups: groups.iter().map(str::to_string).collect() }
+        SessionAccess { groups: groups.iter().map(str::to_string).collect() }
     }
 
     /// Where predicates the largest clause counts (`isPublic` and its groups).
@@ -97,7 +97,7 @@ impl Scope {
         1 + self.groups.len().min(Self::GROUPS_PER_CLAUSE)
     }
 
-    /// Whether a chunk's metadata admits the session: the same test as [`Scope::clauses`],
+    /// Whether a chunk's metadata admits the session: the same test as [`SessionAccess::clauses`],
     /// for answers fetched without them.
     pub(crate) fn admits(&self, metadata: Option<&Map<String, Value>>) -> bool {
         let Some(m) = metadata else { return false };
@@ -171,19 +171,19 @@ mod tests {
 
     #[test]
     fn scopes_fit_the_predicate_quota() {
-        assert_eq!(Scope::new(&Groups::default()).clauses(), vec![json!({"isPublic": true})]);
+        assert_eq!(SessionAccess::new(&Groups::default()).clauses(), vec![json!({"isPublic": true})]);
         assert_eq!(
-            Scope::new(&Groups::new(["billing"])).clauses(),
+            SessionAccess::new(&Groups::new(["billing"])).clauses(),
             vec![json!({"$or": [{"isPublic": true}, {"groups": {"$contains": "billing"}}]})]
         );
-        let many = Scope::new(&Groups::new((0..14).map(|i| format!("g{i:02}")))).clauses();
+        let many = SessionAccess::new(&Groups::new((0..14).map(|i| format!("g{i:02}")))).clauses();
         assert_eq!(many.len(), 3, "14 groups: 6 + 6 + 2");
-        assert!(many.iter().all(|c| c["$or"].as_array().unwrap().len() <= 1 + Scope::GROUPS_PER_CLAUSE));
+        assert!(many.iter().all(|c| c["$or"].as_array().unwrap().len() <= 1 + SessionAccess::GROUPS_PER_CLAUSE));
     }
 
     #[test]
     fn admitting_a_chunk_by_its_metadata_follows_the_clauses() {
-        let scope = Scope::new(&Groups::new(["billing"]));
+        let scope = SessionAccess::new(&Groups::new(["billing"]));
         let meta = |v: Value| v.as_object().cloned();
         assert!(scope.admits(meta(json!({"isPublic": true})).as_ref()));
         assert!(scope.admits(meta(json!({"isPublic": false, "groups": ["admin", "billing"]})).as_ref()));
@@ -194,7 +194,9 @@ mod tests {
         );
         assert!(!scope.admits(meta(json!({"groups": [""]})).as_ref()));
         assert!(!scope.admits(None), "no metadata: not admitted");
-        assert!(!Scope::new(&Groups::default()).admits(meta(json!({"isPublic": false, "groups": [""]})).as_ref()));
+        assert!(
+            !SessionAccess::new(&Groups::default()).admits(meta(json!({"isPublic": false, "groups": [""]})).as_ref())
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ use crate::base::error::FsError;
 use crate::base::sync::Semaphore;
 use crate::chroma::budget::Budget;
 use crate::chroma::ClientConfig;
-use crate::chroma::{BodyLimit, ChromaError, Client, GetRequest, GetResponse};
+use crate::chroma::{BodyLimit, ChromaError, Client, GetRequest, GetResponse, MAX_PAGE};
 use crate::tree::access::Groups;
 use crate::tree::codec;
 use crate::tree::decode::{PathTree, TreeError, MAX_TREE_BYTES};
@@ -202,9 +202,7 @@ fn connect_error(opts: &Where<'_>, cause: impl std::fmt::Display) -> FsError {
 
 /// Shard ids a cold connect asks for with the manifest, so a tree of up to this many
 /// shards (a few hundred thousand pages) loads in one round trip.
-const FIRST_SHARDS: usize = MAX_IDS - 1;
-/// Ids per `get` (Chroma Cloud's result cap).
-const MAX_IDS: usize = 300;
+const FIRST_SHARDS: usize = MAX_PAGE - 1;
 /// How often a torn tree (an ingest writing it right now) is read again.
 const TORN_RETRIES: u32 = 3;
 
@@ -417,7 +415,7 @@ async fn shards(
         (0..resp.ids.len()).filter_map(|i| Some((resp.ids[i].as_str(), resp.document(i)?.to_string()))).collect();
     let missing: Vec<String> = ids.iter().filter(|id| !found.contains_key(id.as_str())).cloned().collect();
     let mut fetched = GetResponse::default();
-    for batch in missing.chunks(MAX_IDS) {
+    for batch in missing.chunks(MAX_PAGE) {
         let part = client
             .get_once(collection_id, &by_ids(batch.to_vec()), "the path tree's shards")
             .await

@@ -21,9 +21,9 @@ fn seeded(records: usize) -> FakeChroma {
     chroma
 }
 
-fn collection(chroma: &FakeChroma, scope: Option<Scope>) -> Collection {
+fn collection(chroma: &FakeChroma, scope: Option<SessionAccess>) -> Collection {
     let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
-    Collection { client, id: chroma.collection("docs"), schema: Schema::default(), scope, answers: Default::default() }
+    Collection::new(client, chroma.collection("docs"), Schema::default(), scope)
 }
 
 fn page_req() -> GetRequest {
@@ -87,7 +87,7 @@ fn more_than_expected_is_an_error() {
 #[test]
 fn a_scope_is_anded_into_every_query() {
     let chroma = seeded(8);
-    let c = collection(&chroma, Some(Scope::new(&Groups::new(["g1"]))));
+    let c = collection(&chroma, Some(SessionAccess::new(&Groups::new(["g1"]))));
     let got = all(c, Bound::page(None, None)).unwrap();
     assert_eq!(got.ids, ["p#0", "p#1", "p#2", "p#4", "p#6"], "public chunks and those of g1");
     assert_eq!(
@@ -100,7 +100,7 @@ fn a_scope_is_anded_into_every_query() {
 fn many_groups_are_split_across_queries_and_merged() {
     let chroma = seeded(16);
     let groups = Groups::new((0..8).map(|i| format!("g{i}")));
-    let got = all(collection(&chroma, Some(Scope::new(&groups))), Bound::page(None, None)).unwrap();
+    let got = all(collection(&chroma, Some(SessionAccess::new(&groups))), Bound::page(None, None)).unwrap();
     assert_eq!(got.ids.len(), 16, "every chunk once, though public ones match both queries");
     assert_eq!(chroma.gets().len(), 2);
 }
@@ -129,7 +129,7 @@ fn reads_by_id_go_out_together_300_ids_a_request() {
 #[test]
 fn reads_by_id_keep_only_what_the_scope_admits_and_refuse_extra_records() {
     let chroma = seeded(4);
-    let c = collection(&chroma, Some(Scope::new(&Groups::new(["g1"]))));
+    let c = collection(&chroma, Some(SessionAccess::new(&Groups::new(["g1"]))));
     let ids: Vec<String> = (0..4).map(|i| format!("p#{i}")).collect();
     let got = block_on({
         let (c, ids) = (c.clone(), ids.clone());

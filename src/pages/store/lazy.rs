@@ -8,8 +8,9 @@
 //! A file is never held past its [`LazyLimit`]: the `size` the tree declares for it, else
 //! the host's `lazyMaxBytes`; a longer answer is an error as soon as it passes the limit.
 
+use crate::base::sync::LocalFuture;
 use crate::chroma::origin::LazyPolicy;
-use crate::chroma::transport::{HttpRequest, LocalFuture, Transport, TransportError};
+use crate::chroma::transport::{HttpRequest, Transport, TransportError};
 use crate::chroma::url::{self, Url};
 use std::rc::Rc;
 

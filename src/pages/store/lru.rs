@@ -8,8 +8,13 @@
 //! validate them again.
 
 use super::PageKey;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
+
+/// The chunk metadata a page's access is checked on: `isPublic` and `groups`, once per
+/// distinct value among its chunks.
+pub(crate) type ChunkAccess = Rc<[Map<String, Value>]>;
 
 /// A page's bytes, and whether they are UTF-8 (decided once, when the page is made).
 #[derive(Debug, Clone)]
@@ -17,7 +22,7 @@ pub(crate) struct CachedPage {
     bytes: Rc<[u8]>,
     utf8: bool,
     /// The access of the page's chunks, where the process tier keeps it.
-    access: Option<crate::pages::process::ChunkAccess>,
+    access: Option<ChunkAccess>,
 }
 
 impl CachedPage {
@@ -25,12 +30,12 @@ impl CachedPage {
         Self::with_access(bytes, None)
     }
 
-    pub(crate) fn with_access(bytes: Rc<[u8]>, access: Option<crate::pages::process::ChunkAccess>) -> Self {
+    pub(crate) fn with_access(bytes: Rc<[u8]>, access: Option<ChunkAccess>) -> Self {
         let utf8 = std::str::from_utf8(&bytes).is_ok();
         CachedPage { bytes, utf8, access }
     }
 
-    pub(crate) fn access(&self) -> Option<&crate::pages::process::ChunkAccess> {
+    pub(crate) fn access(&self) -> Option<&ChunkAccess> {
         self.access.as_ref()
     }
 

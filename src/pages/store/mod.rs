@@ -18,20 +18,23 @@ pub(crate) mod inflight;
 pub(crate) mod lazy;
 pub(crate) mod lru;
 mod prefetch;
+pub(crate) mod process;
 mod readahead;
 pub(crate) use prefetch::PrefetchError;
 pub(crate) mod shared;
 
+use crate::base::sync::LocalFuture;
 use crate::chroma::origin::LazyPolicy;
-use crate::chroma::transport::{LocalFuture, Transport};
+use crate::chroma::transport::Transport;
 use crate::chroma::{ChromaError, GetRequest};
 use crate::pages::collection::{Bound, Collection};
-use crate::pages::process::{self, ChunkAccess, ProcessPages};
 use crate::tree::schema;
 use assemble::AssemblyError;
 use inflight::{Flights, Ticket};
 use lazy::LazySource;
+use lru::ChunkAccess;
 use lru::{CachedPage, ContentCache};
+use process::ProcessPages;
 use serde::Serialize;
 use serde_json::json;
 use shared::{Lookup, SharedCache};
@@ -209,7 +212,7 @@ const TYPICAL_PAGE_BYTES: u64 = 8 << 10;
 
 impl PageStore {
     pub(crate) fn new(collection: Collection, transport: Rc<dyn Transport>, opts: StoreOptions) -> Self {
-        let timeout_ms = collection.client.config().timeout_ms;
+        let timeout_ms = collection.config().timeout_ms;
         PageStore {
             collection,
             transport,
@@ -422,7 +425,7 @@ impl PageStore {
         by_id: bool,
         size: Option<u64>,
     ) -> Result<(Rc<[u8]>, Option<ChunkAccess>), LoadError> {
-        let schema = &self.collection.schema;
+        let schema = self.collection.schema();
         let what = format!("page {slug:?}");
         let resp = match count {
             Some(n) if by_id => {
@@ -442,7 +445,7 @@ impl PageStore {
         // Defence in depth: a record for any other slug never reaches the page.
         let mine: Vec<usize> = (0..resp.ids.len()).filter(|&i| schema.slug_of(&resp, i) == Some(slug)).collect();
         let chunks = mine.iter().map(|&i| assemble::Chunk::from_record(schema, &resp, i)).collect();
-        let scoped = self.collection.scope.is_some();
+        let scoped = self.collection.is_scoped();
         let text = assemble::assemble(chunks, size).map_err(|error| LoadError::Assembly {
             slug: slug.to_string(),
             error,

@@ -15,7 +15,7 @@ use super::{assemble, PageRef, PageStore, Source};
 use crate::base::sync::join_all;
 use crate::chroma::{ChromaError, GetRequest, GetResponse};
 use crate::pages::collection::{any_of, Bound};
-use crate::pages::process;
+use crate::pages::store::process;
 use crate::tree::schema::{self, Schema};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -119,7 +119,7 @@ impl PageStore {
         if pages.is_empty() {
             return Ok(());
         }
-        let schema = &self.collection.schema;
+        let schema = self.collection.schema();
         let slug = |p: &PageRef| match &p.source {
             Source::Chunks { slug, .. } => slug.clone(),
             Source::Lazy(_) | Source::Corrupt(_) => unreachable!("only chunked pages are batched"),
@@ -152,7 +152,7 @@ impl PageStore {
             .chunks(slugs_per_batch(
                 by_slug_only.len(),
                 self.collection.slugs_per_query(),
-                self.collection.client.config().max_concurrency,
+                self.collection.config().max_concurrency,
             ))
             .collect();
         let checks: Vec<_> =
@@ -185,7 +185,7 @@ impl PageStore {
                 records.push(i);
             }
         }
-        let scoped = self.collection.scope.is_some();
+        let scoped = self.collection.is_scoped();
         let mut loaded = Vec::new();
         for (page, slug) in pages.iter().zip(&slugs) {
             let records = by_slug.remove(slug.as_str()).unwrap_or_default();

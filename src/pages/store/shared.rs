@@ -7,7 +7,7 @@
 //! disagrees with the tree's `size` is ignored as stale or foreign.
 
 use super::PageKey;
-use crate::chroma::transport::LocalFuture;
+use crate::base::sync::LocalFuture;
 use std::rc::Rc;
 
 /// A cache shared beyond this session, implemented by the host.

@@ -20,13 +20,7 @@ fn store_of(
     shared: Option<Rc<dyn SharedCache>>,
 ) -> Rc<PageStore> {
     let client = Rc::new(Client::new(config, Rc::new(chroma.clone())));
-    let collection = Collection {
-        client,
-        id: chroma.collection("docs"),
-        schema: Schema::default(),
-        scope: None,
-        answers: Default::default(),
-    };
+    let collection = Collection::new(client, chroma.collection("docs"), Schema::default(), None);
     Rc::new(PageStore::new(
         collection,
         Rc::new(chroma.clone()),

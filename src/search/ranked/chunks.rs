@@ -50,7 +50,7 @@ impl Reach<'_> {
 
     /// Whether Chroma leaves out what the session may not see.
     pub(super) fn scoped(&self) -> bool {
-        self.collection().scope.is_some()
+        self.collection().is_scoped()
     }
 
     /// Record `i` as a chunk of a page the session sees under the directory searched.
@@ -60,7 +60,7 @@ impl Reach<'_> {
         if !collection.admits(meta) {
             return None;
         }
-        let slug = collection.schema.slug_of(resp, i)?;
+        let slug = collection.schema().slug_of(resp, i)?;
         let path = self.docs.path_of(slug)?;
         let under = self.dir == "/" || path.strip_prefix(self.dir).is_some_and(|rest| rest.starts_with('/'));
         if !under {
@@ -83,14 +83,14 @@ impl Reach<'_> {
         let collection = self.collection();
         let mut found: Vec<(f64, Chunk)> = Vec::new();
         let mut seen = HashSet::new();
-        for where_ in collection.wheres(self.dir_where()) {
-            let req = QueryRequest {
-                query_embeddings: vec![embedding.clone()],
-                n_results: n.min(MAX_PAGE),
-                where_,
-                include: vec!["documents", "metadatas", "distances"],
-            };
-            let resp = collection.client.query(&collection.id, &req, "a ranked search").await?;
+        let req = QueryRequest {
+            query_embeddings: vec![embedding],
+            n_results: n.min(MAX_PAGE),
+            where_: self.dir_where(),
+            include: vec!["documents", "metadatas", "distances"],
+        };
+        for req in collection.scoped_query(req) {
+            let resp = collection.query(&req, "a ranked search").await?;
             for i in 0..resp.records.ids.len() {
                 if !seen.insert(resp.records.ids[i].clone()) {
                     continue;
@@ -142,15 +142,15 @@ impl Reach<'_> {
         let where_document = if contains.len() == 1 { contains.remove(0) } else { json!({ "$or": contains }) };
         let mut out = Vec::new();
         let mut full = false;
-        for where_ in collection.wheres(self.dir_where()) {
-            let req = GetRequest {
-                where_,
-                where_document: Some(where_document.clone()),
-                include: vec!["documents", "metadatas"],
-                limit: Some(MAX_PAGE),
-                ..Default::default()
-            };
-            let resp = collection.client.get_once(&collection.id, &req, "a ranked search").await?;
+        let req = GetRequest {
+            where_: self.dir_where(),
+            where_document: Some(where_document),
+            include: vec!["documents", "metadatas"],
+            limit: Some(MAX_PAGE),
+            ..Default::default()
+        };
+        for req in collection.scoped(req) {
+            let resp = collection.get(&req, "a ranked search").await?;
             full |= resp.ids.len() >= MAX_PAGE;
             out.extend(self.chunks(&resp, seen));
         }

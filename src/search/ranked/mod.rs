@@ -29,7 +29,7 @@ mod words;
 
 use crate::base::embed::{Embedder, Embedding};
 use crate::base::sync::join_all;
-use crate::chroma::transport::LocalFuture;
+use crate::base::sync::LocalFuture;
 use crate::chroma::ChromaError;
 use crate::pages::store::PrefetchError;
 use crate::search::docs::Docs;

@@ -2,7 +2,8 @@
 //! it costs, and what a failure looks like.
 
 use super::*;
-use crate::chroma::transport::{HttpResponse, LocalFuture, Transport};
+use crate::base::sync::LocalFuture;
+use crate::chroma::transport::{HttpResponse, Transport};
 use crate::fs::Filesystem;
 use crate::options::Options;
 use crate::testing::{block_on, chroma::URL, FakeChroma};

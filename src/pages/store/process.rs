@@ -11,9 +11,9 @@
 //! never reaches a public one. One byte budget bounds the tier for the whole process,
 //! least recently used pages going first.
 
-use super::store::lru::{CachedPage, ContentCache};
-use super::store::PageKey;
-use crate::tree::access::Scope;
+use super::lru::{CachedPage, ChunkAccess, ContentCache};
+use super::PageKey;
+use crate::tree::access::SessionAccess;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -30,21 +30,17 @@ pub(crate) fn set_capacity(bytes: usize) {
     TIER.with(|t| t.borrow_mut().set_capacity(bytes));
 }
 
-/// The chunk metadata a page's access is checked on: `isPublic` and `groups`, once per
-/// distinct value among its chunks.
-pub(crate) type ChunkAccess = Rc<[Map<String, Value>]>;
-
 /// One session's view of the tier.
 #[derive(Debug, Clone)]
 pub(crate) struct ProcessPages {
     /// The tree's process-wide key and the collection's id, keyed injectively.
     prefix: String,
     /// The session's access, when the collection's chunks carry it.
-    scope: Option<Scope>,
+    scope: Option<SessionAccess>,
 }
 
 impl ProcessPages {
-    pub(crate) fn new(tree_key: &str, collection_id: &str, scope: Option<Scope>) -> Self {
+    pub(crate) fn new(tree_key: &str, collection_id: &str, scope: Option<SessionAccess>) -> Self {
         ProcessPages { prefix: crate::base::key::of([tree_key, collection_id]), scope }
     }
 
