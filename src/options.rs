@@ -225,8 +225,8 @@ pub(crate) struct Options {
 
 impl Options {
     /// Where the tree is, as the tree side reads it.
-    pub(crate) fn tree_location(&self) -> crate::tree::load::Where<'_> {
-        crate::tree::load::Where {
+    pub(crate) fn tree_location(&self) -> crate::tree::load::TreeLocation<'_> {
+        crate::tree::load::TreeLocation {
             client: &self.client,
             collection: &self.collection,
             schema: &self.schema,

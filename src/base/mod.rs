@@ -1,12 +1,15 @@
 //! The vocabulary every layer shares, with no knowledge of Chroma or of documentation.
 //!
-//! Node-style errors ([`error`]), the embedding function's contract ([`embed`]), path normalisation as just-bash does it ([`path`]),
-//! strict JSON reading ([`json`]), a fast hash for path-keyed maps ([`hash`]), injective keys built from names ([`key`]), one
-//! compiled stable sort ([`sort`]), and concurrency on a single-threaded executor
-//! ([`sync`]). Nothing here imports another layer, so every layer may import it.
+//! Node-style errors ([`error`]), the embedding function's contract ([`embed`]), path
+//! normalisation as just-bash does it ([`path`]), the one glob matcher ([`glob`]), strict
+//! JSON reading ([`json`]), a fast hash for path-keyed maps ([`hash`]), injective keys
+//! built from names ([`key`]), one compiled stable sort ([`sort`]), and concurrency on a
+//! single-threaded executor ([`sync`]). Nothing here imports another layer, so every layer
+//! may import it.
 
 pub(crate) mod embed;
 pub(crate) mod error;
+pub(crate) mod glob;
 pub(crate) mod hash;
 pub(crate) mod json;
 pub(crate) mod key;

@@ -9,8 +9,8 @@
 //! requires the pattern's literal directories as `/dir/` in the path). Anything else —
 //! parentheses, actions, `-depth`, `-prune`, sizes and times — goes to just-bash.
 
-use super::glob::Glob;
 use super::{Place, Printed};
+use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
 use crate::tree::listing::Node;
@@ -64,12 +64,12 @@ fn tokenize(args: &[String]) -> Result<Words, Unsupported> {
             "-name" | "-iname" => {
                 let p = value(i)?;
                 i += 1;
-                Tok::Expr(Expr::Name(Glob::new(p, a == "-iname", false)?, extension(p)))
+                Tok::Expr(Expr::Name(Glob::just_bash(p, a == "-iname", false)?, extension(p)))
             }
             "-path" | "-ipath" => {
                 let p = value(i)?;
                 i += 1;
-                Tok::Expr(Expr::Path(Glob::new(p, a == "-ipath", false)?, p.to_string(), a == "-ipath"))
+                Tok::Expr(Expr::Path(Glob::just_bash(p, a == "-ipath", false)?, p.to_string(), a == "-ipath"))
             }
             "-type" => {
                 i += 1;

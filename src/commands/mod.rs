@@ -9,7 +9,6 @@
 
 pub(crate) mod du;
 pub(crate) mod find;
-pub(crate) mod glob;
 pub(crate) mod ls;
 pub(crate) mod tree;
 
@@ -27,6 +26,12 @@ pub(crate) struct Unsupported(pub String);
 impl Unsupported {
     pub(crate) fn new(reason: impl Into<String>) -> Self {
         Unsupported(reason.into())
+    }
+}
+
+impl From<crate::base::glob::GlobError> for Unsupported {
+    fn from(e: crate::base::glob::GlobError) -> Self {
+        Unsupported::new(e.0)
     }
 }
 

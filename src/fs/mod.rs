@@ -431,12 +431,12 @@ fn broken_entries(tree: &crate::tree::decode::PathTree, groups: &crate::tree::ac
 mod encoding;
 pub(crate) mod journal;
 pub(crate) mod scratch;
-mod stat;
+mod stat_info;
 pub(crate) mod stats;
 mod write;
 
 pub(crate) use encoding::{decode, encode, text};
-pub(crate) use stat::StatInfo;
+pub(crate) use stat_info::StatInfo;
 
 #[cfg(test)]
 mod tests;

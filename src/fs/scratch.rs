@@ -11,7 +11,7 @@
 
 use crate::base::error::{Errno, FsError};
 use crate::base::path;
-use crate::fs::stat::StatInfo;
+use crate::fs::stat_info::StatInfo;
 use std::collections::HashMap;
 use std::rc::Rc;
 

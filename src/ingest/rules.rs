@@ -7,6 +7,7 @@
 //! (`"/internal/**"` never matches: slugs have no leading `/`), so it fails the ingest
 //! before anything is written.
 
+use crate::base::glob::Glob;
 use crate::base::json;
 use crate::tree::access::Access;
 
@@ -15,6 +16,18 @@ use crate::tree::access::Access;
 pub(crate) struct AccessRule {
     pub glob: String,
     pub access: Access,
+    /// The glob, read once.
+    matcher: Glob,
+}
+
+impl AccessRule {
+    pub(crate) fn new(glob: String, access: Access) -> Self {
+        AccessRule { matcher: Glob::path(&glob), glob, access }
+    }
+
+    fn matches(&self, slug: &str) -> bool {
+        self.matcher.matches(slug).unwrap_or(false)
+    }
 }
 
 /// Parses `{"internal/**": {"isPublic": false, "groups": ["admin"]}, …}`, keeping order
@@ -26,7 +39,7 @@ pub(crate) fn parse_access_rules(text: &str) -> Result<Vec<AccessRule>, String> 
         .map(|(glob, v)| {
             let obj = v.as_object().ok_or_else(|| format!("access rule {glob:?}: expected an object"))?;
             let access = Access::from_fields(obj).map_err(|e| format!("access rule {glob:?}: {e}"))?;
-            Ok(AccessRule { glob, access })
+            Ok(AccessRule::new(glob, access))
         })
         .collect()
 }
@@ -52,7 +65,7 @@ impl Rules {
 
     /// A page's access, and which rule decided it (`None`: the default).
     pub(crate) fn access(&self, slug: &str) -> (&Access, Option<usize>) {
-        match self.list.iter().rposition(|r| glob_match(&r.glob, slug)) {
+        match self.list.iter().rposition(|r| r.matches(slug)) {
             Some(i) => (&self.list[i].access, Some(i)),
             None => (&self.default, None),
         }
@@ -73,40 +86,13 @@ impl Rules {
     }
 }
 
-/// Glob match on `/`-separated paths: `*` and `?` stay within a segment, `**` spans any
-/// number of segments (`docs/**` matches everything below `docs`).
-fn glob_match(glob: &str, path: &str) -> bool {
-    fn go(g: &[u8], p: &[u8]) -> bool {
-        match g.first() {
-            None => p.is_empty(),
-            Some(b'*') if g.get(1) == Some(&b'*') => {
-                let rest = &g[2..];
-                let rest = rest.strip_prefix(b"/").unwrap_or(rest);
-                // `**` matches nothing, or any prefix ending at a segment boundary.
-                if go(rest, p) {
-                    return true;
-                }
-                (0..p.len()).any(|i| p[i] == b'/' && go(rest, &p[i + 1..])) || rest.is_empty()
-            }
-            Some(b'*') => (0..=p.len()).take_while(|&i| i == 0 || p[i - 1] != b'/').any(|i| go(&g[1..], &p[i..])),
-            Some(b'?') => !p.is_empty() && p[0] != b'/' && go(&g[1..], &p[utf8_len(p[0])..]),
-            Some(&c) => p.first() == Some(&c) && go(&g[1..], &p[1..]),
-        }
-    }
-    fn utf8_len(b: u8) -> usize {
-        match b {
-            0xF0..=0xFF => 4,
-            0xE0..=0xEF => 3,
-            0xC0..=0xDF => 2,
-            _ => 1,
-        }
-    }
-    go(glob.as_bytes(), path.as_bytes())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn glob_match(glob: &str, path: &str) -> bool {
+        AccessRule::new(glob.into(), Access { is_public: true, groups: Vec::new() }).matches(path)
+    }
 
     #[test]
     fn globs() {

@@ -9,8 +9,8 @@ use crate::base::sync::LocalFuture;
 use crate::commands::Printed;
 use crate::fs::stats::CommandStats;
 use crate::fs::Filesystem;
-use crate::search::docs::Docs;
 use crate::search::ranked::{self, command, Mode, Query, RankError};
+use crate::search::view::SessionView;
 use js_sys::{Array, Object, Promise};
 
 use wasm_bindgen::prelude::*;
@@ -34,7 +34,7 @@ async fn recorded(
 ) -> Result<Vec<ranked::Hit>, RankError> {
     let mut cs = CommandStats::new("search", args);
     let before = fs.requests();
-    let found = ranked::search(Docs::new(fs), embedder, q).await;
+    let found = ranked::search(SessionView::new(fs), embedder, q).await;
     cs.coarse_requests = fs.requests() - before;
     cs.native = true;
     if let Err(e) = &found {

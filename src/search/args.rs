@@ -5,7 +5,7 @@
 //! own, quirks included (the last `-e` wins; rg takes every word after `-e` as a path),
 //! and record anything they do not model so the plan can fall back.
 
-use super::rewrite::Dialect;
+use crate::search::pattern::rewrite::Dialect;
 
 /// grep's options, as just-bash reads them.
 #[derive(Debug, Clone, Default)]
@@ -101,7 +101,7 @@ pub(super) fn is_context(a: &str) -> bool {
 /// Parses `args` (after `skip` injected ones, such as egrep's `-E`) as just-bash's grep does.
 pub(crate) fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
     #[cfg(test)]
-    super::tally::bump(|t| t.parses += 1);
+    crate::search::tally::bump(|t| t.parses += 1);
     let mut g = GrepArgs::default();
     let mut operands = Vec::new();
     let mut options = true;
@@ -446,7 +446,7 @@ impl RgOutput {
 /// Parses `args` as just-bash's rg does.
 pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
     #[cfg(test)]
-    super::tally::bump(|t| t.parses += 1);
+    crate::search::tally::bump(|t| t.parses += 1);
     let mut r = RgArgs { smart_case: true, ..Default::default() };
     let mut positional: Option<String> = None;
     let mut i = 0;

@@ -26,7 +26,7 @@ const WINDOWS: usize = 10;
 
 /// What a search reads, as the coarse query needs it.
 #[derive(Debug)]
-pub(crate) struct Scope<'a> {
+pub(crate) struct SearchScope<'a> {
     /// The visible slugs the command would read; hits elsewhere are ignored.
     pub slugs: &'a HashSet<String>,
     /// The directory holding them all (`""` for the root), when chunks carry `dirs`.
@@ -54,7 +54,7 @@ fn and(parts: Vec<Value>) -> Option<Value> {
 }
 
 /// The scope as a `where`: a directory, a slug list that fits, or nothing.
-fn scope_where(collection: &Collection, scope: &Scope) -> Option<Value> {
+fn scope_where(collection: &Collection, scope: &SearchScope) -> Option<Value> {
     match &scope.dir {
         Some(dir) if dir.is_empty() => None,
         Some(dir) => Some(json!({ schema::DIRS: { "$contains": dir } })),
@@ -69,7 +69,7 @@ fn scope_where(collection: &Collection, scope: &Scope) -> Option<Value> {
 
 pub(crate) async fn candidates(
     collection: &Collection,
-    scope: &Scope<'_>,
+    scope: &SearchScope<'_>,
     filter: &Value,
 ) -> Result<Found, ChromaError> {
     if scope.slugs.is_empty() {
@@ -179,7 +179,7 @@ mod tests {
         (0..n).map(|i| format!("docs/p{i:04}.md")).collect()
     }
 
-    fn run(chroma: &FakeChroma, scope: Scope<'static>) -> Found {
+    fn run(chroma: &FakeChroma, scope: SearchScope<'static>) -> Found {
         let c = collection(chroma);
         block_on(async move { candidates(&c, &scope, &json!({"$contains": "token"})).await }).unwrap()
     }
@@ -191,7 +191,8 @@ mod tests {
     #[test]
     fn a_rare_match_is_one_query_of_constant_size() {
         let chroma = corpus(2000, 500);
-        let found = run(&chroma, Scope { slugs: leak(slugs(2000)), dir: Some("docs".into()), chunks: Some(2000) });
+        let found =
+            run(&chroma, SearchScope { slugs: leak(slugs(2000)), dir: Some("docs".into()), chunks: Some(2000) });
         let expected: HashSet<String> =
             ["docs/p0000.md", "docs/p0500.md", "docs/p1000.md", "docs/p1500.md"].map(String::from).into();
         assert_eq!(found, Found::Pages { slugs: expected, matches: 4 });
@@ -208,7 +209,7 @@ mod tests {
     #[test]
     fn hits_outside_the_scope_are_ignored() {
         let chroma = corpus(10, 1);
-        let found = run(&chroma, Scope { slugs: leak(slugs(3)), dir: Some(String::new()), chunks: Some(3) });
+        let found = run(&chroma, SearchScope { slugs: leak(slugs(3)), dir: Some(String::new()), chunks: Some(3) });
         assert_eq!(
             found,
             Found::Pages { slugs: slugs(3), matches: 3 },
@@ -220,7 +221,8 @@ mod tests {
     #[test]
     fn many_hits_are_enumerated_in_parallel_pages() {
         let chroma = corpus(8000, 10);
-        let found = run(&chroma, Scope { slugs: leak(slugs(8000)), dir: Some("docs".into()), chunks: Some(8000) });
+        let found =
+            run(&chroma, SearchScope { slugs: leak(slugs(8000)), dir: Some("docs".into()), chunks: Some(8000) });
         assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 800));
         let offsets: Vec<u64> = chroma.gets().iter().map(|g| g["offset"].as_u64().unwrap_or(0)).collect();
         let expected: Vec<u64> = [0, 3999].into_iter().chain((1..11).map(|i| i * 300)).collect();
@@ -230,13 +232,14 @@ mod tests {
     #[test]
     fn a_filter_that_keeps_most_of_the_scope_stops_listing() {
         let chroma = corpus(4000, 1);
-        let found = run(&chroma, Scope { slugs: leak(slugs(4000)), dir: Some("docs".into()), chunks: Some(4000) });
+        let found =
+            run(&chroma, SearchScope { slugs: leak(slugs(4000)), dir: Some("docs".into()), chunks: Some(4000) });
         assert_eq!(found, Found::MostOfScope { matches: 0 });
         assert_eq!(chroma.gets().len(), 2, "a full page, then one hit asked for at half the scope");
         assert_eq!((chroma.gets()[1]["offset"].as_u64(), chroma.gets()[1]["limit"].as_u64()), (Some(1999), Some(1)));
         let small = corpus(500, 1);
         assert_eq!(
-            run(&small, Scope { slugs: leak(slugs(500)), dir: Some("docs".into()), chunks: Some(500) }),
+            run(&small, SearchScope { slugs: leak(slugs(500)), dir: Some("docs".into()), chunks: Some(500) }),
             Found::MostOfScope { matches: 0 }
         );
         assert_eq!(small.gets().len(), 1, "a scope of 500 chunks is read whole after one full page");
@@ -245,7 +248,8 @@ mod tests {
     #[test]
     fn half_a_scope_is_listed_in_rounds_not_read_whole() {
         let chroma = corpus(10_200, 3);
-        let found = run(&chroma, Scope { slugs: leak(slugs(10_200)), dir: Some("docs".into()), chunks: Some(10_200) });
+        let found =
+            run(&chroma, SearchScope { slugs: leak(slugs(10_200)), dir: Some("docs".into()), chunks: Some(10_200) });
         assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 3_400));
         assert_eq!(
             chroma.gets().len(),
@@ -257,11 +261,11 @@ mod tests {
     #[test]
     fn without_dirs_a_slug_list_only_when_it_fits_the_quota() {
         let chroma = corpus(40, 1);
-        run(&chroma, Scope { slugs: leak(slugs(5)), dir: None, chunks: None });
+        run(&chroma, SearchScope { slugs: leak(slugs(5)), dir: None, chunks: None });
         let where_ = &chroma.gets()[0]["where"];
         assert_eq!(where_["$and"][0]["page_slug"]["$in"].as_array().unwrap().len(), 5);
         chroma.clear_log();
-        let found = run(&chroma, Scope { slugs: leak(slugs(20)), dir: None, chunks: None });
+        let found = run(&chroma, SearchScope { slugs: leak(slugs(20)), dir: None, chunks: None });
         assert_eq!(
             chroma.gets()[0]["where"],
             json!({"isPublic": true}),
@@ -274,7 +278,7 @@ mod tests {
     fn an_empty_scope_sends_nothing() {
         let chroma = FakeChroma::new();
         assert_eq!(
-            run(&chroma, Scope { slugs: leak(HashSet::new()), dir: None, chunks: None }),
+            run(&chroma, SearchScope { slugs: leak(HashSet::new()), dir: None, chunks: None }),
             Found::Pages { slugs: HashSet::new(), matches: 0 }
         );
         assert!(chroma.requests().is_empty());

@@ -9,9 +9,9 @@
 //! its scope, done on first use and kept. The stages take it by reference; only a command
 //! handed back to just-bash is spelled as arguments again.
 
-use super::args::{parse_grep, parse_rg, GrepArgs, RgArgs};
-use super::walk::{rg_walk, walk, RgWalk, Target};
 use crate::commands::Place;
+use crate::search::args::{parse_grep, parse_rg, GrepArgs, RgArgs};
+use crate::search::walk::{rg_walk, walk, RgWalk, Target};
 use std::cell::OnceCell;
 
 /// The parsed options of a search command.

@@ -12,14 +12,14 @@
 //!   and spelling just-bash's walk would use, so that only the pages that may match are
 //!   read and the output is unchanged.
 
-use super::args::GrepArgs;
-use super::filter::Chunking;
-use super::job::{Job, Parsed};
-use super::matcher::{Matcher, Query};
-use super::rewrite::Dialect;
-use super::walk::{grep_read_set, has_glob, rg_read_set, Target};
 use crate::base::path;
 use crate::commands::Place;
+use crate::search::args::GrepArgs;
+use crate::search::job::{Job, Parsed};
+use crate::search::pattern::filter::Chunking;
+use crate::search::pattern::matcher::{Matcher, Query};
+use crate::search::pattern::rewrite::Dialect;
+use crate::search::walk::{grep_read_set, has_glob, rg_read_set, Target};
 use crate::tree::listing::{Listing, Node};
 use std::collections::HashSet;
 

@@ -4,7 +4,7 @@
 //! printer: [`plan`](mod@plan) decides what the command reads, the
 //! [`coarse`] query asks Chroma which of those pages may match, the page
 //! store loads the candidates in bulk, the matcher's fine check drops pages that cannot
-//! match after all, and the [`native`](super::native) grep — or, outside what it models,
+//! match after all, and the [`native`](crate::search::native) grep — or, outside what it models,
 //! just-bash's own command run by the host over the files that are left — does the
 //! matching and printing. Every step may only keep too much, never
 //! too little, so the output is the command's output over the whole scope.
@@ -14,21 +14,21 @@
 //! that are left rather than a new command line. Arguments are spelled again only for a
 //! command handed back to just-bash.
 
-use super::coarse::{self, Found, Scope};
-use super::docs::Docs;
-use super::job::Job;
-use super::matcher::Matcher;
-use super::native::Native;
-#[cfg(test)]
-use super::plan::MAX_PATTERN_BYTES;
-use super::plan::{self, refusal, Context, Narrowing, Plan};
-use super::taken::Taken;
-use super::walk::Target;
 use crate::base::path;
 use crate::commands::Printed;
 use crate::fs::stats::{CommandStats, PlanKind};
 use crate::fs::{decode, DEV_NULL};
 use crate::pages::store::{PageRef, PrefetchError, Source};
+use crate::search::coarse::{self, Found, SearchScope};
+use crate::search::job::Job;
+use crate::search::native::early_stop::EarlyStop;
+use crate::search::native::Native;
+use crate::search::pattern::matcher::Matcher;
+#[cfg(test)]
+use crate::search::plan::MAX_PATTERN_BYTES;
+use crate::search::plan::{self, refusal, Context, Narrowing, Plan};
+use crate::search::view::SessionView;
+use crate::search::walk::Target;
 use std::collections::HashSet;
 
 /// Why a search read its scope whole instead of asking Chroma which pages match.
@@ -57,7 +57,7 @@ pub(crate) enum Outcome {
 /// A search's result, and what the session records about it.
 pub(crate) struct Searched {
     pub(crate) outcome: Outcome,
-    /// What the command cost, for `docs.stats()`.
+    /// What the command cost, for `view.stats()`.
     pub(crate) stats: CommandStats,
     /// The load it could not do without (with [`Outcome::Failed`]), for the journal.
     pub(crate) failure: Option<(String, PrefetchError)>,
@@ -65,7 +65,7 @@ pub(crate) struct Searched {
 
 /// How a search command is run, beside its command line.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct How {
+pub(crate) struct Invocation {
     /// Its standard input is empty.
     pub(crate) stdin_empty: bool,
     /// It reads this filesystem itself (not a host's filesystem that mounts it
@@ -77,8 +77,8 @@ pub(crate) struct How {
 
 /// Plans and prepares one search command, and answers it here when its output is
 /// modelled exactly.
-pub(crate) async fn run(docs: Docs<'_>, name: &str, args: Vec<String>, cwd: &str, how: How) -> Searched {
-    let How { stdin_empty, own_fs, .. } = how;
+pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cwd: &str, how: Invocation) -> Searched {
+    let Invocation { stdin_empty, own_fs, .. } = how;
     let mut cs = CommandStats::new(name, &args);
     let cwd = path::normalize(cwd);
     if !own_fs {
@@ -89,22 +89,22 @@ pub(crate) async fn run(docs: Docs<'_>, name: &str, args: Vec<String>, cwd: &str
     }
     let job = Job::parse(name, args);
     // Prepared once, over the whole scope: a narrowing only takes files away from it.
-    let native = (docs.native_commands() && refusal(&job.args).is_none())
-        .then(|| Native::prepare(&job, docs.place(&cwd), stdin_empty).map_err(|why| why.0));
+    let native = (view.native_commands() && refusal(&job.args).is_none())
+        .then(|| Native::prepare(&job, view.place(&cwd), stdin_empty).map_err(|why| why.0));
     // Only a command answered here can stop early; just-bash's runs to the end.
     let wanted = how.lines_wanted.filter(|_| matches!(native, Some(Ok(_))));
     if let Some(Ok(grep)) = &native {
         let printed = match wanted {
-            Some(lines) => first_pages(docs, grep, lines, &mut cs).await,
-            None => in_memory(docs, grep, &mut cs).await,
+            Some(lines) => first_pages(view, grep, lines, &mut cs).await,
+            None => in_memory(view, grep, &mut cs).await,
         };
         if let Some(printed) = printed {
             return Searched { outcome: Outcome::Printed(printed), stats: cs, failure: None };
         }
     }
-    let (outcome, failure) = match prepare(docs, &job, &cwd, stdin_empty, wanted, &mut cs).await {
+    let (outcome, failure) = match prepare(view, &job, &cwd, stdin_empty, wanted, &mut cs).await {
         Ok(read) => match native {
-            Some(native) => (answer(docs, &job, native, read, wanted, &mut cs).await, None),
+            Some(native) => (answer(view, &job, native, read, wanted, &mut cs).await, None),
             None => {
                 cs.delegated = Some("native commands are off".into());
                 (Outcome::Run(read.spelled(&job)), None)
@@ -124,12 +124,12 @@ enum Stop {
 
 /// A search answered natively without asking Chroma anything, when every page it reads
 /// is in memory already: reading them here costs less than the coarse query's round trip.
-async fn in_memory(docs: Docs<'_>, grep: &Native, cs: &mut CommandStats) -> Option<Printed> {
-    let pages: Vec<PageRef> = grep.paths().filter_map(|p| docs.page(p)).collect();
-    if !pages.iter().all(|p| docs.store().is_cached(&p.key)) {
+async fn in_memory(view: SessionView<'_>, grep: &Native, cs: &mut CommandStats) -> Option<Printed> {
+    let pages: Vec<PageRef> = grep.paths().filter_map(|p| view.page(p)).collect();
+    if !pages.iter().all(|p| view.store().is_cached(&p.key)) {
         return None;
     }
-    let printed = grep.run(docs, None).await?;
+    let printed = grep.run(view, None).await?;
     cs.scope = pages.len() as u64;
     cs.plan = PlanKind::Memory;
     cs.native = true;
@@ -141,8 +141,8 @@ async fn in_memory(docs: Docs<'_>, grep: &Native, cs: &mut CommandStats) -> Opti
 /// when they hold those lines: first from memory, then after one bulk load of the pages
 /// its walk reads first (a common word is answered without asking Chroma which pages
 /// match; for a rare one this costs a request before the coarse query).
-async fn first_pages(docs: Docs<'_>, grep: &Native, lines: usize, cs: &mut CommandStats) -> Option<Printed> {
-    if let Some(printed) = from_memory(docs, grep, lines).await {
+async fn first_pages(view: SessionView<'_>, grep: &Native, lines: usize, cs: &mut CommandStats) -> Option<Printed> {
+    if let Some(printed) = from_memory(view, grep, lines).await {
         cs.native = true;
         cs.plan = PlanKind::Memory;
         cs.note = Some("its output goes to `head`, and the pages holding the lines it takes were in memory".into());
@@ -150,18 +150,18 @@ async fn first_pages(docs: Docs<'_>, grep: &Native, lines: usize, cs: &mut Comma
     }
     let mut first = Vec::new();
     let mut chunks = 0;
-    for page in grep.paths().filter_map(|p| docs.page(p)) {
+    for page in grep.paths().filter_map(|p| view.page(p)) {
         if chunks >= first_window(lines) {
             break;
         }
         chunks += chunk_count(&page).unwrap_or(1);
         first.push(page);
     }
-    let before = docs.requests();
-    let loaded = docs.store().prefetch(&first).await;
-    cs.prefetch_requests = docs.requests() - before;
+    let before = view.requests();
+    let loaded = view.store().prefetch(&first).await;
+    cs.prefetch_requests = view.requests() - before;
     loaded.ok()?;
-    let printed = from_memory(docs, grep, lines).await?;
+    let printed = from_memory(view, grep, lines).await?;
     cs.native = true;
     cs.plan = PlanKind::Prefetch;
     cs.scope = first.len() as u64;
@@ -171,9 +171,9 @@ async fn first_pages(docs: Docs<'_>, grep: &Native, lines: usize, cs: &mut Comma
 
 /// The command over the pages in memory, when they hold the lines its reader takes (or
 /// all it reads).
-async fn from_memory(docs: Docs<'_>, grep: &Native, lines: usize) -> Option<Printed> {
-    let mut taken = Taken::from_memory(lines);
-    let printed = grep.run_taken(docs, Some(&mut taken)).await;
+async fn from_memory(view: SessionView<'_>, grep: &Native, lines: usize) -> Option<Printed> {
+    let mut taken = EarlyStop::from_memory(lines);
+    let printed = grep.run_taken(view, Some(&mut taken)).await;
     printed.filter(|_| !taken.ran_out())
 }
 
@@ -196,7 +196,7 @@ impl Reads {
 /// The command answered natively (over the files it reads), or the arguments to run it
 /// with in just-bash.
 async fn answer(
-    docs: Docs<'_>,
+    view: SessionView<'_>,
     job: &Job,
     native: Result<Native, String>,
     read: Reads,
@@ -208,7 +208,7 @@ async fn answer(
         (native, _) => native,
     };
     let why = match grep {
-        Ok(grep) => match grep.run(docs, wanted).await {
+        Ok(grep) => match grep.run(view, wanted).await {
             Some(printed) => {
                 cs.native = true;
                 return Outcome::Printed(printed);
@@ -224,16 +224,16 @@ async fn answer(
 
 /// Plans the command and loads what it reads, or says why it does not run.
 async fn prepare(
-    docs: Docs<'_>,
+    view: SessionView<'_>,
     job: &Job,
     cwd: &str,
     stdin_empty: bool,
     wanted: Option<usize>,
     cs: &mut CommandStats,
 ) -> Result<Reads, Stop> {
-    let place = docs.place(cwd);
-    let cx = Context { listing: place.listing, scratch: place.scratch, cwd, chunking: docs.chunking() };
-    let read = match plan(docs, job, cx, stdin_empty).await {
+    let place = view.place(cwd);
+    let cx = Context { listing: place.listing, scratch: place.scratch, cwd, chunking: view.chunking() };
+    let read = match plan(view, job, cx, stdin_empty).await {
         Plan::Refuse(why) => {
             cs.note = Some(format!("refused: {why}"));
             return Err(Stop::Refused(why));
@@ -241,14 +241,14 @@ async fn prepare(
         Plan::Delegate | Plan::ReadPatternFiles(_) => Ok(Reads::AsTyped),
         Plan::Prefetch { files, .. } if wanted.is_some() => {
             cs.scope = files.len() as u64;
-            read_in_order(docs, files.iter().map(String::as_str), wanted.unwrap_or(0), cs);
+            read_in_order(view, files.iter().map(String::as_str), wanted.unwrap_or(0), cs);
             Ok(Reads::AsTyped)
         }
         Plan::Prefetch { files, why } => {
             cs.scope = files.len() as u64;
-            prefetch(docs, &files, why, cs).await.map(|()| Reads::AsTyped)
+            prefetch(view, &files, why, cs).await.map(|()| Reads::AsTyped)
         }
-        Plan::Narrow(n) => match narrow(docs, &n, wanted, cs).await {
+        Plan::Narrow(n) => match narrow(view, &n, wanted, cs).await {
             Ok(Some(kept)) => Ok(Reads::Narrowed { n, kept }),
             Ok(None) => Ok(Reads::AsTyped),
             Err(f) => Err(f),
@@ -270,12 +270,12 @@ fn shown<'a>(paths: impl Iterator<Item = &'a str>) -> String {
 }
 
 /// The plan, with `-f` pattern files read when the command has them.
-async fn plan(docs: Docs<'_>, job: &Job, cx: Context<'_>, stdin_empty: bool) -> Plan {
+async fn plan(view: SessionView<'_>, job: &Job, cx: Context<'_>, stdin_empty: bool) -> Plan {
     let first = plan::plan(job, cx, stdin_empty, None);
     let Plan::ReadPatternFiles(files) = &first else { return first };
     let mut contents = Vec::new();
     for f in files {
-        match docs.read(&path::resolve(cx.cwd, f)).await {
+        match view.read(&path::resolve(cx.cwd, f)).await {
             Ok(bytes) => contents.push(decode(&bytes, None)),
             // grep reports the unreadable file itself, before reading anything else.
             Err(_) => return Plan::Delegate,
@@ -284,23 +284,23 @@ async fn plan(docs: Docs<'_>, job: &Job, cx: Context<'_>, stdin_empty: bool) -> 
     plan::plan(job, cx, stdin_empty, Some(&contents))
 }
 
-async fn prefetch(docs: Docs<'_>, files: &[String], why: String, cs: &mut CommandStats) -> Result<(), Failed> {
+async fn prefetch(view: SessionView<'_>, files: &[String], why: String, cs: &mut CommandStats) -> Result<(), Failed> {
     cs.plan = PlanKind::Prefetch;
     cs.note = Some(why);
-    let pages: Vec<PageRef> = files.iter().filter_map(|f| docs.page(f)).collect();
-    let before = docs.requests();
-    let loaded = docs.store().prefetch(&pages).await;
-    cs.prefetch_requests = docs.requests() - before;
-    docs.store().plan_reads(pages);
+    let pages: Vec<PageRef> = files.iter().filter_map(|f| view.page(f)).collect();
+    let before = view.requests();
+    let loaded = view.store().prefetch(&pages).await;
+    cs.prefetch_requests = view.requests() - before;
+    view.store().plan_reads(pages);
     loaded.map_err(|error| Failed { path: shown(files.iter().map(String::as_str)), error })
 }
 
 /// What a search whose reader takes only its first lines does instead of loading its
 /// pages first: the command reads them in its order, in windows that grow, and stops
 /// when it has the lines.
-fn read_in_order<'a>(docs: Docs<'_>, files: impl Iterator<Item = &'a str>, lines: usize, cs: &mut CommandStats) {
+fn read_in_order<'a>(view: SessionView<'_>, files: impl Iterator<Item = &'a str>, lines: usize, cs: &mut CommandStats) {
     cs.note = Some(STOPS_EARLY_NOTE.into());
-    docs.store().plan_reads_growing(files.filter_map(|f| docs.page(f)).collect(), first_window(lines));
+    view.store().plan_reads_growing(files.filter_map(|f| view.page(f)).collect(), first_window(lines));
 }
 
 /// The chunks of a first window for `lines`: a page that may match prints a line or
@@ -322,7 +322,7 @@ const STOPS_EARLY_NOTE: &str =
 /// prefetched). With `wanted` lines, the candidates are not loaded here: the command reads
 /// them in its order (see [`read_in_order`]).
 async fn narrow(
-    docs: Docs<'_>,
+    view: SessionView<'_>,
     n: &Narrowing,
     wanted: Option<usize>,
     cs: &mut CommandStats,
@@ -332,25 +332,25 @@ async fn narrow(
         .targets
         .iter()
         .filter_map(|t| match t {
-            Target::File { path, .. } => Some((path.as_str(), docs.page(path)?)),
+            Target::File { path, .. } => Some((path.as_str(), view.page(path)?)),
             Target::Keep(_) => None,
         })
         .collect();
     cs.scope = files.len() as u64;
-    let collection = docs.coarse();
+    let collection = view.coarse();
     let unscoped = collection.is_none();
     let hits = if let Some(collection) = collection {
-        let before = docs.requests();
+        let before = view.requests();
         let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
-        let scope = Scope {
+        let scope = SearchScope {
             slugs: &slugs,
-            dir: docs
+            dir: view
                 .chunks_have_dirs()
                 .then(|| common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path))),
             chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
         };
         let found = coarse::candidates(collection, &scope, &n.matcher.filter).await;
-        cs.coarse_requests = docs.requests() - before;
+        cs.coarse_requests = view.requests() - before;
         match found {
             Ok(Found::Pages { slugs, matches }) => {
                 cs.coarse_matches = matches as u64;
@@ -363,7 +363,7 @@ async fn narrow(
             }
             Err(e) => {
                 let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
-                prefetch(docs, &all, format!("coarse query failed: {e}"), cs).await?;
+                prefetch(view, &all, format!("coarse query failed: {e}"), cs).await?;
                 return Ok(None);
             }
         }
@@ -388,12 +388,12 @@ async fn narrow(
             Target::File { path, .. } if kept.contains(path) => Some(path.as_str()),
             _ => None,
         });
-        read_in_order(docs, order, lines, cs);
+        read_in_order(view, order, lines, cs);
         return Ok(Some(kept));
     }
-    let before = docs.requests();
+    let before = view.requests();
     let kept = if hits.is_none()
-        && candidates.iter().map(|(_, p)| docs.store().size_of(p)).sum::<u64>() > docs.store().capacity() as u64
+        && candidates.iter().map(|(_, p)| view.store().size_of(p)).sum::<u64>() > view.store().capacity() as u64
     {
         // Checking here would load the scope twice: once now, and again as the command
         // reads it after the cache has moved on. The command reads it once, ahead of itself.
@@ -404,14 +404,14 @@ async fn narrow(
         }
         candidates.iter().map(|(p, _)| *p).collect()
     } else {
-        fine_check(docs, &candidates, &n.matcher).await?
+        fine_check(view, &candidates, &n.matcher).await?
     };
-    cs.prefetch_requests = docs.requests() - before;
+    cs.prefetch_requests = view.requests() - before;
     let order = n.targets.iter().filter_map(|t| match t {
-        Target::File { path, .. } if kept.contains(path.as_str()) => docs.page(path),
+        Target::File { path, .. } if kept.contains(path.as_str()) => view.page(path),
         _ => None,
     });
-    docs.store().plan_reads(order.collect());
+    view.store().plan_reads(order.collect());
     let kept: HashSet<String> = kept.into_iter().map(str::to_string).collect();
     cs.searched =
         n.targets.iter().filter(|t| matches!(t, Target::File { path, .. } if kept.contains(path))).count() as u64;
@@ -470,7 +470,7 @@ fn common_dir<'a>(paths: impl Iterator<Item = &'a str>) -> String {
 /// loaded in batches that fit the page cache, each checked before the next is loaded,
 /// so a search never needs more memory than the cache, whatever its size.
 async fn fine_check<'a>(
-    docs: Docs<'_>,
+    view: SessionView<'_>,
     candidates: &[&(&'a str, PageRef)],
     matcher: &Matcher,
 ) -> Result<HashSet<&'a str>, Failed> {
@@ -478,24 +478,24 @@ async fn fine_check<'a>(
         let path = shown(batch.iter().map(|(p, _)| *p));
         move |error| Failed { path, error }
     };
-    let budget = docs.store().capacity() as u64;
+    let budget = view.store().capacity() as u64;
     let mut kept = HashSet::new();
     let mut rest = candidates;
     while !rest.is_empty() {
         let mut take = 1;
-        let size = |page: &PageRef| docs.store().size_of(page);
+        let size = |page: &PageRef| view.store().size_of(page);
         let mut bytes = size(&rest[0].1);
         while take < rest.len() && bytes + size(&rest[take].1) <= budget {
             bytes += size(&rest[take].1);
             take += 1;
         }
         let (batch, later) = rest.split_at(take);
-        docs.store()
+        view.store()
             .prefetch(&batch.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>())
             .await
             .map_err(failed(batch))?;
         for (path, page) in batch {
-            let keep = match (&matcher.fine, docs.store().cached(&page.key)) {
+            let keep = match (&matcher.fine, view.store().cached(&page.key)) {
                 (Some(fine), Some(bytes)) => fine.may_match(&String::from_utf8_lossy(&bytes)),
                 // Not checked here (no exact check, or not in memory): the command reads it.
                 _ => true,
@@ -509,8 +509,8 @@ async fn fine_check<'a>(
     // Pages kept early may have been evicted by later batches: load them again together
     // (as many as the cache holds), rather than one request each when the command reads.
     let evicted: Vec<&(&str, PageRef)> =
-        candidates.iter().filter(|(p, page)| kept.contains(p) && !docs.store().is_cached(&page.key)).copied().collect();
-    docs.store()
+        candidates.iter().filter(|(p, page)| kept.contains(p) && !view.store().is_cached(&page.key)).copied().collect();
+    view.store()
         .prefetch(&evicted.iter().map(|(_, page)| page.clone()).collect::<Vec<_>>())
         .await
         .map_err(failed(&evicted))?;

@@ -1,7 +1,7 @@
 //! How often a search parses its arguments, walks its scope and compiles its pattern:
 //! counted in tests only, so that a test can hold the pipeline to doing each once.
 //!
-//! The stages of a search hand each other one parsed [`Job`](super::job::Job); redoing
+//! The stages of a search hand each other one parsed [`Job`](crate::search::job::Job); redoing
 //! a stage's work is invisible in the output and only shows up as time, so these counts
 //! are what keeps it from creeping back.
 

@@ -7,8 +7,8 @@
 //! dotfiles; rg also skips `node_modules` and friends), same spelling (`//a.md` below
 //! `/` for grep, `/a.md` for rg, `dir//f` for `dir/`). The output then cannot differ.
 
-use super::args::GrepArgs;
 use crate::base::path;
+use crate::search::args::GrepArgs;
 use crate::tree::listing::{Listing, Node};
 
 /// How deep a walk goes; just-bash stops at the same depth.
@@ -40,7 +40,7 @@ fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> 
 /// The files a recursive grep walk visits from `operand`, spelled as just-bash spells them.
 pub(crate) fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
     #[cfg(test)]
-    super::tally::bump(|t| t.walks += 1);
+    crate::search::tally::bump(|t| t.walks += 1);
     fn go(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
         if depth >= MAX_DEPTH {
             return;
@@ -147,7 +147,7 @@ pub(crate) fn rg_walk(
     out: &mut Vec<Target>,
 ) -> bool {
     #[cfg(test)]
-    super::tally::bump(|t| t.walks += 1);
+    crate::search::tally::bump(|t| t.walks += 1);
     let full = path::resolve(cwd, operand);
     match listing.get(&full) {
         None => {

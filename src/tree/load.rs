@@ -135,7 +135,7 @@ pub(crate) fn tree_limit(records: usize) -> BodyLimit {
 
 /// Where a collection's tree is, and how long a decoded copy may be kept: the part of
 /// the connect options the tree side reads.
-pub(crate) struct Where<'a> {
+pub(crate) struct TreeLocation<'a> {
     pub client: &'a ClientConfig,
     pub collection: &'a str,
     pub schema: &'a Schema,
@@ -147,7 +147,7 @@ pub(crate) struct Where<'a> {
 /// Everything that decides which tree a connect gets, credentials included: they are kept
 /// verbatim (in memory only), so two credentials can never share an entry. The parts are
 /// length-prefixed ([`crate::base::key`]): a name holding a separator cannot pose as two.
-pub(crate) fn cache_key(opts: &Where<'_>) -> String {
+pub(crate) fn cache_key(opts: &TreeLocation<'_>) -> String {
     let c = &opts.client;
     let mut headers: Vec<(String, &str)> =
         c.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.as_str())).collect();
@@ -173,7 +173,7 @@ pub(crate) struct Opened {
 }
 
 /// The collection's tree, current unless the host accepts staleness (`treeMaxAgeMs`).
-pub(crate) async fn open(client: &Client, opts: &Where<'_>, now_ms: f64) -> Result<Opened, FsError> {
+pub(crate) async fn open(client: &Client, opts: &TreeLocation<'_>, now_ms: f64) -> Result<Opened, FsError> {
     let key = cache_key(opts);
     let cached = TREES.with(|t| t.borrow().get(&key).cloned());
     if let Some(kept) = cached {
@@ -196,7 +196,7 @@ pub(crate) async fn open(client: &Client, opts: &Where<'_>, now_ms: f64) -> Resu
     Ok(Opened { tree, from_cache: false, revalidated: false })
 }
 
-fn connect_error(opts: &Where<'_>, cause: impl std::fmt::Display) -> FsError {
+fn connect_error(opts: &TreeLocation<'_>, cause: impl std::fmt::Display) -> FsError {
     FsError::io("connect", opts.collection, cause)
 }
 
@@ -207,7 +207,7 @@ const FIRST_SHARDS: usize = MAX_PAGE - 1;
 const TORN_RETRIES: u32 = 3;
 
 /// The tree record from a response, or the error that says it is missing.
-fn record<'r>(resp: &'r GetResponse, opts: &Where<'_>) -> Result<(&'r str, Map<String, Value>), FsError> {
+fn record<'r>(resp: &'r GetResponse, opts: &TreeLocation<'_>) -> Result<(&'r str, Map<String, Value>), FsError> {
     let tree_id = &opts.schema.tree_id;
     let i = resp.ids.iter().position(|id| id == tree_id).ok_or_else(|| {
         connect_error(opts, format!("collection {:?} has no path tree record {tree_id:?}", opts.collection))
@@ -230,18 +230,18 @@ fn by_ids(ids: Vec<String>) -> GetRequest {
 }
 
 /// The tree record and the annotations record beside it: what a check compares.
-fn records(opts: &Where<'_>) -> Vec<String> {
+fn records(opts: &TreeLocation<'_>) -> Vec<String> {
     vec![opts.schema.tree_id.clone(), Annotations::id(&opts.schema.tree_id)]
 }
 
 /// The tree's records, and the first shards in case it is a manifest.
-fn first_request(opts: &Where<'_>) -> GetRequest {
+fn first_request(opts: &TreeLocation<'_>) -> GetRequest {
     let tree_id = &opts.schema.tree_id;
     by_ids(records(opts).into_iter().chain((0..FIRST_SHARDS - 1).map(|i| shards::shard_id(tree_id, i))).collect())
 }
 
 /// The annotations record of a response, if there is one.
-fn annotations(resp: &GetResponse, opts: &Where<'_>) -> Option<Annotations> {
+fn annotations(resp: &GetResponse, opts: &TreeLocation<'_>) -> Option<Annotations> {
     let id = Annotations::id(&opts.schema.tree_id);
     let i = resp.ids.iter().position(|r| *r == id)?;
     Annotations::read(resp.document(i)?)
@@ -258,7 +258,7 @@ pub(crate) struct TreeCheck {
 }
 
 impl TreeCheck {
-    pub(crate) fn new(tree: Rc<LoadedTree>, client: Rc<Client>, budget: Rc<Budget>, opts: &Where<'_>) -> Self {
+    pub(crate) fn new(tree: Rc<LoadedTree>, client: Rc<Client>, budget: Rc<Budget>, opts: &TreeLocation<'_>) -> Self {
         TreeCheck { tree, client, budget, tree_id: opts.schema.tree_id.clone(), max_age_ms: opts.tree_max_age_ms }
     }
 
@@ -318,7 +318,7 @@ impl TreeCheck {
 /// `None` when the collection is gone (the caller loads it again by name).
 async fn revalidate(
     client: &Client,
-    opts: &Where<'_>,
+    opts: &TreeLocation<'_>,
     kept: &Rc<LoadedTree>,
     now_ms: f64,
 ) -> Result<Option<Rc<LoadedTree>>, FsError> {
@@ -340,7 +340,7 @@ async fn revalidate(
 /// missing; a torn tree is read again a few times before it is an error.
 async fn decode(
     client: &Client,
-    opts: &Where<'_>,
+    opts: &TreeLocation<'_>,
     collection_id: String,
     mut resp: GetResponse,
     now_ms: f64,
@@ -405,7 +405,7 @@ async fn decode(
 /// A manifest's shards, from the response where they came along, else fetched by id.
 async fn shards(
     client: &Client,
-    opts: &Where<'_>,
+    opts: &TreeLocation<'_>,
     collection_id: &str,
     m: &Manifest,
     resp: &GetResponse,
@@ -429,7 +429,7 @@ async fn shards(
     Ok(shards::join(m, &docs, MAX_TREE_BYTES))
 }
 
-async fn load(client: &Client, opts: &Where<'_>, now_ms: f64) -> Result<LoadedTree, FsError> {
+async fn load(client: &Client, opts: &TreeLocation<'_>, now_ms: f64) -> Result<LoadedTree, FsError> {
     let info = client.collection(opts.collection).await.map_err(|e| match e.status() {
         Some(404) => connect_error(opts, format!("collection {:?} does not exist", opts.collection)),
         _ => connect_error(opts, e),

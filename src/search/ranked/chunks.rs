@@ -13,8 +13,8 @@
 use super::words::{specificity, spellings};
 use crate::chroma::{ChromaError, GetRequest, GetResponse, QueryRequest, MAX_PAGE};
 use crate::pages::collection::Collection;
-use crate::search::docs::Docs;
-use crate::search::filter::MAX_DOCUMENT_PREDICATES;
+use crate::search::pattern::filter::MAX_DOCUMENT_PREDICATES;
+use crate::search::view::SessionView;
 use crate::tree::schema;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -33,19 +33,19 @@ pub(super) struct Chunk {
 
 /// Where a search looks: a directory (normalised; `/` for everything).
 pub(super) struct Reach<'a> {
-    pub docs: Docs<'a>,
+    pub view: SessionView<'a>,
     pub dir: &'a str,
 }
 
 impl Reach<'_> {
     fn collection(&self) -> &Collection {
-        self.docs.collection()
+        self.view.collection()
     }
 
     /// The directory as a `where`, when chunks carry their directories.
     fn dir_where(&self) -> Option<Value> {
         let dir = self.dir.trim_start_matches('/');
-        (!dir.is_empty() && self.docs.chunks_have_dirs()).then(|| json!({ schema::DIRS: { "$contains": dir } }))
+        (!dir.is_empty() && self.view.chunks_have_dirs()).then(|| json!({ schema::DIRS: { "$contains": dir } }))
     }
 
     /// Whether Chroma leaves out what the session may not see.
@@ -61,7 +61,7 @@ impl Reach<'_> {
             return None;
         }
         let slug = collection.schema().slug_of(resp, i)?;
-        let path = self.docs.path_of(slug)?;
+        let path = self.view.path_of(slug)?;
         let under = self.dir == "/" || path.strip_prefix(self.dir).is_some_and(|rest| rest.starts_with('/'));
         if !under {
             return None;

@@ -9,7 +9,7 @@
 use super::chunks::Chunk;
 use super::words::words;
 use crate::pages::store::PrefetchError;
-use crate::search::docs::Docs;
+use crate::search::view::SessionView;
 
 /// The most characters of a snippet.
 const SNIPPET_CHARS: usize = 160;
@@ -49,16 +49,20 @@ pub(super) fn best_pages<'c>(chunks: &'c [Chunk], fused: &[(&str, f64)], k: usiz
 
 /// The hits for the best pages, with their lines: from `start_line`, else from the pages,
 /// loaded together.
-pub(super) async fn hits(docs: Docs<'_>, best: &[(&Chunk, f64)], terms: &[String]) -> Result<Vec<Hit>, PrefetchError> {
+pub(super) async fn hits(
+    view: SessionView<'_>,
+    best: &[(&Chunk, f64)],
+    terms: &[String],
+) -> Result<Vec<Hit>, PrefetchError> {
     let unknown: Vec<_> =
-        best.iter().filter(|(c, _)| c.start_line.is_none()).filter_map(|(c, _)| docs.page(&c.path)).collect();
+        best.iter().filter(|(c, _)| c.start_line.is_none()).filter_map(|(c, _)| view.page(&c.path)).collect();
     if !unknown.is_empty() {
-        docs.store().prefetch(&unknown).await?;
+        view.store().prefetch(&unknown).await?;
     }
     Ok(best
         .iter()
         .map(|(c, score)| {
-            let start = c.start_line.or_else(|| start_in_page(docs, c));
+            let start = c.start_line.or_else(|| start_in_page(view, c));
             let lines = start.map(|s| (s, s + extra_lines(&c.text)));
             Hit { path: c.path.clone(), lines, score: *score, snippet: snippet(&c.text, start, terms) }
         })
@@ -66,9 +70,9 @@ pub(super) async fn hits(docs: Docs<'_>, best: &[(&Chunk, f64)], terms: &[String
 }
 
 /// Where a chunk starts in its page, read from the page in memory.
-fn start_in_page(docs: Docs<'_>, c: &Chunk) -> Option<u64> {
-    let page = docs.page(&c.path)?;
-    let bytes = docs.store().cached(&page.key)?;
+fn start_in_page(view: SessionView<'_>, c: &Chunk) -> Option<u64> {
+    let page = view.page(&c.path)?;
+    let bytes = view.store().cached(&page.key)?;
     let text = std::str::from_utf8(&bytes).ok()?;
     let at = text.find(c.text.as_str())?;
     Some(1 + text[..at].matches('\n').count() as u64)

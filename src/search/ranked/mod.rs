@@ -32,7 +32,7 @@ use crate::base::sync::join_all;
 use crate::base::sync::LocalFuture;
 use crate::chroma::ChromaError;
 use crate::pages::store::PrefetchError;
-use crate::search::docs::Docs;
+use crate::search::view::SessionView;
 use chunks::{Chunk, Reach};
 pub(crate) use hits::Hit;
 use std::fmt;
@@ -99,26 +99,30 @@ impl fmt::Display for RankError {
 type Ranked = Result<Vec<Chunk>, ChromaError>;
 
 /// The `k` pages that best answer `q` among those the session sees, best first.
-pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &Query) -> Result<Vec<Hit>, RankError> {
+pub(crate) async fn search(
+    view: SessionView<'_>,
+    embedder: Option<&dyn Embedder>,
+    q: &Query,
+) -> Result<Vec<Hit>, RankError> {
     // What follows the query's first words is not read (a pasted log costs what a question costs).
     let text = words::bounded(&q.text);
     let terms = words::terms(text);
     if terms.is_empty() || q.k == 0 {
         return if terms.is_empty() { Err(RankError::Empty) } else { Ok(Vec::new()) };
     }
-    if docs.unscoped() {
+    if view.unscoped() {
         if q.mode == Mode::Dense {
             return Err(RankError::Unscoped);
         }
-        let best = scan::best(docs, &q.dir, &terms, q.k).await.map_err(RankError::Scan)?;
+        let best = scan::best(view, &q.dir, &terms, q.k).await.map_err(RankError::Scan)?;
         let best: Vec<(&Chunk, f64)> = best.iter().map(|(c, s)| (c, *s)).collect();
-        return hits::hits(docs, &best, &terms).await.map_err(RankError::Load);
+        return hits::hits(view, &best, &terms).await.map_err(RankError::Load);
     }
     let embedding =
         match (embedder, q.mode) {
             (_, Mode::Lexical) => None,
             (Some(e), _) => {
-                let embedded = docs.before_deadline(embed_query(e, text, docs.embedding())).await;
+                let embedded = view.before_deadline(embed_query(e, text, view.embedding())).await;
                 Some(embedded.unwrap_or_else(|ms| {
                     Err(RankError::Embed(format!("no answer within {ms} ms (commandTimeoutMs)")))
                 })?)
@@ -126,7 +130,7 @@ pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &
             (None, Mode::Dense) => return Err(RankError::Embed("a dense search needs an embedding function".into())),
             (None, _) => None,
         };
-    let reach = Reach { docs, dir: &q.dir };
+    let reach = Reach { view, dir: &q.dir };
     let per_hit = if reach.scoped() { NEIGHBOURS_PER_HIT } else { NEIGHBOURS_PER_HIT_UNSCOPED };
     let hybrid = embedding.is_some() && q.mode == Mode::Hybrid;
     let asked: Vec<String> = match q.mode {
@@ -143,7 +147,7 @@ pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &
     let mut answers = join_all(asks).await.into_iter();
     let lexical = answers.next().expect("asked").map_err(RankError::Chroma)?;
     let dense = answers.next().transpose().map_err(RankError::Chroma)?;
-    let total = chunks_searched(docs, &q.dir) as f64;
+    let total = chunks_searched(view, &q.dir) as f64;
     let mut all: Vec<Chunk> = lexical;
     let mut seen: std::collections::HashSet<String> = all.iter().map(|c| c.id.clone()).collect();
     all.extend(dense.iter().flatten().filter(|c| seen.insert(c.id.clone())).cloned());
@@ -156,7 +160,7 @@ pub(crate) async fn search(docs: Docs<'_>, embedder: Option<&dyn Embedder>, q: &
     let mut fused = score::fuse(&rankings);
     score::identifiers_first(&mut fused, &all, &terms);
     let best = hits::best_pages(&all, &fused, q.k);
-    hits::hits(docs, &best, &terms).await.map_err(RankError::Load)
+    hits::hits(view, &best, &terms).await.map_err(RankError::Load)
 }
 
 /// The query's embedding: exactly one vector of finite numbers, from the model that
@@ -196,8 +200,8 @@ async fn embed_query(
 
 /// How many chunks the visible pages under `dir` have (pages whose count the tree does
 /// not give count as one): the collection size BM25 weighs a term's rarity against.
-fn chunks_searched(docs: Docs<'_>, dir: &str) -> u64 {
-    docs.chunks_under(dir)
+fn chunks_searched(view: SessionView<'_>, dir: &str) -> u64 {
+    view.chunks_under(dir)
 }
 
 #[cfg(test)]

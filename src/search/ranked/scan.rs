@@ -17,7 +17,7 @@
 use super::chunks::Chunk;
 use super::score;
 use crate::pages::store::{LoadError, PageRef, Source};
-use crate::search::docs::Docs;
+use crate::search::view::SessionView;
 use std::fmt;
 
 /// The most bytes of a piece: the ingest's chunk size.
@@ -67,22 +67,22 @@ fn pieces(text: &str) -> Vec<(u64, &str)> {
 /// The `k` best pages under `dir` for `terms`, read from the pages: each page's best piece
 /// as a chunk, best first, with its score.
 pub(super) async fn best(
-    docs: Docs<'_>,
+    view: SessionView<'_>,
     dir: &str,
     terms: &[String],
     k: usize,
 ) -> Result<Vec<(Chunk, f64)>, ScanError> {
-    let pages: Vec<(String, PageRef)> = docs
+    let pages: Vec<(String, PageRef)> = view
         .files_under(dir)
         .into_iter()
-        .filter_map(|p| Some((p.clone(), docs.page(&p)?)))
+        .filter_map(|p| Some((p.clone(), view.page(&p)?)))
         .filter(|(_, p)| matches!(p.source, Source::Chunks { .. }))
         .collect();
-    docs.store().plan_reads(pages.iter().map(|(_, p)| p.clone()).collect());
+    view.store().plan_reads(pages.iter().map(|(_, p)| p.clone()).collect());
     let (mut counted, mut places) = (Vec::new(), Vec::new());
     let mut total = 0u64;
     for (i, (path, page)) in pages.iter().enumerate() {
-        let bytes = read(docs, path, page).await?;
+        let bytes = read(view, path, page).await?;
         let text = String::from_utf8_lossy(&bytes);
         for (index, (_, piece)) in pieces(&text).into_iter().enumerate() {
             total += 1;
@@ -93,7 +93,7 @@ pub(super) async fn best(
             }
         }
     }
-    docs.store().clear_plan();
+    view.store().clear_plan();
     // As the hybrid search ranks: by rank fused (one ranking here), then identifiers first.
     let mut ranked: Vec<(usize, f64)> = score::bm25_counted(&counted, terms.len(), total as f64)
         .into_iter()
@@ -114,7 +114,7 @@ pub(super) async fn best(
     let mut out = Vec::new();
     for (page, index, s) in shown {
         let (path, page_ref) = &pages[page];
-        let bytes = read(docs, path, page_ref).await?;
+        let bytes = read(view, path, page_ref).await?;
         let text = String::from_utf8_lossy(&bytes);
         if let Some((line, piece)) = pieces(&text).into_iter().nth(index) {
             let chunk = Chunk {
@@ -129,8 +129,8 @@ pub(super) async fn best(
     Ok(out)
 }
 
-async fn read(docs: Docs<'_>, path: &str, page: &PageRef) -> Result<std::rc::Rc<[u8]>, ScanError> {
-    docs.store().read(page).await.map_err(|error| ScanError { path: path.to_string(), error })
+async fn read(view: SessionView<'_>, path: &str, page: &PageRef) -> Result<std::rc::Rc<[u8]>, ScanError> {
+    view.store().read(page).await.map_err(|error| ScanError { path: path.to_string(), error })
 }
 
 #[cfg(test)]

@@ -99,7 +99,7 @@ fn ask(
     dir: &str,
 ) -> Result<Vec<Hit>, RankError> {
     let (fs, q) = (fs.clone(), Query { text: text.into(), k, dir: dir.into(), mode: Mode::Hybrid });
-    block_on(async move { search(Docs::new(&fs), embedder.as_deref(), &q).await })
+    block_on(async move { search(SessionView::new(&fs), embedder.as_deref(), &q).await })
 }
 
 fn paths(hits: &[Hit]) -> Vec<&str> {
@@ -144,7 +144,7 @@ fn a_long_question_asks_within_cloud_full_text_limit_and_still_reaches_its_later
     let gets = chroma.gets();
     assert_eq!(gets.len(), 2, "{gets:?}");
     for get in &gets {
-        let leaves = crate::search::filter::count_leaves(&get["where_document"]);
+        let leaves = crate::search::pattern::filter::count_leaves(&get["where_document"]);
         assert!(leaves <= 7, "{leaves} full-text predicates in {get}");
     }
     assert!(gets[1]["where_document"].to_string().contains("palette"), "the words that did not fit are asked next");
@@ -222,7 +222,7 @@ fn without_access_on_chunks_what_a_search_costs_does_not_depend_on_hidden_text()
         let q = Query { text: "renew secret token".into(), k: 5, dir: "/".into(), mode: Mode::Hybrid };
         let out = block_on(async move {
             cold.begin_command_within(crate::chroma::budget::Limits { max_requests: Some(1), timeout_ms: None });
-            search(Docs::new(&cold), None, &q).await.map_err(|e| e.to_string())
+            search(SessionView::new(&cold), None, &q).await.map_err(|e| e.to_string())
         });
         seen.push((out.clone().unwrap_or_default(), vec![out.err().unwrap_or_default()]));
     }

@@ -210,7 +210,7 @@ fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::syntax::parse;
+    use crate::search::pattern::syntax::parse;
 
     fn exact(re2: &str) -> String {
         let mut out = String::new();

@@ -106,7 +106,7 @@ fn pattern_node(p: &str, q: &Query) -> Result<Node, Unsupported> {
 impl Matcher {
     pub(crate) fn new(q: &Query, chunking: Chunking) -> Result<Matcher, Unsupported> {
         #[cfg(test)]
-        super::tally::bump(|t| t.matchers += 1);
+        crate::search::tally::bump(|t| t.matchers += 1);
         if q.patterns.is_empty() {
             return Err(Unsupported::new("no pattern"));
         }
@@ -142,7 +142,7 @@ impl Matcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::filter::count_leaves;
+    use crate::search::pattern::filter::count_leaves;
     use serde_json::json;
 
     fn s(v: &[&str]) -> Vec<String> {

@@ -7,17 +7,17 @@
 //! change: its exit status is settled and no file it has not reached could write to
 //! stderr. Otherwise it runs to the end as before.
 //!
-//! A run may also be held to the pages already in memory ([`Taken::from_memory`]): it
+//! A run may also be held to the pages already in memory ([`EarlyStop::from_memory`]): it
 //! then gives up at the first page it would have to fetch, and the caller knows its
-//! output is not an answer ([`Taken::ran_out`]).
+//! output is not an answer ([`EarlyStop::ran_out`]).
 
-use super::docs::Docs;
+use crate::search::view::SessionView;
 
 /// What the reader of a command's output takes: its first lines (`| head -n N`). Lines
 /// after those are never shown, so a command may stop printing once it has them — when
 /// its exit status can no longer change and no later file could add to its stderr.
 #[derive(Debug)]
-pub(crate) struct Taken {
+pub(crate) struct EarlyStop {
     wanted: usize,
     seen: usize,
     /// How much of the output has been counted.
@@ -28,19 +28,19 @@ pub(crate) struct Taken {
     ran_out: bool,
 }
 
-impl Taken {
-    pub(crate) fn new(wanted: usize) -> Taken {
-        Taken { wanted, seen: 0, counted: 0, memory_only: false, ran_out: false }
+impl EarlyStop {
+    pub(crate) fn new(wanted: usize) -> EarlyStop {
+        EarlyStop { wanted, seen: 0, counted: 0, memory_only: false, ran_out: false }
     }
 
     /// A run that reads only pages in memory and gives up at the first that is not.
-    pub(crate) fn from_memory(wanted: usize) -> Taken {
-        Taken { memory_only: true, ..Taken::new(wanted) }
+    pub(crate) fn from_memory(wanted: usize) -> EarlyStop {
+        EarlyStop { memory_only: true, ..EarlyStop::new(wanted) }
     }
 
-    /// Whether the command may read `path` now; `false` ends the run (see [`Taken::ran_out`]).
-    pub(super) fn may_read(&mut self, docs: Docs<'_>, path: &str) -> bool {
-        if self.memory_only && docs.page(path).is_some_and(|p| !docs.store().is_cached(&p.key)) {
+    /// Whether the command may read `path` now; `false` ends the run (see [`EarlyStop::ran_out`]).
+    pub(super) fn may_read(&mut self, view: SessionView<'_>, path: &str) -> bool {
+        if self.memory_only && view.page(path).is_some_and(|p| !view.store().is_cached(&p.key)) {
             self.ran_out = true;
         }
         !self.ran_out
@@ -65,13 +65,13 @@ mod tests {
 
     #[test]
     fn counts_lines_as_the_output_grows() {
-        let mut t = Taken::new(3);
+        let mut t = EarlyStop::new(3);
         let mut out = String::from("a\nb\n");
         assert!(!t.has_all(&out));
         out.push_str("partial");
         assert!(!t.has_all(&out), "a line without its newline is not yet taken");
         out.push_str(" line\nmore\n");
         assert!(t.has_all(&out));
-        assert!(Taken::new(0).has_all(""), "head -n 0 takes nothing");
+        assert!(EarlyStop::new(0).has_all(""), "head -n 0 takes nothing");
     }
 }

@@ -58,7 +58,7 @@ pub(crate) struct Flags {
 impl Engine {
     pub(crate) fn new(patterns: &[String], f: Flags) -> Result<Engine, Unsupported> {
         #[cfg(test)]
-        super::tally::bump(|t| t.engines += 1);
+        crate::search::tally::bump(|t| t.engines += 1);
         if patterns.is_empty() {
             return Err(Unsupported::new("no pattern"));
         }

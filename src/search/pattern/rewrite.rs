@@ -33,7 +33,74 @@ pub(super) const POSIX: &[(&str, &str)] = &[
     ("word", "a-zA-Z0-9_"),
 ];
 
-/// just-bash's rewriting of POSIX classes inside brackets (`[[:alpha:]]` → `[a-zA-Z]`).
+/// One element of a bracket expression.
+enum Item {
+    Char(char),
+    /// A backslash and the character after it, kept together.
+    Escaped(char),
+    /// A POSIX class (`[:alpha:]`), as the ranges that replace it.
+    Class(&'static str),
+}
+
+/// A bracket expression as just-bash's rewriting reads it, from its `[`.
+struct Bracket {
+    /// `^` or `!` right after the `[`.
+    negation: Option<char>,
+    /// A `]` right after the `[` (and the negation), which is a member.
+    leading_close: bool,
+    items: Vec<Item>,
+    /// The expression has its closing `]`.
+    closed: bool,
+    /// Where reading goes on after it.
+    end: usize,
+}
+
+/// Reads the bracket expression at `p[start] == '['`. With `classes`, a known POSIX class
+/// (`[:digit:]`) is one item, as just-bash's first pass reads it.
+fn bracket(p: &[char], start: usize, classes: bool) -> Bracket {
+    let mut i = start + 1;
+    let negation = p.get(i).copied().filter(|c| *c == '^' || *c == '!');
+    i += usize::from(negation.is_some());
+    let leading_close = p.get(i) == Some(&']');
+    i += usize::from(leading_close);
+    let mut items = Vec::new();
+    while i < p.len() && p[i] != ']' {
+        if classes && p[i] == '[' && p.get(i + 1) == Some(&':') {
+            let close = (i + 2..p.len().saturating_sub(1)).find(|&j| p[j] == ':' && p[j + 1] == ']');
+            let name: Option<String> = close.map(|c| p[i + 2..c].iter().collect());
+            if let Some((_, rep)) = name.and_then(|n| POSIX.iter().find(|(known, _)| *known == n)) {
+                items.push(Item::Class(rep));
+                i = close.expect("a class has its end") + 2;
+                continue;
+            }
+        }
+        if p[i] == '\\' && i + 1 < p.len() {
+            items.push(Item::Escaped(p[i + 1]));
+            i += 2;
+            continue;
+        }
+        items.push(Item::Char(p[i]));
+        i += 1;
+    }
+    let closed = i < p.len();
+    Bracket { negation, leading_close, items, closed, end: i + usize::from(closed) }
+}
+
+impl Bracket {
+    /// The members as written (escapes kept, POSIX classes replaced).
+    fn members(&self, out: &mut Vec<char>) {
+        for item in &self.items {
+            match item {
+                Item::Char(c) => out.push(*c),
+                Item::Escaped(c) => out.extend(['\\', *c]),
+                Item::Class(rep) => out.extend(rep.chars()),
+            }
+        }
+    }
+}
+
+/// just-bash's rewriting of POSIX classes inside brackets (`[[:alpha:]]` → `[a-zA-Z]`):
+/// a negation is spelled `^`, and a leading `]` escaped.
 fn posix_classes(p: &[char]) -> Vec<char> {
     let mut out = Vec::with_capacity(p.len());
     let mut i = 0;
@@ -45,40 +112,19 @@ fn posix_classes(p: &[char]) -> Vec<char> {
             continue;
         }
         if p[i] == '[' {
+            let b = bracket(p, i, true);
             out.push('[');
-            i += 1;
-            if i < p.len() && (p[i] == '^' || p[i] == '!') {
+            if b.negation.is_some() {
                 out.push('^');
-                i += 1;
             }
-            if i < p.len() && p[i] == ']' {
+            if b.leading_close {
                 out.extend(['\\', ']']);
-                i += 1;
             }
-            while i < p.len() && p[i] != ']' {
-                if p[i] == '[' && i + 1 < p.len() && p[i + 1] == ':' {
-                    let close = (i + 2..p.len().saturating_sub(1)).find(|&j| p[j] == ':' && p[j + 1] == ']');
-                    if let Some(c) = close {
-                        let name: String = p[i + 2..c].iter().collect();
-                        if let Some((_, rep)) = POSIX.iter().find(|(n, _)| *n == name) {
-                            out.extend(rep.chars());
-                            i = c + 2;
-                            continue;
-                        }
-                    }
-                }
-                if p[i] == '\\' && i + 1 < p.len() {
-                    out.extend([p[i], p[i + 1]]);
-                    i += 2;
-                    continue;
-                }
-                out.push(p[i]);
-                i += 1;
-            }
-            if i < p.len() {
+            b.members(&mut out);
+            if b.closed {
                 out.push(']');
-                i += 1;
             }
+            i = b.end;
             continue;
         }
         if p[i] == '\\' && i + 1 < p.len() {
@@ -100,30 +146,20 @@ fn basic_to_re2(s: &[char]) -> String {
     while i < s.len() {
         let c = s[i];
         if c == '[' {
-            r.push(c);
-            i += 1;
-            if i < s.len() && (s[i] == '^' || s[i] == '!') {
-                r.push(s[i]);
-                i += 1;
-            }
-            if i < s.len() && s[i] == ']' {
-                r.push(s[i]);
-                i += 1;
-            }
-            while i < s.len() && s[i] != ']' {
-                if s[i] == '\\' && i + 1 < s.len() {
-                    r.push(s[i]);
-                    r.push(s[i + 1]);
-                    i += 2;
-                } else {
-                    r.push(s[i]);
-                    i += 1;
-                }
-            }
-            if i < s.len() {
+            // A bracket expression is copied as it is.
+            let b = bracket(s, i, false);
+            r.push('[');
+            r.extend(b.negation);
+            if b.leading_close {
                 r.push(']');
-                i += 1;
             }
+            let mut members = Vec::new();
+            b.members(&mut members);
+            r.extend(members);
+            if b.closed {
+                r.push(']');
+            }
+            i = b.end;
             at_start = false;
             continue;
         }

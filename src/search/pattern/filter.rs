@@ -10,7 +10,7 @@
 //! Every filter stays inside Chroma Cloud's limits: strings of at most
 //! [`MAX_FILTER_BYTES`] and at most [`MAX_DOCUMENT_PREDICATES`] leaves.
 
-use super::literals::Req;
+use super::literals::Required;
 use super::syntax::{cut_prefix_regex, escape, Node};
 use crate::commands::Unsupported;
 use serde_json::{json, Value};
@@ -110,23 +110,23 @@ impl Filters {
     }
 
     /// A filter from required literals; `None` when nothing is required.
-    fn requirement(&self, req: &Req) -> Option<Value> {
+    fn requirement(&self, req: &Required) -> Option<Value> {
         let req = if self.aligned() { req.clone() } else { req.single_literals() };
         match &req {
-            Req::Any => None,
-            Req::Lit(l) => Some(or(self.literal(l))),
-            Req::All(parts) => {
-                let mut lits: Vec<&Req> = parts.iter().collect();
+            Required::Any => None,
+            Required::Lit(l) => Some(or(self.literal(l))),
+            Required::All(parts) => {
+                let mut lits: Vec<&Required> = parts.iter().collect();
                 crate::base::sort::sort_by_key(&mut lits, |r| {
                     std::cmp::Reverse(match r {
-                        Req::Lit(s) => s.chars().count(),
+                        Required::Lit(s) => s.chars().count(),
                         _ => 0,
                     })
                 });
                 let chosen: Vec<Value> = lits.iter().take(3).filter_map(|r| self.requirement(r)).collect();
                 (!chosen.is_empty()).then(|| and(chosen))
             }
-            Req::OneOf(parts) => {
+            Required::OneOf(parts) => {
                 let alts: Option<Vec<Value>> = parts.iter().map(|r| self.requirement(r)).collect();
                 alts.map(or)
             }

@@ -9,58 +9,58 @@ use super::syntax::Node;
 
 /// What a matching line must contain: a formula over literals.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Req {
+pub(crate) enum Required {
     /// No constraint: anything may match.
     Any,
     Lit(String),
-    All(Vec<Req>),
-    OneOf(Vec<Req>),
+    All(Vec<Required>),
+    OneOf(Vec<Required>),
 }
 
-impl Req {
-    fn all(parts: Vec<Req>) -> Req {
+impl Required {
+    fn all(parts: Vec<Required>) -> Required {
         let mut flat = Vec::new();
         for p in parts {
             match p {
-                Req::Any => {}
-                Req::All(v) => flat.extend(v),
+                Required::Any => {}
+                Required::All(v) => flat.extend(v),
                 p => flat.push(p),
             }
         }
         match flat.len() {
-            0 => Req::Any,
+            0 => Required::Any,
             1 => flat.pop().unwrap(),
-            _ => Req::All(flat),
+            _ => Required::All(flat),
         }
     }
 
-    fn one_of(parts: Vec<Req>) -> Req {
-        if parts.contains(&Req::Any) || parts.is_empty() {
-            return Req::Any;
+    fn one_of(parts: Vec<Required>) -> Required {
+        if parts.contains(&Required::Any) || parts.is_empty() {
+            return Required::Any;
         }
         let mut flat = Vec::new();
         for p in parts {
             match p {
-                Req::OneOf(v) => flat.extend(v),
+                Required::OneOf(v) => flat.extend(v),
                 p => flat.push(p),
             }
         }
         if flat.len() == 1 {
             flat.pop().unwrap()
         } else {
-            Req::OneOf(flat)
+            Required::OneOf(flat)
         }
     }
 
     /// The same requirement with at most one literal per conjunction (the longest):
     /// sound when the parts of a line may sit in different chunks.
-    pub(crate) fn single_literals(&self) -> Req {
+    pub(crate) fn single_literals(&self) -> Required {
         match self {
-            Req::All(parts) => {
-                let simplified: Vec<Req> = parts.iter().map(Req::single_literals).collect();
-                simplified.into_iter().max_by_key(Req::weight).unwrap_or(Req::Any)
+            Required::All(parts) => {
+                let simplified: Vec<Required> = parts.iter().map(Required::single_literals).collect();
+                simplified.into_iter().max_by_key(Required::weight).unwrap_or(Required::Any)
             }
-            Req::OneOf(parts) => Req::one_of(parts.iter().map(Req::single_literals).collect()),
+            Required::OneOf(parts) => Required::one_of(parts.iter().map(Required::single_literals).collect()),
             r => r.clone(),
         }
     }
@@ -68,10 +68,10 @@ impl Req {
     /// How selective a requirement is, roughly: the length of its shortest literal.
     fn weight(&self) -> usize {
         match self {
-            Req::Any => 0,
-            Req::Lit(s) => s.chars().count(),
-            Req::All(v) => v.iter().map(Req::weight).max().unwrap_or(0),
-            Req::OneOf(v) => v.iter().map(Req::weight).min().unwrap_or(0),
+            Required::Any => 0,
+            Required::Lit(s) => s.chars().count(),
+            Required::All(v) => v.iter().map(Required::weight).max().unwrap_or(0),
+            Required::OneOf(v) => v.iter().map(Required::weight).min().unwrap_or(0),
         }
     }
 
@@ -79,25 +79,25 @@ impl Req {
     /// Whether `line` satisfies the requirement (case-sensitive).
     pub(crate) fn holds(&self, line: &str) -> bool {
         match self {
-            Req::Any => true,
-            Req::Lit(s) => line.contains(s.as_str()),
-            Req::All(v) => v.iter().all(|r| r.holds(line)),
-            Req::OneOf(v) => v.iter().any(|r| r.holds(line)),
+            Required::Any => true,
+            Required::Lit(s) => line.contains(s.as_str()),
+            Required::All(v) => v.iter().all(|r| r.holds(line)),
+            Required::OneOf(v) => v.iter().any(|r| r.holds(line)),
         }
     }
 }
 
 impl Node {
     /// The literals a match must contain.
-    pub(crate) fn required(&self) -> Req {
+    pub(crate) fn required(&self) -> Required {
         match self {
-            Node::Lit(c) => Req::Lit(c.to_string()),
-            Node::Class(_) | Node::Any | Node::Start | Node::End | Node::Empty => Req::Any,
+            Node::Lit(c) => Required::Lit(c.to_string()),
+            Node::Class(_) | Node::Any | Node::Start | Node::End | Node::Empty => Required::Any,
             Node::Group(n) => n.required(),
-            Node::Alt(v) => Req::one_of(v.iter().map(Node::required).collect()),
+            Node::Alt(v) => Required::one_of(v.iter().map(Node::required).collect()),
             Node::Rep(n, min, _) => {
                 if *min == 0 {
-                    Req::Any
+                    Required::Any
                 } else {
                     n.required()
                 }
@@ -112,16 +112,16 @@ impl Node {
                         Node::Start | Node::End | Node::Empty => {}
                         other => {
                             if !run.is_empty() {
-                                parts.push(Req::Lit(std::mem::take(&mut run)));
+                                parts.push(Required::Lit(std::mem::take(&mut run)));
                             }
                             parts.push(other.required());
                         }
                     }
                 }
                 if !run.is_empty() {
-                    parts.push(Req::Lit(run));
+                    parts.push(Required::Lit(run));
                 }
-                Req::all(parts)
+                Required::all(parts)
             }
         }
     }
@@ -130,9 +130,9 @@ impl Node {
     /// there is no such set, and any line may match).
     pub(crate) fn needles(&self) -> Vec<String> {
         match self.required().single_literals() {
-            Req::Lit(s) => vec![s],
-            Req::OneOf(v) if v.iter().all(|r| matches!(r, Req::Lit(_))) => {
-                v.into_iter().filter_map(|r| if let Req::Lit(s) = r { Some(s) } else { None }).collect()
+            Required::Lit(s) => vec![s],
+            Required::OneOf(v) if v.iter().all(|r| matches!(r, Required::Lit(_))) => {
+                v.into_iter().filter_map(|r| if let Required::Lit(s) = r { Some(s) } else { None }).collect()
             }
             _ => Vec::new(),
         }
@@ -151,30 +151,30 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::rewrite::{to_re2, Dialect};
-    use crate::search::syntax::parse;
+    use crate::search::pattern::rewrite::{to_re2, Dialect};
+    use crate::search::pattern::syntax::parse;
 
-    fn req(p: &str, d: Dialect) -> Req {
+    fn req(p: &str, d: Dialect) -> Required {
         parse(&to_re2(p, d).unwrap().unwrap()).unwrap().required()
     }
 
-    fn lit(s: &str) -> Req {
-        Req::Lit(s.into())
+    fn lit(s: &str) -> Required {
+        Required::Lit(s.into())
     }
 
     #[test]
     fn required_literals() {
         assert_eq!(req("access_token", Dialect::Basic), lit("access_token"));
-        assert_eq!(req("foo.*bar", Dialect::Basic), Req::All(vec![lit("foo"), lit("bar")]));
-        assert_eq!(req("foo|bar", Dialect::Extended), Req::OneOf(vec![lit("foo"), lit("bar")]));
-        assert_eq!(req("colou?r", Dialect::Extended), Req::All(vec![lit("colo"), lit("r")]));
-        assert_eq!(req("ab+c", Dialect::Extended), Req::All(vec![lit("a"), lit("b"), lit("c")]));
-        assert_eq!(req("x*", Dialect::Extended), Req::Any);
+        assert_eq!(req("foo.*bar", Dialect::Basic), Required::All(vec![lit("foo"), lit("bar")]));
+        assert_eq!(req("foo|bar", Dialect::Extended), Required::OneOf(vec![lit("foo"), lit("bar")]));
+        assert_eq!(req("colou?r", Dialect::Extended), Required::All(vec![lit("colo"), lit("r")]));
+        assert_eq!(req("ab+c", Dialect::Extended), Required::All(vec![lit("a"), lit("b"), lit("c")]));
+        assert_eq!(req("x*", Dialect::Extended), Required::Any);
         assert_eq!(req("(foo|)bar", Dialect::Extended), lit("bar"));
         assert_eq!(req("^# Title$", Dialect::Basic), lit("# Title"));
         assert_eq!(req("\\bapi\\b", Dialect::Perl), lit("api"));
         let r = req("foo.*barbaz|qu+x", Dialect::Extended);
-        assert_eq!(r.single_literals(), Req::OneOf(vec![lit("barbaz"), lit("x")]));
+        assert_eq!(r.single_literals(), Required::OneOf(vec![lit("barbaz"), lit("x")]));
     }
 
     #[test]

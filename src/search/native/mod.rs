@@ -1,14 +1,22 @@
-//! A search command answered in Rust: grep (and egrep, fgrep) or rg.
+//! A search command answered in Rust: grep (and egrep, fgrep) or rg, printing exactly what
+//! just-bash's would.
 //!
-//! The two share the page reader ([`super::page`]) and the printer; what differs is what
-//! they read and how they name it ([`super::grep`], [`super::rg`]).
+//! The two share the page reader ([`page`]) and the [`printer`]; what differs is what
+//! they read and how they name it ([`grep`], [`rg`]). When their output goes to `head`,
+//! [`early_stop`] says when they may stop.
 
-use super::docs::Docs;
-use super::grep::{self, Input, NativeGrep};
-use super::job::{Job, Parsed};
-use super::rg::{self, NativeRg};
-use super::taken::Taken;
+pub(crate) mod early_stop;
+pub(crate) mod grep;
+pub(crate) mod page;
+pub(crate) mod printer;
+pub(crate) mod rg;
+
 use crate::commands::{Place, Printed, Unsupported};
+use crate::search::job::{Job, Parsed};
+use crate::search::view::SessionView;
+use early_stop::EarlyStop;
+use grep::{Input, NativeGrep};
+use rg::NativeRg;
 use std::collections::HashSet;
 
 /// A search command answered here: grep (and egrep, fgrep) or rg.
@@ -48,16 +56,16 @@ impl Native {
     }
 
     /// Runs the command; `None` sends it to just-bash (see each command's `run`). With
-    /// `wanted`, it may stop once its output holds that many lines (see [`Taken`]).
-    pub(crate) async fn run(&self, docs: Docs<'_>, wanted: Option<usize>) -> Option<Printed> {
-        self.run_taken(docs, wanted.map(Taken::new).as_mut()).await
+    /// `wanted`, it may stop once its output holds that many lines (see [`EarlyStop`]).
+    pub(crate) async fn run(&self, view: SessionView<'_>, wanted: Option<usize>) -> Option<Printed> {
+        self.run_taken(view, wanted.map(EarlyStop::new).as_mut()).await
     }
 
-    /// [`Native::run`] with the reader's lines as given (see [`Taken::from_memory`]).
-    pub(crate) async fn run_taken(&self, docs: Docs<'_>, taken: Option<&mut Taken>) -> Option<Printed> {
+    /// [`Native::run`] with the reader's lines as given (see [`EarlyStop::from_memory`]).
+    pub(crate) async fn run_taken(&self, view: SessionView<'_>, taken: Option<&mut EarlyStop>) -> Option<Printed> {
         match self {
-            Native::Grep(g) => g.run(docs, taken).await,
-            Native::Rg(r) => r.run(docs, taken).await,
+            Native::Grep(g) => g.run(view, taken).await,
+            Native::Rg(r) => r.run(view, taken).await,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! them. Its quirks are kept: context separators never cross files, `-o` prints context
 //! lines too, `-m 0` means no limit, and a count follows `-o` by counting matches.
 
-use super::engine::{Engine, Line};
+use crate::search::pattern::engine::{Engine, Line};
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -194,8 +194,8 @@ fn with_context(t: &Text, o: &Options, out: &mut String) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::engine::Flags;
-    use crate::search::rewrite::Dialect;
+    use crate::search::pattern::engine::Flags;
+    use crate::search::pattern::rewrite::Dialect;
 
     fn grep(content: &str, pattern: &str, o: Options) -> (String, bool) {
         let flags = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false };

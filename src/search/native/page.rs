@@ -4,18 +4,18 @@
 //! check done once, when it was cached); otherwise it is read the whole way, as just-bash
 //! would read it.
 
-use super::docs::Docs;
 use crate::base::error::FsError;
 use crate::fs::text;
 use crate::pages::store::lru::CachedPage;
+use crate::search::view::SessionView;
 use std::borrow::Cow;
 
 /// A page as a command reads it: taken from memory as it is (already known to be UTF-8
 /// or not), else read the whole way.
-pub(super) async fn read_page(docs: Docs<'_>, path: &str) -> Result<CachedPage, FsError> {
-    match docs.page(path).and_then(|p| docs.store().cached_page(&p.key)) {
+pub(super) async fn read_page(view: SessionView<'_>, path: &str) -> Result<CachedPage, FsError> {
+    match view.page(path).and_then(|p| view.store().cached_page(&p.key)) {
         Some(page) => Ok(page),
-        None => docs.read(path).await.map(CachedPage::new),
+        None => view.read(path).await.map(CachedPage::new),
     }
 }
 

@@ -10,19 +10,20 @@
 //! counts of zero left out. Ignore files, `--replace`, `--json`, columns, byte offsets,
 //! multiline and the other forms are [`Unsupported`] and run in just-bash.
 
-use super::args::RgOutput;
-use super::docs::Docs;
-use super::engine::{rg_pattern, Engine, Flags};
-use super::job::{Job, Parsed, Walked};
+use super::early_stop::EarlyStop;
 use super::page::read_page;
 use super::printer::{self, Options};
-use super::taken::Taken;
-use super::walk::Target;
+use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
 use crate::pages::store::lru::CachedPage;
+use crate::search::args::RgOutput;
+use crate::search::job::{Job, Parsed, Walked};
+use crate::search::pattern::engine::{rg_pattern, Engine, Flags};
+use crate::search::view::SessionView;
+use crate::search::walk::Target;
 use crate::tree::listing::Node;
 use std::collections::HashSet;
 
@@ -49,67 +50,27 @@ pub(crate) struct NativeRg {
     line_numbers: bool,
 }
 
-/// An rg glob (`-g`, `--iglob`): just-bash compiles `**` to `.*`, `*` to `[^/]*`, `?` to
-/// `[^/]`, copies bracket classes as they are, and anchors the whole.
-struct Glob {
-    re: regex_lite::Regex,
+/// An rg glob (`-g`, `--iglob`): a leading `!` negates it, and a negated glob that
+/// starts with `/` is tested on the path only ([`Glob::rg`] reads the rest).
+struct RgGlob {
+    glob: Glob,
     negated: bool,
     rooted: bool,
 }
 
-impl Glob {
-    fn new(glob: &str, ignore_case: bool) -> Result<Glob, Unsupported> {
+impl RgGlob {
+    fn new(glob: &str, ignore_case: bool) -> Result<RgGlob, Unsupported> {
         let (negated, glob) = glob.strip_prefix('!').map_or((false, glob), |g| (true, g));
         let rooted = negated && glob.starts_with('/');
         let glob = if rooted { &glob[1..] } else { glob };
-        if ignore_case && !glob.is_ascii() {
-            return Err(Unsupported::new("a case-insensitive glob beyond ASCII"));
-        }
-        let mut re = String::from(if ignore_case { "(?i)^" } else { "^" });
-        let mut rest = glob;
-        while let Some(c) = rest.chars().next() {
-            rest = &rest[c.len_utf8()..];
-            match c {
-                '*' if rest.starts_with('*') => {
-                    re.push_str(".*");
-                    rest = &rest[1..];
-                }
-                '*' => re.push_str("[^/]*"),
-                '?' => re.push_str("[^/]"),
-                '[' => rest = class(rest, &mut re)?,
-                c => re.push_str(&regex_lite::escape(c.encode_utf8(&mut [0; 4]))),
-            }
-        }
-        re.push('$');
-        let re = regex_lite::Regex::new(&re).map_err(|e| Unsupported::new(format!("glob: {e}")))?;
-        Ok(Glob { re, negated, rooted })
+        Ok(RgGlob { glob: Glob::rg(glob, ignore_case)?, negated, rooted })
     }
-}
 
-/// A bracket class after its `[`: copied when its members read the same in both regex
-/// engines (letters, digits, `-`, `_`, `.`), else left to just-bash.
-fn class<'a>(rest: &'a str, re: &mut String) -> Result<&'a str, Unsupported> {
-    let Some(end) = rest.find(']') else {
-        return Err(Unsupported::new("an unclosed class in a glob"));
-    };
-    let (body, negated) = match rest.strip_prefix(['!', '^']) {
-        Some(_) => (&rest[1..end], true),
-        None => (&rest[..end], false),
-    };
-    if body.is_empty()
-        || !body.bytes().all(|b| {
-            b.is_ascii_alphanumeric()
-                || b == b'_'
-                || b == b'.'
-                || (b == b'-' && !body.starts_with('-') && !body.ends_with('-'))
-        })
-    {
-        return Err(Unsupported::new("a glob class left to just-bash"));
+    /// Whether it matches `s`, or the case folding on a name beyond ASCII that only
+    /// just-bash can say.
+    fn is_match(&self, s: &str) -> Result<bool, Unsupported> {
+        self.glob.matches(s).ok_or_else(|| Unsupported::new("a case-insensitive glob on a name beyond ASCII"))
     }
-    re.push_str(if negated { "[^" } else { "[" });
-    re.push_str(&body.replace('.', "\\."));
-    re.push(']');
-    Ok(&rest[end + 1..])
 }
 
 /// Whether rg's `-t`/`-T`/`-g`/`--iglob` let it read the file it spells `shown`.
@@ -117,7 +78,7 @@ struct Filters {
     types: Vec<&'static [&'static str]>,
     types_not: Vec<&'static [&'static str]>,
     /// Each group must pass on its own: `-g` globs, then `--iglob` globs.
-    groups: Vec<Vec<Glob>>,
+    groups: Vec<Vec<RgGlob>>,
 }
 
 impl Filters {
@@ -134,7 +95,7 @@ impl Filters {
                 })
                 .collect()
         };
-        let globs = |v: &[String], ci: bool| v.iter().map(|g| Glob::new(g, ci)).collect::<Result<Vec<_>, _>>();
+        let globs = |v: &[String], ci: bool| v.iter().map(|g| RgGlob::new(g, ci)).collect::<Result<Vec<_>, _>>();
         Ok(Filters {
             types: table(&o.types)?,
             types_not: table(&o.types_not)?,
@@ -157,17 +118,31 @@ impl Filters {
                 return Ok(false);
             }
         }
-        Ok(self.groups.iter().all(|g| passes(g, name, shown)))
+        for g in &self.groups {
+            if !passes(g, name, shown)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }
 
-fn passes(globs: &[Glob], name: &str, shown: &str) -> bool {
-    let either = |g: &Glob| g.re.is_match(name) || g.re.is_match(shown);
-    let mut positive = globs.iter().filter(|g| !g.negated).peekable();
-    if positive.peek().is_some() && !positive.any(either) {
-        return false;
+fn passes(globs: &[RgGlob], name: &str, shown: &str) -> Result<bool, Unsupported> {
+    let either = |g: &RgGlob| Ok::<bool, Unsupported>(g.is_match(name)? || g.is_match(shown)?);
+    let positive: Vec<&RgGlob> = globs.iter().filter(|g| !g.negated).collect();
+    let mut any = positive.is_empty();
+    for g in positive {
+        any |= either(g)?;
     }
-    !globs.iter().filter(|g| g.negated).any(|g| if g.rooted { g.re.is_match(shown) } else { either(g) })
+    if !any {
+        return Ok(false);
+    }
+    for g in globs.iter().filter(|g| g.negated) {
+        if if g.rooted { g.is_match(shown)? } else { either(g)? } {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Accepts an rg command whose output is modelled here. `stdin_empty`: with no path,
@@ -257,7 +232,7 @@ impl NativeRg {
         self.files.iter().map(|(_, p)| p.as_str())
     }
 
-    /// The same command over only the files in `kept`: see [`Native::only`](super::native::Native::only).
+    /// The same command over only the files in `kept`: see [`Native::only`](crate::search::native::Native::only).
     pub(crate) fn only(mut self, kept: &HashSet<String>) -> NativeRg {
         self.files.retain(|(_, path)| kept.contains(path));
         self
@@ -265,16 +240,16 @@ impl NativeRg {
 
     /// Runs the command over the session's pages; `None` when a page holds text whose
     /// answer is not modelled (not UTF-8, or case folding only RE2 does).
-    pub(crate) async fn run(&self, docs: Docs<'_>, mut taken: Option<&mut Taken>) -> Option<Printed> {
+    pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
         let mut out = String::new();
         for (shown, path) in &self.files {
             // An unreadable file is skipped by rg: the session's journal reports it.
-            if taken.as_mut().is_some_and(|t| !t.may_read(docs, path)) {
+            if taken.as_mut().is_some_and(|t| !t.may_read(view, path)) {
                 return None;
             }
-            let Ok(page) = read_page(docs, path).await else { continue };
+            let Ok(page) = read_page(view, path).await else { continue };
             let (text, binary) = content(&page)?;
             if binary && !o.binary {
                 continue;
@@ -333,8 +308,8 @@ mod tests {
     use super::*;
 
     fn glob(g: &str, s: &str) -> bool {
-        let g = Glob::new(g, false).unwrap();
-        passes(&[g], s.rsplit('/').next().unwrap(), s)
+        let g = RgGlob::new(g, false).unwrap();
+        passes(&[g], s.rsplit('/').next().unwrap(), s).unwrap()
     }
 
     #[test]
@@ -348,7 +323,7 @@ mod tests {
         assert!(glob("[!ab].md", "c.md") && !glob("[!ab].md", "a.md"));
         assert!(!glob("!*.md", "a.md") && glob("!*.md", "a.txt"));
         assert!(!glob("!/docs/*", "docs/a.md") && glob("!/a.md", "docs/a.md"));
-        assert!(Glob::new("[a", false).is_err() && Glob::new("[\\]]", false).is_err());
+        assert!(RgGlob::new("[a", false).is_err() && RgGlob::new("[\\]]", false).is_err());
     }
 
     #[test]

@@ -4,25 +4,25 @@
 //! printing, which just-bash does in JavaScript behind one filesystem call per file.
 //! [`prepare`] takes the parsed command ([`Job`]) over its whole scope, and accepts it
 //! only when every flag, pattern and operand is one whose output is modelled here (a
-//! narrowing then takes away the files that cannot match): the [`engine`](super::engine)
+//! narrowing then takes away the files that cannot match): the [`engine`](crate::search::pattern::engine)
 //! matches the same lines and spans and the [`printer`] prints them the
 //! same way. Anything else is [`Unsupported`], with the reason, and the command runs in
 //! just-bash as before.
 
-use super::args::GrepArgs;
-use super::docs::Docs;
-use super::engine::{Engine, Flags};
-use super::job::{Job, Parsed, Walked};
+use super::early_stop::EarlyStop;
 use super::page::{page_text, read_page};
 use super::printer::{self, Options};
-use super::rewrite::Dialect;
-use super::taken::Taken;
-use super::walk::{has_glob, Target};
+use crate::base::glob::Glob;
 use crate::base::path;
-use crate::commands::glob::Glob;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
+use crate::search::args::GrepArgs;
+use crate::search::job::{Job, Parsed, Walked};
+use crate::search::pattern::engine::{Engine, Flags};
+use crate::search::pattern::rewrite::Dialect;
+use crate::search::view::SessionView;
+use crate::search::walk::{has_glob, Target};
 use crate::tree::listing::Node;
 
 /// One operand or walked file, in the order grep handles them.
@@ -47,7 +47,7 @@ pub(crate) struct NativeGrep {
 }
 
 fn glob_matches(glob: &str, name: &str) -> Result<bool, Unsupported> {
-    Ok(Glob::new(glob, false, true)?.matches(name).unwrap_or(false))
+    Ok(Glob::just_bash(glob, false, true)?.matches(name).unwrap_or(false))
 }
 
 /// Whether `--include`/`--exclude` let grep read a file named `shown`.
@@ -74,7 +74,7 @@ fn selected(g: &GrepArgs, shown: &str) -> Result<bool, Unsupported> {
 
 /// Whether `--exclude-dir` stops grep's walk from `op` before it reaches the file
 /// `shown`: the walk tests the name of every directory it enters, the operand's included
-/// (spelled as given when it has no last name, as `/` or `docs/`).
+/// (spelled as given when it has no last name, as `/` or `view/`).
 fn under_excluded_dir(g: &GrepArgs, op: &str, shown: &str, path: &str, place: Place) -> Result<bool, Unsupported> {
     let globs = &g.output.exclude_dir;
     if globs.is_empty() || path::resolve(place.cwd, op) == path {
@@ -186,7 +186,7 @@ impl NativeGrep {
     /// Runs the command over the session's pages. `None` when a page holds text the
     /// engine cannot answer for (see [`Engine::exact_on`]): the command then goes to
     /// just-bash, and the pages read so far stay in the cache for it.
-    pub(crate) async fn run(&self, docs: Docs<'_>, mut taken: Option<&mut Taken>) -> Option<Printed> {
+    pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
         let o = &self.g.output;
         let (mut stdout, mut stderr) = (String::new(), String::new());
         let (mut any_match, mut any_error) = (false, false);
@@ -206,10 +206,10 @@ impl NativeGrep {
                     continue;
                 }
             };
-            if taken.as_mut().is_some_and(|t| !t.may_read(docs, path)) {
+            if taken.as_mut().is_some_and(|t| !t.may_read(view, path)) {
                 return None;
             }
-            let content = match read_page(docs, path).await {
+            let content = match read_page(view, path).await {
                 Ok(bytes) => bytes,
                 Err(_) => {
                     stderr.push_str(&format!("grep: {shown}: No such file or directory\n"));

@@ -354,7 +354,7 @@ pub(crate) fn cut_prefix_regex(lit: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::rewrite::{to_re2, Dialect};
+    use crate::search::pattern::rewrite::{to_re2, Dialect};
 
     fn re2(p: &str, d: Dialect) -> String {
         to_re2(p, d).unwrap().unwrap()

@@ -6,27 +6,27 @@
 //! stage sent. That is the whole of its view of the filesystem, so a reader can follow a
 //! search without knowing the filesystem, and the filesystem can change behind it. A search
 //! records nothing in the session either: what it cost and which load failed come back in
-//! its result ([`super::runner::Searched`]) for the caller to record.
+//! its result ([`crate::search::runner::Searched`]) for the caller to record.
 
-use super::filter::Chunking;
 use crate::base::embed::Embedding;
 use crate::base::error::FsError;
 use crate::commands::Place;
 use crate::fs::Filesystem;
 use crate::pages::collection::Collection;
 use crate::pages::store::{PageRef, PageStore};
+use crate::search::pattern::filter::Chunking;
 use crate::tree::listing::Node;
 use std::rc::Rc;
 
 /// A search's view of one session.
 #[derive(Clone, Copy)]
-pub(crate) struct Docs<'a> {
+pub(crate) struct SessionView<'a> {
     fs: &'a Filesystem,
 }
 
-impl<'a> Docs<'a> {
+impl<'a> SessionView<'a> {
     pub(crate) fn new(fs: &'a Filesystem) -> Self {
-        Docs { fs }
+        SessionView { fs }
     }
 
     /// Where a command runs: the session's listing and scratch directory, and `cwd`.
