@@ -6,19 +6,7 @@ import { bracketed } from "./bracket.js";
 import { readsOnly } from "./probe.js";
 import { withFailures } from "./failures.js";
 import { linesTaken } from "./pipeline.js";
-
-const SEARCH_COMMANDS = ["grep", "egrep", "fgrep", "rg"];
-// just-bash's built-ins that read files. Each is wrapped to report failed reads.
-const FILE_COMMANDS = [
-  "cat", "head", "tail", "wc", "sort", "uniq", "comm", "cut", "paste", "rev", "nl", "fold", "expand", "unexpand",
-  "strings", "split", "column", "join", "tee", "ls", "stat", "find", "du", "tree", "sed", "awk", "diff", "md5sum",
-  "sha1sum", "sha256sum", "file", "html-to-markdown", "tac", "od", "base64", "gzip", "gunzip", "zcat", "tar", "jq",
-  "yq", "xan", "sqlite3", "xargs", "bash", "sh", "readlink",
-];
-// Commands that may be answered from the listing in Rust (see runCommand).
-const LISTING_COMMANDS = ["ls", "find", "tree", "du"];
-// chromafs's own command: a ranked search (see searchCommand); just-bash has no such command.
-const RANKED = "search";
+import { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 
 /**
  * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask

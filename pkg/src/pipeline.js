@@ -6,7 +6,8 @@
 // shows. Only lines whose words are all literal are recognised, so the words read here are
 // exactly the arguments the command receives; anything else runs as it always has.
 
-const SEARCHES = ["grep", "egrep", "fgrep", "rg"];
+import { SEARCH_COMMANDS } from "./names.js";
+
 // Characters of an unquoted word that no shell expansion touches.
 const PLAIN = /^[A-Za-z0-9_./:=,@%+^-]$/;
 
@@ -73,7 +74,7 @@ function searchIntoHead(line) {
   const { words, pipe } = parsed;
   const [name, ...args] = words.slice(0, pipe);
   const [after, ...headArgs] = words.slice(pipe);
-  if (!SEARCHES.includes(name) || after !== "head") return null;
+  if (!SEARCH_COMMANDS.includes(name) || after !== "head") return null;
   const lines = headLines(headArgs);
   return lines === null ? null : { name, args, lines };
 }

@@ -1,0 +1,101 @@
+// What every command of the command-line tool shares: its two kinds of error, the connection
+// options, groups, the built-in embedding model, and words for what it reports.
+import { ChromaFs } from "../../node.mjs";
+import { MODEL } from "../../embed.mjs";
+
+/** A mistake in the command line: reported with a hint, exit code 2. */
+export class UsageError extends Error {}
+
+/** An expected failure (bad input, Chroma unreachable…): reported as one line, exit code 1. */
+export class CliError extends Error {}
+
+/** The connection options shared by every command, with their environment fallbacks. */
+export function connection(values) {
+  const url = values.url ?? process.env.CHROMAFS_URL ?? "http://127.0.0.1:8000";
+  let parsedUrl;
+  try {
+    parsedUrl = new URL(url);
+  } catch {
+    parsedUrl = null;
+  }
+  if (!parsedUrl || !/^https?:$/.test(parsedUrl.protocol)) {
+    // Not echoed whole: a URL may carry a key in its query string.
+    throw new UsageError(`--url must be an http(s) URL${parsedUrl ? `, got ${parsedUrl.protocol} one` : ""}`);
+  }
+  if (parsedUrl.search) throw new UsageError("--url must not have a query string (pass credentials with --token)");
+  const collection = values.collection ?? process.env.CHROMAFS_COLLECTION;
+  if (!collection) throw new UsageError("no collection: pass --collection NAME or set CHROMAFS_COLLECTION");
+  const conn = { url, collection };
+  if (values.tenant !== undefined) conn.tenant = values.tenant;
+  if (values.database !== undefined) conn.database = values.database;
+  const token = values.token ?? process.env.CHROMAFS_TOKEN;
+  if (token) conn.token = token;
+  return conn;
+}
+
+/** `--groups a,b --groups c` as `["a", "b", "c"]`. */
+export function groupsOf(values) {
+  return (values.groups ?? []).flatMap((g) => g.split(",")).map((g) => g.trim()).filter(Boolean);
+}
+
+/** The built-in model, loaded, or a CLI error saying how to install it. */
+export async function builtInEmbedder() {
+  progress(`loading the ${MODEL} model…`);
+  const { createEmbedder } = await import("../../embed.mjs");
+  return createEmbedder().catch((e) => {
+    throw new CliError(e.message);
+  });
+}
+
+/**
+ * The embedder a session of `fs`'s collection searches with: the built-in model when the
+ * collection was embedded with it (its manifest says which), else none; a model that is not
+ * installed is said once on stderr, and search then ranks by words.
+ */
+export async function embedderFor(fs, who = "chromafs") {
+  if (fs.info().embedding?.model !== MODEL) return undefined;
+  const { createEmbedder } = await import("../../embed.mjs");
+  return createEmbedder().catch((e) => {
+    process.stderr.write(`${who}: search ranks by words only: ${e.message}\n`);
+    return undefined;
+  });
+}
+
+/** Connects, with the built-in model when the collection was embedded with it. */
+export async function connectWithModel(options, who) {
+  const fs = await ChromaFs.connect(options);
+  const embed = await embedderFor(fs, who);
+  if (!embed) return fs;
+  // The tree is in memory: connecting again costs one small request.
+  fs.free();
+  return ChromaFs.connect({ ...options, embed });
+}
+
+/** Tells the operator, once, which tree entries the session could see are unusable. */
+export function reportBroken(fs) {
+  const broken = fs.info().brokenPages;
+  if (!broken.length) return;
+  const listed = broken.slice(0, 5).map((p) => `\n  ${p}`).join("") + (broken.length > 5 ? `\n  … and ${broken.length - 5} more` : "");
+  process.stderr.write(`chromafs: ${plural(broken.length, "entry", "entries")} of the path tree cannot be shown or read:${listed}\n`);
+}
+
+/** A status line for a person watching; nothing when stderr is redirected. */
+export function progress(message) {
+  if (process.stderr.isTTY) process.stderr.write(`${message}\n`);
+}
+
+export function plural(n, word, words = `${word}s`) {
+  return `${n} ${n === 1 ? word : words}`;
+}
+
+export function formatBytes(n) {
+  if (n < 1024) return `${n} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

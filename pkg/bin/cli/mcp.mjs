@@ -1,0 +1,84 @@
+// `chromafs mcp`: the docs served to agents over the Model Context Protocol, over stdio or
+// streamable HTTP, with the limits of chromafs/mcp and the tokens of a file.
+import { readFile, stat } from "node:fs/promises";
+import { ChromaFs } from "../../node.mjs";
+import { CliError, UsageError, embedderFor, groupsOf, reportBroken } from "./common.mjs";
+
+/** A positive whole number given for `--name`, or `undefined` when not given. */
+function count(values, name) {
+  const text = values[name];
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n === 0) throw new UsageError(`--${name} must be a positive whole number, got '${text}'`);
+  return n;
+}
+
+/** The bearer tokens of `--tokens FILE`, after checking their shape and who may read the file. */
+async function tokensFrom(file) {
+  const { tokenAuthorizer } = await import("../../mcp.mjs");
+  const [text, info] = await Promise.all([readFile(file, "utf8"), stat(file)]).catch((e) => {
+    throw new CliError(`--tokens: ${e.message}`);
+  });
+  if (process.platform !== "win32" && (info.mode & 0o077) !== 0) {
+    process.stderr.write(`chromafs: warning: ${file} can be read by other users (mode ${(info.mode & 0o777).toString(8)}): chmod 600 ${file}\n`);
+  }
+  let tokens;
+  try {
+    tokens = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`--tokens: ${file} is not JSON (${e.message})`);
+  }
+  try {
+    return tokenAuthorizer(tokens);
+  } catch (e) {
+    throw new CliError(`--tokens: ${file}: ${e.message}`);
+  }
+}
+
+export async function runMcp(conn, values) {
+  const { serveStdio, serveHttp } = await import("../../mcp.mjs");
+  const limits = Object.fromEntries(
+    [
+      ["callTimeoutMs", count(values, "call-timeout-ms")],
+      ["maxRequests", count(values, "max-requests")],
+      ["callsInFlight", count(values, "calls-in-flight")],
+    ].filter(([, v]) => v !== undefined),
+  );
+  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? `the ${conn.collection} docs`, limits };
+  const connectOptions = { ...conn };
+  // A collection the built-in model embedded gets it for the search tool.
+  const probe = await ChromaFs.connect(values.http === undefined ? { ...conn, groups: groupsOf(values) } : conn).catch(() => null);
+  if (probe) {
+    reportBroken(probe);
+    connectOptions.embed = await embedderFor(probe, "chromafs mcp");
+    probe.free();
+  }
+  if (values.http === undefined) {
+    if (values.tokens || values["require-token"] || values["allow-origin"]) {
+      throw new UsageError("--tokens, --require-token and --allow-origin apply to --http");
+    }
+    // Serves until the client closes stdin.
+    return new Promise((resolve, reject) => {
+      serveStdio({ ...connectOptions, groups: groupsOf(values) }, { ...options, onClose: () => resolve(0) }).catch(reject);
+    });
+  }
+  const port = Number(values.http);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http must be a port, got '${values.http}'`);
+  if (values.groups) throw new UsageError("over --http the groups come from --tokens, not --groups");
+  const authorize = values.tokens ? await tokensFrom(values.tokens) : () => null;
+  const allowOrigins = (values["allow-origin"] ?? []).map((o) => {
+    let url;
+    try {
+      url = new URL(o);
+    } catch {
+      url = null;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== o.replace(/\/$/, "")) {
+      throw new UsageError(`--allow-origin must be an origin such as https://app.example.com, got '${o}'`);
+    }
+    return url.origin;
+  });
+  const server = await serveHttp(connectOptions, { port, host: values.host, authorize, requireToken: values["require-token"], allowOrigins, ...options });
+  process.stderr.write(`chromafs MCP server: ${server.url}\n`);
+  return new Promise(() => {});
+}
