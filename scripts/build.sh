@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds the npm package in pkg/: the wasm modules (release, wasm-opt'd) with their web and
 # Node (CommonJS) glue, and the JS API (pkg/src/) bundled as an ES and a CommonJS module.
+# Installs the toolchain it needs first (scripts/setup.sh build), so it works as the first
+# command on a fresh clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+bash scripts/setup.sh build
 
 # Two modules from one crate (Cargo.toml's features): the filesystem, which every host
 # loads, and the writer (ingest, annotate), which the package loads only when it is called.
@@ -20,8 +23,14 @@ for side in core:read write:write; do
   node_modules/.bin/wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals --enable-simd $out/web/${name}_bg.wasm -o $out/web/${name}_bg.wasm
   # One copy of each module in the package: the CommonJS glue reads the web build's, which
   # is the same module before wasm-opt.
-  sed -i "s|\`\${__dirname}/${name}_bg.wasm\`|\`\${__dirname}/../web/${name}_bg.wasm\`|" $out/node/$name.js
-  grep -q "/../web/${name}_bg.wasm" $out/node/$name.js
+  node -e '
+    const [file, name] = process.argv.slice(1);
+    const fs = require("fs");
+    const from = "`${__dirname}/" + name + "_bg.wasm`";
+    const text = fs.readFileSync(file, "utf8");
+    if (!text.includes(from)) throw new Error(file + ": the glue no longer names " + from);
+    fs.writeFileSync(file, text.replace(from, "`${__dirname}/../web/" + name + "_bg.wasm`"));
+  ' "$out/node/$name.js" "$name"
   rm $out/node/${name}_bg.wasm
 done
 # The sentence-embedding model's module (chromafs/embed, Node only): its own crate, kept

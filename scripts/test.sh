@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # Runs every test: native unit tests, the wasm boundary in Node, the TypeScript types,
 # and the Node suites against a real Chroma 1.5.9 started here on 127.0.0.1.
+# Ends with one line: how many tests ran, passed, failed and were skipped, and why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 step() { printf '\n== %s\n' "$*" >&2; }
 
-bash scripts/setup.sh
+LOG=$(mktemp "${TMPDIR:-/tmp}/chromafs-test-log-XXXXXX")
+exec > >(tee "$LOG") 2> >(tee -a "$LOG" >&2)
+PORT="" DATA=""
+finish() {
+  local status=$?
+  [ -z "$PORT" ] || bash scripts/chroma.sh stop "$PORT"
+  [ -z "$DATA" ] || rm -rf "$DATA"
+  node scripts/tally.mjs "$LOG" >&2 || true
+  rm -f "$LOG"
+  exit $status
+}
+trap finish EXIT
+
+bash scripts/setup.sh test
 step "build the package"
 bash scripts/build.sh
 
@@ -26,8 +40,10 @@ PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 DATA=$(mktemp -d "${TMPDIR:-/tmp}/chromafs-test-XXXXXX")
 step "start Chroma on 127.0.0.1:$PORT"
 bash scripts/chroma.sh start "$PORT" "$DATA"
-trap 'bash scripts/chroma.sh stop "$PORT"; rm -rf "$DATA"' EXIT
 export CHROMAFS_TEST_URL="http://127.0.0.1:$PORT"
+# The shared-cache tests' Redis (scripts/redis.sh); without one they are skipped, and said so.
+CHROMAFS_REDIS_SERVER=$(bash scripts/redis.sh path || true)
+export CHROMAFS_REDIS_SERVER
 
 step "wasm boundary tests (Node)"
 cargo test --target wasm32-unknown-unknown --test node
@@ -38,7 +54,7 @@ tsc -p tests/types/tsconfig.mcp.json
 
 step "Node tests (just-bash host, real Chroma)"
 # The outer timeout guards against a hung server or runner.
-timeout 2400 node --test --test-timeout=1200000 tests/js/*.test.mjs bench/*.test.mjs
+node scripts/timeout.mjs 2400 node --test --test-timeout=1200000 tests/js/*.test.mjs bench/*.test.mjs
 
 step "Deno and Bun (from npm) run the package against the same Chroma"
 node tests/runtimes/seed.mjs "$CHROMAFS_TEST_URL"

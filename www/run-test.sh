@@ -21,4 +21,4 @@ fi
 npm ci --no-audit --no-fund --loglevel=error
 node build.mjs
 # The outer timeout guards against a hung browser, server or Chroma.
-timeout 600 node --test --test-timeout=300000 test.mjs
+node ../scripts/timeout.mjs 600 node --test --test-timeout=300000 test.mjs

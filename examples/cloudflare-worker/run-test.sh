@@ -18,4 +18,4 @@ elif [ ! -d node_modules/wrangler ] || [ package-lock.json -nt node_modules/.pac
 fi
 
 # The outer timeout: a Miniflare that failed to start can otherwise hang the runner.
-timeout 600 node --test --test-timeout=300000 test.mjs
+node ../../scripts/timeout.mjs 600 node --test --test-timeout=300000 test.mjs

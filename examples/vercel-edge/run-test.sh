@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 npm ci --no-audit --no-fund
-timeout --kill-after=10 600 node --test --test-timeout=120000 --test-reporter=spec test.mjs
+node ../../scripts/timeout.mjs 600 node --test --test-timeout=120000 --test-reporter=spec test.mjs

@@ -7,41 +7,21 @@ use crate::base::error::{Errno, FsError};
 use crate::base::path;
 use crate::base::sync::LocalFuture;
 use crate::commands::Printed;
-use crate::fs::stats::CommandStats;
 use crate::fs::Filesystem;
-use crate::search::ranked::{self, command, Mode, Query, RankError};
-use crate::search::view::SessionView;
+use crate::search::ranked::{self, command, Query, RankError};
 use js_sys::{Array, Object, Promise};
 
 use wasm_bindgen::prelude::*;
 
-/// Runs one ranked search for a session and records it in `fs.stats()`. Boxed, so the
-/// command and `fs.search()` share one compiled search rather than each inlining it.
+/// Runs one ranked search for a session (see [`ranked::recorded`]). Boxed, so the command
+/// and `fs.search()` share one compiled search rather than each inlining it.
 fn run<'a>(
     fs: &'a Filesystem,
     embedder: Option<&'a dyn Embedder>,
     q: &'a Query,
     args: &'a [String],
 ) -> LocalFuture<'a, Result<Vec<ranked::Hit>, RankError>> {
-    Box::pin(recorded(fs, embedder, q, args))
-}
-
-async fn recorded(
-    fs: &Filesystem,
-    embedder: Option<&dyn Embedder>,
-    q: &Query,
-    args: &[String],
-) -> Result<Vec<ranked::Hit>, RankError> {
-    let mut cs = CommandStats::new("search", args);
-    let before = fs.requests();
-    let found = ranked::search(SessionView::new(fs), embedder, q).await;
-    cs.coarse_requests = fs.requests() - before;
-    cs.native = true;
-    if let Err(e) = &found {
-        cs.note = Some(format!("stopped: {e}"));
-    }
-    fs.record(cs);
-    found
+    Box::pin(ranked::recorded(fs, embedder, q, args))
 }
 
 /// A hit as `fs.search()` returns it: `{ path, startLine, endLine, score, snippet }`.
@@ -84,20 +64,10 @@ impl ChromaFs {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
         let number = |key: &str| get(&options, key).and_then(|v| v.as_f64());
         let text = |key: &str| get(&options, key).and_then(|v| v.as_string());
-        let k = match number("k") {
-            None => 10,
-            Some(k) if k.fract() == 0.0 && (1.0..=100.0).contains(&k) => k as usize,
-            Some(_) => return Promise::reject(&invalid("option k must be a whole number from 1 to 100")),
+        let q = match command::query_of(query, number("k"), text("cwd"), text("path"), text("mode")) {
+            Ok(q) => q,
+            Err(why) => return Promise::reject(&invalid(why)),
         };
-        let cwd = path::normalize(&text("cwd").unwrap_or_else(|| "/".into()));
-        let dir = path::resolve(&cwd, &text("path").unwrap_or_else(|| ".".into()));
-        let mode = match text("mode").as_deref() {
-            None | Some("hybrid") => Mode::Hybrid,
-            Some("lexical") => Mode::Lexical,
-            Some("dense") => Mode::Dense,
-            Some(_) => return Promise::reject(&invalid("option mode must be \"hybrid\", \"lexical\" or \"dense\"")),
-        };
-        let q = Query { text: query, k, dir, mode };
         promise(async move {
             let e = embedder.as_deref().map(|e| e as &dyn Embedder);
             match run(&fs, e, &q, std::slice::from_ref(&q.text)).await {

@@ -5,9 +5,8 @@
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
-import { assertWithinQuotas, cloudChroma, corpusPresent, readDocs, referenceFs, run, newBash, show, CORPUS } from "./helpers.mjs";
+import { assertWithinQuotas, cloudChroma, corpora, referenceFs, run, newBash, show } from "./helpers.mjs";
 
-const COLLECTION = "fidelity-corpus";
 // Spanish pages need group "es", the API reference needs "admin", the changelog is private to everyone.
 const ACCESS = {
   "es/**": { isPublic: false, groups: ["es"] },
@@ -99,16 +98,16 @@ const BATTERY = [
   "md5sum /index.mdx /quickstart.mdx",
 ];
 
-// Without the corpus every test is still registered, as skipped, so the summary counts them.
-const skip = !corpusPresent() && "needs the corpus in ../shared/corpus/mintlify-docs";
-
-describe("fidelity against just-bash over InMemoryFs", () => {
+// Without the real corpus its tests are still registered, as skipped, so the summary counts them.
+for (const corpus of corpora(test, "the fidelity battery")) describe(`fidelity against just-bash over InMemoryFs (${corpus.name} corpus)`, () => {
+  const { skip } = corpus;
+  const COLLECTION = `fidelity-${corpus.name}`;
   let files;
   let cloud;
   before(async () => {
     if (skip) return;
     cloud = await cloudChroma();
-    files = await readDocs(CORPUS);
+    files = await corpus.load();
     const summary = await ingest({ url: cloud.url, collection: COLLECTION, files, access: ACCESS });
     assert.equal(summary.pages, files.length);
   });

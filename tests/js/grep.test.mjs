@@ -5,7 +5,7 @@
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
-import { assertWithinQuotas, chromaUrl, cloudChroma, corpusPresent, readDocs, referenceFs, rng, newBash, sameOutput as compare, CORPUS } from "./helpers.mjs";
+import { assertWithinQuotas, chromaUrl, cloudChroma, corpora, referenceFs, rng, newBash, sameOutput as compare } from "./helpers.mjs";
 import { collectionId, storedTree } from "../../support/proxy.mjs";
 import { writeOtherTool } from "../../support/other-tool.mjs";
 
@@ -158,22 +158,23 @@ async function ingestUnaligned(url, collection, files, seed) {
   });
 }
 
-// Without the corpus every test is still registered, as skipped, so the summary counts them.
-const skip = !corpusPresent() && "needs the corpus in ../shared/corpus/mintlify-docs";
-
-describe("grep pushdown", () => {
+// Without the real corpus its tests are still registered, as skipped, so the summary counts them.
+for (const corpus of corpora(test, "the grep pushdown battery")) describe(`grep pushdown (${corpus.name} corpus)`, () => {
+  const { skip } = corpus;
+  const ALIGNED = `grep-${corpus.name}`;
+  const UNALIGNED = `grep-${corpus.name}-unaligned`;
   let files, cloud;
   before(async () => {
     if (skip) return;
     cloud = await cloudChroma();
-    files = await readDocs(CORPUS);
-    await ingest({ url: cloud.url, collection: "grep-corpus", files, access: ACCESS });
-    await ingestUnaligned(chromaUrl(), "grep-unaligned", files, 7);
+    files = await corpus.load();
+    await ingest({ url: cloud.url, collection: ALIGNED, files, access: ACCESS });
+    await ingestUnaligned(chromaUrl(), UNALIGNED, files, 7);
   });
 
   // The last set prints through just-bash's own grep and rg (nativeCommands: false) after
   // the same pushdown.
-  const sets = [["grep-corpus", [], true], ["grep-corpus", ["es", "admin"], true], ["grep-unaligned", [], true], ["grep-corpus", [], false]];
+  const sets = [[ALIGNED, [], true], [ALIGNED, ["es", "admin"], true], [UNALIGNED, [], true], [ALIGNED, [], false]];
   for (const [collection, groups, nativeCommands] of sets) {
     describe(`${collection}, groups [${groups}]${nativeCommands ? "" : ", nativeCommands: false"}`, () => {
       let ours, ref, fs;
@@ -185,7 +186,7 @@ describe("grep pushdown", () => {
       });
       for (const cmd of BATTERY) test(cmd, { skip }, () => compare(ours, ref, cmd));
       test("generated searches drawn from the corpus", { skip }, async () => {
-        const seed = collection === "grep-unaligned" ? 11 : groups.length ? 23 : 5;
+        const seed = collection === UNALIGNED ? 11 : groups.length ? 23 : 5;
         for (const cmd of generated(files.filter((f) => visibleTo(groups)(f.path)), 40, seed)) await compare(ours, ref, cmd);
       });
       test("most searches were narrowed, or found their pages in memory", { skip }, () => {
@@ -197,7 +198,7 @@ describe("grep pushdown", () => {
   }
 
   test("restricted groups: no hidden text is searched or printed", { skip }, async () => {
-    const fs = await ChromaFs.connect({ url: cloud.url, collection: "grep-corpus", groups: [] });
+    const fs = await ChromaFs.connect({ url: cloud.url, collection: ALIGNED, groups: [] });
     const bash = newBash(fs, { customCommands: fs.commands() });
     const hidden = files.filter((f) => !visibleTo([])(f.path));
     const visibleText = files.filter((f) => visibleTo([])(f.path)).map((f) => f.content.toString("utf8")).join("\n");
@@ -208,17 +209,17 @@ describe("grep pushdown", () => {
   });
 
   test("round trips: a literal costs 1 coarse query + ⌈candidate chunks / 300⌉ loads; one that matches most of the scope loads it whole, and its repeat asks nothing", { skip }, async () => {
-    const id = await collectionId(chromaUrl(), "grep-corpus");
+    const id = await collectionId(chromaUrl(), ALIGNED);
     const tree = await storedTree(chromaUrl(), id);
     const visible = files.filter((f) => visibleTo([])(f.path));
     const chunksOf = (pages) => pages.reduce((n, f) => n + tree[f.path].chunks, 0);
-    await ChromaFs.connect({ url: cloud.url, collection: "grep-corpus" }); // the tree is warm from here on
+    await ChromaFs.connect({ url: cloud.url, collection: ALIGNED }); // the tree is warm from here on
     for (const [cmd, needle, ignoreCase] of [
       ["grep -r access_token /", "access_token", false],
       ["grep -ri deprecated /", "deprecated", true],
       ["grep -rl Mintlify /", "Mintlify", false],
     ]) {
-      const fs = await ChromaFs.connect({ url: cloud.url, collection: "grep-corpus" });
+      const fs = await ChromaFs.connect({ url: cloud.url, collection: ALIGNED });
       assert.equal(fs.stats().requests, 1, "connect checks the kept tree");
       const bash = newBash(fs, { customCommands: fs.commands() });
       await bash.exec(cmd);
@@ -256,7 +257,7 @@ describe("grep pushdown", () => {
   test("a collection another tool wrote: with maxWherePredicates a self-hosted Chroma reads the same pages in a fraction of the requests", { skip }, async () => {
     // Straight to Chroma, not through the quota proxy: Chroma Cloud would refuse the longer lists.
     const grep = async (extra) => {
-      const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "grep-unaligned", ...extra });
+      const fs = await ChromaFs.connect({ url: chromaUrl(), collection: UNALIGNED, ...extra });
       const before = fs.stats().requests;
       const r = await newBash(fs, { customCommands: fs.commands() }).exec("grep -rn Mintlify / | tail -3; grep -rc API / | tail -2");
       return { r, requests: fs.stats().requests - before, loaded: fs.stats().commands.map((c) => c.searched) };

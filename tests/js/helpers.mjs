@@ -6,6 +6,23 @@ import { Bash } from "just-bash";
 import { safeExec } from "chromafs";
 
 export { ROOT, CORPUS, corpusPresent, readDocs } from "../../support/files.mjs";
+import { CORPUS, corpusPresent, readDocs } from "../../support/files.mjs";
+import { generatedCorpus } from "../../support/generated-corpus.mjs";
+
+/**
+ * The documentation sets the corpus-based batteries run on: the one the repository
+ * generates, always, and the real corpus beside the project when it is there (the larger
+ * run). Each: `{ name, skip, load() }`. Without the real corpus, its run is one test
+ * registered as skipped (`test` is node:test's), so the summary says what is missing.
+ */
+export function corpora(test, what) {
+  const present = corpusPresent();
+  if (!present) test(`${what} on ../shared/corpus/mintlify-docs`, { skip: "needs ../shared/corpus/mintlify-docs (the larger run)" }, () => {});
+  return [
+    { name: "generated", skip: false, load: async () => generatedCorpus() },
+    ...(present ? [{ name: "mintlify", skip: false, load: () => readDocs(CORPUS) }] : []),
+  ];
+}
 export { referenceFs } from "../../support/reference.mjs";
 export { freePort } from "../../support/ports.mjs";
 

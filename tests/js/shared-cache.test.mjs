@@ -3,10 +3,10 @@
 // request; a broken shared cache costs nothing but its hits.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createClient } from "redis";
 import { ChromaFs, ingest, redisCache } from "chromafs";
-import { chromaUrl, freePort, newBash } from "./helpers.mjs";
+import { ROOT, chromaUrl, freePort, newBash } from "./helpers.mjs";
 
 // These tests watch the host's shared cache: pages shared by the sessions of this process would
 // answer in Chroma's place (the process tier is tested in process-tier.test.mjs).
@@ -14,9 +14,23 @@ ChromaFs.setProcessCacheBytes(0);
 
 let server, client;
 
+// A Redis server (redis-server, or Valkey from scripts/redis.sh); without one these tests are
+// skipped, and the run's summary says why.
+const REDIS = (() => {
+  try {
+    return process.env.CHROMAFS_REDIS_SERVER || execFileSync("bash", [`${ROOT}/scripts/redis.sh`, "path"], { encoding: "utf8" }).trim();
+  } catch {
+    return null;
+  }
+})();
+const skip = !REDIS && "no Redis server: run `bash scripts/redis.sh install` (or install redis-server) to run the shared-cache tests";
+if (skip) console.error(`\n!!! ${skip} !!!\n`);
+const it = (name, fn) => test(name, { skip }, fn);
+
 before(async () => {
+  if (skip) return;
   const port = await freePort();
-  server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  server = spawn(REDIS, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
   client = createClient({ url: `redis://127.0.0.1:${port}` });
   client.on("error", () => {});
   for (let i = 0; ; i++) {
@@ -40,7 +54,7 @@ after(async () => {
 // The tree's freshness check is not what these tests count: connect skips it.
 const connect = (cache) => ChromaFs.connect({ url: chromaUrl(), collection: "shared-cache", sharedCache: cache, treeMaxAgeMs: 600000 });
 
-test("a page fetched by one session is read by the next without asking Chroma", async () => {
+it("a page fetched by one session is read by the next without asking Chroma", async () => {
   const cache = redisCache(client, { prefix: "t1:" });
   await connect(cache); // load the tree
   const first = await connect(cache);
@@ -57,7 +71,7 @@ test("a page fetched by one session is read by the next without asking Chroma", 
   assert.equal(keys.length, 2);
 });
 
-test("searches share their prefetched pages too", async () => {
+it("searches share their prefetched pages too", async () => {
   const cache = redisCache(client, { prefix: "t2:", ttlSeconds: 60 });
   const a = await connect(cache);
   const r1 = await newBash(a, { customCommands: a.commands() }).exec("grep -rl 'shared needle' /");
@@ -71,7 +85,7 @@ test("searches share their prefetched pages too", async () => {
   assert.ok((await client.ttl((await client.keys("t2:*"))[0])) > 0);
 });
 
-test("a failing shared cache is only a miss", async () => {
+it("a failing shared cache is only a miss", async () => {
   const broken = { get: async () => { throw new Error("down"); }, set: () => Promise.reject(new Error("down")) };
   const fs = await connect(broken);
   assert.equal(await fs.readFile("/guide/p2.md"), "page 2\n");
@@ -85,7 +99,7 @@ test("a failing shared cache is only a miss", async () => {
   });
 });
 
-test("a page a re-ingest made private is not read from the shared cache by a session opened before", async () => {
+it("a page a re-ingest made private is not read from the shared cache by a session opened before", async () => {
   const files = [{ path: "plan.md", content: "the plan\n" }, { path: "other.md", content: "other\n" }];
   await ingest({ url: chromaUrl(), collection: "shared-revoked", files });
   const cache = redisCache(client, { prefix: "t4:" });

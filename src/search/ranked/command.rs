@@ -137,6 +137,32 @@ fn json_line(h: &Hit) -> String {
     )
 }
 
+/// The query of `fs.search(text, { k, cwd, path, mode })`: `k` a whole number from 1 to
+/// 100 (default 10), `path` resolved against `cwd` (default `/`), `mode` one of `"hybrid"`
+/// (the default), `"lexical"` and `"dense"`; or why not.
+pub(crate) fn query_of(
+    text: String,
+    k: Option<f64>,
+    cwd: Option<String>,
+    path: Option<String>,
+    mode: Option<String>,
+) -> Result<Query, &'static str> {
+    let k = match k {
+        None => 10,
+        Some(k) if k.fract() == 0.0 && (1.0..=100.0).contains(&k) => k as usize,
+        Some(_) => return Err("option k must be a whole number from 1 to 100"),
+    };
+    let cwd = path::normalize(&cwd.unwrap_or_else(|| "/".into()));
+    let dir = path::resolve(&cwd, &path.unwrap_or_else(|| ".".into()));
+    let mode = match mode.as_deref() {
+        None | Some("hybrid") => Mode::Hybrid,
+        Some("lexical") => Mode::Lexical,
+        Some("dense") => Mode::Dense,
+        Some(_) => return Err("option mode must be \"hybrid\", \"lexical\" or \"dense\""),
+    };
+    Ok(Query { text, k, dir, mode })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

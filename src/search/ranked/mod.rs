@@ -98,6 +98,25 @@ impl fmt::Display for RankError {
 /// A ranking of chunks, or why there is none.
 type Ranked = Result<Vec<Chunk>, ChromaError>;
 
+/// [`search`] for a session, recorded in its `fs.stats()` as the command `args`.
+pub(crate) async fn recorded(
+    fs: &crate::fs::Filesystem,
+    embedder: Option<&dyn Embedder>,
+    q: &Query,
+    args: &[String],
+) -> Result<Vec<Hit>, RankError> {
+    let mut cs = crate::fs::stats::CommandStats::new("search", args);
+    let before = fs.requests();
+    let found = search(SessionView::new(fs), embedder, q).await;
+    cs.coarse_requests = fs.requests() - before;
+    cs.native = true;
+    if let Err(e) = &found {
+        cs.note = Some(format!("stopped: {e}"));
+    }
+    fs.record(cs);
+    found
+}
+
 /// The `k` pages that best answer `q` among those the session sees, best first.
 pub(crate) async fn search(
     view: SessionView<'_>,
