@@ -322,6 +322,14 @@ export interface ChromaFsInfo {
   lineAligned: boolean;
   /** Every chunk carries its page's access, so reads and searches are scoped inside Chroma. */
   chunkAccess: boolean;
+  /**
+   * For the operator: this session's searches read every visible page of their scope instead
+   * of asking Chroma which may match, because the collection's chunks carry no access and the
+   * session cannot see every page (asking would let hidden text change what a search costs).
+   * `chromafs annotate` makes such a collection cheap to search. A host should not pass this on
+   * to an agent: it says that pages exist which the session cannot see.
+   */
+  searchesReadScope: boolean;
   /** The tree record's Chroma metadata (e.g. `pages`). */
   treeMetadata: Record<string, unknown>;
   /** The model and dimension that embedded the chunks, when the tree's manifest records them. */

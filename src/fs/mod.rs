@@ -10,7 +10,7 @@
 //! `cmd 2>/dev/null` works on a read-only tree.
 
 use crate::base::error::{Errno, FsError};
-use crate::base::path;
+use crate::base::{key, path};
 use crate::chroma::budget::{Budget, Budgeted, Limits};
 use crate::chroma::origin::LazyPolicy;
 use crate::chroma::transport::Transport;
@@ -19,7 +19,7 @@ use crate::fs::journal::{Journal, Report};
 use crate::fs::scratch::Scratch;
 use crate::fs::stats::{CommandStats, History, Stats};
 use crate::options::Options;
-use crate::pages::collection::Collection;
+use crate::pages::collection::{answers::Shared, Collection};
 use crate::pages::store::lazy::LazySource;
 use crate::pages::store::process::{self, ProcessPages};
 use crate::pages::store::{Freshness, PageKey, PageRef, PageStore, Source, StoreOptions};
@@ -96,15 +96,20 @@ impl Filesystem {
         }
         .map_err(|e| FsError::io("connect", &opts.collection, e))?;
         let access = tree.chunk_access().then(|| SessionAccess::new(&opts.groups));
-        let collection =
-            Collection::new(client.clone(), tree.collection_id.clone(), opts.schema.clone(), access.clone());
         let check = Rc::new(TreeCheck::new(tree.clone(), client.clone(), budget.clone(), &opts.tree_location()));
+        let tree_key = load::cache_key(&opts.tree_location());
+        let answered_under = key::of([tree_key.as_str(), &tree.collection_id, &format!("{:016x}", tree.fingerprint())]);
+        let mut collection =
+            Collection::new(client.clone(), tree.collection_id.clone(), opts.schema.clone(), access.clone());
+        if process::is_on() {
+            collection = collection.sharing(Shared::new(answered_under, check.clone()));
+        }
         let store_opts = StoreOptions {
             cache_bytes: opts.cache_bytes,
             shared: opts.shared_cache.clone(),
             lazy_policy: LazyPolicy::new(opts.lazy_origins.clone()),
             lazy_max_bytes: opts.lazy_max_bytes,
-            process: Some(ProcessPages::new(&load::cache_key(&opts.tree_location()), &tree.collection_id, access)),
+            process: Some(ProcessPages::new(&tree_key, &tree.collection_id, access)),
             fresh: Some(check.clone()),
         };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);

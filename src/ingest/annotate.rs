@@ -87,7 +87,8 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
         client.update_metadata(&info.id, &ids, &metas).await.map_err(|e| e.to_string())?;
     }
     summary.updated = pending.len();
-    let record = serde_json::to_string(&Annotations::new(&tree.version)).expect("annotations serialise");
+    let annotations = Annotations::new(&tree.version).counting(summary.chunks - summary.orphans, pages.len());
+    let record = serde_json::to_string(&annotations).expect("annotations serialise");
     let dim = info.dimension.unwrap_or(super::DEFAULT_DIMENSION);
     let mut meta = Map::new();
     meta.insert(schema::MARKER.0.into(), json!("annotations"));

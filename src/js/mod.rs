@@ -396,6 +396,7 @@ impl ChromaFs {
         set(&o, "files", self.inner.listing().file_count() as f64);
         set(&o, "lineAligned", tree.line_aligned());
         set(&o, "chunkAccess", tree.chunk_access());
+        set(&o, "searchesReadScope", !self.inner.coarse_query_allowed());
         set(&o, "treeMetadata", plain(&tree.metadata)?);
         let embedding = match &tree.embedding {
             Some(e) => {

@@ -16,13 +16,10 @@
 //! chunks, one round is all it tries. An empty scope sends nothing at all.
 
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
-use crate::pages::collection::{answers, any_of, Collection, Pages, Scoped};
+use crate::pages::collection::{answers, any_of, Collection, Pages, Scoped, WINDOWS};
 use crate::tree::schema;
 use serde_json::{json, Value};
 use std::collections::HashSet;
-
-/// Pages of hits asked for at once (Chroma Cloud's concurrent reads).
-const WINDOWS: usize = 10;
 
 /// What a search reads, as the coarse query needs it.
 #[derive(Debug)]
@@ -106,7 +103,21 @@ async fn enumerate(
     if let Some(answer) = collection.answers().get(&key) {
         return Ok(answer);
     }
-    let answer = ask(collection, &req, scope_chunks).await?;
+    let shared = collection.shared_answers();
+    let answer = match shared {
+        Some(shared) => shared.get(&key).await,
+        None => None,
+    };
+    let answer = match answer {
+        Some(answer) => answer,
+        None => {
+            let answer = ask(collection, &req, scope_chunks).await?;
+            if let Some(shared) = shared {
+                shared.keep(&key, answer.clone());
+            }
+            answer
+        }
+    };
     collection.answers().keep(key, answer.clone());
     Ok(answer)
 }

@@ -18,7 +18,7 @@ use crate::base::path;
 use crate::commands::Printed;
 use crate::fs::stats::{CommandStats, PlanKind};
 use crate::fs::{decode, DEV_NULL};
-use crate::pages::store::{PageRef, PrefetchError, Source};
+use crate::pages::store::{PageRef, PrefetchError, Source, Within};
 use crate::search::coarse::{self, Found, SearchScope};
 use crate::search::job::Job;
 use crate::search::native::early_stop::EarlyStop;
@@ -27,7 +27,7 @@ use crate::search::pattern::matcher::Matcher;
 #[cfg(test)]
 use crate::search::plan::MAX_PATTERN_BYTES;
 use crate::search::plan::{self, refusal, Context, Narrowing, Plan};
-use crate::search::view::SessionView;
+use crate::search::view::{common_dir, SessionView};
 use crate::search::walk::Target;
 use std::collections::HashSet;
 
@@ -289,7 +289,8 @@ async fn prefetch(view: SessionView<'_>, files: &[String], why: String, cs: &mut
     cs.note = Some(why);
     let pages: Vec<PageRef> = files.iter().filter_map(|f| view.page(f)).collect();
     let before = view.requests();
-    let loaded = view.store().prefetch(&pages).await;
+    let scope = scope_of(view, files.iter().map(String::as_str));
+    let loaded = view.store().prefetch_in(&pages, scope.as_ref()).await;
     cs.prefetch_requests = view.requests() - before;
     view.store().plan_reads(pages);
     loaded.map_err(|error| Failed { path: shown(files.iter().map(String::as_str)), error })
@@ -438,6 +439,14 @@ fn narrowed_args(job: &Job, n: &Narrowing, kept: &HashSet<String>) -> Vec<String
     out
 }
 
+/// The scope a bulk load of `paths` lies in, when it names more pages than one request
+/// does (see [`Within`]).
+fn scope_of<'a>(view: SessionView<'_>, paths: impl Iterator<Item = &'a str> + Clone) -> Option<Within> {
+    let chunked: Vec<&str> = paths.filter(|p| view.page(p).is_some_and(|page| chunk_slug(&page).is_some())).collect();
+    let one_request = view.coarse()?.slugs_per_query();
+    (chunked.len() > one_request).then(|| view.scope_of(chunked.into_iter())).flatten()
+}
+
 fn chunk_slug(page: &PageRef) -> Option<&str> {
     match &page.source {
         Source::Chunks { slug, .. } => Some(slug),
@@ -450,20 +459,6 @@ fn chunk_count(page: &PageRef) -> Option<u64> {
         Source::Chunks { count, .. } => count,
         Source::Lazy(_) | Source::Corrupt(_) => None,
     }
-}
-
-/// The deepest directory holding every path, as chunks spell it in `dirs` (`""` for the
-/// root, `api/v2` for `/api/v2`).
-fn common_dir<'a>(paths: impl Iterator<Item = &'a str>) -> String {
-    let mut common: Option<Vec<&str>> = None;
-    for p in paths {
-        let dir: Vec<&str> = path::parent(p).split('/').filter(|s| !s.is_empty()).collect();
-        common = Some(match common {
-            None => dir,
-            Some(c) => c.iter().zip(&dir).take_while(|(a, b)| a == b).map(|(a, _)| *a).collect(),
-        });
-    }
-    common.unwrap_or_default().join("/")
 }
 
 /// Loads the candidates and keeps those the fine check cannot rule out. Candidates are
@@ -479,6 +474,10 @@ async fn fine_check<'a>(
         move |error| Failed { path, error }
     };
     let budget = view.store().capacity() as u64;
+    // Candidates that fit the cache together may be read with the rest of their scope,
+    // when that costs fewer requests; in batches, each would read it again.
+    let total: u64 = candidates.iter().map(|(_, p)| view.store().size_of(p)).sum();
+    let scope = (total <= budget).then(|| scope_of(view, candidates.iter().map(|(p, _)| *p))).flatten();
     let mut kept = HashSet::new();
     let mut rest = candidates;
     while !rest.is_empty() {
@@ -491,7 +490,7 @@ async fn fine_check<'a>(
         }
         let (batch, later) = rest.split_at(take);
         view.store()
-            .prefetch(&batch.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>())
+            .prefetch_in(&batch.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>(), scope.as_ref())
             .await
             .map_err(failed(batch))?;
         for (path, page) in batch {

@@ -12,8 +12,9 @@ use crate::base::embed::Embedding;
 use crate::base::error::FsError;
 use crate::commands::Place;
 use crate::fs::Filesystem;
+use crate::pages::collection::Bound;
 use crate::pages::collection::Collection;
-use crate::pages::store::{PageRef, PageStore};
+use crate::pages::store::{PageRef, PageStore, Source, Within};
 use crate::search::pattern::filter::Chunking;
 use crate::tree::listing::Node;
 use std::rc::Rc;
@@ -111,6 +112,29 @@ impl<'a> SessionView<'a> {
             .sum()
     }
 
+    /// The scope holding `paths` (visible pages), for a bulk load that may read it whole:
+    /// `None` where the session may not ask Chroma about chunks it cannot see (then a
+    /// scope's records would count hidden text).
+    pub(crate) fn scope_of<'p>(&self, paths: impl Iterator<Item = &'p str>) -> Option<Within> {
+        self.fs.coarse_query_allowed().then_some(())?;
+        let dir = self.chunks_have_dirs().then(|| common_dir(paths));
+        let under = dir.as_ref().map_or("/".to_string(), |d| format!("/{d}"));
+        let pages: Vec<PageRef> = self.files_under(&under).iter().filter_map(|p| self.page(p)).collect();
+        let counts: Vec<(Option<u64>, Option<u64>)> = pages
+            .iter()
+            .filter_map(|p| match p.source {
+                Source::Chunks { count, .. } => Some((count, p.size)),
+                Source::Lazy(_) | Source::Corrupt(_) => None,
+            })
+            .collect();
+        let average = self.fs.tree().chunks_per_page;
+        let each = |count: Option<u64>| count.map(|n| n as f64).or(average);
+        let chunks = counts.iter().map(|&(count, _)| each(count).unwrap_or(1.0).max(1.0)).sum::<f64>().ceil() as usize;
+        let uncounted = counts.iter().filter(|(count, _)| each(*count).is_none()).count();
+        let bound = Bound::sum(counts.iter().map(|&(count, size)| Bound::page(count, size)));
+        Some(Within { dir, chunks, uncounted, bound })
+    }
+
     /// The model that embedded the collection, when its tree's manifest records it.
     pub(crate) fn embedding(&self) -> Option<&'a Embedding> {
         self.fs.tree().embedding.as_ref()
@@ -130,4 +154,18 @@ impl<'a> SessionView<'a> {
     pub(crate) async fn read(&self, path: &str) -> Result<Rc<[u8]>, FsError> {
         self.fs.read(path).await
     }
+}
+
+/// The deepest directory holding every path, as chunks spell it in `dirs` (`""` for the
+/// root, `api/v2` for `/api/v2`).
+pub(crate) fn common_dir<'a>(paths: impl Iterator<Item = &'a str>) -> String {
+    let mut common: Option<Vec<&str>> = None;
+    for p in paths {
+        let dir: Vec<&str> = crate::base::path::parent(p).split('/').filter(|s| !s.is_empty()).collect();
+        common = Some(match common {
+            None => dir,
+            Some(c) => c.iter().zip(&dir).take_while(|(a, b)| a == b).map(|(a, _)| *a).collect(),
+        });
+    }
+    common.unwrap_or_default().join("/")
 }

@@ -397,6 +397,7 @@ fn where_matches(w: &Value, meta: &Map<String, Value>) -> Result<bool, String> {
                 "$nin" => !actual.is_some_and(|a| list().is_ok_and(|l| l.contains(a))),
                 "$contains" => actual.and_then(Value::as_array).is_some_and(|a| a.contains(&operand)),
                 "$not_contains" => !actual.and_then(Value::as_array).is_some_and(|a| a.contains(&operand)),
+                "$gte" => actual.and_then(Value::as_f64).zip(operand.as_f64()).is_some_and(|(a, b)| a >= b),
                 _ => return Err("Invalid where clause".into()),
             })
         }

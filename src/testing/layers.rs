@@ -37,12 +37,13 @@ fn module_of(file: &Path) -> Vec<String> {
     parts
 }
 
-/// Every source file that is not a test: `tests.rs` files and the test harness left out.
+/// Every source file that is not a test: `tests.rs` files, the `tests/` folders beside them
+/// and the test harness left out.
 fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("readable") {
         let path = entry.expect("an entry").path();
         if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "testing") {
+            if path.file_name().is_some_and(|n| n != "testing" && n != "tests") {
                 source_files(&path, out);
             }
         } else if path.extension().is_some_and(|e| e == "rs") && path.file_name().is_some_and(|n| n != "tests.rs") {

@@ -68,9 +68,18 @@ pub(crate) struct LoadedTree {
     by_slug: OnceCell<HashMap<String, usize>>,
     /// The model that embedded the chunks, when the manifest records it.
     pub embedding: Option<Embedding>,
+    /// Chunks a page has on average, where the tree does not count each page's but an
+    /// annotation counted them all.
+    pub chunks_per_page: Option<f64>,
 }
 
 impl LoadedTree {
+    /// A fingerprint of the tree record and the annotations it relies on: what changes
+    /// whenever the tree, or what its chunks are known to carry, does.
+    pub(crate) fn fingerprint(&self) -> u64 {
+        self.record
+    }
+
     /// Whether every chunk holds whole lines (a search may then match chunk by chunk).
     pub(crate) fn line_aligned(&self) -> bool {
         self.chunks.line_aligned
@@ -386,6 +395,7 @@ async fn decode(
             },
         };
         let validated_at = Cell::new(now_ms);
+        let chunks_per_page = annotations.as_ref().and_then(|a| a.chunks_per_page(&tree.version));
         return Ok(LoadedTree {
             collection_id,
             tree,
@@ -398,6 +408,7 @@ async fn decode(
             listings: RefCell::default(),
             by_slug: OnceCell::new(),
             embedding,
+            chunks_per_page,
         });
     }
 }

@@ -8,8 +8,17 @@
 //! answers are kept by the exact text of the request, a few dozen and a bounded number of
 //! records in all, the oldest dropped first.
 
+//!
+//! Answers are also kept for the whole process ([`Shared`]), by the tree they were asked
+//! under: another conversation about the same docs asks the same questions. The key holds
+//! the tree (server, collection, credentials, tree version, and for another tool's tree the
+//! annotation it relies on) and the request's exact text, which holds the session's access;
+//! so an answer is never given under another access or another tree, and it is served only
+//! once [`Freshness`] confirms the session's tree is still the collection's.
 use crate::chroma::{GetRequest, GetResponse};
+use crate::pages::freshness::Freshness;
 use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Answers kept at most.
 const MAX_ANSWERS: usize = 32;
@@ -32,23 +41,80 @@ fn records(answer: &Option<GetResponse>) -> usize {
     answer.as_ref().map_or(0, |r| r.ids.len())
 }
 
+/// Answers kept for the process at most, and their records across all of them.
+const MAX_SHARED_ANSWERS: usize = 256;
+const MAX_SHARED_RECORDS: usize = 300_000;
+
+thread_local! {
+    static PROCESS: Answers = Answers::default();
+}
+
+/// Drops every answer kept for the process (the process tier turned off).
+pub(crate) fn forget_shared() {
+    PROCESS.with(|p| p.kept.borrow_mut().clear());
+}
+
+/// One session's door to the answers kept for the process.
+#[derive(Clone, Debug)]
+pub(crate) struct Shared {
+    /// The tree's process-wide key, injective.
+    tree: String,
+    fresh: Rc<dyn Freshness>,
+}
+
+impl Shared {
+    /// `tree` names the tree the session reads (see the module's documentation).
+    pub(crate) fn new(tree: String, fresh: Rc<dyn Freshness>) -> Self {
+        Shared { tree, fresh }
+    }
+
+    fn key(&self, key: &str) -> String {
+        crate::base::key::of([self.tree.as_str(), key])
+    }
+
+    /// The answer another session had to `key`, once the session's tree is confirmed.
+    pub(crate) async fn get(&self, key: &str) -> Option<Option<GetResponse>> {
+        let answer = PROCESS.with(|p| p.find(&self.key(key)))?;
+        self.fresh.confirmed().await.then_some(answer)
+    }
+
+    pub(crate) fn keep(&self, key: &str, answer: Option<GetResponse>) {
+        PROCESS.with(|p| p.keep_within(self.key(key), answer, MAX_SHARED_ANSWERS, MAX_SHARED_RECORDS));
+    }
+}
+
 impl Answers {
     /// The answer kept for `key`.
     pub(crate) fn get(&self, key: &str) -> Option<Option<GetResponse>> {
-        self.kept.borrow().iter().find(|(k, _)| k == key).map(|(_, a)| a.clone())
+        self.find(key)
+    }
+
+    /// The answer kept for `key`, which becomes the most recently used.
+    fn find(&self, key: &str) -> Option<Option<GetResponse>> {
+        let mut kept = self.kept.borrow_mut();
+        let at = kept.iter().position(|(k, _)| k == key)?;
+        let entry = kept.remove(at);
+        let answer = entry.1.clone();
+        kept.push(entry);
+        Some(answer)
     }
 
     /// Keeps an answer, dropping the oldest beyond the bounds; an answer larger than all of
     /// them together is not kept.
     pub(crate) fn keep(&self, key: String, answer: Option<GetResponse>) {
-        if records(&answer) > MAX_RECORDS {
+        self.keep_within(key, answer, MAX_ANSWERS, MAX_RECORDS);
+    }
+
+    fn keep_within(&self, key: String, answer: Option<GetResponse>, most: usize, most_records: usize) {
+        if records(&answer) > most_records {
             return;
         }
         let mut kept = self.kept.borrow_mut();
         kept.retain(|(k, _)| *k != key);
         kept.push((key, answer));
-        while kept.len() > MAX_ANSWERS || kept.iter().map(|(_, a)| records(a)).sum::<usize>() > MAX_RECORDS {
-            kept.remove(0);
+        let mut total: usize = kept.iter().map(|(_, a)| records(a)).sum();
+        while kept.len() > most || total > most_records {
+            total -= records(&kept.remove(0).1);
         }
     }
 }

@@ -26,16 +26,8 @@ fn collection(chroma: &FakeChroma, scope: Option<SessionAccess>) -> Collection {
     Collection::new(client, chroma.collection("docs"), Schema::default(), scope)
 }
 
-fn page_req() -> GetRequest {
-    GetRequest {
-        where_: Some(json!({"page_slug": "p"})),
-        include: vec!["documents", "metadatas"],
-        ..Default::default()
-    }
-}
-
 fn all(c: Collection, bound: Bound) -> Result<GetResponse, ChromaError> {
-    block_on(async move { c.get_all(page_req(), bound, "page \"p\"").await })
+    block_on(async move { c.get_pages(&["p".to_string()], bound, "page \"p\"", &|_| Ok(())).await })
 }
 
 #[test]
@@ -85,24 +77,45 @@ fn more_than_expected_is_an_error() {
 }
 
 #[test]
-fn a_scope_is_anded_into_every_query() {
+fn pages_are_named_and_the_access_checked_on_the_answer() {
     let chroma = seeded(8);
     let c = collection(&chroma, Some(SessionAccess::new(&Groups::new(["g1"]))));
     let got = all(c, Bound::page(None, None)).unwrap();
     assert_eq!(got.ids, ["p#0", "p#1", "p#2", "p#4", "p#6"], "public chunks and those of g1");
-    assert_eq!(
-        chroma.gets()[0]["where"],
-        json!({"$and": [{"page_slug": "p"}, {"$or": [{"isPublic": true}, {"groups": {"$contains": "g1"}}]}]})
-    );
+    assert_eq!(chroma.gets()[0]["where"], json!({"page_slug": "p"}), "no access clause for Chroma to match first");
+    let groups = Groups::new((0..8).map(|i| format!("g{i}")));
+    chroma.clear_log();
+    let got = all(collection(&chroma, Some(SessionAccess::new(&groups))), Bound::page(None, None)).unwrap();
+    assert_eq!((got.ids.len(), chroma.gets().len()), (8, 1), "many groups: still one request");
 }
 
 #[test]
-fn many_groups_are_split_across_queries_and_merged() {
+fn a_scoped_query_carries_the_access_once_per_clause() {
     let chroma = seeded(16);
     let groups = Groups::new((0..8).map(|i| format!("g{i}")));
-    let got = all(collection(&chroma, Some(SessionAccess::new(&groups))), Bound::page(None, None)).unwrap();
+    let c = collection(&chroma, Some(SessionAccess::new(&groups)));
+    let req = GetRequest { where_: Some(json!({"page_slug": "p"})), include: vec!["metadatas"], ..Default::default() };
+    let got = block_on(async move { c.read_windows(req, 16, Bound::records(16), "a search").await }).unwrap();
     assert_eq!(got.ids.len(), 16, "every chunk once, though public ones match both queries");
-    assert_eq!(chroma.gets().len(), 2);
+    let wheres: Vec<Value> = chroma.gets().iter().map(|g| g["where"].clone()).collect();
+    assert_eq!(wheres.len(), 2);
+    assert!(wheres.iter().all(|w| w["$and"][0] == json!({"page_slug": "p"}) && w["$and"][1].is_object()));
+}
+
+#[test]
+fn a_scope_read_whole_stops_at_what_the_tree_declares() {
+    let chroma = seeded(700);
+    let c = collection(&chroma, None);
+    let req = GetRequest { include: vec!["documents"], ..Default::default() };
+    let got = block_on({
+        let (c, req) = (c.clone(), req.clone());
+        async move { c.read_windows(req, 700, Bound::records(700), "a scope").await }
+    })
+    .unwrap();
+    assert_eq!(got.ids.len(), 700);
+    assert_eq!(chroma.gets().len(), 3, "700 expected: three windows at once, the last short");
+    let e = block_on(async move { c.read_windows(req, 10, Bound::records(400), "a scope").await }).unwrap_err();
+    assert_eq!(e.to_string(), "unexpected answer from Chroma to a scope: more records than 400 (the most expected)");
 }
 
 #[test]

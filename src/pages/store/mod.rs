@@ -20,14 +20,14 @@ pub(crate) mod lru;
 mod prefetch;
 pub(crate) mod process;
 mod readahead;
-pub(crate) use prefetch::PrefetchError;
+pub(crate) use prefetch::{PrefetchError, Within};
 pub(crate) mod shared;
 
-use crate::base::sync::LocalFuture;
 use crate::chroma::origin::LazyPolicy;
 use crate::chroma::transport::Transport;
-use crate::chroma::{ChromaError, GetRequest};
+use crate::chroma::ChromaError;
 use crate::pages::collection::{Bound, Collection};
+pub(crate) use crate::pages::freshness::Freshness;
 use crate::tree::schema;
 use assemble::AssemblyError;
 use inflight::{Flights, Ticket};
@@ -36,7 +36,6 @@ use lru::ChunkAccess;
 use lru::{CachedPage, ContentCache};
 use process::ProcessPages;
 use serde::Serialize;
-use serde_json::json;
 use shared::{Lookup, SharedCache};
 use std::cell::RefCell;
 use std::fmt;
@@ -146,19 +145,6 @@ pub(crate) struct StoreStats {
     pub prefetched_pages: u64,
     pub cached_bytes: u64,
     pub cached_pages: u64,
-}
-
-/// Whether the session's tree is still the collection's as of the running command's start:
-/// until it is, nothing kept for other sessions is served (a re-ingest may have made the
-/// page private, and Chroma would refuse it).
-pub(crate) trait Freshness {
-    fn confirmed(&self) -> LocalFuture<'_, bool>;
-}
-
-impl fmt::Debug for dyn Freshness {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Freshness")
-    }
 }
 
 /// How a store keeps and fetches pages.
@@ -432,14 +418,7 @@ impl PageStore {
                 let ids: Vec<String> = (0..n as usize).map(|i| schema::chunk_id(slug, i)).collect();
                 self.collection.get_by_ids(&ids, &what).await
             }
-            _ => {
-                let req = GetRequest {
-                    where_: Some(json!({ schema.slug_field.as_str(): slug })),
-                    include: vec!["documents", "metadatas"],
-                    ..Default::default()
-                };
-                self.collection.get_all(req, Bound::page(count, size), &what).await
-            }
+            _ => self.collection.get_pages(&[slug.to_string()], Bound::page(count, size), &what, &|_| Ok(())).await,
         }
         .map_err(LoadError::Chroma)?;
         // Defence in depth: a record for any other slug never reaches the page.

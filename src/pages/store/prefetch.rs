@@ -13,10 +13,11 @@
 use super::inflight::Ticket;
 use super::{assemble, PageRef, PageStore, Source};
 use crate::base::sync::join_all;
-use crate::chroma::{ChromaError, GetRequest, GetResponse};
-use crate::pages::collection::{any_of, Bound};
+use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
+use crate::pages::collection::Bound;
 use crate::pages::store::process;
 use crate::tree::schema::{self, Schema};
+use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::rc::Rc;
@@ -43,6 +44,12 @@ impl PageStore {
     /// the bulk load instead of asking again; pages another load has in flight are left
     /// to it.
     pub(crate) async fn prefetch(&self, pages: &[PageRef]) -> Result<(), PrefetchError> {
+        self.prefetch_in(pages, None).await
+    }
+
+    /// [`PageStore::prefetch`] for pages of a known scope: where they are most of it, the
+    /// pages read by slug come from reading the scope whole, 300 records a request.
+    pub(crate) async fn prefetch_in(&self, pages: &[PageRef], scope: Option<&Within>) -> Result<(), PrefetchError> {
         let mut chunked: Vec<&PageRef> = Vec::new();
         let mut leaders = Vec::new();
         let mut lazy = Vec::new();
@@ -73,7 +80,7 @@ impl PageStore {
         let lazy_reads = join_all(lazy.into_iter().map(|p| self.read_one(p)).collect());
         let chunk_reads = async {
             let rest = self.take_from_shared_cache(chunked).await;
-            self.load_chunk_batches(rest).await
+            self.load_chunk_batches(rest, scope).await
         };
         // Lazy files that fail are reported when the command reads them.
         let (_, loaded) = (lazy_reads.await, chunk_reads.await);
@@ -115,7 +122,7 @@ impl PageStore {
         rest
     }
 
-    async fn load_chunk_batches(&self, pages: Vec<&PageRef>) -> Result<(), PrefetchError> {
+    async fn load_chunk_batches(&self, pages: Vec<&PageRef>, scope: Option<&Within>) -> Result<(), PrefetchError> {
         if pages.is_empty() {
             return Ok(());
         }
@@ -148,36 +155,21 @@ impl PageStore {
                 self.collection.get_by_ids(&ids, &what).await
             }
         };
-        let batches: Vec<&[(String, Bound)]> = by_slug_only
-            .chunks(slugs_per_batch(
-                by_slug_only.len(),
-                self.collection.slugs_per_query(),
-                self.collection.config().max_concurrency,
-            ))
-            .collect();
-        let checks: Vec<_> =
-            batches.iter().map(|batch| move |resp: &GetResponse| check_counts(schema, resp, batch)).collect();
-        let by_slug = join_all(
-            batches
-                .iter()
-                .zip(&checks)
-                .map(|(batch, check)| {
-                    let slugs: Vec<String> = batch.iter().map(|(s, _)| s.clone()).collect();
-                    let req = GetRequest {
-                        where_: Some(any_of(&schema.slug_field, &slugs)),
-                        include: vec!["documents", "metadatas"],
-                        ..Default::default()
-                    };
-                    self.collection.get_all_checked(req, Bound::sum(batch.iter().map(|(_, b)| *b)), &what, check)
-                })
-                .collect(),
-        );
+        let by_slug = async {
+            match scope.filter(|w| w.worth_reading(by_slug_only.len(), self.collection.slugs_per_query())) {
+                Some(within) => match self.read_scope(within, &by_slug_only, &what).await {
+                    // A scope holding records the tree does not account for (chunks of
+                    // pages it does not name) is read page by page instead.
+                    Err(ChromaError::Decode { .. }) => self.read_by_slug(&by_slug_only, &what).await,
+                    read => read,
+                },
+                None => self.read_by_slug(&by_slug_only, &what).await,
+            }
+        };
         let (by_id, by_slug) = (by_id.await, by_slug.await);
         let failed = |error| PrefetchError { pages: pages.len(), error };
         let mut resp = by_id.map_err(failed)?;
-        for part in by_slug {
-            resp.extend(part.map_err(failed)?);
-        }
+        resp.extend(by_slug.map_err(failed)?);
         // Defence in depth: only the slugs asked for (all visible) are kept.
         let mut by_slug: HashMap<&str, Vec<usize>> = slugs.iter().map(|s| (s.as_str(), Vec::new())).collect();
         for i in 0..resp.ids.len() {
@@ -205,6 +197,99 @@ impl PageStore {
         Ok(())
     }
 }
+
+impl PageStore {
+    /// The chunks of pages read by slug, as many slugs a query as Chroma Cloud's predicate
+    /// quota leaves room for, each page held to its own bound: one page with far more
+    /// chunks than the tree says fails the load at the first answer that shows it.
+    async fn read_by_slug(&self, pages: &[(String, Bound)], what: &str) -> Result<GetResponse, ChromaError> {
+        let schema = self.collection.schema();
+        let per_batch =
+            slugs_per_batch(pages.len(), self.collection.slugs_per_query(), self.collection.config().max_concurrency);
+        let batches: Vec<&[(String, Bound)]> = pages.chunks(per_batch).collect();
+        let checks: Vec<_> =
+            batches.iter().map(|batch| move |resp: &GetResponse| check_counts(schema, resp, batch)).collect();
+        let parts = join_all(
+            batches
+                .iter()
+                .zip(&checks)
+                .map(|(batch, check)| {
+                    let slugs: Vec<String> = batch.iter().map(|(s, _)| s.clone()).collect();
+                    let bound = Bound::sum(batch.iter().map(|(_, b)| *b));
+                    async move { self.collection.get_pages(&slugs, bound, what, check).await }
+                })
+                .collect(),
+        )
+        .await;
+        let mut all = GetResponse::default();
+        for part in parts {
+            all.extend(part?);
+        }
+        Ok(all)
+    }
+
+    /// The chunks of a whole scope, in windows of 300 records ten at a time, held to what
+    /// the tree says the scope holds; each page asked for is held to its own bound.
+    async fn read_scope(
+        &self,
+        within: &Within,
+        pages: &[(String, Bound)],
+        what: &str,
+    ) -> Result<GetResponse, ChromaError> {
+        let schema = self.collection.schema();
+        let req = GetRequest {
+            where_: Some(match within.dir.as_deref() {
+                // The root is `""`: every chunk has it, the tree's own records do not.
+                Some(dir) => json!({ schema::DIRS: { "$contains": dir } }),
+                // Chunks, not the tree's own records beside them.
+                None => json!({ &schema.chunk_index_field: { "$gte": 0 } }),
+            }),
+            include: vec!["documents", "metadatas"],
+            ..Default::default()
+        };
+        let all = self.collection.read_windows(req, within.chunks, within.bound, what).await?;
+        let bounds: HashMap<&str, &Bound> = pages.iter().map(|(s, b)| (s.as_str(), b)).collect();
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for i in 0..all.ids.len() {
+            let Some((slug, bound)) = schema.slug_of(&all, i).and_then(|s| bounds.get_key_value(s)) else { continue };
+            let n = counts.entry(slug).or_default();
+            *n += 1;
+            if *n > bound.records {
+                return Err(bound.exceeded(&format!("page {slug:?}")));
+            }
+        }
+        Ok(all)
+    }
+}
+
+/// The scope a bulk load's pages lie in, when the caller knows it and the session may read
+/// it whole (Chroma leaves out what it may not see, or it sees every page).
+#[derive(Debug, Clone)]
+pub(crate) struct Within {
+    /// The directory holding the pages, as chunks spell it in `dirs` (`""`: the root);
+    /// `None` when chunks carry no directories (the whole collection).
+    pub dir: Option<String>,
+    /// Chunks the scope is expected to hold (at least one a page).
+    pub chunks: usize,
+    /// Pages whose chunks nothing counts (each is one of `chunks`).
+    pub uncounted: usize,
+    /// What the scope's records may hold at most.
+    pub bound: Bound,
+}
+
+impl Within {
+    /// Whether reading the scope whole, 300 records a request, costs fewer requests than
+    /// reading `by_slug` pages `per_query` slugs a request; a page nothing counts is taken
+    /// to have [`UNCOUNTED_CHUNKS`].
+    fn worth_reading(&self, by_slug: usize, per_query: usize) -> bool {
+        let chunks = self.chunks + self.uncounted * (UNCOUNTED_CHUNKS - 1);
+        chunks.div_ceil(MAX_PAGE) < by_slug.div_ceil(per_query.max(1))
+    }
+}
+
+/// Chunks assumed of a page whose chunks nothing counts: twice a typical page's, so that a
+/// scope is read whole only when that is clearly cheaper.
+const UNCOUNTED_CHUNKS: usize = 8;
 
 /// An error naming the first page of a query's `batch` (a few slugs and their bounds) with
 /// more records in `resp` than its bound.

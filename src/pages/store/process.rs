@@ -25,9 +25,18 @@ thread_local! {
     static TIER: RefCell<ContentCache> = RefCell::new(ContentCache::new(DEFAULT_BYTES));
 }
 
-/// Sets the tier's byte budget for the whole process; 0 turns it off.
+/// Sets the tier's byte budget for the whole process; 0 turns it off, and with it the
+/// answers to coarse queries sessions share ([`crate::pages::collection::answers::Shared`]).
 pub(crate) fn set_capacity(bytes: usize) {
     TIER.with(|t| t.borrow_mut().set_capacity(bytes));
+    if bytes == 0 {
+        crate::pages::collection::answers::forget_shared();
+    }
+}
+
+/// Whether the tier is on: sessions then share what they load and what Chroma answered.
+pub(crate) fn is_on() -> bool {
+    TIER.with(|t| t.borrow().capacity() > 0)
 }
 
 /// One session's view of the tier.

@@ -1,0 +1,121 @@
+//! Searches on a collection another tool wrote, annotated or not: how pages are read (by
+//! slug, or the directory whole), and when an answer another session had may be used.
+
+use super::*;
+
+/// `n` one-chunk pages as another tool writes them (ids its own, the tree counting
+/// nothing), every `every`th holding "token", the last private; annotated or not.
+fn foreign(n: usize, every: usize, annotated: bool) -> FakeChroma {
+    let chroma = FakeChroma::new();
+    for i in 0..n {
+        let doc = format!("page {i}\n{}\n", if i % every == 0 { "a token here" } else { "nothing" });
+        chroma.put("docs", &format!("rec-{i}"), Some(&doc), json!({"page_slug": foreign_slug(i), "chunk_index": 0}));
+    }
+    write_foreign_tree(&chroma, n, &[n - 1]);
+    if annotated {
+        annotate(&chroma);
+    }
+    chroma
+}
+
+fn foreign_slug(i: usize) -> String {
+    format!("{}/p{i:04}.md", if i % 2 == 0 { "api" } else { "guides" })
+}
+
+/// The other tool's tree of `n` pages, those numbered in `private` for admins only.
+fn write_foreign_tree(chroma: &FakeChroma, n: usize, private: &[usize]) {
+    let tree: serde_json::Map<String, Value> = (0..n)
+        .map(|i| {
+            let access = match private.contains(&i) {
+                false => json!({"isPublic": true}),
+                true => json!({"isPublic": false, "groups": ["admin"]}),
+            };
+            (foreign_slug(i), access)
+        })
+        .collect();
+    chroma.put("docs", "__path_tree__", Some(&Value::Object(tree).to_string()), json!({"line_aligned": true}));
+}
+
+fn annotate(chroma: &FakeChroma) {
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = crate::tree::schema::Schema::default();
+    block_on(async move { crate::ingest::annotate::annotate(&client, "docs", &schema).await.unwrap() });
+}
+
+#[test]
+fn most_of_an_annotated_scope_is_read_whole_in_windows_not_a_few_slugs_a_request() {
+    let chroma = foreign(2000, 1, true);
+    let fs = connect(&chroma);
+    chroma.clear_log();
+    let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
+    assert_eq!(args.len(), 3 + 1999, "every visible page, and only those");
+    assert_eq!(cs.prefetch_requests, 7, "1,999 chunks in windows of 300, the last short");
+    let loads: Vec<Value> =
+        chroma.gets().into_iter().filter(|g| g["include"] == json!(["documents", "metadatas"])).collect();
+    assert!(loads.iter().all(|g| g["where"] == json!({"$and": [{"dirs": {"$contains": ""}}, {"isPublic": true}]})));
+    let (args, cs) = search(&fs, &["grep", "-rc", "token", "/guides"]);
+    assert_eq!((args.len(), cs.prefetch_requests), (3, 0), "in memory already");
+    let other = connect_with(&chroma, |o| o.process_cache_bytes = Some(0));
+    chroma.clear_log();
+    let (_, cs) = search(&other, &["grep", "-rc", "token", "/api"]);
+    assert_eq!(cs.prefetch_requests, 4, "1,000 chunks of /api, scoped to it");
+    assert!(chroma.gets().iter().any(|g| g["where"]["$and"][0] == json!({"dirs": {"$contains": "api"}})));
+}
+
+#[test]
+fn a_few_candidates_are_still_read_by_slug() {
+    let chroma = foreign(2000, 400, true);
+    let fs = connect(&chroma);
+    chroma.clear_log();
+    let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
+    assert_eq!(args.len(), 3 + 5);
+    assert_eq!(cs.prefetch_requests, 1, "five pages, one slug list");
+}
+
+#[test]
+fn an_unannotated_collection_is_read_whole_only_by_a_session_that_sees_every_page() {
+    let chroma = foreign(2000, 1, false);
+    let admin = connect_with(&chroma, |o| o.groups = Groups::new(["admin"]));
+    chroma.clear_log();
+    let (args, cs) = search(&admin, &["grep", "-rl", "token", "/"]);
+    assert_eq!(args.len(), 3 + 2000);
+    assert_eq!(cs.prefetch_requests, 7, "2,000 chunks: the seventh window of 300 comes back short");
+    assert!(chroma.gets().iter().any(|g| g["where"] == json!({"chunk_index": {"$gte": 0}})));
+    let public = connect_with(&chroma, |o| {
+        (o.groups, o.unscoped_coarse_query, o.process_cache_bytes) = (Groups::default(), false, Some(0))
+    });
+    chroma.clear_log();
+    let (args, _) = search(&public, &["grep", "-rl", "token", "/"]);
+    assert_eq!(args.len(), 3 + 1999);
+    for g in chroma.gets().iter().filter(|g| g["ids"].is_null()) {
+        assert!(g["where"]["page_slug"]["$in"].is_array(), "pages named one by one: {g}");
+    }
+}
+
+#[test]
+fn a_shared_answer_is_never_given_under_another_tree_or_another_access() {
+    let chroma = foreign(300, 1, true);
+    let early = connect(&chroma);
+    let (args, _) = search(&connect(&chroma), &["grep", "-rl", "token", "/api"]);
+    assert!(args.contains(&"/api/p0000.md".to_string()));
+    let (_, cs) = search(&connect(&chroma), &["grep", "-rl", "token", "/api"]);
+    assert_eq!(cs.coarse_requests, 0, "the same tree and access: the answer is shared");
+    // The other tool makes /api/p0000.md private in its tree; annotate writes it on the chunks.
+    write_foreign_tree(&chroma, 300, &[0, 299]);
+    annotate(&chroma);
+    chroma.clear_log();
+    let (args, cs) = search(&connect(&chroma), &["grep", "-rl", "token", "/api"]);
+    assert!(!args.contains(&"/api/p0000.md".to_string()));
+    assert!(cs.coarse_requests > 0, "a new tree: asked again, not answered from the old tree's answer");
+    assert!(chroma.gets().iter().all(|g| !g.to_string().contains("p0000")));
+    // A session still on the old tree is not given the old answer either: its tree is not
+    // the collection's any more (the connect above found that), so it asks Chroma, which
+    // leaves the private page out.
+    let (_, cs) = search(&early, &["grep", "-rl", "token", "/api"]);
+    assert_eq!(cs.coarse_requests, 1, "Chroma asked: {cs:?}");
+    assert_eq!(cs.coarse_matches, 149, "the page made private is not among Chroma's hits");
+    // An admin session asks the same words under another access: its own question.
+    let admin = connect_with(&chroma, |o| o.groups = Groups::new(["admin"]));
+    let (args, cs) = search(&admin, &["grep", "-rl", "token", "/api"]);
+    assert!(args.contains(&"/api/p0000.md".to_string()) && cs.coarse_requests > 0);
+}
