@@ -3,7 +3,7 @@
 // 40 ms added per request.
 //   node bench/search-quality.mjs [--sizes 1142,10000] [--skip-quality] [--skip-latency]
 //
-// Quality: bench/search-questions.json (68 questions in a user's words of six kinds — how-to,
+// Quality: bench/corpus/search-questions.json (68 questions in a user's words of six kinds — how-to,
 // troubleshooting, configuration, identifier, concept, vague — each with the pages that
 // answer it; a page's /fr/, /es/ and /zh/ translations count as the page) over the 1,142-page
 // corpus, embedded with the built-in all-MiniLM-L6-v2 model (the ingest is kept in
@@ -18,7 +18,15 @@
 // a session whose embed function returns the precomputed vector; p50/p95 of wall time and the
 // requests each search sent, after one untimed pass over the questions.
 //
-// Writes bench/results/search-quality.json and search-latency.json and prints their tables.
+// Languages: bench/corpus/search-questions-multilingual.json (ten pages of an imaginary site
+// builder's docs, each in English, French, Spanish, Japanese, Korean and Chinese, and 25
+// questions, five a language, written for this project), embedded with the built-in model
+// in a collection of their own; the answer is the page in the question's language, with the
+// English pages and the other translations present. hit@1 and hit@5 by language, for the
+// modes as above and for hybrid with the question's language named (`lang`).
+//
+// Writes bench/results/search-quality/all.json, search-latency/all.json and
+// search-languages/all.json and prints their tables (--skip-languages leaves the last out).
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -28,12 +36,12 @@ import { createEmbedder, MODEL } from "chromafs/embed";
 import { ROOT, CORPUS } from "../support/files.mjs";
 import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
 import { startProxy } from "../support/proxy.mjs";
-import { readCorpus, syntheticCorpus } from "./corpus.mjs";
+import { readCorpus, syntheticCorpus } from "./corpus/corpus.mjs";
 import { arg, startResult } from "../support/results.mjs";
 
 const args = process.argv.slice(2);
 const sizes = arg("--sizes", "1142,10000").split(",").map(Number);
-const QUESTIONS = JSON.parse(readFileSync(path.join(ROOT, "bench/search-questions.json"), "utf8")).questions;
+const QUESTIONS = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/search-questions.json"), "utf8")).questions;
 const STOP = new Set(["the", "and", "for", "how", "what", "does", "with", "from", "that", "this", "our", "can", "who", "are", "into", "one", "its", "all", "use", "get", "put", "when", "which", "about", "before", "after", "over", "only", "some", "each", "every", "have", "has", "not", "but", "own", "out", "new", "old", "say", "says", "let", "give", "want", "need", "should", "would", "could", "there", "their", "them", "they", "way", "many", "same", "other", "back", "site", "page", "pages", "docs", "documentation"]);
 
 // grep over / names files //a.md, as just-bash's grep does.
@@ -64,8 +72,13 @@ async function quality(url, base) {
   if (fs?.info().embedding?.model !== MODEL || fs.info().files !== base.length) {
     const t = performance.now();
     process.stderr.write(`embedding ${base.length} pages with ${MODEL} (once; kept in .chroma/bench-quality)…\n`);
-    await ingest({ url, collection: "quality", files: base, embed });
-    process.stderr.write(`ingested in ${((performance.now() - t) / 60000).toFixed(1)} min\n`);
+    // As `chromafs ingest --embed` does: the model on every core.
+    const pooled = await createEmbedder({ threads: "auto" });
+    let chunks = 0;
+    const counted = { ...pooled, embed: (texts) => ((chunks += texts.length), pooled.embed(texts)) };
+    await ingest({ url, collection: "quality", files: base, embed: counted }).finally(() => pooled.close());
+    const s = (performance.now() - t) / 1000;
+    process.stderr.write(`ingested in ${(s / 60).toFixed(1)} min: ${chunks} chunks embedded, ${(chunks / s).toFixed(1)} chunks/s on ${pooled.threads} threads\n`);
     fs = await ChromaFs.connect({ url, collection: "quality", embed });
   }
   // Document frequency of words over the corpus, for the grep baseline's rarest word.
@@ -154,11 +167,48 @@ async function latency(url, base, size) {
   return rows;
 }
 
+const MULTILINGUAL = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/search-questions-multilingual.json"), "utf8"));
+
+/** hit@1 and hit@5 of each method over the multilingual set, overall and by language. */
+async function languages(url) {
+  const embed = await createEmbedder();
+  const files = Object.entries(MULTILINGUAL.pages).map(([p, content]) => ({ path: p, content }));
+  await ingest({ url, collection: "languages", files, embed });
+  const fs = await ChromaFs.connect({ url, collection: "languages", embed });
+  const methods = {
+    lexical: (q) => fs.search(q.question, { k: 10, mode: "lexical" }),
+    dense: (q) => fs.search(q.question, { k: 10, mode: "dense" }),
+    hybrid: (q) => fs.search(q.question, { k: 10 }),
+    "hybrid, lang named": (q) => fs.search(q.question, { k: 10, lang: q.lang }),
+  };
+  const langs = [...new Set(MULTILINGUAL.questions.map((q) => q.lang))];
+  const rows = [];
+  for (const [method, rank] of Object.entries(methods)) {
+    const at = [];
+    for (const q of MULTILINGUAL.questions) at.push({ lang: q.lang, at: (await rank(q)).map((h) => h.path).indexOf(`/${q.answer}`) });
+    const hit = (xs, n) => xs.filter((x) => x.at >= 0 && x.at < n).length / xs.length;
+    rows.push({ method, hit1: hit(at, 1), hit5: hit(at, 5), byLang: Object.fromEntries(langs.map((l) => [l, hit(at.filter((x) => x.lang === l), 5)])) });
+  }
+  return { rows, langs };
+}
+
 const dataDir = path.join(ROOT, ".chroma/bench-quality");
 mkdirSync(dataDir, { recursive: true });
 const chroma = await startOwnChroma("quality", dataDir);
 try {
-  const base = await readCorpus(existsSync(CORPUS) ? CORPUS : (() => { throw new Error(`${CORPUS} is missing`); })());
+  if (!args.includes("--skip-languages")) {
+    const run = startResult("search-languages", {
+      command: "node bench/search-quality.mjs --skip-quality --skip-latency",
+      settings: { questions: `${MULTILINGUAL.questions.length}, five in each of fr, es, ja, ko, zh`, pages: `${Object.keys(MULTILINGUAL.pages).length}: ten in six languages`, model: `${MODEL}, the pages embedded by \`ingest --embed\``, ranks: "the first 10; the answer is the page in the question's language" },
+    });
+    const { rows, langs } = await languages(chroma.url);
+    const f = (x) => x.toFixed(2);
+    run.table("languages", ["method", "hit@1:", "hit@5:", `hit@5 by language (${langs.join(", ")})`], rows.map((r) => [r.method, f(r.hit1), f(r.hit5), langs.map((l) => f(r.byLang[l])).join(", ")]));
+    for (const r of rows) run.fact(r.method, { hit1: +f(r.hit1), hit5: +f(r.hit5) });
+    run.save();
+  }
+  const skipCorpus = args.includes("--skip-quality") && args.includes("--skip-latency");
+  const base = skipCorpus ? [] : await readCorpus(existsSync(CORPUS) ? CORPUS : (() => { throw new Error(`${CORPUS} is missing`); })());
   if (!args.includes("--skip-quality")) {
     const run = startResult("search-quality", {
       command: "node bench/search-quality.mjs --skip-latency",

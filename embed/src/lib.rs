@@ -41,6 +41,8 @@ impl std::fmt::Display for EmbedError {
     }
 }
 
+impl std::error::Error for EmbedError {}
+
 fn fail(what: &str) -> impl Fn(&dyn std::fmt::Display) -> EmbedError + '_ {
     move |e| EmbedError(format!("{what}: {e}"))
 }

@@ -58,15 +58,22 @@ impl ChromaFs {
         })
     }
 
-    /// `fs.search(query, { k, path, cwd })`: the best pages, as
+    /// `fs.search(query, { k, path, cwd, mode, lang })`: the best pages, as
     /// `[{ path, startLine, endLine, score, snippet }]`, best first.
     pub fn search(&self, query: String, options: JsValue) -> Promise {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
         let number = |key: &str| get(&options, key).and_then(|v| v.as_f64());
         let text = |key: &str| get(&options, key).and_then(|v| v.as_string());
-        let q = match command::query_of(query, number("k"), text("cwd"), text("path"), text("mode")) {
+        let options = command::Options {
+            k: number("k"),
+            cwd: text("cwd"),
+            path: text("path"),
+            mode: text("mode"),
+            lang: text("lang"),
+        };
+        let q = match command::query_of(query, options) {
             Ok(q) => q,
-            Err(why) => return Promise::reject(&invalid(why)),
+            Err(why) => return Promise::reject(&invalid(&why)),
         };
         promise(async move {
             let e = embedder.as_deref().map(|e| e as &dyn Embedder);

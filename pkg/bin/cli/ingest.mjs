@@ -4,7 +4,8 @@
 import { readFile, readdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { ingest } from "../../node.mjs";
-import { CliError, UsageError, builtInEmbedder, formatBytes, plural, progress } from "./common.mjs";
+import { MODEL } from "../../embed.mjs";
+import { CliError, UsageError, formatBytes, plural, progress } from "./common.mjs";
 
 export async function runIngest(dir, conn, values) {
   let chunkBytes;
@@ -60,8 +61,9 @@ export async function runIngest(dir, conn, values) {
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
   if (values["plain-tree"]) options.plainTree = true;
   if (values["default-private"]) options.defaultAccess = "private";
-  if (values.embed) options.embed = await builtInEmbedder();
-  const s = await ingest(options);
+  const embedder = values.embed ? await loadEmbedder(files) : undefined;
+  if (embedder) options.embed = embedder;
+  const s = await ingest(options).finally(() => embedder?.finish());
 
   let line =
     `ingested ${plural(s.pages, "page")} (${s.publicPages} public, ${s.restrictedPages} restricted) ` +
@@ -72,6 +74,77 @@ export async function runIngest(dir, conn, values) {
   if (!s.lineAligned) line += "\nnote: some lines exceed the chunk size, so chunks are not all line-aligned and grep cannot narrow its search with Chroma";
   process.stdout.write(line + "\n");
   return 0;
+}
+
+/**
+ * The built-in model on every core (one instance per worker thread), wrapped to show
+ * what it does: on a terminal a line kept current (pages, chunks embedded, chunks a
+ * second, time left), otherwise one line when it is done. Only chunks that changed reach
+ * the model, so the time left is an upper bound, from the bytes of the pages not yet seen.
+ */
+async function loadEmbedder(files) {
+  progress(`loading the ${MODEL} model…`);
+  const { createEmbedder } = await import("../../embed.mjs");
+  const meter = embedMeter(files);
+  const loaded = await createEmbedder({ threads: "auto", onBatch: meter.batch }).catch((e) => {
+    throw new CliError(e.message);
+  });
+  meter.threads = loaded.threads;
+  return {
+    model: loaded.model,
+    dimension: loaded.dimension,
+    embed: (texts) => (meter.start(texts), loaded.embed(texts)),
+    finish: () => (meter.done(), loaded.close()),
+  };
+}
+
+/** Counts what the model embeds, and says it (see `loadEmbedder`). */
+function embedMeter(files) {
+  const tty = Boolean(process.stderr.isTTY);
+  const total = files.reduce((n, f) => n + f.content.byteLength, 0);
+  // From the first text the model is given: loading it is said apart.
+  let started;
+  let chunks = 0;
+  let bytes = 0;
+  let shown = 0;
+  const seconds = () => (started === undefined ? 0 : (performance.now() - started) / 1000);
+  const rate = () => chunks / Math.max(seconds(), 1e-3);
+  const line = () => {
+    const perChunk = bytes / Math.max(chunks, 1);
+    const left = chunks ? Math.max(total - bytes, 0) / perChunk / rate() : NaN;
+    const eta = Number.isFinite(left) ? `, at most ${duration(left)} left` : "";
+    return `embedding: ${plural(files.length, "page")}, ${plural(chunks, "chunk")} embedded, ${rate().toFixed(1)} chunks/s${eta}`;
+  };
+  const meter = {
+    threads: 1,
+    // The mean bytes of a text of the call under way (ingest makes one call at a time).
+    mean: 0,
+    start(texts) {
+      started ??= performance.now();
+      meter.mean = texts.reduce((n, t) => n + Buffer.byteLength(t), 0) / Math.max(texts.length, 1);
+    },
+    batch(n) {
+      chunks += n;
+      bytes += n * meter.mean;
+      if (tty && performance.now() - shown > 250) {
+        shown = performance.now();
+        process.stderr.write(`\r\x1b[K${line()}`);
+      }
+    },
+    done() {
+      if (tty && shown) process.stderr.write("\r\x1b[K");
+      process.stderr.write(
+        `chromafs: embedded ${plural(chunks, "chunk")} in ${duration(seconds())} (${rate().toFixed(1)} chunks/s, ${plural(meter.threads, "thread")})\n`,
+      );
+    },
+  };
+  return meter;
+}
+
+function duration(seconds) {
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
 }
 
 /**

@@ -21,6 +21,9 @@ use std::collections::HashSet;
 
 /// Terms that ask Chroma for candidates, at most (two requests hold two or three each).
 const FILTER_TERMS: usize = 6;
+/// Pieces of CJK text asked at most (see [`super::script::probes`]): one spelling each, so
+/// the two requests hold this many.
+pub(super) const FILTER_PROBES: usize = 2 * MAX_DOCUMENT_PREDICATES;
 
 /// One chunk of a visible page.
 #[derive(Debug, Clone)]
@@ -110,10 +113,18 @@ impl Reach<'_> {
     /// specific terms first. When a request comes back full, the term that most of its
     /// chunks hold is left out and the rest asked again, so a common word cannot crowd out
     /// the rare ones; otherwise the next request asks the terms that did not fit.
-    pub(super) async fn containing(&self, terms: &[String], query: &str) -> Result<Vec<Chunk>, ChromaError> {
+    /// `probes` (pieces of CJK text, the most telling first) fill what room the terms leave.
+    pub(super) async fn containing(
+        &self,
+        terms: &[String],
+        probes: &[String],
+        query: &str,
+    ) -> Result<Vec<Chunk>, ChromaError> {
         let mut pending: Vec<&String> = terms.iter().filter(|t| t.chars().count() >= 3).collect();
         crate::base::sort::sort_by(&mut pending, |a, b| specificity(b).cmp(&specificity(a)));
         pending.truncate(FILTER_TERMS);
+        let used: usize = pending.iter().map(|t| spellings(t, query).len()).sum();
+        pending.extend(probes.iter().take(FILTER_PROBES.saturating_sub(used)));
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         for _ in 0..2 {

@@ -1,6 +1,6 @@
 //! The `search` command: its command line, its help, and what it prints.
 //!
-//! `search [-n K] [--path DIR] [-l] [--json] QUERY…` prints the K best pages, one block
+//! `search [-n K] [--path DIR] [--lang LANG] [-l] [--json] QUERY…` prints the K best pages, one block
 //! each: `PATH:START-END` (the lines of the best chunk, ready for `sed -n 'START,ENDp'
 //! PATH`) and the chunk's most telling line with its number. `-l` prints paths only;
 //! `--json` one object per line. Exit codes follow grep: 0 when something was found, 1
@@ -23,10 +23,14 @@ most telling line. Read a hit with: sed -n 'START,ENDp' PATH
 Ranking combines the question's words (exact identifiers, error codes and option names
 rank first) with its meaning, when the session has an embedding function. Use grep for
 every occurrence of an exact string; use search when you do not know the exact words.
+A question in another language than English ranks the pages in its language first (a
+page's language is its first directory when that is a language code, as in /fr/ or
+/zh-cn/, else English).
 
 Options:
   -n K          show the K best pages (default 10, at most 100)
   --path DIR    search only pages under DIR (relative to the working directory)
+  --lang LANG   search only pages in language LANG (a code: en, fr, ja, zh-cn…)
   -l            print paths only
   --json        print one JSON object per page: path, startLine, endLine, score, snippet
   --help        show this help
@@ -63,6 +67,7 @@ fn count(value: &str) -> Result<usize, Printed> {
 /// Reads the command line; a usage error is the command's answer.
 pub(crate) fn parse(args: &[String], cwd: &str) -> Result<Parsed, Printed> {
     let (mut k, mut dir, mut format, mut words) = (DEFAULT_K, None, Format::Blocks, Vec::new());
+    let mut lang = None;
     let mut rest = args.iter();
     let mut options = true;
     while let Some(a) = rest.next() {
@@ -76,6 +81,8 @@ pub(crate) fn parse(args: &[String], cwd: &str) -> Result<Parsed, Printed> {
             "--json" => format = Format::Json,
             "-n" => k = count(&value("-n")?)?,
             "--path" => dir = Some(value("--path")?),
+            "--lang" => lang = Some(language(&value("--lang")?).map_err(|why| usage(&why))?),
+            _ if a.starts_with("--lang=") => lang = Some(language(&a["--lang=".len()..]).map_err(|why| usage(&why))?),
             _ if a.starts_with("--path=") => dir = Some(a["--path=".len()..].to_string()),
             _ if a.starts_with("-n") => k = count(&a[2..])?,
             _ => return Err(usage(&format!("unknown option '{a}'"))),
@@ -85,7 +92,14 @@ pub(crate) fn parse(args: &[String], cwd: &str) -> Result<Parsed, Printed> {
         return Err(usage("no query given"));
     }
     let dir = path::resolve(cwd, dir.as_deref().unwrap_or("."));
-    Ok(Parsed::Search { query: Query { text: words.join(" "), k, dir, mode: Mode::Hybrid }, format })
+    Ok(Parsed::Search { query: Query { text: words.join(" "), k, dir, mode: Mode::Hybrid, lang }, format })
+}
+
+/// A language tag as `--lang` and the `lang` option take it, or why not.
+fn language(tag: &str) -> Result<String, String> {
+    super::lang::parse(tag)
+        .map(str::to_string)
+        .ok_or_else(|| format!("unknown language '{tag}' (a code such as en, fr, ja, zh-cn)"))
 }
 
 /// What the command prints for its hits.
@@ -137,20 +151,25 @@ fn json_line(h: &Hit) -> String {
     )
 }
 
-/// The query of `fs.search(text, { k, cwd, path, mode })`: `k` a whole number from 1 to
-/// 100 (default 10), `path` resolved against `cwd` (default `/`), `mode` one of `"hybrid"`
-/// (the default), `"lexical"` and `"dense"`; or why not.
-pub(crate) fn query_of(
-    text: String,
-    k: Option<f64>,
-    cwd: Option<String>,
-    path: Option<String>,
-    mode: Option<String>,
-) -> Result<Query, &'static str> {
+/// The options of `fs.search(text, { k, cwd, path, mode, lang })`, as given.
+#[derive(Debug, Default)]
+pub(crate) struct Options {
+    pub k: Option<f64>,
+    pub cwd: Option<String>,
+    pub path: Option<String>,
+    pub mode: Option<String>,
+    pub lang: Option<String>,
+}
+
+/// The query of `fs.search(text, options)`: `k` a whole number from 1 to 100 (default
+/// 10), `path` resolved against `cwd` (default `/`), `mode` one of `"hybrid"` (the
+/// default), `"lexical"` and `"dense"`, `lang` a language code; or why not.
+pub(crate) fn query_of(text: String, o: Options) -> Result<Query, String> {
+    let Options { k, cwd, path, mode, lang } = o;
     let k = match k {
         None => 10,
         Some(k) if k.fract() == 0.0 && (1.0..=100.0).contains(&k) => k as usize,
-        Some(_) => return Err("option k must be a whole number from 1 to 100"),
+        Some(_) => return Err("option k must be a whole number from 1 to 100".into()),
     };
     let cwd = path::normalize(&cwd.unwrap_or_else(|| "/".into()));
     let dir = path::resolve(&cwd, &path.unwrap_or_else(|| ".".into()));
@@ -158,9 +177,10 @@ pub(crate) fn query_of(
         None | Some("hybrid") => Mode::Hybrid,
         Some("lexical") => Mode::Lexical,
         Some("dense") => Mode::Dense,
-        Some(_) => return Err("option mode must be \"hybrid\", \"lexical\" or \"dense\""),
+        Some(_) => return Err("option mode must be \"hybrid\", \"lexical\" or \"dense\"".into()),
     };
-    Ok(Query { text, k, dir, mode })
+    let lang = lang.map(|l| language(&l).map_err(|why| format!("option lang: {why}"))).transpose()?;
+    Ok(Query { text, k, dir, mode, lang })
 }
 
 #[cfg(test)]
@@ -188,6 +208,15 @@ mod tests {
         };
         assert_eq!((query.text.as_str(), query.k, query.dir.as_str(), format), ("-x", 5, "/", Format::Json));
         assert!(matches!(parse(&args(&["--help"]), "/"), Ok(Parsed::Help)));
+        let Ok(Parsed::Search { query, .. }) = parse(&args(&["--lang", "zh-CN", "配置"]), "/") else { panic!() };
+        assert_eq!(query.lang.as_deref(), Some("zh"));
+        let Ok(Parsed::Search { query, .. }) = parse(&args(&["--lang=fr", "x"]), "/") else { panic!() };
+        assert_eq!(query.lang.as_deref(), Some("fr"));
+        let q = query_of("x".into(), Options { lang: Some("ja".into()), ..Options::default() }).unwrap();
+        assert_eq!(q.lang.as_deref(), Some("ja"));
+        assert!(query_of("x".into(), Options { lang: Some("xx".into()), ..Options::default() })
+            .unwrap_err()
+            .contains("unknown language"));
     }
 
     #[test]
@@ -198,6 +227,7 @@ mod tests {
             (&["--nope", "x"][..], "unknown option"),
             (&[][..], "no query"),
             (&["  "][..], "no query"),
+            (&["--lang", "elvish", "x"][..], "unknown language"),
         ] {
             let Err(p) = parse(&args(a), "/") else { panic!("{a:?}") };
             assert_eq!(p.exit_code, 2);

@@ -81,7 +81,7 @@ fn start_in_page(view: SessionView<'_>, c: &Chunk) -> Option<u64> {
 /// The chunk's line with the most of the query's terms (the first non-blank one when none
 /// has any), cut to [`SNIPPET_CHARS`].
 fn snippet(text: &str, start: Option<u64>, terms: &[String]) -> Option<(Option<u64>, String)> {
-    let score = |line: &str| words(line).filter(|w| terms.contains(w)).count();
+    let score = |line: &str| words(line).iter().filter(|w| terms.contains(w)).count();
     let lines: Vec<(usize, &str)> = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).collect();
     let (i, line) = lines.iter().copied().max_by(|a, b| score(a.1).cmp(&score(b.1)).then(b.0.cmp(&a.0)))?;
     let line = line.trim();

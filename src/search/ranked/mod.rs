@@ -23,8 +23,10 @@
 mod chunks;
 pub(crate) mod command;
 mod hits;
+pub(crate) mod lang;
 mod scan;
 mod score;
+mod script;
 mod words;
 
 use crate::base::embed::{Embedder, Embedding};
@@ -52,6 +54,9 @@ pub(crate) struct Query {
     /// The directory searched, normalised (`/` for everything).
     pub dir: String,
     pub mode: Mode,
+    /// The language the pages must be in (`--lang`), checked by [`lang::parse`]; without
+    /// it, the pages in the question's language rank first (but for the default language).
+    pub lang: Option<String>,
 }
 
 /// Which rankings a search fuses: both (the default), or one alone (to compare them).
@@ -129,12 +134,16 @@ pub(crate) async fn search(
     if terms.is_empty() || q.k == 0 {
         return if terms.is_empty() { Err(RankError::Empty) } else { Ok(Vec::new()) };
     }
+    let language = lang::preference(q.lang.as_deref(), text);
     if view.unscoped() {
         if q.mode == Mode::Dense {
             return Err(RankError::Unscoped);
         }
         let best = scan::best(view, &q.dir, &terms, q.k).await.map_err(RankError::Scan)?;
-        let best: Vec<(&Chunk, f64)> = best.iter().map(|(c, s)| (c, *s)).collect();
+        let mut best: Vec<(&Chunk, f64)> = best.iter().map(|(c, s)| (c, *s)).collect();
+        if let Some(p) = language.as_ref().filter(|p| p.only) {
+            best.retain(|(c, _)| lang::of_page(&c.path) == p.lang);
+        }
         return hits::hits(view, &best, &terms).await.map_err(RankError::Load);
     }
     let embedding =
@@ -157,9 +166,12 @@ pub(crate) async fn search(
         _ if hybrid => terms.iter().filter(|t| words::is_identifier(t) || words::is_camel(t, text)).cloned().collect(),
         _ => terms.clone(),
     };
+    // Chinese, Japanese and Korean words reach the full-text filter as pieces of three
+    // characters, and are asked for even with an embedder: a model may not read them.
+    let probes = if q.mode == Mode::Dense { Vec::new() } else { script::probes(text, chunks::FILTER_PROBES) };
     // The words re-score the neighbours in a hybrid search: twice as many to choose from.
     let neighbours = ((if hybrid { 2 } else { 1 }) * q.k * per_hit).clamp(MIN_NEIGHBOURS, crate::chroma::MAX_PAGE);
-    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&asked, text))];
+    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&asked, &probes, text))];
     if let Some(v) = embedding {
         asks.push(Box::pin(reach.nearest(v, neighbours)));
     }
@@ -170,6 +182,9 @@ pub(crate) async fn search(
     let mut all: Vec<Chunk> = lexical;
     let mut seen: std::collections::HashSet<String> = all.iter().map(|c| c.id.clone()).collect();
     all.extend(dense.iter().flatten().filter(|c| seen.insert(c.id.clone())).cloned());
+    let kept = |c: &Chunk| language.as_ref().is_none_or(|p| !p.only || lang::of_page(&c.path) == p.lang);
+    all.retain(kept);
+    let dense: Option<Vec<Chunk>> = dense.map(|d| d.into_iter().filter(kept).collect());
     let pool: &[Chunk] = if q.mode == Mode::Dense { &[] } else { &all };
     let by_words: Vec<&str> = score::bm25(pool, &terms, total).into_iter().map(|(i, _)| all[i].id.as_str()).collect();
     let mut rankings = vec![by_words];
@@ -178,6 +193,9 @@ pub(crate) async fn search(
     }
     let mut fused = score::fuse(&rankings);
     score::identifiers_first(&mut fused, &all, &terms);
+    if let Some(p) = language.as_ref().filter(|p| p.only || p.lang != lang::DEFAULT_LANGUAGE) {
+        score::language_first(&mut fused, &all, p.lang, terms.len());
+    }
     let best = hits::best_pages(&all, &fused, q.k);
     hits::hits(view, &best, &terms).await.map_err(RankError::Load)
 }

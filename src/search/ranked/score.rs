@@ -99,6 +99,23 @@ pub(super) fn identifiers_first(fused: &mut [(&str, f64)], chunks: &[Chunk], ter
     fused.copy_from_slice(&sorted);
 }
 
+/// `fused` with the chunks of pages in `lang` first, in their order otherwise. The tier
+/// adds more points than [`identifiers_first`] can (`terms` + 1), so scores stay in rank
+/// order; where no page is in `lang`, nothing moves.
+pub(super) fn language_first(fused: &mut [(&str, f64)], chunks: &[Chunk], lang: &str, terms: usize) {
+    let of = |id: &str| chunks.iter().find(|c| c.id == id).map(|c| super::lang::of_page(&c.path));
+    let tiers: Vec<bool> = fused.iter().map(|(id, _)| of(id) == Some(lang)).collect();
+    if !tiers.iter().any(|t| *t) {
+        return;
+    }
+    let mut order: Vec<usize> = (0..fused.len()).collect();
+    crate::base::sort::sort_by(&mut order, |a, b| tiers[*b].cmp(&tiers[*a]));
+    let bonus = (terms + 1) as f64;
+    let sorted: Vec<(&str, f64)> =
+        order.iter().map(|&i| (fused[i].0, fused[i].1 + if tiers[i] { bonus } else { 0.0 })).collect();
+    fused.copy_from_slice(&sorted);
+}
+
 /// What reciprocal-rank fusion gives the chunk at `rank` (0 for the first) of a ranking.
 pub(super) fn rrf(rank: usize) -> f64 {
     1.0 / (RRF_K + rank as f64 + 1.0)

@@ -98,7 +98,7 @@ fn ask(
     k: usize,
     dir: &str,
 ) -> Result<Vec<Hit>, RankError> {
-    let (fs, q) = (fs.clone(), Query { text: text.into(), k, dir: dir.into(), mode: Mode::Hybrid });
+    let (fs, q) = (fs.clone(), Query { text: text.into(), k, dir: dir.into(), mode: Mode::Hybrid, lang: None });
     block_on(async move { search(SessionView::new(&fs), embedder.as_deref(), &q).await })
 }
 
@@ -219,7 +219,7 @@ fn without_access_on_chunks_what_a_search_costs_does_not_depend_on_hidden_text()
         assert!(!asked.iter().any(|b| b.contains("where_document") || b.contains("query_embeddings")), "{asked:?}");
         seen.push((hits, asked));
         let cold = session(chroma, &[]);
-        let q = Query { text: "renew secret token".into(), k: 5, dir: "/".into(), mode: Mode::Hybrid };
+        let q = Query { text: "renew secret token".into(), k: 5, dir: "/".into(), mode: Mode::Hybrid, lang: None };
         let out = block_on(async move {
             cold.begin_command_within(crate::chroma::budget::Limits { max_requests: Some(1), timeout_ms: None });
             search(SessionView::new(&cold), None, &q).await.map_err(|e| e.to_string())
@@ -306,5 +306,70 @@ struct Topics4Wide;
 impl Embedder for Topics4Wide {
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
         Box::pin(async move { Ok(texts.iter().map(|t| [topic_vector(t), vec![0.0; 4]].concat()).collect()) })
+    }
+}
+
+/// One page in five languages, as docs sites lay translations out, and a hidden one.
+const TRANSLATED: &[(&str, &str)] = &[
+    ("guides/database.md", "# Database\n\nSet the database connection in astro.config.mjs.\n"),
+    (
+        "fr/guides/database.md",
+        "# Base de données\n\nDéfinissez la connexion à la base de données dans astro.config.mjs.\n",
+    ),
+    ("ja/guides/database.md", "# データベース\n\nデータベースの接続は astro.config.mjs で設定します。\n"),
+    ("zh-cn/guides/database.md", "# 数据库\n\n在 astro.config.mjs 中配置数据库连接。\n"),
+    ("ko/guides/database.md", "# 데이터베이스\n\n데이터베이스 연결은 astro.config.mjs 에서 설정합니다.\n"),
+    ("ja/guides/theme.md", "# テーマ\n\n色とフォントを選びます。\n"),
+    ("ja/internal/keys.md", "# 秘密\n\nデータベースの接続の秘密の鍵はここにあります。データベース接続。\n"),
+];
+
+fn translated() -> FakeChroma {
+    let chroma = FakeChroma::new();
+    let access = r#"{"ja/internal/**": {"isPublic": false, "groups": ["admin"]}}"#;
+    crate::testing::ingest(&chroma, TRANSLATED, access, 4096, Rc::new(Topics));
+    chroma
+}
+
+fn ask_in(fs: &Rc<Filesystem>, embedder: Option<Rc<dyn Embedder>>, text: &str, lang: Option<&str>) -> Vec<Hit> {
+    let q = Query { text: text.into(), k: 10, dir: "/".into(), mode: Mode::Hybrid, lang: lang.map(str::to_string) };
+    let fs = fs.clone();
+    block_on(async move { search(SessionView::new(&fs), embedder.as_deref(), &q).await }).unwrap()
+}
+
+#[test]
+fn a_question_finds_the_page_in_its_own_language_first() {
+    let chroma = translated();
+    let fs = session(&chroma, &[]);
+    for embedder in [None, Some(Rc::new(Topics) as Rc<dyn Embedder>)] {
+        for (q, first) in [
+            ("データベースの接続を設定する方法", "/ja/guides/database.md"),
+            ("如何配置数据库连接", "/zh-cn/guides/database.md"),
+            ("데이터베이스 연결을 설정하려면", "/ko/guides/database.md"),
+            ("Comment définir la connexion à la base de données dans astro.config.mjs ?", "/fr/guides/database.md"),
+            ("How do I set the database connection in astro.config.mjs", "/guides/database.md"),
+        ] {
+            let hits = ask_in(&fs, embedder.clone(), q, None);
+            assert_eq!(hits.first().map(|h| h.path.as_str()), Some(first), "{q}: {hits:?}");
+            assert!(!hits.iter().any(|h| h.path.contains("/internal/")), "{q}: {hits:?}");
+        }
+    }
+    let admin = session(&chroma, &["admin"]);
+    let hits = ask_in(&admin, None, "データベースの接続の秘密", None);
+    assert_eq!(hits[0].path, "/ja/internal/keys.md", "the admin sees it: {hits:?}");
+}
+
+#[test]
+fn lang_keeps_to_the_pages_of_one_language() {
+    let chroma = translated();
+    let fs = session(&chroma, &[]);
+    for embedder in [None, Some(Rc::new(Topics) as Rc<dyn Embedder>)] {
+        // With an embedder every page is someone's neighbour: what counts is which.
+        let hits = ask_in(&fs, embedder.clone(), "astro.config.mjs database", Some("ko"));
+        assert_eq!(paths(&hits), ["/ko/guides/database.md"]);
+        let hits = ask_in(&fs, embedder.clone(), "astro.config.mjs", Some("en"));
+        assert_eq!(paths(&hits), ["/guides/database.md"], "unprefixed pages are the default language");
+        let hits = ask_in(&fs, embedder, "データベース", Some("ja"));
+        assert_eq!(hits[0].path, "/ja/guides/database.md");
+        assert!(hits.iter().all(|h| h.path.starts_with("/ja/guides/")), "never the hidden page: {hits:?}");
     }
 }

@@ -1,13 +1,17 @@
 //! Words as the lexical ranking counts them, in queries and in pages alike.
 //!
 //! A word is a run of letters, digits and `_`, so `api_key`, `E401` and `v2` stay whole
-//! while `mint.json` is two words. Letters are folded to lower case for ASCII only (the
-//! Unicode tables would cost the module more than they add to a ranking), and a plural
-//! ending is taken off (`keys` → `key`, `policies` → `policy`), the one inflection that
-//! changes nothing a user means. Queries also drop the words that carry no topic ("how do
-//! I …"), which would otherwise reward pages for being long.
+//! while `mint.json` is two words. Letters are folded ([`script`]: lower case, accents
+//! off), Chinese, Japanese and Korean text is counted in pairs of characters, and a
+//! plural ending is taken off (`keys` → `key`, `policies` → `policy`), the one inflection
+//! that changes nothing a user means. Queries also drop the words that carry no topic
+//! ("how do I …", "comment puis-je …"), which would otherwise reward pages for being long.
 
-/// Words that say nothing about what a question is about.
+use super::script::{self, fold, fold_into, is_cjk};
+
+/// Words that say nothing about what a question is about, folded: English, then French,
+/// Spanish, Portuguese and German (the languages docs sites translate into most whose
+/// words have spaces between them).
 const STOPWORDS: &[&str] = &[
     "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "but",
     "by", "can", "could", "did", "do", "does", "doing", "each", "for", "from", "get", "got", "had", "has", "have",
@@ -15,14 +19,23 @@ const STOPWORDS: &[&str] = &[
     "might", "more", "most", "my", "need", "no", "not", "of", "on", "one", "or", "other", "our", "out", "should", "so",
     "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
     "too", "up", "use", "using", "very", "want", "was", "way", "we", "were", "what", "when", "where", "which", "while",
-    "who", "why", "will", "with", "would", "you", "your",
+    "who", "why", "will", "with", "would", "you", "your", // French
+    "au", "aux", "avec", "ce", "ces", "comment", "dans", "de", "des", "du", "elle", "en", "est", "et", "faire", "il",
+    "je", "la", "le", "les", "leur", "ma", "mes", "mon", "ne", "nous", "ou", "par", "pas", "peut", "peux", "pour",
+    "puis", "quand", "que", "quel", "quelle", "qui", "sa", "se", "ses", "son", "sont", "sur", "un", "une", "vous",
+    "votre", "vos", "y", // Spanish
+    "al", "como", "con", "cual", "cuando", "del", "donde", "el", "ella", "esta", "este", "hacer", "lo", "los", "las",
+    "mi", "mis", "para", "pero", "por", "puedo", "si", "su", "sus", "tengo", "uno", "una", "unos", "yo",
+    // Portuguese
+    "da", "dos", "em", "eu", "meu", "minha", "na", "nos", "um", "uma", "posso", "voce", // German
+    "auf", "der", "das", "den", "dem", "ein", "eine", "einen", "ich", "ist", "kann", "und", "wie", "wo", "zu",
 ];
 
 fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    c.is_alphanumeric() || c == '_' || script::is_combining(c)
 }
 
-/// `word` (already lower case) without a plural ending.
+/// `word` (already folded) without a plural ending.
 fn stem(word: &str) -> String {
     let mut w = word.to_string();
     stem_in_place(&mut w);
@@ -42,20 +55,63 @@ fn stem_in_place(word: &mut String) {
 }
 
 /// The words of `text`, folded and stemmed, in order.
-pub(super) fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty()).map(|w| stem(&w.to_ascii_lowercase()))
+pub(super) fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    each_word(text, |w| out.push(w.to_string()));
+    out
 }
 
 /// Calls `f` with each of [`words`], through one buffer: the chunks a search scores hold
 /// hundreds of thousands of words, and each need not be a string of its own.
 pub(super) fn each_word(text: &str, mut f: impl FnMut(&str)) {
     let mut buf = String::new();
-    for w in text.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty()) {
+    let mut pair = String::new();
+    for run in text.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty()) {
         buf.clear();
-        buf.push_str(w);
-        buf.make_ascii_lowercase();
-        stem_in_place(&mut buf);
-        f(&buf);
+        if run.is_ascii() {
+            buf.push_str(run);
+            buf.make_ascii_lowercase();
+            stem_in_place(&mut buf);
+            f(&buf);
+        } else {
+            each_part(run, &mut buf, &mut pair, &mut f);
+        }
+    }
+}
+
+/// The words of a run with letters beyond ASCII: its CJK characters in overlapping pairs
+/// (one alone where it has no CJK neighbour), the letters between them folded, as words.
+fn each_part(run: &str, buf: &mut String, pair: &mut String, f: &mut impl FnMut(&str)) {
+    let word = |buf: &mut String, f: &mut dyn FnMut(&str)| {
+        if !buf.is_empty() {
+            stem_in_place(buf);
+            f(buf);
+            buf.clear();
+        }
+    };
+    // The CJK character before this one, and whether it is in no pair yet.
+    let mut prev: Option<(char, bool)> = None;
+    for c in run.chars() {
+        if is_cjk(c) {
+            word(buf, f);
+            if let Some((p, _)) = prev {
+                pair.clear();
+                pair.push(p);
+                pair.push(c);
+                f(pair);
+            }
+            prev = Some((c, prev.is_none()));
+        } else {
+            if let Some((p, true)) = prev {
+                f(p.encode_utf8(&mut [0; 4]));
+            }
+            prev = None;
+            fold_into(c, buf);
+        }
+    }
+    word(buf, f);
+    if let Some((p, true)) = prev {
+        f(p.encode_utf8(&mut [0; 4]));
     }
 }
 
@@ -70,7 +126,8 @@ pub(super) fn bounded(query: &str) -> &str {
     let mut in_word = false;
     for (i, c) in query.char_indices() {
         let word = is_word_char(c);
-        if word && !in_word {
+        // A CJK character is a word of its own here: a sentence of them is one run.
+        if word && (!in_word || is_cjk(c)) {
             if seen == MAX_QUERY_WORDS {
                 return &query[..i];
             }
@@ -126,12 +183,30 @@ pub(super) fn spellings(term: &str, query: &str) -> Vec<String> {
 }
 
 /// How `query` writes `term`: each of its words that folds and stems to the term, cut to
-/// the term's length (the stem is a prefix of the folded word, but for `-ies` → `-y`).
+/// the term's length (the stem is a prefix of the folded word, but for `-ies` → `-y`). A
+/// word with accents is also given in lower case (`Configuración`, `configuración`); one
+/// whose folding changes its length (`Straße`) is given whole.
 fn written<'q>(term: &'q str, query: &'q str) -> impl Iterator<Item = String> + 'q {
-    query
-        .split(|c: char| !is_word_char(c))
-        .filter(move |w| stem(&w.to_ascii_lowercase()) == term && w.to_ascii_lowercase().starts_with(term))
-        .map(move |w| w[..term.len()].to_string())
+    query.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty() && !w.chars().any(is_cjk)).flat_map(move |w| {
+        let folded = fold(w);
+        if stem(&folded) != term || !folded.starts_with(term) {
+            return Vec::new();
+        }
+        if w.is_ascii() {
+            return vec![w[..term.len()].to_string()];
+        }
+        let kept: String = if folded.chars().count() == w.chars().count() {
+            w.chars().take(term.chars().count()).collect()
+        } else {
+            w.to_string()
+        };
+        let lower: String = kept.chars().map(script::lower).collect();
+        if lower == kept {
+            vec![kept]
+        } else {
+            vec![kept, lower]
+        }
+    })
 }
 
 /// Whether `query` writes `term` with a capital after its first letter (`apiPlaygroundInputs`).
@@ -153,7 +228,7 @@ mod tests {
     #[test]
     fn words_are_folded_and_plurals_taken_off() {
         let text = "Rotate the API_KEYS, policies and Keys; E401 in mint.json";
-        let w: Vec<String> = words(text).collect();
+        let w = words(text);
         assert_eq!(w, ["rotate", "the", "api_key", "policy", "and", "key", "e401", "in", "mint", "json"]);
         let mut each = Vec::new();
         each_word(text, |w| each.push(w.to_string()));
@@ -162,6 +237,40 @@ mod tests {
         assert_eq!(stem("status"), "status");
         assert_eq!(stem("boxes"), "box");
         assert_eq!(stem("gas"), "gas", "short words keep their s");
+    }
+
+    #[test]
+    fn cjk_text_is_counted_in_pairs() {
+        assert_eq!(words("設定方法"), ["設定", "定方", "方法"]);
+        assert_eq!(words("Astroのコンポーネント"), ["astro", "のコ", "コン", "ンポ", "ポー", "ーネ", "ネン", "ント"]);
+        assert_eq!(words("API키를 설정"), ["api", "키를", "설정"]);
+        assert_eq!(words("の config 字"), ["の", "config", "字"], "a character alone is a word");
+        assert_eq!(words("数据库v2配置"), ["数据", "据库", "v2", "配置"]);
+        let q = terms("如何配置数据库连接？");
+        assert!(q.contains(&"配置".to_string()) && q.contains(&"数据".to_string()), "{q:?}");
+        let page = words("本页介绍如何配置数据库的连接参数");
+        assert!(q.iter().filter(|t| page.contains(t)).count() >= 4, "the question's pairs meet the page's");
+    }
+
+    #[test]
+    fn accents_fold_on_both_sides() {
+        assert_eq!(words("Configuración de las Páginas"), ["configuracion", "de", "las", "pagina"]);
+        assert_eq!(terms("¿Cómo configuro la configuración?"), ["configuro", "configuracion"]);
+        assert_eq!(terms("Comment créer une page"), ["creer", "page"]);
+        assert_eq!(words("e\u{301}cole"), ["ecole"], "a combining accent stays in its word");
+        assert_eq!(
+            spellings("configuracion", "la Configuración"),
+            ["configuracion", "Configuracion", "CONFIGURACION", "Configuración", "configuración"]
+        );
+        assert_eq!(spellings("strasse", "Straße"), ["strasse", "Strasse", "STRASSE", "Straße", "straße"]);
+        assert_eq!(spellings("設定", "設定方法"), ["設定"]);
+    }
+
+    #[test]
+    fn a_long_cjk_query_counts_its_first_characters() {
+        let long = "設定".repeat(100_000);
+        assert_eq!(bounded(&long).chars().count(), MAX_QUERY_WORDS);
+        assert!(terms(&long).len() <= 2);
     }
 
     #[test]
