@@ -13,14 +13,14 @@
 // Totals are wall time and requests (counted by the proxy). With --check, each command's
 // output through chromafs is compared with just-bash's over the InMemoryFs and differences
 // are counted (0 expected). Default options throughout (the process tier at its 64 MiB).
-// Writes bench/results/agent-session-SIZE.json and prints a Markdown table per size.
+// Writes bench/results/agent-session/SIZE.json and prints a Markdown table per size.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
-import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus.mjs";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { startOwnChroma } from "../support/own-chroma.mjs";
 import { referenceFs } from "../support/reference.mjs";

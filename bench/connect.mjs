@@ -6,9 +6,9 @@
 // pages). Each size gets a Chroma of its own, written through the Chroma Cloud quota proxy
 // and read through it at loopback speed and with latency added. "Cold" forgets the kept
 // tree before each connect; "warm" keeps it and checks that it is fresh. Writes
-// bench/results/connect.json and prints a Markdown table.
+// bench/results/connect/all.json and prints a Markdown table.
 import { ChromaFs, ingest } from "chromafs";
-import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo } from "./corpus.mjs";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
 import { referenceFs } from "../support/reference.mjs";

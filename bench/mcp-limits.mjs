@@ -3,7 +3,7 @@
 // wall time, and the Chroma requests it sent. Each case runs in a server process of its own,
 // called by the MCP SDK's client over streamable HTTP.
 //   node bench/mcp-limits.mjs
-// Writes bench/results/mcp-limits.json and prints a Markdown table. Linux only (/proc).
+// Writes bench/results/mcp-limits/all.json and prints a Markdown table. Linux only (/proc).
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -6,7 +6,7 @@
 // hour, `treeMaxAgeMs`; the pages are not: the process tier is off, so each run fetches its
 // pages from Chroma); "warm" repeats the command in a session that already holds them
 // (sessions get a 256 MiB page cache, so a 10,000-page set fits). Each size gets a Chroma of
-// its own. Writes bench/results/native-SIZE.json and prints a Markdown table of p50 wall
+// its own. Writes bench/results/native/SIZE.json and prints a Markdown table of p50 wall
 // times, with each time's ratio to GNU's.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
-import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus.mjs";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";

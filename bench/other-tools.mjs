@@ -5,13 +5,13 @@
 // default) and with `maxWherePredicates: 300`, which a self-hosted Chroma accepts.
 //   node bench/other-tools.mjs --url http://127.0.0.1:PORT [--sizes 1142,10000] [--latency 0,40]
 // Each command runs in a new session, the process tier off, so each is a first search.
-// Writes bench/results/other-tools-SIZE.json and prints a Markdown table per size.
+// Writes bench/results/other-tools/SIZE.json and prints a Markdown table per size.
 import { performance } from "node:perf_hooks";
 import { Bash } from "just-bash";
 import { ChromaFs, safeExec } from "chromafs";
 import { writeOtherTool } from "../support/other-tool.mjs";
 import { startProxy } from "../support/proxy.mjs";
-import { DEFAULT_CORPUS, readCorpus, syntheticCorpus } from "./corpus.mjs";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus } from "./corpus/corpus.mjs";
 import { arg, startResult } from "../support/results.mjs";
 
 const url = arg("--url");

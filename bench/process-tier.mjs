@@ -2,12 +2,12 @@
 // second one ask Chroma for, with the tier off (processCacheBytes 0), at its default size
 // and at 256 MiB?
 //   node bench/process-tier.mjs [--sizes 1142,10000]
-// Each size gets a Chroma of its own. Writes bench/results/process-tier-SIZE.json and prints
+// Each size gets a Chroma of its own. Writes bench/results/process-tier/SIZE.json and prints
 // a Markdown table per size.
 import { performance } from "node:perf_hooks";
 import { Bash } from "just-bash";
 import { ChromaFs, ingest, safeExec } from "chromafs";
-import { DEFAULT_CORPUS, readCorpus, syntheticCorpus } from "./corpus.mjs";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus } from "./corpus/corpus.mjs";
 import { startOwnChroma } from "../support/own-chroma.mjs";
 import { arg, commandLine, startResult } from "../support/results.mjs";
 

@@ -1,6 +1,6 @@
 // Read-path benchmark on the 1,142-page corpus against a local Chroma:
 //   node bench/read-path.mjs [--url URL]   (npm run bench starts a server itself)
-// Writes bench/results/read-path.json and prints a Markdown table: median wall time and
+// Writes bench/results/read-path/all.json and prints a Markdown table: median wall time and
 // Chroma requests per operation.
 import { ChromaFs, ingest } from "chromafs";
 import { Bash } from "just-bash";

@@ -5,7 +5,7 @@
 // that enforces Chroma Cloud's quotas, and measures connects and searches through it, at
 // loopback speed and with Cloud-like latency added. Beside them: just-bash over an
 // InMemoryFs preloaded with the same files, and GNU grep over a copy on disk.
-// Writes bench/results/scale-SIZE.json and prints a Markdown table per size: p50 wall time,
+// Writes bench/results/scale/SIZE.json and prints a Markdown table per size: p50 wall time,
 // requests, bytes sent and received.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { ChromaFs, ingest } from "chromafs";
 import { Bash } from "just-bash";
-import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus.mjs";
+import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { startOwnChroma } from "../support/own-chroma.mjs";
 import { referenceFs } from "../support/reference.mjs";

@@ -3,10 +3,10 @@
 // command, the process's peak RSS, and the most bytes the sessions' caches held at once
 // (bounded by sessions × cacheBytes).
 //   node bench/sessions.mjs --url http://127.0.0.1:PORT [--sessions 100]
-// Writes bench/results/sessions.json and prints a Markdown table.
+// Writes bench/results/sessions/all.json and prints a Markdown table.
 import { ChromaFs, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
-import { DEFAULT_CORPUS, readCorpus } from "./corpus.mjs";
+import { DEFAULT_CORPUS, readCorpus } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { arg, startResult } from "../support/results.mjs";
 

@@ -3,7 +3,7 @@
 // and the embedding model's modules, which edge bundles leave out. Run after
 // scripts/build.sh:
 //   node bench/wasm-size.mjs
-// Writes bench/results/wasm-size.json and prints a Markdown table.
+// Writes bench/results/wasm-size/all.json and prints a Markdown table.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";

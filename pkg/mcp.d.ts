@@ -70,7 +70,84 @@ export interface McpOptions {
   caller?: string;
   /** Running calls shared across servers, so a client's cancellation reaches its call. */
   registry?: CallRegistry;
+  /**
+   * The docs' public site (http or https): search results carry each page's `url` (see
+   * `pageUrl`), in the `search` tool's structured results and in `search --json`.
+   */
+  baseUrl?: string;
 }
+
+/** One page the `search` tool found: its `structuredContent` is `{ results: SearchResult[] }`. */
+export interface SearchResult {
+  path: string;
+  startLine: number | null;
+  endLine: number | null;
+  score: number;
+  snippet: string | null;
+  /** The page's public address, when the server has a base URL; else null. */
+  url: string | null;
+}
+/**
+ * The public address of the page at `path` under `base`: the path appended to the base
+ * URL, its extension dropped, a page named `index` as its directory
+ * (`/guides/index.md` → `BASE/guides`, `/guides/install.mdx` → `BASE/guides/install`).
+ */
+export declare function pageUrl(base: string, path: string): string;
+
+/** Options of `jwtAuthorizer`. */
+export interface JwtAuthorizerOptions {
+  /** The issuer tokens must name (`iss`); its metadata gives the signing keys unless `jwks` is set. */
+  issuer: string;
+  /** The audience tokens must name (`aud`): this server's public URL, ending in /mcp. */
+  audience: string | string[];
+  /** The key set's URL, when the issuer's metadata does not give it. */
+  jwks?: string;
+  /** The claim holding the groups: an array of names or one space-separated string (default "groups"). */
+  groupsClaim?: string;
+  /** Least time between two reads of the key set, for a token signed with an unknown key (default 30,000 ms). */
+  keyCooldownMs?: number;
+  /** The fetch the keys are read with (default: the global one). */
+  fetch?: typeof fetch;
+}
+/** `authorize(request)` for OAuth access tokens; see `jwtAuthorizer`. */
+export interface JwtAuthorizer {
+  (request: Request | IncomingMessage): Promise<string[] | null>;
+  /** Reads the issuer's keys now (throws TokenCheckUnavailable when they are out of reach). */
+  ready(): Promise<void>;
+  readonly issuer: string;
+}
+/**
+ * `authorize` for OAuth 2.1 access tokens (JWTs) from `issuer`, with WebCrypto (Workers,
+ * edge functions, Node, Deno, Bun): the groups of the request's bearer token, `null` when it
+ * has none; throws TokenRejected (answer 401) for a token that is not valid for this server
+ * (signature by one of the issuer's keys with an asymmetric algorithm, `iss`, `aud`, `exp`
+ * and `nbf` with 60 s of skew), TokenCheckUnavailable (answer 503) when the keys cannot be
+ * read. Keys are cached, and read again for a token signed with an unknown key.
+ */
+export declare function jwtAuthorizer(options: JwtAuthorizerOptions): JwtAuthorizer;
+/** A token that is not valid for this server; its message names what is wrong, never the token. */
+export declare class TokenRejected extends Error {}
+/** A token that could not be checked: the issuer's keys are out of reach. */
+export declare class TokenCheckUnavailable extends Error {}
+/** RFC 9728 protected-resource metadata for `resource` (the endpoint's public URL). */
+export declare function protectedResourceMetadata(options: { resource: string; issuer: string }): {
+  resource: string;
+  authorization_servers: string[];
+  bearer_methods_supported: string[];
+  resource_name: string;
+};
+/** Where `resource`'s metadata is: `ORIGIN/.well-known/oauth-protected-resource/PATH`. */
+export declare function metadataUrl(resource: string): string;
+/** The `WWW-Authenticate` value of a 401 (pointing at the metadata when `resource` is given). */
+export declare function bearerChallenge(resource: string | null, rejected?: Error | null): string;
+/**
+ * Who may make `request`: `{ groups }`, or the refusal to answer with (`status` 401 with
+ * `WWW-Authenticate`, or 503; `message`; `headers`). For an endpoint of one's own.
+ */
+export declare function admit(
+  request: Request | IncomingMessage,
+  options: { authorize: (req: any) => string[] | null | Promise<string[] | null>; requireToken?: boolean; resource?: string | null },
+): Promise<{ groups: string[]; status?: undefined } | { status: 401 | 503; message: string; headers: Record<string, string>; cause?: Error }>;
 
 /**
  * An MCP server (the SDK's `McpServer`) with the `bash` and `search` tools: over one
@@ -104,18 +181,27 @@ export declare function endpointRefusal(
 export declare function tokenAuthorizer(tokens: Record<string, string[]>): (req: Request | IncomingMessage) => Promise<string[] | null>;
 /** Serves the tools over stdio for one group set (`connectOptions.groups`) until stdin closes. Node only. */
 export declare function serveStdio(connectOptions: ConnectOptions, options?: McpOptions & { onClose?: () => void }): Promise<McpServer>;
-/** Serves the tools over streamable HTTP at `/mcp`, each request with the groups `authorize` gives. Node only. */
+/**
+ * Serves the tools over streamable HTTP at `/mcp`, each request with the groups its
+ * credentials give: an OAuth access token (`oauth`; the server then answers its RFC 9728
+ * metadata at /.well-known/oauth-protected-resource), or what `authorize` says. Node only.
+ */
 export declare function serveHttp(
   connectOptions: ConnectOptions,
   options?: McpOptions & {
     port?: number;
     host?: string;
     authorize?: (req: IncomingMessage) => string[] | null | Promise<string[] | null>;
+    /** An OAuth resource server: `audience` defaults to the public URL. Not with `authorize`. */
+    oauth?: Omit<JwtAuthorizerOptions, "audience"> & { audience?: string | string[] };
+    /** The endpoint's address as clients reach it behind a proxy (a bare origin gets /mcp). */
+    publicUrl?: string;
+    /** A request without credentials gets 401 (otherwise: the public pages). */
     requireToken?: boolean;
     /** Browser origins that may call the server; any other `Origin` gets 403. */
     allowOrigins?: string[];
   },
-): Promise<{ url: string; close(): Promise<void> }>;
+): Promise<{ url: string; resource: string | null; close(): Promise<void> }>;
 /** The calls running across the servers of one endpoint, so a cancellation reaches its call. */
 export interface CallRegistry {
   add(caller: string, requestId: string | number, stop: () => void): () => void;

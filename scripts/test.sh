@@ -54,7 +54,7 @@ tsc -p tests/types/tsconfig.mcp.json
 
 step "Node tests (just-bash host, real Chroma)"
 # The outer timeout guards against a hung server or runner.
-node scripts/timeout.mjs 2400 node --test --test-timeout=1200000 tests/js/*.test.mjs bench/*.test.mjs
+node scripts/timeout.mjs 2400 node --test --test-timeout=1200000 tests/js/*/*.test.mjs bench/*/*.test.mjs
 
 step "Deno and Bun (from npm) run the package against the same Chroma"
 node tests/runtimes/seed.mjs "$CHROMAFS_TEST_URL"

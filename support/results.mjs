@@ -1,6 +1,6 @@
-// What a benchmark measured, kept as data: each run writes bench/results/NAME.json (the
+// What a benchmark measured, kept as data: each run writes its result under bench/results/ (the
 // command line, the machine and its load, the settings the figures depend on, its tables and
-// the figures the prose quotes) and prints its tables as Markdown. bench/report.mjs builds
+// the figures the prose quotes) and prints its tables as Markdown. bench/report/report.mjs builds
 // BENCHMARKS.md from these files alone, so every figure there has a command that produced it.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -8,6 +8,15 @@ import path from "node:path";
 import { ROOT } from "./files.mjs";
 
 export const RESULTS = path.join(ROOT, "bench/results");
+
+/**
+ * Where result NAME is kept: one folder per benchmark, one file per size or variant
+ * (`native-1142` is `native/1142.json`, `connect` is `connect/all.json`).
+ */
+export function resultPath(name) {
+  const m = /^(.*?)-(\d.*)$/.exec(name);
+  return m ? path.join(RESULTS, m[1], `${m[2]}.json`) : path.join(RESULTS, name, "all.json");
+}
 
 const load = () => +os.loadavg()[0].toFixed(2);
 
@@ -52,8 +61,8 @@ export function startResult(name, { command = commandLine(), settings = {} } = {
     save() {
       result.machine.loadAtEnd = load();
       result.seconds = Math.round((performance.now() - started) / 1000);
-      mkdirSync(RESULTS, { recursive: true });
-      writeFileSync(path.join(RESULTS, `${name}.json`), `${JSON.stringify(result, null, 1)}\n`);
+      mkdirSync(path.dirname(resultPath(name)), { recursive: true });
+      writeFileSync(resultPath(name), `${JSON.stringify(result, null, 1)}\n`);
       console.log(`\n${describeRun(result)}\n`);
       for (const id of Object.keys(result.tables)) console.log(`${markdownTable(result.tables[id])}\n`);
     },
@@ -63,7 +72,7 @@ export function startResult(name, { command = commandLine(), settings = {} } = {
 /** A result file, or null when that benchmark has not been run. */
 export function readResult(name) {
   try {
-    return JSON.parse(readFileSync(path.join(RESULTS, `${name}.json`), "utf8"));
+    return JSON.parse(readFileSync(resultPath(name), "utf8"));
   } catch (e) {
     if (e.code === "ENOENT") return null;
     throw e;

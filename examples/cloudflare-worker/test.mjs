@@ -13,6 +13,8 @@ import { Miniflare } from "miniflare";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ingest } from "chromafs";
+import { SignJWT } from "jose";
+import { startIdentityProvider } from "../../support/identity-provider.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CHROMA_SH = path.resolve(HERE, "../../scripts/chroma.sh");
@@ -360,5 +362,44 @@ test("with REQUIRE_TOKEN an MCP request without a known token is a 401", async (
     assert.equal((await ok.json()).result.serverInfo.name, "chromafs");
   } finally {
     await strict.dispose();
+  }
+});
+
+test("with OAUTH_ISSUER the worker is an OAuth resource server: the provider's tokens decide the groups", async () => {
+  const idp = await startIdentityProvider({ users: { ada: ["admin"], bo: "support ops" }, audience: "set below" });
+  const signedIn = worker(chromaUrl, {
+    bindings: { CHROMA_URL: chromaUrl, CHROMA_COLLECTION: COLLECTION, OAUTH_ISSUER: idp.issuer, REQUIRE_TOKEN: "true", BASE_URL: "https://docs.acme.test" },
+  });
+  try {
+    const resource = new URL("/mcp", await signedIn.ready).href;
+    idp.audience = resource;
+    const metadataUrl = new URL("/.well-known/oauth-protected-resource/mcp", resource).href;
+    const metadata = await (await fetch(metadataUrl)).json();
+    assert.deepEqual([metadata.resource, metadata.authorization_servers, metadata.bearer_methods_supported], [resource, [idp.issuer], ["header"]]);
+    const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const ask = (headers) => fetch(resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: init });
+    const anonymous = await ask({});
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.headers.get("www-authenticate"), `Bearer resource_metadata="${metadataUrl}"`);
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await new SignJWT({ iss: idp.issuer, aud: resource, groups: ["admin"], exp: now - 300 })
+      .setProtectedHeader({ alg: "ES256", kid: idp.keys[0].kid })
+      .sign(idp.keys[0].privateKey);
+    const refused = await ask({ authorization: `Bearer ${expired}` });
+    assert.equal(refused.status, 401);
+    assert.match(refused.headers.get("www-authenticate"), /error="invalid_token", error_description="the token has expired"/);
+    const ada = await mcpClient(await idp.token("ada"), signedIn);
+    const bo = await mcpClient(await idp.token("bo"), signedIn);
+    try {
+      assert.match(text(await bash(ada, "cat /internal/billing.md")), /LEDGER-7731/);
+      assert.match(text(await bash(bo, "cat /internal/billing.md")), /No such file or directory/);
+      const found = await ada.callTool({ name: "search", arguments: { query: "invoice ledger secret", k: 1 } });
+      assert.deepEqual(found.structuredContent.results.map((r) => [r.path, r.url]), [["/internal/billing.md", "https://docs.acme.test/internal/billing"]]);
+    } finally {
+      await Promise.all([ada.close(), bo.close()]);
+    }
+  } finally {
+    await signedIn.dispose();
+    await idp.close();
   }
 });

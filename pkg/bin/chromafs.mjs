@@ -54,6 +54,8 @@ shell and exec options:
   --cwd DIR           starting directory (default: /)
   --scratch DIR       a writable in-memory directory for the session, beside the
                       read-only docs (default: /tmp; "none" for no scratch directory)
+  --base-url URL      the docs' public site: \`search --json\` lines carry each page's
+                      URL (the rule is mcp's --base-url below)
 
 mcp options:
   --groups a,b        access groups over stdio (default: none, public pages only)
@@ -61,7 +63,19 @@ mcp options:
   --host H            address to listen on with --http (default 127.0.0.1)
   --tokens FILE       JSON object mapping bearer tokens (16 characters or more) to
                       group lists, for --http; keep it readable by you alone
-  --require-token     with --http, refuse requests without a known token (401)
+  --issuer URL        with --http, accept OAuth access tokens (JWTs) this identity
+                      provider issued: signature by its keys (from its metadata),
+                      issuer, audience and expiry checked; the groups come from a
+                      claim; a token that fails a check gets 401
+  --audience URL      the audience tokens must name (default: the public URL)
+  --jwks URL          the provider's key set, when its metadata does not say it
+  --groups-claim NAME the claim holding the groups: an array of names or one
+                      space-separated string (default: groups)
+  --public-url URL    the endpoint's address as clients reach it, behind a proxy
+                      (default http://HOST:PORT/mcp); the resource in the server's
+                      /.well-known/oauth-protected-resource metadata
+  --require-token     with --http, refuse requests without a token (401); without
+                      it they see the public pages only
   --allow-origin URL  with --http, a browser origin that may call the server
                       (repeatable); other Origins get 403
   --call-timeout-ms N wall time of one tool call (default 30000); a call also stops
@@ -70,6 +84,9 @@ mcp options:
   --calls-in-flight N calls one client may have running at once (default 4)
   --tool-prefix P     prefix of the tool names (e.g. docs_ gives docs_bash, docs_search)
   --docs NAME         what the docs are, for the tools' descriptions
+  --base-url URL      the docs' public site: search results carry each page's URL
+                      (the path under URL, its extension dropped, index pages as
+                      their directory: /guides/index.mdx is URL/guides)
 
   -h, --help          show this help
   --version           print the version
@@ -79,6 +96,8 @@ Examples:
   chromafs annotate --collection docs-from-another-tool
   chromafs shell --collection docs --groups admin
   chromafs exec "grep -rn access_token /" --collection docs
+  chromafs mcp --collection docs --http 8808 --issuer https://login.example.com \\
+    --public-url https://docs.example.com/mcp --base-url https://docs.example.com
   printf 'cd /guides\\nls\\n' | chromafs shell --collection docs
 `;
 
@@ -98,6 +117,12 @@ const OPTIONS = {
   host: { type: "string" },
   tokens: { type: "string" },
   "require-token": { type: "boolean" },
+  issuer: { type: "string" },
+  audience: { type: "string" },
+  jwks: { type: "string" },
+  "groups-claim": { type: "string" },
+  "public-url": { type: "string" },
+  "base-url": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "call-timeout-ms": { type: "string" },
   "max-requests": { type: "string" },
@@ -116,9 +141,12 @@ const OPTIONS = {
 const COMMAND_OPTIONS = {
   ingest: ["access", "chunk-bytes", "plain-tree", "default-private", "embed", "hidden", "no-ignore"],
   annotate: [],
-  shell: ["groups", "cwd", "scratch"],
-  exec: ["groups", "cwd", "scratch"],
-  mcp: ["groups", "http", "host", "tokens", "require-token", "allow-origin", "call-timeout-ms", "max-requests", "calls-in-flight", "tool-prefix", "docs"],
+  shell: ["groups", "cwd", "scratch", "base-url"],
+  exec: ["groups", "cwd", "scratch", "base-url"],
+  mcp: [
+    ["groups", "http", "host", "tokens", "require-token", "allow-origin", "call-timeout-ms", "max-requests", "calls-in-flight", "tool-prefix", "docs"],
+    ["issuer", "audience", "jwks", "groups-claim", "public-url", "base-url"],
+  ].flat(),
 };
 const COMMON_OPTIONS = ["url", "collection", "tenant", "database", "token", "help"];
 

@@ -1,7 +1,19 @@
 // Consumer view of chromafs/mcp: the server over a session, the fetch-style handler an edge
 // function uses, and Node's servers.
 import { ChromaFs } from "chromafs";
-import { MAX_OUTPUT, answerMcp, createMcpServer, serveHttp, serveStdio, tokenAuthorizer } from "chromafs/mcp";
+import {
+  MAX_OUTPUT,
+  admit,
+  answerMcp,
+  createMcpServer,
+  jwtAuthorizer,
+  metadataUrl,
+  pageUrl,
+  protectedResourceMetadata,
+  serveHttp,
+  serveStdio,
+  tokenAuthorizer,
+} from "chromafs/mcp";
 
 export async function edge(request: Request, fs: ChromaFs): Promise<Response> {
   const groups: string[] | null = await tokenAuthorizer({ secret: ["staff"] })(request);
@@ -23,4 +35,23 @@ export async function node(): Promise<void> {
   await http.close();
   const cap: 30000 = MAX_OUTPUT;
   void cap;
+}
+
+export async function signedIn(request: Request, fs: ChromaFs): Promise<Response> {
+  const authorize = jwtAuthorizer({ issuer: "https://login.example.com", audience: "https://docs.example.com/mcp", groupsClaim: "roles" });
+  await authorize.ready();
+  const admitted = await admit(request, { authorize, requireToken: true, resource: "https://docs.example.com/mcp" });
+  if (admitted.status !== undefined) return new Response(admitted.message, { status: admitted.status, headers: admitted.headers });
+  const groups: string[] = admitted.groups;
+  void groups;
+  const meta = protectedResourceMetadata({ resource: "https://docs.example.com/mcp", issuer: authorize.issuer });
+  const where: string = metadataUrl(meta.resource) + pageUrl("https://docs.example.com/", "/index.mdx");
+  void where;
+  const http = await serveHttp(
+    { url: "http://127.0.0.1:8000", collection: "docs" },
+    { oauth: { issuer: "https://login.example.com" }, publicUrl: "https://docs.example.com", baseUrl: "https://docs.example.com" },
+  );
+  const resource: string | null = http.resource;
+  void resource;
+  return answerMcp(request, createMcpServer(fs, { baseUrl: "https://docs.example.com" }));
 }

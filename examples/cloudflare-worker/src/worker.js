@@ -3,7 +3,7 @@
 import { Bash } from "just-bash/browser";
 import { safeExec } from "chromafs";
 import { connect } from "./session.js";
-import { mcp } from "./mcp.js";
+import { mcp, resourceMetadata } from "./mcp.js";
 
 const json = (body, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -12,6 +12,9 @@ export default {
   async fetch(request, env) {
     const { pathname } = new URL(request.url);
     if (pathname === "/mcp") return mcp(request, env);
+    if (pathname === "/.well-known/oauth-protected-resource" || pathname === "/.well-known/oauth-protected-resource/mcp") {
+      return resourceMetadata(request, env) ?? json({ error: "not found" }, 404);
+    }
     if (pathname !== "/exec") return json({ error: "not found" }, 404);
     if (request.method !== "POST") return json({ error: "use POST" }, 405);
 

@@ -2,6 +2,7 @@
 // options, groups, the built-in embedding model, and words for what it reports.
 import { ChromaFs } from "../../node.mjs";
 import { MODEL } from "../../embed.mjs";
+import { httpUrl } from "../../mcp/sources.mjs";
 
 /** A mistake in the command line: reported with a hint, exit code 2. */
 export class UsageError extends Error {}
@@ -38,14 +39,6 @@ export function groupsOf(values) {
   return (values.groups ?? []).flatMap((g) => g.split(",")).map((g) => g.trim()).filter(Boolean);
 }
 
-/** The built-in model, loaded, or a CLI error saying how to install it. */
-export async function builtInEmbedder() {
-  progress(`loading the ${MODEL} model…`);
-  const { createEmbedder } = await import("../../embed.mjs");
-  return createEmbedder().catch((e) => {
-    throw new CliError(e.message);
-  });
-}
 
 /**
  * The embedder a session of `fs`'s collection searches with: the built-in model when the
@@ -79,6 +72,25 @@ export function reportBroken(fs) {
   process.stderr.write(`chromafs: ${plural(broken.length, "entry", "entries")} of the path tree cannot be shown or read:${listed}\n`);
 }
 
+/**
+ * Tells the operator, once, when a collection's shape makes this session's searches read
+ * their whole scope, and the command that fixes it. For the operator's terminal or log only:
+ * it says that the session has pages it cannot see.
+ */
+export function reportShape(fs, conn) {
+  if (!fs.info().searchesReadScope) return;
+  const files = fs.info().files;
+  const where = new URL(conn.url);
+  const url = `${where.origin}${where.pathname.replace(/\/$/, "")}`; // never credentials
+  const name = /^[\w.-]+$/.test(conn.collection) ? conn.collection : JSON.stringify(conn.collection);
+  process.stderr.write(
+    `chromafs: the chunks of collection ${name} carry no access (another tool wrote it), and this session ` +
+      `cannot see every page: a search reads every visible page of its scope instead of asking Chroma ` +
+      `(a search of / reads ${plural(files, "page")}, about ${plural(Math.ceil(files / 8), "request")}). ` +
+      `Run once: chromafs annotate --url ${url} --collection ${name}\n`,
+  );
+}
+
 /** A status line for a person watching; nothing when stderr is redirected. */
 export function progress(message) {
   if (process.stderr.isTTY) process.stderr.write(`${message}\n`);
@@ -98,4 +110,16 @@ export function formatBytes(n) {
     unit += 1;
   }
   return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** An http(s) URL given for `--name`, checked, or `undefined` when not given. */
+export function urlOption(values, name) {
+  const text = values[name];
+  if (text === undefined) return undefined;
+  try {
+    httpUrl(text, `--${name}`);
+  } catch {
+    throw new UsageError(`--${name} must be an http(s) URL without query, fragment or credentials, got '${text}'`);
+  }
+  return text;
 }

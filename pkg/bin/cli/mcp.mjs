@@ -1,8 +1,9 @@
 // `chromafs mcp`: the docs served to agents over the Model Context Protocol, over stdio or
-// streamable HTTP, with the limits of chromafs/mcp and the tokens of a file.
+// streamable HTTP, with the limits of chromafs/mcp. Over HTTP, who calls is told by an OAuth
+// access token from the company's identity provider (--issuer), or by the tokens of a file.
 import { readFile, stat } from "node:fs/promises";
 import { ChromaFs } from "../../node.mjs";
-import { CliError, UsageError, embedderFor, groupsOf, reportBroken } from "./common.mjs";
+import { CliError, UsageError, embedderFor, groupsOf, reportBroken, reportShape, urlOption } from "./common.mjs";
 
 /** A positive whole number given for `--name`, or `undefined` when not given. */
 function count(values, name) {
@@ -15,7 +16,7 @@ function count(values, name) {
 
 /** The bearer tokens of `--tokens FILE`, after checking their shape and who may read the file. */
 async function tokensFrom(file) {
-  const { tokenAuthorizer } = await import("../../mcp.mjs");
+  const { tokenAuthorizer } = await import("../../mcp/node.mjs");
   const [text, info] = await Promise.all([readFile(file, "utf8"), stat(file)]).catch((e) => {
     throw new CliError(`--tokens: ${e.message}`);
   });
@@ -35,8 +36,28 @@ async function tokensFrom(file) {
   }
 }
 
+
+const OAUTH_OPTIONS = ["issuer", "audience", "jwks", "groups-claim"];
+
+/** The OAuth settings of the command line (`serveHttp`'s `oauth`), or `undefined`. */
+function oauthOf(values) {
+  if (values.issuer === undefined) {
+    const stray = OAUTH_OPTIONS.find((name) => values[name] !== undefined);
+    if (stray) throw new UsageError(`--${stray} applies to --issuer`);
+    return undefined;
+  }
+  if (values.tokens) throw new UsageError("--tokens and --issuer both say who calls: use one");
+  const claim = values["groups-claim"];
+  if (claim !== undefined && !claim.trim()) throw new UsageError("--groups-claim must name a claim");
+  const oauth = { issuer: urlOption(values, "issuer") };
+  if (values.audience !== undefined) oauth.audience = values.audience;
+  if (values.jwks !== undefined) oauth.jwks = urlOption(values, "jwks");
+  if (claim !== undefined) oauth.groupsClaim = claim;
+  return oauth;
+}
+
 export async function runMcp(conn, values) {
-  const { serveStdio, serveHttp } = await import("../../mcp.mjs");
+  const { serveStdio, serveHttp } = await import("../../mcp/node.mjs");
   const limits = Object.fromEntries(
     [
       ["callTimeoutMs", count(values, "call-timeout-ms")],
@@ -45,18 +66,20 @@ export async function runMcp(conn, values) {
     ].filter(([, v]) => v !== undefined),
   );
   const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? `the ${conn.collection} docs`, limits };
+  const baseUrl = urlOption(values, "base-url");
+  if (baseUrl) options.baseUrl = baseUrl;
   const connectOptions = { ...conn };
   // A collection the built-in model embedded gets it for the search tool.
   const probe = await ChromaFs.connect(values.http === undefined ? { ...conn, groups: groupsOf(values) } : conn).catch(() => null);
   if (probe) {
     reportBroken(probe);
+    reportShape(probe, conn);
     connectOptions.embed = await embedderFor(probe, "chromafs mcp");
     probe.free();
   }
   if (values.http === undefined) {
-    if (values.tokens || values["require-token"] || values["allow-origin"]) {
-      throw new UsageError("--tokens, --require-token and --allow-origin apply to --http");
-    }
+    const httpOnly = ["tokens", "require-token", "allow-origin", "public-url", ...OAUTH_OPTIONS].find((name) => values[name] !== undefined);
+    if (httpOnly) throw new UsageError(`--${httpOnly} applies to --http`);
     // Serves until the client closes stdin.
     return new Promise((resolve, reject) => {
       serveStdio({ ...connectOptions, groups: groupsOf(values) }, { ...options, onClose: () => resolve(0) }).catch(reject);
@@ -64,8 +87,10 @@ export async function runMcp(conn, values) {
   }
   const port = Number(values.http);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http must be a port, got '${values.http}'`);
-  if (values.groups) throw new UsageError("over --http the groups come from --tokens, not --groups");
-  const authorize = values.tokens ? await tokensFrom(values.tokens) : () => null;
+  if (values.groups) throw new UsageError("over --http the groups come from --issuer's tokens or --tokens, not --groups");
+  const oauth = oauthOf(values);
+  const publicUrl = urlOption(values, "public-url");
+  const authorize = values.tokens ? await tokensFrom(values.tokens) : undefined;
   const allowOrigins = (values["allow-origin"] ?? []).map((o) => {
     let url;
     try {
@@ -78,7 +103,12 @@ export async function runMcp(conn, values) {
     }
     return url.origin;
   });
-  const server = await serveHttp(connectOptions, { port, host: values.host, authorize, requireToken: values["require-token"], allowOrigins, ...options });
-  process.stderr.write(`chromafs MCP server: ${server.url}\n`);
+  const access = { authorize, oauth, publicUrl, requireToken: values["require-token"], allowOrigins };
+  const server = await serveHttp(connectOptions, { port, host: values.host, ...access, ...options }).catch((e) => {
+    if (e instanceof TypeError) throw new UsageError(e.message);
+    if (e?.name === "TokenCheckUnavailable") throw new CliError(`--issuer: ${e.message}`);
+    throw e;
+  });
+  process.stderr.write(`chromafs MCP server: ${server.url}${oauth ? ` (OAuth resource ${server.resource}, tokens from ${oauth.issuer})` : ""}\n`);
   return new Promise(() => {});
 }

@@ -4,19 +4,24 @@
 import { createInterface } from "node:readline";
 import { Bash } from "just-bash";
 import { safeExec } from "../../node.mjs";
-import { CliError, connectWithModel, groupsOf, plural, reportBroken } from "./common.mjs";
+import { baseUrlOf, withPageUrls } from "../../mcp/sources.mjs";
+import { CliError, connectWithModel, groupsOf, plural, reportBroken, reportShape, urlOption } from "./common.mjs";
 
 export async function connect(conn, values) {
   const groups = groupsOf(values);
   const scratch = values.scratch === "none" ? undefined : (values.scratch ?? "/tmp");
   const fs = await connectWithModel({ ...conn, groups, scratch });
   reportBroken(fs);
+  reportShape(fs, conn);
   const cwd = fs.resolvePath("/", values.cwd ?? "/");
   // Reported here rather than as an `ls: .: No such file or directory` on every command.
   const where = await fs.stat(cwd).catch(() => null);
   if (!where) throw new CliError(`--cwd ${values.cwd}: no such directory in collection ${conn.collection}`);
   if (!where.isDirectory) throw new CliError(`--cwd ${values.cwd}: not a directory`);
-  return { fs, groups, cwd, collection: conn.collection, bash: new Bash({ fs, cwd, customCommands: fs.commands() }) };
+  // `search --json` lines carry each page's public address under --base-url.
+  const base = urlOption(values, "base-url");
+  const customCommands = withPageUrls(fs.commands(), base && baseUrlOf(base));
+  return { fs, groups, cwd, collection: conn.collection, bash: new Bash({ fs, cwd, customCommands }) };
 }
 
 /**

@@ -1,0 +1,157 @@
+// The performance targets and how each is read from the benchmarks' results. `measure(get)`
+// returns `{ text, met }` from `get(resultName, factPath)` (undefined when that result is
+// not measured yet), or undefined to show the target as not measured.
+
+const n = (x) => Math.round(x).toLocaleString("en-US");
+const ratio = (ms, gnu) => `${(ms / gnu).toFixed(1)}×`;
+
+/** A command's time at `size` pages, against GNU's in the same run. */
+function againstGnu(size, cmd, column, most) {
+  return (get) => {
+    const r = get(`native-${size}`, cmd);
+    if (!r) return undefined;
+    return { text: `${ratio(r[column], r.gnu)} (${n(r[column])} ms; GNU ${n(r.gnu)} ms)`, met: r[column] / r.gnu <= most };
+  };
+}
+
+/** Both `-rni` and `-rnE` within `most` × GNU. */
+function caseAndRegex(column, most) {
+  return (get) => {
+    const a = get("native-10000", "grep -rni oauth /");
+    const b = get("native-10000", "grep -rnE 'api[_-]key' /");
+    if (!a || !b) return undefined;
+    return {
+      text: `${ratio(a[column], a.gnu)} / ${ratio(b[column], b.gnu)} (${n(a[column])} / ${n(b[column])} ms; GNU ${n(a.gnu)} / ${n(b.gnu)} ms)`,
+      met: a[column] / a.gnu <= most && b[column] / b.gnu <= most,
+    };
+  };
+}
+
+function headCold(size, most) {
+  return (get) => {
+    const r = get(`native-${size}`, "grep -rn Mintlify / | head -20") ?? get(`native-${size}-first`, "grep -rn Mintlify / | head -20");
+    return r && { text: `${n(r.nativeCold)} ms`, met: r.nativeCold <= most };
+  };
+}
+
+export const TARGETS = [
+  { area: "listings", target: "`ls -R /` at 10,000 pages ≤ 2× GNU", measure: againstGnu(10000, "ls -R /", "nativeCold", 2) },
+  { area: "listings", target: "`find / -name '*.mdx'` at 10,000 pages ≤ 2× GNU", measure: againstGnu(10000, "find / -name '*.mdx'", "nativeCold", 2) },
+  { area: "grep", target: "`grep -rn RARE /` at 10,000 pages, cold, ≤ 1.5× GNU", measure: againstGnu(10000, "grep -rn HubSpot /", "nativeCold", 1.5) },
+  { area: "grep", target: "`grep -rni` / `grep -rnE` at 10,000 pages, cold, ≤ 5× GNU", measure: caseAndRegex("nativeCold", 5) },
+  { area: "grep", target: "`grep -rni` / `grep -rnE` at 10,000 pages, warm, ≤ 2× GNU", measure: caseAndRegex("nativeWarm", 2) },
+  {
+    area: "grep",
+    target: "`grep -rn COMMON /` at 10,000 pages, cold, faster than just-bash over a preloaded `InMemoryFs`",
+    measure: (get) => {
+      const r = get("native-10000", "grep -rn Mintlify /");
+      return r && { text: `${n(r.nativeCold)} ms against ${n(r.mem)} ms`, met: r.nativeCold < r.mem };
+    },
+  },
+  { area: "grep", target: "`grep -rn COMMON /` at 10,000 pages, pages in memory, ≤ 2× GNU", measure: againstGnu(10000, "grep -rn Mintlify /", "nativeWarm", 2) },
+  { area: "pipelines", target: "`grep -rn COMMON / | head -20` at 10,000 pages, cold, ≤ 300 ms", measure: headCold(10000, 300) },
+  { area: "pipelines", target: "`grep -rn COMMON / | head -20` at 50,000 pages, cold, ≤ 1 s", measure: headCold(50000, 1000) },
+  {
+    area: "process tier",
+    target: "at 10,000 pages, a second session's battery loads no page the process holds",
+    measure: (get) => {
+      const d = get("process-tier-10000", "64");
+      if (!d) return undefined;
+      return {
+        text: `the tier at its default 64 MiB: ${n(d.second.loaded)} pages loaded, ${n(d.second.processHits)} from the tier (the first session loaded ${n(d.first.loaded)}); ${d.second.requests} requests (its coarse queries and the connect's freshness check) against ${d.first.requests}`,
+        met: d.second.loaded === 0,
+      };
+    },
+  },
+  {
+    area: "other tools' collections",
+    target: "`grep -rn COMMON /` at 10,000 pages ≤ 150 requests",
+    measure: (get) => {
+      const r = get("other-tools-10000", "0 grep -rn Mintlify / | wc -l");
+      return r && { text: `${r.wide.requests} requests with \`maxWherePredicates: 300\` (${n(r.narrow.requests)} at Cloud's 8, the default)`, met: r.wide.requests <= 150 };
+    },
+  },
+  {
+    area: "annotated collections",
+    target: "`grep -rn COMMON /` at 10,000 pages, annotated, ≤ 150 requests and ≤ 1× InMemoryFs",
+    measure: (get) => {
+      const r = get("shapes-10000", "annotated grep -rn Mintlify /");
+      const mem = get("shapes-10000", "reference grep -rn Mintlify /");
+      return r && mem && { text: `${n(r.requests)} requests, ${n(r.ms)} ms (InMemoryFs ${n(mem.inMemoryFs)} ms; ingested: ${n(get("shapes-10000", "ingested grep -rn Mintlify /").requests)} requests)`, met: r.requests <= 150 && r.ms <= mem.inMemoryFs };
+    },
+  },
+  {
+    area: "cold -i and -E",
+    target: "`grep -rni WORD /`, `grep -rnE 'RE' /` at 10,000 pages ≤ 5× GNU grep (ingested and annotated)",
+    measure: (get) => {
+      const cells = ["grep -rni oauth /", "grep -rnE 'api[_-]key' /"].flatMap((c) =>
+        ["ingested", "annotated"].map((shape) => get("shapes-10000", `${shape} ${c}`)?.ms / get("shapes-10000", `reference ${c}`)?.gnu),
+      );
+      if (cells.some((x) => !Number.isFinite(x))) return null;
+      return { text: cells.map((x) => `${x.toFixed(1)}×`).join(", "), met: cells.every((x) => x <= 5) };
+    },
+  },
+  {
+    area: "second conversation",
+    target: "a second session's requests ≤ 30 % of the first's (10,000 pages)",
+    measure: (get) => {
+      const shapes = ["ingested", "annotated"].map((s) => [s, get("shapes-10000", `conversations ${s}`)]);
+      if (shapes.some(([, c]) => !c)) return null;
+      const pct = shapes.map(([s, c]) => [s, Math.round((100 * c.second) / c.first)]);
+      return { text: pct.map(([s, p]) => `${s} ${p} %`).join(", "), met: pct.every(([, p]) => p <= 30) };
+    },
+  },
+  {
+    area: "connect",
+    target: "cold connect at 50,000 pages ≤ 250 ms",
+    measure: (get) => {
+      const r = get("connect", "50000 loopback");
+      return r && { text: `${n(r.cold)} ms, ${r.requests} requests (just-bash's \`InMemoryFs\` filled with the same files: ${n(get("connect", "50000 InMemoryFs"))} ms)`, met: r.cold <= 250 };
+    },
+  },
+  {
+    area: "ranked search",
+    target: "hybrid hit@5 ≥ 0.85",
+    measure: (get) => {
+      const r = get("search-quality", "hybrid");
+      return r && { text: `${r.hit5.toFixed(2)} (dense ${get("search-quality", "dense").hit5.toFixed(2)}, lexical ${get("search-quality", "lexical").hit5.toFixed(2)})`, met: r.hit5 >= 0.85 };
+    },
+  },
+  {
+    area: "ranked search",
+    target: "≤ 3 Chroma requests a search, 0 quota violations",
+    measure: (get) => {
+      const rows = ["1142 0", "1142 40", "10000 0", "10000 40"].map((k) => get("search-latency", k)).filter(Boolean);
+      if (!rows.length) return undefined;
+      const most = Math.max(...rows.map((r) => r.maxRequests));
+      const violations = rows.reduce((s, r) => s + r.quotaViolations, 0);
+      return { text: `${most} at most, ${violations} violations`, met: most <= 3 && violations === 0 };
+    },
+  },
+  {
+    area: "ranked search",
+    target: "p50 ≤ 100 ms at 10,000 pages on loopback, the embedder excluded",
+    measure: (get) => {
+      const r = get("search-latency", "10000 0");
+      return r && { text: `${n(r.p50Ms)} ms, of which Chroma's answer ${r.chromaP50Ms === undefined ? "not timed" : `${n(r.chromaP50Ms)} ms`}`, met: r.p50Ms <= 100 };
+    },
+  },
+  {
+    area: "MCP sign-in",
+    target: "an OAuth access token checked in ≤ 1 ms with cached keys; no request to the provider per call",
+    measure: (get) => {
+      const median = get("oauth", "verifyMedianMs");
+      if (median === undefined) return undefined;
+      const asked = get("oauth", "providerRequestsPerCall");
+      return { text: `${median} ms median, ${get("oauth", "verifyP99Ms")} ms p99; ${asked} provider requests per call`, met: median <= 1 && asked === 0 };
+    },
+  },
+  {
+    area: "module size",
+    target: "the core wasm module ≤ 700 KB after wasm-opt, ≤ 300 KB gzipped",
+    measure: (get) => {
+      const shipped = get("wasm-size", "shipped");
+      return shipped && { text: `${n(shipped)} B / ${n(get("wasm-size", "gzipped"))} B`, met: shipped <= 700_000 && get("wasm-size", "gzipped") <= 300_000 };
+    },
+  },
+];

@@ -1,0 +1,95 @@
+// Where a page lives on the public site, so that an agent can cite what it read.
+//
+// A collection served with a base URL maps each page path to its public address by one
+// rule, the one documentation sites follow: the path is appended to the base URL, the
+// file's extension is dropped, and a page named `index` is its directory.
+//
+//   base https://docs.example.com        /guides/install.mdx  → https://docs.example.com/guides/install
+//   base https://example.com/docs/       /guides/index.md     → https://example.com/docs/guides
+//                                        /index.mdx           → https://example.com/docs/
+//
+// The ranked search's results carry that address as `url`: the MCP `search` tool's
+// structured results, and `search --json` in the `bash` tool.
+
+/** An absolute http(s) URL without query or fragment, or a TypeError naming `what`. */
+export function httpUrl(text, what) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new TypeError(`${what} must be an http(s) URL without query, fragment or credentials`);
+  }
+  return url;
+}
+
+/** A checked base URL (http or https, no query or fragment), ending in `/`; or a TypeError. */
+export function baseUrlOf(text) {
+  const url = httpUrl(text, "the base URL");
+  return url.href.endsWith("/") ? url.href : `${url.href}/`;
+}
+
+/** The public address of the page at `path` (an absolute page path) under `base` (see above). */
+export function pageUrl(base, path) {
+  const segments = path.split("/").filter(Boolean);
+  const last = segments.pop() ?? "";
+  const dot = last.lastIndexOf(".");
+  const name = dot > 0 ? last.slice(0, dot) : last;
+  if (name !== "index") segments.push(name);
+  return base + segments.map(encodeURIComponent).join("/");
+}
+
+/** A `search --json` line with the page's address added, or the line as it was. */
+function withUrl(line, base) {
+  if (!line.startsWith('{"path":')) return line;
+  try {
+    const hit = JSON.parse(line);
+    return JSON.stringify({ ...hit, url: pageUrl(base, hit.path) });
+  } catch {
+    return line;
+  }
+}
+
+/**
+ * `commands` (a session's just-bash custom commands) whose `search --json` lines carry the
+ * page's `url` under `base`; the other commands and formats are left as they are.
+ */
+export function withPageUrls(commands, base) {
+  if (!base) return commands;
+  return commands.map((c) =>
+    c.name !== "search"
+      ? c
+      : {
+          ...c,
+          async execute(args, ctx) {
+            const r = await c.execute(args, ctx);
+            const lines = r.stdout.split("\n");
+            if (r.exitCode !== 0 || !lines[0].startsWith('{"path":')) return r;
+            return { ...r, stdout: lines.map((l) => withUrl(l, base)).join("\n") };
+          },
+        },
+  );
+}
+
+/** The `search` tool's results from `search --json` output, with `url` when there is a base URL. */
+export function searchResults(stdout, base) {
+  return stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => {
+      const hit = JSON.parse(l);
+      return { path: hit.path, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, url: base ? pageUrl(base, hit.path) : null };
+    });
+}
+
+/** The results as text, for clients that read text only: a block per page, best first. */
+export function resultsText(results) {
+  return results
+    .map((r) => {
+      const where = r.startLine == null ? r.path : `${r.path}:${r.startLine}-${r.endLine}`;
+      return [where, r.snippet == null ? null : `  ${r.snippet}`, r.url == null ? null : `  ${r.url}`].filter((l) => l !== null).join("\n") + "\n";
+    })
+    .join("");
+}

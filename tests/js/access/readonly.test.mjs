@@ -1,0 +1,99 @@
+// Writes: every mutation fails with EROFS and changes nothing; /dev/null works;
+// safeExec turns just-bash's rejected exec() into a bash-like error line.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { ChromaFs, ingest, safeExec, bashErrorLine } from "chromafs";
+import { chromaUrl, newBash } from "../helpers.mjs";
+
+let fs, bash;
+const files = [
+  { path: "index.md", content: "# Home\nhello\n" },
+  { path: "guides/setup.md", content: "step one\nstep two\n" },
+];
+
+before(async () => {
+  await ingest({ url: chromaUrl(), collection: "readonly", files });
+  fs = await ChromaFs.connect({ url: chromaUrl(), collection: "readonly" });
+  bash = newBash(fs);
+});
+
+const snapshot = async () => {
+  const r = await bash.exec("ls -laR / && cat /index.md /guides/setup.md");
+  assert.equal(r.exitCode, 0);
+  return r.stdout;
+};
+
+test("mutating commands fail with EROFS and nothing changes", async () => {
+  const before = await snapshot();
+  const cases = [
+    ["rm /index.md", "rm: cannot remove '/index.md': EROFS: read-only file system, rm '/index.md'\n"],
+    ["mkdir /new", "mkdir: cannot create directory '/new': EROFS: read-only file system, mkdir '/new'\n"],
+    ["touch /index.md", "touch: cannot touch '/index.md': EROFS: read-only file system, utimes '/index.md'\n"],
+    ["mv /index.md /moved.md", "mv: cannot move '/index.md': EROFS: read-only file system, mv '/moved.md'\n"],
+    ["cp /index.md /copy.md", "cp: cannot copy '/index.md': EROFS: read-only file system, cp '/copy.md'\n"],
+    ["ln -s /index.md /link.md", "ln: EROFS: read-only file system, symlink '/link.md'\n"],
+    ["touch /new.md", "touch: cannot touch '/new.md': EROFS: read-only file system, write '/new.md'\n"],
+  ];
+  for (const [cmd, stderr] of cases) {
+    const r = await bash.exec(cmd);
+    assert.notEqual(r.exitCode, 0, cmd);
+    assert.match(r.stderr, /EROFS: read-only file system/, cmd);
+    if (stderr) assert.equal(r.stderr, stderr, cmd);
+  }
+  // just-bash's chmod reports any failure as a missing file, and rm -f hides failures.
+  assert.equal((await bash.exec("chmod 600 /index.md")).exitCode, 1);
+  assert.equal((await bash.exec("rm -rf /guides")).stderr, "");
+  const r = await bash.exec("{ echo x > /index.md; } ; echo rc=$?");
+  assert.match(r.stderr, /EROFS/);
+  assert.equal(r.stdout, "rc=1\n");
+  assert.equal(await snapshot(), before);
+});
+
+test("the filesystem methods themselves reject with EROFS errors", async () => {
+  for (const [call, message] of [
+    [() => fs.writeFile("/a.md", "x"), "EROFS: read-only file system, write '/a.md'"],
+    [() => fs.appendFile("/index.md", "x"), "EROFS: read-only file system, append '/index.md'"],
+    [() => fs.mkdir("/d", { recursive: true }), "EROFS: read-only file system, mkdir '/d'"],
+    [() => fs.rm("/index.md", { force: true }), "EROFS: read-only file system, rm '/index.md'"],
+    [() => fs.cp("/index.md", "/b.md"), "EROFS: read-only file system, cp '/b.md'"],
+    [() => fs.mv("/index.md", "/b.md"), "EROFS: read-only file system, mv '/b.md'"],
+    [() => fs.chmod("/index.md", 0o600), "EROFS: read-only file system, chmod '/index.md'"],
+    [() => fs.symlink("/index.md", "/l"), "EROFS: read-only file system, symlink '/l'"],
+    [() => fs.link("/index.md", "/l"), "EROFS: read-only file system, link '/l'"],
+    [() => fs.utimes("/index.md", new Date(), new Date()), "EROFS: read-only file system, utimes '/index.md'"],
+  ]) {
+    await assert.rejects(call(), (e) => e instanceof Error && e.code === "EROFS" && e.message === message);
+  }
+});
+
+test("/dev/null accepts writes, so 2>/dev/null works", async () => {
+  let r = await bash.exec("echo hi > /dev/null; echo rc=$?");
+  assert.equal(r.stdout, "rc=0\n");
+  assert.equal(r.stderr, "");
+  r = await bash.exec("ls /nope 2>/dev/null; echo rc=$?");
+  assert.equal(r.stdout, "rc=2\n");
+  assert.equal(r.stderr, "");
+  r = await bash.exec("grep step /guides/setup.md /nope 2>/dev/null");
+  assert.equal(r.stdout, "/guides/setup.md:step one\n/guides/setup.md:step two\n");
+  assert.equal(r.exitCode, 2);
+  assert.equal(await fs.exists("/dev/null"), true);
+  assert.equal((await fs.stat("/dev/null")).isFile, true);
+  assert.equal(await fs.readFile("/dev/null"), "");
+  r = await bash.exec("ls /");
+  assert.equal(r.stdout, "guides\nindex.md\n", "no /dev directory appears");
+});
+
+test("a failing top-level redirect: exec rejects, safeExec answers like bash", async () => {
+  await assert.rejects(bash.exec("echo x > /a.md"), /EROFS: read-only file system, write '\/a.md'/);
+  assert.deepEqual(await safeExec(bash, "echo x > /a.md"), {
+    stdout: "",
+    stderr: "bash: /a.md: Read-only file system\n",
+    exitCode: 1,
+    env: {},
+  });
+  const ok = await safeExec(bash, "cat /index.md");
+  assert.equal(ok.stdout, "# Home\nhello\n");
+  assert.equal(ok.exitCode, 0);
+  assert.equal(bashErrorLine(new Error("EIO: i/o error, open '/x.md': cannot reach Chroma")), "bash: /x.md: Input/output error (cannot reach Chroma)");
+  assert.equal(bashErrorLine("weird"), "bash: weird");
+});

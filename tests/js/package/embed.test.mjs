@@ -1,0 +1,126 @@
+// chromafs/embed: the real all-MiniLM-L6-v2 model (installed by scripts/model.sh from PyPI),
+// checked against an independent JavaScript implementation of the same model, and used end
+// to end: `ingest --embed`, the model recorded in the manifest, the CLI picking it up, and
+// a ranked search that finds a page by meaning where its words differ.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { ChromaFs, ingest } from "chromafs";
+import { createEmbedder, MODEL, modelDirs } from "chromafs/embed";
+import { ROOT, chromaUrl } from "../helpers.mjs";
+import { referenceModel } from "../../../support/bert-reference.mjs";
+
+let embedder;
+before(async () => {
+  embedder = await createEmbedder();
+});
+
+const cos = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+test("the model's vectors are the model's: the same as an independent implementation", async () => {
+  const dir = modelDirs().find((d) => d);
+  const reference = referenceModel(path.resolve(ROOT, ".models", MODEL));
+  const sentences = ["how do i rotate my api keys?", "the weather in paris is mild in spring.", "e4012 means the token expired"];
+  const ours = await embedder.embed(sentences);
+  for (const [i, s] of sentences.entries()) {
+    const theirs = reference.embed(s);
+    assert.equal(ours[i].length, 384);
+    assert.ok(cos(ours[i], theirs) > 0.9999, `${s}: cosine ${cos(ours[i], theirs)}`);
+    for (let k = 0; k < 384; k++) assert.ok(Math.abs(ours[i][k] - theirs[k]) < 2e-4, `${s}[${k}]: ${ours[i][k]} vs ${theirs[k]}`);
+  }
+  void dir;
+});
+
+test("unit length, order kept, batches and long texts", async () => {
+  const texts = ["a", "Password reset steps", "x ".repeat(2000), "", "日本語のテキスト"];
+  const all = await embedder.embed(texts);
+  assert.equal(all.length, texts.length);
+  for (const v of all) assert.ok(Math.abs(cos(v, v) - 1) < 1e-4);
+  const one = await embedder.embed([texts[1]]);
+  assert.ok(cos(one[0], all[1]) > 0.9999, "a text's vector does not depend on its batch");
+  assert.deepEqual(await embedder.embed([]), []);
+  await assert.rejects(embedder.embed("not an array"), TypeError);
+  const [a, b, c] = await embedder.embed(["How do I change my password?", "Steps to reset an account password", "Bake the bread for forty minutes"]);
+  assert.ok(cos(a, b) > cos(a, c) + 0.3, `paraphrase ${cos(a, b)} vs other ${cos(a, c)}`);
+});
+
+test("worker threads give the same vectors, in order, as the model in this thread", async () => {
+  const texts = ["short", "Password reset steps for your account", "x ".repeat(600), "", "日本語のテキストです", "a b c d e f g"];
+  const one = await embedder.embed(texts);
+  let batches = 0;
+  const pooled = await createEmbedder({ threads: 2, batchSize: 2, onBatch: (n) => (batches += n) });
+  try {
+    assert.equal(pooled.threads, 2);
+    const [many, again] = await Promise.all([pooled.embed(texts), pooled.embed(texts.slice(0, 2))]);
+    assert.equal(many.length, texts.length);
+    for (const [i, v] of many.entries()) assert.ok(cos(v, one[i]) >= 0.999, `${i}: cosine ${cos(v, one[i])}`);
+    assert.ok(cos(again[1], one[1]) >= 0.999);
+    assert.equal(batches, texts.length + 2, "every text is counted once");
+  } finally {
+    await pooled.close();
+  }
+});
+
+test("a missing model is a clear error that says how to install it", async () => {
+  await assert.rejects(createEmbedder({ modelDir: "/nonexistent/model" }), /ENOENT|no such file/);
+  const saved = process.env.CHROMAFS_MODEL_DIR;
+  process.env.CHROMAFS_MODEL_DIR = "/nonexistent/model";
+  try {
+    const dirs = modelDirs();
+    assert.equal(dirs[0], "/nonexistent/model");
+  } finally {
+    if (saved === undefined) delete process.env.CHROMAFS_MODEL_DIR;
+    else process.env.CHROMAFS_MODEL_DIR = saved;
+  }
+});
+
+const PAGES = {
+  "auth/credentials.md": "# Credentials\n\nTo renew a secret, open Settings, then Tokens, and choose Regenerate.\nThe old secret stops working at once.\n",
+  "billing/invoices.md": "# Invoices\n\nEvery invoice lists each charge for the month.\n",
+  "look/theme.md": "# Theme\n\nPick a palette and a typeface for your site.\n",
+};
+
+test("ingest --embed, the manifest's model, and a search that finds a page by meaning", async () => {
+  const files = Object.entries(PAGES).map(([p, content]) => ({ path: p, content }));
+  await ingest({ url: chromaUrl(), collection: "embedded", files, embed: embedder });
+  const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "embedded", embed: embedder });
+  assert.deepEqual(fs.info().embedding, { model: MODEL, dimension: 384 });
+  // No word of the question is in the page: only the meaning connects them.
+  const hits = await fs.search("how can I rotate my API key", { k: 1 });
+  assert.deepEqual(hits.map((h) => h.path), ["/auth/credentials.md"]);
+  const words = await ChromaFs.connect({ url: chromaUrl(), collection: "embedded" });
+  assert.notDeepEqual((await words.search("how can I rotate my API key", { k: 1 }).catch(() => [])).map((h) => h.path), ["/auth/credentials.md"]);
+  const other = await ChromaFs.connect({ url: chromaUrl(), collection: "embedded", embed: { embed: embedder.embed, model: "another-model" } });
+  await assert.rejects(other.search("colors"), /embedded with "all-MiniLM-L6-v2" and this session embeds with "another-model"/);
+});
+
+test("the CLI ingests with --embed and its shell searches with the model by itself", async () => {
+  const cli = (...args) =>
+    new Promise((resolve) => {
+      execFile(process.execPath, [path.join(ROOT, "pkg/bin/chromafs.mjs"), ...args], (error, stdout, stderr) =>
+        resolve({ status: error ? error.code : 0, stdout, stderr }),
+      );
+    });
+  const dir = path.join(ROOT, "tests/js/fixtures-embed");
+  // A collection of its own: the first ingest embeds every chunk, whatever ran before.
+  const name = `embedded-cli-${process.pid}-${Date.now()}`;
+  const { mkdir, writeFile, rm } = await import("node:fs/promises");
+  await rm(dir, { recursive: true, force: true });
+  for (const [p, text] of Object.entries(PAGES)) {
+    await mkdir(path.dirname(path.join(dir, p)), { recursive: true });
+    await writeFile(path.join(dir, p), text);
+  }
+  try {
+    const ing = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, "--embed");
+    assert.equal(ing.status, 0, ing.stderr);
+    assert.match(ing.stderr, /^chromafs: embedded 3 chunks in \d+ s \([\d.]+ chunks\/s, \d+ threads?\)$/m, "one line, not a terminal");
+    const again = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, "--embed");
+    assert.match(again.stderr, /^chromafs: embedded 0 chunks /m, "unchanged pages are not embedded again");
+    const r = await cli("exec", "search -l -n 1 how can I rotate my API key", "--url", chromaUrl(), "--collection", name);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, "/auth/credentials.md\n");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

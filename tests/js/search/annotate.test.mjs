@@ -1,0 +1,94 @@
+// `chromafs annotate`: a collection written by another tool gets access and directories
+// on its chunks, in place; searches are then scoped inside Chroma, with the same output,
+// until the other tool rewrites its tree.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { ChromaFs } from "chromafs";
+import { ROOT, assertWithinQuotas, chromaUrl, cloudChroma, newBash, referenceFs } from "../helpers.mjs";
+import { chroma, startProxy } from "../../../support/proxy.mjs";
+
+const PAGES = {
+  "index.md": { text: "welcome\nthe token is in the guides\n", access: { isPublic: true } },
+  "guides/setup.md": { text: "setup\nuse the token here\n", access: { isPublic: true } },
+  "guides/deep/more.md": { text: "more token text\n", access: { isPublic: true } },
+  "internal/keys.md": { text: "the admin token\n", access: { isPublic: false, groups: ["admin"] } },
+};
+let cloud, front, id;
+
+async function writeTree(extra = {}) {
+  const tree = Object.fromEntries(Object.entries({ ...PAGES, ...extra }).map(([slug, p]) => [slug, p.access]));
+  await chroma(chromaUrl(), "POST", `/collections/${id}/upsert`, {
+    ids: ["__path_tree__"], embeddings: [[0, 0]], documents: [JSON.stringify(tree)], metadatas: [{ chromafs: "path-tree", line_aligned: true }],
+  });
+}
+
+before(async () => {
+  cloud = await cloudChroma();
+  front = await startProxy(cloud.url); // to read what the searches ask
+  await chroma(chromaUrl(), "DELETE", "/collections/other-tool").catch(() => {});
+  ({ id } = await chroma(chromaUrl(), "POST", "/collections", { name: "other-tool", get_or_create: true }));
+  // Another tool's layout: its own ids, one chunk per line, nothing but slug and index.
+  const records = Object.entries(PAGES).flatMap(([slug, p], n) =>
+    p.text.split(/(?<=\n)/).map((line, i) => ({ id: `doc-${n}-${i}`, line, slug, i })),
+  );
+  await chroma(chromaUrl(), "POST", `/collections/${id}/upsert`, {
+    ids: records.map((r) => r.id), embeddings: records.map(() => [1, 0]), documents: records.map((r) => r.line),
+    metadatas: records.map((r) => ({ page_slug: r.slug, chunk_index: r.i })),
+  });
+  await writeTree();
+});
+after(() => Promise.all([front.close(), cloud.close()]));
+
+// Asynchronous: the quota proxy lives in this process and must keep answering.
+const cli = (...args) =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, "pkg/bin/chromafs.mjs"), "annotate", "--url", cloud.url, "--collection", "other-tool", ...args], (error, stdout, stderr) =>
+      resolve({ status: error ? error.code : 0, stdout, stderr }),
+    );
+  });
+
+async function searchLikeTheReference(groups) {
+  const fs = await ChromaFs.connect({ url: front.url, collection: "other-tool", groups });
+  const files = Object.entries(PAGES)
+    .filter(([, p]) => p.access.isPublic || (p.access.groups ?? []).some((g) => groups.includes(g)))
+    .map(([slug, p]) => ({ path: slug, content: Buffer.from(p.text), mtime: 0 }));
+  const ref = newBash(await referenceFs(files));
+  const ours = newBash(fs, { customCommands: fs.commands() });
+  // The directory search comes first: once a session holds every page a search reads, it
+  // is answered from memory and Chroma is not asked.
+  for (const cmd of ["grep -rl token /guides", "grep -rn token /", "rg -n token /guides/deep", "grep -rc token /"]) {
+    const [a, b] = [await ours.exec(cmd), await ref.exec(cmd)];
+    assert.deepEqual([a.stdout, a.exitCode], [b.stdout, b.exitCode], cmd);
+  }
+  return fs;
+}
+
+test("annotating makes searches scoped inside Chroma, with the same output", async () => {
+  const before = await searchLikeTheReference([]);
+  assert.equal(before.info().chunkAccess, false);
+  let r = await cli();
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, "annotated 6 chunks of collection other-tool: 6 written, 0 already right; 5 requests\n");
+  front.reset();
+  const fs = await searchLikeTheReference([]);
+  assert.equal(fs.info().chunkAccess, true);
+  const searches = front.state.requests.map((q) => q.body).filter((b) => b.includes("where_document"));
+  assert.ok(searches.some((b) => b.includes('{"dirs":{"$contains":"guides"}}')), searches.join("\n"));
+  assert.ok(searches.every((b) => b.includes('{"isPublic":true}')), "scoped by access inside Chroma");
+  await searchLikeTheReference(["admin"]);
+  r = await cli();
+  assert.equal(r.stdout, "annotated 6 chunks of collection other-tool: 0 written, 6 already right; 4 requests\n", "resumable: nothing left to do");
+});
+
+test("a tree rewritten by the other tool is not trusted with the old annotations", async () => {
+  await cli();
+  assert.equal((await ChromaFs.connect({ url: cloud.url, collection: "other-tool" })).info().chunkAccess, true);
+  await writeTree({ "new.md": { text: "", access: { isPublic: true } } });
+  const fs = await ChromaFs.connect({ url: cloud.url, collection: "other-tool" });
+  assert.equal(fs.info().chunkAccess, false, "annotations name the tree they were written for");
+  await writeTree();
+});
+
+test("every request stayed within Chroma Cloud's quotas", () => assertWithinQuotas(cloud));
