@@ -41,9 +41,10 @@ fn records(answer: &Option<GetResponse>) -> usize {
     answer.as_ref().map_or(0, |r| r.ids.len())
 }
 
-/// Answers kept for the process at most, and their records across all of them.
+/// Answers kept for the process at most, and their records across all of them (a record
+/// is an id and its metadata, a few hundred bytes: some tens of MiB at the most).
 const MAX_SHARED_ANSWERS: usize = 256;
-const MAX_SHARED_RECORDS: usize = 300_000;
+const MAX_SHARED_RECORDS: usize = 100_000;
 
 thread_local! {
     static PROCESS: Answers = Answers::default();
