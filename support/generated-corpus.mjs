@@ -10,7 +10,8 @@
 const EPOCH = Date.UTC(2024, 0, 1);
 const DAY = 86_400_000;
 
-function rng(seed) {
+/** mulberry32: tiny, fast and good enough to pick words; returns floats in [0, 1). */
+export function rng(seed) {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;

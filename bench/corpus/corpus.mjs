@@ -8,6 +8,7 @@ import { mkdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { readDocs } from "../../support/files.mjs";
+import { rng as prng } from "../../support/generated-corpus.mjs";
 
 export const DEFAULT_CORPUS =
   process.env.CHROMAFS_CORPUS ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../shared/corpus/mintlify-docs");
@@ -56,18 +57,6 @@ export async function writeCorpus(files, dir, { concurrency = 64 } = {}) {
 
 // ---------------------------------------------------------------------------------------
 // Determinism helpers
-
-/** mulberry32: tiny, fast and good enough to pick words; returns floats in [0, 1). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** FNV-1a over the parts, so each (seed, copy, page) gets its own independent stream. */
 function hash(...parts) {

@@ -98,11 +98,12 @@ impl Filesystem {
         let access = tree.chunk_access().then(|| SessionAccess::new(&opts.groups));
         let check = Rc::new(TreeCheck::new(tree.clone(), client.clone(), budget.clone(), &opts.tree_location()));
         let tree_key = load::cache_key(&opts.tree_location());
-        let answered_under = key::of([tree_key.as_str(), &tree.collection_id, &format!("{:016x}", tree.fingerprint())]);
         let mut collection =
             Collection::new(client.clone(), tree.collection_id.clone(), opts.schema.clone(), access.clone());
         if process::is_on() {
-            collection = collection.sharing(Shared::new(answered_under, check.clone()));
+            let asked_under =
+                key::of([tree_key.as_str(), &tree.collection_id, &format!("{:016x}", tree.fingerprint())]);
+            collection = collection.sharing(Shared::new(asked_under, check.clone()));
         }
         let store_opts = StoreOptions {
             cache_bytes: opts.cache_bytes,

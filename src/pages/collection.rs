@@ -72,6 +72,18 @@ impl Bound {
     pub(crate) fn exceeded(&self, what: &str) -> ChromaError {
         decode_error(what, format!("more records than {} ({})", self.records, self.why))
     }
+
+    /// Whether `records` records holding `bytes` bytes of documents stay within the bound;
+    /// the error for `what` when they do not.
+    fn holds(&self, records: usize, bytes: u64, what: &str) -> Result<(), ChromaError> {
+        if records > self.records {
+            return Err(self.exceeded(what));
+        }
+        if bytes > self.bytes {
+            return Err(decode_error(what, format!("more than {} bytes of documents ({})", self.bytes, self.why)));
+        }
+        Ok(())
+    }
 }
 
 /// Checks the records read so far; runs after each page of a paginated read.
@@ -137,19 +149,19 @@ async fn paginate(
         let asked = (bound.records.saturating_add(1) - pages.len().min(bound.records)).min(MAX_PAGE);
         let window = GetRequest { limit: Some(asked), offset: (pages.len() > 0).then_some(pages.len()), ..req.clone() };
         let part = client.get_once(collection_id, &window, what).await?;
-        bytes += (0..part.ids.len()).filter_map(|i| part.document(i)).map(|d| d.len() as u64).sum::<u64>();
+        bytes += document_bytes(&part, 0);
         let n = pages.add(part, asked, what)?;
         check(pages.answer())?;
-        if pages.len() > bound.records {
-            return Err(bound.exceeded(what));
-        }
-        if bytes > bound.bytes {
-            return Err(decode_error(what, format!("more than {} bytes of documents ({})", bound.bytes, bound.why)));
-        }
+        bound.holds(pages.len(), bytes, what)?;
         if n < asked {
             return Ok(pages.into_answer());
         }
     }
+}
+
+/// Bytes of the documents of `resp`'s records from `from` on.
+fn document_bytes(resp: &GetResponse, from: usize) -> u64 {
+    (from..resp.ids.len()).filter_map(|i| resp.document(i)).map(|d| d.len() as u64).sum()
 }
 
 /// Every record of a collection a writer reads whole (ingest's and annotate's lists of
@@ -301,7 +313,7 @@ impl Collection {
         let mut parts = Vec::new();
         for req in self.scoped(req) {
             let mut pages = Pages::default();
-            let mut next = 0;
+            let (mut next, mut bytes) = (0, 0u64);
             loop {
                 // One record past what is expected, or past the bound's room, shows whether
                 // there are more.
@@ -311,19 +323,11 @@ impl Collection {
                 };
                 let room = bound.records.saturating_sub(pages.len()).saturating_add(1);
                 let count = want.min(room).div_ceil(MAX_PAGE).clamp(1, WINDOWS);
+                let before = pages.len();
                 let last_full = self.windows(&req, next, count, &mut pages, what).await?;
                 next += count;
-                let answer = pages.answer();
-                let bytes: u64 = (0..answer.ids.len()).filter_map(|i| answer.document(i)).map(|d| d.len() as u64).sum();
-                if pages.len() > bound.records {
-                    return Err(bound.exceeded(what));
-                }
-                if bytes > bound.bytes {
-                    return Err(decode_error(
-                        what,
-                        format!("more than {} bytes of documents ({})", bound.bytes, bound.why),
-                    ));
-                }
+                bytes += document_bytes(pages.answer(), before);
+                bound.holds(pages.len(), bytes, what)?;
                 if !last_full {
                     break;
                 }

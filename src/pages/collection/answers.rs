@@ -75,7 +75,7 @@ impl Shared {
 
     /// The answer another session had to `key`, once the session's tree is confirmed.
     pub(crate) async fn get(&self, key: &str) -> Option<Option<GetResponse>> {
-        let answer = PROCESS.with(|p| p.find(&self.key(key)))?;
+        let answer = PROCESS.with(|p| p.get(&self.key(key)))?;
         self.fresh.confirmed().await.then_some(answer)
     }
 
@@ -85,13 +85,8 @@ impl Shared {
 }
 
 impl Answers {
-    /// The answer kept for `key`.
-    pub(crate) fn get(&self, key: &str) -> Option<Option<GetResponse>> {
-        self.find(key)
-    }
-
     /// The answer kept for `key`, which becomes the most recently used.
-    fn find(&self, key: &str) -> Option<Option<GetResponse>> {
+    pub(crate) fn get(&self, key: &str) -> Option<Option<GetResponse>> {
         let mut kept = self.kept.borrow_mut();
         let at = kept.iter().position(|(k, _)| k == key)?;
         let entry = kept.remove(at);

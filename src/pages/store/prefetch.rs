@@ -248,16 +248,7 @@ impl PageStore {
             ..Default::default()
         };
         let all = self.collection.read_windows(req, within.chunks, within.bound, what).await?;
-        let bounds: HashMap<&str, &Bound> = pages.iter().map(|(s, b)| (s.as_str(), b)).collect();
-        let mut counts: HashMap<&str, usize> = HashMap::new();
-        for i in 0..all.ids.len() {
-            let Some((slug, bound)) = schema.slug_of(&all, i).and_then(|s| bounds.get_key_value(s)) else { continue };
-            let n = counts.entry(slug).or_default();
-            *n += 1;
-            if *n > bound.records {
-                return Err(bound.exceeded(&format!("page {slug:?}")));
-            }
-        }
+        check_counts(schema, &all, pages)?;
         Ok(all)
     }
 }
@@ -291,16 +282,15 @@ impl Within {
 /// scope is read whole only when that is clearly cheaper.
 const UNCOUNTED_CHUNKS: usize = 8;
 
-/// An error naming the first page of a query's `batch` (a few slugs and their bounds) with
-/// more records in `resp` than its bound.
-fn check_counts(schema: &Schema, resp: &GetResponse, batch: &[(String, Bound)]) -> Result<(), ChromaError> {
-    let mut counts = vec![0usize; batch.len()];
+/// An error naming the first of `pages` (slugs and their bounds) with more records in
+/// `resp` than its bound; records of other slugs are not counted.
+fn check_counts(schema: &Schema, resp: &GetResponse, pages: &[(String, Bound)]) -> Result<(), ChromaError> {
+    let mut counts: HashMap<&str, (usize, &Bound)> = pages.iter().map(|(s, b)| (s.as_str(), (0, b))).collect();
     for i in 0..resp.ids.len() {
         let Some(slug) = schema.slug_of(resp, i) else { continue };
-        let Some(at) = batch.iter().position(|(s, _)| s == slug) else { continue };
-        counts[at] += 1;
-        let bound = &batch[at].1;
-        if counts[at] > bound.records {
+        let Some((n, bound)) = counts.get_mut(slug) else { continue };
+        *n += 1;
+        if *n > bound.records {
             return Err(bound.exceeded(&format!("page {slug:?}")));
         }
     }
