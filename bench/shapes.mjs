@@ -2,8 +2,9 @@
 // - written by `chromafs ingest` (a manifest, chunk ids, counts, access and directories on
 //   every chunk);
 // - written by another tool (chunks of 1,500 code points with `page_slug` and `chunk_index`
-//   only, their own ids, one tree record without counts), 95 % of pages public;
-// - that same collection after `chromafs annotate`.
+//   only, ids SLUG#INDEX, one tree record without counts), 95 % of pages public;
+// - that same collection after `chromafs annotate` (which counts every page's chunks, so
+//   pages are read by id).
 // Each command runs cold (a new session, the process tier off) as a public session, beside
 // just-bash over an InMemoryFs holding the visible pages and GNU grep over a copy on disk;
 // every output through chromafs must equal the InMemoryFs one. Then a second conversation:
@@ -94,7 +95,7 @@ async function measure(base, size) {
     command: commandLine().replace(/--sizes \S+/, "").replace(/$/, ` --sizes ${size}`).replace(/  +/g, " "),
     settings: {
       pages: `${size}, ${files.filter((f) => visibleTo(access, [])(f.path)).length} visible to the public session`,
-      "other tool's chunks": `${CHUNK} code points, cut anywhere, ids its own`,
+      "other tool's chunks": `${CHUNK} code points, cut anywhere, ids SLUG#INDEX`,
       sessions: "public, default options; cold: a new session per command, the process tier off",
       latency: LATENCY ? `${LATENCY} ms added per request` : "loopback",
     },

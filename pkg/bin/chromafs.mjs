@@ -190,7 +190,8 @@ async function main(argv) {
       const a = await annotate(conn);
       process.stdout.write(
         `annotated ${plural(a.chunks, "chunk")} of collection ${a.collection}: ${a.updated} written, ${a.chunks - a.updated} already right` +
-          `${a.orphans ? `, ${a.orphans} of pages the tree does not name (made private)` : ""}; ${plural(a.requests, "request")}\n`,
+          `${a.orphans ? `, ${a.orphans} of pages the tree does not name (made private)` : ""}` +
+          `${a.readById ? "; every page's chunks counted: pages are read by id" : ""}; ${plural(a.requests, "request")}\n`,
       );
       return 0;
     }

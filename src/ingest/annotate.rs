@@ -16,9 +16,10 @@
 use super::write::WRITE_BATCH;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
 use crate::pages::collection::{self, Bound};
+use crate::tree::annotations::Annotations;
 use crate::tree::decode::PathTree;
-use crate::tree::schema::{self, Schema};
-use crate::tree::shards::{self, Annotations, Record};
+use crate::tree::schema::{self, chunk_id, Schema};
+use crate::tree::shards::{self, Record};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
@@ -32,7 +33,51 @@ pub(crate) struct AnnotateSummary {
     pub updated: usize,
     /// Chunks of slugs the tree does not name, made private to nobody.
     pub orphans: usize,
+    /// Every chunk's id is the one chromafs's ingest gives it, so the annotation counts
+    /// every page's chunks and readers ask for pages by id.
+    pub read_by_id: bool,
     pub requests: u64,
+}
+
+/// Each page's chunk indexes, seen as they come, and whether every chunk's id so far is
+/// chromafs's own for its slug and index.
+#[derive(Default)]
+struct IdCheck<'a> {
+    indexes: HashMap<&'a str, Vec<u64>>,
+    ids_ours: bool,
+}
+
+impl<'a> IdCheck<'a> {
+    fn new() -> Self {
+        IdCheck { indexes: HashMap::new(), ids_ours: true }
+    }
+
+    fn see(&mut self, slug: &'a str, id: &str, index: Option<u64>) {
+        match index {
+            Some(i) if self.ids_ours && usize::try_from(i).is_ok_and(|i| chunk_id(slug, i) == id) => {
+                self.indexes.entry(slug).or_default().push(i)
+            }
+            _ => self.ids_ours = false,
+        }
+    }
+
+    /// Every page's chunk count, when every id was ours and every page's indexes run
+    /// 0..n-1 (pages with no chunk count none).
+    fn counts(mut self, pages: &HashMap<&'a str, (bool, &[String])>) -> Option<Vec<(&'a str, u64)>> {
+        if !self.ids_ours {
+            return None;
+        }
+        let mut counts = Vec::with_capacity(pages.len());
+        for &slug in pages.keys() {
+            let mut seen = self.indexes.remove(slug).unwrap_or_default();
+            seen.sort_unstable();
+            if seen.iter().enumerate().any(|(i, &n)| n != i as u64) {
+                return None;
+            }
+            counts.push((slug, seen.len() as u64));
+        }
+        Some(counts)
+    }
 }
 
 /// The fields a chunk of `slug` should carry.
@@ -72,10 +117,15 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
         .map_err(|e| e.to_string())?;
     let mut summary = AnnotateSummary { collection: collection.into(), ..Default::default() };
     let mut pending: Vec<(String, Map<String, Value>)> = Vec::new();
+    let mut ids = IdCheck::new();
     for i in 0..all.ids.len() {
         let Some(slug) = schema.slug_of(&all, i) else { continue };
         summary.chunks += 1;
         summary.orphans += !pages.contains_key(slug) as usize;
+        if pages.contains_key(slug) {
+            let index = all.metadata(i).and_then(|m| m.get(&schema.chunk_index_field)).and_then(Value::as_u64);
+            ids.see(slug, &all.ids[i], index);
+        }
         let want = fields(slug, &pages);
         let have = all.metadata(i);
         if want.iter().any(|(k, v)| have.and_then(|m| m.get(k)) != Some(v)) {
@@ -87,20 +137,42 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
         client.update_metadata(&info.id, &ids, &metas).await.map_err(|e| e.to_string())?;
     }
     summary.updated = pending.len();
-    let annotations = Annotations::new(&tree.version).counting(summary.chunks - summary.orphans, pages.len());
-    let record = serde_json::to_string(&annotations).expect("annotations serialise");
+    let mut annotations = Annotations::new(&tree.version).counting(summary.chunks - summary.orphans, pages.len());
+    let mut parts = Vec::new();
+    if let Some(counts) = ids.counts(&pages) {
+        (annotations, parts) = annotations.with_counts(&counts);
+        summary.read_by_id = true;
+    }
+    // The parts first, the record naming them last: a reader never finds a record whose
+    // parts are not there yet.
     let dim = info.dimension.unwrap_or(super::DEFAULT_DIMENSION);
+    let part_ids = (0..parts.len()).map(|i| Annotations::part_id(&schema.tree_id, i));
+    let records: Vec<(String, String)> = part_ids.zip(parts).collect();
+    for batch in records.chunks(WRITE_BATCH) {
+        write_records(client, &info.id, batch, dim).await?;
+    }
+    let record = serde_json::to_string(&annotations).expect("annotations serialise");
+    write_records(client, &info.id, &[(Annotations::id(&schema.tree_id), record)], dim).await?;
+    summary.requests = client.stats().requests;
+    Ok(summary)
+}
+
+/// Writes records chromafs keeps beside the tree (no page's chunks: marked as such).
+async fn write_records(
+    client: &Client,
+    collection_id: &str,
+    records: &[(String, String)],
+    dim: usize,
+) -> Result<(), String> {
     let mut meta = Map::new();
     meta.insert(schema::MARKER.0.into(), json!("annotations"));
     let upsert = UpsertRequest {
-        ids: vec![Annotations::id(&schema.tree_id)],
-        embeddings: vec![vec![0.0; dim]],
-        documents: vec![record],
-        metadatas: vec![meta],
+        ids: records.iter().map(|r| r.0.clone()).collect(),
+        embeddings: vec![vec![0.0; dim]; records.len()],
+        documents: records.iter().map(|r| r.1.clone()).collect(),
+        metadatas: vec![meta; records.len()],
     };
-    client.upsert(&info.id, &upsert).await.map_err(|e| e.to_string())?;
-    summary.requests = client.stats().requests;
-    Ok(summary)
+    client.upsert(collection_id, &upsert).await.map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -127,6 +199,20 @@ mod tests {
         );
         chroma.put("docs", "stray#0", Some("s\n"), json!({"page_slug": "gone.md", "chunk_index": 0}));
         chroma
+    }
+
+    fn get_ids(chroma: &FakeChroma, ids: &[&str]) -> Value {
+        let id = chroma.collection("docs");
+        let body = json!({"ids": ids, "include": ["documents"]}).to_string();
+        let req = crate::chroma::transport::HttpRequest {
+            method: "POST",
+            url: format!("{URL}/api/v2/tenants/default_tenant/databases/default_database/collections/{id}/get"),
+            headers: vec![],
+            body: Some(body),
+            timeout_ms: 1,
+            body_limit: u64::MAX,
+        };
+        serde_json::from_slice::<Value>(&chroma.store_answer(&req).body).unwrap()["ids"].clone()
     }
 
     #[test]
@@ -162,7 +248,23 @@ mod tests {
             "a chunk no page names is private to nobody"
         );
         let marker = get(&["__path_tree__@annotations"])["documents"][0].as_str().unwrap().to_string();
-        assert!(Annotations::read(&marker).is_some());
+        let annotations = Annotations::read(&marker).unwrap();
+        assert!(s.read_by_id, "ids are chromafs's own: every page's chunks are counted");
+        assert_eq!(annotations.counts.map(|c| c.parts), Some(1));
+        assert_eq!(get_ids(&chroma, &["__path_tree__@annotations#0"]), json!(["__path_tree__@annotations#0"]));
+    }
+
+    #[test]
+    fn pages_are_counted_only_when_every_id_and_index_is_as_ingest_writes_them() {
+        let renamed = other_tool();
+        renamed.put("docs", "chunk-7", Some("y\n"), json!({"page_slug": "internal/x.md", "chunk_index": 1}));
+        let gap = other_tool();
+        gap.put("docs", "internal/x.md#2", Some("y\n"), json!({"page_slug": "internal/x.md", "chunk_index": 2}));
+        for chroma in [renamed, gap] {
+            let s = run(&chroma).unwrap();
+            assert!(!s.read_by_id);
+            assert_eq!(get_ids(&chroma, &["__path_tree__@annotations#0"]), json!([]));
+        }
     }
 
     #[test]

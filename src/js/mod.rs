@@ -387,7 +387,7 @@ impl ChromaFs {
     }
 
     /// Tree-level facts: the collection id, the tree version, whether chunks are
-    /// line-aligned and carry access, and the tree record's metadata.
+    /// line-aligned, carry access and are read by id, and the tree record's metadata.
     pub fn info(&self) -> Result<JsValue, JsValue> {
         let tree = self.inner.tree();
         let o = Object::new();
@@ -396,6 +396,7 @@ impl ChromaFs {
         set(&o, "files", self.inner.listing().file_count() as f64);
         set(&o, "lineAligned", tree.line_aligned());
         set(&o, "chunkAccess", tree.chunk_access());
+        set(&o, "readById", tree.chunks.ids);
         set(&o, "searchesReadScope", !self.inner.coarse_query_allowed());
         set(&o, "treeMetadata", plain(&tree.metadata)?);
         let embedding = match &tree.embedding {

@@ -8,12 +8,17 @@
 //! only metadata comes back, never text.
 //!
 //! It adapts to how much matches: a first page of hits that comes back short is the
-//! answer. After a full one, a single hit asked for at half the scope's chunks tells
-//! whether the filter keeps most of the scope: then listing every hit would cost more than
-//! reading the scope itself, and the caller is told to load it all
-//! ([`Found::MostOfScope`]). Otherwise the next pages of hits follow, ten at once, round
-//! after round, until one comes back short. When the tree does not count the scope's
-//! chunks, one round is all it tries. An empty scope sends nothing at all.
+//! answer. After a full one, a single hit asked for further on tells whether listing
+//! every hit and then reading the pages they name would cost more requests than reading
+//! the scope itself: then the caller is told to load it all ([`Found::MostOfScope`]).
+//! Where that point lies follows from the first page: `M` hits on pages holding `h` hits
+//! each name `M / h` pages of `c` chunks each, so listing them and reading those pages
+//! costs `M + M·c/h` records against the scope's `S`, and the probe goes at
+//! `S / (1 + c/h)` (never past half the scope). A common word on a collection cut into
+//! small chunks, a few hits on every page, is read whole at once instead of listed
+//! window after window. Otherwise the next pages of hits follow, ten at once, round after
+//! round, until one comes back short. When the tree does not count the scope's chunks,
+//! one round is all it tries. An empty scope sends nothing at all.
 
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
 use crate::pages::collection::{answers, any_of, Collection, Pages, Scoped, WINDOWS};
@@ -79,8 +84,9 @@ pub(crate) async fn candidates(
         ..Default::default()
     };
     let mut hits = GetResponse::default();
+    let size = scope.chunks.map(|chunks| Size { chunks, pages: scope.slugs.len() });
     for req in collection.scoped(base) {
-        match enumerate(collection, req, scope.chunks).await? {
+        match enumerate(collection, req, size).await? {
             Some(part) => hits.extend(part),
             None => return Ok(Found::MostOfScope { matches: hits.ids.len() }),
         }
@@ -97,9 +103,9 @@ pub(crate) async fn candidates(
 async fn enumerate(
     collection: &Collection,
     req: Scoped<GetRequest>,
-    scope_chunks: Option<u64>,
+    size: Option<Size>,
 ) -> Result<Option<GetResponse>, ChromaError> {
-    let key = answers::key(req.request(), &format!("|{scope_chunks:?}"));
+    let key = answers::key(req.request(), &format!("|{:?}", size.map(|s| (s.chunks, s.pages))));
     if let Some(answer) = collection.answers().get(&key) {
         return Ok(answer);
     }
@@ -111,7 +117,7 @@ async fn enumerate(
     let answer = match answer {
         Some(answer) => answer,
         None => {
-            let answer = ask(collection, &req, scope_chunks).await?;
+            let answer = ask(collection, &req, size).await?;
             if let Some(shared) = shared {
                 shared.keep(&key, answer.clone());
             }
@@ -122,19 +128,41 @@ async fn enumerate(
     Ok(answer)
 }
 
+/// How big a scope is, when the tree counts its chunks.
+#[derive(Debug, Clone, Copy)]
+struct Size {
+    chunks: u64,
+    pages: usize,
+}
+
+impl Size {
+    /// Hits past which listing them and reading their pages costs more than reading the
+    /// scope, judged from a first page of hits (see the module's documentation).
+    fn worth_listing(self, first: &GetResponse, schema: &schema::Schema) -> usize {
+        let half = self.chunks as usize / 2;
+        let pages: HashSet<&str> = (0..first.ids.len()).filter_map(|i| schema.slug_of(first, i)).collect();
+        if pages.is_empty() || self.pages == 0 {
+            return half;
+        }
+        let hits_per_page = first.ids.len() as f64 / pages.len() as f64;
+        let chunks_per_page = self.chunks as f64 / self.pages as f64;
+        ((self.chunks as f64 / (1.0 + chunks_per_page / hits_per_page)) as usize).min(half)
+    }
+}
+
 async fn ask(
     collection: &Collection,
     req: &Scoped<GetRequest>,
-    scope_chunks: Option<u64>,
+    size: Option<Size>,
 ) -> Result<Option<GetResponse>, ChromaError> {
     let what = "a search";
     let mut pages = Pages::default();
     if !collection.windows(req, 0, 1, &mut pages, what).await? {
         return Ok(Some(pages.into_answer()));
     }
-    // Past half the scope's chunks, reading the scope is cheaper than listing the rest;
-    // one hit asked for at that offset says at once whether it comes to that.
-    let worth = scope_chunks.map_or(MAX_PAGE * WINDOWS, |n| n as usize / 2);
+    // Past this many hits, reading the scope is cheaper than listing the rest; one hit
+    // asked for at that offset says at once whether it comes to that.
+    let worth = size.map_or(MAX_PAGE * WINDOWS, |s| s.worth_listing(pages.answer(), collection.schema()));
     if worth > MAX_PAGE && !collection.get(&req.window(1, worth - 1), what).await?.ids.is_empty() {
         return Ok(None);
     }
@@ -254,6 +282,26 @@ mod tests {
             Found::MostOfScope { matches: 0 }
         );
         assert_eq!(small.gets().len(), 1, "a scope of 500 chunks is read whole after one full page");
+    }
+
+    #[test]
+    fn a_few_hits_on_every_page_of_many_chunks_read_the_scope_whole() {
+        // 1,000 pages of five chunks, two of them holding the word: listing 2,000 hits and
+        // then reading the 1,000 pages they name costs more than reading the 5,000 chunks.
+        let chroma = FakeChroma::new();
+        for i in 0..1000 {
+            let slug = format!("docs/p{i:04}.md");
+            for c in 0..5 {
+                let doc = if c < 2 { "a token\n" } else { "nothing\n" };
+                let meta = json!({"page_slug": slug, "chunk_index": c, "isPublic": true, "groups": [""], "dirs": ["", "docs"]});
+                chroma.put("docs", &format!("{slug}#{c}"), Some(doc), meta);
+            }
+        }
+        let found =
+            run(&chroma, SearchScope { slugs: leak(slugs(1000)), dir: Some("docs".into()), chunks: Some(5000) });
+        assert_eq!(found, Found::MostOfScope { matches: 0 });
+        let probe = &chroma.gets()[1];
+        assert_eq!((probe["offset"].as_u64(), probe["limit"].as_u64()), (Some(1427), Some(1)), "5,000 / (1 + 5/2)");
     }
 
     #[test]

@@ -29,13 +29,14 @@ use crate::chroma::budget::Budget;
 use crate::chroma::ClientConfig;
 use crate::chroma::{BodyLimit, ChromaError, Client, GetRequest, GetResponse, MAX_PAGE};
 use crate::tree::access::Groups;
+use crate::tree::annotations::Annotations;
 use crate::tree::codec;
 use crate::tree::decode::{PathTree, TreeError, MAX_TREE_BYTES};
 use crate::tree::fields::Fields;
 use crate::tree::listing::Listing;
 use crate::tree::schema;
 use crate::tree::schema::Schema;
-use crate::tree::shards::{self, Annotations, ChunkFacts, LayoutError, Manifest, Record};
+use crate::tree::shards::{self, ChunkFacts, LayoutError, Manifest, Record};
 use serde_json::{Map, Value};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
@@ -209,9 +210,11 @@ fn connect_error(opts: &TreeLocation<'_>, cause: impl std::fmt::Display) -> FsEr
     FsError::io("connect", opts.collection, cause)
 }
 
-/// Shard ids a cold connect asks for with the manifest, so a tree of up to this many
+/// Records a cold connect asks for beside the tree record, so a tree of up to this many
 /// shards (a few hundred thousand pages) loads in one round trip.
 const FIRST_SHARDS: usize = MAX_PAGE - 1;
+/// Parts of an annotation's counts asked for in that request (50,000 pages take about two).
+const FIRST_COUNT_PARTS: usize = 4;
 /// How often a torn tree (an ingest writing it right now) is read again.
 const TORN_RETRIES: u32 = 3;
 
@@ -228,7 +231,7 @@ fn record<'r>(resp: &'r GetResponse, opts: &TreeLocation<'_>) -> Result<(&'r str
 }
 
 fn fingerprint(doc: &str, metadata: &Map<String, Value>, annotations: Option<&Annotations>) -> u64 {
-    let annotated = annotations.map_or(0, |a| codec::fingerprint(a.tree_version.as_bytes()).rotate_left(2));
+    let annotated = annotations.map_or(0, |a| codec::fingerprint(a.stamp().as_bytes()).rotate_left(2));
     codec::fingerprint(doc.as_bytes())
         ^ codec::fingerprint(Value::Object(metadata.clone()).to_string().as_bytes()).rotate_left(1)
         ^ annotated
@@ -243,10 +246,13 @@ fn records(opts: &TreeLocation<'_>) -> Vec<String> {
     vec![opts.schema.tree_id.clone(), Annotations::id(&opts.schema.tree_id)]
 }
 
-/// The tree's records, and the first shards in case it is a manifest.
+/// The tree's records, the first shards in case it is a manifest, and the first parts of
+/// an annotation's counts in case it is a tree another tool wrote.
 fn first_request(opts: &TreeLocation<'_>) -> GetRequest {
     let tree_id = &opts.schema.tree_id;
-    by_ids(records(opts).into_iter().chain((0..FIRST_SHARDS - 1).map(|i| shards::shard_id(tree_id, i))).collect())
+    let parts = (0..FIRST_COUNT_PARTS).map(|i| Annotations::part_id(tree_id, i));
+    let shards = (0..FIRST_SHARDS - 1 - FIRST_COUNT_PARTS).map(|i| shards::shard_id(tree_id, i));
+    by_ids(records(opts).into_iter().chain(parts).chain(shards).collect())
 }
 
 /// The annotations record of a response, if there is one.
@@ -361,12 +367,16 @@ async fn decode(
         let record_print = fingerprint(doc, &metadata, annotations.as_ref());
         let (tree, chunks, embedding) = match shards::read_record(doc) {
             Record::Whole(doc) => {
-                let tree = PathTree::from_document(doc, opts.extension).map_err(|e| connect_error(opts, e))?;
+                let mut tree = PathTree::from_document(doc, opts.extension).map_err(|e| connect_error(opts, e))?;
                 // Other tools may declare line-aligned chunks; access and directories on
                 // chunks are relied on only where `chromafs annotate` wrote them for this tree.
                 let line_aligned = metadata.get(schema::LINE_ALIGNED) == Some(&Value::Bool(true));
                 let chunks = match &annotations {
-                    Some(a) => a.facts(&tree.version, line_aligned),
+                    Some(a) => {
+                        let facts = a.facts(&tree.version, line_aligned);
+                        let ids = facts.access && counted(client, opts, &collection_id, a, &resp, &mut tree).await?;
+                        ChunkFacts { ids, ..facts }
+                    }
                     None => ChunkFacts { line_aligned, ..ChunkFacts::default() },
                 };
                 (tree, chunks, None)
@@ -422,22 +432,50 @@ async fn shards(
     resp: &GetResponse,
 ) -> Result<Result<Vec<(String, Fields)>, LayoutError>, FsError> {
     let ids: Vec<String> = (0..m.shards).map(|i| shards::shard_id(&opts.schema.tree_id, i)).collect();
+    let found = documents(client, opts, collection_id, &ids, resp, "the path tree's shards").await?;
+    let docs: Vec<Option<&str>> = found.iter().map(Option::as_deref).collect();
+    Ok(shards::join(m, &docs, MAX_TREE_BYTES))
+}
+
+/// Gives a tree another tool wrote its pages' chunk counts from the annotation, when it
+/// has them for this tree; whether it did.
+async fn counted(
+    client: &Client,
+    opts: &TreeLocation<'_>,
+    collection_id: &str,
+    annotations: &Annotations,
+    resp: &GetResponse,
+    tree: &mut PathTree,
+) -> Result<bool, FsError> {
+    let Some(counts) = &annotations.counts else { return Ok(false) };
+    let ids: Vec<String> = (0..counts.parts).map(|i| Annotations::part_id(&opts.schema.tree_id, i)).collect();
+    let found = documents(client, opts, collection_id, &ids, resp, "the annotation's chunk counts").await?;
+    let docs: Vec<Option<&str>> = found.iter().map(Option::as_deref).collect();
+    Ok(annotations.apply_counts(tree, &docs))
+}
+
+/// The documents of records `ids`, from `resp` where they came along, else fetched.
+async fn documents(
+    client: &Client,
+    opts: &TreeLocation<'_>,
+    collection_id: &str,
+    ids: &[String],
+    resp: &GetResponse,
+    what: &str,
+) -> Result<Vec<Option<String>>, FsError> {
     let mut found: HashMap<&str, String> =
         (0..resp.ids.len()).filter_map(|i| Some((resp.ids[i].as_str(), resp.document(i)?.to_string()))).collect();
     let missing: Vec<String> = ids.iter().filter(|id| !found.contains_key(id.as_str())).cloned().collect();
     let mut fetched = GetResponse::default();
     for batch in missing.chunks(MAX_PAGE) {
-        let part = client
-            .get_once(collection_id, &by_ids(batch.to_vec()), "the path tree's shards")
-            .await
-            .map_err(|e| connect_error(opts, e))?;
+        let part =
+            client.get_once(collection_id, &by_ids(batch.to_vec()), what).await.map_err(|e| connect_error(opts, e))?;
         fetched.extend(part);
     }
     found.extend(
         (0..fetched.ids.len()).filter_map(|i| Some((fetched.ids[i].as_str(), fetched.document(i)?.to_string()))),
     );
-    let docs: Vec<Option<&str>> = ids.iter().map(|id| found.get(id.as_str()).map(String::as_str)).collect();
-    Ok(shards::join(m, &docs, MAX_TREE_BYTES))
+    Ok(ids.iter().map(|id| found.get(id.as_str()).cloned()).collect())
 }
 
 async fn load(client: &Client, opts: &TreeLocation<'_>, now_ms: f64) -> Result<LoadedTree, FsError> {

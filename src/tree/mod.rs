@@ -1,7 +1,8 @@
 //! The tree side: which pages exist, where, and who may see them.
 //!
 //! The pipeline, one module per step: [`load`] fetches the tree record (and its
-//! [`shards`], gzip and base64 by [`codec`]) and keeps decoded trees for the process;
+//! [`shards`], gzip and base64 by [`codec`], or the [`annotations`] beside a tree another
+//! tool wrote) and keeps decoded trees for the process;
 //! [`decode`] validates a tree as a whole before anything is shown (each entry read as
 //! its [`fields`], without building a JSON value per entry); [`access`] decides
 //! visibility and turns a session's groups into Chroma `where` clauses; [`listing`]
@@ -11,6 +12,7 @@
 //! Nothing here reads page contents: that is [`crate::pages`].
 
 pub(crate) mod access;
+pub(crate) mod annotations;
 pub(crate) mod codec;
 pub(crate) mod decode;
 mod fields;

@@ -146,69 +146,6 @@ pub(crate) fn shard_id(tree_id: &str, i: usize) -> String {
     format!("{tree_id}#{i}")
 }
 
-/// The record `chromafs annotate` writes beside a tree written by another tool, once
-/// every chunk carries its page's access and directories: readers rely on those fields
-/// only while the tree is still the one annotated.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Annotations {
-    pub chromafs: String,
-    /// The version of the tree record annotated (a fingerprint of its document).
-    pub tree_version: String,
-    /// Chunks and pages the collection held when annotated: how many chunks a page has on
-    /// average, which decides whether reading a scope whole costs fewer requests than
-    /// naming its pages (the other tool's tree does not count them).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub chunks: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pages: Option<u64>,
-}
-
-const ANNOTATIONS: &str = "chunk-annotations";
-
-impl Annotations {
-    pub(crate) fn new(tree_version: &str) -> Self {
-        Annotations { chromafs: ANNOTATIONS.into(), tree_version: tree_version.to_string(), chunks: None, pages: None }
-    }
-
-    /// The same, saying how many chunks and pages were annotated.
-    pub(crate) fn counting(self, chunks: usize, pages: usize) -> Self {
-        Annotations { chunks: Some(chunks as u64), pages: Some(pages as u64), ..self }
-    }
-
-    /// Chunks a page has on average, when the annotation counted them.
-    pub(crate) fn chunks_per_page(&self, tree_version: &str) -> Option<f64> {
-        match (self.chunks, self.pages) {
-            (Some(c), Some(p)) if p > 0 && c > 0 && self.tree_version == tree_version => Some(c as f64 / p as f64),
-            _ => None,
-        }
-    }
-
-    /// The record's id beside a tree record.
-    pub(crate) fn id(tree_id: &str) -> String {
-        format!("{tree_id}@annotations")
-    }
-
-    /// The annotations a document holds, if it is one.
-    pub(crate) fn read(doc: &str) -> Option<Annotations> {
-        let v: Value = serde_json::from_str(doc).ok()?;
-        let o = v.as_object()?;
-        let count = |name: &str| o.get(name).and_then(Value::as_u64);
-        Some(Annotations {
-            chromafs: text_field(o, "chromafs")?,
-            tree_version: text_field(o, "tree_version")?,
-            chunks: count("chunks"),
-            pages: count("pages"),
-        })
-        .filter(|a| a.chromafs == ANNOTATIONS)
-    }
-
-    /// What chunks carry for a tree of this version.
-    pub(crate) fn facts(&self, tree_version: &str, line_aligned: bool) -> ChunkFacts {
-        let current = self.tree_version == tree_version;
-        ChunkFacts { line_aligned, access: current, dirs: current, ids: false }
-    }
-}
-
 /// Why shards do not make a tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum LayoutError {
@@ -413,19 +350,6 @@ mod tests {
         );
         assert_eq!(read_record("H4sI…"), Record::Whole("H4sI…"));
         assert_eq!(shard_id("__path_tree__", 3), "__path_tree__#3");
-    }
-
-    #[test]
-    fn annotations_hold_for_the_tree_they_name() {
-        let a = Annotations::new("v1").counting(10, 4);
-        assert_eq!(a.chunks_per_page("v1"), Some(2.5));
-        assert_eq!(a.chunks_per_page("v2"), None, "counts of another tree say nothing");
-        let doc = serde_json::to_string(&a).unwrap();
-        assert_eq!(Annotations::read(&doc), Some(a.clone()));
-        assert_eq!(Annotations::read(r#"{"a.md": {"isPublic": true}}"#), None);
-        assert_eq!(a.facts("v1", true), ChunkFacts { line_aligned: true, access: true, dirs: true, ids: false });
-        assert_eq!(a.facts("v2", false), ChunkFacts::default(), "a rewritten tree: the fields may be stale");
-        assert_eq!(Annotations::id("__path_tree__"), "__path_tree__@annotations");
     }
 
     #[test]

@@ -91,4 +91,38 @@ test("a tree rewritten by the other tool is not trusted with the old annotations
   await writeTree();
 });
 
+test("chunks the other tool named as ingest does are read by id once annotated", async () => {
+  // The same pages, the other tool naming chunks SLUG#INDEX.
+  await chroma(chromaUrl(), "DELETE", "/collections/other-tool-ids").catch(() => {});
+  const { id: ids } = await chroma(chromaUrl(), "POST", "/collections", { name: "other-tool-ids", get_or_create: true });
+  const records = Object.entries(PAGES).flatMap(([slug, p]) => p.text.split(/(?<=\n)/).map((line, i) => ({ line, slug, i })));
+  const tree = Object.fromEntries(Object.entries(PAGES).map(([slug, p]) => [slug, p.access]));
+  await chroma(chromaUrl(), "POST", `/collections/${ids}/upsert`, {
+    ids: [...records.map((r) => `${r.slug}#${r.i}`), "__path_tree__"],
+    embeddings: [...records.map(() => [1, 0]), [0, 0]],
+    documents: [...records.map((r) => r.line), JSON.stringify(tree)],
+    metadatas: [...records.map((r) => ({ page_slug: r.slug, chunk_index: r.i })), { chromafs: "path-tree" }],
+  });
+  const r = await new Promise((resolve) =>
+    execFile(process.execPath, [path.join(ROOT, "pkg/bin/chromafs.mjs"), "annotate", "--url", cloud.url, "--collection", "other-tool-ids"], (error, stdout) => resolve({ error, stdout })),
+  );
+  assert.equal(r.error, null);
+  assert.match(r.stdout, /every page's chunks counted: pages are read by id/);
+  front.reset();
+  const fs = await ChromaFs.connect({ url: front.url, collection: "other-tool-ids" });
+  assert.deepEqual([fs.info().chunkAccess, fs.info().readById], [true, true]);
+  const files = Object.entries(PAGES)
+    .filter(([, p]) => p.access.isPublic)
+    .map(([slug, p]) => ({ path: slug, content: Buffer.from(p.text), mtime: 0 }));
+  const ref = newBash(await referenceFs(files));
+  const ours = newBash(fs, { customCommands: fs.commands() });
+  for (const cmd of ["grep -rn token /", "cat /guides/setup.md /index.md", "cat /internal/keys.md"]) {
+    const [a, b] = [await ours.exec(cmd), await ref.exec(cmd)];
+    assert.deepEqual([a.stdout, a.exitCode], [b.stdout, b.exitCode], cmd);
+  }
+  const reads = front.state.requests.map((q) => q.body).filter((b) => b.includes('"ids"') && b.includes("#0"));
+  assert.ok(reads.some((b) => b.includes('"guides/setup.md#0"')), reads.join("\n"));
+  assert.ok(front.state.requests.every((q) => !q.body.includes("internal/keys.md#")), "the hidden page is never asked for");
+});
+
 test("every request stayed within Chroma Cloud's quotas", () => assertWithinQuotas(cloud));

@@ -6,10 +6,19 @@ use super::*;
 /// `n` one-chunk pages as another tool writes them (ids its own, the tree counting
 /// nothing), every `every`th holding "token", the last private; annotated or not.
 fn foreign(n: usize, every: usize, annotated: bool) -> FakeChroma {
+    foreign_named(n, every, annotated, |i| format!("rec-{i}"))
+}
+
+/// The same, the other tool naming chunks as chromafs's ingest does (`slug#index`).
+fn foreign_with_our_ids(n: usize, every: usize, annotated: bool) -> FakeChroma {
+    foreign_named(n, every, annotated, |i| format!("{}#0", foreign_slug(i)))
+}
+
+fn foreign_named(n: usize, every: usize, annotated: bool, id: impl Fn(usize) -> String) -> FakeChroma {
     let chroma = FakeChroma::new();
     for i in 0..n {
         let doc = format!("page {i}\n{}\n", if i % every == 0 { "a token here" } else { "nothing" });
-        chroma.put("docs", &format!("rec-{i}"), Some(&doc), json!({"page_slug": foreign_slug(i), "chunk_index": 0}));
+        chroma.put("docs", &id(i), Some(&doc), json!({"page_slug": foreign_slug(i), "chunk_index": 0}));
     }
     write_foreign_tree(&chroma, n, &[n - 1]);
     if annotated {
@@ -118,4 +127,50 @@ fn a_shared_answer_is_never_given_under_another_tree_or_another_access() {
     let admin = connect_with(&chroma, |o| o.groups = Groups::new(["admin"]));
     let (args, cs) = search(&admin, &["grep", "-rl", "token", "/api"]);
     assert!(args.contains(&"/api/p0000.md".to_string()) && cs.coarse_requests > 0);
+}
+
+#[test]
+fn annotated_chunks_named_as_ingest_names_them_are_read_by_id() {
+    let chroma = foreign_with_our_ids(2000, 1, true);
+    let fs = connect(&chroma);
+    assert!(fs.tree().chunks.ids, "the annotation counted every page's chunks");
+    chroma.clear_log();
+    let (args, cs) = search(&fs, &["grep", "-rl", "token", "/"]);
+    assert_eq!(args.len(), 3 + 1999, "every visible page, and only those");
+    assert_eq!(cs.prefetch_requests, 7, "1,999 chunks by id, 300 a request");
+    let loads: Vec<Value> =
+        chroma.gets().into_iter().filter(|g| g["include"] == json!(["documents", "metadatas"])).collect();
+    assert!(loads.iter().all(|g| g["ids"].is_array() && g.get("where").is_none()), "{loads:?}");
+    assert!(
+        !loads.iter().any(|g| g["ids"].as_array().unwrap().contains(&json!(format!("{}#0", foreign_slug(1999))))),
+        "the private page is never asked for"
+    );
+    let a = connect_with(&chroma, |o| o.groups = Groups::new(["admin"]));
+    let path = format!("/{}", foreign_slug(1999));
+    let page = block_on(async move { a.read(&path).await }).unwrap();
+    assert!(page.starts_with(b"page 1999\n"));
+}
+
+#[test]
+fn counts_of_an_older_tree_are_not_relied_on() {
+    let chroma = foreign_with_our_ids(40, 1, true);
+    // The other tool adds a page and writes its tree again: the annotation is for the old one.
+    chroma.put(
+        "docs",
+        &format!("{}#0", foreign_slug(40)),
+        Some("page 40\na token here\n"),
+        json!({"page_slug": foreign_slug(40), "chunk_index": 0}),
+    );
+    write_foreign_tree(&chroma, 41, &[]);
+    let fs = connect(&chroma);
+    assert!(!fs.tree().chunks.ids && !fs.tree().chunks.access);
+    let (args, _) = search(&fs, &["grep", "-rl", "token", "/"]);
+    assert_eq!(args.len(), 3 + 41, "every page, the new one too");
+}
+
+#[test]
+fn chunks_named_otherwise_are_annotated_without_counts() {
+    let chroma = foreign(40, 1, true);
+    let fs = connect(&chroma);
+    assert!(fs.tree().chunks.access && !fs.tree().chunks.ids);
 }
