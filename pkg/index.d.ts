@@ -126,6 +126,8 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   groups?: readonly string[];
   /** Appended to paths whose last segment has no extension, e.g. `.mdx`. */
   extension?: string;
+  /** Shows every page under this top-level directory (`/docs`): one mount among several (see `ChromaFs.connectMounts`). */
+  mountAt?: string;
   /** Budget of the in-memory page cache; defaults to 64 MiB. */
   cacheBytes?: number;
   /**
@@ -322,6 +324,8 @@ export interface ChromaFsInfo {
   lineAligned: boolean;
   /** Every chunk carries its page's access, so reads and searches are scoped inside Chroma. */
   chunkAccess: boolean;
+  /** Pages are asked for by their chunks' ids (the tree, or an annotation, counts every page's chunks). */
+  readById: boolean;
   /**
    * For the operator: this session's searches read every visible page of their scope instead
    * of asking Chroma which may match, because the collection's chunks carry no access and the
@@ -371,6 +375,40 @@ export interface CustomCommandLike {
  * except in the `scratch` directory and to `/dev/null`; errors carry `code`, `syscall`
  * and `path` like Node's.
  */
+/** `ChromaFs.connectMounts`'s options: `connect`'s, and the mounts. */
+export interface MountsOptions extends Omit<ConnectOptions, "collection" | "mountAt"> {
+  /** Each top-level directory and its collection, or the options of that mount. */
+  mounts: Record<string, string | (Partial<ConnectOptions> & { collection: string })>;
+}
+
+/**
+ * Collections mounted as top-level directories of one just-bash filesystem. A command
+ * inside one mount is that mount's (searches pushed down to its collection); one that
+ * reaches several runs as just-bash's own over all of them; `search` interleaves the
+ * mounts' rankings. Paths outside every mount (the scratch directory) belong to the first.
+ */
+export interface MountedFs
+  extends Pick<
+    ChromaFs,
+    | "readFile" | "readFileBuffer" | "writeFile" | "appendFile" | "exists" | "stat" | "lstat" | "mkdir" | "readdir"
+    | "readdirWithFileTypes" | "rm" | "cp" | "mv" | "resolvePath" | "getAllPaths" | "chmod" | "symlink" | "link"
+    | "readlink" | "realpath" | "utimes"
+  > {
+  /** just-bash custom commands over the mounts (pass as `customCommands`). */
+  commands(): CustomCommandLike[];
+  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  searchCommand(args: string[], cwd: string): Promise<CommandOutput>;
+  /** Each mount's statistics by directory, and their requests and visible files summed. */
+  stats(): { requests: number; files: number; mounts: Record<string, ChromaFsStats> };
+  /** Each mount's `info()` by directory. */
+  info(): { mounts: Record<string, ChromaFsInfo> };
+  beginCommand(limits?: { maxRequests?: number; timeoutMs?: number }): number[];
+  endCommand(marks: number[]): CommandReport;
+  abortCommand(): void;
+  isCurrent(): Promise<boolean>;
+  free(): void;
+}
+
 export declare class ChromaFs {
   private constructor();
 
@@ -384,6 +422,12 @@ export declare class ChromaFs {
   static setProcessCacheBytes(bytes: number): void;
   /** Forgets the path trees this process has cached, so the next `connect` reloads. */
   static forgetTrees(): void;
+  /**
+   * Several collections in one filesystem, each as a top-level directory:
+   * `connectMounts({ url, groups, mounts: { "/docs": "docs", "/api": { collection: "api-v2", embed } } })`.
+   * The other options apply to every mount; a mount's object overrides them for it.
+   */
+  static connectMounts(options: MountsOptions): Promise<MountedFs>;
 
   readFile(path: string, options?: ReadFileOptions | BufferEncoding): Promise<string>;
   readFileBuffer(path: string): Promise<Uint8Array>;
@@ -577,6 +621,8 @@ export interface AnnotateSummary {
   updated: number;
   /** Chunks of slugs the tree does not name, made private to nobody. */
   orphans: number;
+  /** Every chunk is named SLUG#INDEX: every page's chunks were counted, and pages are read by id. */
+  readById: boolean;
   requests: number;
 }
 

@@ -1,7 +1,7 @@
 // Types for chromafs/mcp: the docs as a Model Context Protocol server. `serveStdio` and
 // `serveHttp` are Node's; the rest runs in any runtime (Workers, Deno, Bun, edge functions).
 import type { IncomingMessage } from "node:http";
-import type { ChromaFs, ConnectOptions } from "./index.js";
+import type { ChromaFs, ConnectOptions, MountsOptions } from "./index.js";
 
 type McpServer = import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
 
@@ -72,9 +72,11 @@ export interface McpOptions {
   registry?: CallRegistry;
   /**
    * The docs' public site (http or https): search results carry each page's `url` (see
-   * `pageUrl`), in the `search` tool's structured results and in `search --json`.
+   * `pageUrl`), in the `search` tool's structured results and in `search --json`. For
+   * several mounted doc sets, a function from a page's path to its address (or null):
+   * `mountedSites({ "/docs": "https://docs.example.com" })`.
    */
-  baseUrl?: string;
+  baseUrl?: string | ((path: string) => string | null);
 }
 
 /** One page the `search` tool found: its `structuredContent` is `{ results: SearchResult[] }`. */
@@ -93,6 +95,8 @@ export interface SearchResult {
  * (`/guides/index.md` → `BASE/guides`, `/guides/install.mdx` → `BASE/guides/install`).
  */
 export declare function pageUrl(base: string, path: string): string;
+/** Each mount's site (`{ "/docs": "https://docs.example.com" }`) as `baseUrl`'s rule: a page under a mount is that site's page at its path inside the mount. */
+export declare function mountedSites(sites: Record<string, string>): (path: string) => string | null;
 
 /** Options of `jwtAuthorizer`. */
 export interface JwtAuthorizerOptions {
@@ -179,15 +183,18 @@ export declare function endpointRefusal(
  * is not a plain object of arrays of strings, or a token shorter than MIN_TOKEN_CHARS.
  */
 export declare function tokenAuthorizer(tokens: Record<string, string[]>): (req: Request | IncomingMessage) => Promise<string[] | null>;
-/** Serves the tools over stdio for one group set (`connectOptions.groups`) until stdin closes. Node only. */
-export declare function serveStdio(connectOptions: ConnectOptions, options?: McpOptions & { onClose?: () => void }): Promise<McpServer>;
+/**
+ * Serves the tools over stdio for one group set (`connectOptions.groups`) until stdin closes;
+ * `connectOptions` with `mounts` serves several collections, as `ChromaFs.connectMounts`. Node only.
+ */
+export declare function serveStdio(connectOptions: ConnectOptions | MountsOptions, options?: McpOptions & { onClose?: () => void }): Promise<McpServer>;
 /**
  * Serves the tools over streamable HTTP at `/mcp`, each request with the groups its
  * credentials give: an OAuth access token (`oauth`; the server then answers its RFC 9728
  * metadata at /.well-known/oauth-protected-resource), or what `authorize` says. Node only.
  */
 export declare function serveHttp(
-  connectOptions: ConnectOptions,
+  connectOptions: ConnectOptions | MountsOptions,
   options?: McpOptions & {
     port?: number;
     host?: string;

@@ -195,6 +195,9 @@ pub(crate) struct Options {
     pub groups: Groups,
     pub schema: Schema,
     pub extension: Option<String>,
+    /// `mountAt`: every page is shown under this top-level directory (`/docs`), as one
+    /// mount among several in one shell.
+    pub mount_at: Option<String>,
     pub cache_bytes: usize,
     /// The process tier's byte budget, for every session of the process (`processCacheBytes`;
     /// `None` leaves it as it is).
@@ -231,6 +234,7 @@ impl Options {
             collection: &self.collection,
             schema: &self.schema,
             extension: self.extension.as_deref(),
+            mount: self.mount_at.as_deref().map(|m| &m[1..]),
             tree_max_age_ms: self.tree_max_age_ms,
         }
     }
@@ -242,6 +246,7 @@ impl Options {
             groups: Groups::default(),
             schema: Schema::default(),
             extension: None,
+            mount_at: None,
             cache_bytes: 64 << 20,
             process_cache_bytes: None,
             lazy_files: Vec::new(),
@@ -281,6 +286,21 @@ impl Options {
                 return fail(format!("option scratch {dir:?} must be a top-level directory such as \"/tmp\""));
             }
             opts.scratch = Some(norm);
+        }
+        if let Some(dir) = f.string("mountAt")? {
+            let norm = path::normalize(&dir);
+            let name = norm.get(1..).unwrap_or("");
+            if !dir.starts_with('/')
+                || name.is_empty()
+                || name.contains('/')
+                || crate::tree::decode::check_key(name).is_err()
+            {
+                return fail(format!("option mountAt {dir:?} must be a top-level directory such as \"/docs\""));
+            }
+            if opts.scratch.as_deref() == Some(norm.as_str()) {
+                return fail(format!("option mountAt {dir:?} is the scratch directory too"));
+            }
+            opts.mount_at = Some(norm);
         }
         if let Some(n) = f.number("scratchBytes")? {
             opts.scratch_bytes = n as u64;
@@ -537,5 +557,18 @@ mod tests {
             e,
             "lazyFiles[\"/a\"] must be an absolute http(s) URL, got \"a.json\" (not an absolute http(s) URL)"
         );
+    }
+
+    #[test]
+    fn a_mount_is_one_top_level_directory() {
+        let with = |m: &str| Options::from_json(&json!({"url": "http://x", "collection": "d", "mountAt": m}));
+        assert_eq!(with("/docs/").unwrap().mount_at.as_deref(), Some("/docs"));
+        assert_eq!(with("/docs").unwrap().tree_location().mount, Some("docs"));
+        for bad in ["docs", "/", "/a/b", "/..", "/a\nb"] {
+            let e = with(bad).unwrap_err().to_string();
+            assert!(e.contains("must be a top-level directory"), "{bad:?}: {e}");
+        }
+        let both = json!({"url": "http://x", "collection": "d", "mountAt": "/tmp", "scratch": "/tmp"});
+        assert!(Options::from_json(&both).unwrap_err().to_string().contains("is the scratch directory too"));
     }
 }

@@ -49,6 +49,12 @@ ingest options:
                       chromafs/embed), so \`search\` ranks by meaning as well as words; shell
                       and exec then use the model by themselves for this collection
 
+shell, exec and mcp:
+  --mount /DIR=COLLECTION[@URL]
+                      mount a collection as the directory /DIR instead of --collection
+                      (repeatable: several doc sets in one shell; grep, find and search
+                      work across them or inside one; @URL is that mount's public site)
+
 shell and exec options:
   --groups a,b        access groups of the session (default: none, public pages only)
   --cwd DIR           starting directory (default: /)
@@ -96,6 +102,7 @@ Examples:
   chromafs annotate --collection docs-from-another-tool
   chromafs shell --collection docs --groups admin
   chromafs exec "grep -rn access_token /" --collection docs
+  chromafs shell --mount /docs=docs@https://docs.example.com --mount /api=api-reference
   chromafs mcp --collection docs --http 8808 --issuer https://login.example.com \\
     --public-url https://docs.example.com/mcp --base-url https://docs.example.com
   printf 'cd /guides\\nls\\n' | chromafs shell --collection docs
@@ -123,6 +130,7 @@ const OPTIONS = {
   "groups-claim": { type: "string" },
   "public-url": { type: "string" },
   "base-url": { type: "string" },
+  mount: { type: "string", multiple: true },
   "allow-origin": { type: "string", multiple: true },
   "call-timeout-ms": { type: "string" },
   "max-requests": { type: "string" },
@@ -141,11 +149,11 @@ const OPTIONS = {
 const COMMAND_OPTIONS = {
   ingest: ["access", "chunk-bytes", "plain-tree", "default-private", "embed", "hidden", "no-ignore"],
   annotate: [],
-  shell: ["groups", "cwd", "scratch", "base-url"],
-  exec: ["groups", "cwd", "scratch", "base-url"],
+  shell: ["groups", "cwd", "scratch", "base-url", "mount"],
+  exec: ["groups", "cwd", "scratch", "base-url", "mount"],
   mcp: [
     ["groups", "http", "host", "tokens", "require-token", "allow-origin", "call-timeout-ms", "max-requests", "calls-in-flight", "tool-prefix", "docs"],
-    ["issuer", "audience", "jwks", "groups-claim", "public-url", "base-url"],
+    ["issuer", "audience", "jwks", "groups-claim", "public-url", "base-url", "mount"],
   ].flat(),
 };
 const COMMON_OPTIONS = ["url", "collection", "tenant", "database", "token", "help"];

@@ -38,6 +38,7 @@ export {
   bearerChallenge,
   admit,
   pageUrl,
+  mountedSites,
   TokenRejected,
   TokenCheckUnavailable,
 } from "./server.mjs";
@@ -45,7 +46,7 @@ export {
 /** What a server's sessions connect with: the caller's options, network causes kept for the log. */
 function serverSessions(connectOptions) {
   const options = { cacheBytes: 8 << 20, networkErrors: "log", ...connectOptions };
-  return sessionPool((groups) => ChromaFs.connect({ ...options, groups }));
+  return sessionPool((groups) => (options.mounts ? ChromaFs.connectMounts({ ...options, groups }) : ChromaFs.connect({ ...options, groups })));
 }
 
 /**

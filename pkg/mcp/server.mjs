@@ -33,7 +33,7 @@ import { safeExec, toolDescription } from "../dist/api.mjs";
 import { baseUrlOf, resultsText, searchResults, withPageUrls } from "./sources.mjs";
 
 export { jwtAuthorizer, protectedResourceMetadata, metadataUrl, bearerChallenge, admit, TokenRejected, TokenCheckUnavailable } from "./auth.mjs";
-export { pageUrl } from "./sources.mjs";
+export { pageUrl, mountedSites } from "./sources.mjs";
 
 /** The most characters a tool result holds (as bash-tool and Mintlify's docs servers cap it). */
 export const MAX_OUTPUT = 30_000;
@@ -244,7 +244,8 @@ export function createMcpServer(
   { toolPrefix = "", docs = "the documentation", name = "chromafs", limits, gate, caller = "default", registry, baseUrl } = {},
 ) {
   const lim = limitsOf(limits);
-  const base = baseUrl ? baseUrlOf(baseUrl) : null;
+  // A site's base URL, or (several doc sets mounted) the rule that finds each page's site.
+  const base = typeof baseUrl === "function" ? baseUrl : baseUrl ? baseUrlOf(baseUrl) : null;
   const calls = gate ?? callGate(lim.callsInFlight);
   const server = new McpServer({ name, version: "0.1.0" });
   if (registry) {

@@ -31,6 +31,25 @@ export function baseUrlOf(text) {
   return url.href.endsWith("/") ? url.href : `${url.href}/`;
 }
 
+/**
+ * The site of each mount (`{ "/docs": "https://docs.example.com" }`) as one rule: a page
+ * under a mount is that site's page at its path inside the mount; pages of mounts without
+ * a site have no address.
+ */
+export function mountedSites(sites) {
+  const bases = new Map(Object.entries(sites).map(([dir, url]) => [dir.replace(/^\/+|\/+$/g, ""), baseUrlOf(url)]));
+  return (path) => {
+    const [, dir, rest] = /^\/([^/]+)(\/.*)?$/.exec(path) ?? [];
+    const base = bases.get(dir);
+    return base && rest ? pageUrl(base, rest) : null;
+  };
+}
+
+/** The address of the page at `path`: under a base URL, or by a mounts' rule. */
+function addressOf(base, path) {
+  return typeof base === "function" ? base(path) : pageUrl(base, path);
+}
+
 /** The public address of the page at `path` (an absolute page path) under `base` (see above). */
 export function pageUrl(base, path) {
   const segments = path.split("/").filter(Boolean);
@@ -46,7 +65,7 @@ function withUrl(line, base) {
   if (!line.startsWith('{"path":')) return line;
   try {
     const hit = JSON.parse(line);
-    return JSON.stringify({ ...hit, url: pageUrl(base, hit.path) });
+    return JSON.stringify({ ...hit, url: addressOf(base, hit.path) });
   } catch {
     return line;
   }
@@ -54,7 +73,8 @@ function withUrl(line, base) {
 
 /**
  * `commands` (a session's just-bash custom commands) whose `search --json` lines carry the
- * page's `url` under `base`; the other commands and formats are left as they are.
+ * page's `url` under `base` (a base URL, or a mounts' rule from `mountedSites`); the other
+ * commands and formats are left as they are.
  */
 export function withPageUrls(commands, base) {
   if (!base) return commands;
@@ -80,7 +100,7 @@ export function searchResults(stdout, base) {
     .filter((l) => l.startsWith("{"))
     .map((l) => {
       const hit = JSON.parse(l);
-      return { path: hit.path, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, url: base ? pageUrl(base, hit.path) : null };
+      return { path: hit.path, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, url: base ? addressOf(base, hit.path) : null };
     });
 }
 

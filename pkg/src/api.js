@@ -9,6 +9,7 @@ import { safeExec, bashErrorLine } from "./exec.js";
 import { redisCache, workersCache } from "./caches.js";
 import { toolDescription } from "./prompt.js";
 import { bashToolSandbox } from "./sandbox.js";
+import { connectMounts } from "./mounts.js";
 
 /**
  * Wires the wasm exports into the public API. `run` runs a call in the context the
@@ -38,6 +39,8 @@ function setup(core, run, loadWriter) {
     ChromaFs.connect = (options) => run(() => connect.call(ChromaFs, options));
   }
   installProbe(proto);
+  // Several collections in one shell, each under a directory of its own.
+  ChromaFs.connectMounts = (options) => connectMounts(ChromaFs, options);
   // just-bash custom commands for this filesystem (pass as `customCommands`).
   Object.defineProperty(proto, "commands", {
     value: function () {

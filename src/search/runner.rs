@@ -345,9 +345,11 @@ async fn narrow(
         let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
         let scope = SearchScope {
             slugs: &slugs,
-            dir: view
-                .chunks_have_dirs()
-                .then(|| common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path))),
+            dir: view.chunks_have_dirs().then(|| {
+                view.chunk_dir(&common_dir(
+                    files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path),
+                ))
+            }),
             chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
         };
         let found = coarse::candidates(collection, &scope, &n.matcher.filter).await;

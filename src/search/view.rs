@@ -54,6 +54,19 @@ impl<'a> SessionView<'a> {
         self.fs.tree().chunks.dirs
     }
 
+    /// The directory chunks name in their `dirs` for a directory shown as `shown` (no
+    /// leading slash): the same, but for the mount directory a session may show pages
+    /// under (`mountAt`).
+    pub(crate) fn chunk_dir(&self, shown: &str) -> String {
+        let path = format!("/{shown}");
+        self.fs.tree().unmounted(&path).trim_start_matches('/').to_string()
+    }
+
+    /// A visible path as the collection's pages are named, without the mount directory.
+    pub(crate) fn unmounted<'p>(&self, path: &'p str) -> &'p str {
+        self.fs.tree().unmounted(path)
+    }
+
     /// The page behind a visible, normalised path.
     pub(crate) fn page(&self, path: &str) -> Option<PageRef> {
         self.fs.page(path)
@@ -117,8 +130,9 @@ impl<'a> SessionView<'a> {
     /// scope's records would count hidden text).
     pub(crate) fn scope_of<'p>(&self, paths: impl Iterator<Item = &'p str>) -> Option<Within> {
         self.fs.coarse_query_allowed().then_some(())?;
-        let dir = self.chunks_have_dirs().then(|| common_dir(paths));
-        let under = dir.as_ref().map_or("/".to_string(), |d| format!("/{d}"));
+        let shown = self.chunks_have_dirs().then(|| common_dir(paths));
+        let under = shown.as_ref().map_or("/".to_string(), |d| format!("/{d}"));
+        let dir = shown.map(|d| self.chunk_dir(&d));
         let pages: Vec<PageRef> = self.files_under(&under).iter().filter_map(|p| self.page(p)).collect();
         let counts: Vec<(Option<u64>, Option<u64>)> = pages
             .iter()

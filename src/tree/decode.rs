@@ -278,6 +278,16 @@ impl PathTree {
     }
 }
 
+impl PathTree {
+    /// Shows every page under the top-level directory `dir` (`guides/a.md` at
+    /// `/docs/guides/a.md`): one prefix for all keeps their order and their collisions.
+    pub(crate) fn mount(&mut self, dir: &str) {
+        for e in &mut self.entries {
+            e.path = format!("/{dir}{}", e.path);
+        }
+    }
+}
+
 /// Takes out of `entries` (sorted by path) every entry that names a path another entry
 /// names too, and every file that is also a directory of another entry: which one the
 /// author meant cannot be known, so none of them is shown.

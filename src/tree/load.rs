@@ -72,6 +72,8 @@ pub(crate) struct LoadedTree {
     /// Chunks a page has on average, where the tree does not count each page's but an
     /// annotation counted them all.
     pub chunks_per_page: Option<f64>,
+    /// The top-level directory every page is shown under (`mountAt`), if any.
+    pub mount: Option<String>,
 }
 
 impl LoadedTree {
@@ -79,6 +81,17 @@ impl LoadedTree {
     /// whenever the tree, or what its chunks are known to carry, does.
     pub(crate) fn fingerprint(&self) -> u64 {
         self.record
+    }
+
+    /// A path as the collection's chunks know it: without the mount directory
+    /// (`/docs/guides/a.md` → `/guides/a.md` under `mountAt: "/docs"`).
+    pub(crate) fn unmounted<'p>(&self, path: &'p str) -> &'p str {
+        let Some(dir) = &self.mount else { return path };
+        match path.strip_prefix('/').and_then(|p| p.strip_prefix(dir.as_str())) {
+            Some("") => "/",
+            Some(rest) if rest.starts_with('/') => rest,
+            _ => path,
+        }
     }
 
     /// Whether every chunk holds whole lines (a search may then match chunk by chunk).
@@ -150,6 +163,8 @@ pub(crate) struct TreeLocation<'a> {
     pub collection: &'a str,
     pub schema: &'a Schema,
     pub extension: Option<&'a str>,
+    /// The top-level directory every page is shown under (`mountAt`, without its slash).
+    pub mount: Option<&'a str>,
     /// Reload a process-cached tree older than this; `None` keeps it for the process's life.
     pub tree_max_age_ms: Option<f64>,
 }
@@ -162,8 +177,15 @@ pub(crate) fn cache_key(opts: &TreeLocation<'_>) -> String {
     let mut headers: Vec<(String, &str)> =
         c.headers.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.as_str())).collect();
     crate::base::sort::sort(&mut headers);
-    let parts =
-        [c.url.as_str(), &c.tenant, &c.database, opts.collection, &opts.schema.tree_id, opts.extension.unwrap_or("")];
+    let parts = [
+        c.url.as_str(),
+        &c.tenant,
+        &c.database,
+        opts.collection,
+        &opts.schema.tree_id,
+        opts.extension.unwrap_or(""),
+        opts.mount.unwrap_or(""),
+    ];
     let mut key = crate::base::key::Key::new().list(parts.into_iter());
     key = key.part(&headers.len().to_string());
     for (name, value) in &headers {
@@ -404,6 +426,10 @@ async fn decode(
                 Err(e) => return Err(connect_error(opts, e)),
             },
         };
+        let mut tree = tree;
+        if let Some(dir) = opts.mount {
+            tree.mount(dir);
+        }
         let validated_at = Cell::new(now_ms);
         let chunks_per_page = annotations.as_ref().and_then(|a| a.chunks_per_page(&tree.version));
         return Ok(LoadedTree {
@@ -419,6 +445,7 @@ async fn decode(
             by_slug: OnceCell::new(),
             embedding,
             chunks_per_page,
+            mount: opts.mount.map(str::to_string),
         });
     }
 }

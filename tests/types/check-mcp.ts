@@ -9,6 +9,7 @@ import {
   jwtAuthorizer,
   metadataUrl,
   pageUrl,
+  mountedSites,
   protectedResourceMetadata,
   serveHttp,
   serveStdio,
@@ -46,6 +47,8 @@ export async function signedIn(request: Request, fs: ChromaFs): Promise<Response
   void groups;
   const meta = protectedResourceMetadata({ resource: "https://docs.example.com/mcp", issuer: authorize.issuer });
   const where: string = metadataUrl(meta.resource) + pageUrl("https://docs.example.com/", "/index.mdx");
+  const site: string | null = mountedSites({ "/docs": "https://docs.example.com" })("/docs/index.mdx");
+  void site;
   void where;
   const http = await serveHttp(
     { url: "http://127.0.0.1:8000", collection: "docs" },

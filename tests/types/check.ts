@@ -152,3 +152,14 @@ export async function sharedCaches(bash: Bash): Promise<void> {
   const r: { exitCode: number } = await sandbox.executeCommand(description.length > 0 ? "ls /" : "pwd");
   void r;
 }
+
+export async function mounted(): Promise<void> {
+  const fs = await ChromaFs.connectMounts({ url: "http://127.0.0.1:8000", groups: ["staff"], mounts: { "/docs": "docs", "/api": { collection: "api", extension: ".mdx" } } });
+  const bash = new Bash({ fs, customCommands: fs.commands() });
+  const hits = await fs.search("rotate a key", { path: "/api", k: 3 });
+  const requests: number = fs.stats().mounts["/docs"].requests + fs.stats().requests;
+  void [bash, hits, requests, fs.info().mounts["/api"].readById];
+  // @ts-expect-error a mount names its collection
+  await ChromaFs.connectMounts({ url: "http://127.0.0.1:8000", mounts: { "/docs": { extension: ".md" } } });
+  fs.free();
+}

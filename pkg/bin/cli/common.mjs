@@ -2,7 +2,7 @@
 // options, groups, the built-in embedding model, and words for what it reports.
 import { ChromaFs } from "../../node.mjs";
 import { MODEL } from "../../embed.mjs";
-import { httpUrl } from "../../mcp/sources.mjs";
+import { baseUrlOf, httpUrl, mountedSites } from "../../mcp/sources.mjs";
 
 /** A mistake in the command line: reported with a hint, exit code 2. */
 export class UsageError extends Error {}
@@ -24,14 +24,62 @@ export function connection(values) {
     throw new UsageError(`--url must be an http(s) URL${parsedUrl ? `, got ${parsedUrl.protocol} one` : ""}`);
   }
   if (parsedUrl.search) throw new UsageError("--url must not have a query string (pass credentials with --token)");
-  const collection = values.collection ?? process.env.CHROMAFS_COLLECTION;
-  if (!collection) throw new UsageError("no collection: pass --collection NAME or set CHROMAFS_COLLECTION");
-  const conn = { url, collection };
+  const mounted = mountsOf(values);
+  if (mounted && values.collection !== undefined) throw new UsageError("--collection and --mount: give the collections with --mount /DIR=COLLECTION");
+  const collection = mounted ? undefined : (values.collection ?? process.env.CHROMAFS_COLLECTION);
+  if (!collection && !mounted) throw new UsageError("no collection: pass --collection NAME or set CHROMAFS_COLLECTION");
+  const conn = mounted ? { url, mounts: mounted.mounts, sites: mounted.sites } : { url, collection };
   if (values.tenant !== undefined) conn.tenant = values.tenant;
   if (values.database !== undefined) conn.database = values.database;
   const token = values.token ?? process.env.CHROMAFS_TOKEN;
   if (token) conn.token = token;
   return conn;
+}
+
+/**
+ * `--mount /DIR=COLLECTION[@URL]` (repeatable) as connectMounts' `mounts`
+ * (`{ "/docs": { collection: "docs" } }`) and each mount's public site, if given; undefined
+ * without any.
+ */
+export function mountsOf(values) {
+  if (!values.mount?.length) return undefined;
+  const mounts = {};
+  const sites = {};
+  for (const m of values.mount) {
+    const match = /^(\/[^/=]+)\/?=([^@]+)(?:@(.+))?$/.exec(m);
+    if (!match) throw new UsageError(`--mount must be /DIR=COLLECTION or /DIR=COLLECTION@URL, got '${m}'`);
+    const [, dir, collection, site] = match;
+    if (mounts[dir]) throw new UsageError(`--mount ${dir} is given twice`);
+    mounts[dir] = { collection };
+    if (site !== undefined) {
+      try {
+        sites[dir] = baseUrlOf(site);
+      } catch {
+        throw new UsageError(`--mount ${dir}: the site must be an http(s) URL without query, fragment or credentials, got '${site}'`);
+      }
+    }
+  }
+  return { mounts, sites };
+}
+
+/** Where search results' `url` comes from: `--base-url`, or each mount's site. */
+export function sitesOf(conn, values) {
+  if (conn.mounts && values["base-url"] !== undefined) throw new UsageError("--base-url and --mount: give each mount's site as /DIR=COLLECTION@URL");
+  const base = urlOption(values, "base-url");
+  if (base) return baseUrlOf(base);
+  return conn.sites && Object.keys(conn.sites).length ? mountedSites(conn.sites) : undefined;
+}
+
+/** The connect options of `conn` (the command line's own fields left out). */
+export function connectOptions(conn) {
+  const { sites, ...options } = conn;
+  return options;
+}
+
+/** What the docs are called in messages: a collection, or the mounts and their collections. */
+export function docsName(conn) {
+  if (!conn.mounts) return `collection ${conn.collection}`;
+  return `collections ${Object.entries(conn.mounts).map(([dir, m]) => `${m.collection} at ${dir}`).join(", ")}`;
 }
 
 /** `--groups a,b --groups c` as `["a", "b", "c"]`. */
@@ -54,19 +102,43 @@ export async function embedderFor(fs, who = "chromafs") {
   });
 }
 
-/** Connects, with the built-in model when the collection was embedded with it. */
+/**
+ * `options` with the built-in model for each collection it embedded (a session's tree says
+ * which; a second connect reuses the tree). A model that is not installed is said on stderr.
+ */
+export async function withModel(options, who) {
+  if (!options.mounts) {
+    const probe = await ChromaFs.connect(options);
+    const embed = await embedderFor(probe, who).finally(() => probe.free());
+    return embed ? { ...options, embed } : options;
+  }
+  const probe = await ChromaFs.connectMounts(options);
+  const infos = probe.info().mounts;
+  probe.free();
+  const modelled = Object.keys(options.mounts).filter((dir) => infos[dir]?.embedding?.model === MODEL);
+  if (!modelled.length) return options;
+  const embed = await embedderFor({ info: () => infos[modelled[0]] }, who);
+  if (!embed) return options;
+  const mounts = Object.fromEntries(Object.entries(options.mounts).map(([dir, m]) => [dir, modelled.includes(dir) ? { ...m, embed } : m]));
+  return { ...options, mounts };
+}
+
+/** Connects, with the built-in model for each collection embedded with it. */
 export async function connectWithModel(options, who) {
-  const fs = await ChromaFs.connect(options);
-  const embed = await embedderFor(fs, who);
-  if (!embed) return fs;
-  // The tree is in memory: connecting again costs one small request.
-  fs.free();
-  return ChromaFs.connect({ ...options, embed });
+  const ready = await withModel(options, who);
+  return ready.mounts ? ChromaFs.connectMounts(ready) : ChromaFs.connect(ready);
+}
+
+/** Each session of `fs` (one, or one a mount) with its collection's name. */
+function sessionsOf(fs, conn) {
+  if (!conn.mounts) return [[fs.info(), conn.collection]];
+  const infos = fs.info().mounts;
+  return Object.entries(conn.mounts).map(([dir, m]) => [infos[dir], m.collection]);
 }
 
 /** Tells the operator, once, which tree entries the session could see are unusable. */
-export function reportBroken(fs) {
-  const broken = fs.info().brokenPages;
+export function reportBroken(fs, conn = {}) {
+  const broken = sessionsOf(fs, conn).flatMap(([info]) => info.brokenPages);
   if (!broken.length) return;
   const listed = broken.slice(0, 5).map((p) => `\n  ${p}`).join("") + (broken.length > 5 ? `\n  … and ${broken.length - 5} more` : "");
   process.stderr.write(`chromafs: ${plural(broken.length, "entry", "entries")} of the path tree cannot be shown or read:${listed}\n`);
@@ -78,11 +150,14 @@ export function reportBroken(fs) {
  * it says that the session has pages it cannot see.
  */
 export function reportShape(fs, conn) {
-  if (!fs.info().searchesReadScope) return;
-  const files = fs.info().files;
+  for (const [info, collection] of sessionsOf(fs, conn)) if (info.searchesReadScope) reportOneShape(info, collection, conn);
+}
+
+function reportOneShape(info, collection, conn) {
+  const files = info.files;
   const where = new URL(conn.url);
   const url = `${where.origin}${where.pathname.replace(/\/$/, "")}`; // never credentials
-  const name = /^[\w.-]+$/.test(conn.collection) ? conn.collection : JSON.stringify(conn.collection);
+  const name = /^[\w.-]+$/.test(collection) ? collection : JSON.stringify(collection);
   process.stderr.write(
     `chromafs: the chunks of collection ${name} carry no access (another tool wrote it), and this session ` +
       `cannot see every page: a search reads every visible page of its scope instead of asking Chroma ` +

@@ -3,7 +3,7 @@
 // access token from the company's identity provider (--issuer), or by the tokens of a file.
 import { readFile, stat } from "node:fs/promises";
 import { ChromaFs } from "../../node.mjs";
-import { CliError, UsageError, embedderFor, groupsOf, reportBroken, reportShape, urlOption } from "./common.mjs";
+import { CliError, UsageError, connectOptions as optionsOf, groupsOf, reportBroken, reportShape, sitesOf, urlOption, withModel } from "./common.mjs";
 
 /** A positive whole number given for `--name`, or `undefined` when not given. */
 function count(values, name) {
@@ -65,16 +65,17 @@ export async function runMcp(conn, values) {
       ["callsInFlight", count(values, "calls-in-flight")],
     ].filter(([, v]) => v !== undefined),
   );
-  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? `the ${conn.collection} docs`, limits };
-  const baseUrl = urlOption(values, "base-url");
-  if (baseUrl) options.baseUrl = baseUrl;
-  const connectOptions = { ...conn };
+  const named = conn.mounts ? `the docs mounted at ${Object.keys(conn.mounts).join(", ")}` : `the ${conn.collection} docs`;
+  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? named, limits };
+  const sites = sitesOf(conn, values);
+  if (sites) options.baseUrl = sites;
   // A collection the built-in model embedded gets it for the search tool.
-  const probe = await ChromaFs.connect(values.http === undefined ? { ...conn, groups: groupsOf(values) } : conn).catch(() => null);
+  const connectOptions = await withModel(optionsOf(conn), "chromafs mcp").catch(() => optionsOf(conn));
+  const probeOptions = values.http === undefined ? { ...connectOptions, groups: groupsOf(values) } : connectOptions;
+  const probe = await (conn.mounts ? ChromaFs.connectMounts(probeOptions) : ChromaFs.connect(probeOptions)).catch(() => null);
   if (probe) {
-    reportBroken(probe);
+    reportBroken(probe, conn);
     reportShape(probe, conn);
-    connectOptions.embed = await embedderFor(probe, "chromafs mcp");
     probe.free();
   }
   if (values.http === undefined) {

@@ -4,24 +4,24 @@
 import { createInterface } from "node:readline";
 import { Bash } from "just-bash";
 import { safeExec } from "../../node.mjs";
-import { baseUrlOf, withPageUrls } from "../../mcp/sources.mjs";
-import { CliError, connectWithModel, groupsOf, plural, reportBroken, reportShape, urlOption } from "./common.mjs";
+import { withPageUrls } from "../../mcp/sources.mjs";
+import { CliError, connectOptions, connectWithModel, docsName, groupsOf, plural, reportBroken, reportShape, sitesOf } from "./common.mjs";
 
 export async function connect(conn, values) {
   const groups = groupsOf(values);
   const scratch = values.scratch === "none" ? undefined : (values.scratch ?? "/tmp");
-  const fs = await connectWithModel({ ...conn, groups, scratch });
-  reportBroken(fs);
+  const sites = sitesOf(conn, values);
+  const fs = await connectWithModel({ ...connectOptions(conn), groups, scratch });
+  reportBroken(fs, conn);
   reportShape(fs, conn);
   const cwd = fs.resolvePath("/", values.cwd ?? "/");
   // Reported here rather than as an `ls: .: No such file or directory` on every command.
   const where = await fs.stat(cwd).catch(() => null);
-  if (!where) throw new CliError(`--cwd ${values.cwd}: no such directory in collection ${conn.collection}`);
+  if (!where) throw new CliError(`--cwd ${values.cwd}: no such directory in ${docsName(conn)}`);
   if (!where.isDirectory) throw new CliError(`--cwd ${values.cwd}: not a directory`);
-  // `search --json` lines carry each page's public address under --base-url.
-  const base = urlOption(values, "base-url");
-  const customCommands = withPageUrls(fs.commands(), base && baseUrlOf(base));
-  return { fs, groups, cwd, collection: conn.collection, bash: new Bash({ fs, cwd, customCommands }) };
+  // `search --json` lines carry each page's public address under --base-url (or its mount's site).
+  const customCommands = withPageUrls(fs.commands(), sites);
+  return { fs, groups, cwd, docs: docsName(conn), bash: new Bash({ fs, cwd, customCommands }) };
 }
 
 /**
@@ -109,7 +109,7 @@ export async function runShell(target) {
     const { files } = target.fs.stats();
     const groups = target.groups.length ? target.groups.join(",") : "none (public pages only)";
     process.stderr.write(
-      `chromafs: collection ${target.collection}, ${plural(files, "file")} visible, groups: ${groups}; exit or Ctrl-D to quit\n`,
+      `chromafs: ${target.docs}, ${plural(files, "file")} visible, groups: ${groups}; exit or Ctrl-D to quit\n`,
     );
     // Ctrl-C stops the running command, or discards the line being typed, as bash does.
     rl.on("SIGINT", () => {

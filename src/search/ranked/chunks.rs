@@ -47,7 +47,7 @@ impl Reach<'_> {
 
     /// The directory as a `where`, when chunks carry their directories.
     fn dir_where(&self) -> Option<Value> {
-        let dir = self.dir.trim_start_matches('/');
+        let dir = self.view.chunk_dir(self.dir.trim_start_matches('/'));
         (!dir.is_empty() && self.view.chunks_have_dirs()).then(|| json!({ schema::DIRS: { "$contains": dir } }))
     }
 

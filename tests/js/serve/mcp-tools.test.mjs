@@ -170,6 +170,23 @@ test("over stdio, --base-url gives the search tool's results their URLs", async 
   }
 });
 
+test("over stdio, --mount serves several doc sets: bash and search across them, each page's URL from its mount's site", async () => {
+  await ingest({ url: chromaUrl(), collection: "mcp-tools-api", files: [{ path: "v2/keys.md", content: "# Keys\nRotate a key with the installer --prefix option.\n" }] });
+  const c = new Client({ name: "test", version: "1" });
+  const args = [CLI, "mcp", "--url", chromaUrl(), "--mount", "/guide=mcp-tools@https://docs.acme.test", "--mount", "/api=mcp-tools-api@https://api.acme.test/ref"];
+  await c.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
+  try {
+    const ls = await c.callTool({ name: "bash", arguments: { command: "ls / && grep -rln -- --prefix /" } });
+    assert.equal(text(ls), "api\nguide\n//api/v2/keys.md\n//guide/guides/install.mdx\n");
+    const r = await c.callTool({ name: "search", arguments: { query: "installer --prefix option", k: 2 } });
+    assert.deepEqual(r.structuredContent.results.map((h) => h.url).sort(), ["https://api.acme.test/ref/v2/keys", "https://docs.acme.test/guides/install"]);
+    const one = await c.callTool({ name: "search", arguments: { query: "installer --prefix option", path: "/api" } });
+    assert.deepEqual(one.structuredContent.results.map((h) => h.path), ["/api/v2/keys.md"]);
+  } finally {
+    await c.close();
+  }
+});
+
 /** Runs the CLI to its end: `{ code, stderr }`. */
 function cli(args, timeoutMs = 20_000) {
   return new Promise((resolve, reject) => {

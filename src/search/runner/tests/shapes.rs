@@ -174,3 +174,22 @@ fn chunks_named_otherwise_are_annotated_without_counts() {
     let fs = connect(&chroma);
     assert!(fs.tree().chunks.access && !fs.tree().chunks.ids);
 }
+
+#[test]
+fn a_mounted_collection_shows_its_pages_under_its_directory_and_scopes_by_the_chunks_own() {
+    let chroma = foreign(40, 1, true);
+    let fs = connect_with(&chroma, |o| o.mount_at = Some("/docs".into()));
+    assert!(block_on({
+        let fs = fs.clone();
+        async move { fs.read(&format!("/docs/{}", foreign_slug(1))).await }
+    })
+    .is_ok());
+    chroma.clear_log();
+    let (args, _) = search(&fs, &["grep", "-rl", "token", "/docs/guides"]);
+    assert_eq!(args.len(), 3 + 19, "the private page left out");
+    assert!(args[3..].iter().all(|a| a.starts_with("/docs/guides/p")), "{args:?}");
+    let gets = chroma.gets();
+    assert!(gets.iter().any(|g| g["where"]["$and"][0] == json!({"dirs": {"$contains": "guides"}})), "{gets:?}");
+    let (args, _) = search(&fs, &["grep", "-rl", "token", "/"]);
+    assert_eq!(args.len(), 3 + 39, "the root holds the mount");
+}

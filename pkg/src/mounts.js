@@ -1,0 +1,400 @@
+// Several collections in one shell: each mounted as a top-level directory (`/docs`,
+// `/api`), with its own tree, access, embedding model and caches. Every mount is a
+// ChromaFs of its own that shows its pages under its directory (`mountAt`), so a command
+// that stays inside one mount is that mount's command, pushed down to Chroma exactly as
+// on a single collection. A command that reaches several mounts (`grep -rn x /`) runs as
+// just-bash's own over all of them, within every mount's budget; `search` asks each mount
+// and interleaves their rankings. Paths outside every mount (the scratch directory) belong
+// to the first mount.
+
+import { bracketed } from "./bracket.js";
+import { withFailures } from "./failures.js";
+import { SEARCH_COMMANDS, FILE_COMMANDS, RANKED } from "./names.js";
+
+/** `/a/./b/../c` → `/a/c`, against `cwd` when relative. */
+function normalize(cwd, path) {
+  const parts = [];
+  for (const part of `${path.startsWith("/") ? "" : cwd}/${path}`.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/** A mount directory as given (`/docs`, `docs/`) → its name (`docs`), or an error. */
+function mountName(dir) {
+  const name = normalize("/", String(dir)).slice(1);
+  if (!String(dir).startsWith("/") || !name || name.includes("/")) {
+    throw new TypeError(`a mount must be a top-level directory such as "/docs", got ${JSON.stringify(dir)}`);
+  }
+  return name;
+}
+
+class MountedFs {
+  /** `mounts`: [name, ChromaFs] pairs, the first holding what is outside every mount. */
+  constructor(mounts) {
+    this.mounts = [...mounts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    this.home = mounts[0][1];
+    this.byName = new Map(this.mounts);
+  }
+
+  /** The mount a normalised path is in: its ChromaFs, or null for `/` itself. */
+  owner(path) {
+    if (path === "/") return null;
+    const name = path.slice(1).split("/")[0];
+    return this.byName.get(name) ?? this.home;
+  }
+
+  at(path) {
+    return this.owner(normalize("/", path)) ?? this.home;
+  }
+
+  get all() {
+    return this.mounts.map((m) => m[1]);
+  }
+
+  resolvePath(base, path) {
+    return this.home.resolvePath(base, path);
+  }
+  readFile(path, options) {
+    return this.at(path).readFile(path, options);
+  }
+  readFileBuffer(path) {
+    return this.at(path).readFileBuffer(path);
+  }
+  writeFile(path, content, options) {
+    return this.at(path).writeFile(path, content, options);
+  }
+  appendFile(path, content, options) {
+    return this.at(path).appendFile(path, content, options);
+  }
+  exists(path) {
+    return this.at(path).exists(path);
+  }
+  async stat(path) {
+    if (normalize("/", path) !== "/") return this.at(path).stat(path);
+    // The root is as new as the newest mount.
+    const all = await Promise.all(this.all.map((fs) => fs.stat("/")));
+    const newest = all.reduce((a, b) => (b.mtime > a.mtime ? b : a));
+    return { ...all[0], mtime: newest.mtime };
+  }
+  lstat(path) {
+    return this.at(path).lstat(path);
+  }
+  mkdir(path, options) {
+    return this.at(path).mkdir(path, options);
+  }
+  async readdir(path) {
+    if (normalize("/", path) !== "/") return this.at(path).readdir(path);
+    const names = new Set();
+    for (const fs of this.all) for (const n of await fs.readdir("/")) names.add(n);
+    return [...names].sort();
+  }
+  async readdirWithFileTypes(path) {
+    if (normalize("/", path) !== "/") return this.at(path).readdirWithFileTypes(path);
+    const entries = new Map();
+    for (const fs of this.all) for (const e of await fs.readdirWithFileTypes("/")) if (!entries.has(e.name)) entries.set(e.name, e);
+    return [...entries.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+  rm(path, options) {
+    return this.at(path).rm(path, options);
+  }
+  cp(src, dest, options) {
+    return this.at(src).cp(src, dest, options);
+  }
+  mv(src, dest) {
+    return this.at(src).mv(src, dest);
+  }
+  getAllPaths() {
+    return [...new Set(this.all.flatMap((fs) => fs.getAllPaths()))].sort();
+  }
+  chmod(path, mode) {
+    return this.at(path).chmod(path, mode);
+  }
+  symlink(target, linkPath) {
+    return this.at(linkPath).symlink(target, linkPath);
+  }
+  link(existingPath, newPath) {
+    return this.at(newPath).link(existingPath, newPath);
+  }
+  readlink(path) {
+    return this.at(path).readlink(path);
+  }
+  realpath(path) {
+    return this.at(path).realpath(path);
+  }
+  utimes(path, atime, mtime) {
+    return this.at(path).utimes(path, atime, mtime);
+  }
+
+  /** One command over every mount: marks to hand back to `endCommand`. */
+  beginCommand(limits) {
+    return this.all.map((fs) => fs.beginCommand(limits));
+  }
+  endCommand(marks) {
+    const reports = this.all.map((fs, i) => fs.endCommand(marks[i]));
+    return { total: reports.reduce((n, r) => n + r.total, 0), unreported: reports.flatMap((r) => r.unreported), reports };
+  }
+  abortCommand() {
+    for (const fs of this.all) fs.abortCommand();
+  }
+  async isCurrent() {
+    const current = await Promise.all(this.all.map((fs) => fs.isCurrent()));
+    return current.every(Boolean);
+  }
+  free() {
+    for (const fs of this.all) fs.free();
+  }
+
+  /** Each mount's statistics, by directory, and their requests and files summed. */
+  stats() {
+    const mounts = Object.fromEntries(this.mounts.map(([name, fs]) => [`/${name}`, fs.stats()]));
+    const sum = (field) => Object.values(mounts).reduce((n, s) => n + (s[field] ?? 0), 0);
+    return { requests: sum("requests"), files: sum("files"), mounts };
+  }
+  /** Each mount's `info()`, by directory. */
+  info() {
+    return { mounts: Object.fromEntries(this.mounts.map(([name, fs]) => [`/${name}`, fs.info()])) };
+  }
+
+  /** The mounts a ranked search under `dir` reads: one, or all of them for `/`. */
+  searched(dir) {
+    const owner = this.owner(dir);
+    return owner ? [owner] : this.all;
+  }
+
+  /** `fs.search()` over the mounts: each mount's hits, interleaved by rank. */
+  async search(query, options = {}) {
+    const dir = normalize(normalize("/", options.cwd ?? "/"), options.path ?? ".");
+    const k = options.k ?? 10;
+    const ranked = await Promise.all(this.searched(dir).map((fs) => fs.search(query, { ...options, cwd: "/", path: dir })));
+    return interleave(ranked, k);
+  }
+
+  /** The `search` command over the mounts (see `search --help`). */
+  async searchCommand(args, cwd) {
+    const mounts = this.searched(searchDir(args, cwd) ?? normalize("/", cwd));
+    if (mounts.length === 1) return mounts[0].searchCommand(args, cwd);
+    const ran = await Promise.all(mounts.map((fs) => fs.searchCommand(args, cwd)));
+    const usage = ran.find((r) => r.exitCode === 2 && !r.stdout);
+    if (usage && ran.every((r) => r.exitCode === 2)) return usage;
+    const k = hitsWanted(args);
+    const blocks = interleave(ran.map((r) => hitBlocks(r.stdout)), k);
+    const stderr = ran.filter((r) => r.exitCode === 2).map((r) => r.stderr).join("");
+    if (!blocks.length && !stderr) return { stdout: "", stderr: "search: no page matches the query\n", exitCode: 1 };
+    return { stdout: blocks.join(""), stderr, exitCode: stderr ? 2 : 0 };
+  }
+
+  /** just-bash custom commands over the mounts (pass as `customCommands`). */
+  commands() {
+    const own = new Map(this.mounts.map(([, fs]) => [fs, new Map(fs.commands().map((c) => [c.name, c]))]));
+    return [...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => ({
+      name,
+      execute: async (args, ctx) => {
+        if (name === RANKED) {
+          const ran = await bracketed(this, ctx.signal, () => this.searchCommand(args, ctx.cwd));
+          return withFailures(name, ran.result, ran.report, (p) => this.resolvePath(ctx.cwd, p), 2);
+        }
+        const split = SEARCH_COMMANDS.includes(name) && name !== "rg" ? await this.splitSearch(args, ctx.cwd) : null;
+        if (split) return this.runSplit(split, (fs, a) => own.get(fs).get(name).execute(a, { ...ctx, fs }));
+        const mounts = await this.reached(args, ctx.cwd);
+        if (mounts.length === 1) {
+          // The mount's own command, on a context whose filesystem is that mount: it is
+          // then answered (or narrowed) there, as on a single collection.
+          return own.get(mounts[0]).get(name).execute(args, { ...ctx, fs: mounts[0] });
+        }
+        if (typeof ctx.origCommand !== "function") return { stdout: "", stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
+        const ran = await bracketed(this, ctx.signal, () => ctx.origCommand(args));
+        const failCode = SEARCH_COMMANDS.includes(name) ? 2 : 1;
+        return withFailures(name, ran.result, ran.report, (p) => this.resolvePath(ctx.cwd, p), failCode);
+      },
+    }));
+  }
+
+  /**
+   * A grep over several mounts as one grep per mount, when their outputs joined are its
+   * output: a recursive search, no context lines (grep puts `--` between groups of
+   * different files), every operand inside a mount or the root typed `/` or `.` (which
+   * stands for each of its entries, as grep's walk names them: `//docs`, `docs`). Each part is then its
+   * mount's own search, pushed down to its collection. `null` when not so.
+   */
+  async splitSearch(args, cwd) {
+    const line = grepLine(args);
+    if (!line || !line.recursive || line.context || line.operands.length === 0) return null;
+    const here = normalize("/", cwd);
+    const parts = [];
+    for (const typed of line.operands) {
+      const p = normalize(here, typed);
+      if (p !== "/") {
+        parts.push([this.owner(p), typed]);
+        continue;
+      }
+      // Named as just-bash's walk names the root's entries: `/` + `/docs`, `.` as `docs`.
+      if (typed !== "/" && typed !== ".") return null;
+      for (const entry of await this.readdir("/")) parts.push([this.owner(`/${entry}`), typed === "." ? entry : `//${entry}`]);
+    }
+    if (new Set(parts.map((p) => p[0])).size < 2) return null;
+    // One operand each: just-bash's recursive grep names files even for one operand.
+    return parts.map(([fs, operand]) => [fs, [...line.options, "--", ...line.pattern, operand]]);
+  }
+
+  /** The parts of a split search, one after another, as one command's output. */
+  async runSplit(parts, run) {
+    const results = [];
+    for (const [fs, args] of parts) results.push(await run(fs, args));
+    // A usage error is said once, as the whole command says it.
+    const [first] = results;
+    const same = (r) => r.stdout === first.stdout && r.stderr === first.stderr && r.exitCode === first.exitCode;
+    if (first.stderr && !first.stdout && results.every(same)) return first;
+    const code = results.some((r) => r.exitCode === 2) ? 2 : results.some((r) => r.exitCode === 0) ? 0 : 1;
+    return { stdout: results.map((r) => r.stdout).join(""), stderr: results.map((r) => r.stderr).join(""), exitCode: code };
+  }
+
+  /**
+   * The mounts a command line reaches: those of the arguments that name existing paths,
+   * or the working directory's when none does; every mount when one of them is `/` or
+   * the command may run others (`bash`, `xargs`).
+   */
+  async reached(args, cwd) {
+    const here = normalize("/", cwd);
+    const paths = [];
+    for (const a of args) {
+      if (a.startsWith("-") || a.includes("\0")) continue;
+      const p = normalize(here, a);
+      if (await this.exists(p).catch(() => false)) paths.push(p);
+    }
+    if (!paths.length) paths.push(here);
+    const owners = new Set(paths.map((p) => this.owner(p)));
+    return owners.has(null) ? this.all : [...owners];
+  }
+}
+
+// grep's options that take a value (short, and long when not written `--name=value`).
+const SHORT_VALUE = "efmABCdD";
+const LONG_VALUE = new Set(["regexp", "file", "max-count", "include", "exclude", "exclude-dir", "label", "binary-files", "devices", "directories", "context", "after-context", "before-context"]);
+const LONG_CONTEXT = new Set(["context", "after-context", "before-context"]);
+
+/**
+ * A grep command line read far enough to split it: its options as written, the pattern
+ * when it is an operand, the file operands, and whether it is recursive and prints
+ * context. `null` for what is not read here (`-` for standard input).
+ */
+function grepLine(args) {
+  const line = { options: [], pattern: [], operands: [], recursive: false, context: false };
+  let patternGiven = false;
+  const positional = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === "-" || !a.startsWith("-")) {
+      positional.push(a);
+      continue;
+    }
+    line.options.push(a);
+    if (a.startsWith("--")) {
+      const [name, value] = a.slice(2).split(/=(.*)/s);
+      if (LONG_CONTEXT.has(name)) line.context = true;
+      if (name === "regexp" || name === "file") patternGiven = true;
+      if (name === "recursive" || name === "dereference-recursive") line.recursive = true;
+      if (LONG_VALUE.has(name) && value === undefined) {
+        if (i + 1 >= args.length) return null;
+        line.options.push(args[++i]);
+      }
+      continue;
+    }
+    for (let j = 1; j < a.length; j++) {
+      const c = a[j];
+      if (c >= "0" && c <= "9") line.context = true;
+      if (c === "r" || c === "R") line.recursive = true;
+      if (!SHORT_VALUE.includes(c)) continue;
+      if ("ABC".includes(c)) line.context = true;
+      if (c === "e" || c === "f") patternGiven = true;
+      if (j === a.length - 1) {
+        if (i + 1 >= args.length) return null;
+        line.options.push(args[++i]);
+      }
+      break;
+    }
+  }
+  if (!patternGiven) {
+    if (!positional.length) return null;
+    line.pattern.push(positional.shift());
+  }
+  if (positional.includes("-")) return null;
+  line.operands = positional;
+  return line;
+}
+
+/** The `--path` of a `search` command line resolved against `cwd`; null without one. */
+function searchDir(args, cwd) {
+  const here = normalize("/", cwd);
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--") break;
+    if (args[i] === "--path" && i + 1 < args.length) return normalize(here, args[i + 1]);
+    if (args[i].startsWith("--path=")) return normalize(here, args[i].slice("--path=".length));
+  }
+  return null;
+}
+
+/** `-n K` of a `search` command line (10 without one). */
+function hitsWanted(args) {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--") break;
+    if (args[i] === "-n" && i + 1 < args.length) return Number(args[i + 1]) || 10;
+    if (/^-n\d+$/.test(args[i])) return Number(args[i].slice(2));
+  }
+  return 10;
+}
+
+/** A `search` command's output cut into its hits: a line each, and a snippet line after. */
+function hitBlocks(stdout) {
+  const blocks = [];
+  for (const line of stdout.split(/(?<=\n)/)) {
+    if (line.startsWith("  ") && blocks.length) blocks[blocks.length - 1] += line;
+    else if (line) blocks.push(line);
+  }
+  return blocks;
+}
+
+/** Rankings merged by rank (the first of each, then the second of each…), the first `k`. */
+function interleave(rankings, k) {
+  const out = [];
+  for (let rank = 0; out.length < k && rankings.some((r) => rank < r.length); rank++) {
+    for (const r of rankings) if (rank < r.length && out.length < k) out.push(r[rank]);
+  }
+  return out;
+}
+
+/**
+ * Connects every mount of `options.mounts` (`{ "/docs": "collection" }`, or an object of
+ * options for that mount: `{ collection, ...overrides }`), each with the other options.
+ */
+async function connectMounts(ChromaFs, options) {
+  const { mounts, scratch, ...common } = options ?? {};
+  const given = Object.entries(mounts ?? {});
+  if (!given.length) throw new TypeError("connectMounts: mounts must name at least one directory and its collection");
+  const names = new Set();
+  const specs = given.map(([dir, spec]) => {
+    const name = mountName(dir);
+    if (names.has(name)) throw new TypeError(`mount /${name} is given twice`);
+    names.add(name);
+    return [name, typeof spec === "string" ? { collection: spec } : spec];
+  });
+  const opened = [];
+  try {
+    for (const [i, [name, spec]] of specs.entries()) {
+      const own = { ...common, ...spec, mountAt: `/${name}`, ...(i === 0 && scratch ? { scratch } : {}) };
+      opened.push([name, await ChromaFs.connect(own)]);
+    }
+  } catch (e) {
+    for (const [, fs] of opened) fs.free();
+    throw e;
+  }
+  return new MountedFs(opened);
+}
+
+export { connectMounts, MountedFs, interleave };
