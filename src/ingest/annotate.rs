@@ -201,9 +201,10 @@ mod tests {
         chroma
     }
 
-    fn get_ids(chroma: &FakeChroma, ids: &[&str]) -> Value {
+    /// What the store answers for records `ids`.
+    fn get(chroma: &FakeChroma, ids: &[&str]) -> Value {
         let id = chroma.collection("docs");
-        let body = json!({"ids": ids, "include": ["documents"]}).to_string();
+        let body = json!({"ids": ids, "include": ["metadatas", "documents"]}).to_string();
         let req = crate::chroma::transport::HttpRequest {
             method: "POST",
             url: format!("{URL}/api/v2/tenants/default_tenant/databases/default_database/collections/{id}/get"),
@@ -212,7 +213,11 @@ mod tests {
             timeout_ms: 1,
             body_limit: u64::MAX,
         };
-        serde_json::from_slice::<Value>(&chroma.store_answer(&req).body).unwrap()["ids"].clone()
+        serde_json::from_slice(&chroma.store_answer(&req).body).unwrap()
+    }
+
+    fn get_ids(chroma: &FakeChroma, ids: &[&str]) -> Value {
+        get(chroma, ids)["ids"].clone()
     }
 
     #[test]
@@ -220,19 +225,7 @@ mod tests {
         let chroma = other_tool();
         let s = run(&chroma).unwrap();
         assert_eq!((s.chunks, s.updated, s.orphans), (4, 4, 1));
-        let id = chroma.collection("docs");
-        let get = |ids: &[&str]| -> Value {
-            let body = json!({"ids": ids, "include": ["metadatas", "documents"]}).to_string();
-            let req = crate::chroma::transport::HttpRequest {
-                method: "POST",
-                url: format!("{URL}/api/v2/tenants/default_tenant/databases/default_database/collections/{id}/get"),
-                headers: vec![],
-                body: Some(body),
-                timeout_ms: 1,
-                body_limit: u64::MAX,
-            };
-            serde_json::from_slice(&chroma.store_answer(&req).body).unwrap()
-        };
+        let get = |ids: &[&str]| get(&chroma, ids);
         let m = get(&["api/v2/a.md#1", "internal/x.md#0", "stray#0"])["metadatas"].clone();
         assert_eq!(
             m[0],
