@@ -175,7 +175,7 @@ class MountedFs {
   /** The `search` command over the mounts (see `search --help`). */
   async searchCommand(args, cwd) {
     const mounts = this.searched(searchDir(args, cwd) ?? normalize("/", cwd));
-    if (mounts.length === 1) return mounts[0].searchCommand(args, cwd);
+    if (mounts.length === 1 || wantsHelp(args)) return mounts[0].searchCommand(args, cwd);
     const ran = await Promise.all(mounts.map((fs) => fs.searchCommand(args, cwd)));
     const usage = ran.find((r) => r.exitCode === 2 && !r.stdout);
     if (usage && ran.every((r) => r.exitCode === 2)) return usage;
@@ -338,6 +338,12 @@ function searchDir(args, cwd) {
     if (args[i].startsWith("--path=")) return normalize(here, args[i].slice("--path=".length));
   }
   return null;
+}
+
+/** Whether a `search` command line asks for its help (before any `--`). */
+function wantsHelp(args) {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).includes("--help");
 }
 
 /** `-n K` of a `search` command line (10 without one). */

@@ -128,6 +128,9 @@ test("search ranks across the mounts, or inside one, and never shows a hidden pa
   const paths = all.stdout.trim().split("\n");
   assert.ok(paths.some((p) => p.startsWith("/docs/")) && paths.some((p) => p.startsWith("/api/")), all.stdout);
   assert.ok(!all.stdout.includes("internal"), "a hidden page never appears");
+  const help = await bash.exec("search --help");
+  assert.equal(help.stdout, (await fs.all[0].searchCommand(["--help"], "/")).stdout, "the help, once");
+  assert.match(help.stdout, /^Usage: search/);
   const one = await bash.exec("search -l --path /api token");
   assert.ok(one.stdout.trim().split("\n").every((p) => p.startsWith("/api/")), one.stdout);
   const hits = await fs.search("token", { k: 3 });
