@@ -138,6 +138,14 @@ impl ContentCache {
         self.entries.insert(key, (page, tick));
     }
 
+    /// Keeps a page only where it fits without evicting another.
+    pub(crate) fn insert_if_room(&mut self, key: PageKey, page: CachedPage) {
+        if self.contains(&key) || self.used + page.bytes.len() > self.capacity {
+            return;
+        }
+        self.insert_page(key, page);
+    }
+
     /// A new byte budget; pages past it are evicted, least recently used first.
     pub(crate) fn set_capacity(&mut self, capacity: usize) {
         self.capacity = capacity;
@@ -222,6 +230,18 @@ mod tests {
         c.insert(key("huge"), bytes(101));
         assert!(!c.contains(&key("huge")));
         assert!(c.used() <= 100);
+    }
+
+    #[test]
+    fn a_scan_fills_the_room_left_and_evicts_nothing() {
+        let mut c = ContentCache::new(100);
+        c.insert(key("kept"), bytes(40));
+        for i in 0..10 {
+            c.insert_if_room(key(&format!("scan{i}")), CachedPage::new(bytes(25)));
+        }
+        assert!(c.contains(&key("kept")), "what was there stays");
+        assert!(c.contains(&key("scan0")) && c.contains(&key("scan1")) && !c.contains(&key("scan2")));
+        assert_eq!(c.used(), 90);
     }
 
     #[test]

@@ -335,7 +335,10 @@ impl PageStore {
     /// Offers a loaded page to the process tier.
     pub(super) fn offer_to_process(&self, page: &PageRef, bytes: &Rc<[u8]>, access: Option<ChunkAccess>) {
         if let Some(tier) = self.process.as_ref().filter(|_| page.shareable) {
-            tier.put(&page.key, bytes.clone(), access);
+            match self.scanning() {
+                true => tier.put_if_room(&page.key, bytes.clone(), access),
+                false => tier.put(&page.key, bytes.clone(), access),
+            }
         }
     }
 

@@ -34,6 +34,11 @@ pub(crate) fn set_capacity(bytes: usize) {
     }
 }
 
+/// The tier's byte budget.
+pub(crate) fn capacity() -> usize {
+    TIER.with(|t| t.borrow().capacity())
+}
+
 /// Whether the tier is on: sessions then share what they load and what Chroma answered.
 pub(crate) fn is_on() -> bool {
     TIER.with(|t| t.borrow().capacity() > 0)
@@ -73,6 +78,11 @@ impl ProcessPages {
     /// carry access.
     pub(crate) fn put(&self, key: &PageKey, bytes: Rc<[u8]>, access: Option<ChunkAccess>) {
         TIER.with(|t| t.borrow_mut().insert_page(self.key(key), CachedPage::with_access(bytes, access)));
+    }
+
+    /// [`ProcessPages::put`] only where the page fits without evicting another.
+    pub(crate) fn put_if_room(&self, key: &PageKey, bytes: Rc<[u8]>, access: Option<ChunkAccess>) {
+        TIER.with(|t| t.borrow_mut().insert_if_room(self.key(key), CachedPage::with_access(bytes, access)));
     }
 }
 

@@ -8,6 +8,9 @@
 //! miss on a page in it loads that page and the ones after it in one bulk load of up to
 //! half the cache — the other half still holds what the command is reading now.
 //!
+//! Such a command is a scan: what it loads goes into the process tier only while the tier
+//! has room, so that it does not evict what other commands and sessions keep there.
+//!
 //! A command that will stop early (its output piped into `head`) reads with windows that
 //! start small (no more than one request's worth of chunks) and double after each: a few
 //! pages are all it may need, and a long read still reaches full windows after a few steps.
@@ -25,6 +28,9 @@ pub(super) struct ReadPlan {
     at: HashMap<PageKey, usize>,
     /// The most chunks the next window asks for.
     window_chunks: u64,
+    /// The pages hold more than the process tier: they are a scan, which should not push
+    /// out of the tier what other sessions keep there (see [`PageStore::scanning`]).
+    scan: bool,
 }
 
 impl PageStore {
@@ -41,7 +47,17 @@ impl PageStore {
 
     fn plan_with(&self, pages: Vec<PageRef>, window_chunks: u64) {
         let at = pages.iter().enumerate().map(|(i, p)| (p.key.clone(), i)).collect();
-        *self.plan.borrow_mut() = ReadPlan { pages, at, window_chunks };
+        let bytes: u64 = pages.iter().map(|p| self.size_of(p)).sum();
+        let scan = bytes > super::process::capacity() as u64;
+        *self.plan.borrow_mut() = ReadPlan { pages, at, window_chunks, scan };
+    }
+
+    /// Whether the running command reads more than the process tier holds. Its pages then
+    /// go into the tier only while there is room: a scan that evicted as it went would
+    /// leave the tier holding the scan's last pages, which the next scan reaches last, and
+    /// push out the pages every other command of every session keeps asking for.
+    pub(super) fn scanning(&self) -> bool {
+        self.plan.borrow().scan
     }
 
     /// The command is over: nothing more to read ahead for.

@@ -541,3 +541,35 @@ fn a_window_holding_a_page_with_too_many_chunks_stops_reading_ahead() {
     let e = read(&s, pages[10].clone()).unwrap_err();
     assert!(e.to_string().contains("more records than 1"), "{e}");
 }
+
+#[test]
+fn a_scan_larger_than_the_process_tier_leaves_what_it_keeps_in_place() {
+    let chroma = many(200);
+    let session = || {
+        let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(chroma.clone())));
+        let collection = Collection::new(client, chroma.collection("docs"), Schema::default(), None);
+        let process = Some(ProcessPages::new("tree", "docs", None));
+        Rc::new(PageStore::new(
+            collection,
+            Rc::new(chroma.clone()),
+            StoreOptions { cache_bytes: 1 << 20, process, ..StoreOptions::default() },
+        ))
+    };
+    process::set_capacity(400);
+    let (a, b) = (session(), session());
+    let hot = known("p199.md", 8, 1);
+    read(&a, hot.clone()).unwrap();
+    // 150 pages of 8 bytes: three times what the tier holds.
+    let scan: Vec<PageRef> = (0..150).map(|i| known(&format!("p{i:03}.md"), 8, 1)).collect();
+    a.plan_reads(scan.clone());
+    for p in scan {
+        read(&a, p).unwrap();
+    }
+    a.clear_plan();
+    chroma.clear_log();
+    read(&b, hot).unwrap();
+    assert!(chroma.gets().is_empty(), "the page another session kept is still there");
+    read(&b, known("p000.md", 8, 1)).unwrap();
+    assert!(chroma.gets().is_empty(), "and the scan's first pages filled the room left");
+    process::set_capacity(process::DEFAULT_BYTES);
+}
