@@ -41,7 +41,6 @@ pub(crate) struct AnnotateSummary {
 
 /// Each page's chunk indexes, seen as they come, and whether every chunk's id so far is
 /// chromafs's own for its slug and index.
-#[derive(Default)]
 struct IdCheck<'a> {
     indexes: HashMap<&'a str, Vec<u64>>,
     ids_ours: bool,
@@ -121,8 +120,9 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
     for i in 0..all.ids.len() {
         let Some(slug) = schema.slug_of(&all, i) else { continue };
         summary.chunks += 1;
-        summary.orphans += !pages.contains_key(slug) as usize;
-        if pages.contains_key(slug) {
+        let named = pages.contains_key(slug);
+        summary.orphans += !named as usize;
+        if named {
             let index = all.metadata(i).and_then(|m| m.get(&schema.chunk_index_field)).and_then(Value::as_u64);
             ids.see(slug, &all.ids[i], index);
         }

@@ -39,7 +39,7 @@ use crate::tree::schema::Schema;
 use crate::tree::shards::{self, ChunkFacts, LayoutError, Manifest, Record};
 use serde_json::{Map, Value};
 use std::cell::{Cell, OnceCell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Trees kept per process; the least recently validated goes first.
@@ -387,7 +387,7 @@ async fn decode(
         let (doc, metadata) = record(&resp, opts)?;
         let annotations = annotations(&resp, opts);
         let record_print = fingerprint(doc, &metadata, annotations.as_ref());
-        let (tree, chunks, embedding) = match shards::read_record(doc) {
+        let (mut tree, chunks, embedding) = match shards::read_record(doc) {
             Record::Whole(doc) => {
                 let mut tree = PathTree::from_document(doc, opts.extension).map_err(|e| connect_error(opts, e))?;
                 // Other tools may declare line-aligned chunks; access and directories on
@@ -426,7 +426,6 @@ async fn decode(
                 Err(e) => return Err(connect_error(opts, e)),
             },
         };
-        let mut tree = tree;
         if let Some(dir) = opts.mount {
             tree.mount(dir);
         }
@@ -490,8 +489,12 @@ async fn documents(
     resp: &GetResponse,
     what: &str,
 ) -> Result<Vec<Option<String>>, FsError> {
-    let mut found: HashMap<&str, String> =
-        (0..resp.ids.len()).filter_map(|i| Some((resp.ids[i].as_str(), resp.document(i)?.to_string()))).collect();
+    // Only the records asked for: a whole tree another tool wrote may be in `resp` too.
+    let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
+    let mut found: HashMap<&str, String> = (0..resp.ids.len())
+        .filter(|&i| wanted.contains(resp.ids[i].as_str()))
+        .filter_map(|i| Some((resp.ids[i].as_str(), resp.document(i)?.to_string())))
+        .collect();
     let missing: Vec<String> = ids.iter().filter(|id| !found.contains_key(id.as_str())).cloned().collect();
     let mut fetched = GetResponse::default();
     for batch in missing.chunks(MAX_PAGE) {

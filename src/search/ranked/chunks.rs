@@ -30,6 +30,9 @@ pub(super) const FILTER_PROBES: usize = 2 * MAX_DOCUMENT_PREDICATES;
 pub(super) struct Chunk {
     pub id: String,
     pub path: String,
+    /// The language of its page (see [`super::lang::of_page`]), read from the path without
+    /// the mount directory.
+    pub lang: &'static str,
     pub text: String,
     pub start_line: Option<u64>,
 }
@@ -72,6 +75,7 @@ impl Reach<'_> {
         Some(Chunk {
             id: resp.ids[i].clone(),
             path: path.to_string(),
+            lang: super::lang::of_page(self.view.unmounted(path)),
             text: resp.document(i)?.to_string(),
             start_line: meta.and_then(|m| m.get(schema::START_LINE)).and_then(Value::as_u64),
         })

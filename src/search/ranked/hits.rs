@@ -95,7 +95,7 @@ mod tests {
     use super::*;
 
     fn chunk(id: &str, path: &str, text: &str) -> Chunk {
-        Chunk { id: id.into(), path: path.into(), text: text.into(), start_line: Some(10) }
+        Chunk { id: id.into(), path: path.into(), lang: "en", text: text.into(), start_line: Some(10) }
     }
 
     #[test]

@@ -62,7 +62,7 @@ const COMMON: &[(&str, &[&str])] = &[
 
 /// The language a path's first directory names, as its lower-case ISO 639-1 code, or
 /// [`DEFAULT_LANGUAGE`] for a page under none.
-pub(crate) fn of_page(path: &str) -> &str {
+pub(crate) fn of_page(path: &str) -> &'static str {
     let first = path.trim_start_matches('/').split('/').next().unwrap_or("");
     let mut parts = first.splitn(2, ['-', '_']);
     let code = parts.next().unwrap_or("");

@@ -142,7 +142,7 @@ pub(crate) async fn search(
         let best = scan::best(view, &q.dir, &terms, q.k).await.map_err(RankError::Scan)?;
         let mut best: Vec<(&Chunk, f64)> = best.iter().map(|(c, s)| (c, *s)).collect();
         if let Some(p) = language.as_ref().filter(|p| p.only) {
-            best.retain(|(c, _)| lang::of_page(view.unmounted(&c.path)) == p.lang);
+            best.retain(|(c, _)| c.lang == p.lang);
         }
         return hits::hits(view, &best, &terms).await.map_err(RankError::Load);
     }
@@ -182,8 +182,7 @@ pub(crate) async fn search(
     let mut all: Vec<Chunk> = lexical;
     let mut seen: std::collections::HashSet<String> = all.iter().map(|c| c.id.clone()).collect();
     all.extend(dense.iter().flatten().filter(|c| seen.insert(c.id.clone())).cloned());
-    let kept =
-        |c: &Chunk| language.as_ref().is_none_or(|p| !p.only || lang::of_page(view.unmounted(&c.path)) == p.lang);
+    let kept = |c: &Chunk| language.as_ref().is_none_or(|p| !p.only || c.lang == p.lang);
     all.retain(kept);
     let dense: Option<Vec<Chunk>> = dense.map(|d| d.into_iter().filter(kept).collect());
     let pool: &[Chunk] = if q.mode == Mode::Dense { &[] } else { &all };
@@ -195,7 +194,7 @@ pub(crate) async fn search(
     let mut fused = score::fuse(&rankings);
     score::identifiers_first(&mut fused, &all, &terms);
     if let Some(p) = language.as_ref().filter(|p| p.only || p.lang != lang::DEFAULT_LANGUAGE) {
-        score::language_first(&mut fused, &all, p.lang, terms.len(), &|path| view.unmounted(path));
+        score::language_first(&mut fused, &all, p.lang, terms.len());
     }
     let best = hits::best_pages(&all, &fused, q.k);
     hits::hits(view, &best, &terms).await.map_err(RankError::Load)

@@ -120,6 +120,7 @@ pub(super) async fn best(
             let chunk = Chunk {
                 id: format!("{path}#{index}"),
                 path: path.clone(),
+                lang: super::lang::of_page(view.unmounted(path)),
                 text: piece.to_string(),
                 start_line: Some(line),
             };

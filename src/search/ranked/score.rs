@@ -99,18 +99,11 @@ pub(super) fn identifiers_first(fused: &mut [(&str, f64)], chunks: &[Chunk], ter
     fused.copy_from_slice(&sorted);
 }
 
-/// `fused` with the chunks of pages in `lang` first (a page's language read from its path
-/// without the mount directory), in their order otherwise. The tier
+/// `fused` with the chunks of pages in `lang` first, in their order otherwise. The tier
 /// adds more points than [`identifiers_first`] can (`terms` + 1), so scores stay in rank
 /// order; where no page is in `lang`, nothing moves.
-pub(super) fn language_first(
-    fused: &mut [(&str, f64)],
-    chunks: &[Chunk],
-    lang: &str,
-    terms: usize,
-    unmounted: &dyn for<'p> Fn(&'p str) -> &'p str,
-) {
-    let of = |id: &str| chunks.iter().find(|c| c.id == id).map(|c| super::lang::of_page(unmounted(&c.path)));
+pub(super) fn language_first(fused: &mut [(&str, f64)], chunks: &[Chunk], lang: &str, terms: usize) {
+    let of = |id: &str| chunks.iter().find(|c| c.id == id).map(|c| c.lang);
     let tiers: Vec<bool> = fused.iter().map(|(id, _)| of(id) == Some(lang)).collect();
     if !tiers.iter().any(|t| *t) {
         return;
@@ -150,7 +143,7 @@ mod tests {
     use super::*;
 
     fn chunk(id: &str, text: &str) -> Chunk {
-        Chunk { id: id.into(), path: format!("/{id}.md"), text: text.into(), start_line: None }
+        Chunk { id: id.into(), path: format!("/{id}.md"), lang: "en", text: text.into(), start_line: None }
     }
 
     #[test]
