@@ -11,21 +11,10 @@ import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, RANKED } from "./names.js";
 
-/** `/a/./b/../c` → `/a/c`, against `cwd` when relative. */
-function normalize(cwd, path) {
-  const parts = [];
-  for (const part of `${path.startsWith("/") ? "" : cwd}/${path}`.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join("/")}`;
-}
-
-/** A mount directory as given (`/docs`, `docs/`) → its name (`docs`), or an error. */
+/** A mount directory as given (`/docs`, `/docs/`) → its name (`docs`), or an error. */
 function mountName(dir) {
-  const name = normalize("/", String(dir)).slice(1);
-  if (!String(dir).startsWith("/") || !name || name.includes("/")) {
+  const [, name] = /^\/([^/]+)\/?$/.exec(String(dir)) ?? [];
+  if (!name || name === "." || name === "..") {
     throw new TypeError(`a mount must be a top-level directory such as "/docs", got ${JSON.stringify(dir)}`);
   }
   return name;
@@ -47,7 +36,11 @@ class MountedFs {
   }
 
   at(path) {
-    return this.owner(normalize("/", path)) ?? this.home;
+    return this.owner(this.resolvePath("/", path)) ?? this.home;
+  }
+
+  isRoot(path) {
+    return this.resolvePath("/", path) === "/";
   }
 
   get all() {
@@ -73,7 +66,7 @@ class MountedFs {
     return this.at(path).exists(path);
   }
   async stat(path) {
-    if (normalize("/", path) !== "/") return this.at(path).stat(path);
+    if (!this.isRoot(path)) return this.at(path).stat(path);
     // The root is as new as the newest mount.
     const all = await Promise.all(this.all.map((fs) => fs.stat("/")));
     const newest = all.reduce((a, b) => (b.mtime > a.mtime ? b : a));
@@ -86,13 +79,13 @@ class MountedFs {
     return this.at(path).mkdir(path, options);
   }
   async readdir(path) {
-    if (normalize("/", path) !== "/") return this.at(path).readdir(path);
+    if (!this.isRoot(path)) return this.at(path).readdir(path);
     const names = new Set();
     for (const fs of this.all) for (const n of await fs.readdir("/")) names.add(n);
     return [...names].sort();
   }
   async readdirWithFileTypes(path) {
-    if (normalize("/", path) !== "/") return this.at(path).readdirWithFileTypes(path);
+    if (!this.isRoot(path)) return this.at(path).readdirWithFileTypes(path);
     const entries = new Map();
     for (const fs of this.all) for (const e of await fs.readdirWithFileTypes("/")) if (!entries.has(e.name)) entries.set(e.name, e);
     return [...entries.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -166,7 +159,7 @@ class MountedFs {
 
   /** `fs.search()` over the mounts: each mount's hits, interleaved by rank. */
   async search(query, options = {}) {
-    const dir = normalize(normalize("/", options.cwd ?? "/"), options.path ?? ".");
+    const dir = this.resolvePath(options.cwd ?? "/", options.path ?? ".");
     const k = options.k ?? 10;
     const ranked = await Promise.all(this.searched(dir).map((fs) => fs.search(query, { ...options, cwd: "/", path: dir })));
     return interleave(ranked, k);
@@ -174,7 +167,7 @@ class MountedFs {
 
   /** The `search` command over the mounts (see `search --help`). */
   async searchCommand(args, cwd) {
-    const mounts = this.searched(searchDir(args, cwd) ?? normalize("/", cwd));
+    const mounts = this.searched(this.resolvePath(cwd, searchPath(args) ?? "."));
     if (mounts.length === 1 || wantsHelp(args)) return mounts[0].searchCommand(args, cwd);
     const ran = await Promise.all(mounts.map((fs) => fs.searchCommand(args, cwd)));
     const usage = ran.find((r) => r.exitCode === 2 && !r.stdout);
@@ -222,10 +215,9 @@ class MountedFs {
   async splitSearch(args, cwd) {
     const line = grepLine(args);
     if (!line || !line.recursive || line.context || line.operands.length === 0) return null;
-    const here = normalize("/", cwd);
     const parts = [];
     for (const typed of line.operands) {
-      const p = normalize(here, typed);
+      const p = this.resolvePath(cwd, typed);
       if (p !== "/") {
         parts.push([this.owner(p), typed]);
         continue;
@@ -257,14 +249,13 @@ class MountedFs {
    * the command may run others (`bash`, `xargs`).
    */
   async reached(args, cwd) {
-    const here = normalize("/", cwd);
     const paths = [];
     for (const a of args) {
       if (a.startsWith("-") || a.includes("\0")) continue;
-      const p = normalize(here, a);
+      const p = this.resolvePath(cwd, a);
       if (await this.exists(p).catch(() => false)) paths.push(p);
     }
-    if (!paths.length) paths.push(here);
+    if (!paths.length) paths.push(this.resolvePath("/", cwd));
     const owners = new Set(paths.map((p) => this.owner(p)));
     return owners.has(null) ? this.all : [...owners];
   }
@@ -329,13 +320,12 @@ function grepLine(args) {
   return line;
 }
 
-/** The `--path` of a `search` command line resolved against `cwd`; null without one. */
-function searchDir(args, cwd) {
-  const here = normalize("/", cwd);
+/** The `--path` of a `search` command line as given; null without one. */
+function searchPath(args) {
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--") break;
-    if (args[i] === "--path" && i + 1 < args.length) return normalize(here, args[i + 1]);
-    if (args[i].startsWith("--path=")) return normalize(here, args[i].slice("--path=".length));
+    if (args[i] === "--path" && i + 1 < args.length) return args[i + 1];
+    if (args[i].startsWith("--path=")) return args[i].slice("--path=".length);
   }
   return null;
 }
@@ -403,4 +393,4 @@ async function connectMounts(ChromaFs, options) {
   return new MountedFs(opened);
 }
 
-export { connectMounts, MountedFs, interleave };
+export { connectMounts };

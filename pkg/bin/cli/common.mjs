@@ -102,31 +102,36 @@ export async function embedderFor(fs, who = "chromafs") {
   });
 }
 
+/** A session over one collection, or over the mounts of `--mount`. */
+export function connectDocs(options) {
+  return options.mounts ? ChromaFs.connectMounts(options) : ChromaFs.connect(options);
+}
+
 /**
- * `options` with the built-in model for each collection it embedded (a session's tree says
- * which; a second connect reuses the tree). A model that is not installed is said on stderr.
+ * A session with `options`, and `options` with the built-in model for each collection it
+ * embedded (the session's tree says which). A model that is not installed is said on stderr.
  */
 export async function withModel(options, who) {
+  const fs = await connectDocs(options);
   if (!options.mounts) {
-    const probe = await ChromaFs.connect(options);
-    const embed = await embedderFor(probe, who).finally(() => probe.free());
-    return embed ? { ...options, embed } : options;
+    const embed = await embedderFor(fs, who);
+    return { fs, options: embed ? { ...options, embed } : options };
   }
-  const probe = await ChromaFs.connectMounts(options);
-  const infos = probe.info().mounts;
-  probe.free();
+  const infos = fs.info().mounts;
   const modelled = Object.keys(options.mounts).filter((dir) => infos[dir]?.embedding?.model === MODEL);
-  if (!modelled.length) return options;
-  const embed = await embedderFor({ info: () => infos[modelled[0]] }, who);
-  if (!embed) return options;
+  const embed = modelled.length ? await embedderFor({ info: () => infos[modelled[0]] }, who) : undefined;
+  if (!embed) return { fs, options };
   const mounts = Object.fromEntries(Object.entries(options.mounts).map(([dir, m]) => [dir, modelled.includes(dir) ? { ...m, embed } : m]));
-  return { ...options, mounts };
+  return { fs, options: { ...options, mounts } };
 }
 
 /** Connects, with the built-in model for each collection embedded with it. */
 export async function connectWithModel(options, who) {
-  const ready = await withModel(options, who);
-  return ready.mounts ? ChromaFs.connectMounts(ready) : ChromaFs.connect(ready);
+  const found = await withModel(options, who);
+  if (found.options === options) return found.fs;
+  // The trees are in memory: connecting again costs one small request each.
+  found.fs.free();
+  return connectDocs(found.options);
 }
 
 /** Each session of `fs` (one, or one a mount) with its collection's name. */

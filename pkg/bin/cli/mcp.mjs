@@ -2,7 +2,6 @@
 // streamable HTTP, with the limits of chromafs/mcp. Over HTTP, who calls is told by an OAuth
 // access token from the company's identity provider (--issuer), or by the tokens of a file.
 import { readFile, stat } from "node:fs/promises";
-import { ChromaFs } from "../../node.mjs";
 import { CliError, UsageError, connectOptions as optionsOf, groupsOf, reportBroken, reportShape, sitesOf, urlOption, withModel } from "./common.mjs";
 
 /** A positive whole number given for `--name`, or `undefined` when not given. */
@@ -69,14 +68,15 @@ export async function runMcp(conn, values) {
   const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? named, limits };
   const sites = sitesOf(conn, values);
   if (sites) options.baseUrl = sites;
-  // A collection the built-in model embedded gets it for the search tool.
-  const connectOptions = await withModel(optionsOf(conn), "chromafs mcp").catch(() => optionsOf(conn));
-  const probeOptions = values.http === undefined ? { ...connectOptions, groups: groupsOf(values) } : connectOptions;
-  const probe = await (conn.mounts ? ChromaFs.connectMounts(probeOptions) : ChromaFs.connect(probeOptions)).catch(() => null);
+  // A collection the built-in model embedded gets it for the search tool. The probe has
+  // stdio's groups, which serveStdio is given again below; over HTTP it has none.
+  const base = optionsOf(conn);
+  const probe = await withModel(values.http === undefined ? { ...base, groups: groupsOf(values) } : base, "chromafs mcp").catch(() => null);
+  const connectOptions = probe?.options ?? base;
   if (probe) {
-    reportBroken(probe, conn);
-    reportShape(probe, conn);
-    probe.free();
+    reportBroken(probe.fs, conn);
+    reportShape(probe.fs, conn);
+    probe.fs.free();
   }
   if (values.http === undefined) {
     const httpOnly = ["tokens", "require-token", "allow-origin", "public-url", ...OAUTH_OPTIONS].find((name) => values[name] !== undefined);
