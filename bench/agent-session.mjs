@@ -10,6 +10,10 @@
 // - just-bash over an InMemoryFs: the files written into it, then the script;
 // - a sandbox: the files copied to a directory on disk, then the script in GNU bash, one
 //   process per command as an agent's tool runs them.
+// Each chromafs run is on two collections holding the same pages: one written by `ingest`,
+// and one another tool wrote (chunks of 1,500 code points carrying only `page_slug` and
+// `chunk_index`, ids SLUG#INDEX, one tree record) and `annotate` then marked
+// (`--shapes ingested,annotated` picks).
 // Totals are wall time and requests (counted by the proxy). With --check, each command's
 // output through chromafs is compared with just-bash's over the InMemoryFs and differences
 // are counted (0 expected). Default options throughout (the process tier at its 64 MiB).
@@ -18,10 +22,11 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ChromaFs, ingest, safeExec } from "chromafs";
+import { ChromaFs, annotate, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
 import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
+import { writeOtherTool } from "../support/other-tool.mjs";
 import { startOwnChroma } from "../support/own-chroma.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { startCloudProxy } from "../support/proxy.mjs";
@@ -31,6 +36,9 @@ if (!corpusPresent()) process.exit(1);
 const SIZES = arg("--sizes", "1142,10000").split(",").map(Number);
 const LATENCY = Number(arg("--latency", "40"));
 const CHECK = process.argv.includes("--check");
+const SHAPES = arg("--shapes", "ingested,annotated").split(",");
+const SHAPE_NAMES = { ingested: "ingested", annotated: "other tool, annotated" };
+for (const shape of SHAPES) if (!SHAPE_NAMES[shape]) throw new Error(`--shapes: ${shape}? (ingested, annotated)`);
 
 /**
  * About forty commands of an assistant answering three questions (how do I deploy, how
@@ -84,6 +92,17 @@ function script(p) {
   ];
 }
 
+/** Writes collection `shape` through `proxy`: by ingest, or by another tool then annotated. */
+async function write(shape, server, proxy, files, access) {
+  if (shape === "ingested") return ingest({ url: proxy.url, collection: shape, files, access });
+  const visible = visibleTo(access, []);
+  // The tree's access per page: the first rule that names it, as ingest reads the rules.
+  const entry = (f) => (visible(f.path) ? { isPublic: true } : { isPublic: false, groups: ["staff"] });
+  // Straight to Chroma: the other tool's one tree record is larger than Cloud allows.
+  await writeOtherTool(server.url, shape, files, { chunkLength: () => 1500, entry });
+  return annotate({ url: proxy.url, collection: shape });
+}
+
 async function session(url, collection, lines) {
   const fs = await ChromaFs.connect({ url, collection });
   const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
@@ -93,7 +112,7 @@ async function session(url, collection, lines) {
 }
 
 /** A first and a second session through `proxy`, from a process that holds nothing yet. */
-async function chromafsRuns(proxy, how, lines, rows, size, run) {
+async function chromafsRuns(proxy, shape, how, lines, rows, size, run) {
   ChromaFs.forgetTrees();
   // Emptied, then back at its default size.
   ChromaFs.setProcessCacheBytes(0);
@@ -102,12 +121,12 @@ async function chromafsRuns(proxy, how, lines, rows, size, run) {
   for (const which of ["first session", "second session, same process"]) {
     const before = proxy.stats();
     const t0 = performance.now();
-    const s = await session(proxy.url, "docs", lines);
+    const s = await session(proxy.url, shape, lines);
     const ms = performance.now() - t0;
     const after = proxy.stats();
     const requests = after.requests - before.requests;
-    rows.push([size, `chromafs, ${how}`, which, ms.toFixed(0), requests, kib(after.bytesReceived - before.bytesReceived), `${s.stats.processHits} pages from the process`]);
-    run.fact(`${how === "loopback" ? "loopback" : "latency"} ${which.split(",")[0]}`, { ms: Math.round(ms), requests, processHits: s.stats.processHits });
+    rows.push([size, `chromafs (${SHAPE_NAMES[shape]}), ${how}`, which, ms.toFixed(0), requests, kib(after.bytesReceived - before.bytesReceived), `${s.stats.processHits} pages from the process`]);
+    run.fact(`${shape} ${how === "loopback" ? "loopback" : "latency"} ${which.split(",")[0]}`, { ms: Math.round(ms), requests, processHits: s.stats.processHits });
     out[which] = s.outputs;
   }
   return out["first session"];
@@ -117,53 +136,62 @@ async function measure(base, size) {
   const rows = [];
   const run = startResult(`agent-session-${size}`, {
     command: commandLine().replace(/--sizes \S+/, "").replace(/$/, ` --sizes ${size}`).replace(/  +/g, " "),
-    settings: { commands: String(script("").length), options: "defaults (page cache 64 MiB a session, process tier 64 MiB)", latency: `loopback, and ${LATENCY} ms added per request by a proxy` },
+    settings: { commands: String(script("").length), collections: SHAPES.map((s) => SHAPE_NAMES[s]).join("; "), options: "defaults (page cache 64 MiB a session, process tier 64 MiB)", latency: `loopback, and ${LATENCY} ms added per request by a proxy` },
   });
   const { files, access } = size === base.length ? { files: base, access: {} } : syntheticCorpus(base, { pages: size });
   const prefix = size === base.length ? "" : "v001/";
   const lines = script(prefix);
-  const server = await startOwnChroma(`agent-${size}`);
-  const near = await startCloudProxy(server.url);
-  const far = await startCloudProxy(server.url, { latencyMs: LATENCY });
-  try {
-    await ingest({ url: near.url, collection: "docs", files, access });
-    const ours = await chromafsRuns(near, "loopback", lines, rows, size, run);
-    await chromafsRuns(far, `+${LATENCY} ms per request`, lines, rows, size, run);
-
-    const visible = files.filter((f) => visibleTo(access, [])(f.path));
-    let t0 = performance.now();
-    const mem = new Bash({ fs: await referenceFs(visible), cwd: "/" });
-    const loaded = performance.now() - t0;
-    const theirs = [];
-    for (const line of lines) theirs.push(await safeExec(mem, line));
-    const memMs = performance.now() - t0;
-    rows.push([size, "just-bash, InMemoryFs", "files written in, then the script", memMs.toFixed(0), "", "", `${loaded.toFixed(0)} ms writing the files`]);
-    run.fact("InMemoryFs", { ms: Math.round(memMs), loading: Math.round(loaded) });
-
-    const copy = mkdtempSync(path.join(os.tmpdir(), `chromafs-agent-copy-${size}-`));
+  const ours = {};
+  let violations = 0;
+  // A Chroma of its own for each collection: a local Chroma's text filters scan every
+  // document of its database, so two collections in one would slow each other.
+  for (const shape of SHAPES) {
+    const server = await startOwnChroma(`agent-${size}-${shape}`);
+    const near = await startCloudProxy(server.url);
+    const far = await startCloudProxy(server.url, { latencyMs: LATENCY });
     try {
-      t0 = performance.now();
-      await writeCorpus(visible, copy);
-      const copied = performance.now() - t0;
-      for (const line of lines) spawnSync("bash", ["-c", line], { cwd: copy, stdio: "ignore" });
-      const sandboxMs = performance.now() - t0;
-      rows.push([size, "sandbox: GNU bash, copy on disk", "files copied, then the script", sandboxMs.toFixed(0), "", "", `${copied.toFixed(0)} ms copying the files`]);
-      run.fact("sandbox", { ms: Math.round(sandboxMs), copying: Math.round(copied) });
+      await write(shape, server, near, files, access);
+      ours[shape] = await chromafsRuns(near, shape, "loopback", lines, rows, size, run);
+      await chromafsRuns(far, shape, `+${LATENCY} ms per request`, lines, rows, size, run);
+      violations += near.violations.length + far.violations.length;
     } finally {
-      rmSync(copy, { recursive: true, force: true });
+      await near.close();
+      await far.close();
+      server.stop();
     }
-    if (CHECK) {
-      const differ = lines.filter((line, i) => JSON.stringify([ours[i].stdout, ours[i].stderr, ours[i].exitCode]) !== JSON.stringify([theirs[i].stdout, theirs[i].stderr, theirs[i].exitCode]));
-      rows.push([size, "check", `${differ.length} of ${lines.length} commands differ from just-bash`, "", "", "", differ.join("; ")]);
-      run.fact("differ", differ.length);
-    }
-    rows.push([size, "proxy", `Chroma Cloud quota violations: ${near.violations.length + far.violations.length}`, "", "", "", ""]);
-    run.fact("quotaViolations", near.violations.length + far.violations.length);
-  } finally {
-    await near.close();
-    await far.close();
-    server.stop();
   }
+  const visible = files.filter((f) => visibleTo(access, [])(f.path));
+  let t0 = performance.now();
+  const mem = new Bash({ fs: await referenceFs(visible), cwd: "/" });
+  const loaded = performance.now() - t0;
+  const theirs = [];
+  for (const line of lines) theirs.push(await safeExec(mem, line));
+  const memMs = performance.now() - t0;
+  rows.push([size, "just-bash, InMemoryFs", "files written in, then the script", memMs.toFixed(0), "", "", `${loaded.toFixed(0)} ms writing the files`]);
+  run.fact("InMemoryFs", { ms: Math.round(memMs), loading: Math.round(loaded) });
+
+  const copy = mkdtempSync(path.join(os.tmpdir(), `chromafs-agent-copy-${size}-`));
+  try {
+    t0 = performance.now();
+    await writeCorpus(visible, copy);
+    const copied = performance.now() - t0;
+    for (const line of lines) spawnSync("bash", ["-c", line], { cwd: copy, stdio: "ignore" });
+    const sandboxMs = performance.now() - t0;
+    rows.push([size, "sandbox: GNU bash, copy on disk", "files copied, then the script", sandboxMs.toFixed(0), "", "", `${copied.toFixed(0)} ms copying the files`]);
+    run.fact("sandbox", { ms: Math.round(sandboxMs), copying: Math.round(copied) });
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+  if (CHECK) {
+    for (const shape of SHAPES) {
+      const got = ours[shape];
+      const differ = lines.filter((line, i) => JSON.stringify([got[i].stdout, got[i].stderr, got[i].exitCode]) !== JSON.stringify([theirs[i].stdout, theirs[i].stderr, theirs[i].exitCode]));
+      rows.push([size, `check (${SHAPE_NAMES[shape]})`, `${differ.length} of ${lines.length} commands differ from just-bash`, "", "", "", differ.join("; ")]);
+      run.fact(`${shape} differ`, differ.length);
+    }
+  }
+  rows.push([size, "proxy", `Chroma Cloud quota violations: ${violations}`, "", "", "", ""]);
+  run.fact("quotaViolations", violations);
   run.table("session", ["pages:", "how", "run", "total ms:", "requests:", "received:", "note"], rows);
   run.save();
 }

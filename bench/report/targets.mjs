@@ -102,6 +102,16 @@ export const TARGETS = [
     },
   },
   {
+    area: "50,000 pages",
+    target: "the agent session's first run at 50,000 pages ≤ 2× its 10,000-page time (ingested and annotated)",
+    measure: (get) => {
+      const shapes = ["ingested", "annotated"].map((s) => [s, get("agent-session-50000", `${s} loopback first session`), get("agent-session-10000", `${s} loopback first session`)]);
+      if (shapes.some(([, big, small]) => !big || !small)) return undefined;
+      const text = shapes.map(([s, big, small]) => `${s} ${ratio(big.ms, small.ms)} (${n(big.ms)} / ${n(small.ms)} ms)`).join(", ");
+      return { text, met: shapes.every(([, big, small]) => big.ms <= 2 * small.ms) };
+    },
+  },
+  {
     area: "connect",
     target: "cold connect at 50,000 pages ≤ 250 ms",
     measure: (get) => {

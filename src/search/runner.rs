@@ -94,12 +94,12 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
     // Only a command answered here can stop early; just-bash's runs to the end.
     let wanted = how.lines_wanted.filter(|_| matches!(native, Some(Ok(_))));
     if let Some(Ok(grep)) = &native {
-        let printed = match wanted {
-            Some(lines) => first_pages(view, grep, lines, &mut cs).await,
-            None => in_memory(view, grep, &mut cs).await,
-        };
-        if let Some(printed) = printed {
-            return Searched { outcome: Outcome::Printed(printed), stats: cs, failure: None };
+        if let Some(answered) = before_planning(view, grep, wanted, &mut cs).await {
+            let (outcome, failure) = match answered {
+                Ok(printed) => (Outcome::Printed(printed), None),
+                Err(failure) => (Outcome::Failed, Some(failure)),
+            };
+            return Searched { outcome, stats: cs, failure };
         }
     }
     let (outcome, failure) = match prepare(view, &job, &cwd, stdin_empty, wanted, &mut cs).await {
@@ -114,6 +114,28 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         Err(Stop::Failed(f)) => (Outcome::Failed, Some((f.path, f.error))),
     };
     Searched { outcome, stats: cs, failure }
+}
+
+/// A search answered before it is planned: from memory, (for `head`) from its first
+/// pages, or from its scope read whole; or the load it could not do without.
+async fn before_planning(
+    view: SessionView<'_>,
+    grep: &Native,
+    wanted: Option<usize>,
+    cs: &mut CommandStats,
+) -> Option<Result<Printed, (String, PrefetchError)>> {
+    let held = match wanted {
+        // The first pages first: a common word fills `head` from a small load.
+        Some(lines) => match head_in_memory(view, grep, lines, cs).await {
+            Some(printed) => Some(printed),
+            None => first_pages(view, grep, lines, cs).await,
+        },
+        None => in_memory(view, grep, cs).await,
+    };
+    match held {
+        Some(printed) => Some(Ok(printed)),
+        None => whole::read_whole(view, grep, wanted, cs).await,
+    }
 }
 
 /// Why a prepared search does not run.
@@ -137,17 +159,21 @@ async fn in_memory(view: SessionView<'_>, grep: &Native, cs: &mut CommandStats) 
     Some(printed)
 }
 
+/// A search whose reader takes only its first `lines`, answered without asking Chroma
+/// anything when the pages holding those lines are in memory.
+async fn head_in_memory(view: SessionView<'_>, grep: &Native, lines: usize, cs: &mut CommandStats) -> Option<Printed> {
+    let printed = from_memory(view, grep, lines).await?;
+    cs.native = true;
+    cs.plan = PlanKind::Memory;
+    cs.note = Some("its output goes to `head`, and the pages holding the lines it takes were in memory".into());
+    Some(printed)
+}
+
 /// A search whose reader takes only its first `lines`, answered from its first pages
-/// when they hold those lines: first from memory, then after one bulk load of the pages
+/// when they hold those lines, after one bulk load of the pages
 /// its walk reads first (a common word is answered without asking Chroma which pages
 /// match; for a rare one this costs a request before the coarse query).
 async fn first_pages(view: SessionView<'_>, grep: &Native, lines: usize, cs: &mut CommandStats) -> Option<Printed> {
-    if let Some(printed) = from_memory(view, grep, lines).await {
-        cs.native = true;
-        cs.plan = PlanKind::Memory;
-        cs.note = Some("its output goes to `head`, and the pages holding the lines it takes were in memory".into());
-        return Some(printed);
-    }
     let mut first = Vec::new();
     let mut chunks = 0;
     for page in grep.paths().filter_map(|p| view.page(p)) {
@@ -520,3 +546,4 @@ async fn fine_check<'a>(
 
 #[cfg(test)]
 mod tests;
+mod whole;

@@ -100,6 +100,11 @@ impl<'a> SessionView<'a> {
         }
     }
 
+    /// How many pages the session sees in the whole collection.
+    pub(crate) fn visible_pages(&self) -> usize {
+        self.fs.listing().file_count()
+    }
+
     /// The visible files at or below `dir`, in listing order.
     pub(crate) fn files_under(&self, dir: &str) -> Vec<String> {
         self.fs.listing().files_under(dir)

@@ -351,6 +351,13 @@ impl PageStore {
         self.cache.borrow().contains(key)
     }
 
+    /// Whether the page is in this session's cache or the process tier (served from the
+    /// tier once the tree is confirmed current), so that loading it asks Chroma nothing
+    /// for its text.
+    pub(crate) fn is_held(&self, page: &PageRef) -> bool {
+        self.is_cached(&page.key) || self.in_process(page).is_some()
+    }
+
     async fn load(&self, page: &PageRef) -> Loaded {
         if let Source::Corrupt(problem) = &page.source {
             return Err(LoadError::Corrupt(problem.clone()));

@@ -1,0 +1,82 @@
+//! A directory that is a small part of the collection, read whole and searched here
+//! instead of asked about (see `runner::whole`).
+
+use super::*;
+
+/// `n` pages written by chromafs's ingest, spread over sixteen directories; every
+/// `every`th holds "a token here".
+fn sixteen_dirs(n: usize, every: usize) -> FakeChroma {
+    use crate::ingest::{self, Rules, SourceFile, WriteOptions};
+    let chroma = FakeChroma::new();
+    let files: Vec<SourceFile> = (0..n)
+        .map(|i| SourceFile {
+            path: format!("d{:02}/p{i:04}.md", i % 16),
+            content: format!("page {i}\n{}\n", if i % every == 0 { "a token here" } else { "nothing" }).into_bytes(),
+            mtime: None,
+        })
+        .collect();
+    let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = crate::tree::schema::Schema::default();
+    block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap();
+    });
+    chroma
+}
+
+/// What `grep -rn token /dDD` prints over [`sixteen_dirs`], worked out from the pages.
+fn expected(n: usize, every: usize, dir: usize) -> String {
+    (0..n)
+        .filter(|i| i % 16 == dir && i % every == 0)
+        .map(|i| format!("/d{dir:02}/p{i:04}.md:2:a token here\n"))
+        .collect()
+}
+
+#[test]
+fn a_small_directory_is_read_whole_and_searched_without_a_text_filter() {
+    let chroma = sixteen_dirs(320, 3);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    chroma.clear_log();
+    let (out, cs) = answer(&fs, &["grep", "-rn", "token", "/d03"]);
+    assert_eq!(out, printed(&expected(320, 3, 3), "", 0));
+    assert_eq!((cs.plan, cs.scope, cs.coarse_requests), (PlanKind::Prefetch, 20, 0));
+    let gets = chroma.gets();
+    assert_eq!(gets.len() as u64, cs.prefetch_requests);
+    assert!(
+        gets.iter().all(|g| g.get("where_document").is_none() && g["ids"].is_array()),
+        "read by id, no text filter: {gets:?}"
+    );
+    // The directory is in memory now: the next search of it asks nothing.
+    chroma.clear_log();
+    let (out, cs) = answer(&fs, &["grep", "-rl", "page 35$", "/d03"]);
+    assert_eq!(out, printed("/d03/p0035.md\n", "", 0));
+    assert!(chroma.requests().is_empty() && cs.plan == PlanKind::Memory);
+}
+
+#[test]
+fn the_whole_collection_or_a_large_part_of_it_is_asked_about_first() {
+    let chroma = sixteen_dirs(320, 3);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let (_, cs) = answer(&fs, &["grep", "-rn", "token", "/"]);
+    assert_eq!((cs.plan, cs.coarse_requests), (PlanKind::Narrow, 1));
+    // A directory of a quarter of the pages is not small beside the collection.
+    let chroma = sixteen_dirs(64, 3);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let (out, cs) = answer(&fs, &["grep", "-rn", "token", "/d05", "/d06", "/d07", "/d08"]);
+    assert_eq!(out, printed(&(5..9).map(|d| expected(64, 3, d)).collect::<String>(), "", 0));
+    assert_eq!((cs.plan, cs.coarse_requests), (PlanKind::Narrow, 1));
+}
+
+#[test]
+fn a_directory_too_large_for_its_share_of_the_cache_is_asked_about_first() {
+    let chroma = sixteen_dirs(320, 3);
+    // Twenty pages of about 20 bytes: more than a quarter of a 1,000-byte cache.
+    let fs = connect_with(&chroma, |o| {
+        o.native_commands = true;
+        o.cache_bytes = 1_000;
+    });
+    let (out, cs) = answer(&fs, &["grep", "-rn", "token", "/d03"]);
+    assert_eq!(out, printed(&expected(320, 3, 3), "", 0));
+    assert_eq!((cs.plan, cs.coarse_requests), (PlanKind::Narrow, 1));
+}
