@@ -183,11 +183,16 @@ fn a_cache_smaller_than_the_search_streams_candidates_through_the_fine_check() {
 
 /// A collection written by chromafs's own ingest: manifest, access, dirs and ids on chunks.
 fn ingested(n: usize, every: usize) -> FakeChroma {
+    ingested_in(n, every, |i| if i % 2 == 0 { "api" } else { "guides" }.to_string())
+}
+
+/// [`ingested`] with page `i` in directory `dir(i)`.
+fn ingested_in(n: usize, every: usize, dir: impl Fn(usize) -> String) -> FakeChroma {
     use crate::ingest::{self, Rules, SourceFile, WriteOptions};
     let chroma = FakeChroma::new();
     let files: Vec<SourceFile> = (0..n)
         .map(|i| SourceFile {
-            path: format!("{}/p{i:04}.md", if i % 2 == 0 { "api" } else { "guides" }),
+            path: format!("{}/p{i:04}.md", dir(i)),
             content: format!("page {i}\n{}\n", if i % every == 0 { "a token here" } else { "nothing" }).into_bytes(),
             mtime: None,
         })

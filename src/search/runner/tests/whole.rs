@@ -6,23 +6,7 @@ use super::*;
 /// `n` pages written by chromafs's ingest, spread over sixteen directories; every
 /// `every`th holds "a token here".
 fn sixteen_dirs(n: usize, every: usize) -> FakeChroma {
-    use crate::ingest::{self, Rules, SourceFile, WriteOptions};
-    let chroma = FakeChroma::new();
-    let files: Vec<SourceFile> = (0..n)
-        .map(|i| SourceFile {
-            path: format!("d{:02}/p{i:04}.md", i % 16),
-            content: format!("page {i}\n{}\n", if i % every == 0 { "a token here" } else { "nothing" }).into_bytes(),
-            mtime: None,
-        })
-        .collect();
-    let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
-    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
-    let schema = crate::tree::schema::Schema::default();
-    block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
-        ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap();
-    });
-    chroma
+    ingested_in(n, every, |i| format!("d{:02}", i % 16))
 }
 
 /// What `grep -rn token /dDD` prints over [`sixteen_dirs`], worked out from the pages.
