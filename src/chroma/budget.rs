@@ -122,6 +122,13 @@ impl Budget {
         Some(((deadline - now).max(0.0), open.limits.timeout_ms.unwrap_or(0)))
     }
 
+    /// Requests the running command may still send, when it is limited.
+    pub(crate) fn requests_left(&self) -> Option<u64> {
+        let open = self.open.borrow();
+        let most = open.limits.max_requests.filter(|_| open.depth > 0)?;
+        Some(most.saturating_sub(open.requests))
+    }
+
     /// Commands begun so far (a new one lets a tripped breaker probe at once).
     pub(crate) fn commands(&self) -> u64 {
         *self.commands.borrow()

@@ -220,6 +220,11 @@ impl Filesystem {
         self.client.stats().requests
     }
 
+    /// Requests the running command may still send, when its budget limits them.
+    pub(crate) fn requests_left(&self) -> Option<u64> {
+        self.budget.requests_left()
+    }
+
     pub(crate) fn record(&self, command: CommandStats) {
         self.history.borrow_mut().push(command);
     }

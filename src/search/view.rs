@@ -159,6 +159,11 @@ impl<'a> SessionView<'a> {
         self.fs.tree().embedding.as_ref()
     }
 
+    /// Requests the running command may still send, when its budget limits them.
+    pub(crate) fn requests_left(&self) -> Option<u64> {
+        self.fs.requests_left()
+    }
+
     /// Requests the session has sent so far.
     pub(crate) fn requests(&self) -> u64 {
         self.fs.requests()

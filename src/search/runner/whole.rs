@@ -6,8 +6,8 @@
 //! the directory searched), and Cloud's trigram index grows with the collection too.
 //! Reading a scope costs what the scope holds. So when the search's scope is a small part
 //! of the collection (an eighth of its visible pages at most) and what of it is not in
-//! memory yet comes to at most two rounds of reads by id and a quarter of the page cache,
-//! the scope is loaded whole and the search is answered from memory: a round of reads
+//! memory yet comes to at most two rounds of reads by id, a quarter of the page cache and
+//! half of what the command may still send, the scope is loaded whole and the search is answered from memory: a round of reads
 //! sent together instead of a text filter and then the candidates, and the next search
 //! of the same directory in this session asks Chroma nothing at all. A search piped into
 //! `head` tries its first pages before this: a common word fills `head` from a small load.
@@ -49,7 +49,11 @@ fn small_scope(view: SessionView<'_>, grep: &Native) -> Option<Vec<PageRef>> {
             _ => return None,
         }
     }
-    (chunks <= MOST_CHUNKS && bytes <= store.capacity() as u64 / CACHE_SHARE).then_some(pages)
+    // A command held to a few requests (an edge runtime's subrequests) keeps most of them
+    // for the rest of its command line: the coarse query costs one or two.
+    let requests = chunks.div_ceil(MAX_PAGE as u64) + 1;
+    let affordable = view.requests_left().is_none_or(|left| requests.saturating_mul(2) <= left);
+    (chunks <= MOST_CHUNKS && bytes <= store.capacity() as u64 / CACHE_SHARE && affordable).then_some(pages)
 }
 
 /// The search answered from its scope loaded whole, when that is the cheaper way (see the

@@ -64,3 +64,19 @@ fn a_directory_too_large_for_its_share_of_the_cache_is_asked_about_first() {
     assert_eq!(out, printed(&expected(320, 3, 3), "", 0));
     assert_eq!((cs.plan, cs.coarse_requests), (PlanKind::Narrow, 1));
 }
+
+#[test]
+fn a_command_held_to_a_few_requests_keeps_them_for_the_coarse_query() {
+    let chroma = sixteen_dirs(320, 3);
+    // One read by id and a freshness check: more than half of three, half of four. (In
+    // this order: the pages the first session loads are in the process tier after it.)
+    for (most, plan) in [(3, PlanKind::Narrow), (4, PlanKind::Prefetch)] {
+        let fs = connect_with(&chroma, |o| {
+            o.native_commands = true;
+            o.limits.max_requests = Some(most);
+        });
+        let (out, report) = attempt(&fs, &["grep", "-rn", "token", "/d03"]);
+        assert_eq!(out, printed(&expected(320, 3, 3), "", 0), "{report:?}");
+        assert_eq!(fs.stats().commands.pop().unwrap().plan, plan, "a budget of {most}");
+    }
+}
