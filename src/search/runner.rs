@@ -124,18 +124,23 @@ async fn before_planning(
     wanted: Option<usize>,
     cs: &mut CommandStats,
 ) -> Option<Result<Printed, (String, PrefetchError)>> {
-    let held = match wanted {
+    if let Some(lines) = wanted {
         // The first pages first: a common word fills `head` from a small load.
-        Some(lines) => match head_in_memory(view, grep, lines, cs).await {
-            Some(printed) => Some(printed),
-            None => first_pages(view, grep, lines, cs).await,
-        },
-        None => in_memory(view, grep, cs).await,
-    };
-    match held {
-        Some(printed) => Some(Ok(printed)),
-        None => whole::read_whole(view, grep, wanted, cs).await,
+        if let Some(printed) = head_in_memory(view, grep, lines, cs).await {
+            return Some(Ok(printed));
+        }
+        if let Some(printed) = first_pages(view, grep, lines, cs).await {
+            return Some(Ok(printed));
+        }
     }
+    // The pages it reads, looked up once for both of what follows.
+    let pages: Vec<PageRef> = grep.paths().filter_map(|p| view.page(p)).collect();
+    if wanted.is_none() {
+        if let Some(printed) = in_memory(view, grep, &pages, cs).await {
+            return Some(Ok(printed));
+        }
+    }
+    whole::read_whole(view, grep, &pages, wanted, cs).await
 }
 
 /// Why a prepared search does not run.
@@ -146,8 +151,7 @@ enum Stop {
 
 /// A search answered natively without asking Chroma anything, when every page it reads
 /// is in memory already: reading them here costs less than the coarse query's round trip.
-async fn in_memory(view: SessionView<'_>, grep: &Native, cs: &mut CommandStats) -> Option<Printed> {
-    let pages: Vec<PageRef> = grep.paths().filter_map(|p| view.page(p)).collect();
+async fn in_memory(view: SessionView<'_>, grep: &Native, pages: &[PageRef], cs: &mut CommandStats) -> Option<Printed> {
     if !pages.iter().all(|p| view.store().is_cached(&p.key)) {
         return None;
     }

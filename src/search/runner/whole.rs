@@ -7,9 +7,10 @@
 //! Reading a scope costs what the scope holds. So when the search's scope is a small part
 //! of the collection (an eighth of its visible pages at most) and what of it is not in
 //! memory yet comes to at most two rounds of reads by id, a quarter of the page cache and
-//! half of what the command may still send, the scope is loaded whole and the search is answered from memory: a round of reads
-//! sent together instead of a text filter and then the candidates, and the next search
-//! of the same directory in this session asks Chroma nothing at all. A search piped into
+//! half of what the command may still send, the scope is loaded whole and the search is
+//! answered from memory: a round of reads sent together instead of a text filter and then
+//! the candidates, and the next search of the same directory in this session asks Chroma
+//! nothing at all. A search piped into
 //! `head` tries its first pages before this: a common word fills `head` from a small load.
 
 use crate::chroma::MAX_PAGE;
@@ -32,11 +33,10 @@ const MOST_CHUNKS: u64 = 2 * (MAX_PAGE * WINDOWS) as u64;
 /// for the searches after it.
 const CACHE_SHARE: u64 = 4;
 
-/// The pages a search reads, when they are a small scope worth reading whole.
-fn small_scope(view: SessionView<'_>, grep: &Native) -> Option<Vec<PageRef>> {
-    let pages: Vec<PageRef> = grep.paths().filter_map(|p| view.page(p)).collect();
+/// Whether the pages a search reads are a small scope worth reading whole.
+fn small_scope(view: SessionView<'_>, pages: &[PageRef]) -> bool {
     if pages.is_empty() || pages.len().saturating_mul(SMALL_SHARE) > view.visible_pages() {
-        return None;
+        return false;
     }
     let store = view.store();
     let bytes: u64 = pages.iter().map(|p| store.size_of(p)).sum();
@@ -46,27 +46,31 @@ fn small_scope(view: SessionView<'_>, grep: &Native) -> Option<Vec<PageRef>> {
             Source::Chunks { count: Some(count), by_id: true, .. } => chunks += count,
             // Read by slug, eight pages a request, or a host's own file: not cheap to read
             // ahead of the coarse query.
-            _ => return None,
+            _ => return false,
         }
     }
     // A command held to a few requests (an edge runtime's subrequests) keeps most of them
     // for the rest of its command line: the coarse query costs one or two.
     let requests = chunks.div_ceil(MAX_PAGE as u64) + 1;
     let affordable = view.requests_left().is_none_or(|left| requests.saturating_mul(2) <= left);
-    (chunks <= MOST_CHUNKS && bytes <= store.capacity() as u64 / CACHE_SHARE && affordable).then_some(pages)
+    chunks <= MOST_CHUNKS && bytes <= store.capacity() as u64 / CACHE_SHARE && affordable
 }
 
 /// The search answered from its scope loaded whole, when that is the cheaper way (see the
-/// module's documentation): `None` to plan it as usual, or the load that failed.
+/// module's documentation): `None` to plan it as usual, or the load that failed. `pages`
+/// are the pages it reads.
 pub(super) async fn read_whole(
     view: SessionView<'_>,
     grep: &Native,
+    pages: &[PageRef],
     wanted: Option<usize>,
     cs: &mut CommandStats,
 ) -> Option<Result<Printed, (String, PrefetchError)>> {
-    let pages = small_scope(view, grep)?;
+    if !small_scope(view, pages) {
+        return None;
+    }
     let before = view.requests();
-    let loaded = view.store().prefetch(&pages).await;
+    let loaded = view.store().prefetch(pages).await;
     cs.prefetch_requests += view.requests() - before;
     cs.scope = pages.len() as u64;
     if let Err(e) = loaded {
