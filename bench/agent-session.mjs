@@ -24,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { ChromaFs, annotate, ingest, safeExec } from "chromafs";
 import { Bash } from "just-bash";
-import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus/corpus.mjs";
+import { DEFAULT_CORPUS, otherToolEntry, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { writeOtherTool } from "../support/other-tool.mjs";
 import { startOwnChroma } from "../support/own-chroma.mjs";
@@ -95,11 +95,8 @@ function script(p) {
 /** Writes collection `shape` through `proxy`: by ingest, or by another tool then annotated. */
 async function write(shape, server, proxy, files, access) {
   if (shape === "ingested") return ingest({ url: proxy.url, collection: shape, files, access });
-  const visible = visibleTo(access, []);
-  // The tree's access per page: the first rule that names it, as ingest reads the rules.
-  const entry = (f) => (visible(f.path) ? { isPublic: true } : { isPublic: false, groups: ["staff"] });
   // Straight to Chroma: the other tool's one tree record is larger than Cloud allows.
-  await writeOtherTool(server.url, shape, files, { chunkLength: () => 1500, entry });
+  await writeOtherTool(server.url, shape, files, { chunkLength: () => 1500, entry: otherToolEntry(access) });
   return annotate({ url: proxy.url, collection: shape });
 }
 

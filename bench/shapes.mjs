@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { Bash } from "just-bash";
 import { ChromaFs, annotate, ingest, safeExec } from "chromafs";
-import { DEFAULT_CORPUS, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus/corpus.mjs";
+import { DEFAULT_CORPUS, otherToolEntry, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { writeOtherTool } from "../support/other-tool.mjs";
 import { startOwnChroma } from "../support/own-chroma.mjs";
@@ -77,9 +77,7 @@ async function conversations(url, collection) {
 }
 
 async function writeShapes(url, size, files, access) {
-  const visible = visibleTo(access, []);
-  // The tree's access per page: the first rule that names it, as ingest reads the rules.
-  const entry = (f) => (visible(f.path) ? { isPublic: true } : { isPublic: false, groups: ["staff"] });
+  const entry = otherToolEntry(access);
   const t = {};
   t.ingested = (await timed(() => ingest({ url, collection: `shape-ingested-${size}`, files, access }))).ms;
   t.other = (await timed(() => writeOtherTool(url, `shape-other-${size}`, files, { chunkLength: () => CHUNK, entry }))).ms;

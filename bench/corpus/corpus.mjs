@@ -211,6 +211,15 @@ export function visibleTo(access, groups) {
   };
 }
 
+/**
+ * The tree entry another tool writes for page `f` under `access`: public where a public
+ * session sees it, else for a group (`support/other-tool.mjs`'s `entry`).
+ */
+export function otherToolEntry(access) {
+  const visible = visibleTo(access, []);
+  return (f) => (visible(f.path) ? { isPublic: true } : { isPublic: false, groups: ["staff"] });
+}
+
 const LANGUAGE = /^[a-z]{2}(?:-[A-Z]{2})?$/;
 const ROLES = ["admin", "beta", "partners", "support"];
 const role = (dir) => (/api/i.test(dir) ? "admin" : ROLES[hash(dir) % ROLES.length]);
