@@ -24,7 +24,7 @@ const cos = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
 
 const run = startResult("embed", {
   settings: {
-    chunks: `${count} chunks of ~1,500 bytes (the model reads the first 256 tokens of each), batches of 16`,
+    chunks: `${count} chunks of ~1,500 bytes (each read as its first two windows of 200 tokens), batches of 16`,
     runs: "queries: 20; each throughput row embeds the chunks once, after 32 of them a thread (V8 optimises a module's code once it has run a while)",
     native: "candle 0.9 for x86-64 (its AVX2/FMA kernels), the embed crate's own code, RAYON_NUM_THREADS set per row",
   },

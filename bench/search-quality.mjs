@@ -69,7 +69,8 @@ async function score(rank) {
 async function quality(url, base) {
   const embed = await createEmbedder();
   let fs = await ChromaFs.connect({ url, collection: "quality", embed }).catch(() => null);
-  if (fs?.info().embedding?.model !== MODEL || fs.info().files !== base.length) {
+  const stored = fs?.info().embedding;
+  if (stored?.model !== MODEL || stored?.method !== embed.method || fs.info().files !== base.length) {
     const t = performance.now();
     process.stderr.write(`embedding ${base.length} pages with ${MODEL} (once; kept in .chroma/bench-quality)…\n`);
     // As `chromafs ingest --embed` does: the model on every core.

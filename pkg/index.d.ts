@@ -336,8 +336,11 @@ export interface ChromaFsInfo {
   searchesReadScope: boolean;
   /** The tree record's Chroma metadata (e.g. `pages`). */
   treeMetadata: Record<string, unknown>;
-  /** The model and dimension that embedded the chunks, when the tree's manifest records them. */
-  embedding: { model: string; dimension: number } | null;
+  /**
+   * The model and dimension that embedded the chunks, when the tree's manifest records them,
+   * and the embedder's `method` when it named one.
+   */
+  embedding: { model: string; dimension: number; method?: string } | null;
   /**
    * What is wrong with the tree entries this session could see, one escaped line each
    * (`corrupt path tree: entry "a\nb.md": path contains the control character '\n'`): pages
@@ -348,9 +351,13 @@ export interface ChromaFsInfo {
   brokenPages: string[];
 }
 
-/** An embedding function, or an object with one and the model's name (as `chromafs/embed` makes). */
+/**
+ * An embedding function, or an object with one and the model's name (as `chromafs/embed`
+ * makes). `method` says how passages become vectors; ingest records it, and embeds every
+ * chunk again when a later ingest's embedder names another.
+ */
 export type EmbedFunction = (texts: string[]) => Promise<number[][]> | number[][];
-export type Embedder = EmbedFunction | { embed: EmbedFunction; model?: string; dimension?: number };
+export type Embedder = EmbedFunction | { embed: EmbedFunction; model?: string; method?: string; dimension?: number };
 
 /** What bash prints for a command; structurally just-bash's `ExecResult`. */
 export interface CommandResultLike {

@@ -93,7 +93,11 @@ function layerNorm(x, n, d, w, b, eps = 1e-12) {
   return x;
 }
 
-/** A loaded reference model: `embed(text)` → a unit-length Float64Array. */
+/**
+ * A loaded reference model: `embed(text)` → a unit-length Float64Array; `passage(text, max,
+ * windows)` → the same for a text read as up to `windows` windows of `max` tokens (each with
+ * its own [CLS] and [SEP]), the windows' vectors averaged and scaled to unit length.
+ */
 export function referenceModel(dir) {
   const t = safetensors(path.join(dir, "model.safetensors"));
   const config = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8"));
@@ -104,7 +108,19 @@ export function referenceModel(dir) {
   return {
     tokens: (text) => wordpiece(text, vocab),
     embed(text) {
-      const ids = wordpiece(text, vocab);
+      return this.ids(wordpiece(text, vocab));
+    },
+    passage(text, max, windows) {
+      const inner = wordpiece(text, vocab).slice(1, -1);
+      const sum = new Float64Array(d);
+      for (let w = 0; w < windows && (w === 0 || w * (max - 2) < inner.length); w++) {
+        const ids = [vocab["[CLS]"], ...inner.slice(w * (max - 2), (w + 1) * (max - 2)), vocab["[SEP]"]];
+        this.ids(ids).forEach((x, k) => (sum[k] += x));
+      }
+      const norm = Math.hypot(...sum);
+      return sum.map((x) => x / norm);
+    },
+    ids(ids) {
       const n = ids.length;
       let x = new Float64Array(n * d);
       const word = t["embeddings.word_embeddings.weight"].data;

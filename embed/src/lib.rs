@@ -11,17 +11,41 @@
 //! distribution holds (`model.safetensors`, `tokenizer.json`, `config.json`); this crate
 //! never fetches anything. An embedding is what sentence-transformers computes for this
 //! model: the token vectors of the last layer, averaged over the text's tokens (mean
-//! pooling, padding left out), then scaled to unit length. Texts longer than the model's
-//! 256 tokens are cut there, as sentence-transformers cuts them.
+//! pooling, padding left out), then scaled to unit length.
+//!
+//! The model reads at most 256 tokens, about a kilobyte of English, and ingest's chunks
+//! run to four. Cutting a chunk there, as sentence-transformers does, leaves the rest of
+//! it out of its vector, and a page whose answer sits below its opening paragraphs is not
+//! found by meaning. A text is therefore read as consecutive windows of [`WINDOW_TOKENS`]
+//! (each with the model's own start and end tokens), the first [`WINDOWS`] of them, and
+//! its vector is the mean of the windows' vectors, scaled to unit length again. A text of
+//! one window, such as a search question, gets exactly the vector sentence-transformers
+//! gives it, so a collection embedded before this is searched with the same query vectors.
+//!
+//! Why these numbers: on the project's 68 questions over 1,142 real pages, with hybrid
+//! ranking, cutting at 256 tokens put the right page first for 72 % of them; two windows
+//! of 256, 72 %; four of 128, 74 %; two of 200, 78 % (and 91 % in the first five, against
+//! 87 %). Every window of a chunk (of 900 characters), not just the first two, did worse
+//! in the first five (85 %): a chunk's opening, where a page says what it is about, then
+//! weighs less.
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
-use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
+use tokenizers::utils::padding::pad_encodings;
+use tokenizers::{Encoding, PaddingParams, Tokenizer, TruncationParams};
 use wasm_bindgen::prelude::*;
 
-/// The most tokens the model reads of one text (`max_seq_length` of the model).
-pub const MAX_TOKENS: usize = 256;
+/// The tokens of one window, the model's start and end tokens included (the model reads
+/// at most 256).
+pub const WINDOW_TOKENS: usize = 200;
+
+/// The most windows read of one text.
+pub const WINDOWS: usize = 2;
+
+/// How this crate turns a passage into one vector, as ingest records it beside each
+/// chunk: when it changes, a re-ingest embeds every chunk again.
+pub const METHOD: &str = "mean of the first 2 windows of 200 tokens";
 
 /// The model, loaded.
 #[wasm_bindgen]
@@ -57,9 +81,9 @@ impl Model {
         let bert = BertModel::load(vb, &config).map_err(|e| fail("model.safetensors")(&e))?;
         let mut tokenizer = Tokenizer::from_bytes(tokenizer).map_err(|e| fail("tokenizer.json")(&e))?;
         tokenizer
-            .with_truncation(Some(TruncationParams { max_length: MAX_TOKENS, ..Default::default() }))
+            .with_truncation(Some(TruncationParams { max_length: WINDOW_TOKENS, ..Default::default() }))
             .map_err(|e| fail("tokenizer.json")(&e))?;
-        tokenizer.with_padding(Some(PaddingParams::default()));
+        tokenizer.with_padding(None);
         Ok(Model { bert, tokenizer, dimension })
     }
 
@@ -70,8 +94,10 @@ impl Model {
         }
         let run = fail("embedding");
         let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| run(&e))?;
-        let column = |f: &dyn Fn(&tokenizers::Encoding) -> &[u32]| -> Result<Tensor, EmbedError> {
-            let rows: Vec<Tensor> = encodings
+        let (mut windows, owners) = windows(encodings);
+        pad_encodings(&mut windows, &PaddingParams::default()).map_err(|e| run(&e))?;
+        let column = |f: &dyn Fn(&Encoding) -> &[u32]| -> Result<Tensor, EmbedError> {
+            let rows: Vec<Tensor> = windows
                 .iter()
                 .map(|e| Tensor::new(f(e), &Device::Cpu))
                 .collect::<Result<_, _>>()
@@ -82,7 +108,8 @@ impl Model {
         let types = column(&|e| e.get_type_ids())?;
         let mask = column(&|e| e.get_attention_mask())?;
         let hidden = self.bert.forward(&ids, &types, Some(&mask)).map_err(|e| run(&e))?;
-        pool(&hidden, &mask).map_err(|e| run(&e))
+        let vectors = pool(&hidden, &mask).map_err(|e| run(&e))?;
+        Ok(merge(vectors, &owners, texts.len(), self.dimension))
     }
 
     pub fn dimension(&self) -> usize {
@@ -98,6 +125,41 @@ fn pool(hidden: &Tensor, mask: &Tensor) -> candle_core::Result<Vec<Vec<f32>>> {
     let mean = summed.broadcast_div(&counts)?;
     let norms = mean.sqr()?.sum_keepdim(1)?.sqrt()?;
     mean.broadcast_div(&norms)?.to_vec2::<f32>()
+}
+
+/// Each text's first [`WINDOWS`] windows (the tokenizer's cut, then what overflowed),
+/// flattened, with the index of the text each came from.
+fn windows(encodings: Vec<Encoding>) -> (Vec<Encoding>, Vec<usize>) {
+    let mut windows = Vec::new();
+    let mut owners = Vec::new();
+    for (i, mut first) in encodings.into_iter().enumerate() {
+        let rest = first.take_overflowing();
+        for window in std::iter::once(first).chain(rest).take(WINDOWS) {
+            windows.push(window);
+            owners.push(i);
+        }
+    }
+    (windows, owners)
+}
+
+/// The mean of each text's window vectors, scaled to unit length. A text of one window
+/// keeps its vector as it is.
+fn merge(vectors: Vec<Vec<f32>>, owners: &[usize], texts: usize, dimension: usize) -> Vec<Vec<f32>> {
+    let mut sums = vec![vec![0f32; dimension]; texts];
+    let mut counts = vec![0usize; texts];
+    for (v, &i) in vectors.iter().zip(owners) {
+        sums[i].iter_mut().zip(v).for_each(|(s, x)| *s += x);
+        counts[i] += 1;
+    }
+    for (sum, &n) in sums.iter_mut().zip(&counts) {
+        if n > 1 {
+            let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+            if norm > 0.0 {
+                sum.iter_mut().for_each(|x| *x /= norm);
+            }
+        }
+    }
+    sums
 }
 
 #[wasm_bindgen]
@@ -119,5 +181,11 @@ impl Model {
     #[wasm_bindgen(getter, js_name = dimension)]
     pub fn dimension_js(&self) -> usize {
         self.dimension
+    }
+
+    /// How a passage becomes one vector ([`METHOD`]).
+    #[wasm_bindgen(getter)]
+    pub fn method(&self) -> String {
+        METHOD.to_string()
     }
 }

@@ -14,6 +14,13 @@ pub(crate) trait Embedder {
     fn model(&self) -> Option<&str> {
         None
     }
+
+    /// How the function turns a passage into a vector, when it says: recorded by ingest,
+    /// which embeds every chunk again when it changes. A question is embedded the same
+    /// way by every method of one model, so search does not check it.
+    fn method(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// Which model embedded a collection, as its tree's manifest records it.
@@ -21,4 +28,5 @@ pub(crate) trait Embedder {
 pub(crate) struct Embedding {
     pub model: String,
     pub dimension: usize,
+    pub method: Option<String>,
 }

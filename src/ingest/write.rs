@@ -168,10 +168,14 @@ pub(crate) async fn write(
     let cid = info.id.clone();
     let model = embedder.model().unwrap_or(CUSTOM_MODEL).to_string();
     let before = stored(client, &cid, &opts.schema.tree_id).await?;
+    let method = embedder.method().map(str::to_string);
     let hashes: Vec<String> = plan.records.iter().map(|r| content_hash(r, &model)).collect();
     // Stored hashes are trusted only under a tree this ingest wrote: once another tool has
     // rewritten the tree, it may have rewritten chunks too, and everything is written again.
-    let trusted = before.manifest.is_some();
+    // So is everything when the model now embeds passages another way (a newer release of
+    // the same model's embedder): the stored vectors would mix two methods.
+    let stored_method = before.manifest.as_ref().and_then(|(_, m)| m.embedding.as_ref()).map(|e| &e.method);
+    let trusted = before.manifest.is_some() && stored_method.is_none_or(|m| *m == method);
     let changed: Vec<(&Record, &String)> = plan
         .records
         .iter()
@@ -200,11 +204,15 @@ pub(crate) async fn write(
         dimension = Some(d);
     }
     // Nothing embedded this run: the stored manifest says the dimension of this model.
-    let stored_embedding = before.manifest.as_ref().and_then(|(_, m)| m.embedding.clone()).filter(|e| e.model == model);
+    let stored_embedding = before
+        .manifest
+        .as_ref()
+        .and_then(|(_, m)| m.embedding.clone())
+        .filter(|e| e.model == model && e.method == method);
     let dimension = dimension.or(stored_embedding.map(|e| e.dimension));
     // The tree goes last: a reader never sees a tree that names chunks not yet written.
     let facts = ChunkFacts { line_aligned: plan.line_aligned, access: true, dirs: true, ids: true };
-    let embedding = dimension.map(|dimension| Embedding { model: model.clone(), dimension });
+    let embedding = dimension.map(|dimension| Embedding { model: model.clone(), dimension, method: method.clone() });
     let tree = shards::write(&plan.tree, facts, opts.plain_tree).with_embedding(embedding);
     let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| shards::shard_id(&opts.schema.tree_id, i)).collect();
     // Records from an earlier run that this one does not write would corrupt pages.

@@ -81,26 +81,29 @@ pub(super) fn shared_cache(options: &JsValue) -> Result<Option<Rc<dyn SharedCach
 }
 
 /// An embedding function: `(texts: string[]) => number[][]` (or a promise of it), called
-/// on `this` (an embedder object), with the model's name when the host gives it.
+/// on `this` (an embedder object), with the model's name and method when the host gives
+/// them.
 pub(super) struct JsEmbedder {
     f: Function,
     this: JsValue,
     model: Option<String>,
+    method: Option<String>,
 }
 
-/// The `embed` option: a function, or an object with an `embed` method and a `model`
-/// name (as `chromafs/embed`'s `createEmbedder()` returns); `embedModel` names the model
-/// of a bare function.
+/// The `embed` option: a function, or an object with an `embed` method, a `model` name
+/// and perhaps a `method` (as `chromafs/embed`'s `createEmbedder()` returns); `embedModel`
+/// names the model of a bare function.
 pub(super) fn embedder(options: &JsValue) -> Result<Option<JsEmbedder>, JsValue> {
     let Some(value) = get(options, "embed") else { return Ok(None) };
     let named = get(options, "embedModel").and_then(|m| m.as_string());
     if let Some(f) = value.dyn_ref::<Function>() {
-        return Ok(Some(JsEmbedder { f: f.clone(), this: JsValue::UNDEFINED, model: named }));
+        return Ok(Some(JsEmbedder { f: f.clone(), this: JsValue::UNDEFINED, model: named, method: None }));
     }
     match get(&value, "embed").and_then(|f| f.dyn_into::<Function>().ok()) {
         Some(f) => {
             let model = named.or_else(|| get(&value, "model").and_then(|m| m.as_string()));
-            Ok(Some(JsEmbedder { f, this: value, model }))
+            let method = get(&value, "method").and_then(|m| m.as_string());
+            Ok(Some(JsEmbedder { f, this: value, model, method }))
         }
         None => Err(invalid("option embed must be a function or an object with an embed method")),
     }
@@ -117,6 +120,10 @@ impl Embedder for JsEmbedder {
 
     fn model(&self) -> Option<&str> {
         self.model.as_deref()
+    }
+
+    fn method(&self) -> Option<&str> {
+        self.method.as_deref()
     }
 }
 

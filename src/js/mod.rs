@@ -404,6 +404,9 @@ impl ChromaFs {
                 let v = Object::new();
                 set(&v, "model", e.model.as_str());
                 set(&v, "dimension", e.dimension as f64);
+                if let Some(method) = &e.method {
+                    set(&v, "method", method.as_str());
+                }
                 v.into()
             }
             None => JsValue::NULL,

@@ -61,7 +61,8 @@ pub(crate) struct Manifest {
     pub pages: usize,
     #[serde(flatten)]
     pub chunks: ChunkFacts,
-    /// The model and dimension that embedded the chunks, when the writer recorded them.
+    /// The model, dimension and method that embedded the chunks, when the writer recorded
+    /// them.
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "embedding_json")]
     pub embedding: Option<Embedding>,
 }
@@ -69,9 +70,12 @@ pub(crate) struct Manifest {
 fn embedding_json<S: serde::Serializer>(e: &Option<Embedding>, s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
     let e = e.as_ref().expect("skipped when absent");
-    let mut m = s.serialize_map(Some(2))?;
+    let mut m = s.serialize_map(Some(2 + usize::from(e.method.is_some())))?;
     m.serialize_entry("model", &e.model)?;
     m.serialize_entry("dimension", &e.dimension)?;
+    if let Some(method) = &e.method {
+        m.serialize_entry("method", method)?;
+    }
     m.end()
 }
 
@@ -125,7 +129,11 @@ impl Manifest {
         let embedding = match o.get("embedding") {
             None | Some(Value::Null) => None,
             Some(Value::Object(e)) => {
-                Some(Embedding { model: text_field(e, "model")?, dimension: count_field(e, "dimension")? })
+                let method = match e.get("method") {
+                    None => None,
+                    Some(m) => Some(m.as_str()?.to_string()),
+                };
+                Some(Embedding { model: text_field(e, "model")?, dimension: count_field(e, "dimension")?, method })
             }
             Some(_) => return None,
         };

@@ -92,6 +92,7 @@ async function loadEmbedder(files) {
   meter.threads = loaded.threads;
   return {
     model: loaded.model,
+    method: loaded.method,
     dimension: loaded.dimension,
     embed: (texts) => (meter.start(texts), loaded.embed(texts)),
     finish: () => (meter.done(), loaded.close()),

@@ -16,13 +16,17 @@ fn default_embedding_is_deterministic_and_unit_length() {
     assert_eq!(default_embedding("").len(), DEFAULT_DIMENSION);
 }
 
-/// Counts the texts it embeds.
-struct Counting(Cell<usize>);
+/// Counts the texts it embeds, and names the method it embeds them by, if any.
+struct Counting(Cell<usize>, Option<&'static str>);
 
 impl Embedder for Counting {
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
         self.0.set(self.0.get() + texts.len());
         Box::pin(async move { Ok(texts.iter().map(|t| default_embedding(t)).collect()) })
+    }
+
+    fn method(&self) -> Option<&str> {
+        self.1
     }
 }
 
@@ -35,11 +39,16 @@ fn files(pages: &[(&str, &str)]) -> Vec<SourceFile> {
 
 /// One ingest run: the summary, and how many texts were embedded.
 fn run(chroma: &FakeChroma, pages: &[(&str, &str)], access: &str) -> (Summary, usize) {
+    run_by(chroma, pages, access, None)
+}
+
+/// One ingest run with an embedder that names its method.
+fn run_by(chroma: &FakeChroma, pages: &[(&str, &str)], access: &str, method: Option<&'static str>) -> (Summary, usize) {
     let rules = Rules::new(parse_access_rules(access).unwrap(), false);
     let plan = plan(&files(pages), &rules, 64, "__path_tree__").unwrap();
     let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = Schema::default();
-    let counting = Rc::new(Counting(Cell::new(0)));
+    let counting = Rc::new(Counting(Cell::new(0), method));
     let c = counting.clone();
     let summary = block_on(async move {
         let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
@@ -124,4 +133,38 @@ fn another_model_embeds_everything_again() {
         write(&client, &plan, &opts, &Other).await.unwrap()
     });
     assert_eq!((s.chunks_written, s.tree_written), (2, true));
+}
+
+/// The embedding the stored tree's manifest records.
+fn recorded(chroma: &FakeChroma) -> Option<Embedding> {
+    let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let doc = block_on(async move {
+        let id = client.collection("docs").await.unwrap().id;
+        let req =
+            GetRequest { ids: Some(vec!["__path_tree__".into()]), include: vec!["documents"], ..Default::default() };
+        client.get_once(&id, &req, "tree").await.unwrap().document(0).unwrap().to_string()
+    });
+    match shards::read_record(&doc) {
+        shards::Record::Manifest(m) => m.embedding,
+        shards::Record::Whole(_) => panic!("the tree is a manifest"),
+    }
+}
+
+#[test]
+fn a_new_way_of_embedding_passages_embeds_everything_again_once() {
+    let chroma = FakeChroma::new();
+    let pages = [("a.md", LONG), ("b.md", "two\n")];
+    // Written before embedders named their method: the manifest records none.
+    let (first, _) = run(&chroma, &pages, "{}");
+    assert_eq!(recorded(&chroma).map(|e| e.method), Some(None));
+    let (s, embedded) = run_by(&chroma, &pages, "{}", Some("windows"));
+    assert_eq!((s.chunks_written, embedded, s.tree_written), (first.chunks, first.chunks, true));
+    assert_eq!(recorded(&chroma).and_then(|e| e.method).as_deref(), Some("windows"));
+    let (s, embedded) = run_by(&chroma, &pages, "{}", Some("windows"));
+    assert_eq!((s.chunks_written, embedded, s.tree_written), (0, 0, false), "the same method again embeds nothing");
+    let (s, embedded) = run_by(&chroma, &pages, "{}", Some("another"));
+    assert_eq!((s.chunks_written, embedded), (first.chunks, first.chunks));
+    let (s, embedded) = run(&chroma, &pages, "{}");
+    assert_eq!((s.chunks_written, embedded), (first.chunks, first.chunks), "a method no longer named is a change too");
+    assert_eq!(recorded(&chroma).map(|e| e.method), Some(None));
 }

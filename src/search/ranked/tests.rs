@@ -288,7 +288,7 @@ fn another_model_or_dimension_is_told_not_ranked() {
     let fs = session(&chroma, &[]);
     assert_eq!(
         fs.tree().embedding,
-        Some(crate::base::embed::Embedding { model: "custom".into(), dimension: 4 }),
+        Some(crate::base::embed::Embedding { model: "custom".into(), dimension: 4, method: None }),
         "ingest records the model and dimension in the manifest"
     );
     chroma.clear_log();

@@ -32,6 +32,24 @@ test("the model's vectors are the model's: the same as an independent implementa
   void dir;
 });
 
+test("a passage longer than a window of 200 tokens: the mean of its first two windows, as an independent implementation computes it", async () => {
+  const reference = referenceModel(path.resolve(ROOT, ".models", MODEL));
+  // "paris" is one token: the first window holds exactly 198 of them between [CLS] and [SEP].
+  const first = "paris ".repeat(198).trim();
+  const answer = "to rotate an api key open settings then tokens and choose regenerate";
+  const long = `${first} ${answer}`;
+  const [ours, head, question] = await embedder.embed([long, first, "how do i rotate my api key"]);
+  const theirs = reference.passage(long, 200, 2);
+  assert.ok(cos(ours, theirs) > 0.9999, `cosine ${cos(ours, theirs)}`);
+  assert.ok(cos(ours, head) < 0.95, `the second window counts: cosine ${cos(ours, head)} with the first alone`);
+  assert.ok(cos(ours, question) > cos(head, question) + 0.1, "a question about the end of the passage finds it");
+  // A third window is not read: the passage is its first two windows.
+  const two = `${first} ${"tokens ".repeat(198).trim()}`;
+  const [a, b] = await embedder.embed([two, `${two} ${answer}`]);
+  assert.ok(cos(a, b) > 0.9999, `cosine ${cos(a, b)}`);
+  assert.match(embedder.method, /2 windows of 200 tokens/);
+});
+
 test("unit length, order kept, batches and long texts", async () => {
   const texts = ["a", "Password reset steps", "x ".repeat(2000), "", "日本語のテキスト"];
   const all = await embedder.embed(texts);
@@ -52,6 +70,7 @@ test("worker threads give the same vectors, in order, as the model in this threa
   const pooled = await createEmbedder({ threads: 2, batchSize: 2, onBatch: (n) => (batches += n) });
   try {
     assert.equal(pooled.threads, 2);
+    assert.equal(pooled.method, embedder.method);
     const [many, again] = await Promise.all([pooled.embed(texts), pooled.embed(texts.slice(0, 2))]);
     assert.equal(many.length, texts.length);
     for (const [i, v] of many.entries()) assert.ok(cos(v, one[i]) >= 0.999, `${i}: cosine ${cos(v, one[i])}`);
@@ -85,7 +104,7 @@ test("ingest --embed, the manifest's model, and a search that finds a page by me
   const files = Object.entries(PAGES).map(([p, content]) => ({ path: p, content }));
   await ingest({ url: chromaUrl(), collection: "embedded", files, embed: embedder });
   const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "embedded", embed: embedder });
-  assert.deepEqual(fs.info().embedding, { model: MODEL, dimension: 384 });
+  assert.deepEqual(fs.info().embedding, { model: MODEL, dimension: 384, method: embedder.method });
   // No word of the question is in the page: only the meaning connects them.
   const hits = await fs.search("how can I rotate my API key", { k: 1 });
   assert.deepEqual(hits.map((h) => h.path), ["/auth/credentials.md"]);
@@ -117,9 +136,16 @@ test("the CLI ingests with --embed and its shell searches with the model by itse
     assert.match(ing.stderr, /^chromafs: embedded 3 chunks in \d+ s \([\d.]+ chunks\/s, \d+ threads?\)$/m, "one line, not a terminal");
     const again = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, "--embed");
     assert.match(again.stderr, /^chromafs: embedded 0 chunks /m, "unchanged pages are not embedded again");
+    // As an earlier release of the embedder wrote it: the same model, no method named.
+    const files = Object.entries(PAGES).map(([p, content]) => ({ path: p, content }));
+    await ingest({ url: chromaUrl(), collection: name, files, embed: { model: MODEL, embed: (t) => embedder.embed(t) } });
+    const upgraded = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, "--embed");
+    assert.match(upgraded.stderr, /^chromafs: embedded 3 chunks /m, "chunks embedded another way are embedded again");
     const r = await cli("exec", "search -l -n 1 how can I rotate my API key", "--url", chromaUrl(), "--collection", name);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, "/auth/credentials.md\n");
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: name });
+    assert.deepEqual(fs.info().embedding, { model: MODEL, dimension: 384, method: embedder.method }, "the manifest records the method");
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
