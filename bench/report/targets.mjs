@@ -173,6 +173,17 @@ export const TARGETS = [
     },
   },
   {
+    area: "ranked search",
+    target: "chromafs's own part of a search ≤ 20 ms (p50) and the whole ≤ 1.2× Chroma's own nearest-neighbour query with the same filter, on loopback",
+    measure: (get) => {
+      const rows = ["1142 0", "10000 0"].map((k) => [k.split(" ")[0], get("search-latency", k)]).filter(([, r]) => r?.queryWithAccessMs);
+      if (!rows.length) return undefined;
+      const own = (r) => r.p50Ms - r.chromaP50Ms;
+      const text = rows.map(([size, r]) => `${n(Number(size))} pages: own ${own(r).toFixed(0)} ms, ${(r.p50Ms / r.queryWithAccessMs).toFixed(2)}× (${n(r.p50Ms)} / ${n(r.queryWithAccessMs)} ms)`).join("; ");
+      return { text, met: rows.every(([, r]) => own(r) <= 20 && r.p50Ms <= 1.2 * r.queryWithAccessMs) };
+    },
+  },
+  {
     area: "MCP sign-in",
     target: "an OAuth access token checked in ≤ 1 ms with cached keys; no request to the provider per call",
     measure: (get) => {
