@@ -92,9 +92,25 @@ impl Model {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
+        let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| fail("embedding")(&e))?;
+        let (windows, owners) = windows(encodings);
+        // A batch costs what its longest window costs: first windows (most of them full)
+        // run apart from the shorter ones that end their texts.
+        let (firsts, rests): (Vec<_>, Vec<_>) =
+            windows.into_iter().enumerate().partition(|(i, _)| *i == 0 || owners[*i - 1] != owners[*i]);
+        let mut vectors = vec![Vec::new(); owners.len()];
+        for group in [firsts, rests].into_iter().filter(|g| !g.is_empty()) {
+            let (at, group): (Vec<usize>, Vec<Encoding>) = group.into_iter().unzip();
+            for (i, v) in at.into_iter().zip(self.forward(group)?) {
+                vectors[i] = v;
+            }
+        }
+        Ok(merge(vectors, &owners, texts.len(), self.dimension))
+    }
+
+    /// The model over windows padded to the longest of them: one unit vector each.
+    fn forward(&self, mut windows: Vec<Encoding>) -> Result<Vec<Vec<f32>>, EmbedError> {
         let run = fail("embedding");
-        let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| run(&e))?;
-        let (mut windows, owners) = windows(encodings);
         pad_encodings(&mut windows, &PaddingParams::default()).map_err(|e| run(&e))?;
         let column = |f: &dyn Fn(&Encoding) -> &[u32]| -> Result<Tensor, EmbedError> {
             let rows: Vec<Tensor> = windows
@@ -108,8 +124,7 @@ impl Model {
         let types = column(&|e| e.get_type_ids())?;
         let mask = column(&|e| e.get_attention_mask())?;
         let hidden = self.bert.forward(&ids, &types, Some(&mask)).map_err(|e| run(&e))?;
-        let vectors = pool(&hidden, &mask).map_err(|e| run(&e))?;
-        Ok(merge(vectors, &owners, texts.len(), self.dimension))
+        pool(&hidden, &mask).map_err(|e| run(&e))
     }
 
     pub fn dimension(&self) -> usize {
