@@ -7,9 +7,8 @@
 //
 // A chunk is read as windows of 200 tokens, the first two of them, and its vector is their
 // mean (the model reads at most 256 tokens, a chunk runs to a few times that); a question,
-// shorter than one window, gets the model's plain vector. The
-// embedder names this as its `method`, which ingest records: when it changes, a re-ingest
-// embeds every chunk again.
+// shorter than one window, gets the model's plain vector. The embedder names this as its
+// `method`, which ingest records: when it changes, a re-ingest embeds every chunk again.
 //
 // A search embeds one short question: one instance of the module, in this thread, answers
 // it. An ingest embeds thousands of chunks: with `threads` above one, each of that many

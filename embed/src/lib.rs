@@ -93,19 +93,18 @@ impl Model {
             return Ok(Vec::new());
         }
         let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| fail("embedding")(&e))?;
-        let (windows, owners) = windows(encodings);
+        let mut sums = vec![vec![0f32; self.dimension]; texts.len()];
+        let mut counts = vec![0usize; texts.len()];
         // A batch costs what its longest window costs: first windows (most of them full)
         // run apart from the shorter ones that end their texts.
-        let (firsts, rests): (Vec<_>, Vec<_>) =
-            windows.into_iter().enumerate().partition(|(i, _)| *i == 0 || owners[*i - 1] != owners[*i]);
-        let mut vectors = vec![Vec::new(); owners.len()];
-        for group in [firsts, rests].into_iter().filter(|g| !g.is_empty()) {
-            let (at, group): (Vec<usize>, Vec<Encoding>) = group.into_iter().unzip();
-            for (i, v) in at.into_iter().zip(self.forward(group)?) {
-                vectors[i] = v;
+        for group in windows(encodings).into_iter().filter(|g| !g.is_empty()) {
+            let (owners, group): (Vec<usize>, Vec<Encoding>) = group.into_iter().unzip();
+            for (i, v) in owners.into_iter().zip(self.forward(group)?) {
+                sums[i].iter_mut().zip(&v).for_each(|(s, x)| *s += x);
+                counts[i] += 1;
             }
         }
-        Ok(merge(vectors, &owners, texts.len(), self.dimension))
+        Ok(mean(sums, &counts))
     }
 
     /// The model over windows padded to the longest of them: one unit vector each.
@@ -143,30 +142,23 @@ fn pool(hidden: &Tensor, mask: &Tensor) -> candle_core::Result<Vec<Vec<f32>>> {
 }
 
 /// Each text's first [`WINDOWS`] windows (the tokenizer's cut, then what overflowed),
-/// flattened, with the index of the text each came from.
-fn windows(encodings: Vec<Encoding>) -> (Vec<Encoding>, Vec<usize>) {
-    let mut windows = Vec::new();
-    let mut owners = Vec::new();
+/// grouped by their place in the text: group `k` holds the `k`-th window of every text
+/// that has one, with the index of that text.
+fn windows(encodings: Vec<Encoding>) -> [Vec<(usize, Encoding)>; WINDOWS] {
+    let mut groups: [Vec<(usize, Encoding)>; WINDOWS] = Default::default();
     for (i, mut first) in encodings.into_iter().enumerate() {
         let rest = first.take_overflowing();
-        for window in std::iter::once(first).chain(rest).take(WINDOWS) {
-            windows.push(window);
-            owners.push(i);
+        for (group, window) in groups.iter_mut().zip(std::iter::once(first).chain(rest)) {
+            group.push((i, window));
         }
     }
-    (windows, owners)
+    groups
 }
 
-/// The mean of each text's window vectors, scaled to unit length. A text of one window
-/// keeps its vector as it is.
-fn merge(vectors: Vec<Vec<f32>>, owners: &[usize], texts: usize, dimension: usize) -> Vec<Vec<f32>> {
-    let mut sums = vec![vec![0f32; dimension]; texts];
-    let mut counts = vec![0usize; texts];
-    for (v, &i) in vectors.iter().zip(owners) {
-        sums[i].iter_mut().zip(v).for_each(|(s, x)| *s += x);
-        counts[i] += 1;
-    }
-    for (sum, &n) in sums.iter_mut().zip(&counts) {
+/// Each text's mean vector from the sum of its windows' unit vectors, scaled to unit
+/// length. A text of one window keeps its vector as it is.
+fn mean(mut sums: Vec<Vec<f32>>, counts: &[usize]) -> Vec<Vec<f32>> {
+    for (sum, &n) in sums.iter_mut().zip(counts) {
         if n > 1 {
             let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
             if norm > 0.0 {

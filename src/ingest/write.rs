@@ -174,8 +174,8 @@ pub(crate) async fn write(
     // rewritten the tree, it may have rewritten chunks too, and everything is written again.
     // So is everything when the model now embeds passages another way (a newer release of
     // the same model's embedder): the stored vectors would mix two methods.
-    let stored_method = before.manifest.as_ref().and_then(|(_, m)| m.embedding.as_ref()).map(|e| &e.method);
-    let trusted = before.manifest.is_some() && stored_method.is_none_or(|m| *m == method);
+    let stored_embedding = before.manifest.as_ref().and_then(|(_, m)| m.embedding.as_ref());
+    let trusted = before.manifest.is_some() && stored_embedding.is_none_or(|e| e.method == method);
     let changed: Vec<(&Record, &String)> = plan
         .records
         .iter()
@@ -204,12 +204,8 @@ pub(crate) async fn write(
         dimension = Some(d);
     }
     // Nothing embedded this run: the stored manifest says the dimension of this model.
-    let stored_embedding = before
-        .manifest
-        .as_ref()
-        .and_then(|(_, m)| m.embedding.clone())
-        .filter(|e| e.model == model && e.method == method);
-    let dimension = dimension.or(stored_embedding.map(|e| e.dimension));
+    let dimension =
+        dimension.or(stored_embedding.filter(|e| e.model == model && e.method == method).map(|e| e.dimension));
     // The tree goes last: a reader never sees a tree that names chunks not yet written.
     let facts = ChunkFacts { line_aligned: plan.line_aligned, access: true, dirs: true, ids: true };
     let embedding = dimension.map(|dimension| Embedding { model: model.clone(), dimension, method: method.clone() });

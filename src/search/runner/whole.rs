@@ -10,8 +10,8 @@
 //! half of what the command may still send, the scope is loaded whole and the search is
 //! answered from memory: a round of reads sent together instead of a text filter and then
 //! the candidates, and the next search of the same directory in this session asks Chroma
-//! nothing at all. A search piped into
-//! `head` tries its first pages before this: a common word fills `head` from a small load.
+//! nothing at all. A search piped into `head` tries its first pages before this: a common
+//! word fills `head` from a small load.
 
 use crate::chroma::MAX_PAGE;
 use crate::commands::Printed;
