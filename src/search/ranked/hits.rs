@@ -7,7 +7,7 @@
 //! changed since) is shown by its path alone, never with lines that may be wrong.
 
 use super::chunks::Chunk;
-use super::words::words;
+use super::words::each_word;
 use crate::pages::store::PrefetchError;
 use crate::search::view::SessionView;
 
@@ -81,9 +81,14 @@ fn start_in_page(view: SessionView<'_>, c: &Chunk) -> Option<u64> {
 /// The chunk's line with the most of the query's terms (the first non-blank one when none
 /// has any), cut to [`SNIPPET_CHARS`].
 fn snippet(text: &str, start: Option<u64>, terms: &[String]) -> Option<(Option<u64>, String)> {
-    let score = |line: &str| words(line).iter().filter(|w| terms.contains(w)).count();
-    let lines: Vec<(usize, &str)> = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).collect();
-    let (i, line) = lines.iter().copied().max_by(|a, b| score(a.1).cmp(&score(b.1)).then(b.0.cmp(&a.0)))?;
+    let score = |line: &str| {
+        let mut n = 0;
+        each_word(line, |w| n += usize::from(terms.iter().any(|t| t == w)));
+        n
+    };
+    let lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (score(l), i, l));
+    // The first of the lines with the most terms.
+    let (_, i, line) = lines.max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))?;
     let line = line.trim();
     let shown: String = line.chars().take(SNIPPET_CHARS).collect();
     let shown = if shown.len() < line.len() { format!("{shown}…") } else { shown };

@@ -12,7 +12,7 @@
 //! (60: 91 % and 88 %), and first as often (78 % of the English ones).
 
 use super::chunks::Chunk;
-use super::words::{each_word, is_identifier};
+use super::words::{each_word_where, is_identifier};
 
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
@@ -37,11 +37,26 @@ impl Counted {
 pub(super) fn count(text: &str, terms: &[String]) -> Counted {
     let identifier: Vec<bool> = terms.iter().map(|t| is_identifier(t)).collect();
     let holds = |t: usize, w: &str| w == terms[t] || (identifier[t] && w.contains(terms[t].as_str()));
+    // Folding and stemming keep an ASCII word's first letter (in lower case) and take at
+    // most two letters off: a word of `n` letters can be a term of `n - 2` to `n` letters
+    // with its first letter, or hold an identifier of at most `n`.
+    let plain: Vec<(u8, usize)> = terms
+        .iter()
+        .zip(&identifier)
+        .filter(|(_, id)| !**id)
+        .filter_map(|(t, _)| Some((*t.as_bytes().first()?, t.len())))
+        .collect();
+    let shortest_identifier = terms.iter().zip(&identifier).filter(|(_, id)| **id).map(|(t, _)| t.len()).min();
+    let wanted = |w: &str| {
+        let (n, first) = (w.len(), w.as_bytes()[0].to_ascii_lowercase());
+        shortest_identifier.is_some_and(|m| n >= m)
+            || plain.iter().any(|&(b, l)| b == first && (l..=l + 2).contains(&n))
+    };
     let mut tf = vec![0.0; terms.len()];
     let mut len = 0.0;
-    each_word(text, |w| {
+    each_word_where(text, wanted, |w| {
         len += 1.0;
-        if let Some(t) = (0..terms.len()).find(|&t| holds(t, w)) {
+        if let Some(t) = w.and_then(|w| (0..terms.len()).find(|&t| holds(t, w))) {
             tf[t] += 1.0;
         }
     });
@@ -84,7 +99,16 @@ pub(super) fn identifiers_held(text: &str, terms: &[String]) -> usize {
         return 0;
     }
     let mut found = vec![false; ids.len()];
-    each_word(text, |w| ids.iter().zip(found.iter_mut()).for_each(|(t, f)| *f |= w.contains(t.as_str())));
+    let shortest = ids.iter().map(|t| t.len()).min().unwrap_or(0);
+    each_word_where(
+        text,
+        |w| w.len() >= shortest,
+        |w| {
+            if let Some(w) = w {
+                ids.iter().zip(found.iter_mut()).for_each(|(t, f)| *f |= w.contains(t.as_str()));
+            }
+        },
+    );
     found.iter().filter(|f| **f).count()
 }
 
@@ -172,6 +196,34 @@ mod tests {
         assert_eq!(ranked.iter().map(|r| r.0).collect::<Vec<_>>(), [0], "{ranked:?}");
         let plain = bm25(&[chunk("c", "keyboard")], &["key".to_string()], 10.0);
         assert!(plain.is_empty(), "a plain word counts only whole");
+    }
+
+    /// `terms` counted in `text` the plain way: every word folded and stemmed, each
+    /// counted for the first term it holds.
+    fn naive(text: &str, terms: &[String]) -> Counted {
+        let words = super::super::words::words(text);
+        let holds = |w: &String, t: &String| w == t || (is_identifier(t) && w.contains(t.as_str()));
+        let mut tf = vec![0.0; terms.len()];
+        for w in &words {
+            if let Some(t) = terms.iter().position(|t| holds(w, t)) {
+                tf[t] += 1.0;
+            }
+        }
+        Counted { tf, len: words.len() as f64 }
+    }
+
+    #[test]
+    fn counting_skips_no_word_that_could_be_a_term() {
+        let text = "Policies, policy and POLICYS; keys key_id api_keys apis_v2 a ab abc Señales señal \
+                    设置密钥 classes class boxes e401x E401 mint.json x_1 passes pass";
+        let plain = ["policy", "key", "senal", "设置", "class", "box", "pass", "a"];
+        let with_ids = ["api_key", "e401", "x_1"];
+        for terms in [plain.to_vec(), [plain.as_slice(), with_ids.as_slice()].concat()] {
+            let terms: Vec<String> = terms.into_iter().map(String::from).collect();
+            let (counted, expected) = (count(text, &terms), naive(text, &terms));
+            assert_eq!((counted.len, &counted.tf), (expected.len, &expected.tf), "{terms:?}");
+            assert!(counted.holds_any() && counted.tf.iter().all(|f| *f > 0.0), "{:?}", counted.tf);
+        }
     }
 
     #[test]

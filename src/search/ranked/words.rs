@@ -43,6 +43,10 @@ fn stem(word: &str) -> String {
 }
 
 fn stem_in_place(word: &mut String) {
+    // Every ending taken off ends in `s`: most words have none.
+    if !word.ends_with('s') {
+        return;
+    }
     let n = word.len();
     if n > 4 && word.ends_with("ies") {
         word.truncate(n - 3);
@@ -64,18 +68,54 @@ pub(super) fn words(text: &str) -> Vec<String> {
 /// Calls `f` with each of [`words`], through one buffer: the chunks a search scores hold
 /// hundreds of thousands of words, and each need not be a string of its own.
 pub(super) fn each_word(text: &str, mut f: impl FnMut(&str)) {
+    each_word_where(text, |_| true, |w| f(w.expect("every word is wanted")));
+}
+
+/// [`each_word`], but an ASCII word that `wanted` refuses (given as written) is given as
+/// `None`, neither folded nor stemmed: scoring compares each word of a chunk with a few
+/// terms, and most words cannot be any of them (another first letter, another length).
+pub(super) fn each_word_where(text: &str, wanted: impl Fn(&str) -> bool, mut f: impl FnMut(Option<&str>)) {
     let mut buf = String::new();
     let mut pair = String::new();
-    for run in text.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty()) {
+    each_run(text, |run, ascii| {
         buf.clear();
-        if run.is_ascii() {
-            buf.push_str(run);
-            buf.make_ascii_lowercase();
-            stem_in_place(&mut buf);
-            f(&buf);
-        } else {
-            each_part(run, &mut buf, &mut pair, &mut f);
+        if !ascii {
+            return each_part(run, &mut buf, &mut pair, &mut |w: &str| f(Some(w)));
         }
+        if !wanted(run) {
+            return f(None);
+        }
+        buf.push_str(run);
+        buf.make_ascii_lowercase();
+        stem_in_place(&mut buf);
+        f(Some(&buf));
+    });
+}
+
+/// Calls `f` with each run of word characters in `text`, and whether it is all ASCII.
+/// Bytes below 128 are told apart without decoding: docs are mostly ASCII.
+fn each_run(text: &str, mut f: impl FnMut(&str, bool)) {
+    let bytes = text.as_bytes();
+    let (mut start, mut ascii) = (None, true);
+    let mut i = 0;
+    while i < bytes.len() {
+        let (word, width) = match bytes[i] {
+            b if b < 0x80 => (b.is_ascii_alphanumeric() || b == b'_', 1),
+            _ => text[i..].chars().next().map_or((false, 1), |c| (is_word_char(c), c.len_utf8())),
+        };
+        match start {
+            None if word => (start, ascii) = (Some(i), width == 1),
+            Some(s) if !word => {
+                f(&text[s..i], ascii);
+                start = None;
+            }
+            Some(_) => ascii &= width == 1,
+            None => {}
+        }
+        i += width;
+    }
+    if let Some(s) = start {
+        f(&text[s..], ascii);
     }
 }
 
