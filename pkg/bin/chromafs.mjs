@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
 import { annotate } from "../node.mjs";
 import { CliError, UsageError, connection, plural } from "./cli/common.mjs";
-import { runIngest } from "./cli/ingest.mjs";
+import { runIngest, withEmbedModel } from "./cli/ingest.mjs";
 import { runMcp } from "./cli/mcp.mjs";
 import { connect, runExec, runShell } from "./cli/shell.mjs";
 
@@ -45,9 +45,11 @@ ingest options:
   --hidden            also ingest dotfiles and dot-directories (.env, .github/…),
                       which are left out by default (.git never goes in)
   --no-ignore         also ingest what .gitignore files ignore (left out by default)
-  --embed             embed the chunks with the built-in all-MiniLM-L6-v2 model (see
-                      chromafs/embed), so \`search\` ranks by meaning as well as words; shell
-                      and exec then use the model by themselves for this collection
+  --embed [MODEL]     embed the chunks with a built-in model (see chromafs/embed), so
+                      \`search\` ranks by meaning as well as words; shell, exec and mcp then
+                      use the model by themselves for this collection. MODEL is
+                      all-MiniLM-L6-v2 (English, the default) or multilingual-e5-small
+                      (about a hundred languages; twice as slow to embed)
 
 shell, exec and mcp:
   --mount /DIR=COLLECTION[@URL]
@@ -119,7 +121,7 @@ const OPTIONS = {
   "plain-tree": { type: "boolean" },
   hidden: { type: "boolean" },
   "no-ignore": { type: "boolean" },
-  embed: { type: "boolean" },
+  embed: { type: "string" },
   http: { type: "string" },
   host: { type: "string" },
   tokens: { type: "string" },
@@ -161,7 +163,7 @@ const COMMON_OPTIONS = ["url", "collection", "tenant", "database", "token", "hel
 async function main(argv) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: withEmbedModel(argv), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     // parseArgs's messages go on with advice about `--`; the first sentence is the point.
     if (typeof error?.code === "string" && error.code.startsWith("ERR_PARSE_ARGS")) {

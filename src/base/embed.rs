@@ -8,7 +8,15 @@ use crate::base::sync::LocalFuture;
 
 /// Computes embeddings for a batch of texts, one vector per text, in order.
 pub(crate) trait Embedder {
+    /// Passages: the chunks ingest writes.
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>>;
+
+    /// Questions, which some models embed apart from passages (multilingual-e5-small reads
+    /// "query: " before a question and "passage: " before a passage); the passages' way
+    /// when the function has no other.
+    fn embed_query(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        self.embed(texts)
+    }
 
     /// The model's name, when the function says (recorded by ingest, checked by search).
     fn model(&self) -> Option<&str> {

@@ -85,37 +85,54 @@ pub(super) fn shared_cache(options: &JsValue) -> Result<Option<Rc<dyn SharedCach
 /// them.
 pub(super) struct JsEmbedder {
     f: Function,
+    /// The object's `embedQuery`, for questions, when it has one.
+    query: Option<Function>,
     this: JsValue,
     model: Option<String>,
     method: Option<String>,
 }
 
 /// The `embed` option: a function, or an object with an `embed` method, a `model` name
-/// and perhaps a `method` (as `chromafs/embed`'s `createEmbedder()` returns); `embedModel`
-/// names the model of a bare function.
+/// and perhaps a `method` and an `embedQuery` method (as `chromafs/embed`'s
+/// `createEmbedder()` returns); `embedModel` names the model of a bare function.
 pub(super) fn embedder(options: &JsValue) -> Result<Option<JsEmbedder>, JsValue> {
     let Some(value) = get(options, "embed") else { return Ok(None) };
     let named = get(options, "embedModel").and_then(|m| m.as_string());
     if let Some(f) = value.dyn_ref::<Function>() {
-        return Ok(Some(JsEmbedder { f: f.clone(), this: JsValue::UNDEFINED, model: named, method: None }));
+        return Ok(Some(JsEmbedder {
+            f: f.clone(),
+            query: None,
+            this: JsValue::UNDEFINED,
+            model: named,
+            method: None,
+        }));
     }
     match get(&value, "embed").and_then(|f| f.dyn_into::<Function>().ok()) {
         Some(f) => {
             let model = named.or_else(|| get(&value, "model").and_then(|m| m.as_string()));
             let method = get(&value, "method").and_then(|m| m.as_string());
-            Ok(Some(JsEmbedder { f, this: value, model, method }))
+            let query = get(&value, "embedQuery").and_then(|f| f.dyn_into::<Function>().ok());
+            Ok(Some(JsEmbedder { f, query, this: value, model, method }))
         }
         None => Err(invalid("option embed must be a function or an object with an embed method")),
     }
 }
 
+impl JsEmbedder {
+    async fn run(&self, f: &Function, texts: Vec<String>) -> Result<Vec<Vec<f32>>, String> {
+        let arg: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
+        let value = call(f, &self.this, &[arg.into()]).await?;
+        embeddings(&value, texts.len())
+    }
+}
+
 impl Embedder for JsEmbedder {
     fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
-        Box::pin(async move {
-            let arg: Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
-            let value = call(&self.f, &self.this, &[arg.into()]).await?;
-            embeddings(&value, texts.len())
-        })
+        Box::pin(self.run(&self.f, texts))
+    }
+
+    fn embed_query(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        Box::pin(self.run(self.query.as_ref().unwrap_or(&self.f), texts))
     }
 
     fn model(&self) -> Option<&str> {

@@ -2,11 +2,14 @@
 // shells and output comparison; corpus loading, the reference shell and free ports come
 // from support/, which the benchmarks use too.
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { Bash } from "just-bash";
 import { safeExec } from "chromafs";
 
 export { ROOT, CORPUS, corpusPresent, readDocs } from "../../support/files.mjs";
-import { CORPUS, corpusPresent, readDocs } from "../../support/files.mjs";
+import { CORPUS, ROOT, corpusPresent, readDocs } from "../../support/files.mjs";
 import { generatedCorpus } from "../../support/generated-corpus.mjs";
 
 /**
@@ -47,6 +50,27 @@ export function chromaUrl() {
   const url = process.env.CHROMAFS_TEST_URL;
   if (!url) throw new Error("CHROMAFS_TEST_URL is not set: run the tests with `npm test`");
   return url;
+}
+
+/**
+ * Runs the chromafs CLI with `args` in a child process, without blocking this one (a
+ * server or proxy of the test may live in it): `{ status, stdout, stderr }`.
+ */
+export function chromafsCli(...args) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, "pkg/bin/chromafs.mjs"), ...args], (error, stdout, stderr) =>
+      resolve({ status: error ? error.code : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Writes `pages` (path → text) as files under `dir`, which is emptied first. */
+export async function writeTree(dir, pages) {
+  await rm(dir, { recursive: true, force: true });
+  for (const [p, text] of Object.entries(pages)) {
+    await mkdir(path.dirname(path.join(dir, p)), { recursive: true });
+    await writeFile(path.join(dir, p), text);
+  }
 }
 
 /** Runs a command line; never rejects (see safeExec). */

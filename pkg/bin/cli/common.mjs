@@ -1,7 +1,7 @@
 // What every command of the command-line tool shares: its two kinds of error, the connection
 // options, groups, the built-in embedding model, and words for what it reports.
 import { ChromaFs } from "../../node.mjs";
-import { MODEL } from "../../embed.mjs";
+import { MODELS } from "../../embed.mjs";
 import { baseUrlOf, httpUrl, mountedSites } from "../../mcp/sources.mjs";
 
 /** A mistake in the command line: reported with a hint, exit code 2. */
@@ -89,14 +89,15 @@ export function groupsOf(values) {
 
 
 /**
- * The embedder a session of `fs`'s collection searches with: the built-in model when the
- * collection was embedded with it (its manifest says which), else none; a model that is not
+ * The embedder a session of `fs`'s collection searches with: the built-in model that
+ * embedded the collection (its manifest says which), else none; a model that is not
  * installed is said once on stderr, and search then ranks by words.
  */
 export async function embedderFor(fs, who = "chromafs") {
-  if (fs.info().embedding?.model !== MODEL) return undefined;
+  const model = fs.info().embedding?.model;
+  if (!Object.hasOwn(MODELS, model ?? "")) return undefined;
   const { createEmbedder } = await import("../../embed.mjs");
-  return createEmbedder().catch((e) => {
+  return createEmbedder({ model }).catch((e) => {
     process.stderr.write(`${who}: search ranks by words only: ${e.message}\n`);
     return undefined;
   });
@@ -118,10 +119,19 @@ export async function withModel(options, who) {
     return { fs, options: embed ? { ...options, embed } : options };
   }
   const infos = fs.info().mounts;
-  const modelled = Object.keys(options.mounts).filter((dir) => infos[dir]?.embedding?.model === MODEL);
-  const embed = modelled.length ? await embedderFor({ info: () => infos[modelled[0]] }, who) : undefined;
-  if (!embed) return { fs, options };
-  const mounts = Object.fromEntries(Object.entries(options.mounts).map(([dir, m]) => [dir, modelled.includes(dir) ? { ...m, embed } : m]));
+  // One instance of each model the mounts were embedded with.
+  const loaded = new Map();
+  for (const dir of Object.keys(options.mounts)) {
+    const model = infos[dir]?.embedding?.model;
+    if (Object.hasOwn(MODELS, model ?? "") && !loaded.has(model)) loaded.set(model, await embedderFor({ info: () => infos[dir] }, who));
+  }
+  if (![...loaded.values()].some(Boolean)) return { fs, options };
+  const mounts = Object.fromEntries(
+    Object.entries(options.mounts).map(([dir, m]) => {
+      const embed = loaded.get(infos[dir]?.embedding?.model);
+      return [dir, embed ? { ...m, embed } : m];
+    }),
+  );
   return { fs, options: { ...options, mounts } };
 }
 

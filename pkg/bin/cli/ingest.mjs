@@ -4,7 +4,7 @@
 import { readFile, readdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { ingest } from "../../node.mjs";
-import { MODEL } from "../../embed.mjs";
+import { MODEL, MODELS } from "../../embed.mjs";
 import { CliError, UsageError, formatBytes, plural, progress } from "./common.mjs";
 
 export async function runIngest(dir, conn, values) {
@@ -61,7 +61,10 @@ export async function runIngest(dir, conn, values) {
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
   if (values["plain-tree"]) options.plainTree = true;
   if (values["default-private"]) options.defaultAccess = "private";
-  const embedder = values.embed ? await loadEmbedder(files) : undefined;
+  if (values.embed !== undefined && !Object.hasOwn(MODELS, values.embed)) {
+    throw new UsageError(`--embed: unknown model '${values.embed}' (the models are ${Object.keys(MODELS).join(", ")})`);
+  }
+  const embedder = values.embed !== undefined ? await loadEmbedder(files, values.embed) : undefined;
   if (embedder) options.embed = embedder;
   const s = await ingest(options).finally(() => embedder?.finish());
 
@@ -77,16 +80,31 @@ export async function runIngest(dir, conn, values) {
 }
 
 /**
- * The built-in model on every core (one instance per worker thread), wrapped to show
+ * `argv` with `--embed` given its model: the one named after it, else the default
+ * (`--embed` alone embeds with all-MiniLM-L6-v2; `--embed MODEL` and `--embed=MODEL` name one).
+ */
+export function withEmbedModel(argv) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--") return [...out, ...argv.slice(i)];
+    if (argv[i] !== "--embed") out.push(argv[i]);
+    else if (Object.hasOwn(MODELS, argv[i + 1] ?? "")) out.push(`--embed=${argv[++i]}`);
+    else out.push(`--embed=${MODEL}`);
+  }
+  return out;
+}
+
+/**
+ * A built-in model on every core (one instance per worker thread), wrapped to show
  * what it does: on a terminal a line kept current (pages, chunks embedded, chunks a
  * second, time left), otherwise one line when it is done. Only chunks that changed reach
  * the model, so the time left is an upper bound, from the bytes of the pages not yet seen.
  */
-async function loadEmbedder(files) {
-  progress(`loading the ${MODEL} model…`);
+async function loadEmbedder(files, model) {
+  progress(`loading the ${model} model…`);
   const { createEmbedder } = await import("../../embed.mjs");
   const meter = embedMeter(files);
-  const loaded = await createEmbedder({ threads: "auto", onBatch: meter.batch }).catch((e) => {
+  const loaded = await createEmbedder({ model, threads: "auto", onBatch: meter.batch }).catch((e) => {
     throw new CliError(e.message);
   });
   meter.threads = loaded.threads;

@@ -216,7 +216,7 @@ async fn embed_query(
             )));
         }
     }
-    let mut vectors = embedder.embed(vec![text.to_string()]).await.map_err(RankError::Embed)?;
+    let mut vectors = embedder.embed_query(vec![text.to_string()]).await.map_err(RankError::Embed)?;
     let v = match (vectors.len(), vectors.first()) {
         (1, Some(v)) if !v.is_empty() && v.iter().all(|x| x.is_finite()) => vectors.swap_remove(0),
         (n, _) => {

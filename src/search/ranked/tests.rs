@@ -173,6 +173,29 @@ fn a_paraphrase_finds_its_page_through_the_embedding() {
     assert_eq!(paths(&lexical), ["/guides/theme.md"], "without an embedder: words alone");
 }
 
+/// Embeds passages as [`Topics`] does and questions apart, as multilingual-e5-small does:
+/// a question's topics only once it is read as one.
+struct QuestionsApart;
+
+impl Embedder for QuestionsApart {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        Box::pin(async move { Ok(texts.iter().map(|_| topic_vector("")).collect()) })
+    }
+
+    fn embed_query(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        Topics.embed(texts)
+    }
+}
+
+#[test]
+fn a_question_is_embedded_as_a_question() {
+    let chroma = ingested();
+    let fs = session(&chroma, &[]);
+    // No page writes "theme": only the question's own vector finds the page.
+    let hits = ask(&fs, Some(Rc::new(QuestionsApart)), "how do I switch the theme", 1, "/").unwrap();
+    assert_eq!(paths(&hits), ["/guides/theme.md"]);
+}
+
 #[test]
 fn a_hidden_page_is_never_shown_even_where_it_would_rank_first() {
     for chroma in [ingested(), foreign()] {

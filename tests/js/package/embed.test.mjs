@@ -4,11 +4,10 @@
 // a ranked search that finds a page by meaning where its words differ.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import path from "node:path";
 import { ChromaFs, ingest } from "chromafs";
 import { createEmbedder, MODEL, modelDirs } from "chromafs/embed";
-import { ROOT, chromaUrl } from "../helpers.mjs";
+import { ROOT, chromaUrl, chromafsCli, writeTree } from "../helpers.mjs";
 import { referenceModel } from "../../../support/bert-reference.mjs";
 
 let embedder;
@@ -115,21 +114,12 @@ test("ingest --embed, the manifest's model, and a search that finds a page by me
 });
 
 test("the CLI ingests with --embed and its shell searches with the model by itself", async () => {
-  const cli = (...args) =>
-    new Promise((resolve) => {
-      execFile(process.execPath, [path.join(ROOT, "pkg/bin/chromafs.mjs"), ...args], (error, stdout, stderr) =>
-        resolve({ status: error ? error.code : 0, stdout, stderr }),
-      );
-    });
+  const cli = chromafsCli;
   const dir = path.join(ROOT, "tests/js/fixtures-embed");
   // A collection of its own: the first ingest embeds every chunk, whatever ran before.
   const name = `embedded-cli-${process.pid}-${Date.now()}`;
-  const { mkdir, writeFile, rm } = await import("node:fs/promises");
-  await rm(dir, { recursive: true, force: true });
-  for (const [p, text] of Object.entries(PAGES)) {
-    await mkdir(path.dirname(path.join(dir, p)), { recursive: true });
-    await writeFile(path.join(dir, p), text);
-  }
+  const { rm } = await import("node:fs/promises");
+  await writeTree(dir, PAGES);
   try {
     const ing = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, "--embed");
     assert.equal(ing.status, 0, ing.stderr);
