@@ -3,11 +3,13 @@
 // same machine: this crate's own code (candle) compiled for the host, run by
 // `cargo run --release --example native` in embed/. Chunks are derived from the corpus,
 // never stored here; every throughput row embeds the same chunks, and its vectors are
-// compared with the module's one-thread vectors (the smallest cosine).
+// compared with the module's one-thread vectors (the smallest cosine). Where
+// multilingual-e5-small is installed, its size, load time, query time and throughput
+// beside the default model's.
 //   node bench/embed.mjs [--corpus DIR] [--chunks N] [--no-native]
 // Writes bench/results/embed/all.json and prints Markdown tables.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -21,6 +23,7 @@ const corpus = arg("--corpus", CORPUS);
 const count = Number(arg("--chunks", "64"));
 const modelDir = path.join(ROOT, ".models", MODEL);
 const cos = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
+const FILES = ["model.safetensors", "config.json", "tokenizer.json"];
 
 const run = startResult("embed", {
   settings: {
@@ -98,6 +101,31 @@ run.table("embed", ["", "measured"], [
   ["100 chunks of ~1,500 bytes, 1 thread", `${(100_000 / base.perSecond).toFixed(0)} ms`],
 ]);
 run.table("throughput", ["runtime", "chunks/s:", "vs 1 thread:", "smallest cosine vs 1 thread:"], rows);
+// The multilingual model beside the default: what choosing it costs.
+const E5 = "multilingual-e5-small";
+const e5Dir = path.join(ROOT, ".models", E5);
+if (existsSync(path.join(e5Dir, "model.safetensors"))) {
+  let start = performance.now();
+  const m = await createEmbedder({ model: E5 });
+  const e5Load = performance.now() - start;
+  await m.embedQuery(["warm up"]);
+  start = performance.now();
+  for (let r = 0; r < 5; r++) for (const q of queries) await m.embedQuery([q]);
+  const e5Query = (performance.now() - start) / (5 * queries.length);
+  const e5One = await throughput(m);
+  const e5Pool = await createEmbedder({ model: E5, threads: "auto" });
+  const e5Many = await throughput(e5Pool, e5Pool.threads);
+  await e5Pool.close();
+  const files = (d) => FILES.reduce((n, f) => n + statSync(path.join(d, f)).size, 0);
+  run.table("models", ["", `${MODEL}:`, `${E5}:`], [
+    ["weights, tokenizer, config (unpacked)", mb(files(modelDir)), mb(files(e5Dir))],
+    ["load (read files, build model)", `${load.toFixed(0)} ms`, `${e5Load.toFixed(0)} ms`],
+    ["one query (~8 words)", `${perQuery.toFixed(1)} ms`, `${e5Query.toFixed(1)} ms`],
+    ["chunks/s, 1 thread", base.perSecond.toFixed(2), e5One.perSecond.toFixed(2)],
+    [`chunks/s, ${pooled.threads} worker threads (\`ingest --embed\`)`, many.perSecond.toFixed(2), e5Many.perSecond.toFixed(2)],
+  ]);
+  run.fact("e5ChunksPerSecondIngest", +e5Many.perSecond.toFixed(2));
+}
 run.fact("loadMs", Math.round(load));
 run.fact("queryMs", +perQuery.toFixed(1));
 run.fact("per100Ms", Math.round(100_000 / base.perSecond));

@@ -132,7 +132,9 @@ export const TARGETS = [
     target: "the best page first: hybrid hit@1 ≥ 0.85 and hit@5 ≥ 0.95 on the English questions",
     measure: (get) => {
       const r = get("search-quality", "hybrid");
-      return r && { text: `hit@1 ${r.hit1.toFixed(2)}, hit@5 ${r.hit5.toFixed(2)}`, met: r.hit1 >= 0.85 && r.hit5 >= 0.95 };
+      const e5 = get("search-quality", "hybrid, multilingual-e5-small");
+      const other = e5 ? `; multilingual-e5-small ${e5.hit1.toFixed(2)}, ${e5.hit5.toFixed(2)}` : "";
+      return r && { text: `hit@1 ${r.hit1.toFixed(2)}, hit@5 ${r.hit5.toFixed(2)}${other}`, met: r.hit1 >= 0.85 && r.hit5 >= 0.95 };
     },
   },
   {

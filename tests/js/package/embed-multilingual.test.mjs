@@ -135,9 +135,11 @@ test("the CLI ingests with --embed multilingual-e5-small and searches with it by
   const name = `embedded-e5-cli-${process.pid}-${Date.now()}`;
   await writeTree(dir, PAGES);
   try {
-    const unknown = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, "--embed=e5-large");
-    assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /--embed: unknown model 'e5-large' \(the models are all-MiniLM-L6-v2, multilingual-e5-small\)/);
+    for (const named of [["--embed=e5-large"], ["--embed", "e5-large"]]) {
+      const unknown = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, ...named);
+      assert.equal(unknown.status, 2, named.join(" "));
+      assert.match(unknown.stderr, /--embed: unknown model 'e5-large' \(the models are all-MiniLM-L6-v2, multilingual-e5-small\)/);
+    }
     const ing = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, "--embed", E5);
     assert.equal(ing.status, 0, ing.stderr);
     assert.match(ing.stderr, /^chromafs: embedded 11 chunks /m);
