@@ -32,18 +32,11 @@ const run = startResult("embed", {
     native: "candle 0.9 for x86-64 (its AVX2/FMA kernels), the embed crate's own code, RAYON_NUM_THREADS set per row",
   },
 });
-const t0 = performance.now();
-const e = await createEmbedder();
-const load = performance.now() - t0;
 const docs = (await readDocs(corpus)).slice(0, 400).map((f) => f.content.toString("utf8"));
 // ~1,500-byte chunks, as ingest's line-aligned chunking would cut them.
 const chunks = [];
 for (const d of docs) for (let i = 0; i < d.length && chunks.length < count; i += 1500) chunks.push(d.slice(i, i + 1500));
-await e.embed(["warm up"]);
 const queries = ["how do I rotate my API keys", "custom domain DNS records", "what does a 401 mean", "search analytics"];
-let t = performance.now();
-for (let r = 0; r < 5; r++) for (const q of queries) await e.embed([q]);
-const perQuery = (performance.now() - t) / (5 * queries.length);
 
 /**
  * Chunks a second for `embedder`, and its vectors. Two batches a thread first: V8 runs a
@@ -57,13 +50,29 @@ async function throughput(embedder, threads = 1) {
   return { perSecond: chunks.length / ((performance.now() - start) / 1000), vectors };
 }
 
-const base = await throughput(e);
+/**
+ * What `model` costs in the module: loading it, a query, and chunks a second in this
+ * thread (`single`) and on a worker thread a core (`many`, as `ingest --embed` runs it).
+ */
+async function costs(model) {
+  let start = performance.now();
+  const e = await createEmbedder({ model });
+  const load = performance.now() - start;
+  await e.embedQuery(["warm up"]);
+  start = performance.now();
+  for (let r = 0; r < 5; r++) for (const q of queries) await e.embedQuery([q]);
+  const perQuery = (performance.now() - start) / (5 * queries.length);
+  const single = await throughput(e);
+  const pooled = await createEmbedder({ model, threads: "auto" });
+  const many = await throughput(pooled, pooled.threads);
+  await pooled.close();
+  return { load, perQuery, single, many, threads: pooled.threads };
+}
+
+const { load, perQuery, single: base, many, threads } = await costs(MODEL);
 const agreement = (vectors) => Math.min(...vectors.map((v, i) => cos(v, base.vectors[i]))).toFixed(6);
 const rows = [["WebAssembly, 1 thread (a search's embedder; ingest's before)", base.perSecond.toFixed(2), "1.0×", "—"]];
-const pooled = await createEmbedder({ threads: "auto" });
-const many = await throughput(pooled, pooled.threads);
-await pooled.close();
-rows.push([`WebAssembly, ${pooled.threads} worker threads (\`ingest --embed\`)`, many.perSecond.toFixed(2), `${(many.perSecond / base.perSecond).toFixed(1)}×`, agreement(many.vectors)]);
+rows.push([`WebAssembly, ${threads} worker threads (\`ingest --embed\`)`, many.perSecond.toFixed(2), `${(many.perSecond / base.perSecond).toFixed(1)}×`, agreement(many.vectors)]);
 let nativeBest = null;
 if (!process.argv.includes("--no-native")) {
   for (const threads of [...new Set([1, cores()])]) {
@@ -105,26 +114,16 @@ run.table("throughput", ["runtime", "chunks/s:", "vs 1 thread:", "smallest cosin
 const E5 = "multilingual-e5-small";
 const e5Dir = path.join(ROOT, ".models", E5);
 if (existsSync(path.join(e5Dir, "model.safetensors"))) {
-  let start = performance.now();
-  const m = await createEmbedder({ model: E5 });
-  const e5Load = performance.now() - start;
-  await m.embedQuery(["warm up"]);
-  start = performance.now();
-  for (let r = 0; r < 5; r++) for (const q of queries) await m.embedQuery([q]);
-  const e5Query = (performance.now() - start) / (5 * queries.length);
-  const e5One = await throughput(m);
-  const e5Pool = await createEmbedder({ model: E5, threads: "auto" });
-  const e5Many = await throughput(e5Pool, e5Pool.threads);
-  await e5Pool.close();
+  const e5 = await costs(E5);
   const files = (d) => FILES.reduce((n, f) => n + statSync(path.join(d, f)).size, 0);
   run.table("models", ["", `${MODEL}:`, `${E5}:`], [
     ["weights, tokenizer, config (unpacked)", mb(files(modelDir)), mb(files(e5Dir))],
-    ["load (read files, build model)", `${load.toFixed(0)} ms`, `${e5Load.toFixed(0)} ms`],
-    ["one query (~8 words)", `${perQuery.toFixed(1)} ms`, `${e5Query.toFixed(1)} ms`],
-    ["chunks/s, 1 thread", base.perSecond.toFixed(2), e5One.perSecond.toFixed(2)],
-    [`chunks/s, ${pooled.threads} worker threads (\`ingest --embed\`)`, many.perSecond.toFixed(2), e5Many.perSecond.toFixed(2)],
+    ["load (read files, build model)", `${load.toFixed(0)} ms`, `${e5.load.toFixed(0)} ms`],
+    ["one query (~8 words)", `${perQuery.toFixed(1)} ms`, `${e5.perQuery.toFixed(1)} ms`],
+    ["chunks/s, 1 thread", base.perSecond.toFixed(2), e5.single.perSecond.toFixed(2)],
+    [`chunks/s, ${threads} worker threads (\`ingest --embed\`)`, many.perSecond.toFixed(2), e5.many.perSecond.toFixed(2)],
   ]);
-  run.fact("e5ChunksPerSecondIngest", +e5Many.perSecond.toFixed(2));
+  run.fact("e5ChunksPerSecondIngest", +e5.many.perSecond.toFixed(2));
 }
 run.fact("loadMs", Math.round(load));
 run.fact("queryMs", +perQuery.toFixed(1));

@@ -9,10 +9,10 @@
 // answer it; a page's /fr/, /es/ and /zh/ translations count as the page) over the 1,142-page
 // corpus, embedded with each built-in model (all-MiniLM-L6-v2, then multilingual-e5-small,
 // each in a collection of its own; the ingests are kept in .chroma/bench-quality and reused:
-// the first run with the multilingual model embeds for about twenty minutes). Methods: `grep` (the question's rarest word, by document
-// frequency over the corpus, ignoring words under 3 letters, question words and words no
-// page holds, as
-// `grep -rli WORD /`, pages in grep's order), `lexical`, `dense` and `hybrid` (fs.search's
+// the first run with the multilingual model embeds for about twenty minutes). Methods:
+// `grep` (the question's rarest word, by document frequency over the corpus, ignoring words
+// under 3 letters, question words and words no page holds, as `grep -rli WORD /`, pages in
+// grep's order), `lexical`, `dense` and `hybrid` (fs.search's
 // modes; for the other model, dense and hybrid: words rank alike). hit@1, hit@5 and MRR over
 // the first 10.
 //
@@ -72,12 +72,12 @@ async function score(rank) {
   return { ...metrics(positions), byKind };
 }
 
-/** The collection the corpus is embedded into with `model`, kept between runs. */
-const qualityCollection = (model) => (model === MODEL ? "quality" : `quality-${model}`);
+/** The collection `name`'s pages are embedded into with `model` (one a model). */
+const collectionOf = (name, model) => (model === MODEL ? name : `${name}-${model}`);
 
 async function quality(url, base, model) {
   const embed = await createEmbedder({ model });
-  const collection = qualityCollection(model);
+  const collection = collectionOf("quality", model);
   let fs = await ChromaFs.connect({ url, collection, embed }).catch(() => null);
   const stored = fs?.info().embedding;
   if (stored?.model !== model || stored?.method !== embed.method || fs.info().files !== base.length) {
@@ -195,7 +195,7 @@ const MULTILINGUAL = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/searc
 async function languages(url, model) {
   const embed = await createEmbedder({ model });
   const files = Object.entries(MULTILINGUAL.pages).map(([p, content]) => ({ path: p, content }));
-  const collection = model === MODEL ? "languages" : `languages-${model}`;
+  const collection = collectionOf("languages", model);
   await ingest({ url, collection, files, embed });
   const fs = await ChromaFs.connect({ url, collection, embed });
   const named = (method) => (model === MODEL ? method : `${method}, ${model}`);

