@@ -46,3 +46,14 @@ export declare function modelDirs(model?: ModelName): string[];
 export declare function cores(): number;
 /** Loads a model from `modelDir` (or the first of `modelDirs(model)` that holds it). */
 export declare function createEmbedder(options?: EmbedderOptions): Promise<LoadedEmbedder>;
+/**
+ * An embedder of `model` that loads it on its first use: for a host that hands it on to
+ * threads that build their own (an MCP server's workers each load the model) and may never
+ * embed in this one. Throws now (ENOENT) when the model is not installed.
+ */
+export declare function deferredEmbedder(options?: Pick<EmbedderOptions, "model" | "modelDir" | "batchSize">): {
+  model: ModelName;
+  embed(texts: string[]): Promise<Float32Array[]>;
+  embedQuery(texts: string[]): Promise<Float32Array[]>;
+  close(): Promise<void>;
+};

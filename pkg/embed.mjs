@@ -112,7 +112,35 @@ export async function createEmbedder({ model = MODEL, modelDir, batchSize = 16, 
     return out;
   };
   const method = reads.passage ? `${run.method}, each after ${JSON.stringify(reads.passage)}` : run.method;
-  return { model, method, dimension, threads: count, embed: reader(reads.passage), embedQuery: reader(reads.query), close: run.close };
+  const made = { model, method, dimension, threads: count, embed: reader(reads.passage), embedQuery: reader(reads.query), close: run.close };
+  return withRecipe(made, { model, modelDir: dir, batchSize });
+}
+
+/**
+ * How another thread builds the same embedder (a server's worker threads each run a model of
+ * their own): a recipe under `Symbol.for("chromafs.recipe")`, which `chromafs/mcp` reads.
+ */
+function withRecipe(embedder, options) {
+  return Object.defineProperty(embedder, Symbol.for("chromafs.recipe"), { value: { module: import.meta.url, name: "createEmbedder", options } });
+}
+
+/**
+ * An embedder of `model` that loads it on its first use, for a host that hands it on to
+ * threads that build their own (an MCP server's workers) and may never embed here. The model
+ * must be installed: that is checked now (ENOENT naming where it was looked for).
+ */
+export function deferredEmbedder({ model = MODEL, modelDir, batchSize = 16 } = {}) {
+  if (!MODELS[model]) throw new TypeError(`unknown model ${JSON.stringify(model)}: chromafs/embed runs ${Object.keys(MODELS).join(", ")}`);
+  const dir = modelDir ?? findModelDir(model);
+  let loading = null;
+  const loaded = () => (loading ??= createEmbedder({ model, modelDir: dir, batchSize }));
+  const deferred = {
+    model,
+    embed: async (texts) => (await loaded()).embed(texts),
+    embedQuery: async (texts) => (await loaded()).embedQuery(texts),
+    close: async () => (loading ? (await loading).close() : undefined),
+  };
+  return withRecipe(deferred, { model, modelDir: dir, batchSize });
 }
 
 /** The texts' indexes, shortest first, cut into batches of at most `size`. */

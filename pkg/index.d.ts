@@ -537,6 +537,12 @@ export declare class ChromaFs {
   /** Stops the running command: its requests not yet sent are refused. */
   abortCommand(): void;
   /**
+   * From now on this session's commands draw on `other`'s budget: a command open on either
+   * is open on both, and their requests count together (how `connectMounts` makes several
+   * sessions one shell).
+   */
+  shareBudget(other: ChromaFs): void;
+  /**
    * Ranked search: the pages that best answer `query` among those the session sees, best
    * first (hybrid BM25 and, with `embed`, nearest neighbours, fused by rank). Rejects with
    * EIO when Chroma or the embedding function fails, EINVAL for a query with no words.

@@ -14,13 +14,19 @@ export declare const MIN_TOKEN_CHARS: 16;
 export interface McpLimits {
   /** Wall time of one call in ms (default 30,000); a call also stops when its client goes away. */
   callTimeoutMs?: number;
-  /** Chroma requests one call may send (default 200). */
+  /** Chroma requests one call may send, across every mount (default 200). */
   maxRequests?: number;
   /** Calls one caller may have in flight (default 4); the next is a tool error until one ends. */
   callsInFlight?: number;
   /** Characters of a `bash` command line (default 16,384) and of a `search` query (default 1,000). */
   maxCommandChars?: number;
   maxQueryChars?: number;
+  /**
+   * The JavaScript heap of a worker thread calls run in (Node's servers), in MiB (default
+   * 512, at least 64): the calls it runs at once share it, and a worker that outgrows it is
+   * stopped (the call that was running ends "ran out of memory").
+   */
+  memoryMiB?: number;
   /** just-bash's execution limits, over its "hardened" profile (output size, string length, loops…). */
   executionLimits?: Record<string, number>;
 }
@@ -66,10 +72,20 @@ export interface McpOptions {
   limits?: McpLimits;
   /** Calls in flight per caller, shared across servers (one server per request over HTTP). */
   gate?: CallGate;
-  /** Who is calling, for `gate` (default "default"). */
+  /** Who is calling, for `gate` and `registry` (default "default"): `admit`'s `caller.key`. */
   caller?: string;
   /** Running calls shared across servers, so a client's cancellation reaches its call. */
   registry?: CallRegistry;
+  /**
+   * Whether a cancellation sent in another request may stop this caller's calls (default
+   * true); false for an anonymous caller, whom nothing tells apart from others at its address.
+   */
+  cancellable?: boolean;
+  /**
+   * Runs a call somewhere other than on `session` in this thread (Node's servers: a worker
+   * thread), resolving with its outcome.
+   */
+  runner?: (call: { tool: "bash" | "search"; args: Record<string, unknown>; signal: AbortSignal }) => Promise<CallOutcome>;
   /**
    * The docs' public site (http or https): search results carry each page's `url` (see
    * `pageUrl`), in the `search` tool's structured results and in `search --json`. For
@@ -78,6 +94,22 @@ export interface McpOptions {
    */
   baseUrl?: string | ((path: string) => string | null);
 }
+
+/** What one call came to, wherever it ran. */
+export interface CallOutcome {
+  result: { stdout: string; stderr: string; exitCode: number };
+  /** The tool failed (a `search` the caller got wrong). */
+  isError: boolean;
+  /** The `search` tool's `{ results }`. */
+  structured?: { results: SearchResult[] };
+  /** A read failed somewhere in the call (Chroma down, a budget spent). */
+  failed: boolean;
+  /** Why the call was ended without its answer, shown after its output. */
+  note?: string;
+}
+
+/** What `authorize` may answer: the groups alone, or the groups and who was authenticated. */
+export type Authorized = string[] | { groups: string[]; caller?: string };
 
 /** One page the `search` tool found: its `structuredContent` is `{ results: SearchResult[] }`. */
 export interface SearchResult {
@@ -92,9 +124,10 @@ export interface SearchResult {
 /**
  * The public address of the page at `path` under `base`: the path appended to the base
  * URL, its extension dropped, a page named `index` as its directory
- * (`/guides/index.md` → `BASE/guides`, `/guides/install.mdx` → `BASE/guides/install`).
+ * (`/guides/index.md` → `BASE/guides`, `/guides/install.mdx` → `BASE/guides/install`);
+ * null for a page whose name would be `.` or `..` once its extension is dropped.
  */
-export declare function pageUrl(base: string, path: string): string;
+export declare function pageUrl(base: string, path: string): string | null;
 /** Each mount's site (`{ "/docs": "https://docs.example.com" }`) as `baseUrl`'s rule: a page under a mount is that site's page at its path inside the mount. */
 export declare function mountedSites(sites: Record<string, string>): (path: string) => string | null;
 
@@ -108,22 +141,29 @@ export interface JwtAuthorizerOptions {
   jwks?: string;
   /** The claim holding the groups: an array of names or one space-separated string (default "groups"). */
   groupsClaim?: string;
-  /** Least time between two reads of the key set, for a token signed with an unknown key (default 30,000 ms). */
+  /** Least time between two reads of the key set, whether the last succeeded or failed (default 30,000 ms). */
   keyCooldownMs?: number;
+  /** How long a key set read is used before it is read again, in the background (default 600,000 ms). */
+  keyMaxAgeMs?: number;
+  /**
+   * How long past `keyMaxAgeMs` the last key set read still checks tokens while the
+   * provider cannot be read (default 3,600,000 ms; 0: refuse at once).
+   */
+  keyGraceMs?: number;
   /** The fetch the keys are read with (default: the global one). */
   fetch?: typeof fetch;
 }
 /** `authorize(request)` for OAuth access tokens; see `jwtAuthorizer`. */
 export interface JwtAuthorizer {
-  (request: Request | IncomingMessage): Promise<string[] | null>;
+  (request: Request | IncomingMessage): Promise<{ groups: string[]; caller?: string } | null>;
   /** Reads the issuer's keys now (throws TokenCheckUnavailable when they are out of reach). */
   ready(): Promise<void>;
   readonly issuer: string;
 }
 /**
  * `authorize` for OAuth 2.1 access tokens (JWTs) from `issuer`, with WebCrypto (Workers,
- * edge functions, Node, Deno, Bun): the groups of the request's bearer token, `null` when it
- * has none; throws TokenRejected (answer 401) for a token that is not valid for this server
+ * edge functions, Node, Deno, Bun): the groups of the request's bearer token and its caller
+ * (issuer and subject, else client), `null` when it has none; throws TokenRejected (answer 401) for a token that is not valid for this server
  * (signature by one of the issuer's keys with an asymmetric algorithm, `iss`, `aud`, `exp`
  * and `nbf` with 60 s of skew), TokenCheckUnavailable (answer 503) when the keys cannot be
  * read. Keys are cached, and read again for a token signed with an unknown key.
@@ -144,27 +184,35 @@ export declare function protectedResourceMetadata(options: { resource: string; i
 export declare function metadataUrl(resource: string): string;
 /** The `WWW-Authenticate` value of a 401 (pointing at the metadata when `resource` is given). */
 export declare function bearerChallenge(resource: string | null, rejected?: Error | null): string;
+/** Who a request comes from, for the per-caller limits: an injective key, and whether it is anonymous. */
+export interface Caller {
+  key: string;
+  /** No credentials, or credentials an open server does not know: the caller is the address. */
+  anonymous: boolean;
+}
 /**
- * Who may make `request`: `{ groups }`, or the refusal to answer with (`status` 401 with
- * `WWW-Authenticate`, or 503; `message`; `headers`). For an endpoint of one's own.
+ * Who may make `request`: `{ groups, caller }`, or the refusal to answer with (`status` 401
+ * with `WWW-Authenticate`, or 503; `message`; `headers`). For an endpoint of one's own.
+ * `address` is the request's network address, which names an anonymous caller.
  */
 export declare function admit(
   request: Request | IncomingMessage,
-  options: { authorize: (req: any) => string[] | null | Promise<string[] | null>; requireToken?: boolean; resource?: string | null },
-): Promise<{ groups: string[]; status?: undefined } | { status: 401 | 503; message: string; headers: Record<string, string>; cause?: Error }>;
+  options: { authorize: (req: any) => Authorized | null | Promise<Authorized | null>; requireToken?: boolean; resource?: string | null; address?: string },
+): Promise<{ groups: string[]; caller: Caller; status?: undefined } | { status: 400 | 401 | 503; message: string; headers: Record<string, string>; cause?: Error }>;
 
 /**
  * An MCP server (the SDK's `McpServer`) with the `bash` and `search` tools: over one
  * connected session, a function that resolves to one for each call, or a pool's lease.
  */
 export declare function createMcpServer(
-  session: ChromaFs | (() => ChromaFs | Promise<ChromaFs>) | { lease(): Promise<SessionLease> },
+  session: ChromaFs | (() => ChromaFs | Promise<ChromaFs>) | { lease(): Promise<SessionLease> } | null,
   options?: McpOptions,
 ): McpServer;
 /**
  * Answers one streamable-HTTP MCP request with `server` (JSON responses, no MCP session),
  * then closes it: the whole MCP endpoint of an edge function or a Worker. A request whose
- * `Origin` is present and is neither the request's own origin nor in `allowOrigins` gets 403.
+ * `Origin` is present and is neither the request's own origin nor in `allowOrigins` gets 403,
+ * one that repeats its `Host` 400; an allowed origin gets CORS headers and its preflight a 204.
  */
 export declare function answerMcp(request: Request, server: McpServer, options?: { allowOrigins?: string[] }): Promise<Response>;
 /**
@@ -178,16 +226,17 @@ export declare function endpointRefusal(
 ): string | null;
 /**
  * `authorize` from a map of bearer tokens to group lists (constant-time comparison, WebCrypto):
- * the groups of the request's `Authorization: Bearer TOKEN`, `null` for a missing or unknown
- * token. Takes a fetch `Request` or Node's `IncomingMessage`. Throws a TypeError for a map that
- * is not a plain object of arrays of strings, or a token shorter than MIN_TOKEN_CHARS.
+ * the groups of the request's `Authorization: Bearer TOKEN` and the map's entry as its caller,
+ * `null` for a missing, malformed or unknown token. Takes a fetch `Request` or Node's
+ * `IncomingMessage`. Throws a TypeError for a map that is not a plain object of arrays of
+ * strings, or a token shorter than MIN_TOKEN_CHARS or not made of a bearer token's characters.
  */
-export declare function tokenAuthorizer(tokens: Record<string, string[]>): (req: Request | IncomingMessage) => Promise<string[] | null>;
+export declare function tokenAuthorizer(tokens: Record<string, string[]>): (req: Request | IncomingMessage) => Promise<{ groups: string[]; caller: string } | null>;
 /**
  * Serves the tools over stdio for one group set (`connectOptions.groups`) until stdin closes;
  * `connectOptions` with `mounts` serves several collections, as `ChromaFs.connectMounts`. Node only.
  */
-export declare function serveStdio(connectOptions: ConnectOptions | MountsOptions, options?: McpOptions & { onClose?: () => void }): Promise<McpServer>;
+export declare function serveStdio(connectOptions: ConnectOptions | MountsOptions, options?: McpOptions & { onClose?: () => void; workers?: number }): Promise<McpServer>;
 /**
  * Serves the tools over streamable HTTP at `/mcp`, each request with the groups its
  * credentials give: an OAuth access token (`oauth`; the server then answers its RFC 9728
@@ -198,17 +247,35 @@ export declare function serveHttp(
   options?: McpOptions & {
     port?: number;
     host?: string;
-    authorize?: (req: IncomingMessage) => string[] | null | Promise<string[] | null>;
+    authorize?: (req: IncomingMessage) => Authorized | null | Promise<Authorized | null>;
     /** An OAuth resource server: `audience` defaults to the public URL. Not with `authorize`. */
     oauth?: Omit<JwtAuthorizerOptions, "audience"> & { audience?: string | string[] };
     /** The endpoint's address as clients reach it behind a proxy (a bare origin gets /mcp). */
     publicUrl?: string;
     /** A request without credentials gets 401 (otherwise: the public pages). */
     requireToken?: boolean;
-    /** Browser origins that may call the server; any other `Origin` gets 403. */
+    /** Browser origins that may call the server (they get CORS); any other `Origin` gets 403. */
     allowOrigins?: string[];
+    /** Worker threads calls run in (default: the cores, at least 2); 0 runs them in this thread. */
+    workers?: number;
   },
-): Promise<{ url: string; resource: string | null; close(): Promise<void> }>;
+): Promise<{ url: string; resource: string | null; close(): Promise<void>; stats(): WorkerPoolStats | null }>;
+/** What a server's pool of worker threads did since it started. */
+export interface WorkerPoolStats {
+  /** Workers started, replacements included. */
+  started: number;
+  /** Times a worker stopped beating while it had calls. */
+  stalled: number;
+  /** Workers the pool stopped (still computing for a call nobody waited on). */
+  stopped: number;
+  /** Workers that outgrew their heap. */
+  outOfMemory: number;
+  /** Calls started again on another worker. */
+  moved: number;
+  /** Workers alive, and those taking calls. */
+  workers: number;
+  ready: number;
+}
 /** The calls running across the servers of one endpoint, so a cancellation reaches its call. */
 export interface CallRegistry {
   add(caller: string, requestId: string | number, stop: () => void): () => void;

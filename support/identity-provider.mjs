@@ -55,16 +55,18 @@ function configuration({ users, state, claim, keys }) {
 /**
  * Starts the provider. `users` maps a user (a client id) to the value of its groups claim
  * (an array, or a space-separated string); `audience` is the resource tokens are for by
- * default (settable later as `audience`); `claim` names the claim (default `groups`). Resolves with `{ issuer, token(user,
- * { resource }), rotate(), keys, requests, close() }`: `requests` counts what the provider
- * was asked, `keys[0]` signs.
+ * default (settable later as `audience`); `claim` names the claim (default `groups`).
+ * Resolves with `{ issuer, token(user, { resource }), rotate(), keys, requests, paths,
+ * fault, close() }`: `requests` counts what the provider was asked, `keys[0]` signs, and
+ * `fault` answers requests in the provider's place while it is set.
  */
 export async function startIdentityProvider({ users, audience, claim = "groups" }) {
   let handler = null;
-  const state = { requests: 0, paths: [], audience };
+  const state = { requests: 0, paths: [], audience, fault: null };
   const http = createServer((req, res) => {
     state.requests += 1;
     state.paths.push(req.url);
+    if (state.fault?.(req, res)) return;
     handler(req, res);
   });
   await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -95,6 +97,10 @@ export async function startIdentityProvider({ users, audience, claim = "groups" 
       state.audience = value;
     },
     paths: state.paths,
+    /** `(req, res) => true` when it answered `req` itself: a provider failing as a test needs. */
+    set fault(f) {
+      state.fault = f;
+    },
     /** An access token for `user`, for `resource` (default: the audience). */
     async token(user, { resource = state.audience } = {}) {
       const body = new URLSearchParams({ grant_type: "client_credentials", scope: "docs", resource });

@@ -90,6 +90,12 @@ mcp options:
                       when its client goes away
   --max-requests N    Chroma requests one call may send (default 200)
   --calls-in-flight N calls one client may have running at once (default 4)
+  --workers N         worker threads the calls run in (default: the cores, at
+                      least 2); a call that computes or grows without end is
+                      stopped there while other callers are answered (0: in
+                      the server's own thread, without that protection)
+  --memory-mib N      the JavaScript heap of each worker, shared by the calls it
+                      runs at once (default 512)
   --tool-prefix P     prefix of the tool names (e.g. docs_ gives docs_bash, docs_search)
   --docs NAME         what the docs are, for the tools' descriptions
   --base-url URL      the docs' public site: search results carry each page's URL
@@ -137,6 +143,8 @@ const OPTIONS = {
   "call-timeout-ms": { type: "string" },
   "max-requests": { type: "string" },
   "calls-in-flight": { type: "string" },
+  workers: { type: "string" },
+  "memory-mib": { type: "string" },
   "tool-prefix": { type: "string" },
   docs: { type: "string" },
   "default-private": { type: "boolean" },
@@ -155,6 +163,7 @@ const COMMAND_OPTIONS = {
   exec: ["groups", "cwd", "scratch", "base-url", "mount"],
   mcp: [
     ["groups", "http", "host", "tokens", "require-token", "allow-origin", "call-timeout-ms", "max-requests", "calls-in-flight", "tool-prefix", "docs"],
+    ["workers", "memory-mib"],
     ["issuer", "audience", "jwks", "groups-claim", "public-url", "base-url", "mount"],
   ].flat(),
 };

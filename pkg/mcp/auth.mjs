@@ -9,17 +9,21 @@
 // issuer, the audience (this server: a token issued for another service is refused), and
 // its validity period, with a minute of clock skew. The JOSE work is the `jose` library's.
 //
-// Keys come from the issuer's metadata (or a JWKS URL), fetched once and kept: a request
-// costs no call to the provider. A token signed with a key not in the set makes the set be
-// read again (a key rotation), at most once per `keyCooldownMs`, so a stream of forged key
-// ids cannot turn the server against the provider.
+// Keys come from the issuer's metadata (or a JWKS URL), read once and kept (keys.mjs): a
+// request costs no call to the provider, a token signed with a key not in the set makes the
+// set be read again (a key rotation) at most once per `keyCooldownMs`, and a provider that
+// fails neither stalls every request nor is asked by each.
 //
 // A request without a token is the caller's choice (public pages, or 401 when a token is
 // required); a token that fails any check is always 401, never a quiet fall-back to the
 // public pages. Every 401 points at the protected-resource metadata (RFC 9728) that tells
 // a client where to sign in. Messages say what was wrong, never the token.
-import { createRemoteJWKSet, customFetch, jwtVerify } from "jose";
+import { jwtVerify } from "jose";
 import { httpUrl } from "./sources.mjs";
+import { bearerToken } from "./request.mjs";
+import { TokenCheckUnavailable, keySet } from "./keys.mjs";
+
+export { TokenCheckUnavailable, discoverJwksUri } from "./keys.mjs";
 
 /** The signature algorithms accepted: asymmetric ones only. */
 export const TOKEN_ALGORITHMS = Object.freeze(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"]);
@@ -35,62 +39,26 @@ export class TokenRejected extends Error {
   }
 }
 
-/** The token could not be checked (the provider's keys are out of reach): 503, and a log line. */
-export class TokenCheckUnavailable extends Error {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "TokenCheckUnavailable";
-  }
-}
-
-function header(request, name) {
-  const h = request.headers;
-  const v = typeof h.get === "function" ? h.get(name) : h[name];
-  return Array.isArray(v) ? v.join(",") : (v ?? null);
-}
-
-
-/** The JSON at `url`, fetched without following redirects, or null when it is not there. */
-async function jsonAt(url, fetchImpl) {
-  const res = await fetchImpl(url, { headers: { accept: "application/json" }, redirect: "manual", signal: AbortSignal.timeout(5000) });
-  if (res.status !== 200) return null;
-  return res.json().catch(() => null);
-}
-
 /**
- * Where the issuer's keys are: its OpenID configuration, else its OAuth authorization
- * server metadata (RFC 8414). The metadata must name the same issuer (no mix-up).
+ * The groups a token's claim holds: an array of strings as it is, or one string split on
+ * ASCII spaces only, as OAuth scopes are (a tab, a no-break space or any other character is
+ * part of a name: one group at the provider is one group here).
  */
-export async function discoverJwksUri(issuer, fetchImpl = fetch) {
-  const url = httpUrl(issuer, "the issuer");
-  const path = url.pathname.replace(/\/$/, "");
-  const places = [
-    `${url.origin}${path}/.well-known/openid-configuration`,
-    `${url.origin}/.well-known/oauth-authorization-server${path}`,
-    `${url.origin}/.well-known/openid-configuration${path}`,
-  ];
-  for (const place of places) {
-    let meta;
-    try {
-      meta = await jsonAt(place, fetchImpl);
-    } catch (cause) {
-      throw new TokenCheckUnavailable(`the issuer's metadata could not be read at ${place}: ${cause?.message ?? cause}`, { cause });
-    }
-    if (!meta) continue;
-    if (meta.issuer !== issuer) throw new TokenCheckUnavailable(`the metadata at ${place} is for issuer ${JSON.stringify(meta.issuer)}, not ${issuer}`);
-    if (typeof meta.jwks_uri !== "string") throw new TokenCheckUnavailable(`the metadata at ${place} has no jwks_uri`);
-    return httpUrl(meta.jwks_uri, "the issuer's jwks_uri").href;
-  }
-  throw new TokenCheckUnavailable(`the issuer ${issuer} publishes no metadata (tried ${places.join(", ")}); pass the key set's URL (--jwks)`);
-}
-
-/** The groups a token's claim holds: an array of strings, or one space-separated string. */
 function groupsOf(payload, claim) {
   const value = payload[claim];
   if (value === undefined || value === null) return [];
-  if (typeof value === "string") return value.split(/\s+/).filter(Boolean);
+  if (typeof value === "string") return value.split(" ").filter(Boolean);
   if (Array.isArray(value) && value.every((g) => typeof g === "string")) return [...value];
   throw new TokenRejected(`the token's ${claim} claim is neither a list of names nor a space-separated string`);
+}
+
+/**
+ * Who a verified token speaks for: its issuer and subject, else (a token without `sub`) its
+ * client (`client_id`, else `azp`); null when it names neither.
+ */
+function principalOf(payload) {
+  const who = [["sub", payload.sub], ["client_id", payload.client_id], ["azp", payload.azp]].find(([, v]) => typeof v === "string" && v);
+  return who ? JSON.stringify([payload.iss, ...who]) : null;
 }
 
 /** What a failed check means for the caller, in words that hold no part of the token. */
@@ -114,62 +82,21 @@ function rejection(error) {
   }
 }
 
-const NO_MATCH = new Set(["ERR_JWKS_NO_MATCHING_KEY", "ERR_JWKS_MULTIPLE_MATCHING_KEYS"]);
-
-const unavailable = (e) => (e instanceof TokenCheckUnavailable ? e : new TokenCheckUnavailable(`the issuer's keys could not be read: ${e?.message ?? e}`, { cause: e }));
-
 /**
- * The issuer's key set as jose's key resolver, found on first use. A failure to find it is
- * remembered for the cool-down (at least a second), so that a provider that is down is not
- * asked again by every request.
- */
-function keySet({ issuer, jwks, keyCooldownMs, fetchImpl }) {
-  let finding = null;
-  let failed = null;
-  const find = async () => {
-    const uri = jwks ? httpUrl(jwks, "the key set URL").href : await discoverJwksUri(issuer, fetchImpl);
-    const options = { cooldownDuration: keyCooldownMs, cacheMaxAge: 10 * 60_000 };
-    if (fetchImpl !== fetch) options[customFetch] = fetchImpl;
-    return createRemoteJWKSet(new URL(uri), options);
-  };
-  const remote = async () => {
-    if (failed && Date.now() - failed.at < Math.max(keyCooldownMs, 1000)) throw failed.error;
-    finding ??= find().catch((e) => {
-      finding = null;
-      failed = { at: Date.now(), error: unavailable(e) };
-      throw failed.error;
-    });
-    return finding;
-  };
-  const resolve = async (protectedHeader, token) => {
-    const keys = await remote();
-    try {
-      return await keys(protectedHeader, token);
-    } catch (e) {
-      throw NO_MATCH.has(e?.code) ? e : unavailable(e);
-    }
-  };
-  /** Reads the key set now, so that a wrong issuer or key URL is found at start-up. */
-  resolve.ready = async () => {
-    const keys = await remote();
-    await keys.reload().catch((e) => {
-      throw unavailable(e);
-    });
-  };
-  return resolve;
-}
-
-/**
- * `authorize(request)` for OAuth access tokens (JWTs): the groups of the request's
- * `Authorization: Bearer TOKEN`, `null` when the request has no token, and a TokenRejected
- * (401) when it has one that is not valid for this server, or a TokenCheckUnavailable
- * (503) when the issuer's keys cannot be read. Options: `issuer` (the `iss` tokens must
+ * `authorize(request)` for OAuth access tokens (JWTs): for the request's `Authorization:
+ * Bearer TOKEN`, `{ groups, caller }` (`caller` names the token's issuer and subject, else
+ * its client), `null` when the request has no token, and a TokenRejected (401) when it has
+ * one that is not valid for this server, or a TokenCheckUnavailable (503) when the issuer's
+ * keys cannot be read. Options: `issuer` (the `iss` tokens must
  * carry; its metadata gives the keys unless `jwks` is the key set's URL), `audience` (the
  * `aud` they must carry: this server's public URL, ending in /mcp), `groupsClaim` (default
  * `groups`), `keyCooldownMs` (least time between two reads of the key set, default 30 s),
- * `fetch`. The function also has `ready()`, which reads the keys now, and `issuer`.
+ * `keyMaxAgeMs` (how long a key set read is used before it is read again, default ten
+ * minutes), `keyGraceMs` (how long past that the last key set read is used while the
+ * provider fails, default an hour; see keys.mjs), `fetch`. The function also has `ready()`,
+ * which reads the keys now, and `issuer`.
  */
-export function jwtAuthorizer({ issuer, audience, jwks, groupsClaim = "groups", keyCooldownMs = 30_000, fetch: fetchImpl = fetch } = {}) {
+export function jwtAuthorizer({ issuer, audience, jwks, groupsClaim = "groups", keyCooldownMs = 30_000, keyMaxAgeMs = 10 * 60_000, keyGraceMs = 60 * 60_000, fetch: fetchImpl = fetch } = {}) {
   if (typeof issuer !== "string" || !issuer) throw new TypeError("jwtAuthorizer needs the issuer, the `iss` its tokens carry");
   httpUrl(issuer, "the issuer");
   const audiences = [audience].flat();
@@ -179,19 +106,22 @@ export function jwtAuthorizer({ issuer, audience, jwks, groupsClaim = "groups", 
   if (jwks !== undefined) httpUrl(jwks, "the key set URL");
   if (typeof groupsClaim !== "string" || !groupsClaim) throw new TypeError("groupsClaim must be a claim name");
   if (!Number.isFinite(keyCooldownMs) || keyCooldownMs < 0) throw new TypeError("keyCooldownMs must be a number of milliseconds");
-  const keys = keySet({ issuer, jwks, keyCooldownMs, fetchImpl });
+  for (const [name, ms] of Object.entries({ keyMaxAgeMs, keyGraceMs })) {
+    if (!Number.isFinite(ms) || ms < 0) throw new TypeError(`${name} must be a number of milliseconds`);
+  }
+  const keys = keySet({ issuer, jwks, cooldownMs: keyCooldownMs, maxAgeMs: keyMaxAgeMs, graceMs: keyGraceMs, fetchImpl });
   const options = { issuer, audience: audiences, algorithms: [...TOKEN_ALGORITHMS], clockTolerance: CLOCK_SKEW_SECONDS, requiredClaims: ["exp"] };
   const authorize = async (request) => {
-    const value = header(request, "authorization");
-    if (value === null) return null;
-    const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(value.trim());
-    if (!m) throw new TokenRejected("the Authorization header is not a bearer token");
+    const token = bearerToken(request);
+    if (token === undefined) return null;
+    if (token === null) throw new TokenRejected("the Authorization header is not a bearer token");
+    let payload;
     try {
-      const { payload } = await jwtVerify(m[1], keys, options);
-      return groupsOf(payload, groupsClaim);
+      ({ payload } = await jwtVerify(token, keys, options));
     } catch (e) {
       throw rejection(e);
     }
+    return { groups: groupsOf(payload, groupsClaim), caller: principalOf(payload) ?? undefined };
   };
   authorize.ready = keys.ready;
   authorize.issuer = issuer;
@@ -216,33 +146,6 @@ export function bearerChallenge(resource, rejected) {
   if (resource) parts.push(`resource_metadata="${metadataUrl(resource)}"`);
   if (rejected) parts.push('error="invalid_token"', `error_description="${rejected.message.replace(/["\\]/g, "")}"`);
   return parts.length ? `Bearer ${parts.join(", ")}` : "Bearer";
-}
-
-/**
- * Who may make `request`: `{ groups }`, or `{ status, message, headers }` to refuse it
- * with. `authorize` gives the groups (null: no credentials; it may throw TokenRejected),
- * `requireToken` refuses a request without any, `resource` is the server's public URL when
- * it is an OAuth resource server (401s then point at its metadata). Fails closed: an error
- * other than these two is a 401 too.
- */
-export async function admit(request, { authorize, requireToken = false, resource = null }) {
-  let groups;
-  try {
-    groups = await authorize(request);
-  } catch (e) {
-    if (e instanceof TokenCheckUnavailable) {
-      return { status: 503, message: "the token cannot be checked now: the identity provider's keys are out of reach", cause: e, headers: { "retry-after": "30" } };
-    }
-    const rejected = e instanceof TokenRejected ? e : new TokenRejected("the credentials could not be checked");
-    return { status: 401, message: rejected.message, headers: { "www-authenticate": bearerChallenge(resource, rejected) } };
-  }
-  if (groups == null && requireToken) {
-    return { status: 401, message: "a valid bearer token is required", headers: { "www-authenticate": bearerChallenge(resource, null) } };
-  }
-  if (groups != null && (!Array.isArray(groups) || groups.some((g) => typeof g !== "string"))) {
-    return { status: 401, message: "the credentials gave no list of groups", headers: { "www-authenticate": bearerChallenge(resource, null) } };
-  }
-  return { groups: groups ?? [] };
 }
 
 /** The metadata's paths a server answers for `resource`: the plain and the path-suffixed forms. */

@@ -1,25 +1,36 @@
 // chromafs/mcp in Node: the docs' MCP tools (server.mjs) served over stdio, as desktop and
 // command-line agents launch servers, and over streamable HTTP at `/mcp`.
 //
-// Sessions are kept between calls, per group set (sessionPool): a call costs what a command
-// costs, plus one small request that checks the docs did not change since its session opened
-// (a re-ingest reaches every client at its next call). Their pages are shared through the
-// process tier; each session keeps only a small cache of its own.
+// Each call runs in a worker thread of a pool (pool.mjs), so that a command computing without
+// end, or growing without bound, is stopped at its deadline or its heap limit while every
+// other caller goes on being answered. Within a worker, sessions are kept between calls, per
+// group set (sessionPool): a call costs what a command costs, plus one small request that
+// checks the docs did not change since its session opened (a re-ingest reaches every client
+// at its next call). Their pages are shared through the worker's process tier; each session
+// keeps only a small cache of its own. `workers: 0` runs calls in this thread instead, without
+// that protection.
 //
 // Access: over stdio the groups are the server's (`groups`); over HTTP they come from the
 // request, never from the client's say-so: from an OAuth access token the company's
 // identity provider issued (`oauth`, see auth.mjs; the server then publishes its RFC 9728
 // metadata and every 401 points at it), from a bearer-token file (compared in constant
-// time), or from a host's `authorize(request)`. Over HTTP the spec's endpoint rules hold:
-// an `Origin` that is present and not allowed, or a `Host` that is not the server's own
-// when it listens on loopback, gets 403.
+// time), or from a host's `authorize(request)`; the per-caller limits count who that
+// authenticated (identity.mjs). Over HTTP the endpoint rules hold (endpoint.mjs): an `Origin`
+// that is present and not allowed, or a `Host` that is not the server's own when it listens
+// on loopback, gets 403; a repeated `Host` gets 400; allowed browser origins get CORS.
 import { createServer } from "node:http";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ChromaFs } from "../node.mjs";
-import { callGate, callerOf, callRegistry, createMcpServer, endpointRefusal, isLoopback, sessionPool, DEFAULT_LIMITS } from "./server.mjs";
-import { admit, jwtAuthorizer, metadataPaths, protectedResourceMetadata } from "./auth.mjs";
-import { httpUrl } from "./sources.mjs";
+import { createMcpServer } from "./server.mjs";
+import { DEFAULT_LIMITS, callGate, callRegistry, limitsOf } from "./limits.mjs";
+import { sessionPool } from "./sessions.mjs";
+import { runTool } from "./tools.mjs";
+import { workerPool } from "./pool.mjs";
+import { corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
+import { admit } from "./identity.mjs";
+import { jwtAuthorizer, metadataPaths, protectedResourceMetadata } from "./auth.mjs";
+import { baseOf, httpUrl } from "./sources.mjs";
 
 export {
   MAX_OUTPUT,
@@ -32,6 +43,7 @@ export {
   callRegistry,
   sessionPool,
   endpointRefusal,
+  isLoopback,
   jwtAuthorizer,
   protectedResourceMetadata,
   metadataUrl,
@@ -43,25 +55,41 @@ export {
   TokenCheckUnavailable,
 } from "./server.mjs";
 
-/** What a server's sessions connect with: the caller's options, network causes kept for the log. */
-function serverSessions(connectOptions) {
+/**
+ * Where a server's calls run: `forGroups(groups)` is `createMcpServer`'s `runner` for a
+ * caller with those groups. In a pool of `workers` worker threads (default: the cores, at
+ * least two), or with `workers: 0` in this thread. Sessions connect with the caller's
+ * options, their network causes kept for the log.
+ */
+function callRunner(connectOptions, { workers, limits, baseUrl }) {
+  const lim = limitsOf(limits);
   const options = { cacheBytes: 8 << 20, networkErrors: "log", ...connectOptions };
-  return sessionPool((groups) => (options.mounts ? ChromaFs.connectMounts({ ...options, groups }) : ChromaFs.connect({ ...options, groups })));
+  if (workers === 0) {
+    const sessions = sessionPool((groups) => (options.mounts ? ChromaFs.connectMounts({ ...options, groups }) : ChromaFs.connect({ ...options, groups })));
+    const base = baseOf(baseUrl);
+    return {
+      forGroups: (groups) => ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: lim, base, signal }),
+      close: async () => sessions.close(),
+    };
+  }
+  if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 0)) throw new TypeError("workers must be a whole number (0: run calls in this thread)");
+  const pool = workerPool({ connectOptions: options, limits: lim, baseUrl, size: workers });
+  return { forGroups: (groups) => ({ tool, args, signal }) => pool.run({ tool, args, groups, signal }), close: () => pool.close(), pool };
 }
 
 /**
  * Serves the tools over stdio, as desktop and command-line agents launch servers, until the
  * client closes stdin (then `onClose` is called).
  */
-export async function serveStdio(connectOptions, { limits, onClose, ...options } = {}) {
-  const pool = serverSessions(connectOptions);
+export async function serveStdio(connectOptions, { limits, onClose, workers, ...options } = {}) {
+  const calls = callRunner(connectOptions, { workers, limits, baseUrl: options.baseUrl });
   const groups = connectOptions.groups ?? [];
-  const server = createMcpServer({ lease: () => pool.lease(groups) }, { ...options, limits, caller: "stdio" });
+  const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner: calls.forGroups(groups) });
   const transport = new StdioServerTransport();
   // The client went away: calls in flight stop (the SDK aborts them), and so does the server.
   process.stdin.once("end", () => server.close());
   server.server.onclose = () => {
-    pool.close();
+    calls.close();
     onClose?.();
   };
   await server.connect(transport);
@@ -107,13 +135,14 @@ function accessOf({ oauth, authorize, resource }) {
  * `authorize(req)` (`null`: public pages only). A request without credentials gets 401
  * with `requireToken`, one whose credentials are not valid always does. `publicUrl` is the
  * endpoint's address behind a proxy; `allowOrigins` lists the browser origins that may call
- * it; `limits` bound each call (see DEFAULT_LIMITS). Resolves with `{ url, resource,
- * close() }` once the server listens (with `oauth`, once the issuer's keys are read).
+ * it; `limits` bound each call (see DEFAULT_LIMITS); `workers` sizes the pool of worker
+ * threads calls run in (0: this thread). Resolves with `{ url, resource, close() }` once
+ * the server listens (with `oauth`, once the issuer's keys are read).
  */
 export async function serveHttp(connectOptions, options = {}) {
-  const { port = 0, host = "127.0.0.1", authorize, oauth, publicUrl, requireToken = false, allowOrigins = [], limits, ...serverOptions } = options;
+  const { port = 0, host = "127.0.0.1", authorize, oauth, publicUrl, requireToken = false, allowOrigins = [], limits, workers, ...serverOptions } = options;
   if (publicUrl !== undefined) httpUrl(publicUrl, "publicUrl");
-  const pool = serverSessions(connectOptions);
+  const calls = callRunner(connectOptions, { workers, limits, baseUrl: serverOptions.baseUrl });
   const gate = callGate(limits?.callsInFlight ?? DEFAULT_LIMITS.callsInFlight);
   const registry = callRegistry();
   let rules = { allowOrigins };
@@ -128,16 +157,24 @@ export async function serveHttp(connectOptions, options = {}) {
       res.writeHead(404).end("not found\n");
       return;
     }
-    const refusal = endpointRefusal(req, rules);
-    if (refusal) return reply(res, 403, refusal);
-    const admitted = await admit(req, { authorize: access.authorize, requireToken, resource: access.resource });
+    const refusal = requestRefusal(req, rules);
+    if (refusal) return reply(res, refusal.status, refusal.message);
+    const cors = corsHeaders(req, rules);
+    if (req.method === "OPTIONS") {
+      const { status, headers } = preflight(cors);
+      res.writeHead(status, headers).end();
+      return;
+    }
+    for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    const admitted = await admit(req, { authorize: access.authorize, requireToken, resource: access.resource, address: req.socket.remoteAddress });
     if (admitted.status) {
       if (admitted.cause) console.error("chromafs mcp:", admitted.cause.message);
       return reply(res, admitted.status, admitted.message, admitted.headers);
     }
     try {
-      const caller = await callerOf(req, req.socket.remoteAddress);
-      const server = createMcpServer({ lease: () => pool.lease(admitted.groups) }, { ...serverOptions, limits, gate, caller, registry });
+      const { key: caller, anonymous } = admitted.caller;
+      const runner = calls.forGroups(admitted.groups);
+      const server = createMcpServer(null, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       // Closing the server aborts the calls still running: the client went away.
       res.on("close", () => {
@@ -160,21 +197,22 @@ export async function serveHttp(connectOptions, options = {}) {
   const { port: actual } = http.address();
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${shownHost}:${actual}/mcp`;
-  // Behind a proxy, the public address is the server's own too.
+  // Behind a proxy, the public address is the server's own too, with its own scheme only.
   const front = publicUrl === undefined ? [] : [new URL(publicUrl)];
   const own = [`http://${shownHost}:${actual}`, ...front.map((u) => u.origin)];
   if (isLoopback(host)) {
-    const hosts = [...loopbackHosts(actual), ...front.map((u) => u.host)];
-    rules = { allowOrigins, ownOrigins: [...own, ...hosts.map((h) => `http://${h}`)], hosts };
+    const local = loopbackHosts(actual);
+    rules = { allowOrigins, ownOrigins: [...own, ...local.map((h) => `http://${h}`)], hosts: [...local, ...front.map((u) => u.host)] };
   } else {
     rules = { allowOrigins, ownOrigins: own };
   }
-  const close = () =>
-    new Promise((resolve) => {
+  const close = async () => {
+    await new Promise((resolve) => {
       http.close(resolve);
       http.closeAllConnections?.();
-      pool.close();
     });
+    await calls.close();
+  };
   try {
     const chosen = accessOf({ oauth, authorize, resource: publicEndpoint(publicUrl, url) });
     await chosen.ready?.();
@@ -183,5 +221,5 @@ export async function serveHttp(connectOptions, options = {}) {
     await close();
     throw e;
   }
-  return { url, resource: access.resource, close };
+  return { url, resource: access.resource, close, stats: () => calls.pool?.stats() ?? null };
 }

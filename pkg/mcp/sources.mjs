@@ -8,6 +8,9 @@
 //   base https://example.com/docs/       /guides/index.md     → https://example.com/docs/guides
 //                                        /index.mdx           → https://example.com/docs/
 //
+// A page whose name would become `.` or `..` once its extension is dropped (`..md`) has no
+// address: a URL parser reads such a segment, escaped or not, as a step up the path.
+//
 // The ranked search's results carry that address as `url`: the MCP `search` tool's
 // structured results, and `search --json` in the `bash` tool.
 
@@ -38,11 +41,19 @@ export function baseUrlOf(text) {
  */
 export function mountedSites(sites) {
   const bases = new Map(Object.entries(sites).map(([dir, url]) => [dir.replace(/^\/+|\/+$/g, ""), baseUrlOf(url)]));
-  return (path) => {
+  const rule = (path) => {
     const [, dir, rest] = /^\/([^/]+)(\/.*)?$/.exec(path) ?? [];
     const base = bases.get(dir);
     return base && rest ? pageUrl(base, rest) : null;
   };
+  // How a worker thread builds the same rule (see bridge.mjs).
+  return Object.defineProperty(rule, Symbol.for("chromafs.recipe"), { value: { module: import.meta.url, name: "mountedSites", options: { ...sites } } });
+}
+
+/** `baseUrl` as given to a server: a site's base URL checked, a mounts' rule as it is, or null. */
+export function baseOf(baseUrl) {
+  if (typeof baseUrl === "function") return baseUrl;
+  return baseUrl ? baseUrlOf(baseUrl) : null;
 }
 
 /** The address of the page at `path`: under a base URL, or by a mounts' rule. */
@@ -50,13 +61,17 @@ function addressOf(base, path) {
   return typeof base === "function" ? base(path) : pageUrl(base, path);
 }
 
-/** The public address of the page at `path` (an absolute page path) under `base` (see above). */
+/**
+ * The public address of the page at `path` (an absolute page path) under `base` (see
+ * above), or null when its name would be a dot segment.
+ */
 export function pageUrl(base, path) {
   const segments = path.split("/").filter(Boolean);
   const last = segments.pop() ?? "";
   const dot = last.lastIndexOf(".");
   const name = dot > 0 ? last.slice(0, dot) : last;
   if (name !== "index") segments.push(name);
+  if (segments.some((s) => s === "." || s === "..")) return null;
   return base + segments.map(encodeURIComponent).join("/");
 }
 

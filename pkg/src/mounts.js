@@ -3,7 +3,8 @@
 // ChromaFs of its own that shows its pages under its directory (`mountAt`), so a command
 // that stays inside one mount is that mount's command, pushed down to Chroma exactly as
 // on a single collection. A command that reaches several mounts (`grep -rn x /`) runs as
-// just-bash's own over all of them, within every mount's budget; `search` asks each mount
+// just-bash's own over all of them, within one budget that every mount draws on (the first
+// mount's limits); `search` asks each mount
 // and interleaves their rankings. Paths outside every mount (the scratch directory) belong
 // to the first mount.
 
@@ -390,6 +391,8 @@ async function connectMounts(ChromaFs, options) {
     for (const [, fs] of opened) fs.free();
     throw e;
   }
+  // One command over several mounts may send what one command may, not that much a mount.
+  for (const [, fs] of opened.slice(1)) fs.shareBudget(opened[0][1]);
   return new MountedFs(opened);
 }
 

@@ -10,6 +10,9 @@
 //! of the deadline. A refused request fails at once and is never retried, so a command
 //! that hits its limit stops with that reason instead of a partial answer. Requests
 //! outside any command (`connect`, a host's own `readFile`) are not limited.
+//!
+//! Several sessions shown as one shell (mounts) share one budget ([`Budget::join`]): a
+//! command over all of them may send what one command may, not that much per session.
 
 use crate::base::sync::LocalFuture;
 use crate::chroma::transport::{HttpRequest, HttpResponse, Refusal, Transport, TransportError};
@@ -49,16 +52,33 @@ struct Open {
     aborted: bool,
 }
 
-/// One session's command budget.
-pub(crate) struct Budget {
-    limits: Limits,
+/// The running command and the count of commands: what sessions sharing a budget share.
+#[derive(Default)]
+struct State {
     open: RefCell<Open>,
     commands: RefCell<u64>,
 }
 
+/// One session's command budget.
+pub(crate) struct Budget {
+    limits: Limits,
+    state: RefCell<Rc<State>>,
+}
+
 impl Budget {
     pub(crate) fn new(limits: Limits) -> Self {
-        Budget { limits, open: RefCell::default(), commands: RefCell::new(0) }
+        Budget { limits, state: RefCell::default() }
+    }
+
+    fn state(&self) -> Rc<State> {
+        self.state.borrow().clone()
+    }
+
+    /// From now on this budget is `other`'s: a command open on either is open on both, and
+    /// their requests count together, held to the limits of the session that opened it.
+    pub(crate) fn join(&self, other: &Budget) {
+        let shared = other.state();
+        *self.state.borrow_mut() = shared;
     }
 
     /// Opens a command's budget at `now`, or joins the one already open.
@@ -71,7 +91,8 @@ impl Budget {
     /// held to `tighter` as well as to the session's limits (a server bounds each call it
     /// answers whatever the session allows).
     pub(crate) fn begin_within(&self, now: f64, tighter: Limits) {
-        let mut open = self.open.borrow_mut();
+        let state = self.state();
+        let mut open = state.open.borrow_mut();
         if open.depth == 0 {
             let limits = self.limits.within(tighter);
             *open = Open {
@@ -82,19 +103,21 @@ impl Budget {
                 deadline: limits.timeout_ms.map(|ms| now + ms as f64),
                 aborted: false,
             };
-            *self.commands.borrow_mut() += 1;
+            *state.commands.borrow_mut() += 1;
         }
         open.depth += 1;
     }
 
     pub(crate) fn end(&self) {
-        let mut open = self.open.borrow_mut();
+        let state = self.state();
+        let mut open = state.open.borrow_mut();
         open.depth = open.depth.saturating_sub(1);
     }
 
     /// Stops the open command: its requests not yet sent are refused.
     pub(crate) fn abort(&self) {
-        let mut open = self.open.borrow_mut();
+        let state = self.state();
+        let mut open = state.open.borrow_mut();
         if open.depth > 0 {
             open.aborted = true;
         }
@@ -102,12 +125,13 @@ impl Budget {
 
     /// Whether a command is running (outside one, nothing is limited).
     pub(crate) fn in_command(&self) -> bool {
-        self.open.borrow().depth > 0
+        self.state().open.borrow().depth > 0
     }
 
     /// When the running command began; `now` outside one (each read is its own moment).
     pub(crate) fn started(&self, now: f64) -> f64 {
-        let open = self.open.borrow();
+        let state = self.state();
+        let open = state.open.borrow();
         if open.depth > 0 {
             open.started
         } else {
@@ -117,26 +141,29 @@ impl Budget {
 
     /// What is left of the running command's time at `now`, with its limit, when it has one.
     pub(crate) fn time_left(&self, now: f64) -> Option<(f64, u32)> {
-        let open = self.open.borrow();
+        let state = self.state();
+        let open = state.open.borrow();
         let deadline = open.deadline.filter(|_| open.depth > 0)?;
         Some(((deadline - now).max(0.0), open.limits.timeout_ms.unwrap_or(0)))
     }
 
     /// Requests the running command may still send, when it is limited.
     pub(crate) fn requests_left(&self) -> Option<u64> {
-        let open = self.open.borrow();
+        let state = self.state();
+        let open = state.open.borrow();
         let most = open.limits.max_requests.filter(|_| open.depth > 0)?;
         Some(most.saturating_sub(open.requests))
     }
 
     /// Commands begun so far (a new one lets a tripped breaker probe at once).
     pub(crate) fn commands(&self) -> u64 {
-        *self.commands.borrow()
+        *self.state().commands.borrow()
     }
 
     /// Takes one request from the open budget; the timeout it may wait, or why not.
     fn take(&self, now: f64, timeout_ms: u32) -> Result<u32, Refusal> {
-        let mut open = self.open.borrow_mut();
+        let state = self.state();
+        let mut open = state.open.borrow_mut();
         if open.depth == 0 {
             return Ok(timeout_ms);
         }
@@ -161,7 +188,8 @@ impl Budget {
 
     /// Why a request that timed out at `now` failed: the deadline, when it has passed.
     fn past_deadline(&self, now: f64) -> Option<Refusal> {
-        let open = self.open.borrow();
+        let state = self.state();
+        let open = state.open.borrow();
         let passed = open.depth > 0 && open.deadline.is_some_and(|d| now >= d);
         passed.then(|| Refusal::Deadline(open.limits.timeout_ms.unwrap_or(0)))
     }
@@ -243,6 +271,28 @@ mod tests {
         assert_eq!(chroma.requests().len(), 3, "refused requests are not sent");
         assert_eq!(budget.commands(), 2);
         assert_eq!(Refusal::Spent(2).to_string(), "the command used its budget of 2 requests (maxRequestsPerCommand)");
+    }
+
+    #[test]
+    fn joined_budgets_are_one_budget_held_to_the_limits_of_the_session_that_opened_it() {
+        let (chroma, first, a) = budgeted(Limits { max_requests: Some(3), timeout_ms: None });
+        let second = Rc::new(Budget::new(Limits { max_requests: Some(100), timeout_ms: None }));
+        second.join(&first);
+        let b = Budgeted::new(Rc::new(chroma.clone()), second.clone());
+        first.begin(0.0);
+        second.begin(0.0);
+        assert!(send(&a).is_ok());
+        assert!(send(&b).is_ok());
+        assert!(send(&b).is_ok());
+        assert_eq!(send(&b), Err(TransportError::NotSent(Refusal::Spent(3))), "three in all, not three each");
+        assert_eq!(send(&a), Err(TransportError::NotSent(Refusal::Spent(3))));
+        second.abort();
+        first.end();
+        assert!(second.in_command(), "the command is open until both sessions end it");
+        second.end();
+        assert!(!first.in_command());
+        assert_eq!(first.commands(), 1, "one command, begun twice");
+        assert_eq!(chroma.requests().len(), 3);
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub(crate) struct Filesystem {
     store: PageStore,
     history: RefCell<History>,
     budget: Rc<Budget>,
+    /// The count of commands the budget had at this session's last command: a new one
+    /// lets a tripped breaker probe at once.
+    commands_seen: std::cell::Cell<u64>,
     journal: Journal,
     /// The session's transport, for its clock.
     transport: Rc<dyn Transport>,
@@ -133,6 +136,7 @@ impl Filesystem {
             store,
             history: RefCell::default(),
             budget,
+            commands_seen: std::cell::Cell::new(0),
             journal: Journal::default(),
             transport,
             scratch,
@@ -248,12 +252,18 @@ impl Filesystem {
     /// A command starts (see [`crate::chroma::budget`] and [`crate::fs::journal`]), held to
     /// `tighter` limits too; the mark to end it with.
     pub(crate) fn begin_command_within(&self, tighter: Limits) -> u64 {
-        let first = self.budget.commands();
         self.budget.begin_within(self.transport.now_ms(), tighter);
-        if self.budget.commands() != first {
+        let commands = self.budget.commands();
+        if self.commands_seen.replace(commands) != commands {
             self.client.breaker().rearm();
         }
         self.journal.mark()
+    }
+
+    /// This session's commands draw on `other`'s budget from now on (several sessions shown
+    /// as one shell: a command over all of them may send what one command may).
+    pub(crate) fn share_budget(&self, other: &Filesystem) {
+        self.budget.join(&other.budget);
     }
 
     /// `work`'s outcome, or the running command's time limit when that passes first (work

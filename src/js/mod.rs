@@ -380,6 +380,13 @@ impl ChromaFs {
         plain(&self.inner.end_command(mark as u64))
     }
 
+    /// From now on this session's commands draw on `other`'s budget: a command open on
+    /// either is open on both and their requests count together (mounts shown as one shell).
+    #[wasm_bindgen(js_name = shareBudget)]
+    pub fn share_budget(&self, other: &ChromaFs) {
+        self.inner.share_budget(&other.inner);
+    }
+
     /// The host aborted the running command: nothing more is sent for it.
     #[wasm_bindgen(js_name = abortCommand)]
     pub fn abort_command(&self) {

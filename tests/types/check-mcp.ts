@@ -17,8 +17,11 @@ import {
 } from "chromafs/mcp";
 
 export async function edge(request: Request, fs: ChromaFs): Promise<Response> {
-  const groups: string[] | null = await tokenAuthorizer({ secret: ["staff"] })(request);
+  const found = await tokenAuthorizer({ secret: ["staff"] })(request);
+  const groups: string[] | null = found && found.groups;
+  const caller: string | null = found && found.caller;
   void groups;
+  void caller;
   const server = createMcpServer(fs, { toolPrefix: "docs_", docs: "the Acme docs" });
   return answerMcp(request, server);
 }
@@ -29,10 +32,17 @@ export async function node(): Promise<void> {
   await serveStdio({ url: "http://127.0.0.1:8000", collection: "docs", groups: ["staff"] }, { name: "acme" });
   const http = await serveHttp(
     { url: "http://127.0.0.1:8000", collection: "docs" },
-    { port: 0, authorize: tokenAuthorizer({ t: [] }), requireToken: true },
+    { port: 0, authorize: tokenAuthorizer({ t: [] }), requireToken: true, workers: 2, limits: { memoryMiB: 256 } },
   );
   const url: string = http.url;
+  const moved: number | undefined = http.stats()?.moved;
   void url;
+  void moved;
+  const own = await serveHttp(
+    { url: "http://127.0.0.1:8000", collection: "docs" },
+    { authorize: async () => ({ groups: ["staff"], caller: "user 7" }), workers: 0 },
+  );
+  await own.close();
   await http.close();
   const cap: 30000 = MAX_OUTPUT;
   void cap;
@@ -44,9 +54,11 @@ export async function signedIn(request: Request, fs: ChromaFs): Promise<Response
   const admitted = await admit(request, { authorize, requireToken: true, resource: "https://docs.example.com/mcp" });
   if (admitted.status !== undefined) return new Response(admitted.message, { status: admitted.status, headers: admitted.headers });
   const groups: string[] = admitted.groups;
+  const who: { key: string; anonymous: boolean } = admitted.caller;
   void groups;
+  void who;
   const meta = protectedResourceMetadata({ resource: "https://docs.example.com/mcp", issuer: authorize.issuer });
-  const where: string = metadataUrl(meta.resource) + pageUrl("https://docs.example.com/", "/index.mdx");
+  const where: string = metadataUrl(meta.resource) + (pageUrl("https://docs.example.com/", "/index.mdx") ?? "");
   const site: string | null = mountedSites({ "/docs": "https://docs.example.com" })("/docs/index.mdx");
   void site;
   void where;

@@ -49,6 +49,7 @@ export function mountsOf(values) {
     const match = /^(\/[^/=]+)\/?=([^@]+)(?:@(.+))?$/.exec(m);
     if (!match) throw new UsageError(`--mount must be /DIR=COLLECTION or /DIR=COLLECTION@URL, got '${m}'`);
     const [, dir, collection, site] = match;
+    if (dir === "/." || dir === "/..") throw new UsageError(`--mount ${dir}: a mount is a directory's name under /, such as /docs`);
     if (mounts[dir]) throw new UsageError(`--mount ${dir} is given twice`);
     mounts[dir] = { collection };
     if (site !== undefined) {
@@ -93,11 +94,13 @@ export function groupsOf(values) {
  * embedded the collection (its manifest says which), else none; a model that is not
  * installed is said once on stderr, and search then ranks by words.
  */
-export async function embedderFor(fs, who = "chromafs") {
+export async function embedderFor(fs, who = "chromafs", { deferred = false } = {}) {
   const model = fs.info().embedding?.model;
   if (!Object.hasOwn(MODELS, model ?? "")) return undefined;
-  const { createEmbedder } = await import("../../embed.mjs");
-  return createEmbedder({ model }).catch((e) => {
+  const { createEmbedder, deferredEmbedder } = await import("../../embed.mjs");
+  // A server's worker threads build the model themselves: this thread need not load it.
+  const made = deferred ? Promise.resolve().then(() => deferredEmbedder({ model })) : createEmbedder({ model });
+  return made.catch((e) => {
     process.stderr.write(`${who}: search ranks by words only: ${e.message}\n`);
     return undefined;
   });
@@ -111,11 +114,12 @@ export function connectDocs(options) {
 /**
  * A session with `options`, and `options` with the built-in model for each collection it
  * embedded (the session's tree says which). A model that is not installed is said on stderr.
+ * `how.deferred`: the model is loaded where it is first used (an MCP server's workers).
  */
-export async function withModel(options, who) {
+export async function withModel(options, who, how = {}) {
   const fs = await connectDocs(options);
   if (!options.mounts) {
-    const embed = await embedderFor(fs, who);
+    const embed = await embedderFor(fs, who, how);
     return { fs, options: embed ? { ...options, embed } : options };
   }
   const infos = fs.info().mounts;
@@ -123,7 +127,7 @@ export async function withModel(options, who) {
   const loaded = new Map();
   for (const dir of Object.keys(options.mounts)) {
     const model = infos[dir]?.embedding?.model;
-    if (!loaded.has(model)) loaded.set(model, await embedderFor({ info: () => infos[dir] }, who));
+    if (!loaded.has(model)) loaded.set(model, await embedderFor({ info: () => infos[dir] }, who, how));
   }
   if (![...loaded.values()].some(Boolean)) return { fs, options };
   const mounts = Object.fromEntries(

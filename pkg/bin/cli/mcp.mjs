@@ -62,16 +62,22 @@ export async function runMcp(conn, values) {
       ["callTimeoutMs", count(values, "call-timeout-ms")],
       ["maxRequests", count(values, "max-requests")],
       ["callsInFlight", count(values, "calls-in-flight")],
+      ["memoryMiB", count(values, "memory-mib")],
     ].filter(([, v]) => v !== undefined),
   );
+  if (limits.memoryMiB !== undefined && limits.memoryMiB < 64) throw new UsageError("--memory-mib must be at least 64");
   const named = conn.mounts ? `the docs mounted at ${Object.keys(conn.mounts).join(", ")}` : `the ${conn.collection} docs`;
-  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? named, limits };
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && (!/^\d+$/.test(values.workers) || !Number.isSafeInteger(workers))) {
+    throw new UsageError(`--workers must be a whole number (0: calls run in the server's own thread), got '${values.workers}'`);
+  }
+  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? named, limits, workers };
   const sites = sitesOf(conn, values);
   if (sites) options.baseUrl = sites;
   // A collection the built-in model embedded gets it for the search tool. The probe has
   // stdio's groups, which serveStdio is given again below; over HTTP it has none.
   const base = optionsOf(conn);
-  const probe = await withModel(values.http === undefined ? { ...base, groups: groupsOf(values) } : base, "chromafs mcp").catch(() => null);
+  const probe = await withModel(values.http === undefined ? { ...base, groups: groupsOf(values) } : base, "chromafs mcp", { deferred: true }).catch(() => null);
   const connectOptions = probe?.options ?? base;
   if (probe) {
     reportBroken(probe.fs, conn);

@@ -219,14 +219,72 @@ test("the spec's endpoint rule: a foreign Origin, or a foreign Host on loopback,
     );
   assert.equal((await ask("http://evil.example")).status, 403);
   assert.equal((await ask("https://docs.acme.example")).status, 200, "its own origin");
-  assert.equal((await ask("https://app.example.com")).status, 200);
+  const allowed = await ask("https://app.example.com");
+  assert.equal(allowed.status, 200);
+  assert.equal(allowed.headers.get("access-control-allow-origin"), "https://app.example.com");
   assert.equal((await ask()).status, 200);
+  const preflight = await answerMcp(
+    new Request("https://docs.acme.example/mcp", { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } }),
+    createMcpServer(fs),
+    { allowOrigins: ["https://app.example.com"] },
+  );
+  assert.equal(preflight.status, 204);
+  assert.equal(preflight.headers.get("access-control-allow-origin"), "https://app.example.com");
   fs.free();
+});
+
+/** A raw HTTP/1.1 request over a socket, so that headers can repeat: the status line's code. */
+async function rawStatus(url, head) {
+  const { connect } = await import("node:net");
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(head));
+    let got = "";
+    socket.on("data", (b) => (got += b));
+    socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(got)?.[1])));
+    socket.on("error", reject);
+  });
+}
+
+test("the endpoint rules: a repeated Host is 400, allowed browser origins get CORS, the public URL keeps its scheme", async () => {
+  const server = await serve({ allowOrigins: ["https://app.example.com"], publicUrl: "https://docs.acme.example/mcp" });
+  const { host } = new URL(server.url);
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+  const request = (hosts) =>
+    `POST /mcp HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join("")}Content-Type: application/json\r\n` +
+    `Accept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+  const send = (method, headers = {}) => fetch(server.url, { method, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: method === "POST" ? body : undefined });
+  try {
+    assert.equal(await rawStatus(server.url, request([host])), 200);
+    assert.equal(await rawStatus(server.url, request([host, "evil.example"])), 400, "RFC 9112: a repeated Host");
+    assert.equal(await rawStatus(server.url, request([host, host])), 400);
+    // A browser page of an allowed origin: its preflight is answered, and its answers readable.
+    const pre = await send("OPTIONS", { origin: "https://app.example.com", "access-control-request-method": "POST", "access-control-request-headers": "content-type, authorization, mcp-protocol-version" });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers.get("access-control-allow-origin"), "https://app.example.com");
+    assert.match(pre.headers.get("access-control-allow-methods"), /POST/);
+    for (const h of ["authorization", "content-type", "mcp-protocol-version", "mcp-session-id"]) assert.match(pre.headers.get("access-control-allow-headers"), new RegExp(h));
+    const posted = await send("POST", { origin: "https://app.example.com" });
+    assert.equal(posted.status, 200);
+    assert.equal(posted.headers.get("access-control-allow-origin"), "https://app.example.com");
+    assert.match(posted.headers.get("access-control-expose-headers"), /mcp-session-id/);
+    // Any other origin: refused, and nothing that would let a browser read it.
+    const foreign = await send("OPTIONS", { origin: "https://evil.example", "access-control-request-method": "POST" });
+    assert.equal(foreign.status, 403);
+    assert.equal(foreign.headers.get("access-control-allow-origin"), null);
+    assert.equal((await send("POST")).headers.get("access-control-allow-origin"), null, "no Origin, no CORS");
+    // Behind https://docs.acme.example, its http:// origin is another origin.
+    assert.equal((await send("POST", { origin: "https://docs.acme.example" })).status, 200);
+    assert.equal((await send("POST", { origin: "http://docs.acme.example" })).status, 403);
+  } finally {
+    await server.close();
+  }
 });
 
 test("a tokens map must be an object of real tokens", () => {
   assert.throws(() => tokenAuthorizer([["admin"]]), /must be a JSON object/);
   assert.throws(() => tokenAuthorizer({ x: ["admin"] }), /at least 16 characters/);
+  assert.throws(() => tokenAuthorizer({ "a long enough token": ["admin"] }), /a character a bearer token cannot/);
   assert.throws(() => tokenAuthorizer({ "a-long-enough-token": "admin" }), /array of group names/);
   assert.throws(() => tokenAuthorizer(null), /must be a JSON object/);
 });

@@ -52,6 +52,13 @@ test("a page's public URL: the path under the base URL, extension dropped, index
   assert.equal(pageUrl("https://docs.acme.test/", "/api specs/v2.json"), "https://docs.acme.test/api%20specs/v2");
   assert.equal(pageUrl("https://docs.acme.test/", "/Makefile"), "https://docs.acme.test/Makefile");
   assert.equal(pageUrl("https://docs.acme.test/", "/notes/.env"), "https://docs.acme.test/notes/.env");
+  // A name that would be a dot segment has no address: a URL parser reads it as a step up.
+  for (const path of ["/guides/..md", "/guides/...md", "/..mdx", "/a/.md.md"]) {
+    const url = pageUrl("https://docs.acme.test/site/", path);
+    assert.ok(url === null || new URL(url).pathname.startsWith("/site/"), `${path} → ${url}`);
+  }
+  assert.equal(pageUrl("https://docs.acme.test/site/", "/guides/..md"), null);
+  assert.equal(pageUrl("https://docs.acme.test/site/", "/guides/...md"), null);
 });
 
 test("the tools come in a fixed order, each with every annotation", async () => {
@@ -217,5 +224,11 @@ test("the command line refuses sign-in and source options that cannot work, and 
     const r = await cli(["mcp", ...conn, ...args]);
     assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, message, args.join(" "));
+  }
+  for (const mount of ["/..=mcp-tools", "/.=mcp-tools", "/../x=mcp-tools"]) {
+    const r = await cli(["mcp", "--url", chromaUrl(), "--mount", mount]);
+    assert.equal(r.code, 2, `${mount}: ${r.stderr}`);
+    assert.match(r.stderr, /--mount/, mount);
+    assert.doesNotMatch(r.stderr, /TypeError|at .*\.m?js:\d+/, `${mount}: no stack trace`);
   }
 });

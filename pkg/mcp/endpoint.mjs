@@ -1,0 +1,74 @@
+// The rules an MCP endpoint applies before it reads a request: the specification's Origin and
+// Host rule (a web page the user visits must not drive the server from their browser, and a
+// name rebound to 127.0.0.1 must not reach a server on loopback), one Host per request
+// (RFC 9112 §3.2), and CORS for the browser origins the operator allowed — those, and no
+// others, get the headers a browser needs to call the endpoint and read its answers.
+import { header, headerCount } from "./request.mjs";
+
+/** Whether `host` (an address to listen on, or a Host header's name) is this machine's loopback. */
+export function isLoopback(host) {
+  const name = String(host).replace(/^\[|\]$/g, "").toLowerCase();
+  return name === "localhost" || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+/**
+ * The MCP specification's rule for an HTTP endpoint: why `request` must be refused with
+ * 403, or `null`. An `Origin` that is present must be one of `allowOrigins` (browser pages
+ * allowed to call the server) or `ownOrigins`; when `hosts` is given (a server listening on
+ * loopback), the `Host` must be one of them, so a page that rebinds its own name to
+ * 127.0.0.1 (DNS rebinding) is refused.
+ */
+export function endpointRefusal(request, { allowOrigins = [], ownOrigins = [], hosts = null } = {}) {
+  const origin = header(request, "origin");
+  if (origin !== null && !allowOrigins.includes(origin) && !ownOrigins.includes(origin)) {
+    return "this Origin may not call the server (allow it with --allow-origin)";
+  }
+  if (hosts) {
+    const host = (header(request, "host") ?? "").toLowerCase();
+    if (!hosts.includes(host)) return "this Host is not the server's own";
+  }
+  return null;
+}
+
+/**
+ * Why `request` must be refused before anything else reads it, as `{ status, message }`,
+ * or `null`: 400 for a request that names more than one Host, then 403 by `endpointRefusal`.
+ */
+export function requestRefusal(request, rules) {
+  if (headerCount(request, "host") > 1) return { status: 400, message: "the request names more than one Host" };
+  const refusal = endpointRefusal(request, rules);
+  return refusal ? { status: 403, message: refusal } : null;
+}
+
+/** The request headers an MCP client sends from a browser. */
+const ALLOWED_HEADERS = "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id";
+/** The response headers an MCP client reads. */
+const EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate";
+
+/**
+ * CORS headers for `request`: for an `Origin` the operator allowed, what lets a browser
+ * page read the answer; for any other request (no Origin, or the server's own), none.
+ */
+export function corsHeaders(request, { allowOrigins = [] } = {}) {
+  const origin = header(request, "origin");
+  if (origin === null || !allowOrigins.includes(origin)) return {};
+  return { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED_HEADERS, vary: "Origin" };
+}
+
+/** The answer to a CORS preflight (`OPTIONS`) whose origin gave `cors` (see corsHeaders). */
+export function preflight(cors) {
+  if (!cors["access-control-allow-origin"]) return { status: 204, headers: { allow: "GET, POST, DELETE, OPTIONS" } };
+  const headers = {
+    ...cors,
+    "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+    "access-control-allow-headers": ALLOWED_HEADERS,
+    "access-control-max-age": "600",
+  };
+  return { status: 204, headers };
+}
+
+/** A JSON-RPC error response, as the transport answers. */
+export function refusedResponse(status, message, headers = {}) {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
+}

@@ -1,0 +1,96 @@
+// The chromafs sessions a server keeps between calls, and how one call runs on one.
+//
+// Connecting costs a request and, the first time in a process, the path tree; a call should
+// cost what its command costs. So sessions wait between calls, one group set each, and a
+// call leases one. Before the call runs, a kept session checks with one small request that
+// the collection's tree is still the one it opened with: after a re-ingest the call gets a
+// new session, so a page made private is gone from the next call on.
+
+/**
+ * Sessions kept between calls, one group set each: `lease(groups)` gives an idle session
+ * (or connects one) as `{ fs, pooled: true, release(stale) }`. A released session waits for
+ * the next call of its group set; a stale one (the docs changed) is freed. `connect(groups)`
+ * opens a session. At most `idlePerGroups` sessions wait per group set and `maxIdle` in all,
+ * the least recently used freed first.
+ */
+export function sessionPool(connect, { idlePerGroups = 2, maxIdle = 32 } = {}) {
+  const idle = new Map(); // group-set key → sessions, most recently released last
+  let count = 0;
+  const evict = () => {
+    while (count > maxIdle) {
+      const [key, list] = idle.entries().next().value;
+      list.shift().free?.();
+      count -= 1;
+      if (!list.length) idle.delete(key);
+    }
+  };
+  return {
+    async lease(groups) {
+      const key = JSON.stringify([...new Set(groups)].sort());
+      const list = idle.get(key);
+      let fs = list?.pop();
+      if (list && !list.length) idle.delete(key);
+      if (fs) count -= 1;
+      else fs = await connect(JSON.parse(key));
+      return {
+        fs,
+        pooled: true,
+        release(stale) {
+          if (stale) return void fs.free?.();
+          const mine = idle.get(key) ?? [];
+          if (mine.length >= idlePerGroups) return void fs.free?.();
+          idle.delete(key); // re-inserted: the most recently used group set goes last
+          idle.set(key, [...mine, fs]);
+          count += 1;
+          evict();
+        },
+      };
+    },
+    /** Frees every idle session. */
+    close() {
+      for (const list of idle.values()) for (const fs of list) fs.free?.();
+      idle.clear();
+      count = 0;
+    },
+  };
+}
+
+/** A lease of the session a call runs on, whatever form `source` takes. */
+async function leaseOf(source) {
+  if (typeof source?.lease === "function") return source.lease();
+  const fs = typeof source === "function" ? await source() : source;
+  return { fs, pooled: false, release() {} };
+}
+
+/**
+ * Runs `body(fs)` as one call: one command of the session, held to `limits` (its requests
+ * and wall time), aborted with `signal`. A pooled session is checked first, and replaced
+ * when the docs changed since it was opened. Resolves with `{ value, failed }`: `failed`
+ * when a read failed anywhere in the call (Chroma down, a budget spent).
+ */
+export async function withSession(source, limits, signal, body) {
+  const bracket = { maxRequests: limits.maxRequests, timeoutMs: limits.callTimeoutMs };
+  let lease = await leaseOf(source);
+  let mark = lease.fs.beginCommand(bracket);
+  // A check that cannot be made (Chroma down) keeps the session: the call then reports why.
+  if (lease.pooled && !(await lease.fs.isCurrent().catch(() => true))) {
+    lease.fs.endCommand(mark);
+    lease.release(true);
+    lease = await leaseOf(source);
+    mark = lease.fs.beginCommand(bracket);
+  }
+  const { fs } = lease;
+  const abort = () => fs.abortCommand();
+  if (signal.aborted) abort();
+  signal.addEventListener("abort", abort, { once: true });
+  let value;
+  try {
+    value = await body(fs);
+  } finally {
+    signal.removeEventListener("abort", abort);
+    const report = fs.endCommand(mark);
+    lease.release(false);
+    value = value && { value, failed: report.total > 0 };
+  }
+  return value;
+}

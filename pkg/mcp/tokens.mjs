@@ -1,0 +1,51 @@
+// Bearer tokens of the operator's own, each mapped to the groups it sees: `authorize` for a
+// server that does not sign its users in with an identity provider. Tokens are compared by
+// their SHA-256 digests in a time that does not depend on where they differ (WebCrypto, so it
+// runs in every runtime), and the caller a token names is its entry in the map, however the
+// request spelled its `Authorization` header.
+import { bearerToken, digest } from "./request.mjs";
+
+/** The shortest bearer token accepted: a guessable token is no access control. */
+export const MIN_TOKEN_CHARS = 16;
+
+/** Equal digests, in a time that does not depend on where they differ. */
+function sameDigest(a, b) {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length && i < b.length; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}
+
+/**
+ * `authorize(request)` from a token map (`{ "TOKEN": ["group", …] }`): for the request's
+ * `Authorization: Bearer TOKEN` (RFC 6750), `{ groups, caller }` where `caller` names the
+ * map's entry; `null` for a missing, malformed or unknown token. Every entry is compared, in
+ * constant time. `request` is a fetch `Request` or Node's `IncomingMessage`. The map must be
+ * a plain object whose tokens have at least MIN_TOKEN_CHARS characters, each mapped to an
+ * array of group names.
+ */
+export function tokenAuthorizer(tokens) {
+  if (tokens === null || typeof tokens !== "object" || Array.isArray(tokens) || Object.getPrototypeOf(tokens) !== Object.prototype) {
+    throw new TypeError('tokens must be a JSON object mapping each token to an array of group names, e.g. {"3f9c…": ["staff"]}');
+  }
+  const entries = Object.entries(tokens).map(([token, groups], i) => {
+    if (!Array.isArray(groups) || groups.some((g) => typeof g !== "string")) {
+      throw new TypeError(`tokens map each token to an array of group names (token ${i + 1} does not)`);
+    }
+    if (token.length < MIN_TOKEN_CHARS || !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {
+      throw new TypeError(
+        `token ${i + 1} is too short or holds a character a bearer token cannot: tokens have at least ${MIN_TOKEN_CHARS} ` +
+          "characters among letters, digits and - . _ ~ + / (then = signs)",
+      );
+    }
+    return [token, [...groups]];
+  });
+  const known = Promise.all(entries.map(async ([token, groups], i) => [await digest(token), groups, i]));
+  return async (request) => {
+    const token = bearerToken(request);
+    if (!token) return null;
+    const given = await digest(token);
+    let found = null;
+    for (const [d, groups, i] of await known) if (sameDigest(d, given) && !found) found = { groups: [...groups], caller: `token entry ${i + 1}` };
+    return found;
+  };
+}

@@ -1,0 +1,126 @@
+// The docs' two MCP tools: what each is (name, description, input and output schemas) and
+// what one call of it does on a session. Both halves are plain functions of their inputs, so
+// the same call runs in the server's own thread (edge runtimes) or in a worker thread of a
+// Node server, and gives the same outcome either way:
+//   { result: { stdout, stderr, exitCode }, isError, structured?, failed }
+// `failed` says a read failed somewhere in the call (Chroma down, a budget spent): the call
+// is then a tool error, whatever the command printed.
+import { Bash } from "just-bash";
+import { z } from "zod";
+import { safeExec, toolDescription } from "../dist/api.mjs";
+import { bounded, MAX_OUTPUT } from "./limits.mjs";
+import { withSession } from "./sessions.mjs";
+import { resultsText, searchResults, withPageUrls } from "./sources.mjs";
+
+/** What every tool is: it reads the docs, changes nothing, and reaches nothing else. */
+const TOOL_ANNOTATIONS = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+
+/** The `search` tool's structured result: the pages found, best first. */
+const SEARCH_OUTPUT = {
+  results: z
+    .array(
+      z.object({
+        path: z.string().describe("the page, e.g. /guides/install.mdx"),
+        startLine: z.number().int().nullable().describe("first line of the best-matching part"),
+        endLine: z.number().int().nullable().describe("last line of the best-matching part"),
+        score: z.number().describe("relevance, higher is better"),
+        snippet: z.string().nullable().describe("the part's most telling line"),
+        url: z.string().nullable().describe("the page's public address, when the server knows the site's base URL"),
+      }),
+    )
+    .describe("the pages found, best first"),
+};
+
+/** The pages a `search` call returns when it does not say. */
+export const DEFAULT_K = 10;
+
+const definitions = new Map();
+
+/**
+ * The tools' names and MCP definitions, in the order they are listed. A server answers each
+ * HTTP request with a server of its own, so the definitions (schemas and all) are made once
+ * per set of options and shared.
+ */
+export function toolDefinitions(options) {
+  const key = JSON.stringify([options.toolPrefix ?? "", options.docs, options.limits.callTimeoutMs, options.limits.maxCommandChars, options.limits.maxQueryChars, options.hasBase]);
+  let made = definitions.get(key);
+  if (!made) {
+    if (definitions.size >= 64) definitions.clear();
+    made = define(options);
+    definitions.set(key, made);
+  }
+  return made;
+}
+
+function define({ toolPrefix = "", docs, limits, hasBase }) {
+  return [
+    [
+      "bash",
+      `${toolPrefix}bash`,
+      {
+        description:
+          toolDescription({ docs }) +
+          `\n\nEach call is one command line, run on its own: it starts in / and nothing carries over to the next call. ` +
+          `Output is cut at ${MAX_OUTPUT.toLocaleString("en")} characters, and a call stops after ${limits.callTimeoutMs / 1000} s. ` +
+          "Use the search tool first when you do not know the exact words.",
+        inputSchema: {
+          command: z.string().min(1).max(limits.maxCommandChars).describe("one bash command line, e.g. grep -rn 'api_key' / | head -20"),
+        },
+        annotations: TOOL_ANNOTATIONS,
+      },
+    ],
+    [
+      "search",
+      `${toolPrefix}search`,
+      {
+        description:
+          `Ranked search over ${docs}: the pages that best answer a question, best first, each as PATH:START-END ` +
+          `with its most telling line${hasBase ? " and the page's public URL (cite it)" : ""}. ` +
+          "Read a hit with the bash tool (sed -n 'START,ENDp' PATH), then grep for exact strings. " +
+          "Use it when you do not know the exact words; use grep in the bash tool for every occurrence of a known string.",
+        inputSchema: {
+          query: z.string().min(1).max(limits.maxQueryChars).describe("a question or keywords, e.g. how do I rotate an API key"),
+          k: z.number().int().min(1).max(50).optional().describe(`pages to return (default ${DEFAULT_K})`),
+          path: z.string().max(4096).optional().describe("search only under this directory, e.g. /api"),
+          lang: z
+            .string()
+            .max(16)
+            .optional()
+            .describe("search only pages in this language (a code: en, fr, ja, zh-cn); without it, a question's own language ranks first"),
+        },
+        outputSchema: SEARCH_OUTPUT,
+        annotations: TOOL_ANNOTATIONS,
+      },
+    ],
+  ];
+}
+
+/** `bash`: one command line in a fresh shell over the session, starting in `/`. */
+async function bash(fs, { command }, { limits, base, signal }) {
+  const customCommands = withPageUrls(fs.commands(), base);
+  const shell = new Bash({ fs, cwd: "/", customCommands, executionLimitProfile: "hardened", executionLimits: limits.executionLimits });
+  return { result: await safeExec(shell, command, { signal }), isError: false };
+}
+
+/** `search`: the ranked search, as text and as structured results with each page's address. */
+async function search(fs, { query, k, path, lang }, { base }) {
+  const args = ["--json", "-n", String(k ?? DEFAULT_K), ...(path ? ["--path", path] : []), ...(lang ? ["--lang", lang] : []), "--", query];
+  const ran = await fs.searchCommand(args, "/");
+  if (ran.exitCode === 2) return { result: ran, isError: true };
+  const results = searchResults(ran.stdout, base);
+  return { result: { ...ran, stdout: resultsText(results) }, isError: false, structured: { results } };
+}
+
+const TOOLS = { bash, search };
+
+/**
+ * One call of `tool` with `args` on a session of `source` (see withSession), held to
+ * `limits`, stopped by `signal`; `base` is the site's base URL or a mounts' rule. The
+ * outcome's streams are cut to what a tool result can show.
+ */
+export async function runTool(source, tool, args, { limits, base = null, signal }) {
+  const run = TOOLS[tool];
+  if (!run) throw new TypeError(`no tool named ${JSON.stringify(tool)}`);
+  const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal }));
+  return { ...value, result: bounded(value.result), failed };
+}

@@ -1,0 +1,102 @@
+// One call cannot stall the others: a Node MCP server runs each call in a worker thread that
+// can be stopped. With the SDK's own client over streamable HTTP and a real Chroma: a command
+// that computes for seconds without yielding ends at its deadline while another client is
+// answered; a caller who shared a worker with it is answered anyway; a command that outgrows
+// its worker's heap ends with "ran out of memory" and the server goes on. Orders, not times:
+// each test checks what was answered before what.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ingest } from "chromafs";
+import { serveHttp } from "chromafs/mcp";
+import { chromaUrl } from "../helpers.mjs";
+
+const PAGES = { "index.md": "# Acme\nStart here.\n", "guides/keys.md": "Rotate the signing key every month.\n" };
+
+before(async () => {
+  await ingest({ url: chromaUrl(), collection: "mcp-isolation", files: Object.entries(PAGES).map(([path, content]) => ({ path, content })) });
+});
+
+const text = (r) => r.content.map((c) => c.text).join("");
+
+async function client(url) {
+  const c = new Client({ name: "test", version: "1" });
+  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return c;
+}
+
+const bash = (c, command) => c.callTool({ name: "bash", arguments: { command } }, undefined, { timeout: 120_000 });
+
+/** A glob matched against an 8 MB string, twice: seconds of computing that never yields. */
+const RUNAWAY = "a=$(printf '%08000000d' 1); [[ $a == *y* ]]; [[ $a == *y* ]]; echo finished";
+
+/** `promise`, and the order in which it settled among those `order` records. */
+function noted(promise, order, name) {
+  return promise.then((r) => {
+    order.push(name);
+    return r;
+  });
+}
+
+test("a command that computes without yielding ends at its deadline, and another client is answered meanwhile", async () => {
+  const server = await serveHttp({ url: chromaUrl(), collection: "mcp-isolation" }, { limits: { callTimeoutMs: 2000 } });
+  const [a, b] = await Promise.all([client(server.url), client(server.url)]);
+  try {
+    const order = [];
+    const runaway = noted(bash(a, RUNAWAY), order, "runaway");
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 3; i++) assert.equal(text(await noted(bash(b, `echo other ${i}`), order, `other ${i}`)), `other ${i}\n`);
+    const r = await runaway;
+    assert.deepEqual(order, ["other 0", "other 1", "other 2", "runaway"], "the other client's calls were answered first");
+    assert.equal(r.isError, true);
+    assert.doesNotMatch(text(r), /finished/);
+    assert.match(text(r), /\[the call ran out of time after 2,000 ms\]/);
+    assert.equal(text(await bash(a, "cat /guides/keys.md")), PAGES["guides/keys.md"], "the caller's next call works");
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+    await server.close();
+  }
+});
+
+test("a call that shared its worker with a runaway command is answered anyway", async () => {
+  // One worker: the victim's call is on it when the runaway starts.
+  const server = await serveHttp({ url: chromaUrl(), collection: "mcp-isolation" }, { workers: 1, limits: { callTimeoutMs: 3000 } });
+  const [a, b] = await Promise.all([client(server.url), client(server.url)]);
+  try {
+    assert.equal(text(await bash(b, "echo warm")), "warm\n");
+    const order = [];
+    const victim = noted(bash(b, "sleep 1; cat /index.md"), order, "victim");
+    await new Promise((r) => setTimeout(r, 100));
+    const runaway = noted(bash(a, RUNAWAY), order, "runaway");
+    const [v, r] = await Promise.all([victim, runaway]);
+    assert.equal(text(v), PAGES["index.md"]);
+    assert.equal(v.isError, false);
+    assert.deepEqual(order, ["victim", "runaway"]);
+    assert.match(text(r), /\[the call ran out of time after 3,000 ms\]/);
+    const stats = server.stats();
+    assert.ok(stats.stalled >= 1 && stats.moved >= 1, JSON.stringify(stats));
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+    await server.close();
+  }
+});
+
+test("a command that outgrows its worker's heap ends with 'ran out of memory', and the server goes on", async () => {
+  const server = await serveHttp({ url: chromaUrl(), collection: "mcp-isolation" }, { limits: { memoryMiB: 96 } });
+  const [a, b] = await Promise.all([client(server.url), client(server.url)]);
+  try {
+    // Sixty strings of 9 MB, each a copy under just-bash's string and output limits: 540 MB.
+    const hungry = "a=$(printf '%09000000d' 1); for i in $(seq 1 60); do eval \"v$i=\\${a/0/$i}\"; done; echo kept";
+    const r = await bash(a, hungry);
+    assert.equal(r.isError, true);
+    assert.doesNotMatch(text(r), /kept/);
+    assert.match(text(r), /\[the call ran out of memory: a worker's heap holds 96 MiB\]/);
+    assert.equal(text(await bash(b, "cat /index.md")), PAGES["index.md"]);
+    assert.equal(text(await bash(a, "echo again")), "again\n");
+    assert.ok(server.stats().outOfMemory >= 1);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+    await server.close();
+  }
+});
