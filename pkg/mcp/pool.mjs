@@ -58,6 +58,8 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
   let closed = false;
   // Set when a worker could not start (a model that will not load): every call says why.
   let broken = null;
+  // Workers that ended before they were ready, in a row: a pool that cannot start one stops trying.
+  let failedStarts = 0;
 
   const live = () => [...slots].filter((s) => s.state !== "gone");
   const healthy = () => live().filter((s) => s.state === "starting" || s.state === "ready");
@@ -92,6 +94,7 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
   function onMessage(slot, m) {
     if (m.type === "ready") {
       if (slot.state === "starting") slot.state = "ready";
+      failedStarts = 0;
       drain();
     } else if (m.type === "done" || m.type === "error") {
       const attempt = slot.attempts.get(m.id);
@@ -118,10 +121,15 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
     Promise.resolve()
       .then(() => functions[fn](...args))
       .then(
-        (value) => slot.worker.postMessage({ type: "rpc-result", id, value }),
-        (e) => slot.worker.postMessage({ type: "rpc-result", id, error: { message: e?.message ?? String(e), code: e?.code } }),
+        (value) => post(slot, { type: "rpc-result", id, value }),
+        (e) => post(slot, { type: "rpc-result", id, error: { message: e?.message ?? String(e), code: e?.code } }),
       )
-      .catch((e) => slot.worker.postMessage({ type: "rpc-result", id, error: { message: `the answer could not reach the worker: ${e?.message ?? e}` } }));
+      .catch((e) => post(slot, { type: "rpc-result", id, error: { message: `the answer could not reach the worker: ${e?.message ?? e}` } }));
+  }
+
+  /** Sends `message` to a worker that may have ended meanwhile. */
+  function post(slot, message) {
+    if (slot.state !== "gone") slot.worker.postMessage(message);
   }
 
   /** The worker that takes a call next: a ready one before one starting, then the least busy. */
@@ -145,7 +153,7 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
     slot.attempts.set(id, attempt);
     call.attempts.add(attempt);
     const timeoutMs = Math.max(1, Math.round(call.deadline - performance.now()));
-    slot.worker.postMessage({ type: "call", id, tool: call.tool, args: call.args, groups: call.groups, timeoutMs });
+    post(slot, { type: "call", id, tool: call.tool, args: call.args, groups: call.groups, timeoutMs });
   }
 
   function drain() {
@@ -180,7 +188,7 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
     call.signal?.removeEventListener("abort", call.onAbort);
     for (const a of call.attempts) {
       a.slot.attempts.delete(a.id);
-      if (a.slot.state !== "gone") a.slot.worker.postMessage({ type: "cancel", id: a.id });
+      post(a.slot, { type: "cancel", id: a.id });
     }
     call.attempts.clear();
     if (error) call.reject(error);
@@ -211,6 +219,11 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
 
   function gone(slot) {
     if (slot.state === "gone") return;
+    if (slot.state === "starting" && !closed && ++failedStarts >= 3) {
+      broken ??= new Error(`the server's worker threads end before they are ready${slot.memory ? ` (out of memory: a worker's heap holds ${limits.memoryMiB} MiB)` : ""}`);
+      console.error("chromafs mcp:", broken.message);
+      for (const call of queue.splice(0)) settle(call, null, broken);
+    }
     slot.state = "gone";
     slots.delete(slot);
     const running = slot.beat[1];
@@ -262,7 +275,7 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
       return new Promise((resolve, reject) => {
         const call = { tool, args, groups, signal, resolve, reject, attempts: new Set(), avoid: new Set(), moves: 0, settled: false, deadline: performance.now() + timeoutMs };
         call.onAbort = () => {
-          for (const a of call.attempts) a.slot.worker.postMessage({ type: "cancel", id: a.id });
+          for (const a of call.attempts) post(a.slot, { type: "cancel", id: a.id });
           call.grace = setTimeout(() => {
             const stuck = [...call.attempts].map((a) => a.slot);
             settle(call, { result: { ...ABORTED }, isError: true, failed: false });

@@ -6,6 +6,10 @@
 // each test checks what was answered before what.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ingest } from "chromafs";
@@ -98,5 +102,47 @@ test("a command that outgrows its worker's heap ends with 'ran out of memory', a
   } finally {
     await Promise.all([a.close(), b.close()]);
     await server.close();
+  }
+});
+
+test("a host's own embedding function is called in the server's thread; a recipe that fails says why on every call", async () => {
+  const topics = [["key", "rotate", "signing"], ["start", "acme"]];
+  const embed = async (texts) =>
+    texts.map((t) => {
+      const v = topics.map((words) => words.filter((w) => t.toLowerCase().includes(w)).length).concat([0.1]);
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    });
+  await ingest({ url: chromaUrl(), collection: "mcp-isolation-dense", files: Object.entries(PAGES).map(([path, content]) => ({ path, content })), embed });
+  const threadsAsked = new Set();
+  const { threadId } = await import("node:worker_threads");
+  const counted = async (texts) => (threadsAsked.add(threadId), embed(texts));
+  const server = await serveHttp({ url: chromaUrl(), collection: "mcp-isolation-dense", embed: counted });
+  const c = await client(server.url);
+  try {
+    const found = await c.callTool({ name: "search", arguments: { query: "how do I rotate the signing key" } });
+    assert.equal(found.isError, false, text(found));
+    assert.equal(found.structuredContent.results[0].path, "/guides/keys.md");
+    assert.deepEqual([...threadsAsked], [threadId], "the function ran here, in the main thread");
+  } finally {
+    await c.close();
+    await server.close();
+  }
+  // A recipe (how a worker builds a value again) whose module throws: each call says why.
+  const dir = await mkdtemp(path.join(os.tmpdir(), "chromafs-recipe-"));
+  const file = path.join(dir, "broken.mjs");
+  await writeFile(file, "export function make() { throw new Error('the model files are missing'); }\n");
+  const broken = Object.defineProperty({}, Symbol.for("chromafs.recipe"), { value: { module: pathToFileURL(file).href, name: "make", options: {} } });
+  const failing = await serveHttp({ url: chromaUrl(), collection: "mcp-isolation", embed: broken });
+  const f = await client(failing.url);
+  try {
+    for (let i = 0; i < 2; i++) {
+      const r = await bash(f, "echo hi");
+      assert.equal(r.isError, true);
+      assert.match(text(r), /could not start: the model files are missing/);
+    }
+  } finally {
+    await f.close();
+    await failing.close();
   }
 });
