@@ -13,9 +13,10 @@
 // A search embeds one short question: one instance of the module, in this thread, answers
 // it. An ingest embeds thousands of chunks: with `threads` above one, each of that many
 // worker threads runs an instance of its own and takes the next batch when it is free, so
-// every core works. Either way texts are batched by length (a batch is padded to its
-// longest text, and the model's cost grows with the padded length), and the vectors come
-// back in the order of the texts.
+// every core works. Either way the model reads each text by itself (padded with others, a
+// vector's last bits would depend on the texts beside it, so a chunk's vector on the other
+// chunks written with it, hidden pages' among them), and the vectors come back in the order
+// of the texts: a text's vector is a function of the text alone.
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -85,10 +86,10 @@ export function cores() {
  * dimension, embed(texts), embedQuery(texts), close() }`, where `embed` (for passages) and
  * `embedQuery` (for questions) resolve to one unit-length vector (a Float32Array of 384
  * numbers) per text, in order. Pass the object itself as `embed` to `ChromaFs.connect` or
- * `ingest`: the model's name goes with it. `batchSize` is how many texts run through the
- * model at once; `threads` how many model instances run side by side (a number, or "auto"
- * for one per core); `onBatch(n)` is called after each batch with the number of texts it
- * embedded.
+ * `ingest`: the model's name goes with it. `batchSize` is how many texts go to the model
+ * (or a worker) in one call, each still read by itself; `threads` how many model instances
+ * run side by side (a number, or "auto" for one per core); `onBatch(n)` is called after
+ * each batch with the number of texts it embedded.
  */
 export async function createEmbedder({ model = MODEL, modelDir, batchSize = 16, threads = 1, onBatch } = {}) {
   const reads = MODELS[model];
@@ -143,9 +144,9 @@ export function deferredEmbedder({ model = MODEL, modelDir, batchSize = 16 } = {
   return withRecipe(deferred, { model, modelDir: dir, batchSize });
 }
 
-/** The texts' indexes, shortest first, cut into batches of at most `size`. */
+/** The texts' indexes, in order, cut into batches of at most `size`. */
 function batches(texts, size) {
-  const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
+  const order = texts.map((_, i) => i);
   const out = [];
   for (let i = 0; i < order.length; i += Math.max(1, size)) out.push(order.slice(i, i + Math.max(1, size)));
   return out;

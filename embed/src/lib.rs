@@ -32,8 +32,7 @@
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
-use tokenizers::utils::padding::pad_encodings;
-use tokenizers::{Encoding, PaddingParams, Tokenizer, TruncationParams};
+use tokenizers::{Encoding, Tokenizer, TruncationParams};
 use wasm_bindgen::prelude::*;
 
 /// The tokens of one window, the model's start and end tokens included (the model reads
@@ -87,7 +86,14 @@ impl Model {
         Ok(Model { bert, tokenizer, dimension })
     }
 
-    /// One unit-length vector per text, in order.
+    /// One unit-length vector per text, in order: each a function of its text alone.
+    ///
+    /// Each window runs through the model by itself. Run together, windows are padded to
+    /// the longest and computed as one matrix, and a vector's last bits then depend on the
+    /// texts beside it (about 1e-7 a number): a chunk's vector, and so its distance to a
+    /// question, would depend on which other chunks (hidden pages' among them) were
+    /// embedded in its batch, and chunks of the same text would no longer tie. Alone, a
+    /// window costs no more: it carries no padding.
     pub fn embed_texts(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         if texts.is_empty() {
             return Ok(Vec::new());
@@ -95,35 +101,27 @@ impl Model {
         let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| fail("embedding")(&e))?;
         let mut sums = vec![vec![0f32; self.dimension]; texts.len()];
         let mut counts = vec![0usize; texts.len()];
-        // A batch costs what its longest window costs: first windows (most of them full)
-        // run apart from the shorter ones that end their texts.
-        for group in windows(encodings).into_iter().filter(|g| !g.is_empty()) {
-            let (owners, group): (Vec<usize>, Vec<Encoding>) = group.into_iter().unzip();
-            for (i, v) in owners.into_iter().zip(self.forward(group)?) {
-                sums[i].iter_mut().zip(&v).for_each(|(s, x)| *s += x);
-                counts[i] += 1;
-            }
+        // The windows in their place in their text: first windows, then second ones.
+        for (i, window) in windows(encodings).into_iter().flatten() {
+            let v = self.forward(&window)?;
+            sums[i].iter_mut().zip(&v).for_each(|(s, x)| *s += x);
+            counts[i] += 1;
         }
         Ok(mean(sums, &counts))
     }
 
-    /// The model over windows padded to the longest of them: one unit vector each.
-    fn forward(&self, mut windows: Vec<Encoding>) -> Result<Vec<Vec<f32>>, EmbedError> {
+    /// The model over one window: its unit vector.
+    fn forward(&self, window: &Encoding) -> Result<Vec<f32>, EmbedError> {
         let run = fail("embedding");
-        pad_encodings(&mut windows, &PaddingParams::default()).map_err(|e| run(&e))?;
-        let column = |f: &dyn Fn(&Encoding) -> &[u32]| -> Result<Tensor, EmbedError> {
-            let rows: Vec<Tensor> = windows
-                .iter()
-                .map(|e| Tensor::new(f(e), &Device::Cpu))
-                .collect::<Result<_, _>>()
-                .map_err(|e| run(&e))?;
-            Tensor::stack(&rows, 0).map_err(|e| run(&e))
+        let row = |f: &dyn Fn(&Encoding) -> &[u32]| -> Result<Tensor, EmbedError> {
+            Tensor::new(f(window), &Device::Cpu).and_then(|t| t.unsqueeze(0)).map_err(|e| run(&e))
         };
-        let ids = column(&|e| e.get_ids())?;
-        let types = column(&|e| e.get_type_ids())?;
-        let mask = column(&|e| e.get_attention_mask())?;
+        let ids = row(&|e| e.get_ids())?;
+        let types = row(&|e| e.get_type_ids())?;
+        let mask = row(&|e| e.get_attention_mask())?;
         let hidden = self.bert.forward(&ids, &types, Some(&mask)).map_err(|e| run(&e))?;
-        pool(&hidden, &mask).map_err(|e| run(&e))
+        let mut pooled = pool(&hidden, &mask).map_err(|e| run(&e))?;
+        Ok(pooled.swap_remove(0))
     }
 
     pub fn dimension(&self) -> usize {

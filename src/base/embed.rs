@@ -38,3 +38,64 @@ pub(crate) struct Embedding {
     pub dimension: usize,
     pub method: Option<String>,
 }
+
+/// How a collection measures the distance between two vectors (its HNSW `space`), so a
+/// distance computed here orders chunks as Chroma's own would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Space {
+    /// Squared Euclidean distance (Chroma's default).
+    L2,
+    /// One minus the cosine of the angle.
+    Cosine,
+    /// One minus the inner product.
+    Ip,
+}
+
+impl Space {
+    /// A space by the name Chroma gives it; `None` for one it does not define.
+    pub(crate) fn named(name: &str) -> Option<Space> {
+        match name {
+            "l2" => Some(Space::L2),
+            "cosine" => Some(Space::Cosine),
+            "ip" => Some(Space::Ip),
+            _ => None,
+        }
+    }
+
+    /// The distance from `a` to `b` (vectors of one length), in double precision: a
+    /// function of the two vectors alone.
+    pub(crate) fn distance(self, a: &[f32], b: &[f32]) -> f64 {
+        let pairs = || a.iter().zip(b).map(|(x, y)| (f64::from(*x), f64::from(*y)));
+        match self {
+            Space::L2 => pairs().map(|(x, y)| (x - y) * (x - y)).sum(),
+            Space::Ip => 1.0 - pairs().map(|(x, y)| x * y).sum::<f64>(),
+            Space::Cosine => {
+                let (dot, aa, bb) =
+                    pairs().fold((0.0, 0.0, 0.0), |(d, p, q), (x, y)| (d + x * y, p + x * x, q + y * y));
+                let norms = (aa * bb).sqrt();
+                if norms > 0.0 {
+                    1.0 - dot / norms
+                } else {
+                    1.0
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances_as_chroma_defines_them() {
+        let (a, b) = ([1.0, 0.0], [0.0, 2.0]);
+        assert_eq!(Space::L2.distance(&a, &b), 5.0);
+        assert_eq!(Space::Ip.distance(&a, &b), 1.0);
+        assert_eq!(Space::Cosine.distance(&a, &b), 1.0);
+        assert!(Space::Cosine.distance(&[3.0, 4.0], &[6.0, 8.0]).abs() < 1e-12, "cosine ignores length");
+        assert_eq!(Space::Cosine.distance(&[0.0, 0.0], &[1.0, 0.0]), 1.0, "a zero vector is no nearer than orthogonal");
+        assert_eq!(Space::named("cosine"), Some(Space::Cosine));
+        assert_eq!(Space::named("hamming"), None);
+    }
+}

@@ -14,6 +14,8 @@
 //! - a read of the path tree may also hold one unsharded tree document, of at most the
 //!   bytes the tree side accepts, which as valid JSON is spelled in at most 3 bytes a
 //!   byte (`\u00e9` for the two bytes of `é`): [`BodyLimit::with_document`];
+//! - a read that asks for the records' vectors adds, for each, its numbers at
+//!   [`NUMBER_BYTES`] each: [`BodyLimit::with_vectors`];
 //! - other calls (a collection's id, a count, a write's acknowledgement) answer a small
 //!   object: [`SMALL_BYTES`].
 
@@ -29,6 +31,8 @@ const JSON_ESCAPE: u64 = 6;
 pub(crate) const RECORD_BYTES: u64 = JSON_ESCAPE * (MAX_DOCUMENT_BYTES + MAX_RECORD_EXTRA_BYTES);
 /// The answer to a call that returns no records.
 const SMALL_BYTES: u64 = 1 << 20;
+/// The most bytes JSON spends on one number of a vector (`-1.2345678e-10, ` is 16).
+const NUMBER_BYTES: u64 = 32;
 
 /// The most bytes an answer may take, and why, for the error that names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +53,13 @@ impl BodyLimit {
     pub(crate) fn with_document(records: usize, doc_bytes: usize, what: &str) -> BodyLimit {
         let bytes = 3 * doc_bytes as u64 + records as u64 * RECORD_BYTES;
         BodyLimit { bytes, why: format!("the most {what} of {doc_bytes} bytes may take") }
+    }
+
+    /// An answer of at most `records` records, each with a vector of `dimension` numbers.
+    pub(crate) fn with_vectors(records: usize, dimension: usize) -> BodyLimit {
+        let bytes = records.max(1) as u64 * (RECORD_BYTES + dimension as u64 * NUMBER_BYTES);
+        let why = format!("the most an answer of {records} records with vectors of {dimension} numbers may take");
+        BodyLimit { bytes, why }
     }
 
     /// A call that answers a small object.
@@ -82,6 +93,14 @@ mod tests {
         let doc = "\u{1}".repeat(MAX_DOCUMENT_BYTES as usize);
         let record = serde_json::json!({"ids": ["x".repeat(128)], "documents": [doc], "metadatas": [{"page_slug": "a/b.md", "chunk_index": 3}]});
         assert!((record.to_string().len() as u64) < RECORD_BYTES);
+    }
+
+    #[test]
+    fn vectors_add_their_numbers() {
+        let limit = BodyLimit::with_vectors(300, 384);
+        assert_eq!(limit.bytes, 300 * (RECORD_BYTES + 384 * NUMBER_BYTES));
+        let worst = serde_json::json!([vec![-1.234_567_8e-30_f32; 384]]).to_string();
+        assert!((worst.len() as u64) < 384 * NUMBER_BYTES, "{} bytes", worst.len());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! would read them in fewer lines, but their error paths format floats, which costs the
 //! wasm module 20 KB.
 
+use crate::base::embed::Space;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -59,6 +60,8 @@ pub(crate) struct GetResponse {
     pub ids: Vec<String>,
     pub documents: Option<Vec<Option<String>>>,
     pub metadatas: Option<Vec<Option<Map<String, Value>>>>,
+    /// The records' vectors, when asked for (`include: ["embeddings"]`).
+    pub embeddings: Option<Vec<Option<Vec<f32>>>>,
 }
 
 impl FromJson for GetResponse {
@@ -73,8 +76,19 @@ impl FromJson for GetResponse {
             Value::Object(m) => Some(m),
             _ => None,
         })?;
-        Some(GetResponse { ids, documents, metadatas })
+        let embeddings = nullable_list(o.remove("embeddings"), vector)?;
+        let n = ids.len();
+        if embeddings.as_ref().is_some_and(|e| e.len() != n) {
+            return None;
+        }
+        Some(GetResponse { ids, documents, metadatas, embeddings })
     }
+}
+
+/// A vector: an array of finite numbers.
+fn vector(v: Value) -> Option<Vec<f32>> {
+    let Value::Array(a) = v else { return None };
+    a.iter().map(|x| x.as_f64().map(|f| f as f32).filter(|f| f.is_finite())).collect()
 }
 
 impl GetResponse {
@@ -85,6 +99,9 @@ impl GetResponse {
         }
         if let Some(m) = other.metadatas {
             self.metadatas.get_or_insert_with(Vec::new).extend(m);
+        }
+        if let Some(e) = other.embeddings {
+            self.embeddings.get_or_insert_with(Vec::new).extend(e);
         }
     }
 
@@ -97,10 +114,17 @@ impl GetResponse {
         if let Some(m) = &other.metadatas {
             self.metadatas.get_or_insert_with(Vec::new).push(m.get(i).cloned().flatten());
         }
+        if let Some(e) = &other.embeddings {
+            self.embeddings.get_or_insert_with(Vec::new).push(e.get(i).cloned().flatten());
+        }
     }
 
     pub(crate) fn document(&self, i: usize) -> Option<&str> {
         self.documents.as_ref()?.get(i)?.as_deref()
+    }
+
+    pub(crate) fn embedding(&self, i: usize) -> Option<&[f32]> {
+        self.embeddings.as_ref()?.get(i)?.as_deref()
     }
 
     pub(crate) fn metadata(&self, i: usize) -> Option<&Map<String, Value>> {
@@ -113,6 +137,8 @@ pub(crate) struct CollectionInfo {
     pub id: String,
     /// The embedding dimension, once records exist.
     pub dimension: Option<usize>,
+    /// How its vector index measures distance, when the answer says so.
+    pub space: Option<Space>,
 }
 
 impl FromJson for CollectionInfo {
@@ -124,8 +150,19 @@ impl FromJson for CollectionInfo {
         };
         // A collection always has a name; one without is not Chroma's answer.
         string(o.remove("name")?)?;
-        Some(CollectionInfo { id: string(o.remove("id")?)?, dimension })
+        let space = space_of(o.get("configuration_json"), o.get("schema"));
+        Some(CollectionInfo { id: string(o.remove("id")?)?, dimension, space })
     }
+}
+
+/// The space a collection's vector index measures distance in: its configuration's HNSW
+/// (or SPANN) `space`, else what its schema says of the embedding's index. `None` when
+/// nothing says, or names a space Chroma does not define.
+fn space_of(configuration: Option<&Value>, schema: Option<&Value>) -> Option<Space> {
+    let named = |v: Option<&Value>, at: &str| v?.pointer(at).and_then(Value::as_str).and_then(Space::named);
+    named(configuration, "/hnsw/space")
+        .or_else(|| named(configuration, "/spann/space"))
+        .or_else(|| named(schema, "/keys/#embedding/float_list/vector_index/config/space"))
 }
 
 /// `POST …/query` body: nearest neighbours of one embedding.
@@ -217,6 +254,24 @@ mod tests {
             Some(384)
         );
         assert!(CollectionInfo::from_json(json!({"id": "i", "name": "n", "dimension": -1})).is_none());
+        let space = |v: Value| CollectionInfo::from_json(v).unwrap().space;
+        assert_eq!(space(json!({"id": "i", "name": "n"})), None);
+        assert_eq!(
+            space(json!({"id": "i", "name": "n", "configuration_json": {"hnsw": {"space": "cosine"}}})),
+            Some(Space::Cosine)
+        );
+        assert_eq!(
+            space(json!({"id": "i", "name": "n", "configuration_json": {"hnsw": null, "spann": {"space": "ip"}}})),
+            Some(Space::Ip)
+        );
+        let schema = json!({"keys": {"#embedding": {"float_list": {"vector_index": {"config": {"space": "l2"}}}}}});
+        assert_eq!(space(json!({"id": "i", "name": "n", "schema": schema})), Some(Space::L2));
+        assert_eq!(space(json!({"id": "i", "name": "n", "configuration_json": {"hnsw": {"space": "other"}}})), None);
+        let r = GetResponse::from_json(json!({"ids": ["a", "b"], "embeddings": [[0.5, -1], null]})).unwrap();
+        assert_eq!((r.embedding(0), r.embedding(1)), (Some(&[0.5f32, -1.0][..]), None));
+        for bad in [json!({"ids": ["a"], "embeddings": [[0.5], [1]]}), json!({"ids": ["a"], "embeddings": [["x"]]})] {
+            assert!(GetResponse::from_json(bad.clone()).is_none(), "{bad}");
+        }
         assert_eq!(u64::from_json(json!(12)), Some(12));
     }
 

@@ -12,7 +12,7 @@
 //! error that says so, never a loop or unbounded memory.
 
 use crate::base::sync::join_all;
-use crate::chroma::limits::MAX_DOCUMENT_BYTES;
+use crate::chroma::limits::{BodyLimit, MAX_DOCUMENT_BYTES};
 use crate::chroma::{
     ChromaError, Client, ClientConfig, GetRequest, GetResponse, QueryRequest, QueryResponse, MAX_PAGE,
 };
@@ -273,6 +273,17 @@ impl Collection {
     /// One scoped `get`.
     pub(crate) async fn get(&self, req: &Scoped<GetRequest>, what: &str) -> Result<GetResponse, ChromaError> {
         self.client.get_once(&self.id, &req.0, what).await
+    }
+
+    /// One scoped `get` that asks for the records' vectors, of `dimension` numbers each.
+    pub(crate) async fn get_with_vectors(
+        &self,
+        req: &Scoped<GetRequest>,
+        dimension: usize,
+        what: &str,
+    ) -> Result<GetResponse, ChromaError> {
+        let limit = BodyLimit::with_vectors(req.0.limit.unwrap_or(MAX_PAGE), dimension);
+        self.client.get_within(&self.id, &req.0, what, &limit).await
     }
 
     /// One scoped nearest-neighbour query.

@@ -8,7 +8,7 @@
 //! records nothing in the session either: what it cost and which load failed come back in
 //! its result ([`crate::search::runner::Searched`]) for the caller to record.
 
-use crate::base::embed::Embedding;
+use crate::base::embed::{Embedding, Space};
 use crate::base::error::FsError;
 use crate::commands::Place;
 use crate::fs::Filesystem;
@@ -120,14 +120,24 @@ impl<'a> SessionView<'a> {
     /// How many chunks the visible pages at or below `dir` have; a page whose count the
     /// tree does not give counts as one.
     pub(crate) fn chunks_under(&self, dir: &str) -> u64 {
+        self.chunk_counts(dir).map(|n| n.unwrap_or(1)).sum()
+    }
+
+    /// How many chunks the visible pages at or below `dir` have, when the tree counts
+    /// every one's.
+    pub(crate) fn chunks_counted_under(&self, dir: &str) -> Option<u64> {
+        self.chunk_counts(dir).sum()
+    }
+
+    /// The chunk count the tree gives each visible page at or below `dir`.
+    fn chunk_counts<'s>(&'s self, dir: &'s str) -> impl Iterator<Item = Option<u64>> + 's {
         let entries = &self.fs.tree().tree.entries;
-        let under = |p: &str| dir == "/" || p.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'));
+        let under = move |p: &str| dir == "/" || p.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'));
         self.fs
             .listing()
             .files()
-            .filter(|(p, _)| under(p))
-            .map(|(_, f)| f.entry.and_then(|i| entries[i].chunks).unwrap_or(1))
-            .sum()
+            .filter(move |(p, _)| under(p))
+            .map(move |(_, f)| f.entry.and_then(|i| entries[i].chunks))
     }
 
     /// The scope holding `paths` (visible pages), for a bulk load that may read it whole:
@@ -157,6 +167,11 @@ impl<'a> SessionView<'a> {
     /// The model that embedded the collection, when its tree's manifest records it.
     pub(crate) fn embedding(&self) -> Option<&'a Embedding> {
         self.fs.tree().embedding.as_ref()
+    }
+
+    /// How the collection's vector index measures distance, when Chroma says.
+    pub(crate) fn space(&self) -> Option<Space> {
+        self.fs.tree().space
     }
 
     /// Requests the running command may still send, when its budget limits them.

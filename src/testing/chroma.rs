@@ -29,6 +29,8 @@ struct Collection {
     id: String,
     name: String,
     records: Vec<Record>,
+    /// Answers queries as an approximate index may (see [`FakeChroma::approximate`]).
+    beam: Option<usize>,
 }
 
 #[derive(Default)]
@@ -68,7 +70,7 @@ impl FakeChroma {
         static IDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         let id = format!("00000000-0000-4000-8000-{n:012}");
-        s.collections.push(Collection { id: id.clone(), name: name.into(), records: Vec::new() });
+        s.collections.push(Collection { id: id.clone(), name: name.into(), records: Vec::new(), beam: None });
         id
     }
 
@@ -94,6 +96,16 @@ impl FakeChroma {
         let mut s = self.0.borrow_mut();
         let c = s.collections.iter_mut().find(|c| c.name == collection).expect("collection");
         c.records.iter_mut().find(|r| r.id == id).expect("record").embedding = Some(embedding.to_vec());
+    }
+
+    /// Makes a collection answer queries as an approximate index may: from the `ef`
+    /// records nearest to the query among all of them, hidden ones included (or the number
+    /// asked for when larger), those the filters keep; at one distance, in storage order.
+    /// Records the filters leave out then take places that visible ones would have had.
+    pub(crate) fn approximate(&self, collection: &str, ef: usize) {
+        self.collection(collection);
+        let mut s = self.0.borrow_mut();
+        s.collections.iter_mut().find(|c| c.name == collection).expect("collection").beam = Some(ef);
     }
 
     /// Deletes a collection; one created later under the name gets a new id.
@@ -208,7 +220,7 @@ impl FakeChroma {
             (_, [_, "databases", _, "collections"]) => {
                 let name = body["name"].as_str().ok_or((422, "missing name".to_string()))?;
                 let id = self.collection(name);
-                ok(json!({"id": id, "name": name}))
+                ok(json!({"id": id, "name": name, "configuration_json": {"hnsw": {"space": "l2"}}}))
             }
             ("GET", [_, "databases", _, "collections", name]) => {
                 let name = percent_decode(name);
@@ -218,7 +230,7 @@ impl FakeChroma {
                     .iter()
                     .find(|c| c.name == name)
                     .ok_or((404, format!("Collection [{name}] does not exist")))?;
-                ok(json!({"id": c.id, "name": c.name}))
+                ok(json!({"id": c.id, "name": c.name, "configuration_json": {"hnsw": {"space": "l2"}}}))
             }
             (_, [_, "databases", _, "collections", id, op]) => self.records(id, op, &body),
             _ => Err((404, String::new())),
@@ -232,7 +244,7 @@ impl FakeChroma {
         let ok = |v: Value| Ok(HttpResponse::new(200, v.to_string()));
         match op {
             "get" => ok(get(&c.records, body)?),
-            "query" => ok(query(&c.records, body)?),
+            "query" => ok(query(&c.records, body, c.beam)?),
             "count" => ok(json!(c.records.len())),
             "upsert" => {
                 let ids = body["ids"].as_array().cloned().unwrap_or_default();
@@ -326,12 +338,14 @@ fn get(records: &[Record], body: &Value) -> Result<Value, (u16, String)> {
         "ids": page.iter().map(|r| r.id.clone()).collect::<Vec<_>>(),
         "documents": include.contains(&"documents").then(|| page.iter().map(|r| r.document.clone()).collect::<Vec<_>>()),
         "metadatas": include.contains(&"metadatas").then(|| page.iter().map(|r| r.metadata.clone()).collect::<Vec<_>>()),
+        "embeddings": include.contains(&"embeddings").then(|| page.iter().map(|r| r.embedding.clone()).collect::<Vec<_>>()),
         "include": include,
     }))
 }
 
-/// Nearest neighbours by squared L2 distance among the records the filters keep.
-fn query(records: &[Record], body: &Value) -> Result<Value, (u16, String)> {
+/// Nearest neighbours by squared L2 distance among the records the filters keep (or, with
+/// a `beam`, among those of the `beam` nearest records that the filters keep).
+fn query(records: &[Record], body: &Value, beam: Option<usize>) -> Result<Value, (u16, String)> {
     let q: Vec<f64> = body["query_embeddings"][0]
         .as_array()
         .ok_or((422, "missing query_embeddings".into()))?
@@ -344,7 +358,7 @@ fn query(records: &[Record], body: &Value) -> Result<Value, (u16, String)> {
     let kept = get(records, &filter)?;
     let ids: Vec<&str> = kept["ids"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
     let mut near: Vec<(f64, &Record)> = Vec::new();
-    for r in records.iter().filter(|r| ids.contains(&r.id.as_str())) {
+    for r in records.iter().filter(|r| beam.is_some() || ids.contains(&r.id.as_str())) {
         let Some(e) = &r.embedding else { continue };
         if e.len() != q.len() {
             return Err((
@@ -354,7 +368,14 @@ fn query(records: &[Record], body: &Value) -> Result<Value, (u16, String)> {
         }
         near.push((e.iter().zip(&q).map(|(a, b)| (a - b) * (a - b)).sum(), r));
     }
-    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+    match beam {
+        Some(ef) => {
+            near.sort_by(|a, b| a.0.total_cmp(&b.0));
+            near.truncate(ef.max(n));
+            near.retain(|(_, r)| ids.contains(&r.id.as_str()));
+        }
+        None => near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id))),
+    }
     near.truncate(n);
     Ok(json!({
         "ids": [near.iter().map(|(_, r)| r.id.clone()).collect::<Vec<_>>()],

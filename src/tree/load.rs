@@ -22,7 +22,7 @@
 //! with the same one request a connect sends. A tree found changed is marked superseded,
 //! and no session on it is served from a shared cache again.
 
-use crate::base::embed::Embedding;
+use crate::base::embed::{Embedding, Space};
 use crate::base::error::FsError;
 use crate::base::sync::Semaphore;
 use crate::chroma::budget::Budget;
@@ -69,6 +69,8 @@ pub(crate) struct LoadedTree {
     by_slug: OnceCell<HashMap<String, usize>>,
     /// The model that embedded the chunks, when the manifest records it.
     pub embedding: Option<Embedding>,
+    /// How the collection's vector index measures distance, when Chroma says.
+    pub space: Option<Space>,
     /// Chunks a page has on average, where the tree does not count each page's but an
     /// annotation counted them all.
     pub chunks_per_page: Option<f64>,
@@ -370,7 +372,7 @@ async fn revalidate(
         kept.validated_at.set(now_ms);
         return Ok(Some(kept.clone()));
     }
-    Ok(Some(Rc::new(decode(client, opts, kept.collection_id.clone(), resp, now_ms).await?)))
+    Ok(Some(Rc::new(decode(client, opts, (kept.collection_id.clone(), kept.space), resp, now_ms).await?)))
 }
 
 /// A tree from a response holding its record (and maybe shards), fetching what is
@@ -378,7 +380,7 @@ async fn revalidate(
 async fn decode(
     client: &Client,
     opts: &TreeLocation<'_>,
-    collection_id: String,
+    (collection_id, space): (String, Option<Space>),
     mut resp: GetResponse,
     now_ms: f64,
 ) -> Result<LoadedTree, FsError> {
@@ -443,6 +445,7 @@ async fn decode(
             listings: RefCell::default(),
             by_slug: OnceCell::new(),
             embedding,
+            space,
             chunks_per_page,
             mount: opts.mount.map(str::to_string),
         });
@@ -517,7 +520,7 @@ async fn load(client: &Client, opts: &TreeLocation<'_>, now_ms: f64) -> Result<L
         .get_within(&info.id, &first_request(opts), "the path tree", &tree_limit(FIRST_SHARDS + 1))
         .await
         .map_err(|e| connect_error(opts, e))?;
-    decode(client, opts, info.id, resp, now_ms).await
+    decode(client, opts, (info.id, info.space), resp, now_ms).await
 }
 
 #[cfg(test)]

@@ -9,9 +9,10 @@
 //! hidden pages take no part in a score. On collections whose chunks carry no access
 //! (written by other tools), Chroma cannot leave hidden chunks out; more neighbours are
 //! asked for and the listing decides (`chromafs annotate` makes such a collection scoped).
+//! How the nearest chunks are ranked is [`super::nearest`]'s.
 
 use super::words::{specificity, spellings};
-use crate::chroma::{ChromaError, GetRequest, GetResponse, QueryRequest, MAX_PAGE};
+use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
 use crate::pages::collection::Collection;
 use crate::search::pattern::filter::MAX_DOCUMENT_PREDICATES;
 use crate::search::view::SessionView;
@@ -44,12 +45,12 @@ pub(super) struct Reach<'a> {
 }
 
 impl Reach<'_> {
-    fn collection(&self) -> &Collection {
+    pub(super) fn collection(&self) -> &Collection {
         self.view.collection()
     }
 
     /// The directory as a `where`, when chunks carry their directories.
-    fn dir_where(&self) -> Option<Value> {
+    pub(super) fn dir_where(&self) -> Option<Value> {
         let dir = self.view.chunk_dir(self.dir.trim_start_matches('/'));
         (!dir.is_empty() && self.view.chunks_have_dirs()).then(|| json!({ schema::DIRS: { "$contains": dir } }))
     }
@@ -59,8 +60,15 @@ impl Reach<'_> {
         self.collection().is_scoped()
     }
 
+    /// How many chunks the visible pages a scoped request selects have (those under the
+    /// directory when chunks carry their directories, else the whole collection's), when
+    /// the tree counts every one's.
+    pub(super) fn scope_chunks(&self) -> Option<u64> {
+        self.view.chunks_counted_under(if self.dir_where().is_some() { self.dir } else { "/" })
+    }
+
     /// Record `i` as a chunk of a page the session sees under the directory searched.
-    fn chunk(&self, resp: &GetResponse, i: usize) -> Option<Chunk> {
+    pub(super) fn chunk(&self, resp: &GetResponse, i: usize) -> Option<Chunk> {
         let collection = self.collection();
         let meta = resp.metadata(i);
         if !collection.admits(meta) {
@@ -83,33 +91,6 @@ impl Reach<'_> {
 
     fn chunks(&self, resp: &GetResponse, seen: &mut HashSet<String>) -> Vec<Chunk> {
         (0..resp.ids.len()).filter(|i| seen.insert(resp.ids[*i].clone())).filter_map(|i| self.chunk(resp, i)).collect()
-    }
-
-    /// The `n` chunks nearest to `embedding` that the session may see, nearest first.
-    pub(super) async fn nearest(&self, embedding: Vec<f32>, n: usize) -> Result<Vec<Chunk>, ChromaError> {
-        let collection = self.collection();
-        let mut found: Vec<(f64, Chunk)> = Vec::new();
-        let mut seen = HashSet::new();
-        let req = QueryRequest {
-            query_embeddings: vec![embedding],
-            n_results: n.min(MAX_PAGE),
-            where_: self.dir_where(),
-            include: vec!["documents", "metadatas", "distances"],
-        };
-        for req in collection.scoped_query(req) {
-            let resp = collection.query(&req, "a ranked search").await?;
-            for i in 0..resp.records.ids.len() {
-                if !seen.insert(resp.records.ids[i].clone()) {
-                    continue;
-                }
-                if let Some(c) = self.chunk(&resp.records, i) {
-                    found.push((resp.distances.get(i).copied().unwrap_or(f64::MAX), c));
-                }
-            }
-        }
-        // Several access clauses answer apart: their neighbours are merged by distance.
-        crate::base::sort::sort_by(&mut found, |a, b| a.0.total_cmp(&b.0));
-        Ok(found.into_iter().map(|(_, c)| c).collect())
     }
 
     /// Chunks holding any of `terms` (by substring, in the spellings a page writes), in

@@ -19,11 +19,16 @@
 //!
 //! Where Chroma's answers would depend on hidden text (chunks without access, a session
 //! with hidden pages), the search reads its scope and ranks by words alone ([`scan`]).
+//! Where they may depend on it in order only, the order is decided here: the nearest
+//! chunks by their distances ([`nearest`]: exactly, for a scope that fits one answer, as
+//! Chroma's approximate index cannot promise), and every tie, in distance or in score, by
+//! chunk id.
 
 mod chunks;
 pub(crate) mod command;
 mod hits;
 pub(crate) mod lang;
+mod nearest;
 mod scan;
 mod score;
 mod script;
@@ -173,7 +178,7 @@ pub(crate) async fn search(
     let neighbours = ((if hybrid { 2 } else { 1 }) * q.k * per_hit).clamp(MIN_NEIGHBOURS, crate::chroma::MAX_PAGE);
     let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&asked, &probes, text))];
     if let Some(v) = embedding {
-        asks.push(Box::pin(reach.nearest(v, neighbours)));
+        asks.push(Box::pin(nearest::nearest(&reach, v, neighbours)));
     }
     let mut answers = join_all(asks).await.into_iter();
     let lexical = answers.next().expect("asked").map_err(RankError::Chroma)?;
@@ -182,6 +187,9 @@ pub(crate) async fn search(
     let mut all: Vec<Chunk> = lexical;
     let mut seen: std::collections::HashSet<String> = all.iter().map(|c| c.id.clone()).collect();
     all.extend(dense.iter().flatten().filter(|c| seen.insert(c.id.clone())).cloned());
+    // In id order, so that what breaks a tie between equal scores is the chunks' ids,
+    // never the order Chroma's answers came in.
+    crate::base::sort::sort_by(&mut all, |a, b| a.id.cmp(&b.id));
     let kept = |c: &Chunk| language.as_ref().is_none_or(|p| !p.only || c.lang == p.lang);
     all.retain(kept);
     let dense: Option<Vec<Chunk>> = dense.map(|d| d.into_iter().filter(kept).collect());

@@ -63,7 +63,8 @@ pub(super) fn count(text: &str, terms: &[String]) -> Counted {
     Counted { tf, len }
 }
 
-/// Chunks by BM25 over `terms`, best first, those holding none of them left out.
+/// Chunks by BM25 over `terms`, best first (at one score, in their order in `chunks`),
+/// those holding none of them left out.
 /// `total` is how many chunks the searched pages have (at least the candidates).
 pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize, f64)> {
     let counted: Vec<Counted> = chunks.iter().map(|c| count(&c.text, terms)).collect();

@@ -396,3 +396,82 @@ fn lang_keeps_to_the_pages_of_one_language() {
         assert!(hits.iter().all(|h| h.path.starts_with("/ja/guides/")), "never the hidden page: {hits:?}");
     }
 }
+
+/// Twenty public pages, five of them saying one thing in the same words (equal vectors,
+/// equal distances), and, when `hidden`, two hundred admin pages nearer every question.
+fn crowded(hidden: bool) -> FakeChroma {
+    let mut pages: Vec<(String, String)> = (0..20)
+        .map(|i| {
+            let text = match i % 4 {
+                0 => "Renew a secret credential token from the dashboard.".to_string(),
+                1 => format!("Invoice {i} lists each charge and payment."),
+                2 => format!("Pick a color palette and a font, number {i}."),
+                _ => format!("Page {i}: a key, an invoice and a theme."),
+            };
+            (format!("guides/p{i:02}.md"), format!("# Page {i}\n\n{text}\n"))
+        })
+        .collect();
+    if hidden {
+        let runbook = |i: usize| {
+            (
+                format!("internal/r{i:03}.md"),
+                format!("# Runbook {i}\n\nRenew secret credential token key invoice color {i}.\n"),
+            )
+        };
+        pages.extend((0..200).map(runbook));
+    }
+    let chroma = FakeChroma::new();
+    let pages: Vec<(&str, &str)> = pages.iter().map(|(p, c)| (p.as_str(), c.as_str())).collect();
+    let access = if hidden { r#"{"internal/**": {"isPublic": false, "groups": ["admin"]}}"# } else { "{}" };
+    crate::testing::ingest(&chroma, &pages, access, 4096, Rc::new(Topics));
+    // Its index answers from the 64 records nearest to a question, hidden ones included.
+    chroma.approximate("docs", 64);
+    chroma
+}
+
+#[test]
+fn the_nearest_chunks_depend_on_the_visible_ones_alone_not_on_the_index() {
+    let (without, with) = (crowded(false), crowded(true));
+    for text in ["renew the secret token", "invoice payment", "palette", "token invoice theme"] {
+        for k in [1, 3, 10] {
+            for mode in [Mode::Hybrid, Mode::Dense] {
+                let q = Query { text: text.into(), k, dir: "/".into(), mode, lang: None };
+                let run = |chroma: &FakeChroma| {
+                    let (fs, q) = (session(chroma, &[]), q.clone());
+                    chroma.clear_log();
+                    let hits = block_on(async move { search(SessionView::new(&fs), Some(&Topics), &q).await }).unwrap();
+                    (hits, chroma.requests().len())
+                };
+                let (a, b) = (run(&without), run(&with));
+                assert_eq!(a, b, "{text}, k {k}, {mode:?}: the same pages, scores and lines, at the same cost");
+                assert!(!a.0.is_empty());
+            }
+        }
+    }
+    // The five pages of one sentence tie: they rank by id, whatever order an answer holds.
+    let q = Query { text: "renew the secret token".into(), k: 5, dir: "/".into(), mode: Mode::Dense, lang: None };
+    let fs = session(&with, &[]);
+    let hits = block_on(async move { search(SessionView::new(&fs), Some(&Topics), &q).await }).unwrap();
+    assert_eq!(
+        paths(&hits),
+        ["/guides/p00.md", "/guides/p04.md", "/guides/p08.md", "/guides/p12.md", "/guides/p16.md"]
+    );
+}
+
+#[test]
+fn a_scope_too_large_to_read_whole_asks_the_index_for_more_than_it_keeps() {
+    let texts: Vec<(String, String)> = (0..320)
+        .map(|i| (format!("p{i:03}.md"), format!("Renew a secret, invoice {i}, palette {}.\n", i % 7)))
+        .collect();
+    let pages: Vec<(&str, &str)> = texts.iter().map(|(p, c)| (p.as_str(), c.as_str())).collect();
+    let chroma = FakeChroma::new();
+    crate::testing::ingest(&chroma, &pages, "{}", 4096, Rc::new(Topics));
+    let fs = session(&chroma, &[]);
+    chroma.clear_log();
+    let hits = ask(&fs, Some(Rc::new(Topics)), "renew the secret", 3, "/").unwrap();
+    assert_eq!(hits.len(), 3);
+    let asked: Vec<serde_json::Value> =
+        chroma.requests().iter().filter_map(|r| serde_json::from_str(r.body.as_deref()?).ok()).collect();
+    assert_eq!(asked.len(), 1, "one request: {asked:?}");
+    assert_eq!(asked[0]["n_results"], 150, "three times the 50 neighbours kept");
+}

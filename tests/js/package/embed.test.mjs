@@ -54,8 +54,13 @@ test("unit length, order kept, batches and long texts", async () => {
   const all = await embedder.embed(texts);
   assert.equal(all.length, texts.length);
   for (const v of all) assert.ok(Math.abs(cos(v, v) - 1) < 1e-4);
-  const one = await embedder.embed([texts[1]]);
-  assert.ok(cos(one[0], all[1]) > 0.9999, "a text's vector does not depend on its batch");
+  // To the bit: a chunk's vector, and so its distance to a question, may not depend on
+  // the other chunks embedded with it (a hidden page's among them).
+  for (const [i, t] of texts.entries()) {
+    assert.deepEqual(Array.from((await embedder.embed([t]))[0]), Array.from(all[i]), `text ${i} alone and in a batch`);
+  }
+  const [x, y] = await embedder.embed(["Old keys stop working at once.", "Old keys stop working at once."]);
+  assert.deepEqual(Array.from(x), Array.from(y), "one text twice, one vector");
   assert.deepEqual(await embedder.embed([]), []);
   await assert.rejects(embedder.embed("not an array"), TypeError);
   const [a, b, c] = await embedder.embed(["How do I change my password?", "Steps to reset an account password", "Bake the bread for forty minutes"]);
@@ -72,8 +77,8 @@ test("worker threads give the same vectors, in order, as the model in this threa
     assert.equal(pooled.method, embedder.method);
     const [many, again] = await Promise.all([pooled.embed(texts), pooled.embed(texts.slice(0, 2))]);
     assert.equal(many.length, texts.length);
-    for (const [i, v] of many.entries()) assert.ok(cos(v, one[i]) >= 0.999, `${i}: cosine ${cos(v, one[i])}`);
-    assert.ok(cos(again[1], one[1]) >= 0.999);
+    for (const [i, v] of many.entries()) assert.deepEqual(Array.from(v), Array.from(one[i]), `text ${i}`);
+    assert.deepEqual(Array.from(again[1]), Array.from(one[1]));
     assert.equal(batches, texts.length + 2, "every text is counted once");
   } finally {
     await pooled.close();
