@@ -38,8 +38,13 @@ export function bearerToken(request) {
   return BEARER.exec(value.trim())?.[1] ?? null;
 }
 
-/** SHA-256 of `text`, as bytes (WebCrypto: any runtime). */
+// Node's own hash where there is one (WebCrypto's digest costs a trip through a thread pool,
+// about a hundred times the hash itself, and a server hashes every request's token).
+const nodeCrypto = globalThis.process?.getBuiltinModule?.("node:crypto") ?? null;
+
+/** SHA-256 of `text`, as bytes: Node's crypto, else WebCrypto (Workers, browsers, edge). */
 export async function digest(text) {
+  if (nodeCrypto) return new Uint8Array(nodeCrypto.createHash("sha256").update(text, "utf8").digest());
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }
 
