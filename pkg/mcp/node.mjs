@@ -1,14 +1,15 @@
 // chromafs/mcp in Node: the docs' MCP tools (server.mjs) served over stdio, as desktop and
 // command-line agents launch servers, and over streamable HTTP at `/mcp`.
 //
-// Each call runs in a worker thread of a pool (pool.mjs), so that a command computing without
+// The work runs in worker threads of a pool (pool.mjs), so that a command computing without
 // end, or growing without bound, is stopped at its deadline or its heap limit while every
-// other caller goes on being answered. Within a worker, sessions are kept between calls, per
-// group set (sessionPool): a call costs what a command costs, plus one small request that
-// checks the docs did not change since its session opened (a re-ingest reaches every client
-// at its next call). Their pages are shared through the worker's process tier; each session
-// keeps only a small cache of its own. `workers: 0` runs calls in this thread instead, without
-// that protection.
+// other caller goes on being answered, and so that every core answers: over HTTP a whole
+// request goes to a worker, whose MCP server answers it (dispatch.mjs); over stdio, each tool
+// call. Within a worker, sessions are kept between calls, per group set (sessionPool): a call
+// costs what a command costs, plus one small request that checks the docs did not change
+// since its session opened (a re-ingest reaches every client at its next call). Their pages
+// are shared through the worker's process tier; each session keeps only a small cache of its
+// own. `workers: 0` does the work in this thread instead, without that protection.
 //
 // Access: over stdio the groups are the server's (`groups`); over HTTP they come from the
 // request, never from the client's say-so: from an OAuth access token the company's
@@ -20,13 +21,13 @@
 // on loopback, gets 403; a repeated `Host` gets 400; allowed browser origins get CORS.
 import { createServer } from "node:http";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ChromaFs } from "../node.mjs";
 import { createMcpServer } from "./server.mjs";
-import { DEFAULT_LIMITS, callGate, callRegistry, limitsOf } from "./limits.mjs";
+import { callGate, callRegistry, limitsOf } from "./limits.mjs";
 import { sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { workerPool } from "./pool.mjs";
+import { answerHere, dispatch } from "./dispatch.mjs";
 import { corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
 import { admit } from "./identity.mjs";
 import { jwtAuthorizer, metadataPaths, protectedResourceMetadata } from "./auth.mjs";
@@ -55,46 +56,59 @@ export {
   TokenCheckUnavailable,
 } from "./server.mjs";
 
-/**
- * Where a server's calls run: `forGroups(groups)` is `createMcpServer`'s `runner` for a
- * caller with those groups. In a pool of `workers` worker threads (default: the cores, at
- * least two), or with `workers: 0` in this thread. Sessions connect with the caller's
- * options, their network causes kept for the log.
- */
-function callRunner(connectOptions, { workers, limits, baseUrl }) {
-  const lim = limitsOf(limits);
-  const options = { cacheBytes: 8 << 20, networkErrors: "log", ...connectOptions };
-  if (workers === 0) {
-    const sessions = sessionPool((groups) => (options.mounts ? ChromaFs.connectMounts({ ...options, groups }) : ChromaFs.connect({ ...options, groups })));
-    const base = baseOf(baseUrl);
-    return {
-      forGroups: (groups) => ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: lim, base, signal }),
-      close: async () => sessions.close(),
-    };
-  }
-  if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 0)) throw new TypeError("workers must be a whole number (0: run calls in this thread)");
-  const pool = workerPool({ connectOptions: options, limits: lim, baseUrl, size: workers });
-  return { forGroups: (groups) => ({ tool, args, signal }) => pool.run({ tool, args, groups, signal }), close: () => pool.close(), pool };
+/** Connect options for a server's sessions: the caller's, network causes kept for the log. */
+const sessionOptions = (connectOptions) => ({ cacheBytes: 8 << 20, networkErrors: "log", ...connectOptions });
+
+/** The server's sessions in this thread, per group set (`workers: 0`). */
+function localSessions(connectOptions) {
+  const options = sessionOptions(connectOptions);
+  return sessionPool((groups) => (options.mounts ? ChromaFs.connectMounts({ ...options, groups }) : ChromaFs.connect({ ...options, groups })));
 }
+
+/** A pool of `workers` worker threads (default: the cores, at least two), or null for 0. */
+function poolOf(connectOptions, { workers, limits, server }) {
+  if (workers !== undefined && (!Number.isSafeInteger(workers) || workers < 0)) throw new TypeError("workers must be a whole number (0: run calls in this thread)");
+  if (workers === 0) return null;
+  return workerPool({ connectOptions: sessionOptions(connectOptions), limits, server, size: workers });
+}
+
+/** What a server's workers build their MCP servers with. */
+const serverSettings = ({ toolPrefix, docs, name, baseUrl }) => ({ toolPrefix, docs, name, baseUrl: baseUrl ?? null });
 
 /**
  * Serves the tools over stdio, as desktop and command-line agents launch servers, until the
- * client closes stdin (then `onClose` is called).
+ * client closes stdin (then `onClose` is called). Each call runs in a worker thread of a
+ * pool (`workers`, 0 for this thread).
  */
 export async function serveStdio(connectOptions, { limits, onClose, workers, ...options } = {}) {
-  const calls = callRunner(connectOptions, { workers, limits, baseUrl: options.baseUrl });
+  const lim = limitsOf(limits);
   const groups = connectOptions.groups ?? [];
-  const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner: calls.forGroups(groups) });
+  const pool = poolOf(connectOptions, { workers, limits: lim, server: serverSettings(options) });
+  const sessions = pool ? null : localSessions(connectOptions);
+  const base = baseOf(options.baseUrl);
+  const runner = pool
+    ? async ({ tool, args, signal }) => outcomeOf(await pool.run("call", { tool, args, groups }, { signal }), lim)
+    : ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: lim, base, signal });
+  const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner });
   const transport = new StdioServerTransport();
   // The client went away: calls in flight stop (the SDK aborts them), and so does the server.
   process.stdin.once("end", () => server.close());
   server.server.onclose = () => {
-    calls.close();
+    pool?.close();
+    sessions?.close();
     onClose?.();
   };
   await server.connect(transport);
   return server;
 }
+
+/** A call's outcome from a pool's answer: a call that ended without its worker says why. */
+function outcomeOf(answer, limits) {
+  if (!answer.abandoned) return answer;
+  const note = answer.abandoned === "memory" ? `[the call ran out of memory: a worker's heap holds ${limits.memoryMiB} MiB]` : undefined;
+  return { result: { stdout: "", stderr: "bash: execution aborted\n", exitCode: 124 }, isError: true, failed: false, note };
+}
+
 
 /** The Host values of a server listening on loopback at `port`. */
 function loopbackHosts(port) {
@@ -142,11 +156,15 @@ function accessOf({ oauth, authorize, resource }) {
 export async function serveHttp(connectOptions, options = {}) {
   const { port = 0, host = "127.0.0.1", authorize, oauth, publicUrl, requireToken = false, allowOrigins = [], limits, workers, ...serverOptions } = options;
   if (publicUrl !== undefined) httpUrl(publicUrl, "publicUrl");
-  const calls = callRunner(connectOptions, { workers, limits, baseUrl: serverOptions.baseUrl });
-  const gate = callGate(limits?.callsInFlight ?? DEFAULT_LIMITS.callsInFlight);
+  const lim = limitsOf(limits);
+  const pool = poolOf(connectOptions, { workers, limits: lim, server: serverSettings(serverOptions) });
+  const sessions = pool ? null : localSessions(connectOptions);
+  const base = baseOf(serverOptions.baseUrl);
+  const gate = callGate(lim.callsInFlight);
   const registry = callRegistry();
   let rules = { allowOrigins };
   let access = null;
+  let endpoint = null;
   const http = createServer(async (req, res) => {
     const { pathname } = new URL(req.url, "http://localhost");
     if (access?.metadata && access.paths.includes(pathname)) {
@@ -166,23 +184,18 @@ export async function serveHttp(connectOptions, options = {}) {
       return;
     }
     for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    // Stateless: no session to end, and no stream of the server's own to open.
+    if (req.method !== "POST") return reply(res, 405, "this server keeps no session and streams nothing of its own: POST each message", { allow: "POST, OPTIONS" });
     const admitted = await admit(req, { authorize: access.authorize, requireToken, resource: access.resource, address: req.socket.remoteAddress });
     if (admitted.status) {
       if (admitted.cause) console.error("chromafs mcp:", admitted.cause.message);
       return reply(res, admitted.status, admitted.message, admitted.headers);
     }
     try {
+      if (pool) return await dispatch(req, res, { pool, admitted, gate, registry, limits: lim, url: endpoint });
       const { key: caller, anonymous } = admitted.caller;
-      const runner = calls.forGroups(admitted.groups);
-      const server = createMcpServer(null, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      // Closing the server aborts the calls still running: the client went away.
-      res.on("close", () => {
-        transport.close();
-        server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
+      const runner = ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(admitted.groups) }, tool, args, { limits: lim, base, signal });
+      await answerHere(req, res, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner });
     } catch (e) {
       // The cause (an address, a status) is for the operator's log, not for the client.
       console.error("chromafs mcp:", e);
@@ -190,6 +203,8 @@ export async function serveHttp(connectOptions, options = {}) {
       else res.end();
     }
   });
+  // A client that half-closes after its request still gets the answer (a worker's takes a moment).
+  http.httpAllowHalfOpen = true;
   await new Promise((resolve, reject) => {
     http.once("error", reject);
     http.listen(port, host, resolve);
@@ -197,6 +212,7 @@ export async function serveHttp(connectOptions, options = {}) {
   const { port: actual } = http.address();
   const shownHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${shownHost}:${actual}/mcp`;
+  endpoint = url;
   // Behind a proxy, the public address is the server's own too, with its own scheme only.
   const front = publicUrl === undefined ? [] : [new URL(publicUrl)];
   const own = [`http://${shownHost}:${actual}`, ...front.map((u) => u.origin)];
@@ -211,7 +227,8 @@ export async function serveHttp(connectOptions, options = {}) {
       http.close(resolve);
       http.closeAllConnections?.();
     });
-    await calls.close();
+    await pool?.close();
+    sessions?.close();
   };
   try {
     const chosen = accessOf({ oauth, authorize, resource: publicEndpoint(publicUrl, url) });
@@ -221,5 +238,5 @@ export async function serveHttp(connectOptions, options = {}) {
     await close();
     throw e;
   }
-  return { url, resource: access.resource, close, stats: () => calls.pool?.stats() ?? null };
+  return { url, resource: access.resource, close, stats: () => pool?.stats() ?? null };
 }

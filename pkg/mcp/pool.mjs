@@ -1,62 +1,64 @@
-// Where a Node MCP server runs its calls: worker threads that can be stopped (Node only).
+// Where a Node MCP server does its work: worker threads that can be stopped (Node only).
 //
 // A command runs JavaScript: just-bash's interpreter, chromafs's search. One that matches a
 // glob against an 8 MB string computes for seconds without yielding, and on the server's own
 // thread nothing else — no other caller, not even the call's own deadline — gets a turn. So
-// calls run in a pool of worker threads (as many as the machine has cores, at least two),
+// the work runs in a pool of worker threads (as many as the machine has cores, at least two),
 // each with its own chromafs sessions and a bounded JavaScript heap (`limits.memoryMiB`),
-// several calls to a worker as they wait on Chroma.
+// several jobs to a worker as they wait on Chroma. A job is one HTTP request to the endpoint
+// (the MCP SDK's server answers it in the worker) or, over stdio, one tool call.
 //
 // The pool watches its workers. Each beats a shared counter every few milliseconds, and
-// counts the callbacks it begins and records which call each belongs to (an async hook, see
+// counts the callbacks it begins and records which job each belongs to (an async hook, see
 // worker.mjs). A worker where neither count moves for a quarter of a second while it has
-// calls is computing without yielding: it is stalled (a worker that is only busy goes on
-// beginning callbacks, however late its timer): it takes no new call, the call that was running stays on it
-// alone, and every other call on it starts again on another worker (once; the first answer
-// wins), so a caller who shared a worker with a runaway command is answered anyway. A call
-// past its deadline is asked to stop; if its worker does not answer within half a second, the
-// call is answered without it and the worker, if stalled, is stopped (and replaced). A worker
-// that outgrows its heap dies on its own: the call that was running is answered "ran out of
-// memory", the others start again elsewhere. No call is ever answered twice.
+// jobs is computing without yielding: it is stalled (a worker that is only busy goes on
+// beginning callbacks, however late its timer). A stalled worker takes no new job; the job
+// that was running stays on it alone, and every other job on it starts again on another
+// worker (once; the first answer wins, and every job here only reads), so a caller who shared
+// a worker with a runaway command is answered anyway. A job its caller gives up on (its
+// deadline, its client gone) is asked to stop; if its worker does not answer within half a
+// second, the job ends without it (`{ abandoned: "stopped" }`) and the worker, if stalled, is
+// stopped and replaced. A worker that outgrows its heap dies on its own: the job that was
+// running ends `{ abandoned: "memory" }`, the others start again elsewhere. No job ever ends
+// twice.
 import { Worker } from "node:worker_threads";
 import os from "node:os";
 import { toWorker } from "./bridge.mjs";
 
 /** How often a worker beats. */
 const BEAT_MS = 20;
-/** A worker with calls whose heart has not beaten for this long is stalled. */
+/** A worker with jobs whose counts have not moved for this long is stalled. */
 const STALL_MS = 250;
 /** How often the pool looks at its workers. */
-const WATCH_MS = 50;
-/** How long a call asked to stop has to answer before it is answered without its worker. */
-const GRACE_MS = 500;
-/** How many times a call may start again on another worker. */
+export const WATCH_MS = 50;
+/** How long a job asked to stop has to answer before it ends without its worker. */
+export const GRACE_MS = 500;
+/** How many times a job may start again on another worker. */
 const MAX_MOVES = 1;
 
 const WORKER = new URL("./worker.mjs", import.meta.url);
-
-/** What a call that had to be answered without its worker says. */
-const ABORTED = Object.freeze({ stdout: "", stderr: "bash: execution aborted\n", exitCode: 124 });
 
 /** The cores this process may use. */
 const cores = () => (typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
 
 /**
- * A pool of `size` workers (default: the cores, at least 2) that run calls on sessions of
- * `connectOptions`, held to `limits`, with `baseUrl` for pages' addresses. `run({ tool,
- * args, groups, signal })` resolves with the call's outcome (see tools.mjs); `close()`
- * stops every worker. `stats()` says what the pool did (for tests and benchmarks).
+ * A pool of `size` workers (default: the cores, at least 2) over sessions of
+ * `connectOptions`, held to `limits`; `server` is what the workers' MCP servers are made
+ * with (tool prefix, docs, base URL). `run(kind, payload, { signal, timeoutMs, control })`
+ * resolves with the job's answer, or `{ abandoned }` when it ended without one; `control`,
+ * when given, gets `cancel(requestId)`, which stops that call of the job. `close()` stops
+ * every worker; `stats()` says what the pool did.
  */
-export function workerPool({ connectOptions, limits, baseUrl = null, size = Math.max(2, cores()) }) {
+export function workerPool({ connectOptions, limits, server = {}, size = Math.max(2, cores()) }) {
   refuseFetch(connectOptions);
-  const { data, functions } = toWorker({ options: connectOptions, base: baseUrl });
+  const { data, functions } = toWorker({ options: connectOptions, server });
   const shared = { ...data, limits: { ...limits, executionLimits: { ...limits.executionLimits } } };
   const slots = new Set();
   const queue = [];
   const counts = { started: 0, stalled: 0, stopped: 0, outOfMemory: 0, moved: 0 };
   let nextId = 1;
   let closed = false;
-  // Set when a worker could not start (a model that will not load): every call says why.
+  // Set when a worker could not start (a model that will not load): every job says why.
   let broken = null;
   // Workers that ended before they were ready, in a row: a pool that cannot start one stops trying.
   let failedStarts = 0;
@@ -85,7 +87,7 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
     return slot;
   }
 
-  /** Keeps `size` workers that take calls, and no more threads than three times that. */
+  /** Keeps `size` workers that take jobs, and no more threads than three times that. */
   function replenish() {
     if (closed || broken) return;
     while (healthy().length < size && live().length < size * 3) spawn();
@@ -100,9 +102,9 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
       const attempt = slot.attempts.get(m.id);
       if (!attempt) return;
       slot.attempts.delete(m.id);
-      attempt.call.attempts.delete(attempt);
-      if (m.type === "done") settle(attempt.call, m.outcome);
-      else settle(attempt.call, null, new Error(m.message));
+      attempt.job.attempts.delete(attempt);
+      if (m.type === "done") settle(attempt.job, m.answer);
+      else settle(attempt.job, null, new Error(m.message));
       drain();
     } else if (m.type === "rpc") {
       answerRpc(slot, m);
@@ -111,8 +113,8 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
     } else if (m.type === "fatal") {
       broken = new Error(`the server's worker thread could not start: ${m.message}`);
       console.error("chromafs mcp:", broken.message);
-      for (const call of queue.splice(0)) settle(call, null, broken);
-      for (const a of [...slot.attempts.values()]) settle(a.call, null, broken);
+      for (const job of queue.splice(0)) settle(job, null, broken);
+      for (const a of [...slot.attempts.values()]) settle(a.job, null, broken);
       stop(slot);
     }
   }
@@ -132,84 +134,84 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
     if (slot.state !== "gone") slot.worker.postMessage(message);
   }
 
-  /** The worker that takes a call next: a ready one before one starting, then the least busy. */
-  function pick(call) {
+  /** The worker that takes a job next: a ready one before one starting, then the least busy. */
+  function pick(job) {
     const load = (s) => (s.state === "ready" ? 0 : 1e9) + s.attempts.size;
     let best = null;
-    for (const s of healthy()) if (!call.avoid.has(s) && (!best || load(s) < load(best))) best = s;
+    for (const s of healthy()) if (!job.avoid.has(s) && (!best || load(s) < load(best))) best = s;
     return best;
   }
 
-  function start(call) {
-    const slot = pick(call);
+  function start(job) {
+    const slot = pick(job);
     if (!slot) {
-      queue.push(call);
+      queue.push(job);
       replenish();
       return;
     }
     const id = nextId;
     nextId = nextId >= 0x7fffffff ? 1 : nextId + 1;
-    const attempt = { id, call, slot };
+    const attempt = { id, job, slot };
     slot.attempts.set(id, attempt);
-    call.attempts.add(attempt);
-    const timeoutMs = Math.max(1, Math.round(call.deadline - performance.now()));
-    post(slot, { type: "call", id, tool: call.tool, args: call.args, groups: call.groups, timeoutMs });
+    job.attempts.add(attempt);
+    const timeoutMs = Math.max(1, Math.round(job.deadline - performance.now()));
+    post(slot, { type: "job", id, kind: job.kind, payload: job.payload, timeoutMs });
   }
 
   function drain() {
     while (queue.length) {
-      const call = queue[0];
-      if (call.settled) {
+      const job = queue[0];
+      if (job.settled) {
         queue.shift();
         continue;
       }
-      if (!pick(call)) return;
+      if (!pick(job)) return;
       queue.shift();
-      start(call);
+      start(job);
     }
   }
 
-  /** Starts `call` again on another worker, or answers it with `why` when it may not. */
-  function move(call, why) {
-    if (call.settled) return;
-    if (call.moves >= MAX_MOVES) {
-      if (!call.attempts.size) settle(call, { result: { ...ABORTED }, isError: true, failed: false, note: `[${why}]` });
+  /** Starts `job` again on another worker, or ends it when it may not and nothing runs it. */
+  function move(job) {
+    if (job.settled) return;
+    if (job.moves >= MAX_MOVES) {
+      if (!job.attempts.size) settle(job, { abandoned: "stopped" });
       return;
     }
-    call.moves += 1;
+    job.moves += 1;
     counts.moved += 1;
-    start(call);
+    start(job);
   }
 
-  function settle(call, outcome, error) {
-    if (call.settled) return;
-    call.settled = true;
-    clearTimeout(call.grace);
-    call.signal?.removeEventListener("abort", call.onAbort);
-    for (const a of call.attempts) {
+  function settle(job, answer, error) {
+    if (job.settled) return;
+    job.settled = true;
+    clearTimeout(job.grace);
+    job.signal?.removeEventListener("abort", job.onAbort);
+    for (const a of job.attempts) {
       a.slot.attempts.delete(a.id);
       post(a.slot, { type: "cancel", id: a.id });
     }
-    call.attempts.clear();
-    if (error) call.reject(error);
-    else call.resolve(outcome);
+    job.attempts.clear();
+    if (error) job.reject(error);
+    else job.resolve(answer);
   }
 
-  /** A stalled worker: no new calls; its running call stays; the others start again elsewhere. */
+  /** A stalled worker: no new jobs; its running job stays; the others start again elsewhere. */
   function stall(slot) {
     slot.state = "stalled";
     counts.stalled += 1;
     const attempts = [...slot.attempts.values()];
-    // The call the worker is running: the one its hook recorded, or the only one it has.
+    // The job the worker is running: the one its hook recorded, or the only one it has.
     const runaway = attempts.length === 1 ? attempts[0] : slot.attempts.get(slot.beat[1]);
     for (const a of attempts) {
-      a.call.avoid.add(slot);
-      if (a !== runaway) move(a.call, "the worker running the call stopped answering");
+      a.job.avoid.add(slot);
+      if (a !== runaway) move(a.job);
     }
     replenish();
   }
 
-  /** Stops a worker; its calls start again elsewhere or are answered. */
+  /** Stops a worker; its jobs start again elsewhere or end. */
   function stop(slot) {
     if (slot.state === "gone") return;
     counts.stopped += 1;
@@ -222,20 +224,17 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
     if (slot.state === "starting" && !closed && ++failedStarts >= 3) {
       broken ??= new Error(`the server's worker threads end before they are ready${slot.memory ? ` (out of memory: a worker's heap holds ${limits.memoryMiB} MiB)` : ""}`);
       console.error("chromafs mcp:", broken.message);
-      for (const call of queue.splice(0)) settle(call, null, broken);
+      for (const job of queue.splice(0)) settle(job, null, broken);
     }
     slot.state = "gone";
     slots.delete(slot);
     const running = slot.beat[1];
     if (slot.memory) counts.outOfMemory += 1;
     for (const a of slot.attempts.values()) {
-      a.call.attempts.delete(a);
-      a.call.avoid.add(slot);
-      if (slot.memory && a.id === running) {
-        settle(a.call, { result: { ...ABORTED }, isError: true, failed: false, note: `[the call ran out of memory: a worker's heap holds ${limits.memoryMiB} MiB]` });
-      } else if (!a.call.attempts.size) {
-        move(a.call, slot.memory ? "a call beside it ran out of memory" : "the worker running the call stopped");
-      }
+      a.job.attempts.delete(a);
+      a.job.avoid.add(slot);
+      if (slot.memory && a.id === running) settle(a.job, { abandoned: "memory" });
+      else if (!a.job.attempts.size) move(a.job);
     }
     slot.attempts.clear();
     replenish();
@@ -253,8 +252,8 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
       const quiet = now - slot.lastBeatAt > STALL_MS;
       if (slot.state === "ready" && slot.attempts.size && quiet) stall(slot);
       else if (slot.state === "stalled" && !slot.attempts.size) {
-        // Its runaway call is over: a worker that beats again takes calls again; one still
-        // computing for a call nobody waits on any more is only burning a core.
+        // Its runaway job is over: a worker that beats again takes jobs again; one still
+        // computing for a job nobody waits on any more is only burning a core.
         if (quiet) stop(slot);
         else {
           slot.state = "ready";
@@ -268,23 +267,24 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
   replenish();
 
   return {
-    /** Runs one call; resolves with its outcome (rejects when the worker could not run it). */
-    run({ tool, args, groups = [], signal, timeoutMs = limits.callTimeoutMs }) {
+    /** Runs one job; see workerPool. */
+    run(kind, payload, { signal, timeoutMs = limits.callTimeoutMs, control } = {}) {
       if (closed) return Promise.reject(new Error("the server is closing"));
       if (broken) return Promise.reject(broken);
       return new Promise((resolve, reject) => {
-        const call = { tool, args, groups, signal, resolve, reject, attempts: new Set(), avoid: new Set(), moves: 0, settled: false, deadline: performance.now() + timeoutMs };
-        call.onAbort = () => {
-          for (const a of call.attempts) post(a.slot, { type: "cancel", id: a.id });
-          call.grace = setTimeout(() => {
-            const stuck = [...call.attempts].map((a) => a.slot);
-            settle(call, { result: { ...ABORTED }, isError: true, failed: false });
+        const job = { kind, payload, signal, resolve, reject, attempts: new Set(), avoid: new Set(), moves: 0, settled: false, deadline: performance.now() + timeoutMs };
+        job.onAbort = () => {
+          for (const a of job.attempts) post(a.slot, { type: "cancel", id: a.id });
+          job.grace = setTimeout(() => {
+            const stuck = [...job.attempts].map((a) => a.slot);
+            settle(job, { abandoned: "stopped" });
             for (const s of stuck) if (s.state === "stalled") stop(s);
           }, GRACE_MS);
         };
-        if (signal?.aborted) return resolve({ result: { ...ABORTED }, isError: true, failed: false });
-        signal?.addEventListener("abort", call.onAbort, { once: true });
-        start(call);
+        if (control) control.cancel = (requestId) => job.attempts.forEach((a) => post(a.slot, { type: "cancel", id: a.id, requestId }));
+        if (signal?.aborted) return resolve({ abandoned: "stopped" });
+        signal?.addEventListener("abort", job.onAbort, { once: true });
+        start(job);
       });
     },
     stats: () => ({ ...counts, workers: live().length, ready: healthy().length }),
@@ -292,7 +292,7 @@ export function workerPool({ connectOptions, limits, baseUrl = null, size = Math
       closed = true;
       clearInterval(watcher);
       const all = [...slots];
-      for (const call of queue.splice(0)) settle(call, null, new Error("the server is closing"));
+      for (const job of queue.splice(0)) settle(job, null, new Error("the server is closing"));
       await Promise.all(all.map((s) => s.worker.terminate().catch(() => {})));
     },
   };

@@ -75,7 +75,7 @@ export function createMcpServer(session, options = {}) {
 
   /** Runs one call within its limits. */
   async function call(tool, args, extra) {
-    const leave = calls.enter(caller);
+    const leave = calls.enter(caller, extra?.requestId);
     if (!leave) return failure(`${tool}: ${calls.max} calls are already running for this client: wait for one to finish`);
     const controller = new AbortController();
     let why = null;

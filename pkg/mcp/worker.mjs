@@ -1,24 +1,28 @@
-// A worker thread of a Node MCP server's pool (pool.mjs): it runs the calls the pool sends
-// it, several at once as they wait on Chroma, on chromafs sessions of its own.
+// A worker thread of a Node MCP server's pool (pool.mjs): it does the jobs the pool sends it,
+// several at once as they wait on Chroma, on chromafs sessions of its own. A job is one HTTP
+// request to the endpoint, answered here by the MCP SDK's server as a whole (its JSON-RPC,
+// its tools), or one tool call (a stdio server's).
 //
 // Three words in shared memory tell the pool how it is doing. The first is a heartbeat,
-// counted up every few milliseconds by a timer. The second is the call whose code runs now
+// counted up every few milliseconds by a timer. The second is the job whose code runs now
 // and the third a count of the callbacks and promise reactions begun, both written by an
-// async hook before each one runs (the call is read from the async context, an
+// async hook before each one runs (the job is read from the async context, an
 // AsyncLocalStorage). While a command computes without yielding, neither count moves, and
-// the second word names the call that stopped them; a worker merely busy with many calls
+// the second word names the job that stopped them; a worker merely busy with many calls
 // runs callbacks all the time, even when its timer is late. The hook touches nothing but
 // those words: it runs inside just-bash's sandbox, which blocks most globals while a
 // command runs.
 import { parentPort, workerData } from "node:worker_threads";
 import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { format } from "node:util";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { fromMain } from "./bridge.mjs";
 import { sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { baseOf } from "./sources.mjs";
+import { createMcpServer } from "./server.mjs";
 
-const { options, base: baseData, limits, beat: sab, beatMs } = workerData;
+const { options, server: serverData, limits, beat: sab, beatMs } = workerData;
 const beat = new Int32Array(sab);
 const current = new AsyncLocalStorage();
 createHook({
@@ -41,7 +45,7 @@ const callMain = (fn, args) =>
     parentPort.postMessage({ type: "rpc", id, fn, args });
   });
 
-const running = new Map(); // call id → AbortController
+const running = new Map(); // job id → its cancel(requestId?)
 
 parentPort.on("message", (m) => {
   if (m.type === "rpc-result") {
@@ -50,8 +54,8 @@ parentPort.on("message", (m) => {
     if (m.error) w?.reject(Object.assign(new Error(m.error.message), m.error.code ? { code: m.error.code } : {}));
     else w?.resolve(m.value);
   } else if (m.type === "cancel") {
-    running.get(m.id)?.abort();
-  } else if (m.type === "call") {
+    running.get(m.id)?.(m.requestId);
+  } else if (m.type === "job") {
     ready.then((setup) => run(setup, m), () => {});
   }
 });
@@ -59,17 +63,17 @@ parentPort.on("message", (m) => {
 // The operator's log is the server's: what a session logs (a network failure's cause) is
 // written by the main thread's console.
 console.error = (...args) => parentPort.postMessage({ type: "log", text: format(...args) });
-// A command's stray rejection must not end the worker and the calls beside it.
+// A command's stray rejection must not end the worker and the jobs beside it.
 process.on("unhandledRejection", (e) => console.error("chromafs mcp worker:", e));
 
 async function setUp() {
-  const [{ ChromaFs }, connectOptions, base] = await Promise.all([import("../node.mjs"), fromMain(options, callMain), fromMain(baseData, callMain)]);
+  const [{ ChromaFs }, connectOptions, server] = await Promise.all([import("../node.mjs"), fromMain(options, callMain), fromMain(serverData, callMain)]);
   const connect = (groups) => (connectOptions.mounts ? ChromaFs.connectMounts({ ...connectOptions, groups }) : ChromaFs.connect({ ...connectOptions, groups }));
   const sessions = sessionPool(connect);
-  // The path tree into this worker's memory before the first call (a later session of any
-  // group set then connects with one small request); Chroma out of reach is the calls' to say.
+  // The path tree into this worker's memory before the first job (a later session of any
+  // group set then connects with one small request); Chroma out of reach is the jobs' to say.
   await sessions.lease([]).then((lease) => lease.release(false), () => {});
-  return { sessions, base: baseOf(base) };
+  return { sessions, server: { ...server, baseUrl: baseOf(server.baseUrl) } };
 }
 
 const ready = setUp();
@@ -78,15 +82,67 @@ ready.then(
   (e) => parentPort.postMessage({ type: "fatal", message: e?.message ?? String(e) }),
 );
 
-function run({ sessions, base }, { id, tool, args, groups, timeoutMs }) {
-  const controller = new AbortController();
-  running.set(id, controller);
-  const callLimits = { ...limits, callTimeoutMs: timeoutMs };
+const JOBS = { call: oneCall, http: oneRequest };
+
+function run(setup, { id, kind, payload, timeoutMs }) {
   current
-    .run(id, () => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base, signal: controller.signal }))
+    .run(id, () => JOBS[kind](setup, payload, timeoutMs, (cancel) => running.set(id, cancel)))
     .then(
-      (outcome) => parentPort.postMessage({ type: "done", id, outcome }),
+      (answer) => parentPort.postMessage({ type: "done", id, answer }),
       (e) => parentPort.postMessage({ type: "error", id, message: e?.message ?? String(e) }),
     )
     .finally(() => running.delete(id));
+}
+
+/** One tool call (a stdio server's): its outcome, see tools.mjs. */
+function oneCall({ sessions, server }, { tool, args, groups }, timeoutMs, onCancel) {
+  const controller = new AbortController();
+  onCancel(() => controller.abort());
+  const callLimits = { ...limits, callTimeoutMs: timeoutMs };
+  return runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal: controller.signal });
+}
+
+/**
+ * The calls of one request, so that a cancellation names one (`cancel(requestId)`) or, when
+ * the caller gave up on the request, all of them.
+ */
+function requestCalls() {
+  const stops = new Map();
+  return {
+    add(_caller, id, stop) {
+      const key = JSON.stringify(id);
+      stops.set(key, stop);
+      return () => stops.get(key) === stop && stops.delete(key);
+    },
+    cancel(_caller, id) {
+      stops.get(JSON.stringify(id))?.();
+    },
+    all() {
+      for (const stop of stops.values()) stop();
+    },
+  };
+}
+
+/**
+ * One HTTP request to the endpoint, answered by an MCP server of its own (stateless, JSON
+ * answers) for the caller's groups: `{ status, headers, body }`. The main thread counted the
+ * caller's calls in flight; the calls it refused (`refused`, their ids) are answered so here.
+ */
+async function oneRequest({ sessions, server }, { url, headers, body, groups, caller, refused }, timeoutMs, onCancel) {
+  const calls = requestCalls();
+  onCancel((requestId) => (requestId === undefined ? calls.all() : calls.cancel(caller, requestId)));
+  const refusedIds = new Set(refused.map((id) => JSON.stringify(id)));
+  const gate = { max: limits.callsInFlight, enter: (_caller, id) => (refusedIds.has(JSON.stringify(id)) ? null : () => {}) };
+  const callLimits = { ...limits, callTimeoutMs: timeoutMs };
+  const runner = ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal });
+  const mcp = createMcpServer(null, { ...server, limits: callLimits, gate, caller, registry: calls, runner });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await mcp.connect(transport);
+  try {
+    const response = await transport.handleRequest(new Request(url, { method: "POST", headers, body }));
+    return { status: response.status, headers: [...response.headers], body: await response.text() };
+  } finally {
+    await transport.close();
+    await mcp.close();
+  }
 }

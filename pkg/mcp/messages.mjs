@@ -1,0 +1,36 @@
+// What the main thread of a Node server reads in a request's JSON-RPC messages, and the
+// answers it writes itself: everything else about the protocol is the MCP SDK's, in a worker.
+//
+// Before a request goes to a worker, the main thread needs two things from its body: the
+// tool calls in it (each counts against its caller's calls in flight, which every worker
+// shares) and the cancellations (a call may run in another request, on another worker).
+// When a worker cannot answer a call — it was stopped computing, or outgrew its heap — the
+// main thread answers it as the SDK would have: a tool result that is an error, with the
+// exit code line and the reason.
+import { shown } from "./limits.mjs";
+
+/** The tool calls (their ids) and the cancelled request ids of a request body. */
+export function inspect(body) {
+  let parsed;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { calls: [], cancels: [], batch: false };
+  }
+  const messages = (Array.isArray(parsed) ? parsed : [parsed]).filter((m) => m && typeof m === "object");
+  const calls = messages.filter((m) => m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number")).map((m) => m.id);
+  const cancels = messages
+    .filter((m) => m.method === "notifications/cancelled")
+    .map((m) => m.params?.requestId)
+    .filter((id) => typeof id === "string" || typeof id === "number");
+  return { calls, cancels, batch: Array.isArray(parsed) };
+}
+
+/** What a command that was stopped prints, as just-bash prints an aborted command. */
+const ABORTED = Object.freeze({ stdout: "", stderr: "bash: execution aborted\n", exitCode: 124 });
+
+/** The answer to `calls` (ids) that ended without their worker, saying `why`. */
+export function abandonedAnswer(calls, batch, why) {
+  const answers = calls.map((id) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: shown(ABORTED, `[${why}]`) }], isError: true } }));
+  return JSON.stringify(batch ? answers : answers[0]);
+}
