@@ -3,6 +3,7 @@
 //! would read them in fewer lines, but their error paths format floats, which costs the
 //! wasm module 20 KB.
 
+use crate::chroma::recorded::RecordedFunction;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -113,6 +114,8 @@ pub(crate) struct CollectionInfo {
     pub id: String,
     /// The embedding dimension, once records exist.
     pub dimension: Option<usize>,
+    /// The embedding function Chroma's clients recorded in the collection's configuration.
+    pub function: Option<RecordedFunction>,
 }
 
 impl FromJson for CollectionInfo {
@@ -124,7 +127,8 @@ impl FromJson for CollectionInfo {
         };
         // A collection always has a name; one without is not Chroma's answer.
         string(o.remove("name")?)?;
-        Some(CollectionInfo { id: string(o.remove("id")?)?, dimension })
+        let function = RecordedFunction::from_configuration(o.get("configuration_json"));
+        Some(CollectionInfo { id: string(o.remove("id")?)?, dimension, function })
     }
 }
 

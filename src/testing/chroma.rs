@@ -29,6 +29,8 @@ struct Collection {
     id: String,
     name: String,
     records: Vec<Record>,
+    /// `configuration_json` as Chroma answers it (the embedding function recorded).
+    configuration: Value,
 }
 
 #[derive(Default)]
@@ -68,7 +70,8 @@ impl FakeChroma {
         static IDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         let id = format!("00000000-0000-4000-8000-{n:012}");
-        s.collections.push(Collection { id: id.clone(), name: name.into(), records: Vec::new() });
+        let configuration = json!({ "embedding_function": null });
+        s.collections.push(Collection { id: id.clone(), name: name.into(), records: Vec::new(), configuration });
         id
     }
 
@@ -94,6 +97,14 @@ impl FakeChroma {
         let mut s = self.0.borrow_mut();
         let c = s.collections.iter_mut().find(|c| c.name == collection).expect("collection");
         c.records.iter_mut().find(|r| r.id == id).expect("record").embedding = Some(embedding.to_vec());
+    }
+
+    /// Records an embedding function in the configuration of the collection `id`.
+    pub(crate) fn configure(&self, id: &str, function: Value) {
+        let mut s = self.0.borrow_mut();
+        if let Some(c) = s.collections.iter_mut().find(|c| c.id == id || c.name == id) {
+            c.configuration["embedding_function"] = function;
+        }
     }
 
     /// Deletes a collection; one created later under the name gets a new id.
@@ -207,8 +218,14 @@ impl FakeChroma {
         match (req.method, &parts[..]) {
             (_, [_, "databases", _, "collections"]) => {
                 let name = body["name"].as_str().ok_or((422, "missing name".to_string()))?;
+                let new = !self.0.borrow().collections.iter().any(|c| c.name == name);
                 let id = self.collection(name);
-                ok(json!({"id": id, "name": name}))
+                if new && body["configuration"]["embedding_function"].is_object() {
+                    self.configure(&id, body["configuration"]["embedding_function"].clone());
+                }
+                let s = self.0.borrow();
+                let c = s.collections.iter().find(|c| c.id == id).expect("created");
+                ok(json!({"id": id, "name": name, "configuration_json": c.configuration}))
             }
             ("GET", [_, "databases", _, "collections", name]) => {
                 let name = percent_decode(name);
@@ -218,7 +235,11 @@ impl FakeChroma {
                     .iter()
                     .find(|c| c.name == name)
                     .ok_or((404, format!("Collection [{name}] does not exist")))?;
-                ok(json!({"id": c.id, "name": c.name}))
+                ok(json!({"id": c.id, "name": c.name, "configuration_json": c.configuration}))
+            }
+            ("PUT", [_, "databases", _, "collections", id]) => {
+                self.configure(id, body["new_configuration"]["embedding_function"].clone());
+                ok(json!({}))
             }
             (_, [_, "databases", _, "collections", id, op]) => self.records(id, op, &body),
             _ => Err((404, String::new())),
