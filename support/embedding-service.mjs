@@ -70,6 +70,7 @@ export async function startEmbeddingService({
   const faults = [];
   const sockets = new Set();
   let failAfter = null;
+  let failEvery = null;
   let inFlight = 0;
   let peak = 0;
   let refused = 0;
@@ -102,7 +103,8 @@ export async function startEmbeddingService({
     peak = Math.max(peak, inFlight);
     try {
       if (latencyMs) await new Promise((r) => setTimeout(r, latencyMs));
-      const fault = faults.shift() ?? (failAfter && requests.length > failAfter.n ? failAfter.fault : undefined);
+      const periodic = failEvery && requests.length % failEvery.n === 0 ? failEvery.fault : undefined;
+      const fault = faults.shift() ?? periodic ?? (failAfter && requests.length > failAfter.n ? failAfter.fault : undefined);
       if (fault) return answerFault(res, fault, inputs, body);
       if (models && !models.includes(body.model)) return error(res, 404, `The model \`${body.model}\` does not exist`);
       if (!Array.isArray(inputs) || !inputs.length || inputs.some((t) => typeof t !== "string")) return error(res, 400, "input must be a string or an array of strings");
@@ -199,11 +201,16 @@ export async function startEmbeddingService({
     failAfter(n, fault) {
       failAfter = { n, fault: fault.kind ? fault : { kind: "status", ...fault } };
     },
+    /** Every `n`th request it receives fails as `fault` says (see `fail`). */
+    failEvery(n, fault) {
+      failEvery = { n, fault: fault.kind ? fault : { kind: "status", ...fault } };
+    },
     /** Forgets what it was asked and the faults not yet answered. */
     reset() {
       requests.length = 0;
       faults.length = 0;
       failAfter = null;
+      failEvery = null;
       peak = 0;
       refused = 0;
     },

@@ -12,6 +12,7 @@ import { bashToolSandbox } from "./sandbox.js";
 import { connectMounts } from "./mounts.js";
 import { openAiEmbedder } from "./service.js";
 import { connectWithRecorded } from "./recorded.js";
+import { httpUrl, boundedBody } from "./http.js";
 
 /**
  * Wires the wasm exports into the public API. `run` runs a call in the context the
@@ -82,4 +83,5 @@ function withoutWriter(build) {
   };
 }
 
-export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
+// httpUrl and boundedBody are for chromafs/mcp, which imports them from the bundle.
+export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox, httpUrl, boundedBody };

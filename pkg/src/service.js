@@ -18,6 +18,8 @@
 // anything shaped like one) redacted. The key goes to the endpoint's origin only: a
 // redirect is not followed.
 
+import { boundedBody, httpUrl } from "./http.js";
+
 const OPENAI = "https://api.openai.com/v1";
 /** The variables OpenAI's and Chroma's clients read the key from, in the order they do. */
 const KEY_VARIABLES = ["OPENAI_API_KEY", "CHROMA_OPENAI_API_KEY"];
@@ -61,24 +63,10 @@ function recall(key) {
   return hit.vector;
 }
 
-/** A base URL as `fetch` reads it: http(s), without credentials, query or fragment; or a TypeError. */
-function serviceUrl(text, what) {
-  let url;
-  try {
-    url = new URL(text);
-  } catch {
-    url = null;
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) {
-    throw new TypeError(`${what} must be an http(s) URL without credentials, query or fragment`);
-  }
-  return url;
-}
-
 /** The origin an embedding service's URL sends to (as `fetch` resolves it), or null when it is not one. */
 function originOf(text) {
   try {
-    return serviceUrl(text, "url").origin;
+    return httpUrl(text, "url").origin;
   } catch {
     return null;
   }
@@ -126,45 +114,31 @@ function retryAfterMs(headers) {
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }
 
-/** The body of `res`, at most `limit` bytes (past it, an error, and the rest is not read). */
-async function readLimited(res, limit, where) {
-  const declared = Number(res.headers.get("content-length"));
-  if (declared > limit) throw failure("EIO", `${where}: the answer is ${declared} bytes, more than the ${limit} its vectors can take`);
-  if (!res.body) return new Uint8Array(await res.arrayBuffer());
-  const reader = res.body.getReader();
-  const parts = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw failure("EIO", `${where}: the answer is more than the ${limit} bytes its vectors can take`);
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.byteLength));
-  return out;
+/** The body of `res`, at most `limit` bytes (past it, an EIO, and the rest is not read). */
+function readLimited(res, limit, where) {
+  return boundedBody(res, limit, (size, declared) =>
+    failure("EIO", `${where}: the answer is ${declared ? `${size} bytes, ` : ""}more than the ${limit} bytes its vectors can take`),
+  );
 }
 
 /** The little-endian 32-bit floats of base64 `text` (what `encoding_format: "base64"` answers), or null. */
 function fromBase64(text) {
+  if (text.length > ((MAX_DIMENSION * 4 + 2) / 3) * 4 + 4) return null;
   let bytes;
   try {
-    bytes = atob(text);
+    const binary = atob(text);
+    bytes = new Uint8Array(binary.length);
+    for (let k = 0; k < binary.length; k++) bytes[k] = binary.charCodeAt(k);
   } catch {
     return null;
   }
-  if (bytes.length % 4 !== 0 || bytes.length > MAX_DIMENSION * 4) return null;
-  const view = new DataView(new ArrayBuffer(bytes.length));
-  for (let k = 0; k < bytes.length; k++) view.setUint8(k, bytes.charCodeAt(k));
-  const out = new Float32Array(bytes.length / 4);
-  for (let k = 0; k < out.length; k++) out[k] = view.getFloat32(k * 4, true);
-  return out;
+  if (bytes.length % 4 !== 0) return null;
+  if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer);
+  const view = new DataView(bytes.buffer);
+  return Float32Array.from({ length: bytes.length / 4 }, (_, k) => view.getFloat32(k * 4, true));
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** A counting semaphore: `run(f)` runs `f` once fewer than `n` others run. */
 function gate(n) {
@@ -232,7 +206,7 @@ function openAiEmbedder(options = {}, recipeModule) {
     fetch: fetchFn = globalThis.fetch,
   } = options;
   if (typeof model !== "string" || !model.trim()) throw new TypeError("option model must name the service's model");
-  const base = serviceUrl(url, "option url");
+  const base = httpUrl(url, "option url");
   positive(dimensions, "dimensions", { max: MAX_DIMENSION });
   positive(batchSize, "batchSize");
   positive(maxInputTokens, "maxInputTokens");
@@ -415,4 +389,4 @@ function openAiEmbedder(options = {}, recipeModule) {
   return embedder;
 }
 
-export { openAiEmbedder, originOf, serviceUrl, shown, KEY_VARIABLES, OPENAI };
+export { openAiEmbedder, originOf, shown, KEY_VARIABLES, OPENAI };

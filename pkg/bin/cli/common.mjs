@@ -155,8 +155,9 @@ export function reportRecorded(fs, conn, who = "chromafs") {
     const name = conn.mounts ? ` (collection ${collection})` : "";
     if (recorded.note) process.stderr.write(`${who}: note${name}: ${recorded.note}\n`);
     if (recorded.used || !recorded.missing || recorded.missing.startsWith("the session has")) continue;
-    const model = Object.hasOwn(MODELS, info.embedding?.model ?? "") ? `, not by ${recorded.model ?? recorded.name}` : ": search ranks by words only";
-    process.stderr.write(`${who}${name}: the collection's embedding function is not used${model}: ${recorded.missing}\n`);
+    // A built-in model the manifest names searches instead; else the words alone.
+    const instead = Object.hasOwn(MODELS, info.embedding?.model ?? "") ? "" : ": search ranks by words only";
+    process.stderr.write(`${who}${name}: the collection's embedding function is not used${instead}: ${recorded.missing}\n`);
   }
 }
 

@@ -102,3 +102,26 @@ test("a run the service stopped is resumed by the next, which embeds only what w
   assert.equal(service.requests.reduce((n, q) => n + q.inputs, 0), Number(total) - Number(unchanged), "only what was not written is embedded");
   await assertWhole("ingest-resumed");
 });
+
+test("the command line names what is wrong with a service's options, and never takes a key", async () => {
+  const at = ["--url", chromaUrl(), "--collection", "ingest-options"];
+  let r = await cli(["ingest", DIR, ...at, "--embed", "openai:text-embedding-3-small"]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^chromafs: no key for https:\/\/api\.openai\.com: set OPENAI_API_KEY or CHROMA_OPENAI_API_KEY\n$/);
+  r = await cli(["ingest", DIR, ...at, "--embed-url", service.url]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--embed-url applies to --embed openai:MODEL/);
+  r = await cli(["ingest", DIR, ...at, "--embed", "openai:m", "--embed-url", service.url, "--embed-key-env", "A=B"]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--embed-key-env must name an environment variable/);
+  r = await cli(["ingest", DIR, ...at, "--embed", "openai:m", "--embed-url", service.url, "--embed-dimensions", "0"]);
+  assert.equal(r.status, 2);
+  r = await cli(["exec", "ls", ...at, "--embed", "multilingual-e5-small"]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--embed takes openai:MODEL here/);
+  r = await cli(["exec", "ls", ...at, "--embed-url", "http://user:pw@127.0.0.1:9/v1"]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--embed-url must be an http\(s\) URL without query, fragment or credentials/);
+  r = await cli(["ingest", DIR, ...at, "--api-key", "sk-x"]);
+  assert.equal(r.status, 2, "there is no option for a key");
+});

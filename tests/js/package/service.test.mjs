@@ -126,7 +126,7 @@ test("the key is read from the variables named, then OpenAI's own; OpenAI itself
   // A local service needs no key.
   assert.doesNotThrow(() => openAiEmbedder({ url: service.url, model: "m", env: {} }));
   assert.throws(() => openAiEmbedder({ url: "ftp://x", model: "m" }), TypeError);
-  assert.throws(() => openAiEmbedder({ url: "https://user:pw@x.example/v1", model: "m" }), /without credentials/);
+  assert.throws(() => openAiEmbedder({ url: "https://user:pw@x.example/v1", model: "m" }), /without query, fragment or credentials/);
   assert.throws(() => openAiEmbedder({ url: service.url, model: "" }), TypeError);
   assert.throws(() => openAiEmbedder({ url: service.url, model: "m", apiKeyEnv: "A=B" }), TypeError);
   assert.throws(() => openAiEmbedder({ url: service.url, model: "m", concurrency: 0 }), TypeError);
