@@ -3,7 +3,8 @@
 // only the key's environment variable and the operator's word for the service's address
 // (`--embed-url`), the search tool embeds questions through the service (and a question
 // asked again costs no request); without that word, nothing is sent there, the search
-// ranks by words, and the operator is told why.
+// ranks by words, and the operator is told why. A service named on the command line is
+// built again by each worker thread, which reads the key from its own environment.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -99,6 +100,21 @@ test("without a key in its environment, the operator is told which variable to s
     await client.callTool({ name: "search", arguments: { query: "install prefix", k: 1 } });
     assert.equal(service.requests.length, 0);
     assert.match(stderr(), /search ranks by words only: no key: set CHROMA_OPENAI_API_KEY or OPENAI_API_KEY/);
+  } finally {
+    await client.close();
+  }
+});
+
+test("--embed openai:MODEL names the service: each worker builds it again and reads the key from its own environment", async () => {
+  service.reset();
+  const args = ["--embed", "openai:text-embedding-3-small", "--embed-url", service.url, "--embed-key-env", "DOCS_EMBED_KEY", "--workers", "2"];
+  const { client, stderr } = await server(args, environment({ DOCS_EMBED_KEY: KEY }));
+  try {
+    const calls = await Promise.all(["rotate a key", "installer prefix option", "limited per minute"].map((q) => client.callTool({ name: "search", arguments: { query: q, k: 1 } })));
+    assert.deepEqual(calls.map((c) => c.structuredContent.results[0].path), ["/guides/rotate.md", "/guides/install.md", "/reference/limits.md"]);
+    assert.ok(service.requests.length >= 3);
+    assert.ok(service.requests.every((r) => r.auth === `Bearer ${KEY}`), "every worker sent the key it read itself");
+    assert.ok(!stderr().includes(KEY));
   } finally {
     await client.close();
   }
