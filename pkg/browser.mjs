@@ -12,4 +12,5 @@ const api = setup(core, undefined, loadWriter);
 export const ChromaFs = api.ChromaFs;
 export const ingest = api.ingest;
 export const annotate = api.annotate;
+export const openAiEmbedder = api.openAiEmbedder;
 export { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };

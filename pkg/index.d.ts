@@ -210,7 +210,90 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   embed?: Embedder;
   /** The name of the model `embed` runs, checked against the one the collection's manifest records. */
   embedModel?: string;
+  /**
+   * What the session may do with the embedding function Chroma's clients recorded in the
+   * collection (`fs.info().collectionEmbedding`), when `embed` is not given: an
+   * OpenAI-compatible service is called for questions when its address is the provider's
+   * own or one of `allowOrigins`, with the key read from `OPENAI_API_KEY`,
+   * `CHROMA_OPENAI_API_KEY`, the variable the record names if it is one of those or of
+   * `keyEnv`, or `keyEnv`'s. `false`: never. Default `{}`.
+   */
+  collectionEmbedding?: false | CollectionEmbeddingOptions;
 }
+
+/** What a session may do with the embedding function a collection records. */
+export interface CollectionEmbeddingOptions {
+  /** Origins (`http://vllm.internal:8000`) a recorded `api_base` may be at, besides the provider's own. */
+  allowOrigins?: string[];
+  /** More environment variables a key may be read from (a recorded `api_key_env_var` among them). */
+  keyEnv?: string[];
+  /** Where variables are read (default `process.env` where there is one; a Worker passes its `env`). */
+  env?: Record<string, string | undefined>;
+  /** The `fetch` the service is called with (default the global one). */
+  fetch?: FetchLike;
+  /** How long one request to the service may take (default 60,000 ms). */
+  timeoutMs?: number;
+}
+
+/** Options of `openAiEmbedder()`. */
+export interface OpenAiEmbedderOptions {
+  /** The service's base URL, to which `/embeddings` is added (default `https://api.openai.com/v1`). */
+  url?: string;
+  /** The model, as the service names it. */
+  model: string;
+  /** The key, as a value; prefer `apiKeyEnv`. */
+  apiKey?: string;
+  /** The environment variable(s) the key is read from, before `OPENAI_API_KEY` and `CHROMA_OPENAI_API_KEY`. */
+  apiKeyEnv?: string | string[];
+  /** Where variables are read (default `process.env` where there is one). */
+  env?: Record<string, string | undefined>;
+  /** Asks the service for vectors of this many numbers (`text-embedding-3-*` and others take it). */
+  dimensions?: number;
+  /** More headers for every request (a gateway's own, say); their values are never shown in a message. */
+  headers?: Record<string, string>;
+  /** Texts a request may hold (default 2,048, OpenAI's limit). */
+  batchSize?: number;
+  /** Tokens one text may hold, counted as UTF-8 bytes; a longer text is embedded by its beginning (default 8,192). */
+  maxInputTokens?: number;
+  /** Tokens a request may hold, counted as UTF-8 bytes (default 300,000). */
+  maxRequestTokens?: number;
+  /** Requests in flight at once; ingest embeds that many batches ahead of the one it writes (default 4). */
+  concurrency?: number;
+  /** How long one request may take before it fails with ETIMEDOUT (default 60,000 ms). */
+  timeoutMs?: number;
+  /** How long 429s and 5xx are tried again, after Retry-After or a jittered backoff (default 60,000 ms). */
+  retryMs?: number;
+  /** Called after each request with the number of texts it embedded. */
+  onBatch?: (n: number) => void;
+  /** The `fetch` to call the service with (default the global one). */
+  fetch?: FetchLike;
+}
+
+/** An embedder over an OpenAI-compatible service: pass it as `embed` to `ChromaFs.connect` or `ingest`. */
+export interface ServiceEmbedder {
+  readonly model: string;
+  /** The base URL it calls. */
+  readonly url: string;
+  /** Where its requests, and its key, go. */
+  readonly origin: string;
+  /** The length of its vectors, once it has answered (or `dimensions`, if given). */
+  readonly dimension: number | undefined;
+  readonly concurrency: number;
+  /** How Chroma's own clients name it in a collection's configuration; ingest records it there. */
+  readonly chromaFunction: { name: "openai"; config: Record<string, unknown> };
+  embed(texts: string[]): Promise<Float32Array[]>;
+  /** Questions: from this process's cache when asked before, else one request. */
+  embedQuery(texts: string[]): Promise<Float32Array[]>;
+  close(): void;
+}
+
+/**
+ * An embedder that calls an OpenAI-compatible `POST {url}/embeddings` (OpenAI, Azure OpenAI's
+ * v1 API, vLLM, Ollama, LM Studio, LiteLLM, TEI) with `fetch`, in every runtime. Throws a
+ * TypeError for options that cannot be right, and an EINVAL error when OpenAI itself would
+ * be called without a key.
+ */
+export declare function openAiEmbedder(options: OpenAiEmbedderOptions): ServiceEmbedder;
 
 /** Options of `fs.search()`. */
 export interface SearchOptions {
@@ -342,6 +425,28 @@ export interface ChromaFsInfo {
    */
   embedding: { model: string; dimension: number; method?: string } | null;
   /**
+   * The embedding function Chroma's clients recorded in the collection's configuration, with
+   * whether this session's searches embed questions with it (`used`) and, when not, why
+   * (`missing`; `refusedOrigin` when its address is not allowed); `note`: what of the
+   * record was not read. Null when the collection records none.
+   */
+  collectionEmbedding: {
+    name: string;
+    model: string | null;
+    apiBase: string | null;
+    apiKeyEnvVar: string | null;
+    dimensions: number | null;
+    apiType: string | null;
+    organizationId: string | null;
+    url: string | null;
+    used?: boolean;
+    missing?: string;
+    refusedOrigin?: string;
+    note?: string;
+  } | null;
+  /** The length of the collection's vectors, as Chroma said when the tree was loaded; null before any record. */
+  collectionDimension: number | null;
+  /**
    * What is wrong with the tree entries this session could see, one escaped line each
    * (`corrupt path tree: entry "a\nb.md": path contains the control character '\n'`): pages
    * whose entry has a field that cannot be right (reading them is EIO with this message),
@@ -358,10 +463,20 @@ export interface ChromaFsInfo {
  * what a search embeds its question with (`embed` otherwise): for models that read a
  * question apart from a passage.
  */
-export type EmbedFunction = (texts: string[]) => Promise<number[][]> | number[][];
+export type EmbedFunction = (texts: string[]) => Promise<ReadonlyArray<ArrayLike<number>>> | ReadonlyArray<ArrayLike<number>>;
 export type Embedder =
   | EmbedFunction
-  | { embed: EmbedFunction; embedQuery?: EmbedFunction; model?: string; method?: string; dimension?: number };
+  | {
+      embed: EmbedFunction;
+      embedQuery?: EmbedFunction;
+      model?: string;
+      method?: string;
+      dimension?: number | undefined;
+      /** Calls of `embed` an ingest may have in flight at once (default 1). */
+      concurrency?: number;
+      /** How Chroma's clients name the function; ingest records it in the collection's configuration. */
+      chromaFunction?: { name: string; config: Record<string, unknown> };
+    };
 
 /** What bash prints for a command; structurally just-bash's `ExecResult`. */
 export interface CommandResultLike {

@@ -4,6 +4,8 @@ const core = require("./dist/node/chromafs_core.js");
 const { setup, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox } = require("./dist/api.cjs");
 
 // The writer's glue loads its module when required: on the first ingest or annotate.
-const api = setup(core, AsyncLocalStorage.snapshot(), () => require("./dist/node/chromafs_write.js"));
+// An embedding service's embedder names the ES entry, which an MCP server's worker threads import.
+const recipeModule = require("node:url").pathToFileURL(require("node:path").join(__dirname, "node.mjs")).href;
+const api = setup(core, AsyncLocalStorage.snapshot(), () => require("./dist/node/chromafs_write.js"), recipeModule);
 
-module.exports = { ChromaFs: api.ChromaFs, ingest: api.ingest, annotate: api.annotate, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
+module.exports = { ChromaFs: api.ChromaFs, ingest: api.ingest, annotate: api.annotate, openAiEmbedder: api.openAiEmbedder, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };

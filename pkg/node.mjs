@@ -12,9 +12,10 @@ const loadWriter = () => {
   writerReady = true;
   return writer;
 };
-const api = setup(core, AsyncLocalStorage.snapshot(), loadWriter);
+const api = setup(core, AsyncLocalStorage.snapshot(), loadWriter, import.meta.url);
 
 export const ChromaFs = api.ChromaFs;
 export const ingest = api.ingest;
 export const annotate = api.annotate;
+export const openAiEmbedder = api.openAiEmbedder;
 export { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };

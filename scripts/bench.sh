@@ -4,6 +4,7 @@
 #   npm run bench -- --large         and the 50,000-page runs (several hours)
 #   npm run bench -- --only NAME     one benchmark (read-path, sessions, native, scale, connect,
 #                                    agent-session, process-tier, other-tools, shapes, embed,
+#                                    embed-service,
 #                                    search-quality, mcp-limits, oauth, wasm-size), then the report
 #   npm run bench -- --no-build      measure the package as it is built (no set-up, no build)
 # Each benchmark writes bench/results/*/*.json; `node bench/report/report.mjs` alone rebuilds
@@ -52,6 +53,7 @@ if want process-tier; then node bench/process-tier.mjs --sizes 1142,10000; fi
 if want other-tools; then node bench/other-tools.mjs --url "$URL" --sizes 1142,10000; fi
 if want shapes; then node bench/shapes.mjs --sizes 10000; fi
 if want embed; then node bench/embed.mjs; fi
+if want embed-service; then node bench/embed-service.mjs; fi
 # Starts its own Chroma on .chroma/bench-quality: the corpus embedded once (about 25 minutes
 # on one core) is kept there for the next runs.
 if want search-quality; then node bench/search-quality.mjs; fi

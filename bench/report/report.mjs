@@ -9,7 +9,7 @@
 //   @targets            the targets, each with the figure that meets or misses it
 //   {{NAME KEY.PATH}}   one figure the prose quotes, from result NAME's facts
 // A result not measured yet shows as such, with the command that measures it.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../../support/files.mjs";
 import { describeRun, markdownTable, readResult } from "../../support/results.mjs";
@@ -20,6 +20,7 @@ const OUTPUT = path.join(ROOT, "BENCHMARKS.md");
 
 /** The command that produces a result, for results not measured yet. */
 function producer(name) {
+  if (existsSync(path.join(ROOT, "bench", `${name}.mjs`))) return `node bench/${name}.mjs`;
   const [, script, size] = name.match(/^([a-z-]+?)(?:-(\d+))?(?:-[a-z-]+)?$/) ?? [];
   if (script === "search-quality" || script === "search-latency") return `node bench/search-quality.mjs`;
   const url = ["read-path", "sessions", "other-tools"].includes(script) ? " --url URL" : "";

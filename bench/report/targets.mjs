@@ -158,6 +158,33 @@ export const TARGETS = [
     },
   },
   {
+    area: "embedding services",
+    target: "`ingest --embed` through a service (150 ms a request, 8 at once) ≥ 75 % of the chunks/s without embeddings, and ≥ 400 chunks/s on two cores",
+    measure: (get) => {
+      const small = get("embed-service", "smallest");
+      if (!small) return undefined;
+      const rate = get("embed-service", `service${small}ChunksPerSecond`);
+      const ratio = get("embed-service", `ratio${small}`);
+      const overlap = get("embed-service", `overlap${small}`);
+      const plain = get("embed-service", "plainChunksPerSecond");
+      return {
+        text: `${n(rate)} chunks/s at ${small} numbers, ${Math.round(ratio * 100)} % of ${n(plain)} without embeddings (${Math.round(overlap * 100)} % of a service that answers at once)`,
+        met: ratio >= 0.75 && rate >= 400,
+      };
+    },
+  },
+  {
+    area: "embedding services",
+    target: "under 429s with Retry-After, the same ingest loses and duplicates no chunk",
+    measure: (get) => {
+      const bad = get("embed-service", "limitedBadPages");
+      if (bad === undefined) return undefined;
+      const records = get("embed-service", "limitedRecords");
+      const plain = get("embed-service", "plainRecords");
+      return { text: `${bad} pages differ from their files; ${n(records)} records (${n(plain)} without embeddings)`, met: bad === 0 && records === plain };
+    },
+  },
+  {
     area: "ranked search",
     target: "≤ 3 Chroma requests a search, 0 quota violations",
     measure: (get) => {

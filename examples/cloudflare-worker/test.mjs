@@ -12,9 +12,10 @@ import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ingest } from "chromafs";
+import { ingest, openAiEmbedder } from "chromafs";
 import { SignJWT } from "jose";
 import { startIdentityProvider } from "../../support/identity-provider.mjs";
+import { startEmbeddingService } from "../../support/embedding-service.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CHROMA_SH = path.resolve(HERE, "../../scripts/chroma.sh");
@@ -401,5 +402,44 @@ test("with OAUTH_ISSUER the worker is an OAuth resource server: the provider's t
   } finally {
     await signedIn.dispose();
     await idp.close();
+  }
+});
+
+test("search embeds questions through the collection's embedding service, the key from the Worker's secret", async () => {
+  const KEY = "sk-worker-0123456789";
+  const service = await startEmbeddingService({ key: KEY });
+  const collection = `${COLLECTION}-embedded`;
+  const embed = openAiEmbedder({ url: service.url, model: "text-embedding-3-small", apiKey: KEY });
+  await ingest({ url: chromaUrl, collection, files: FILES.filter((f) => !f.path.startsWith("internal/")), embed });
+  const bindings = { CHROMA_URL: chromaUrl, CHROMA_COLLECTION: collection, EMBED_URL: service.origin, OPENAI_API_KEY: KEY };
+  const embedded = worker(chromaUrl, { bindings });
+  try {
+    service.reset();
+    const client = await mcpClient(undefined, embedded);
+    try {
+      const question = "refresh the access token hourly";
+      const found = await client.callTool({ name: "search", arguments: { query: question, k: 1 } });
+      assert.equal(found.isError, false, text(found));
+      assert.equal(found.structuredContent.results[0].path, "/guides/auth.md");
+      await client.callTool({ name: "search", arguments: { query: question, k: 1 } });
+      assert.equal(service.asked(question), 1, "the question is embedded once, then kept in the isolate");
+      assert.ok(service.requests.every((r) => r.auth === `Bearer ${KEY}`));
+    } finally {
+      await client.close();
+    }
+    // The service named by EMBED_MODEL instead of the collection's record: the same vectors.
+    const named = worker(chromaUrl, { bindings: { ...bindings, EMBED_MODEL: "text-embedding-3-small", EMBED_URL: service.url } });
+    try {
+      const c = await mcpClient(undefined, named);
+      const dense = await bash(c, "search -n 1 --json access token expire");
+      assert.match(text(dense), /"path":"\/guides\/auth\.md"/);
+      await c.close();
+    } finally {
+      await named.dispose();
+    }
+  } finally {
+    await embedded.dispose();
+    await service.close();
+    await fetch(`${chromaUrl}/api/v2/tenants/default_tenant/databases/default_database/collections/${collection}`, { method: "DELETE" }).catch(() => {});
   }
 });

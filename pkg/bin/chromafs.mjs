@@ -49,7 +49,19 @@ ingest options:
                       \`search\` ranks by meaning as well as words; shell, exec and mcp then
                       use the model by themselves for this collection. MODEL is
                       all-MiniLM-L6-v2 (English, the default) or multilingual-e5-small
-                      (about a hundred languages; twice as slow to embed)
+                      (about a hundred languages; twice as slow to embed), or
+                      openai:NAME for an embedding service (below), which is recorded
+                      in the collection as Chroma's own clients record it
+
+Embedding services (ingest, shell, exec, mcp):
+  --embed openai:NAME the OpenAI-compatible service's model NAME (OpenAI, Azure
+                      OpenAI, vLLM, Ollama, LM Studio, LiteLLM, TEI); the key comes
+                      from $OPENAI_API_KEY or $CHROMA_OPENAI_API_KEY (or --embed-key-env)
+  --embed-url URL     the service's base URL (default https://api.openai.com/v1);
+                      for shell, exec and mcp without --embed, the origin a
+                      collection's recorded api_base may be at
+  --embed-dimensions N  ask the service for vectors of N numbers
+  --embed-key-env NAME  read the key from $NAME (never give a key as an option)
 
 shell, exec and mcp:
   --mount /DIR=COLLECTION[@URL]
@@ -107,6 +119,7 @@ mcp options:
 
 Examples:
   chromafs ingest ./docs --collection docs --access access.json --embed
+  OPENAI_API_KEY=… chromafs ingest ./docs --collection docs --embed openai:text-embedding-3-small
   chromafs annotate --collection docs-from-another-tool
   chromafs shell --collection docs --groups admin
   chromafs exec "grep -rn access_token /" --collection docs
@@ -128,6 +141,9 @@ const OPTIONS = {
   hidden: { type: "boolean" },
   "no-ignore": { type: "boolean" },
   embed: { type: "string" },
+  "embed-url": { type: "string" },
+  "embed-dimensions": { type: "string" },
+  "embed-key-env": { type: "string" },
   http: { type: "string" },
   host: { type: "string" },
   tokens: { type: "string" },
@@ -156,15 +172,17 @@ const OPTIONS = {
 };
 
 // Which options each command accepts besides the connection options and --help.
+const EMBED_OPTIONS = ["embed", "embed-url", "embed-dimensions", "embed-key-env"];
 const COMMAND_OPTIONS = {
-  ingest: ["access", "chunk-bytes", "plain-tree", "default-private", "embed", "hidden", "no-ignore"],
+  ingest: ["access", "chunk-bytes", "plain-tree", "default-private", "hidden", "no-ignore", ...EMBED_OPTIONS],
   annotate: [],
-  shell: ["groups", "cwd", "scratch", "base-url", "mount"],
-  exec: ["groups", "cwd", "scratch", "base-url", "mount"],
+  shell: ["groups", "cwd", "scratch", "base-url", "mount", ...EMBED_OPTIONS],
+  exec: ["groups", "cwd", "scratch", "base-url", "mount", ...EMBED_OPTIONS],
   mcp: [
     ["groups", "http", "host", "tokens", "require-token", "allow-origin", "call-timeout-ms", "max-requests", "calls-in-flight", "tool-prefix", "docs"],
     ["workers", "memory-mib"],
     ["issuer", "audience", "jwks", "groups-claim", "public-url", "base-url", "mount"],
+    EMBED_OPTIONS,
   ].flat(),
 };
 const COMMON_OPTIONS = ["url", "collection", "tenant", "database", "token", "help"];

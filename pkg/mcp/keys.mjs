@@ -15,7 +15,7 @@
 // a key the provider withdrew during an outage stays trusted until the grace ends (or the
 // provider answers again); past it, requests with tokens get 503 until it answers.
 import { createLocalJWKSet } from "jose";
-import { httpUrl } from "./sources.mjs";
+import { boundedBody, httpUrl } from "../dist/api.mjs";
 
 /** How long one read of the provider may take. */
 const FETCH_TIMEOUT_MS = 5_000;
@@ -39,42 +39,15 @@ export async function jsonAt(url, fetchImpl) {
     await res.body?.cancel().catch(() => {});
     return null;
   }
-  const declared = Number(res.headers.get("content-length"));
-  if (declared > MAX_DOCUMENT_BYTES) {
-    await res.body?.cancel().catch(() => {});
-    throw new Error(`${url} answered ${declared} bytes, more than the ${MAX_DOCUMENT_BYTES} read`);
-  }
-  const text = await boundedText(res, url);
+  const bytes = await boundedBody(res, MAX_DOCUMENT_BYTES, (size, declared) =>
+    new Error(`${url} answered ${declared ? `${size} bytes, ` : ""}more than the ${MAX_DOCUMENT_BYTES} bytes read`),
+  );
+  const text = new TextDecoder().decode(bytes);
   try {
     return JSON.parse(text);
   } catch {
     return null;
   }
-}
-
-/** A response's body as text, cancelled once it passes MAX_DOCUMENT_BYTES. */
-async function boundedText(res, url) {
-  if (!res.body?.getReader) return res.text();
-  const reader = res.body.getReader();
-  const parts = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_DOCUMENT_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new Error(`${url} answered more than the ${MAX_DOCUMENT_BYTES} bytes read`);
-    }
-    parts.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }
 
 /**

@@ -14,19 +14,9 @@
 // The ranked search's results carry that address as `url`: the MCP `search` tool's
 // structured results, and `search --json` in the `bash` tool.
 
-/** An absolute http(s) URL without query or fragment, or a TypeError naming `what`. */
-export function httpUrl(text, what) {
-  let url;
-  try {
-    url = new URL(text);
-  } catch {
-    url = null;
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
-    throw new TypeError(`${what} must be an http(s) URL without query, fragment or credentials`);
-  }
-  return url;
-}
+import { httpUrl } from "../dist/api.mjs";
+
+export { httpUrl };
 
 /** A checked base URL (http or https, no query or fragment), ending in `/`; or a TypeError. */
 export function baseUrlOf(text) {

@@ -10,6 +10,9 @@ import { redisCache, workersCache } from "./caches.js";
 import { toolDescription } from "./prompt.js";
 import { bashToolSandbox } from "./sandbox.js";
 import { connectMounts } from "./mounts.js";
+import { openAiEmbedder } from "./service.js";
+import { connectWithRecorded } from "./recorded.js";
+import { httpUrl, boundedBody } from "./http.js";
 
 /**
  * Wires the wasm exports into the public API. `run` runs a call in the context the
@@ -17,9 +20,11 @@ import { connectMounts } from "./mounts.js";
  * just-bash's defense-in-depth blocks `WeakRef`, `setTimeout` and friends while a command
  * runs, and `fetch` (and this package's timers) need them. `loadWriter` returns the writer
  * module (ingest, annotate), or a promise of it: a module of its own, loaded on the first
- * call, so that hosts that only read never load it.
+ * call, so that hosts that only read never load it. `recipeModule`, in Node, is the entry's
+ * own URL: an embedding service's embedder names it, so that an MCP server's worker threads
+ * can build the same embedder (see pkg/mcp/bridge.mjs).
  */
-function setup(core, run, loadWriter) {
+function setup(core, run, loadWriter, recipeModule) {
   const { ChromaFs } = core;
   if (ChromaFs.__chromafsReady) return { ChromaFs, ...ChromaFs.__chromafsWriters };
   const proto = ChromaFs.prototype;
@@ -38,6 +43,9 @@ function setup(core, run, loadWriter) {
     const connect = ChromaFs.connect;
     ChromaFs.connect = (options) => run(() => connect.call(ChromaFs, options));
   }
+  // A collection whose configuration records an embedding service is searched with it.
+  const connectOne = ChromaFs.connect;
+  ChromaFs.connect = (options) => connectWithRecorded((o) => connectOne.call(ChromaFs, o), options, recipeModule);
   installProbe(proto);
   // Several collections in one shell, each under a directory of its own.
   ChromaFs.connectMounts = (options) => connectMounts(ChromaFs, options);
@@ -55,7 +63,9 @@ function setup(core, run, loadWriter) {
       const module = await loadWriter();
       return module[name](options);
     });
-  const writers = { ingest: writer("ingest"), annotate: writer("annotate") };
+  // `recipeModule` (the Node entry) lets an MCP server's worker threads build the same embedder.
+  const service = (options) => openAiEmbedder(options, recipeModule);
+  const writers = { ingest: writer("ingest"), annotate: writer("annotate"), openAiEmbedder: service };
   Object.defineProperty(ChromaFs, "__chromafsReady", { value: true });
   Object.defineProperty(ChromaFs, "__chromafsWriters", { value: writers });
   return { ChromaFs, ...writers };
@@ -73,4 +83,5 @@ function withoutWriter(build) {
   };
 }
 
-export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
+// httpUrl and boundedBody are for chromafs/mcp, which imports them from the bundle.
+export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox, httpUrl, boundedBody };

@@ -29,6 +29,19 @@ pub(crate) trait Embedder {
     fn method(&self) -> Option<&str> {
         None
     }
+
+    /// How many calls of `embed` may be in flight at once: an ingest embeds that many
+    /// batches ahead of the one it writes (a service answers several requests at once).
+    fn concurrency(&self) -> usize {
+        1
+    }
+
+    /// How Chroma's own clients name this function in a collection's configuration
+    /// (`{"name": "openai", "config": {…}}`), when they know it: ingest records it there, so
+    /// Chroma's clients embed questions as chromafs does.
+    fn chroma_function(&self) -> Option<&serde_json::Value> {
+        None
+    }
 }
 
 /// Which model embedded a collection, as its tree's manifest records it.

@@ -13,7 +13,8 @@
 //!
 //! Under the client, one module each: [`transport`] (one HTTP exchange), [`budget`] (what
 //! a command may spend), [`breaker`] (failing fast while the server is down), [`limits`]
-//! (body sizes), [`wire`] (the JSON sent and read), and the rules every request obeys:
+//! (body sizes), [`wire`] (the JSON sent and read), [`recorded`] (the embedding function
+//! a collection records), and the rules every request obeys:
 //! [`url`] reads URLs as `fetch` does, [`origin`] says where a request may go, and
 //! [`redact`] makes server text fit to show.
 
@@ -33,6 +34,7 @@ pub(crate) mod breaker;
 pub(crate) mod budget;
 pub(crate) mod limits;
 pub(crate) mod origin;
+pub(crate) mod recorded;
 pub(crate) mod redact;
 pub(crate) mod transport;
 pub mod url;
@@ -438,18 +440,29 @@ impl Client {
         self.call_json("GET", url, None, &format!("collection {name:?}"), &BodyLimit::small()).await
     }
 
+    /// Creates the collection unless it exists; a new one records `function` (`{"name",
+    /// "config"}`, as Chroma's clients write an embedding function) in its configuration.
     pub(crate) async fn create_collection(
         &self,
         name: &str,
-        metadata: Option<Map<String, Value>>,
+        function: Option<&Value>,
     ) -> Result<CollectionInfo, ChromaError> {
         let mut body = serde_json::json!({ "name": name, "get_or_create": true });
-        if let Some(m) = metadata {
-            body["metadata"] = Value::Object(m);
+        if let Some(f) = function {
+            body["configuration"] = serde_json::json!({ "embedding_function": known(f) });
         }
         let url = format!("{}/collections", self.db_url());
         self.call_json("POST", url, Some(body.to_string()), &format!("create collection {name:?}"), &BodyLimit::small())
             .await
+    }
+
+    /// Records `function` as the collection's embedding function (see `create_collection`).
+    pub(crate) async fn configure(&self, collection_id: &str, function: &Value) -> Result<(), ChromaError> {
+        let url = format!("{}/collections/{}", self.db_url(), collection_id);
+        let body = serde_json::json!({ "new_configuration": { "embedding_function": known(function) } });
+        self.call("PUT", url, Some(body.to_string()), "the collection's configuration", &BodyLimit::small())
+            .await
+            .map(drop)
     }
 
     /// One `get` request, as given; its answer may hold the records it asks for.
@@ -518,6 +531,11 @@ impl Client {
             .await
             .map(drop)
     }
+}
+
+/// A function as a collection's configuration records it: `{"type": "known", "name", "config"}`.
+fn known(function: &Value) -> Value {
+    serde_json::json!({ "type": "known", "name": function["name"], "config": function["config"] })
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! wasm module 20 KB.
 
 use crate::base::embed::Space;
+use crate::chroma::recorded::RecordedFunction;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -139,6 +140,8 @@ pub(crate) struct CollectionInfo {
     pub dimension: Option<usize>,
     /// How its vector index measures distance, when the answer says so.
     pub space: Option<Space>,
+    /// The embedding function Chroma's clients recorded in the collection's configuration.
+    pub function: Option<RecordedFunction>,
 }
 
 impl FromJson for CollectionInfo {
@@ -151,7 +154,8 @@ impl FromJson for CollectionInfo {
         // A collection always has a name; one without is not Chroma's answer.
         string(o.remove("name")?)?;
         let space = space_of(o.get("configuration_json"), o.get("schema"));
-        Some(CollectionInfo { id: string(o.remove("id")?)?, dimension, space })
+        let function = RecordedFunction::from_configuration(o.get("configuration_json"));
+        Some(CollectionInfo { id: string(o.remove("id")?)?, dimension, space, function })
     }
 }
 

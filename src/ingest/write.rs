@@ -77,38 +77,6 @@ fn chunk_metadata(schema: &Schema, r: &Record) -> Map<String, Value> {
     m
 }
 
-/// Writes one batch; returns the dimension of its vectors.
-async fn upsert_batch(
-    client: &Client,
-    cid: &str,
-    embedder: &dyn Embedder,
-    ids: Vec<String>,
-    docs: Vec<String>,
-    metas: Vec<Map<String, Value>>,
-) -> Result<usize, String> {
-    let embeddings = embedder.embed(docs.clone()).await.map_err(|e| format!("embedding failed: {e}"))?;
-    if embeddings.len() != docs.len() {
-        return Err(format!(
-            "the embedding function returned {} vectors for {} documents",
-            embeddings.len(),
-            docs.len()
-        ));
-    }
-    let dimension = embeddings.first().map_or(0, Vec::len);
-    if let Some(other) = embeddings.iter().find(|v| v.len() != dimension) {
-        return Err(format!(
-            "the embedding function returned vectors of {} and {} dimensions in one batch",
-            dimension,
-            other.len()
-        ));
-    }
-    client
-        .upsert(cid, &UpsertRequest { ids, embeddings, documents: docs, metadatas: metas })
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(dimension)
-}
-
 /// Chunk metadata: a hash of everything a chunk record holds (text, place, access) and of
 /// the model that embedded it, so a re-run writes and embeds only what changed.
 pub(crate) const CONTENT_HASH: &str = "content_hash";
@@ -128,6 +96,17 @@ fn content_hash(r: &Record, model: &str) -> String {
 struct Stored {
     hashes: HashMap<String, Option<String>>,
     manifest: Option<(String, shards::Manifest)>,
+    tree: StoredTree,
+}
+
+/// What the tree record is before a write.
+enum StoredTree {
+    /// A manifest this ingest wrote.
+    Manifest,
+    /// None: a new collection, or a first run that stopped before writing it.
+    None,
+    /// A tree another tool wrote, or a record that cannot be read as one.
+    Other,
 }
 
 async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, String> {
@@ -135,7 +114,7 @@ async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, Str
     let existing = collection::read_whole(client, cid, list, Bound::COLLECTION, "the list of records")
         .await
         .map_err(|e| e.to_string())?;
-    let hashes = (0..existing.ids.len())
+    let hashes: HashMap<String, Option<String>> = (0..existing.ids.len())
         .map(|i| {
             let hash = existing.metadata(i).and_then(|m| m.get(CONTENT_HASH)).and_then(Value::as_str);
             (existing.ids[i].clone(), hash.map(str::to_string))
@@ -146,6 +125,7 @@ async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, Str
     // this ingest can trust, trust none of the stored hashes.
     let tree = GetRequest { ids: Some(vec![tree_id.to_string()]), include: vec!["documents"], ..Default::default() };
     let answer = client.get_within(cid, &tree, "the path tree", &crate::tree::load::tree_limit(1)).await;
+    let absent = answer.as_ref().is_ok_and(|a| a.ids.is_empty()) && !hashes.contains_key(tree_id);
     let manifest = answer.ok().and_then(|a| {
         let doc = a.document(0)?.to_string();
         match shards::read_record(&doc) {
@@ -153,7 +133,12 @@ async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, Str
             shards::Record::Whole(_) => None,
         }
     });
-    Ok(Stored { hashes, manifest })
+    let tree = match (&manifest, absent) {
+        (Some(_), _) => StoredTree::Manifest,
+        (None, true) => StoredTree::None,
+        (None, false) => StoredTree::Other,
+    };
+    Ok(Stored { hashes, manifest, tree })
 }
 
 /// Writes a plan: the chunks that changed, then removal of stale records, then the tree
@@ -164,44 +149,36 @@ pub(crate) async fn write(
     opts: &WriteOptions<'_>,
     embedder: &dyn Embedder,
 ) -> Result<Summary, String> {
-    let info = client.create_collection(opts.collection, None).await.map_err(|e| e.to_string())?;
+    let info =
+        client.create_collection(opts.collection, embedder.chroma_function()).await.map_err(|e| e.to_string())?;
     let cid = info.id.clone();
     let model = embedder.model().unwrap_or(CUSTOM_MODEL).to_string();
     let before = stored(client, &cid, &opts.schema.tree_id).await?;
     let method = embedder.method().map(str::to_string);
     let hashes: Vec<String> = plan.records.iter().map(|r| content_hash(r, &model)).collect();
-    // Stored hashes are trusted only under a tree this ingest wrote: once another tool has
-    // rewritten the tree, it may have rewritten chunks too, and everything is written again.
-    // So is everything when the model now embeds passages another way (a newer release of
-    // the same model's embedder): the stored vectors would mix two methods.
+    // Stored hashes are trusted under a tree this ingest wrote, or under none at all (a
+    // first run that stopped half way: what it wrote is not embedded again). Once another
+    // tool has rewritten the tree, it may have rewritten chunks too, and everything is
+    // written again. So is everything when the model now embeds passages another way (a
+    // newer release of the same model's embedder): the stored vectors would mix two
+    // methods. (Another model's chunks differ by their hashes, which name the model.)
     let stored_embedding = before.manifest.as_ref().and_then(|(_, m)| m.embedding.as_ref());
-    let trusted = before.manifest.is_some() && stored_embedding.is_none_or(|e| e.method == method);
+    let trusted = match &before.tree {
+        StoredTree::Manifest => stored_embedding.is_none_or(|e| e.model != model || e.method == method),
+        StoredTree::None => true,
+        StoredTree::Other => false,
+    };
     let changed: Vec<(&Record, &String)> = plan
         .records
         .iter()
         .zip(&hashes)
         .filter(|(r, h)| !trusted || before.hashes.get(&r.id).and_then(Option::as_ref) != Some(*h))
         .collect();
-    let mut dimension = None;
-    for batch in changed.chunks(WRITE_BATCH) {
-        let ids = batch.iter().map(|(r, _)| r.id.clone()).collect();
-        let docs = batch.iter().map(|(r, _)| r.document.clone()).collect();
-        let metas = batch
-            .iter()
-            .map(|(r, h)| {
-                let mut m = chunk_metadata(opts.schema, r);
-                m.insert(CONTENT_HASH.into(), json!(h));
-                m
-            })
-            .collect();
-        let d = upsert_batch(client, &cid, embedder, ids, docs, metas).await?;
-        if dimension.is_some_and(|first| first != d) {
-            return Err(format!(
-                "the embedding function returned vectors of {} and {d} dimensions",
-                dimension.unwrap_or(0)
-            ));
-        }
-        dimension = Some(d);
+    let dimension = pipeline::write_chunks(client, &cid, opts.schema, embedder, &changed).await?;
+    // Chroma's clients build the collection's embedding function from its configuration:
+    // it names the one that embedded the chunks, once they are written.
+    if let Some(function) = embedder.chroma_function().filter(|f| !info.function.as_ref().is_some_and(|r| r.same(f))) {
+        client.configure(&cid, function).await.map_err(|e| e.to_string())?;
     }
     // Nothing embedded this run: the stored manifest says the dimension of this model.
     let dimension =
@@ -294,5 +271,6 @@ async fn write_tree(
     client.upsert(cid, &manifest).await.map_err(|e| e.to_string())
 }
 
+mod pipeline;
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,8 @@
 //! module, which would leave it unusable. What a host function says when it fails is its
 //! text, shown as server text is: one short line, control characters escaped.
 
+#[cfg(feature = "write")]
+use super::convert::to_json;
 use super::convert::{get, invalid, to_bytes};
 use crate::base::sync::LocalFuture;
 use crate::chroma::redact::excerpt;
@@ -90,6 +92,10 @@ pub(super) struct JsEmbedder {
     this: JsValue,
     model: Option<String>,
     method: Option<String>,
+    /// The object's `concurrency`: calls of `embed` it takes at once.
+    concurrency: usize,
+    /// The object's `chromaFunction`, as JSON.
+    chroma: Option<serde_json::Value>,
 }
 
 /// The `embed` option: a function, or an object with an `embed` method, a `model` name
@@ -105,6 +111,8 @@ pub(super) fn embedder(options: &JsValue) -> Result<Option<JsEmbedder>, JsValue>
             this: JsValue::UNDEFINED,
             model: named,
             method: None,
+            concurrency: 1,
+            chroma: None,
         }));
     }
     match get(&value, "embed").and_then(|f| f.dyn_into::<Function>().ok()) {
@@ -112,7 +120,8 @@ pub(super) fn embedder(options: &JsValue) -> Result<Option<JsEmbedder>, JsValue>
             let model = named.or_else(|| get(&value, "model").and_then(|m| m.as_string()));
             let method = get(&value, "method").and_then(|m| m.as_string());
             let query = get(&value, "embedQuery").and_then(|f| f.dyn_into::<Function>().ok());
-            Ok(Some(JsEmbedder { f, query, this: value, model, method }))
+            let (concurrency, chroma) = for_ingest(&value);
+            Ok(Some(JsEmbedder { f, query, this: value, model, method, concurrency, chroma }))
         }
         None => Err(invalid("option embed must be a function or an object with an embed method")),
     }
@@ -142,6 +151,39 @@ impl Embedder for JsEmbedder {
     fn method(&self) -> Option<&str> {
         self.method.as_deref()
     }
+
+    fn concurrency(&self) -> usize {
+        self.concurrency
+    }
+
+    fn chroma_function(&self) -> Option<&serde_json::Value> {
+        self.chroma.as_ref()
+    }
+}
+
+/// The most calls of `embed` an ingest has in flight, whatever the embedder says.
+#[cfg(feature = "write")]
+const MAX_CONCURRENCY: f64 = 64.0;
+
+/// What only an ingest reads of an embedder object: its `concurrency`, and its
+/// `chromaFunction` when it is one as Chroma's clients record it (`{ name, config: {…} }`).
+/// The filesystem's module has no ingest, and reads neither.
+#[cfg(feature = "write")]
+fn for_ingest(value: &JsValue) -> (usize, Option<serde_json::Value>) {
+    let concurrency = get(value, "concurrency")
+        .and_then(|n| n.as_f64())
+        .filter(|n| n.is_finite() && *n >= 1.0)
+        .map_or(1, |n| n.min(MAX_CONCURRENCY) as usize);
+    let chroma = get(value, "chromaFunction").map(|v| to_json(&v)).filter(|v| {
+        v.get("name").and_then(serde_json::Value::as_str).is_some_and(|n| !n.is_empty())
+            && v.get("config").is_some_and(serde_json::Value::is_object)
+    });
+    (concurrency, chroma)
+}
+
+#[cfg(not(feature = "write"))]
+fn for_ingest(_: &JsValue) -> (usize, Option<serde_json::Value>) {
+    (1, None)
 }
 
 /// The most numbers one embedding may have (the largest models have a few thousand).
@@ -168,6 +210,15 @@ fn embeddings(value: &JsValue, expected: usize) -> Result<Vec<Vec<f32>>, String>
     (0..count)
         .map(|i| {
             let v = at(value, i)?;
+            // A Float32Array (what chromafs's embedders return) is copied whole: an ingest
+            // reads thousands of vectors (a search reads one, and does without).
+            #[cfg(feature = "write")]
+            if let Some(f) = v.dyn_ref::<js_sys::Float32Array>() {
+                if f.length() > MAX_DIMENSION {
+                    return Err(format!("an embedding has {} numbers, more than {MAX_DIMENSION}", f.length()));
+                }
+                return Ok(f.to_vec());
+            }
             let n = if v.is_object() { length(&v)? } else { return Err(shape()) };
             if n > MAX_DIMENSION {
                 return Err(format!("an embedding has {n} numbers, more than {MAX_DIMENSION}"));

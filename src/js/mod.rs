@@ -393,6 +393,13 @@ impl ChromaFs {
         self.inner.abort_command();
     }
 
+    /// The same session, searching with the embedder of `options` (`embed`, `embedModel`,
+    /// as `connect` reads them) instead of its own: no request is sent.
+    #[wasm_bindgen(js_name = withEmbed)]
+    pub fn with_embed(&self, options: JsValue) -> Result<ChromaFs, JsValue> {
+        Ok(ChromaFs { inner: self.inner.clone(), embedder: callback::embedder(&options)?.map(Rc::new) })
+    }
+
     /// Tree-level facts: the collection id, the tree version, whether chunks are
     /// line-aligned, carry access and are read by id, and the tree record's metadata.
     pub fn info(&self) -> Result<JsValue, JsValue> {
@@ -419,6 +426,8 @@ impl ChromaFs {
             None => JsValue::NULL,
         };
         set(&o, "embedding", embedding);
+        set(&o, "collectionEmbedding", recorded_function(tree.function.as_ref()));
+        set(&o, "collectionDimension", tree.dimension.map_or(JsValue::NULL, |d| JsValue::from_f64(d as f64)));
         let broken = Array::new();
         for problem in self.inner.broken_pages() {
             broken.push(&JsValue::from_str(problem));
@@ -426,6 +435,25 @@ impl ChromaFs {
         set(&o, "brokenPages", broken);
         Ok(o.into())
     }
+}
+
+/// The embedding function a collection records, as `fs.info().collectionEmbedding` shows it:
+/// `{ name, model, apiBase, apiKeyEnvVar, dimensions, apiType, organizationId, url }` (null
+/// where the record says nothing), or null.
+#[cfg(feature = "read")]
+fn recorded_function(f: Option<&crate::chroma::recorded::RecordedFunction>) -> JsValue {
+    let Some(f) = f else { return JsValue::NULL };
+    let o = Object::new();
+    let text = |v: &Option<String>| v.as_deref().map_or(JsValue::NULL, JsValue::from_str);
+    set(&o, "name", f.name.as_str());
+    set(&o, "model", text(&f.model));
+    set(&o, "apiBase", text(&f.api_base));
+    set(&o, "apiKeyEnvVar", text(&f.api_key_env_var));
+    set(&o, "dimensions", f.dimensions.map_or(JsValue::NULL, |d| JsValue::from_f64(d as f64)));
+    set(&o, "apiType", text(&f.api_type));
+    set(&o, "organizationId", text(&f.organization_id));
+    set(&o, "url", text(&f.url));
+    o.into()
 }
 
 /// What `connect` reads from the host's options.

@@ -174,6 +174,11 @@ impl<'a> SessionView<'a> {
         self.fs.tree().space
     }
 
+    /// The length of the collection's vectors, as Chroma said when the tree was loaded.
+    pub(crate) fn dimension(&self) -> Option<usize> {
+        self.fs.tree().dimension
+    }
+
     /// Requests the running command may still send, when its budget limits them.
     pub(crate) fn requests_left(&self) -> Option<u64> {
         self.fs.requests_left()

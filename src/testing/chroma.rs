@@ -31,6 +31,8 @@ struct Collection {
     records: Vec<Record>,
     /// Answers queries as an approximate index may (see [`FakeChroma::approximate`]).
     beam: Option<usize>,
+    /// `configuration_json` as Chroma answers it (the embedding function recorded).
+    configuration: Value,
 }
 
 #[derive(Default)]
@@ -70,7 +72,14 @@ impl FakeChroma {
         static IDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         let id = format!("00000000-0000-4000-8000-{n:012}");
-        s.collections.push(Collection { id: id.clone(), name: name.into(), records: Vec::new(), beam: None });
+        let configuration = json!({ "embedding_function": null, "hnsw": { "space": "l2" } });
+        s.collections.push(Collection {
+            id: id.clone(),
+            name: name.into(),
+            records: Vec::new(),
+            beam: None,
+            configuration,
+        });
         id
     }
 
@@ -106,6 +115,14 @@ impl FakeChroma {
         self.collection(collection);
         let mut s = self.0.borrow_mut();
         s.collections.iter_mut().find(|c| c.name == collection).expect("collection").beam = Some(ef);
+    }
+
+    /// Records an embedding function in the configuration of the collection `id`.
+    pub(crate) fn configure(&self, id: &str, function: Value) {
+        let mut s = self.0.borrow_mut();
+        if let Some(c) = s.collections.iter_mut().find(|c| c.id == id || c.name == id) {
+            c.configuration["embedding_function"] = function;
+        }
     }
 
     /// Deletes a collection; one created later under the name gets a new id.
@@ -219,8 +236,14 @@ impl FakeChroma {
         match (req.method, &parts[..]) {
             (_, [_, "databases", _, "collections"]) => {
                 let name = body["name"].as_str().ok_or((422, "missing name".to_string()))?;
+                let new = !self.0.borrow().collections.iter().any(|c| c.name == name);
                 let id = self.collection(name);
-                ok(json!({"id": id, "name": name, "configuration_json": {"hnsw": {"space": "l2"}}}))
+                if new && body["configuration"]["embedding_function"].is_object() {
+                    self.configure(&id, body["configuration"]["embedding_function"].clone());
+                }
+                let s = self.0.borrow();
+                let c = s.collections.iter().find(|c| c.id == id).expect("created");
+                ok(json!({"id": id, "name": name, "configuration_json": c.configuration}))
             }
             ("GET", [_, "databases", _, "collections", name]) => {
                 let name = percent_decode(name);
@@ -230,7 +253,11 @@ impl FakeChroma {
                     .iter()
                     .find(|c| c.name == name)
                     .ok_or((404, format!("Collection [{name}] does not exist")))?;
-                ok(json!({"id": c.id, "name": c.name, "configuration_json": {"hnsw": {"space": "l2"}}}))
+                ok(json!({"id": c.id, "name": c.name, "configuration_json": c.configuration}))
+            }
+            ("PUT", [_, "databases", _, "collections", id]) => {
+                self.configure(id, body["new_configuration"]["embedding_function"].clone());
+                ok(json!({}))
             }
             (_, [_, "databases", _, "collections", id, op]) => self.records(id, op, &body),
             _ => Err((404, String::new())),

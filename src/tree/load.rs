@@ -12,6 +12,10 @@
 //! private by a re-ingest is gone for every session that connects afterwards. `treeMaxAgeMs` lets a host skip that request for a
 //! while, knowingly: a revoked page can stay visible to new sessions that long.
 //!
+//! The collection itself is read when its name is first resolved and again when its tree
+//! changed: what it says about itself (the embedding function Chroma's clients recorded,
+//! its vectors' length) is as current as the tree it came with.
+//!
 //! Each tree also keeps the listings built from it, per group set, so a warm connect is
 //! the one request and no rebuilding.
 //!
@@ -26,8 +30,9 @@ use crate::base::embed::{Embedding, Space};
 use crate::base::error::FsError;
 use crate::base::sync::Semaphore;
 use crate::chroma::budget::Budget;
+use crate::chroma::recorded::RecordedFunction;
 use crate::chroma::ClientConfig;
-use crate::chroma::{BodyLimit, ChromaError, Client, GetRequest, GetResponse, MAX_PAGE};
+use crate::chroma::{BodyLimit, ChromaError, Client, CollectionInfo, GetRequest, GetResponse, MAX_PAGE};
 use crate::tree::access::Groups;
 use crate::tree::annotations::Annotations;
 use crate::tree::codec;
@@ -71,6 +76,10 @@ pub(crate) struct LoadedTree {
     pub embedding: Option<Embedding>,
     /// How the collection's vector index measures distance, when Chroma says.
     pub space: Option<Space>,
+    /// The embedding function Chroma's clients recorded in the collection, if any.
+    pub function: Option<RecordedFunction>,
+    /// The length of the collection's vectors, as Chroma said when the tree was loaded.
+    pub dimension: Option<usize>,
     /// Chunks a page has on average, where the tree does not count each page's but an
     /// annotation counted them all.
     pub chunks_per_page: Option<f64>,
@@ -372,7 +381,15 @@ async fn revalidate(
         kept.validated_at.set(now_ms);
         return Ok(Some(kept.clone()));
     }
-    Ok(Some(Rc::new(decode(client, opts, (kept.collection_id.clone(), kept.space), resp, now_ms).await?)))
+    // A new tree may come with a new embedding function (an ingest records it before it
+    // writes the tree): the collection is read again, by the id it had.
+    let info = match client.collection(opts.collection).await {
+        Ok(info) if info.id == kept.collection_id => info,
+        Ok(_) => return Ok(None),
+        Err(e) if e.status() == Some(404) => return Ok(None),
+        Err(e) => return Err(connect_error(opts, e)),
+    };
+    Ok(Some(Rc::new(decode(client, opts, info, resp, now_ms).await?)))
 }
 
 /// A tree from a response holding its record (and maybe shards), fetching what is
@@ -380,10 +397,11 @@ async fn revalidate(
 async fn decode(
     client: &Client,
     opts: &TreeLocation<'_>,
-    (collection_id, space): (String, Option<Space>),
+    info: CollectionInfo,
     mut resp: GetResponse,
     now_ms: f64,
 ) -> Result<LoadedTree, FsError> {
+    let CollectionInfo { id: collection_id, dimension, space, function } = info;
     let mut attempt = 0;
     loop {
         let (doc, metadata) = record(&resp, opts)?;
@@ -446,6 +464,8 @@ async fn decode(
             by_slug: OnceCell::new(),
             embedding,
             space,
+            function,
+            dimension,
             chunks_per_page,
             mount: opts.mount.map(str::to_string),
         });
@@ -520,7 +540,7 @@ async fn load(client: &Client, opts: &TreeLocation<'_>, now_ms: f64) -> Result<L
         .get_within(&info.id, &first_request(opts), "the path tree", &tree_limit(FIRST_SHARDS + 1))
         .await
         .map_err(|e| connect_error(opts, e))?;
-    decode(client, opts, (info.id, info.space), resp, now_ms).await
+    decode(client, opts, info, resp, now_ms).await
 }
 
 #[cfg(test)]

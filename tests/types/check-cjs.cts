@@ -11,6 +11,8 @@ async function main(): Promise<void> {
   const commands: CustomCommand[] = fs.commands();
   const summary: chromafs.IngestSummary = await chromafs.ingest({ url: "u", collection: "c", files: [] });
   const line: string = chromafs.bashErrorLine("boom");
+  const service: chromafs.ServiceEmbedder = chromafs.openAiEmbedder({ model: "m", apiKeyEnv: "K" });
+  void service;
   // @ts-expect-error collection is required
   await chromafs.ChromaFs.connect({ url: "u" });
   void asFs, commands, summary, line;

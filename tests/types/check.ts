@@ -4,6 +4,7 @@ import {
   ChromaFs,
   annotate,
   ingest,
+  openAiEmbedder,
   safeExec,
   bashErrorLine,
   type ChromaFsInfo,
@@ -76,6 +77,20 @@ export async function main(): Promise<void> {
   const firstLine: number | null = found[0].startLine;
   void firstLine;
   await ChromaFs.connect({ url: "u", collection: "docs", embed: async (t) => t.map(() => [0, 1]) });
+  // An embedding service, and what the collection records.
+  const service = openAiEmbedder({ url: "http://127.0.0.1:8000/v1", model: "text-embedding-3-small", apiKeyEnv: "MY_KEY", dimensions: 512, concurrency: 8 });
+  const origin: string = service.origin;
+  const vectors: Float32Array[] = await service.embedQuery(["q"]);
+  void origin, vectors;
+  await ChromaFs.connect({ url: "u", collection: "docs", embed: service });
+  await ingest({ url: "u", collection: "c", files: [], embed: service });
+  const recorded = (await ChromaFs.connect({ url: "u", collection: "docs", collectionEmbedding: { allowOrigins: ["http://vllm:8000"], keyEnv: ["K"] } })).info().collectionEmbedding;
+  const used: boolean | undefined = recorded?.used;
+  const model: string | null | undefined = recorded?.model;
+  void used, model;
+  await ChromaFs.connect({ url: "u", collection: "docs", collectionEmbedding: false });
+  // @ts-expect-error a model is required
+  openAiEmbedder({ url: "http://x" });
   ChromaFs.forgetTrees();
   fs.free();
 

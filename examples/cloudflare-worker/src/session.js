@@ -1,5 +1,18 @@
 // Opening a chromafs session: the same settings for /exec and /mcp.
-import { ChromaFs, workersCache } from "chromafs";
+import { ChromaFs, openAiEmbedder, workersCache } from "chromafs";
+
+/**
+ * The embedding service `search` embeds questions with: EMBED_MODEL at EMBED_URL (an
+ * OpenAI-compatible API; OpenAI's own when not set), the key from the secret OPENAI_API_KEY
+ * (or CHROMA_OPENAI_API_KEY). Without EMBED_MODEL, the service the collection records, when
+ * it is OpenAI's own or at EMBED_URL. The questions it embedded are kept in the isolate.
+ */
+function embedding(env) {
+  const allowOrigins = env.EMBED_URL ? [env.EMBED_URL] : [];
+  if (!env.EMBED_MODEL) return { collectionEmbedding: { env, allowOrigins } };
+  const dimensions = env.EMBED_DIMENSIONS ? Number(env.EMBED_DIMENSIONS) : undefined;
+  return { embed: openAiEmbedder({ url: env.EMBED_URL, model: env.EMBED_MODEL, env, dimensions }) };
+}
 
 /** A session over the docs for `groups`; the same for /exec and /mcp. */
 export function connect(env, groups) {
@@ -23,5 +36,6 @@ export function connect(env, groups) {
     maxRequestsPerCommand: Number(env.MAX_REQUESTS_PER_COMMAND ?? 50),
     // An agent's tool call needs an answer in bounded time.
     commandTimeoutMs: 20000,
+    ...embedding(env),
   });
 }

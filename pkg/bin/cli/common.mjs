@@ -1,6 +1,7 @@
 // What every command of the command-line tool shares: its two kinds of error, the connection
-// options, groups, the built-in embedding model, and words for what it reports.
-import { ChromaFs } from "../../node.mjs";
+// options, groups, the embedder a search uses (the built-in model, an embedding service,
+// or the one the collection records), and words for what it reports.
+import { ChromaFs, openAiEmbedder } from "../../node.mjs";
 import { MODELS } from "../../embed.mjs";
 import { baseUrlOf, httpUrl, mountedSites } from "../../mcp/sources.mjs";
 
@@ -89,12 +90,85 @@ export function groupsOf(values) {
 }
 
 
+/** The service of `--embed openai:MODEL`: openAiEmbedder's options, or undefined for another `--embed`. */
+export function serviceOf(values) {
+  const spec = values.embed;
+  if (spec === undefined || !spec.startsWith(SERVICE)) {
+    if (values["embed-dimensions"] !== undefined) throw new UsageError(`--embed-dimensions applies to --embed ${SERVICE}MODEL`);
+    return undefined;
+  }
+  const model = spec.slice(SERVICE.length).trim();
+  if (!model) throw new UsageError(`--embed ${SERVICE}MODEL must name the service's model, such as ${SERVICE}text-embedding-3-small`);
+  const options = { model };
+  const url = urlOption(values, "embed-url");
+  if (url) options.url = url;
+  const dims = values["embed-dimensions"];
+  if (dims !== undefined) {
+    if (!/^\d+$/.test(dims) || Number(dims) === 0 || Number(dims) > 65536) throw new UsageError(`--embed-dimensions must be a whole number from 1 to 65536, got '${dims}'`);
+    options.dimensions = Number(dims);
+  }
+  const keyEnv = keyVariable(values);
+  if (keyEnv) options.apiKeyEnv = keyEnv;
+  return options;
+}
+
+/** `--embed-key-env NAME`, checked: the name of an environment variable. */
+function keyVariable(values) {
+  const name = values["embed-key-env"];
+  if (name === undefined) return undefined;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`--embed-key-env must name an environment variable, got '${name}'`);
+  return name;
+}
+
+/** How `--embed openai:MODEL` is spelled. */
+export const SERVICE = "openai:";
+
+/**
+ * The connect options of `conn` with the session's embedder: `--embed openai:MODEL`'s
+ * service, or else what the collection records, which `--embed-url` and `--embed-key-env`
+ * allow (see pkg/src/recorded.js).
+ */
+export function withEmbedOptions(options, values) {
+  const service = serviceOf(values);
+  if (service) {
+    try {
+      return { ...options, embed: openAiEmbedder(service) };
+    } catch (e) {
+      throw e instanceof TypeError ? new UsageError(e.message) : new CliError(e.message);
+    }
+  }
+  if (values.embed !== undefined) throw new UsageError(`--embed takes ${SERVICE}MODEL here: the built-in models are loaded by themselves for the collections they embedded`);
+  const allow = urlOption(values, "embed-url");
+  const keyEnv = keyVariable(values);
+  if (!allow && !keyEnv) return options;
+  return { ...options, collectionEmbedding: { allowOrigins: allow ? [new URL(allow).origin] : [], keyEnv: keyEnv ? [keyEnv] : [] } };
+}
+
+/**
+ * Tells the operator, once, why a collection's recorded embedding function is not used
+ * (search then ranks by words), or what about it was not read.
+ */
+export function reportRecorded(fs, conn, who = "chromafs") {
+  for (const [info, collection] of sessionsOf(fs, conn)) {
+    const recorded = info?.collectionEmbedding;
+    if (!recorded) continue;
+    const name = conn.mounts ? ` (collection ${collection})` : "";
+    if (recorded.note) process.stderr.write(`${who}: note${name}: ${recorded.note}\n`);
+    if (recorded.used || !recorded.missing || recorded.missing.startsWith("the session has")) continue;
+    // A built-in model the manifest names searches instead; else the words alone.
+    const instead = Object.hasOwn(MODELS, info.embedding?.model ?? "") ? "" : ": search ranks by words only";
+    process.stderr.write(`${who}${name}: the collection's embedding function is not used${instead}: ${recorded.missing}\n`);
+  }
+}
+
 /**
  * The embedder a session of `fs`'s collection searches with: the built-in model that
  * embedded the collection (its manifest says which), else none; a model that is not
- * installed is said once on stderr, and search then ranks by words.
+ * installed is said once on stderr, and search then ranks by words. A collection searched
+ * through its recorded service needs none.
  */
 export async function embedderFor(fs, who = "chromafs", { deferred = false } = {}) {
+  if (fs.info().collectionEmbedding?.used) return undefined;
   const model = fs.info().embedding?.model;
   if (!Object.hasOwn(MODELS, model ?? "")) return undefined;
   const { createEmbedder, deferredEmbedder } = await import("../../embed.mjs");
@@ -118,6 +192,8 @@ export function connectDocs(options) {
  */
 export async function withModel(options, who, how = {}) {
   const fs = await connectDocs(options);
+  // A service the command line names searches every collection.
+  if (options.embed) return { fs, options };
   if (!options.mounts) {
     const embed = await embedderFor(fs, who, how);
     return { fs, options: embed ? { ...options, embed } : options };

@@ -3,9 +3,9 @@
 // are left out unless asked for, and every file left out is said.
 import { readFile, readdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { ingest } from "../../node.mjs";
+import { ingest, openAiEmbedder } from "../../node.mjs";
 import { MODEL, MODELS } from "../../embed.mjs";
-import { CliError, UsageError, formatBytes, plural, progress } from "./common.mjs";
+import { CliError, SERVICE, UsageError, formatBytes, plural, progress, serviceOf } from "./common.mjs";
 
 export async function runIngest(dir, conn, values) {
   let chunkBytes;
@@ -61,8 +61,11 @@ export async function runIngest(dir, conn, values) {
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
   if (values["plain-tree"]) options.plainTree = true;
   if (values["default-private"]) options.defaultAccess = "private";
-  if (values.embed !== undefined && !Object.hasOwn(MODELS, values.embed)) throw unknownModel(values.embed);
-  const embedder = values.embed !== undefined ? await loadEmbedder(files, values.embed) : undefined;
+  const service = serviceOf(values);
+  const stray = ["embed-url", "embed-key-env"].find((name) => values[name] !== undefined);
+  if (!service && stray) throw new UsageError(`--${stray} applies to --embed ${SERVICE}MODEL`);
+  if (values.embed !== undefined && !service && !Object.hasOwn(MODELS, values.embed)) throw unknownModel(values.embed);
+  const embedder = service ? serviceEmbedder(files, service) : values.embed !== undefined ? await loadEmbedder(files, values.embed) : undefined;
   if (embedder) options.embed = embedder;
   const s = await ingest(options).finally(() => embedder?.finish());
 
@@ -79,7 +82,7 @@ export async function runIngest(dir, conn, values) {
 
 /** The usage error for `--embed NAME` where NAME is no model. */
 export function unknownModel(name) {
-  return new UsageError(`--embed: unknown model '${name}' (the models are ${Object.keys(MODELS).join(", ")})`);
+  return new UsageError(`--embed: unknown model '${name}' (the models are ${Object.keys(MODELS).join(", ")}, or ${SERVICE}NAME for an embedding service)`);
 }
 
 /**
@@ -91,7 +94,7 @@ export function withEmbedModel(argv) {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--") return [...out, ...argv.slice(i)];
     if (argv[i] !== "--embed") out.push(argv[i]);
-    else if (Object.hasOwn(MODELS, argv[i + 1] ?? "")) out.push(`--embed=${argv[++i]}`);
+    else if (Object.hasOwn(MODELS, argv[i + 1] ?? "") || (argv[i + 1] ?? "").startsWith(SERVICE)) out.push(`--embed=${argv[++i]}`);
     else out.push(`--embed=${MODEL}`);
   }
   return out;
@@ -110,13 +113,37 @@ async function loadEmbedder(files, model) {
   const loaded = await createEmbedder({ model, threads: "auto", onBatch: meter.batch }).catch((e) => {
     throw new CliError(e.message);
   });
-  meter.threads = loaded.threads;
+  meter.how = plural(loaded.threads, "thread");
   return {
     model: loaded.model,
     method: loaded.method,
     dimension: loaded.dimension,
     embed: (texts) => (meter.start(texts), loaded.embed(texts)),
     finish: () => (meter.done(), loaded.close()),
+  };
+}
+
+/**
+ * An embedding service (`--embed openai:NAME`), shown as a model is (see `loadEmbedder`):
+ * several requests at once, so ingest embeds that many batches ahead of the one it writes,
+ * and the function recorded in the collection as Chroma's clients record it.
+ */
+function serviceEmbedder(files, options) {
+  const meter = embedMeter(files);
+  let made;
+  try {
+    made = openAiEmbedder({ ...options, onBatch: meter.batch });
+  } catch (e) {
+    throw e instanceof TypeError ? new UsageError(e.message) : new CliError(e.message);
+  }
+  meter.how = `${plural(made.concurrency, "request")} at once to ${made.origin}`;
+  progress(`embedding with ${made.model} at ${made.url}…`);
+  return {
+    model: made.model,
+    concurrency: made.concurrency,
+    chromaFunction: made.chromaFunction,
+    embed: (texts) => (meter.start(texts), made.embed(texts)),
+    finish: () => meter.done(),
   };
 }
 
@@ -129,6 +156,9 @@ function embedMeter(files) {
   let chunks = 0;
   let bytes = 0;
   let shown = 0;
+  // What the calls under way were given: the mean bytes of a text embedded.
+  let givenTexts = 0;
+  let givenBytes = 0;
   const seconds = () => (started === undefined ? 0 : (performance.now() - started) / 1000);
   const rate = () => chunks / Math.max(seconds(), 1e-3);
   const line = () => {
@@ -138,16 +168,15 @@ function embedMeter(files) {
     return `embedding: ${plural(files.length, "page")}, ${plural(chunks, "chunk")} embedded, ${rate().toFixed(1)} chunks/s${eta}`;
   };
   const meter = {
-    threads: 1,
-    // The mean bytes of a text of the call under way (ingest makes one call at a time).
-    mean: 0,
+    how: "",
     start(texts) {
       started ??= performance.now();
-      meter.mean = texts.reduce((n, t) => n + Buffer.byteLength(t), 0) / Math.max(texts.length, 1);
+      givenTexts += texts.length;
+      givenBytes += texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
     },
     batch(n) {
       chunks += n;
-      bytes += n * meter.mean;
+      bytes += (n * givenBytes) / Math.max(givenTexts, 1);
       if (tty && performance.now() - shown > 250) {
         shown = performance.now();
         process.stderr.write(`\r\x1b[K${line()}`);
@@ -156,7 +185,7 @@ function embedMeter(files) {
     done() {
       if (tty && shown) process.stderr.write("\r\x1b[K");
       process.stderr.write(
-        `chromafs: embedded ${plural(chunks, "chunk")} in ${duration(seconds())} (${rate().toFixed(1)} chunks/s, ${plural(meter.threads, "thread")})\n`,
+        `chromafs: embedded ${plural(chunks, "chunk")} in ${duration(seconds())} (${rate().toFixed(1)} chunks/s, ${meter.how})\n`,
       );
     },
   };

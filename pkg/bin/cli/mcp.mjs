@@ -2,7 +2,7 @@
 // streamable HTTP, with the limits of chromafs/mcp. Over HTTP, who calls is told by an OAuth
 // access token from the company's identity provider (--issuer), or by the tokens of a file.
 import { readFile, stat } from "node:fs/promises";
-import { CliError, UsageError, connectOptions as optionsOf, groupsOf, reportBroken, reportShape, sitesOf, urlOption, withModel } from "./common.mjs";
+import { CliError, UsageError, connectOptions as optionsOf, groupsOf, reportBroken, reportRecorded, reportShape, sitesOf, urlOption, withEmbedOptions, withModel } from "./common.mjs";
 
 /** A positive whole number given for `--name`, or `undefined` when not given. */
 function count(values, name) {
@@ -76,12 +76,15 @@ export async function runMcp(conn, values) {
   if (sites) options.baseUrl = sites;
   // A collection the built-in model embedded gets it for the search tool. The probe has
   // stdio's groups, which serveStdio is given again below; over HTTP it has none.
-  const base = optionsOf(conn);
+  // A service named by --embed, or the one the collection records (which the workers build
+  // themselves, reading the key from the environment they inherit).
+  const base = withEmbedOptions(optionsOf(conn), values);
   const probe = await withModel(values.http === undefined ? { ...base, groups: groupsOf(values) } : base, "chromafs mcp", { deferred: true }).catch(() => null);
   const connectOptions = probe?.options ?? base;
   if (probe) {
     reportBroken(probe.fs, conn);
     reportShape(probe.fs, conn);
+    reportRecorded(probe.fs, conn, "chromafs mcp");
     probe.fs.free();
   }
   if (values.http === undefined) {

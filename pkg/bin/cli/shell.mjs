@@ -5,15 +5,16 @@ import { createInterface } from "node:readline";
 import { Bash } from "just-bash";
 import { safeExec } from "../../node.mjs";
 import { withPageUrls } from "../../mcp/sources.mjs";
-import { CliError, connectOptions, connectWithModel, docsName, groupsOf, plural, reportBroken, reportShape, sitesOf } from "./common.mjs";
+import { CliError, connectOptions, connectWithModel, docsName, groupsOf, plural, reportBroken, reportRecorded, reportShape, sitesOf, withEmbedOptions } from "./common.mjs";
 
 export async function connect(conn, values) {
   const groups = groupsOf(values);
   const scratch = values.scratch === "none" ? undefined : (values.scratch ?? "/tmp");
   const sites = sitesOf(conn, values);
-  const fs = await connectWithModel({ ...connectOptions(conn), groups, scratch });
+  const fs = await connectWithModel(withEmbedOptions({ ...connectOptions(conn), groups, scratch }, values));
   reportBroken(fs, conn);
   reportShape(fs, conn);
+  reportRecorded(fs, conn);
   const cwd = fs.resolvePath("/", values.cwd ?? "/");
   // Reported here rather than as an `ls: .: No such file or directory` on every command.
   const where = await fs.stat(cwd).catch(() => null);

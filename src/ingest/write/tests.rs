@@ -168,3 +168,152 @@ fn a_new_way_of_embedding_passages_embeds_everything_again_once() {
     assert_eq!((s.chunks_written, embedded), (first.chunks, first.chunks), "a method no longer named is a change too");
     assert_eq!(recorded(&chroma).map(|e| e.method), Some(None));
 }
+
+/// Pages of `chunks` chunks in all (a chunk a line at 64 bytes a chunk).
+fn many(chunks: usize) -> Vec<(String, String)> {
+    (0..chunks.div_ceil(50))
+        .map(|p| {
+            (
+                format!("p{p}.md"),
+                (0..50).map(|l| format!("line {l} of page {p} that fills most of one chunk\n")).collect(),
+            )
+        })
+        .collect()
+}
+
+/// An embedder that answers after a turn of the executor, says how many of its calls were in
+/// flight at most, and fails its `fail_at`th call.
+struct Service {
+    calls: Cell<usize>,
+    texts: Cell<usize>,
+    in_flight: Cell<usize>,
+    peak: Cell<usize>,
+    concurrency: usize,
+    fail_at: Option<usize>,
+    function: Option<Value>,
+}
+
+impl Service {
+    fn new(concurrency: usize, fail_at: Option<usize>) -> Self {
+        Service {
+            calls: Cell::new(0),
+            texts: Cell::new(0),
+            in_flight: Cell::new(0),
+            peak: Cell::new(0),
+            concurrency,
+            fail_at,
+            function: None,
+        }
+    }
+}
+
+impl Embedder for Service {
+    fn embed(&self, texts: Vec<String>) -> LocalFuture<'_, Result<Vec<Vec<f32>>, String>> {
+        self.calls.set(self.calls.get() + 1);
+        let call = self.calls.get();
+        self.in_flight.set(self.in_flight.get() + 1);
+        self.peak.set(self.peak.get().max(self.in_flight.get()));
+        Box::pin(async move {
+            let mut turned = false;
+            std::future::poll_fn(|cx| {
+                if turned {
+                    return std::task::Poll::Ready(());
+                }
+                turned = true;
+                cx.waker().wake_by_ref();
+                std::task::Poll::Pending
+            })
+            .await;
+            self.in_flight.set(self.in_flight.get() - 1);
+            if self.fail_at == Some(call) {
+                return Err("the service answered 503 for 60 s".into());
+            }
+            self.texts.set(self.texts.get() + texts.len());
+            Ok(texts.iter().map(|t| default_embedding(t)).collect())
+        })
+    }
+
+    fn model(&self) -> Option<&str> {
+        Some("text-embedding-3-small")
+    }
+
+    fn concurrency(&self) -> usize {
+        self.concurrency
+    }
+
+    fn chroma_function(&self) -> Option<&Value> {
+        self.function.as_ref()
+    }
+}
+
+fn run_with(chroma: &FakeChroma, pages: &[(String, String)], embedder: Rc<Service>) -> Result<Summary, String> {
+    let pages: Vec<(&str, &str)> = pages.iter().map(|(p, c)| (p.as_str(), c.as_str())).collect();
+    let plan = plan(&files(&pages), &Rules::default(), 64, "__path_tree__").unwrap();
+    let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = Schema::default();
+    block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        write(&client, &plan, &opts, &*embedder).await
+    })
+}
+
+#[test]
+fn batches_are_embedded_ahead_of_the_write_as_many_at_once_as_the_embedder_takes() {
+    let chroma = FakeChroma::new();
+    let pages = many(3000);
+    let service = Rc::new(Service::new(4, None));
+    let s = run_with(&chroma, &pages, service.clone()).unwrap();
+    assert_eq!(s.chunks_written, 3000);
+    assert_eq!(service.texts.get(), 3000, "every chunk once");
+    assert_eq!(service.peak.get(), 4, "four calls at once, never more");
+    let one = Rc::new(Service::new(1, None));
+    run_with(&FakeChroma::new(), &pages, one.clone()).unwrap();
+    assert_eq!(one.peak.get(), 1);
+}
+
+#[test]
+fn a_run_that_stopped_half_way_is_resumed_without_embedding_what_it_wrote() {
+    let chroma = FakeChroma::new();
+    let pages = many(3000);
+    let failing = Rc::new(Service::new(2, Some(5)));
+    let e = run_with(&chroma, &pages, failing.clone()).unwrap_err();
+    assert!(e.contains("503"), "{e}");
+    let written: usize = chroma
+        .requests()
+        .iter()
+        .filter(|r| r.url.ends_with("/upsert"))
+        .map(|r| serde_json::from_str::<Value>(r.body.as_deref().unwrap()).unwrap()["ids"].as_array().unwrap().len())
+        .sum();
+    assert!((300..3000).contains(&written), "some batches were written before it stopped: {written}");
+    let again = Rc::new(Service::new(2, None));
+    let s = run_with(&chroma, &pages, again.clone()).unwrap();
+    assert_eq!(s.chunks_written, 3000 - written, "only what the first run did not write");
+    assert_eq!(again.texts.get(), 3000 - written);
+    let third = Rc::new(Service::new(2, None));
+    let s = run_with(&chroma, &pages, third.clone()).unwrap();
+    assert_eq!((s.chunks_written, third.texts.get(), s.tree_written), (0, 0, false));
+}
+
+#[test]
+fn the_function_is_recorded_where_chromas_clients_read_it() {
+    let chroma = FakeChroma::new();
+    let pages = many(10);
+    let function = json!({"name": "openai", "config": {"model_name": "text-embedding-3-small", "api_key_env_var": "OPENAI_API_KEY"}});
+    let service = Rc::new(Service { function: Some(function.clone()), ..Service::new(1, None) });
+    run_with(&chroma, &pages, service).unwrap();
+    let read = || {
+        let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
+        block_on(async move { client.collection("docs").await.unwrap().function })
+    };
+    let f = read().expect("recorded at creation");
+    assert_eq!((f.name.as_str(), f.model.as_deref()), ("openai", Some("text-embedding-3-small")));
+    chroma.clear_log();
+    let same = Rc::new(Service { function: Some(function), ..Service::new(1, None) });
+    run_with(&chroma, &pages, same).unwrap();
+    assert!(!chroma.requests().iter().any(|r| r.method == "PUT"), "the same function is not written again");
+    let other = json!({"name": "openai", "config": {"model_name": "m2", "api_key_env_var": "OPENAI_API_KEY", "api_base": "http://127.0.0.1:9/v1"}});
+    let service = Rc::new(Service { function: Some(other), ..Service::new(1, None) });
+    run_with(&chroma, &pages, service).unwrap();
+    let f = read().unwrap();
+    assert_eq!((f.model.as_deref(), f.api_base.as_deref()), (Some("m2"), Some("http://127.0.0.1:9/v1")));
+}

@@ -155,7 +155,7 @@ pub(crate) async fn search(
         match (embedder, q.mode) {
             (_, Mode::Lexical) => None,
             (Some(e), _) => {
-                let embedded = view.before_deadline(embed_query(e, text, view.embedding())).await;
+                let embedded = view.before_deadline(embed_query(e, text, view.embedding(), view.dimension())).await;
                 Some(embedded.unwrap_or_else(|ms| {
                     Err(RankError::Embed(format!("no answer within {ms} ms (commandTimeoutMs)")))
                 })?)
@@ -210,11 +210,13 @@ pub(crate) async fn search(
 
 /// The query's embedding: exactly one vector of finite numbers, from the model that
 /// embedded the collection when its manifest says which (a ranking that compares two
-/// models' vectors would look like an answer and mean nothing).
+/// models' vectors would look like an answer and mean nothing), as long as the
+/// collection's own vectors (`dimension`, Chroma's figure) when the manifest says nothing.
 async fn embed_query(
     embedder: &dyn Embedder,
     text: &str,
     collection: Option<&Embedding>,
+    dimension: Option<usize>,
 ) -> Result<Vec<f32>, RankError> {
     if let (Some(c), Some(mine)) = (collection, embedder.model()) {
         if c.model != mine {
@@ -237,6 +239,11 @@ async fn embed_query(
             "the collection's vectors have {} dimensions ({:?}) and this session's have {}",
             c.dimension,
             c.model,
+            v.len()
+        ))),
+        None if dimension.is_some_and(|d| d != v.len()) => Err(RankError::Mismatch(format!(
+            "the collection's vectors have {} dimensions and this session's have {}",
+            dimension.unwrap_or(0),
             v.len()
         ))),
         _ => Ok(v),

@@ -59,7 +59,11 @@ fn a_changed_tree_is_reloaded() {
     let second = open_now(&chroma, opts("changing"), 1.0).unwrap();
     assert!(!second.from_cache && !Rc::ptr_eq(&first.tree, &second.tree));
     assert_eq!(second.tree.tree.entries.len(), 2);
-    assert_eq!(chroma.requests().len(), 2, "the manifest, then its shards");
+    assert_eq!(
+        chroma.requests().len(),
+        3,
+        "the manifest, the collection (what it records may have changed with it), then its shards"
+    );
 }
 
 #[test]
@@ -78,7 +82,7 @@ fn trees_written_by_other_tools_are_compared_whole() {
     let changed = open_now(&chroma, opts("other-tool"), 2.0).unwrap();
     assert!(!changed.from_cache);
     assert_eq!(changed.tree.tree.entries.len(), 2);
-    assert_eq!(chroma.requests().len(), 1, "the tree came with the check");
+    assert_eq!(chroma.requests().len(), 2, "the tree came with the check; the collection is read again with it");
 }
 
 #[test]

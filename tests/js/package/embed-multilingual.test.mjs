@@ -139,7 +139,7 @@ test("the CLI ingests with --embed multilingual-e5-small and searches with it by
     for (const named of [["--embed=e5-large"], ["--embed", "e5-large"]]) {
       const unknown = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, ...named);
       assert.equal(unknown.status, 2, named.join(" "));
-      assert.match(unknown.stderr, /--embed: unknown model 'e5-large' \(the models are all-MiniLM-L6-v2, multilingual-e5-small\)/);
+      assert.match(unknown.stderr, /--embed: unknown model 'e5-large' \(the models are all-MiniLM-L6-v2, multilingual-e5-small, or openai:NAME for an embedding service\)/);
     }
     const ing = await cli("ingest", dir, "--url", chromaUrl(), "--collection", name, "--embed", E5);
     assert.equal(ing.status, 0, ing.stderr);
