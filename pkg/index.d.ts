@@ -510,7 +510,7 @@ export declare class ChromaFs {
    * such as a pattern over 8 KiB (just-bash's matchers take minutes on a 100 KiB one).
    * `ownFs`: the command reads this filesystem itself, not a host's filesystem around it.
    */
-  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean, ownFs?: boolean, linesWanted?: number): Promise<string[] | CommandOutput | null>;
+  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean, ownFs?: boolean, linesWanted?: number, stdin?: string): Promise<string[] | CommandOutput | null>;
   /**
    * What `ls`, `find`, `tree` and `du` above call: their output answered from the listing, or `null`
    * when just-bash's own command must run (`stats().commands` says why).

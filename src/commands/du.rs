@@ -8,7 +8,6 @@
 //! directory with `localeCompare`, so, as for `ls -R`, a name outside lowercase ASCII
 //! letters, digits, `-` and `.` sends the command to just-bash (see [`super::ls`]).
 
-use super::ls::collates_as_sorted;
 use super::{Place, Printed};
 use crate::base::path;
 use crate::commands::Unsupported;
@@ -157,6 +156,12 @@ pub(crate) fn du(args: &[String], place: Place) -> Result<Printed, Unsupported> 
     }
     out.exit_code = i32::from(!out.stderr.is_empty());
     Ok(out)
+}
+
+/// Whether `localeCompare` and `sort()` order these names alike: names of lowercase
+/// ASCII letters, digits, `-` and `.`.
+fn collates_as_sorted(name: &str) -> bool {
+    name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
 }
 
 #[cfg(test)]

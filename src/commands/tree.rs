@@ -1,21 +1,21 @@
-//! `tree` answered from the listing, exactly as just-bash's `tree` prints it.
+//! `tree` answered from the listing, as tree 2.x prints it under a UTF-8 locale whose
+//! collation is the code point order: box-drawing lines, names in byte order, and a
+//! report that counts the directories named on the command line too (`1 directory`).
 //!
-//! Modelled: `-a`, `-d`, `-f` and `-L N`, over files and directories of this filesystem.
-//! just-bash orders each directory's entries with `localeCompare`, so, as for `ls -R`, a
-//! directory holding a name outside lowercase ASCII letters, digits, `-` and `.` is left
-//! to just-bash (see [`super::ls`]).
+//! Modelled: `-a`, `-d`, `-f`, `-L N` and `--noreport`, over files and directories of
+//! this filesystem; other options are left to just-bash.
 
-use super::ls::collates_as_sorted;
 use super::{Place, Printed};
 use crate::base::path;
 use crate::commands::Unsupported;
-use crate::tree::listing::Node;
+use crate::tree::listing::{byte_ordered, Node};
 
 #[derive(Debug, Default)]
 struct Flags {
     all: bool,
     dirs_only: bool,
     full_path: bool,
+    no_report: bool,
     max_depth: Option<usize>,
 }
 
@@ -29,8 +29,12 @@ fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> {
         i += 1;
         if a == "-L" {
             let v = args.get(i).filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())).ok_or_else(no)?;
-            f.max_depth = Some(v.parse().map_err(|_| no())?);
+            f.max_depth = Some(v.parse().map_err(|_| no())?).filter(|d| *d > 0).or(Some(usize::MAX));
             i += 1;
+            continue;
+        }
+        if a == "--noreport" {
+            f.no_report = true;
             continue;
         }
         if a.len() < 2 || !a.starts_with('-') || a.starts_with("--") {
@@ -70,18 +74,23 @@ pub(crate) fn tree(args: &[String], place: Place) -> Result<Printed, Unsupported
         let full = path::resolve(place.cwd, d);
         place.check(&full)?;
         match place.listing.get(&full) {
-            None => out.stderr.push_str(&format!("tree: {d}: No such file or directory\n")),
+            None => {
+                out.stdout.push_str(&format!("{d}  [error opening dir]\n"));
+                out.exit_code = 2;
+            }
             Some(Node::File(_)) => {
-                out.stdout.push_str(&format!("{d}\n"));
+                out.stdout.push_str(&format!("{d}  [error opening dir]\n"));
                 n.files += 1;
             }
             Some(Node::Dir(_)) => {
                 out.stdout.push_str(&format!("{d}\n"));
-                if f.max_depth.is_none_or(|m| m > 0) {
-                    entries(&full, "", 0, &f, place, &mut out.stdout, &mut n)?;
-                }
+                n.dirs += 1;
+                entries(&full, d, "", 0, &f, place, &mut out.stdout, &mut n)?;
             }
         }
+    }
+    if f.no_report {
+        return Ok(out);
     }
     let plural = |k: usize, one: &str, many: &str| if k == 1 { one.to_string() } else { many.to_string() };
     out.stdout.push_str(&format!("\n{} {}", n.dirs, plural(n.dirs, "directory", "directories")));
@@ -89,12 +98,13 @@ pub(crate) fn tree(args: &[String], place: Place) -> Result<Printed, Unsupported
         out.stdout.push_str(&format!(", {} {}", n.files, plural(n.files, "file", "files")));
     }
     out.stdout.push('\n');
-    out.exit_code = i32::from(!out.stderr.is_empty());
     Ok(out)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn entries(
     full: &str,
+    shown: &str,
     prefix: &str,
     depth: usize,
     f: &Flags,
@@ -104,23 +114,22 @@ fn entries(
 ) -> Result<(), Unsupported> {
     let Some(Node::Dir(d)) = place.listing.get(full) else { return Ok(()) };
     place.check_dir(full)?;
-    let shown: Vec<&(String, bool)> =
-        d.children.iter().filter(|(name, dir)| (f.all || !name.starts_with('.')) && (*dir || !f.dirs_only)).collect();
-    if !shown.iter().all(|(name, _)| collates_as_sorted(name)) {
-        return Err(Unsupported::new("names whose collation is the host's: left to just-bash"));
-    }
-    for (i, (name, is_dir)) in shown.iter().enumerate() {
+    let children = byte_ordered(&d.children);
+    let listed: Vec<&(String, bool)> =
+        children.iter().filter(|(name, dir)| (f.all || !name.starts_with('.')) && (*dir || !f.dirs_only)).collect();
+    for (i, (name, is_dir)) in listed.iter().enumerate() {
         let child = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-        let last = i + 1 == shown.len();
+        let child_shown = if shown.ends_with('/') { format!("{shown}{name}") } else { format!("{shown}/{name}") };
+        let last = i + 1 == listed.len();
         out.push_str(prefix);
-        out.push_str(if last { "`-- " } else { "|-- " });
-        out.push_str(if f.full_path { &child } else { name });
+        out.push_str(if last { "└── " } else { "├── " });
+        out.push_str(if f.full_path { &child_shown } else { name });
         out.push('\n');
         if *is_dir {
             n.dirs += 1;
             if f.max_depth.is_none_or(|m| depth + 1 < m) {
-                let deeper = format!("{prefix}{}", if last { "    " } else { "|   " });
-                entries(&child, &deeper, depth + 1, f, place, out, n)?;
+                let deeper = format!("{prefix}{}", if last { "    " } else { "│   " });
+                entries(&child, &child_shown, &deeper, depth + 1, f, place, out, n)?;
             }
         } else {
             n.files += 1;

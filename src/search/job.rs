@@ -4,7 +4,7 @@
 //! printer. Each stage needs the options, the patterns and the files in scope, and each
 //! used to get them by parsing the command line again (and walking the scope again, and
 //! compiling the pattern again), with the arguments rebuilt as text between stages. A
-//! [`Job`] is that reading done once: the options as just-bash reads them (egrep's and
+//! [`Job`] is that reading done once: the options as the real tool reads them (egrep's and
 //! fgrep's implied flag included), the patterns the command line gives, and the walk of
 //! its scope, done on first use and kept. The stages take it by reference; only a command
 //! handed back to just-bash is spelled as arguments again.
@@ -40,11 +40,14 @@ pub(crate) struct Job {
     /// The patterns the command line gives (grep's split at newlines); `-f` files are
     /// read later, by the plan.
     pub patterns: Vec<String>,
+    /// The command's standard input, when its text is known (`None`: not empty, and
+    /// not passed).
+    pub stdin: Option<String>,
     walked: OnceCell<Vec<Walked>>,
 }
 
 impl Job {
-    /// Parses a command line as just-bash parses it.
+    /// Parses a command line (grep's as GNU grep, rg's as ripgrep reads it).
     pub(crate) fn parse(name: &str, args: Vec<String>) -> Job {
         let (parsed, patterns) = match name {
             "rg" => {
@@ -58,14 +61,16 @@ impl Job {
                 (Parsed::Grep(g), patterns.unwrap_or_default())
             }
         };
-        Job { args, parsed, patterns, walked: OnceCell::new() }
+        Job { args, parsed, patterns, stdin: None, walked: OnceCell::new() }
     }
 
-    /// The file operands as typed: rg searches `.` when it is given none.
+    /// The file operands as typed; `""` is the working directory searched without an
+    /// operand (a recursive grep, or rg), whose files are named without `./`.
     pub(crate) fn operands(&self) -> Vec<&str> {
         match &self.parsed {
+            Parsed::Grep(g) if g.file_operands.is_empty() && g.recursive => vec![""],
             Parsed::Grep(g) => g.file_operands.iter().map(|&i| self.args[i].as_str()).collect(),
-            Parsed::Rg(r) if r.paths.is_empty() => vec!["."],
+            Parsed::Rg(r) if r.paths.is_empty() => vec![""],
             Parsed::Rg(r) => r.paths.iter().map(|&i| self.args[i].as_str()).collect(),
         }
     }

@@ -34,6 +34,7 @@ use runner::Outcome;
 /// Runs one grep/egrep/fgrep/rg command line for a session (see [`runner::run`]) and
 /// records what it cost, and the load it could not do without, in the session.
 /// `lines_wanted`: the output's reader takes only its first lines (`| head -n N`).
+#[cfg(test)]
 pub(crate) async fn search(
     fs: &Filesystem,
     name: &str,
@@ -42,7 +43,23 @@ pub(crate) async fn search(
     (stdin_empty, own_fs): (bool, bool),
     lines_wanted: Option<usize>,
 ) -> Outcome {
-    let how = runner::Invocation { stdin_empty, own_fs, lines_wanted };
+    let stdin = stdin_empty.then(String::new);
+    search_reading(fs, name, args, cwd, own_fs, lines_wanted, stdin).await
+}
+
+/// [`search`] with the command's standard input: its text, or `None` when it is not
+/// empty but its text is not known here (a command that reads it then runs in just-bash).
+pub(crate) async fn search_reading(
+    fs: &Filesystem,
+    name: &str,
+    args: Vec<String>,
+    cwd: &str,
+    own_fs: bool,
+    lines_wanted: Option<usize>,
+    stdin: Option<String>,
+) -> Outcome {
+    let stdin_empty = stdin.as_deref().is_some_and(str::is_empty);
+    let how = runner::Invocation { stdin_empty, own_fs, lines_wanted, stdin };
     let searched = runner::run(view::SessionView::new(fs), name, args, cwd, how).await;
     if let Some((path, error)) = searched.failure {
         fs.failed(&path, error);

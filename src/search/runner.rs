@@ -64,7 +64,7 @@ pub(crate) struct Searched {
 }
 
 /// How a search command is run, beside its command line.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Invocation {
     /// Its standard input is empty.
     pub(crate) stdin_empty: bool,
@@ -73,12 +73,15 @@ pub(crate) struct Invocation {
     pub(crate) own_fs: bool,
     /// Its output's reader takes only this many lines (`| head -n N`).
     pub(crate) lines_wanted: Option<usize>,
+    /// Its standard input, when the host passed it (a command given none reads nothing).
+    pub(crate) stdin: Option<String>,
 }
 
 /// Plans and prepares one search command, and answers it here when its output is
 /// modelled exactly.
 pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cwd: &str, how: Invocation) -> Searched {
     let Invocation { stdin_empty, own_fs, .. } = how;
+    let stdin = how.stdin;
     let mut cs = CommandStats::new(name, &args);
     let cwd = path::normalize(cwd);
     if !own_fs {
@@ -87,7 +90,8 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         let refused = refusal(&args);
         return Searched { outcome: refused.map_or(Outcome::Run(args), Outcome::Refused), stats: cs, failure: None };
     }
-    let job = Job::parse(name, args);
+    let mut job = Job::parse(name, args);
+    job.stdin = stdin;
     // Prepared once, over the whole scope: a narrowing only takes files away from it.
     let native = (view.native_commands() && refusal(&job.args).is_none())
         .then(|| Native::prepare(&job, view.place(&cwd), stdin_empty).map_err(|why| why.0));

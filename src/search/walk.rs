@@ -1,15 +1,16 @@
-//! Imitations of just-bash's directory walks: which files a search reads, in which order,
+//! The directory walks of grep and rg: which files a search reads, in which order,
 //! spelled how.
 //!
-//! A narrowed search hands just-bash's own command an explicit list of files instead of a
-//! directory, so the list must be exactly what the command's walk would have visited —
-//! same order (the listing's JavaScript string order), same skipped names (grep skips
-//! dotfiles; rg also skips `node_modules` and friends), same spelling (`//a.md` below
-//! `/` for grep, `/a.md` for rg, `dir//f` for `dir/`). The output then cannot differ.
+//! The walks follow the real tools over a directory listed in byte order: grep's (GNU
+//! grep's fts) reads dotfiles too and spells a file below operand `/` as `/a.md`, below
+//! `.` as `./a.md`, below `dir/` as `dir/a.md`, and below no operand at all as `a.md`;
+//! rg skips hidden files and the names it always ignores, and keeps the operand as typed
+//! (`dir//a.md`). A narrowed search then reads the same files in the same order, and a
+//! command handed to just-bash gets them one by one.
 
 use crate::base::path;
 use crate::search::args::GrepArgs;
-use crate::tree::listing::{Listing, Node};
+use crate::tree::listing::{byte_ordered, Listing, Node};
 
 /// How deep a walk goes; just-bash stops at the same depth.
 const MAX_DEPTH: usize = 256;
@@ -27,17 +28,28 @@ pub(crate) enum Target {
 /// the session's scratch directory (`mount`) in its place in the order. The scratch
 /// directory is not in the listing; a walk that reaches it hands it to the command
 /// whole ([`Target::Keep`]), which walks it itself.
-fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> Vec<(&'a str, Option<bool>)> {
-    let mut out: Vec<(&str, Option<bool>)> = d.iter().map(|(n, is_dir)| (n.as_str(), Some(*is_dir))).collect();
+fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> Vec<(String, Option<bool>)> {
+    let mut out: Vec<(String, Option<bool>)> =
+        byte_ordered(d).iter().map(|(n, is_dir)| (n.clone(), Some(*is_dir))).collect();
     if let (Some(m), "/") = (mount, full) {
         let name = path::file_name(m);
-        let at = out.partition_point(|(n, _)| path::js_cmp(n, name).is_lt());
-        out.insert(at, (name, None));
+        let at = out.partition_point(|(n, _)| n.as_bytes() < name.as_bytes());
+        out.insert(at, (name.to_string(), None));
     }
     out
 }
 
-/// The files a recursive grep walk visits from `operand`, spelled as just-bash spells them.
+/// How GNU grep's walk spells the operand it starts from: without trailing slashes
+/// (`/` stays `/`); no operand at all is the working directory, spelled as nothing.
+fn grep_base(operand: &str) -> &str {
+    match operand.trim_end_matches('/') {
+        "" if operand.starts_with('/') => "/",
+        trimmed => trimmed,
+    }
+}
+
+/// The files a recursive grep walk visits from `operand` (`""`: no operand, the working
+/// directory), spelled as GNU grep spells them.
 pub(crate) fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
     #[cfg(test)]
     crate::search::tally::bump(|t| t.walks += 1);
@@ -48,11 +60,13 @@ pub(crate) fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &
         match listing.get(full) {
             Some(Node::File(_)) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
             Some(Node::Dir(d)) => {
+                let base = if depth == 0 { grep_base(shown) } else { shown };
                 for (name, kind) in children(&d.children, full, mount) {
-                    if name.starts_with('.') {
-                        continue; // the walk skips dotfiles
-                    }
-                    let child_shown = if shown == "." { name.to_string() } else { format!("{shown}/{name}") };
+                    let child_shown = match base {
+                        "" => name.clone(),
+                        "/" => format!("/{name}"),
+                        b => format!("{b}/{name}"),
+                    };
                     let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
                     match kind {
                         Some(_) => go(listing, mount, &child_full, &child_shown, out, depth + 1),
@@ -77,10 +91,9 @@ pub(crate) fn has_glob(s: &str) -> bool {
 }
 
 /// Every file the command may read, for a bulk prefetch.
-pub(crate) fn grep_read_set(listing: &Listing, cwd: &str, args: &[String], g: &GrepArgs) -> Vec<String> {
+pub(crate) fn grep_read_set(listing: &Listing, cwd: &str, operands: &[&str], g: &GrepArgs) -> Vec<String> {
     let mut out = Vec::new();
-    for &i in &g.file_operands {
-        let op = args[i].as_str();
+    for &op in operands {
         if op == "-" {
             continue;
         }
@@ -177,12 +190,12 @@ fn rg_dir(
     let Some(Node::Dir(d)) = listing.get(full) else { return true };
     let mut clean = true;
     for (name, kind) in children(&d.children, full, mount) {
+        let name = name.as_str();
         if (!how.no_ignore && RG_COMMON_IGNORED.contains(&name)) || (!how.hidden && name.starts_with('.')) {
             continue;
         }
         let child_shown = match shown {
-            "." => name.to_string(),
-            "./" => format!("./{name}"),
+            "" => name.to_string(),
             s if s.ends_with('/') => format!("{s}{name}"),
             s => format!("{s}/{name}"),
         };
@@ -243,11 +256,15 @@ mod tests {
     }
 
     #[test]
-    fn grep_walks_and_spells_like_just_bash() {
-        assert_eq!(grep("/", "/"), ["//a.md", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
-        assert_eq!(grep("/docs", "."), ["b.md", "node_modules/x.md", "sub/c.md"]);
-        assert_eq!(grep("/", "docs/"), ["docs//b.md", "docs//node_modules/x.md", "docs//sub/c.md"]);
-        assert_eq!(grep("/docs/sub", ".."), ["../b.md", "../node_modules/x.md", "../sub/c.md"]);
+    fn grep_walks_and_spells_like_gnu_grep() {
+        assert_eq!(
+            grep("/", "/"),
+            ["/a.md", "/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]
+        );
+        assert_eq!(grep("/docs", "."), ["./.hidden.md", "./b.md", "./node_modules/x.md", "./sub/c.md"]);
+        assert_eq!(grep("/docs", ""), [".hidden.md", "b.md", "node_modules/x.md", "sub/c.md"], "no operand");
+        assert_eq!(grep("/", "docs//"), ["docs/.hidden.md", "docs/b.md", "docs/node_modules/x.md", "docs/sub/c.md"]);
+        assert_eq!(grep("/docs/sub", "../sub"), ["../sub/c.md"]);
         assert_eq!(
             grep("/", "secret.md"),
             ["keep:secret.md"],
@@ -257,11 +274,13 @@ mod tests {
     }
 
     #[test]
-    fn rg_walks_and_spells_like_just_bash() {
+    fn rg_walks_and_spells_like_ripgrep() {
         assert_eq!(rg("/", "/"), ["/a.md", "/docs/b.md", "/docs/sub/c.md"]);
-        assert_eq!(rg("/docs", "."), ["b.md", "sub/c.md"]);
+        assert_eq!(rg("/docs", "."), ["./b.md", "./sub/c.md"]);
+        assert_eq!(rg("/docs", ""), ["b.md", "sub/c.md"], "no operand");
         assert_eq!(rg("/docs", "./"), ["./b.md", "./sub/c.md"]);
         assert_eq!(rg("/", "docs/"), ["docs/b.md", "docs/sub/c.md"]);
+        assert_eq!(rg("/", "docs//"), ["docs//b.md", "docs//sub/c.md"]);
         assert_eq!(rg("/", "nope"), ["keep:nope"]);
     }
 
@@ -269,10 +288,13 @@ mod tests {
     fn a_scratch_directory_is_handed_to_the_command_in_its_place() {
         let mut out = Vec::new();
         walk(&listing(), Some("/b"), "/", "/", &mut out);
-        assert_eq!(shown(&out), ["//a.md", "keep://b", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
+        assert_eq!(
+            shown(&out),
+            ["/a.md", "keep:/b", "/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]
+        );
         out.clear();
         assert!(rg_walk(&listing(), Some("/tmp"), "/", ".", RgWalk::default(), &mut out));
-        assert_eq!(shown(&out), ["a.md", "docs/b.md", "docs/sub/c.md", "keep:tmp"]);
+        assert_eq!(shown(&out), ["./a.md", "./docs/b.md", "./docs/sub/c.md", "keep:./tmp"]);
         out.clear();
         walk(&listing(), Some("/tmp"), "/", "/tmp/hits", &mut out);
         assert_eq!(shown(&out), ["keep:/tmp/hits"], "a file in it is the command's to read");
@@ -287,7 +309,7 @@ mod tests {
         let args: Vec<String> = ["-r", "x", "docs/*.md", "a.md", "nope"].iter().map(|s| s.to_string()).collect();
         let g = crate::search::args::parse_grep(&args, 0);
         assert_eq!(
-            grep_read_set(&listing(), "/", &args, &g),
+            grep_read_set(&listing(), "/", &["docs/*.md", "a.md", "nope"], &g),
             ["/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md", "/a.md"]
         );
     }

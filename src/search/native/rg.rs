@@ -12,7 +12,7 @@
 
 use super::early_stop::EarlyStop;
 use super::page::read_page;
-use super::printer::{self, Options};
+use super::printer::{self, Groups, Options};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
@@ -46,6 +46,8 @@ pub(crate) struct NativeRg {
     o: RgOutput,
     /// `(shown, path)` of every file searched, in order.
     files: Vec<(String, String)>,
+    /// Operands that do not exist, as typed.
+    missing: Vec<String>,
     show_filename: bool,
     line_numbers: bool,
 }
@@ -170,21 +172,21 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
     if (o.only_matching || o.count_matches) && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
-    let (mut files, single_file) = collect(&o, place, job.walked(place))?;
-    if !o.unsorted {
-        crate::base::sort::sort_by(&mut files, |a, b| path::js_cmp(&a.0, &b.0));
-    }
-    let single = single_file && files.len() == 1;
+    let (files, missing, single_file) = collect(&o, place, job.walked(place))?;
     let show_filename = !o.no_filename && (o.with_filename || !single_file || files.len() > 1);
-    let line_numbers = !o.no_line_numbers && (o.explicit_line_numbers || !(single || o.only_matching));
-    Ok(NativeRg { engine, o, files, show_filename, line_numbers })
+    let line_numbers = !o.no_line_numbers && o.explicit_line_numbers;
+    Ok(NativeRg { engine, o, files, missing, show_filename, line_numbers })
 }
 
-/// The files rg searches from its walked operands (before sorting), and whether it was
-/// named exactly one file and no directory.
-fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<(String, String)>, bool), Unsupported> {
+/// What rg searches from its walked operands.
+type Collected = (Vec<(String, String)>, Vec<String>, bool);
+
+/// The files rg searches from its walked operands, in its order (each operand's walk in
+/// turn), the operands that do not exist, and whether it was named exactly one file and
+/// no directory.
+fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<Collected, Unsupported> {
     let filters = Filters::new(o)?;
-    let (mut files, mut named_files, mut dirs) = (Vec::new(), 0, 0);
+    let (mut files, mut missing, mut named_files, mut dirs) = (Vec::new(), Vec::new(), 0, 0);
     for Walked { operand: op, targets: walk, .. } in walked {
         let full = path::resolve(place.cwd, op);
         if op == "-" {
@@ -195,7 +197,8 @@ fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<(String
         }
         let node = place.listing.get(&full);
         if node.is_none() && full != DEV_NULL {
-            continue; // rg skips what it cannot stat, silently
+            missing.push(op.clone());
+            continue;
         }
         let mut targets = Vec::new();
         if matches!(node, Some(Node::Dir(_))) {
@@ -214,7 +217,7 @@ fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<(String
             }
         }
     }
-    Ok((files, named_files == 1 && dirs == 0))
+    Ok((files, missing, named_files == 1 && dirs == 0))
 }
 
 /// Text as just-bash's rg reads a file, or `None` when it is not UTF-8 (just-bash then
@@ -243,7 +246,7 @@ impl NativeRg {
     pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
-        let mut out = String::new();
+        let (mut out, mut groups) = (String::new(), Groups::default());
         for (shown, path) in &self.files {
             // An unreadable file is skipped by rg: the session's journal reports it.
             if taken.as_mut().is_some_and(|t| !t.may_read(view, path)) {
@@ -261,17 +264,21 @@ impl NativeRg {
                 invert: o.invert,
                 line_numbers: self.line_numbers,
                 count: o.count || o.count_matches,
-                only_matching: o.only_matching || o.count_matches,
-                before: o.before.max(o.context),
-                after: o.after.max(o.context),
+                count_matches: o.count_matches || o.only_matching,
+                only_matching: o.only_matching,
+                before: o.before.unwrap_or(o.context),
+                after: o.after.unwrap_or(o.context),
                 max_count: o.max_count,
                 filename: (self.show_filename && !o.heading).then_some(shown.as_str()),
+                null_after_name: false,
+                byte_offset: false,
+                separator: Some("--"),
             };
             out.clear();
             let matched = if (o.files_with_matches || o.files_without_match || o.quiet) && !o.invert {
                 printer::any_match(text, &self.engine)
             } else {
-                printer::search(text, &self.engine, &opts, &mut out)
+                printer::search(text, &self.engine, &opts, &mut out, &mut groups)
             };
             any_match |= matched;
             if matched && o.quiet {
@@ -295,11 +302,20 @@ impl NativeRg {
                 break;
             }
         }
-        let exit_code = if o.files_without_match { i32::from(stdout.is_empty()) } else { i32::from(!any_match) };
+        let stderr: String =
+            self.missing.iter().map(|m| format!("rg: {m}: No such file or directory (os error 2)\n")).collect();
+        let found = if o.files_without_match { !stdout.is_empty() } else { any_match };
+        let exit_code = if o.quiet && found {
+            0
+        } else if !stderr.is_empty() {
+            2
+        } else {
+            i32::from(!found)
+        };
         if o.quiet {
             stdout.clear();
         }
-        Some(Printed { stdout, stderr: String::new(), exit_code })
+        Some(Printed { stdout, stderr, exit_code })
     }
 }
 

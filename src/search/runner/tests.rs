@@ -47,7 +47,7 @@ fn a_literal_search_costs_one_coarse_query_and_one_bulk_load() {
     let fs = connect(&chroma);
     chroma.clear_log();
     let (args, cs) = search(&fs, &["grep", "-rn", "token", "/"]);
-    assert_eq!(args, ["-rn", "token", "--", "//a.md", "//pats.md"]);
+    assert_eq!(args, ["-rn", "token", "--", "/a.md", "/pats.md"]);
     assert_eq!((cs.plan, cs.scope, cs.candidates, cs.searched), (PlanKind::Narrow, 5, 2, 2));
     assert_eq!((cs.coarse_requests, cs.prefetch_requests, cs.coarse_matches), (1, 1, 2));
     let gets = chroma.gets();
@@ -88,7 +88,7 @@ fn the_fine_check_drops_pages_the_coarse_filter_kept_too_widely() {
     let fs = connect(&chroma);
     let (args, cs) = search(&fs, &["grep", "-r", "token", "/"]);
     // c.md is kept (the word spans a cut); d.md ends a chunk with "tok" but has no "token".
-    assert_eq!(args, ["-r", "token", "--", "//a.md", "//c.md", "//pats.md"]);
+    assert_eq!(args, ["-r", "token", "--", "/a.md", "/c.md", "/pats.md"]);
     assert_eq!((cs.candidates, cs.searched), (4, 3));
 }
 
@@ -140,7 +140,7 @@ fn pattern_files_are_read_then_planned() {
     let fs = connect(&chroma);
     let (args, cs) = search(&fs, &["grep", "-r", "-f", "/pats.md", "/"]);
     assert_eq!(cs.plan, PlanKind::Narrow);
-    assert_eq!(args, ["-r", "-f", "/pats.md", "--", "//a.md", "//pats.md"]);
+    assert_eq!(args, ["-r", "-f", "/pats.md", "--", "/a.md", "/pats.md"]);
     let (args, cs) = search(&fs, &["grep", "-r", "-f", "/missing.md", "/"]);
     assert_eq!((args.len(), cs.plan), (4, PlanKind::Delegate), "grep reports the missing file itself");
 }
@@ -235,7 +235,7 @@ fn a_pattern_that_matches_most_pages_loads_the_scope_whole() {
         "a page of hits and a probe at half the scope, then 2,400 chunks by id"
     );
     let (args, _) = search(&fs, &["grep", "-rl", "page 7$", "/"]);
-    assert_eq!(args, ["-rl", "page 7$", "--", "//guides/p0007.md"], "the fine check keeps exact matches only");
+    assert_eq!(args, ["-rl", "page 7$", "--", "/guides/p0007.md"], "the fine check keeps exact matches only");
 }
 
 fn connect_with(chroma: &FakeChroma, tweak: impl FnOnce(&mut Options)) -> Rc<Filesystem> {
@@ -359,18 +359,23 @@ fn narrowed_searches_are_answered_natively() {
     let chroma = corpus(true);
     let fs = connect_with(&chroma, |o| o.native_commands = true);
     let (out, cs) = answer(&fs, &["grep", "-rn", "token", "/"]);
-    assert_eq!(out, printed("//a.md:2:set the token\n//pats.md:1:token\n", "", 0));
+    assert_eq!(out, printed("/a.md:2:set the token\n/pats.md:1:token\n", "", 0));
     assert!(cs.native && cs.delegated.is_none());
     assert_eq!(
         answer(&fs, &["grep", "-rc", "token", "/"]).0,
-        printed("//a.md:1\n//b.md:0\n//c.md:1\n//d.md:0\n//pats.md:1\n", "", 0)
+        printed("/a.md:1\n/b.md:0\n/c.md:1\n/d.md:0\n/pats.md:1\n", "", 0)
     );
     assert_eq!(answer(&fs, &["grep", "-rl", "zzz", "/"]).0, printed("", "", 1));
     assert_eq!(
         answer(&fs, &["grep", "token", "/b.md", "/nope.md", "/"]).0,
         printed("", "grep: /nope.md: No such file or directory\ngrep: /: Is a directory\n", 2)
     );
-    assert_eq!(answer(&fs, &["grep", "-q", "token", "/nope.md", "/a.md"]).0, printed("", "", 0));
+    assert_eq!(
+        answer(&fs, &["grep", "-q", "token", "/nope.md", "/a.md"]).0,
+        printed("", "grep: /nope.md: No such file or directory\n", 0),
+        "-q exits 0 at the first match, after the errors before it"
+    );
+    assert_eq!(answer(&fs, &["grep", "-sq", "token", "/nope.md"]).0, printed("", "", 2), "-s: no message");
     assert_eq!(
         answer(&fs, &["grep", "-rl", "--exclude-dir=/", "token", "/"]).0,
         printed("", "", 1),
@@ -379,7 +384,7 @@ fn narrowed_searches_are_answered_natively() {
     // `-rc` loaded every page: a search over them now asks Chroma nothing.
     chroma.clear_log();
     let (out, cs) = answer(&fs, &["grep", "-rn", "ken", "/"]);
-    assert_eq!(out, printed("//a.md:2:set the token\n//c.md:1:a token!\n//pats.md:1:token\n", "", 0));
+    assert_eq!(out, printed("/a.md:2:set the token\n/c.md:1:a token!\n/pats.md:1:token\n", "", 0));
     assert!(chroma.requests().is_empty() && cs.native && cs.coarse_requests == 0);
 }
 
@@ -387,11 +392,11 @@ fn narrowed_searches_are_answered_natively() {
 fn searches_outside_the_modelled_set_go_to_just_bash_and_say_why() {
     let chroma = corpus(true);
     let fs = connect_with(&chroma, |o| o.native_commands = true);
+    assert_eq!(answer(&fs, &["grep", "x"]).0, printed("", "", 1), "an empty standard input is searched here");
     for (cmd, why) in [
-        (&["grep", "-rP", "tok", "/"][..], "-P is left to just-bash"),
+        (&["grep", "-rz", "tok", "/"][..], "-z, -T and --color=always are left to just-bash"),
         (&["grep", "-roE", "x*", "/"], "-o with a pattern that matches empty text"),
         (&["grep", "-r", "--include=[ab].md", "x", "/"], "a bracket glob is left to just-bash"),
-        (&["grep", "x"], "stdin and globs are read by just-bash"),
     ] {
         let (out, cs) = answer(&fs, cmd);
         assert!(matches!(out, Outcome::Run(_)), "{cmd:?}: {out:?}");
