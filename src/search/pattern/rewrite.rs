@@ -138,7 +138,8 @@ fn posix_classes(p: &[char]) -> Vec<char> {
     out
 }
 
-/// just-bash's BRE → RE2 rewriting (`\(` groups, `\|` alternation, `\{n,m\}`, and `+ ? | ( ) { }` literal).
+/// BRE → RE2 rewriting (`\(` groups, `\|` alternation, `\{n,m\}`, GNU's `\+` and `\?`, and
+/// `+ ? | ( ) { }` literal).
 fn basic_to_re2(s: &[char]) -> String {
     let mut r = String::new();
     let mut i = 0;
@@ -217,6 +218,11 @@ fn basic_to_re2(s: &[char]) -> String {
                     i += 2;
                     at_start = false;
                 }
+                // GNU's extensions: one or more, and optional.
+                '+' | '?' if !at_start => {
+                    r.push(n);
+                    i += 2;
+                }
                 _ => {
                     r.push(c);
                     r.push(n);
@@ -290,6 +296,7 @@ mod tests {
     #[test]
     fn basic_regexes_are_rewritten_like_just_bash() {
         assert_eq!(re2("a+b?(c)|{d}", Dialect::Basic), "a\\+b\\?\\(c\\)\\|\\{d\\}");
+        assert_eq!(re2("colou\\?rs\\+", Dialect::Basic), "colou?rs+", "GNU's \\? and \\+");
         assert_eq!(re2("\\(ab\\)\\|cd", Dialect::Basic), "(ab)|cd");
         assert_eq!(re2("a\\{2,3\\}", Dialect::Basic), "a{2,3}");
         assert_eq!(re2("a\\{,3\\}", Dialect::Basic), "a\\{,3\\}");
