@@ -315,6 +315,7 @@ impl ChromaFs {
     /// N lines; a command answered here may then stop once it has printed them. `stdin`:
     /// the command's standard input as text, for a search that reads it.
     #[wasm_bindgen(js_name = planSearch)]
+    #[allow(clippy::too_many_arguments)] // JavaScript's positional arguments, converted
     pub fn plan_search(
         &self,
         name: String,

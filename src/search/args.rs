@@ -54,7 +54,7 @@ pub(crate) struct GrepArgs {
 
 /// How grep treats a file with a NUL byte (`--binary-files`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) enum Binary {
+pub(crate) enum BinaryFiles {
     #[default]
     Binary,
     Text,
@@ -97,7 +97,7 @@ pub(crate) struct GrepOutput {
     /// `-z`: lines end in NUL.
     pub null_data: bool,
     pub label: Option<String>,
-    pub binary: Binary,
+    pub binary: BinaryFiles,
     pub directories: Directories,
     /// Between context groups; `None` with `--no-group-separator`.
     pub group_separator: Option<String>,

@@ -4,7 +4,7 @@
 //! for context, and the same usage errors in the same words. Every option of
 //! `grep --help` is read; what the rest of the search does with each is its business.
 
-use super::{Binary, Directories, GrepArgs};
+use super::{BinaryFiles, Directories, GrepArgs};
 
 /// Whether a long option takes a value.
 #[derive(Clone, Copy, PartialEq)]
@@ -154,14 +154,14 @@ impl GrepArgs {
             ('q', _) => o.quiet = true,
             (_, "binary-files") => {
                 o.binary = match v {
-                    "binary" => Binary::Binary,
-                    "text" => Binary::Text,
-                    "without-match" => Binary::WithoutMatch,
+                    "binary" => BinaryFiles::Binary,
+                    "text" => BinaryFiles::Text,
+                    "without-match" => BinaryFiles::WithoutMatch,
                     _ => return Err("grep: unknown binary-files type\n".into()),
                 }
             }
-            ('a', _) => o.binary = Binary::Text,
-            ('I', _) => o.binary = Binary::WithoutMatch,
+            ('a', _) => o.binary = BinaryFiles::Text,
+            ('I', _) => o.binary = BinaryFiles::WithoutMatch,
             ('d', _) => {
                 let all = [("read", Directories::Read), ("recurse", Directories::Recurse), ("skip", Directories::Skip)];
                 o.directories = choice("directories", v, &all)?;

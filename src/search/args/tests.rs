@@ -19,7 +19,7 @@ fn grep_reads_its_command_line_as_gnu_grep() {
     assert!(parse_grep(&s(&["--color=never", "-I", "-s", "--include", "*.md", "x", "y"]), 0).usage.is_none());
     let g = parse_grep(&s(&["x", "y", "-n", "--", "-z"]), 0);
     assert_eq!((g.file_operands.clone(), g.output.line_numbers), (vec![1, 4], true), "options after operands");
-    assert_eq!(parse_grep(&s(&["--ignore", "X"]), 0).ignore_case, true, "an unambiguous prefix");
+    assert!(parse_grep(&s(&["--ignore", "X"]), 0).ignore_case, "an unambiguous prefix");
     let usage = |a: &[&str]| parse_grep(&s(a), 0).usage.unwrap_or_default();
     assert!(usage(&["--co", "x"]).starts_with("grep: option '--co' is ambiguous; possibilities:"));
     assert!(usage(&["-k", "x"]).starts_with("grep: invalid option -- 'k'\nUsage: grep"));

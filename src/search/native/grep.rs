@@ -18,7 +18,7 @@ use crate::base::path;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
-use crate::search::args::{Binary, Directories, GrepArgs};
+use crate::search::args::{BinaryFiles, Directories, GrepArgs};
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{Engine, Flags};
 use crate::search::view::SessionView;
@@ -332,8 +332,8 @@ impl NativeGrep {
             if !engine.exact_on(&content) {
                 return None;
             }
-            let binary = o.binary != Binary::Text && is_binary(&content).ok()?;
-            let content: &str = if binary && o.binary == Binary::WithoutMatch { "" } else { &content };
+            let binary = o.binary != BinaryFiles::Text && is_binary(&content).ok()?;
+            let content: &str = if binary && o.binary == BinaryFiles::WithoutMatch { "" } else { &content };
             let opts = self.options(shown, names_only);
             // A binary file's lines are not printed: it is said to match instead.
             let hide_lines = binary && !names_only && !self.g.count;
