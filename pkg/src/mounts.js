@@ -209,7 +209,7 @@ class MountedFs {
    * A grep over several mounts as one grep per mount, when their outputs joined are its
    * output: a recursive search, no context lines (grep puts `--` between groups of
    * different files), every operand inside a mount or the root typed `/` or `.` (which
-   * stands for each of its entries, as grep's walk names them: `//docs`, `docs`). Each part is then its
+   * stands for each of its entries, as grep's walk names them: `/docs`, `./docs`). Each part is then its
    * mount's own search, pushed down to its collection. `null` when not so.
    */
   async splitSearch(args, cwd) {
@@ -222,12 +222,12 @@ class MountedFs {
         parts.push([this.owner(p), typed]);
         continue;
       }
-      // Named as just-bash's walk names the root's entries: `/` + `/docs`, `.` as `docs`.
+      // Named as GNU grep's walk names the root's entries: `/` as `/docs`, `.` as `./docs`.
       if (typed !== "/" && typed !== ".") return null;
-      for (const entry of await this.readdir("/")) parts.push([this.owner(`/${entry}`), typed === "." ? entry : `//${entry}`]);
+      for (const entry of await this.readdir("/")) parts.push([this.owner(`/${entry}`), typed === "." ? `./${entry}` : `/${entry}`]);
     }
     if (new Set(parts.map((p) => p[0])).size < 2) return null;
-    // One operand each: just-bash's recursive grep names files even for one operand.
+    // One operand each, a directory: a recursive grep names the files below it.
     return parts.map(([fs, operand]) => [fs, [...line.options, "--", ...line.pattern, operand]]);
   }
 
