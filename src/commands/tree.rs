@@ -1,6 +1,7 @@
 //! `tree` answered from the listing, as tree 2.x prints it under a UTF-8 locale whose
 //! collation is the code point order: box-drawing lines, names in byte order, and a
-//! report that counts the directories named on the command line too (`1 directory`).
+//! report that counts the directories named on the command line too (`1 directory`) when
+//! it lists something in them.
 //!
 //! Modelled: `-a`, `-d`, `-f`, `-L N` and `--noreport`, over files and directories of
 //! this filesystem; other options are left to just-bash.
@@ -49,6 +50,13 @@ fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> {
                 'a' => f.all = true,
                 'd' => f.dirs_only = true,
                 'f' => f.full_path = true,
+                // tree takes the next argument as the level, wherever the `L` is.
+                'L' => {
+                    let v = args.get(i).filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()));
+                    let level: usize = v.ok_or_else(no)?.parse().map_err(|_| no())?;
+                    f.max_depth = Some(level).filter(|d| *d > 0).or(Some(usize::MAX));
+                    i += 1;
+                }
                 _ => return Err(no()),
             }
         }
@@ -84,8 +92,10 @@ pub(crate) fn tree(args: &[String], place: Place) -> Result<Printed, Unsupported
             }
             Some(Node::Dir(_)) => {
                 out.stdout.push_str(&format!("{d}\n"));
-                n.dirs += 1;
+                // tree 2.x counts a directory it was named only when it lists something in it.
+                let listed = out.stdout.len();
                 entries(&full, d, "", 0, &f, place, &mut out.stdout, &mut n)?;
+                n.dirs += usize::from(out.stdout.len() > listed);
             }
         }
     }

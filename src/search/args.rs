@@ -139,6 +139,8 @@ const RG_VALUE_LONG: &[&str] = &[
     "ignore-file",
     "pre",
     "pre-glob",
+    "color",
+    "colors",
 ];
 const RG_BOOL: &[&str] = &[
     "i",
@@ -195,6 +197,8 @@ const RG_BOOL: &[&str] = &[
     "a",
     "--text",
     "--heading",
+    "--no-heading",
+    "--no-messages",
     "--passthru",
     "--include-zero",
     "--glob-case-insensitive",
@@ -271,6 +275,8 @@ pub(crate) struct RgOutput {
     /// `-a`: files with a NUL near the start are searched too.
     pub binary: bool,
     pub heading: bool,
+    /// `--no-messages`: no error messages.
+    pub no_messages: bool,
     /// `--sort none`.
     pub unsorted: bool,
     /// `-m`; `None` is no limit.
@@ -332,6 +338,8 @@ impl RgOutput {
             "--no-ignore" => o.no_ignore = true,
             "a" | "--text" => o.binary = true,
             "--heading" => o.heading = true,
+            "--no-heading" => o.heading = false,
+            "--no-messages" => o.no_messages = true,
             "--glob-case-insensitive" => o.glob_case_insensitive = true,
             "u" | "--unrestricted" if o.hidden => o.binary = true,
             "u" | "--unrestricted" if o.no_ignore => o.hidden = true,
@@ -352,7 +360,9 @@ impl RgOutput {
             "T" | "type-not" => self.types_not.push(v),
             "m" | "max-count" => self.max_count = Some(self.number("-m", &v)),
             "d" | "max-depth" => self.max_depth = Some(self.number("--max-depth", &v).min(usize::MAX as u64) as usize),
-            "j" | "threads" | "e" | "regexp" => {}
+            "j" | "threads" | "e" | "regexp" | "colors" => {}
+            // Without a terminal, only `always` and `ansi` colour the output.
+            "color" if !matches!(v.as_str(), "always" | "ansi") => {}
             other => self.unmodelled(&if other.len() == 1 { format!("-{other}") } else { format!("--{other}") }),
         }
     }

@@ -87,14 +87,13 @@ impl Job {
     }
 
     /// The walk of every operand, in order: grep's recursive walk, or rg's with its
-    /// `--hidden`, `--no-ignore` and `--max-depth`. Walked on first use; a job is walked
+    /// `--hidden` and `--max-depth`. Walked on first use; a job is walked
     /// in the one place it runs.
     pub(crate) fn walked(&self, place: Place) -> &[Walked] {
         self.walked.get_or_init(|| {
             let how = match &self.parsed {
                 Parsed::Rg(r) => Some(RgWalk {
                     hidden: r.output.hidden,
-                    no_ignore: r.output.no_ignore,
                     max_depth: r.output.max_depth.unwrap_or(RgWalk::default().max_depth),
                 }),
                 Parsed::Grep(_) => None,

@@ -4,8 +4,8 @@
 //! The walks follow the real tools over a directory listed in byte order: grep's (GNU
 //! grep's fts) reads dotfiles too and spells a file below operand `/` as `/a.md`, below
 //! `.` as `./a.md`, below `dir/` as `dir/a.md`, and below no operand at all as `a.md`;
-//! rg skips hidden files and the names it always ignores, and keeps the operand as typed
-//! (`dir//a.md`). A narrowed search then reads the same files in the same order, and a
+//! rg skips hidden files (with no ignore files, nothing else), and keeps the operand as
+//! typed (`dir//a.md`). A narrowed search then reads the same files in the same order, and a
 //! command handed to just-bash gets them one by one.
 
 use crate::base::path;
@@ -119,37 +119,21 @@ pub(crate) fn grep_read_set(listing: &Listing, cwd: &str, operands: &[&str], g: 
     out
 }
 
-/// Names rg's walk always skips.
-const RG_COMMON_IGNORED: &[&str] = &[
-    "node_modules",
-    ".git",
-    ".svn",
-    ".hg",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    "venv",
-    ".venv",
-    ".next",
-    ".nuxt",
-    ".cargo",
-];
-
-/// What rg's walk skips and how deep it goes (`--hidden`, `--no-ignore`, `--max-depth`).
+/// What rg's walk skips and how deep it goes (`--hidden`, `--max-depth`). Without ignore
+/// files (a tree with one is left to just-bash), ripgrep skips hidden names only.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RgWalk {
     pub hidden: bool,
-    pub no_ignore: bool,
     pub max_depth: usize,
 }
 
 impl Default for RgWalk {
     fn default() -> Self {
-        RgWalk { hidden: false, no_ignore: false, max_depth: MAX_DEPTH }
+        RgWalk { hidden: false, max_depth: MAX_DEPTH }
     }
 }
 
-/// The files rg's walk visits from `operand`, spelled as just-bash's rg spells them;
+/// The files rg's walk visits from `operand`, spelled as ripgrep spells them;
 /// `false` when a file's spelling would read as an option if it were named.
 pub(crate) fn rg_walk(
     listing: &Listing,
@@ -191,7 +175,7 @@ fn rg_dir(
     let mut clean = true;
     for (name, kind) in children(&d.children, full, mount) {
         let name = name.as_str();
-        if (!how.no_ignore && RG_COMMON_IGNORED.contains(&name)) || (!how.hidden && name.starts_with('.')) {
+        if !how.hidden && name.starts_with('.') {
             continue;
         }
         let child_shown = match shown {
@@ -275,12 +259,12 @@ mod tests {
 
     #[test]
     fn rg_walks_and_spells_like_ripgrep() {
-        assert_eq!(rg("/", "/"), ["/a.md", "/docs/b.md", "/docs/sub/c.md"]);
-        assert_eq!(rg("/docs", "."), ["./b.md", "./sub/c.md"]);
-        assert_eq!(rg("/docs", ""), ["b.md", "sub/c.md"], "no operand");
-        assert_eq!(rg("/docs", "./"), ["./b.md", "./sub/c.md"]);
-        assert_eq!(rg("/", "docs/"), ["docs/b.md", "docs/sub/c.md"]);
-        assert_eq!(rg("/", "docs//"), ["docs//b.md", "docs//sub/c.md"]);
+        assert_eq!(rg("/", "/"), ["/a.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]);
+        assert_eq!(rg("/docs", "."), ["./b.md", "./node_modules/x.md", "./sub/c.md"]);
+        assert_eq!(rg("/docs", ""), ["b.md", "node_modules/x.md", "sub/c.md"], "no operand");
+        assert_eq!(rg("/docs", "./"), ["./b.md", "./node_modules/x.md", "./sub/c.md"]);
+        assert_eq!(rg("/", "docs/"), ["docs/b.md", "docs/node_modules/x.md", "docs/sub/c.md"]);
+        assert_eq!(rg("/", "docs//"), ["docs//b.md", "docs//node_modules/x.md", "docs//sub/c.md"]);
         assert_eq!(rg("/", "nope"), ["keep:nope"]);
     }
 
@@ -294,7 +278,7 @@ mod tests {
         );
         out.clear();
         assert!(rg_walk(&listing(), Some("/tmp"), "/", ".", RgWalk::default(), &mut out));
-        assert_eq!(shown(&out), ["./a.md", "./docs/b.md", "./docs/sub/c.md", "keep:./tmp"]);
+        assert_eq!(shown(&out), ["./a.md", "./docs/b.md", "./docs/node_modules/x.md", "./docs/sub/c.md", "keep:./tmp"]);
         out.clear();
         walk(&listing(), Some("/tmp"), "/", "/tmp/hits", &mut out);
         assert_eq!(shown(&out), ["keep:/tmp/hits"], "a file in it is the command's to read");

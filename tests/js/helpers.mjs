@@ -27,6 +27,9 @@ export function corpora(test, what) {
   ];
 }
 export { referenceFs } from "../../support/reference.mjs";
+import { referenceFs } from "../../support/reference.mjs";
+import { gnuReference, gnuToolsMissing } from "../../support/gnu-reference.mjs";
+export { gnuToolsMissing } from "../../support/gnu-reference.mjs";
 export { freePort } from "../../support/ports.mjs";
 
 /**
@@ -93,12 +96,64 @@ export function rng(seed) {
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
-/** Runs `cmd` through both shells and asserts the same stdout, stderr and exit code. */
-export async function sameOutput(ours, ref, cmd) {
-  const [a, b] = [await run(ours, cmd), await run(ref, cmd)];
+/** The commands chromafs may answer itself, whose reference is the real tool. */
+const ANSWERED = /^(grep|egrep|fgrep|rg|ls|find|tree|du) /;
+
+/**
+ * What command lines over `files` are compared with: `bash`, just-bash over an in-memory
+ * copy, and `gnu`, the real GNU tools and ripgrep over a copy on tmpfs (see
+ * support/gnu-reference.mjs; null where they cannot run, and `gnuMissing` says why). A
+ * line in which chromafs answered grep, egrep, fgrep, rg, ls, find, tree or du itself is
+ * compared with the real tools; any other line — other commands, and those handed to
+ * just-bash (listed in docs/concepts/native-commands.md) — with just-bash. `remove()`
+ * takes the copy away.
+ */
+export async function reference(files) {
+  const gnuMissing = gnuToolsMissing();
+  const gnu = gnuMissing ? null : gnuReference(files);
+  return { bash: newBash(await referenceFs(files)), gnu, gnuMissing, remove: () => gnu?.remove() };
+}
+
+/** The commands `fs` (a ChromaFs or mounts) has recorded, oldest first. */
+function commandsOf(fs) {
+  const s = fs.stats();
+  return s.mounts ? Object.values(s.mounts).flatMap((m) => m.commands) : s.commands;
+}
+
+/** The commands recorded in `after` that `before` does not hold (the list keeps the last 32). */
+function newCommands(before, after) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  if (before.length < 32) return after.slice(before.length);
+  for (let k = 0; k <= before.length; k++) if (same(before.slice(k), after.slice(0, before.length - k))) return after.slice(before.length - k);
+  return after;
+}
+
+/**
+ * Runs `cmd` through `ours` and the reference that applies, and asserts the same stdout,
+ * stderr and exit code. `ref`: a `reference(files)`, with `fs` the ChromaFs (or mounts)
+ * behind `ours`, whose stats say which commands it answered; or a plain shell, compared
+ * with as it is. Returns which reference it was ("gnu" or "just-bash").
+ */
+export async function sameOutput(ours, ref, cmd, fs) {
+  let expected;
+  let which = "just-bash";
+  let a;
+  if (ref.bash && fs) {
+    const before = commandsOf(fs);
+    a = await run(ours, cmd);
+    const answered = newCommands(before, commandsOf(fs)).some((c) => c.native && ANSWERED.test(`${c.command} `));
+    if (answered) {
+      if (!ref.gnu) throw new Error(`${cmd}: answered natively, and the real tools are missing (${ref.gnuMissing})`);
+      [expected, which] = [ref.gnu.expect(cmd), "gnu"];
+    } else expected = await run(ref.bash, cmd);
+  } else {
+    a = await run(ours, cmd);
+    expected = await run(ref.bash ?? ref, cmd);
+  }
   assert.deepEqual(
     { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode },
-    { stdout: b.stdout, stderr: b.stderr, exitCode: b.exitCode },
-    `${cmd}\nchromafs ${show(a)}\nreference ${show(b)}`,
+    { stdout: expected.stdout, stderr: expected.stderr, exitCode: expected.exitCode },
+    `${cmd}\nchromafs ${show(a)}\n${which} ${show(expected)}`,
   );
+  return which;
 }

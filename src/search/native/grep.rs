@@ -20,7 +20,7 @@ use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
 use crate::search::args::{BinaryFiles, Directories, GrepArgs};
 use crate::search::job::{Job, Parsed, Walked};
-use crate::search::pattern::engine::{Engine, Flags};
+use crate::search::pattern::engine::{Engine, Flags, Tool};
 use crate::search::view::SessionView;
 use crate::search::walk::Target;
 use crate::tree::listing::Node;
@@ -214,10 +214,19 @@ pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported
     if operands.contains(&"-") && job.stdin.is_none() {
         return Err(Unsupported::new("stdin is read by just-bash"));
     }
-    let flags = Flags { dialect: g.dialect(), ignore_case: g.ignore_case, word: g.output.word, line: g.line_regexp };
+    let flags = Flags {
+        dialect: g.dialect(),
+        ignore_case: g.ignore_case,
+        word: g.output.word,
+        line: g.line_regexp,
+        tool: Tool::Gnu,
+    };
     let engine = Engine::new(&job.patterns, flags)?;
     if g.output.only_matching && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
+    }
+    if g.output.only_matching && !engine.spans_exact {
+        return Err(Unsupported::new("-o with a pattern whose longest matches are not its first ones"));
     }
     let inputs = if g.recursive {
         recursive_inputs(job, place, job.walked(place))?
@@ -293,14 +302,20 @@ impl NativeGrep {
         let files_only_from =
             self.inputs.iter().rposition(|i| !matches!(i, Input::File { .. } | Input::Stdin(_))).map_or(0, |i| i + 1);
         let names_only = o.files_with_matches || self.g.files_without_match || o.quiet;
+        // `-m 0` reads nothing, and says nothing, unless files without a match are listed.
+        if o.max_count == Some(0) && !self.g.files_without_match {
+            return Some(Printed { stdout: String::new(), stderr: String::new(), exit_code: 1 });
+        }
         for (at, input) in self.inputs.iter().enumerate() {
             let (shown, path) = match input {
                 Input::File { shown, path } => (shown, Some(path)),
                 Input::Stdin(label) => (label, None),
+                // A directory read as a file: an error, then a file without lines (counted
+                // as 0, listed by -L).
                 Input::Dir(op) => {
                     any_error = true;
                     error(&mut stderr, format!("grep: {op}: Is a directory\n"));
-                    continue;
+                    (op, None)
                 }
                 Input::Missing(op) => {
                     any_error = true;
@@ -324,10 +339,11 @@ impl NativeGrep {
                 }
                 None => None,
             };
-            let content = match &page {
+            let content = match (&page, input) {
                 // A page that is not UTF-8 is left to just-bash.
-                Some(page) => page_text(page.as_str().map(|_| page)?),
-                None => std::borrow::Cow::Borrowed(self.stdin.as_str()),
+                (Some(page), _) => page_text(page.as_str().map(|_| page)?),
+                (None, Input::Dir(_)) => std::borrow::Cow::Borrowed(""),
+                (None, _) => std::borrow::Cow::Borrowed(self.stdin.as_str()),
             };
             if !engine.exact_on(&content) {
                 return None;

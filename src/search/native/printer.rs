@@ -238,11 +238,11 @@ fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::pattern::engine::Flags;
+    use crate::search::pattern::engine::{Flags, Tool};
     use crate::search::pattern::rewrite::Dialect;
 
     fn grep(content: &str, pattern: &str, o: Options) -> (String, bool) {
-        let flags = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false };
+        let flags = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false, tool: Tool::Gnu };
         let e = Engine::new(&[pattern.to_string()], flags).unwrap();
         let mut out = String::new();
         let matched = search(content, &e, &o, &mut out, &mut Groups::default());
@@ -299,7 +299,7 @@ mod tests {
         let (e, o) = (
             Engine::new(
                 &["a".into()],
-                Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false },
+                Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false, tool: Tool::Gnu },
             )
             .unwrap(),
             Options { after: 1, ..NONE },
@@ -319,7 +319,7 @@ mod tests {
         for ignore_case in [false, true] {
             for word in [false, true] {
                 for p in patterns {
-                    let flags = Flags { dialect: Dialect::Extended, ignore_case, word, line: false };
+                    let flags = Flags { dialect: Dialect::Extended, ignore_case, word, line: false, tool: Tool::Gnu };
                     let e = Engine::new(&[p.to_string()], flags).unwrap();
                     for t in texts {
                         let full = search(

@@ -1,14 +1,15 @@
-//! rg answered in Rust, when its output is known to be just-bash's byte for byte.
+//! rg answered in Rust, as ripgrep 15 answers it with its output not a terminal (and one
+//! thread, so that files come in the walk's order).
 //!
-//! just-bash's rg differs from its grep in what it reads and how it names it, not in how
-//! it prints a file: both end in the same `searchContent`, which [`printer`] follows.
-//! What is rg's own is modelled here: its command line (the last of `-i`/`-s`/`-S` wins,
-//! smart case by default), its pattern (several joined as `(?:a)|(?:b)`, compiled in
-//! Perl mode), its walk (hidden files, `node_modules` and friends skipped, `--max-depth`),
-//! one sort of every path, `-g`/`-t` filters, files with a NUL near the start skipped,
-//! line numbers on unless a single file is named, names printed once with `--heading`,
-//! counts of zero left out. Ignore files, `--replace`, `--json`, columns, byte offsets,
-//! multiline and the other forms are [`Unsupported`] and run in just-bash.
+//! What is rg's own is modelled here: its command line (case-sensitive unless `-i`, or
+//! `-S` with a lower-case pattern; the last of `-i`/`-s`/`-S` wins), its pattern (several
+//! joined as `(?:a)|(?:b)`), its walk (hidden names skipped, `--max-depth`), `-g`/`-t`
+//! filters for the files the walk finds (a file named on the command line is always
+//! searched), walked files with a NUL near the start skipped, no line numbers without
+//! `-n`, a name before each line unless one file is named, names printed once with
+//! `--heading` and files then separated by an empty line, counts of zero left out, and
+//! its messages. Ignore files, `--replace`, `--json`, columns, byte offsets, multiline,
+//! standard input and the other forms are [`Unsupported`] and run in just-bash.
 
 use super::early_stop::EarlyStop;
 use super::page::read_page;
@@ -21,35 +22,38 @@ use crate::fs::DEV_NULL;
 use crate::pages::store::lru::CachedPage;
 use crate::search::args::RgOutput;
 use crate::search::job::{Job, Parsed, Walked};
-use crate::search::pattern::engine::{rg_pattern, Engine, Flags};
+use crate::search::pattern::engine::{rg_pattern, Engine, Flags, Tool};
 use crate::search::view::SessionView;
 use crate::search::walk::Target;
 use crate::tree::listing::Node;
 use std::collections::HashSet;
 
-/// How far into a file just-bash looks for a NUL (UTF-16 code units).
-const BINARY_SAMPLE: usize = 8192;
+/// How far into a file ripgrep has read when it decides whether a file is binary: a
+/// NUL further on may come after lines it has printed (not modelled).
+const BINARY_SAMPLE: usize = 64 * 1024;
 
-/// Extensions of the file types modelled here (`rg --type-list` in just-bash).
-const TYPES: &[(&str, &[&str])] = &[
-    ("md", &[".md", ".mdx", ".markdown", ".mdown", ".mkd"]),
-    ("markdown", &[".md", ".mdx", ".markdown", ".mdown", ".mkd"]),
-    ("txt", &[".txt", ".text"]),
-    ("json", &[".json", ".jsonc", ".json5"]),
-    ("yaml", &[".yaml", ".yml"]),
-];
+/// ripgrep 15's file types (`rg --type-list`): a name, `: `, its globs joined by `, `.
+const TYPE_LIST: &str = include_str!("rg-types.txt");
+
+/// The globs of a file type, or `None` when ripgrep does not know it.
+fn type_globs(name: &str) -> Option<Vec<Glob>> {
+    let line = TYPE_LIST.lines().find(|l| l.split_once(": ").is_some_and(|(n, _)| n == name))?;
+    line.split_once(": ")?.1.split(", ").map(|g| Glob::rg(g, false).ok()).collect()
+}
 
 /// An rg command that can be answered here.
 #[derive(Debug)]
 pub(crate) struct NativeRg {
     engine: Engine,
     o: RgOutput,
-    /// `(shown, path)` of every file searched, in order.
-    files: Vec<(String, String)>,
+    /// Every file searched, in order.
+    files: Vec<RgFile>,
     /// Operands that do not exist, as typed.
     missing: Vec<String>,
     show_filename: bool,
     line_numbers: bool,
+    /// With no path, the walk of the working directory found nothing to search.
+    nothing_searched: bool,
 }
 
 /// An rg glob (`-g`, `--iglob`): a leading `!` negates it, and a negated glob that
@@ -75,26 +79,21 @@ impl RgGlob {
     }
 }
 
-/// Whether rg's `-t`/`-T`/`-g`/`--iglob` let it read the file it spells `shown`.
+/// Whether rg's `-t`/`-T`/`-g`/`--iglob` let it read a file its walk found, spelled `shown`
+/// (a file named on the command line is read whatever they say).
 struct Filters {
-    types: Vec<&'static [&'static str]>,
-    types_not: Vec<&'static [&'static str]>,
+    types: Vec<Vec<Glob>>,
+    types_not: Vec<Vec<Glob>>,
     /// Each group must pass on its own: `-g` globs, then `--iglob` globs.
     groups: Vec<Vec<RgGlob>>,
 }
 
 impl Filters {
     fn new(o: &RgOutput) -> Result<Filters, Unsupported> {
-        let table = |names: &[String]| -> Result<Vec<&'static [&'static str]>, Unsupported> {
+        let table = |names: &[String]| -> Result<Vec<Vec<Glob>>, Unsupported> {
             names
                 .iter()
-                .map(|n| {
-                    TYPES
-                        .iter()
-                        .find(|(t, _)| t == n)
-                        .map(|(_, e)| *e)
-                        .ok_or_else(|| Unsupported::new(format!("the file type {n:?} is left to just-bash")))
-                })
+                .map(|n| type_globs(n).ok_or_else(|| Unsupported::new(format!("the file type {n:?} is not ripgrep's"))))
                 .collect()
         };
         let globs = |v: &[String], ci: bool| v.iter().map(|g| RgGlob::new(g, ci)).collect::<Result<Vec<_>, _>>();
@@ -110,15 +109,9 @@ impl Filters {
             Some("") | None => shown,
             Some(n) => n,
         };
-        if !(self.types.is_empty() && self.types_not.is_empty()) {
-            if !name.is_ascii() {
-                return Err(Unsupported::new("a file type test on a name beyond ASCII"));
-            }
-            let lower = name.to_ascii_lowercase();
-            let typed = |exts: &[&[&str]]| exts.iter().any(|e| e.iter().any(|x| lower.ends_with(x)));
-            if (!self.types.is_empty() && !typed(&self.types)) || typed(&self.types_not) {
-                return Ok(false);
-            }
+        let typed = |types: &[Vec<Glob>]| types.iter().flatten().any(|g| g.matches(name).unwrap_or(false));
+        if (!self.types.is_empty() && !typed(&self.types)) || typed(&self.types_not) {
+            return Ok(false);
         }
         for g in &self.groups {
             if !passes(g, name, shown)? {
@@ -167,26 +160,26 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
     }
     let o = r.output.clone();
     let (re, dialect) = rg_pattern(&job.patterns, r.fixed)?;
-    let engine =
-        Engine::new(&[re], Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp })?;
+    let flags = Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp, tool: Tool::Rg };
+    let engine = Engine::new(&[re], flags)?;
     if (o.only_matching || o.count_matches) && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
-    let (files, missing, single_file) = collect(&o, place, job.walked(place))?;
-    let show_filename = !o.no_filename && (o.with_filename || !single_file || files.len() > 1);
+    let (files, missing) = collect(&o, place, job.walked(place))?;
+    // A name before each line when there is more than one path, or the one is a directory.
+    let single_file = r.paths.len() == 1
+        && matches!(place.listing.get(&path::resolve(place.cwd, &job.args[r.paths[0]])), Some(Node::File(_)));
+    let show_filename = !o.no_filename && (o.with_filename || !single_file);
     let line_numbers = !o.no_line_numbers && o.explicit_line_numbers;
-    Ok(NativeRg { engine, o, files, missing, show_filename, line_numbers })
+    let nothing_searched = r.paths.is_empty() && files.is_empty();
+    Ok(NativeRg { engine, o, files, missing, show_filename, line_numbers, nothing_searched })
 }
 
-/// What rg searches from its walked operands.
-type Collected = (Vec<(String, String)>, Vec<String>, bool);
-
 /// The files rg searches from its walked operands, in its order (each operand's walk in
-/// turn), the operands that do not exist, and whether it was named exactly one file and
-/// no directory.
-fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<Collected, Unsupported> {
+/// turn), and the operands that do not exist.
+fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<RgFile>, Vec<String>), Unsupported> {
     let filters = Filters::new(o)?;
-    let (mut files, mut missing, mut named_files, mut dirs) = (Vec::new(), Vec::new(), 0, 0);
+    let (mut files, mut missing) = (Vec::new(), Vec::new());
     for Walked { operand: op, targets: walk, .. } in walked {
         let full = path::resolve(place.cwd, op);
         if op == "-" {
@@ -200,60 +193,70 @@ fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<Collected, U
             missing.push(op.clone());
             continue;
         }
-        let mut targets = Vec::new();
-        if matches!(node, Some(Node::Dir(_))) {
-            dirs += 1;
-            // Names that would read as options matter only to a command line.
-            targets.extend(walk.iter().cloned());
-        } else {
-            named_files += 1;
-            targets.push(Target::File { shown: op.to_string(), path: full });
+        if !matches!(node, Some(Node::Dir(_))) {
+            // A file named on the command line is searched whatever the filters say.
+            files.push(RgFile { shown: op.to_string(), path: full, named: true });
+            continue;
         }
-        for t in targets {
+        for t in walk {
             match t {
-                Target::File { shown, path } if filters.selects(&shown)? => files.push((shown, path)),
+                Target::File { shown, path } if filters.selects(shown)? => {
+                    files.push(RgFile { shown: shown.clone(), path: path.clone(), named: false })
+                }
                 Target::File { .. } => {}
                 Target::Keep(_) => return Err(Unsupported::new("the scratch directory is searched by just-bash")),
             }
         }
     }
-    Ok((files, missing, named_files == 1 && dirs == 0))
+    Ok((files, missing))
 }
 
-/// Text as just-bash's rg reads a file, or `None` when it is not UTF-8 (just-bash then
-/// reads it as Latin-1, which is not modelled); and whether rg takes it for binary.
-fn content(page: &CachedPage) -> Option<(&str, bool)> {
+/// A file rg searches: as it names it, where it is, and whether the command line named it.
+#[derive(Debug)]
+struct RgFile {
+    shown: String,
+    path: String,
+    named: bool,
+}
+
+/// How ripgrep reads a page: its text, or `None` when it is not UTF-8 (not modelled); and
+/// whether a file its walk found is binary (skipped), `None` when that is decided past
+/// what ripgrep has read first, or for a named file with a NUL (ripgrep then searches it
+/// and prints a warning instead of the lines; not modelled).
+fn content(page: &CachedPage, named: bool) -> Option<(&str, bool)> {
     let text = page.as_str()?;
-    let binary =
-        text.find('\0').is_some_and(|at| text[..at].chars().map(char::len_utf16).sum::<usize>() < BINARY_SAMPLE);
-    Some((text, binary))
+    match memchr::memchr(0, text.as_bytes()) {
+        None => Some((text, false)),
+        Some(at) if at < BINARY_SAMPLE && !named => Some((text, true)),
+        Some(_) => None,
+    }
 }
 
 impl NativeRg {
     /// The normalised paths of the files it reads, in order.
     pub(crate) fn paths(&self) -> impl Iterator<Item = &str> {
-        self.files.iter().map(|(_, p)| p.as_str())
+        self.files.iter().map(|f| f.path.as_str())
     }
 
     /// The same command over only the files in `kept`: see [`Native::only`](crate::search::native::Native::only).
     pub(crate) fn only(mut self, kept: &HashSet<String>) -> NativeRg {
-        self.files.retain(|(_, path)| kept.contains(path));
+        self.files.retain(|f| kept.contains(&f.path));
         self
     }
 
     /// Runs the command over the session's pages; `None` when a page holds text whose
-    /// answer is not modelled (not UTF-8, or case folding only RE2 does).
+    /// answer is not modelled (see [`content`] and [`Engine::exact_on`]).
     pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
         let (mut out, mut groups) = (String::new(), Groups::default());
-        for (shown, path) in &self.files {
+        for RgFile { shown, path, named } in &self.files {
             // An unreadable file is skipped by rg: the session's journal reports it.
             if taken.as_mut().is_some_and(|t| !t.may_read(view, path)) {
                 return None;
             }
             let Ok(page) = read_page(view, path).await else { continue };
-            let (text, binary) = content(&page)?;
+            let (text, binary) = content(&page, *named)?;
             if binary && !o.binary {
                 continue;
             }
@@ -275,6 +278,11 @@ impl NativeRg {
                 separator: Some("--"),
             };
             out.clear();
+            // Under --heading, each file's lines are a block of their own.
+            let heading = o.heading && self.show_filename && !(o.count || o.count_matches);
+            if heading {
+                groups = Groups::default();
+            }
             let matched = if (o.files_with_matches || o.files_without_match || o.quiet) && !o.invert {
                 printer::any_match(text, &self.engine)
             } else {
@@ -289,7 +297,10 @@ impl NativeRg {
                 stdout.push_str(shown);
                 stdout.push(end);
             } else if matched && !o.files_without_match {
-                if o.heading && !o.no_filename {
+                if heading {
+                    if !stdout.is_empty() {
+                        stdout.push('\n');
+                    }
                     stdout.push_str(shown);
                     stdout.push('\n');
                 }
@@ -302,8 +313,14 @@ impl NativeRg {
                 break;
             }
         }
-        let stderr: String =
-            self.missing.iter().map(|m| format!("rg: {m}: No such file or directory (os error 2)\n")).collect();
+        let mut stderr: String = self
+            .missing
+            .iter()
+            .map(|m| format!("rg: {m}: IO error for operation on {m}: No such file or directory (os error 2)\n"))
+            .collect();
+        if self.nothing_searched {
+            stderr.push_str(NOTHING_SEARCHED);
+        }
         let found = if o.files_without_match { !stdout.is_empty() } else { any_match };
         let exit_code = if o.quiet && found {
             0
@@ -312,12 +329,18 @@ impl NativeRg {
         } else {
             i32::from(!found)
         };
+        if o.no_messages {
+            stderr.clear();
+        }
         if o.quiet {
             stdout.clear();
         }
         Some(Printed { stdout, stderr, exit_code })
     }
 }
+
+/// What ripgrep says when its walk of the working directory searched no file at all.
+const NOTHING_SEARCHED: &str = "rg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.\n";
 
 #[cfg(test)]
 mod tests {
@@ -345,9 +368,22 @@ mod tests {
     #[test]
     fn binary_files_have_a_nul_near_the_start() {
         let page = |b: &[u8]| CachedPage::new(b.into());
-        assert_eq!(content(&page(b"a\0b")), Some(("a\0b", true)));
+        assert_eq!(content(&page(b"a\0b"), false), Some(("a\0b", true)));
+        assert_eq!(content(&page(b"a\0b"), true), None, "a named binary file is not modelled");
         let late = format!("{}\0", "x".repeat(BINARY_SAMPLE));
-        assert_eq!(content(&page(late.as_bytes())).map(|c| c.1), Some(false));
-        assert_eq!(content(&page(b"\xff")), None);
+        assert_eq!(content(&page(late.as_bytes()), false), None);
+        assert_eq!(content(&page(b"ab"), false), Some(("ab", false)));
+        assert_eq!(content(&page(b"\xff"), false), None);
+    }
+
+    #[test]
+    fn file_types_are_ripgreps() {
+        let md = type_globs("md").unwrap();
+        for name in ["a.md", "a.mdx", "a.mdwn", "a.mkdn", "a.markdown"] {
+            assert!(md.iter().any(|g| g.matches(name) == Some(true)), "{name}");
+        }
+        assert!(!md.iter().any(|g| g.matches("a.MD") == Some(true)), "types are case-sensitive");
+        assert!(type_globs("json").unwrap().iter().any(|g| g.matches("composer.lock") == Some(true)));
+        assert!(type_globs("nosuch").is_none());
     }
 }
