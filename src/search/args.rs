@@ -285,8 +285,9 @@ pub(crate) struct RgOutput {
     pub after: Option<u64>,
     pub before: Option<u64>,
     pub context: u64,
-    pub globs: Vec<String>,
-    pub iglobs: Vec<String>,
+    /// `-g` and `--iglob` globs in command-line order, each with whether it ignores case
+    /// (`--iglob`); `--glob-case-insensitive` makes every `-g` one do so.
+    pub globs: Vec<(String, bool)>,
     pub glob_case_insensitive: bool,
     pub types: Vec<String>,
     pub types_not: Vec<String>,
@@ -296,7 +297,22 @@ pub(crate) struct RgOutput {
     pub unmodelled: Option<String>,
 }
 
+/// What rg prints of each file, when not its lines.
+enum Mode {
+    Count,
+    CountMatches,
+    FilesWithMatches,
+    FilesWithoutMatch,
+}
+
 impl RgOutput {
+    fn mode(&mut self, m: Mode) {
+        self.count = matches!(m, Mode::Count);
+        self.count_matches = matches!(m, Mode::CountMatches);
+        self.files_with_matches = matches!(m, Mode::FilesWithMatches);
+        self.files_without_match = matches!(m, Mode::FilesWithoutMatch);
+    }
+
     fn unmodelled(&mut self, what: &str) {
         self.unmodelled.get_or_insert_with(|| what.to_string());
     }
@@ -323,10 +339,11 @@ impl RgOutput {
         match flag {
             "w" | "--word-regexp" => o.word = true,
             "v" | "--invert-match" => o.invert = true,
-            "c" | "--count" => o.count = true,
-            "--count-matches" => o.count_matches = true,
-            "l" | "--files-with-matches" => o.files_with_matches = true,
-            "--files-without-match" => o.files_without_match = true,
+            // What is printed of each file: the last of these wins.
+            "c" | "--count" => o.mode(Mode::Count),
+            "--count-matches" => o.mode(Mode::CountMatches),
+            "l" | "--files-with-matches" => o.mode(Mode::FilesWithMatches),
+            "--files-without-match" => o.mode(Mode::FilesWithoutMatch),
             "o" | "--only-matching" => o.only_matching = true,
             "q" | "--quiet" => o.quiet = true,
             "n" | "--line-number" => (o.no_line_numbers, o.explicit_line_numbers) = (false, true),
@@ -354,8 +371,8 @@ impl RgOutput {
 
     fn value(&mut self, name: &str, v: String) {
         match name {
-            "g" | "glob" => self.globs.push(v),
-            "iglob" => self.iglobs.push(v),
+            "g" | "glob" => self.globs.push((v, false)),
+            "iglob" => self.globs.push((v, true)),
             "t" | "type" => self.types.push(v),
             "T" | "type-not" => self.types_not.push(v),
             "m" | "max-count" => self.max_count = Some(self.number("-m", &v)),
@@ -491,6 +508,14 @@ impl RgArgs {
             "d" | "max-depth" | "max-filesize" | "ignore-file" | "pre" | "pre-glob" => self.flag_unsafe(spelled),
             _ => {}
         }
+    }
+
+    /// Whether a filter of the pages it may read must ignore case: when ripgrep does, or
+    /// when just-bash's rg would (smart case unless told otherwise), for a command handed
+    /// to it.
+    pub(crate) fn filter_ignores_case(&self) -> bool {
+        self.ignore_case()
+            || (!self.case_sensitive && !self.patterns.iter().any(|p| p.bytes().any(|b| b.is_ascii_uppercase())))
     }
 
     /// Whether the search ignores case: `-i`, or smart case with a lower-case pattern.

@@ -94,6 +94,7 @@ impl Job {
             let how = match &self.parsed {
                 Parsed::Rg(r) => Some(RgWalk {
                     hidden: r.output.hidden,
+                    filtered: !(r.output.globs.is_empty() && r.output.types.is_empty()),
                     max_depth: r.output.max_depth.unwrap_or(RgWalk::default().max_depth),
                 }),
                 Parsed::Grep(_) => None,

@@ -194,7 +194,8 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
         return prefetch("an operand is stdin".into());
     }
     let dialect = if r.fixed { Dialect::Fixed } else { Dialect::Perl };
-    let query = Query { patterns: &job.patterns, dialect, ignore_case: r.ignore_case(), line_regexp: r.line_regexp };
+    let query =
+        Query { patterns: &job.patterns, dialect, ignore_case: r.filter_ignores_case(), line_regexp: r.line_regexp };
     let matcher = match Matcher::new(&query, cx.chunking) {
         Ok(m) => m,
         Err(why) => return prefetch(why.0),

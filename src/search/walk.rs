@@ -10,10 +10,12 @@
 
 use crate::base::path;
 use crate::search::args::GrepArgs;
+
+pub(crate) mod just_bash;
 use crate::tree::listing::{byte_ordered, Listing, Node};
 
 /// How deep a walk goes; just-bash stops at the same depth.
-const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 
 /// One file of a narrowed search, or an operand left for grep to report.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,12 +126,14 @@ pub(crate) fn grep_read_set(listing: &Listing, cwd: &str, operands: &[&str], g: 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RgWalk {
     pub hidden: bool,
+    /// The command has globs or file types, which may select hidden entries.
+    pub filtered: bool,
     pub max_depth: usize,
 }
 
 impl Default for RgWalk {
     fn default() -> Self {
-        RgWalk { hidden: false, max_depth: MAX_DEPTH }
+        RgWalk { hidden: false, filtered: false, max_depth: MAX_DEPTH }
     }
 }
 
@@ -175,7 +179,9 @@ fn rg_dir(
     let mut clean = true;
     for (name, kind) in children(&d.children, full, mount) {
         let name = name.as_str();
-        if !how.hidden && name.starts_with('.') {
+        // Without --hidden, a hidden entry is visited only when the command's globs or
+        // types may still select it (they decide, see `native::rg`).
+        if !how.hidden && !how.filtered && name.starts_with('.') {
             continue;
         }
         let child_shown = match shown {
@@ -188,8 +194,9 @@ fn rg_dir(
             None => out.push(Target::Keep(child_shown)),
             Some(true) => clean &= rg_dir(listing, mount, how, &child_full, &child_shown, out, depth + 1),
             Some(false) => {
-                // A file spelled like an option would be read as one if named.
-                clean &= !child_shown.starts_with('-');
+                // A file spelled like an option would be read as one if named (just-bash's
+                // rg spells the files below `.` without it).
+                clean &= !child_shown.starts_with('-') && !(shown == "." && name.starts_with('-'));
                 out.push(Target::File { shown: child_shown, path: child_full });
             }
         }

@@ -150,8 +150,13 @@ export async function sameOutput(ours, ref, cmd, fs) {
     a = await run(ours, cmd);
     expected = await run(ref.bash ?? ref, cmd);
   }
+  // A real tool piped into `head` stops at its next write once head has its lines, so
+  // how many files it reads (and reports on) after that depends on timing: its messages
+  // may only be among the real tool's there.
+  const stopsEarly = which === "gnu" && /\|\s*head\b/.test(cmd);
+  const messages = stopsEarly && a.stderr.split("\n").every((l) => !l || expected.stderr.split("\n").includes(l));
   assert.deepEqual(
-    { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode },
+    { stdout: a.stdout, stderr: messages ? expected.stderr : a.stderr, exitCode: a.exitCode },
     { stdout: expected.stdout, stderr: expected.stderr, exitCode: expected.exitCode },
     `${cmd}\nchromafs ${show(a)}\n${which} ${show(expected)}`,
   );

@@ -271,6 +271,7 @@ impl NativeGrep {
             count: self.g.count && !names_only,
             count_matches: false,
             only_matching: o.only_matching,
+            context_with_matches: false,
             before: if names_only { 0 } else { o.before.unwrap_or(0) },
             after: if names_only { 0 } else { o.after.unwrap_or(0) },
             max_count: if names_only { Some(1).min(o.max_count) } else { o.max_count },
@@ -349,7 +350,16 @@ impl NativeGrep {
                 return None;
             }
             let binary = o.binary != BinaryFiles::Text && is_binary(&content).ok()?;
-            let content: &str = if binary && o.binary == BinaryFiles::WithoutMatch { "" } else { &content };
+            // In a binary file GNU grep takes a NUL for the end of a line.
+            let lines_of_binary;
+            let content: &str = match (binary, o.binary) {
+                (true, BinaryFiles::WithoutMatch) => "",
+                (true, _) => {
+                    lines_of_binary = content.replace('\0', "\n");
+                    &lines_of_binary
+                }
+                (false, _) => &content,
+            };
             let opts = self.options(shown, names_only);
             // A binary file's lines are not printed: it is said to match instead.
             let hide_lines = binary && !names_only && !self.g.count;

@@ -18,6 +18,8 @@ pub(crate) struct Options<'a> {
     /// With `count`: count matches rather than lines (rg `--count-matches`, `-co`).
     pub count_matches: bool,
     pub only_matching: bool,
+    /// Under `-o`, context lines are printed too (ripgrep; GNU grep prints none).
+    pub context_with_matches: bool,
     pub before: u64,
     pub after: u64,
     /// `None`: no limit.
@@ -200,7 +202,7 @@ fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) ->
     let context = |i: usize, last: &mut Option<usize>, out: &mut String| {
         if last.is_none_or(|l| i > l) {
             *last = Some(i);
-            if !o.only_matching {
+            if !o.only_matching || o.context_with_matches {
                 prefix(out, o, i, t.starts[i], '-');
                 out.push_str(lines[i].text);
                 out.push('\n');
@@ -260,6 +262,7 @@ mod tests {
         count: false,
         count_matches: false,
         only_matching: false,
+        context_with_matches: false,
         before: 0,
         after: 0,
         max_count: None,

@@ -56,36 +56,48 @@ pub(crate) struct NativeRg {
     nothing_searched: bool,
 }
 
-/// An rg glob (`-g`, `--iglob`): a leading `!` negates it, and a negated glob that
-/// starts with `/` is tested on the path only ([`Glob::rg`] reads the rest).
+/// An rg glob (`-g`, `--iglob`), read as ripgrep reads it: a line of a gitignore file
+/// whose meaning is inverted (a match selects the file; `!` excludes it). A glob without
+/// a `/` (a trailing one aside) matches a name at any depth; one with a `/` matches the
+/// path from the working directory (a leading `/` only anchors it); a trailing `/`
+/// matches directories only.
 struct RgGlob {
     glob: Glob,
     negated: bool,
-    rooted: bool,
+    anchored: bool,
+    dir_only: bool,
 }
 
 impl RgGlob {
     fn new(glob: &str, ignore_case: bool) -> Result<RgGlob, Unsupported> {
         let (negated, glob) = glob.strip_prefix('!').map_or((false, glob), |g| (true, g));
-        let rooted = negated && glob.starts_with('/');
-        let glob = if rooted { &glob[1..] } else { glob };
-        Ok(RgGlob { glob: Glob::rg(glob, ignore_case)?, negated, rooted })
+        let dir_only = glob.len() > 1 && glob.ends_with('/');
+        let glob = if dir_only { &glob[..glob.len() - 1] } else { glob };
+        let anchored = glob.contains('/');
+        let glob = glob.strip_prefix('/').unwrap_or(glob);
+        Ok(RgGlob { glob: Glob::rg(glob, ignore_case)?, negated, anchored, dir_only })
     }
 
-    /// Whether it matches `s`, or the case folding on a name beyond ASCII that only
-    /// just-bash can say.
-    fn is_match(&self, s: &str) -> Result<bool, Unsupported> {
-        self.glob.matches(s).ok_or_else(|| Unsupported::new("a case-insensitive glob on a name beyond ASCII"))
+    /// Whether it matches the path `rel` (from the working directory), or the case
+    /// folding on a name beyond ASCII that is not modelled.
+    fn is_match(&self, rel: &str, is_dir: bool) -> Result<bool, Unsupported> {
+        if self.dir_only && !is_dir {
+            return Ok(false);
+        }
+        let target = if self.anchored { rel } else { rel.rsplit('/').next().unwrap_or(rel) };
+        self.glob.matches(target).ok_or_else(|| Unsupported::new("a case-insensitive glob on a name beyond ASCII"))
     }
 }
 
-/// Whether rg's `-t`/`-T`/`-g`/`--iglob` let it read a file its walk found, spelled `shown`
-/// (a file named on the command line is read whatever they say).
+/// Which files and directories rg's walk reads, as ripgrep decides it for each entry it
+/// finds: its globs first (the last one that matches decides; with a glob that selects,
+/// a file none matches is left out), then its file types, then hidden names — a hidden
+/// file a glob or a type selects is read.
 struct Filters {
+    globs: Vec<RgGlob>,
     types: Vec<Vec<Glob>>,
     types_not: Vec<Vec<Glob>>,
-    /// Each group must pass on its own: `-g` globs, then `--iglob` globs.
-    groups: Vec<Vec<RgGlob>>,
+    hidden: bool,
 }
 
 impl Filters {
@@ -96,48 +108,73 @@ impl Filters {
                 .map(|n| type_globs(n).ok_or_else(|| Unsupported::new(format!("the file type {n:?} is not ripgrep's"))))
                 .collect()
         };
-        let globs = |v: &[String], ci: bool| v.iter().map(|g| RgGlob::new(g, ci)).collect::<Result<Vec<_>, _>>();
-        Ok(Filters {
-            types: table(&o.types)?,
-            types_not: table(&o.types_not)?,
-            groups: vec![globs(&o.globs, o.glob_case_insensitive)?, globs(&o.iglobs, true)?],
-        })
+        let globs = o
+            .globs
+            .iter()
+            .map(|(g, ci)| RgGlob::new(g, *ci || o.glob_case_insensitive))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Filters { globs, types: table(&o.types)?, types_not: table(&o.types_not)?, hidden: o.hidden })
     }
 
-    fn selects(&self, shown: &str) -> Result<bool, Unsupported> {
-        let name = match shown.rsplit('/').next() {
-            Some("") | None => shown,
-            Some(n) => n,
-        };
-        let typed = |types: &[Vec<Glob>]| types.iter().flatten().any(|g| g.matches(name).unwrap_or(false));
-        if (!self.types.is_empty() && !typed(&self.types)) || typed(&self.types_not) {
-            return Ok(false);
-        }
-        for g in &self.groups {
-            if !passes(g, name, shown)? {
-                return Ok(false);
+    /// What the globs say of an entry: select (`Some(true)`), leave out, or nothing.
+    fn by_globs(&self, rel: &str, is_dir: bool) -> Result<Option<bool>, Unsupported> {
+        let mut last = None;
+        for g in &self.globs {
+            if g.is_match(rel, is_dir)? {
+                last = Some(!g.negated);
             }
         }
-        Ok(true)
-    }
-}
-
-fn passes(globs: &[RgGlob], name: &str, shown: &str) -> Result<bool, Unsupported> {
-    let either = |g: &RgGlob| Ok::<bool, Unsupported>(g.is_match(name)? || g.is_match(shown)?);
-    let positive: Vec<&RgGlob> = globs.iter().filter(|g| !g.negated).collect();
-    let mut any = positive.is_empty();
-    for g in positive {
-        any |= either(g)?;
-    }
-    if !any {
-        return Ok(false);
-    }
-    for g in globs.iter().filter(|g| g.negated) {
-        if if g.rooted { g.is_match(shown)? } else { either(g)? } {
-            return Ok(false);
+        if last.is_none() && !is_dir && self.globs.iter().any(|g| !g.negated) {
+            return Ok(Some(false));
         }
+        Ok(last)
     }
-    Ok(true)
+
+    /// What the file types say of a file named `name`.
+    fn by_types(&self, name: &str) -> Option<bool> {
+        let typed = |types: &[Vec<Glob>]| types.iter().flatten().any(|g| g.matches(name).unwrap_or(false));
+        if typed(&self.types_not) {
+            return Some(false);
+        }
+        if self.types.is_empty() {
+            return None;
+        }
+        Some(typed(&self.types))
+    }
+
+    /// Whether the walk reads the file `shown` found from the operand `op` (the
+    /// directories between them included), the working directory being `cwd`.
+    fn selects(&self, op: &str, shown: &str, cwd: &str) -> Result<bool, Unsupported> {
+        let rel = |p: &str| -> String {
+            let from_cwd =
+                if cwd == "/" { p.strip_prefix('/') } else { p.strip_prefix(cwd).and_then(|r| r.strip_prefix('/')) };
+            from_cwd.or_else(|| p.strip_prefix("./")).unwrap_or(p).to_string()
+        };
+        let hidden = |p: &str| !self.hidden && p.rsplit('/').next().is_some_and(|n| n.starts_with('.'));
+        // The directories below the operand, each of which the walk entered.
+        let below = shown.strip_prefix(op).unwrap_or(shown);
+        let mut dir = shown[..shown.len() - below.len()].to_string();
+        let parts: Vec<&str> = below.split('/').filter(|s| !s.is_empty()).collect();
+        for part in &parts[..parts.len().saturating_sub(1)] {
+            if !dir.is_empty() && !dir.ends_with('/') {
+                dir.push('/');
+            }
+            dir.push_str(part);
+            match self.by_globs(&rel(&dir), true)? {
+                Some(false) => return Ok(false),
+                None if hidden(&dir) => return Ok(false),
+                _ => {}
+            }
+        }
+        let name = shown.rsplit('/').next().unwrap_or(shown);
+        Ok(match self.by_globs(&rel(shown), false)? {
+            Some(selected) => selected,
+            None => match self.by_types(name) {
+                Some(selected) => selected,
+                None => !hidden(shown),
+            },
+        })
+    }
 }
 
 /// Accepts an rg command whose output is modelled here. `stdin_empty`: with no path,
@@ -200,7 +237,7 @@ fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<RgFile>
         }
         for t in walk {
             match t {
-                Target::File { shown, path } if filters.selects(shown)? => {
+                Target::File { shown, path } if filters.selects(op, shown, place.cwd)? => {
                     files.push(RgFile { shown: shown.clone(), path: path.clone(), named: false })
                 }
                 Target::File { .. } => {}
@@ -250,6 +287,7 @@ impl NativeRg {
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
         let (mut out, mut groups) = (String::new(), Groups::default());
+        let mut unprinted_without_match = false;
         for RgFile { shown, path, named } in &self.files {
             // An unreadable file is skipped by rg: the session's journal reports it.
             if taken.as_mut().is_some_and(|t| !t.may_read(view, path)) {
@@ -258,6 +296,9 @@ impl NativeRg {
             let Ok(page) = read_page(view, path).await else { continue };
             let (text, binary) = content(&page, *named)?;
             if binary && !o.binary {
+                // A binary file the walk found is skipped; to --files-without-match it is
+                // one without a match, though its name is not printed.
+                unprinted_without_match |= o.files_without_match;
                 continue;
             }
             if !self.engine.exact_on(text) {
@@ -269,11 +310,12 @@ impl NativeRg {
                 count: o.count || o.count_matches,
                 count_matches: o.count_matches || o.only_matching,
                 only_matching: o.only_matching,
+                context_with_matches: true,
                 before: o.before.unwrap_or(o.context),
                 after: o.after.unwrap_or(o.context),
                 max_count: o.max_count,
                 filename: (self.show_filename && !o.heading).then_some(shown.as_str()),
-                null_after_name: false,
+                null_after_name: o.null,
                 byte_offset: false,
                 separator: Some("--"),
             };
@@ -289,7 +331,10 @@ impl NativeRg {
                 printer::search(text, &self.engine, &opts, &mut out, &mut groups)
             };
             any_match |= matched;
-            if matched && o.quiet {
+            if o.quiet && matched != o.files_without_match {
+                // -q: the status is known (a match, or under --files-without-match a file
+                // without one).
+                unprinted_without_match |= o.files_without_match;
                 break;
             }
             let end = if o.null { '\0' } else { '\n' };
@@ -321,7 +366,7 @@ impl NativeRg {
         if self.nothing_searched {
             stderr.push_str(NOTHING_SEARCHED);
         }
-        let found = if o.files_without_match { !stdout.is_empty() } else { any_match };
+        let found = if o.files_without_match { !stdout.is_empty() || unprinted_without_match } else { any_match };
         let exit_code = if o.quiet && found {
             0
         } else if !stderr.is_empty() {
@@ -346,22 +391,25 @@ const NOTHING_SEARCHED: &str = "rg: No files were searched, which means ripgrep 
 mod tests {
     use super::*;
 
-    fn glob(g: &str, s: &str) -> bool {
-        let g = RgGlob::new(g, false).unwrap();
-        passes(&[g], s.rsplit('/').next().unwrap(), s).unwrap()
+    fn filters(globs: &[&str]) -> Filters {
+        let o = RgOutput { globs: globs.iter().map(|g| (g.to_string(), false)).collect(), ..RgOutput::default() };
+        Filters::new(&o).unwrap()
     }
 
     #[test]
-    fn globs_match_the_name_or_the_path() {
-        assert!(glob("*.md", "docs/a.md"));
-        assert!(!glob("*.md", "docs/a.mdx"));
-        assert!(glob("docs/*", "docs/a.md"));
-        assert!(!glob("docs/*", "docs/sub/a.md"));
-        assert!(glob("docs/**", "docs/sub/a.md"));
-        assert!(glob("[ab].md", "b.md"));
-        assert!(glob("[!ab].md", "c.md") && !glob("[!ab].md", "a.md"));
-        assert!(!glob("!*.md", "a.md") && glob("!*.md", "a.txt"));
-        assert!(!glob("!/docs/*", "docs/a.md") && glob("!/a.md", "docs/a.md"));
+    fn globs_are_gitignore_lines_from_the_working_directory() {
+        let f = |globs: &[&str], op: &str, shown: &str, cwd: &str| filters(globs).selects(op, shown, cwd).unwrap();
+        assert!(f(&["*.md"], "/", "/docs/a.md", "/") && !f(&["*.md"], "/", "/docs/a.mdx", "/"));
+        assert!(f(&["docs/*"], "/", "/docs/a.md", "/") && !f(&["docs/*"], "/", "/docs/sub/a.md", "/"));
+        assert!(f(&["docs/**"], ".", "./docs/sub/a.md", "/"));
+        assert!(!f(&["docs/**"], "/", "/docs/a.md", "/docs"), "anchored at the working directory");
+        assert!(f(&["/a.md"], "/", "/docs/a.md", "/docs") && !f(&["/a.md"], "/", "/a/b/a.md", "/a"));
+        assert!(!f(&["!*.md"], "/", "/a.md", "/") && f(&["!*.md"], "/", "/a.txt", "/"));
+        assert!(f(&["!*.md", "a.md"], "/", "/a.md", "/"), "the last glob that matches decides");
+        assert!(f(&["*.md"], "/", "/.hidden.md", "/"), "a glob selects a hidden file");
+        assert!(!f(&["*.md"], "/", "/.dot/a.md", "/"), "not one in a hidden directory");
+        assert!(!f(&["!/docs/"], "/", "/docs/a.md", "/"), "a directory left out is not entered");
+        assert!(!f(&[], "/", "/.hidden.md", "/") && f(&[], "/", "/a.md", "/"));
         assert!(RgGlob::new("[a", false).is_err() && RgGlob::new("[\\]]", false).is_err());
     }
 

@@ -99,6 +99,9 @@ impl Engine {
             return Err(Unsupported::new("case folding beyond ASCII"));
         }
         let (mut re2, locale_class) = combined(patterns, f.dialect, f.tool)?;
+        // GNU grep tries an empty match under -w at every byte, inside a character beyond
+        // ASCII too: a line with one is not answered exactly.
+        let empty_word = f.word && f.tool == Tool::Gnu && nullable(&parse(&re2)?);
         if f.word {
             re2 = format!("\\b{{start-half}}(?:{re2})\\b{{end-half}}");
         }
@@ -115,7 +118,7 @@ impl Engine {
             (Tool::Gnu, _) => Classes::Gnu,
         };
         let scanned = scan(&lite, f.ignore_case);
-        let beyond = if locale_class {
+        let beyond = if locale_class || empty_word {
             Beyond::Inexact
         } else if classes == Classes::Ascii || !scanned.classes {
             Beyond::AsIs

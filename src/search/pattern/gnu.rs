@@ -310,13 +310,18 @@ impl Reader<'_> {
             "cntrl" => |b| b.is_ascii_control(),
             _ => return no("an unknown character class"),
         };
-        // glibc puts characters beyond ASCII in all but these.
-        if !matches!(name, "digit" | "xdigit" | "cntrl") {
-            self.out.locale_class = true;
-        }
         for b in 0u8..128 {
             if test(b) {
                 push_member(out, b as char);
+            }
+        }
+        // glibc puts characters beyond ASCII in all but these: a class holding them holds
+        // every character beyond ASCII here, so that a filter built from it only widens
+        // (the engine does not answer for a line beyond ASCII with such a class).
+        if !matches!(name, "digit" | "xdigit" | "cntrl") {
+            self.out.locale_class = true;
+            if !out.starts_with("[^") {
+                out.push_str("\u{80}-\u{10FFFF}");
             }
         }
         Ok(())
@@ -402,7 +407,11 @@ mod tests {
         assert_eq!(ere("[\\w]"), "[\\\\w]", "a backslash is a member");
         assert_eq!(ere("[[:digit:]x]"), "[0123456789x]");
         let s = spell("[[:alpha:]]", true).unwrap();
-        assert!(s.locale_class && s.re2.starts_with("[ABC"));
+        assert!(s.locale_class && s.re2.starts_with("[ABC") && s.re2.ends_with("z\u{80}-\u{10FFFF}]"));
+        assert!(
+            !spell("[^[:alpha:]]", true).unwrap().re2.contains('\u{80}'),
+            "a negation keeps every character beyond ASCII"
+        );
         assert!(!spell("[[:digit:]]", true).unwrap().locale_class);
     }
 

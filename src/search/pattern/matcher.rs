@@ -173,7 +173,7 @@ mod tests {
         );
         assert_eq!(f(&["a.b"], Dialect::Basic, false, false), json!({"$regex": "(?m)a.b"}));
         assert_eq!(f(&["Token"], Dialect::Fixed, true, false), json!({"$regex": "(?mi)Token"}));
-        assert_eq!(f(&["a.c"], Dialect::Fixed, false, true), json!({"$regex": "(?m)^a\\.c$"}));
+        assert_eq!(f(&["a.c"], Dialect::Fixed, false, true), json!({"$regex": "(?m)(?:^|\\x00)a\\.c(?:$|\\x00)"}));
         assert_eq!(
             f(&["a", "b"], Dialect::Fixed, false, false),
             json!({"$or": [{"$contains": "a"}, {"$contains": "b"}]})

@@ -310,8 +310,9 @@ impl Node {
             Node::Lit(c) => push_lit(out, *c),
             Node::Class(c) => out.push_str(c),
             Node::Any => out.push('.'),
-            Node::Start => out.push('^'),
-            Node::End => out.push('$'),
+            // GNU grep ends a line at a NUL too, in a binary file.
+            Node::Start => out.push_str("(?:^|\\x00)"),
+            Node::End => out.push_str("(?:$|\\x00)"),
             Node::Empty => {}
             Node::Cat(items) => items.iter().for_each(|n| n.to_rust_regex(out)),
             Node::Group(n) => {
@@ -407,7 +408,7 @@ mod tests {
         assert_eq!(rust("[[:alpha:]_]", Dialect::Perl), "[a-zA-Z_]");
         assert_eq!(rust("a{2}b{1,}c{0,3}", Dialect::Extended), "(?:a){2}(?:b)+(?:c){0,3}");
         assert_eq!(rust("x{y", Dialect::Extended), "x\\{y");
-        assert_eq!(rust("^$", Dialect::Basic), "^$");
+        assert_eq!(rust("^$", Dialect::Basic), "(?:^|\\x00)(?:$|\\x00)", "a NUL ends a line of a binary file");
         assert_eq!(rust("a|b+c", Dialect::Basic), "a\\|b\\+c");
     }
 

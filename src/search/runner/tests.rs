@@ -47,7 +47,7 @@ fn a_literal_search_costs_one_coarse_query_and_one_bulk_load() {
     let fs = connect(&chroma);
     chroma.clear_log();
     let (args, cs) = search(&fs, &["grep", "-rn", "token", "/"]);
-    assert_eq!(args, ["-rn", "token", "--", "/a.md", "/pats.md"]);
+    assert_eq!(args, ["-rn", "token", "--", "//a.md", "//pats.md"]);
     assert_eq!((cs.plan, cs.scope, cs.candidates, cs.searched), (PlanKind::Narrow, 5, 2, 2));
     assert_eq!((cs.coarse_requests, cs.prefetch_requests, cs.coarse_matches), (1, 1, 2));
     let gets = chroma.gets();
@@ -88,7 +88,7 @@ fn the_fine_check_drops_pages_the_coarse_filter_kept_too_widely() {
     let fs = connect(&chroma);
     let (args, cs) = search(&fs, &["grep", "-r", "token", "/"]);
     // c.md is kept (the word spans a cut); d.md ends a chunk with "tok" but has no "token".
-    assert_eq!(args, ["-r", "token", "--", "/a.md", "/c.md", "/pats.md"]);
+    assert_eq!(args, ["-r", "token", "--", "//a.md", "//c.md", "//pats.md"]);
     assert_eq!((cs.candidates, cs.searched), (4, 3));
 }
 
@@ -143,7 +143,7 @@ fn pattern_files_are_read_then_planned() {
     let fs = connect(&chroma);
     let (args, cs) = search(&fs, &["grep", "-r", "-f", "/pats.md", "/"]);
     assert_eq!(cs.plan, PlanKind::Narrow);
-    assert_eq!(args, ["-r", "-f", "/pats.md", "--", "/a.md", "/pats.md"]);
+    assert_eq!(args, ["-r", "-f", "/pats.md", "--", "//a.md", "//pats.md"]);
     let (args, cs) = search(&fs, &["grep", "-r", "-f", "/missing.md", "/"]);
     assert_eq!((args.len(), cs.plan), (4, PlanKind::Delegate), "grep reports the missing file itself");
 }
@@ -238,7 +238,7 @@ fn a_pattern_that_matches_most_pages_loads_the_scope_whole() {
         "a page of hits and a probe at half the scope, then 2,400 chunks by id"
     );
     let (args, _) = search(&fs, &["grep", "-rl", "page 7$", "/"]);
-    assert_eq!(args, ["-rl", "page 7$", "--", "/guides/p0007.md"], "the fine check keeps exact matches only");
+    assert_eq!(args, ["-rl", "page 7$", "--", "//guides/p0007.md"], "the fine check keeps exact matches only");
 }
 
 fn connect_with(chroma: &FakeChroma, tweak: impl FnOnce(&mut Options)) -> Rc<Filesystem> {

@@ -72,7 +72,11 @@ function battery(count, seed, files) {
     const name = mode === "extended" && r() < 0.3 ? "egrep" : mode === "fixed" && r() < 0.3 ? "fgrep" : "grep";
     if (name === "grep" && mode !== "basic") flags.push(mode === "extended" ? "-E" : "-F");
     const pattern = r() < 0.1 ? `${pick(PATTERNS[mode])}\n${pick(PATTERNS[mode])}` : pick(PATTERNS[mode]);
-    const patternArgs = r() < 0.2 ? `-e ${quote(pick(PATTERNS[mode]))} -e ${quote(pattern)}` : r() < 0.2 ? `-e ${quote(pattern)}` : quote(pattern);
+    // A pattern that starts with `-` is given with -e: as an operand it would be read as
+    // an option (`--` ends them, and the next word, an absolute path in the real tools'
+    // copy, would be the pattern).
+    const operand = (p) => (p.startsWith("-") ? `-e ${quote(p)}` : quote(p));
+    const patternArgs = r() < 0.2 ? `-e ${quote(pick(PATTERNS[mode]))} -e ${quote(pattern)}` : r() < 0.2 ? `-e ${quote(pattern)}` : operand(pattern);
     const operands = recursive ? pick([["/"], ["/"], ["/guide"], ["."], ["guide/"], ["/api", "/zh"], somePaths()]) : somePaths();
     const cwd = pick(["", "", "", "cd /guide && ", "cd /api && "]);
     out.push(`${cwd}${name} ${flags.join(" ")} ${patternArgs} ${operands.join(" ")}`.replace(/\s+/g, " "));
