@@ -196,7 +196,7 @@ fn rg_dir(
             Some(false) => {
                 // A file spelled like an option would be read as one if named (just-bash's
                 // rg spells the files below `.` without it).
-                clean &= !child_shown.starts_with('-') && !(shown == "." && name.starts_with('-'));
+                clean &= !(child_shown.starts_with('-') || shown == "." && name.starts_with('-'));
                 out.push(Target::File { shown: child_shown, path: child_full });
             }
         }
