@@ -121,7 +121,9 @@ fn list(shown: &str, full: &str, f: &Flags, header: bool, place: Place, out: &mu
     let mut entries: Vec<(&str, bool)> =
         children.iter().filter(|(n, _)| hidden || !n.starts_with('.')).map(|(n, dir)| (n.as_str(), *dir)).collect();
     if f.all {
-        entries.splice(0..0, [(".", true), ("..", true)]);
+        // In their place in the byte order (after `-a`, before `.a`).
+        entries.extend([(".", true), ("..", true)]);
+        entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     }
     if f.reverse {
         entries.reverse();

@@ -160,15 +160,21 @@ mod tests {
     }
 
     #[test]
-    fn find_follows_just_bash() {
+    fn find_follows_gnu_find() {
         assert_eq!(stdout("find /docs -name *.md"), "/docs/.hidden.md\n/docs/b.md\n/docs/sub/c.md\n");
-        assert_eq!(
-            run_in("find .. -maxdepth 1 -type d", "/docs").unwrap().stdout,
-            "..\n..Upper\n..docs\n",
-            "below / the slash is lost, as in just-bash"
-        );
+        assert_eq!(run_in("find .. -maxdepth 1 -type d", "/docs").unwrap().stdout, "..\n../Upper\n../docs\n");
+        assert_eq!(stdout("find /docs/ -maxdepth 1"), "/docs/\n/docs/.hidden.md\n/docs/b.md\n/docs/sub\n", "as typed");
         assert_eq!(stdout("find /docs -type f ! -path */sub/*"), "/docs/.hidden.md\n/docs/b.md\n");
-        assert!(run_in("find / -name a -o -maxdepth 1", "/").is_err(), "just-bash rejects it: its message is its own");
+        assert_eq!(stdout("find /docs ( -name b.md -o -name c.md ) -print"), "/docs/b.md\n/docs/sub/c.md\n");
+        assert_eq!(
+            stdout("find /docs -name b.md -print -o -name c.md"),
+            "/docs/b.md\n",
+            "-print where it is evaluated"
+        );
+        let missing = run_in("find /nope /a.md", "/").unwrap();
+        assert_eq!(missing.stdout, "/a.md\n");
+        assert_eq!(missing.stderr, "find: ‘/nope’: No such file or directory\n");
+        assert!(run_in("find / -delete", "/").is_err());
     }
 
     #[test]

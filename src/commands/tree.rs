@@ -1,5 +1,6 @@
 //! `tree` answered from the listing, as tree 2.x prints it under a UTF-8 locale whose
-//! collation is the code point order: box-drawing lines, names in byte order, and a
+//! collation is the code point order: box-drawing lines (a line down is followed by two
+//! no-break spaces), names in byte order, and a
 //! report that counts the directories named on the command line too (`1 directory`) when
 //! it lists something in them.
 //!
@@ -18,6 +19,8 @@ struct Flags {
     full_path: bool,
     no_report: bool,
     max_depth: Option<usize>,
+    /// `-L 0`: tree stops with an error.
+    invalid_level: bool,
 }
 
 fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> {
@@ -30,7 +33,8 @@ fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> {
         i += 1;
         if a == "-L" {
             let v = args.get(i).filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())).ok_or_else(no)?;
-            f.max_depth = Some(v.parse().map_err(|_| no())?).filter(|d| *d > 0).or(Some(usize::MAX));
+            f.max_depth = Some(v.parse().map_err(|_| no())?);
+            f.invalid_level |= f.max_depth == Some(0);
             i += 1;
             continue;
         }
@@ -54,7 +58,8 @@ fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> {
                 'L' => {
                     let v = args.get(i).filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()));
                     let level: usize = v.ok_or_else(no)?.parse().map_err(|_| no())?;
-                    f.max_depth = Some(level).filter(|d| *d > 0).or(Some(usize::MAX));
+                    f.max_depth = Some(level);
+                    f.invalid_level |= level == 0;
                     i += 1;
                 }
                 _ => return Err(no()),
@@ -73,6 +78,13 @@ struct Counts {
 /// `tree` over the listing; `Unsupported` when its output is not modelled here.
 pub(crate) fn tree(args: &[String], place: Place) -> Result<Printed, Unsupported> {
     let (f, mut dirs) = flags(args)?;
+    if f.invalid_level {
+        return Ok(Printed {
+            stdout: String::new(),
+            stderr: "tree: Invalid level, must be greater than 0.\n".into(),
+            exit_code: 1,
+        });
+    }
     if dirs.is_empty() {
         dirs.push(".");
     }
@@ -83,18 +95,29 @@ pub(crate) fn tree(args: &[String], place: Place) -> Result<Printed, Unsupported
         place.check(&full)?;
         match place.listing.get(&full) {
             None => {
-                out.stdout.push_str(&format!("{d}  [error opening dir]\n"));
+                let shown = if f.full_path { d.trim_end_matches('/') } else { d };
+                out.stdout.push_str(&format!("{shown}  [error opening dir]\n"));
                 out.exit_code = 2;
+            }
+            // A file named with a trailing slash is no file at all.
+            Some(Node::File(_)) if d.ends_with('/') => {
+                out.stdout.push_str(&format!("{d}  [error opening dir]\n"));
             }
             Some(Node::File(_)) => {
                 out.stdout.push_str(&format!("{d}  [error opening dir]\n"));
                 n.files += 1;
             }
             Some(Node::Dir(_)) => {
-                out.stdout.push_str(&format!("{d}\n"));
+                // With -f, tree names the directory without its trailing slashes.
+                let trimmed = match d.trim_end_matches('/') {
+                    "" => "/",
+                    t => t,
+                };
+                let shown = if f.full_path { trimmed } else { d };
+                out.stdout.push_str(&format!("{shown}\n"));
                 // tree 2.x counts a directory it was named only when it lists something in it.
                 let listed = out.stdout.len();
-                entries(&full, d, "", 0, &f, place, &mut out.stdout, &mut n)?;
+                entries(&full, shown, "", 0, &f, place, &mut out.stdout, &mut n)?;
                 n.dirs += usize::from(out.stdout.len() > listed);
             }
         }
@@ -138,7 +161,7 @@ fn entries(
         if *is_dir {
             n.dirs += 1;
             if f.max_depth.is_none_or(|m| depth + 1 < m) {
-                let deeper = format!("{prefix}{}", if last { "    " } else { "│   " });
+                let deeper = format!("{prefix}{}", if last { "    " } else { "│\u{a0}\u{a0} " });
                 entries(&child, &child_shown, &deeper, depth + 1, f, place, out, n)?;
             }
         } else {

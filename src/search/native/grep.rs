@@ -55,7 +55,7 @@ pub(crate) struct NativeGrep {
 }
 
 fn glob_matches(glob: &str, name: &str) -> Result<bool, Unsupported> {
-    Ok(Glob::just_bash(glob, false, true)?.matches(name).unwrap_or(false))
+    Ok(Glob::fnmatch(glob, false)?.matches(name).unwrap_or(false))
 }
 
 /// Whether `--include`/`--exclude` let grep read a file named `shown`: the last glob

@@ -120,15 +120,22 @@ function listings(count, seed, files) {
   const out = [];
   for (let i = 0; i < count; i++) {
     const cwd = pick(["", "", "cd /guide && ", "cd /api && "]);
+    // `..` of the root is the root here, and the copy's parent for the real tools: it is
+    // named only below the root.
+    // tree -f names `/` as `/`, and the copy's root (typed `R/`) as `R`: not compared.
+    const line = (s) => {
+      const t = cwd ? s : s.replace(/ \.\.(?= |$)/g, " /");
+      out.push(/tree [^/.]*-[a-z]*f/.test(t) ? t.replace(/ \/(?= |$)/g, " /guide") : t);
+    };
     if (r() < 0.15) {
       const flags = some(["-a", "-h", "-s", "-c", "-sh", "-ach", "--max-depth=1", "--max-depth 0", "--max-depth=x", "-k", "--", "--all"], 3);
-      out.push(`${cwd}du ${flags.join(" ")} ${some(paths, 2).join(" ")}`);
+      line(`${cwd}du ${flags.join(" ")} ${some(paths, 2).join(" ")}`);
     } else if (r() < 0.2) {
       const flags = some(["-a", "-d", "-f", "-L 1", "-L 2", "-L 0", "-ad", "-x", "--noreport"], 2);
-      out.push(`${cwd}tree ${flags.join(" ")} ${some(paths.slice(0, 10), 2).join(" ")}`);
+      line(`${cwd}tree ${flags.join(" ")} ${some(paths.slice(0, 10), 2).join(" ")}`);
     } else if (r() < 0.5) {
       const flags = some(["-a", "-A", "-R", "-r", "-1", "-d", "-h", "-t", "-l", "-S", "-F", "--all", "--recursive", "-Ra", "-rA", "-x"], 3);
-      out.push(`${cwd}ls ${flags.join(" ")} ${some(paths, 3).join(" ")}`);
+      line(`${cwd}ls ${flags.join(" ")} ${some(paths, 3).join(" ")}`);
     } else {
       const tests = ["-name '*.md'", "-name 'page*'", "-name '*'", "-iname '*.MD'", "-iname 'INTRO*'", "-type f", "-type d", "-maxdepth 1",
         "-maxdepth 0", "-mindepth 2", "! -name '*.txt'", "-not -type d", "-path '*/deep/*'", "-path 'guide/*'", "-path './guide*'",
@@ -139,7 +146,7 @@ function listings(count, seed, files) {
         expr.push(pick(tests));
       }
       if (r() < 0.15) expr.push("-print");
-      out.push(`${cwd}find ${some(paths.slice(0, 10), 2).join(" ")} ${expr.join(" ")}`);
+      line(`${cwd}find ${some(paths.slice(0, 10), 2).join(" ")} ${expr.join(" ")}`);
     }
   }
   return out;
