@@ -434,6 +434,16 @@ export declare class ChromaFs {
   /** Forgets the path trees this process has cached, so the next `connect` reloads. */
   static forgetTrees(): void;
   /**
+   * Reads a grep, egrep or fgrep command line as GNU grep reads it (the parser the search
+   * itself uses): which arguments are options, the pattern operand and the file operands
+   * (indices into `args`), whether it recurses or prints context lines, and whether it is
+   * a usage error or `--help`.
+   */
+  static readGrepLine(
+    name: "grep" | "egrep" | "fgrep",
+    args: string[],
+  ): { usage: boolean; recursive: boolean; context: boolean; options: number[]; pattern: number | null; operands: number[] };
+  /**
    * Several collections in one filesystem, each as a top-level directory:
    * `connectMounts({ url, groups, mounts: { "/docs": "docs", "/api": { collection: "api-v2", embed } } })`.
    * The other options apply to every mount; a mount's object overrides them for it.

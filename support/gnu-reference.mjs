@@ -64,9 +64,9 @@ export function rooted(line) {
 /**
  * Lays `files` (`{ path, content, mtime? }`) out on tmpfs in descending creation order,
  * each file with its mtime and each directory with the newest below it (as chromafs
- * reports them).
+ * reports them), and the empty directories `dirs` (paths without a leading `/`).
  */
-export function layCopy(files) {
+export function layCopy(files, dirs = []) {
   const dir = mkdtempSync("/dev/shm/chromafs-gnu-");
   const root = path.join(dir, "root");
   mkdirSync(root);
@@ -82,6 +82,10 @@ export function layCopy(files) {
       if (i < parts.length - 1 && !children.has(me)) children.set(me, new Set());
       if (f.mtime !== undefined) times.set(parent, Math.max(times.get(parent) ?? 0, f.mtime));
     }
+  }
+  for (const d of dirs) {
+    children.get("").add(d);
+    children.set(d, new Set());
   }
   const content = new Map(files.map((f) => [f.path, f]));
   const create = (rel) => {
@@ -134,8 +138,8 @@ export function runReference(copy, lines) {
  * (string lines are remembered, and `prepare(lines)` runs many in one bash); `remove()`
  * takes the copy away.
  */
-export function gnuReference(files) {
-  const copy = layCopy(files);
+export function gnuReference(files, dirs = []) {
+  const copy = layCopy(files, dirs);
   const known = new Map();
   return {
     prepare(lines) {

@@ -106,6 +106,14 @@ impl ChromaFs {
         crate::pages::store::process::set_capacity(if bytes.is_finite() && bytes > 0.0 { bytes as usize } else { 0 });
     }
 
+    /// Reads a grep, egrep or fgrep command line as GNU grep does, for splitting a search
+    /// across mounts: `{ usage, recursive, context, options, pattern, operands }`, the
+    /// last three indices into `args` (see `search::job::GrepLine`).
+    #[wasm_bindgen(js_name = readGrepLine)]
+    pub fn read_grep_line(name: String, args: Vec<String>) -> Result<JsValue, JsValue> {
+        plain(&crate::search::job::grep_line(&name, &args))
+    }
+
     /// Forgets the path trees this process has cached, so the next `connect` reloads.
     #[wasm_bindgen(js_name = forgetTrees)]
     pub fn forget_trees() {

@@ -47,6 +47,10 @@ pub(crate) struct GrepArgs {
     /// Indices into the argument list of the file operands.
     pub file_operands: Vec<usize>,
     pub has_double_dash: bool,
+    /// Where the `--` that ends the options is, and the pattern given as an operand (no
+    /// `-e`/`-f`), in the argument list.
+    pub double_dash: Option<usize>,
+    pub pattern_operand: Option<usize>,
     /// `-E`, `-F`, `-G` or `-P`, when one was given.
     matcher: Option<char>,
     regexps: Vec<String>,

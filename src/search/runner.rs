@@ -462,6 +462,10 @@ async fn narrow(
 /// A narrowed command line for just-bash: the arguments without the file operands, then
 /// the operands kept as typed and the files that are left, in the walk's order.
 fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &HashSet<String>) -> Vec<String> {
+    // just-bash's grep without a file operand reads its standard input, even under -r.
+    if matches!(job.parsed, Parsed::Grep(_)) && job.operands() == [""] {
+        return job.args.clone();
+    }
     let rest = job.without_operands();
     let mut out = rest.clone();
     // The files as just-bash's own walk visits and spells them (the narrowing's are the

@@ -108,16 +108,23 @@ const ANSWERED = /^(grep|egrep|fgrep|rg|ls|find|tree|du) /;
  * just-bash (listed in docs/concepts/native-commands.md) — with just-bash. `remove()`
  * takes the copy away.
  */
-export async function reference(files) {
+export async function reference(files, { dirs = [] } = {}) {
   const gnuMissing = gnuToolsMissing();
-  const gnu = gnuMissing ? null : gnuReference(files);
-  return { bash: newBash(await referenceFs(files)), gnu, gnuMissing, remove: () => gnu?.remove() };
+  const gnu = gnuMissing ? null : gnuReference(files, dirs);
+  // A pipeline's first stage is asked of the real tools on its own too (see expectedOf).
+  if (gnu) {
+    const all = gnu.prepare.bind(gnu);
+    gnu.prepare = (lines) => all([...lines, ...lines.map((l) => pipeline(l)[0])]);
+  }
+  const mem = await referenceFs(files);
+  for (const d of dirs) await mem.mkdir(`/${d}`);
+  return { bash: newBash(mem), gnu, gnuMissing, remove: () => gnu?.remove() };
 }
 
-/** The commands `fs` (a ChromaFs or mounts) has recorded, oldest first. */
+/** The commands `fs` (a ChromaFs or mounts) has recorded, oldest first, by mount. */
 function commandsOf(fs) {
   const s = fs.stats();
-  return s.mounts ? Object.values(s.mounts).flatMap((m) => m.commands) : s.commands;
+  return s.mounts ? Object.values(s.mounts).map((m) => m.commands) : [s.commands];
 }
 
 /** The commands recorded in `after` that `before` does not hold (the list keeps the last 32). */
@@ -126,6 +133,46 @@ function newCommands(before, after) {
   if (before.length < 32) return after.slice(before.length);
   for (let k = 0; k <= before.length; k++) if (same(before.slice(k), after.slice(0, before.length - k))) return after.slice(before.length - k);
   return after;
+}
+
+/**
+ * A line's pipeline stages, split at `|` outside quotes (not `||`): several only when the
+ * first is one of the answered commands and none after it is.
+ */
+function pipeline(cmd) {
+  const stages = [];
+  let [quote, start] = [null, 0];
+  for (let i = 0; i < cmd.length; i++) {
+    const c = cmd[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"') i++;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "\\") i++;
+    else if (c === "|" && cmd[i + 1] !== "|" && cmd[i - 1] !== "|") {
+      stages.push(cmd.slice(start, i));
+      start = i + 1;
+    }
+  }
+  stages.push(cmd.slice(start));
+  const answered = (stage) => ANSWERED.test(`${stage.trim().replace(/^cd [^&;|]*&&\s*/, "")} `);
+  return stages.length > 1 && answered(stages[0]) && !stages.slice(1).some(answered) && !/[;&]/.test(stages.slice(1).join("|"))
+    ? [stages[0], stages.slice(1).join("|")]
+    : [cmd];
+}
+
+/**
+ * What the reference prints for a line chromafs answered a command of: the real tools'
+ * output; for a pipeline whose first stage is the answered command, that stage's output
+ * from the real tools fed to the rest of the line in just-bash (the reference for every
+ * other command).
+ */
+async function expectedOf(ref, cmd) {
+  const [first, rest] = pipeline(cmd);
+  if (!rest) return ref.gnu.expect(cmd);
+  const head = ref.gnu.expect(first);
+  const tail = await run(ref.bash, rest, { stdin: head.stdout });
+  return { stdout: tail.stdout, stderr: head.stderr + tail.stderr, exitCode: tail.exitCode };
 }
 
 /**
@@ -141,10 +188,11 @@ export async function sameOutput(ours, ref, cmd, fs) {
   if (ref.bash && fs) {
     const before = commandsOf(fs);
     a = await run(ours, cmd);
-    const answered = newCommands(before, commandsOf(fs)).some((c) => c.native && ANSWERED.test(`${c.command} `));
+    const fresh = commandsOf(fs).flatMap((after, i) => newCommands(before[i], after));
+    const answered = fresh.some((c) => c.native && ANSWERED.test(`${c.command} `));
     if (answered) {
       if (!ref.gnu) throw new Error(`${cmd}: answered natively, and the real tools are missing (${ref.gnuMissing})`);
-      [expected, which] = [ref.gnu.expect(cmd), "gnu"];
+      [expected, which] = [await expectedOf(ref, cmd), "gnu"];
     } else expected = await run(ref.bash, cmd);
   } else {
     a = await run(ours, cmd);

@@ -217,6 +217,7 @@ fn read(args: &[String], g: &mut GrepArgs) -> Result<(), String> {
         i += 1;
         if a == "--" {
             g.has_double_dash = true;
+            g.double_dash = Some(i - 1);
             g.file_operands.extend(i..args.len());
             break;
         }
@@ -298,7 +299,9 @@ impl GrepArgs {
                 self.usage = Some(USAGE.to_string());
                 return;
             }
-            self.pattern = Some(args[self.file_operands.remove(0)].clone());
+            let at = self.file_operands.remove(0);
+            self.pattern_operand = Some(at);
+            self.pattern = Some(args[at].clone());
         } else if !self.regexps.is_empty() {
             self.pattern = Some(self.regexps.join("\n"));
         }

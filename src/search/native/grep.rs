@@ -21,6 +21,8 @@ use crate::fs::DEV_NULL;
 use crate::search::args::{BinaryFiles, Directories, GrepArgs};
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{Engine, Flags, Tool};
+use crate::search::pattern::gnu;
+use crate::search::pattern::rewrite::Dialect;
 use crate::search::view::SessionView;
 use crate::search::walk::Target;
 use crate::tree::listing::Node;
@@ -213,6 +215,15 @@ pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported
     }
     if operands.contains(&"-") && job.stdin.is_none() {
         return Err(Unsupported::new("stdin is read by just-bash"));
+    }
+    // A pattern GNU grep rejects: its message, and nothing read.
+    if matches!(g.dialect(), Dialect::Basic | Dialect::Extended) {
+        let extended = g.dialect() == Dialect::Extended;
+        if let Some(message) = job.patterns.iter().find_map(|p| gnu::error_of(p, extended)) {
+            let mut g = g.clone();
+            g.usage = Some(format!("grep: {message}\n"));
+            return Ok(NativeGrep { engine: None, g, inputs: Vec::new(), show_filename: false, stdin: String::new() });
+        }
     }
     let flags = Flags {
         dialect: g.dialect(),

@@ -40,6 +40,8 @@ struct Reader<'a> {
     i: usize,
     extended: bool,
     out: Spelled,
+    /// GNU grep's message for a pattern it rejects, when reading stopped at one.
+    error: Option<&'static str>,
 }
 
 /// One piece of a concatenation, spelled, and whether it may be repeated.
@@ -50,6 +52,13 @@ struct Piece {
 }
 
 impl Reader<'_> {
+    /// A pattern GNU grep rejects, with its message: not answered here either, and the
+    /// message kept for [`error_of`].
+    fn fail<T>(&mut self, message: &'static str) -> Result<T, Unsupported> {
+        self.error = Some(message);
+        Err(Unsupported::new(format!("a pattern GNU grep rejects ({message})")))
+    }
+
     fn peek(&self) -> Option<char> {
         self.p.get(self.i).copied()
     }
@@ -152,7 +161,7 @@ impl Reader<'_> {
                 self.i = save;
                 Ok(None)
             }
-            None => no("an unmatched \\{"),
+            None => self.fail("Unmatched \\{"),
         }
     }
 
@@ -182,7 +191,7 @@ impl Reader<'_> {
         self.i += close.len();
         let min = min.unwrap_or(0);
         if max.is_some_and(|m| m < min) {
-            return no("an interval whose maximum is below its minimum");
+            return self.fail("Invalid content of \\{\\}");
         }
         if min > MAX_REPEAT || max.is_some_and(|m| m > MAX_REPEAT) {
             return no("a repetition over 1000");
@@ -207,11 +216,11 @@ impl Reader<'_> {
             '(' if self.extended => self.group(depth),
             ')' if self.extended => no("an unmatched )"),
             '\\' => {
-                let Some(e) = self.peek() else { return no("a trailing backslash") };
+                let Some(e) = self.peek() else { return self.fail("Trailing backslash") };
                 self.i += 1;
                 match e {
                     '(' if !self.extended => self.group(depth),
-                    ')' if !self.extended => no("an unmatched \\)"),
+                    ')' if !self.extended => self.fail("Unmatched ) or \\)"),
                     '{' if !self.extended => no("an interval that repeats nothing"),
                     'w' | 'W' | 's' | 'S' => text(&format!("\\{e}")),
                     'b' | 'B' => Ok(Piece { text: format!("\\{e}"), assertion: true }),
@@ -241,7 +250,7 @@ impl Reader<'_> {
         } else if !self.extended && self.at("\\)") {
             self.i += 2;
         } else {
-            return no("an unmatched (");
+            return self.fail("Unmatched ( or \\(");
         }
         Ok(Piece { text: format!("(?:{inner})"), assertion: false })
     }
@@ -256,7 +265,7 @@ impl Reader<'_> {
         }
         let mut first = true;
         loop {
-            let Some(c) = self.peek() else { return no("an unmatched [") };
+            let Some(c) = self.peek() else { return self.fail("Unmatched [, [^, [:, [., or [=") };
             self.i += 1;
             if c == ']' && !first {
                 out.push(']');
@@ -269,7 +278,7 @@ impl Reader<'_> {
                     return no("an equivalence class or collating symbol");
                 }
                 let rest: String = self.p[self.i + 1..].iter().collect();
-                let Some(end) = rest.find(":]") else { return no("an unmatched [:") };
+                let Some(end) = rest.find(":]") else { return self.fail("Unmatched [, [^, [:, [., or [=") };
                 let name = &rest[..end];
                 self.i += 1 + end + 2;
                 self.posix_class(name, &mut out)?;
@@ -282,7 +291,7 @@ impl Reader<'_> {
                     return no("a range that ends in a class");
                 }
                 if hi < c {
-                    return no("a range whose end is before its start");
+                    return self.fail("Invalid range end");
                 }
                 self.i += 2;
                 push_member(&mut out, c);
@@ -308,7 +317,7 @@ impl Reader<'_> {
             "graph" => |b| b.is_ascii_graphic(),
             "print" => |b| b.is_ascii_graphic() || b == b' ',
             "cntrl" => |b| b.is_ascii_control(),
-            _ => return no("an unknown character class"),
+            _ => return self.fail("Invalid character class name"),
         };
         for b in 0u8..128 {
             if test(b) {
@@ -347,14 +356,26 @@ fn push_member(out: &mut String, c: char) {
 
 /// One GNU pattern (`extended`: `-E`; otherwise a basic one), spelled as RE2.
 pub(crate) fn spell(pattern: &str, extended: bool) -> Result<Spelled, Unsupported> {
+    read(pattern, extended).0
+}
+
+/// The message GNU grep rejects a pattern with (`grep: MESSAGE`, status 2), if it does.
+pub(crate) fn error_of(pattern: &str, extended: bool) -> Option<&'static str> {
+    read(pattern, extended).1
+}
+
+fn read(pattern: &str, extended: bool) -> (Result<Spelled, Unsupported>, Option<&'static str>) {
     let p: Vec<char> = pattern.chars().collect();
-    let mut r = Reader { p: &p, i: 0, extended, out: Spelled::default() };
-    let re2 = r.alternation(0)?;
-    if r.i != p.len() {
-        return no(if extended { "an unmatched )" } else { "an unmatched \\)" });
-    }
-    r.out.re2 = re2;
-    Ok(r.out)
+    let mut r = Reader { p: &p, i: 0, extended, out: Spelled::default(), error: None };
+    let spelled = r.alternation(0).and_then(|re2| {
+        if r.i != p.len() {
+            // What is left is a closing parenthesis without its opening one.
+            return if extended { no("an unmatched )") } else { r.fail("Unmatched ) or \\)") };
+        }
+        r.out.re2 = re2;
+        Ok(r.out.clone())
+    });
+    (spelled, r.error)
 }
 
 #[cfg(test)]
@@ -413,6 +434,20 @@ mod tests {
             "a negation keeps every character beyond ASCII"
         );
         assert!(!spell("[[:digit:]]", true).unwrap().locale_class);
+    }
+
+    #[test]
+    fn what_gnu_rejects_has_its_message() {
+        assert_eq!(error_of("tok(", true), Some("Unmatched ( or \\("));
+        assert_eq!(error_of("a\\)", false), Some("Unmatched ) or \\)"));
+        assert_eq!(error_of("[a", true), Some("Unmatched [, [^, [:, [., or [="));
+        assert_eq!(error_of("a\\{1", false), Some("Unmatched \\{"));
+        assert_eq!(error_of("a{2,1}", true), Some("Invalid content of \\{\\}"));
+        assert_eq!(error_of("[z-a]", true), Some("Invalid range end"));
+        assert_eq!(error_of("[[:foo:]]", true), Some("Invalid character class name"));
+        assert_eq!(error_of("a\\", false), Some("Trailing backslash"));
+        assert_eq!(error_of("a)", true), None, "a literal to GNU grep -E");
+        assert_eq!(error_of("\\(a\\)\\1", false), None, "valid, and not modelled");
     }
 
     #[test]

@@ -190,7 +190,7 @@ mod tests {
             "a repetition at the start of an expression in a GNU pattern is left to just-bash"
         );
         assert_eq!(m(&["(?=x)"], Dialect::Perl, false, false, LineAligned).unwrap_err().0, "a Perl (?…) group");
-        assert_eq!(why(&["(a"], LineAligned), "an unmatched ( in a GNU pattern is left to just-bash");
+        assert_eq!(why(&["(a"], LineAligned), "a pattern GNU grep rejects (Unmatched ( or \\()");
         assert_eq!(
             m(&["\\Qx"], Dialect::Perl, false, false, LineAligned).unwrap_err().0,
             "the Perl escapes \\Q, \\x or \\K"

@@ -142,6 +142,7 @@ for (const corpus of corpora(test, "the fidelity battery")) describe(`fidelity a
         test(cmd, { skip }, async () => {
           const which = await sameOutput(ours, ref, cmd, fs);
           const [a, b] = [await run(ours, cmd), which === "gnu" ? ref.gnu.expect(cmd) : await run(ref.bash, cmd)];
+          // (The real tools' output for the whole line names what the visible files hold.)
           const out = a.stdout + a.stderr;
           for (const p of hiddenPaths) if (!(b.stdout + b.stderr).includes(p)) assert.ok(!out.includes(p), `hidden path ${p} leaked`);
           for (const line of hiddenLines) assert.ok(!out.includes(line), `hidden text leaked: ${line}`);
