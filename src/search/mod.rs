@@ -47,8 +47,10 @@ pub(crate) async fn search(
     search_reading(fs, name, args, cwd, own_fs, lines_wanted, stdin).await
 }
 
-/// [`search`] with the command's standard input: its text, or `None` when it is not
-/// empty but its text is not known here (a command that reads it then runs in just-bash).
+/// Runs one grep/egrep/fgrep/rg command line for a session (see [`runner::run`]) with the
+/// command's standard input — its text, or `None` when it is not empty but its text is
+/// not known here (a command that reads it then runs in just-bash) — and records what it
+/// cost, and the load it could not do without, in the session.
 pub(crate) async fn search_reading(
     fs: &Filesystem,
     name: &str,
