@@ -3,9 +3,9 @@
 //! just-bash runs every command in JavaScript behind one filesystem call per file or
 //! directory; over thousands of pages that walk is most of a command's time. The
 //! commands here — [`ls`], [`find`], [`tree`], [`du`], and grep and rg in `search::native` — print
-//! what the real tools print (GNU ls, tree 2.x; `find` and `du` still as just-bash's
-//! do), for the flags and operands whose output they model, and say [`Unsupported`]
-//! (with the reason) for anything else, which then runs in just-bash.
+//! what the real tools print (GNU coreutils `ls` and `du`, findutils `find`, tree 2.x), for
+//! the flags and operands whose output they model, and say [`Unsupported`] (with the
+//! reason) for anything else, which then runs in just-bash.
 
 pub(crate) mod du;
 pub(crate) mod find;

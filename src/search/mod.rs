@@ -1,19 +1,20 @@
-//! grep and rg pushdown: searches answered by Chroma first, printed as just-bash prints.
+//! grep and rg pushdown: searches answered by Chroma first, printed as GNU grep and
+//! ripgrep print.
 //!
 //! Three parts, as ripgrep keeps its matcher, searcher and printer apart:
 //! - [`pattern`]: what the agent's pattern means, as Chroma's coarse filter and as the
 //!   check of a page's lines, never a false negative;
 //! - [`native`]: grep and rg answered in Rust over the pages that are left, printing
-//!   exactly what just-bash's would, and stopping early when `head` takes the output;
+//!   exactly what GNU grep and ripgrep would, and stopping early when `head` takes the output;
 //! - the pipeline, one module per step: [`args`] (the command line, parsed exactly as
-//!   just-bash parses it), [`job`] (that parse, done once, with the walk of the scope
+//!   GNU grep and ripgrep parse it), [`job`] (that parse, done once, with the walk of the scope
 //!   ([`walk`]) for every step to read), [`plan`] (delegate, prefetch or narrow),
 //!   [`coarse`] (the Chroma query behind a narrowing), and [`runner`], the composition,
 //!   run once per command. A search sees the session only through its [`view`].
 //!
-//! [`ranked`] is the `search` command, a ranking rather than a filter. Whatever path a
-//! command takes, just-bash's own command has the last word where the Rust side does not
-//! model its output, so every flag and format is exactly just-bash's either way.
+//! [`ranked`] is the `search` command, a ranking rather than a filter. Where the Rust side
+//! does not model a command's output, just-bash's own command has the last word, and its
+//! answer is just-bash's (the forms are listed in docs/concepts/native-commands.md).
 
 pub(crate) mod args;
 pub(crate) mod coarse;

@@ -276,6 +276,19 @@ mod tests {
     }
 
     #[test]
+    fn just_bash_walks_and_spells_its_own_way() {
+        let mut out = Vec::new();
+        just_bash::grep_walk(&listing(), None, "/", "/", &mut out);
+        assert_eq!(shown(&out), ["//a.md", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
+        out.clear();
+        just_bash::grep_walk(&listing(), None, "/docs", "", &mut out);
+        assert_eq!(shown(&out), ["b.md", "node_modules/x.md", "sub/c.md"], "no operand is `.`");
+        out.clear();
+        just_bash::rg_walk(&listing(), None, "/", "docs/", &mut out);
+        assert_eq!(shown(&out), ["docs/b.md", "docs/sub/c.md"], "no hidden files, no node_modules");
+    }
+
+    #[test]
     fn a_scratch_directory_is_handed_to_the_command_in_its_place() {
         let mut out = Vec::new();
         walk(&listing(), Some("/b"), "/", "/", &mut out);

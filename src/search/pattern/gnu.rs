@@ -265,7 +265,10 @@ impl Reader<'_> {
         }
         let mut first = true;
         loop {
-            let Some(c) = self.peek() else { return self.fail("Unmatched [, [^, [:, [., or [=") };
+            let Some(c) = self.peek() else {
+                // A `[` (or `[^`) that ends the pattern is another message.
+                return self.fail(if first { "Invalid regular expression" } else { "Unmatched [, [^, [:, [., or [=" });
+            };
             self.i += 1;
             if c == ']' && !first {
                 out.push(']');
@@ -441,6 +444,9 @@ mod tests {
         assert_eq!(error_of("tok(", true), Some("Unmatched ( or \\("));
         assert_eq!(error_of("a\\)", false), Some("Unmatched ) or \\)"));
         assert_eq!(error_of("[a", true), Some("Unmatched [, [^, [:, [., or [="));
+        assert_eq!(error_of("x[", false), Some("Invalid regular expression"));
+        assert_eq!(error_of("[^", true), Some("Invalid regular expression"));
+        assert_eq!(error_of("[]", true), Some("Unmatched [, [^, [:, [., or [="));
         assert_eq!(error_of("a\\{1", false), Some("Unmatched \\{"));
         assert_eq!(error_of("a{2,1}", true), Some("Invalid content of \\{\\}"));
         assert_eq!(error_of("[z-a]", true), Some("Invalid range end"));

@@ -108,39 +108,3 @@ pub(crate) fn rg_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand
         Some(Node::Dir(_)) => dir(listing, mount, &full, operand, out, 0),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tree::access::Groups;
-    use crate::tree::decode::PathTree;
-
-    fn listing() -> Listing {
-        let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},
-            "docs/sub/c.md":{"isPublic":true},"docs/node_modules/x.md":{"isPublic":true}}"#;
-        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap()
-    }
-
-    fn shown(targets: &[Target]) -> Vec<String> {
-        targets
-            .iter()
-            .map(|t| match t {
-                Target::File { shown, .. } => shown.clone(),
-                Target::Keep(k) => format!("keep:{k}"),
-            })
-            .collect()
-    }
-
-    #[test]
-    fn walks_and_spells_like_just_bash() {
-        let mut out = Vec::new();
-        grep_walk(&listing(), None, "/", "/", &mut out);
-        assert_eq!(shown(&out), ["//a.md", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
-        out.clear();
-        grep_walk(&listing(), None, "/docs", "", &mut out);
-        assert_eq!(shown(&out), ["b.md", "node_modules/x.md", "sub/c.md"]);
-        out.clear();
-        rg_walk(&listing(), None, "/", "docs/", &mut out);
-        assert_eq!(shown(&out), ["docs/b.md", "docs/sub/c.md"]);
-    }
-}
