@@ -216,12 +216,21 @@ pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported
     if operands.contains(&"-") && job.stdin.is_none() {
         return Err(Unsupported::new("stdin is read by just-bash"));
     }
-    // A pattern GNU grep rejects: its message, and nothing read.
+    // Patterns GNU grep rejects: a message for each (the same pattern given twice, once),
+    // and nothing read.
     if matches!(g.dialect(), Dialect::Basic | Dialect::Extended) {
         let extended = g.dialect() == Dialect::Extended;
-        if let Some(message) = job.patterns.iter().find_map(|p| gnu::error_of(p, extended)) {
+        let mut seen = std::collections::HashSet::new();
+        let messages: String = job
+            .patterns
+            .iter()
+            .filter(|p| seen.insert(p.as_str()))
+            .filter_map(|p| gnu::error_of(p, extended))
+            .map(|m| format!("grep: {m}\n"))
+            .collect();
+        if !messages.is_empty() {
             let mut g = g.clone();
-            g.usage = Some(format!("grep: {message}\n"));
+            g.usage = Some(messages);
             return Ok(NativeGrep { engine: None, g, inputs: Vec::new(), show_filename: false, stdin: String::new() });
         }
     }
