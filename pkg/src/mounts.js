@@ -190,7 +190,7 @@ class MountedFs {
           const ran = await bracketed(this, ctx.signal, () => this.searchCommand(args, ctx.cwd));
           return withFailures(name, ran.result, ran.report, (p) => this.resolvePath(ctx.cwd, p), 2);
         }
-        const split = SEARCH_COMMANDS.includes(name) && name !== "rg" ? await this.splitSearch(args, ctx.cwd) : null;
+        const split = SEARCH_COMMANDS.includes(name) && name !== "rg" ? await this.splitSearch(name, args, ctx.cwd) : null;
         if (split) return this.runSplit(split, (fs, a) => own.get(fs).get(name).execute(a, { ...ctx, fs }));
         const mounts = await this.reached(args, ctx.cwd);
         if (mounts.length === 1) {
@@ -210,26 +210,33 @@ class MountedFs {
    * A grep over several mounts as one grep per mount, when their outputs joined are its
    * output: a recursive search, no context lines (grep puts `--` between groups of
    * different files), every operand inside a mount or the root typed `/` or `.` (which
-   * stands for each of its entries, as grep's walk names them: `//docs`, `docs`). Each part is then its
-   * mount's own search, pushed down to its collection. `null` when not so.
+   * stands for each of its entries, as grep's walk names them: `/docs`, `./docs`). Each
+   * part is then its mount's own search, pushed down to its collection; with more than
+   * one operand, each part names the files it prints (`-H`, before the command's own
+   * options, so that a `-h` of its still wins). The command line is read by the Rust
+   * side's parser (`readGrepLine`), as the search itself reads it. `null` when not so.
    */
-  async splitSearch(args, cwd) {
-    const line = grepLine(args);
-    if (!line || !line.recursive || line.context || line.operands.length === 0) return null;
+  async splitSearch(name, args, cwd) {
+    const line = this.home.constructor.readGrepLine(name, args);
+    if (line.usage || !line.recursive || line.context || line.operands.length === 0) return null;
+    const operands = line.operands.map((i) => args[i]);
+    if (operands.includes("-")) return null;
     const parts = [];
-    for (const typed of line.operands) {
+    for (const typed of operands) {
       const p = this.resolvePath(cwd, typed);
       if (p !== "/") {
         parts.push([this.owner(p), typed]);
         continue;
       }
-      // Named as just-bash's walk names the root's entries: `/` + `/docs`, `.` as `docs`.
+      // Named as GNU grep's walk names the root's entries: `/` as `/docs`, `.` as `./docs`.
       if (typed !== "/" && typed !== ".") return null;
-      for (const entry of await this.readdir("/")) parts.push([this.owner(`/${entry}`), typed === "." ? entry : `//${entry}`]);
+      for (const entry of await this.readdir("/")) parts.push([this.owner(`/${entry}`), typed === "." ? `./${entry}` : `/${entry}`]);
     }
     if (new Set(parts.map((p) => p[0])).size < 2) return null;
-    // One operand each: just-bash's recursive grep names files even for one operand.
-    return parts.map(([fs, operand]) => [fs, [...line.options, "--", ...line.pattern, operand]]);
+    const options = line.options.map((i) => args[i]);
+    const pattern = line.pattern === null ? [] : [args[line.pattern]];
+    const named = operands.length > 1 ? ["-H"] : [];
+    return parts.map(([fs, operand]) => [fs, [...named, ...options, "--", ...pattern, operand]]);
   }
 
   /** The parts of a split search, one after another, as one command's output. */
@@ -260,65 +267,6 @@ class MountedFs {
     const owners = new Set(paths.map((p) => this.owner(p)));
     return owners.has(null) ? this.all : [...owners];
   }
-}
-
-// grep's options that take a value (short, and long when not written `--name=value`).
-const SHORT_VALUE = "efmABCdD";
-const LONG_VALUE = new Set(["regexp", "file", "max-count", "include", "exclude", "exclude-dir", "label", "binary-files", "devices", "directories", "context", "after-context", "before-context"]);
-const LONG_CONTEXT = new Set(["context", "after-context", "before-context"]);
-
-/**
- * A grep command line read far enough to split it: its options as written, the pattern
- * when it is an operand, the file operands, and whether it is recursive and prints
- * context. `null` for what is not read here (`-` for standard input).
- */
-function grepLine(args) {
-  const line = { options: [], pattern: [], operands: [], recursive: false, context: false };
-  let patternGiven = false;
-  const positional = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--") {
-      positional.push(...args.slice(i + 1));
-      break;
-    }
-    if (a === "-" || !a.startsWith("-")) {
-      positional.push(a);
-      continue;
-    }
-    line.options.push(a);
-    if (a.startsWith("--")) {
-      const [name, value] = a.slice(2).split(/=(.*)/s);
-      if (LONG_CONTEXT.has(name)) line.context = true;
-      if (name === "regexp" || name === "file") patternGiven = true;
-      if (name === "recursive" || name === "dereference-recursive") line.recursive = true;
-      if (LONG_VALUE.has(name) && value === undefined) {
-        if (i + 1 >= args.length) return null;
-        line.options.push(args[++i]);
-      }
-      continue;
-    }
-    for (let j = 1; j < a.length; j++) {
-      const c = a[j];
-      if (c >= "0" && c <= "9") line.context = true;
-      if (c === "r" || c === "R") line.recursive = true;
-      if (!SHORT_VALUE.includes(c)) continue;
-      if ("ABC".includes(c)) line.context = true;
-      if (c === "e" || c === "f") patternGiven = true;
-      if (j === a.length - 1) {
-        if (i + 1 >= args.length) return null;
-        line.options.push(args[++i]);
-      }
-      break;
-    }
-  }
-  if (!patternGiven) {
-    if (!positional.length) return null;
-    line.pattern.push(positional.shift());
-  }
-  if (positional.includes("-")) return null;
-  line.operands = positional;
-  return line;
 }
 
 /** The `--path` of a `search` command line as given; null without one. */

@@ -1,10 +1,10 @@
 //! Globs: the one matcher behind every glob chromafs reads.
 //!
 //! Three readers spell globs three ways, and each must match exactly as its own program
-//! does: just-bash's `matchGlob` for `find -name` and `grep --include` (`*` and `?` cross
-//! `/`, quotes around the glob stripped where grep strips them), just-bash's rg for `-g`
-//! (`**` crosses `/`, `*` and `?` stay within a segment, simple bracket classes), and the
-//! ingest's access rules (`docs/**` is everything below `docs`). Each is a constructor that
+//! does: POSIX `fnmatch` for `find -name` and `grep --include` (`*` and `?` cross `/`,
+//! bracket sets, backslash escapes), ripgrep's for `-g` (`**` crosses `/`, `*` and `?`
+//! stay within a segment, simple bracket classes), and the ingest's access rules
+//! (`docs/**` is everything below `docs`). Each is a constructor that
 //! reads its spelling into one list of tokens; matching is one pass over the name that
 //! keeps the set of places the tokens so far can have reached, so a glob of many stars
 //! costs no more than its length times the name's. Nothing but a literal newline matches a
@@ -51,28 +51,39 @@ pub(crate) struct Glob {
 }
 
 impl Glob {
-    /// just-bash's `matchGlob`: `*` is `.*` and `?` is `.` of a regular expression (both
-    /// cross `/`, neither a newline), every other character literal (the backslash too).
-    /// `strip_quotes` takes off quotes around the whole glob, as grep does. Bracket
-    /// expressions are copied into that regular expression unchanged, which is not
-    /// modelled here. `ignore_case` folds ASCII and needs an ASCII glob.
-    pub(crate) fn just_bash(glob: &str, ignore_case: bool, strip_quotes: bool) -> Result<Glob, GlobError> {
-        let g = match glob.as_bytes() {
-            [b'"', .., b'"'] | [b'\'', .., b'\''] if strip_quotes && glob.len() >= 2 => &glob[1..glob.len() - 1],
-            _ => glob,
-        };
-        if g.contains('[') {
-            return Err(GlobError("a bracket glob is left to just-bash"));
+    /// POSIX `fnmatch` without flags, as GNU find's `-name`/`-path` and GNU grep's
+    /// `--include` read a glob: `*` and `?` match any character (`/` and a leading `.`
+    /// too), `[...]` one of a set (`!` or `^` negates it, `a-z` is a range, a `]` first is a
+    /// member), a backslash makes the next character literal. Character classes inside a
+    /// set (`[[:alpha:]]`) are not modelled. `ignore_case` folds ASCII.
+    pub(crate) fn fnmatch(glob: &str, ignore_case: bool) -> Result<Glob, GlobError> {
+        Self::folded(glob, ignore_case)?;
+        if ignore_case && glob.contains('[') {
+            return Err(GlobError("a set in a glob that ignores case"));
         }
-        Self::folded(g, ignore_case)?;
-        let tokens = g
-            .chars()
-            .map(|c| match c {
+        let mut tokens = Vec::new();
+        let chars: Vec<char> = glob.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            i += 1;
+            tokens.push(match c {
                 '*' => Token::Star { cross: true },
                 '?' => Token::One { cross: true },
+                '\\' if i < chars.len() => {
+                    i += 1;
+                    Token::Lit(chars[i - 1])
+                }
+                '[' => match set(&chars[i..])? {
+                    Some((token, used)) => {
+                        i += used;
+                        token
+                    }
+                    None => Token::Lit('['),
+                },
                 c => Token::Lit(c),
-            })
-            .collect();
+            });
+        }
         Ok(Glob { tokens, ignore_case }.fold())
     }
 
@@ -147,10 +158,6 @@ impl Glob {
         self
     }
 
-    pub(crate) fn ignore_case(&self) -> bool {
-        self.ignore_case
-    }
-
     /// Whether `name` matches; `None` when ASCII folding may not be the case folding the
     /// program uses (a name beyond ASCII, when the glob ignores case).
     pub(crate) fn matches(&self, name: &str) -> Option<bool> {
@@ -205,6 +212,40 @@ impl Glob {
     }
 }
 
+/// A POSIX bracket set after its `[`: the set and how many characters it took, or `None`
+/// when it has no closing `]` (the `[` is then a literal).
+fn set(rest: &[char]) -> Result<Option<(Token, usize)>, GlobError> {
+    let mut i = 0;
+    let negated = matches!(rest.first(), Some('!' | '^'));
+    i += usize::from(negated);
+    let mut ranges = Vec::new();
+    let mut first = true;
+    loop {
+        let Some(&c) = rest.get(i) else { return Ok(None) };
+        i += 1;
+        if c == ']' && !first {
+            return Ok(Some((Token::Class { negated, ranges }, i)));
+        }
+        first = false;
+        if c == '[' && matches!(rest.get(i), Some(':' | '=' | '.')) {
+            return Err(GlobError("a character class in a glob"));
+        }
+        let lo = if c == '\\' && i < rest.len() {
+            i += 1;
+            rest[i - 1]
+        } else {
+            c
+        };
+        if rest.get(i) == Some(&'-') && rest.get(i + 1).is_some_and(|&n| n != ']') {
+            let hi = rest[i + 1];
+            i += 2;
+            ranges.push((lo, hi));
+        } else {
+            ranges.push((lo, lo));
+        }
+    }
+}
+
 /// A bracket class of an rg glob, after its `[`: the class and what follows it.
 fn class(rest: &str) -> Result<(Token, &str), GlobError> {
     let Some(end) = rest.find(']') else { return Err(GlobError("an unclosed class in a glob")) };
@@ -239,10 +280,6 @@ fn class(rest: &str) -> Result<(Token, &str), GlobError> {
 mod tests {
     use super::*;
 
-    fn jb(g: &str, n: &str) -> bool {
-        Glob::just_bash(g, false, true).unwrap().matches(n).unwrap()
-    }
-
     fn rg(g: &str, n: &str) -> bool {
         Glob::rg(g, false).unwrap().matches(n).unwrap()
     }
@@ -252,18 +289,13 @@ mod tests {
     }
 
     #[test]
-    fn just_bash_stars_and_questions() {
-        assert!(jb("*.md", "a.md") && jb("*.md", ".md") && !jb("*.md", "a.mdx"));
-        assert!(jb("a?c", "abc") && !jb("a?c", "ac") && jb("*a*b*", "xxaybzz") && !jb("*a*b", "ba"));
-        assert!(jb("'*.json'", "x.json"), "quotes are stripped");
-        assert!(!jb("*", "a\nb") && !jb("a?b", "a\nb"), "nothing crosses a newline");
-        assert!(jb("a\\*", "a\\bc") && !jb("a\\*", "a*"), "a backslash is a literal backslash");
-        assert!(jb("", "") && !jb("", "a"));
-        assert!(jb("*", "a/b") && jb("a?b", "a/b"), "both cross a slash");
-        let g = Glob::just_bash("*.MD", true, false).unwrap();
-        assert_eq!((g.matches("a.md"), g.matches("é.md")), (Some(true), None));
-        assert!(Glob::just_bash("[ab]", false, true).is_err());
-        assert!(!Glob::just_bash("'*.md'", false, false).unwrap().matches("a.md").unwrap(), "find keeps quotes");
+    fn fnmatch_reads_posix_globs() {
+        let f = |g: &str, n: &str| Glob::fnmatch(g, false).unwrap().matches(n).unwrap();
+        assert!(f("*.md", "a.md") && f("*.md", ".md") && f("*", "a/b") && f("*/deep/*", "./x/deep/y"));
+        assert!(f("[ab]*", "b.md") && !f("[ab]*", "c.md") && f("[!ab]*", "c") && f("[]a]", "]"));
+        assert!(f("a\\*", "a*") && !f("a\\*", "ab") && f("[a", "[a"), "escapes, and a [ without its ]");
+        assert!(Glob::fnmatch("*.MD", true).unwrap().matches("a.md").unwrap());
+        assert!(Glob::fnmatch("[[:alpha:]]", false).is_err());
     }
 
     #[test]
@@ -293,7 +325,7 @@ mod tests {
 
     #[test]
     fn many_stars_cost_no_more_than_their_length() {
-        let g = Glob::just_bash(&"*a".repeat(200), false, false).unwrap();
+        let g = Glob::fnmatch(&"*a".repeat(200), false).unwrap();
         assert!(!g.matches(&"a".repeat(199)).unwrap());
         assert!(g.matches(&"ba".repeat(300)).unwrap());
     }

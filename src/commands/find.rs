@@ -1,40 +1,41 @@
-//! `find` answered from the listing, exactly as just-bash's `find` prints it.
+//! `find` answered from the listing, as GNU findutils 4.9 `find` prints it over a
+//! directory listed in byte order.
 //!
-//! just-bash's `find` visits each directory with one `readdirWithFileTypes` and prints
-//! in pre-order, children in the directory's order; the listing has all of that. The
-//! modelled expressions are tests joined by `-a`/`-and` (or nothing), `-o`/`-or` and
-//! `!`/`-not`: `-name`, `-iname`, `-path`, `-ipath`, `-type f|d`,
-//! with `-maxdepth`, `-mindepth` and a final `-print`. just-bash's shortcuts are kept
-//! where they change answers (`-name '*.ext'` compares the ending only, `-path` first
-//! requires the pattern's literal directories as `/dir/` in the path). Anything else —
-//! parentheses, actions, `-depth`, `-prune`, sizes and times — goes to just-bash.
+//! A walk from each starting point, as typed (`guide/` stays `guide/`, what is below it is
+//! `guide/a.md`), in pre-order, each directory's entries in byte order, dotfiles
+//! included. Modelled: the tests `-name`, `-iname`, `-path`, `-ipath`, `-wholename`,
+//! `-iwholename` (POSIX globs: `*` matches `/` too), `-type f|d`, `-empty`, `-size`,
+//! `-true`, `-false`; the operators `!`/`-not`, `-a`/`-and` (or nothing), `-o`/`-or` and
+//! parentheses; the actions `-print` and `-print0` (without one, `-print` for what the
+//! whole expression selects); `-maxdepth` and `-mindepth` anywhere. Anything else —
+//! times, `-newer`, `-exec`, `-delete`, `-prune`, `-L` — goes to just-bash.
 
 use super::{Place, Printed};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
-use crate::tree::listing::Node;
+use crate::tree::listing::{byte_ordered, Node};
 
 #[derive(Debug)]
 enum Expr {
-    Name(Glob, Option<String>),
-    Path(Glob, String, bool),
-    Type(char),
+    /// `-name` (on the last name) or `-path` (on the whole path as printed).
+    Name(Glob),
+    Path(Glob),
+    Type(bool),
+    Empty,
+    /// `-size`: the comparison (`+` more, `-` less, or equal), the count, and the unit in
+    /// bytes (sizes are rounded up to it).
+    Size(std::cmp::Ordering, u64, u64),
     Const(bool),
+    /// `-print` (`'\n'`) or `-print0` (`'\0'`).
+    Print(char),
     Not(Box<Expr>),
-    And(Vec<Expr>),
-    Or(Vec<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
 }
 
 fn no(what: &str) -> Unsupported {
     Unsupported::new(format!("{what}: left to just-bash"))
-}
-
-/// `*.ext` (ASCII letters and digits): just-bash compares the ending only.
-fn extension(pattern: &str) -> Option<String> {
-    let ext = pattern.strip_prefix('*')?;
-    (ext.len() > 1 && ext.starts_with('.') && ext[1..].bytes().all(|b| b.is_ascii_alphanumeric()))
-        .then(|| ext.to_string())
 }
 
 enum Tok {
@@ -42,11 +43,11 @@ enum Tok {
     And,
     Or,
     Not,
-    Print,
+    Open,
+    Close,
 }
 
-/// The expression's words as just-bash's parser reads them; depth options take no place
-/// in the expression (`-o -maxdepth 1` is an error there).
+/// The expression's words; `-maxdepth` and `-mindepth` are global and stand for `-true`.
 #[derive(Default)]
 struct Words {
     toks: Vec<Tok>,
@@ -54,34 +55,62 @@ struct Words {
     min_depth: Option<usize>,
 }
 
+fn size(v: &str) -> Result<Expr, Unsupported> {
+    let (order, rest) = match v.as_bytes().first() {
+        Some(b'+') => (std::cmp::Ordering::Greater, &v[1..]),
+        Some(b'-') => (std::cmp::Ordering::Less, &v[1..]),
+        _ => (std::cmp::Ordering::Equal, v),
+    };
+    let (digits, unit) = match rest.as_bytes().last() {
+        Some(b'c') => (&rest[..rest.len() - 1], 1),
+        Some(b'w') => (&rest[..rest.len() - 1], 2),
+        Some(b'b') => (&rest[..rest.len() - 1], 512),
+        Some(b'k') => (&rest[..rest.len() - 1], 1024),
+        Some(b'M') => (&rest[..rest.len() - 1], 1 << 20),
+        Some(b'G') => (&rest[..rest.len() - 1], 1 << 30),
+        _ => (rest, 512),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(no("an unusual -size"));
+    }
+    Ok(Expr::Size(order, digits.parse().map_err(|_| no("an unusual -size"))?, unit))
+}
+
 fn tokenize(args: &[String]) -> Result<Words, Unsupported> {
     let mut w = Words::default();
     let mut i = 0;
-    let value = |i: usize| args.get(i + 1).map(String::as_str).ok_or_else(|| no("a test without its value"));
     while i < args.len() {
         let a = args[i].as_str();
+        let mut value = || {
+            i += 1;
+            args.get(i).map(String::as_str).ok_or_else(|| no("a test without its value"))
+        };
+        let glob = |p: &str, ci: bool| Glob::fnmatch(p, ci).map_err(Unsupported::from);
         let tok = match a {
             "-name" | "-iname" => {
-                let p = value(i)?;
-                i += 1;
-                Tok::Expr(Expr::Name(Glob::just_bash(p, a == "-iname", false)?, extension(p)))
-            }
-            "-path" | "-ipath" => {
-                let p = value(i)?;
-                i += 1;
-                Tok::Expr(Expr::Path(Glob::just_bash(p, a == "-ipath", false)?, p.to_string(), a == "-ipath"))
-            }
-            "-type" => {
-                i += 1;
-                match value(i - 1)? {
-                    "f" => Tok::Expr(Expr::Type('f')),
-                    "d" => Tok::Expr(Expr::Type('d')),
-                    _ => return Err(no("this -type")),
+                let p = value()?;
+                if p.contains('/') {
+                    return Err(no("-name with a '/'"));
                 }
+                Tok::Expr(Expr::Name(glob(p, a == "-iname")?))
             }
+            "-path" | "-ipath" | "-wholename" | "-iwholename" => {
+                let p = value()?;
+                Tok::Expr(Expr::Path(glob(p, a.starts_with("-i"))?))
+            }
+            "-type" => match value()? {
+                "f" => Tok::Expr(Expr::Type(false)),
+                "d" => Tok::Expr(Expr::Type(true)),
+                _ => return Err(no("this -type")),
+            },
+            "-empty" => Tok::Expr(Expr::Empty),
+            "-size" => Tok::Expr(size(value()?)?),
+            "-true" => Tok::Expr(Expr::Const(true)),
+            "-false" => Tok::Expr(Expr::Const(false)),
+            "-print" => Tok::Expr(Expr::Print('\n')),
+            "-print0" => Tok::Expr(Expr::Print('\0')),
             "-maxdepth" | "-mindepth" => {
-                let v = value(i)?;
-                i += 2;
+                let v = value()?;
                 if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
                     return Err(no("an unusual depth"));
                 }
@@ -91,190 +120,150 @@ fn tokenize(args: &[String]) -> Result<Words, Unsupported> {
                 } else {
                     w.min_depth = Some(d)
                 }
-                continue;
+                Tok::Expr(Expr::Const(true))
             }
             "-a" | "-and" => Tok::And,
             "-o" | "-or" => Tok::Or,
             "!" | "-not" => Tok::Not,
-            "-print" => Tok::Print,
+            "(" => Tok::Open,
+            ")" => Tok::Close,
             _ => return Err(no(&format!("find {a}"))),
         };
         w.toks.push(tok);
         i += 1;
     }
-    // A final -print prints what the rest selects; anywhere else it is left to just-bash.
-    if matches!(w.toks.last(), Some(Tok::Print)) && !w.toks.iter().any(|t| matches!(t, Tok::Or)) {
-        w.toks.pop();
-        if matches!(w.toks.last(), Some(Tok::And)) {
-            w.toks.pop();
-        }
-    }
-    if w.toks.iter().any(|t| matches!(t, Tok::Print)) {
-        return Err(no("-print inside an expression"));
-    }
     Ok(w)
 }
 
-/// just-bash's expression grammar: `-o` below implicit or explicit `-a`, below `!`.
-struct Tree {
+/// GNU find's grammar: `-o` below `-a` (written or not), below `!`, with parentheses.
+struct Parser {
     toks: std::iter::Peekable<std::vec::IntoIter<Tok>>,
 }
 
-impl Tree {
-    fn or(&mut self) -> Result<Option<Expr>, Unsupported> {
-        let Some(mut left) = self.and()? else { return Ok(None) };
+impl Parser {
+    fn or(&mut self) -> Result<Expr, Unsupported> {
+        let mut left = self.and()?;
         while matches!(self.toks.peek(), Some(Tok::Or)) {
             self.toks.next();
-            let right = self.and()?.ok_or_else(|| no("an expression that ends after -o"))?;
-            left = Expr::Or(vec![left, right]);
+            left = Expr::Or(Box::new(left), Box::new(self.and()?));
         }
-        Ok(Some(left))
+        Ok(left)
     }
 
-    fn and(&mut self) -> Result<Option<Expr>, Unsupported> {
-        let Some(mut left) = self.not()? else { return Ok(None) };
+    fn and(&mut self) -> Result<Expr, Unsupported> {
+        let mut left = self.not()?;
         loop {
             match self.toks.peek() {
                 Some(Tok::And) => {
                     self.toks.next();
-                    let right = self.not()?.ok_or_else(|| no("an expression that ends after -a"))?;
-                    left = Expr::And(vec![left, right]);
                 }
-                Some(Tok::Expr(_) | Tok::Not) => match self.not()? {
-                    Some(right) => left = Expr::And(vec![left, right]),
-                    None => return Ok(Some(left)),
-                },
-                _ => return Ok(Some(left)),
+                Some(Tok::Expr(_) | Tok::Not | Tok::Open) => {}
+                _ => return Ok(left),
             }
+            left = Expr::And(Box::new(left), Box::new(self.not()?));
         }
     }
 
-    fn not(&mut self) -> Result<Option<Expr>, Unsupported> {
-        if matches!(self.toks.peek(), Some(Tok::Not)) {
-            self.toks.next();
-            let inner = self.not()?.ok_or_else(|| no("an expression that ends after !"))?;
-            return Ok(Some(Expr::Not(Box::new(inner))));
+    fn not(&mut self) -> Result<Expr, Unsupported> {
+        match self.toks.next() {
+            Some(Tok::Not) => Ok(Expr::Not(Box::new(self.not()?))),
+            Some(Tok::Open) => {
+                let inner = self.or()?;
+                match self.toks.next() {
+                    Some(Tok::Close) => Ok(inner),
+                    _ => Err(no("an unbalanced parenthesis")),
+                }
+            }
+            Some(Tok::Expr(e)) => Ok(e),
+            _ => Err(no("an incomplete expression")),
         }
-        Ok(match self.toks.peek() {
-            Some(Tok::Expr(_)) => match self.toks.next() {
-                Some(Tok::Expr(e)) => Some(e),
-                _ => None,
-            },
-            _ => None,
-        })
     }
-}
-
-/// What a node is, as the tests see it.
-struct Seen<'a> {
-    name: &'a str,
-    relative: &'a str,
-    is_dir: bool,
 }
 
 impl Expr {
-    fn eval(&self, s: &Seen) -> Option<bool> {
-        Some(match self {
-            Expr::Name(g, ext) => match ext {
-                Some(ext) if g.ignore_case() => {
-                    if !s.name.is_ascii() {
-                        return None;
-                    }
-                    s.name.to_ascii_lowercase().ends_with(&ext.to_ascii_lowercase())
-                }
-                Some(ext) => s.name.ends_with(ext.as_str()),
-                None => g.matches(s.name)?,
-            },
-            Expr::Path(g, pattern, ignore_case) => path_matches(g, pattern, *ignore_case, s.relative)?,
-            Expr::Type(t) => (*t == 'd') == s.is_dir,
-            Expr::Const(b) => *b,
-            Expr::Not(e) => !e.eval(s)?,
-            Expr::And(v) => {
-                for e in v {
-                    if !e.eval(s)? {
-                        return Some(false);
-                    }
-                }
-                true
-            }
-            Expr::Or(v) => {
-                for e in v {
-                    if e.eval(s)? {
-                        return Some(true);
-                    }
-                }
-                false
-            }
-        })
+    fn has_action(&self) -> bool {
+        match self {
+            Expr::Print(_) => true,
+            Expr::Not(e) => e.has_action(),
+            Expr::And(a, b) | Expr::Or(a, b) => a.has_action() || b.has_action(),
+            _ => false,
+        }
     }
 }
 
-/// just-bash's `-path`: literal directories of the pattern must appear as `/dir/`, a
-/// `*.ext` ending must end the path, then the glob decides.
-fn path_matches(g: &Glob, pattern: &str, ignore_case: bool, relative: &str) -> Option<bool> {
-    if ignore_case && !relative.is_ascii() {
-        return None;
+/// An entry of the walk, as the tests see it.
+struct Seen<'a> {
+    shown: &'a str,
+    name: &'a str,
+    node: &'a Node,
+}
+
+impl Expr {
+    /// Evaluates the expression on an entry, printing what its actions print; `None`
+    /// when a test cannot be decided exactly (a name beyond ASCII under `-iname`, a size
+    /// the tree does not record).
+    fn eval(&self, s: &Seen, out: &mut String) -> Option<bool> {
+        Some(match self {
+            Expr::Name(g) => g.matches(s.name)?,
+            Expr::Path(g) => g.matches(s.shown)?,
+            Expr::Type(dir) => *dir == matches!(s.node, Node::Dir(_)),
+            Expr::Empty => match s.node {
+                Node::Dir(d) => d.children.is_empty(),
+                Node::File(f) => f.size? == 0,
+            },
+            Expr::Size(order, n, unit) => match s.node {
+                // A directory's size is the filesystem's: not modelled.
+                Node::Dir(_) => return None,
+                Node::File(f) => f.size?.div_ceil(*unit).cmp(n) == *order,
+            },
+            Expr::Const(b) => *b,
+            Expr::Print(end) => {
+                out.push_str(s.shown);
+                out.push(*end);
+                true
+            }
+            Expr::Not(e) => !e.eval(s, out)?,
+            Expr::And(a, b) => a.eval(s, out)? && b.eval(s, out)?,
+            Expr::Or(a, b) => a.eval(s, out)? || b.eval(s, out)?,
+        })
     }
-    let fold = |s: &str| if ignore_case { s.to_ascii_lowercase() } else { s.to_string() };
-    let rel = fold(relative);
-    let segments: Vec<&str> = pattern.split('/').collect();
-    for seg in &segments[..segments.len() - 1] {
-        if !seg.is_empty()
-            && *seg != "."
-            && *seg != ".."
-            && !seg.contains(['*', '?', '['])
-            && !rel.contains(&fold(&format!("/{seg}/")))
-        {
-            return Some(false);
-        }
-    }
-    if let Some(at) = pattern.rfind("*.") {
-        let ext = &pattern[at + 1..];
-        if ext.len() > 1 && ext[1..].bytes().all(|b| b.is_ascii_alphanumeric()) && !rel.ends_with(&fold(ext)) {
-            return Some(false);
-        }
-    }
-    g.matches(relative)
 }
 
 /// `find` over the listing; `Unsupported` when its output is not modelled here.
 pub(crate) fn find(args: &[String], place: Place) -> Result<Printed, Unsupported> {
     let start = args
         .iter()
-        .position(|a| a.starts_with('-') || matches!(a.as_str(), "(" | "\\(" | ")" | "\\)" | "!"))
+        .position(|a| (a.starts_with('-') && a.len() > 1) || matches!(a.as_str(), "(" | ")" | "!"))
         .unwrap_or(args.len());
     let mut roots: Vec<&str> = args[..start].iter().map(String::as_str).collect();
     if roots.is_empty() {
         roots.push(".");
     }
     let w = tokenize(&args[start..])?;
-    let mut tree = Tree { toks: w.toks.into_iter().peekable() };
-    let expr = tree.or()?.unwrap_or(Expr::Const(true));
-    if tree.toks.next().is_some() {
+    let mut parser = Parser { toks: w.toks.into_iter().peekable() };
+    let mut expr = if parser.toks.peek().is_none() { Expr::Const(true) } else { parser.or()? };
+    if parser.toks.next().is_some() {
         return Err(no("this find expression"));
+    }
+    if !expr.has_action() {
+        expr = Expr::And(Box::new(expr), Box::new(Expr::Print('\n')));
     }
     let mut out = Printed::default();
     for root in roots {
-        let shown = if root.len() > 1 && root.ends_with('/') { &root[..root.len() - 1] } else { root };
-        let full = path::resolve(place.cwd, shown);
-        place.check(&full)?;
-        if place.listing.get(&full).is_none() {
-            out.fail(1, format!("find: {shown}: No such file or directory\n"));
-            continue;
+        if root.is_empty() {
+            return Err(no("an empty starting point"));
         }
-        let name = match shown.rsplit('/').next() {
-            Some("") | None => shown,
-            Some(n) => n,
+        let full = path::resolve(place.cwd, root);
+        place.check(&full)?;
+        let Some(node) = place.listing.get(&full) else {
+            out.fail(1, format!("find: ‘{root}’: No such file or directory\n"));
+            continue;
         };
-        let walk = Walk {
-            expr: &expr,
-            max: w.max_depth.unwrap_or(usize::MAX),
-            min: w.min_depth.unwrap_or(0),
-            place,
-            base: &full,
-            root: shown,
-        };
-        walk.visit(&full, name, 0, &mut out)?;
+        // The name a test sees: the last one, trailing slashes aside (`/` for `/`).
+        let trimmed = root.trim_end_matches('/');
+        let name = if trimmed.is_empty() { "/" } else { trimmed.rsplit('/').next().unwrap_or(trimmed) };
+        let walk = Walk { expr: &expr, max: w.max_depth.unwrap_or(usize::MAX), min: w.min_depth.unwrap_or(0), place };
+        walk.visit(&full, root, name, node, 0, &mut out.stdout)?;
     }
     Ok(out)
 }
@@ -284,46 +273,32 @@ struct Walk<'a> {
     max: usize,
     min: usize,
     place: Place<'a>,
-    /// The starting point, normalised and as given.
-    base: &'a str,
-    root: &'a str,
 }
 
 impl Walk<'_> {
-    /// How just-bash spells a path below the starting point: the starting point as given
-    /// plus the rest of the path (`..` + `/a` below `/` is `...a`), or `./` + the rest.
-    fn relative(&self, full: &str) -> String {
-        if full == self.base {
-            self.root.to_string()
-        } else if self.root == "." {
-            format!("./{}", &full[if self.base == "/" { 1 } else { self.base.len() + 1 }..])
-        } else {
-            format!("{}{}", self.root, &full[self.base.len()..])
-        }
-    }
-
-    fn visit(&self, full: &str, name: &str, depth: usize, out: &mut Printed) -> Result<(), Unsupported> {
-        if depth > self.max {
-            return Ok(());
-        }
-        let relative = &self.relative(full);
-        let node = self.place.listing.get(full).ok_or_else(|| no("a path that went away"))?;
-        let is_dir = matches!(node, Node::Dir(_));
+    fn visit(
+        &self,
+        full: &str,
+        shown: &str,
+        name: &str,
+        node: &Node,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<(), Unsupported> {
         if depth >= self.min {
-            let seen = Seen { name, relative, is_dir };
-            if self.expr.eval(&seen).ok_or_else(|| no("case folding beyond ASCII"))? {
-                out.stdout.push_str(relative);
-                out.stdout.push('\n');
-            }
+            let seen = Seen { shown, name, node };
+            self.expr.eval(&seen, out).ok_or_else(|| no("a test this page cannot answer exactly"))?;
         }
         let Node::Dir(d) = node else { return Ok(()) };
         if depth >= self.max {
             return Ok(());
         }
         self.place.check_dir(full)?;
-        for (child, _) in &d.children {
+        for (child, _) in byte_ordered(&d.children).iter() {
             let child_full = if full == "/" { format!("/{child}") } else { format!("{full}/{child}") };
-            self.visit(&child_full, child, depth + 1, out)?;
+            let child_shown = if shown.ends_with('/') { format!("{shown}{child}") } else { format!("{shown}/{child}") };
+            let child_node = self.place.listing.get(&child_full).ok_or_else(|| no("a path that went away"))?;
+            self.visit(&child_full, &child_shown, child, child_node, depth + 1, out)?;
         }
         Ok(())
     }

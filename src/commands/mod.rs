@@ -3,9 +3,9 @@
 //! just-bash runs every command in JavaScript behind one filesystem call per file or
 //! directory; over thousands of pages that walk is most of a command's time. The
 //! commands here — [`ls`], [`find`], [`tree`], [`du`], and grep and rg in `search::native` — print
-//! exactly what just-bash's own command would print, for the flags and operands whose
-//! output they model, and say [`Unsupported`] (with the reason) for anything else, which
-//! then runs in just-bash as before.
+//! what the real tools print (GNU coreutils `ls` and `du`, findutils `find`, tree 2.x), for
+//! the flags and operands whose output they model, and say [`Unsupported`] (with the
+//! reason) for anything else, which then runs in just-bash.
 
 pub(crate) mod du;
 pub(crate) mod find;
@@ -142,33 +142,48 @@ mod tests {
     }
 
     #[test]
-    fn ls_follows_just_bash() {
+    fn ls_follows_gnu_ls() {
         assert_eq!(stdout("ls /docs"), "b.md\nsub\n");
         assert_eq!(stdout("ls -a /docs"), ".\n..\n.hidden.md\nb.md\nsub\n");
+        assert_eq!(stdout("ls -p /docs"), "b.md\nsub/\n");
         assert_eq!(stdout("ls -R /docs"), "/docs:\nb.md\nsub\n\n/docs/sub:\nc.md\n");
-        assert_eq!(stdout("ls /a.md /docs/b.md"), "/a.md\n\n/docs/b.md\n", "a blank line between operands, files too");
+        assert_eq!(stdout("ls /docs/b.md /a.md"), "/a.md\n/docs/b.md\n", "files together, sorted");
+        assert_eq!(stdout("ls /docs/sub /a.md /Upper"), "/a.md\n\n/Upper:\nd.md\n\n/docs/sub:\nc.md\n");
+        assert_eq!(stdout("ls -d /docs/sub/ /Upper/"), "/Upper/\n/docs/sub/\n");
         let missing = run_in("ls /secret.md", "/").unwrap();
-        assert_eq!((missing.stderr.as_str(), missing.exit_code), ("ls: /secret.md: No such file or directory\n", 2));
-        assert!(run_in("ls -R /", "/").is_err(), "Upper collates by the host's rules");
+        assert_eq!(
+            (missing.stderr.as_str(), missing.exit_code),
+            ("ls: cannot access '/secret.md': No such file or directory\n", 2)
+        );
+        assert_eq!(stdout("ls /"), "Upper\na.md\ndocs\n", "byte order");
         assert!(run_in("ls -l /docs", "/").is_err());
     }
 
     #[test]
-    fn find_follows_just_bash() {
+    fn find_follows_gnu_find() {
         assert_eq!(stdout("find /docs -name *.md"), "/docs/.hidden.md\n/docs/b.md\n/docs/sub/c.md\n");
-        assert_eq!(
-            run_in("find .. -maxdepth 1 -type d", "/docs").unwrap().stdout,
-            "..\n..Upper\n..docs\n",
-            "below / the slash is lost, as in just-bash"
-        );
+        assert_eq!(run_in("find .. -maxdepth 1 -type d", "/docs").unwrap().stdout, "..\n../Upper\n../docs\n");
+        assert_eq!(stdout("find /docs/ -maxdepth 1"), "/docs/\n/docs/.hidden.md\n/docs/b.md\n/docs/sub\n", "as typed");
         assert_eq!(stdout("find /docs -type f ! -path */sub/*"), "/docs/.hidden.md\n/docs/b.md\n");
-        assert!(run_in("find / -name a -o -maxdepth 1", "/").is_err(), "just-bash rejects it: its message is its own");
+        assert_eq!(stdout("find /docs ( -name b.md -o -name c.md ) -print"), "/docs/b.md\n/docs/sub/c.md\n");
+        assert_eq!(
+            stdout("find /docs -name b.md -print -o -name c.md"),
+            "/docs/b.md\n",
+            "-print where it is evaluated"
+        );
+        let missing = run_in("find /nope /a.md", "/").unwrap();
+        assert_eq!(missing.stdout, "/a.md\n");
+        assert_eq!(missing.stderr, "find: ‘/nope’: No such file or directory\n");
+        assert!(run_in("find / -delete", "/").is_err());
     }
 
     #[test]
-    fn tree_follows_just_bash() {
-        assert_eq!(stdout("tree /docs"), "/docs\n|-- b.md\n`-- sub\n    `-- c.md\n\n1 directory, 2 files\n");
-        assert_eq!(stdout("tree -d -L 1 /docs"), "/docs\n`-- sub\n\n1 directory\n");
-        assert!(run_in("tree /", "/").is_err(), "Upper collates by the host's rules");
+    fn tree_follows_tree() {
+        assert_eq!(stdout("tree /docs"), "/docs\n├── b.md\n└── sub\n    └── c.md\n\n2 directories, 2 files\n");
+        assert_eq!(stdout("tree -d -L 1 /docs"), "/docs\n└── sub\n\n2 directories\n");
+        assert_eq!(stdout("tree /docs/sub"), "/docs/sub\n└── c.md\n\n1 directory, 1 file\n");
+        let file = run_in("tree /a.md /nope", "/").unwrap();
+        assert_eq!(file.stdout, "/a.md  [error opening dir]\n/nope  [error opening dir]\n\n0 directories, 1 file\n");
+        assert_eq!(file.exit_code, 2);
     }
 }

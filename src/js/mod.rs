@@ -106,6 +106,14 @@ impl ChromaFs {
         crate::pages::store::process::set_capacity(if bytes.is_finite() && bytes > 0.0 { bytes as usize } else { 0 });
     }
 
+    /// Reads a grep, egrep or fgrep command line as GNU grep does, for splitting a search
+    /// across mounts: `{ usage, recursive, context, options, pattern, operands }`, the
+    /// last three indices into `args` (see `search::job::GrepLine`).
+    #[wasm_bindgen(js_name = readGrepLine)]
+    pub fn read_grep_line(name: String, args: Vec<String>) -> Result<JsValue, JsValue> {
+        plain(&crate::search::job::grep_line(&name, &args))
+    }
+
     /// Forgets the path trees this process has cached, so the next `connect` reloads.
     #[wasm_bindgen(js_name = forgetTrees)]
     pub fn forget_trees() {
@@ -312,8 +320,10 @@ impl ChromaFs {
     /// cannot be loaded (the failure is reported by `endCommand`); rejects when the
     /// command must not run (a pattern too long to search), with the reason.
     /// `linesWanted`: the command's output goes to `head -n N`, which takes only its first
-    /// N lines; a command answered here may then stop once it has printed them.
+    /// N lines; a command answered here may then stop once it has printed them. `stdin`:
+    /// the command's standard input as text, for a search that reads it.
     #[wasm_bindgen(js_name = planSearch)]
+    #[allow(clippy::too_many_arguments)] // JavaScript's positional arguments, converted
     pub fn plan_search(
         &self,
         name: String,
@@ -322,12 +332,15 @@ impl ChromaFs {
         stdin_empty: Option<bool>,
         own_fs: Option<bool>,
         lines_wanted: Option<u32>,
+        stdin: Option<String>,
     ) -> Promise {
         let fs = self.inner.clone();
         promise(async move {
-            let how = (stdin_empty.unwrap_or(true), own_fs.unwrap_or(false));
+            // A host that passes no text says only whether there is any.
+            let stdin = stdin.or_else(|| stdin_empty.unwrap_or(true).then(String::new));
             let wanted = lines_wanted.map(|n| n as usize);
-            match crate::search::search(&fs, &name, args, &cwd, how, wanted).await {
+            let own_fs = own_fs.unwrap_or(false);
+            match crate::search::search_reading(&fs, &name, args, &cwd, own_fs, wanted, stdin).await {
                 Outcome::Run(args) => Ok(args.into_iter().map(JsValue::from).collect::<Array>().into()),
                 Outcome::Failed => Ok(JsValue::NULL),
                 Outcome::Printed(p) => plain(&p),

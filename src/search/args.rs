@@ -1,13 +1,27 @@
-//! Search command lines, parsed exactly as just-bash 3.4 parses them.
+//! Search command lines, parsed once, into what every later step reads.
 //!
 //! A plan is only as good as its reading of the command: a flag read differently from
-//! just-bash would narrow a search to the wrong files. These parsers follow just-bash's
-//! own, quirks included (the last `-e` wins; rg takes every word after `-e` as a path),
-//! and record anything they do not model so the plan can fall back.
+//! the real tool would narrow a search to the wrong files. grep's command line is read as
+//! GNU grep reads it ([`grep`]); rg's as ripgrep reads it, and what the native side does
+//! not model is recorded so the plan can fall back.
 
 use crate::search::pattern::rewrite::Dialect;
 
-/// grep's options, as just-bash reads them.
+mod grep;
+pub(crate) use grep::parse_grep;
+
+/// A count as a plain number (no sign).
+fn plain_count(s: &str) -> Option<u64> {
+    s.parse::<u64>().ok().filter(|_| !s.starts_with('+'))
+}
+
+/// `-A2`, `-B10`, `-C1`: a context option with its count attached.
+fn is_context(a: &str) -> bool {
+    let b = a.as_bytes();
+    b.len() > 2 && b[0] == b'-' && matches!(b[1], b'A' | b'B' | b'C') && b[2..].iter().all(u8::is_ascii_digit)
+}
+
+/// grep's options, as GNU grep reads them (see [`grep`]).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct GrepArgs {
     pub ignore_case: bool,
@@ -19,64 +33,80 @@ pub(crate) struct GrepArgs {
     pub extended: bool,
     pub perl: bool,
     pub fixed: bool,
+    /// `--help` or `-V`: left to just-bash.
     pub help: bool,
-    /// An option just-bash rejects: the command fails before reading anything.
-    pub invalid: bool,
+    /// A usage error: what grep prints on stderr before exiting with 2.
+    pub usage: Option<String>,
+    /// The patterns of the command line (every `-e`, joined by newlines, or the first
+    /// operand); `-f` files add theirs.
     pub pattern: Option<String>,
     pub pattern_files: Vec<String>,
-    pub exclude_dir: bool,
-    /// How the output looks (`-n`, `-l`, `-w`, `-o`, `-h`, `-q`), for the native printer.
+    pub exclude_from: Vec<String>,
+    /// How the output looks and which files are walked, for the native printer.
     pub output: GrepOutput,
     /// Indices into the argument list of the file operands.
     pub file_operands: Vec<usize>,
     pub has_double_dash: bool,
+    /// Where the `--` that ends the options is, and the pattern given as an operand (no
+    /// `-e`/`-f`), in the argument list.
+    pub double_dash: Option<usize>,
+    pub pattern_operand: Option<usize>,
+    /// `-E`, `-F`, `-G` or `-P`, when one was given.
+    matcher: Option<char>,
+    regexps: Vec<String>,
 }
 
-/// grep's options that shape its output and its walk, as just-bash reads them.
+/// How grep treats a file with a NUL byte (`--binary-files`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum BinaryFiles {
+    #[default]
+    Binary,
+    Text,
+    WithoutMatch,
+}
+
+/// What grep does with a directory operand (`-d`, `-r`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Directories {
+    #[default]
+    Read,
+    Recurse,
+    Skip,
+}
+
+/// grep's options that shape its output and its walk.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct GrepOutput {
     pub line_numbers: bool,
     pub files_with_matches: bool,
     pub word: bool,
     pub only_matching: bool,
-    pub no_filename: bool,
+    /// `-H` (`Some(true)`) or `-h` (`Some(false)`), the last one given.
+    pub with_filename: Option<bool>,
     pub quiet: bool,
-    /// `-m`; 0 is no limit.
-    pub max_count: u64,
-    pub before: u64,
-    pub after: u64,
+    pub no_messages: bool,
+    /// `-m`; `None` is no limit.
+    pub max_count: Option<u64>,
+    /// `-B`, `-A` (with `-C`'s value where not given), and `-C`/`-NUM`.
+    pub before: Option<u64>,
+    pub after: Option<u64>,
+    pub context: Option<u64>,
     pub include: Vec<String>,
     pub exclude: Vec<String>,
     pub exclude_dir: Vec<String>,
-    /// A number just-bash reads with `parseInt` into something other than a count (`-m x`,
-    /// `-A -1`): its output is not modelled.
-    pub odd_number: bool,
-}
-
-/// A count as just-bash's `parseInt` reads it, when that is a plain count.
-fn plain_count(s: &str) -> Option<u64> {
-    s.parse::<u64>().ok().filter(|_| !s.starts_with('+'))
-}
-
-impl GrepOutput {
-    fn number(&mut self, s: &str) -> u64 {
-        plain_count(s).unwrap_or_else(|| {
-            self.odd_number = true;
-            0
-        })
-    }
-
-    fn set_numeric(&mut self, which: &str, n: u64) {
-        match which {
-            "m" => self.max_count = n,
-            "A" => self.after = n,
-            "B" => self.before = n,
-            _ => {
-                self.before = n;
-                self.after = n;
-            }
-        }
-    }
+    pub byte_offset: bool,
+    pub initial_tab: bool,
+    /// `-Z`: a NUL after each file name.
+    pub null: bool,
+    /// `-z`: lines end in NUL.
+    pub null_data: bool,
+    pub label: Option<String>,
+    pub binary: BinaryFiles,
+    pub directories: Directories,
+    /// Between context groups; `None` with `--no-group-separator`.
+    pub group_separator: Option<String>,
+    /// `--color=always`.
+    pub color: bool,
 }
 
 impl GrepArgs {
@@ -91,118 +121,6 @@ impl GrepArgs {
             Dialect::Basic
         }
     }
-}
-
-pub(super) fn is_context(a: &str) -> bool {
-    let b = a.as_bytes();
-    b.len() > 2 && b[0] == b'-' && matches!(b[1], b'A' | b'B' | b'C') && b[2..].iter().all(u8::is_ascii_digit)
-}
-
-/// Parses `args` (after `skip` injected ones, such as egrep's `-E`) as just-bash's grep does.
-pub(crate) fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
-    #[cfg(test)]
-    crate::search::tally::bump(|t| t.parses += 1);
-    let mut g = GrepArgs::default();
-    let mut operands = Vec::new();
-    let mut options = true;
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        if options && arg == "--" {
-            options = false;
-            g.has_double_dash = true;
-            i += 1;
-            continue;
-        }
-        if options && arg == "--help" {
-            g.help = true;
-            return g;
-        }
-        if options && arg.starts_with('-') && arg != "-" {
-            let takes_next = i + 1 < args.len();
-            if arg == "-e" && takes_next {
-                g.pattern = Some(args[i + 1].clone());
-                i += 2;
-                continue;
-            }
-            if let Some(f) = arg.strip_prefix("--file=") {
-                g.pattern_files.push(f.to_string());
-            } else if let Some(v) = arg.strip_prefix("--include=") {
-                g.output.include.push(v.to_string());
-            } else if let Some(v) = arg.strip_prefix("--exclude=") {
-                g.output.exclude.push(v.to_string());
-            } else if let Some(v) = arg.strip_prefix("--max-count=") {
-                g.output.max_count = g.output.number(v);
-            } else if let Some(v) = arg.strip_prefix("--exclude-dir=") {
-                g.exclude_dir = true;
-                g.output.exclude_dir.push(v.to_string());
-            } else if arg.len() > 2 && arg.starts_with("-m") && arg[2..].bytes().all(|b| b.is_ascii_digit())
-                || is_context(arg)
-            {
-                let n = g.output.number(&arg[2..]);
-                g.output.set_numeric(&arg[1..2], n);
-            } else if matches!(arg, "-m" | "-A" | "-B" | "-C") && takes_next {
-                i += 1;
-                let n = g.output.number(&args[i]);
-                g.output.set_numeric(&arg[1..2], n);
-            } else {
-                let flags: Vec<String> = if arg.starts_with("--") {
-                    vec![arg.to_string()]
-                } else {
-                    arg[1..].chars().map(String::from).collect()
-                };
-                for (f, flag) in flags.iter().enumerate() {
-                    match flag.as_str() {
-                        "f" | "--file" => {
-                            let attached: String = if flag == "f" { flags[f + 1..].concat() } else { String::new() };
-                            if !attached.is_empty() {
-                                g.pattern_files.push(attached);
-                            } else if i + 1 < args.len() {
-                                i += 1;
-                                g.pattern_files.push(args[i].clone());
-                            } else {
-                                g.invalid = true;
-                                return g;
-                            }
-                            break;
-                        }
-                        "i" | "--ignore-case" => g.ignore_case = true,
-                        "v" | "--invert-match" => g.invert = true,
-                        "c" | "--count" => g.count = true,
-                        "L" | "--files-without-match" => g.files_without_match = true,
-                        "r" | "R" | "--recursive" => g.recursive = true,
-                        "x" | "--line-regexp" => g.line_regexp = true,
-                        "E" | "--extended-regexp" => g.extended = true,
-                        "P" | "--perl-regexp" => g.perl = true,
-                        "F" | "--fixed-strings" => g.fixed = true,
-                        "n" | "--line-number" => g.output.line_numbers = true,
-                        "l" | "--files-with-matches" => g.output.files_with_matches = true,
-                        "w" | "--word-regexp" => g.output.word = true,
-                        "o" | "--only-matching" => g.output.only_matching = true,
-                        "h" | "--no-filename" => g.output.no_filename = true,
-                        "q" | "--quiet" | "--silent" => g.output.quiet = true,
-                        _ => {
-                            g.invalid = true;
-                            return g;
-                        }
-                    }
-                }
-            }
-            i += 1;
-            continue;
-        }
-        operands.push(i);
-        i += 1;
-    }
-    if g.pattern.is_none() && g.pattern_files.is_empty() {
-        if operands.is_empty() {
-            g.invalid = true; // "missing pattern"
-            return g;
-        }
-        g.pattern = Some(args[operands.remove(0)].clone());
-    }
-    g.file_operands = operands.into_iter().filter(|&o| o >= skip).collect();
-    g
 }
 
 /// rg's options that take a value (as a separate word, or attached).
@@ -225,6 +143,8 @@ const RG_VALUE_LONG: &[&str] = &[
     "ignore-file",
     "pre",
     "pre-glob",
+    "color",
+    "colors",
 ];
 const RG_BOOL: &[&str] = &[
     "i",
@@ -281,6 +201,8 @@ const RG_BOOL: &[&str] = &[
     "a",
     "--text",
     "--heading",
+    "--no-heading",
+    "--no-messages",
     "--passthru",
     "--include-zero",
     "--glob-case-insensitive",
@@ -312,7 +234,7 @@ const RG_UNSAFE: &[&str] = &[
     "L",
     "--follow",
 ];
-/// rg's options, as just-bash reads them.
+/// rg's options, as ripgrep reads them.
 #[derive(Debug, Default)]
 pub(crate) struct RgArgs {
     pub patterns: Vec<String>,
@@ -332,7 +254,7 @@ pub(crate) struct RgArgs {
     pub output: RgOutput,
 }
 
-/// rg's options that shape its output and its walk, as just-bash reads them.
+/// rg's options that shape its output and its walk.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RgOutput {
     pub word: bool,
@@ -343,9 +265,10 @@ pub(crate) struct RgOutput {
     pub files_without_match: bool,
     pub only_matching: bool,
     pub quiet: bool,
-    /// `-N` came after the last `-n` (line numbers are on by default).
+    /// `-N` came after the last `-n`.
     pub no_line_numbers: bool,
-    /// `-n` was given: line numbers stay on for a single file and under `-o`.
+    /// `-n` was given (with its output not a terminal, rg prints no line numbers
+    /// without it).
     pub explicit_line_numbers: bool,
     pub with_filename: bool,
     pub no_filename: bool,
@@ -356,16 +279,19 @@ pub(crate) struct RgOutput {
     /// `-a`: files with a NUL near the start are searched too.
     pub binary: bool,
     pub heading: bool,
-    /// `--sort none`: walk order rather than one sort of every path.
+    /// `--no-messages`: no error messages.
+    pub no_messages: bool,
+    /// `--sort none`.
     pub unsorted: bool,
-    /// `-m`; 0 is no limit.
-    pub max_count: u64,
-    /// `-A`, `-B`, `-C` as given; the context is the larger of each and `-C`.
-    pub after: u64,
-    pub before: u64,
+    /// `-m`; `None` is no limit.
+    pub max_count: Option<u64>,
+    /// `-A`, `-B` as given; where one is not, `-C`'s.
+    pub after: Option<u64>,
+    pub before: Option<u64>,
     pub context: u64,
-    pub globs: Vec<String>,
-    pub iglobs: Vec<String>,
+    /// `-g` and `--iglob` globs in command-line order, each with whether it ignores case
+    /// (`--iglob`); `--glob-case-insensitive` makes every `-g` one do so.
+    pub globs: Vec<(String, bool)>,
     pub glob_case_insensitive: bool,
     pub types: Vec<String>,
     pub types_not: Vec<String>,
@@ -375,7 +301,22 @@ pub(crate) struct RgOutput {
     pub unmodelled: Option<String>,
 }
 
+/// What rg prints of each file, when not its lines.
+enum Mode {
+    Count,
+    CountMatches,
+    FilesWithMatches,
+    FilesWithoutMatch,
+}
+
 impl RgOutput {
+    fn mode(&mut self, m: Mode) {
+        self.count = matches!(m, Mode::Count);
+        self.count_matches = matches!(m, Mode::CountMatches);
+        self.files_with_matches = matches!(m, Mode::FilesWithMatches);
+        self.files_without_match = matches!(m, Mode::FilesWithoutMatch);
+    }
+
     fn unmodelled(&mut self, what: &str) {
         self.unmodelled.get_or_insert_with(|| what.to_string());
     }
@@ -390,10 +331,10 @@ impl RgOutput {
     fn set_numeric(&mut self, which: &str, v: &str) {
         let n = self.number(&format!("-{which} {v}"), v);
         match which {
-            "A" => self.after = n,
-            "B" => self.before = n,
+            "A" => self.after = Some(n),
+            "B" => self.before = Some(n),
             "C" => self.context = n,
-            _ => self.max_count = n,
+            _ => self.max_count = Some(n),
         }
     }
 
@@ -402,10 +343,11 @@ impl RgOutput {
         match flag {
             "w" | "--word-regexp" => o.word = true,
             "v" | "--invert-match" => o.invert = true,
-            "c" | "--count" => o.count = true,
-            "--count-matches" => o.count_matches = true,
-            "l" | "--files-with-matches" => o.files_with_matches = true,
-            "--files-without-match" => o.files_without_match = true,
+            // What is printed of each file: the last of these wins.
+            "c" | "--count" => o.mode(Mode::Count),
+            "--count-matches" => o.mode(Mode::CountMatches),
+            "l" | "--files-with-matches" => o.mode(Mode::FilesWithMatches),
+            "--files-without-match" => o.mode(Mode::FilesWithoutMatch),
             "o" | "--only-matching" => o.only_matching = true,
             "q" | "--quiet" => o.quiet = true,
             "n" | "--line-number" => (o.no_line_numbers, o.explicit_line_numbers) = (false, true),
@@ -417,6 +359,8 @@ impl RgOutput {
             "--no-ignore" => o.no_ignore = true,
             "a" | "--text" => o.binary = true,
             "--heading" => o.heading = true,
+            "--no-heading" => o.heading = false,
+            "--no-messages" => o.no_messages = true,
             "--glob-case-insensitive" => o.glob_case_insensitive = true,
             "u" | "--unrestricted" if o.hidden => o.binary = true,
             "u" | "--unrestricted" if o.no_ignore => o.hidden = true,
@@ -431,23 +375,25 @@ impl RgOutput {
 
     fn value(&mut self, name: &str, v: String) {
         match name {
-            "g" | "glob" => self.globs.push(v),
-            "iglob" => self.iglobs.push(v),
+            "g" | "glob" => self.globs.push((v, false)),
+            "iglob" => self.globs.push((v, true)),
             "t" | "type" => self.types.push(v),
             "T" | "type-not" => self.types_not.push(v),
-            "m" | "max-count" => self.max_count = self.number("-m", &v),
+            "m" | "max-count" => self.max_count = Some(self.number("-m", &v)),
             "d" | "max-depth" => self.max_depth = Some(self.number("--max-depth", &v).min(usize::MAX as u64) as usize),
-            "j" | "threads" | "e" | "regexp" => {}
+            "j" | "threads" | "e" | "regexp" | "colors" => {}
+            // Without a terminal, only `always` and `ansi` colour the output.
+            "color" if !matches!(v.as_str(), "always" | "ansi") => {}
             other => self.unmodelled(&if other.len() == 1 { format!("-{other}") } else { format!("--{other}") }),
         }
     }
 }
 
-/// Parses `args` as just-bash's rg does.
+/// Parses `args` as ripgrep does (case-sensitive unless `-i` or `-S`).
 pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
     #[cfg(test)]
     crate::search::tally::bump(|t| t.parses += 1);
-    let mut r = RgArgs { smart_case: true, ..Default::default() };
+    let mut r = RgArgs::default();
     let mut positional: Option<String> = None;
     let mut i = 0;
     while i < args.len() {
@@ -566,6 +512,14 @@ impl RgArgs {
             "d" | "max-depth" | "max-filesize" | "ignore-file" | "pre" | "pre-glob" => self.flag_unsafe(spelled),
             _ => {}
         }
+    }
+
+    /// Whether a filter of the pages it may read must ignore case: when ripgrep does, or
+    /// when just-bash's rg would (smart case unless told otherwise), for a command handed
+    /// to it.
+    pub(crate) fn filter_ignores_case(&self) -> bool {
+        self.ignore_case()
+            || (!self.case_sensitive && !self.patterns.iter().any(|p| p.bytes().any(|b| b.is_ascii_uppercase())))
     }
 
     /// Whether the search ignores case: `-i`, or smart case with a lower-case pattern.

@@ -4,7 +4,7 @@
 //! printer. Each stage needs the options, the patterns and the files in scope, and each
 //! used to get them by parsing the command line again (and walking the scope again, and
 //! compiling the pattern again), with the arguments rebuilt as text between stages. A
-//! [`Job`] is that reading done once: the options as just-bash reads them (egrep's and
+//! [`Job`] is that reading done once: the options as the real tool reads them (egrep's and
 //! fgrep's implied flag included), the patterns the command line gives, and the walk of
 //! its scope, done on first use and kept. The stages take it by reference; only a command
 //! handed back to just-bash is spelled as arguments again.
@@ -40,11 +40,14 @@ pub(crate) struct Job {
     /// The patterns the command line gives (grep's split at newlines); `-f` files are
     /// read later, by the plan.
     pub patterns: Vec<String>,
+    /// The command's standard input, when its text is known (`None`: not empty, and
+    /// not passed).
+    pub stdin: Option<String>,
     walked: OnceCell<Vec<Walked>>,
 }
 
 impl Job {
-    /// Parses a command line as just-bash parses it.
+    /// Parses a command line (grep's as GNU grep, rg's as ripgrep reads it).
     pub(crate) fn parse(name: &str, args: Vec<String>) -> Job {
         let (parsed, patterns) = match name {
             "rg" => {
@@ -58,14 +61,16 @@ impl Job {
                 (Parsed::Grep(g), patterns.unwrap_or_default())
             }
         };
-        Job { args, parsed, patterns, walked: OnceCell::new() }
+        Job { args, parsed, patterns, stdin: None, walked: OnceCell::new() }
     }
 
-    /// The file operands as typed: rg searches `.` when it is given none.
+    /// The file operands as typed; `""` is the working directory searched without an
+    /// operand (a recursive grep, or rg), whose files are named without `./`.
     pub(crate) fn operands(&self) -> Vec<&str> {
         match &self.parsed {
+            Parsed::Grep(g) if g.file_operands.is_empty() && g.recursive => vec![""],
             Parsed::Grep(g) => g.file_operands.iter().map(|&i| self.args[i].as_str()).collect(),
-            Parsed::Rg(r) if r.paths.is_empty() => vec!["."],
+            Parsed::Rg(r) if r.paths.is_empty() => vec![""],
             Parsed::Rg(r) => r.paths.iter().map(|&i| self.args[i].as_str()).collect(),
         }
     }
@@ -82,14 +87,14 @@ impl Job {
     }
 
     /// The walk of every operand, in order: grep's recursive walk, or rg's with its
-    /// `--hidden`, `--no-ignore` and `--max-depth`. Walked on first use; a job is walked
+    /// `--hidden` and `--max-depth`. Walked on first use; a job is walked
     /// in the one place it runs.
     pub(crate) fn walked(&self, place: Place) -> &[Walked] {
         self.walked.get_or_init(|| {
             let how = match &self.parsed {
                 Parsed::Rg(r) => Some(RgWalk {
                     hidden: r.output.hidden,
-                    no_ignore: r.output.no_ignore,
+                    filtered: !(r.output.globs.is_empty() && r.output.types.is_empty()),
                     max_depth: r.output.max_depth.unwrap_or(RgWalk::default().max_depth),
                 }),
                 Parsed::Grep(_) => None,
@@ -110,6 +115,38 @@ impl Job {
     }
 }
 
+/// A grep command line as the mounts layer needs it to split a search across mounts:
+/// which words are options (as typed), the pattern operand and the file operands, by
+/// index into the arguments, and what makes a split impossible.
+#[derive(Debug, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct GrepLine {
+    /// A usage error, `--help` or `-V`: the command is not split.
+    pub usage: bool,
+    pub recursive: bool,
+    /// Context lines are printed (`--` separates groups across files).
+    pub context: bool,
+    pub options: Vec<usize>,
+    pub pattern: Option<usize>,
+    pub operands: Vec<usize>,
+}
+
+/// Reads a grep, egrep or fgrep command line (see [`GrepLine`]).
+pub(crate) fn grep_line(name: &str, args: &[String]) -> GrepLine {
+    let job = Job::parse(name, args.to_vec());
+    let Parsed::Grep(g) = job.parsed else { return GrepLine { usage: true, ..GrepLine::default() } };
+    let o = &g.output;
+    let taken: Vec<usize> = g.file_operands.iter().copied().chain(g.pattern_operand).chain(g.double_dash).collect();
+    GrepLine {
+        usage: g.usage.is_some() || g.help,
+        recursive: g.recursive,
+        context: o.before.unwrap_or(0) > 0 || o.after.unwrap_or(0) > 0,
+        options: (0..args.len()).filter(|i| !taken.contains(i)).collect(),
+        pattern: g.pattern_operand,
+        operands: g.file_operands.clone(),
+    }
+}
+
 /// grep's options with egrep's `-E` or fgrep's `-F` put in front, and the operand
 /// indices pointing into `args` as typed.
 fn parse_implied(name: &str, args: &[String]) -> GrepArgs {
@@ -121,5 +158,28 @@ fn parse_implied(name: &str, args: &[String]) -> GrepArgs {
     let full: Vec<String> = implied.iter().map(|s| s.to_string()).chain(args.iter().cloned()).collect();
     let mut g = parse_grep(&full, implied.len());
     g.file_operands.iter_mut().for_each(|i| *i -= implied.len());
+    for at in [&mut g.double_dash, &mut g.pattern_operand].into_iter().flatten() {
+        *at -= implied.len();
+    }
     g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(name: &str, args: &[&str]) -> GrepLine {
+        grep_line(name, &args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn a_grep_line_says_which_words_are_what() {
+        let l = line("grep", &["-rn", "token", "/", "--include", "*.md"]);
+        assert_eq!((l.options, l.pattern, l.operands, l.recursive), (vec![0, 3, 4], Some(1), vec![2], true));
+        let l = line("egrep", &["-r", "-e", "a", "--", "-x", "/docs"]);
+        assert_eq!((l.options, l.pattern, l.operands), (vec![0, 1, 2], None, vec![4, 5]));
+        let l = line("grep", &["-r", "--", "-x", "/docs"]);
+        assert_eq!((l.options, l.pattern, l.operands), (vec![0], Some(2), vec![3]));
+        assert!(line("grep", &["-rC1", "x", "/"]).context && line("grep", &["--bogus", "x"]).usage);
+    }
 }

@@ -1,19 +1,20 @@
-//! grep and rg pushdown: searches answered by Chroma first, printed as just-bash prints.
+//! grep and rg pushdown: searches answered by Chroma first, printed as GNU grep and
+//! ripgrep print.
 //!
 //! Three parts, as ripgrep keeps its matcher, searcher and printer apart:
 //! - [`pattern`]: what the agent's pattern means, as Chroma's coarse filter and as the
 //!   check of a page's lines, never a false negative;
 //! - [`native`]: grep and rg answered in Rust over the pages that are left, printing
-//!   exactly what just-bash's would, and stopping early when `head` takes the output;
+//!   exactly what GNU grep and ripgrep would, and stopping early when `head` takes the output;
 //! - the pipeline, one module per step: [`args`] (the command line, parsed exactly as
-//!   just-bash parses it), [`job`] (that parse, done once, with the walk of the scope
+//!   GNU grep and ripgrep parse it), [`job`] (that parse, done once, with the walk of the scope
 //!   ([`walk`]) for every step to read), [`plan`] (delegate, prefetch or narrow),
 //!   [`coarse`] (the Chroma query behind a narrowing), and [`runner`], the composition,
 //!   run once per command. A search sees the session only through its [`view`].
 //!
-//! [`ranked`] is the `search` command, a ranking rather than a filter. Whatever path a
-//! command takes, just-bash's own command has the last word where the Rust side does not
-//! model its output, so every flag and format is exactly just-bash's either way.
+//! [`ranked`] is the `search` command, a ranking rather than a filter. Where the Rust side
+//! does not model a command's output, just-bash's own command has the last word, and its
+//! answer is just-bash's (the forms are listed in docs/concepts/native-commands.md).
 
 pub(crate) mod args;
 pub(crate) mod coarse;
@@ -34,6 +35,7 @@ use runner::Outcome;
 /// Runs one grep/egrep/fgrep/rg command line for a session (see [`runner::run`]) and
 /// records what it cost, and the load it could not do without, in the session.
 /// `lines_wanted`: the output's reader takes only its first lines (`| head -n N`).
+#[cfg(test)]
 pub(crate) async fn search(
     fs: &Filesystem,
     name: &str,
@@ -42,7 +44,25 @@ pub(crate) async fn search(
     (stdin_empty, own_fs): (bool, bool),
     lines_wanted: Option<usize>,
 ) -> Outcome {
-    let how = runner::Invocation { stdin_empty, own_fs, lines_wanted };
+    let stdin = stdin_empty.then(String::new);
+    search_reading(fs, name, args, cwd, own_fs, lines_wanted, stdin).await
+}
+
+/// Runs one grep/egrep/fgrep/rg command line for a session (see [`runner::run`]) with the
+/// command's standard input — its text, or `None` when it is not empty but its text is
+/// not known here (a command that reads it then runs in just-bash) — and records what it
+/// cost, and the load it could not do without, in the session.
+pub(crate) async fn search_reading(
+    fs: &Filesystem,
+    name: &str,
+    args: Vec<String>,
+    cwd: &str,
+    own_fs: bool,
+    lines_wanted: Option<usize>,
+    stdin: Option<String>,
+) -> Outcome {
+    let stdin_empty = stdin.as_deref().is_some_and(str::is_empty);
+    let how = runner::Invocation { stdin_empty, own_fs, lines_wanted, stdin };
     let searched = runner::run(view::SessionView::new(fs), name, args, cwd, how).await;
     if let Some((path, error)) = searched.failure {
         fs.failed(&path, error);

@@ -108,7 +108,7 @@ fn grep_needs_every_file(g: &GrepArgs) -> Option<&'static str> {
         "-c prints a count for every file"
     } else if g.files_without_match {
         "-L lists the files without a match"
-    } else if g.exclude_dir {
+    } else if !g.output.exclude_dir.is_empty() {
         "--exclude-dir changes the walk"
     } else if !g.recursive {
         "not recursive: the named files are read"
@@ -131,11 +131,12 @@ fn plan_grep(job: &Job, g: &GrepArgs, cx: Context, pattern_files: Option<&[Strin
     if let Some(refused) = too_long(args.iter()) {
         return refused;
     }
-    if g.help || g.invalid || g.file_operands.is_empty() {
+    let operands = job.operands();
+    if g.help || g.usage.is_some() || operands.is_empty() {
         return Plan::Delegate;
     }
     let prefetch =
-        |why: &str| Plan::Prefetch { files: grep_read_set(cx.listing, cx.cwd, args, g), why: why.to_string() };
+        |why: &str| Plan::Prefetch { files: grep_read_set(cx.listing, cx.cwd, &operands, g), why: why.to_string() };
     let mut patterns = job.patterns.clone();
     if !g.pattern_files.is_empty() {
         match pattern_files {
@@ -159,7 +160,7 @@ fn plan_grep(job: &Job, g: &GrepArgs, cx: Context, pattern_files: Option<&[Strin
     if let Some(why) = grep_needs_every_file(g) {
         return prefetch(why);
     }
-    if g.file_operands.iter().any(|&i| args[i] == "-" || has_glob(&args[i])) {
+    if operands.iter().any(|o| *o == "-" || has_glob(o)) {
         return prefetch("an operand is stdin or a glob grep expands itself");
     }
     let query =
@@ -193,7 +194,8 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
         return prefetch("an operand is stdin".into());
     }
     let dialect = if r.fixed { Dialect::Fixed } else { Dialect::Perl };
-    let query = Query { patterns: &job.patterns, dialect, ignore_case: r.ignore_case(), line_regexp: r.line_regexp };
+    let query =
+        Query { patterns: &job.patterns, dialect, ignore_case: r.filter_ignores_case(), line_regexp: r.line_regexp };
     let matcher = match Matcher::new(&query, cx.chunking) {
         Ok(m) => m,
         Err(why) => return prefetch(why.0),
@@ -264,11 +266,15 @@ mod tests {
 
     #[test]
     fn recursive_searches_are_narrowed_over_the_walk() {
-        assert_eq!(files(&grep(&["-rn", "foo", "/"], "/")), ["//a.md", "//docs/b.md", "//docs/sub/c.md"]);
+        assert_eq!(
+            files(&grep(&["-rn", "foo", "/"], "/")),
+            ["/a.md", "/docs/.hidden.md", "/docs/b.md", "/docs/sub/c.md"]
+        );
         assert_eq!(
             files(&grep(&["-r", "foo", "docs/", "nope", "secret.md", "a.md"], "/")),
-            ["docs//b.md", "docs//sub/c.md", "keep:nope", "keep:secret.md", "a.md"]
+            ["docs/.hidden.md", "docs/b.md", "docs/sub/c.md", "keep:nope", "keep:secret.md", "a.md"]
         );
+        assert_eq!(files(&grep(&["-r", "foo"], "/docs")), [".hidden.md", "b.md", "sub/c.md"], "no operand: the cwd");
     }
 
     #[test]
@@ -297,7 +303,10 @@ mod tests {
             grep(&["-r", "--exclude-dir=sub", "foo", "/docs"], "/"),
             prefetch(&docs, "--exclude-dir changes the walk")
         );
-        assert_eq!(grep(&["-rE", "(?=x)", "/a.md"], "/"), prefetch(&["/a.md"], "look-around (RE2 rejects it)"));
+        assert_eq!(
+            grep(&["-rE", "(?=x)", "/a.md"], "/"),
+            prefetch(&["/a.md"], "a repetition at the start of an expression in a GNU pattern is left to just-bash")
+        );
         assert_eq!(
             grep(&["-r", "x", "/docs/*.md"], "/"),
             prefetch(&docs, "an operand is stdin or a glob grep expands itself")
@@ -306,9 +315,7 @@ mod tests {
 
     #[test]
     fn commands_that_read_no_files_are_left_alone() {
-        for args in
-            [&["foo"][..], &["-r", "foo"], &["--help"], &["-Z", "foo", "/"], &["-r"], &["-e"], &["-rP", "a\nb", "/"]]
-        {
+        for args in [&["foo"][..], &["--help"], &["-k", "foo", "/"], &["-r"], &["-e"], &["-rP", "a\nb", "/"]] {
             assert_eq!(grep(args, "/"), Plan::Delegate, "{args:?}");
         }
     }

@@ -15,12 +15,13 @@
 //! command handed back to just-bash.
 
 use crate::base::path;
+use crate::commands::Place;
 use crate::commands::Printed;
 use crate::fs::stats::{CommandStats, PlanKind};
 use crate::fs::{decode, DEV_NULL};
 use crate::pages::store::{PageRef, PrefetchError, Source, Within};
 use crate::search::coarse::{self, Found, SearchScope};
-use crate::search::job::Job;
+use crate::search::job::{Job, Parsed};
 use crate::search::native::early_stop::EarlyStop;
 use crate::search::native::Native;
 use crate::search::pattern::matcher::Matcher;
@@ -28,7 +29,7 @@ use crate::search::pattern::matcher::Matcher;
 use crate::search::plan::MAX_PATTERN_BYTES;
 use crate::search::plan::{self, refusal, Context, Narrowing, Plan};
 use crate::search::view::{common_dir, SessionView};
-use crate::search::walk::Target;
+use crate::search::walk::{just_bash, Target};
 use std::collections::HashSet;
 
 /// Why a search read its scope whole instead of asking Chroma which pages match.
@@ -64,7 +65,7 @@ pub(crate) struct Searched {
 }
 
 /// How a search command is run, beside its command line.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Invocation {
     /// Its standard input is empty.
     pub(crate) stdin_empty: bool,
@@ -73,12 +74,15 @@ pub(crate) struct Invocation {
     pub(crate) own_fs: bool,
     /// Its output's reader takes only this many lines (`| head -n N`).
     pub(crate) lines_wanted: Option<usize>,
+    /// Its standard input, when the host passed it (a command given none reads nothing).
+    pub(crate) stdin: Option<String>,
 }
 
 /// Plans and prepares one search command, and answers it here when its output is
 /// modelled exactly.
 pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cwd: &str, how: Invocation) -> Searched {
     let Invocation { stdin_empty, own_fs, .. } = how;
+    let stdin = how.stdin;
     let mut cs = CommandStats::new(name, &args);
     let cwd = path::normalize(cwd);
     if !own_fs {
@@ -87,7 +91,8 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         let refused = refusal(&args);
         return Searched { outcome: refused.map_or(Outcome::Run(args), Outcome::Refused), stats: cs, failure: None };
     }
-    let job = Job::parse(name, args);
+    let mut job = Job::parse(name, args);
+    job.stdin = stdin;
     // Prepared once, over the whole scope: a narrowing only takes files away from it.
     let native = (view.native_commands() && refusal(&job.args).is_none())
         .then(|| Native::prepare(&job, view.place(&cwd), stdin_empty).map_err(|why| why.0));
@@ -104,10 +109,10 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
     }
     let (outcome, failure) = match prepare(view, &job, &cwd, stdin_empty, wanted, &mut cs).await {
         Ok(read) => match native {
-            Some(native) => (answer(view, &job, native, read, wanted, &mut cs).await, None),
+            Some(native) => (answer(view, &job, &cwd, native, read, wanted, &mut cs).await, None),
             None => {
                 cs.delegated = Some("native commands are off".into());
-                (Outcome::Run(read.spelled(&job)), None)
+                (Outcome::Run(read.spelled(&job, view.place(&cwd))), None)
             }
         },
         Err(Stop::Refused(why)) => (Outcome::Refused(why), None),
@@ -215,10 +220,10 @@ enum Reads {
 
 impl Reads {
     /// The command line for just-bash: the arguments as typed, or the narrowed ones.
-    fn spelled(self, job: &Job) -> Vec<String> {
+    fn spelled(self, job: &Job, place: Place) -> Vec<String> {
         match self {
             Reads::AsTyped => job.args.clone(),
-            Reads::Narrowed { n, kept } => narrowed_args(job, &n, &kept),
+            Reads::Narrowed { n, kept } => narrowed_args(job, place, &n, &kept),
         }
     }
 }
@@ -228,6 +233,7 @@ impl Reads {
 async fn answer(
     view: SessionView<'_>,
     job: &Job,
+    cwd: &str,
     native: Result<Native, String>,
     read: Reads,
     wanted: Option<usize>,
@@ -243,13 +249,15 @@ async fn answer(
                 cs.native = true;
                 return Outcome::Printed(printed);
             }
-            None => "a page holds text whose answer is just-bash's alone (case folding only RE2 does, or not UTF-8)"
+            None => "a page holds text the command cannot answer exactly here (case folding beyond ASCII, \
+                     characters beyond ASCII where the pattern's classes are the locale's, a named binary \
+                     file, or text that is not UTF-8)"
                 .to_string(),
         },
         Err(why) => why,
     };
     cs.delegated = Some(why);
-    Outcome::Run(read.spelled(job))
+    Outcome::Run(read.spelled(job, view.place(cwd)))
 }
 
 /// Plans the command and loads what it reads, or says why it does not run.
@@ -453,10 +461,23 @@ async fn narrow(
 
 /// A narrowed command line for just-bash: the arguments without the file operands, then
 /// the operands kept as typed and the files that are left, in the walk's order.
-fn narrowed_args(job: &Job, n: &Narrowing, kept: &HashSet<String>) -> Vec<String> {
+fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &HashSet<String>) -> Vec<String> {
+    // just-bash's grep without a file operand reads its standard input, even under -r.
+    if matches!(job.parsed, Parsed::Grep(_)) && job.operands() == [""] {
+        return job.args.clone();
+    }
     let rest = job.without_operands();
     let mut out = rest.clone();
-    for t in &n.targets {
+    // The files as just-bash's own walk visits and spells them (the narrowing's are the
+    // real tools').
+    let mut targets = Vec::new();
+    for op in job.operands() {
+        match &job.parsed {
+            Parsed::Rg(_) => just_bash::rg_walk(place.listing, place.scratch, place.cwd, op, &mut targets),
+            Parsed::Grep(_) => just_bash::grep_walk(place.listing, place.scratch, place.cwd, op, &mut targets),
+        }
+    }
+    for t in &targets {
         match t {
             Target::Keep(op) => out.push(op.clone()),
             Target::File { shown, path } if kept.contains(path) => out.push(shown.clone()),

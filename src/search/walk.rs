@@ -1,18 +1,21 @@
-//! Imitations of just-bash's directory walks: which files a search reads, in which order,
+//! The directory walks of grep and rg: which files a search reads, in which order,
 //! spelled how.
 //!
-//! A narrowed search hands just-bash's own command an explicit list of files instead of a
-//! directory, so the list must be exactly what the command's walk would have visited —
-//! same order (the listing's JavaScript string order), same skipped names (grep skips
-//! dotfiles; rg also skips `node_modules` and friends), same spelling (`//a.md` below
-//! `/` for grep, `/a.md` for rg, `dir//f` for `dir/`). The output then cannot differ.
+//! The walks follow the real tools over a directory listed in byte order: grep's (GNU
+//! grep's fts) reads dotfiles too and spells a file below operand `/` as `/a.md`, below
+//! `.` as `./a.md`, below `dir/` as `dir/a.md`, and below no operand at all as `a.md`;
+//! rg skips hidden files (with no ignore files, nothing else), and keeps the operand as
+//! typed (`dir//a.md`). A narrowed search then reads the same files in the same order, and a
+//! command handed to just-bash gets them one by one.
 
 use crate::base::path;
 use crate::search::args::GrepArgs;
-use crate::tree::listing::{Listing, Node};
+
+pub(crate) mod just_bash;
+use crate::tree::listing::{byte_ordered, Listing, Node};
 
 /// How deep a walk goes; just-bash stops at the same depth.
-const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 
 /// One file of a narrowed search, or an operand left for grep to report.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,17 +30,28 @@ pub(crate) enum Target {
 /// the session's scratch directory (`mount`) in its place in the order. The scratch
 /// directory is not in the listing; a walk that reaches it hands it to the command
 /// whole ([`Target::Keep`]), which walks it itself.
-fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> Vec<(&'a str, Option<bool>)> {
-    let mut out: Vec<(&str, Option<bool>)> = d.iter().map(|(n, is_dir)| (n.as_str(), Some(*is_dir))).collect();
+fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> Vec<(String, Option<bool>)> {
+    let mut out: Vec<(String, Option<bool>)> =
+        byte_ordered(d).iter().map(|(n, is_dir)| (n.clone(), Some(*is_dir))).collect();
     if let (Some(m), "/") = (mount, full) {
         let name = path::file_name(m);
-        let at = out.partition_point(|(n, _)| path::js_cmp(n, name).is_lt());
-        out.insert(at, (name, None));
+        let at = out.partition_point(|(n, _)| n.as_bytes() < name.as_bytes());
+        out.insert(at, (name.to_string(), None));
     }
     out
 }
 
-/// The files a recursive grep walk visits from `operand`, spelled as just-bash spells them.
+/// How GNU grep's walk spells the operand it starts from: without trailing slashes
+/// (`/` stays `/`); no operand at all is the working directory, spelled as nothing.
+fn grep_base(operand: &str) -> &str {
+    match operand.trim_end_matches('/') {
+        "" if operand.starts_with('/') => "/",
+        trimmed => trimmed,
+    }
+}
+
+/// The files a recursive grep walk visits from `operand` (`""`: no operand, the working
+/// directory), spelled as GNU grep spells them.
 pub(crate) fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
     #[cfg(test)]
     crate::search::tally::bump(|t| t.walks += 1);
@@ -48,11 +62,13 @@ pub(crate) fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &
         match listing.get(full) {
             Some(Node::File(_)) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
             Some(Node::Dir(d)) => {
+                let base = if depth == 0 { grep_base(shown) } else { shown };
                 for (name, kind) in children(&d.children, full, mount) {
-                    if name.starts_with('.') {
-                        continue; // the walk skips dotfiles
-                    }
-                    let child_shown = if shown == "." { name.to_string() } else { format!("{shown}/{name}") };
+                    let child_shown = match base {
+                        "" => name.clone(),
+                        "/" => format!("/{name}"),
+                        b => format!("{b}/{name}"),
+                    };
                     let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
                     match kind {
                         Some(_) => go(listing, mount, &child_full, &child_shown, out, depth + 1),
@@ -77,10 +93,9 @@ pub(crate) fn has_glob(s: &str) -> bool {
 }
 
 /// Every file the command may read, for a bulk prefetch.
-pub(crate) fn grep_read_set(listing: &Listing, cwd: &str, args: &[String], g: &GrepArgs) -> Vec<String> {
+pub(crate) fn grep_read_set(listing: &Listing, cwd: &str, operands: &[&str], g: &GrepArgs) -> Vec<String> {
     let mut out = Vec::new();
-    for &i in &g.file_operands {
-        let op = args[i].as_str();
+    for &op in operands {
         if op == "-" {
             continue;
         }
@@ -106,37 +121,23 @@ pub(crate) fn grep_read_set(listing: &Listing, cwd: &str, args: &[String], g: &G
     out
 }
 
-/// Names rg's walk always skips.
-const RG_COMMON_IGNORED: &[&str] = &[
-    "node_modules",
-    ".git",
-    ".svn",
-    ".hg",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    "venv",
-    ".venv",
-    ".next",
-    ".nuxt",
-    ".cargo",
-];
-
-/// What rg's walk skips and how deep it goes (`--hidden`, `--no-ignore`, `--max-depth`).
+/// What rg's walk skips and how deep it goes (`--hidden`, `--max-depth`). Without ignore
+/// files (a tree with one is left to just-bash), ripgrep skips hidden names only.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RgWalk {
     pub hidden: bool,
-    pub no_ignore: bool,
+    /// The command has globs or file types, which may select hidden entries.
+    pub filtered: bool,
     pub max_depth: usize,
 }
 
 impl Default for RgWalk {
     fn default() -> Self {
-        RgWalk { hidden: false, no_ignore: false, max_depth: MAX_DEPTH }
+        RgWalk { hidden: false, filtered: false, max_depth: MAX_DEPTH }
     }
 }
 
-/// The files rg's walk visits from `operand`, spelled as just-bash's rg spells them;
+/// The files rg's walk visits from `operand`, spelled as ripgrep spells them;
 /// `false` when a file's spelling would read as an option if it were named.
 pub(crate) fn rg_walk(
     listing: &Listing,
@@ -177,12 +178,14 @@ fn rg_dir(
     let Some(Node::Dir(d)) = listing.get(full) else { return true };
     let mut clean = true;
     for (name, kind) in children(&d.children, full, mount) {
-        if (!how.no_ignore && RG_COMMON_IGNORED.contains(&name)) || (!how.hidden && name.starts_with('.')) {
+        let name = name.as_str();
+        // Without --hidden, a hidden entry is visited only when the command's globs or
+        // types may still select it (they decide, see `native::rg`).
+        if !how.hidden && !how.filtered && name.starts_with('.') {
             continue;
         }
         let child_shown = match shown {
-            "." => name.to_string(),
-            "./" => format!("./{name}"),
+            "" => name.to_string(),
             s if s.ends_with('/') => format!("{s}{name}"),
             s => format!("{s}/{name}"),
         };
@@ -191,8 +194,9 @@ fn rg_dir(
             None => out.push(Target::Keep(child_shown)),
             Some(true) => clean &= rg_dir(listing, mount, how, &child_full, &child_shown, out, depth + 1),
             Some(false) => {
-                // A file spelled like an option would be read as one if named.
-                clean &= !child_shown.starts_with('-');
+                // A file spelled like an option would be read as one if named (just-bash's
+                // rg spells the files below `.` without it).
+                clean &= !(child_shown.starts_with('-') || shown == "." && name.starts_with('-'));
                 out.push(Target::File { shown: child_shown, path: child_full });
             }
         }
@@ -243,11 +247,15 @@ mod tests {
     }
 
     #[test]
-    fn grep_walks_and_spells_like_just_bash() {
-        assert_eq!(grep("/", "/"), ["//a.md", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
-        assert_eq!(grep("/docs", "."), ["b.md", "node_modules/x.md", "sub/c.md"]);
-        assert_eq!(grep("/", "docs/"), ["docs//b.md", "docs//node_modules/x.md", "docs//sub/c.md"]);
-        assert_eq!(grep("/docs/sub", ".."), ["../b.md", "../node_modules/x.md", "../sub/c.md"]);
+    fn grep_walks_and_spells_like_gnu_grep() {
+        assert_eq!(
+            grep("/", "/"),
+            ["/a.md", "/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]
+        );
+        assert_eq!(grep("/docs", "."), ["./.hidden.md", "./b.md", "./node_modules/x.md", "./sub/c.md"]);
+        assert_eq!(grep("/docs", ""), [".hidden.md", "b.md", "node_modules/x.md", "sub/c.md"], "no operand");
+        assert_eq!(grep("/", "docs//"), ["docs/.hidden.md", "docs/b.md", "docs/node_modules/x.md", "docs/sub/c.md"]);
+        assert_eq!(grep("/docs/sub", "../sub"), ["../sub/c.md"]);
         assert_eq!(
             grep("/", "secret.md"),
             ["keep:secret.md"],
@@ -257,22 +265,40 @@ mod tests {
     }
 
     #[test]
-    fn rg_walks_and_spells_like_just_bash() {
-        assert_eq!(rg("/", "/"), ["/a.md", "/docs/b.md", "/docs/sub/c.md"]);
-        assert_eq!(rg("/docs", "."), ["b.md", "sub/c.md"]);
-        assert_eq!(rg("/docs", "./"), ["./b.md", "./sub/c.md"]);
-        assert_eq!(rg("/", "docs/"), ["docs/b.md", "docs/sub/c.md"]);
+    fn rg_walks_and_spells_like_ripgrep() {
+        assert_eq!(rg("/", "/"), ["/a.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]);
+        assert_eq!(rg("/docs", "."), ["./b.md", "./node_modules/x.md", "./sub/c.md"]);
+        assert_eq!(rg("/docs", ""), ["b.md", "node_modules/x.md", "sub/c.md"], "no operand");
+        assert_eq!(rg("/docs", "./"), ["./b.md", "./node_modules/x.md", "./sub/c.md"]);
+        assert_eq!(rg("/", "docs/"), ["docs/b.md", "docs/node_modules/x.md", "docs/sub/c.md"]);
+        assert_eq!(rg("/", "docs//"), ["docs//b.md", "docs//node_modules/x.md", "docs//sub/c.md"]);
         assert_eq!(rg("/", "nope"), ["keep:nope"]);
+    }
+
+    #[test]
+    fn just_bash_walks_and_spells_its_own_way() {
+        let mut out = Vec::new();
+        just_bash::grep_walk(&listing(), None, "/", "/", &mut out);
+        assert_eq!(shown(&out), ["//a.md", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
+        out.clear();
+        just_bash::grep_walk(&listing(), None, "/docs", "", &mut out);
+        assert_eq!(shown(&out), ["b.md", "node_modules/x.md", "sub/c.md"], "no operand is `.`");
+        out.clear();
+        just_bash::rg_walk(&listing(), None, "/", "docs/", &mut out);
+        assert_eq!(shown(&out), ["docs/b.md", "docs/sub/c.md"], "no hidden files, no node_modules");
     }
 
     #[test]
     fn a_scratch_directory_is_handed_to_the_command_in_its_place() {
         let mut out = Vec::new();
         walk(&listing(), Some("/b"), "/", "/", &mut out);
-        assert_eq!(shown(&out), ["//a.md", "keep://b", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
+        assert_eq!(
+            shown(&out),
+            ["/a.md", "keep:/b", "/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]
+        );
         out.clear();
         assert!(rg_walk(&listing(), Some("/tmp"), "/", ".", RgWalk::default(), &mut out));
-        assert_eq!(shown(&out), ["a.md", "docs/b.md", "docs/sub/c.md", "keep:tmp"]);
+        assert_eq!(shown(&out), ["./a.md", "./docs/b.md", "./docs/node_modules/x.md", "./docs/sub/c.md", "keep:./tmp"]);
         out.clear();
         walk(&listing(), Some("/tmp"), "/", "/tmp/hits", &mut out);
         assert_eq!(shown(&out), ["keep:/tmp/hits"], "a file in it is the command's to read");
@@ -287,7 +313,7 @@ mod tests {
         let args: Vec<String> = ["-r", "x", "docs/*.md", "a.md", "nope"].iter().map(|s| s.to_string()).collect();
         let g = crate::search::args::parse_grep(&args, 0);
         assert_eq!(
-            grep_read_set(&listing(), "/", &args, &g),
+            grep_read_set(&listing(), "/", &["docs/*.md", "a.md", "nope"], &g),
             ["/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md", "/a.md"]
         );
     }

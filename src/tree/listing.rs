@@ -207,6 +207,17 @@ impl Listing {
     }
 }
 
+/// A directory's children in byte order (the listing keeps JavaScript's order, which
+/// differs only where characters above U+FFFF meet U+E000..=U+FFFF).
+pub(crate) fn byte_ordered(children: &[(String, bool)]) -> std::borrow::Cow<'_, [(String, bool)]> {
+    if children.iter().all(|(n, _)| !n.bytes().any(|b| b >= 0xF0)) {
+        return std::borrow::Cow::Borrowed(children);
+    }
+    let mut sorted = children.to_vec();
+    sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    std::borrow::Cow::Owned(sorted)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

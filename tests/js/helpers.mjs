@@ -27,6 +27,9 @@ export function corpora(test, what) {
   ];
 }
 export { referenceFs } from "../../support/reference.mjs";
+import { referenceFs } from "../../support/reference.mjs";
+import { gnuReference, gnuToolsMissing } from "../../support/gnu-reference.mjs";
+export { gnuToolsMissing } from "../../support/gnu-reference.mjs";
 export { freePort } from "../../support/ports.mjs";
 
 /**
@@ -93,12 +96,119 @@ export function rng(seed) {
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
-/** Runs `cmd` through both shells and asserts the same stdout, stderr and exit code. */
-export async function sameOutput(ours, ref, cmd) {
-  const [a, b] = [await run(ours, cmd), await run(ref, cmd)];
+/** The commands chromafs may answer itself, whose reference is the real tool. */
+const ANSWERED = /^(grep|egrep|fgrep|rg|ls|find|tree|du) /;
+
+/**
+ * What command lines over `files` are compared with: `bash`, just-bash over an in-memory
+ * copy, and `gnu`, the real GNU tools and ripgrep over a copy on tmpfs (see
+ * support/gnu-reference.mjs; null where they cannot run, and `gnuMissing` says why). A
+ * line in which chromafs answered grep, egrep, fgrep, rg, ls, find, tree or du itself is
+ * compared with the real tools; any other line — other commands, and those handed to
+ * just-bash (listed in docs/concepts/native-commands.md) — with just-bash. `remove()`
+ * takes the copy away.
+ */
+export async function reference(files, { dirs = [] } = {}) {
+  const gnuMissing = gnuToolsMissing();
+  const gnu = gnuMissing ? null : gnuReference(files, dirs);
+  // A pipeline's first stage is asked of the real tools on its own too (see expectedOf).
+  if (gnu) {
+    const all = gnu.prepare.bind(gnu);
+    gnu.prepare = (lines) => all([...lines, ...lines.map((l) => pipeline(l)[0])]);
+  }
+  const mem = await referenceFs(files);
+  for (const d of dirs) await mem.mkdir(`/${d}`);
+  return { bash: newBash(mem), gnu, gnuMissing, remove: () => gnu?.remove() };
+}
+
+/** The commands `fs` (a ChromaFs or mounts) has recorded, oldest first, by mount. */
+function commandsOf(fs) {
+  const s = fs.stats();
+  return s.mounts ? Object.values(s.mounts).map((m) => m.commands) : [s.commands];
+}
+
+/** The commands recorded in `after` that `before` does not hold (the list keeps the last 32). */
+function newCommands(before, after) {
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  if (before.length < 32) return after.slice(before.length);
+  for (let k = 0; k <= before.length; k++) if (same(before.slice(k), after.slice(0, before.length - k))) return after.slice(before.length - k);
+  return after;
+}
+
+/**
+ * A line's pipeline stages, split at `|` outside quotes (not `||`): several only when the
+ * first is one of the answered commands and none after it is.
+ */
+function pipeline(cmd) {
+  const stages = [];
+  let [quote, start] = [null, 0];
+  for (let i = 0; i < cmd.length; i++) {
+    const c = cmd[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      else if (c === "\\" && quote === '"') i++;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "\\") i++;
+    else if (c === "|" && cmd[i + 1] !== "|" && cmd[i - 1] !== "|") {
+      stages.push(cmd.slice(start, i));
+      start = i + 1;
+    }
+  }
+  stages.push(cmd.slice(start));
+  const answered = (stage) => ANSWERED.test(`${stage.trim().replace(/^cd [^&;|]*&&\s*/, "")} `);
+  return stages.length > 1 && answered(stages[0]) && !stages.slice(1).some(answered) && !/[;&]/.test(stages.slice(1).join("|"))
+    ? [stages[0], stages.slice(1).join("|")]
+    : [cmd];
+}
+
+/**
+ * What the reference prints for a line chromafs answered a command of: the real tools'
+ * output; for a pipeline whose first stage is the answered command, that stage's output
+ * from the real tools fed to the rest of the line in just-bash (the reference for every
+ * other command).
+ */
+async function expectedOf(ref, cmd) {
+  const [first, rest] = pipeline(cmd);
+  if (!rest) return ref.gnu.expect(cmd);
+  const head = ref.gnu.expect(first);
+  const tail = await run(ref.bash, rest, { stdin: head.stdout });
+  return { stdout: tail.stdout, stderr: head.stderr + tail.stderr, exitCode: tail.exitCode };
+}
+
+/**
+ * Runs `cmd` through `ours` and the reference that applies, and asserts the same stdout,
+ * stderr and exit code. `ref`: a `reference(files)`, with `fs` the ChromaFs (or mounts)
+ * behind `ours`, whose stats say which commands it answered; or a plain shell, compared
+ * with as it is. Returns which reference it was ("gnu" or "just-bash").
+ */
+export async function sameOutput(ours, ref, cmd, fs) {
+  let expected;
+  let which = "just-bash";
+  let a;
+  if (ref.bash && fs) {
+    const before = commandsOf(fs);
+    a = await run(ours, cmd);
+    const fresh = commandsOf(fs).flatMap((after, i) => newCommands(before[i], after));
+    const answered = fresh.some((c) => c.native && ANSWERED.test(`${c.command} `));
+    if (answered) {
+      if (!ref.gnu) throw new Error(`${cmd}: answered natively, and the real tools are missing (${ref.gnuMissing})`);
+      [expected, which] = [await expectedOf(ref, cmd), "gnu"];
+    } else expected = await run(ref.bash, cmd);
+  } else {
+    a = await run(ours, cmd);
+    expected = await run(ref.bash ?? ref, cmd);
+  }
+  // A real tool piped into `head` stops at its next write once head has its lines, so
+  // how many files it reads (and reports on) depends on timing: its messages are the
+  // first of those it would print reading all, and so are chromafs's.
+  const stopsEarly = which === "gnu" && /\|\s*head\b/.test(cmd);
+  const [mine, theirs] = [a.stderr, expected.stderr].map((s) => s.split("\n").filter(Boolean));
+  const prefix = (p, of) => p.every((l, i) => of[i] === l);
+  const messages = stopsEarly && (prefix(mine, theirs) || prefix(theirs, mine));
   assert.deepEqual(
-    { stdout: a.stdout, stderr: a.stderr, exitCode: a.exitCode },
-    { stdout: b.stdout, stderr: b.stderr, exitCode: b.exitCode },
-    `${cmd}\nchromafs ${show(a)}\nreference ${show(b)}`,
+    { stdout: a.stdout, stderr: messages ? expected.stderr : a.stderr, exitCode: a.exitCode },
+    { stdout: expected.stdout, stderr: expected.stderr, exitCode: expected.exitCode },
+    `${cmd}\nchromafs ${show(a)}\n${which} ${show(expected)}`,
   );
+  return which;
 }

@@ -1,4 +1,4 @@
-//! Command lines as just-bash reads them.
+//! Command lines as GNU grep and ripgrep read them.
 
 use super::*;
 
@@ -7,25 +7,38 @@ fn s(v: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn grep_mirrors_just_bash() {
+fn grep_reads_its_command_line_as_gnu_grep() {
     let g = parse_grep(&s(&["-rin", "-e", "one", "-e", "two", "-A2", "-m", "3", "x", "--include=*.md", "y"]), 0);
-    assert_eq!(g.pattern.as_deref(), Some("two"), "the last -e wins");
+    assert_eq!(g.pattern.as_deref(), Some("one\ntwo"), "every -e is a pattern");
     assert!(g.ignore_case && g.recursive);
     assert_eq!(g.file_operands, vec![8, 10]);
+    assert_eq!((g.output.after, g.output.before, g.output.max_count), (Some(2), Some(0), Some(3)));
     let g = parse_grep(&s(&["-vxfpats", "x"]), 0);
     assert_eq!(g.pattern_files, s(&["pats"]));
     assert!(g.invert && g.line_regexp);
-    assert!(parse_grep(&s(&["--color=never", "x", "y"]), 0).invalid);
-    assert!(parse_grep(&s(&["-f"]), 0).invalid, "-f needs a file");
-    assert!(parse_grep(&s(&["-r"]), 0).invalid, "missing pattern");
+    assert!(parse_grep(&s(&["--color=never", "-I", "-s", "--include", "*.md", "x", "y"]), 0).usage.is_none());
+    let g = parse_grep(&s(&["x", "y", "-n", "--", "-z"]), 0);
+    assert_eq!((g.file_operands.clone(), g.output.line_numbers), (vec![1, 4], true), "options after operands");
+    assert!(parse_grep(&s(&["--ignore", "X"]), 0).ignore_case, "an unambiguous prefix");
+    let usage = |a: &[&str]| parse_grep(&s(a), 0).usage.unwrap_or_default();
+    assert!(usage(&["--co", "x"]).starts_with("grep: option '--co' is ambiguous; possibilities:"));
+    assert!(usage(&["-k", "x"]).starts_with("grep: invalid option -- 'k'\nUsage: grep"));
+    assert!(usage(&["-f"]).starts_with("grep: option requires an argument -- 'f'"));
+    assert!(usage(&["-r"]).starts_with("Usage: grep"), "missing pattern");
+    assert_eq!(usage(&["-E", "-F", "x"]), "grep: conflicting matchers specified\n");
+    assert_eq!(usage(&["-A", "x", "y"]), "grep: x: invalid context length argument\n");
+    assert_eq!(parse_grep(&s(&["-m", "-1", "x"]), 0).output.max_count, None, "a negative count is no limit");
+    assert_eq!(parse_grep(&s(&["-C1", "-A0", "x"]), 0).output.before, Some(1));
+    assert_eq!(parse_grep(&s(&["-5", "x"]), 0).output.after, Some(5));
     assert_eq!(parse_grep(&s(&["-E", "a", "b"]), 1).file_operands, vec![2], "injected words are not operands");
     assert_eq!(parse_grep(&s(&["-F", "x"]), 0).dialect(), Dialect::Fixed);
 }
 
 #[test]
-fn rg_smart_case() {
-    assert!(parse_rg(&s(&["foo"])).ignore_case());
-    assert!(!parse_rg(&s(&["Foo"])).ignore_case());
+fn rg_is_case_sensitive_unless_told() {
+    assert!(!parse_rg(&s(&["foo"])).ignore_case());
+    assert!(parse_rg(&s(&["-S", "foo"])).ignore_case());
+    assert!(!parse_rg(&s(&["-S", "Foo"])).ignore_case());
     assert!(!parse_rg(&s(&["-i", "-s", "foo"])).ignore_case());
     assert!(parse_rg(&s(&["-s", "-i", "Foo"])).ignore_case());
 }

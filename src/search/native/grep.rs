@@ -1,29 +1,34 @@
-//! grep answered in Rust, when its output is known to be just-bash's byte for byte.
+//! grep answered in Rust, as GNU grep 3.8 answers it.
 //!
 //! After planning, the pages a search reads are in memory; what is left is matching and
-//! printing, which just-bash does in JavaScript behind one filesystem call per file.
-//! [`prepare`] takes the parsed command ([`Job`]) over its whole scope, and accepts it
-//! only when every flag, pattern and operand is one whose output is modelled here (a
-//! narrowing then takes away the files that cannot match): the [`engine`](crate::search::pattern::engine)
-//! matches the same lines and spans and the [`printer`] prints them the
-//! same way. Anything else is [`Unsupported`], with the reason, and the command runs in
-//! just-bash as before.
+//! printing. [`prepare`] takes the parsed command ([`Job`]) over its whole scope, and
+//! accepts it when every flag, pattern and operand is one whose output is modelled here
+//! (a narrowing then takes away the files that cannot match): the
+//! [`engine`](crate::search::pattern::engine) matches the lines and the [`printer`]
+//! prints them as GNU grep does — names as its walk spells them, `--` between context
+//! groups, `binary file matches` for a page with a NUL, errors in its words and exit
+//! status 2 for them. Anything else is [`Unsupported`], with the reason, and the command
+//! runs in just-bash.
 
 use super::early_stop::EarlyStop;
 use super::page::{page_text, read_page};
-use super::printer::{self, Options};
+use super::printer::{self, Groups, Options};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
-use crate::search::args::GrepArgs;
+use crate::search::args::{BinaryFiles, Directories, GrepArgs};
 use crate::search::job::{Job, Parsed, Walked};
-use crate::search::pattern::engine::{Engine, Flags};
+use crate::search::pattern::engine::{Engine, Flags, Tool};
+use crate::search::pattern::gnu;
 use crate::search::pattern::rewrite::Dialect;
 use crate::search::view::SessionView;
-use crate::search::walk::{has_glob, Target};
+use crate::search::walk::Target;
 use crate::tree::listing::Node;
+
+/// How far into a file GNU grep looks for a NUL before it prints its first line.
+const BINARY_SAMPLE: usize = 32 * 1024;
 
 /// One operand or walked file, in the order grep handles them.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +37,8 @@ pub(super) enum Input {
         shown: String,
         path: String,
     },
+    /// Standard input, named as grep names it.
+    Stdin(String),
     /// A directory named without `-r`.
     Dir(String),
     Missing(String),
@@ -40,36 +47,58 @@ pub(super) enum Input {
 /// A grep command that can be answered here.
 #[derive(Debug)]
 pub(crate) struct NativeGrep {
-    engine: Engine,
+    /// `None` for a usage error, which is all it prints.
+    engine: Option<Engine>,
     g: GrepArgs,
     pub(super) inputs: Vec<Input>,
     show_filename: bool,
+    /// Standard input's text, for the operand `-`.
+    stdin: String,
 }
 
 fn glob_matches(glob: &str, name: &str) -> Result<bool, Unsupported> {
-    Ok(Glob::just_bash(glob, false, true)?.matches(name).unwrap_or(false))
+    Ok(Glob::fnmatch(glob, false)?.matches(name).unwrap_or(false))
 }
 
-/// Whether `--include`/`--exclude` let grep read a file named `shown`.
-fn selected(g: &GrepArgs, shown: &str) -> Result<bool, Unsupported> {
+/// Whether `--include`/`--exclude` let grep read a file named `shown`: the last glob
+/// that matches its name decides, and with no match a file is read unless the first
+/// glob given is an `--include`.
+fn selected(args: &[String], shown: &str) -> Result<bool, Unsupported> {
     let base = match shown.rsplit('/').next() {
         Some("") | None => shown,
         Some(b) => b,
     };
-    for x in &g.output.exclude {
-        if glob_matches(x, base)? {
-            return Ok(false);
+    let mut read: Option<bool> = None;
+    let mut first_include = None;
+    for (include, glob) in filters(args) {
+        first_include.get_or_insert(include);
+        if glob_matches(glob, base)? {
+            read = Some(include);
         }
     }
-    if g.output.include.is_empty() {
-        return Ok(true);
-    }
-    for x in &g.output.include {
-        if glob_matches(x, base)? {
-            return Ok(true);
+    Ok(read.unwrap_or(first_include != Some(true)))
+}
+
+/// The `--include` (true) and `--exclude` (false) globs of a command line, in order.
+fn filters(args: &[String]) -> impl Iterator<Item = (bool, &str)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "--" {
+            break;
         }
+        for (name, include) in [("--include", true), ("--exclude", false)] {
+            if let Some(v) = a.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+                out.push((include, v));
+            } else if a == name && i + 1 < args.len() {
+                out.push((include, args[i + 1].as_str()));
+                i += 1;
+            }
+        }
+        i += 1;
     }
-    Ok(false)
+    out.into_iter()
 }
 
 /// Whether `--exclude-dir` stops grep's walk from `op` before it reaches the file
@@ -97,52 +126,77 @@ fn under_excluded_dir(g: &GrepArgs, op: &str, shown: &str, path: &str, place: Pl
     Ok(false)
 }
 
-/// The inputs of a recursive grep, and how many files it searches.
-fn recursive_inputs(g: &GrepArgs, place: Place, walked: &[Walked]) -> Result<(Vec<Input>, usize), Unsupported> {
+/// The inputs of a recursive grep.
+fn recursive_inputs(job: &Job, place: Place, walked: &[Walked]) -> Result<Vec<Input>, Unsupported> {
+    let Parsed::Grep(g) = &job.parsed else { return Ok(Vec::new()) };
     let mut inputs = Vec::new();
     for Walked { operand: op, targets, .. } in walked {
+        if op == "-" {
+            inputs.push(Input::Stdin(g.output.label.clone().unwrap_or_else(|| "(standard input)".into())));
+            continue;
+        }
         let full = path::resolve(place.cwd, op);
         let null = [Target::File { shown: op.to_string(), path: full.clone() }];
         let targets = if full == DEV_NULL { &null[..] } else { &targets[..] };
         for t in targets.iter().cloned() {
             match t {
                 Target::File { shown, path }
-                    if selected(g, &shown)? && !under_excluded_dir(g, op, &shown, &path, place)? =>
+                    if selected(&job.args, &shown)? && !under_excluded_dir(g, op, &shown, &path, place)? =>
                 {
                     inputs.push(Input::File { shown, path })
                 }
                 Target::File { .. } => {}
-                // A missing operand is skipped silently by grep's walk.
-                Target::Keep(_) if place.scratch.is_none() => {}
-                Target::Keep(_) => return Err(Unsupported::new("the scratch directory is searched by just-bash")),
+                Target::Keep(k) => {
+                    place.check(&path::resolve(place.cwd, &k))?;
+                    inputs.push(Input::Missing(k));
+                }
             }
         }
     }
-    let n = inputs.len();
-    Ok((inputs, n))
+    Ok(inputs)
 }
 
-/// The inputs of a grep without `-r`, and how many operands it has.
-fn plain_inputs(g: &GrepArgs, place: Place, operands: &[&str]) -> Result<(Vec<Input>, usize), Unsupported> {
+/// The inputs of a grep without `-r`.
+fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>, Unsupported> {
+    let Parsed::Grep(g) = &job.parsed else { return Ok(Vec::new()) };
     let mut inputs = Vec::new();
     for op in operands {
-        if !selected(g, op)? {
-            continue;
-        }
         let full = path::resolve(place.cwd, op);
         let shown = op.to_string();
-        inputs.push(if full == DEV_NULL {
+        let input = if *op == "-" {
+            Input::Stdin(g.output.label.clone().unwrap_or_else(|| "(standard input)".into()))
+        } else if full == DEV_NULL {
             Input::File { shown, path: full }
         } else {
             place.check(&full)?;
             match place.listing.get(&full) {
                 Some(Node::File(_)) => Input::File { shown, path: full },
+                Some(Node::Dir(_)) if g.output.directories == Directories::Skip => continue,
                 Some(Node::Dir(_)) => Input::Dir(shown),
                 None => Input::Missing(shown),
             }
-        });
+        };
+        if matches!(input, Input::File { .. }) && !selected(&job.args, op)? {
+            continue;
+        }
+        inputs.push(input);
     }
-    Ok((inputs, operands.len()))
+    Ok(inputs)
+}
+
+/// Refuses what is not modelled here.
+fn modelled(g: &GrepArgs) -> Result<(), Unsupported> {
+    let o = &g.output;
+    if g.help {
+        return Err(Unsupported::new("--help and -V are just-bash's"));
+    }
+    if !g.pattern_files.is_empty() || !g.exclude_from.is_empty() {
+        return Err(Unsupported::new("-f and --exclude-from are left to just-bash"));
+    }
+    if o.null_data || o.initial_tab || o.color {
+        return Err(Unsupported::new("-z, -T and --color=always are left to just-bash"));
+    }
+    Ok(())
 }
 
 /// Accepts a grep command whose output is modelled here.
@@ -150,28 +204,73 @@ pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported
     let Parsed::Grep(g) = &job.parsed else {
         return Err(Unsupported::new("only grep is answered here"));
     };
-    if g.dialect() == Dialect::Perl {
-        return Err(Unsupported::new("-P is left to just-bash"));
+    if g.usage.is_some() {
+        let none = (Vec::new(), String::new());
+        return Ok(NativeGrep { engine: None, g: g.clone(), inputs: none.0, show_filename: false, stdin: none.1 });
     }
-    if g.help || g.invalid {
-        return Err(Unsupported::new("help and usage errors are just-bash's"));
+    let mut operands = job.operands();
+    modelled(g)?;
+    if operands.is_empty() {
+        operands.push("-");
     }
-    if !g.pattern_files.is_empty() || g.output.odd_number {
-        return Err(Unsupported::new("-f and unusual numbers are left to just-bash"));
+    if operands.contains(&"-") && job.stdin.is_none() {
+        return Err(Unsupported::new("stdin is read by just-bash"));
     }
-    let operands = job.operands();
-    if operands.is_empty() || operands.iter().any(|o| *o == "-" || has_glob(o)) {
-        return Err(Unsupported::new("stdin and globs are read by just-bash"));
+    // Patterns GNU grep rejects: a message for each (the same pattern given twice, once),
+    // and nothing read.
+    if matches!(g.dialect(), Dialect::Basic | Dialect::Extended) {
+        let extended = g.dialect() == Dialect::Extended;
+        let mut seen = std::collections::HashSet::new();
+        let messages: String = job
+            .patterns
+            .iter()
+            .filter(|p| seen.insert(p.as_str()))
+            .filter_map(|p| gnu::error_of(p, extended))
+            .map(|m| format!("grep: {m}\n"))
+            .collect();
+        if !messages.is_empty() {
+            let mut g = g.clone();
+            g.usage = Some(messages);
+            return Ok(NativeGrep { engine: None, g, inputs: Vec::new(), show_filename: false, stdin: String::new() });
+        }
     }
-    let flags = Flags { dialect: g.dialect(), ignore_case: g.ignore_case, word: g.output.word, line: g.line_regexp };
+    let flags = Flags {
+        dialect: g.dialect(),
+        ignore_case: g.ignore_case,
+        word: g.output.word,
+        line: g.line_regexp,
+        tool: Tool::Gnu,
+    };
     let engine = Engine::new(&job.patterns, flags)?;
     if g.output.only_matching && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
-    let (inputs, files) =
-        if g.recursive { recursive_inputs(g, place, job.walked(place))? } else { plain_inputs(g, place, &operands)? };
-    let show_filename = (files > 1 || g.recursive) && !g.output.no_filename;
-    Ok(NativeGrep { engine, g: g.clone(), inputs, show_filename })
+    if g.output.only_matching && !engine.spans_exact {
+        return Err(Unsupported::new("-o with a pattern whose longest matches are not its first ones"));
+    }
+    let inputs = if g.recursive {
+        recursive_inputs(job, place, job.walked(place))?
+    } else {
+        plain_inputs(job, place, &operands)?
+    };
+    // With one operand, names are printed only for the files a directory holds.
+    let single_dir = g.recursive
+        && operands.len() == 1
+        && (operands[0].is_empty()
+            || matches!(place.listing.get(&path::resolve(place.cwd, operands[0])), Some(Node::Dir(_))));
+    let show_filename = g.output.with_filename.unwrap_or(operands.len() > 1 || single_dir);
+    let stdin = job.stdin.clone().unwrap_or_default();
+    Ok(NativeGrep { engine: Some(engine), g: g.clone(), inputs, show_filename, stdin })
+}
+
+/// Whether GNU grep takes a page for binary: a NUL in it. `Err` when the NUL lies past
+/// what grep reads before it prints (it may then have printed lines already).
+fn is_binary(text: &str) -> Result<bool, ()> {
+    match memchr::memchr(0, text.as_bytes()) {
+        None => Ok(false),
+        Some(at) if at < BINARY_SAMPLE => Ok(true),
+        Some(_) => Err(()),
+    }
 }
 
 impl NativeGrep {
@@ -183,69 +282,124 @@ impl NativeGrep {
         })
     }
 
+    /// How one file's lines are printed.
+    fn options<'a>(&'a self, shown: &'a str, names_only: bool) -> Options<'a> {
+        let o = &self.g.output;
+        Options {
+            invert: self.g.invert,
+            line_numbers: o.line_numbers,
+            count: self.g.count && !names_only,
+            count_matches: false,
+            only_matching: o.only_matching,
+            context_with_matches: false,
+            before: if names_only { 0 } else { o.before.unwrap_or(0) },
+            after: if names_only { 0 } else { o.after.unwrap_or(0) },
+            max_count: if names_only { Some(1).min(o.max_count) } else { o.max_count },
+            filename: self.show_filename.then_some(shown),
+            null_after_name: o.null,
+            byte_offset: o.byte_offset,
+            separator: o.group_separator.as_deref(),
+        }
+    }
+
     /// Runs the command over the session's pages. `None` when a page holds text the
     /// engine cannot answer for (see [`Engine::exact_on`]): the command then goes to
     /// just-bash, and the pages read so far stay in the cache for it.
     pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
-        let o = &self.g.output;
+        let Some(engine) = &self.engine else {
+            let usage = self.g.usage.clone().unwrap_or_default();
+            return Some(Printed { stdout: String::new(), stderr: usage, exit_code: 2 });
+        };
+        let (o, quiet_errors) = (&self.g.output, self.g.output.no_messages);
         let (mut stdout, mut stderr) = (String::new(), String::new());
         let (mut any_match, mut any_error) = (false, false);
-        let mut scratch = String::new();
+        let (mut scratch, mut groups) = (String::new(), Groups::default());
+        let error = |stderr: &mut String, line: String| {
+            if !quiet_errors {
+                stderr.push_str(&line);
+            }
+        };
         // Past the last operand that is not a file, no input can print to stderr.
-        let files_only_from = self.inputs.iter().rposition(|i| !matches!(i, Input::File { .. })).map_or(0, |i| i + 1);
+        let files_only_from =
+            self.inputs.iter().rposition(|i| !matches!(i, Input::File { .. } | Input::Stdin(_))).map_or(0, |i| i + 1);
+        let names_only = o.files_with_matches || self.g.files_without_match || o.quiet;
+        // `-m 0` reads nothing, and says nothing, unless files without a match are listed.
+        if o.max_count == Some(0) && !self.g.files_without_match {
+            return Some(Printed { stdout: String::new(), stderr: String::new(), exit_code: 1 });
+        }
         for (at, input) in self.inputs.iter().enumerate() {
             let (shown, path) = match input {
-                Input::File { shown, path } => (shown, path),
+                Input::File { shown, path } => (shown, Some(path)),
+                Input::Stdin(label) => (label, None),
+                // A directory read as a file: an error, then a file without lines (counted
+                // as 0, listed by -L).
                 Input::Dir(op) => {
-                    stderr.push_str(&format!("grep: {op}: Is a directory\n"));
-                    continue;
+                    any_error = true;
+                    error(&mut stderr, format!("grep: {op}: Is a directory\n"));
+                    (op, None)
                 }
                 Input::Missing(op) => {
-                    stderr.push_str(&format!("grep: {op}: No such file or directory\n"));
                     any_error = true;
+                    error(&mut stderr, format!("grep: {op}: No such file or directory\n"));
                     continue;
                 }
             };
-            if taken.as_mut().is_some_and(|t| !t.may_read(view, path)) {
-                return None;
-            }
-            let content = match read_page(view, path).await {
-                Ok(bytes) => bytes,
-                Err(_) => {
-                    stderr.push_str(&format!("grep: {shown}: No such file or directory\n"));
-                    any_error = true;
-                    continue;
+            let page = match path {
+                Some(path) => {
+                    if taken.as_mut().is_some_and(|t| !t.may_read(view, path)) {
+                        return None;
+                    }
+                    match read_page(view, path).await {
+                        Ok(page) => Some(page),
+                        Err(_) => {
+                            any_error = true;
+                            error(&mut stderr, format!("grep: {shown}: No such file or directory\n"));
+                            continue;
+                        }
+                    }
                 }
+                None => None,
             };
-            let content = page_text(&content);
-            if !self.engine.exact_on(&content) {
+            let content = match (&page, input) {
+                // A page that is not UTF-8 is left to just-bash.
+                (Some(page), _) => page_text(page.as_str().map(|_| page)?),
+                (None, Input::Dir(_)) => std::borrow::Cow::Borrowed(""),
+                (None, _) => std::borrow::Cow::Borrowed(self.stdin.as_str()),
+            };
+            if !engine.exact_on(&content) {
                 return None;
             }
-            let names_only = o.files_with_matches || self.g.files_without_match || o.quiet;
-            let opts = Options {
-                invert: self.g.invert,
-                line_numbers: o.line_numbers,
-                count: self.g.count && !names_only,
-                only_matching: o.only_matching,
-                before: if names_only { 0 } else { o.before },
-                after: if names_only { 0 } else { o.after },
-                max_count: if names_only { 1 } else { o.max_count },
-                filename: self.show_filename.then_some(shown.as_str()),
+            let binary = o.binary != BinaryFiles::Text && is_binary(&content).ok()?;
+            // In a binary file GNU grep takes a NUL for the end of a line.
+            let lines_of_binary;
+            let content: &str = match (binary, o.binary) {
+                (true, BinaryFiles::WithoutMatch) => "",
+                (true, _) => {
+                    lines_of_binary = content.replace('\0', "\n");
+                    &lines_of_binary
+                }
+                (false, _) => &content,
             };
-            let out = if names_only { &mut scratch } else { &mut stdout };
+            let opts = self.options(shown, names_only);
+            // A binary file's lines are not printed: it is said to match instead.
+            let hide_lines = binary && !names_only && !self.g.count;
+            let out = if names_only || hide_lines { &mut scratch } else { &mut stdout };
             let matched = if names_only && !self.g.invert {
-                printer::any_match(&content, &self.engine)
+                max_allows(o.max_count) && printer::any_match(content, engine)
             } else {
-                printer::search(&content, &self.engine, &opts, out)
+                printer::search(content, engine, &opts, out, &mut groups)
             };
             scratch.clear();
             if matched && o.quiet {
-                return Some(Printed { stdout: String::new(), stderr: String::new(), exit_code: 0 });
+                return Some(Printed { stdout: String::new(), stderr, exit_code: 0 });
             }
             any_match |= matched;
+            if matched && hide_lines {
+                stderr.push_str(&format!("grep: {shown}: binary file matches\n"));
+            }
             if matched && o.files_with_matches || !matched && self.g.files_without_match {
                 stdout.push_str(shown);
-                stdout.push('\n');
+                stdout.push(if o.null { '\0' } else { '\n' });
             }
             // The status is 0 from the first match on (an error would have made it 2).
             let settled = any_match && !any_error && at >= files_only_from;
@@ -253,16 +407,15 @@ impl NativeGrep {
                 break;
             }
         }
-        let exit_code = if any_error {
-            2
-        } else if any_match {
-            0
-        } else {
-            1
-        };
+        let exit_code = if any_error { 2 } else { i32::from(!any_match) };
         if o.quiet {
-            return Some(Printed { stdout: String::new(), stderr: String::new(), exit_code });
+            stdout.clear();
         }
         Some(Printed { stdout, stderr, exit_code })
     }
+}
+
+/// Whether `-m` lets a file be searched at all (`-m 0` reads nothing).
+fn max_allows(max: Option<u64>) -> bool {
+    max != Some(0)
 }

@@ -1,5 +1,5 @@
 //! A search command answered in Rust: grep (and egrep, fgrep) or rg, printing exactly what
-//! just-bash's would.
+//! GNU grep 3.8 or ripgrep 15 would.
 //!
 //! The two share the page reader ([`page`]) and the [`printer`]; what differs is what
 //! they read and how they name it ([`grep`], [`rg`]). When their output goes to `head`,

@@ -1,12 +1,12 @@
-//! What grep prints for one file, exactly as just-bash's `searchContent` prints it.
+//! What grep or rg prints for one file, as GNU grep and ripgrep print it.
 //!
-//! just-bash splits a file on `\n` (a final empty line does not count), tests each line,
-//! and prints `file:line:text`, counts, `-o` matches or context groups with `--` between
-//! them. Its quirks are kept: context separators never cross files, `-o` prints context
-//! lines too, `-m 0` means no limit, and a count follows `-o` by counting matches.
+//! A file is split on `\n` (a final empty line does not count), each line tested, and
+//! the selected ones printed as `file:line:text`, as counts, as `-o` matches, or in
+//! context groups with a separator between groups that are not adjacent — across files
+//! too, for grep. Under `-o` the context lines themselves are not printed, but the
+//! groups they would form still are separated, as GNU grep does.
 
 use crate::search::pattern::engine::{Engine, Line};
-use std::collections::HashSet;
 use std::fmt::Write;
 
 /// How one file's lines are printed.
@@ -15,13 +15,30 @@ pub(crate) struct Options<'a> {
     pub invert: bool,
     pub line_numbers: bool,
     pub count: bool,
+    /// With `count`: count matches rather than lines (rg `--count-matches`, `-co`).
+    pub count_matches: bool,
     pub only_matching: bool,
+    /// Under `-o`, context lines are printed too (ripgrep; GNU grep prints none).
+    pub context_with_matches: bool,
     pub before: u64,
     pub after: u64,
-    /// 0: no limit.
-    pub max_count: u64,
+    /// `None`: no limit.
+    pub max_count: Option<u64>,
     /// The name printed before each line, when there is one.
     pub filename: Option<&'a str>,
+    /// `-Z`: the name is followed by a NUL rather than `:`/`-`.
+    pub null_after_name: bool,
+    /// `-b`: the byte offset of each line (or match) in the file.
+    pub byte_offset: bool,
+    /// Printed between context groups that are not adjacent; `None`: nothing.
+    pub separator: Option<&'a str>,
+}
+
+/// What the files printed so far leave for the next: whether a context group has been
+/// printed (so the next one is separated from it).
+#[derive(Debug, Default)]
+pub(crate) struct Groups {
+    pub printed: bool,
 }
 
 /// Whether `content` holds a line `engine` matches, as [`search`] would say, without
@@ -30,13 +47,16 @@ pub(crate) fn any_match(content: &str, engine: &Engine) -> bool {
     let folded = engine.folds().then(|| content.to_ascii_lowercase());
     match engine.any_line(content, folded.as_deref().unwrap_or(content)) {
         Some(found) => found,
-        None => search(content, engine, &Options { max_count: 1, ..Options::default() }, &mut String::new()),
+        None => {
+            let first = Options { max_count: Some(1), ..Options::default() };
+            search(content, engine, &first, &mut String::new(), &mut Groups::default())
+        }
     }
 }
 
 /// Searches `content`, appends what grep prints for it to `out`, and says whether a line
 /// was selected.
-pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut String) -> bool {
+pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut String, groups: &mut Groups) -> bool {
     let folded = engine.folds().then(|| content.to_ascii_lowercase());
     let searched = folded.as_deref().unwrap_or(content);
     if !o.invert && !engine.may_match(searched) {
@@ -57,13 +77,13 @@ pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut Stri
         lines.pop();
         starts.pop();
     }
-    let t = Text { candidates: engine.candidates(searched, &starts), lines, engine: Some(engine) };
+    let t = Text { candidates: engine.candidates(searched, &starts), lines, starts, engine: Some(engine) };
     if o.count {
         count(&t, o, out)
     } else if o.before == 0 && o.after == 0 {
         plain(&t, o, out)
     } else {
-        with_context(&t, o, out)
+        with_context(&t, o, out, groups)
     }
 }
 
@@ -71,6 +91,8 @@ pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut Stri
 #[derive(Default)]
 struct Text<'a> {
     lines: Vec<Line<'a>>,
+    /// Where each line starts in the file.
+    starts: Vec<usize>,
     candidates: Option<Vec<bool>>,
     engine: Option<&'a Engine>,
 }
@@ -86,106 +108,130 @@ impl<'a> Text<'a> {
             None => Box::new(std::iter::empty()),
         }
     }
+
+    /// Whether line `i` is selected (matches, or under `-v` does not).
+    fn selected(&self, i: usize, o: &Options) -> bool {
+        self.is_match(i) != o.invert
+    }
 }
 
 fn count(t: &Text, o: &Options, out: &mut String) -> bool {
-    let by_match = o.only_matching && !o.invert;
-    let n: usize = (0..t.lines.len())
-        .map(|i| {
-            if by_match {
-                if t.candidates.as_ref().is_none_or(|c| c[i]) {
-                    t.matches(i).count()
-                } else {
-                    0
-                }
-            } else {
-                usize::from(t.is_match(i) != o.invert)
-            }
-        })
-        .sum();
-    match o.filename {
-        Some(f) => writeln!(out, "{f}:{n}").unwrap(),
-        None => writeln!(out, "{n}").unwrap(),
+    let by_match = o.count_matches && !o.invert;
+    let limit = o.max_count.unwrap_or(u64::MAX);
+    let (mut lines, mut n) = (0u64, 0usize);
+    for i in 0..t.lines.len() {
+        if lines >= limit {
+            break;
+        }
+        if !t.selected(i, o) {
+            continue;
+        }
+        lines += 1;
+        n += if by_match { t.matches(i).count() } else { 1 };
     }
-    n > 0
-}
-
-fn prefix(out: &mut String, o: &Options, line: usize, sep: char) {
     if let Some(f) = o.filename {
         out.push_str(f);
-        out.push(sep);
+        out.push(if o.null_after_name { '\0' } else { ':' });
+    }
+    writeln!(out, "{n}").unwrap();
+    lines > 0
+}
+
+fn prefix(out: &mut String, o: &Options, line: usize, offset: usize, sep: char) {
+    if let Some(f) = o.filename {
+        out.push_str(f);
+        out.push(if o.null_after_name { '\0' } else { sep });
     }
     if o.line_numbers {
         write!(out, "{}{sep}", line + 1).unwrap();
     }
+    if o.byte_offset {
+        write!(out, "{offset}{sep}").unwrap();
+    }
 }
 
-/// A selected line: the line, or its matches under `-o`.
-fn selected(t: &Text, i: usize, o: &Options, out: &mut String) {
+/// A selected line: the line, or its matches under `-o` (none under `-v`).
+fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
     let line = t.lines[i];
     if o.only_matching {
-        for m in t.matches(i) {
-            prefix(out, o, i, ':');
+        if o.invert {
+            return;
+        }
+        let base = line.text.as_ptr() as usize;
+        for m in t.matches(i).filter(|m| !m.is_empty()) {
+            prefix(out, o, i, t.starts[i] + (m.as_ptr() as usize - base), ':');
             out.push_str(m);
             out.push('\n');
         }
     } else {
-        prefix(out, o, i, ':');
+        prefix(out, o, i, t.starts[i], ':');
         out.push_str(line.text);
         out.push('\n');
     }
 }
 
 fn plain(t: &Text, o: &Options, out: &mut String) -> bool {
+    let limit = o.max_count.unwrap_or(u64::MAX);
     let mut n = 0;
     for i in 0..t.lines.len() {
-        if o.max_count > 0 && n >= o.max_count {
+        if n >= limit {
             break;
         }
-        if t.is_match(i) != o.invert {
+        if t.selected(i, o) {
             n += 1;
-            selected(t, i, o, out);
+            print_selected(t, i, o, out);
         }
     }
     n > 0
 }
 
-fn with_context(t: &Text, o: &Options, out: &mut String) -> bool {
+fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) -> bool {
     let lines = &t.lines;
+    let limit = o.max_count.unwrap_or(u64::MAX);
     let mut hits = Vec::new();
     for i in 0..lines.len() {
-        if o.max_count > 0 && hits.len() as u64 >= o.max_count {
+        if hits.len() as u64 >= limit {
             break;
         }
-        if t.is_match(i) != o.invert {
+        if t.selected(i, o) {
             hits.push(i);
         }
     }
-    let mut printed = HashSet::new();
+    // The last line printed (or, under -o, that would have been), in this file.
     let mut last: Option<usize> = None;
-    let context = |i: usize, printed: &mut HashSet<usize>, last: &mut Option<usize>, out: &mut String| {
-        if printed.insert(i) {
+    let context = |i: usize, last: &mut Option<usize>, out: &mut String| {
+        if last.is_none_or(|l| i > l) {
             *last = Some(i);
-            prefix(out, o, i, '-');
-            out.push_str(lines[i].text);
-            out.push('\n');
+            if !o.only_matching || o.context_with_matches {
+                prefix(out, o, i, t.starts[i], '-');
+                out.push_str(lines[i].text);
+                out.push('\n');
+            }
         }
     };
     for &hit in &hits {
-        let start = hit.saturating_sub(o.before as usize);
-        if last.is_some_and(|l| start > l + 1) {
-            out.push_str("--\n");
+        let start = hit.saturating_sub(o.before as usize).max(last.map_or(0, |l| l + 1));
+        let adjacent = last.is_some_and(|l| start <= l + 1);
+        if groups.printed && !adjacent {
+            if let Some(sep) = o.separator {
+                out.push_str(sep);
+                out.push('\n');
+            }
         }
+        groups.printed = true;
         for i in start..hit {
-            context(i, &mut printed, &mut last, out);
+            context(i, &mut last, out);
         }
-        if printed.insert(hit) {
-            last = Some(hit);
-            selected(t, hit, o, out);
-        }
+        last = Some(hit);
+        print_selected(t, hit, o, out);
         let end = (lines.len() - 1).min(hit.saturating_add(o.after as usize));
         for i in hit + 1..=end {
-            context(i, &mut printed, &mut last, out);
+            // A selected line within the after-context of a hit is printed as a match
+            // only when it is one of the hits; past the limit, as context.
+            if hits.binary_search(&i).is_ok() {
+                break;
+            }
+            context(i, &mut last, out);
         }
     }
     !hits.is_empty()
@@ -194,14 +240,14 @@ fn with_context(t: &Text, o: &Options, out: &mut String) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::pattern::engine::Flags;
+    use crate::search::pattern::engine::{Flags, Tool};
     use crate::search::pattern::rewrite::Dialect;
 
     fn grep(content: &str, pattern: &str, o: Options) -> (String, bool) {
-        let flags = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false };
+        let flags = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false, tool: Tool::Gnu };
         let e = Engine::new(&[pattern.to_string()], flags).unwrap();
         let mut out = String::new();
-        let matched = search(content, &e, &o, &mut out);
+        let matched = search(content, &e, &o, &mut out, &mut Groups::default());
         (out, matched)
     }
 
@@ -214,11 +260,16 @@ mod tests {
         invert: false,
         line_numbers: false,
         count: false,
+        count_matches: false,
         only_matching: false,
+        context_with_matches: false,
         before: 0,
         after: 0,
-        max_count: 0,
+        max_count: None,
         filename: None,
+        null_after_name: false,
+        byte_offset: false,
+        separator: Some("--"),
     };
 
     #[test]
@@ -233,17 +284,33 @@ mod tests {
     fn counts_and_max_count() {
         assert_eq!(out(TEXT, "a", Options { count: true, ..NONE }), "3\n");
         assert_eq!(out(TEXT, "a", Options { count: true, invert: true, filename: Some("f"), ..NONE }), "f:6\n");
-        assert_eq!(out("aa a\n", "a", Options { count: true, only_matching: true, ..NONE }), "3\n");
+        assert_eq!(out("aa a\n", "a", Options { count: true, only_matching: true, ..NONE }), "1\n", "-co counts lines");
+        assert_eq!(out("aa a\n", "a", Options { count: true, count_matches: true, ..NONE }), "3\n");
         assert_eq!(out(TEXT, "z", Options { count: true, ..NONE }), "0\n", "a page without the literal still counts");
-        assert_eq!(out(TEXT, "a", Options { max_count: 2, ..NONE }), "a1\na2\n");
+        assert_eq!(out(TEXT, "a", Options { max_count: Some(2), ..NONE }), "a1\na2\n");
+        assert_eq!(out(TEXT, "a", Options { max_count: Some(0), ..NONE }), "", "-m 0 selects nothing");
+        assert_eq!(out(TEXT, "a", Options { max_count: Some(1), count: true, ..NONE }), "1\n");
     }
 
     #[test]
     fn context_groups_are_separated() {
         let o = Options { before: 1, after: 1, line_numbers: true, ..NONE };
         assert_eq!(out(TEXT, "a", o), "1:a1\n2-b\n3-c\n4:a2\n5-d\n--\n8-g\n9:a3\n");
-        let o = Options { after: 1, only_matching: true, ..NONE };
-        assert_eq!(out("xa1\ny\n", "a.", o), "a1\ny\n", "-o prints context lines too");
+        let o = Options { before: 1, after: 1, only_matching: true, ..NONE };
+        assert_eq!(out(TEXT, "a.", o), "a1\na2\n--\na3\n", "-o prints no context lines, but separates groups");
+        let mut groups = Groups::default();
+        let (e, o) = (
+            Engine::new(
+                &["a".into()],
+                Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false, tool: Tool::Gnu },
+            )
+            .unwrap(),
+            Options { after: 1, ..NONE },
+        );
+        let mut two = String::new();
+        search("a\n", &e, &o, &mut two, &mut groups);
+        search("a\n", &e, &o, &mut two, &mut groups);
+        assert_eq!(two, "a\n--\na\n", "groups of different files are separated");
     }
 
     #[test]
@@ -255,10 +322,16 @@ mod tests {
         for ignore_case in [false, true] {
             for word in [false, true] {
                 for p in patterns {
-                    let flags = Flags { dialect: Dialect::Extended, ignore_case, word, line: false };
+                    let flags = Flags { dialect: Dialect::Extended, ignore_case, word, line: false, tool: Tool::Gnu };
                     let e = Engine::new(&[p.to_string()], flags).unwrap();
                     for t in texts {
-                        let full = search(t, &e, &Options { max_count: 1, ..NONE }, &mut String::new());
+                        let full = search(
+                            t,
+                            &e,
+                            &Options { max_count: Some(1), ..NONE },
+                            &mut String::new(),
+                            &mut Groups::default(),
+                        );
                         assert_eq!(any_match(t, &e), full, "{p:?} in {t:?}, -i {ignore_case}, -w {word}");
                     }
                 }

@@ -1,18 +1,19 @@
-//! rg answered in Rust, when its output is known to be just-bash's byte for byte.
+//! rg answered in Rust, as ripgrep 15 answers it with its output not a terminal (and one
+//! thread, so that files come in the walk's order).
 //!
-//! just-bash's rg differs from its grep in what it reads and how it names it, not in how
-//! it prints a file: both end in the same `searchContent`, which [`printer`] follows.
-//! What is rg's own is modelled here: its command line (the last of `-i`/`-s`/`-S` wins,
-//! smart case by default), its pattern (several joined as `(?:a)|(?:b)`, compiled in
-//! Perl mode), its walk (hidden files, `node_modules` and friends skipped, `--max-depth`),
-//! one sort of every path, `-g`/`-t` filters, files with a NUL near the start skipped,
-//! line numbers on unless a single file is named, names printed once with `--heading`,
-//! counts of zero left out. Ignore files, `--replace`, `--json`, columns, byte offsets,
-//! multiline and the other forms are [`Unsupported`] and run in just-bash.
+//! What is rg's own is modelled here: its command line (case-sensitive unless `-i`, or
+//! `-S` with a lower-case pattern; the last of `-i`/`-s`/`-S` wins), its pattern (several
+//! joined as `(?:a)|(?:b)`), its walk (hidden names skipped, `--max-depth`), `-g`/`-t`
+//! filters for the files the walk finds (a file named on the command line is always
+//! searched), walked files with a NUL near the start skipped, no line numbers without
+//! `-n`, a name before each line unless one file is named, names printed once with
+//! `--heading` and files then separated by an empty line, counts of zero left out, and
+//! its messages. Ignore files, `--replace`, `--json`, columns, byte offsets, multiline,
+//! standard input and the other forms are [`Unsupported`] and run in just-bash.
 
 use super::early_stop::EarlyStop;
 use super::page::read_page;
-use super::printer::{self, Options};
+use super::printer::{self, Groups, Options};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
@@ -21,128 +22,159 @@ use crate::fs::DEV_NULL;
 use crate::pages::store::lru::CachedPage;
 use crate::search::args::RgOutput;
 use crate::search::job::{Job, Parsed, Walked};
-use crate::search::pattern::engine::{rg_pattern, Engine, Flags};
+use crate::search::pattern::engine::{rg_pattern, Engine, Flags, Tool};
 use crate::search::view::SessionView;
 use crate::search::walk::Target;
 use crate::tree::listing::Node;
 use std::collections::HashSet;
 
-/// How far into a file just-bash looks for a NUL (UTF-16 code units).
-const BINARY_SAMPLE: usize = 8192;
+/// How far into a file ripgrep has read when it decides whether a file is binary: a
+/// NUL further on may come after lines it has printed (not modelled).
+const BINARY_SAMPLE: usize = 64 * 1024;
 
-/// Extensions of the file types modelled here (`rg --type-list` in just-bash).
-const TYPES: &[(&str, &[&str])] = &[
-    ("md", &[".md", ".mdx", ".markdown", ".mdown", ".mkd"]),
-    ("markdown", &[".md", ".mdx", ".markdown", ".mdown", ".mkd"]),
-    ("txt", &[".txt", ".text"]),
-    ("json", &[".json", ".jsonc", ".json5"]),
-    ("yaml", &[".yaml", ".yml"]),
-];
+/// ripgrep 15's file types (`rg --type-list`): a name, `: `, its globs joined by `, `.
+const TYPE_LIST: &str = include_str!("rg-types.txt");
+
+/// The globs of a file type, or `None` when ripgrep does not know it.
+fn type_globs(name: &str) -> Option<Vec<Glob>> {
+    let line = TYPE_LIST.lines().find(|l| l.split_once(": ").is_some_and(|(n, _)| n == name))?;
+    line.split_once(": ")?.1.split(", ").map(|g| Glob::rg(g, false).ok()).collect()
+}
 
 /// An rg command that can be answered here.
 #[derive(Debug)]
 pub(crate) struct NativeRg {
     engine: Engine,
     o: RgOutput,
-    /// `(shown, path)` of every file searched, in order.
-    files: Vec<(String, String)>,
+    /// Every file searched, in order.
+    files: Vec<RgFile>,
+    /// Operands that do not exist, as typed.
+    missing: Vec<String>,
     show_filename: bool,
     line_numbers: bool,
+    /// With no path, the walk of the working directory found nothing to search.
+    nothing_searched: bool,
 }
 
-/// An rg glob (`-g`, `--iglob`): a leading `!` negates it, and a negated glob that
-/// starts with `/` is tested on the path only ([`Glob::rg`] reads the rest).
+/// An rg glob (`-g`, `--iglob`), read as ripgrep reads it: a line of a gitignore file
+/// whose meaning is inverted (a match selects the file; `!` excludes it). A glob without
+/// a `/` (a trailing one aside) matches a name at any depth; one with a `/` matches the
+/// path from the working directory (a leading `/` only anchors it); a trailing `/`
+/// matches directories only.
 struct RgGlob {
     glob: Glob,
     negated: bool,
-    rooted: bool,
+    anchored: bool,
+    dir_only: bool,
 }
 
 impl RgGlob {
     fn new(glob: &str, ignore_case: bool) -> Result<RgGlob, Unsupported> {
         let (negated, glob) = glob.strip_prefix('!').map_or((false, glob), |g| (true, g));
-        let rooted = negated && glob.starts_with('/');
-        let glob = if rooted { &glob[1..] } else { glob };
-        Ok(RgGlob { glob: Glob::rg(glob, ignore_case)?, negated, rooted })
+        let dir_only = glob.len() > 1 && glob.ends_with('/');
+        let glob = if dir_only { &glob[..glob.len() - 1] } else { glob };
+        let anchored = glob.contains('/');
+        let glob = glob.strip_prefix('/').unwrap_or(glob);
+        Ok(RgGlob { glob: Glob::rg(glob, ignore_case)?, negated, anchored, dir_only })
     }
 
-    /// Whether it matches `s`, or the case folding on a name beyond ASCII that only
-    /// just-bash can say.
-    fn is_match(&self, s: &str) -> Result<bool, Unsupported> {
-        self.glob.matches(s).ok_or_else(|| Unsupported::new("a case-insensitive glob on a name beyond ASCII"))
+    /// Whether it matches the path `rel` (from the working directory), or the case
+    /// folding on a name beyond ASCII that is not modelled.
+    fn is_match(&self, rel: &str, is_dir: bool) -> Result<bool, Unsupported> {
+        if self.dir_only && !is_dir {
+            return Ok(false);
+        }
+        let target = if self.anchored { rel } else { rel.rsplit('/').next().unwrap_or(rel) };
+        self.glob.matches(target).ok_or_else(|| Unsupported::new("a case-insensitive glob on a name beyond ASCII"))
     }
 }
 
-/// Whether rg's `-t`/`-T`/`-g`/`--iglob` let it read the file it spells `shown`.
+/// Which files and directories rg's walk reads, as ripgrep decides it for each entry it
+/// finds: its globs first (the last one that matches decides; with a glob that selects,
+/// a file none matches is left out), then its file types, then hidden names — a hidden
+/// file a glob or a type selects is read.
 struct Filters {
-    types: Vec<&'static [&'static str]>,
-    types_not: Vec<&'static [&'static str]>,
-    /// Each group must pass on its own: `-g` globs, then `--iglob` globs.
-    groups: Vec<Vec<RgGlob>>,
+    globs: Vec<RgGlob>,
+    types: Vec<Vec<Glob>>,
+    types_not: Vec<Vec<Glob>>,
+    hidden: bool,
 }
 
 impl Filters {
     fn new(o: &RgOutput) -> Result<Filters, Unsupported> {
-        let table = |names: &[String]| -> Result<Vec<&'static [&'static str]>, Unsupported> {
+        let table = |names: &[String]| -> Result<Vec<Vec<Glob>>, Unsupported> {
             names
                 .iter()
-                .map(|n| {
-                    TYPES
-                        .iter()
-                        .find(|(t, _)| t == n)
-                        .map(|(_, e)| *e)
-                        .ok_or_else(|| Unsupported::new(format!("the file type {n:?} is left to just-bash")))
-                })
+                .map(|n| type_globs(n).ok_or_else(|| Unsupported::new(format!("the file type {n:?} is not ripgrep's"))))
                 .collect()
         };
-        let globs = |v: &[String], ci: bool| v.iter().map(|g| RgGlob::new(g, ci)).collect::<Result<Vec<_>, _>>();
-        Ok(Filters {
-            types: table(&o.types)?,
-            types_not: table(&o.types_not)?,
-            groups: vec![globs(&o.globs, o.glob_case_insensitive)?, globs(&o.iglobs, true)?],
+        let globs = o
+            .globs
+            .iter()
+            .map(|(g, ci)| RgGlob::new(g, *ci || o.glob_case_insensitive))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Filters { globs, types: table(&o.types)?, types_not: table(&o.types_not)?, hidden: o.hidden })
+    }
+
+    /// What the globs say of an entry: select (`Some(true)`), leave out, or nothing.
+    fn by_globs(&self, rel: &str, is_dir: bool) -> Result<Option<bool>, Unsupported> {
+        let mut last = None;
+        for g in &self.globs {
+            if g.is_match(rel, is_dir)? {
+                last = Some(!g.negated);
+            }
+        }
+        if last.is_none() && !is_dir && self.globs.iter().any(|g| !g.negated) {
+            return Ok(Some(false));
+        }
+        Ok(last)
+    }
+
+    /// What the file types say of a file named `name`.
+    fn by_types(&self, name: &str) -> Option<bool> {
+        let typed = |types: &[Vec<Glob>]| types.iter().flatten().any(|g| g.matches(name).unwrap_or(false));
+        if typed(&self.types_not) {
+            return Some(false);
+        }
+        if self.types.is_empty() {
+            return None;
+        }
+        Some(typed(&self.types))
+    }
+
+    /// Whether the walk reads the file `shown` found from the operand `op` (the
+    /// directories between them included), the working directory being `cwd`.
+    fn selects(&self, op: &str, shown: &str, cwd: &str) -> Result<bool, Unsupported> {
+        let rel = |p: &str| -> String {
+            let from_cwd =
+                if cwd == "/" { p.strip_prefix('/') } else { p.strip_prefix(cwd).and_then(|r| r.strip_prefix('/')) };
+            from_cwd.or_else(|| p.strip_prefix("./")).unwrap_or(p).to_string()
+        };
+        let hidden = |p: &str| !self.hidden && p.rsplit('/').next().is_some_and(|n| n.starts_with('.'));
+        // The directories below the operand, each of which the walk entered.
+        let below = shown.strip_prefix(op).unwrap_or(shown);
+        let mut dir = shown[..shown.len() - below.len()].to_string();
+        let parts: Vec<&str> = below.split('/').filter(|s| !s.is_empty()).collect();
+        for part in &parts[..parts.len().saturating_sub(1)] {
+            if !dir.is_empty() && !dir.ends_with('/') {
+                dir.push('/');
+            }
+            dir.push_str(part);
+            match self.by_globs(&rel(&dir), true)? {
+                Some(false) => return Ok(false),
+                None if hidden(&dir) => return Ok(false),
+                _ => {}
+            }
+        }
+        let name = shown.rsplit('/').next().unwrap_or(shown);
+        Ok(match self.by_globs(&rel(shown), false)? {
+            Some(selected) => selected,
+            None => match self.by_types(name) {
+                Some(selected) => selected,
+                None => !hidden(shown),
+            },
         })
     }
-
-    fn selects(&self, shown: &str) -> Result<bool, Unsupported> {
-        let name = match shown.rsplit('/').next() {
-            Some("") | None => shown,
-            Some(n) => n,
-        };
-        if !(self.types.is_empty() && self.types_not.is_empty()) {
-            if !name.is_ascii() {
-                return Err(Unsupported::new("a file type test on a name beyond ASCII"));
-            }
-            let lower = name.to_ascii_lowercase();
-            let typed = |exts: &[&[&str]]| exts.iter().any(|e| e.iter().any(|x| lower.ends_with(x)));
-            if (!self.types.is_empty() && !typed(&self.types)) || typed(&self.types_not) {
-                return Ok(false);
-            }
-        }
-        for g in &self.groups {
-            if !passes(g, name, shown)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-}
-
-fn passes(globs: &[RgGlob], name: &str, shown: &str) -> Result<bool, Unsupported> {
-    let either = |g: &RgGlob| Ok::<bool, Unsupported>(g.is_match(name)? || g.is_match(shown)?);
-    let positive: Vec<&RgGlob> = globs.iter().filter(|g| !g.negated).collect();
-    let mut any = positive.is_empty();
-    for g in positive {
-        any |= either(g)?;
-    }
-    if !any {
-        return Ok(false);
-    }
-    for g in globs.iter().filter(|g| g.negated) {
-        if if g.rooted { g.is_match(shown)? } else { either(g)? } {
-            return Ok(false);
-        }
-    }
-    Ok(true)
 }
 
 /// Accepts an rg command whose output is modelled here. `stdin_empty`: with no path,
@@ -165,26 +197,26 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
     }
     let o = r.output.clone();
     let (re, dialect) = rg_pattern(&job.patterns, r.fixed)?;
-    let engine =
-        Engine::new(&[re], Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp })?;
+    let flags = Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp, tool: Tool::Rg };
+    let engine = Engine::new(&[re], flags)?;
     if (o.only_matching || o.count_matches) && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
-    let (mut files, single_file) = collect(&o, place, job.walked(place))?;
-    if !o.unsorted {
-        crate::base::sort::sort_by(&mut files, |a, b| path::js_cmp(&a.0, &b.0));
-    }
-    let single = single_file && files.len() == 1;
-    let show_filename = !o.no_filename && (o.with_filename || !single_file || files.len() > 1);
-    let line_numbers = !o.no_line_numbers && (o.explicit_line_numbers || !(single || o.only_matching));
-    Ok(NativeRg { engine, o, files, show_filename, line_numbers })
+    let (files, missing) = collect(&o, place, job.walked(place))?;
+    // A name before each line when there is more than one path, or the one is a directory.
+    let single_file = r.paths.len() == 1
+        && matches!(place.listing.get(&path::resolve(place.cwd, &job.args[r.paths[0]])), Some(Node::File(_)));
+    let show_filename = !o.no_filename && (o.with_filename || !single_file);
+    let line_numbers = !o.no_line_numbers && o.explicit_line_numbers;
+    let nothing_searched = r.paths.is_empty() && files.is_empty();
+    Ok(NativeRg { engine, o, files, missing, show_filename, line_numbers, nothing_searched })
 }
 
-/// The files rg searches from its walked operands (before sorting), and whether it was
-/// named exactly one file and no directory.
-fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<(String, String)>, bool), Unsupported> {
+/// The files rg searches from its walked operands, in its order (each operand's walk in
+/// turn), and the operands that do not exist.
+fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<RgFile>, Vec<String>), Unsupported> {
     let filters = Filters::new(o)?;
-    let (mut files, mut named_files, mut dirs) = (Vec::new(), 0, 0);
+    let (mut files, mut missing) = (Vec::new(), Vec::new());
     for Walked { operand: op, targets: walk, .. } in walked {
         let full = path::resolve(place.cwd, op);
         if op == "-" {
@@ -195,63 +227,78 @@ fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<(String
         }
         let node = place.listing.get(&full);
         if node.is_none() && full != DEV_NULL {
-            continue; // rg skips what it cannot stat, silently
+            missing.push(op.clone());
+            continue;
         }
-        let mut targets = Vec::new();
-        if matches!(node, Some(Node::Dir(_))) {
-            dirs += 1;
-            // Names that would read as options matter only to a command line.
-            targets.extend(walk.iter().cloned());
-        } else {
-            named_files += 1;
-            targets.push(Target::File { shown: op.to_string(), path: full });
+        if !matches!(node, Some(Node::Dir(_))) {
+            // A file named on the command line is searched whatever the filters say.
+            files.push(RgFile { shown: op.to_string(), path: full, named: true });
+            continue;
         }
-        for t in targets {
+        for t in walk {
             match t {
-                Target::File { shown, path } if filters.selects(&shown)? => files.push((shown, path)),
+                Target::File { shown, path } if filters.selects(op, shown, place.cwd)? => {
+                    files.push(RgFile { shown: shown.clone(), path: path.clone(), named: false })
+                }
                 Target::File { .. } => {}
                 Target::Keep(_) => return Err(Unsupported::new("the scratch directory is searched by just-bash")),
             }
         }
     }
-    Ok((files, named_files == 1 && dirs == 0))
+    Ok((files, missing))
 }
 
-/// Text as just-bash's rg reads a file, or `None` when it is not UTF-8 (just-bash then
-/// reads it as Latin-1, which is not modelled); and whether rg takes it for binary.
-fn content(page: &CachedPage) -> Option<(&str, bool)> {
+/// A file rg searches: as it names it, where it is, and whether the command line named it.
+#[derive(Debug)]
+struct RgFile {
+    shown: String,
+    path: String,
+    named: bool,
+}
+
+/// How ripgrep reads a page: its text, or `None` when it is not UTF-8 (not modelled); and
+/// whether a file its walk found is binary (skipped), `None` when that is decided past
+/// what ripgrep has read first, or for a named file with a NUL (ripgrep then searches it
+/// and prints a warning instead of the lines; not modelled).
+fn content(page: &CachedPage, named: bool) -> Option<(&str, bool)> {
     let text = page.as_str()?;
-    let binary =
-        text.find('\0').is_some_and(|at| text[..at].chars().map(char::len_utf16).sum::<usize>() < BINARY_SAMPLE);
-    Some((text, binary))
+    match memchr::memchr(0, text.as_bytes()) {
+        None => Some((text, false)),
+        Some(at) if at < BINARY_SAMPLE && !named => Some((text, true)),
+        Some(_) => None,
+    }
 }
 
 impl NativeRg {
     /// The normalised paths of the files it reads, in order.
     pub(crate) fn paths(&self) -> impl Iterator<Item = &str> {
-        self.files.iter().map(|(_, p)| p.as_str())
+        self.files.iter().map(|f| f.path.as_str())
     }
 
     /// The same command over only the files in `kept`: see [`Native::only`](crate::search::native::Native::only).
     pub(crate) fn only(mut self, kept: &HashSet<String>) -> NativeRg {
-        self.files.retain(|(_, path)| kept.contains(path));
+        self.files.retain(|f| kept.contains(&f.path));
         self
     }
 
     /// Runs the command over the session's pages; `None` when a page holds text whose
-    /// answer is not modelled (not UTF-8, or case folding only RE2 does).
+    /// answer is not modelled (see [`content`] and [`Engine::exact_on`]).
     pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
-        let mut out = String::new();
-        for (shown, path) in &self.files {
+        let (mut out, mut groups) = (String::new(), Groups::default());
+        let mut unprinted_without_match = false;
+        for RgFile { shown, path, named } in &self.files {
             // An unreadable file is skipped by rg: the session's journal reports it.
             if taken.as_mut().is_some_and(|t| !t.may_read(view, path)) {
                 return None;
             }
             let Ok(page) = read_page(view, path).await else { continue };
-            let (text, binary) = content(&page)?;
+            let (text, binary) = content(&page, *named)?;
             if binary && !o.binary {
+                // A binary file the walk found is skipped; to --files-without-match it is
+                // one without a match, though its name is not printed.
+                unprinted_without_match |= o.files_without_match;
                 continue;
             }
             if !self.engine.exact_on(text) {
@@ -261,20 +308,33 @@ impl NativeRg {
                 invert: o.invert,
                 line_numbers: self.line_numbers,
                 count: o.count || o.count_matches,
-                only_matching: o.only_matching || o.count_matches,
-                before: o.before.max(o.context),
-                after: o.after.max(o.context),
+                count_matches: o.count_matches || o.only_matching,
+                only_matching: o.only_matching,
+                context_with_matches: true,
+                before: o.before.unwrap_or(o.context),
+                after: o.after.unwrap_or(o.context),
                 max_count: o.max_count,
                 filename: (self.show_filename && !o.heading).then_some(shown.as_str()),
+                null_after_name: o.null,
+                byte_offset: false,
+                separator: Some("--"),
             };
             out.clear();
+            // Under --heading, each file's lines are a block of their own.
+            let heading = o.heading && self.show_filename && !(o.count || o.count_matches);
+            if heading {
+                groups = Groups::default();
+            }
             let matched = if (o.files_with_matches || o.files_without_match || o.quiet) && !o.invert {
                 printer::any_match(text, &self.engine)
             } else {
-                printer::search(text, &self.engine, &opts, &mut out)
+                printer::search(text, &self.engine, &opts, &mut out, &mut groups)
             };
             any_match |= matched;
-            if matched && o.quiet {
+            if o.quiet && matched != o.files_without_match {
+                // -q: the status is known (a match, or under --files-without-match a file
+                // without one).
+                unprinted_without_match |= o.files_without_match;
                 break;
             }
             let end = if o.null { '\0' } else { '\n' };
@@ -282,7 +342,10 @@ impl NativeRg {
                 stdout.push_str(shown);
                 stdout.push(end);
             } else if matched && !o.files_without_match {
-                if o.heading && !o.no_filename {
+                if heading {
+                    if !stdout.is_empty() {
+                        stdout.push('\n');
+                    }
                     stdout.push_str(shown);
                     stdout.push('\n');
                 }
@@ -295,43 +358,80 @@ impl NativeRg {
                 break;
             }
         }
-        let exit_code = if o.files_without_match { i32::from(stdout.is_empty()) } else { i32::from(!any_match) };
+        let mut stderr: String = self
+            .missing
+            .iter()
+            .map(|m| format!("rg: {m}: IO error for operation on {m}: No such file or directory (os error 2)\n"))
+            .collect();
+        if self.nothing_searched {
+            stderr.push_str(NOTHING_SEARCHED);
+        }
+        let found = if o.files_without_match { !stdout.is_empty() || unprinted_without_match } else { any_match };
+        let exit_code = if o.quiet && found {
+            0
+        } else if !stderr.is_empty() {
+            2
+        } else {
+            i32::from(!found)
+        };
+        if o.no_messages {
+            stderr.clear();
+        }
         if o.quiet {
             stdout.clear();
         }
-        Some(Printed { stdout, stderr: String::new(), exit_code })
+        Some(Printed { stdout, stderr, exit_code })
     }
 }
+
+/// What ripgrep says when its walk of the working directory searched no file at all.
+const NOTHING_SEARCHED: &str = "rg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.\n";
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn glob(g: &str, s: &str) -> bool {
-        let g = RgGlob::new(g, false).unwrap();
-        passes(&[g], s.rsplit('/').next().unwrap(), s).unwrap()
+    fn filters(globs: &[&str]) -> Filters {
+        let o = RgOutput { globs: globs.iter().map(|g| (g.to_string(), false)).collect(), ..RgOutput::default() };
+        Filters::new(&o).unwrap()
     }
 
     #[test]
-    fn globs_match_the_name_or_the_path() {
-        assert!(glob("*.md", "docs/a.md"));
-        assert!(!glob("*.md", "docs/a.mdx"));
-        assert!(glob("docs/*", "docs/a.md"));
-        assert!(!glob("docs/*", "docs/sub/a.md"));
-        assert!(glob("docs/**", "docs/sub/a.md"));
-        assert!(glob("[ab].md", "b.md"));
-        assert!(glob("[!ab].md", "c.md") && !glob("[!ab].md", "a.md"));
-        assert!(!glob("!*.md", "a.md") && glob("!*.md", "a.txt"));
-        assert!(!glob("!/docs/*", "docs/a.md") && glob("!/a.md", "docs/a.md"));
+    fn globs_are_gitignore_lines_from_the_working_directory() {
+        let f = |globs: &[&str], op: &str, shown: &str, cwd: &str| filters(globs).selects(op, shown, cwd).unwrap();
+        assert!(f(&["*.md"], "/", "/docs/a.md", "/") && !f(&["*.md"], "/", "/docs/a.mdx", "/"));
+        assert!(f(&["docs/*"], "/", "/docs/a.md", "/") && !f(&["docs/*"], "/", "/docs/sub/a.md", "/"));
+        assert!(f(&["docs/**"], ".", "./docs/sub/a.md", "/"));
+        assert!(!f(&["docs/**"], "/", "/docs/a.md", "/docs"), "anchored at the working directory");
+        assert!(f(&["/a.md"], "/", "/docs/a.md", "/docs") && !f(&["/a.md"], "/", "/a/b/a.md", "/a"));
+        assert!(!f(&["!*.md"], "/", "/a.md", "/") && f(&["!*.md"], "/", "/a.txt", "/"));
+        assert!(f(&["!*.md", "a.md"], "/", "/a.md", "/"), "the last glob that matches decides");
+        assert!(f(&["*.md"], "/", "/.hidden.md", "/"), "a glob selects a hidden file");
+        assert!(!f(&["*.md"], "/", "/.dot/a.md", "/"), "not one in a hidden directory");
+        assert!(!f(&["!/docs/"], "/", "/docs/a.md", "/"), "a directory left out is not entered");
+        assert!(!f(&[], "/", "/.hidden.md", "/") && f(&[], "/", "/a.md", "/"));
         assert!(RgGlob::new("[a", false).is_err() && RgGlob::new("[\\]]", false).is_err());
     }
 
     #[test]
     fn binary_files_have_a_nul_near_the_start() {
         let page = |b: &[u8]| CachedPage::new(b.into());
-        assert_eq!(content(&page(b"a\0b")), Some(("a\0b", true)));
+        assert_eq!(content(&page(b"a\0b"), false), Some(("a\0b", true)));
+        assert_eq!(content(&page(b"a\0b"), true), None, "a named binary file is not modelled");
         let late = format!("{}\0", "x".repeat(BINARY_SAMPLE));
-        assert_eq!(content(&page(late.as_bytes())).map(|c| c.1), Some(false));
-        assert_eq!(content(&page(b"\xff")), None);
+        assert_eq!(content(&page(late.as_bytes()), false), None);
+        assert_eq!(content(&page(b"ab"), false), Some(("ab", false)));
+        assert_eq!(content(&page(b"\xff"), false), None);
+    }
+
+    #[test]
+    fn file_types_are_ripgreps() {
+        let md = type_globs("md").unwrap();
+        for name in ["a.md", "a.mdx", "a.mdwn", "a.mkdn", "a.markdown"] {
+            assert!(md.iter().any(|g| g.matches(name) == Some(true)), "{name}");
+        }
+        assert!(!md.iter().any(|g| g.matches("a.MD") == Some(true)), "types are case-sensitive");
+        assert!(type_globs("json").unwrap().iter().any(|g| g.matches("composer.lock") == Some(true)));
+        assert!(type_globs("nosuch").is_none());
     }
 }

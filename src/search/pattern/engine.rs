@@ -1,41 +1,73 @@
-//! The regex a native search matches lines with: just-bash's, compiled with regex-lite.
+//! The regex a native search matches lines with, as GNU grep or ripgrep matches them.
 //!
-//! just-bash builds one RE2 pattern from grep's patterns and flags (fixed strings
-//! escaped, several patterns joined, `-w` as `\b(?:…)\b`, `-x` as `^(?:…)$`) and runs it
-//! with re2js. [`Engine::new`] builds the same pattern (rg's join is [`rg_pattern`]) and
-//! translates it into regex-lite syntax ([`super::lite`]), but only where the two engines agree on every line: both are leftmost-first,
-//! linear-time and ASCII-only for `\w`, `\d` and `\b`, so a translation of the shared
-//! subset matches the same spans. Outside it — Unicode classes, inline flags, named
-//! groups, case folding of non-ASCII patterns, `\s` spelled as regex-lite reads it — the
-//! result is [`Unsupported`] and the command runs in just-bash.
+//! [`Engine::new`] spells the command's patterns as one RE2-subset pattern with the
+//! tool's meaning — GNU grep's BRE and ERE read by [`super::gnu`], `-P` and rg's patterns
+//! as Perl syntax, fixed strings escaped, several patterns one alternation, `-w` as
+//! "not preceded and not followed by a word character" (both tools' definition), `-x` as
+//! `^(?:…)$` — and translates it into regex-lite syntax ([`super::lite`]), refusing what
+//! the two would read differently ([`Unsupported`]: the command then runs in just-bash).
 //!
-//! Like just-bash, and like ripgrep, lines are first tested for the literals every match
-//! must contain ([`Node::required`]), which is most of the speed: regex-lite has no
-//! literal optimisations of its own, and a pattern that is one literal needs no regex.
+//! regex-lite is leftmost-first, like ripgrep; GNU grep's `-o` prints leftmost-longest
+//! matches, so for GNU grep `-o` is accepted only for patterns where the two agree
+//! ([`super::longest`]). regex-lite's classes are ASCII's: a line beyond ASCII is
+//! matched through a [`Proxy`] when the pattern's classes would tell its characters apart
+//! (see [`super::unicode`]), and a text the engine cannot answer for exactly is said to
+//! be so by [`Engine::exact_on`].
 //!
-//! One difference cannot be seen in the pattern: RE2 folds the Kelvin sign onto `k` and
-//! the long s onto `s` under `-i`. [`Engine::exact_on`] says whether a text holds them.
+//! Like ripgrep, lines are first tested for the literals every match must contain
+//! ([`Node::required`]), which is most of the speed: regex-lite has no literal
+//! optimisations of its own, and a pattern that is one literal needs no regex.
 
+use super::gnu;
 use super::lite::translate;
+use super::longest;
 use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
+use super::unicode::{Classes, Named, Proxy};
 use crate::commands::Unsupported;
 use memchr::memmem;
 
-/// A compiled line matcher, exact with respect to just-bash's.
+/// Whose matching a search follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tool {
+    /// GNU grep 3.8 (grep, egrep, fgrep).
+    Gnu,
+    /// ripgrep 15.
+    Rg,
+}
+
+/// How the engine treats a line with characters beyond ASCII.
+#[derive(Debug, Clone)]
+enum Beyond {
+    /// As it is: the pattern uses no class that tells such characters apart.
+    AsIs,
+    /// Through stand-ins (see [`Proxy`]).
+    Proxy(Proxy),
+    /// Not exactly: a class whose members beyond ASCII the locale decides, or a pattern
+    /// with characters beyond ASCII beside classes.
+    Inexact,
+}
+
+/// A compiled line matcher, exact with respect to the real tool's.
 #[derive(Debug, Clone)]
 pub(crate) struct Engine {
     re: regex_lite::Regex,
     ignore_case: bool,
     /// Whether the pattern can match an empty span (`-o` and `-co` then depend on how
-    /// re2js steps over it, which is not modelled).
+    /// the tool steps over it, which is not modelled).
     pub nullable: bool,
+    /// Whether the matches regex-lite finds are the tool's (`-o`): for GNU grep, whether
+    /// the leftmost-first match is also the longest.
+    pub spans_exact: bool,
     /// One of these is in every matching line (ASCII-lowercased under `-i`); none: no
     /// such literals.
     needles: Vec<String>,
     finders: Vec<memmem::Finder<'static>>,
     /// The pattern is this one literal: no regex is needed.
     literal: bool,
+    beyond: Beyond,
+    /// Characters beyond ASCII the tool folds onto an ASCII letter under `-i`.
+    folds: &'static [char],
 }
 
 /// A line, and the same line ASCII-lowercased when the search ignores case (byte
@@ -46,13 +78,14 @@ pub(crate) struct Line<'a> {
     pub folded: &'a str,
 }
 
-/// What grep's flags say about its patterns.
+/// What the command's flags say about its patterns.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Flags {
     pub dialect: Dialect,
     pub ignore_case: bool,
     pub word: bool,
     pub line: bool,
+    pub tool: Tool,
 }
 
 impl Engine {
@@ -65,9 +98,12 @@ impl Engine {
         if f.ignore_case && !patterns.iter().all(|p| p.is_ascii()) {
             return Err(Unsupported::new("case folding beyond ASCII"));
         }
-        let mut re2 = combined(patterns, f.dialect)?;
+        let (mut re2, locale_class) = combined(patterns, f.dialect, f.tool)?;
+        // GNU grep tries an empty match under -w at every byte, inside a character beyond
+        // ASCII too: a line with one is not answered exactly.
+        let empty_word = f.word && f.tool == Tool::Gnu && nullable(&parse(&re2)?);
         if f.word {
-            re2 = format!("\\b(?:{re2})\\b");
+            re2 = format!("\\b{{start-half}}(?:{re2})\\b{{end-half}}");
         }
         if f.line {
             re2 = format!("^(?:{re2})$");
@@ -76,11 +112,41 @@ impl Engine {
         let mut lite = String::from(if f.ignore_case { "(?i)" } else { "" });
         translate(&re2.chars().collect::<Vec<_>>(), &mut lite)?;
         let re = regex_lite::Regex::new(&lite).map_err(|e| Unsupported::new(format!("regex-lite: {e}")))?;
+        let classes = match (f.tool, f.dialect) {
+            (Tool::Rg, _) => Classes::Rg,
+            (Tool::Gnu, Dialect::Perl) => Classes::Ascii,
+            (Tool::Gnu, _) => Classes::Gnu,
+        };
+        let scanned = scan(&lite, f.ignore_case);
+        let beyond = if locale_class || empty_word {
+            Beyond::Inexact
+        } else if classes == Classes::Ascii || !scanned.classes {
+            Beyond::AsIs
+        } else if scanned.beyond_ascii {
+            Beyond::Inexact
+        } else {
+            Beyond::Proxy(Proxy::new(classes, scanned.named))
+        };
+        let folds: &[char] = match classes {
+            Classes::Gnu => &['\u{17F}', '\u{131}'],
+            _ => &['\u{17F}', '\u{212A}'],
+        };
         let fold = |s: &String| if f.ignore_case { s.to_ascii_lowercase() } else { s.clone() };
         let needles: Vec<String> = tree.needles().iter().map(fold).collect();
         let literal = needles.len() == 1 && tree.is_literal();
         let finders = finders(&needles);
-        Ok(Engine { re, ignore_case: f.ignore_case, nullable: nullable(&tree), needles, finders, literal })
+        let spans_exact = f.tool == Tool::Rg || f.dialect == Dialect::Perl || longest::agrees(&tree, f.ignore_case);
+        Ok(Engine {
+            re,
+            ignore_case: f.ignore_case,
+            nullable: nullable(&tree),
+            spans_exact,
+            needles,
+            finders,
+            literal,
+            beyond,
+            folds,
+        })
     }
 
     /// Whether lines must be lowercased for [`Line::folded`].
@@ -88,9 +154,19 @@ impl Engine {
         self.ignore_case && !self.needles.is_empty()
     }
 
-    /// Whether this engine's answers over `text` are just-bash's.
+    /// Whether this engine's answers over `text` are the tool's: not when the tool
+    /// folds a character of it onto an ASCII letter under `-i` (regex-lite does not), nor
+    /// when a character beyond ASCII cannot be matched exactly (see [`Beyond`]).
     pub(crate) fn exact_on(&self, text: &str) -> bool {
-        !(self.ignore_case && folds_beyond_ascii(text))
+        if self.ignore_case && self.folds.iter().any(|&c| text.contains(c)) {
+            return false;
+        }
+        match &self.beyond {
+            _ if text.is_ascii() => true,
+            Beyond::AsIs => true,
+            Beyond::Inexact => false,
+            Beyond::Proxy(p) => p.covers(text),
+        }
     }
 
     /// Whether a text (folded under `-i`) may hold a matching line at all.
@@ -108,7 +184,7 @@ impl Engine {
                 return true;
             }
         }
-        self.re.is_match(line.text)
+        self.confirm(line.text)
     }
 
     /// Which lines may match, found with one search of the whole text per literal
@@ -142,21 +218,132 @@ impl Engine {
         Some(any_hit_line(folded.as_bytes(), &self.finders, |line| self.confirm(&content[line])))
     }
 
-    /// Whether a candidate line (see [`Engine::candidates`]) matches.
-    pub(crate) fn confirm(&self, line: &str) -> bool {
-        self.literal || self.re.is_match(line)
+    /// The proxy a line is matched through, when it needs one.
+    fn proxy_for(&self, line: &str) -> Option<&Proxy> {
+        match &self.beyond {
+            Beyond::Proxy(p) if !line.is_ascii() => Some(p),
+            _ => None,
+        }
     }
 
-    /// The matches of a line, left to right, as `exec` in a loop finds them (non-empty
-    /// patterns only: see [`Engine::nullable`]).
+    /// Whether a candidate line (see [`Engine::candidates`]) matches.
+    pub(crate) fn confirm(&self, line: &str) -> bool {
+        if self.literal {
+            return true;
+        }
+        match self.proxy_for(line).and_then(|p| p.map(line)) {
+            Some(mapped) => self.re.is_match(&mapped.text),
+            None => self.re.is_match(line),
+        }
+    }
+
+    /// The matches of a line, left to right, as the tool finds them (non-empty patterns
+    /// only: see [`Engine::nullable`]).
     pub(crate) fn matches<'a>(&'a self, line: Line<'a>) -> Box<dyn Iterator<Item = &'a str> + 'a> {
         if self.literal {
             let n = self.needles[0].len();
             let found = line.folded.match_indices(self.needles[0].as_str());
             return Box::new(found.map(move |(at, _)| &line.text[at..at + n]));
         }
+        if let Some(mapped) = self.proxy_for(line.text).and_then(|p| p.map(line.text)) {
+            let spans: Vec<&str> =
+                self.re.find_iter(&mapped.text).map(|m| &line.text[mapped.span(m.range())]).collect();
+            return Box::new(spans.into_iter());
+        }
         Box::new(self.re.find_iter(line.text).map(|m| m.as_str()))
     }
+}
+
+/// What a regex-lite pattern names and uses (see [`Named`]).
+struct Scanned {
+    named: Named,
+    /// `\w`, `\s`, `\d`, `\b` or one of their kin.
+    classes: bool,
+    /// A character beyond ASCII, as a literal or in a class.
+    beyond_ascii: bool,
+}
+
+/// Reads a regex-lite pattern as [`translate`] writes it.
+fn scan(lite: &str, ignore_case: bool) -> Scanned {
+    let mut s = Scanned { named: Named::default(), classes: false, beyond_ascii: false };
+    let p: Vec<char> = lite.strip_prefix("(?i)").unwrap_or(lite).chars().collect();
+    let mut i = 0;
+    let mut in_class = false;
+    // The last member read in a class, for a range.
+    let mut last: Option<char> = None;
+    while i < p.len() {
+        let c = p[i];
+        i += 1;
+        let member = match c {
+            '\\' => {
+                let e = p.get(i).copied().unwrap_or('\\');
+                i += 1;
+                match e {
+                    'w' | 'W' | 's' | 'S' | 'd' | 'D' | 'b' | 'B' => {
+                        s.classes = true;
+                        if e == 'b' && p.get(i) == Some(&'{') {
+                            i = p[i..].iter().position(|&c| c == '}').map_or(p.len(), |e| i + e + 1);
+                        }
+                        None
+                    }
+                    'A' | 'z' => None,
+                    't' => Some('\t'),
+                    'n' => Some('\n'),
+                    'r' => Some('\r'),
+                    'x' => {
+                        let hex: String = p[i..(i + 2).min(p.len())].iter().collect();
+                        i += 2;
+                        u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32)
+                    }
+                    e => Some(e),
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                last = None;
+                if p.get(i) == Some(&'^') {
+                    i += 1;
+                }
+                None
+            }
+            ']' if in_class => {
+                in_class = false;
+                None
+            }
+            '-' if in_class && last.is_some() && p.get(i) != Some(&']') => {
+                // A range: its end is the next member.
+                let lo = last.take().expect("checked");
+                let hi = if p.get(i) == Some(&'\\') {
+                    i += 2;
+                    p.get(i - 1).copied().unwrap_or(lo)
+                } else {
+                    i += 1;
+                    p.get(i - 1).copied().unwrap_or(lo)
+                };
+                s.beyond_ascii |= !hi.is_ascii();
+                s.named.add_range(lo, hi, ignore_case);
+                continue;
+            }
+            '{' if !in_class => {
+                i = p[i..].iter().position(|&c| c == '}').map_or(p.len(), |e| i + e + 1);
+                None
+            }
+            '(' if !in_class && p.get(i) == Some(&'?') => {
+                i = p[i..].iter().position(|&c| c == ':').map_or(p.len(), |e| i + e + 1);
+                None
+            }
+            '(' | ')' | '|' | '.' | '^' | '$' | '*' | '+' | '?' if !in_class => None,
+            c => Some(c),
+        };
+        if let Some(m) = member {
+            s.beyond_ascii |= !m.is_ascii();
+            s.named.add(m, ignore_case);
+            last = in_class.then_some(m);
+        } else if in_class {
+            last = None;
+        }
+    }
+    s
 }
 
 /// Whether a text holds a character RE2 folds onto an ASCII letter (the Kelvin sign,
@@ -197,34 +384,44 @@ pub(crate) fn any_hit_line(
     false
 }
 
-/// just-bash's joining of several patterns into one RE2 pattern.
-fn combined(patterns: &[String], dialect: Dialect) -> Result<String, Unsupported> {
-    let one = |p: &str, d: Dialect| -> Result<String, Unsupported> {
-        Ok(match to_re2(p, d)? {
-            Some(re2) => re2,
-            None => escape_fixed(p),
+/// The command's patterns as one RE2-subset pattern with the tool's meaning, and whether
+/// a POSIX class the locale decides is in it. Several patterns are one alternation, each
+/// spelled on its own; several literals for GNU grep longest first, so that the first
+/// alternative that matches is also the longest, as GNU grep's matches are.
+fn combined(patterns: &[String], dialect: Dialect, tool: Tool) -> Result<(String, bool), Unsupported> {
+    let mut locale_class = false;
+    let mut one = |p: &str| -> Result<String, Unsupported> {
+        Ok(match (dialect, tool) {
+            (Dialect::Fixed, _) => escape_fixed(p),
+            (Dialect::Basic | Dialect::Extended, Tool::Gnu) => {
+                let spelled = gnu::spell(p, dialect == Dialect::Extended)?;
+                locale_class |= spelled.locale_class;
+                spelled.re2
+            }
+            _ => to_re2(p, dialect)?.unwrap_or_else(|| escape_fixed(p)),
         })
     };
-    if let [p] = patterns {
-        return one(p, dialect);
+    let mut spelled = patterns.iter().map(|p| one(p)).collect::<Result<Vec<_>, _>>()?;
+    if let [only] = &spelled[..] {
+        return Ok((only.clone(), locale_class));
     }
-    // Each pattern must compile on its own (grep reports the one that does not).
-    for p in patterns {
-        parse(&one(p, dialect)?)?;
+    let literal = |s: &String| parse(s).map(|n| n.is_literal()).unwrap_or(false);
+    if tool == Tool::Gnu && spelled.iter().all(literal) {
+        spelled.sort_by_key(|s| std::cmp::Reverse(parse(s).map(|n| literal_len(&n)).unwrap_or(0)));
     }
-    Ok(match dialect {
-        Dialect::Fixed => patterns.iter().map(|p| format!("(?:{})", escape_fixed(p))).collect::<Vec<_>>().join("|"),
-        Dialect::Basic => one(&patterns.join("\\|"), Dialect::Basic)?,
-        _ => patterns
-            .iter()
-            .map(|p| one(p, dialect).map(|r| format!("(?:{r})")))
-            .collect::<Result<Vec<_>, _>>()?
-            .join("|"),
-    })
+    Ok((spelled.iter().map(|s| format!("(?:{s})")).collect::<Vec<_>>().join("|"), locale_class))
 }
 
-/// just-bash's rg joining of several patterns into one (grep's is [`combined`]): the
-/// pattern it compiles, and how it reads it.
+/// The characters of a literal pattern.
+fn literal_len(n: &Node) -> usize {
+    match n {
+        Node::Cat(v) => v.len(),
+        _ => 1,
+    }
+}
+
+/// rg's joining of several patterns into one (grep's is [`combined`]): the pattern, and
+/// how it is read.
 pub(crate) fn rg_pattern(patterns: &[String], fixed: bool) -> Result<(String, Dialect), Unsupported> {
     if let [p] = patterns {
         return Ok((p.clone(), if fixed { Dialect::Fixed } else { Dialect::Perl }));
@@ -237,7 +434,7 @@ pub(crate) fn rg_pattern(patterns: &[String], fixed: bool) -> Result<(String, Di
     Ok((joined.join("|"), Dialect::Perl))
 }
 
-/// just-bash's escaping of a fixed string (`[.*+?^${}()|[\]\\]`).
+/// A fixed string escaped for RE2 (`[.*+?^${}()|[\]\\]`).
 fn escape_fixed(p: &str) -> String {
     let mut out = String::with_capacity(p.len() + 4);
     for c in p.chars() {
@@ -266,7 +463,15 @@ mod tests {
 
     fn engine(p: &[&str], dialect: Dialect, ignore_case: bool, word: bool, line: bool) -> Result<Engine, Unsupported> {
         let p: Vec<String> = p.iter().map(|s| s.to_string()).collect();
-        Engine::new(&p, Flags { dialect, ignore_case, word, line })
+        Engine::new(&p, Flags { dialect, ignore_case, word, line, tool: Tool::Gnu })
+    }
+
+    fn rg(p: &str, word: bool) -> Engine {
+        Engine::new(
+            &[p.to_string()],
+            Flags { dialect: Dialect::Perl, ignore_case: false, word, line: false, tool: Tool::Rg },
+        )
+        .unwrap()
     }
 
     fn m(e: &Engine, text: &str) -> bool {
@@ -274,15 +479,19 @@ mod tests {
         e.is_match(Line { text, folded: if e.folds() { &folded } else { text } })
     }
 
+    fn spans<'a>(e: &'a Engine, text: &'a str) -> Vec<&'a str> {
+        e.matches(Line { text, folded: text }).collect()
+    }
+
     fn lite(p: &str, d: Dialect) -> String {
         engine(&[p], d, false, false, false).unwrap().re.as_str().to_string()
     }
 
     #[test]
-    fn translations_keep_re2_meanings() {
-        assert_eq!(lite("a\\sb", Dialect::Extended), "a[\\t\\n\\x0C\\r ]b", "\\s without \\v");
-        assert_eq!(lite("\\<x", Dialect::Extended), "<x", "RE2 reads \\< as a literal");
-        assert_eq!(lite("a{,3}", Dialect::Extended), "a\\{,3\\}", "not an interval in RE2");
+    fn translations_keep_gnu_meanings() {
+        assert_eq!(lite("a\\sb", Dialect::Extended), "a\\sb");
+        assert_eq!(lite("\\<x\\>", Dialect::Extended), "\\b{start}x\\b{end}", "GNU's word starts and ends");
+        assert_eq!(lite("a{,3}", Dialect::Extended), "a{0,3}");
         assert_eq!(
             lite("[a[b&&c~-]", Dialect::Extended),
             "[a\\[b\\&\\&c\\~\\-]",
@@ -291,15 +500,17 @@ mod tests {
         assert_eq!(lite("[]a]", Dialect::Extended), "[\\]a]");
         assert_eq!(lite("a.b", Dialect::Fixed), "a\\.b");
         assert_eq!(lite("a+(b)", Dialect::Basic), "a\\+\\(b\\)");
-        assert_eq!(lite("[[:digit:]]x", Dialect::Basic), "[0-9]x");
+        assert_eq!(lite("[[:digit:]]x", Dialect::Basic), "[0123456789]x");
     }
 
     #[test]
-    fn several_patterns_join_like_just_bash() {
+    fn several_patterns_are_one_alternation() {
         let e = engine(&["a.b", "c"], Dialect::Fixed, false, false, false).unwrap();
         assert!(m(&e, "xa.by") && !m(&e, "axb") && m(&e, "c"));
         let e = engine(&["a\\|b", "c"], Dialect::Basic, false, true, false).unwrap();
         assert!(m(&e, "x b y") && !m(&e, "cc"));
+        let e = engine(&["mint", "mintlify"], Dialect::Fixed, false, false, false).unwrap();
+        assert_eq!(spans(&e, "a mintlify b"), ["mintlify"], "GNU's longest match among literals");
     }
 
     #[test]
@@ -312,20 +523,46 @@ mod tests {
     }
 
     #[test]
-    fn word_and_line_wrapping() {
+    fn words_are_not_preceded_or_followed_by_word_characters() {
         let e = engine(&["foo"], Dialect::Basic, false, true, false).unwrap();
-        assert!(m(&e, "a foo b") && !m(&e, "food"));
+        assert!(m(&e, "a foo b") && !m(&e, "food") && !m(&e, "日foo") && m(&e, "—foo"));
+        let e = engine(&["$ref"], Dialect::Fixed, false, true, false).unwrap();
+        assert!(m(&e, "a $ref") && m(&e, "($ref)"), "a pattern that starts with a non-word character");
+        assert!(!m(&e, "x$ref"), "GNU: the match must not follow a word character");
         let e = engine(&["foo|bar"], Dialect::Extended, true, false, true).unwrap();
         assert!(m(&e, "BAR") && !m(&e, "bar "));
+        let e = rg("mint", true);
+        assert!(m(&e, "x mint y") && !m(&e, "搜索mint部署") && m(&e, "。mint。"));
+        assert!(!m(&engine(&["mint"], Dialect::Fixed, false, true, false).unwrap(), "搜索mint"));
+        assert!(
+            m(&engine(&["mint"], Dialect::Fixed, false, true, false).unwrap(), "a\u{301}mint b"),
+            "glibc: a mark is no word character"
+        );
+        assert!(!m(&rg("mint", true), "a\u{301}mint b"), "Unicode: it is");
+    }
+
+    #[test]
+    fn classes_beyond_ascii_are_the_tools() {
+        let e = engine(&["caf\\w"], Dialect::Basic, false, false, false).unwrap();
+        assert!(m(&e, "un café") && !m(&e, "caf—"));
+        assert_eq!(
+            spans(&engine(&["\\w+"], Dialect::Extended, false, false, false).unwrap(), "é日 x—y"),
+            ["é日", "x", "y"]
+        );
+        assert_eq!(spans(&rg("\\d+", false), "a٣٤b 5"), ["٣٤", "5"]);
+        let e = engine(&["[[:alpha:]]+"], Dialect::Extended, false, false, false).unwrap();
+        assert!(e.exact_on("plain") && !e.exact_on("café"), "glibc decides [:alpha:] beyond ASCII");
+        let e = engine(&["\\bété"], Dialect::Extended, false, false, false).unwrap();
+        assert!(!e.exact_on("l'été"), "a pattern beyond ASCII beside classes");
     }
 
     #[test]
     fn outside_the_shared_subset_is_refused() {
-        for p in ["\\pL", "(?i)a", "(?<n>a)", "a{1001}", "[[:foo:]]", "\\x41", "\\1"] {
+        for p in ["\\pL", "(?i)a", "(?<n>a)", "a{1001}", "[[:foo:]]", "\\x41", "\\1", "*a", "\\d"] {
             assert!(engine(&[p], Dialect::Extended, false, false, false).is_err(), "{p}");
         }
         assert!(engine(&["été"], Dialect::Fixed, true, false, false).is_err());
-        assert!(engine(&["a**"], Dialect::Extended, false, false, false).is_err(), "RE2 rejects it");
+        assert!(engine(&["a**"], Dialect::Extended, false, false, false).is_ok(), "GNU reads it as (a*)*");
     }
 
     #[test]
@@ -337,7 +574,16 @@ mod tests {
 
     #[test]
     fn case_folding_beyond_ascii_is_flagged() {
-        let e = engine(&["k"], Dialect::Fixed, true, false, false).unwrap();
-        assert!(!e.exact_on("\u{212A}elvin") && e.exact_on("Kelvin"));
+        let e = engine(&["s"], Dialect::Fixed, true, false, false).unwrap();
+        assert!(
+            !e.exact_on("long \u{17F}") && e.exact_on("Kelvin \u{212A}"),
+            "GNU folds the long s, not the Kelvin sign"
+        );
+        let e = Engine::new(
+            &["k".into()],
+            Flags { dialect: Dialect::Fixed, ignore_case: true, word: false, line: false, tool: Tool::Rg },
+        )
+        .unwrap();
+        assert!(!e.exact_on("\u{212A}elvin"), "ripgrep folds the Kelvin sign");
     }
 }

@@ -1,9 +1,9 @@
 //! RE2 text spelled as regex-lite text: the one translation between the two syntaxes.
 //!
 //! Both regex engines of a search read what this module writes. Native grep and rg
-//! ([`super::engine`]) need an *exact* translation of just-bash's RE2 pattern, so
-//! [`translate`] takes the text as it is and refuses what the two engines would read
-//! differently. The page check and Chroma's `$regex` ([`super::syntax`]) need a
+//! ([`super::engine`]) need an *exact* translation of the pattern as the tool reads it
+//! (spelled as RE2 by [`super::rewrite`]), so [`translate`] takes the text as it is and
+//! refuses what the two engines would read differently. The page check and Chroma's `$regex` ([`super::syntax`]) need a
 //! *widened* one, emitted from the parsed pattern; they spell each character, class
 //! member and `\s` with [`push_lit`], [`push_class_char`] and [`SPACE`] from here, so
 //! the engines agree on every character: tabs, newlines, carriage returns, vertical
@@ -54,8 +54,8 @@ pub(crate) fn push_class_char(out: &mut String, c: char) {
     }
 }
 
-/// RE2's `\s`, as the members of a class (regex-lite's own `\s` also holds `\v`).
-pub(crate) const SPACE: &str = "\\t\\n\\x0C\\r ";
+/// `\s` on ASCII (GNU grep's, ripgrep's and regex-lite's), as the members of a class.
+pub(crate) const SPACE: &str = "\\t\\n\\x0B\\x0C\\r ";
 
 fn escape_char(e: char) -> Option<&'static str> {
     Some(match e {
@@ -82,12 +82,21 @@ pub(crate) fn translate(s: &[char], out: &mut String) -> Result<(), Unsupported>
                 };
                 i += 1;
                 match e {
-                    'd' | 'D' | 'w' | 'W' | 'b' | 'B' | 'A' | 'z' => {
+                    'd' | 'D' | 'w' | 'W' | 'B' | 'A' | 'z' | 's' | 'S' => {
                         out.push('\\');
                         out.push(e);
                     }
-                    's' => out.push_str(&format!("[{SPACE}]")),
-                    'S' => out.push_str(&format!("[^{SPACE}]")),
+                    'b' => {
+                        out.push_str("\\b");
+                        // regex-lite's word assertions: `\b{start}`, `\b{end-half}`, …
+                        for kind in ["{start}", "{end}", "{start-half}", "{end-half}"] {
+                            if s[i..].iter().take(kind.len()).copied().eq(kind.chars()) {
+                                out.push_str(kind);
+                                i += kind.len();
+                                break;
+                            }
+                        }
+                    }
                     e if escape_char(e).is_some() => out.push_str(escape_char(e).unwrap()),
                     e if e.is_ascii_punctuation() => push_lit(out, e),
                     _ => return no(&format!("the escape \\{e}")),
@@ -190,9 +199,9 @@ fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
                 return no("a trailing backslash".into());
             };
             let atom = match e {
-                'd' => Atom::Set("0-9"),
-                'w' => Atom::Set("0-9A-Za-z_"),
-                's' => Atom::Set(SPACE),
+                'd' => Atom::Set("\\d"),
+                'w' => Atom::Set("\\w"),
+                's' => Atom::Set("\\s"),
                 't' => Atom::Char('\t'),
                 'n' => Atom::Char('\n'),
                 'r' => Atom::Char('\r'),
@@ -228,7 +237,14 @@ mod tests {
     fn both_translations_spell_characters_alike() {
         assert_eq!(exact("[a\r\t]x\r"), "[a\\r\\t]x\\r");
         assert_eq!(widened("[a\r\t]x\r"), "[a\\r\\t]x\\r");
-        assert_eq!(exact("[\\s&]\\s"), widened("[\\s&]\\s"));
+        // The exact one keeps `\s` (ASCII white space to regex-lite), the widened one adds
+        // every character beyond ASCII: on ASCII, the two agree.
+        let (e, w) = (exact("[\\s&]\\s"), widened("[\\s&]\\s"));
+        let (e, w) = (regex_lite::Regex::new(&e).unwrap(), regex_lite::Regex::new(&w).unwrap());
+        for b in 0u8..128 {
+            let two = format!("{}{}", b as char, b as char);
+            assert_eq!(e.is_match(&two), w.is_match(&two), "{b}");
+        }
         let re = regex_lite::Regex::new(&exact("[\r]")).unwrap();
         assert!(re.is_match("line\r") && !re.is_match("r"), "a carriage return, not the letter");
     }

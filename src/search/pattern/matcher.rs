@@ -173,7 +173,7 @@ mod tests {
         );
         assert_eq!(f(&["a.b"], Dialect::Basic, false, false), json!({"$regex": "(?m)a.b"}));
         assert_eq!(f(&["Token"], Dialect::Fixed, true, false), json!({"$regex": "(?mi)Token"}));
-        assert_eq!(f(&["a.c"], Dialect::Fixed, false, true), json!({"$regex": "(?m)^a\\.c$"}));
+        assert_eq!(f(&["a.c"], Dialect::Fixed, false, true), json!({"$regex": "(?m)(?:^|\\x00)a\\.c(?:$|\\x00)"}));
         assert_eq!(
             f(&["a", "b"], Dialect::Fixed, false, false),
             json!({"$or": [{"$contains": "a"}, {"$contains": "b"}]})
@@ -185,8 +185,12 @@ mod tests {
         let why = |p: &[&str], chunking| m(p, Dialect::Extended, false, false, chunking).unwrap_err().0;
         assert_eq!(why(&["x", ""], LineAligned), "an empty pattern matches every line");
         assert_eq!(why(&["a*"], Arbitrary), "the pattern requires no literal text, and chunks are not line-aligned");
-        assert_eq!(why(&["(?=x)"], LineAligned), "look-around (RE2 rejects it)");
-        assert_eq!(why(&["(a"], LineAligned), "an unclosed group");
+        assert_eq!(
+            why(&["(?=x)"], LineAligned),
+            "a repetition at the start of an expression in a GNU pattern is left to just-bash"
+        );
+        assert_eq!(m(&["(?=x)"], Dialect::Perl, false, false, LineAligned).unwrap_err().0, "a Perl (?…) group");
+        assert_eq!(why(&["(a"], LineAligned), "a pattern GNU grep rejects (Unmatched ( or \\()");
         assert_eq!(
             m(&["\\Qx"], Dialect::Perl, false, false, LineAligned).unwrap_err().0,
             "the Perl escapes \\Q, \\x or \\K"
@@ -252,7 +256,7 @@ mod tests {
             (&["api.key"], Basic, false, false),
             (&["a.*"], Extended, false, false),
             (&["oauth", "x*"], Extended, false, false),
-            (&["api\\nkey"], Extended, false, false),
+            (&["api\\nkey"], Perl, false, false),
         ];
         for (patterns, dialect, ignore_case, line) in cases {
             let fine = m(patterns, *dialect, *ignore_case, *line, LineAligned).unwrap().fine.unwrap();

@@ -1,17 +1,22 @@
 //! The pattern: what an agent's grep or rg pattern means, as Chroma's coarse filter and as
 //! the check of a page's lines.
 //!
-//! [`rewrite`] turns a pattern into RE2 text as just-bash does, [`syntax`] parses that into
-//! what the other steps read, and [`literals`] says which literals a matching line must
-//! hold. [`lite`] spells RE2 for regex-lite, the one engine every check uses. [`filter`]
-//! builds the coarse filter Chroma applies and [`matcher`] the fine check of loaded pages,
-//! neither ever a false negative; [`engine`] matches lines exactly as just-bash's grep and rg
-//! do, for the commands answered in Rust.
+//! [`rewrite`] turns a pattern into RE2-subset text with the tool's meaning ([`gnu`] for
+//! GNU grep's BRE and ERE), [`syntax`] parses that into what the other steps read, and
+//! [`literals`] says which literals a matching line must hold. [`lite`] spells RE2 for
+//! regex-lite, the one engine every check uses. [`filter`] builds the coarse filter Chroma
+//! applies and [`matcher`] the fine check of loaded pages, neither ever a false negative;
+//! [`engine`] matches lines exactly as GNU grep and ripgrep do, for the commands answered
+//! in Rust ([`unicode`] for lines beyond ASCII, [`longest`] for GNU grep's `-o`).
 
 pub(crate) mod engine;
 pub(crate) mod filter;
+pub(crate) mod gnu;
 pub(crate) mod lite;
 pub(crate) mod literals;
+mod longest;
 pub(crate) mod matcher;
 pub(crate) mod rewrite;
 pub(crate) mod syntax;
+mod unicode;
+mod unicode_tables;

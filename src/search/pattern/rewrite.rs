@@ -1,11 +1,11 @@
-//! grep patterns as just-bash reads them, rewritten into the RE2 text it compiles.
+//! A pattern as the RE2-subset text the rest of the search pipeline reasons about.
 //!
-//! just-bash compiles every pattern with RE2 (re2js) after rewriting BRE and POSIX
-//! bracket classes into RE2 syntax. [`to_re2`] repeats that rewriting, so the text the
-//! rest of the search pipeline reasons about is exactly what just-bash matches with.
+//! GNU grep's BRE and ERE are spelled by [`super::gnu`]; Perl-syntax patterns (rg's, and
+//! grep -P's) keep their syntax, with POSIX bracket classes rewritten into their ASCII
+//! members (both ripgrep's and PCRE's are ASCII) and the forms the subset does not hold
+//! refused.
 
 use crate::commands::Unsupported;
-use std::fmt::Write;
 
 /// The pattern language chosen by grep's flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,139 +138,20 @@ fn posix_classes(p: &[char]) -> Vec<char> {
     out
 }
 
-/// just-bash's BRE → RE2 rewriting (`\(` groups, `\|` alternation, `\{n,m\}`, and `+ ? | ( ) { }` literal).
-fn basic_to_re2(s: &[char]) -> String {
-    let mut r = String::new();
-    let mut i = 0;
-    let mut at_start = true;
-    while i < s.len() {
-        let c = s[i];
-        if c == '[' {
-            // A bracket expression is copied as it is.
-            let b = bracket(s, i, false);
-            r.push('[');
-            r.extend(b.negation);
-            if b.leading_close {
-                r.push(']');
-            }
-            let mut members = Vec::new();
-            b.members(&mut members);
-            r.extend(members);
-            if b.closed {
-                r.push(']');
-            }
-            i = b.end;
-            at_start = false;
-            continue;
-        }
-        if c == '\\' && i + 1 < s.len() {
-            let n = s[i + 1];
-            match n {
-                '|' => {
-                    r.push('|');
-                    i += 2;
-                    at_start = true;
-                }
-                '(' => {
-                    r.push('(');
-                    i += 2;
-                    at_start = true;
-                }
-                ')' => {
-                    r.push(')');
-                    i += 2;
-                    at_start = false;
-                }
-                '{' => {
-                    // \{n\}, \{n,\}, \{n,m\}
-                    let mut j = i + 2;
-                    let d0 = j;
-                    while j < s.len() && s[j].is_ascii_digit() {
-                        j += 1;
-                    }
-                    let mut ok = j > d0;
-                    let min: String = s[d0..j].iter().collect();
-                    let mut max = None;
-                    if ok && j < s.len() && s[j] == ',' {
-                        let m0 = j + 1;
-                        j += 1;
-                        while j < s.len() && s[j].is_ascii_digit() {
-                            j += 1;
-                        }
-                        max = Some(s[m0..j].iter().collect::<String>());
-                    }
-                    ok = ok && j + 1 < s.len() && s[j] == '\\' && s[j + 1] == '}';
-                    if ok {
-                        match max {
-                            Some(m) => write!(r, "{{{min},{m}}}").unwrap(),
-                            None => write!(r, "{{{min}}}").unwrap(),
-                        }
-                        i = j + 2;
-                    } else {
-                        r.push_str("\\{");
-                        i += 2;
-                    }
-                    at_start = false;
-                }
-                '}' => {
-                    r.push_str("\\}");
-                    i += 2;
-                    at_start = false;
-                }
-                _ => {
-                    r.push(c);
-                    r.push(n);
-                    i += 2;
-                    at_start = false;
-                }
-            }
-            continue;
-        }
-        if c == '*' && at_start {
-            r.push_str("\\*");
-            i += 1;
-            continue;
-        }
-        if c == '^' {
-            r.push_str(if at_start { "^" } else { "\\^" });
-            i += 1;
-            continue;
-        }
-        if c == '$' {
-            let at_end = i == s.len() - 1;
-            let before_group_end = i + 2 < s.len() && s[i + 1] == '\\' && s[i + 2] == ')';
-            r.push_str(if at_end || before_group_end { "$" } else { "\\$" });
-            i += 1;
-            at_start = false;
-            continue;
-        }
-        if matches!(c, '+' | '?' | '|' | '(' | ')' | '{' | '}') {
-            r.push('\\');
-        }
-        r.push(c);
-        i += 1;
-        at_start = false;
-    }
-    r
-}
-
-/// The RE2 pattern just-bash compiles for one grep pattern, or `None` for fixed strings.
+/// One pattern spelled as RE2 with the tool's meaning (GNU grep's for BRE and ERE, see
+/// [`super::gnu`]), or `None` for fixed strings.
 pub(crate) fn to_re2(pattern: &str, dialect: Dialect) -> Result<Option<String>, Unsupported> {
     let chars: Vec<char> = pattern.chars().collect();
     match dialect {
         Dialect::Fixed => Ok(None),
-        Dialect::Basic => Ok(Some(basic_to_re2(&posix_classes(&chars)))),
-        Dialect::Extended | Dialect::Perl => {
-            if dialect == Dialect::Perl
-                && (pattern.contains("\\Q") || pattern.contains("\\x") || pattern.contains("\\K"))
-            {
+        Dialect::Basic | Dialect::Extended => Ok(Some(super::gnu::spell(pattern, dialect == Dialect::Extended)?.re2)),
+        Dialect::Perl => {
+            if pattern.contains("\\Q") || pattern.contains("\\x") || pattern.contains("\\K") {
                 return Err(Unsupported::new("the Perl escapes \\Q, \\x or \\K"));
             }
             // Perl mode deletes flag groups and rewrites `(?i:…)` before RE2 sees the
             // pattern, escaped parentheses or not.
-            if dialect == Dialect::Perl
-                && pattern.match_indices("(?").any(|(at, _)| !pattern[at + 2..].starts_with(':'))
-            {
+            if pattern.match_indices("(?").any(|(at, _)| !pattern[at + 2..].starts_with(':')) {
                 return Err(Unsupported::new("a Perl (?…) group"));
             }
             let s: String = posix_classes(&chars).into_iter().collect();
@@ -288,15 +169,11 @@ mod tests {
     }
 
     #[test]
-    fn basic_regexes_are_rewritten_like_just_bash() {
-        assert_eq!(re2("a+b?(c)|{d}", Dialect::Basic), "a\\+b\\?\\(c\\)\\|\\{d\\}");
-        assert_eq!(re2("\\(ab\\)\\|cd", Dialect::Basic), "(ab)|cd");
-        assert_eq!(re2("a\\{2,3\\}", Dialect::Basic), "a{2,3}");
-        assert_eq!(re2("a\\{,3\\}", Dialect::Basic), "a\\{,3\\}");
-        assert_eq!(re2("*a*", Dialect::Basic), "\\*a*");
-        assert_eq!(re2("^a^b$c$", Dialect::Basic), "^a\\^b\\$c$");
-        assert_eq!(re2("[[:digit:]]x", Dialect::Basic), "[0-9]x");
-        assert_eq!(re2("[]a]", Dialect::Basic), "[\\]a]");
-        assert_eq!(re2("(?P<n>x)", Dialect::Extended), "(?<n>x)");
+    fn patterns_are_spelled_with_the_tools_meaning() {
+        assert_eq!(re2("colou\\?rs\\+", Dialect::Basic), "colou?rs+", "GNU's \\? and \\+");
+        assert_eq!(re2("a{,3}", Dialect::Extended), "a{0,3}", "GNU's {{,n}}");
+        assert_eq!(re2("[[:digit:]]x", Dialect::Perl), "[0-9]x");
+        assert_eq!(to_re2("a.b", Dialect::Fixed).unwrap(), None);
+        assert!(to_re2("(?i)x", Dialect::Perl).is_err());
     }
 }

@@ -3,8 +3,9 @@
 //! [`parse`] accepts a conservative subset of RE2 — anything else is [`Unsupported`],
 //! with the reason — and a [`Node`] yields a Rust-regex translation for Chroma's `$regex`
 //! ([`Node::to_rust_regex`]) whose matches, applied to a whole chunk in multi-line mode,
-//! are a superset of the lines RE2 would match: Perl classes become their ASCII sets and
-//! `\b` is dropped, which only widens. Characters are spelled for regex-lite by
+//! are a superset of the lines the tool would match: Perl classes become their ASCII sets
+//! and every character beyond ASCII, and word boundaries (`\b`, `\b{start}`, …) are
+//! dropped, which only widens. Characters are spelled for regex-lite by
 //! [`super::lite`], as native grep's are. The literals a match requires are in
 //! [`super::literals`].
 
@@ -12,6 +13,10 @@ use super::lite::{push_class_char, push_lit, SPACE};
 use super::rewrite::POSIX;
 use crate::commands::Unsupported;
 use std::fmt::Write;
+
+/// Every character beyond ASCII, as class members: what a Perl class (`\w`, `\d`, `\s`) may
+/// also match for the tools whose classes know Unicode, kept in the widened regex.
+const BEYOND_ASCII: &str = "\\x{80}-\\x{10FFFF}";
 
 /// A parsed pattern (the supported RE2 subset).
 #[derive(Debug, Clone, PartialEq)]
@@ -178,13 +183,23 @@ impl Parser {
                 let e = self.peek().ok_or_else(|| Unsupported::new("a trailing backslash"))?;
                 self.i += 1;
                 match e {
-                    'd' => Node::Class("[0-9]".into()),
+                    'd' => Node::Class(format!("[0-9{BEYOND_ASCII}]")),
                     'D' => Node::Class("[^0-9]".into()),
-                    'w' => Node::Class("[0-9A-Za-z_]".into()),
+                    'w' => Node::Class(format!("[0-9A-Za-z_{BEYOND_ASCII}]")),
                     'W' => Node::Class("[^0-9A-Za-z_]".into()),
-                    's' => Node::Class(format!("[{SPACE}]")),
+                    's' => Node::Class(format!("[{SPACE}{BEYOND_ASCII}]")),
                     'S' => Node::Class(format!("[^{SPACE}]")),
-                    'b' | 'B' => Node::Empty,
+                    'b' => {
+                        // `\b{start}`, `\b{end}`, `\b{start-half}`, `\b{end-half}`.
+                        for kind in ["{start}", "{end}", "{start-half}", "{end-half}"] {
+                            if self.s[self.i..].iter().take(kind.len()).copied().eq(kind.chars()) {
+                                self.i += kind.len();
+                                break;
+                            }
+                        }
+                        Node::Empty
+                    }
+                    'B' => Node::Empty,
                     'A' => Node::Start,
                     'z' => Node::End,
                     't' => Node::Lit('\t'),
@@ -230,9 +245,18 @@ impl Parser {
                     let e = self.peek().ok_or_else(|| Unsupported::new("an unclosed bracket expression"))?;
                     self.i += 1;
                     match e {
-                        'd' => out.push_str("0-9"),
-                        'w' => out.push_str("0-9A-Za-z_"),
-                        's' => out.push_str(SPACE),
+                        'd' => {
+                            out.push_str("0-9");
+                            out.push_str(BEYOND_ASCII);
+                        }
+                        'w' => {
+                            out.push_str("0-9A-Za-z_");
+                            out.push_str(BEYOND_ASCII);
+                        }
+                        's' => {
+                            out.push_str(SPACE);
+                            out.push_str(BEYOND_ASCII);
+                        }
                         't' => out.push_str("\\t"),
                         'n' => out.push_str("\\n"),
                         'r' => out.push_str("\\r"),
@@ -286,8 +310,9 @@ impl Node {
             Node::Lit(c) => push_lit(out, *c),
             Node::Class(c) => out.push_str(c),
             Node::Any => out.push('.'),
-            Node::Start => out.push('^'),
-            Node::End => out.push('$'),
+            // GNU grep ends a line at a NUL too, in a binary file.
+            Node::Start => out.push_str("(?:^|\\x00)"),
+            Node::End => out.push_str("(?:$|\\x00)"),
             Node::Empty => {}
             Node::Cat(items) => items.iter().for_each(|n| n.to_rust_regex(out)),
             Node::Group(n) => {
@@ -374,12 +399,16 @@ mod tests {
         assert_eq!(rust("v[0-9]+\\.[0-9]+", Dialect::Extended), "v(?:[0-9])+\\.(?:[0-9])+");
         assert_eq!(rust("colou?r|gr(a|e)y", Dialect::Extended), "(?:colo(?:u)?r|gr(?:(?:a|e))y)");
         assert_eq!(rust("\\bword\\b", Dialect::Perl), "word");
-        assert_eq!(rust("\\w+\\s\\d", Dialect::Perl), "(?:[0-9A-Za-z_])+[\\t\\n\\x0C\\r ][0-9]");
+        assert_eq!(
+            rust("\\w+\\s\\d", Dialect::Perl),
+            "(?:[0-9A-Za-z_\\x{80}-\\x{10FFFF}])+[\\t\\n\\x0B\\x0C\\r \\x{80}-\\x{10FFFF}][0-9\\x{80}-\\x{10FFFF}]",
+            "Perl classes widened beyond ASCII"
+        );
         assert_eq!(rust("[^a-z-]", Dialect::Extended), "[^a-z\\-]");
-        assert_eq!(rust("[[:alpha:]_]", Dialect::Extended), "[a-zA-Z_]");
+        assert_eq!(rust("[[:alpha:]_]", Dialect::Perl), "[a-zA-Z_]");
         assert_eq!(rust("a{2}b{1,}c{0,3}", Dialect::Extended), "(?:a){2}(?:b)+(?:c){0,3}");
         assert_eq!(rust("x{y", Dialect::Extended), "x\\{y");
-        assert_eq!(rust("^$", Dialect::Basic), "^$");
+        assert_eq!(rust("^$", Dialect::Basic), "(?:^|\\x00)(?:$|\\x00)", "a NUL ends a line of a binary file");
         assert_eq!(rust("a|b+c", Dialect::Basic), "a\\|b\\+c");
     }
 

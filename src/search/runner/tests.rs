@@ -126,7 +126,10 @@ fn searches_that_cannot_be_narrowed_say_why() {
     let chroma = corpus(true);
     let fs = connect(&chroma);
     let (_, cs) = search(&fs, &["grep", "-rE", "(?=x)", "/"]);
-    assert_eq!((cs.plan, cs.note.as_deref()), (PlanKind::Prefetch, Some("look-around (RE2 rejects it)")));
+    assert_eq!(
+        (cs.plan, cs.note.as_deref()),
+        (PlanKind::Prefetch, Some("a repetition at the start of an expression in a GNU pattern is left to just-bash"))
+    );
     let (_, cs) = search(&fs, &["grep", "-rc", "token", "/"]);
     assert_eq!(cs.note.as_deref(), Some("-c prints a count for every file"));
     assert_eq!(cs.scope, 5);
@@ -359,18 +362,23 @@ fn narrowed_searches_are_answered_natively() {
     let chroma = corpus(true);
     let fs = connect_with(&chroma, |o| o.native_commands = true);
     let (out, cs) = answer(&fs, &["grep", "-rn", "token", "/"]);
-    assert_eq!(out, printed("//a.md:2:set the token\n//pats.md:1:token\n", "", 0));
+    assert_eq!(out, printed("/a.md:2:set the token\n/pats.md:1:token\n", "", 0));
     assert!(cs.native && cs.delegated.is_none());
     assert_eq!(
         answer(&fs, &["grep", "-rc", "token", "/"]).0,
-        printed("//a.md:1\n//b.md:0\n//c.md:1\n//d.md:0\n//pats.md:1\n", "", 0)
+        printed("/a.md:1\n/b.md:0\n/c.md:1\n/d.md:0\n/pats.md:1\n", "", 0)
     );
     assert_eq!(answer(&fs, &["grep", "-rl", "zzz", "/"]).0, printed("", "", 1));
     assert_eq!(
         answer(&fs, &["grep", "token", "/b.md", "/nope.md", "/"]).0,
         printed("", "grep: /nope.md: No such file or directory\ngrep: /: Is a directory\n", 2)
     );
-    assert_eq!(answer(&fs, &["grep", "-q", "token", "/nope.md", "/a.md"]).0, printed("", "", 0));
+    assert_eq!(
+        answer(&fs, &["grep", "-q", "token", "/nope.md", "/a.md"]).0,
+        printed("", "grep: /nope.md: No such file or directory\n", 0),
+        "-q exits 0 at the first match, after the errors before it"
+    );
+    assert_eq!(answer(&fs, &["grep", "-sq", "token", "/nope.md"]).0, printed("", "", 2), "-s: no message");
     assert_eq!(
         answer(&fs, &["grep", "-rl", "--exclude-dir=/", "token", "/"]).0,
         printed("", "", 1),
@@ -379,7 +387,7 @@ fn narrowed_searches_are_answered_natively() {
     // `-rc` loaded every page: a search over them now asks Chroma nothing.
     chroma.clear_log();
     let (out, cs) = answer(&fs, &["grep", "-rn", "ken", "/"]);
-    assert_eq!(out, printed("//a.md:2:set the token\n//c.md:1:a token!\n//pats.md:1:token\n", "", 0));
+    assert_eq!(out, printed("/a.md:2:set the token\n/c.md:1:a token!\n/pats.md:1:token\n", "", 0));
     assert!(chroma.requests().is_empty() && cs.native && cs.coarse_requests == 0);
 }
 
@@ -387,11 +395,11 @@ fn narrowed_searches_are_answered_natively() {
 fn searches_outside_the_modelled_set_go_to_just_bash_and_say_why() {
     let chroma = corpus(true);
     let fs = connect_with(&chroma, |o| o.native_commands = true);
+    assert_eq!(answer(&fs, &["grep", "x"]).0, printed("", "", 1), "an empty standard input is searched here");
     for (cmd, why) in [
-        (&["grep", "-rP", "tok", "/"][..], "-P is left to just-bash"),
+        (&["grep", "-rz", "tok", "/"][..], "-z, -T and --color=always are left to just-bash"),
         (&["grep", "-roE", "x*", "/"], "-o with a pattern that matches empty text"),
-        (&["grep", "-r", "--include=[ab].md", "x", "/"], "a bracket glob is left to just-bash"),
-        (&["grep", "x"], "stdin and globs are read by just-bash"),
+        (&["grep", "-r", "--include=[[:alpha:]].md", "x", "/"], "a character class in a glob"),
     ] {
         let (out, cs) = answer(&fs, cmd);
         assert!(matches!(out, Outcome::Run(_)), "{cmd:?}: {out:?}");

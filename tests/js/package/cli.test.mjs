@@ -50,7 +50,7 @@ test("the shell reads commands from stdin, keeps its directory, exits with the l
   assert.equal(r.stdout, "/guides\ninstall it\nrun it\n");
   r = cli(["shell", ...conn()], "ls /\nls /missing\n");
   assert.equal(r.status, 2);
-  assert.equal(r.stderr, "ls: /missing: No such file or directory\n");
+  assert.equal(r.stderr, "ls: cannot access '/missing': No such file or directory\n");
   r = cli(["shell", ...conn()], "grep -rl install / > /tmp/hits\ncat /tmp/hits\n");
   assert.equal(r.stdout, "//guides/setup.md\n", "the shell has a scratch /tmp");
   r = cli(["shell", ...conn()], "echo x > /index.md\necho after\n");
@@ -109,14 +109,14 @@ test("a collection whose searches read their scope: the operator is told once wh
   });
   const exec = (...extra) => cli(["exec", "grep -r token /", "--url", chromaUrl(), "--collection", "cli-foreign", "--scratch", "none", ...extra]);
   let r = exec();
-  assert.equal(r.stdout, "//guide.md:the token\n", "the agent's output is the search's alone");
+  assert.equal(r.stdout, "/guide.md:the token\n", "the agent's output is the search's alone");
   assert.equal(r.stderr.match(/chromafs annotate/g)?.length, 1, r.stderr);
   assert.match(r.stderr, /carry no access.*reads 1 page, about 1 request.*chromafs annotate --url http:\/\/127\.0\.0\.1:\d+ --collection cli-foreign\n$/s);
   r = exec("--groups", "staff");
   assert.equal(r.stderr, "", "a session that sees every page asks Chroma: nothing to tell");
   assert.equal(cli(["annotate", "--url", chromaUrl(), "--collection", "cli-foreign"]).status, 0);
   r = exec();
-  assert.equal([r.stdout, r.stderr].join(""), "//guide.md:the token\n", "annotated: searches are scoped inside Chroma");
+  assert.equal([r.stdout, r.stderr].join(""), "/guide.md:the token\n", "annotated: searches are scoped inside Chroma");
   const search = (...extra) => cli(["exec", "search --json token", "--url", chromaUrl(), "--collection", "cli-foreign", ...extra]);
   r = search("--base-url", "https://docs.example.com/v2");
   assert.equal(r.status, 0, r.stderr);

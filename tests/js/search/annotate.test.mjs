@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { ChromaFs } from "chromafs";
-import { ROOT, assertWithinQuotas, chromaUrl, cloudChroma, newBash, referenceFs } from "../helpers.mjs";
+import { ROOT, assertWithinQuotas, chromaUrl, cloudChroma, newBash, reference, sameOutput } from "../helpers.mjs";
 import { chroma, startProxy } from "../../../support/proxy.mjs";
 
 const PAGES = {
@@ -54,14 +54,14 @@ async function searchLikeTheReference(groups) {
   const files = Object.entries(PAGES)
     .filter(([, p]) => p.access.isPublic || (p.access.groups ?? []).some((g) => groups.includes(g)))
     .map(([slug, p]) => ({ path: slug, content: Buffer.from(p.text), mtime: 0 }));
-  const ref = newBash(await referenceFs(files));
+  const ref = await reference(files);
   const ours = newBash(fs, { customCommands: fs.commands() });
   // The directory search comes first: once a session holds every page a search reads, it
   // is answered from memory and Chroma is not asked.
   for (const cmd of ["grep -rl token /guides", "grep -rn token /", "rg -n token /guides/deep", "grep -rc token /"]) {
-    const [a, b] = [await ours.exec(cmd), await ref.exec(cmd)];
-    assert.deepEqual([a.stdout, a.exitCode], [b.stdout, b.exitCode], cmd);
+    await sameOutput(ours, ref, cmd, fs);
   }
+  ref.remove();
   return fs;
 }
 
@@ -114,12 +114,12 @@ test("chunks the other tool named as ingest does are read by id once annotated",
   const files = Object.entries(PAGES)
     .filter(([, p]) => p.access.isPublic)
     .map(([slug, p]) => ({ path: slug, content: Buffer.from(p.text), mtime: 0 }));
-  const ref = newBash(await referenceFs(files));
+  const ref = await reference(files);
   const ours = newBash(fs, { customCommands: fs.commands() });
   for (const cmd of ["grep -rn token /", "cat /guides/setup.md /index.md", "cat /internal/keys.md"]) {
-    const [a, b] = [await ours.exec(cmd), await ref.exec(cmd)];
-    assert.deepEqual([a.stdout, a.exitCode], [b.stdout, b.exitCode], cmd);
+    await sameOutput(ours, ref, cmd, fs);
   }
+  ref.remove();
   const reads = front.state.requests.map((q) => q.body).filter((b) => b.includes('"ids"') && b.includes("#0"));
   assert.ok(reads.some((b) => b.includes('"guides/setup.md#0"')), reads.join("\n"));
   assert.ok(front.state.requests.every((q) => !q.body.includes("internal/keys.md#")), "the hidden page is never asked for");

@@ -1,11 +1,12 @@
-// grep/egrep/fgrep/rg pushdown: output through fs.commands() is byte-identical to
-// just-bash's own commands over an in-memory copy, on a line-aligned collection, on one
-// chunked at arbitrary offsets, and with restricted groups; and a literal search costs
-// one coarse query plus ⌈candidate chunks / 300⌉ prefetch requests.
-import { test, describe, before } from "node:test";
+// grep/egrep/fgrep/rg pushdown: output through fs.commands() is byte-identical to the real
+// GNU grep and ripgrep over a copy of the visible files (or, for what chromafs hands to
+// just-bash, to just-bash's own commands over an in-memory copy), on a line-aligned
+// collection, on one chunked at arbitrary offsets, and with restricted groups; and a
+// literal search costs one coarse query plus ⌈candidate chunks / 300⌉ prefetch requests.
+import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, ingest } from "chromafs";
-import { assertWithinQuotas, chromaUrl, cloudChroma, corpora, referenceFs, rng, newBash, sameOutput as compare } from "../helpers.mjs";
+import { assertWithinQuotas, chromaUrl, cloudChroma, corpora, reference, rng, newBash, sameOutput as compare } from "../helpers.mjs";
 import { collectionId, storedTree } from "../../../support/proxy.mjs";
 import { writeOtherTool } from "../../../support/other-tool.mjs";
 
@@ -178,16 +179,20 @@ for (const corpus of corpora(test, "the grep pushdown battery")) describe(`grep 
   for (const [collection, groups, nativeCommands] of sets) {
     describe(`${collection}, groups [${groups}]${nativeCommands ? "" : ", nativeCommands: false"}`, () => {
       let ours, ref, fs;
+      after(() => ref?.remove());
       before(async () => {
         if (skip) return;
         fs = await ChromaFs.connect({ url: cloud.url, collection, groups, nativeCommands });
         ours = newBash(fs, { customCommands: fs.commands() });
-        ref = newBash(await referenceFs(files.filter((f) => visibleTo(groups)(f.path))));
+        ref = await reference(files.filter((f) => visibleTo(groups)(f.path)));
+        ref.gnu?.prepare(BATTERY);
       });
-      for (const cmd of BATTERY) test(cmd, { skip }, () => compare(ours, ref, cmd));
+      for (const cmd of BATTERY) test(cmd, { skip }, () => compare(ours, ref, cmd, fs));
       test("generated searches drawn from the corpus", { skip }, async () => {
         const seed = collection === UNALIGNED ? 11 : groups.length ? 23 : 5;
-        for (const cmd of generated(files.filter((f) => visibleTo(groups)(f.path)), 40, seed)) await compare(ours, ref, cmd);
+        const cmds = generated(files.filter((f) => visibleTo(groups)(f.path)), 40, seed);
+        ref.gnu?.prepare(cmds);
+        for (const cmd of cmds) await compare(ours, ref, cmd, fs);
       });
       test("most searches were narrowed, or found their pages in memory", { skip }, () => {
         const plans = fs.stats().commands.map((c) => c.plan);

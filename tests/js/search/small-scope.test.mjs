@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { ChromaFs, annotate, ingest } from "chromafs";
-import { assertWithinQuotas, cloudChroma, newBash, referenceFs, run, sameOutput } from "../helpers.mjs";
+import { assertWithinQuotas, cloudChroma, newBash, reference, run, sameOutput } from "../helpers.mjs";
 import { startProxy } from "../../../support/proxy.mjs";
 import { writeOtherTool } from "../../../support/other-tool.mjs";
 
@@ -40,21 +40,23 @@ after(() => Promise.all([front.close(), cloud.close()]));
 const textFilters = (requests) => requests.filter((r) => (r.body ?? "").includes("where_document")).length;
 
 for (const [collection, readWhole] of [["small-ingested", true], ["small-annotated", true], ["small-other", false]]) {
-  test(`${collection}: a small directory is ${readWhole ? "read whole, no text filter sent" : "asked about first"}, output as just-bash's`, async () => {
+  test(`${collection}: a small directory is ${readWhole ? "read whole, no text filter sent" : "asked about first"}, output as the reference's`, async () => {
     ChromaFs.setProcessCacheBytes(0);
     const fs = await ChromaFs.connect({ url: front.url, collection });
     const ours = newBash(fs, { customCommands: fs.commands() });
-    const ref = newBash(await referenceFs(FILES));
+    const ref = await reference(FILES);
+    ref.gnu?.prepare(COMMANDS);
     front.reset();
-    await sameOutput(ours, ref, COMMANDS[0]);
+    await sameOutput(ours, ref, COMMANDS[0], fs);
     assert.equal(textFilters(front.state.requests) === 0, readWhole, `text filters sent: ${textFilters(front.state.requests)}`);
     if (readWhole) {
       assert.match(fs.stats().commands.at(-1).note, /small part of the collection: read whole/);
       front.reset();
-      await sameOutput(ours, ref, COMMANDS[1]);
+      await sameOutput(ours, ref, COMMANDS[1], fs);
       assert.equal(front.state.requests.length, 0, "the directory is in memory: nothing asked");
     }
-    for (const cmd of COMMANDS.slice(1)) await sameOutput(ours, ref, cmd);
+    for (const cmd of COMMANDS.slice(1)) await sameOutput(ours, ref, cmd, fs);
+    ref.remove();
     fs.free();
     ChromaFs.setProcessCacheBytes(64 << 20);
   });
