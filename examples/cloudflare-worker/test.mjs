@@ -160,9 +160,9 @@ test("grep -r finds text in a handful of requests", async (t) => {
   assert.equal(r.exitCode, 0);
   assert.equal(
     r.stdout,
-    // just-bash's own grep prefixes the operand "/" to each path, hence the "//".
-    "//guides/auth.md:3:Tokens expire; refresh the access_token hourly.\n" +
-      "//guides/quickstart.md:3:Call the API with an access_token header.\n",
+    // As GNU grep names files under the operand "/".
+    "/guides/auth.md:3:Tokens expire; refresh the access_token hourly.\n" +
+      "/guides/quickstart.md:3:Call the API with an access_token header.\n",
   );
   // 63 visible pages; the search asks Chroma which can match, then loads only those.
   assert.ok(r.requests <= 4, `grep made ${r.requests} requests`);

@@ -179,7 +179,7 @@ describe("commands", () => {
   test("grep -r is pushed down to Chroma: a few requests for many pages", async (t) => {
     const r = await exec("grep -rn access_token /");
     t.diagnostic(`grep -rn over ${FILLER_PAGES + 4} visible pages: ${r.requests} Chroma requests`);
-    assert.equal(r.stdout, "//guide/auth.md:3:Send the access_token header with every request.\n");
+    assert.equal(r.stdout, "/guide/auth.md:3:Send the access_token header with every request.\n");
     assert.equal(r.exitCode, 0);
     assert.ok(r.requests >= 1 && r.requests <= 3, `grep made ${r.requests} requests over ${FILLER_PAGES + 4} pages`);
   });
@@ -227,8 +227,8 @@ describe("access control", () => {
     const grep = await exec("grep -rn access_token /", ["admin"]);
     assert.equal(
       grep.stdout,
-      "//guide/auth.md:3:Send the access_token header with every request.\n" +
-        "//internal/secret.md:3:Rotate the access_token signing key: hunter2-rotation.\n",
+      "/guide/auth.md:3:Send the access_token header with every request.\n" +
+        "/internal/secret.md:3:Rotate the access_token signing key: hunter2-rotation.\n",
     );
   });
 });
