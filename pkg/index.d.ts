@@ -197,6 +197,12 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
    */
   searchHiddenTextCost?: "hide" | "accept";
   /**
+   * Whether greps read the collection's grep index, when `chromafs ingest` or
+   * `chromafs annotate` wrote one (`fs.info().grepIndex` says whether they do). `false`:
+   * they ask Chroma which pages match, as on a collection without one. Default `true`.
+   */
+  grepIndex?: boolean;
+  /**
    * `"log"`: a network failure's cause (an address, a resolver's answer) is written to the
    * host's console, the operator's log, and messages say only that Chroma could not be
    * reached. Default `"show"`. The MCP server uses `"log"`.
@@ -417,6 +423,12 @@ export interface ChromaFsInfo {
    * to an agent: it says that pages exist which the session cannot see.
    */
   searchesReadScope: boolean;
+  /**
+   * Whether greps choose their pages from the collection's grep index (`used`), and why
+   * not when they do not (no index, a format this version does not read, `grepIndex: false`).
+   * A search whose pattern has no three bytes of literal text asks Chroma whatever this says.
+   */
+  grepIndex: { used: boolean; why: string | null };
   /** The tree record's Chroma metadata (e.g. `pages`). */
   treeMetadata: Record<string, unknown>;
   /**
@@ -740,6 +752,12 @@ export interface IngestSummary {
   lineAligned: boolean;
   /** Pages each access rule decided, in rule order (a rule that matches none fails the ingest). */
   rules: { glob: string; pages: number }[];
+  /**
+   * The grep index kept beside the chunks: its records after this run, those this run wrote
+   * (a re-run writes only what changed) and their bytes, and records of index segments no
+   * longer used, deleted (not counted in `removedRecords`).
+   */
+  grepIndex: { records: number; written: number; removed: number; bytes: number };
   requests: number;
 }
 
@@ -765,6 +783,8 @@ export interface AnnotateSummary {
   orphans: number;
   /** Every chunk is named SLUG#INDEX: every page's chunks were counted, and pages are read by id. */
   readById: boolean;
+  /** The grep index of the pages, named in the annotations: its records, those written, those of an older index removed. */
+  grepIndex: { records: number; written: number; removed: number; bytes: number };
   requests: number;
 }
 

@@ -224,6 +224,9 @@ pub(crate) struct Options {
     /// session with hidden pages still asks Chroma which pages match, although what that
     /// costs then depends on text only hidden pages hold (default: it reads the scope).
     pub unscoped_coarse_query: bool,
+    /// Whether searches read the collection's grep index when it has one (`grepIndex`,
+    /// default on); off, they ask Chroma which pages match as on a collection without one.
+    pub grep_index: bool,
 }
 
 impl Options {
@@ -259,6 +262,7 @@ impl Options {
             scratch_bytes: 16 << 20,
             native_commands: true,
             unscoped_coarse_query: false,
+            grep_index: true,
         }
     }
 
@@ -309,6 +313,12 @@ impl Options {
             opts.native_commands = match v {
                 Value::Bool(b) => *b,
                 _ => return fail("option nativeCommands must be true or false".to_string()),
+            };
+        }
+        if let Some(v) = f.member("grepIndex") {
+            opts.grep_index = match v {
+                Value::Bool(b) => *b,
+                _ => return fail("option grepIndex must be true or false".to_string()),
             };
         }
         opts.unscoped_coarse_query = match f.string("searchHiddenTextCost")?.as_deref() {

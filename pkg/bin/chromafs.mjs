@@ -232,7 +232,9 @@ async function main(argv) {
       process.stdout.write(
         `annotated ${plural(a.chunks, "chunk")} of collection ${a.collection}: ${a.updated} written, ${a.chunks - a.updated} already right` +
           `${a.orphans ? `, ${a.orphans} of pages the tree does not name (made private)` : ""}` +
-          `${a.readById ? "; every page's chunks counted: pages are read by id" : ""}; ${plural(a.requests, "request")}\n`,
+          `${a.readById ? "; every page's chunks counted: pages are read by id" : ""}` +
+          `; grep index: ${plural(a.grepIndex.records, "record")}${a.grepIndex.written ? `, ${a.grepIndex.written} written` : ""}` +
+          `${a.grepIndex.removed ? `, ${a.grepIndex.removed} of an older index removed` : ""}; ${plural(a.requests, "request")}\n`,
       );
       return 0;
     }

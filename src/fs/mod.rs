@@ -64,6 +64,10 @@ pub(crate) struct Filesystem {
     check: Rc<TreeCheck>,
     /// The collection's name, for messages.
     name: String,
+    /// The session's groups: which classes of the grep index it reads.
+    groups: crate::tree::access::Groups,
+    /// Whether searches may read the grep index (`grepIndex`).
+    grep_index: bool,
 }
 
 fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
@@ -146,6 +150,8 @@ impl Filesystem {
             broken,
             check,
             name: opts.collection.clone(),
+            groups: opts.groups.clone(),
+            grep_index: opts.grep_index,
         })
     }
 
@@ -205,6 +211,19 @@ impl Filesystem {
     /// Milliseconds on the session's clock.
     pub(crate) fn now_ms(&self) -> f64 {
         self.transport.now_ms()
+    }
+
+    /// The session's groups.
+    pub(crate) fn groups(&self) -> &crate::tree::access::Groups {
+        &self.groups
+    }
+
+    /// The grep index the session's searches read, or why they read none.
+    pub(crate) fn grep_index(&self) -> Result<crate::pages::grams::manifest::Manifest, &'static str> {
+        if !self.grep_index {
+            return Err("the host turned it off (grepIndex: false)");
+        }
+        crate::pages::grams::manifest::Manifest::of_tree(self.tree.grams.as_ref())
     }
 
     pub(crate) fn tree(&self) -> &LoadedTree {

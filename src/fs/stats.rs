@@ -54,6 +54,8 @@ pub(crate) struct CommandStats {
     pub coarse_matches: u64,
     pub coarse_requests: u64,
     pub prefetch_requests: u64,
+    /// The grep index chose the candidates (`narrow` only): Chroma filtered no text.
+    pub index: bool,
     /// Answered in Rust rather than by just-bash's command.
     pub native: bool,
     /// Why just-bash's command answered it, when the search could not be answered here.

@@ -9,13 +9,20 @@
 //! the other tool changes the tree, and chromafs falls back to what it assumes of any
 //! collection until `annotate` runs again.
 //!
-//! It is resumable: chunks whose fields are already right are not written again, and the
-//! annotations record goes last. A chunk whose slug the tree does not name is marked
-//! private to nobody.
+//! It also writes the grep index of the pages (see [`crate::pages::grams`]) from the chunks
+//! it reads anyway, and names it in the annotations record: greps then choose their pages
+//! from it while the tree is the version annotated.
+//!
+//! It is resumable: chunks whose fields are already right are not written again, nor index
+//! records already there (a record's id names its content), and the annotations record goes
+//! last. A chunk whose slug the tree does not name is marked private to nobody.
 
+use super::index;
 use super::write::WRITE_BATCH;
+use super::IndexSummary;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
 use crate::pages::collection::{self, Bound};
+use crate::pages::grams::is_index_record;
 use crate::tree::annotations::Annotations;
 use crate::tree::decode::PathTree;
 use crate::tree::schema::{self, chunk_id, Schema};
@@ -36,6 +43,8 @@ pub(crate) struct AnnotateSummary {
     /// Every chunk's id is the one chromafs's ingest gives it, so the annotation counts
     /// every page's chunks and readers ask for pages by id.
     pub read_by_id: bool,
+    /// The grep index: its records, those written and those of an older index deleted.
+    pub grep_index: IndexSummary,
     pub requests: u64,
 }
 
@@ -110,13 +119,14 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
     let pages: HashMap<&str, (bool, &[String])> =
         tree.entries.iter().map(|e| (e.slug.as_str(), (e.access.is_public, e.access.groups.as_slice()))).collect();
 
-    let list = GetRequest { include: vec!["metadatas"], ..Default::default() };
+    let list = GetRequest { include: vec!["metadatas", "documents"], ..Default::default() };
     let all = collection::read_whole(client, &info.id, list, Bound::COLLECTION, "the list of chunks")
         .await
         .map_err(|e| e.to_string())?;
     let mut summary = AnnotateSummary { collection: collection.into(), ..Default::default() };
     let mut pending: Vec<(String, Map<String, Value>)> = Vec::new();
     let mut ids = IdCheck::new();
+    let mut texts: HashMap<&str, Vec<(u64, &str)>> = HashMap::new();
     for i in 0..all.ids.len() {
         let Some(slug) = schema.slug_of(&all, i) else { continue };
         summary.chunks += 1;
@@ -125,6 +135,7 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
         if named {
             let index = all.metadata(i).and_then(|m| m.get(&schema.chunk_index_field)).and_then(Value::as_u64);
             ids.see(slug, &all.ids[i], index);
+            texts.entry(slug).or_default().push((index.unwrap_or(0), all.document(i).unwrap_or("")));
         }
         let want = fields(slug, &pages);
         let have = all.metadata(i);
@@ -151,8 +162,24 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
     for batch in records.chunks(WRITE_BATCH) {
         write_records(client, &info.id, batch, dim).await?;
     }
+    let grams = index::of_tree(&tree, &mut texts);
+    let there: std::collections::HashSet<&str> = all.ids.iter().map(String::as_str).collect();
+    let new = grams.without(&there);
+    index::write(client, &info.id, &new, dim).await?;
+    annotations.grams = Some(grams.manifest.to_value());
     let record = serde_json::to_string(&annotations).expect("annotations serialise");
     write_records(client, &info.id, &[(Annotations::id(&schema.tree_id), record)], dim).await?;
+    // The record names the new index: the old one's records go.
+    let stale: Vec<String> = all.ids.iter().filter(|id| is_index_record(id) && !grams.keeps(id)).cloned().collect();
+    for batch in stale.chunks(WRITE_BATCH) {
+        client.delete(&info.id, batch).await.map_err(|e| e.to_string())?;
+    }
+    summary.grep_index = IndexSummary {
+        records: grams.records.len(),
+        written: new.records.len(),
+        removed: stale.len(),
+        bytes: new.records.iter().map(|(_, d)| d.len() as u64).sum(),
+    };
     summary.requests = client.stats().requests;
     Ok(summary)
 }

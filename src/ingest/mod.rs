@@ -12,6 +12,7 @@
 
 pub(crate) mod annotate;
 pub(crate) mod chunk;
+mod index;
 pub(crate) mod rules;
 pub(crate) mod write;
 
@@ -189,7 +190,22 @@ pub(crate) struct Summary {
     pub line_aligned: bool,
     /// Pages each access rule decided: `[{glob, pages}]`.
     pub rules: Vec<RuleSummary>,
+    /// The grep index's records (see `crate::pages::grams`).
+    pub grep_index: IndexSummary,
     pub requests: u64,
+}
+
+/// What an ingest did to the grep index.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub(crate) struct IndexSummary {
+    /// Records the index has after this run.
+    pub records: usize,
+    /// Records this run wrote.
+    pub written: usize,
+    /// Records of segments no longer used, deleted.
+    pub removed: usize,
+    /// Bytes of the records this run wrote.
+    pub bytes: u64,
 }
 
 #[derive(Debug, Clone, Default, serde::Serialize)]

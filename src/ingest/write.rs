@@ -4,11 +4,13 @@
 //! that names chunks not yet written. Every write goes in batches of at most 300 records
 //! (Chroma Cloud's cap) with embeddings from the caller's function or the built-in one.
 
-use super::{Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
+use super::index;
+use super::{IndexSummary, Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
 pub(crate) use crate::base::embed::{Embedder, Embedding};
 use crate::base::sync::LocalFuture;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
 use crate::pages::collection::{self, Bound};
+use crate::pages::grams::is_index_record;
 use crate::tree::codec;
 use crate::tree::schema::{self, Schema};
 use crate::tree::shards::{self, ChunkFacts};
@@ -175,6 +177,12 @@ pub(crate) async fn write(
         .filter(|(r, h)| !trusted || before.hashes.get(&r.id).and_then(Option::as_ref) != Some(*h))
         .collect();
     let dimension = pipeline::write_chunks(client, &cid, opts.schema, embedder, &changed).await?;
+    // The grep index, built on the stored one where the stored chunks are trusted.
+    let previous = match trusted {
+        true => index::previous(client, opts.collection, opts.schema, plan, &changed).await,
+        false => None,
+    };
+    let grams = index::plan(plan, previous.as_ref());
     // Chroma's clients build the collection's embedding function from its configuration:
     // it names the one that embedded the chunks, once they are written.
     if let Some(function) = embedder.chroma_function().filter(|f| !info.function.as_ref().is_some_and(|r| r.same(f))) {
@@ -183,10 +191,14 @@ pub(crate) async fn write(
     // Nothing embedded this run: the stored manifest says the dimension of this model.
     let dimension =
         dimension.or(stored_embedding.filter(|e| e.model == model && e.method == method).map(|e| e.dimension));
+    let zeros = record_dimension(embedder, dimension).await?;
+    index::write(client, &cid, &grams, zeros).await?;
     // The tree goes last: a reader never sees a tree that names chunks not yet written.
     let facts = ChunkFacts { line_aligned: plan.line_aligned, access: true, dirs: true, ids: true };
     let embedding = dimension.map(|dimension| Embedding { model: model.clone(), dimension, method: method.clone() });
-    let tree = shards::write(&plan.tree, facts, opts.plain_tree).with_embedding(embedding);
+    let tree = shards::write(&index::numbered(&plan.tree, &grams), facts, opts.plain_tree)
+        .with_embedding(embedding)
+        .with_grams(Some(grams.manifest.to_value()));
     let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| shards::shard_id(&opts.schema.tree_id, i)).collect();
     // Records from an earlier run that this one does not write would corrupt pages.
     let keep: HashSet<&str> = plan
@@ -196,7 +208,10 @@ pub(crate) async fn write(
         .chain(shard_ids.iter().map(String::as_str))
         .chain([opts.schema.tree_id.as_str()])
         .collect();
-    let stale: Vec<String> = before.hashes.keys().filter(|id| !keep.contains(id.as_str())).cloned().collect();
+    let stale: Vec<String> =
+        before.hashes.keys().filter(|id| !keep.contains(id.as_str()) && !grams.keeps(id)).cloned().collect();
+    let kept_index = before.hashes.keys().filter(|id| grams.keeps(id) && !grams.written(id)).count();
+    let removed_index = stale.iter().filter(|id| is_index_record(id)).count();
     for batch in stale.chunks(WRITE_BATCH) {
         client.delete(&cid, batch).await.map_err(|e| e.to_string())?;
     }
@@ -204,7 +219,7 @@ pub(crate) async fn write(
     let unchanged_tree = before.manifest.as_ref().is_some_and(|(doc, _)| *doc == tree.document)
         && shard_ids.iter().all(|id| before.hashes.contains_key(id));
     if !unchanged_tree {
-        write_tree(client, &cid, plan, opts, embedder, dimension, &shard_ids, tree).await?;
+        write_tree(client, &cid, plan, opts, zeros, &shard_ids, tree).await?;
     }
     Ok(Summary {
         collection: opts.collection.to_string(),
@@ -215,7 +230,13 @@ pub(crate) async fn write(
         chunks: plan.records.len(),
         chunks_written: changed.len(),
         bytes: plan.bytes,
-        removed_records: stale.len(),
+        removed_records: stale.len() - removed_index,
+        grep_index: IndexSummary {
+            records: kept_index + grams.records.len(),
+            written: grams.records.len(),
+            removed: removed_index,
+            bytes: grams.records.iter().map(|(_, d)| d.len() as u64).sum(),
+        },
         tree_bytes,
         tree_shards: shard_ids.len(),
         tree_written: !unchanged_tree,
@@ -225,27 +246,26 @@ pub(crate) async fn write(
     })
 }
 
+/// The length of the vectors of records that are not chunks (the tree, the grep index):
+/// the chunks' own, else what the embedder gives.
+async fn record_dimension(embedder: &dyn Embedder, dimension: Option<usize>) -> Result<usize, String> {
+    if let Some(d) = dimension {
+        return Ok(d);
+    }
+    let probe = embedder.embed(vec![String::new()]).await.map_err(|e| format!("embedding failed: {e}"))?;
+    Ok(probe.first().map_or(DEFAULT_DIMENSION, Vec::len))
+}
+
 /// Writes the tree's shards, then its manifest (the record readers look up first).
-#[allow(clippy::too_many_arguments)]
 async fn write_tree(
     client: &Client,
     cid: &str,
     plan: &Plan,
     opts: &WriteOptions<'_>,
-    embedder: &dyn Embedder,
-    dimension: Option<usize>,
+    dim: usize,
     shard_ids: &[String],
     tree: shards::Written,
 ) -> Result<(), String> {
-    let dim = match dimension {
-        Some(d) => d,
-        None => embedder
-            .embed(vec![String::new()])
-            .await
-            .map_err(|e| format!("embedding failed: {e}"))?
-            .first()
-            .map_or(DEFAULT_DIMENSION, Vec::len),
-    };
     let mut meta = Map::new();
     meta.insert(schema::MARKER.0.into(), json!(schema::MARKER.1));
     meta.insert(schema::PAGES.into(), json!(plan.pages));

@@ -425,6 +425,18 @@ impl ChromaFs {
         set(&o, "chunkAccess", tree.chunk_access());
         set(&o, "readById", tree.chunks.ids);
         set(&o, "searchesReadScope", !self.inner.coarse_query_allowed());
+        let index = Object::new();
+        match self.inner.grep_index() {
+            Ok(_) => {
+                set(&index, "used", true);
+                set(&index, "why", JsValue::NULL);
+            }
+            Err(why) => {
+                set(&index, "used", false);
+                set(&index, "why", why);
+            }
+        }
+        set(&o, "grepIndex", index);
         set(&o, "treeMetadata", plain(&tree.metadata)?);
         let embedding = match &tree.embedding {
             Some(e) => {

@@ -439,6 +439,39 @@ impl Collection {
     }
 }
 
+impl Collection {
+    /// Records of the grep index by id (documents only), at most [`MAX_PAGE`] ids a request,
+    /// the requests issued together. They are not chunks and carry no access: which of them
+    /// a session may read is decided from the index's manifest by access class, before it
+    /// asks (see [`crate::pages::grams`]). Only ids of the index are sent.
+    pub(crate) async fn index_records(&self, ids: &[String], what: &str) -> Result<GetResponse, ChromaError> {
+        assert!(ids.iter().all(|id| crate::pages::grams::is_index_record(id)), "only records of the grep index");
+        let reqs: Vec<GetRequest> = ids
+            .chunks(MAX_PAGE)
+            .map(|batch| GetRequest {
+                ids: Some(batch.to_vec()),
+                include: vec!["documents"],
+                limit: Some(batch.len()),
+                ..Default::default()
+            })
+            .collect();
+        let parts = join_all(reqs.iter().map(|req| self.client.get_once(&self.id, req, what)).collect()).await;
+        let mut all = GetResponse::default();
+        for part in parts {
+            let part = part?;
+            for i in 0..part.ids.len() {
+                all.push_from(&part, i);
+            }
+        }
+        Ok(all)
+    }
+
+    /// The collection's id.
+    pub(crate) fn id(&self) -> &str {
+        &self.id
+    }
+}
+
 /// Records of several answers, each once.
 fn merge(parts: Vec<GetResponse>) -> GetResponse {
     let mut parts = parts.into_iter();

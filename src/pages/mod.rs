@@ -11,4 +11,5 @@
 
 pub(crate) mod collection;
 pub(crate) mod freshness;
+pub(crate) mod grams;
 pub(crate) mod store;

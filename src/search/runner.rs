@@ -21,6 +21,7 @@ use crate::fs::stats::{CommandStats, PlanKind};
 use crate::fs::{decode, DEV_NULL};
 use crate::pages::store::{PageRef, PrefetchError, Source, Within};
 use crate::search::coarse::{self, Found, SearchScope};
+use crate::search::indexed::{self, Indexed};
 use crate::search::job::{Job, Parsed};
 use crate::search::native::early_stop::EarlyStop;
 use crate::search::native::Native;
@@ -34,6 +35,11 @@ use std::collections::HashSet;
 
 /// Why a search read its scope whole instead of asking Chroma which pages match.
 const UNSCOPED_NOTE: &str = "the session has hidden pages and the collection's chunks carry no access, so Chroma was not asked which pages match (its answer would depend on hidden text): the scope was read whole; run `chromafs annotate` on the collection to search it with one query";
+
+/// What a search narrowed by the grep index says it did.
+const INDEX_NOTE: &str = "the grep index chose the pages that may match: Chroma filtered no text";
+const INDEX_WIDE_NOTE: &str =
+    "the grep index kept more pages than the cache holds: read ahead as the command reads, and checked there";
 
 /// A load the search could not do without: where, and why.
 struct Failed {
@@ -215,7 +221,7 @@ async fn from_memory(view: SessionView<'_>, grep: &Native, lines: usize) -> Opti
 /// What a prepared search reads: its scope as typed, or the files a narrowing kept.
 enum Reads {
     AsTyped,
-    Narrowed { n: Narrowing, kept: HashSet<String> },
+    Narrowed { n: Box<Narrowing>, kept: HashSet<String> },
 }
 
 impl Reads {
@@ -287,7 +293,7 @@ async fn prepare(
             prefetch(view, &files, why, cs).await.map(|()| Reads::AsTyped)
         }
         Plan::Narrow(n) => match narrow(view, &n, wanted, cs).await {
-            Ok(Some(kept)) => Ok(Reads::Narrowed { n, kept }),
+            Ok(Some(kept)) => Ok(Reads::Narrowed { n: Box::new(n), kept }),
             Ok(None) => Ok(Reads::AsTyped),
             Err(f) => Err(f),
         },
@@ -376,43 +382,13 @@ async fn narrow(
         })
         .collect();
     cs.scope = files.len() as u64;
-    let collection = view.coarse();
-    let unscoped = collection.is_none();
-    let hits = if let Some(collection) = collection {
-        let before = view.requests();
-        let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
-        let scope = SearchScope {
-            slugs: &slugs,
-            dir: view.chunks_have_dirs().then(|| {
-                view.chunk_dir(&common_dir(
-                    files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path),
-                ))
-            }),
-            chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
-        };
-        let found = coarse::candidates(collection, &scope, &n.matcher.filter).await;
-        cs.coarse_requests = view.requests() - before;
-        match found {
-            Ok(Found::Pages { slugs, matches }) => {
-                cs.coarse_matches = matches as u64;
-                Some(slugs)
-            }
-            Ok(Found::MostOfScope { matches }) => {
-                cs.coarse_matches = matches as u64;
-                cs.note = Some("the pattern matches most of the scope: loaded whole and checked here".into());
-                None
-            }
-            Err(e) => {
-                let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
-                prefetch(view, &all, format!("coarse query failed: {e}"), cs).await?;
-                return Ok(None);
-            }
+    let hits = match which_pages(view, &files, n, cs).await {
+        Ok(hits) => hits,
+        Err(e) => {
+            let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
+            prefetch(view, &all, format!("coarse query failed: {e}"), cs).await?;
+            return Ok(None);
         }
-    } else {
-        // Chroma would answer for hidden chunks too: how many hits, how many pages of
-        // them, would tell the session about text it may not read. Read the scope instead.
-        cs.note = Some(UNSCOPED_NOTE.into());
-        None
     };
     // Pages in Chroma are filtered there; lazy files can only be read.
     let candidates: Vec<&(&str, PageRef)> = files
@@ -433,12 +409,14 @@ async fn narrow(
         return Ok(Some(kept));
     }
     let before = view.requests();
-    let kept = if hits.is_none()
+    let kept = if (hits.is_none() || cs.index)
         && candidates.iter().map(|(_, p)| view.store().size_of(p)).sum::<u64>() > view.store().capacity() as u64
     {
-        // Checking here would load the scope twice: once now, and again as the command
-        // reads it after the cache has moved on. The command reads it once, ahead of itself.
-        if !unscoped {
+        // Checking here would load the candidates twice: once now, and again as the command
+        // reads them after the cache has moved on. The command reads them once, ahead of itself.
+        if cs.index {
+            cs.note = Some(INDEX_WIDE_NOTE.into());
+        } else if !view.unscoped() {
             cs.note = Some(
                 "the pattern matches most of a scope larger than the cache: read ahead as the command reads".into(),
             );
@@ -457,6 +435,59 @@ async fn narrow(
     cs.searched =
         n.targets.iter().filter(|t| matches!(t, Target::File { path, .. } if kept.contains(path))).count() as u64;
     Ok(Some(kept))
+}
+
+/// Which of `files` may match, by their slugs: from the grep index when it can say, else
+/// from Chroma's coarse query; `None` when the search reads them all (the pattern matches
+/// most of them, or the session may not ask), or the coarse query's failure.
+async fn which_pages(
+    view: SessionView<'_>,
+    files: &[(&str, PageRef)],
+    n: &Narrowing,
+    cs: &mut CommandStats,
+) -> Result<Option<HashSet<String>>, String> {
+    let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
+    let before = view.requests();
+    let index_failed = match indexed::candidates(view, &slugs, &n.matcher.required).await {
+        Indexed::Pages(found) => {
+            cs.coarse_requests = view.requests() - before;
+            cs.index = true;
+            cs.note = Some(INDEX_NOTE.into());
+            return Ok(Some(found));
+        }
+        Indexed::Unused => None,
+        Indexed::Failed(e) => Some(e),
+    };
+    let Some(collection) = view.coarse() else {
+        // Chroma would answer for hidden chunks too: how many hits, how many pages of
+        // them, would tell the session about text it may not read. Read the scope instead.
+        cs.note = Some(UNSCOPED_NOTE.into());
+        return Ok(None);
+    };
+    let scope = SearchScope {
+        slugs: &slugs,
+        dir: view.chunks_have_dirs().then(|| {
+            view.chunk_dir(&common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path)))
+        }),
+        chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
+    };
+    let found = coarse::candidates(collection, &scope, &n.matcher.filter).await;
+    cs.coarse_requests = view.requests() - before;
+    if let Some(e) = index_failed {
+        cs.note = Some(format!("the grep index did not read ({e}): Chroma was asked which pages match"));
+    }
+    match found {
+        Ok(Found::Pages { slugs, matches }) => {
+            cs.coarse_matches = matches as u64;
+            Ok(Some(slugs))
+        }
+        Ok(Found::MostOfScope { matches }) => {
+            cs.coarse_matches = matches as u64;
+            cs.note = Some("the pattern matches most of the scope: loaded whole and checked here".into());
+            Ok(None)
+        }
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A narrowed command line for just-bash: the arguments without the file operands, then

@@ -14,8 +14,10 @@ use crate::commands::Place;
 use crate::fs::Filesystem;
 use crate::pages::collection::Bound;
 use crate::pages::collection::Collection;
+use crate::pages::grams::manifest::Manifest;
 use crate::pages::store::{PageRef, PageStore, Source, Within};
 use crate::search::pattern::filter::Chunking;
+use crate::tree::access::Groups;
 use crate::tree::listing::Node;
 use std::rc::Rc;
 
@@ -98,6 +100,28 @@ impl<'a> SessionView<'a> {
             Node::File(f) if f.entry == Some(i) => Some(path),
             _ => None,
         }
+    }
+
+    /// The grep index the session's tree names, or why there is none to read.
+    pub(crate) fn grep_index(&self) -> Result<Manifest, &'static str> {
+        self.fs.grep_index()
+    }
+
+    /// The session's groups: which classes of the grep index it reads.
+    pub(crate) fn groups(&self) -> &'a Groups {
+        self.fs.groups()
+    }
+
+    /// The number of the page whose chunks carry `slug` in the grep index.
+    pub(crate) fn page_number(&self, slug: &str) -> Option<u32> {
+        let tree = self.fs.tree();
+        tree.tree.entries[tree.entry_of(slug)?].number
+    }
+
+    /// The slug of the page numbered `n` in the grep index.
+    pub(crate) fn numbered(&self, n: u32) -> Option<&'a str> {
+        let tree = self.fs.tree();
+        Some(tree.tree.entries[tree.entry_numbered(n)?].slug.as_str())
     }
 
     /// How many pages the session sees in the whole collection.

@@ -130,6 +130,15 @@ impl FakeChroma {
         self.0.borrow_mut().collections.retain(|c| c.name != name);
     }
 
+    /// The ids of a collection's records, in storage order.
+    pub(crate) fn ids(&self, collection: &str) -> Vec<String> {
+        let s = self.0.borrow();
+        s.collections
+            .iter()
+            .find(|c| c.name == collection)
+            .map_or(Vec::new(), |c| c.records.iter().map(|r| r.id.clone()).collect())
+    }
+
     pub(crate) fn remove(&self, collection: &str, id: &str) {
         let mut s = self.0.borrow_mut();
         if let Some(c) = s.collections.iter_mut().find(|c| c.name == collection) {

@@ -56,6 +56,10 @@ pub(crate) struct Annotations {
     /// Every page's chunk count, in parts, when every chunk's id is chromafs's own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<Counts>,
+    /// The grep index's manifest (see `pages::grams`): pages are numbered in their slugs'
+    /// byte order, every page the tree names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grams: Option<Value>,
 }
 
 /// Where the per-page counts are and what they must add up to.
@@ -74,6 +78,7 @@ impl Annotations {
             chunks: None,
             pages: None,
             counts: None,
+            grams: None,
         }
     }
 
@@ -120,7 +125,13 @@ impl Annotations {
     /// What a reader compares to see that the annotations changed.
     pub(crate) fn stamp(&self) -> String {
         let digest = self.counts.as_ref().map_or("", |c| c.digest.as_str());
-        format!("{} {digest}", self.tree_version)
+        let grams = self.grams.as_ref().map_or(String::new(), Value::to_string);
+        format!("{} {digest} {grams}", self.tree_version)
+    }
+
+    /// The grep index's manifest, when it describes a tree of this version.
+    pub(crate) fn grams_for(&self, tree_version: &str) -> Option<Value> {
+        self.grams.clone().filter(|_| self.tree_version == tree_version)
     }
 
     /// The annotations a document holds, if it is one.
@@ -138,6 +149,7 @@ impl Annotations {
             chunks: count("chunks"),
             pages: count("pages"),
             counts,
+            grams: o.get("grams").cloned(),
         })
         .filter(|a| a.chromafs == ANNOTATIONS)
     }

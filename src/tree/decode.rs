@@ -78,6 +78,8 @@ pub(crate) struct TreeEntry {
     /// How many chunk records the page has, when the producer recorded it: lets a bulk
     /// prefetch issue all its paginated requests at once.
     pub chunks: Option<u64>,
+    /// The page's number in the grep index (`n`), when the ingest that wrote it kept one.
+    pub number: Option<u32>,
     /// Why the page cannot be read (a field of its entry that cannot be right): reading
     /// it is an error with this message, and nothing is asked of Chroma for it.
     pub problem: Option<String>,
@@ -187,6 +189,7 @@ fn parse_entry(key: &str, fields: Fields, extension: Option<&str>) -> Parsed {
         mtime: None,
         url: None,
         chunks: None,
+        number: None,
         problem: None,
     };
     if let Err(why) = read_fields(&mut entry, fields) {
@@ -223,6 +226,9 @@ fn read_fields(entry: &mut TreeEntry, fields: Fields) -> Result<(), String> {
         Some(Value::String(s)) if !s.is_empty() => Some(s),
         Some(_) => return Err("url must be a non-empty string".into()),
     };
+    // Only the grep index reads it, and a page it cannot place is always a candidate: a
+    // number that is not one is left out, never an error of the page.
+    entry.number = fields.number.as_ref().and_then(json::whole_number).and_then(|n| u32::try_from(n).ok());
     Ok(())
 }
 

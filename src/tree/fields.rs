@@ -22,6 +22,8 @@ pub(crate) struct Fields {
     pub mtime: Option<Value>,
     pub chunks: Option<Value>,
     pub url: Option<Value>,
+    /// The page's number in the grep index (`n`).
+    pub number: Option<Value>,
 }
 
 impl<'de> de::Deserialize<'de> for Fields {
@@ -47,6 +49,7 @@ impl<'de> Visitor<'de> for FieldsVisitor {
                 Name::Mtime => &mut out.mtime,
                 Name::Chunks => &mut out.chunks,
                 Name::Url => &mut out.url,
+                Name::Number => &mut out.number,
                 Name::Other => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
@@ -89,6 +92,7 @@ enum Name {
     Mtime,
     Chunks,
     Url,
+    Number,
     Other,
 }
 
@@ -113,6 +117,7 @@ impl<'de> Visitor<'de> for NameVisitor {
             "mtime" => Name::Mtime,
             "chunks" => Name::Chunks,
             "url" => Name::Url,
+            "n" => Name::Number,
             _ => Name::Other,
         })
     }

@@ -72,8 +72,12 @@ pub(crate) struct LoadedTree {
     listings: RefCell<HashMap<String, Rc<Listing>>>,
     /// Entries by slug, built on first use (a ranked search names pages by slug).
     by_slug: OnceCell<HashMap<String, usize>>,
+    /// Entries by their number in the grep index, built on first use.
+    by_number: OnceCell<HashMap<u32, usize>>,
     /// The model that embedded the chunks, when the manifest records it.
     pub embedding: Option<Embedding>,
+    /// The grep index's manifest, when the ingest wrote one (read by `pages::grams`).
+    pub grams: Option<Value>,
     /// How the collection's vector index measures distance, when Chroma says.
     pub space: Option<Space>,
     /// The embedding function Chroma's clients recorded in the collection, if any.
@@ -116,6 +120,14 @@ impl LoadedTree {
             .by_slug
             .get_or_init(|| self.tree.entries.iter().enumerate().map(|(i, e)| (e.slug.clone(), i)).collect());
         index.get(slug).copied()
+    }
+
+    /// The index of the tree entry numbered `n` in the grep index.
+    pub(crate) fn entry_numbered(&self, n: u32) -> Option<usize> {
+        let index = self
+            .by_number
+            .get_or_init(|| self.tree.entries.iter().enumerate().filter_map(|(i, e)| Some((e.number?, i))).collect());
+        index.get(&n).copied()
     }
 
     /// Whether every chunk carries its page's access, so queries can be scoped by it.
@@ -274,6 +286,16 @@ fn by_ids(ids: Vec<String>) -> GetRequest {
     GetRequest { ids: Some(ids), include: vec!["documents", "metadatas"], ..Default::default() }
 }
 
+/// Numbers every entry by its slug's place in byte order: the grep index `chromafs annotate`
+/// writes numbers another tool's pages so.
+fn number_in_slug_order(tree: &mut PathTree) {
+    let mut order: Vec<usize> = (0..tree.entries.len()).collect();
+    order.sort_by(|&a, &b| tree.entries[a].slug.as_bytes().cmp(tree.entries[b].slug.as_bytes()));
+    for (n, i) in order.into_iter().enumerate() {
+        tree.entries[i].number = u32::try_from(n).ok();
+    }
+}
+
 /// The tree record and the annotations record beside it: what a check compares.
 fn records(opts: &TreeLocation<'_>) -> Vec<String> {
     vec![opts.schema.tree_id.clone(), Annotations::id(&opts.schema.tree_id)]
@@ -407,7 +429,7 @@ async fn decode(
         let (doc, metadata) = record(&resp, opts)?;
         let annotations = annotations(&resp, opts);
         let record_print = fingerprint(doc, &metadata, annotations.as_ref());
-        let (mut tree, chunks, embedding) = match shards::read_record(doc) {
+        let (mut tree, chunks, embedding, grams) = match shards::read_record(doc) {
             Record::Whole(doc) => {
                 let mut tree = PathTree::from_document(doc, opts.extension).map_err(|e| connect_error(opts, e))?;
                 // Other tools may declare line-aligned chunks; access and directories on
@@ -421,13 +443,17 @@ async fn decode(
                     }
                     None => ChunkFacts { line_aligned, ..ChunkFacts::default() },
                 };
-                (tree, chunks, None)
+                let grams = annotations.as_ref().and_then(|a| a.grams_for(&tree.version));
+                if grams.is_some() {
+                    number_in_slug_order(&mut tree);
+                }
+                (tree, chunks, None, grams)
             }
             Record::Manifest(m) => match shards(client, opts, &collection_id, &m, &resp).await? {
                 Ok(members) => {
                     let tree = PathTree::from_members(members, opts.extension, m.version.clone())
                         .map_err(|e| connect_error(opts, e))?;
-                    (tree, m.chunks, m.embedding)
+                    (tree, m.chunks, m.embedding, m.grams)
                 }
                 Err(LayoutError::Torn(_)) if attempt < TORN_RETRIES => {
                     attempt += 1;
@@ -462,7 +488,9 @@ async fn decode(
             checking: Semaphore::new(1),
             listings: RefCell::default(),
             by_slug: OnceCell::new(),
+            by_number: OnceCell::new(),
             embedding,
+            grams,
             space,
             function,
             dimension,

@@ -65,6 +65,9 @@ pub(crate) struct Manifest {
     /// them.
     #[serde(skip_serializing_if = "Option::is_none", serialize_with = "embedding_json")]
     pub embedding: Option<Embedding>,
+    /// The grep index's manifest, as the ingest wrote it (read by `pages::grams`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grams: Option<Value>,
 }
 
 fn embedding_json<S: serde::Serializer>(e: &Option<Embedding>, s: S) -> Result<S::Ok, S::Error> {
@@ -139,6 +142,7 @@ impl Manifest {
         };
         Some(Manifest {
             embedding,
+            grams: o.get("grams").filter(|g| !g.is_null()).cloned(),
             chromafs: text_field(o, "chromafs")?,
             version: text_field(o, "version")?,
             shards: count_field(o, "shards")?,
@@ -216,6 +220,7 @@ pub(crate) fn write(entries: &Map<String, Value>, chunks: ChunkFacts, plain: boo
         pages: entries.len(),
         chunks,
         embedding: None,
+        grams: None,
     };
     let document = serde_json::to_string(&manifest).expect("a manifest serialises");
     Written { manifest, document, shards }
@@ -225,6 +230,13 @@ impl Written {
     /// The same tree, its manifest recording which model embedded the chunks.
     pub(crate) fn with_embedding(mut self, embedding: Option<Embedding>) -> Written {
         self.manifest.embedding = embedding;
+        self.document = serde_json::to_string(&self.manifest).expect("a manifest serialises");
+        self
+    }
+
+    /// The same tree, its manifest carrying the grep index's.
+    pub(crate) fn with_grams(mut self, grams: Option<Value>) -> Written {
+        self.manifest.grams = grams;
         self.document = serde_json::to_string(&self.manifest).expect("a manifest serialises");
         self
     }

@@ -74,6 +74,8 @@ export async function runIngest(dir, conn, values) {
     `as ${plural(s.chunks, "chunk")}, ${formatBytes(s.bytes)}, into collection ${s.collection}; ` +
     `removed ${plural(s.removedRecords, "stale record")}; tree ${formatBytes(s.treeBytes)}; ${plural(s.requests, "request")}` +
     (s.chunksWritten === s.chunks && s.treeWritten ? "" : `\nunchanged since the last run: ${s.chunks - s.chunksWritten} of ${plural(s.chunks, "chunk")}${s.treeWritten ? "" : " and the tree"} (not written, not embedded)`);
+  const index = s.grepIndex;
+  line += `\ngrep index: ${plural(index.records, "record")}${index.written === index.records ? "" : `, ${index.written} written (${formatBytes(index.bytes)})`}`;
   for (const r of s.rules) line += `\naccess rule ${JSON.stringify(r.glob)}: ${plural(r.pages, "page")}`;
   if (!s.lineAligned) line += "\nnote: some lines exceed the chunk size, so chunks are not all line-aligned and grep cannot narrow its search with Chroma";
   process.stdout.write(line + "\n");

@@ -34,7 +34,7 @@ impl Required {
         }
     }
 
-    fn one_of(parts: Vec<Required>) -> Required {
+    pub(crate) fn one_of(parts: Vec<Required>) -> Required {
         if parts.contains(&Required::Any) || parts.is_empty() {
             return Required::Any;
         }

@@ -8,6 +8,7 @@
 
 use super::engine::{any_hit_line, finders};
 use super::filter::{Chunking, Filters};
+use super::literals::Required;
 use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
 use crate::commands::Unsupported;
@@ -90,6 +91,8 @@ pub(crate) struct Matcher {
     /// `None` when no check is exact enough (case folding beyond ASCII): every
     /// candidate is then searched.
     pub fine: Option<FineCheck>,
+    /// The literals a matching line holds, in the case typed (one of the patterns').
+    pub required: Required,
 }
 
 /// The parse of one pattern: fixed strings are literals, everything else RE2.
@@ -135,7 +138,8 @@ impl Matcher {
             ignore_case: q.ignore_case,
             needles: needles(&nodes, q.ignore_case),
         });
-        Ok(Matcher { filter, fine })
+        let required = Required::one_of(nodes.iter().map(Node::required).collect());
+        Ok(Matcher { filter, fine, required })
     }
 }
 

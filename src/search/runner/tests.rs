@@ -249,6 +249,8 @@ fn connect_with(chroma: &FakeChroma, tweak: impl FnOnce(&mut Options)) -> Rc<Fil
     // coarse query, which such a session only sends when the host accepts what it reveals
     // (the default is tested in `searches_cost_nothing_that_depends_on_hidden_text`).
     o.unscoped_coarse_query = true;
+    // And at the coarse query itself, not the grep index an ingest writes (`indexed` is).
+    o.grep_index = false;
     tweak(&mut o);
     let t: Rc<dyn Transport> = Rc::new(chroma.clone());
     Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap())
@@ -561,5 +563,6 @@ fn a_common_word_piped_into_head_is_answered_from_the_first_pages_without_a_coar
     );
 }
 
+mod indexed;
 mod shapes;
 mod whole;

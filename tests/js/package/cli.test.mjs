@@ -27,7 +27,7 @@ const conn = () => ["--url", chromaUrl(), "--collection", "cli"];
 test("ingest writes the folder and reports what it wrote", () => {
   const r = cli(["ingest", dir, ...conn(), "--access", path.join(dir, "access.json")]);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^ingested 4 pages \(3 public, 1 restricted\) as 4 chunks, \d+ B, into collection cli; removed 0 stale records; tree \d+ B; \d+ requests\naccess rule "internal\/\*\*": 1 page\n$/);
+  assert.match(r.stdout, /^ingested 4 pages \(3 public, 1 restricted\) as 4 chunks, \d+ B, into collection cli; removed 0 stale records; tree \d+ B; \d+ requests\ngrep index: \d+ records?\naccess rule "internal\/\*\*": 1 page\n$/);
   assert.equal(r.stderr, "chromafs: skipped 1 file that is not UTF-8 text: logo.png\n");
 });
 

@@ -49,8 +49,8 @@ const cli = (...args) =>
     );
   });
 
-async function searchLikeTheReference(groups) {
-  const fs = await ChromaFs.connect({ url: front.url, collection: "other-tool", groups });
+async function searchLikeTheReference(groups, grepIndex = true) {
+  const fs = await ChromaFs.connect({ url: front.url, collection: "other-tool", groups, grepIndex });
   const files = Object.entries(PAGES)
     .filter(([, p]) => p.access.isPublic || (p.access.groups ?? []).some((g) => groups.includes(g)))
     .map(([slug, p]) => ({ path: slug, content: Buffer.from(p.text), mtime: 0 }));
@@ -70,16 +70,23 @@ test("annotating makes searches scoped inside Chroma, with the same output", asy
   assert.equal(before.info().chunkAccess, false);
   let r = await cli();
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stdout, "annotated 6 chunks of collection other-tool: 6 written, 0 already right; 5 requests\n");
+  assert.equal(r.stdout, "annotated 6 chunks of collection other-tool: 6 written, 0 already right; grep index: 2 records, 2 written; 6 requests\n");
   front.reset();
-  const fs = await searchLikeTheReference([]);
+  // Without the grep index: Chroma's text filter, scoped by directory and access.
+  const fs = await searchLikeTheReference([], false);
   assert.equal(fs.info().chunkAccess, true);
   const searches = front.state.requests.map((q) => q.body).filter((b) => b.includes("where_document"));
   assert.ok(searches.some((b) => b.includes('{"dirs":{"$contains":"guides"}}')), searches.join("\n"));
   assert.ok(searches.every((b) => b.includes('{"isPublic":true}')), "scoped by access inside Chroma");
+  // With it: no text filter at all.
+  front.reset();
+  const indexed = await searchLikeTheReference([]);
+  assert.deepEqual(indexed.info().grepIndex, { used: true, why: null });
+  assert.ok(front.state.requests.every((q) => !q.body.includes("where_document")));
+  assert.ok(indexed.stats().commands.some((c) => c.index), JSON.stringify(indexed.stats().commands));
   await searchLikeTheReference(["admin"]);
   r = await cli();
-  assert.equal(r.stdout, "annotated 6 chunks of collection other-tool: 0 written, 6 already right; 4 requests\n", "resumable: nothing left to do");
+  assert.equal(r.stdout, "annotated 6 chunks of collection other-tool: 0 written, 6 already right; grep index: 2 records; 4 requests\n", "resumable: nothing left to do");
 });
 
 test("a tree rewritten by the other tool is not trusted with the old annotations", async () => {

@@ -214,6 +214,8 @@ for (const corpus of corpora(test, "the grep pushdown battery")) describe(`grep 
   });
 
   test("round trips: a literal costs 1 coarse query + ⌈candidate chunks / 300⌉ loads; one that matches most of the scope loads it whole, and its repeat asks nothing", { skip }, async () => {
+    // Chroma's own text filter, as on a collection without a grep index (the index: below).
+    const grepIndex = false;
     const id = await collectionId(chromaUrl(), ALIGNED);
     const tree = await storedTree(chromaUrl(), id);
     const visible = files.filter((f) => visibleTo([])(f.path));
@@ -224,7 +226,7 @@ for (const corpus of corpora(test, "the grep pushdown battery")) describe(`grep 
       ["grep -ri deprecated /", "deprecated", true],
       ["grep -rl Mintlify /", "Mintlify", false],
     ]) {
-      const fs = await ChromaFs.connect({ url: cloud.url, collection: ALIGNED });
+      const fs = await ChromaFs.connect({ url: cloud.url, collection: ALIGNED, grepIndex });
       assert.equal(fs.stats().requests, 1, "connect checks the kept tree");
       const bash = newBash(fs, { customCommands: fs.commands() });
       await bash.exec(cmd);
@@ -256,6 +258,30 @@ for (const corpus of corpora(test, "the grep pushdown battery")) describe(`grep 
         assert.deepEqual([again.coarseRequests, again.prefetchRequests], [0, 0], cmd);
         assert.equal(again.candidates, first.candidates, cmd);
       }
+    }
+  });
+
+  test("through the grep index: a case-insensitive or regex grep reads the index by id in one round, never Chroma's text filter, and prints the same", { skip }, async () => {
+    const id = await collectionId(chromaUrl(), ALIGNED);
+    const tree = await storedTree(chromaUrl(), id);
+    const visible = files.filter((f) => visibleTo([])(f.path));
+    const chunksOf = (pages) => pages.reduce((n, f) => n + tree[f.path].chunks, 0);
+    for (const cmd of ["grep -rni access_token /", "grep -rliE 'oauth ?2|openid' /", "grep -rlw -e Deprecated -e sunset /", "rg -li webhook /"]) {
+      const plain = await ChromaFs.connect({ url: cloud.url, collection: ALIGNED, grepIndex: false });
+      const expected = await newBash(plain, { customCommands: plain.commands() }).exec(cmd);
+      const fs = await ChromaFs.connect({ url: cloud.url, collection: ALIGNED });
+      assert.deepEqual(fs.info().grepIndex, { used: true, why: null });
+      const before = cloud.state.requests.length;
+      const r = await newBash(fs, { customCommands: fs.commands() }).exec(cmd);
+      assert.deepEqual([r.stdout, r.exitCode], [expected.stdout, expected.exitCode], cmd);
+      const c = fs.stats().commands.at(-1);
+      assert.equal(c.index, true, `${cmd}: ${JSON.stringify(c)}`);
+      assert.ok(c.coarseRequests <= 1, `${cmd}: one round of reads by id: ${JSON.stringify(c)}`);
+      const sent = cloud.state.requests.slice(before).map((q) => q.body ?? "");
+      assert.ok(sent.every((b) => !b.includes("where_document")), `${cmd}: no text filter`);
+      // Candidates are a few pages more than match at most, never fewer.
+      assert.ok(c.candidates >= c.searched && c.candidates <= visible.length, cmd);
+      assert.ok(chunksOf(visible) > 0);
     }
   });
 

@@ -62,13 +62,17 @@ for (const [collection, readWhole] of [["small-ingested", true], ["small-annotat
   });
 }
 
-test("the whole collection is still asked about first", async () => {
-  const fs = await ChromaFs.connect({ url: front.url, collection: "small-ingested" });
-  front.reset();
-  const r = await run(newBash(fs, { customCommands: fs.commands() }), "grep -rl token /");
-  assert.equal(r.exitCode, 0);
-  assert.ok(textFilters(front.state.requests) >= 1);
-  fs.free();
+test("the whole collection is still asked about first: its grep index, or Chroma without one", async () => {
+  for (const grepIndex of [true, false]) {
+    const fs = await ChromaFs.connect({ url: front.url, collection: "small-ingested", grepIndex });
+    front.reset();
+    const r = await run(newBash(fs, { customCommands: fs.commands() }), "grep -rl token /");
+    assert.equal(r.exitCode, 0);
+    const c = fs.stats().commands.at(-1);
+    assert.deepEqual([c.plan, c.index], ["narrow", grepIndex]);
+    assert.equal(textFilters(front.state.requests) >= 1, !grepIndex);
+    fs.free();
+  }
 });
 
 test("every request stayed within Chroma Cloud's quotas", () => assertWithinQuotas(cloud));

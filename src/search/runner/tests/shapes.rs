@@ -193,3 +193,46 @@ fn a_mounted_collection_shows_its_pages_under_its_directory_and_scopes_by_the_ch
     let (args, _) = search(&fs, &["grep", "-rl", "token", "/"]);
     assert_eq!(args.len(), 3 + 39, "the root holds the mount");
 }
+
+#[test]
+fn an_annotated_collection_is_searched_through_the_index_annotate_wrote_while_its_tree_is_the_same() {
+    for ours in [false, true] {
+        let chroma = if ours { foreign_with_our_ids(900, 30, true) } else { foreign(900, 30, true) };
+        let session = |index: bool| {
+            connect_with(&chroma, |o| {
+                (o.native_commands, o.grep_index, o.unscoped_coarse_query) = (true, index, false);
+                o.groups = Groups::default();
+            })
+        };
+        for words in [&["grep", "-rni", "TOKEN", "/"][..], &["grep", "-rlE", "tok(en|ens)|zebra", "/guides"]] {
+            let (expected, _) = answer(&session(false), words);
+            chroma.clear_log();
+            let (out, cs) = answer(&session(true), words);
+            assert_eq!(out, expected, "{words:?}");
+            assert!(cs.index, "{words:?}: {cs:?}");
+            assert!(chroma.gets().iter().all(|g| g.get("where_document").is_none()), "{words:?}: no text filter");
+        }
+        // The other tool writes again: its tree is another version, and the index is not used.
+        write_foreign_tree(&chroma, 901, &[899]);
+        chroma.put("docs", "late", Some("a late token\n"), json!({"page_slug": foreign_slug(900), "chunk_index": 0}));
+        let (_, cs) = answer(&session(true), &["grep", "-rni", "TOKEN", "/"]);
+        assert!(!cs.index, "{cs:?}");
+    }
+}
+
+#[test]
+fn annotating_again_writes_no_index_record_that_is_there_and_removes_the_old_ones() {
+    let chroma = foreign(900, 30, true);
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = crate::tree::schema::Schema::default();
+    let again = block_on(async move { crate::ingest::annotate::annotate(&client, "docs", &schema).await.unwrap() });
+    assert!(again.grep_index.records > 0);
+    assert_eq!((again.grep_index.written, again.grep_index.removed), (0, 0), "{:?}", again.grep_index);
+    chroma.put("docs", "rec-3", Some("page 3\nnow a zebra\n"), json!({"page_slug": foreign_slug(3), "chunk_index": 0}));
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = crate::tree::schema::Schema::default();
+    let third = block_on(async move { crate::ingest::annotate::annotate(&client, "docs", &schema).await.unwrap() });
+    assert!(third.grep_index.written > 0 && third.grep_index.removed > 0, "{:?}", third.grep_index);
+    let left = chroma.ids("docs").into_iter().filter(|id| id.starts_with("__grams__:")).count();
+    assert_eq!(left, third.grep_index.records, "only the new index's records are left");
+}

@@ -1,0 +1,201 @@
+//! Reading the grep index for one search: the pages whose pieces satisfy its formula.
+//!
+//! The search names the classes it may see (by the manifest and the session's groups); the
+//! records it needs are the buckets of its formula's pieces in each of their segments, and
+//! each small segment's list of pages it takes over — all asked for by id in one round of
+//! requests (300 ids a request, issued together). A page counts in a segment unless a later
+//! segment of its class takes it over. Records are immutable (a segment's id is never used
+//! again), so a process keeps those it read, bounded, and a search asks only for the rest.
+
+use super::fold::Gram;
+use super::manifest::Segment;
+use super::postings;
+use super::query::{union, GramQuery};
+use super::shard::{document_bytes, read, record_id, segment_prefix, shard_of, COVERS};
+use crate::chroma::ChromaError;
+use crate::pages::collection::Collection;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::rc::Rc;
+
+/// Why the index cannot answer: a record that does not read as one of its records.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum LookupError {
+    Chroma(ChromaError),
+    /// A record of the index that is torn or another tool's.
+    Torn(String),
+    /// A record the manifest promises is not in the collection: the index is not the one
+    /// the session's tree describes (a newer ingest replaced it).
+    Missing(String),
+}
+
+impl std::fmt::Display for LookupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LookupError::Chroma(e) => write!(f, "{e}"),
+            LookupError::Torn(id) => write!(f, "the grep index's record {id} cannot be read"),
+            LookupError::Missing(id) => write!(f, "the grep index's record {id} is missing"),
+        }
+    }
+}
+
+/// Bytes of index records a process keeps.
+const KEPT_BYTES: usize = 16 << 20;
+
+/// Index records a process read: (collection, record id) → bytes, least recently read first.
+#[derive(Default)]
+struct Kept {
+    records: HashMap<(String, String), Rc<Vec<u8>>>,
+    order: VecDeque<(String, String)>,
+    bytes: usize,
+}
+
+thread_local! {
+    static KEPT: RefCell<Kept> = RefCell::default();
+}
+
+impl Kept {
+    fn get(&self, key: &(String, String)) -> Option<Rc<Vec<u8>>> {
+        self.records.get(key).cloned()
+    }
+
+    fn keep(&mut self, key: (String, String), bytes: Rc<Vec<u8>>) {
+        if bytes.len() > KEPT_BYTES / 4 || self.records.contains_key(&key) {
+            return;
+        }
+        self.bytes += bytes.len();
+        self.order.push_back(key.clone());
+        self.records.insert(key, bytes);
+        while self.bytes > KEPT_BYTES {
+            let Some(old) = self.order.pop_front() else { break };
+            if let Some(b) = self.records.remove(&old) {
+                self.bytes -= b.len();
+            }
+        }
+    }
+}
+
+/// The ids a search of `grams` reads in `segments` (one class's, oldest first): those that
+/// must exist (each bucket's first part, the list of pages a segment takes over), then
+/// those that may (further parts: a segment has as many as its largest bucket).
+fn ids_of(segments: &[Segment], grams: &[Gram]) -> (Vec<String>, Vec<String>) {
+    let (mut must, mut may) = (Vec::new(), Vec::new());
+    for (k, s) in segments.iter().enumerate() {
+        let mut shards: Vec<u32> = grams.iter().map(|g| shard_of(g, s.shards)).collect();
+        shards.sort_unstable();
+        shards.dedup();
+        for &shard in &shards {
+            must.push(record_id(&s.id, shard, 0));
+            may.extend((1..s.parts).map(|part| record_id(&s.id, shard, part)));
+        }
+        // The pages a segment takes over are first in its first record.
+        if k > 0 && s.covers && shards.first() != Some(&0) {
+            must.push(record_id(&s.id, 0, 0));
+        }
+    }
+    (must, may)
+}
+
+/// The pages (ascending numbers below `pages`) of the classes whose `segments` are given
+/// that satisfy `query`; `query` must name pieces (it is not `Any`).
+pub(crate) async fn lookup(
+    collection: &Collection,
+    classes: &[&[Segment]],
+    query: &GramQuery,
+    pages: u32,
+) -> Result<Vec<u32>, LookupError> {
+    let grams: Vec<Gram> = query.grams().into_iter().collect();
+    let (mut must, mut ids) = (Vec::new(), Vec::new());
+    for segments in classes {
+        let (m, may) = ids_of(segments, &grams);
+        must.extend(m);
+        ids.extend(may);
+    }
+    ids.extend(must.iter().cloned());
+    ids.sort_unstable();
+    ids.dedup();
+    let records = read_records(collection, &ids).await?;
+    if let Some(gone) = must.into_iter().find(|id| !records.contains_key(id)) {
+        return Err(LookupError::Missing(gone));
+    }
+    let mut found = Vec::new();
+    for segments in classes {
+        let lists = class_lists(segments, &grams, &records, pages)?;
+        let none = Vec::new();
+        let pages_of = |g: &Gram| lists.get(g).cloned().unwrap_or_else(|| none.clone());
+        found = union(&found, &query.eval(&pages_of, &[]));
+    }
+    Ok(found)
+}
+
+/// Each piece's pages in one class: its segments' lists, less what later segments take over.
+fn class_lists(
+    segments: &[Segment],
+    grams: &[Gram],
+    records: &HashMap<String, Rc<Vec<u8>>>,
+    pages: u32,
+) -> Result<BTreeMap<Gram, Vec<u32>>, LookupError> {
+    let wanted: std::collections::HashSet<&Gram> = grams.iter().collect();
+    let mut lists: BTreeMap<Gram, Vec<u32>> = BTreeMap::new();
+    // Newest first: pages a later segment takes over are left out of the earlier ones.
+    let mut taken: Vec<u32> = Vec::new();
+    for s in segments.iter().rev() {
+        let mut here: BTreeMap<Gram, Vec<u32>> = BTreeMap::new();
+        let mut covers: Vec<u32> = Vec::new();
+        let prefix = segment_prefix(&s.id);
+        for (id, bytes) in records.iter().filter(|(id, _)| id.starts_with(&prefix)) {
+            let entries = read(bytes).ok_or_else(|| LookupError::Torn(id.clone()))?;
+            for (gram, range) in entries {
+                if gram != COVERS && !wanted.contains(&gram) {
+                    continue;
+                }
+                let list = postings::decode(&bytes[range], pages).ok_or_else(|| LookupError::Torn(id.clone()))?;
+                let into = if gram == COVERS { &mut covers } else { here.entry(gram).or_default() };
+                *into = union(into, &list);
+            }
+        }
+        if s.covers && covers.is_empty() {
+            return Err(LookupError::Torn(record_id(&s.id, 0, 0)));
+        }
+        for (gram, list) in here {
+            let kept: Vec<u32> = list.into_iter().filter(|p| taken.binary_search(p).is_err()).collect();
+            let entry = lists.entry(gram).or_default();
+            *entry = union(entry, &kept);
+        }
+        taken = union(&taken, &covers);
+    }
+    Ok(lists)
+}
+
+/// The records `ids` name (those that exist), from what the process kept, else from Chroma.
+async fn read_records(collection: &Collection, ids: &[String]) -> Result<HashMap<String, Rc<Vec<u8>>>, LookupError> {
+    let cid = collection.id().to_string();
+    let mut out = HashMap::new();
+    let mut missing = Vec::new();
+    KEPT.with(|k| {
+        let k = k.borrow();
+        for id in ids {
+            match k.get(&(cid.clone(), id.clone())) {
+                Some(bytes) => {
+                    out.insert(id.clone(), bytes);
+                }
+                None => missing.push(id.clone()),
+            }
+        }
+    });
+    if missing.is_empty() {
+        return Ok(out);
+    }
+    let answer = collection.index_records(&missing, "the grep index").await.map_err(LookupError::Chroma)?;
+    for i in 0..answer.ids.len() {
+        let id = &answer.ids[i];
+        let doc = answer.document(i).ok_or_else(|| LookupError::Torn(id.clone()))?;
+        let bytes = Rc::new(document_bytes(doc).ok_or_else(|| LookupError::Torn(id.clone()))?);
+        KEPT.with(|k| k.borrow_mut().keep((cid.clone(), id.clone()), bytes.clone()));
+        out.insert(id.clone(), bytes);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;
