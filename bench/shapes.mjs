@@ -5,26 +5,27 @@
 //   only, ids SLUG#INDEX, one tree record without counts), 95 % of pages public;
 // - that same collection after `chromafs annotate` (which counts every page's chunks, so
 //   pages are read by id).
-// Each command runs cold (a new session, the process tier off) as a public session, beside
-// just-bash over an InMemoryFs holding the visible pages and GNU grep over a copy on disk;
-// every output through chromafs must equal the InMemoryFs one. Then a second conversation:
-// the commands once in one session and again in a new session of the same process (the
-// process tier on), with the requests each sent.
+// Each command runs cold (a new session, the process tier off) as a public session, on the
+// ingested and annotated shapes once through their grep index and once without it
+// (`grepIndex: false`: Chroma's own text filter), beside just-bash over an InMemoryFs holding
+// the visible pages and GNU grep over a copy on tmpfs laid out in byte order; every output
+// through chromafs must equal GNU grep's. Then the grep index itself: its bytes beside the
+// text's, what building it cost the ingest, and what a one-page edit re-ingested writes.
+// Then a second conversation: the commands once in one session and again in a new session
+// of the same process (the process tier on), with the requests each sent.
 //   node bench/shapes.mjs [--sizes 10000] [--latency 0]
 // Writes bench/results/shapes/SIZE.json and prints a Markdown table per size.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Bash } from "just-bash";
 import { ChromaFs, annotate, ingest, safeExec } from "chromafs";
-import { DEFAULT_CORPUS, otherToolEntry, readCorpus, syntheticCorpus, visibleTo, writeCorpus } from "./corpus/corpus.mjs";
+import { DEFAULT_CORPUS, otherToolEntry, readCorpus, syntheticCorpus, visibleTo } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { writeOtherTool } from "../support/other-tool.mjs";
 import { startOwnChroma } from "../support/own-chroma.mjs";
 import { startProxy } from "../support/proxy.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { arg, commandLine, startResult } from "../support/results.mjs";
+import { layCopy } from "../support/gnu-reference.mjs";
 
 if (!corpusPresent()) process.exit(1);
 const SIZES = arg("--sizes", "10000").split(",").map(Number);
@@ -36,8 +37,15 @@ const COMMANDS = [
   ["a word in most pages", "grep -rn Mintlify /", ["-rn", "Mintlify", "."]],
   ["case-insensitive", "grep -rni oauth /", ["-rni", "oauth", "."]],
   ["a regex with literals", "grep -rnE 'api[_-]key' /", ["-rnE", "api[_-]key", "."]],
+  ["two patterns", "grep -rn -e SAML -e OIDC /", ["-rn", "-e", "SAML", "-e", "OIDC", "."]],
   ["a rare word", "grep -rn HubSpot /", ["-rn", "HubSpot", "."]],
 ];
+
+/** GNU grep's output in the copy's root, as chromafs names files under the operand `/`. */
+function gnuGrep(root, args) {
+  const r = spawnSync("grep", args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, LC_ALL: "C.UTF-8" } });
+  return { stdout: r.stdout.replace(/^\.\//gm, "/"), exitCode: r.status };
+}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -48,17 +56,21 @@ async function timed(fn) {
 }
 
 /** One command in a session of its own: wall time (connect included), requests, output. */
-async function cold(url, collection, command) {
+async function cold(url, collection, command, grepIndex = true) {
   const before = process.memoryUsage().rss;
   const { ms, value } = await timed(async () => {
-    const fs = await ChromaFs.connect({ url, collection });
+    const fs = await ChromaFs.connect({ url, collection, grepIndex });
     const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
     const r = await safeExec(bash, command);
-    const requests = fs.stats().requests;
+    const stats = fs.stats();
     fs.free();
-    return { r, requests };
+    return { r, requests: stats.requests, last: stats.commands.at(-1) };
   });
-  return { ms, requests: value.requests, out: value.r.stdout, exitCode: value.r.exitCode, rssMiB: (process.memoryUsage().rss - before) / 2 ** 20 };
+  const { last } = value;
+  return {
+    ms, requests: value.requests, out: value.r.stdout, exitCode: value.r.exitCode, rssMiB: (process.memoryUsage().rss - before) / 2 ** 20,
+    index: Boolean(last?.index), lookupRequests: last?.index ? last.coarseRequests : null,
+  };
 }
 
 /** The commands in a first session, then in a second of the same process: requests of each. */
@@ -79,12 +91,16 @@ async function conversations(url, collection) {
 async function writeShapes(url, size, files, access) {
   const entry = otherToolEntry(access);
   const t = {};
-  t.ingested = (await timed(() => ingest({ url, collection: `shape-ingested-${size}`, files, access }))).ms;
+  const ingested = await timed(() => ingest({ url, collection: `shape-ingested-${size}`, files, access }));
+  t.ingested = ingested.ms;
   t.other = (await timed(() => writeOtherTool(url, `shape-other-${size}`, files, { chunkLength: () => CHUNK, entry }))).ms;
   await writeOtherTool(url, `shape-annotated-${size}`, files, { chunkLength: () => CHUNK, entry });
   const { ms, value } = await timed(() => annotate({ url, collection: `shape-annotated-${size}` }));
   t.annotate = ms;
-  return { times: t, annotated: value };
+  // One page edited, ingested again: what the index writes for it.
+  const edited = files.map((f, i) => (i === Math.floor(files.length / 2) ? { ...f, content: `${f.content}\nOne line edited for the benchmark.\n` } : f));
+  const again = await timed(() => ingest({ url, collection: `shape-ingested-${size}`, files: edited, access }));
+  return { times: t, annotated: value, ingested: ingested.value, edit: { ...again.value, ms: again.ms } };
 }
 
 async function measure(base, size) {
@@ -101,31 +117,52 @@ async function measure(base, size) {
   const server = await startOwnChroma(`shapes-${size}`);
   const proxy = LATENCY ? await startProxy(server.url, { latencyMs: LATENCY }) : null;
   const url = proxy ? proxy.url : server.url;
-  const copy = mkdtempSync(path.join(os.tmpdir(), `chromafs-shapes-${size}-`));
   try {
-    const { times, annotated } = await writeShapes(server.url, size, files, access);
+    const { times, annotated, ingested, edit } = await writeShapes(server.url, size, files, access);
     run.fact("written", { ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(v)])), annotatedChunks: annotated.chunks });
     const visible = files.filter((f) => visibleTo(access, [])(f.path));
-    await writeCorpus(visible, copy);
+    const textBytes = files.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
+    const index = {
+      textBytes, records: ingested.grepIndex.records, bytes: ingested.grepIndex.bytes, buildMs: ingested.grepIndex.ms,
+      ingestMs: Math.round(times.ingested), annotatedRecords: annotated.grepIndex.records, annotatedBytes: annotated.grepIndex.bytes,
+      annotateIndexMs: annotated.grepIndex.ms, editWritten: edit.grepIndex.written, editRecords: edit.grepIndex.records,
+    };
+    run.fact("grep index", index);
+    run.table("the grep index", ["", "ingested:", "annotated:"], [
+      ["records", index.records.toLocaleString("en-US"), index.annotatedRecords.toLocaleString("en-US")],
+      ["bytes (base64) / the pages' text", `${(index.bytes / 2 ** 20).toFixed(1)} MiB, ${Math.round((100 * index.bytes) / textBytes)} %`, `${(index.annotatedBytes / 2 ** 20).toFixed(1)} MiB, ${Math.round((100 * index.annotatedBytes) / textBytes)} %`],
+      ["building and writing it", `${index.buildMs.toLocaleString("en-US")} ms of a ${index.ingestMs.toLocaleString("en-US")} ms ingest (${Math.round((100 * index.buildMs) / Math.max(1, index.ingestMs - index.buildMs))} % added)`, `${index.annotateIndexMs.toLocaleString("en-US")} ms of the annotation`],
+      ["one page edited, ingested again", `${index.editWritten} of ${index.editRecords.toLocaleString("en-US")} records written (${((100 * index.editWritten) / index.editRecords).toFixed(2)} %)`, "annotate indexes anew"],
+    ]);
+    const copy = layCopy(visible);
     const mem = new Bash({ fs: await referenceFs(visible), cwd: "/" });
     ChromaFs.setProcessCacheBytes(0);
     const rows = [];
-    for (const [what, command, gnu] of COMMANDS) {
-      const gnuMs = median([0, 1, 2].map(() => timedSync(() => spawnSync("grep", gnu, { cwd: copy, stdio: "ignore" }))));
-      const reference = await timed(() => safeExec(mem, command));
-      const cells = [];
-      for (const shape of ["ingested", "other", "annotated"]) {
-        const r = await cold(url, `shape-${shape}-${size}`, command);
-        if (r.out !== reference.value.stdout || r.exitCode !== reference.value.exitCode) throw new Error(`${shape}: ${command}: the output differs from just-bash's over an InMemoryFs`);
-        cells.push(`${Math.round(r.ms).toLocaleString("en-US")} ms, ${r.requests} req (${(r.ms / gnuMs).toFixed(1)}× GNU)`);
-        run.fact(`${shape} ${command}`, { ms: Math.round(r.ms), requests: r.requests, rssMiB: Math.round(r.rssMiB) });
+    const runs = [["ingested", true], ["ingested", false], ["other", false], ["annotated", true], ["annotated", false]];
+    try {
+      for (const [what, command, gnu] of COMMANDS) {
+        const gnuMs = median([0, 1, 2].map(() => timedSync(() => spawnSync("grep", gnu, { cwd: copy.root, stdio: "ignore" }))));
+        const expected = gnuGrep(copy.root, gnu);
+        const reference = await timed(() => safeExec(mem, command));
+        const cells = [];
+        for (const [shape, grepIndex] of runs) {
+          const r = await cold(url, `shape-${shape}-${size}`, command, grepIndex);
+          if (r.out !== expected.stdout || r.exitCode !== expected.exitCode) throw new Error(`${shape}${grepIndex ? "" : " without its index"}: ${command}: the output differs from GNU grep's`);
+          if (grepIndex && shape !== "other" && !r.index && what !== "a word in most pages") throw new Error(`${shape}: ${command}: the grep index was not used`);
+          const lookup = r.index ? `, lookup ${r.lookupRequests} req` : "";
+          cells.push(`${Math.round(r.ms).toLocaleString("en-US")} ms, ${r.requests} req${lookup} (${(r.ms / gnuMs).toFixed(1)}× GNU)`);
+          const name = grepIndex || shape === "other" ? `${shape} ${command}` : `${shape} no index ${command}`;
+          run.fact(name, { ms: Math.round(r.ms), requests: r.requests, rssMiB: Math.round(r.rssMiB), index: r.index, lookupRequests: r.lookupRequests });
+        }
+        const lines = expected.stdout.split("\n").length - 1;
+        rows.push([`\`${command}\` (${what}, ${lines} lines)`, ...cells, `${Math.round(reference.ms)} ms`, `${Math.round(gnuMs)} ms`]);
+        run.fact(`reference ${command}`, { inMemoryFs: Math.round(reference.ms), gnu: Math.round(gnuMs), lines });
+        process.stderr.write(`${size} ${what} done\n`);
       }
-      const lines = reference.value.stdout.split("\n").length - 1;
-      rows.push([`\`${command}\` (${what}, ${lines} lines)`, ...cells, `${Math.round(reference.ms)} ms`, `${Math.round(gnuMs)} ms`]);
-      run.fact(`reference ${command}`, { inMemoryFs: Math.round(reference.ms), gnu: Math.round(gnuMs), lines });
-      process.stderr.write(`${size} ${what} done\n`);
+    } finally {
+      copy.remove();
     }
-    run.table("cold", ["command", "chromafs ingest:", "another tool:", "another tool, annotated:", "just-bash, InMemoryFs:", "GNU grep, local copy:"], rows);
+    run.table("cold", ["command", "chromafs ingest, its grep index:", "chromafs ingest, Chroma's filter:", "another tool:", "annotated, its grep index:", "annotated, Chroma's filter:", "just-bash, InMemoryFs:", "GNU grep, local copy:"], rows);
     const second = [];
     for (const shape of ["ingested", "other", "annotated"]) {
       const [first, again] = await conversations(url, `shape-${shape}-${size}`);
@@ -135,7 +172,6 @@ async function measure(base, size) {
     run.table("conversations", ["collection", "first session, requests:", "second session, requests:", "second / first:"], second);
     run.save();
   } finally {
-    rmSync(copy, { recursive: true, force: true });
     await proxy?.close();
     server.stop();
   }

@@ -757,7 +757,7 @@ export interface IngestSummary {
    * (a re-run writes only what changed) and their bytes, and records of index segments no
    * longer used, deleted (not counted in `removedRecords`).
    */
-  grepIndex: { records: number; written: number; removed: number; bytes: number };
+  grepIndex: { records: number; written: number; removed: number; bytes: number; ms: number };
   requests: number;
 }
 
@@ -784,7 +784,7 @@ export interface AnnotateSummary {
   /** Every chunk is named SLUG#INDEX: every page's chunks were counted, and pages are read by id. */
   readById: boolean;
   /** The grep index of the pages, named in the annotations: its records, those written, those of an older index removed. */
-  grepIndex: { records: number; written: number; removed: number; bytes: number };
+  grepIndex: { records: number; written: number; removed: number; bytes: number; ms: number };
   requests: number;
 }
 

@@ -162,10 +162,12 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
     for batch in records.chunks(WRITE_BATCH) {
         write_records(client, &info.id, batch, dim).await?;
     }
+    let started = client.now_ms();
     let grams = index::of_tree(&tree, &mut texts);
     let there: std::collections::HashSet<&str> = all.ids.iter().map(String::as_str).collect();
     let new = grams.without(&there);
     index::write(client, &info.id, &new, dim).await?;
+    let index_ms = client.now_ms() - started;
     annotations.grams = Some(grams.manifest.to_value());
     let record = serde_json::to_string(&annotations).expect("annotations serialise");
     write_records(client, &info.id, &[(Annotations::id(&schema.tree_id), record)], dim).await?;
@@ -179,6 +181,7 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
         written: new.records.len(),
         removed: stale.len(),
         bytes: new.records.iter().map(|(_, d)| d.len() as u64).sum(),
+        ms: index_ms.max(0.0).round() as u64,
     };
     summary.requests = client.stats().requests;
     Ok(summary)

@@ -6,8 +6,8 @@
 //! after the chunks and before the tree, so a reader never sees a manifest naming records
 //! not yet written; those of segments the new manifest no longer names are stale.
 
-use super::write::WRITE_BATCH;
 use super::{Plan, Record};
+use crate::chroma::MAX_PAGE as WRITE_BATCH;
 use crate::chroma::{Client, UpsertRequest};
 use crate::pages::grams::build::{build, Built, Page, Previous};
 use crate::pages::grams::manifest::Manifest;

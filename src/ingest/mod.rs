@@ -206,6 +206,8 @@ pub(crate) struct IndexSummary {
     pub removed: usize,
     /// Bytes of the records this run wrote.
     pub bytes: u64,
+    /// Milliseconds building and writing it took (reading what it was included).
+    pub ms: u64,
 }
 
 #[derive(Debug, Clone, Default, serde::Serialize)]

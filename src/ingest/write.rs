@@ -178,11 +178,13 @@ pub(crate) async fn write(
         .collect();
     let dimension = pipeline::write_chunks(client, &cid, opts.schema, embedder, &changed).await?;
     // The grep index, built on the stored one where the stored chunks are trusted.
+    let started = client.now_ms();
     let previous = match trusted {
         true => index::previous(client, opts.collection, opts.schema, plan, &changed).await,
         false => None,
     };
     let grams = index::plan(plan, previous.as_ref());
+    let mut index_ms = client.now_ms() - started;
     // Chroma's clients build the collection's embedding function from its configuration:
     // it names the one that embedded the chunks, once they are written.
     if let Some(function) = embedder.chroma_function().filter(|f| !info.function.as_ref().is_some_and(|r| r.same(f))) {
@@ -192,7 +194,9 @@ pub(crate) async fn write(
     let dimension =
         dimension.or(stored_embedding.filter(|e| e.model == model && e.method == method).map(|e| e.dimension));
     let zeros = record_dimension(embedder, dimension).await?;
+    let started = client.now_ms();
     index::write(client, &cid, &grams, zeros).await?;
+    index_ms += client.now_ms() - started;
     // The tree goes last: a reader never sees a tree that names chunks not yet written.
     let facts = ChunkFacts { line_aligned: plan.line_aligned, access: true, dirs: true, ids: true };
     let embedding = dimension.map(|dimension| Embedding { model: model.clone(), dimension, method: method.clone() });
@@ -236,6 +240,7 @@ pub(crate) async fn write(
             written: grams.records.len(),
             removed: removed_index,
             bytes: grams.records.iter().map(|(_, d)| d.len() as u64).sum(),
+            ms: index_ms.max(0.0).round() as u64,
         },
         tree_bytes,
         tree_shards: shard_ids.len(),

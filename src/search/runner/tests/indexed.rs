@@ -6,13 +6,24 @@ use crate::ingest::{self, parse_access_rules, Rules, SourceFile, Summary, WriteO
 /// Writes `files` (path, text) as chromafs's ingest does, pages under `admin/` for the
 /// `admin` group only.
 fn write(chroma: &FakeChroma, files: &[(String, String)]) -> Summary {
+    write_private(chroma, files, &[])
+}
+
+/// [`write`], with the pages `private` for the `admin` group only too.
+fn write_private(chroma: &FakeChroma, files: &[(String, String)], private: &[&str]) -> Summary {
     let files: Vec<SourceFile> = files
         .iter()
         .map(|(path, text)| SourceFile { path: path.clone(), content: text.clone().into_bytes(), mtime: None })
         .collect();
     let admin = r#"{"admin/**": {"isPublic": false, "groups": ["admin"]}}"#;
     let hidden = files.iter().any(|f| f.path.starts_with("admin/"));
-    let rules = Rules::new(if hidden { parse_access_rules(admin).unwrap() } else { Vec::new() }, false);
+    let mut rules = if hidden { parse_access_rules(admin).unwrap() } else { Vec::new() };
+    for path in private {
+        rules.extend(
+            parse_access_rules(&format!(r#"{{"{path}": {{"isPublic": false, "groups": ["admin"]}}}}"#)).unwrap(),
+        );
+    }
+    let rules = Rules::new(rules, false);
     let plan = ingest::plan(&files, &rules, 4096, "__path_tree__").unwrap();
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = crate::tree::schema::Schema::default();
@@ -210,4 +221,22 @@ fn case_folding_beyond_ascii_and_scripts_without_spaces_find_their_pages() {
     }
     let (out, _) = answer(&indexed(&chroma, &[]), &["grep", "-rl", "本語の", "/"]);
     assert_eq!(out, printed("/intl/t3.md\n", "", 0), "one CJK character is a piece");
+}
+
+#[test]
+fn a_page_made_private_between_two_ingests_is_never_a_public_candidate() {
+    let chroma = FakeChroma::new();
+    let mut files = site(600, 50, 0, "");
+    files.push(("guides/zebra.md".into(), "the zebra page\n".into()));
+    write(&chroma, &files);
+    let (_, cs) = answer(&indexed(&chroma, &[]), &["grep", "-rli", "ZEBRA", "/"]);
+    assert_eq!((cs.index, cs.candidates), (true, 1));
+    // The same page and text, now for admins only: moved to another class of the index.
+    let again = write_private(&chroma, &files, &["guides/zebra.md"]);
+    assert!(again.grep_index.written <= 2, "{:?}", again.grep_index);
+    let (out, cs) = answer(&indexed(&chroma, &[]), &["grep", "-rli", "ZEBRA", "/"]);
+    assert_eq!(out, printed("", "", 1));
+    assert_eq!((cs.index, cs.candidates), (true, 0), "{cs:?}");
+    let (out, _) = answer(&indexed(&chroma, &["admin"]), &["grep", "-rli", "ZEBRA", "/"]);
+    assert_eq!(out, printed("/guides/zebra.md\n", "", 0));
 }
