@@ -73,7 +73,7 @@ pub(crate) fn plan(plan: &Plan, previous: Option<&Previous>) -> Built {
         .iter()
         .map(|(slug, entry)| {
             let mut chunks = texts.remove(slug.as_str()).unwrap_or_default();
-            chunks.sort_by_key(|r| r.index);
+            crate::base::sort::sort_by_key(&mut chunks, |r| r.index);
             let text: String = chunks.iter().map(|r| r.document.as_str()).collect();
             // The tree's own access; an entry it cannot read is no one's.
             let access = entry.as_object().and_then(|o| Access::from_fields(o).ok()).unwrap_or_else(|| private.clone());
@@ -89,13 +89,13 @@ pub(crate) fn plan(plan: &Plan, previous: Option<&Previous>) -> Built {
 /// chunks' documents (`texts`: index and document) joined in index order.
 pub(crate) fn of_tree(tree: &PathTree, texts: &mut HashMap<&str, Vec<(u64, &str)>>) -> Built {
     let mut entries: Vec<&TreeEntry> = tree.entries.iter().collect();
-    entries.sort_by(|a, b| a.slug.as_bytes().cmp(b.slug.as_bytes()));
+    crate::base::sort::sort_by(&mut entries, |a, b| a.slug.as_bytes().cmp(b.slug.as_bytes()));
     let joined: Vec<String> = entries
         .iter()
         .map(|e| {
             let chunks = texts.get_mut(e.slug.as_str()).map(std::mem::take).unwrap_or_default();
             let mut chunks = chunks;
-            chunks.sort_by_key(|(i, _)| *i);
+            crate::base::sort::sort_by_key(&mut chunks, |(i, _)| *i);
             chunks.into_iter().map(|(_, d)| d).collect()
         })
         .collect();

@@ -290,7 +290,9 @@ fn by_ids(ids: Vec<String>) -> GetRequest {
 /// writes numbers another tool's pages so.
 fn number_in_slug_order(tree: &mut PathTree) {
     let mut order: Vec<usize> = (0..tree.entries.len()).collect();
-    order.sort_by(|&a, &b| tree.entries[a].slug.as_bytes().cmp(tree.entries[b].slug.as_bytes()));
+    crate::base::sort::sort_by(&mut order, |&a, &b| {
+        tree.entries[a].slug.as_bytes().cmp(tree.entries[b].slug.as_bytes())
+    });
     for (n, i) in order.into_iter().enumerate() {
         tree.entries[i].number = u32::try_from(n).ok();
     }

@@ -185,7 +185,7 @@ impl Writer<'_> {
     /// `None` when what it covers does not fit its first record.
     fn segment(&mut self, pages: &[&Page], covers: &[u32]) -> Option<Segment> {
         let mut ordered: Vec<(u32, &str)> = pages.iter().map(|p| (self.numbers[p.slug], p.text)).collect();
-        ordered.sort_by_key(|(n, _)| *n);
+        crate::base::sort::sort_by_key(&mut ordered, |(n, _)| *n);
         let mut lists: BTreeMap<Gram, Vec<u32>> = BTreeMap::new();
         for (n, text) in ordered {
             for g in grams(text) {

@@ -10,40 +10,33 @@
 //! (the Kelvin sign) and `k` at `k`; `ς`, `σ` and `Σ` at `σ`; `İ`, `ı`, `I` and `i` at `i`;
 //! `ß` and `ẞ` at `s`, which also takes in every `s`: more candidates, never a miss.
 //!
+//! Unicode's own case tables would add some 27 KB to the module every host loads; the fold
+//! is kept instead as runs of characters that fold by one offset ([`FOLDS`], a few KB), made
+//! from those tables and checked against them for every character by the tests.
+//!
 //! The pieces are bytes of the folded text's UTF-8, three at a time: a character of a
 //! script without spaces (Chinese, Japanese) is a piece on its own, and a literal shorter
 //! than three bytes has none, so it cannot narrow a search.
 
+use super::fold_table::FOLDS;
 use std::collections::HashSet;
 
 /// A piece of folded text: three bytes of its UTF-8.
 pub(crate) type Gram = [u8; 3];
-
-/// The first character of `c`'s lower-case mapping.
-fn lower(c: char) -> char {
-    c.to_lowercase().next().unwrap_or(c)
-}
-
-/// The first character of `c`'s upper-case mapping.
-fn upper(c: char) -> char {
-    c.to_uppercase().next().unwrap_or(c)
-}
 
 /// The letter every case form of `c` folds to (see the module's documentation).
 pub(crate) fn fold_char(c: char) -> char {
     if c.is_ascii() {
         return c.to_ascii_lowercase();
     }
-    let mut x = lower(c);
-    // A mapping's chain ends in at most a few steps; four bounds it whatever the tables say.
-    for _ in 0..4 {
-        let next = lower(upper(x));
-        if next == x {
-            break;
-        }
-        x = next;
+    let u = c as u32;
+    let i = FOLDS.partition_point(|&(start, ..)| start <= u);
+    let Some(&(start, count, stride, delta)) = i.checked_sub(1).map(|i| &FOLDS[i]) else { return c };
+    let (offset, stride) = (u - start, u32::from(stride));
+    if offset % stride != 0 || offset / stride >= u32::from(count) {
+        return c;
     }
-    x
+    char::from_u32(u.wrapping_add_signed(delta)).unwrap_or(c)
 }
 
 /// `text` folded, character by character.
@@ -70,6 +63,80 @@ pub(crate) fn literal_grams(literal: &str) -> Vec<Gram> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fold as Unicode's case mappings give it, followed to a fixed point: lower case,
+    /// upper case, lower case again, each time the first character of the mapping.
+    fn unicode_fold(c: char) -> char {
+        if c.is_ascii() {
+            return c.to_ascii_lowercase();
+        }
+        let lower = |c: char| c.to_lowercase().next().unwrap_or(c);
+        let upper = |c: char| c.to_uppercase().next().unwrap_or(c);
+        let mut x = lower(c);
+        for _ in 0..4 {
+            let next = lower(upper(x));
+            if next == x {
+                break;
+            }
+            x = next;
+        }
+        x
+    }
+
+    /// The runs of characters `unicode_fold` moves by one offset: (first, count, stride, offset).
+    fn runs() -> Vec<(u32, u8, u8, i32)> {
+        let moved: Vec<(u32, i32)> = (0x80..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| unicode_fold(c) != c)
+            .map(|c| (c as u32, unicode_fold(c) as i32 - c as i32))
+            .collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < moved.len() {
+            let (start, delta) = moved[i];
+            let stride = match moved.get(i + 1) {
+                Some(&(next, d)) if d == delta && next - start <= 2 => next - start,
+                _ => 1,
+            };
+            let mut count = 1;
+            while count < 255
+                && moved.get(i + count).is_some_and(|&(u, d)| d == delta && u == start + stride * count as u32)
+            {
+                count += 1;
+            }
+            out.push((start, count as u8, stride as u8, delta));
+            i += count;
+        }
+        out
+    }
+
+    #[test]
+    fn the_runs_fold_every_character_as_unicode_s_case_mappings_do() {
+        assert_eq!(
+            FOLDS,
+            runs().as_slice(),
+            "fold_table.rs is out of date: `cargo test print_fold_table -- --ignored --nocapture`"
+        );
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(fold_char(c), unicode_fold(c), "{c:?} U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
+    #[ignore = "prints src/pages/grams/fold_table.rs"]
+    fn print_fold_table() {
+        println!("//! Runs of characters that fold by one offset (see `fold`): generated from Unicode's case");
+        println!("//! mappings by `cargo test print_fold_table -- --ignored --nocapture`, checked by `fold`'s tests.");
+        println!();
+        println!("/// (first character, characters, stride, offset), by first character.");
+        println!("#[rustfmt::skip]");
+        println!("pub(crate) const FOLDS: &[(u32, u8, u8, i32)] = &[");
+        for chunk in runs().chunks(4) {
+            let row: Vec<String> = chunk.iter().map(|(s, n, k, d)| format!("(0x{s:X}, {n}, {k}, {d})")).collect();
+            println!("    {},", row.join(", "));
+        }
+        println!("];");
+    }
 
     #[test]
     fn every_case_form_folds_to_one_letter() {

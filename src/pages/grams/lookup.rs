@@ -112,7 +112,7 @@ pub(crate) async fn lookup(
         ids.extend(may);
     }
     ids.extend(must.iter().cloned());
-    ids.sort_unstable();
+    crate::base::sort::sort(&mut ids);
     ids.dedup();
     let records = read_records(collection, &ids).await?;
     if let Some(gone) = must.into_iter().find(|id| !records.contains_key(id)) {

@@ -13,6 +13,7 @@
 
 pub(crate) mod build;
 pub(crate) mod fold;
+mod fold_table;
 pub(crate) mod lookup;
 pub(crate) mod manifest;
 pub(crate) mod postings;

@@ -98,7 +98,7 @@ pub(crate) fn lay_out(segment: &str, lists: &BTreeMap<Gram, Vec<u32>>, covers: &
         entries.extend(out.into_iter().map(|e| (shard, e)));
     }
     // Sorted by bucket, then by piece (the entries were made in piece order, the covers first).
-    entries.sort_by_key(|(shard, _)| *shard);
+    crate::base::sort::sort_by_key(&mut entries, |(shard, _)| *shard);
     let mut parts_of: BTreeMap<u32, Vec<Vec<u8>>> = (0..shards).map(|s| (s, vec![vec![RECORD_VERSION]])).collect();
     for (shard, entry) in entries {
         let parts = parts_of.entry(shard).or_default();
