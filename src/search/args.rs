@@ -37,6 +37,8 @@ pub(crate) struct GrepArgs {
     pub help: bool,
     /// A usage error: what grep prints on stderr before exiting with 2.
     pub usage: Option<String>,
+    /// Warnings grep prints on stderr as it reads its options (`-u` is obsolete).
+    pub warnings: String,
     /// The patterns of the command line (every `-e`, joined by newlines, or the first
     /// operand); `-f` files add theirs.
     pub pattern: Option<String>,

@@ -65,10 +65,11 @@ const LONG: &[(&str, char, Takes)] = &[
     ("color", '\0', Takes::Optional),
     ("colour", '\0', Takes::Optional),
     ("binary", 'U', Takes::No),
+    ("unix-byte-offsets", 'u', Takes::No),
 ];
 
 /// Short options without a value, and those with one.
-const SHORT_FLAGS: &str = "EFGPiywxzsvVbnHhoqaIrRLlcTZU";
+const SHORT_FLAGS: &str = "EFGPiywxzsvVbnHhoqaIrRLlcTZUu";
 const SHORT_VALUES: &str = "efmdDABC";
 
 const USAGE: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
@@ -189,6 +190,8 @@ impl GrepArgs {
                     Some(_) => return Err(USAGE.to_string()),
                 };
             }
+            // Obsolete, and said to be so each time it is given; it changes nothing.
+            ('u', _) => self.warnings.push_str("grep: warning: --unix-byte-offsets (-u) is obsolete\n"),
             _ => {} // --line-buffered, -U: no effect on what is printed here
         }
         Ok(())
@@ -202,7 +205,7 @@ pub(crate) fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
     let mut g = GrepArgs { usage: None, ..GrepArgs::default() };
     g.output.group_separator = Some("--".into());
     if let Err(e) = read(args, &mut g) {
-        g.usage = Some(e);
+        g.usage = Some(format!("{}{e}", g.warnings));
         return g;
     }
     g.finish(args, skip);
@@ -296,7 +299,7 @@ impl GrepArgs {
         }
         if self.regexps.is_empty() && self.pattern_files.is_empty() {
             if self.file_operands.is_empty() {
-                self.usage = Some(USAGE.to_string());
+                self.usage = Some(format!("{}{USAGE}", self.warnings));
                 return;
             }
             let at = self.file_operands.remove(0);

@@ -35,6 +35,16 @@ fn grep_reads_its_command_line_as_gnu_grep() {
 }
 
 #[test]
+fn grep_warns_that_u_is_obsolete_each_time_and_goes_on() {
+    let g = parse_grep(&s(&["-u", "--unix-byte-offsets", "-b", "x", "f"]), 0);
+    let warning = "grep: warning: --unix-byte-offsets (-u) is obsolete\n";
+    assert_eq!((g.usage, g.warnings), (None, warning.repeat(2)));
+    assert!(g.output.byte_offset);
+    let usage = parse_grep(&s(&["-u", "-k", "x"]), 0).usage.unwrap_or_default();
+    assert!(usage.starts_with(&format!("{warning}grep: invalid option -- 'k'")), "{usage}");
+}
+
+#[test]
 fn rg_is_case_sensitive_unless_told() {
     assert!(!parse_rg(&s(&["foo"])).ignore_case());
     assert!(parse_rg(&s(&["-S", "foo"])).ignore_case());

@@ -32,6 +32,9 @@ pub(crate) struct Options<'a> {
     pub byte_offset: bool,
     /// Printed between context groups that are not adjacent; `None`: nothing.
     pub separator: Option<&'a str>,
+    /// `-T`: line numbers and offsets right-aligned to this width, and a tab between
+    /// the prefix and a line that is not empty.
+    pub align: Option<usize>,
 }
 
 /// What the files printed so far leave for the next: whether a context group has been
@@ -137,17 +140,31 @@ fn count(t: &Text, o: &Options, out: &mut String) -> bool {
     lines > 0
 }
 
-fn prefix(out: &mut String, o: &Options, line: usize, offset: usize, sep: char) {
+/// What comes before a printed line (or `-o` match) `text`: the name, the line number
+/// and the byte offset, each followed by `sep`.
+fn prefix(out: &mut String, o: &Options, line: usize, offset: usize, sep: char, text: &str) {
     if let Some(f) = o.filename {
         out.push_str(f);
         out.push(if o.null_after_name { '\0' } else { sep });
     }
+    let width = o.align.unwrap_or(0);
     if o.line_numbers {
-        write!(out, "{}{sep}", line + 1).unwrap();
+        write!(out, "{:>width$}{sep}", line + 1).unwrap();
     }
     if o.byte_offset {
-        write!(out, "{offset}{sep}").unwrap();
+        write!(out, "{offset:>width$}{sep}").unwrap();
     }
+    let prefixed = o.filename.is_some() || o.line_numbers || o.byte_offset;
+    if o.align.is_some() && prefixed && !text.is_empty() {
+        out.push('\t');
+    }
+}
+
+/// The width GNU grep's `-T` aligns numbers to in a file of `size` bytes (`None`: one it
+/// cannot size, such as a pipe): the digits of the largest number it could print there.
+pub(crate) fn align_width(size: Option<u64>, line_numbers: bool) -> usize {
+    let largest = size.map_or(i64::MAX as u64, |s| s.saturating_add(u64::from(line_numbers)));
+    largest.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// A selected line: the line, or its matches under `-o` (none under `-v`).
@@ -159,12 +176,12 @@ fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
         }
         let base = line.text.as_ptr() as usize;
         for m in t.matches(i).filter(|m| !m.is_empty()) {
-            prefix(out, o, i, t.starts[i] + (m.as_ptr() as usize - base), ':');
+            prefix(out, o, i, t.starts[i] + (m.as_ptr() as usize - base), ':', m);
             out.push_str(m);
             out.push('\n');
         }
     } else {
-        prefix(out, o, i, t.starts[i], ':');
+        prefix(out, o, i, t.starts[i], ':', line.text);
         out.push_str(line.text);
         out.push('\n');
     }
@@ -203,7 +220,7 @@ fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) ->
         if last.is_none_or(|l| i > l) {
             *last = Some(i);
             if !o.only_matching || o.context_with_matches {
-                prefix(out, o, i, t.starts[i], '-');
+                prefix(out, o, i, t.starts[i], '-', lines[i].text);
                 out.push_str(lines[i].text);
                 out.push('\n');
             }
@@ -270,6 +287,7 @@ mod tests {
         null_after_name: false,
         byte_offset: false,
         separator: Some("--"),
+        align: None,
     };
 
     #[test]
@@ -311,6 +329,18 @@ mod tests {
         search("a\n", &e, &o, &mut two, &mut groups);
         search("a\n", &e, &o, &mut two, &mut groups);
         assert_eq!(two, "a\n--\na\n", "groups of different files are separated");
+    }
+
+    #[test]
+    fn initial_tab_aligns_numbers_to_the_files_size_and_tabs_the_text() {
+        assert_eq!((align_width(Some(9), false), align_width(Some(9), true), align_width(Some(1692), true)), (1, 2, 4));
+        assert_eq!(align_width(None, true), 19, "a pipe: as wide as the largest offset");
+        let o = Options { line_numbers: true, byte_offset: true, align: Some(2), filename: Some("f"), ..NONE };
+        assert_eq!(out("a\n\nab\n", "a|^$", o), "f: 1: 0:\ta\nf: 2: 2:\nf: 3: 3:\tab\n", "no tab before an empty line");
+        let o = Options { align: Some(3), ..NONE };
+        assert_eq!(out("ab\n", "a", o), "ab\n", "nothing to align without a prefix");
+        let o = Options { align: Some(1), filename: Some("f"), only_matching: true, ..NONE };
+        assert_eq!(out("ab a\n", "a", o), "f:\ta\nf:\ta\n");
     }
 
     #[test]

@@ -318,6 +318,7 @@ impl NativeRg {
                 null_after_name: o.null,
                 byte_offset: false,
                 separator: Some("--"),
+                align: None,
             };
             out.clear();
             // Under --heading, each file's lines are a block of their own.
