@@ -72,6 +72,10 @@ const LONG: &[(&str, char, Takes)] = &[
 const SHORT_FLAGS: &str = "EFGPiywxzsvVbnHhoqaIrRLlcTZUu";
 const SHORT_VALUES: &str = "efmdDABC";
 
+/// What `grep --help` and `grep -V` print (GNU grep 3.8's own words).
+pub(crate) const HELP: &str = include_str!("grep-help.txt");
+pub(crate) const VERSION: &str = include_str!("grep-version.txt");
+
 const USAGE: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
 
 /// A long option typed as `name`: its entry, or the error getopt_long prints.
@@ -144,7 +148,8 @@ impl GrepArgs {
             ('z', _) => o.null_data = true,
             ('s', _) => o.no_messages = true,
             ('v', _) => self.invert = true,
-            ('V', _) | (_, "help") => self.help = true,
+            ('V', _) => self.version = true,
+            (_, "help") => self.help = true,
             ('m', _) => o.max_count = max_count(v)?,
             ('b', _) => o.byte_offset = true,
             ('n', _) => o.line_numbers = true,
@@ -165,9 +170,11 @@ impl GrepArgs {
             ('I', _) => o.binary = BinaryFiles::WithoutMatch,
             ('d', _) => {
                 let all = [("read", Directories::Read), ("recurse", Directories::Recurse), ("skip", Directories::Skip)];
+                self.usage_fails = true;
                 o.directories = choice("directories", v, &all)?;
+                self.usage_fails = false;
             }
-            ('D', _) => choice("devices", v, &[("read", ()), ("skip", ())])?,
+            ('D', _) if !matches!(v, "read" | "skip") => return Err("grep: unknown devices method\n".into()),
             ('r' | 'R', _) => o.directories = Directories::Recurse,
             (_, "include") => o.include.push(v.to_string()),
             (_, "exclude") => o.exclude.push(v.to_string()),
@@ -187,7 +194,11 @@ impl GrepArgs {
                 o.color = match value {
                     Some("always" | "yes" | "force") => true,
                     None | Some("never" | "no" | "none" | "auto" | "tty" | "if-tty") => false,
-                    Some(_) => return Err(USAGE.to_string()),
+                    // GNU grep then shows its help, and exits with 0.
+                    Some(_) => {
+                        self.help = true;
+                        false
+                    }
                 };
             }
             // Obsolete, and said to be so each time it is given; it changes nothing.
@@ -294,7 +305,7 @@ impl GrepArgs {
         let o = &mut self.output;
         let c = o.context.unwrap_or(0);
         (o.before, o.after) = (Some(o.before.unwrap_or(c)), Some(o.after.unwrap_or(c)));
-        if self.help {
+        if self.help || self.version {
             return;
         }
         if self.regexps.is_empty() && self.pattern_files.is_empty() {

@@ -19,7 +19,7 @@ use crate::base::path;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
-use crate::search::args::{BinaryFiles, Directories, GrepArgs};
+use crate::search::args::{self, BinaryFiles, Directories, GrepArgs};
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{Engine, Flags, Tool};
 use crate::search::pattern::gnu;
@@ -239,9 +239,6 @@ fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>
 /// Refuses what is not modelled here.
 fn modelled(g: &GrepArgs) -> Result<(), Unsupported> {
     let o = &g.output;
-    if g.help {
-        return Err(Unsupported::new("--help and -V are just-bash's"));
-    }
     if !g.exclude_from.is_empty() {
         return Err(Unsupported::new("--exclude-from is left to just-bash"));
     }
@@ -268,7 +265,7 @@ pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported
         show_filename: false,
         stdin: String::new(),
     };
-    if g.usage.is_some() {
+    if g.usage.is_some() || g.help || g.version {
         return Ok(usage(g));
     }
     let mut operands = job.operands();
@@ -346,6 +343,8 @@ impl NativeGrep {
             byte_offset: o.byte_offset,
             separator: o.group_separator.as_deref(),
             align: o.initial_tab.then(|| printer::align_width(size, o.line_numbers)),
+            column: false,
+            per_match: false,
         }
     }
 
@@ -353,6 +352,11 @@ impl NativeGrep {
     /// engine cannot answer for (see [`Engine::exact_on`]): the command then goes to
     /// just-bash, and the pages read so far stay in the cache for it.
     pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
+        let g = &self.g;
+        if g.usage.is_none() && (g.version || g.help) {
+            let stdout = if g.version { args::VERSION } else { args::HELP };
+            return Some(Printed { stdout: stdout.into(), stderr: g.warnings.clone(), exit_code: 0 });
+        }
         let (mut read_engine, mut stdin) = (None, self.stdin.as_str());
         // `-f` files that give no pattern select no line: no page need be read.
         let mut selects_nothing = false;
@@ -374,7 +378,10 @@ impl NativeGrep {
                     Compiled::Rejected(messages) => return Some(usage(format!("{}{messages}", g.warnings))),
                 }
             }
-            (None, Some(u)) => return Some(usage(u.clone())),
+            (None, Some(u)) => {
+                let exit_code = if g.usage_fails { 1 } else { 2 };
+                return Some(Printed { stdout: String::new(), stderr: u.clone(), exit_code });
+            }
         };
         let (o, quiet_errors) = (&self.g.output, self.g.output.no_messages);
         let (mut stdout, mut stderr) = (String::new(), self.g.warnings.clone());

@@ -35,6 +35,11 @@ pub(crate) struct Options<'a> {
     /// `-T`: line numbers and offsets right-aligned to this width, and a tab between
     /// the prefix and a line that is not empty.
     pub align: Option<usize>,
+    /// rg `--column`: a selected line's first match's column (bytes, from 1) after its
+    /// number; under `-o`, each match's.
+    pub column: bool,
+    /// rg `--vimgrep`: a selected line printed once for each match in it, with its column.
+    pub per_match: bool,
 }
 
 /// What the files printed so far leave for the next: whether a context group has been
@@ -140,24 +145,36 @@ fn count(t: &Text, o: &Options, out: &mut String) -> bool {
     lines > 0
 }
 
-/// What comes before a printed line (or `-o` match) `text`: the name, the line number
-/// and the byte offset, each followed by `sep`.
-fn prefix(out: &mut String, o: &Options, line: usize, offset: usize, sep: char, text: &str) {
+/// What comes before a printed line (or `-o` match) `text`: the name, the line number,
+/// the column of a match (rg), and the byte offset, each followed by `sep`.
+fn prefix(out: &mut String, o: &Options, at: Place, sep: char, text: &str) {
     if let Some(f) = o.filename {
         out.push_str(f);
         out.push(if o.null_after_name { '\0' } else { sep });
     }
     let width = o.align.unwrap_or(0);
     if o.line_numbers {
-        write!(out, "{:>width$}{sep}", line + 1).unwrap();
+        write!(out, "{:>width$}{sep}", at.line + 1).unwrap();
+    }
+    if let Some(column) = at.column {
+        write!(out, "{column}{sep}").unwrap();
     }
     if o.byte_offset {
-        write!(out, "{offset:>width$}{sep}").unwrap();
+        write!(out, "{:>width$}{sep}", at.offset).unwrap();
     }
     let prefixed = o.filename.is_some() || o.line_numbers || o.byte_offset;
     if o.align.is_some() && prefixed && !text.is_empty() {
         out.push('\t');
     }
+}
+
+/// Where a printed line or match is: its line's index, its byte offset in the file, and
+/// (rg `--column`) its column.
+#[derive(Clone, Copy)]
+struct Place {
+    line: usize,
+    offset: usize,
+    column: Option<usize>,
 }
 
 /// The width GNU grep's `-T` aligns numbers to in a file of `size` bytes (`None`: one it
@@ -170,18 +187,26 @@ pub(crate) fn align_width(size: Option<u64>, line_numbers: bool) -> usize {
 /// A selected line: the line, or its matches under `-o` (none under `-v`).
 fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
     let line = t.lines[i];
+    let base = line.text.as_ptr() as usize;
+    let start = t.starts[i];
+    // Where each match starts in the line (none under -v).
+    let mut matches = t.matches(i).filter(|_| !o.invert).map(|m| (m, m.as_ptr() as usize - base));
     if o.only_matching {
-        if o.invert {
-            return;
-        }
-        let base = line.text.as_ptr() as usize;
-        for m in t.matches(i).filter(|m| !m.is_empty()) {
-            prefix(out, o, i, t.starts[i] + (m.as_ptr() as usize - base), ':', m);
+        for (m, at) in matches.filter(|(m, _)| !m.is_empty()) {
+            let column = o.column.then_some(at + 1);
+            prefix(out, o, Place { line: i, offset: start + at, column }, ':', m);
             out.push_str(m);
             out.push('\n');
         }
+    } else if o.per_match && !o.invert {
+        for (_, at) in matches {
+            prefix(out, o, Place { line: i, offset: start, column: Some(at + 1) }, ':', line.text);
+            out.push_str(line.text);
+            out.push('\n');
+        }
     } else {
-        prefix(out, o, i, t.starts[i], ':', line.text);
+        let column = if o.column { matches.next().map(|(_, at)| at + 1) } else { None };
+        prefix(out, o, Place { line: i, offset: start, column }, ':', line.text);
         out.push_str(line.text);
         out.push('\n');
     }
@@ -220,7 +245,7 @@ fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) ->
         if last.is_none_or(|l| i > l) {
             *last = Some(i);
             if !o.only_matching || o.context_with_matches {
-                prefix(out, o, i, t.starts[i], '-', lines[i].text);
+                prefix(out, o, Place { line: i, offset: t.starts[i], column: None }, '-', lines[i].text);
                 out.push_str(lines[i].text);
                 out.push('\n');
             }
@@ -288,6 +313,8 @@ mod tests {
         byte_offset: false,
         separator: Some("--"),
         align: None,
+        column: false,
+        per_match: false,
     };
 
     #[test]
@@ -341,6 +368,23 @@ mod tests {
         assert_eq!(out("ab\n", "a", o), "ab\n", "nothing to align without a prefix");
         let o = Options { align: Some(1), filename: Some("f"), only_matching: true, ..NONE };
         assert_eq!(out("ab a\n", "a", o), "f:\ta\nf:\ta\n");
+    }
+
+    #[test]
+    fn rg_columns_count_bytes_from_one_and_vimgrep_prints_a_line_per_match() {
+        let text = "a mint mint\nb\n";
+        let o = Options { line_numbers: true, column: true, byte_offset: true, ..NONE };
+        assert_eq!(out(text, "mint", o), "1:3:0:a mint mint\n", "line, column, offset");
+        assert_eq!(out(text, "mint", Options { only_matching: true, ..o }), "1:3:2:mint\n1:8:7:mint\n");
+        assert_eq!(
+            out(text, "mint", Options { invert: true, ..o }),
+            "2:12:b\n",
+            "no column for a line without a match"
+        );
+        let o = Options { after: 1, column: true, line_numbers: true, ..NONE };
+        assert_eq!(out(text, "mint", o), "1:3:a mint mint\n2-b\n", "none for context lines");
+        let o = Options { per_match: true, column: true, filename: Some("f"), ..NONE };
+        assert_eq!(out(text, "mint", o), "f:3:a mint mint\nf:8:a mint mint\n");
     }
 
     #[test]
