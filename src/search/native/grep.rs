@@ -396,8 +396,9 @@ impl NativeGrep {
         let files_only_from =
             self.inputs.iter().rposition(|i| !matches!(i, Input::File { .. } | Input::Stdin(_))).map_or(0, |i| i + 1);
         let names_only = o.files_with_matches || self.g.files_without_match || o.quiet;
-        // `-m 0` reads nothing, and says nothing, unless files without a match are listed.
-        if o.max_count == Some(0) && !self.g.files_without_match {
+        // `-m 0`, or no pattern at all (`-f /dev/null`) without `-v`, reads nothing and
+        // says nothing, unless files without a match are listed.
+        if (o.max_count == Some(0) || selects_nothing) && !self.g.files_without_match {
             return Some(Printed { stdout: String::new(), stderr, exit_code: 1 });
         }
         for (at, input) in self.inputs.iter().enumerate() {

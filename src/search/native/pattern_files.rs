@@ -1,8 +1,9 @@
 //! grep's `-f FILE`: patterns read from files, as GNU grep reads them.
 //!
 //! Each file gives one pattern a line (a last newline ends the last one; an empty file
-//! gives none, and a grep with no pattern at all selects no line, or under `-v` every
-//! line). `-f -` reads standard input, which is then used up: a second `-f -`, or the
+//! gives none, and a grep with no pattern at all selects no line — it then reads nothing
+//! and prints nothing, not even counts, unless it lists files without a match — or under
+//! `-v` every line). `-f -` reads standard input, which is then used up: a second `-f -`, or the
 //! operand `-`, reads nothing more. A file that cannot be read stops grep before it reads
 //! anything else, with its message and status 2 (`-s` does not hide it). The files are
 //! read when the command runs, through the session's filesystem, so a page named by `-f`

@@ -409,8 +409,9 @@ fn pattern_files_are_read_here_and_cost_no_more_than_the_plan() {
     let dir = "grep: /sub: Is a directory\n";
     assert_eq!(answer(&fs, &["grep", "-r", "-f", "/", "x", "/b.md"]).0, printed("", &dir.replace("/sub", "/"), 2));
     let (out, _) = answer(&fs, &["grep", "-c", "-f", "/dev/null", "/a.md", "/b.md"]);
-    assert_eq!(out, printed("/a.md:0\n/b.md:0\n", "", 1));
+    assert_eq!(out, printed("", "", 1), "no pattern: nothing read, nothing said");
     assert_eq!(answer(&fs, &["grep", "-vc", "-f", "/dev/null", "/a.md"]).0, printed("2\n", "", 0), "-v: every line");
+    assert_eq!(answer(&fs, &["grep", "-L", "-f", "/dev/null", "/a.md"]).0, printed("/a.md\n", "", 1));
 }
 
 #[test]
