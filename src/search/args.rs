@@ -8,7 +8,7 @@
 use crate::search::pattern::rewrite::Dialect;
 
 mod grep;
-pub(crate) use grep::parse_grep;
+pub(crate) use grep::{parse_grep, HELP, VERSION};
 
 /// A count as a plain number (no sign).
 fn plain_count(s: &str) -> Option<u64> {
@@ -33,10 +33,17 @@ pub(crate) struct GrepArgs {
     pub extended: bool,
     pub perl: bool,
     pub fixed: bool,
-    /// `--help` or `-V`: left to just-bash.
+    /// `--help` (or a `--color` value grep does not know): its help on stdout, status 0.
     pub help: bool,
-    /// A usage error: what grep prints on stderr before exiting with 2.
+    /// `-V`: its version, which wins over `--help`.
+    pub version: bool,
+    /// A usage error: what grep prints on stderr before exiting with 2 (or 1, see
+    /// `usage_fails`).
     pub usage: Option<String>,
+    /// The usage error is an argument of `-d` grep does not know, which exits with 1.
+    pub usage_fails: bool,
+    /// Warnings grep prints on stderr as it reads its options (`-u` is obsolete).
+    pub warnings: String,
     /// The patterns of the command line (every `-e`, joined by newlines, or the first
     /// operand); `-f` files add theirs.
     pub pattern: Option<String>,
@@ -169,6 +176,7 @@ const RG_BOOL: &[&str] = &[
     "--count-matches",
     "l",
     "--files",
+    "--type-list",
     "--files-with-matches",
     "--files-without-match",
     "--stats",
@@ -263,6 +271,9 @@ pub(crate) struct RgOutput {
     pub count_matches: bool,
     pub files_with_matches: bool,
     pub files_without_match: bool,
+    /// `--files` and `--type-list` (see [`Mode`]).
+    pub files: bool,
+    pub type_list: bool,
     pub only_matching: bool,
     pub quiet: bool,
     /// `-N` came after the last `-n`.
@@ -297,16 +308,26 @@ pub(crate) struct RgOutput {
     pub types_not: Vec<String>,
     /// `--max-depth`; `None`: the walk's own limit.
     pub max_depth: Option<usize>,
+    /// `--column` (or `--vimgrep`), unless a later `--no-column`.
+    pub column: bool,
+    /// `--vimgrep`: a line for each match, with a name, a number and a column.
+    pub vimgrep: bool,
+    /// `-b`: the byte offset of each line (or `-o` match).
+    pub byte_offset: bool,
     /// The first option whose output is not modelled natively.
     pub unmodelled: Option<String>,
 }
 
-/// What rg prints of each file, when not its lines.
+/// What rg prints of each file, when not its lines (the last of these options wins).
 enum Mode {
     Count,
     CountMatches,
     FilesWithMatches,
     FilesWithoutMatch,
+    /// `--files`: the files it would search, not searched.
+    Files,
+    /// `--type-list`: its file types, nothing searched.
+    TypeList,
 }
 
 impl RgOutput {
@@ -315,6 +336,8 @@ impl RgOutput {
         self.count_matches = matches!(m, Mode::CountMatches);
         self.files_with_matches = matches!(m, Mode::FilesWithMatches);
         self.files_without_match = matches!(m, Mode::FilesWithoutMatch);
+        self.files = matches!(m, Mode::Files);
+        self.type_list = matches!(m, Mode::TypeList);
     }
 
     fn unmodelled(&mut self, what: &str) {
@@ -348,6 +371,8 @@ impl RgOutput {
             "--count-matches" => o.mode(Mode::CountMatches),
             "l" | "--files-with-matches" => o.mode(Mode::FilesWithMatches),
             "--files-without-match" => o.mode(Mode::FilesWithoutMatch),
+            "--files" => o.mode(Mode::Files),
+            "--type-list" => o.mode(Mode::TypeList),
             "o" | "--only-matching" => o.only_matching = true,
             "q" | "--quiet" => o.quiet = true,
             "n" | "--line-number" => (o.no_line_numbers, o.explicit_line_numbers) = (false, true),
@@ -362,6 +387,10 @@ impl RgOutput {
             "--no-heading" => o.heading = false,
             "--no-messages" => o.no_messages = true,
             "--glob-case-insensitive" => o.glob_case_insensitive = true,
+            "--column" => o.column = true,
+            "--no-column" => o.column = false,
+            "--vimgrep" => (o.vimgrep, o.column) = (true, true),
+            "b" | "--byte-offset" => o.byte_offset = true,
             "u" | "--unrestricted" if o.hidden => o.binary = true,
             "u" | "--unrestricted" if o.no_ignore => o.hidden = true,
             "u" | "--unrestricted" => o.no_ignore = true,
@@ -394,13 +423,13 @@ pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
     #[cfg(test)]
     crate::search::tally::bump(|t| t.parses += 1);
     let mut r = RgArgs::default();
-    let mut positional: Option<String> = None;
+    let mut positional: Option<usize> = None;
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
         if !(a.starts_with('-') && a != "-") {
             if positional.is_none() && r.patterns.is_empty() && r.pattern_files == 0 {
-                positional = Some(a.to_string());
+                positional = Some(i);
             } else {
                 r.paths.push(i);
             }
@@ -477,7 +506,6 @@ pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
                 "S" | "--smart-case" => (r.ignore_case, r.case_sensitive, r.smart_case) = (false, false, true),
                 "F" | "--fixed-strings" => r.fixed = true,
                 "x" | "--line-regexp" => r.line_regexp = true,
-                "--files" => r.files_only = true,
                 f if RG_UNSAFE.contains(&f) => {
                     r.flag_unsafe(if f.starts_with("--") { f.to_string() } else { format!("-{f}") })
                 }
@@ -487,8 +515,12 @@ pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
         }
         i += 1;
     }
-    if let Some(p) = positional {
-        r.patterns.push(p);
+    // `--files` and `--type-list` search nothing; under `--files` the first word is a path.
+    r.files_only = r.output.files || r.output.type_list;
+    match positional {
+        Some(at) if r.output.files => r.paths.insert(0, at),
+        Some(at) => r.patterns.push(args[at].clone()),
+        None => {}
     }
     r
 }

@@ -138,7 +138,7 @@ pub(crate) fn grep_line(name: &str, args: &[String]) -> GrepLine {
     let o = &g.output;
     let taken: Vec<usize> = g.file_operands.iter().copied().chain(g.pattern_operand).chain(g.double_dash).collect();
     GrepLine {
-        usage: g.usage.is_some() || g.help,
+        usage: g.usage.is_some() || g.help || g.version,
         recursive: g.recursive,
         context: o.before.unwrap_or(0) > 0 || o.after.unwrap_or(0) > 0,
         options: (0..args.len()).filter(|i| !taken.contains(i)).collect(),

@@ -132,7 +132,7 @@ fn plan_grep(job: &Job, g: &GrepArgs, cx: Context, pattern_files: Option<&[Strin
         return refused;
     }
     let operands = job.operands();
-    if g.help || g.usage.is_some() || operands.is_empty() {
+    if g.help || g.version || g.usage.is_some() || operands.is_empty() {
         return Plan::Delegate;
     }
     let prefetch =

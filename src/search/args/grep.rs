@@ -65,11 +65,16 @@ const LONG: &[(&str, char, Takes)] = &[
     ("color", '\0', Takes::Optional),
     ("colour", '\0', Takes::Optional),
     ("binary", 'U', Takes::No),
+    ("unix-byte-offsets", 'u', Takes::No),
 ];
 
 /// Short options without a value, and those with one.
-const SHORT_FLAGS: &str = "EFGPiywxzsvVbnHhoqaIrRLlcTZU";
+const SHORT_FLAGS: &str = "EFGPiywxzsvVbnHhoqaIrRLlcTZUu";
 const SHORT_VALUES: &str = "efmdDABC";
+
+/// What `grep --help` and `grep -V` print (GNU grep 3.8's own words).
+pub(crate) const HELP: &str = include_str!("grep-help.txt");
+pub(crate) const VERSION: &str = include_str!("grep-version.txt");
 
 const USAGE: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
 
@@ -143,7 +148,8 @@ impl GrepArgs {
             ('z', _) => o.null_data = true,
             ('s', _) => o.no_messages = true,
             ('v', _) => self.invert = true,
-            ('V', _) | (_, "help") => self.help = true,
+            ('V', _) => self.version = true,
+            (_, "help") => self.help = true,
             ('m', _) => o.max_count = max_count(v)?,
             ('b', _) => o.byte_offset = true,
             ('n', _) => o.line_numbers = true,
@@ -164,9 +170,11 @@ impl GrepArgs {
             ('I', _) => o.binary = BinaryFiles::WithoutMatch,
             ('d', _) => {
                 let all = [("read", Directories::Read), ("recurse", Directories::Recurse), ("skip", Directories::Skip)];
+                self.usage_fails = true;
                 o.directories = choice("directories", v, &all)?;
+                self.usage_fails = false;
             }
-            ('D', _) => choice("devices", v, &[("read", ()), ("skip", ())])?,
+            ('D', _) if !matches!(v, "read" | "skip") => return Err("grep: unknown devices method\n".into()),
             ('r' | 'R', _) => o.directories = Directories::Recurse,
             (_, "include") => o.include.push(v.to_string()),
             (_, "exclude") => o.exclude.push(v.to_string()),
@@ -186,9 +194,15 @@ impl GrepArgs {
                 o.color = match value {
                     Some("always" | "yes" | "force") => true,
                     None | Some("never" | "no" | "none" | "auto" | "tty" | "if-tty") => false,
-                    Some(_) => return Err(USAGE.to_string()),
+                    // GNU grep then shows its help, and exits with 0.
+                    Some(_) => {
+                        self.help = true;
+                        false
+                    }
                 };
             }
+            // Obsolete, and said to be so each time it is given; it changes nothing.
+            ('u', _) => self.warnings.push_str("grep: warning: --unix-byte-offsets (-u) is obsolete\n"),
             _ => {} // --line-buffered, -U: no effect on what is printed here
         }
         Ok(())
@@ -202,7 +216,7 @@ pub(crate) fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
     let mut g = GrepArgs { usage: None, ..GrepArgs::default() };
     g.output.group_separator = Some("--".into());
     if let Err(e) = read(args, &mut g) {
-        g.usage = Some(e);
+        g.usage = Some(format!("{}{e}", g.warnings));
         return g;
     }
     g.finish(args, skip);
@@ -291,12 +305,12 @@ impl GrepArgs {
         let o = &mut self.output;
         let c = o.context.unwrap_or(0);
         (o.before, o.after) = (Some(o.before.unwrap_or(c)), Some(o.after.unwrap_or(c)));
-        if self.help {
+        if self.help || self.version {
             return;
         }
         if self.regexps.is_empty() && self.pattern_files.is_empty() {
             if self.file_operands.is_empty() {
-                self.usage = Some(USAGE.to_string());
+                self.usage = Some(format!("{}{USAGE}", self.warnings));
                 return;
             }
             let at = self.file_operands.remove(0);

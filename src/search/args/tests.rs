@@ -35,6 +35,52 @@ fn grep_reads_its_command_line_as_gnu_grep() {
 }
 
 #[test]
+fn grep_warns_that_u_is_obsolete_each_time_and_goes_on() {
+    let g = parse_grep(&s(&["-u", "--unix-byte-offsets", "-b", "x", "f"]), 0);
+    let warning = "grep: warning: --unix-byte-offsets (-u) is obsolete\n";
+    assert_eq!((g.usage, g.warnings), (None, warning.repeat(2)));
+    assert!(g.output.byte_offset);
+    let usage = parse_grep(&s(&["-u", "-k", "x"]), 0).usage.unwrap_or_default();
+    assert!(usage.starts_with(&format!("{warning}grep: invalid option -- 'k'")), "{usage}");
+}
+
+#[test]
+fn grep_help_version_and_bad_arguments_as_gnu_grep_answers_them() {
+    let g = parse_grep(&s(&["--color=sometimes", "x"]), 0);
+    assert!(g.help && g.usage.is_none(), "an unknown --color value shows the help");
+    let g = parse_grep(&s(&["--help", "-V"]), 0);
+    assert!(g.help && g.version && g.usage.is_none());
+    assert!(
+        HELP.starts_with("Usage: grep [OPTION]... PATTERNS [FILE]...\n")
+            && VERSION.starts_with("grep (GNU grep) 3.8\n")
+    );
+    let g = parse_grep(&s(&["-d", "bogus", "x"]), 0);
+    assert!(g.usage_fails && g.usage.unwrap().starts_with("grep: invalid argument ‘bogus’ for ‘--directories’"));
+    let g = parse_grep(&s(&["-D", "bogus", "x"]), 0);
+    assert_eq!((g.usage.as_deref(), g.usage_fails), (Some("grep: unknown devices method\n"), false));
+}
+
+#[test]
+fn rg_files_and_type_list_are_modes_and_the_last_mode_wins() {
+    let r = parse_rg(&s(&["--files", "docs", "-g", "*.md", "api"]));
+    assert!(r.files_only && r.output.files && r.patterns.is_empty());
+    assert_eq!(r.paths, vec![1, 4], "under --files the first word is a path");
+    let r = parse_rg(&s(&["--files", "-c", "x", "docs"]));
+    assert!(!r.files_only && r.output.count && r.patterns == ["x"], "a later -c wins");
+    let r = parse_rg(&s(&["-l", "--type-list", "x"]));
+    assert!(r.files_only && r.output.type_list && !r.output.files_with_matches && !r.invalid);
+}
+
+#[test]
+fn rg_column_vimgrep_and_byte_offset() {
+    let o = parse_rg(&s(&["--column", "x"])).output;
+    assert!(o.column && !o.vimgrep);
+    let o = parse_rg(&s(&["--vimgrep", "--no-column", "-b", "x"])).output;
+    assert!(o.vimgrep && !o.column && o.byte_offset && o.unmodelled.is_none());
+    assert_eq!(parse_rg(&s(&["--json", "x"])).output.unmodelled.as_deref(), Some("--json"));
+}
+
+#[test]
 fn rg_is_case_sensitive_unless_told() {
     assert!(!parse_rg(&s(&["foo"])).ignore_case());
     assert!(parse_rg(&s(&["-S", "foo"])).ignore_case());

@@ -12,13 +12,14 @@
 
 use super::early_stop::EarlyStop;
 use super::page::{page_text, read_page};
+use super::pattern_files;
 use super::printer::{self, Groups, Options};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
-use crate::search::args::{BinaryFiles, Directories, GrepArgs};
+use crate::search::args::{self, BinaryFiles, Directories, GrepArgs};
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{Engine, Flags, Tool};
 use crate::search::pattern::gnu;
@@ -47,13 +48,64 @@ pub(super) enum Input {
 /// A grep command that can be answered here.
 #[derive(Debug)]
 pub(crate) struct NativeGrep {
-    /// `None` for a usage error, which is all it prints.
+    /// `None` for a usage error, which is all it prints, or until the `-f` files are read.
     engine: Option<Engine>,
     g: GrepArgs,
+    /// The patterns of the command line, for an engine made once `-f` files are read.
+    patterns: Vec<String>,
+    /// The working directory, which `-f` files are read from.
+    cwd: String,
     pub(super) inputs: Vec<Input>,
     show_filename: bool,
     /// Standard input's text, for the operand `-`.
     stdin: String,
+}
+
+/// What a grep's patterns make: the engine that matches them, or the messages grep
+/// prints for the ones it rejects (and then exits with 2).
+enum Compiled {
+    Engine(Engine),
+    Rejected(String),
+}
+
+/// Compiles grep's patterns as [`prepare`] accepts them; `Err` for what is not modelled.
+fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
+    // Patterns GNU grep rejects: a message for each (the same pattern given twice, once),
+    // and nothing read.
+    if matches!(g.dialect(), Dialect::Basic | Dialect::Extended) {
+        let extended = g.dialect() == Dialect::Extended;
+        let mut seen = std::collections::HashSet::new();
+        let messages: String = patterns
+            .iter()
+            .filter(|p| seen.insert(p.as_str()))
+            .filter_map(|p| gnu::error_of(p, extended))
+            .map(|m| format!("grep: {m}\n"))
+            .collect();
+        if !messages.is_empty() {
+            return Ok(Compiled::Rejected(messages));
+        }
+    }
+    if patterns.is_empty() {
+        // No pattern selects no line: an expression that matches nothing (an anchor for
+        // the start of a line after a character) stands for it.
+        let none = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false, tool: Tool::Gnu };
+        return Ok(Compiled::Engine(Engine::new(&["a^b".to_string()], none)?));
+    }
+    let flags = Flags {
+        dialect: g.dialect(),
+        ignore_case: g.ignore_case,
+        word: g.output.word,
+        line: g.line_regexp,
+        tool: Tool::Gnu,
+    };
+    let engine = Engine::new(patterns, flags)?;
+    if g.output.only_matching && engine.nullable {
+        return Err(Unsupported::new("-o with a pattern that matches empty text"));
+    }
+    if g.output.only_matching && !engine.spans_exact {
+        return Err(Unsupported::new("-o with a pattern whose longest matches are not its first ones"));
+    }
+    Ok(Compiled::Engine(engine))
 }
 
 fn glob_matches(glob: &str, name: &str) -> Result<bool, Unsupported> {
@@ -187,14 +239,14 @@ fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>
 /// Refuses what is not modelled here.
 fn modelled(g: &GrepArgs) -> Result<(), Unsupported> {
     let o = &g.output;
-    if g.help {
-        return Err(Unsupported::new("--help and -V are just-bash's"));
+    if !g.exclude_from.is_empty() {
+        return Err(Unsupported::new("--exclude-from is left to just-bash"));
     }
-    if !g.pattern_files.is_empty() || !g.exclude_from.is_empty() {
-        return Err(Unsupported::new("-f and --exclude-from are left to just-bash"));
+    if o.null_data {
+        return Err(Unsupported::new("-z is left to just-bash"));
     }
-    if o.null_data || o.initial_tab || o.color {
-        return Err(Unsupported::new("-z, -T and --color=always are left to just-bash"));
+    if o.color {
+        return Err(Unsupported::new("--color=always is left to just-bash"));
     }
     Ok(())
 }
@@ -204,50 +256,39 @@ pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported
     let Parsed::Grep(g) = &job.parsed else {
         return Err(Unsupported::new("only grep is answered here"));
     };
-    if g.usage.is_some() {
-        let none = (Vec::new(), String::new());
-        return Ok(NativeGrep { engine: None, g: g.clone(), inputs: none.0, show_filename: false, stdin: none.1 });
+    let usage = |g: &GrepArgs| NativeGrep {
+        engine: None,
+        g: g.clone(),
+        patterns: Vec::new(),
+        cwd: place.cwd.to_string(),
+        inputs: Vec::new(),
+        show_filename: false,
+        stdin: String::new(),
+    };
+    if g.usage.is_some() || g.help || g.version {
+        return Ok(usage(g));
     }
     let mut operands = job.operands();
     modelled(g)?;
     if operands.is_empty() {
         operands.push("-");
     }
-    if operands.contains(&"-") && job.stdin.is_none() {
+    let reads_stdin = operands.contains(&"-") || g.pattern_files.iter().any(|f| f == "-");
+    if reads_stdin && job.stdin.is_none() {
         return Err(Unsupported::new("stdin is read by just-bash"));
     }
-    // Patterns GNU grep rejects: a message for each (the same pattern given twice, once),
-    // and nothing read.
-    if matches!(g.dialect(), Dialect::Basic | Dialect::Extended) {
-        let extended = g.dialect() == Dialect::Extended;
-        let mut seen = std::collections::HashSet::new();
-        let messages: String = job
-            .patterns
-            .iter()
-            .filter(|p| seen.insert(p.as_str()))
-            .filter_map(|p| gnu::error_of(p, extended))
-            .map(|m| format!("grep: {m}\n"))
-            .collect();
-        if !messages.is_empty() {
-            let mut g = g.clone();
-            g.usage = Some(messages);
-            return Ok(NativeGrep { engine: None, g, inputs: Vec::new(), show_filename: false, stdin: String::new() });
-        }
-    }
-    let flags = Flags {
-        dialect: g.dialect(),
-        ignore_case: g.ignore_case,
-        word: g.output.word,
-        line: g.line_regexp,
-        tool: Tool::Gnu,
+    // With `-f`, the engine is made once the files are read, when the command runs.
+    let engine = match g.pattern_files.is_empty() {
+        true => match compile(g, &job.patterns)? {
+            Compiled::Engine(e) => Some(e),
+            Compiled::Rejected(messages) => {
+                let mut g = g.clone();
+                g.usage = Some(format!("{}{messages}", g.warnings));
+                return Ok(usage(&g));
+            }
+        },
+        false => None,
     };
-    let engine = Engine::new(&job.patterns, flags)?;
-    if g.output.only_matching && engine.nullable {
-        return Err(Unsupported::new("-o with a pattern that matches empty text"));
-    }
-    if g.output.only_matching && !engine.spans_exact {
-        return Err(Unsupported::new("-o with a pattern whose longest matches are not its first ones"));
-    }
     let inputs = if g.recursive {
         recursive_inputs(job, place, job.walked(place))?
     } else {
@@ -260,7 +301,8 @@ pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported
             || matches!(place.listing.get(&path::resolve(place.cwd, operands[0])), Some(Node::Dir(_))));
     let show_filename = g.output.with_filename.unwrap_or(operands.len() > 1 || single_dir);
     let stdin = job.stdin.clone().unwrap_or_default();
-    Ok(NativeGrep { engine: Some(engine), g: g.clone(), inputs, show_filename, stdin })
+    let (patterns, cwd) = (job.patterns.clone(), place.cwd.to_string());
+    Ok(NativeGrep { engine, g: g.clone(), patterns, cwd, inputs, show_filename, stdin })
 }
 
 /// Whether GNU grep takes a page for binary: a NUL in it. `Err` when the NUL lies past
@@ -283,7 +325,8 @@ impl NativeGrep {
     }
 
     /// How one file's lines are printed.
-    fn options<'a>(&'a self, shown: &'a str, names_only: bool) -> Options<'a> {
+    /// `size`: the file's size in bytes, `None` for standard input (a pipe).
+    fn options<'a>(&'a self, shown: &'a str, names_only: bool, size: Option<u64>) -> Options<'a> {
         let o = &self.g.output;
         Options {
             invert: self.g.invert,
@@ -299,6 +342,9 @@ impl NativeGrep {
             null_after_name: o.null,
             byte_offset: o.byte_offset,
             separator: o.group_separator.as_deref(),
+            align: o.initial_tab.then(|| printer::align_width(size, o.line_numbers)),
+            column: false,
+            per_match: false,
         }
     }
 
@@ -306,12 +352,39 @@ impl NativeGrep {
     /// engine cannot answer for (see [`Engine::exact_on`]): the command then goes to
     /// just-bash, and the pages read so far stay in the cache for it.
     pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
-        let Some(engine) = &self.engine else {
-            let usage = self.g.usage.clone().unwrap_or_default();
-            return Some(Printed { stdout: String::new(), stderr: usage, exit_code: 2 });
+        let g = &self.g;
+        if g.usage.is_none() && (g.version || g.help) {
+            let stdout = if g.version { args::VERSION } else { args::HELP };
+            return Some(Printed { stdout: stdout.into(), stderr: g.warnings.clone(), exit_code: 0 });
+        }
+        let (mut read_engine, mut stdin) = (None, self.stdin.as_str());
+        // `-f` files that give no pattern select no line: no page need be read.
+        let mut selects_nothing = false;
+        let engine = match (&self.engine, &self.g.usage) {
+            (Some(engine), _) => engine,
+            (None, None) => {
+                let g = &self.g;
+                let (mut patterns, used) = match pattern_files::read(view, &self.cwd, &g.pattern_files, stdin).await? {
+                    pattern_files::Read::Patterns(patterns, used) => (patterns, used),
+                    pattern_files::Read::Error(e) => return Some(usage(format!("{}{e}", g.warnings))),
+                };
+                if used {
+                    stdin = "";
+                }
+                patterns.splice(0..0, self.patterns.iter().cloned());
+                selects_nothing = patterns.is_empty() && !g.invert;
+                match compile(g, &patterns).ok()? {
+                    Compiled::Engine(e) => read_engine.insert(e),
+                    Compiled::Rejected(messages) => return Some(usage(format!("{}{messages}", g.warnings))),
+                }
+            }
+            (None, Some(u)) => {
+                let exit_code = if g.usage_fails { 1 } else { 2 };
+                return Some(Printed { stdout: String::new(), stderr: u.clone(), exit_code });
+            }
         };
         let (o, quiet_errors) = (&self.g.output, self.g.output.no_messages);
-        let (mut stdout, mut stderr) = (String::new(), String::new());
+        let (mut stdout, mut stderr) = (String::new(), self.g.warnings.clone());
         let (mut any_match, mut any_error) = (false, false);
         let (mut scratch, mut groups) = (String::new(), Groups::default());
         let error = |stderr: &mut String, line: String| {
@@ -323,9 +396,10 @@ impl NativeGrep {
         let files_only_from =
             self.inputs.iter().rposition(|i| !matches!(i, Input::File { .. } | Input::Stdin(_))).map_or(0, |i| i + 1);
         let names_only = o.files_with_matches || self.g.files_without_match || o.quiet;
-        // `-m 0` reads nothing, and says nothing, unless files without a match are listed.
-        if o.max_count == Some(0) && !self.g.files_without_match {
-            return Some(Printed { stdout: String::new(), stderr: String::new(), exit_code: 1 });
+        // `-m 0`, or no pattern at all (`-f /dev/null`) without `-v`, reads nothing and
+        // says nothing, unless files without a match are listed.
+        if (o.max_count == Some(0) || selects_nothing) && !self.g.files_without_match {
+            return Some(Printed { stdout: String::new(), stderr, exit_code: 1 });
         }
         for (at, input) in self.inputs.iter().enumerate() {
             let (shown, path) = match input {
@@ -345,6 +419,7 @@ impl NativeGrep {
                 }
             };
             let page = match path {
+                Some(_) if selects_nothing => None,
                 Some(path) => {
                     if taken.as_mut().is_some_and(|t| !t.may_read(view, path)) {
                         return None;
@@ -363,8 +438,8 @@ impl NativeGrep {
             let content = match (&page, input) {
                 // A page that is not UTF-8 is left to just-bash.
                 (Some(page), _) => page_text(page.as_str().map(|_| page)?),
-                (None, Input::Dir(_)) => std::borrow::Cow::Borrowed(""),
-                (None, _) => std::borrow::Cow::Borrowed(self.stdin.as_str()),
+                (None, Input::Dir(_) | Input::File { .. }) => std::borrow::Cow::Borrowed(""),
+                (None, _) => std::borrow::Cow::Borrowed(stdin),
             };
             if !engine.exact_on(&content) {
                 return None;
@@ -380,7 +455,8 @@ impl NativeGrep {
                 }
                 (false, _) => &content,
             };
-            let opts = self.options(shown, names_only);
+            let size = path.map(|_| content.len() as u64);
+            let opts = self.options(shown, names_only, size);
             // A binary file's lines are not printed: it is said to match instead.
             let hide_lines = binary && !names_only && !self.g.count;
             let out = if names_only || hide_lines { &mut scratch } else { &mut stdout };
@@ -413,6 +489,11 @@ impl NativeGrep {
         }
         Some(Printed { stdout, stderr, exit_code })
     }
+}
+
+/// What grep prints for a usage error or a pattern it rejects: the message, status 2.
+fn usage(stderr: String) -> Printed {
+    Printed { stdout: String::new(), stderr, exit_code: 2 }
 }
 
 /// Whether `-m` lets a file be searched at all (`-m 0` reads nothing).

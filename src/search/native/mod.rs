@@ -8,6 +8,7 @@
 pub(crate) mod early_stop;
 pub(crate) mod grep;
 pub(crate) mod page;
+pub(crate) mod pattern_files;
 pub(crate) mod printer;
 pub(crate) mod rg;
 
@@ -22,16 +23,16 @@ use std::collections::HashSet;
 /// A search command answered here: grep (and egrep, fgrep) or rg.
 #[derive(Debug)]
 pub(crate) enum Native {
-    Grep(NativeGrep),
-    Rg(NativeRg),
+    Grep(Box<NativeGrep>),
+    Rg(Box<NativeRg>),
 }
 
 impl Native {
     /// Accepts a search command whose output is modelled here.
     pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Native, Unsupported> {
         match &job.parsed {
-            Parsed::Rg(_) => rg::prepare(job, place, stdin_empty).map(Native::Rg),
-            Parsed::Grep(_) => grep::prepare(job, place).map(Native::Grep),
+            Parsed::Rg(_) => rg::prepare(job, place, stdin_empty).map(|r| Native::Rg(Box::new(r))),
+            Parsed::Grep(_) => grep::prepare(job, place).map(|g| Native::Grep(Box::new(g))),
         }
     }
 
@@ -43,7 +44,7 @@ impl Native {
                 g.inputs.retain(|i| !matches!(i, Input::File { path, .. } if !kept.contains(path)));
                 Native::Grep(g)
             }
-            Native::Rg(r) => Native::Rg(r.only(kept)),
+            Native::Rg(r) => Native::Rg(Box::new(r.only(kept))),
         }
     }
 

@@ -32,6 +32,14 @@ pub(crate) struct Options<'a> {
     pub byte_offset: bool,
     /// Printed between context groups that are not adjacent; `None`: nothing.
     pub separator: Option<&'a str>,
+    /// `-T`: line numbers and offsets right-aligned to this width, and a tab between
+    /// the prefix and a line that is not empty.
+    pub align: Option<usize>,
+    /// rg `--column`: a selected line's first match's column (bytes, from 1) after its
+    /// number; under `-o`, each match's.
+    pub column: bool,
+    /// rg `--vimgrep`: a selected line printed once for each match in it, with its column.
+    pub per_match: bool,
 }
 
 /// What the files printed so far leave for the next: whether a context group has been
@@ -137,34 +145,68 @@ fn count(t: &Text, o: &Options, out: &mut String) -> bool {
     lines > 0
 }
 
-fn prefix(out: &mut String, o: &Options, line: usize, offset: usize, sep: char) {
+/// What comes before a printed line (or `-o` match) `text`: the name, the line number,
+/// the column of a match (rg), and the byte offset, each followed by `sep`.
+fn prefix(out: &mut String, o: &Options, at: Place, sep: char, text: &str) {
     if let Some(f) = o.filename {
         out.push_str(f);
         out.push(if o.null_after_name { '\0' } else { sep });
     }
+    let width = o.align.unwrap_or(0);
     if o.line_numbers {
-        write!(out, "{}{sep}", line + 1).unwrap();
+        write!(out, "{:>width$}{sep}", at.line + 1).unwrap();
+    }
+    if let Some(column) = at.column {
+        write!(out, "{column}{sep}").unwrap();
     }
     if o.byte_offset {
-        write!(out, "{offset}{sep}").unwrap();
+        write!(out, "{:>width$}{sep}", at.offset).unwrap();
     }
+    let prefixed = o.filename.is_some() || o.line_numbers || o.byte_offset;
+    if o.align.is_some() && prefixed && !text.is_empty() {
+        out.push('\t');
+    }
+}
+
+/// Where a printed line or match is: its line's index, its byte offset in the file, and
+/// (rg `--column`) its column.
+#[derive(Clone, Copy)]
+struct Place {
+    line: usize,
+    offset: usize,
+    column: Option<usize>,
+}
+
+/// The width GNU grep's `-T` aligns numbers to in a file of `size` bytes (`None`: one it
+/// cannot size, such as a pipe): the digits of the largest number it could print there.
+pub(crate) fn align_width(size: Option<u64>, line_numbers: bool) -> usize {
+    let largest = size.map_or(i64::MAX as u64, |s| s.saturating_add(u64::from(line_numbers)));
+    largest.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// A selected line: the line, or its matches under `-o` (none under `-v`).
 fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
     let line = t.lines[i];
+    let base = line.text.as_ptr() as usize;
+    let start = t.starts[i];
+    // Where each match starts in the line (none under -v).
+    let mut matches = t.matches(i).filter(|_| !o.invert).map(|m| (m, m.as_ptr() as usize - base));
     if o.only_matching {
-        if o.invert {
-            return;
-        }
-        let base = line.text.as_ptr() as usize;
-        for m in t.matches(i).filter(|m| !m.is_empty()) {
-            prefix(out, o, i, t.starts[i] + (m.as_ptr() as usize - base), ':');
+        for (m, at) in matches.filter(|(m, _)| !m.is_empty()) {
+            let column = o.column.then_some(at + 1);
+            prefix(out, o, Place { line: i, offset: start + at, column }, ':', m);
             out.push_str(m);
             out.push('\n');
         }
+    } else if o.per_match && !o.invert {
+        for (_, at) in matches {
+            prefix(out, o, Place { line: i, offset: start, column: Some(at + 1) }, ':', line.text);
+            out.push_str(line.text);
+            out.push('\n');
+        }
     } else {
-        prefix(out, o, i, t.starts[i], ':');
+        let column = if o.column { matches.next().map(|(_, at)| at + 1) } else { None };
+        prefix(out, o, Place { line: i, offset: start, column }, ':', line.text);
         out.push_str(line.text);
         out.push('\n');
     }
@@ -203,7 +245,7 @@ fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) ->
         if last.is_none_or(|l| i > l) {
             *last = Some(i);
             if !o.only_matching || o.context_with_matches {
-                prefix(out, o, i, t.starts[i], '-');
+                prefix(out, o, Place { line: i, offset: t.starts[i], column: None }, '-', lines[i].text);
                 out.push_str(lines[i].text);
                 out.push('\n');
             }
@@ -270,6 +312,9 @@ mod tests {
         null_after_name: false,
         byte_offset: false,
         separator: Some("--"),
+        align: None,
+        column: false,
+        per_match: false,
     };
 
     #[test]
@@ -311,6 +356,35 @@ mod tests {
         search("a\n", &e, &o, &mut two, &mut groups);
         search("a\n", &e, &o, &mut two, &mut groups);
         assert_eq!(two, "a\n--\na\n", "groups of different files are separated");
+    }
+
+    #[test]
+    fn initial_tab_aligns_numbers_to_the_files_size_and_tabs_the_text() {
+        assert_eq!((align_width(Some(9), false), align_width(Some(9), true), align_width(Some(1692), true)), (1, 2, 4));
+        assert_eq!(align_width(None, true), 19, "a pipe: as wide as the largest offset");
+        let o = Options { line_numbers: true, byte_offset: true, align: Some(2), filename: Some("f"), ..NONE };
+        assert_eq!(out("a\n\nab\n", "a|^$", o), "f: 1: 0:\ta\nf: 2: 2:\nf: 3: 3:\tab\n", "no tab before an empty line");
+        let o = Options { align: Some(3), ..NONE };
+        assert_eq!(out("ab\n", "a", o), "ab\n", "nothing to align without a prefix");
+        let o = Options { align: Some(1), filename: Some("f"), only_matching: true, ..NONE };
+        assert_eq!(out("ab a\n", "a", o), "f:\ta\nf:\ta\n");
+    }
+
+    #[test]
+    fn rg_columns_count_bytes_from_one_and_vimgrep_prints_a_line_per_match() {
+        let text = "a mint mint\nb\n";
+        let o = Options { line_numbers: true, column: true, byte_offset: true, ..NONE };
+        assert_eq!(out(text, "mint", o), "1:3:0:a mint mint\n", "line, column, offset");
+        assert_eq!(out(text, "mint", Options { only_matching: true, ..o }), "1:3:2:mint\n1:8:7:mint\n");
+        assert_eq!(
+            out(text, "mint", Options { invert: true, ..o }),
+            "2:12:b\n",
+            "no column for a line without a match"
+        );
+        let o = Options { after: 1, column: true, line_numbers: true, ..NONE };
+        assert_eq!(out(text, "mint", o), "1:3:a mint mint\n2-b\n", "none for context lines");
+        let o = Options { per_match: true, column: true, filename: Some("f"), ..NONE };
+        assert_eq!(out(text, "mint", o), "f:3:a mint mint\nf:8:a mint mint\n");
     }
 
     #[test]

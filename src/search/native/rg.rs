@@ -44,7 +44,7 @@ fn type_globs(name: &str) -> Option<Vec<Glob>> {
 /// An rg command that can be answered here.
 #[derive(Debug)]
 pub(crate) struct NativeRg {
-    engine: Engine,
+    what: What,
     o: RgOutput,
     /// Every file searched, in order.
     files: Vec<RgFile>,
@@ -54,6 +54,17 @@ pub(crate) struct NativeRg {
     line_numbers: bool,
     /// With no path, the walk of the working directory found nothing to search.
     nothing_searched: bool,
+}
+
+/// What an rg command prints.
+#[derive(Debug)]
+enum What {
+    /// The files' lines (or counts, or names) that the engine matches.
+    Search(Engine),
+    /// `--files`: the names of the files it would search.
+    Files,
+    /// `--type-list`: its file types.
+    TypeList,
 }
 
 /// An rg glob (`-g`, `--iglob`), read as ripgrep reads it: a line of a gitignore file
@@ -183,33 +194,55 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
     let Parsed::Rg(r) = &job.parsed else {
         return Err(Unsupported::new("only rg is answered here"));
     };
-    if r.invalid || r.files_only || r.patterns.is_empty() {
-        return Err(Unsupported::new("usage errors and --files are just-bash's"));
+    if r.invalid {
+        return Err(Unsupported::new("usage errors are just-bash's"));
+    }
+    let mut o = r.output.clone();
+    let listing = |what, o, files, missing| NativeRg {
+        what,
+        o,
+        files,
+        missing,
+        show_filename: false,
+        line_numbers: false,
+        nothing_searched: false,
+    };
+    if o.type_list {
+        return Ok(listing(What::TypeList, o, Vec::new(), Vec::new()));
+    }
+    if !o.files && r.patterns.is_empty() {
+        return Err(Unsupported::new("usage errors are just-bash's"));
     }
     if let Some(flag) = &r.output.unmodelled {
         return Err(Unsupported::new(format!("rg {flag} is left to just-bash")));
     }
-    if r.paths.is_empty() && !stdin_empty {
+    if r.paths.is_empty() && !stdin_empty && !o.files {
         return Err(Unsupported::new("stdin is read by just-bash"));
     }
     if place.listing.any_path(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore")) {
         return Err(Unsupported::new("ignore files change rg's walk"));
     }
-    let o = r.output.clone();
+    if o.files {
+        let (files, missing) = collect(&o, place, job.walked(place))?;
+        return Ok(listing(What::Files, o, files, missing));
+    }
+    // `--vimgrep` prints a name on every line, never a heading.
+    o.heading &= !o.vimgrep;
     let (re, dialect) = rg_pattern(&job.patterns, r.fixed)?;
     let flags = Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp, tool: Tool::Rg };
     let engine = Engine::new(&[re], flags)?;
-    if (o.only_matching || o.count_matches) && engine.nullable {
+    if (o.only_matching || o.count_matches || o.column) && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
     let (files, missing) = collect(&o, place, job.walked(place))?;
     // A name before each line when there is more than one path, or the one is a directory.
     let single_file = r.paths.len() == 1
         && matches!(place.listing.get(&path::resolve(place.cwd, &job.args[r.paths[0]])), Some(Node::File(_)));
-    let show_filename = !o.no_filename && (o.with_filename || !single_file);
-    let line_numbers = !o.no_line_numbers && o.explicit_line_numbers;
+    let show_filename = !o.no_filename && (o.with_filename || o.vimgrep || !single_file);
+    // `--column` and `--vimgrep` number lines too, unless `-N` says not to.
+    let line_numbers = !o.no_line_numbers && (o.explicit_line_numbers || o.column || o.vimgrep);
     let nothing_searched = r.paths.is_empty() && files.is_empty();
-    Ok(NativeRg { engine, o, files, missing, show_filename, line_numbers, nothing_searched })
+    Ok(NativeRg { what: What::Search(engine), o, files, missing, show_filename, line_numbers, nothing_searched })
 }
 
 /// The files rg searches from its walked operands, in its order (each operand's walk in
@@ -270,9 +303,33 @@ fn content(page: &CachedPage, named: bool) -> Option<(&str, bool)> {
 }
 
 impl NativeRg {
-    /// The normalised paths of the files it reads, in order.
+    /// The normalised paths of the files it reads, in order (none for `--files`).
     pub(crate) fn paths(&self) -> impl Iterator<Item = &str> {
-        self.files.iter().map(|f| f.path.as_str())
+        let reads = matches!(self.what, What::Search(_));
+        self.files.iter().filter(move |_| reads).map(|f| f.path.as_str())
+    }
+
+    /// What `--files` and `--type-list` print: names (or types), each on its line.
+    fn list(&self) -> Printed {
+        let o = &self.o;
+        let stdout: String = match self.what {
+            What::TypeList => TYPE_LIST.to_string(),
+            _ => self.files.iter().flat_map(|f| [f.shown.as_str(), if o.null { "\0" } else { "\n" }]).collect(),
+        };
+        let stderr = self.missing_messages();
+        let exit_code = match (stderr.is_empty(), stdout.is_empty()) {
+            (false, _) => 2,
+            (true, empty) => i32::from(empty),
+        };
+        let stderr = if o.no_messages { String::new() } else { stderr };
+        Printed { stdout: if o.quiet { String::new() } else { stdout }, stderr, exit_code }
+    }
+
+    /// rg's message for each path that does not exist.
+    fn missing_messages(&self) -> String {
+        let message =
+            |m: &String| format!("rg: {m}: IO error for operation on {m}: No such file or directory (os error 2)\n");
+        self.missing.iter().map(message).collect()
     }
 
     /// The same command over only the files in `kept`: see [`Native::only`](crate::search::native::Native::only).
@@ -284,6 +341,7 @@ impl NativeRg {
     /// Runs the command over the session's pages; `None` when a page holds text whose
     /// answer is not modelled (see [`content`] and [`Engine::exact_on`]).
     pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
+        let What::Search(engine) = &self.what else { return Some(self.list()) };
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
         let (mut out, mut groups) = (String::new(), Groups::default());
@@ -301,7 +359,7 @@ impl NativeRg {
                 unprinted_without_match |= o.files_without_match;
                 continue;
             }
-            if !self.engine.exact_on(text) {
+            if !engine.exact_on(text) {
                 return None;
             }
             let opts = Options {
@@ -316,8 +374,11 @@ impl NativeRg {
                 max_count: o.max_count,
                 filename: (self.show_filename && !o.heading).then_some(shown.as_str()),
                 null_after_name: o.null,
-                byte_offset: false,
+                byte_offset: o.byte_offset,
                 separator: Some("--"),
+                align: None,
+                column: o.column,
+                per_match: o.vimgrep && o.column,
             };
             out.clear();
             // Under --heading, each file's lines are a block of their own.
@@ -326,9 +387,9 @@ impl NativeRg {
                 groups = Groups::default();
             }
             let matched = if (o.files_with_matches || o.files_without_match || o.quiet) && !o.invert {
-                printer::any_match(text, &self.engine)
+                printer::any_match(text, engine)
             } else {
-                printer::search(text, &self.engine, &opts, &mut out, &mut groups)
+                printer::search(text, engine, &opts, &mut out, &mut groups)
             };
             any_match |= matched;
             if o.quiet && matched != o.files_without_match {
@@ -358,11 +419,7 @@ impl NativeRg {
                 break;
             }
         }
-        let mut stderr: String = self
-            .missing
-            .iter()
-            .map(|m| format!("rg: {m}: IO error for operation on {m}: No such file or directory (os error 2)\n"))
-            .collect();
+        let mut stderr = self.missing_messages();
         if self.nothing_searched {
             stderr.push_str(NOTHING_SEARCHED);
         }

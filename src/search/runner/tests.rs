@@ -394,12 +394,35 @@ fn narrowed_searches_are_answered_natively() {
 }
 
 #[test]
+fn pattern_files_are_read_here_and_cost_no_more_than_the_plan() {
+    let chroma = corpus(true);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let before = fs.stats().requests.requests;
+    let (out, cs) = answer(&fs, &["grep", "-rn", "-f", "/pats.md", "-e", "intro", "/"]);
+    assert_eq!(out, printed("/a.md:1:intro\n/a.md:2:set the token\n/pats.md:1:token\n", "", 0));
+    assert!(cs.native && cs.plan == PlanKind::Narrow);
+    assert_eq!(fs.stats().requests.requests - before, 3, "the pattern file, the coarse query and one bulk load");
+    let missing = "grep: /nope.md: No such file or directory\n";
+    assert_eq!(
+        answer(&fs, &["grep", "-rs", "-f", "/nope.md", "x", "/"]).0,
+        printed("", missing, 2),
+        "-s hides no -f error"
+    );
+    let dir = "grep: /sub: Is a directory\n";
+    assert_eq!(answer(&fs, &["grep", "-r", "-f", "/", "x", "/b.md"]).0, printed("", &dir.replace("/sub", "/"), 2));
+    let (out, _) = answer(&fs, &["grep", "-c", "-f", "/dev/null", "/a.md", "/b.md"]);
+    assert_eq!(out, printed("", "", 1), "no pattern: nothing read, nothing said");
+    assert_eq!(answer(&fs, &["grep", "-vc", "-f", "/dev/null", "/a.md"]).0, printed("2\n", "", 0), "-v: every line");
+    assert_eq!(answer(&fs, &["grep", "-L", "-f", "/dev/null", "/a.md"]).0, printed("/a.md\n", "", 1));
+}
+
+#[test]
 fn searches_outside_the_modelled_set_go_to_just_bash_and_say_why() {
     let chroma = corpus(true);
     let fs = connect_with(&chroma, |o| o.native_commands = true);
     assert_eq!(answer(&fs, &["grep", "x"]).0, printed("", "", 1), "an empty standard input is searched here");
     for (cmd, why) in [
-        (&["grep", "-rz", "tok", "/"][..], "-z, -T and --color=always are left to just-bash"),
+        (&["grep", "-r", "--color=always", "tok", "/"][..], "--color=always is left to just-bash"),
         (&["grep", "-roE", "x*", "/"], "-o with a pattern that matches empty text"),
         (&["grep", "-r", "--include=[[:alpha:]].md", "x", "/"], "a character class in a glob"),
     ] {
@@ -480,8 +503,8 @@ fn a_search_parses_walks_and_compiles_once() {
     // Pattern files are read between two plans, but the command line is parsed once.
     take();
     let (out, cs) = answer(&fs, &["grep", "-rn", "-f", "/pats.md", "/"]);
-    assert!(matches!(out, Outcome::Run(_)) && cs.plan == PlanKind::Narrow, "{out:?}");
-    assert_eq!(take(), Tally { parses: 1, walks: 1, engines: 0, matchers: 1 }, "-f is left to just-bash");
+    assert!(matches!(out, Outcome::Printed(_)) && cs.plan == PlanKind::Narrow, "{out:?}");
+    assert_eq!(take(), Tally { parses: 1, walks: 1, engines: 1, matchers: 1 }, "the engine is made once -f is read");
 }
 
 fn answer_taking(fs: &Rc<Filesystem>, words: &[&str], wanted: Option<usize>) -> (Outcome, u64) {

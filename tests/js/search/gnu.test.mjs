@@ -161,6 +161,12 @@ describe("regression: what just-bash answered differently", { skip: missing ?? f
     "ls -d DIR/ lists the directory as typed": (R) => `ls -d ${R}/docs/sub/ ${R}/docs/a.md`,
     "tree draws boxes and counts the directory itself": (R) => `tree ${R}/docs`,
     "grep -r walks dotfiles": (R) => `grep -rl alpha ${R}/docs`,
+    "grep -T aligns numbers to the file's size and tabs the text": (R) => `grep -Tnb alpha ${R}/docs/a.md`,
+    "grep -f - takes its patterns from standard input": (R) => `printf 'beta\\nx\\n' | grep -rc -f - ${R}/docs`,
+    "grep -f FILE, several of them": (R) => `grep -rn -f ${R}/docs/sub/b.md -f ${R}/Case.md ${R}/docs`,
+    "rg --files lists what its walk would search": (R) => `rg --files ${R}/docs ${R}/missing`,
+    "rg --column prints the first match's column": (R) => `rg --column alpha ${R}/docs/a.md`,
+    "rg --vimgrep prints a line per match": (R) => `rg --vimgrep -C1 a ${R}/docs`,
   };
   for (const [name, line] of Object.entries(cases)) {
     test(name, async () => {
