@@ -68,7 +68,7 @@ async function cold(url, collection, command, grepIndex = true) {
   });
   const { last } = value;
   return {
-    ms, requests: value.requests, out: value.r.stdout, exitCode: value.r.exitCode, rssMiB: (process.memoryUsage().rss - before) / 2 ** 20,
+    ms, requests: value.requests, out: value.r.stdout, err: value.r.stderr, exitCode: value.r.exitCode, rssMiB: (process.memoryUsage().rss - before) / 2 ** 20,
     index: Boolean(last?.index), lookupRequests: last?.index ? last.coarseRequests : null,
   };
 }
@@ -147,7 +147,13 @@ async function measure(base, size) {
         const cells = [];
         for (const [shape, grepIndex] of runs) {
           const r = await cold(url, `shape-${shape}-${size}`, command, grepIndex);
-          if (r.out !== expected.stdout || r.exitCode !== expected.exitCode) throw new Error(`${shape}${grepIndex ? "" : " without its index"}: ${command}: the output differs from GNU grep's`);
+          if (r.out !== expected.stdout || r.exitCode !== expected.exitCode) {
+            const lines = (t) => new Set(t.split("\n"));
+            const [ours, gnus] = [lines(r.out), lines(expected.stdout)];
+            const missing = [...gnus].filter((l) => !ours.has(l)).slice(0, 3);
+            const extra = [...ours].filter((l) => !gnus.has(l)).slice(0, 3);
+            throw new Error(`${shape}${grepIndex ? "" : " without its index"}: ${command}: the output differs from GNU grep's (exit ${r.exitCode}, GNU ${expected.exitCode}; stderr ${JSON.stringify(r.err.slice(0, 300))}; missing ${JSON.stringify(missing)}; extra ${JSON.stringify(extra)})`);
+          }
           if (grepIndex && shape !== "other" && !r.index && what !== "a word in most pages") throw new Error(`${shape}: ${command}: the grep index was not used`);
           const lookup = r.index ? `, lookup ${r.lookupRequests} req` : "";
           cells.push(`${Math.round(r.ms).toLocaleString("en-US")} ms, ${r.requests} req${lookup} (${(r.ms / gnuMs).toFixed(1)}× GNU)`);
