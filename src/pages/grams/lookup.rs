@@ -5,7 +5,8 @@
 //! each small segment's list of pages it takes over — all asked for by id in one round of
 //! requests (300 ids a request, issued together). A page counts in a segment unless a later
 //! segment of its class takes it over. Records are immutable (a segment's id is never used
-//! again), so a process keeps those it read, bounded, and a search asks only for the rest.
+//! again), so a process keeps those it read, bounded, while its process tier is on (see
+//! [`crate::pages::store::process`]), and a search asks only for the rest.
 
 use super::fold::Gram;
 use super::manifest::Segment;
@@ -172,10 +173,12 @@ async fn read_records(collection: &Collection, ids: &[String]) -> Result<HashMap
     let cid = collection.id().to_string();
     let mut out = HashMap::new();
     let mut missing = Vec::new();
+    // Kept with the process tier, and only while it is on.
+    let keep = crate::pages::store::process::is_on();
     KEPT.with(|k| {
         let k = k.borrow();
         for id in ids {
-            match k.get(&(cid.clone(), id.clone())) {
+            match k.get(&(cid.clone(), id.clone())).filter(|_| keep) {
                 Some(bytes) => {
                     out.insert(id.clone(), bytes);
                 }
@@ -191,7 +194,9 @@ async fn read_records(collection: &Collection, ids: &[String]) -> Result<HashMap
         let id = &answer.ids[i];
         let doc = answer.document(i).ok_or_else(|| LookupError::Torn(id.clone()))?;
         let bytes = Rc::new(document_bytes(doc).ok_or_else(|| LookupError::Torn(id.clone()))?);
-        KEPT.with(|k| k.borrow_mut().keep((cid.clone(), id.clone()), bytes.clone()));
+        if keep {
+            KEPT.with(|k| k.borrow_mut().keep((cid.clone(), id.clone()), bytes.clone()));
+        }
         out.insert(id.clone(), bytes);
     }
     Ok(out)

@@ -165,7 +165,8 @@ test("a failure at the end of a search (the bulk load after the coarse query) st
 });
 
 test("a refused coarse query and a refused bulk load are an error, promptly; a refused coarse query alone falls back", async () => {
-  const { exec } = await session();
+  // Chroma's text filter, as on a collection without a grep index.
+  const { exec } = await session({ grepIndex: false });
   proxy.state.failWhen = () => 422;
   let r = await exec("grep -rn token /");
   assert.equal(r.exitCode, 2);
@@ -175,6 +176,19 @@ test("a refused coarse query and a refused bulk load are an error, promptly; a r
   r = await exec("grep -rl token / | wc -l");
   assert.equal(r.stdout, "20\n");
   assert.equal(r.exitCode, 0);
+});
+
+test("a refused read of the grep index falls back to Chroma's text filter, with the same answer", async () => {
+  ChromaFs.setProcessCacheBytes(0); // nothing kept from earlier searches: the index is read
+  const { fs, exec } = await session();
+  proxy.state.failWhen = (req, body) => (body.includes("__grams__") ? 422 : null);
+  const r = await exec("grep -rli TOKEN / | wc -l");
+  assert.deepEqual([r.stdout, r.exitCode], ["20\n", 0]);
+  const c = fs.stats().commands.at(-1);
+  assert.equal(c.index, false);
+  assert.match(c.note, /^the grep index did not read \(.*422.*\): Chroma was asked which pages match$/);
+  proxy.reset();
+  ChromaFs.setProcessCacheBytes(64 << 20);
 });
 
 test("a read the shell itself makes (a redirection) is reported too", async () => {
