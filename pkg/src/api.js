@@ -14,6 +14,7 @@ import { connectMounts } from "./mounts.js";
 import { openAiEmbedder } from "./service.js";
 import { connectWithRecorded } from "./recorded.js";
 import { httpUrl, boundedBody } from "./http.js";
+import { inCommand } from "./bracket.js";
 
 /** What every entry exports beside ChromaFs and the writers: helpers that need no wasm. */
 const HELPERS = { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
@@ -88,5 +89,5 @@ function withoutWriter(build) {
   };
 }
 
-// httpUrl and boundedBody are for chromafs/mcp, which imports them from the bundle.
-export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox, httpUrl, boundedBody };
+// httpUrl, boundedBody and inCommand are for chromafs/mcp, which imports them from the bundle.
+export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox, httpUrl, boundedBody, inCommand };
