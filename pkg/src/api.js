@@ -13,7 +13,7 @@ import { bashToolSandbox } from "./sandbox.js";
 import { connectMounts } from "./mounts.js";
 import { openAiEmbedder } from "./service.js";
 import { connectWithRecorded } from "./recorded.js";
-import { httpUrl, boundedBody } from "./http.js";
+import { absoluteUrl, isHttp, httpUrl, boundedBody } from "./http.js";
 import { inCommand } from "./bracket.js";
 
 /** What every entry exports beside ChromaFs and the writers: helpers that need no wasm. */
@@ -89,5 +89,6 @@ function withoutWriter(build) {
   };
 }
 
-// httpUrl, boundedBody and inCommand are for chromafs/mcp, which imports them from the bundle.
-export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox, httpUrl, boundedBody, inCommand };
+// The URL checks, boundedBody and inCommand are for chromafs/mcp and the command-line tool,
+// which import them from the bundle.
+export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox, absoluteUrl, isHttp, httpUrl, boundedBody, inCommand };

@@ -3,6 +3,7 @@
 // or the one the collection records), and words for what it reports.
 import { ChromaFs, openAiEmbedder } from "../../node.mjs";
 import { MODELS } from "../../embed.mjs";
+import { absoluteUrl, isHttp } from "../../dist/api.mjs";
 import { baseUrlOf, httpUrl, mountedSites } from "../../mcp/sources.mjs";
 
 /** A mistake in the command line: reported with a hint, exit code 2. */
@@ -14,13 +15,8 @@ export class CliError extends Error {}
 /** The connection options shared by every command, with their environment fallbacks. */
 export function connection(values) {
   const url = values.url ?? process.env.CHROMAFS_URL ?? "http://127.0.0.1:8000";
-  let parsedUrl;
-  try {
-    parsedUrl = new URL(url);
-  } catch {
-    parsedUrl = null;
-  }
-  if (!parsedUrl || !/^https?:$/.test(parsedUrl.protocol)) {
+  const parsedUrl = absoluteUrl(url);
+  if (!isHttp(parsedUrl)) {
     // Not echoed whole: a URL may carry a key in its query string.
     throw new UsageError(`--url must be an http(s) URL${parsedUrl ? `, got ${parsedUrl.protocol} one` : ""}`);
   }

@@ -3,6 +3,7 @@
 // access token from the company's identity provider (--issuer), or by the tokens of a file.
 import { readFile, stat } from "node:fs/promises";
 import { CliError, UsageError, connectOptions as optionsOf, groupsOf, reportBroken, reportRecorded, reportShape, sitesOf, urlOption, withEmbedOptions, withModel } from "./common.mjs";
+import { absoluteUrl, isHttp } from "../../dist/api.mjs";
 
 /** A positive whole number given for `--name`, or `undefined` when not given. */
 function count(values, name) {
@@ -102,13 +103,8 @@ export async function runMcp(conn, values) {
   const publicUrl = urlOption(values, "public-url");
   const authorize = values.tokens ? await tokensFrom(values.tokens) : undefined;
   const allowOrigins = (values["allow-origin"] ?? []).map((o) => {
-    let url;
-    try {
-      url = new URL(o);
-    } catch {
-      url = null;
-    }
-    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== o.replace(/\/$/, "")) {
+    const url = absoluteUrl(o);
+    if (!isHttp(url) || url.origin !== o.replace(/\/$/, "")) {
       throw new UsageError(`--allow-origin must be an origin such as https://app.example.com, got '${o}'`);
     }
     return url.origin;
