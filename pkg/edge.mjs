@@ -1,7 +1,7 @@
 // Vercel's edge runtime: `.wasm?module` imports are compiled before user code runs.
 import wasmModule from "./dist/web/chromafs_core_bg.wasm?module";
 import * as core from "./dist/web/chromafs_core.js";
-import { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox } from "./dist/api.mjs";
+import { setup, withoutWriter } from "./dist/api.mjs";
 
 // `vercel dev` and other edge-runtime hosts compile `?module` imports in Node's realm: the
 // module is then not `instanceof` this realm's WebAssembly.Module, and initSync would try
@@ -12,10 +12,4 @@ const module =
     : Object.setPrototypeOf(wasmModule, WebAssembly.Module.prototype);
 core.initSync({ module });
 // The filesystem only: the writer is left out of this build.
-const api = setup(core, undefined, withoutWriter("the edge runtime"));
-
-export const ChromaFs = api.ChromaFs;
-export const ingest = api.ingest;
-export const annotate = api.annotate;
-export const openAiEmbedder = api.openAiEmbedder;
-export { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
+export const { ChromaFs, ingest, annotate, openAiEmbedder, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox } = setup(core, undefined, withoutWriter("the edge runtime"));

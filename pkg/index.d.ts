@@ -680,6 +680,11 @@ export declare class ChromaFs {
    */
   shareBudget(other: ChromaFs): void;
   /**
+   * The same session, searching with the embedder of `options` (`embed`, `embedModel`, as
+   * `connect` reads them) instead of its own; no request is sent.
+   */
+  withEmbed(options: Pick<ConnectOptions, "embed" | "embedModel">): ChromaFs;
+  /**
    * Ranked search: the pages that best answer `query` among those the session sees, best
    * first (hybrid BM25 and, with `embed`, nearest neighbours, fused by rank). Rejects with
    * EIO when Chroma or the embedding function fails, EINVAL for a query with no words.

@@ -1,11 +1,9 @@
 // Node, CommonJS.
 const { AsyncLocalStorage } = require("node:async_hooks");
 const core = require("./dist/node/chromafs_core.js");
-const { setup, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox } = require("./dist/api.cjs");
+const { setup } = require("./dist/api.cjs");
 
 // The writer's glue loads its module when required: on the first ingest or annotate.
 // An embedding service's embedder names the ES entry, which an MCP server's worker threads import.
 const recipeModule = require("node:url").pathToFileURL(require("node:path").join(__dirname, "node.mjs")).href;
-const api = setup(core, AsyncLocalStorage.snapshot(), () => require("./dist/node/chromafs_write.js"), recipeModule);
-
-module.exports = { ChromaFs: api.ChromaFs, ingest: api.ingest, annotate: api.annotate, openAiEmbedder: api.openAiEmbedder, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
+module.exports = setup(core, AsyncLocalStorage.snapshot(), () => require("./dist/node/chromafs_write.js"), recipeModule);

@@ -7,7 +7,9 @@
 import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
 import { annotate } from "../node.mjs";
-import { CliError, UsageError, connection, plural } from "./cli/common.mjs";
+import { CliError, UsageError } from "./cli/errors.mjs";
+import { connection } from "./cli/connection.mjs";
+import { plural } from "./cli/format.mjs";
 import { runIngest, unknownModel, withEmbedModel } from "./cli/ingest.mjs";
 import { runMcp } from "./cli/mcp.mjs";
 import { connect, runExec, runShell } from "./cli/shell.mjs";

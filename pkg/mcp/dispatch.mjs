@@ -12,6 +12,7 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { createMcpServer } from "./server.mjs";
 import { GRACE_MS } from "./pool.mjs";
+import { callStop, outOfTime } from "./limits.mjs";
 import { abandonedAnswer, inspect } from "./messages.mjs";
 
 /** The largest request body read (the SDK's own limit). */
@@ -61,22 +62,17 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
     else refused.push(id);
   }
   const control = {};
-  const controller = new AbortController();
-  let why = null;
-  const stop = (reason) => {
-    why ??= reason;
-    controller.abort();
-  };
+  const { signal, stop, why } = callStop();
   const running = calls.filter((id) => !refused.includes(id));
   const unregister = anonymous ? [] : running.map((id) => registry.add(caller, id, () => control.cancel?.(id)));
   // The worker's own timer ends a call at its deadline; this one answers for a worker that cannot.
-  const backstop = setTimeout(() => stop(`the call ran out of time after ${limits.callTimeoutMs.toLocaleString("en")} ms`), limits.callTimeoutMs + GRACE_MS / 2);
+  const backstop = setTimeout(() => stop(outOfTime(limits.callTimeoutMs)), limits.callTimeoutMs + GRACE_MS / 2);
   const left = () => !res.writableEnded && stop(null);
   res.on("close", left);
   const headers = FORWARDED.flatMap((h) => (req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]]));
   try {
     const answer = await pool
-      .run("http", { url, headers, body, groups: admitted.groups, caller, refused }, { signal: controller.signal, timeoutMs: limits.callTimeoutMs, control })
+      .run("http", { url, headers, body, groups: admitted.groups, caller, refused }, { signal, timeoutMs: limits.callTimeoutMs, control })
       .catch((e) => {
         // The pool cannot run it (its workers would not start): the cause is the operator's.
         console.error("chromafs mcp:", e.message);
@@ -90,7 +86,7 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
       res.end(answer.body);
     } else if (calls.length) {
-      const reason = answer.abandoned === "memory" ? `the call ran out of memory: a worker's heap holds ${limits.memoryMiB} MiB` : (why ?? "the call was stopped");
+      const reason = answer.abandoned === "memory" ? `the call ran out of memory: a worker's heap holds ${limits.memoryMiB} MiB` : (why() ?? "the call was stopped");
       json(res, 200, abandonedAnswer(calls, batch, reason));
     } else {
       json(res, 503, JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "the server could not answer in time" }, id: null }));

@@ -65,6 +65,29 @@ export function bounded(result) {
 }
 
 /**
+ * How a call is stopped: `signal` aborts at the first `stop(reason)`, and `why()` is the
+ * first reason given, or null (a client that went away gives none). Its deadline, its
+ * client and the host all stop a call this way, so the call says which came first.
+ */
+export function callStop() {
+  const controller = new AbortController();
+  let why = null;
+  return {
+    signal: controller.signal,
+    stop(reason) {
+      why ??= reason;
+      controller.abort();
+    },
+    why: () => why,
+  };
+}
+
+/** The reason given to a call stopped at its deadline, `ms` after it started. */
+export function outOfTime(ms) {
+  return `the call ran out of time after ${ms.toLocaleString("en")} ms`;
+}
+
+/**
  * Calls in flight per caller, for `createMcpServer`'s `gate`: `enter(caller)` gives a
  * function that ends the call, or `null` when the caller already has `max` in flight.
  */

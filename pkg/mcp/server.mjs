@@ -26,12 +26,12 @@
 // caller's identity, or the 401 to answer. Node's stdio and HTTP servers are in node.mjs.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CancelledNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { callGate, limitsOf, shown } from "./limits.mjs";
+import { callGate, callStop, limitsOf, outOfTime, shown } from "./limits.mjs";
 import { runTool, toolDefinitions } from "./tools.mjs";
 import { baseOf } from "./sources.mjs";
 import { corsHeaders, preflight, refusedResponse, requestRefusal } from "./endpoint.mjs";
+import { answerAlone } from "./stateless.mjs";
 
 export { MAX_OUTPUT, DEFAULT_LIMITS, callGate, callRegistry } from "./limits.mjs";
 export { sessionPool } from "./sessions.mjs";
@@ -77,22 +77,18 @@ export function createMcpServer(session, options = {}) {
   async function call(tool, args, extra) {
     const leave = calls.enter(caller, extra?.requestId);
     if (!leave) return failure(`${tool}: ${calls.max} calls are already running for this client: wait for one to finish`);
-    const controller = new AbortController();
-    let why = null;
-    const stop = (reason) => {
-      why ??= reason;
-      controller.abort();
-    };
-    const timer = setTimeout(() => stop(`the call ran out of time after ${lim.callTimeoutMs.toLocaleString("en")} ms`), lim.callTimeoutMs);
+    const { signal, stop, why } = callStop();
+    const timer = setTimeout(() => stop(outOfTime(lim.callTimeoutMs)), lim.callTimeoutMs);
     const left = () => stop("the client went away");
     if (extra?.signal?.aborted) left();
     extra?.signal?.addEventListener("abort", left, { once: true });
     const unregister = reachable ? registry.add(caller, extra?.requestId, left) : null;
     try {
-      const { result, isError, structured, failed, note } = await run({ tool, args, signal: controller.signal });
+      const { result, isError, structured, failed, note } = await run({ tool, args, signal });
+      const stopped = why();
       // A read that failed (Chroma down, a budget spent) is a tool error, not an answer.
-      const error = isError || failed || why !== null || Boolean(note);
-      const notes = [note, why && `[${why}]`].filter(Boolean).join("\n");
+      const error = isError || failed || stopped !== null || Boolean(note);
+      const notes = [note, stopped && `[${stopped}]`].filter(Boolean).join("\n");
       const answer = { content: [{ type: "text", text: shown(result, notes) }], isError: error };
       if (structured && !error) answer.structuredContent = structured;
       return answer;
@@ -131,14 +127,8 @@ export async function answerMcp(request, server, { allowOrigins = [] } = {}) {
     await server.close();
     return new Response(null, preflight(cors));
   }
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  try {
-    const response = await transport.handleRequest(request);
+  return answerAlone(server, request, (response) => {
     for (const [k, v] of Object.entries(cors)) response.headers.set(k, v);
     return response;
-  } finally {
-    await transport.close();
-    await server.close();
-  }
+  });
 }

@@ -6,6 +6,8 @@
 // the collection's tree is still the one it opened with: after a re-ingest the call gets a
 // new session, so a page made private is gone from the next call on.
 
+import { inCommand } from "../dist/api.mjs";
+
 /**
  * Sessions kept between calls, one group set each: `lease(groups)` gives an idle session
  * (or connects one) as `{ fs, pooled: true, release(stale) }`. A released session waits for
@@ -79,18 +81,10 @@ export async function withSession(source, limits, signal, body) {
     lease = await leaseOf(source);
     mark = lease.fs.beginCommand(bracket);
   }
-  const { fs } = lease;
-  const abort = () => fs.abortCommand();
-  if (signal.aborted) abort();
-  signal.addEventListener("abort", abort, { once: true });
-  let value;
   try {
-    value = await body(fs);
+    const { result, report } = await inCommand(lease.fs, mark, signal, () => body(lease.fs));
+    return result && { value: result, failed: report.total > 0 };
   } finally {
-    signal.removeEventListener("abort", abort);
-    const report = fs.endCommand(mark);
     lease.release(false);
-    value = value && { value, failed: report.total > 0 };
   }
-  return value;
 }

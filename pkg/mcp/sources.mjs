@@ -65,15 +65,20 @@ export function pageUrl(base, path) {
   return base + segments.map(encodeURIComponent).join("/");
 }
 
+/** The hit a `search --json` output line prints, or null for any other line. */
+function hitOf(line) {
+  if (!line.startsWith('{"path":')) return null;
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
 /** A `search --json` line with the page's address added, or the line as it was. */
 function withUrl(line, base) {
-  if (!line.startsWith('{"path":')) return line;
-  try {
-    const hit = JSON.parse(line);
-    return JSON.stringify({ ...hit, url: addressOf(base, hit.path) });
-  } catch {
-    return line;
-  }
+  const hit = hitOf(line);
+  return hit ? JSON.stringify({ ...hit, url: addressOf(base, hit.path) }) : line;
 }
 
 /**
@@ -102,11 +107,9 @@ export function withPageUrls(commands, base) {
 export function searchResults(stdout, base) {
   return stdout
     .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => {
-      const hit = JSON.parse(l);
-      return { path: hit.path, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, url: base ? addressOf(base, hit.path) : null };
-    });
+    .map(hitOf)
+    .filter((hit) => hit !== null)
+    .map((hit) => ({ path: hit.path, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, url: base ? addressOf(base, hit.path) : null }));
 }
 
 /** The results as text, for clients that read text only: a block per page, best first. */

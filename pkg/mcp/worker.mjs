@@ -15,12 +15,12 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { format } from "node:util";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { fromMain } from "./bridge.mjs";
 import { sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { baseOf } from "./sources.mjs";
 import { createMcpServer } from "./server.mjs";
+import { answerAlone } from "./stateless.mjs";
 
 const { options, server: serverData, limits, beat: sab, beatMs } = workerData;
 const beat = new Int32Array(sab);
@@ -136,13 +136,6 @@ async function oneRequest({ sessions, server }, { url, headers, body, groups, ca
   const callLimits = { ...limits, callTimeoutMs: timeoutMs };
   const runner = ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal });
   const mcp = createMcpServer(null, { ...server, limits: callLimits, gate, caller, registry: calls, runner });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await mcp.connect(transport);
-  try {
-    const response = await transport.handleRequest(new Request(url, { method: "POST", headers, body }));
-    return { status: response.status, headers: [...response.headers], body: await response.text() };
-  } finally {
-    await transport.close();
-    await mcp.close();
-  }
+  const request = new Request(url, { method: "POST", headers, body });
+  return answerAlone(mcp, request, async (response) => ({ status: response.status, headers: [...response.headers], body: await response.text() }));
 }

@@ -1,7 +1,8 @@
 // The public API around the wasm core, shared by every entry point (Node ESM and CJS,
 // browsers, bundlers, workerd, the edge runtime). Each entry loads the wasm its own way
-// and then calls `setup`, which patches the wasm's ChromaFs class; everything else is
-// composed from the modules next to this one, each with one job.
+// and then exports what `setup` returns: the wasm's ChromaFs class, patched, and the rest
+// of the package's API, so that every entry exports the same names from one list here;
+// everything else is composed from the modules next to this one, each with one job.
 
 import { installProbe } from "./probe.js";
 import { commandsOf } from "./commands.js";
@@ -12,21 +13,26 @@ import { bashToolSandbox } from "./sandbox.js";
 import { connectMounts } from "./mounts.js";
 import { openAiEmbedder } from "./service.js";
 import { connectWithRecorded } from "./recorded.js";
-import { httpUrl, boundedBody } from "./http.js";
+import { absoluteUrl, isHttp, httpUrl, boundedBody } from "./http.js";
+import { inCommand } from "./bracket.js";
+
+/** What every entry exports beside ChromaFs and the writers: helpers that need no wasm. */
+const HELPERS = { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
 
 /**
- * Wires the wasm exports into the public API. `run` runs a call in the context the
- * package was loaded in: in Node that is `AsyncLocalStorage.snapshot()`, because
- * just-bash's defense-in-depth blocks `WeakRef`, `setTimeout` and friends while a command
- * runs, and `fetch` (and this package's timers) need them. `loadWriter` returns the writer
- * module (ingest, annotate), or a promise of it: a module of its own, loaded on the first
- * call, so that hosts that only read never load it. `recipeModule`, in Node, is the entry's
- * own URL: an embedding service's embedder names it, so that an MCP server's worker threads
- * can build the same embedder (see pkg/mcp/bridge.mjs).
+ * Wires the wasm exports into the public API, and returns the whole of it: what an entry
+ * exports. `run` runs a call in the context the package was loaded in: in Node that is
+ * `AsyncLocalStorage.snapshot()`, because just-bash's defense-in-depth blocks `WeakRef`,
+ * `setTimeout` and friends while a command runs, and `fetch` (and this package's timers)
+ * need them. `loadWriter` returns the writer module (ingest, annotate), or a promise of
+ * it: a module of its own, loaded on the first call, so that hosts that only read never
+ * load it. `recipeModule`, in Node, is the entry's own URL: an embedding service's
+ * embedder names it, so that an MCP server's worker threads can build the same embedder
+ * (see pkg/mcp/bridge.mjs).
  */
 function setup(core, run, loadWriter, recipeModule) {
   const { ChromaFs } = core;
-  if (ChromaFs.__chromafsReady) return { ChromaFs, ...ChromaFs.__chromafsWriters };
+  if (ChromaFs.__chromafsReady) return { ChromaFs, ...ChromaFs.__chromafsWriters, ...HELPERS };
   const proto = ChromaFs.prototype;
   if (run) {
     for (const name of Object.getOwnPropertyNames(proto)) {
@@ -68,7 +74,7 @@ function setup(core, run, loadWriter, recipeModule) {
   const writers = { ingest: writer("ingest"), annotate: writer("annotate"), openAiEmbedder: service };
   Object.defineProperty(ChromaFs, "__chromafsReady", { value: true });
   Object.defineProperty(ChromaFs, "__chromafsWriters", { value: writers });
-  return { ChromaFs, ...writers };
+  return { ChromaFs, ...writers, ...HELPERS };
 }
 
 /**
@@ -83,5 +89,6 @@ function withoutWriter(build) {
   };
 }
 
-// httpUrl and boundedBody are for chromafs/mcp, which imports them from the bundle.
-export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox, httpUrl, boundedBody };
+// The URL checks, boundedBody and inCommand are for chromafs/mcp and the command-line tool,
+// which import them from the bundle.
+export { setup, withoutWriter, safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox, absoluteUrl, isHttp, httpUrl, boundedBody, inCommand };

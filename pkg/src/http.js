@@ -2,18 +2,27 @@
 // service, an identity provider's keys, a public site's base URL): the URL read as `fetch`
 // reads it, and a body read no further than a limit.
 
+/** `text` as `fetch` parses an absolute URL, or null when it is not one. */
+function absoluteUrl(text) {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `url` (a parsed URL, or null) is an http or https one. */
+function isHttp(url) {
+  return url !== null && /^https?:$/.test(url.protocol);
+}
+
 /**
  * An absolute http(s) URL without credentials, query or fragment, as `fetch` parses it; or a
  * TypeError naming `what` (never echoing the text, which may hold a key).
  */
 function httpUrl(text, what) {
-  let url;
-  try {
-    url = new URL(text);
-  } catch {
-    url = null;
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+  const url = absoluteUrl(text);
+  if (!isHttp(url) || url.search || url.hash || url.username || url.password) {
     throw new TypeError(`${what} must be an http(s) URL without query, fragment or credentials`);
   }
   return url;
@@ -53,4 +62,4 @@ async function boundedBody(res, limit, tooLarge) {
   return all;
 }
 
-export { httpUrl, boundedBody };
+export { absoluteUrl, isHttp, httpUrl, boundedBody };

@@ -5,7 +5,10 @@ import { readFile, readdir, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { ingest, openAiEmbedder } from "../../node.mjs";
 import { MODEL, MODELS } from "../../embed.mjs";
-import { CliError, SERVICE, UsageError, formatBytes, plural, progress, serviceOf } from "./common.mjs";
+import { CliError, UsageError } from "./errors.mjs";
+import { SERVICE, serviceOf } from "./embed-options.mjs";
+import { formatBytes, plural } from "./format.mjs";
+import { progress } from "./reports.mjs";
 
 export async function runIngest(dir, conn, values) {
   let chunkBytes;

@@ -2,7 +2,12 @@
 // streamable HTTP, with the limits of chromafs/mcp. Over HTTP, who calls is told by an OAuth
 // access token from the company's identity provider (--issuer), or by the tokens of a file.
 import { readFile, stat } from "node:fs/promises";
-import { CliError, UsageError, connectOptions as optionsOf, groupsOf, reportBroken, reportRecorded, reportShape, sitesOf, urlOption, withEmbedOptions, withModel } from "./common.mjs";
+import { CliError, UsageError } from "./errors.mjs";
+import { connectOptions as optionsOf, groupsOf, sitesOf } from "./connection.mjs";
+import { withEmbedOptions } from "./embed-options.mjs";
+import { withModel } from "./models.mjs";
+import { reportBroken, reportRecorded, reportShape } from "./reports.mjs";
+import { originsOption, urlOption } from "./urls.mjs";
 
 /** A positive whole number given for `--name`, or `undefined` when not given. */
 function count(values, name) {
@@ -101,18 +106,7 @@ export async function runMcp(conn, values) {
   const oauth = oauthOf(values);
   const publicUrl = urlOption(values, "public-url");
   const authorize = values.tokens ? await tokensFrom(values.tokens) : undefined;
-  const allowOrigins = (values["allow-origin"] ?? []).map((o) => {
-    let url;
-    try {
-      url = new URL(o);
-    } catch {
-      url = null;
-    }
-    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== o.replace(/\/$/, "")) {
-      throw new UsageError(`--allow-origin must be an origin such as https://app.example.com, got '${o}'`);
-    }
-    return url.origin;
-  });
+  const allowOrigins = originsOption(values);
   const access = { authorize, oauth, publicUrl, requireToken: values["require-token"], allowOrigins };
   const server = await serveHttp(connectOptions, { port, host: values.host, ...access, ...options }).catch((e) => {
     if (e instanceof TypeError) throw new UsageError(e.message);

@@ -5,7 +5,12 @@ import { createInterface } from "node:readline";
 import { Bash } from "just-bash";
 import { safeExec } from "../../node.mjs";
 import { withPageUrls } from "../../mcp/sources.mjs";
-import { CliError, connectOptions, connectWithModel, docsName, groupsOf, plural, reportBroken, reportRecorded, reportShape, sitesOf, withEmbedOptions } from "./common.mjs";
+import { CliError } from "./errors.mjs";
+import { connectOptions, docsName, groupsOf, sitesOf } from "./connection.mjs";
+import { withEmbedOptions } from "./embed-options.mjs";
+import { connectWithModel } from "./models.mjs";
+import { plural } from "./format.mjs";
+import { reportBroken, reportRecorded, reportShape } from "./reports.mjs";
 
 export async function connect(conn, values) {
   const groups = groupsOf(values);
