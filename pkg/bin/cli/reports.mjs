@@ -43,7 +43,16 @@ export function reportBroken(fs, conn = {}) {
  * it says that the session has pages it cannot see.
  */
 export function reportShape(fs, conn) {
-  for (const [info, collection] of sessionsOf(fs, conn)) if (info.searchesReadScope) reportOneShape(info, collection, conn);
+  for (const [info, collection] of sessionsOf(fs, conn)) {
+    if (info.searchesReadScope) reportOneShape(info, collection, conn);
+    else if (info.grepIndex && !info.grepIndex.used) reportNoIndex(info.grepIndex.why, collection);
+  }
+}
+
+/** Why greps of a collection choose their pages without a grep index, and how to build one. */
+function reportNoIndex(why, collection) {
+  const name = /^[\w.-]+$/.test(collection) ? collection : JSON.stringify(collection);
+  process.stderr.write(`chromafs: note: collection ${name}: case-insensitive and regex greps ask Chroma, which may read every record for them: ${why}\n`);
 }
 
 function reportOneShape(info, collection, conn) {
