@@ -46,9 +46,11 @@ before(async () => {
 });
 after(() => Promise.all([proxy.close(), cloud.close()]));
 
+// These look at failures of Chroma's text filter and the loads after it: the grep index (its
+// own failures have a test of their own) is off unless a test turns it on.
 async function session(extra = {}) {
   proxy.reset();
-  const fs = await ChromaFs.connect({ url: proxy.url, collection: "failures", retries: 1, ...extra });
+  const fs = await ChromaFs.connect({ url: proxy.url, collection: "failures", retries: 1, grepIndex: false, ...extra });
   proxy.reset();
   const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
   return { fs, bash, exec: (cmd, options) => safeExec(bash, cmd, options) };
@@ -165,8 +167,7 @@ test("a failure at the end of a search (the bulk load after the coarse query) st
 });
 
 test("a refused coarse query and a refused bulk load are an error, promptly; a refused coarse query alone falls back", async () => {
-  // Chroma's text filter, as on a collection without a grep index.
-  const { exec } = await session({ grepIndex: false });
+  const { exec } = await session();
   proxy.state.failWhen = () => 422;
   let r = await exec("grep -rn token /");
   assert.equal(r.exitCode, 2);
@@ -179,8 +180,8 @@ test("a refused coarse query and a refused bulk load are an error, promptly; a r
 });
 
 test("a refused read of the grep index falls back to Chroma's text filter, with the same answer", async () => {
-  ChromaFs.setProcessCacheBytes(0); // nothing kept from earlier searches: the index is read
-  const { fs, exec } = await session();
+  // The process tier is off in this file (above): nothing is kept from earlier searches.
+  const { fs, exec } = await session({ grepIndex: true });
   proxy.state.failWhen = (req, body) => (body.includes("__grams__") ? 422 : null);
   const r = await exec("grep -rli TOKEN / | wc -l");
   assert.deepEqual([r.stdout, r.exitCode], ["20\n", 0]);
@@ -188,7 +189,6 @@ test("a refused read of the grep index falls back to Chroma's text filter, with 
   assert.equal(c.index, false);
   assert.match(c.note, /^the grep index did not read \(.*422.*\): Chroma was asked which pages match$/);
   proxy.reset();
-  ChromaFs.setProcessCacheBytes(64 << 20);
 });
 
 test("a read the shell itself makes (a redirection) is reported too", async () => {
