@@ -142,12 +142,12 @@ fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Stop> {
             }
         }
     }
+    if f.summarize && f.all {
+        return Err(usage("du: cannot both summarize and show all entries".into()));
+    }
     if f.summarize && f.max_depth.is_some_and(|d| d > 0) {
         let d = f.max_depth.unwrap_or(0);
         return Err(usage(format!("du: warning: summarizing conflicts with --max-depth={d}")));
-    }
-    if f.summarize && f.all {
-        return Err(usage("du: cannot both summarize and show all entries".into()));
     }
     Ok((f, operands))
 }

@@ -179,6 +179,11 @@ mod tests {
         assert_eq!(stdout("ls /docs/b.md /a.md"), "/a.md\n/docs/b.md\n", "files together, sorted");
         assert_eq!(stdout("ls /docs/sub /a.md /Upper"), "/a.md\n\n/Upper:\nd.md\n\n/docs/sub:\nc.md\n");
         assert_eq!(stdout("ls -d /docs/sub/ /Upper/"), "/Upper/\n/docs/sub/\n");
+        assert_eq!(
+            stdout("ls -dp /docs/sub/ /"),
+            "//\n/docs/sub//\n",
+            "GNU appends the indicator whatever the name ends with"
+        );
         let missing = run_in("ls /secret.md", "/").unwrap();
         assert_eq!(
             (missing.stderr.as_str(), missing.exit_code),
@@ -221,6 +226,23 @@ mod tests {
         );
         let bad = run_in("ls --nope /docs", "/").unwrap();
         assert_eq!(bad.stderr, "ls: unrecognized option '--nope'\nTry 'ls --help' for more information.\n");
+    }
+
+    #[test]
+    fn ls_long_columns_are_as_wide_as_every_operand_needs() {
+        let json =
+            r#"{"a.md":{"isPublic":true,"size":7,"mtime":0},"docs/b.md":{"isPublic":true,"size":5000,"mtime":0}}"#;
+        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap();
+        let args: Vec<String> = ["-l", "/a.md", "/docs"].iter().map(|s| s.to_string()).collect();
+        let out = run("ls", &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap();
+        let args: Vec<String> = ["-l", "-1", "/a.md"].iter().map(|s| s.to_string()).collect();
+        let after = run("ls", &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap();
+        assert_eq!(after.stdout, "-rw-r--r-- 1 user user 7 Jan  1  1970 /a.md\n", "-1 has no effect after -l");
+        assert_eq!(
+            out.stdout,
+            "-rw-r--r-- 1 user user  7 Jan  1  1970 /a.md\n\n/docs:\ntotal 8\n-rw-r--r-- 1 user user 5000 Jan  1  1970 b.md\n",
+            "the directory operand (60 bytes on tmpfs) widens the files' size column"
+        );
     }
 
     #[test]

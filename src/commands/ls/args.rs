@@ -189,8 +189,9 @@ pub(crate) fn parse(args: &[String]) -> Result<(Flags, Vec<&str>), Stop> {
 
 fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
     match c {
-        'a' => f.all = true,
-        'A' => f.almost_all = true,
+        // The last of -a and -A wins.
+        'a' => (f.all, f.almost_all) = (true, false),
+        'A' => (f.all, f.almost_all) = (false, true),
         'R' => f.recursive = true,
         'r' => f.reverse = true,
         'd' => f.directory = true,
@@ -199,7 +200,8 @@ fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
         'g' => (f.long, f.no_owner, f.commas) = (true, true, false),
         'o' => (f.long, f.no_group, f.commas) = (true, true, false),
         'G' => f.no_group = true,
-        '1' => (f.long, f.commas) = (false, false),
+        // GNU: "-1 has no effect after -l".
+        '1' => f.commas = false,
         'm' => (f.long, f.commas) = (false, true),
         'h' => f.human = true,
         's' => f.size = true,

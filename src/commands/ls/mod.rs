@@ -65,7 +65,9 @@ pub(crate) fn ls(args: &[String], place: Place, now_ms: f64) -> Result<Printed, 
     order::sort(&mut files, Entry::key, f.sort, f.reverse, f.dirs_first);
     order::sort(&mut dirs, |d| d.0.key(), f.sort, f.reverse, false);
     if !files.is_empty() {
-        print_block(&files, &f, false, now_ms, &mut out.stdout)?;
+        // GNU ls sizes the file operands' columns over every operand it found, directories too.
+        let widen: Vec<&Entry> = dirs.iter().map(|(e, _)| e).collect();
+        print_block(&files, &widen, &f, false, now_ms, &mut out.stdout)?;
     }
     let header = paths.len() > 1 || f.recursive;
     for (i, (entry, full)) in dirs.iter().enumerate() {
@@ -80,7 +82,7 @@ pub(crate) fn ls(args: &[String], place: Place, now_ms: f64) -> Result<Printed, 
 /// The name as printed: quoted under `-Q`, a `/` after a directory's under `-p`.
 fn decorated(e: &Entry, f: &Flags) -> String {
     let mut s = if f.quote { format!("\"{}\"", e.name) } else { e.name.clone() };
-    if e.dir && f.slash && !e.name.ends_with('/') {
+    if e.dir && f.slash {
         s.push('/');
     }
     s
@@ -88,17 +90,23 @@ fn decorated(e: &Entry, f: &Flags) -> String {
 
 /// Prints one block of entries: a directory's (with its `total` under `-l`/`-s`) or the
 /// file operands.
-fn print_block(entries: &[Entry], f: &Flags, total: bool, now_ms: f64, out: &mut String) -> Result<(), Unsupported> {
+/// `widen`: entries not printed whose values still widen the columns.
+fn print_block(
+    entries: &[Entry],
+    widen: &[&Entry],
+    f: &Flags,
+    total: bool,
+    now_ms: f64,
+    out: &mut String,
+) -> Result<(), Unsupported> {
     let metas = if f.long || f.size || f.sort == Sort::Size {
-        entries
-            .iter()
-            .map(|e| e.meta.ok_or_else(|| Unsupported::new("a page whose size the tree does not record")))
-            .collect::<Result<Vec<_>, _>>()?
+        let need = |e: &Entry| e.meta.ok_or_else(|| Unsupported::new("a page whose size the tree does not record"));
+        entries.iter().chain(widen.iter().copied()).map(need).collect::<Result<Vec<_>, _>>()?
     } else {
         Vec::new()
     };
     if total && (f.long || f.size) {
-        out.push_str(&long::total(&metas, f));
+        out.push_str(&long::total(&metas[..entries.len()], f));
     }
     let block = (f.long || f.size).then(|| long::Block::new(&metas, f, now_ms));
     let end = if f.zero { '\0' } else { '\n' };
@@ -168,7 +176,7 @@ fn list(
         let name = if f.quote { format!("\"{shown}\"") } else { shown.to_string() };
         out.push_str(&format!("{name}:\n"));
     }
-    print_block(&listed, f, true, now_ms, out)?;
+    print_block(&listed, &[], f, true, now_ms, out)?;
     if !f.recursive {
         return Ok(());
     }
