@@ -12,7 +12,7 @@
 // the tools print. The locale is C.UTF-8: UTF-8 text, and names collated in code point
 // order.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, utimesSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./files.mjs";
 
@@ -105,7 +105,42 @@ export function layCopy(files, dirs = []) {
     if (times.has(rel)) utimesSync(path.join(root, rel), times.get(rel) / 1000, times.get(rel) / 1000);
   };
   create("");
+  mirrorRoot(dir, root, children.get(""), children, times.get(""));
   return { root, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The copy belongs to whoever runs the tests; a collection has no owners, and chromafs's
+ * `ls -l` names just-bash's `user` (docs/concepts/native-commands.md). The reference's
+ * long-format lines name this process's user and group as `user` too, so that the rest
+ * of each line is compared.
+ */
+const HOST = (() => {
+  const id = (flag) => spawnSync("id", [flag], { encoding: "utf8" }).stdout?.trim() ?? "";
+  return { user: id("-un"), group: id("-gn") };
+})();
+const escapedName = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function ownersAsChromafs(out) {
+  if (!HOST.user) return out;
+  const names = `(?:${[HOST.user, HOST.group].filter(Boolean).map(escapedName).join("|")})`;
+  const line = new RegExp(`^([-d][-rwx]{9} +\\d+ )${names}( +)(?:${names}( +))?`, "gm");
+  return out.replace(line, (_, head, gap1, gap2) => `${head}user${gap1}${gap2 === undefined ? "" : `user${gap2}`}`);
+}
+
+/**
+ * On a real system `/..` is `/`: chromafs's `ls -la /` shows the root twice. The copy's
+ * root has a parent, so that parent is made to look the same to `ls -l` — as many
+ * entries and subdirectories (hidden padding beside `root`), the same mode and time.
+ */
+function mirrorRoot(dir, root, entries, children, time) {
+  const subdirs = [...entries].filter((e) => children.has(e)).length;
+  for (let i = 1; i < entries.size; i++) {
+    const pad = path.join(dir, `.pad-${i}`);
+    if (i < subdirs) mkdirSync(pad);
+    else writeFileSync(pad, "");
+  }
+  chmodSync(dir, 0o755);
+  if (time !== undefined) utimesSync(dir, time / 1000, time / 1000);
 }
 
 /**
@@ -123,7 +158,7 @@ export function runReference(copy, lines) {
   });
   writeFileSync(path.join(work, "all.sh"), script.join("\n"));
   execFileSync("bash", [path.join(work, "all.sh")], { stdio: "ignore" });
-  const strip = (s) => s.split(copy.root).join("");
+  const strip = (s) => ownersAsChromafs(s.split(copy.root).join(""));
   const out = lines.map((_, i) => ({
     stdout: strip(readFileSync(path.join(work, `${i}.out`), "utf8")),
     stderr: strip(readFileSync(path.join(work, `${i}.err`), "utf8")),

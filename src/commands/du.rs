@@ -7,113 +7,234 @@
 //! is `guide/a.md`), each directory's entries in byte order, a directory printed when the
 //! walk leaves it, a file under `-a` or when it is the operand, and what an earlier
 //! operand counted not counted again. Sizes are in KiB, or with `-h` as GNU prints them
-//! (`4.0K`, `40K`, rounded up). Modelled: `-a`, `-h`, `-k`, `-s`, `-c`, `-d N` and
-//! `--max-depth N`, over files and directories whose sizes the tree records.
+//! (`4.0K`, `40K`, rounded up). Modelled: `-a`, `-h`, `--si`, `-k`, `-m`, `-B SIZE`, `-b`,
+//! `--apparent-size` (a directory's apparent size is tmpfs's, see `meta`), `--inodes`,
+//! `-s`, `-S`, `-c`, `-0`, `-t SIZE`, `--exclude`, `--time`, `-d N`/`--max-depth N`, and
+//! the options about links and mount points, which change nothing here; over files and
+//! directories whose sizes the tree records.
 
-use super::{Place, Printed};
+use super::meta::Meta;
+use super::units::{human, Civil};
+use super::{Place, Printed, Stop};
+use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
 use crate::tree::listing::{byte_ordered, Node};
 use std::fmt::Write;
 
+/// What a number counts and how it is printed.
 #[derive(Debug, Default)]
 struct Flags {
     all: bool,
-    human: bool,
+    /// `-h` (`Some(false)`) or `--si` (`Some(true)`).
+    human: Option<bool>,
+    /// Bytes a printed unit holds (1024 unless `-B`, `-m`, `-b`).
+    block: Option<u64>,
+    /// `-BM`: a unit named without a number is printed after each count.
+    suffix: Option<String>,
+    apparent: bool,
+    inodes: bool,
     summarize: bool,
+    separate: bool,
     total: bool,
+    zero: bool,
+    time: bool,
+    /// `-t`: at least this many bytes, or (negative) at most.
+    threshold: Option<i128>,
+    exclude: Vec<Glob>,
     max_depth: Option<u64>,
 }
 
-/// GNU du's options (`getopt_long`): short flags combine, `-d` and `--max-depth` take
-/// `=N`, the rest of the word or the next one; `--` ends the options.
-fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> {
-    let no = || Unsupported::new("this du option is left to just-bash");
+fn usage(line: String) -> Stop {
+    Stop::Usage(Printed {
+        stdout: String::new(),
+        stderr: format!("{line}\nTry 'du --help' for more information.\n"),
+        exit_code: 1,
+    })
+}
+
+fn invalid(line: String) -> Stop {
+    Stop::Usage(Printed { stdout: String::new(), stderr: format!("{line}\n"), exit_code: 1 })
+}
+
+/// A `-B`/`-t` size: digits, a unit (`K`, `M`, `G`… or `KB`, `MB`… in powers of 1000), or both.
+fn bytes(v: &str) -> Option<u64> {
+    let digits = v.bytes().take_while(u8::is_ascii_digit).count();
+    let n: u64 = if digits == 0 { 1 } else { v[..digits].parse().ok()? };
+    let unit: u64 = match &v[digits..] {
+        "" => 1,
+        "K" | "k" | "KiB" => 1 << 10,
+        "M" | "MiB" => 1 << 20,
+        "G" | "GiB" => 1 << 30,
+        "KB" | "kB" => 1000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        _ => return None,
+    };
+    (digits > 0 || v.len() > digits).then(|| n.checked_mul(unit)).flatten().filter(|b| *b > 0)
+}
+
+/// GNU du's long options (unambiguous prefixes accepted) with whether they take a value.
+const LONG: &[(&str, bool)] = &[
+    ("all", false),
+    ("apparent-size", false),
+    ("block-size", true),
+    ("bytes", false),
+    ("total", false),
+    ("dereference-args", false),
+    ("max-depth", true),
+    ("human-readable", false),
+    ("inodes", false),
+    ("si", false),
+    ("kilobytes", false),
+    ("count-links", false),
+    ("dereference", false),
+    ("no-dereference", false),
+    ("null", false),
+    ("separate-dirs", false),
+    ("summarize", false),
+    ("threshold", true),
+    ("time", false),
+    ("exclude", true),
+    ("exclude-from", true),
+    ("one-file-system", false),
+    ("files0-from", true),
+    ("time-style", true),
+];
+
+/// GNU du's options (`getopt_long`): short flags combine, values are `=V`, the rest of
+/// the word or the next one; `--` ends the options.
+fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Stop> {
     let (mut f, mut operands, mut options) = (Flags::default(), Vec::new(), true);
     let mut words = args.iter().map(String::as_str);
-    let depth = |v: &str| -> Result<u64, Unsupported> {
-        if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(no());
-        }
-        v.parse().map_err(|_| no())
-    };
     while let Some(a) = words.next() {
         if !options || !a.starts_with('-') || a == "-" {
             operands.push(a);
         } else if a == "--" {
             options = false;
         } else if let Some(long) = a.strip_prefix("--") {
-            match long.split_once('=') {
-                Some(("max-depth", v)) => f.max_depth = Some(depth(v)?),
-                None if long == "max-depth" => f.max_depth = Some(depth(words.next().ok_or_else(no)?)?),
-                None if long == "all" => f.all = true,
-                None if long == "human-readable" => f.human = true,
-                None if long == "summarize" => f.summarize = true,
-                None if long == "total" => f.total = true,
-                _ => return Err(no()),
-            }
+            let (name, value) = long.split_once('=').map_or((long, None), |(n, v)| (n, Some(v)));
+            let found: Vec<_> = LONG.iter().filter(|(n, _)| n.starts_with(name)).collect();
+            let &(name, takes) =
+                match found.iter().find(|(n, _)| *n == name).or(found.first().filter(|_| found.len() == 1)) {
+                    Some(o) => *o,
+                    None if found.is_empty() => return Err(usage(format!("du: unrecognized option '{a}'"))),
+                    None => return Err(Unsupported::new("an ambiguous du option").into()),
+                };
+            let value = match (takes, value) {
+                (true, None) => {
+                    Some(words.next().ok_or_else(|| usage(format!("du: option '--{name}' requires an argument")))?)
+                }
+                (false, Some(_)) => return Err(usage(format!("du: option '--{name}' doesn't allow an argument"))),
+                (_, v) => v,
+            };
+            long_option(&mut f, name, value)?;
         } else {
             for (at, c) in a.char_indices().skip(1) {
-                match c {
-                    'a' => f.all = true,
-                    'h' => f.human = true,
-                    'k' => f.human = false,
-                    's' => f.summarize = true,
-                    'c' => f.total = true,
-                    'd' => {
-                        let rest = &a[at + 1..];
-                        let v = if rest.is_empty() { words.next().ok_or_else(no)? } else { rest };
-                        f.max_depth = Some(depth(v)?);
-                        break;
-                    }
-                    _ => return Err(no()),
+                if matches!(c, 'd' | 'B' | 't' | 'X') {
+                    let rest = &a[at + 1..];
+                    let missing = || usage(format!("du: option requires an argument -- '{c}'"));
+                    let v = if rest.is_empty() { words.next().ok_or_else(missing)? } else { rest };
+                    short_value(&mut f, c, v)?;
+                    break;
                 }
+                short(&mut f, c)?;
             }
         }
     }
+    if f.summarize && f.all {
+        return Err(usage("du: cannot both summarize and show all entries".into()));
+    }
     if f.summarize && f.max_depth.is_some_and(|d| d > 0) {
-        return Err(no()); // an error of GNU du's
+        let d = f.max_depth.unwrap_or(0);
+        return Err(usage(format!("du: warning: summarizing conflicts with --max-depth={d}")));
     }
     Ok((f, operands))
 }
 
-/// What GNU du says of options that do not go together, before it reads anything.
-fn conflicts(f: &Flags) -> Option<Printed> {
-    if f.summarize && f.all {
-        let stderr = "du: cannot both summarize and show all entries\nTry 'du --help' for more information.\n";
-        return Some(Printed { stdout: String::new(), stderr: stderr.into(), exit_code: 1 });
+fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
+    match c {
+        'a' => f.all = true,
+        'h' => f.human = Some(false),
+        'k' => (f.human, f.block, f.suffix) = (None, Some(1024), None),
+        'm' => (f.human, f.block, f.suffix) = (None, Some(1 << 20), None),
+        'b' => (f.human, f.block, f.suffix, f.apparent) = (None, Some(1), None, true),
+        's' => f.summarize = true,
+        'S' => f.separate = true,
+        'c' => f.total = true,
+        '0' => f.zero = true,
+        // Links, symbolic links and mount points: none among the docs.
+        'x' | 'L' | 'P' | 'D' | 'H' | 'l' => {}
+        _ => return Err(usage(format!("du: invalid option -- '{c}'"))),
     }
-    None
+    Ok(())
 }
 
-/// The KiB a file of `bytes` takes on tmpfs: 4 KiB blocks.
-fn blocks(bytes: u64) -> u64 {
-    bytes.div_ceil(4096) * 4
-}
-
-/// A size in KiB as GNU du prints it: a number, or with `-h` scaled by 1024 and rounded
-/// up, with one decimal below 10 (`4.0K`, `12K`, `1.5M`).
-fn size(out: &mut String, kib: u64, human: bool) {
-    if !human || kib == 0 {
-        write!(out, "{kib}").unwrap();
-        return;
-    }
-    let bytes = u128::from(kib) * 1024;
-    let mut unit: u128 = 1024;
-    for suffix in ['K', 'M', 'G', 'T', 'P'] {
-        if bytes < unit * 1024 || suffix == 'P' {
-            let tenths = (bytes * 10).div_ceil(unit);
-            if tenths < 100 {
-                write!(out, "{}.{}{suffix}", tenths / 10, tenths % 10).unwrap();
-                return;
-            }
-            let whole = bytes.div_ceil(unit);
-            if whole < 1024 || suffix == 'P' {
-                write!(out, "{whole}{suffix}").unwrap();
-                return;
-            }
+fn short_value(f: &mut Flags, c: char, v: &str) -> Result<(), Stop> {
+    match c {
+        'd' => match v.parse::<u64>() {
+            Ok(d) if v.bytes().all(|b| b.is_ascii_digit()) => f.max_depth = Some(d),
+            _ => return Err(usage(format!("du: invalid maximum depth ‘{v}’"))),
+        },
+        'B' => {
+            let b = bytes(v).ok_or_else(|| invalid(format!("du: invalid -B argument '{v}'")))?;
+            (f.human, f.block) = (None, Some(b));
+            f.suffix = v.starts_with(|c: char| !c.is_ascii_digit()).then(|| v.to_string());
         }
-        unit *= 1024;
+        't' => {
+            let (negative, rest) = v.strip_prefix('-').map_or((false, v), |r| (true, r));
+            let b = bytes(rest).ok_or_else(|| invalid(format!("du: invalid -t argument '{v}'")))?;
+            f.threshold = Some(if negative { -i128::from(b) } else { i128::from(b) });
+        }
+        'X' if v == crate::fs::DEV_NULL => {}
+        _ => return Err(Unsupported::new("du -X with a file of patterns").into()),
+    }
+    Ok(())
+}
+
+fn long_option(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
+    let v = value.unwrap_or_default();
+    match name {
+        "all" => short(f, 'a')?,
+        "apparent-size" => f.apparent = true,
+        "block-size" => short_value(f, 'B', v)?,
+        "bytes" => short(f, 'b')?,
+        "total" => short(f, 'c')?,
+        "max-depth" => short_value(f, 'd', v)?,
+        "human-readable" => short(f, 'h')?,
+        "si" => f.human = Some(true),
+        "kilobytes" => short(f, 'k')?,
+        "inodes" => f.inodes = true,
+        "null" => short(f, '0')?,
+        "separate-dirs" => short(f, 'S')?,
+        "summarize" => short(f, 's')?,
+        "threshold" => short_value(f, 't', v)?,
+        "time" => f.time = true,
+        "exclude" => f.exclude.push(Glob::fnmatch(v, false).map_err(Unsupported::from)?),
+        "exclude-from" => short_value(f, 'X', v)?,
+        "dereference-args" | "count-links" | "dereference" | "no-dereference" | "one-file-system" => {}
+        _ => return Err(Unsupported::new(format!("du --{name}")).into()),
+    }
+    Ok(())
+}
+
+/// A count as printed: bytes in units of the block size, rounded up, or `-h`/`--si`.
+fn size(out: &mut String, n: u64, f: &Flags) {
+    if f.inodes {
+        write!(out, "{n}").unwrap();
+    } else if let Some(si) = f.human {
+        human(out, n, si);
+    } else {
+        write!(out, "{}{}", n.div_ceil(f.block.unwrap_or(1024)), f.suffix.as_deref().unwrap_or_default()).unwrap();
+    }
+}
+
+/// What an entry adds: its bytes on disk or apparent, or one inode.
+fn own(meta: &Meta, f: &Flags) -> u64 {
+    match (f.inodes, f.apparent, meta.dir) {
+        (true, _, _) => 1,
+        (_, true, _) => meta.size,
+        (_, false, _) => meta.kib * 1024,
     }
 }
 
@@ -125,53 +246,75 @@ struct Walk<'a> {
     out: String,
 }
 
+/// What a walk adds up below an entry: its total, and the newest time in it.
+#[derive(Clone, Copy, Default)]
+struct Sum {
+    n: u64,
+    mtime_ms: f64,
+}
+
 impl Walk<'_> {
-    fn line(&mut self, kib: u64, shown: &str) {
-        size(&mut self.out, kib, self.f.human);
-        writeln!(self.out, "\t{shown}").unwrap();
+    fn line(&mut self, sum: Sum, shown: &str) {
+        if let Some(t) = self.f.threshold {
+            let n = i128::from(sum.n);
+            if (t >= 0 && n < t) || (t < 0 && n > -t) {
+                return;
+            }
+        }
+        size(&mut self.out, sum.n, self.f);
+        if self.f.time {
+            let c = Civil::of((sum.mtime_ms / 1000.0).floor() as i64);
+            write!(self.out, "\t{:04}-{:02}-{:02} {:02}:{:02}", c.year, c.month, c.day, c.hour, c.minute).unwrap();
+        }
+        write!(self.out, "\t{shown}{}", if self.f.zero { '\0' } else { '\n' }).unwrap();
     }
 
-    /// Walks `full`, spelled `shown`, at `depth`: the KiB it takes.
-    fn visit(&mut self, full: &str, shown: &str, depth: u64) -> Result<u64, Unsupported> {
+    /// Walks `full`, spelled `shown`, at `depth`: what it adds to its parent's total.
+    fn visit(&mut self, full: &str, shown: &str, depth: u64) -> Result<Sum, Unsupported> {
         if !self.seen.insert(full.to_string()) {
-            return Ok(0);
+            return Ok(Sum::default());
         }
         let printed = |f: &Flags| if f.summarize { depth == 0 } else { f.max_depth.is_none_or(|m| depth <= m) };
-        let dir = match self.place.listing.get(full) {
-            Some(Node::File(file)) => {
-                let bytes = file.size.ok_or_else(|| Unsupported::new("a page whose size the tree does not record"))?;
-                if (self.f.all || depth == 0) && printed(self.f) {
-                    self.line(blocks(bytes), shown);
-                }
-                return Ok(blocks(bytes));
+        let node = self.place.listing.get(full).ok_or_else(|| Unsupported::new("a path that went away"))?;
+        let meta = Meta::need(node)?;
+        let mine = Sum { n: own(&meta, self.f), mtime_ms: meta.mtime_ms };
+        let Node::Dir(dir) = node else {
+            if (self.f.all || depth == 0) && printed(self.f) {
+                self.line(mine, shown);
             }
-            Some(Node::Dir(d)) => d,
-            None => return Err(Unsupported::new("a path that went away")),
+            return Ok(mine);
         };
         self.place.check_dir(full)?;
-        let mut total = 0;
+        let (mut total, mut below) = (mine, Sum::default());
         for (name, _) in byte_ordered(&dir.children).iter() {
+            if self.f.exclude.iter().any(|g| g.matches(name) == Some(true)) {
+                continue;
+            }
             let child = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
             let child_shown = if shown.ends_with('/') { format!("{shown}{name}") } else { format!("{shown}/{name}") };
-            total += self.visit(&child, &child_shown, depth + 1)?;
+            let is_dir = matches!(self.place.listing.get(&child), Some(Node::Dir(_)));
+            let sum = self.visit(&child, &child_shown, depth + 1)?;
+            let into = if is_dir && self.f.separate { &mut below } else { &mut total };
+            into.n += sum.n;
+            into.mtime_ms = into.mtime_ms.max(sum.mtime_ms);
         }
         if printed(self.f) {
             self.line(total, shown);
         }
-        Ok(total)
+        Ok(Sum { n: total.n + below.n, mtime_ms: total.mtime_ms.max(below.mtime_ms) })
     }
 }
 
 /// `du` over the listing; `Unsupported` when its output is not modelled here.
 pub(crate) fn du(args: &[String], place: Place) -> Result<Printed, Unsupported> {
-    let (f, mut operands) = flags(args)?;
-    if let Some(refused) = conflicts(&f) {
-        return Ok(refused);
-    }
+    let (f, mut operands) = match flags(args) {
+        Ok(parsed) => parsed,
+        Err(stop) => return stop.answer(),
+    };
     if operands.is_empty() {
         operands.push(".");
     }
-    let (mut out, mut grand) = (Printed::default(), 0);
+    let (mut out, mut grand) = (Printed::default(), Sum::default());
     if f.summarize && f.max_depth == Some(0) {
         out.stderr.push_str("du: warning: summarizing is the same as using --max-depth=0\n");
     }
@@ -187,12 +330,15 @@ pub(crate) fn du(args: &[String], place: Place) -> Result<Printed, Unsupported> 
             return Err(Unsupported::new("an operand inside another"));
         }
         let mut walk = Walk { f: &f, place, seen: &mut seen, out: String::new() };
-        grand += walk.visit(&full, op, 0)?;
+        let sum = walk.visit(&full, op, 0)?;
+        grand.n += sum.n;
+        grand.mtime_ms = grand.mtime_ms.max(sum.mtime_ms);
         out.stdout.push_str(&walk.out);
     }
     if f.total {
-        size(&mut out.stdout, grand, f.human);
-        out.stdout.push_str("\ttotal\n");
+        let mut walk = Walk { f: &f, place, seen: &mut seen, out: String::new() };
+        walk.line(grand, "total");
+        out.stdout.push_str(&walk.out);
     }
     out.exit_code = i32::from(out.stderr.contains("cannot access"));
     Ok(out)
@@ -200,20 +346,41 @@ pub(crate) fn du(args: &[String], place: Place) -> Result<Printed, Unsupported> 
 
 #[cfg(test)]
 mod tests {
-    use super::size;
+    use super::*;
 
-    fn shown(kib: u64, human: bool) -> String {
+    fn shown(bytes: u64, args: &[&str]) -> String {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let Ok((f, _)) = flags(&args) else { panic!("flags") };
         let mut s = String::new();
-        size(&mut s, kib, human);
+        size(&mut s, bytes, &f);
         s
     }
 
     #[test]
     fn sizes_print_as_gnu_du_prints_them() {
-        assert_eq!([0, 4, 40].map(|k| shown(k, false)), ["0", "4", "40"]);
+        assert_eq!([0, 4096, 40960].map(|b| shown(b, &[])), ["0", "4", "40"]);
         assert_eq!(
-            [0, 4, 8, 12, 40, 1020, 1024, 1536, 10240].map(|k| shown(k, true)),
+            [0, 4, 8, 12, 40, 1020, 1024, 1536, 10240].map(|k| shown(k * 1024, &["-h"])),
             ["0", "4.0K", "8.0K", "12K", "40K", "1020K", "1.0M", "1.5M", "10M"]
+        );
+        assert_eq!(
+            [shown(4096, &["-m"]), shown(4096, &["-B", "1"]), shown(62, &["-b"]), shown(4096, &["--si"])],
+            ["1", "4096", "62", "4.1k"]
+        );
+    }
+
+    #[test]
+    fn gnu_du_refuses_what_it_refuses() {
+        let refused = |args: &[&str]| match flags(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>()) {
+            Err(Stop::Usage(p)) => p.stderr,
+            _ => String::new(),
+        };
+        assert_eq!(refused(&["-A"]), "du: invalid option -- 'A'\nTry 'du --help' for more information.\n");
+        assert_eq!(refused(&["-d", "x"]), "du: invalid maximum depth ‘x’\nTry 'du --help' for more information.\n");
+        assert_eq!(refused(&["-B", "x"]), "du: invalid -B argument 'x'\n");
+        assert_eq!(
+            refused(&["-sa"]),
+            "du: cannot both summarize and show all entries\nTry 'du --help' for more information.\n"
         );
     }
 }

@@ -10,7 +10,9 @@
 pub(crate) mod du;
 pub(crate) mod find;
 pub(crate) mod ls;
+pub(crate) mod meta;
 pub(crate) mod tree;
+pub(crate) mod units;
 
 use crate::fs::stats::CommandStats;
 use crate::fs::{Filesystem, DEV_NULL};
@@ -38,6 +40,29 @@ impl From<crate::base::glob::GlobError> for Unsupported {
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+/// Why a command stops before it walks anything: the real tool's usage error (printed),
+/// or something left to just-bash.
+pub(crate) enum Stop {
+    Usage(Printed),
+    Delegate(Unsupported),
+}
+
+impl From<Unsupported> for Stop {
+    fn from(u: Unsupported) -> Self {
+        Stop::Delegate(u)
+    }
+}
+
+impl Stop {
+    /// The command's answer: the usage error, or the reason to delegate.
+    pub(crate) fn answer(self) -> Result<Printed, Unsupported> {
+        match self {
+            Stop::Usage(printed) => Ok(printed),
+            Stop::Delegate(why) => Err(why),
+        }
     }
 }
 
@@ -96,7 +121,7 @@ pub(crate) fn answer(fs: &Filesystem, name: &str, args: &[String], cwd: &str, ow
     let answered = match (own_fs, fs.native_commands()) {
         (false, _) => Err(Unsupported::new("the command reads another filesystem")),
         (_, false) => Err(Unsupported::new("native commands are off")),
-        _ => run(name, args, place),
+        _ => run(name, args, place, fs.now_ms()),
     };
     let printed = answered.map_err(|why| cs.delegated = Some(why.0)).ok();
     cs.native = printed.is_some();
@@ -105,14 +130,15 @@ pub(crate) fn answer(fs: &Filesystem, name: &str, args: &[String], cwd: &str, ow
 }
 
 /// Runs `name` here when its output is modelled; the reason otherwise.
-pub(crate) fn run(name: &str, args: &[String], place: Place) -> Result<Printed, Unsupported> {
+/// `now_ms`: the session's clock (`ls -l` prints a recent time with its hour).
+pub(crate) fn run(name: &str, args: &[String], place: Place, now_ms: f64) -> Result<Printed, Unsupported> {
     if args.iter().any(|a| a == "--help") {
         return Err(Unsupported::new("help is just-bash's"));
     }
     match name {
-        "ls" => ls::ls(args, place),
-        "find" => find::find(args, place),
-        "tree" => tree::tree(args, place),
+        "ls" => ls::ls(args, place, now_ms),
+        "find" => find::find(args, place, now_ms),
+        "tree" => tree::tree(args, place, now_ms),
         "du" => du::du(args, place),
         _ => Err(Unsupported::new(format!("{name} is run by just-bash"))),
     }
@@ -130,11 +156,14 @@ mod tests {
         Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap()
     }
 
+    /// 2026-11-27, when the tree's times (0) are long past.
+    const NOW: f64 = 1_795_749_644_000.0;
+
     fn run_in(cmd: &str, cwd: &str) -> Result<Printed, Unsupported> {
         let words: Vec<&str> = cmd.split(' ').collect();
         let args: Vec<String> = words[1..].iter().map(|s| s.to_string()).collect();
         let l = listing();
-        run(words[0], &args, Place { listing: &l, scratch: None, cwd })
+        run(words[0], &args, Place { listing: &l, scratch: None, cwd }, NOW)
     }
 
     fn stdout(cmd: &str) -> String {
@@ -150,13 +179,18 @@ mod tests {
         assert_eq!(stdout("ls /docs/b.md /a.md"), "/a.md\n/docs/b.md\n", "files together, sorted");
         assert_eq!(stdout("ls /docs/sub /a.md /Upper"), "/a.md\n\n/Upper:\nd.md\n\n/docs/sub:\nc.md\n");
         assert_eq!(stdout("ls -d /docs/sub/ /Upper/"), "/Upper/\n/docs/sub/\n");
+        assert_eq!(
+            stdout("ls -dp /docs/sub/ /"),
+            "//\n/docs/sub//\n",
+            "GNU appends the indicator whatever the name ends with"
+        );
         let missing = run_in("ls /secret.md", "/").unwrap();
         assert_eq!(
             (missing.stderr.as_str(), missing.exit_code),
             ("ls: cannot access '/secret.md': No such file or directory\n", 2)
         );
         assert_eq!(stdout("ls /"), "Upper\na.md\ndocs\n", "byte order");
-        assert!(run_in("ls -l /docs", "/").is_err());
+        assert!(run_in("ls -i /docs", "/").is_err(), "inode numbers are left to just-bash");
     }
 
     #[test]
@@ -174,7 +208,69 @@ mod tests {
         let missing = run_in("find /nope /a.md", "/").unwrap();
         assert_eq!(missing.stdout, "/a.md\n");
         assert_eq!(missing.stderr, "find: ‘/nope’: No such file or directory\n");
-        assert!(run_in("find / -delete", "/").is_err());
+    }
+
+    #[test]
+    fn ls_long_formats_as_gnu_ls_on_a_tmpfs_copy() {
+        // No sizes in this tree: the long format needs them.
+        assert!(run_in("ls -l /docs", "/").is_err());
+        assert_eq!(stdout("ls -t /docs"), "b.md\nsub\n", "same times: by name");
+        assert_eq!(stdout("ls -m -Q /docs"), "\"b.md\", \"sub\"\n");
+        assert_eq!(stdout("ls -I *.md -a /docs"), ".\n..\nsub\n");
+        assert_eq!(stdout("ls --hide=*.md -A /docs"), ".hidden.md\nb.md\nsub\n", "--hide yields to -A");
+        assert_eq!(stdout("ls --zero /docs"), "b.md\0sub\0");
+        let bad = run_in("ls -j /docs", "/").unwrap();
+        assert_eq!(
+            (bad.stderr.as_str(), bad.exit_code),
+            ("ls: invalid option -- 'j'\nTry 'ls --help' for more information.\n", 2)
+        );
+        let bad = run_in("ls --nope /docs", "/").unwrap();
+        assert_eq!(bad.stderr, "ls: unrecognized option '--nope'\nTry 'ls --help' for more information.\n");
+    }
+
+    #[test]
+    fn ls_long_columns_are_as_wide_as_every_operand_needs() {
+        let json =
+            r#"{"a.md":{"isPublic":true,"size":7,"mtime":0},"docs/b.md":{"isPublic":true,"size":5000,"mtime":0}}"#;
+        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap();
+        let args: Vec<String> = ["-l", "/a.md", "/docs"].iter().map(|s| s.to_string()).collect();
+        let out = run("ls", &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap();
+        let args: Vec<String> = ["-l", "-1", "/a.md"].iter().map(|s| s.to_string()).collect();
+        let after = run("ls", &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap();
+        assert_eq!(after.stdout, "-rw-r--r-- 1 user user 7 Jan  1  1970 /a.md\n", "-1 has no effect after -l");
+        assert_eq!(
+            out.stdout,
+            "-rw-r--r-- 1 user user  7 Jan  1  1970 /a.md\n\n/docs:\ntotal 8\n-rw-r--r-- 1 user user 5000 Jan  1  1970 b.md\n",
+            "the directory operand (60 bytes on tmpfs) widens the files' size column"
+        );
+    }
+
+    #[test]
+    fn find_actions_and_read_only_writes() {
+        assert_eq!(stdout("find /docs -name sub -prune -o -type f -print"), "/docs/.hidden.md\n/docs/b.md\n");
+        assert_eq!(stdout("find /docs -depth -type d"), "/docs/sub\n/docs\n");
+        assert_eq!(stdout("find /docs -type f -print -quit"), "/docs/.hidden.md\n");
+        assert_eq!(stdout("find /docs/sub -printf %d:%f:%P\\n"), "0:sub:\n1:c.md:c.md\n");
+        let deleted = run_in("find /docs/sub -delete", "/").unwrap();
+        assert_eq!(
+            (deleted.stderr.as_str(), deleted.exit_code),
+            ("find: cannot delete ‘/docs/sub/c.md’: Read-only file system\nfind: cannot delete ‘/docs/sub’: Read-only file system\n", 1)
+        );
+        let written = run_in("find /docs -fprint /out.txt", "/").unwrap();
+        assert_eq!(
+            (written.stdout.as_str(), written.stderr.as_str()),
+            ("", "find: ‘/out.txt’: Read-only file system\n")
+        );
+        assert_eq!(
+            run_in("find /docs -fprint /nope/out.txt", "/").unwrap().stderr,
+            "find: ‘/nope/out.txt’: No such file or directory\n"
+        );
+        assert_eq!(stdout("find /docs/sub -fprint /dev/null"), "", "an action: no -print");
+        assert_eq!(run_in("find /docs -bogus", "/").unwrap().stderr, "find: unknown predicate `-bogus'\n");
+        assert_eq!(run_in("find /docs -name", "/").unwrap().stderr, "find: missing argument to `-name'\n");
+        assert!(run_in("find /docs -exec echo {} ;", "/").is_err(), "-exec is just-bash's");
+        assert_eq!(stdout("find /docs -samefile /docs/b.md"), "/docs/b.md\n");
+        assert_eq!(stdout("find /docs -lname * -o -type d -newermt 1969-12-31"), "/docs\n/docs/sub\n");
     }
 
     #[test]
@@ -182,6 +278,32 @@ mod tests {
         assert_eq!(stdout("tree /docs"), "/docs\n├── b.md\n└── sub\n    └── c.md\n\n2 directories, 2 files\n");
         assert_eq!(stdout("tree -d -L 1 /docs"), "/docs\n└── sub\n\n2 directories\n");
         assert_eq!(stdout("tree /docs/sub"), "/docs/sub\n└── c.md\n\n1 directory, 1 file\n");
+        assert_eq!(stdout("tree -i /docs"), "/docs\nb.md\nsub\nc.md\n\n2 directories, 2 files\n", "-i: no lines");
+        assert_eq!(
+            stdout("tree -P c* /docs"),
+            "/docs\n└── sub\n    └── c.md\n\n2 directories, 1 file\n",
+            "-P: files only"
+        );
+        assert_eq!(stdout("tree -I sub|x /docs"), "/docs\n└── b.md\n\n1 directory, 1 file\n");
+        assert_eq!(
+            stdout("tree -J /docs"),
+            "[\n  {\"type\":\"directory\",\"name\":\"/docs\",\"contents\":[\n    {\"type\":\"file\",\"name\":\"b.md\"},\n    \
+             {\"type\":\"directory\",\"name\":\"sub\",\"contents\":[\n      {\"type\":\"file\",\"name\":\"c.md\"}\n    ]}\n  ]}\n\
+             ,\n  {\"type\":\"report\",\"directories\":2,\"files\":2}\n]\n"
+        );
+        assert_eq!(
+            stdout("tree -Jd -L 1 /docs").lines().nth(2),
+            Some("    {\"type\":\"directory\",\"name\":\"sub\"}"),
+            "no contents"
+        );
+        assert_eq!(
+            stdout("tree -FQr --dirsfirst /docs"),
+            "\"/docs\"/\n├── \"sub\"/\n│\u{a0}\u{a0} └── \"c.md\"\n└── \"b.md\"\n\n2 directories, 2 files\n"
+        );
+        assert_eq!(stdout("tree --charset=ascii --noreport /docs"), "/docs\n|-- b.md\n`-- sub\n    `-- c.md\n");
+        assert!(run_in("tree -s /docs", "/").is_err(), "no sizes in this tree");
+        assert_eq!(stdout("tree -o /dev/null /docs"), "");
+        assert_eq!(run_in("tree -L x /docs", "/").unwrap().stderr, "tree: Invalid level, must be greater than 0.\n");
         let file = run_in("tree /a.md /nope", "/").unwrap();
         assert_eq!(file.stdout, "/a.md  [error opening dir]\n/nope  [error opening dir]\n\n0 directories, 1 file\n");
         assert_eq!(file.exit_code, 2);

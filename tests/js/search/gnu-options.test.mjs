@@ -9,6 +9,7 @@
 // differs any more (take it off the list).
 import { test, describe, before } from "node:test";
 import assert from "node:assert/strict";
+import { appendFileSync } from "node:fs";
 import { ChromaFs, ingest } from "chromafs";
 import { chromaUrl, newBash, run } from "../helpers.mjs";
 import { generatedCorpus } from "../../../support/generated-corpus.mjs";
@@ -128,6 +129,119 @@ describe("every grep option and the rg options agents type, as the real tools an
       const stale = STILL_DIFFERENT.filter(([re]) => !differ.some((c) => re.test(c))).map(([, why]) => why);
       assert.deepEqual(stale, [], "no line differs for these any more: take them off STILL_DIFFERENT");
       assert.ok(lines.length >= 380, `only ${lines.length} command lines`);
+    } finally {
+      copy.remove();
+    }
+  });
+});
+
+// ls, find, tree and du: each option of their `--help` that means something on a
+// read-only tree of docs, over `/`, `.`, a directory, a file and a missing path. Owner
+// and group names are the host's: the reference's are read as chromafs's `user`
+// (support/gnu-reference.mjs), and `-go` compares the long format without them; inode
+// numbers cannot be shared (`-i`, `%i` are not in the battery). Writes (`-delete`, `-fprint`) would change the copy: they have
+// named tests below.
+function listingBattery({ dir, file }) {
+  const ops = [(R) => `${R}/`, () => ".", (R) => `${R}/${dir}`, (R) => `${R}/${file}`, (R) => `${R}/nope.md ${R}/${dir}`];
+  const lines = [];
+  const each = (fmt) => ops.forEach((op) => lines.push((R) => fmt(op(R), R).replace(/\s+$/, "")));
+  for (const o of ["", "-l", "-la", "-lh", "-ltr", "-lS", "-lR", "-ld", "-g", "-o", "-lA --si", "-go", "-goa", "-goA", "-goh", "-goR", "-god", "-gor", "-got", "-gotr", "-goS", "-goSr", "-t", "-tr", "-S", "-Sr", "-1",
+    "-F", "-p", "-d", "-A", "-a", "-R", "-Rp", "-U", "-f", "-X", "-v", "-r", "--group-directories-first", "-m", "-x", "-C", "-Q", "-N", "-b",
+    "-go --full-time", "-go --time-style=long-iso", "-go --time-style=iso", "-go --si", "-goh --si", "-s", "-sh", "-gos", "-k -s", "-h",
+    "-L", "-H", "--color=never", "--indicator-style=file-type", "--file-type", "--hide='*.md'", "-I '*.json'", "-B", "--sort=size",
+    "--sort=time", "--sort=none", "--sort=extension", "--sort=version", "--sort=width", "-w 80", "-c", "-u", "-go --author", "-G -go",
+    "--zero", "-l --time=birth -g -o", "--nope", "-T 4", "-D", "--dired -go"]) {
+    each((op) => `ls ${o} ${op}`);
+  }
+  for (const e of ["", "-type f", "-type d", "-type l", "-name '*.md'", "-iname '*.MDX'", "-path '*/guides/*'", "-ipath '*GUIDES*'",
+    "-maxdepth 1", "-mindepth 1 -maxdepth 2", "-maxdepth 0", "-size +1k", "-size -2", "-size +100c -size -4k", "-empty", "-not -empty",
+    "-print0", "-type f -print0", "-newer R/FILE", "-type f ! -newer R/FILE", "-printf '%p\\n'", "-printf '%f %s %d %y\\n'",
+    "-printf '%P|%h\\n'", "-printf '%m %M %k %b\\n'", "-printf '%H %%\\n'", "-printf '%TY-%Tm-%Td %p\\n'", "-printf '%s\\t%p\\0'",
+    "-name '*.json' -prune -o -print", "-path '*/guides' -prune -o -type f -print", "-depth", "-regex '.*\\.mdx'", "-iregex '.*GUIDES.*'",
+    "-regextype posix-extended -regex '.*(json|md)'", "-quit", "-print -quit", "-type f -name '*.md' -print -quit", "-links 1",
+    "-executable", "-readable", "-mtime +100", "-mtime -3000", "-newermt 2025-01-01", "-mmin +5", "-samefile R/FILE", "-lname '*'",
+    "-xtype f", "-perm -444", "-perm /111", "-user nobody", "-nouser", "-true", "-false", "( -name a -o -type d )", "-name",
+    "-bogus", "-type x", "-maxdepth x", "-ls -quit", "-exec echo {} ;", "-type f -exec wc -c {} +", "-ok echo {} ;", "-fls /dev/null",
+    "-print -fprint /dev/null", "-H -print", "-L -type f", "-P -name '*.md'", "-O3 -type d", "-D help", "-xdev -type d", "-mount",
+    "-noleaf -type d", "-ignore_readdir_race -type f", "-follow -type f", "-daystart -mtime +1", "-amin +1", "-cnewer R/FILE",
+    "-used 1", "-uid 0", "-gid 0", "-fstype tmpfs", "-wholename '*s/*'", "-context x"]) {
+    each((op, R) => `find ${op} ${e.replaceAll("R/FILE", `${R}/${file}`)}`);
+  }
+  for (const o of ["", "-a", "-d", "-f", "-i", "-fi", "-L 1", "-L 2", "-P '*.md'", "-P '*.md' --prune", "-I guides", "-I '*.json|*.md'",
+    "--noreport", "-J", "-Jd", "-X", "-s", "-h", "--du -h", "-p", "-F", "-r", "-t", "-U", "-v", "-c", "-D", "--dirsfirst", "--filesfirst",
+    "-n", "-C", "-A", "-S", "--charset=ascii", "-Q", "-N", "-q", "-l", "-x", "--filelimit 3", "--matchdirs -P guides", "--ignore-case -P '*.MDX'",
+    "-o /dev/null", "--sort=name", "--sort=size", "--sort=mtime", "--info", "--gitignore", "--fromfile", "-R", "-H x", "--si -s", "-g", "-u",
+    "--inodes", "--device", "-T title", "--nolinks", "--hyperlink", "--timefmt=%Y", "-L 0", "-L x", "--nope", "-Z"]) {
+    each((op) => `tree ${o} ${op}`);
+  }
+  for (const o of ["", "-s", "-h", "-a", "-c", "-sh", "-ch", "-ac", "-sc", "--max-depth=1", "-d 0", "-d 1 -h", "-b", "--apparent-size", "-k",
+    "-m", "-B 1K", "-BM", "--block-size=1", "--inodes", "-S", "-Ss", "-x", "-L", "-P", "-D", "-H", "-l", "-0", "-t 8K", "-t -8K", "--exclude='*.json'",
+    "-X /dev/null", "--time", "--si", "-as", "-d x", "--nope", "-A", "--count-links"]) {
+    each((op) => `du ${o} ${op}`);
+  }
+  return lines;
+}
+
+/** Listing lines known to print something else than the real tool, and why. */
+const LISTING_STILL_DIFFERENT = [
+  [/^ls -[cu] /, "ls -c/-u: change and access times, which a collection does not record"],
+  [/^ls -[Cx] /, "ls -C/-x: columns are left to just-bash"],
+  [/^ls (-D|--dired)/, "ls --dired is left to just-bash"],
+  [/^ls .*--author/, "ls --author: owners are the host's"],
+  [/^ls .*--time=birth/, "ls --time=birth: a collection records no birth times"],
+  [/^find .* -(amin|used|cnewer|daystart)\b/, "find: access and change times, which a collection does not record"],
+  [/^find .* -(uid|gid|user|nouser)\b/, "find: owners are the host's"],
+  [/^find .* -fstype/, "find -fstype: the copy's filesystem type"],
+  [/^find .* -ls\b/, "find -ls prints inode numbers"],
+  [/^find .* -regex/, "find -regex (Emacs regular expressions) is left to just-bash"],
+  [/^find \/ -printf '%(P\|%h|f)/, "find -printf %h/%f of the copy's root name its directory"],
+  [/^tree (-[ugCAXHRSTc]\b|--(inodes|device|info|gitignore|fromfile|du|timefmt|filelimit|matchdirs|ignore-case)\b|.*--prune)/,
+    "tree: owners, inodes, devices, colours, HTML/XML, change times, --du, --filelimit, --timefmt, --prune, --matchdirs, --ignore-case, --info, --gitignore and --fromfile are left to just-bash"],
+  [/^tree -Jd? \/(nope|guides\/)/, "tree -J of a file or a missing path is not well-formed JSON: left to just-bash"],
+  [/^tree -fi? \/$/, "tree -f of the copy's root names the directory it lies in"],
+];
+const listingKnown = (cmd) => LISTING_STILL_DIFFERENT.some(([re]) => re.test(cmd));
+
+describe("ls, find, tree and du options, as the real tools answer them", { skip: missing ?? false }, () => {
+  let files;
+  let fs;
+  let bash;
+  before(async () => {
+    files = await generatedCorpus();
+    await ingest({ url: chromaUrl(), collection: "gnu-options", files });
+    fs = await ChromaFs.connect({ url: chromaUrl(), collection: "gnu-options" });
+    bash = newBash(fs, { customCommands: fs.commands() });
+  });
+
+  test("the same stdout and exit status", async (t) => {
+    const dir = "guides";
+    const file = files.find((x) => x.path.startsWith(`${dir}/`) && x.content.length > 200).path;
+    const lines = listingBattery({ dir, file });
+    const copy = layCopy(files);
+    try {
+      const expected = runReference(copy, lines);
+      const differ = [];
+      let delegated = 0;
+      for (const [i, line] of lines.entries()) {
+        const cmd = line("");
+        const got = await run(bash, cmd);
+        const want = expected[i];
+        const last = fs.stats().commands.at(-1);
+        const native = last?.native && last.command.split(" ")[0] === cmd.split(" ")[0];
+        if (!native) delegated++;
+        if (got.stdout !== want.stdout || got.exitCode !== want.exitCode) {
+          differ.push(cmd);
+          if (!listingKnown(cmd) && process.env.CHROMAFS_GNU_FAILURES) {
+            const show = (r) => JSON.stringify({ stdout: r.stdout.slice(0, 300), stderr: r.stderr.slice(0, 200), exitCode: r.exitCode });
+            t.diagnostic(`${cmd}${native ? "" : `  <- ${last?.delegated}`}\n  chromafs  ${show(got)}\n  reference ${show(want)}`);
+          }
+        }
+      }
+      t.diagnostic(`${lines.length - differ.length} of ${lines.length} lines print the same stdout and exit status; ${delegated} not answered in Rust`);
+      if (process.env.CHROMAFS_GNU_LIST) appendFileSync(process.env.CHROMAFS_GNU_LIST, differ.map((c) => `${c}\n`).join(""));
+      assert.deepEqual(differ.filter((c) => !listingKnown(c)), [], "lines that differ from the real tool");
+      const stale = LISTING_STILL_DIFFERENT.filter(([re]) => !differ.some((c) => re.test(c))).map(([, why]) => why);
+      assert.deepEqual(stale, [], "no line differs for these any more: take them off LISTING_STILL_DIFFERENT");
     } finally {
       copy.remove();
     }

@@ -1,0 +1,536 @@
+//! `find` answered from the listing, as GNU findutils 4.9 `find` prints it over a
+//! directory listed in byte order.
+//!
+//! A walk from each starting point, as typed (`guide/` stays `guide/`, what is below it is
+//! `guide/a.md`), in pre-order, each directory's entries in byte order, dotfiles
+//! included. Modelled: the tests `-name`, `-iname`, `-path`, `-ipath`, `-wholename`,
+//! `-iwholename` (POSIX globs: `*` matches `/` too), `-type f|d`, `-empty`, `-size`,
+//! `-true`, `-false`; the operators `!`/`-not`, `-a`/`-and` (or nothing), `-o`/`-or` and
+//! parentheses; `-newer`, `-mtime`, `-mmin`, `-links`, `-executable`, `-readable`; the
+//! actions `-print`, `-print0`, `-printf` (see [`printf`]), `-prune` and `-quit` (without
+//! one, `-print` for what the whole expression selects); `-maxdepth`, `-mindepth` and
+//! `-depth` anywhere, and the options that change nothing without symbolic links or
+//! mount points. Writes fail as on a read-only filesystem: `-delete` says it cannot
+//! delete each entry, `-fprint FILE` cannot open its file (except `/dev/null`).
+//! `-exec`, `-ok`, `-ls`, owners and inodes go to just-bash.
+
+mod printf;
+mod values;
+
+use values::{compared, date_ms, size};
+
+use super::meta::Meta;
+use super::{Place, Printed, Stop};
+use crate::base::glob::Glob;
+use crate::base::path;
+use crate::commands::Unsupported;
+use crate::tree::listing::{byte_ordered, Node};
+
+#[derive(Debug)]
+enum Expr {
+    /// `-name` (on the last name) or `-path` (on the whole path as printed).
+    Name(Glob),
+    Path(Glob),
+    Type(bool),
+    Empty,
+    /// `-size`: the comparison (`+` more, `-` less, or equal), the count, and the unit in
+    /// bytes (sizes are rounded up to it).
+    Size(std::cmp::Ordering, u64, u64),
+    Const(bool),
+    /// `-print` (`'\n'`) or `-print0` (`'\0'`).
+    Print(char),
+    Printf(Vec<printf::Piece>),
+    /// `-newer`: modified after this time (ms).
+    Newer(f64),
+    /// `-mtime`/`-mmin`: the age in whole units of this many ms, compared.
+    Age(std::cmp::Ordering, u64, f64),
+    Links(std::cmp::Ordering, u64),
+    /// `-samefile`: the entry at this full path (there are no hard links).
+    Same(String),
+    /// `-executable`: directories only, here.
+    Executable,
+    Prune,
+    Quit,
+    Delete,
+    Not(Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+}
+
+fn no(what: &str) -> Unsupported {
+    Unsupported::new(format!("{what}: left to just-bash"))
+}
+
+enum Tok {
+    Expr(Expr),
+    And,
+    Or,
+    Not,
+    Open,
+    Close,
+}
+
+/// The expression's words; `-maxdepth` and `-mindepth` are global and stand for `-true`.
+#[derive(Default)]
+struct Words {
+    toks: Vec<Tok>,
+    max_depth: Option<usize>,
+    min_depth: Option<usize>,
+    /// `-depth` or `-delete`: a directory after its entries.
+    depth_first: bool,
+}
+
+/// `-fprint FILE` and its kin: `/dev/null` takes the output; any other file cannot be
+/// opened on a read-only filesystem, as GNU find says before it walks anything.
+fn output_file(file: &str, place: Place) -> Result<Option<Stop>, Unsupported> {
+    if file == crate::fs::DEV_NULL {
+        return Ok(None);
+    }
+    let full = path::resolve(place.cwd, file);
+    place.check(&full)?;
+    let why = match (place.listing.get(&full), place.listing.get(path::parent(&full))) {
+        (Some(Node::Dir(_)), _) => return Err(no("an output file that is a directory")),
+        (_, Some(Node::Dir(_))) => "Read-only file system",
+        (_, Some(Node::File(_))) => "Not a directory",
+        (_, None) => "No such file or directory",
+    };
+    let stderr = format!("find: ‘{file}’: {why}\n");
+    Ok(Some(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1 })))
+}
+
+/// GNU find's error before the walk: `find: WHY`, status 1.
+fn usage(why: String) -> Stop {
+    Stop::Usage(Printed { stdout: String::new(), stderr: format!("find: {why}\n"), exit_code: 1 })
+}
+
+/// The rest of GNU find's predicates, left to just-bash (any other word is unknown to it).
+const GNU_PREDICATES: &[&str] = &[
+    "-amin",
+    "-anewer",
+    "-atime",
+    "-cmin",
+    "-cnewer",
+    "-ctime",
+    "-context",
+    "-daystart",
+    "-exec",
+    "-execdir",
+    "-fstype",
+    "-gid",
+    "-group",
+    "-ilname",
+    "-inum",
+    "-iregex",
+    "-lname",
+    "-ls",
+    "-newermt",
+    "-nogroup",
+    "-nouser",
+    "-ok",
+    "-okdir",
+    "-perm",
+    "-regex",
+    "-regextype",
+    "-samefile",
+    "-uid",
+    "-used",
+    "-user",
+    "-writable",
+    "-newerXY",
+    "-help",
+    "-version",
+];
+
+fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
+    let mut w = Words::default();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let mut value = || {
+            i += 1;
+            args.get(i).map(String::as_str).ok_or_else(|| usage(format!("missing argument to `{a}'")))
+        };
+        let glob = |p: &str, ci: bool| Glob::fnmatch(p, ci).map_err(Unsupported::from);
+        let tok = match a {
+            "-name" | "-iname" => {
+                let p = value()?;
+                if p.contains('/') {
+                    return Err(no("-name with a '/'").into());
+                }
+                Tok::Expr(Expr::Name(glob(p, a == "-iname")?))
+            }
+            "-path" | "-ipath" | "-wholename" | "-iwholename" => {
+                let p = value()?;
+                Tok::Expr(Expr::Path(glob(p, a.starts_with("-i"))?))
+            }
+            "-type" | "-xtype" => match value()? {
+                "f" => Tok::Expr(Expr::Type(false)),
+                "d" => Tok::Expr(Expr::Type(true)),
+                // No symbolic links, sockets, pipes or devices among the docs.
+                "l" | "s" | "p" | "b" | "c" => Tok::Expr(Expr::Const(false)),
+                t if t.len() == 1 && "DfdlspbcD".contains(t) => return Err(no("this -type").into()),
+                t => return Err(usage(format!("Unknown argument to {a}: {t}"))),
+            },
+            "-empty" => Tok::Expr(Expr::Empty),
+            "-size" => Tok::Expr(size(value()?)?),
+            "-true" => Tok::Expr(Expr::Const(true)),
+            "-false" => Tok::Expr(Expr::Const(false)),
+            "-print" => Tok::Expr(Expr::Print('\n')),
+            "-print0" => Tok::Expr(Expr::Print('\0')),
+            "-printf" => Tok::Expr(Expr::Printf(printf::parse(value()?)?)),
+            "-fprint" | "-fprint0" | "-fls" => match output_file(value()?, place)? {
+                Some(stop) => return Err(stop),
+                None => Tok::Expr(Expr::Printf(Vec::new())),
+            },
+            "-fprintf" => {
+                let file = value()?;
+                printf::parse(value()?)?;
+                match output_file(file, place)? {
+                    Some(stop) => return Err(stop),
+                    None => Tok::Expr(Expr::Printf(Vec::new())),
+                }
+            }
+            "-newer" => {
+                let file = value()?;
+                let full = path::resolve(place.cwd, file);
+                place.check(&full)?;
+                let Some(node) = place.listing.get(&full) else {
+                    let stderr = format!("find: ‘{file}’: No such file or directory\n");
+                    return Err(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1 }));
+                };
+                Tok::Expr(Expr::Newer(Meta::need(node)?.mtime_ms))
+            }
+            "-mtime" | "-mmin" => {
+                let (order, n) = compared(value()?)?;
+                let _ = now_ms;
+                Tok::Expr(Expr::Age(order, n, if a == "-mtime" { 86_400_000.0 } else { 60_000.0 }))
+            }
+            "-links" => {
+                let (order, n) = compared(value()?)?;
+                Tok::Expr(Expr::Links(order, n))
+            }
+            "-executable" => Tok::Expr(Expr::Executable),
+            // No symbolic links among the docs.
+            "-lname" | "-ilname" => {
+                value()?;
+                Tok::Expr(Expr::Const(false))
+            }
+            "-samefile" => {
+                let file = value()?;
+                let full = path::resolve(place.cwd, file);
+                place.check(&full)?;
+                if place.listing.get(&full).is_none() {
+                    return Err(usage(format!("‘{file}’: No such file or directory")));
+                }
+                Tok::Expr(Expr::Same(full))
+            }
+            "-newermt" => {
+                let v = value()?;
+                Tok::Expr(Expr::Newer(date_ms(v).ok_or_else(|| no("a -newermt date beyond YYYY-MM-DD [HH:MM[:SS]]"))?))
+            }
+            "-readable" => Tok::Expr(Expr::Const(true)),
+            "-prune" => Tok::Expr(Expr::Prune),
+            "-quit" => Tok::Expr(Expr::Quit),
+            "-delete" => {
+                w.depth_first = true;
+                Tok::Expr(Expr::Delete)
+            }
+            "-depth" | "-d" => {
+                w.depth_first = true;
+                Tok::Expr(Expr::Const(true))
+            }
+            // Nothing to follow, no other filesystem, no race with a writer.
+            "-xdev"
+            | "-mount"
+            | "-noleaf"
+            | "-ignore_readdir_race"
+            | "-noignore_readdir_race"
+            | "-follow"
+            | "-nowarn"
+            | "-warn" => Tok::Expr(Expr::Const(true)),
+            "-maxdepth" | "-mindepth" => {
+                let v = value()?;
+                if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(usage(format!("Expected a positive decimal integer argument to {a}, but got ‘{v}’")));
+                }
+                let d = v.parse().map_err(|_| no("an unusual depth"))?;
+                if a == "-maxdepth" {
+                    w.max_depth = Some(d)
+                } else {
+                    w.min_depth = Some(d)
+                }
+                Tok::Expr(Expr::Const(true))
+            }
+            "-a" | "-and" => Tok::And,
+            "-o" | "-or" => Tok::Or,
+            "!" | "-not" => Tok::Not,
+            "(" => Tok::Open,
+            ")" => Tok::Close,
+            _ if a.starts_with('-') && !GNU_PREDICATES.contains(&a) && !(a.starts_with("-newer") && a.len() == 8) => {
+                return Err(usage(format!("unknown predicate `{a}'")))
+            }
+            _ => return Err(no(&format!("find {a}")).into()),
+        };
+        w.toks.push(tok);
+        i += 1;
+    }
+    Ok(w)
+}
+
+/// GNU find's grammar: `-o` below `-a` (written or not), below `!`, with parentheses.
+struct Parser {
+    toks: std::iter::Peekable<std::vec::IntoIter<Tok>>,
+}
+
+impl Parser {
+    fn or(&mut self) -> Result<Expr, Unsupported> {
+        let mut left = self.and()?;
+        while matches!(self.toks.peek(), Some(Tok::Or)) {
+            self.toks.next();
+            left = Expr::Or(Box::new(left), Box::new(self.and()?));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Result<Expr, Unsupported> {
+        let mut left = self.not()?;
+        loop {
+            match self.toks.peek() {
+                Some(Tok::And) => {
+                    self.toks.next();
+                }
+                Some(Tok::Expr(_) | Tok::Not | Tok::Open) => {}
+                _ => return Ok(left),
+            }
+            left = Expr::And(Box::new(left), Box::new(self.not()?));
+        }
+    }
+
+    fn not(&mut self) -> Result<Expr, Unsupported> {
+        match self.toks.next() {
+            Some(Tok::Not) => Ok(Expr::Not(Box::new(self.not()?))),
+            Some(Tok::Open) => {
+                let inner = self.or()?;
+                match self.toks.next() {
+                    Some(Tok::Close) => Ok(inner),
+                    _ => Err(no("an unbalanced parenthesis")),
+                }
+            }
+            Some(Tok::Expr(e)) => Ok(e),
+            _ => Err(no("an incomplete expression")),
+        }
+    }
+}
+
+impl Expr {
+    fn has_action(&self) -> bool {
+        match self {
+            Expr::Print(_) | Expr::Printf(_) | Expr::Delete | Expr::Quit => true,
+            Expr::Not(e) => e.has_action(),
+            Expr::And(a, b) | Expr::Or(a, b) => a.has_action() || b.has_action(),
+            _ => false,
+        }
+    }
+}
+
+/// An entry of the walk, as the tests see it.
+struct Seen<'a> {
+    full: &'a str,
+    shown: &'a str,
+    name: &'a str,
+    node: &'a Node,
+    /// The starting point as typed, and the depth below it.
+    start: &'a str,
+    depth: usize,
+}
+
+/// What evaluating the expression does besides deciding: output, messages, and the
+/// walk's orders (`-prune`, `-quit`).
+struct Cx {
+    out: Printed,
+    now_ms: f64,
+    prune: bool,
+    quit: bool,
+}
+
+impl Expr {
+    /// Evaluates the expression on an entry, printing what its actions print; `None`
+    /// when a test cannot be decided exactly (a name beyond ASCII under `-iname`, a size
+    /// the tree does not record).
+    fn eval(&self, s: &Seen, cx: &mut Cx) -> Option<bool> {
+        let meta = || Meta::of(s.node);
+        Some(match self {
+            Expr::Name(g) => g.matches(s.name)?,
+            Expr::Path(g) => g.matches(s.shown)?,
+            Expr::Type(dir) => *dir == matches!(s.node, Node::Dir(_)),
+            Expr::Empty => match s.node {
+                Node::Dir(d) => d.children.is_empty(),
+                Node::File(f) => f.size? == 0,
+            },
+            // A directory's size is the one a tmpfs copy has (see `meta`).
+            Expr::Size(order, n, unit) => meta()?.size.div_ceil(*unit).cmp(n) == *order,
+            Expr::Const(b) => *b,
+            Expr::Print(end) => {
+                cx.out.stdout.push_str(s.shown);
+                cx.out.stdout.push(*end);
+                true
+            }
+            Expr::Printf(pieces) => {
+                let dir = matches!(s.node, Node::Dir(_));
+                let e = printf::Entry { shown: s.shown, start: s.start, depth: s.depth, meta: meta(), dir };
+                printf::print(pieces, &e, &mut cx.out.stdout)?;
+                true
+            }
+            Expr::Newer(t) => meta()?.mtime_ms > *t,
+            Expr::Age(order, n, unit) => {
+                (((cx.now_ms - meta()?.mtime_ms) / unit).floor().max(0.0) as u64).cmp(n) == *order
+            }
+            Expr::Links(order, n) => meta()?.links.cmp(n) == *order,
+            Expr::Executable => matches!(s.node, Node::Dir(_)),
+            Expr::Same(full) => s.full == full,
+            Expr::Prune => {
+                cx.prune = true;
+                true
+            }
+            Expr::Quit => {
+                cx.quit = true;
+                true
+            }
+            Expr::Delete => {
+                if s.shown == "." {
+                    return Some(true);
+                }
+                cx.out.fail(1, format!("find: cannot delete ‘{}’: Read-only file system\n", s.shown));
+                false
+            }
+            Expr::Not(e) => !e.eval(s, cx)?,
+            Expr::And(a, b) => a.eval(s, cx)? && !cx.quit && b.eval(s, cx)?,
+            Expr::Or(a, b) => a.eval(s, cx)? || (!cx.quit && b.eval(s, cx)?),
+        })
+    }
+}
+
+/// GNU find's options before the starting points: `-H`, `-L`, `-P` (no symbolic links
+/// here to follow) and `-O` levels; `-D` is left to just-bash.
+fn leading_options(args: &[String]) -> Result<usize, Unsupported> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        match a.as_str() {
+            "-H" | "-L" | "-P" => {}
+            o if o.starts_with("-O") && o[2..].bytes().all(|b| b.is_ascii_digit()) => {}
+            "-D" => return Err(no("find -D")),
+            _ => break,
+        }
+        i += 1;
+    }
+    Ok(i)
+}
+
+/// `find` over the listing; `Unsupported` when its output is not modelled here.
+pub(crate) fn find(args: &[String], place: Place, now_ms: f64) -> Result<Printed, Unsupported> {
+    let args = &args[leading_options(args)?..];
+    let start = args
+        .iter()
+        .position(|a| (a.starts_with('-') && a.len() > 1) || matches!(a.as_str(), "(" | ")" | "!"))
+        .unwrap_or(args.len());
+    let mut roots: Vec<&str> = args[..start].iter().map(String::as_str).collect();
+    if roots.is_empty() {
+        roots.push(".");
+    }
+    let w = match tokenize(&args[start..], place, now_ms) {
+        Ok(w) => w,
+        Err(stop) => return stop.answer(),
+    };
+    let mut parser = Parser { toks: w.toks.into_iter().peekable() };
+    let mut expr = if parser.toks.peek().is_none() { Expr::Const(true) } else { parser.or()? };
+    if parser.toks.next().is_some() {
+        return Err(no("this find expression"));
+    }
+    if !expr.has_action() {
+        expr = Expr::And(Box::new(expr), Box::new(Expr::Print('\n')));
+    }
+    let mut cx = Cx { out: Printed::default(), now_ms, prune: false, quit: false };
+    for root in roots {
+        if root.is_empty() {
+            return Err(no("an empty starting point"));
+        }
+        let full = path::resolve(place.cwd, root);
+        place.check(&full)?;
+        let Some(node) = place.listing.get(&full) else {
+            cx.out.fail(1, format!("find: ‘{root}’: No such file or directory\n"));
+            continue;
+        };
+        // The name a test sees: the last one, trailing slashes aside (`/` for `/`).
+        let trimmed = root.trim_end_matches('/');
+        let name = if trimmed.is_empty() { "/" } else { trimmed.rsplit('/').next().unwrap_or(trimmed) };
+        let walk = Walk {
+            expr: &expr,
+            max: w.max_depth.unwrap_or(usize::MAX),
+            min: w.min_depth.unwrap_or(0),
+            depth_first: w.depth_first,
+            place,
+            start: root,
+        };
+        walk.visit(&full, root, name, node, 0, &mut cx)?;
+        if cx.quit {
+            break;
+        }
+    }
+    Ok(cx.out)
+}
+
+struct Walk<'a> {
+    expr: &'a Expr,
+    max: usize,
+    min: usize,
+    depth_first: bool,
+    place: Place<'a>,
+    start: &'a str,
+}
+
+impl Walk<'_> {
+    /// Evaluates the expression on an entry: whether the walk may go below it.
+    fn check(&self, seen: &Seen, cx: &mut Cx) -> Result<bool, Unsupported> {
+        if seen.depth < self.min {
+            return Ok(true);
+        }
+        cx.prune = false;
+        self.expr.eval(seen, cx).ok_or_else(|| no("a test this page cannot answer exactly"))?;
+        Ok(!cx.prune || self.depth_first)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn visit(
+        &self,
+        full: &str,
+        shown: &str,
+        name: &str,
+        node: &Node,
+        depth: usize,
+        cx: &mut Cx,
+    ) -> Result<(), Unsupported> {
+        let seen = Seen { full, shown, name, node, start: self.start, depth };
+        if !self.depth_first && !self.check(&seen, cx)? {
+            return Ok(());
+        }
+        if let Node::Dir(d) = node {
+            if depth < self.max {
+                self.place.check_dir(full)?;
+                for (child, _) in byte_ordered(&d.children).iter() {
+                    if cx.quit {
+                        return Ok(());
+                    }
+                    let child_full = if full == "/" { format!("/{child}") } else { format!("{full}/{child}") };
+                    let child_shown =
+                        if shown.ends_with('/') { format!("{shown}{child}") } else { format!("{shown}/{child}") };
+                    let child_node = self.place.listing.get(&child_full).ok_or_else(|| no("a path that went away"))?;
+                    self.visit(&child_full, &child_shown, child, child_node, depth + 1, cx)?;
+                }
+            }
+        }
+        if self.depth_first && !cx.quit {
+            self.check(&seen, cx)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,303 @@
+//! `ls`'s command line, read as GNU `ls` reads it (`getopt_long`): short flags combine,
+//! a value is the rest of the word or the next one, long options may be shortened while
+//! unambiguous and take `=VALUE` (or the next word when required), `--` ends options.
+//! An option GNU rejects is its message and status 2; one whose output is not modelled
+//! here (columns, inodes, owners by number, security contexts, times other than the
+//! modification time) is left to just-bash.
+
+use crate::commands::{Printed, Stop, Unsupported};
+
+/// How entries are ordered (`--sort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Sort {
+    #[default]
+    Name,
+    None,
+    Time,
+    Size,
+    Extension,
+    Version,
+    Width,
+}
+
+/// `--time-style`: how `-l` prints a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum TimeStyle {
+    #[default]
+    Locale,
+    FullIso,
+    LongIso,
+    Iso,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Flags {
+    pub all: bool,
+    pub almost_all: bool,
+    pub recursive: bool,
+    pub reverse: bool,
+    pub directory: bool,
+    /// `-p`, `-F`, `--file-type`: a `/` after each directory's name.
+    pub slash: bool,
+    pub long: bool,
+    pub commas: bool,
+    pub no_owner: bool,
+    pub no_group: bool,
+    pub human: bool,
+    pub si: bool,
+    pub size: bool,
+    pub quote: bool,
+    pub zero: bool,
+    pub dirs_first: bool,
+    pub sort: Sort,
+    pub time_style: TimeStyle,
+    /// `-I`: names hidden whatever `-a` says; `--hide`: unless `-a` or `-A`.
+    pub ignore: Vec<crate::base::glob::Glob>,
+    pub hide: Vec<crate::base::glob::Glob>,
+}
+
+/// A `-I`/`--hide` pattern, a POSIX glob.
+fn glob(pattern: &str, ignore_case: bool) -> Result<crate::base::glob::Glob, Stop> {
+    crate::base::glob::Glob::fnmatch(pattern, ignore_case).map_err(|e| Stop::Delegate(e.into()))
+}
+
+fn usage(line: String) -> Stop {
+    Stop::Usage(Printed {
+        stdout: String::new(),
+        stderr: format!("{line}\nTry 'ls --help' for more information.\n"),
+        exit_code: 2,
+    })
+}
+
+fn delegate() -> Stop {
+    Stop::Delegate(Unsupported::new("this ls option is left to just-bash"))
+}
+
+/// Long options: name, whether it takes a value (`Some(true)` required, `Some(false)`
+/// optional), and the short option or action it stands for.
+const LONG: &[(&str, Option<bool>)] = &[
+    ("all", None),
+    ("almost-all", None),
+    ("author", None),
+    ("escape", None),
+    ("block-size", Some(true)),
+    ("ignore-backups", None),
+    ("color", Some(false)),
+    ("directory", None),
+    ("dired", None),
+    ("classify", Some(false)),
+    ("file-type", None),
+    ("format", Some(true)),
+    ("full-time", None),
+    ("group-directories-first", None),
+    ("no-group", None),
+    ("human-readable", None),
+    ("si", None),
+    ("dereference-command-line", None),
+    ("dereference-command-line-symlink-to-dir", None),
+    ("hide", Some(true)),
+    ("hyperlink", Some(false)),
+    ("indicator-style", Some(true)),
+    ("inode", None),
+    ("ignore", Some(true)),
+    ("kibibytes", None),
+    ("dereference", None),
+    ("numeric-uid-gid", None),
+    ("literal", None),
+    ("hide-control-chars", None),
+    ("show-control-chars", None),
+    ("quote-name", None),
+    ("quoting-style", Some(true)),
+    ("reverse", None),
+    ("recursive", None),
+    ("size", None),
+    ("sort", Some(true)),
+    ("time", Some(true)),
+    ("time-style", Some(true)),
+    ("tabsize", Some(true)),
+    ("width", Some(true)),
+    ("context", None),
+    ("zero", None),
+    ("help", None),
+    ("version", None),
+];
+
+/// The long option `word` (after `--`) names, as getopt_long resolves prefixes.
+fn long_option(word: &str) -> Result<(&'static str, Option<bool>), Stop> {
+    let name = word.split_once('=').map_or(word, |(n, _)| n);
+    if let Some(exact) = LONG.iter().find(|(n, _)| *n == name) {
+        return Ok(*exact);
+    }
+    let matches: Vec<_> = LONG.iter().filter(|(n, _)| n.starts_with(name)).collect();
+    match matches.as_slice() {
+        [one] => Ok(**one),
+        [] => Err(usage(format!("ls: unrecognized option '--{word}'"))),
+        _ => Err(delegate()),
+    }
+}
+
+/// Reads the command line: the flags and the operands.
+pub(crate) fn parse(args: &[String]) -> Result<(Flags, Vec<&str>), Stop> {
+    let mut f = Flags::default();
+    let mut paths = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        if a == "--" {
+            paths.extend(args[i..].iter().map(String::as_str));
+            break;
+        }
+        if let Some(word) = a.strip_prefix("--") {
+            let (name, takes) = long_option(word)?;
+            let value = match (word.split_once('='), takes) {
+                (Some((_, v)), Some(_)) => Some(v),
+                (Some(_), None) => return Err(usage(format!("ls: option '--{name}' doesn't allow an argument"))),
+                (None, Some(true)) => {
+                    let v = args.get(i).map(String::as_str);
+                    i += 1;
+                    Some(v.ok_or_else(|| usage(format!("ls: option '--{name}' requires an argument")))?)
+                }
+                (None, _) => None,
+            };
+            long(&mut f, name, value)?;
+            continue;
+        }
+        if a.len() < 2 || !a.starts_with('-') {
+            paths.push(a);
+            continue;
+        }
+        for (at, c) in a.char_indices().skip(1) {
+            if matches!(c, 'I' | 'T' | 'w') {
+                let rest = &a[at + 1..];
+                let v = if rest.is_empty() {
+                    i += 1;
+                    args.get(i - 1)
+                        .map(String::as_str)
+                        .ok_or_else(|| usage(format!("ls: option requires an argument -- '{c}'")))?
+                } else {
+                    rest
+                };
+                valued(&mut f, c, v)?;
+                break;
+            }
+            short(&mut f, c)?;
+        }
+    }
+    Ok((f, paths))
+}
+
+fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
+    match c {
+        // The last of -a and -A wins.
+        'a' => (f.all, f.almost_all) = (true, false),
+        'A' => (f.all, f.almost_all) = (false, true),
+        'R' => f.recursive = true,
+        'r' => f.reverse = true,
+        'd' => f.directory = true,
+        'p' | 'F' => f.slash = true,
+        'l' => (f.long, f.commas) = (true, false),
+        'g' => (f.long, f.no_owner, f.commas) = (true, true, false),
+        'o' => (f.long, f.no_group, f.commas) = (true, true, false),
+        'G' => f.no_group = true,
+        // GNU: "-1 has no effect after -l".
+        '1' => f.commas = false,
+        'm' => (f.long, f.commas) = (false, true),
+        'h' => f.human = true,
+        's' => f.size = true,
+        'k' => (f.human, f.si) = (false, false),
+        'Q' => f.quote = true,
+        'N' => f.quote = false,
+        't' => f.sort = Sort::Time,
+        'S' => f.sort = Sort::Size,
+        'U' => f.sort = Sort::None,
+        'X' => f.sort = Sort::Extension,
+        'v' => f.sort = Sort::Version,
+        'f' => (f.all, f.sort) = (true, Sort::None),
+        'B' => {
+            f.ignore.push(glob("*~", false)?);
+            f.ignore.push(glob(".*~", false)?);
+        }
+        // Escapes, literal names, dereferencing: the names and entries here need none.
+        'b' | 'q' | 'L' | 'H' => {}
+        'c' | 'u' | 'i' | 'n' | 'C' | 'x' | 'Z' | 'D' => return Err(delegate()),
+        _ => {
+            return Err(usage(format!("ls: invalid option -- '{c}'")));
+        }
+    }
+    Ok(())
+}
+
+fn valued(f: &mut Flags, c: char, v: &str) -> Result<(), Stop> {
+    match c {
+        'I' => f.ignore.push(glob(v, false)?),
+        // Tab stops and the line width shape columns, which are not printed off a terminal.
+        _ if v.parse::<u64>().is_ok() => {}
+        'T' => return Err(usage(format!("ls: invalid tab size: '{v}'"))),
+        _ => return Err(usage(format!("ls: invalid line width: '{v}'"))),
+    }
+    Ok(())
+}
+
+fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
+    let one = |c: char, f: &mut Flags| short(f, c);
+    match (name, value) {
+        ("all", _) => one('a', f)?,
+        ("almost-all", _) => one('A', f)?,
+        ("directory", _) => one('d', f)?,
+        ("recursive", _) => one('R', f)?,
+        ("reverse", _) => one('r', f)?,
+        ("human-readable", _) => one('h', f)?,
+        ("si", _) => (f.human, f.si) = (true, true),
+        ("size", _) => one('s', f)?,
+        ("kibibytes", _) => one('k', f)?,
+        ("no-group", _) => one('G', f)?,
+        ("ignore-backups", _) => one('B', f)?,
+        ("quote-name", _) => one('Q', f)?,
+        ("literal", _) => one('N', f)?,
+        ("zero", _) => f.zero = true,
+        ("group-directories-first", _) => f.dirs_first = true,
+        ("file-type", _) | ("classify", None | Some("always" | "yes" | "force")) => f.slash = true,
+        ("indicator-style", Some("slash" | "file-type" | "classify")) => f.slash = true,
+        ("indicator-style", Some("none")) => f.slash = false,
+        ("color", None | Some("never" | "no" | "none" | "auto" | "tty" | "if-tty")) => {}
+        ("hyperlink", None | Some("never" | "no" | "none" | "auto" | "tty" | "if-tty")) => {}
+        ("escape" | "hide-control-chars" | "show-control-chars" | "dereference", _) => {}
+        ("dereference-command-line" | "dereference-command-line-symlink-to-dir", _) => {}
+        ("ignore", Some(v)) => valued(f, 'I', v)?,
+        ("hide", Some(v)) => f.hide.push(glob(v, false)?),
+        ("tabsize", Some(v)) => valued(f, 'T', v)?,
+        ("width", Some(v)) => valued(f, 'w', v)?,
+        ("full-time", _) => (f.long, f.time_style) = (true, TimeStyle::FullIso),
+        ("time-style", Some(v)) => f.time_style = time_style(v)?,
+        ("sort", Some(v)) => f.sort = sort(v)?,
+        ("format", Some("long" | "verbose")) => one('l', f)?,
+        ("format", Some("single-column")) => one('1', f)?,
+        ("format", Some("commas")) => one('m', f)?,
+        _ => return Err(delegate()),
+    }
+    Ok(())
+}
+
+fn sort(v: &str) -> Result<Sort, Stop> {
+    Ok(match v {
+        "name" => Sort::Name,
+        "none" => Sort::None,
+        "time" => Sort::Time,
+        "size" => Sort::Size,
+        "extension" => Sort::Extension,
+        "version" => Sort::Version,
+        "width" => Sort::Width,
+        _ => return Err(delegate()),
+    })
+}
+
+fn time_style(v: &str) -> Result<TimeStyle, Stop> {
+    Ok(match v {
+        "full-iso" => TimeStyle::FullIso,
+        "long-iso" => TimeStyle::LongIso,
+        "iso" => TimeStyle::Iso,
+        "locale" => TimeStyle::Locale,
+        _ => return Err(delegate()),
+    })
+}

@@ -1,0 +1,164 @@
+//! The orders GNU `ls` sorts entries in: by name (code point order, which is byte order in
+//! `C.UTF-8`), newest first, largest first, by extension, by version (`filevercmp`) or
+//! by the name's width, each falling back on the name; and none at all (`-U`), which
+//! is the directory's own order, `.` and `..` first.
+
+use super::args::Sort;
+use std::cmp::Ordering;
+
+/// What an entry is sorted by.
+pub(crate) struct Key<'a> {
+    pub name: &'a str,
+    pub mtime_ms: f64,
+    pub size: u64,
+    pub dir: bool,
+}
+
+/// Sorts `items` as `ls` would with `sort`, `reverse` and `--group-directories-first`.
+pub(crate) fn sort<T>(items: &mut [T], key: impl Fn(&T) -> Key, how: Sort, reverse: bool, dirs_first: bool) {
+    if how == Sort::None {
+        return;
+    }
+    items.sort_by(|a, b| {
+        let (a, b) = (key(a), key(b));
+        let group = if dirs_first { b.dir.cmp(&a.dir) } else { Ordering::Equal };
+        let by = compare(&a, &b, how);
+        group.then(if reverse { by.reverse() } else { by })
+    });
+}
+
+fn compare(a: &Key, b: &Key, how: Sort) -> Ordering {
+    let names = || a.name.as_bytes().cmp(b.name.as_bytes());
+    match how {
+        Sort::Name | Sort::None => names(),
+        Sort::Time => b.mtime_ms.total_cmp(&a.mtime_ms).then_with(names),
+        Sort::Size => b.size.cmp(&a.size).then_with(names),
+        Sort::Extension => extension(a.name).cmp(extension(b.name)).then_with(names),
+        Sort::Version => version(a.name, b.name).then_with(names),
+        Sort::Width => a.name.chars().count().cmp(&b.name.chars().count()).then_with(names),
+    }
+}
+
+/// The extension `ls -X` sorts by: from the last `.`, or nothing.
+fn extension(name: &str) -> &[u8] {
+    name.rfind('.').map_or(b"", |at| &name.as_bytes()[at..])
+}
+
+/// GNU's `filevercmp`: `.` and `..` first, then hidden names, then the names without
+/// their suffix (`(\.[A-Za-z~][A-Za-z0-9~]*)*$`) compared as versions, then whole.
+pub(crate) fn version(a: &str, b: &str) -> Ordering {
+    let rank = |s: &str| match s {
+        "" => 0,
+        "." => 1,
+        ".." => 2,
+        _ if s.starts_with('.') => 3,
+        _ => 4,
+    };
+    let (ra, rb) = (rank(a), rank(b));
+    if ra != rb || ra < 3 {
+        return ra.cmp(&rb);
+    }
+    let skip = usize::from(ra == 3);
+    let (a, b) = (&a.as_bytes()[skip..], &b.as_bytes()[skip..]);
+    let (pa, pb) = (&a[..prefix_len(a)], &b[..prefix_len(b)]);
+    match verrevcmp(pa, pb) {
+        Ordering::Equal => verrevcmp(a, b),
+        o => o,
+    }
+}
+
+/// The length of `s` without its suffix (see [`version`]).
+fn prefix_len(s: &[u8]) -> usize {
+    let mut end = s.len();
+    let mut i = 0;
+    let mut suffix_start = None;
+    while i < s.len() {
+        if s[i] == b'.' && s.get(i + 1).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'~') {
+            suffix_start.get_or_insert(i);
+            i += 2;
+            while s.get(i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'~') {
+                i += 1;
+            }
+            continue;
+        }
+        suffix_start = None;
+        i += 1;
+    }
+    if let Some(start) = suffix_start {
+        end = start;
+    }
+    end
+}
+
+/// A character's weight between digit runs: letters first, `~` before everything.
+fn weight(c: Option<&u8>) -> i32 {
+    match c {
+        None => 0,
+        Some(c) if c.is_ascii_digit() => 0,
+        Some(c) if c.is_ascii_alphabetic() => i32::from(*c),
+        Some(b'~') => -1,
+        Some(c) => i32::from(*c) + 256,
+    }
+}
+
+/// Debian's version comparison: non-digit runs by weight, digit runs by value.
+fn verrevcmp(a: &[u8], b: &[u8]) -> Ordering {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        while (i < a.len() && !a[i].is_ascii_digit()) || (j < b.len() && !b[j].is_ascii_digit()) {
+            let (wa, wb) = (weight(a.get(i)), weight(b.get(j)));
+            if wa != wb {
+                return wa.cmp(&wb);
+            }
+            i += 1;
+            j += 1;
+        }
+        while a.get(i) == Some(&b'0') {
+            i += 1;
+        }
+        while b.get(j) == Some(&b'0') {
+            j += 1;
+        }
+        let mut first = Ordering::Equal;
+        while a.get(i).is_some_and(u8::is_ascii_digit) && b.get(j).is_some_and(u8::is_ascii_digit) {
+            if first == Ordering::Equal {
+                first = a[i].cmp(&b[j]);
+            }
+            i += 1;
+            j += 1;
+        }
+        if a.get(i).is_some_and(u8::is_ascii_digit) {
+            return Ordering::Greater;
+        }
+        if b.get(j).is_some_and(u8::is_ascii_digit) {
+            return Ordering::Less;
+        }
+        if first != Ordering::Equal {
+            return first;
+        }
+    }
+    Ordering::Equal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_sort_numbers_by_value() {
+        let mut names =
+            ["page-10.mdx", "page-2.mdx", "page-1.mdx", ".hidden", "a.md", "a-1.tar.gz", "a-1.10.md", "a-1.9.md"];
+        names.sort_by(|a, b| version(a, b).then(a.cmp(b)));
+        assert_eq!(
+            names,
+            [".hidden", "a.md", "a-1.tar.gz", "a-1.9.md", "a-1.10.md", "page-1.mdx", "page-2.mdx", "page-10.mdx"]
+        );
+    }
+
+    #[test]
+    fn extensions_then_names() {
+        let mut names = ["b.md", "a.mdx", "c", "a.md"];
+        names.sort_by(|a, b| extension(a).cmp(extension(b)).then(a.cmp(b)));
+        assert_eq!(names, ["c", "a.md", "b.md", "a.mdx"]);
+    }
+}
