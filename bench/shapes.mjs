@@ -128,7 +128,7 @@ async function measure(base, size) {
       annotateIndexMs: annotated.grepIndex.ms, editWritten: edit.grepIndex.written, editRecords: edit.grepIndex.records,
     };
     run.fact("grep index", index);
-    run.table("the grep index", ["", "ingested:", "annotated:"], [
+    run.table("index", ["", "ingested:", "annotated:"], [
       ["records", index.records.toLocaleString("en-US"), index.annotatedRecords.toLocaleString("en-US")],
       ["bytes (base64) / the pages' text", `${(index.bytes / 2 ** 20).toFixed(1)} MiB, ${Math.round((100 * index.bytes) / textBytes)} %`, `${(index.annotatedBytes / 2 ** 20).toFixed(1)} MiB, ${Math.round((100 * index.annotatedBytes) / textBytes)} %`],
       ["building and writing it", `${index.buildMs.toLocaleString("en-US")} ms of a ${index.ingestMs.toLocaleString("en-US")} ms ingest (${Math.round((100 * index.buildMs) / Math.max(1, index.ingestMs - index.buildMs))} % added)`, `${index.annotateIndexMs.toLocaleString("en-US")} ms of the annotation`],
