@@ -2,7 +2,8 @@
 //!
 //! The runner composes the pieces the way ripgrep's core composes matcher, searcher and
 //! printer: [`plan`](mod@plan) decides what the command reads, the
-//! [`coarse`] query asks Chroma which of those pages may match, the page
+//! grep index or the [`coarse`](crate::search::coarse) query says which of those pages may
+//! match ([`candidates`]), the page
 //! store loads the candidates in bulk, the matcher's fine check drops pages that cannot
 //! match after all, and the [`native`](crate::search::native) grep — or, outside what it models,
 //! just-bash's own command run by the host over the files that are left — does the
@@ -20,8 +21,6 @@ use crate::commands::Printed;
 use crate::fs::stats::{CommandStats, PlanKind};
 use crate::fs::{decode, DEV_NULL};
 use crate::pages::store::{PageRef, PrefetchError, Source, Within};
-use crate::search::coarse::{self, Found, SearchScope};
-use crate::search::indexed::{self, Indexed};
 use crate::search::job::{Job, Parsed};
 use crate::search::native::early_stop::EarlyStop;
 use crate::search::native::Native;
@@ -31,13 +30,11 @@ use crate::search::plan::MAX_PATTERN_BYTES;
 use crate::search::plan::{self, refusal, Context, Narrowing, Plan};
 use crate::search::view::{common_dir, SessionView};
 use crate::search::walk::{just_bash, Target};
+#[cfg(test)]
+use candidates::UNSCOPED_NOTE;
 use std::collections::HashSet;
 
-/// Why a search read its scope whole instead of asking Chroma which pages match.
-const UNSCOPED_NOTE: &str = "the session has hidden pages and the collection's chunks carry no access, so Chroma was not asked which pages match (its answer would depend on hidden text): the scope was read whole; run `chromafs annotate` on the collection to search it with one query";
-
-/// What a search narrowed by the grep index says it did.
-const INDEX_NOTE: &str = "the grep index chose the pages that may match: Chroma filtered no text";
+/// What a search narrowed by the grep index says when it reads its candidates as the command does.
 const INDEX_WIDE_NOTE: &str =
     "the grep index kept more pages than the cache holds: read ahead as the command reads, and checked there";
 
@@ -382,7 +379,7 @@ async fn narrow(
         })
         .collect();
     cs.scope = files.len() as u64;
-    let hits = match which_pages(view, &files, n, cs).await {
+    let hits = match candidates::which_pages(view, &files, n, cs).await {
         Ok(hits) => hits,
         Err(e) => {
             let all: Vec<String> = files.iter().map(|(p, _)| p.to_string()).collect();
@@ -435,59 +432,6 @@ async fn narrow(
     cs.searched =
         n.targets.iter().filter(|t| matches!(t, Target::File { path, .. } if kept.contains(path))).count() as u64;
     Ok(Some(kept))
-}
-
-/// Which of `files` may match, by their slugs: from the grep index when it can say, else
-/// from Chroma's coarse query; `None` when the search reads them all (the pattern matches
-/// most of them, or the session may not ask), or the coarse query's failure.
-async fn which_pages(
-    view: SessionView<'_>,
-    files: &[(&str, PageRef)],
-    n: &Narrowing,
-    cs: &mut CommandStats,
-) -> Result<Option<HashSet<String>>, String> {
-    let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
-    let before = view.requests();
-    let index_failed = match indexed::candidates(view, &slugs, &n.matcher.required).await {
-        Indexed::Pages(found) => {
-            cs.coarse_requests = view.requests() - before;
-            cs.index = true;
-            cs.note = Some(INDEX_NOTE.into());
-            return Ok(Some(found));
-        }
-        Indexed::Unused => None,
-        Indexed::Failed(e) => Some(e),
-    };
-    let Some(collection) = view.coarse() else {
-        // Chroma would answer for hidden chunks too: how many hits, how many pages of
-        // them, would tell the session about text it may not read. Read the scope instead.
-        cs.note = Some(UNSCOPED_NOTE.into());
-        return Ok(None);
-    };
-    let scope = SearchScope {
-        slugs: &slugs,
-        dir: view.chunks_have_dirs().then(|| {
-            view.chunk_dir(&common_dir(files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(path, _)| *path)))
-        }),
-        chunks: files.iter().filter(|(_, p)| chunk_slug(p).is_some()).map(|(_, p)| chunk_count(p)).sum(),
-    };
-    let found = coarse::candidates(collection, &scope, &n.matcher.filter).await;
-    cs.coarse_requests = view.requests() - before;
-    if let Some(e) = index_failed {
-        cs.note = Some(format!("the grep index did not read ({e}): Chroma was asked which pages match"));
-    }
-    match found {
-        Ok(Found::Pages { slugs, matches }) => {
-            cs.coarse_matches = matches as u64;
-            Ok(Some(slugs))
-        }
-        Ok(Found::MostOfScope { matches }) => {
-            cs.coarse_matches = matches as u64;
-            cs.note = Some("the pattern matches most of the scope: loaded whole and checked here".into());
-            Ok(None)
-        }
-        Err(e) => Err(e.to_string()),
-    }
 }
 
 /// A narrowed command line for just-bash: the arguments without the file operands, then
@@ -600,6 +544,7 @@ async fn fine_check<'a>(
     Ok(kept)
 }
 
+mod candidates;
 #[cfg(test)]
 mod tests;
 mod whole;
