@@ -15,7 +15,8 @@
 //! - [`search`] (grep, egrep, fgrep, rg: parse once, ask Chroma, load and check candidates,
 //!   print) and [`commands`] (ls, find, tree, du from the listing);
 //! - [`ingest`]: a folder of docs into a collection;
-//! - [`js`]: the JavaScript boundary, which only converts, and `fetch`;
+//! - [`js`]: the JavaScript boundary: conversions, `fetch`, and the entry points of the
+//!   ranked `search` and the writer;
 //! - around them: [`options`] (what `connect` accepts) and [`base`] (errors, paths, JSON,
 //!   keys, sorting, concurrency).
 

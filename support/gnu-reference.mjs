@@ -143,6 +143,42 @@ function mirrorRoot(dir, root, entries, children, time) {
   if (time !== undefined) utimesSync(dir, time / 1000, time / 1000);
 }
 
+/** Whether `stdout` is what `rg --json` prints: JSON Lines that end with its summary. */
+const isRgJson = (stdout) => /^\{"data":\{"elapsed_total".*"type":"summary"\}$/m.test(stdout);
+
+/**
+ * `rg --json`'s output with its `bytes_printed` counted again as printed without the
+ * copy's directory, which has been taken out of its paths: the bytes of each file's
+ * messages from its `begin` to its `end`, and their sum in the summary.
+ */
+function printedAgain(stdout) {
+  if (!isRgJson(stdout)) return stdout;
+  let file = 0;
+  let total = 0;
+  const lines = stdout.split("\n").map((line) => {
+    if (line.startsWith('{"type":"end"')) {
+      total += file;
+      line = line.replace(/"bytes_printed":\d+/, `"bytes_printed":${file}`);
+      file = 0;
+    } else if (line.startsWith('{"data":{"elapsed_total"')) {
+      line = line.replace(/"bytes_printed":\d+/, `"bytes_printed":${total}`);
+    } else if (line) {
+      file += Buffer.byteLength(line) + 1;
+    }
+    return line;
+  });
+  return lines.join("\n");
+}
+
+/**
+ * A result as it can be compared with another run's: `rg --json`'s elapsed times, the one
+ * part of its output that differs from run to run (ripgrep's own too), taken out.
+ */
+export function withoutTimes(r) {
+  if (!isRgJson(r.stdout)) return r;
+  return { ...r, stdout: r.stdout.replace(/"elapsed(_total)?":\{[^}]*\}/g, '"elapsed$1":{}') };
+}
+
 /**
  * Runs every line (see `rooted`) in one GNU bash over the copy, each from the copy's root
  * with no standard input: `[{ stdout, stderr, exitCode }]`, with the copy's directory
@@ -160,7 +196,7 @@ export function runReference(copy, lines) {
   execFileSync("bash", [path.join(work, "all.sh")], { stdio: "ignore" });
   const strip = (s) => ownersAsChromafs(s.split(copy.root).join(""));
   const out = lines.map((_, i) => ({
-    stdout: strip(readFileSync(path.join(work, `${i}.out`), "utf8")),
+    stdout: printedAgain(strip(readFileSync(path.join(work, `${i}.out`), "utf8"))),
     stderr: strip(readFileSync(path.join(work, `${i}.err`), "utf8")),
     exitCode: Number(readFileSync(path.join(work, `${i}.rc`), "utf8")),
   }));

@@ -1,7 +1,9 @@
 //! The JavaScript boundary: `ChromaFs` (just-bash's `IFileSystem`) and `ingest`.
 //!
-//! Only conversions live here — options in (read by [`crate::options`]), `Error`s with a
-//! `code`, `Date`s, plain objects and `Uint8Array`s out. Async methods return a `Promise`
+//! Mostly conversions — options in (read by [`crate::options`]), `Error`s with a `code`,
+//! `Date`s, plain objects and `Uint8Array`s out — beside the host's `fetch` and functions,
+//! and two entry points that run more than a conversion: the ranked `search` command and
+//! `fs.search()` (`ranked`), and the writer (`ingest`). Async methods return a `Promise`
 //! over a clone of the shared state, so just-bash may call them concurrently (grep reads
 //! 50 files at once).
 

@@ -48,7 +48,6 @@ pub(crate) struct GrepArgs {
     /// operand); `-f` files add theirs.
     pub pattern: Option<String>,
     pub pattern_files: Vec<String>,
-    pub exclude_from: Vec<String>,
     /// How the output looks and which files are walked, for the native printer.
     pub output: GrepOutput,
     /// Indices into the argument list of the file operands.
@@ -81,6 +80,16 @@ pub(crate) enum Directories {
     Skip,
 }
 
+/// A filter of the names of the files grep reads.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum NameFilter {
+    Include(String),
+    Exclude(String),
+    /// `--exclude-from`: a file of globs, each an `--exclude`, until the runner reads it
+    /// (see [`crate::search::native::pattern_files::read_first`]).
+    ExcludeFrom(String),
+}
+
 /// grep's options that shape its output and its walk.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct GrepOutput {
@@ -98,8 +107,8 @@ pub(crate) struct GrepOutput {
     pub before: Option<u64>,
     pub after: Option<u64>,
     pub context: Option<u64>,
-    pub include: Vec<String>,
-    pub exclude: Vec<String>,
+    /// `--include`, `--exclude` and `--exclude-from`, in command-line order.
+    pub names: Vec<NameFilter>,
     pub exclude_dir: Vec<String>,
     pub byte_offset: bool,
     pub initial_tab: bool,
@@ -246,7 +255,11 @@ const RG_UNSAFE: &[&str] = &[
 #[derive(Debug, Default)]
 pub(crate) struct RgArgs {
     pub patterns: Vec<String>,
-    pub pattern_files: usize,
+    /// `-f` files as typed, in order, until the runner reads them (see
+    /// [`crate::search::native::pattern_files`]) and adds their patterns to `patterns`.
+    pub pattern_files: Vec<String>,
+    /// The `-f` files' patterns are in `patterns`.
+    pub patterns_read: bool,
     /// Indices into the argument list of the path operands.
     pub paths: Vec<usize>,
     pub fixed: bool,
@@ -314,6 +327,8 @@ pub(crate) struct RgOutput {
     pub vimgrep: bool,
     /// `-b`: the byte offset of each line (or `-o` match).
     pub byte_offset: bool,
+    /// `--json`: JSON Lines messages (see [`Mode`]).
+    pub json: bool,
     /// The first option whose output is not modelled natively.
     pub unmodelled: Option<String>,
 }
@@ -328,6 +343,8 @@ enum Mode {
     Files,
     /// `--type-list`: its file types, nothing searched.
     TypeList,
+    /// `--json`: every match as a JSON message.
+    Json,
 }
 
 impl RgOutput {
@@ -338,6 +355,7 @@ impl RgOutput {
         self.files_without_match = matches!(m, Mode::FilesWithoutMatch);
         self.files = matches!(m, Mode::Files);
         self.type_list = matches!(m, Mode::TypeList);
+        self.json = matches!(m, Mode::Json);
     }
 
     fn unmodelled(&mut self, what: &str) {
@@ -391,6 +409,7 @@ impl RgOutput {
             "--no-column" => o.column = false,
             "--vimgrep" => (o.vimgrep, o.column) = (true, true),
             "b" | "--byte-offset" => o.byte_offset = true,
+            "--json" => o.mode(Mode::Json),
             "u" | "--unrestricted" if o.hidden => o.binary = true,
             "u" | "--unrestricted" if o.no_ignore => o.hidden = true,
             "u" | "--unrestricted" => o.no_ignore = true,
@@ -410,7 +429,7 @@ impl RgOutput {
             "T" | "type-not" => self.types_not.push(v),
             "m" | "max-count" => self.max_count = Some(self.number("-m", &v)),
             "d" | "max-depth" => self.max_depth = Some(self.number("--max-depth", &v).min(usize::MAX as u64) as usize),
-            "j" | "threads" | "e" | "regexp" | "colors" => {}
+            "j" | "threads" | "e" | "regexp" | "f" | "file" | "colors" => {}
             // Without a terminal, only `always` and `ansi` colour the output.
             "color" if !matches!(v.as_str(), "always" | "ansi") => {}
             other => self.unmodelled(&if other.len() == 1 { format!("-{other}") } else { format!("--{other}") }),
@@ -428,7 +447,7 @@ pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
     while i < args.len() {
         let a = args[i].as_str();
         if !(a.starts_with('-') && a != "-") {
-            if positional.is_none() && r.patterns.is_empty() && r.pattern_files == 0 {
+            if positional.is_none() && r.patterns.is_empty() && r.pattern_files.is_empty() {
                 positional = Some(i);
             } else {
                 r.paths.push(i);
@@ -535,10 +554,7 @@ impl RgArgs {
         self.output.value(name, v.clone());
         match name {
             "e" | "regexp" => self.patterns.push(v),
-            "f" | "file" => {
-                self.pattern_files += 1;
-                self.flag_unsafe(spelled);
-            }
+            "f" | "file" => self.pattern_files.push(v),
             // Pattern files, depth limits, size limits, ignore files and preprocessors all
             // change what is searched in ways the plan does not model.
             "d" | "max-depth" | "max-filesize" | "ignore-file" | "pre" | "pre-glob" => self.flag_unsafe(spelled),

@@ -16,6 +16,8 @@ use crate::base::path;
 use crate::commands::Place;
 use crate::search::args::GrepArgs;
 use crate::search::job::{Job, Parsed};
+use crate::search::native::pattern_files;
+use crate::search::pattern::engine::Tool;
 use crate::search::pattern::filter::Chunking;
 use crate::search::pattern::matcher::{Matcher, Query};
 use crate::search::pattern::rewrite::Dialect;
@@ -89,17 +91,6 @@ pub(crate) struct Narrowing {
     pub keep_many: bool,
 }
 
-fn split_pattern_file(content: &str) -> Vec<String> {
-    if content.is_empty() {
-        return Vec::new();
-    }
-    let mut lines: Vec<String> = content.split('\n').map(String::from).collect();
-    if lines.last().is_some_and(String::is_empty) {
-        lines.pop();
-    }
-    lines
-}
-
 /// Why grep's flags need every file in scope, if they do.
 fn grep_needs_every_file(g: &GrepArgs) -> Option<&'static str> {
     Some(if g.invert {
@@ -110,6 +101,8 @@ fn grep_needs_every_file(g: &GrepArgs) -> Option<&'static str> {
         "-L lists the files without a match"
     } else if !g.output.exclude_dir.is_empty() {
         "--exclude-dir changes the walk"
+    } else if g.output.null_data {
+        "-z: a line may span newlines, which the coarse filter and the fine check do not model"
     } else if !g.recursive {
         "not recursive: the named files are read"
     } else {
@@ -144,7 +137,7 @@ fn plan_grep(job: &Job, g: &GrepArgs, cx: Context, pattern_files: Option<&[Strin
                 return Plan::ReadPatternFiles(g.pattern_files.clone())
             }
             None => return prefetch("patterns come from stdin"),
-            Some(contents) => contents.iter().for_each(|c| patterns.extend(split_pattern_file(c))),
+            Some(contents) => contents.iter().for_each(|c| patterns.extend(pattern_files::split(c, Tool::Gnu))),
         }
     }
     if let Some(refused) = too_long(patterns.iter()) {
@@ -184,6 +177,9 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
     }
     let operands = job.operands();
     let prefetch = |why: String| Plan::Prefetch { files: rg_read_set(cx.listing, cx.cwd, &operands), why };
+    if !r.pattern_files.is_empty() && !r.patterns_read {
+        return prefetch("rg -f: the pattern files could not be read first".into());
+    }
     if let Some(flag) = &r.unsafe_flag {
         return prefetch(format!("rg {flag} is not narrowed"));
     }

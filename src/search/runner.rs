@@ -23,7 +23,7 @@ use crate::fs::{decode, DEV_NULL};
 use crate::pages::store::{PageRef, PrefetchError, Source, Within};
 use crate::search::job::{Job, Parsed};
 use crate::search::native::early_stop::EarlyStop;
-use crate::search::native::Native;
+use crate::search::native::{pattern_files, Native};
 use crate::search::pattern::matcher::Matcher;
 #[cfg(test)]
 use crate::search::plan::MAX_PATTERN_BYTES;
@@ -96,6 +96,12 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
     }
     let mut job = Job::parse(name, args);
     job.stdin = stdin;
+    if view.native_commands() {
+        if let Err(printed) = pattern_files::read_first(view, &mut job, &cwd).await {
+            cs.native = true;
+            return Searched { outcome: Outcome::Printed(printed), stats: cs, failure: None };
+        }
+    }
     // Prepared once, over the whole scope: a narrowing only takes files away from it.
     let native = (view.native_commands() && refusal(&job.args).is_none())
         .then(|| Native::prepare(&job, view.place(&cwd), stdin_empty).map_err(|why| why.0));

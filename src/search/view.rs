@@ -208,6 +208,11 @@ impl<'a> SessionView<'a> {
         self.fs.requests_left()
     }
 
+    /// Milliseconds on the session's clock.
+    pub(crate) fn now_ms(&self) -> f64 {
+        self.fs.now_ms()
+    }
+
     /// Requests the session has sent so far.
     pub(crate) fn requests(&self) -> u64 {
         self.fs.requests()

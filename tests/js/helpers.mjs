@@ -28,7 +28,7 @@ export function corpora(test, what) {
 }
 export { referenceFs } from "../../support/reference.mjs";
 import { referenceFs } from "../../support/reference.mjs";
-import { gnuReference, gnuToolsMissing } from "../../support/gnu-reference.mjs";
+import { gnuReference, gnuToolsMissing, withoutTimes } from "../../support/gnu-reference.mjs";
 export { gnuToolsMissing } from "../../support/gnu-reference.mjs";
 export { freePort } from "../../support/ports.mjs";
 
@@ -202,6 +202,7 @@ export async function sameOutput(ours, ref, cmd, fs) {
   // how many files it reads (and reports on) depends on timing: its messages are the
   // first of those it would print reading all, and so are chromafs's.
   const stopsEarly = which === "gnu" && /\|\s*head\b/.test(cmd);
+  [a, expected] = [withoutTimes(a), withoutTimes(expected)];
   const [mine, theirs] = [a.stderr, expected.stderr].map((s) => s.split("\n").filter(Boolean));
   const prefix = (p, of) => p.every((l, i) => of[i] === l);
   const messages = stopsEarly && (prefix(mine, theirs) || prefix(theirs, mine));

@@ -4,7 +4,7 @@
 //! for context, and the same usage errors in the same words. Every option of
 //! `grep --help` is read; what the rest of the search does with each is its business.
 
-use super::{BinaryFiles, Directories, GrepArgs};
+use super::{BinaryFiles, Directories, GrepArgs, NameFilter};
 
 /// Whether a long option takes a value.
 #[derive(Clone, Copy, PartialEq)]
@@ -176,9 +176,9 @@ impl GrepArgs {
             }
             ('D', _) if !matches!(v, "read" | "skip") => return Err("grep: unknown devices method\n".into()),
             ('r' | 'R', _) => o.directories = Directories::Recurse,
-            (_, "include") => o.include.push(v.to_string()),
-            (_, "exclude") => o.exclude.push(v.to_string()),
-            (_, "exclude-from") => self.exclude_from.push(v.to_string()),
+            (_, "include") => o.names.push(NameFilter::Include(v.to_string())),
+            (_, "exclude") => o.names.push(NameFilter::Exclude(v.to_string())),
+            (_, "exclude-from") => o.names.push(NameFilter::ExcludeFrom(v.to_string())),
             (_, "exclude-dir") => o.exclude_dir.push(v.to_string()),
             ('L', _) => (self.files_without_match, o.files_with_matches) = (true, false),
             ('l', _) => (self.files_without_match, o.files_with_matches) = (false, true),

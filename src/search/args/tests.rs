@@ -77,7 +77,12 @@ fn rg_column_vimgrep_and_byte_offset() {
     assert!(o.column && !o.vimgrep);
     let o = parse_rg(&s(&["--vimgrep", "--no-column", "-b", "x"])).output;
     assert!(o.vimgrep && !o.column && o.byte_offset && o.unmodelled.is_none());
-    assert_eq!(parse_rg(&s(&["--json", "x"])).output.unmodelled.as_deref(), Some("--json"));
+    let r = parse_rg(&s(&["--json", "x"]));
+    assert!(r.output.json && r.output.unmodelled.is_none());
+    assert_eq!(r.unsafe_flag.as_deref(), Some("--json"), "its figures count every file in scope: never narrowed");
+    assert!(!parse_rg(&s(&["--json", "-c", "x"])).output.json, "the last of the modes wins");
+    let r = parse_rg(&s(&["--files", "--json", "x"]));
+    assert!(r.output.json && !r.files_only && r.patterns == ["x"], "--json after --files searches");
 }
 
 #[test]
@@ -103,6 +108,9 @@ fn rg_names_the_option_it_cannot_model() {
     assert_eq!(parse_rg(&s(&["-v", "x", "/"])).unsafe_flag.as_deref(), Some("-v"));
     assert_eq!(parse_rg(&s(&["--hidden", "-v", "x"])).unsafe_flag.as_deref(), Some("--hidden"));
     assert_eq!(parse_rg(&s(&["--max-depth=2", "x"])).unsafe_flag.as_deref(), Some("--max-depth"));
-    assert_eq!(parse_rg(&s(&["-f", "pats", "/"])).unsafe_flag.as_deref(), Some("-f"));
+    let f = parse_rg(&s(&["-f", "pats", "--file=more", "/"]));
+    assert_eq!(f.unsafe_flag, None, "-f files are read before the plan");
+    assert_eq!(f.pattern_files, s(&["pats", "more"]));
+    assert_eq!(f.paths, [3]);
     assert_eq!(parse_rg(&s(&["-n", "x", "/"])).unsafe_flag, None);
 }

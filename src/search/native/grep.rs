@@ -19,7 +19,7 @@ use crate::base::path;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
-use crate::search::args::{self, BinaryFiles, Directories, GrepArgs};
+use crate::search::args::{self, BinaryFiles, Directories, GrepArgs, NameFilter};
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{Engine, Flags, Tool};
 use crate::search::pattern::gnu;
@@ -98,7 +98,10 @@ fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
         line: g.line_regexp,
         tool: Tool::Gnu,
     };
-    let engine = Engine::new(patterns, flags)?;
+    let engine = match g.output.null_data {
+        true => Engine::for_null_data(patterns, flags)?,
+        false => Engine::new(patterns, flags)?,
+    };
     if g.output.only_matching && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
@@ -115,42 +118,25 @@ fn glob_matches(glob: &str, name: &str) -> Result<bool, Unsupported> {
 /// Whether `--include`/`--exclude` let grep read a file named `shown`: the last glob
 /// that matches its name decides, and with no match a file is read unless the first
 /// glob given is an `--include`.
-fn selected(args: &[String], shown: &str) -> Result<bool, Unsupported> {
+fn selected(g: &GrepArgs, shown: &str) -> Result<bool, Unsupported> {
     let base = match shown.rsplit('/').next() {
         Some("") | None => shown,
         Some(b) => b,
     };
     let mut read: Option<bool> = None;
     let mut first_include = None;
-    for (include, glob) in filters(args) {
+    for filter in &g.output.names {
+        let (include, glob) = match filter {
+            NameFilter::Include(glob) => (true, glob),
+            NameFilter::Exclude(glob) => (false, glob),
+            NameFilter::ExcludeFrom(_) => return Err(Unsupported::new("--exclude-from files not read first")),
+        };
         first_include.get_or_insert(include);
         if glob_matches(glob, base)? {
             read = Some(include);
         }
     }
     Ok(read.unwrap_or(first_include != Some(true)))
-}
-
-/// The `--include` (true) and `--exclude` (false) globs of a command line, in order.
-fn filters(args: &[String]) -> impl Iterator<Item = (bool, &str)> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        if a == "--" {
-            break;
-        }
-        for (name, include) in [("--include", true), ("--exclude", false)] {
-            if let Some(v) = a.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
-                out.push((include, v));
-            } else if a == name && i + 1 < args.len() {
-                out.push((include, args[i + 1].as_str()));
-                i += 1;
-            }
-        }
-        i += 1;
-    }
-    out.into_iter()
 }
 
 /// Whether `--exclude-dir` stops grep's walk from `op` before it reaches the file
@@ -193,7 +179,7 @@ fn recursive_inputs(job: &Job, place: Place, walked: &[Walked]) -> Result<Vec<In
         for t in targets.iter().cloned() {
             match t {
                 Target::File { shown, path }
-                    if selected(&job.args, &shown)? && !under_excluded_dir(g, op, &shown, &path, place)? =>
+                    if selected(g, &shown)? && !under_excluded_dir(g, op, &shown, &path, place)? =>
                 {
                     inputs.push(Input::File { shown, path })
                 }
@@ -228,7 +214,7 @@ fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>
                 None => Input::Missing(shown),
             }
         };
-        if matches!(input, Input::File { .. }) && !selected(&job.args, op)? {
+        if matches!(input, Input::File { .. }) && !selected(g, op)? {
             continue;
         }
         inputs.push(input);
@@ -239,12 +225,6 @@ fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>
 /// Refuses what is not modelled here.
 fn modelled(g: &GrepArgs) -> Result<(), Unsupported> {
     let o = &g.output;
-    if !g.exclude_from.is_empty() {
-        return Err(Unsupported::new("--exclude-from is left to just-bash"));
-    }
-    if o.null_data {
-        return Err(Unsupported::new("-z is left to just-bash"));
-    }
     if o.color {
         return Err(Unsupported::new("--color=always is left to just-bash"));
     }
@@ -345,6 +325,7 @@ impl NativeGrep {
             align: o.initial_tab.then(|| printer::align_width(size, o.line_numbers)),
             column: false,
             per_match: false,
+            null_data: o.null_data,
         }
     }
 
@@ -364,10 +345,11 @@ impl NativeGrep {
             (Some(engine), _) => engine,
             (None, None) => {
                 let g = &self.g;
-                let (mut patterns, used) = match pattern_files::read(view, &self.cwd, &g.pattern_files, stdin).await? {
-                    pattern_files::Read::Patterns(patterns, used) => (patterns, used),
-                    pattern_files::Read::Error(e) => return Some(usage(format!("{}{e}", g.warnings))),
-                };
+                let (mut patterns, used) =
+                    match pattern_files::read(view, &self.cwd, &g.pattern_files, stdin, Tool::Gnu).await? {
+                        pattern_files::Read::Patterns(patterns, used) => (patterns, used),
+                        pattern_files::Read::Error(e) => return Some(usage(format!("{}{e}", g.warnings))),
+                    };
                 if used {
                     stdin = "";
                 }
@@ -444,7 +426,8 @@ impl NativeGrep {
             if !engine.exact_on(&content) {
                 return None;
             }
-            let binary = o.binary != BinaryFiles::Text && is_binary(&content).ok()?;
+            // Under -z a NUL ends a line: it does not make a file binary.
+            let binary = o.binary != BinaryFiles::Text && !o.null_data && is_binary(&content).ok()?;
             // In a binary file GNU grep takes a NUL for the end of a line.
             let lines_of_binary;
             let content: &str = match (binary, o.binary) {
@@ -461,7 +444,7 @@ impl NativeGrep {
             let hide_lines = binary && !names_only && !self.g.count;
             let out = if names_only || hide_lines { &mut scratch } else { &mut stdout };
             let matched = if names_only && !self.g.invert {
-                max_allows(o.max_count) && printer::any_match(content, engine)
+                max_allows(o.max_count) && printer::any_match(content, engine, o.null_data)
             } else {
                 printer::search(content, engine, &opts, out, &mut groups)
             };

@@ -7,6 +7,7 @@
 
 pub(crate) mod early_stop;
 pub(crate) mod grep;
+mod json;
 pub(crate) mod page;
 pub(crate) mod pattern_files;
 pub(crate) mod printer;

@@ -1,6 +1,6 @@
-//! grep's `-f FILE`: patterns read from files, as GNU grep reads them.
+//! grep's and rg's `-f FILE`: patterns read from files, as GNU grep and ripgrep read them.
 //!
-//! Each file gives one pattern a line (a last newline ends the last one; an empty file
+//! Each file gives one pattern a line (ripgrep also takes a `\r` off a line's end) (a last newline ends the last one; an empty file
 //! gives none, and a grep with no pattern at all selects no line — it then reads nothing
 //! and prints nothing, not even counts, unless it lists files without a match — or under
 //! `-v` every line). `-f -` reads standard input, which is then used up: a second `-f -`, or the
@@ -11,7 +11,11 @@
 
 use crate::base::error::Errno;
 use crate::base::path;
+use crate::commands::Printed;
 use crate::fs::{decode, DEV_NULL};
+use crate::search::args::NameFilter;
+use crate::search::job::{Job, Parsed};
+use crate::search::pattern::engine::Tool;
 use crate::search::view::SessionView;
 use crate::tree::listing::Node;
 
@@ -23,24 +27,43 @@ pub(crate) enum Read {
     Error(String),
 }
 
-/// A pattern file's lines, as grep splits it.
-pub(crate) fn split(content: &str) -> Vec<String> {
+/// A pattern file's lines, as `tool` splits it.
+pub(crate) fn split(content: &str, tool: Tool) -> Vec<String> {
     if content.is_empty() {
         return Vec::new();
     }
     let body = content.strip_suffix('\n').unwrap_or(content);
-    body.split('\n').map(String::from).collect()
+    let line = |l: &str| match tool {
+        Tool::Gnu => l.to_string(),
+        Tool::Rg => l.strip_suffix('\r').unwrap_or(l).to_string(),
+    };
+    body.split('\n').map(line).collect()
 }
 
-/// Reads every file of `files` (as typed) from `cwd`; `stdin` is standard input's text.
-/// `None`: a read failed for a reason grep would not report (the database or network),
-/// which the command's just-bash run reports instead.
-pub(crate) async fn read(view: SessionView<'_>, cwd: &str, files: &[String], stdin: &str) -> Option<Read> {
+/// What `tool` prints when it cannot read the pattern file `f`.
+fn cannot_read(tool: Tool, f: &str, directory: bool) -> String {
+    match (tool, directory) {
+        (Tool::Gnu, true) => format!("grep: {f}: Is a directory\n"),
+        (Tool::Gnu, false) => format!("grep: {f}: No such file or directory\n"),
+        (Tool::Rg, true) => format!("rg: {f}:Is a directory (os error 21)\n"),
+        (Tool::Rg, false) => format!("rg: {f}: No such file or directory (os error 2)\n"),
+    }
+}
+
+/// Reads every file of `files` (as typed) from `cwd`, as `tool` does; `stdin` is standard
+/// input's text. `None`: a read failed for a reason the tool would not report (the
+/// database or network), which the command's just-bash run reports instead.
+pub(crate) async fn read(view: SessionView<'_>, cwd: &str, files: &[String], stdin: &str, tool: Tool) -> Option<Read> {
     let (mut patterns, mut stdin_used) = (Vec::new(), false);
     for f in files {
         if f == "-" {
-            if !stdin_used {
-                patterns.extend(split(stdin));
+            match (stdin_used, tool) {
+                (false, _) => patterns.extend(split(stdin, tool)),
+                (true, Tool::Gnu) => {}
+                (true, Tool::Rg) => {
+                    let consumed = "rg: error reading -f/--file from stdin: stdin has already been consumed\n";
+                    return Some(Read::Error(consumed.into()));
+                }
             }
             stdin_used = true;
             continue;
@@ -50,17 +73,100 @@ pub(crate) async fn read(view: SessionView<'_>, cwd: &str, files: &[String], std
             continue;
         }
         if matches!(view.place(cwd).listing.get(&full), Some(Node::Dir(_))) {
-            return Some(Read::Error(format!("grep: {f}: Is a directory\n")));
+            return Some(Read::Error(cannot_read(tool, f, true)));
         }
         match view.read(&full).await {
-            Ok(bytes) => patterns.extend(split(&decode(&bytes, None))),
+            Ok(bytes) => patterns.extend(split(&decode(&bytes, None), tool)),
             Err(e) if matches!(e.errno, Errno::Enoent | Errno::Enotdir) => {
-                return Some(Read::Error(format!("grep: {f}: No such file or directory\n")))
+                return Some(Read::Error(cannot_read(tool, f, false)))
             }
             Err(_) => return None,
         }
     }
     Some(Read::Patterns(patterns, stdin_used))
+}
+
+/// What a command reads before anything else, read before it is planned: rg's `-f` files
+/// (ripgrep reads them before it searches) and grep's `--exclude-from` files (GNU grep
+/// reads them as it reads its options). `Err`: what the command prints instead of
+/// searching (a file it cannot read; rg with no pattern at all, which searches nothing).
+/// A file that cannot be read here for another reason (standard input not passed, a
+/// failure of the database) stays unread: the command is then not narrowed, and runs in
+/// just-bash (rg) or reports the failure (grep).
+pub(crate) async fn read_first(view: SessionView<'_>, job: &mut Job, cwd: &str) -> Result<(), Printed> {
+    let stdin = job.stdin.as_deref();
+    match &mut job.parsed {
+        Parsed::Rg(r) if !r.pattern_files.is_empty() => {
+            if r.pattern_files.iter().any(|f| f == "-") && stdin.is_none() {
+                return Ok(());
+            }
+            let patterns = match read(view, cwd, &r.pattern_files, stdin.unwrap_or_default(), Tool::Rg).await {
+                None => return Ok(()),
+                Some(Read::Error(stderr)) => return Err(failed(stderr)),
+                Some(Read::Patterns(patterns, _)) => patterns,
+            };
+            r.patterns.extend(patterns);
+            r.patterns_read = true;
+            if r.patterns.is_empty() && !r.output.invert {
+                return Err(Printed { stdout: String::new(), stderr: String::new(), exit_code: 1 });
+            }
+            job.patterns = r.patterns.clone();
+        }
+        Parsed::Grep(g) => {
+            let mut names = Vec::with_capacity(g.output.names.len());
+            for filter in std::mem::take(&mut g.output.names) {
+                let NameFilter::ExcludeFrom(file) = filter else {
+                    names.push(filter);
+                    continue;
+                };
+                let text = match (file == "-", stdin) {
+                    (true, Some(text)) => text.to_string(),
+                    (true, None) => {
+                        names.push(NameFilter::ExcludeFrom(file));
+                        continue;
+                    }
+                    (false, _) => match read_file(view, cwd, &file).await {
+                        Ok(text) => text,
+                        Err(why) => return Err(failed(format!("{}grep: {file}: {why}\n", g.warnings))),
+                    },
+                };
+                names.extend(exclude_globs(&text).map(NameFilter::Exclude));
+            }
+            g.output.names = names;
+        }
+        Parsed::Rg(_) => {}
+    }
+    Ok(())
+}
+
+/// A file's text, or why it cannot be read in the words of `strerror`.
+async fn read_file(view: SessionView<'_>, cwd: &str, file: &str) -> Result<String, &'static str> {
+    let full = path::resolve(cwd, file);
+    if full == DEV_NULL {
+        return Ok(String::new());
+    }
+    if matches!(view.place(cwd).listing.get(&full), Some(Node::Dir(_))) {
+        return Err("Is a directory");
+    }
+    match view.read(&full).await {
+        Ok(bytes) => Ok(decode(&bytes, None)),
+        Err(e) if matches!(e.errno, Errno::Enoent | Errno::Enotdir) => Err("No such file or directory"),
+        Err(_) => Err("Input/output error"),
+    }
+}
+
+/// The globs of an `--exclude-from` file, as GNU grep reads them: one a line, with the
+/// white space at its end taken off, and lines left empty skipped.
+fn exclude_globs(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split('\n')
+        .map(|l| l.trim_end_matches([' ', '\t', '\r', '\x0b', '\x0c']))
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+}
+
+/// What a command prints when it cannot start: `stderr`, status 2.
+fn failed(stderr: String) -> Printed {
+    Printed { stdout: String::new(), stderr, exit_code: 2 }
 }
 
 #[cfg(test)]
@@ -69,10 +175,19 @@ mod tests {
 
     #[test]
     fn a_pattern_file_is_one_pattern_a_line() {
-        assert_eq!(split("a\nb\n"), ["a", "b"]);
-        assert_eq!(split("a\nb"), ["a", "b"], "the last line needs no newline");
-        assert!(split("").is_empty(), "an empty file gives no pattern");
-        assert_eq!(split("\n"), [""], "an empty line is a pattern that matches every line");
-        assert_eq!(split("a\n\n"), ["a", ""]);
+        let gnu = |s| split(s, Tool::Gnu);
+        assert_eq!(gnu("a\nb\n"), ["a", "b"]);
+        assert_eq!(gnu("a\nb"), ["a", "b"], "the last line needs no newline");
+        assert!(gnu("").is_empty(), "an empty file gives no pattern");
+        assert_eq!(gnu("\n"), [""], "an empty line is a pattern that matches every line");
+        assert_eq!(gnu("a\n\n"), ["a", ""]);
+        assert_eq!(gnu("a\r\n"), ["a\r"], "grep keeps a carriage return");
+        assert_eq!(split("a\r\nb\rc\n", Tool::Rg), ["a", "b\rc"], "ripgrep takes one off a line's end");
+    }
+
+    #[test]
+    fn an_exclude_file_is_one_glob_a_line_without_trailing_space() {
+        let globs: Vec<String> = exclude_globs("*.md  \n\n  \n a b\t\n*.txt").collect();
+        assert_eq!(globs, ["*.md", " a b", "*.txt"]);
     }
 }

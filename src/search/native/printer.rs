@@ -40,6 +40,19 @@ pub(crate) struct Options<'a> {
     pub column: bool,
     /// rg `--vimgrep`: a selected line printed once for each match in it, with its column.
     pub per_match: bool,
+    /// grep `-z`: lines end in NUL, read and printed.
+    pub null_data: bool,
+}
+
+impl Options<'_> {
+    /// The byte that ends a line.
+    fn eol(&self) -> u8 {
+        if self.null_data {
+            0
+        } else {
+            b'\n'
+        }
+    }
 }
 
 /// What the files printed so far leave for the next: whether a context group has been
@@ -50,13 +63,14 @@ pub(crate) struct Groups {
 }
 
 /// Whether `content` holds a line `engine` matches, as [`search`] would say, without
-/// printing anything (for `-l`, `-L` and `-q`, which only need to know).
-pub(crate) fn any_match(content: &str, engine: &Engine) -> bool {
+/// printing anything (for `-l`, `-L` and `-q`, which only need to know). `null_data`:
+/// lines end in NUL (grep `-z`).
+pub(crate) fn any_match(content: &str, engine: &Engine, null_data: bool) -> bool {
     let folded = engine.folds().then(|| content.to_ascii_lowercase());
-    match engine.any_line(content, folded.as_deref().unwrap_or(content)) {
+    match engine.any_line(content, folded.as_deref().unwrap_or(content)).filter(|_| !null_data) {
         Some(found) => found,
         None => {
-            let first = Options { max_count: Some(1), ..Options::default() };
+            let first = Options { max_count: Some(1), null_data, ..Options::default() };
             search(content, engine, &first, &mut String::new(), &mut Groups::default())
         }
     }
@@ -75,7 +89,7 @@ pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut Stri
     let mut lines: Vec<Line> = Vec::new();
     let mut at = 0;
     // memchr's newline search uses SIMD in the wasm; `str::split` goes through core's.
-    let ends = memchr::memchr_iter(b'\n', content.as_bytes()).chain(std::iter::once(content.len()));
+    let ends = memchr::memchr_iter(o.eol(), content.as_bytes()).chain(std::iter::once(content.len()));
     for end in ends {
         starts.push(at);
         lines.push(Line { text: &content[at..end], folded: &searched[at..end] });
@@ -196,19 +210,19 @@ fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
             let column = o.column.then_some(at + 1);
             prefix(out, o, Place { line: i, offset: start + at, column }, ':', m);
             out.push_str(m);
-            out.push('\n');
+            out.push(char::from(o.eol()));
         }
     } else if o.per_match && !o.invert {
         for (_, at) in matches {
             prefix(out, o, Place { line: i, offset: start, column: Some(at + 1) }, ':', line.text);
             out.push_str(line.text);
-            out.push('\n');
+            out.push(char::from(o.eol()));
         }
     } else {
         let column = if o.column { matches.next().map(|(_, at)| at + 1) } else { None };
         prefix(out, o, Place { line: i, offset: start, column }, ':', line.text);
         out.push_str(line.text);
-        out.push('\n');
+        out.push(char::from(o.eol()));
     }
 }
 
@@ -247,7 +261,7 @@ fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) ->
             if !o.only_matching || o.context_with_matches {
                 prefix(out, o, Place { line: i, offset: t.starts[i], column: None }, '-', lines[i].text);
                 out.push_str(lines[i].text);
-                out.push('\n');
+                out.push(char::from(o.eol()));
             }
         }
     };
@@ -298,6 +312,25 @@ mod tests {
     }
 
     const TEXT: &str = "a1\nb\nc\na2\nd\ne\nf\ng\na3\n";
+
+    #[test]
+    fn null_data_lines_end_in_nul_and_hold_newlines() {
+        let flags = Flags { dialect: Dialect::Basic, ignore_case: false, word: false, line: false, tool: Tool::Gnu };
+        let z = |p: &str, text: &str, o: Options| {
+            let e = Engine::for_null_data(&[p.to_string()], flags).unwrap();
+            let mut out = String::new();
+            search(text, &e, &Options { null_data: true, ..o }, &mut out, &mut Groups::default());
+            (out, any_match(text, &e, true))
+        };
+        let text = "ab\ncd\0xbc\0## x\nq";
+        let numbered = Options { line_numbers: true, ..NONE };
+        assert_eq!(z("b.c", text, numbered), ("1:ab\ncd\0".into(), true), ". matches a newline");
+        assert_eq!(z("b[^x]c", text, NONE).0, "ab\ncd\0", "so does a negated class");
+        assert_eq!(z("^cd", text, NONE), (String::new(), false), "^ is only a line's start");
+        assert_eq!(z("q$", text, NONE).0, "## x\nq\0", "the last line needs no NUL");
+        assert_eq!(z("x$", text, NONE).0, "", "$ is only a line's end");
+        assert_eq!(z("b", text, Options { count: true, ..NONE }).0, "2\n", "counts end in a newline");
+    }
     const NONE: Options = Options {
         invert: false,
         line_numbers: false,
@@ -315,6 +348,7 @@ mod tests {
         align: None,
         column: false,
         per_match: false,
+        null_data: false,
     };
 
     #[test]
@@ -406,7 +440,7 @@ mod tests {
                             &mut String::new(),
                             &mut Groups::default(),
                         );
-                        assert_eq!(any_match(t, &e), full, "{p:?} in {t:?}, -i {ignore_case}, -w {word}");
+                        assert_eq!(any_match(t, &e, false), full, "{p:?} in {t:?}, -i {ignore_case}, -w {word}");
                     }
                 }
             }

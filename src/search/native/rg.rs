@@ -8,10 +8,11 @@
 //! searched), walked files with a NUL near the start skipped, no line numbers without
 //! `-n`, a name before each line unless one file is named, names printed once with
 //! `--heading` and files then separated by an empty line, counts of zero left out, and
-//! its messages. Ignore files, `--replace`, `--json`, columns, byte offsets, multiline,
-//! standard input and the other forms are [`Unsupported`] and run in just-bash.
+//! its messages; `--json` is printed by [`super::json`]. Ignore files, `--replace`,
+//! multiline, standard input and the other forms are [`Unsupported`] and run in just-bash.
 
 use super::early_stop::EarlyStop;
+use super::json;
 use super::page::read_page;
 use super::printer::{self, Groups, Options};
 use crate::base::glob::Glob;
@@ -54,6 +55,8 @@ pub(crate) struct NativeRg {
     line_numbers: bool,
     /// With no path, the walk of the working directory found nothing to search.
     nothing_searched: bool,
+    /// `--json` decides what is printed.
+    json: bool,
 }
 
 /// What an rg command prints.
@@ -197,6 +200,9 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
     if r.invalid {
         return Err(Unsupported::new("usage errors are just-bash's"));
     }
+    if !r.pattern_files.is_empty() && !r.patterns_read {
+        return Err(Unsupported::new("rg -f: the pattern files could not be read first"));
+    }
     let mut o = r.output.clone();
     let listing = |what, o, files, missing| NativeRg {
         what,
@@ -206,6 +212,7 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
         show_filename: false,
         line_numbers: false,
         nothing_searched: false,
+        json: false,
     };
     if o.type_list {
         return Ok(listing(What::TypeList, o, Vec::new(), Vec::new()));
@@ -242,7 +249,12 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
     // `--column` and `--vimgrep` number lines too, unless `-N` says not to.
     let line_numbers = !o.no_line_numbers && (o.explicit_line_numbers || o.column || o.vimgrep);
     let nothing_searched = r.paths.is_empty() && files.is_empty();
-    Ok(NativeRg { what: What::Search(engine), o, files, missing, show_filename, line_numbers, nothing_searched })
+    let json = o.json;
+    if json && (o.invert || o.quiet || o.max_count.is_some() || engine.nullable) {
+        return Err(Unsupported::new("rg --json with -v, -q, -m or a pattern that matches empty text"));
+    }
+    let what = What::Search(engine);
+    Ok(NativeRg { what, o, files, missing, show_filename, line_numbers, nothing_searched, json })
 }
 
 /// The files rg searches from its walked operands, in its order (each operand's walk in
@@ -342,6 +354,9 @@ impl NativeRg {
     /// answer is not modelled (see [`content`] and [`Engine::exact_on`]).
     pub(crate) async fn run(&self, view: SessionView<'_>, mut taken: Option<&mut EarlyStop>) -> Option<Printed> {
         let What::Search(engine) = &self.what else { return Some(self.list()) };
+        if self.json {
+            return self.run_json(view, engine).await;
+        }
         let o = &self.o;
         let (mut stdout, mut any_match) = (String::new(), false);
         let (mut out, mut groups) = (String::new(), Groups::default());
@@ -379,6 +394,7 @@ impl NativeRg {
                 align: None,
                 column: o.column,
                 per_match: o.vimgrep && o.column,
+                null_data: false,
             };
             out.clear();
             // Under --heading, each file's lines are a block of their own.
@@ -387,7 +403,7 @@ impl NativeRg {
                 groups = Groups::default();
             }
             let matched = if (o.files_with_matches || o.files_without_match || o.quiet) && !o.invert {
-                printer::any_match(text, engine)
+                printer::any_match(text, engine, false)
             } else {
                 printer::search(text, engine, &opts, &mut out, &mut groups)
             };
@@ -439,6 +455,47 @@ impl NativeRg {
         }
         Some(Printed { stdout, stderr, exit_code })
     }
+}
+
+impl NativeRg {
+    /// `--json`: every file in scope searched (its figures count them all), and its
+    /// messages printed (see [`json`]).
+    async fn run_json(&self, view: SessionView<'_>, engine: &Engine) -> Option<Printed> {
+        let (o, started) = (&self.o, view.now_ms());
+        let (mut stdout, mut total) = (String::new(), json::Figures::default());
+        for RgFile { shown, path, named } in &self.files {
+            let Ok(page) = read_page(view, path).await else { continue };
+            let (text, binary) = content(&page, *named)?;
+            if binary || !engine.exact_on(text) {
+                return None;
+            }
+            let at = view.now_ms();
+            let context = |n: Option<u64>| n.unwrap_or(o.context);
+            let (printed, mut figures) = json::search(shown, text, engine, context(o.before), context(o.after));
+            figures.elapsed_ns = nanos(view.now_ms() - at);
+            if figures.matched_lines > 0 {
+                stdout.push_str(&printed);
+                json::end(&mut stdout, shown, &figures, &mut total);
+            } else {
+                total = json::Figures { bytes_printed: 0, ..figures }.plus(total);
+            }
+        }
+        json::summary(&mut stdout, &total, nanos(view.now_ms() - started));
+        let mut stderr = self.missing_messages();
+        if self.nothing_searched {
+            stderr.push_str(NOTHING_SEARCHED);
+        }
+        let exit_code = if !stderr.is_empty() { 2 } else { i32::from(total.matched_lines == 0) };
+        if o.no_messages {
+            stderr.clear();
+        }
+        Some(Printed { stdout, stderr, exit_code })
+    }
+}
+
+/// Milliseconds on the session's clock as nanoseconds.
+fn nanos(ms: f64) -> u64 {
+    (ms.max(0.0) * 1e6) as u64
 }
 
 /// What ripgrep says when its walk of the working directory searched no file at all.

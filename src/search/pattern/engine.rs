@@ -90,6 +90,16 @@ pub(crate) struct Flags {
 
 impl Engine {
     pub(crate) fn new(patterns: &[String], f: Flags) -> Result<Engine, Unsupported> {
+        Engine::build(patterns, f, false)
+    }
+
+    /// An engine for grep `-z`, whose lines end in NUL and may hold newlines: `.` and
+    /// every class match a newline too, and `^`/`$` only at a line's ends, as GNU grep's do.
+    pub(crate) fn for_null_data(patterns: &[String], f: Flags) -> Result<Engine, Unsupported> {
+        Engine::build(patterns, f, true)
+    }
+
+    fn build(patterns: &[String], f: Flags, null_data: bool) -> Result<Engine, Unsupported> {
         #[cfg(test)]
         crate::search::tally::bump(|t| t.engines += 1);
         if patterns.is_empty() {
@@ -109,7 +119,12 @@ impl Engine {
             re2 = format!("^(?:{re2})$");
         }
         let tree = parse(&re2)?;
-        let mut lite = String::from(if f.ignore_case { "(?i)" } else { "" });
+        let mut lite = String::from(match (f.ignore_case, null_data) {
+            (true, true) => "(?is)",
+            (true, false) => "(?i)",
+            (false, true) => "(?s)",
+            (false, false) => "",
+        });
         translate(&re2.chars().collect::<Vec<_>>(), &mut lite)?;
         let re = regex_lite::Regex::new(&lite).map_err(|e| Unsupported::new(format!("regex-lite: {e}")))?;
         let classes = match (f.tool, f.dialect) {
