@@ -143,6 +143,21 @@ function mirrorRoot(dir, root, entries, children, time) {
   if (time !== undefined) utimesSync(dir, time / 1000, time / 1000);
 }
 
+/**
+ * `ls --dired`'s byte offsets counted again as if `root` were not in the text before
+ * them (the copy's directory is taken out of what the tools print).
+ */
+function diredAgain(stdout, root) {
+  if (!/^\/\/DIRED-OPTIONS\/\/ /m.test(stdout)) return stdout;
+  const bytes = Buffer.from(stdout);
+  const rootBytes = Buffer.from(root);
+  const starts = [];
+  for (let at = bytes.indexOf(rootBytes); at >= 0; at = bytes.indexOf(rootBytes, at + 1)) starts.push(at);
+  const moved = (offset) => offset - rootBytes.length * starts.filter((s) => s < offset).length;
+  return stdout.replace(/^(\/\/(?:SUB)?DIRED\/\/)((?: \d+)+)$/gm, (_, label, nums) =>
+    label + nums.replace(/\d+/g, (n) => String(moved(Number(n)))));
+}
+
 /** Whether `stdout` is what `rg --json` prints: JSON Lines that end with its summary. */
 const isRgJson = (stdout) => /^\{"data":\{"elapsed_total".*"type":"summary"\}$/m.test(stdout);
 
@@ -196,7 +211,7 @@ export function runReference(copy, lines) {
   execFileSync("bash", [path.join(work, "all.sh")], { stdio: "ignore" });
   const strip = (s) => ownersAsChromafs(s.split(copy.root).join(""));
   const out = lines.map((_, i) => ({
-    stdout: printedAgain(strip(readFileSync(path.join(work, `${i}.out`), "utf8"))),
+    stdout: printedAgain(strip(diredAgain(readFileSync(path.join(work, `${i}.out`), "utf8"), copy.root))),
     stderr: strip(readFileSync(path.join(work, `${i}.err`), "utf8")),
     exitCode: Number(readFileSync(path.join(work, `${i}.rc`), "utf8")),
   }));

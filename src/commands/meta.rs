@@ -9,6 +9,10 @@
 //! `rw-r--r--` and directories `rwxr-xr-x`, as `stat` reports them.
 
 use crate::commands::Unsupported;
+
+/// The user and group every entry belongs to, by number: what `ls -n`, `find -uid` and
+/// the other commands that show owners by number print. By name they are `user`.
+pub(crate) const OWNER_ID: u32 = 1000;
 use crate::tree::listing::Node;
 
 /// An entry's metadata, as a tmpfs copy has it.

@@ -190,7 +190,40 @@ mod tests {
             ("ls: cannot access '/secret.md': No such file or directory\n", 2)
         );
         assert_eq!(stdout("ls /"), "Upper\na.md\ndocs\n", "byte order");
-        assert!(run_in("ls -i /docs", "/").is_err(), "inode numbers are left to just-bash");
+        assert_eq!(stdout("ls -i /docs"), "7 b.md\n9 sub\n", "the listing's inode numbers");
+    }
+
+    #[test]
+    fn ls_options_answered_from_one_time_and_one_owner() {
+        let json = r#"{"a.md":{"isPublic":true,"size":7,"mtime":0},"docs/b.md":{"isPublic":true,"size":5000,"mtime":1000},
+            "docs/c d.md":{"isPublic":true,"size":1,"mtime":2000}}"#;
+        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap();
+        let ls = |a: &[&str]| {
+            let args: Vec<String> = a.iter().map(|s| s.to_string()).collect();
+            run("ls", &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap()
+        };
+        let out = |a: &[&str]| ls(a).stdout;
+        assert_eq!(out(&["-n", "--author", "-Z", "/a.md"]), "-rw-r--r-- 1 1000 1000 1000 ? 7 Jan  1  1970 /a.md\n");
+        assert_eq!(out(&["-Z", "/docs"]), "? b.md\n? c d.md\n");
+        assert_eq!(out(&["-c", "/docs"]), "c d.md\nb.md\n", "-c sorts by the one time a collection records");
+        assert_eq!(out(&["-lc", "/docs"]), out(&["-l", "/docs"]), "-l: by name, as GNU ls");
+        assert_eq!(out(&["--quoting-style=shell", "/docs"]), "b.md\n'c d.md'\n");
+        assert_eq!(out(&["-b", "/docs"]), "b.md\nc\\ d.md\n");
+        assert_eq!(out(&["-C", "/docs"]), "b.md  c d.md\n");
+        assert_eq!(out(&["-x", "-w", "6", "/docs"]), "b.md\nc d.md\n");
+        assert_eq!(
+            out(&["-l", "--dired", "/a.md", "/docs"]),
+            concat!(
+                "  -rw-r--r-- 1 user user  7 Jan  1  1970 /a.md\n\n  /docs:\n  total 12\n",
+                "  -rw-r--r-- 1 user user 5000 Jan  1  1970 b.md\n  -rw-r--r-- 1 user user    1 Jan  1  1970 c d.md\n",
+                "//DIRED// 41 46 111 115 159 165\n//SUBDIRED// 50 55\n//DIRED-OPTIONS// --quoting-style=literal\n"
+            )
+        );
+        assert_eq!(out(&["--dired", "/docs"]), "b.md\nc d.md\n", "without -l, --dired changes nothing");
+        let bad = ls(&["--time=x", "/"]);
+        assert_eq!((bad.stderr.lines().next(), bad.exit_code), (Some("ls: invalid argument ‘x’ for ‘--time’"), 1));
+        let bad = ls(&["-w", "x", "/"]);
+        assert_eq!((bad.stderr.as_str(), bad.exit_code), ("ls: invalid line width: ‘x’\n", 2));
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! `ls`'s command line, read as GNU `ls` reads it (`getopt_long`): short flags combine,
 //! a value is the rest of the word or the next one, long options may be shortened while
 //! unambiguous and take `=VALUE` (or the next word when required), `--` ends options.
-//! An option GNU rejects is its message and status 2; one whose output is not modelled
-//! here (columns, inodes, owners by number, security contexts, times other than the
-//! modification time) is left to just-bash.
+//! An option GNU rejects is its message and status 2. A collection records one time for
+//! an entry, so `-c`, `-u` and `--time` show and sort by it too; the owner is `user`
+//! ([`OWNER_ID`](crate::commands::meta::OWNER_ID) by number), the security context `?`.
 
+use super::columns::Layout;
+use super::quoting::Quoting;
 use crate::commands::{Printed, Stop, Unsupported};
 
 /// How entries are ordered (`--sort`).
@@ -46,10 +48,27 @@ pub(crate) struct Flags {
     pub human: bool,
     pub si: bool,
     pub size: bool,
-    pub quote: bool,
+    pub quoting: Quoting,
     pub zero: bool,
     pub dirs_first: bool,
     pub sort: Sort,
+    /// A `--sort` (or `-t`, `-S`, …) was given: `-c`/`-u` then do not sort by time.
+    pub sort_given: bool,
+    /// `-c`, `-u` or `--time`: another time than the modification time, which here is the same.
+    pub other_time: bool,
+    /// `-i`: inode numbers; `--author`, `-Z`: the author and security context columns;
+    /// `-n`: owners by number ([`OWNER_ID`](crate::commands::meta::OWNER_ID)).
+    pub inode: bool,
+    pub author: bool,
+    pub context: bool,
+    pub numeric: bool,
+    /// `--dired` (with `-l`): names indented, and their byte offsets after the listing.
+    pub dired: bool,
+    /// `-C`, `-x`: names in columns.
+    pub layout: Option<Layout>,
+    /// `-w`, `-T`: the line width (80 without them) and tab stops (every 8).
+    pub width: Option<usize>,
+    pub tabsize: Option<usize>,
     pub time_style: TimeStyle,
     /// `-I`: names hidden whatever `-a` says; `--hide`: unless `-a` or `-A`.
     pub ignore: Vec<crate::base::glob::Glob>,
@@ -67,6 +86,20 @@ fn usage(line: String) -> Stop {
         stderr: format!("{line}\nTry 'ls --help' for more information.\n"),
         exit_code: 2,
     })
+}
+
+/// A value GNU rejects with only its message (`ls: invalid line width: ‘x’`), status 2.
+fn invalid(line: String) -> Stop {
+    Stop::Usage(Printed { stdout: String::new(), stderr: format!("{line}\n"), exit_code: 2 })
+}
+
+/// An argument `--quoting-style` or `--time` does not know: GNU's list of the valid
+/// ones, status 1.
+fn invalid_argument(value: &str, option: &str, valid: &str) -> Stop {
+    let stderr = format!(
+        "ls: invalid argument ‘{value}’ for ‘--{option}’\nValid arguments are:\n{valid}Try 'ls --help' for more information.\n"
+    );
+    Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1 })
 }
 
 fn delegate() -> Stop {
@@ -136,6 +169,10 @@ fn long_option(word: &str) -> Result<(&'static str, Option<bool>), Stop> {
     }
 }
 
+/// `--quoting-style`'s and `--time`'s words, as GNU `ls` lists them.
+const QUOTING_STYLES: &str = "  - ‘literal’\n  - ‘shell’\n  - ‘shell-always’\n  - ‘shell-escape’\n  - ‘shell-escape-always’\n  - ‘c’\n  - ‘c-maybe’\n  - ‘escape’\n  - ‘locale’\n  - ‘clocale’\n";
+const TIMES: &str = "  - ‘atime’, ‘access’, ‘use’\n  - ‘ctime’, ‘status’\n  - ‘birth’, ‘creation’\n";
+
 /// Reads the command line: the flags and the operands.
 pub(crate) fn parse(args: &[String]) -> Result<(Flags, Vec<&str>), Stop> {
     let mut f = Flags::default();
@@ -184,6 +221,10 @@ pub(crate) fn parse(args: &[String]) -> Result<(Flags, Vec<&str>), Stop> {
             short(&mut f, c)?;
         }
     }
+    // Another time than the modification time sorts by it, unless a sort or `-l` says otherwise.
+    if f.other_time && !f.sort_given && !f.long {
+        f.sort = Sort::Time;
+    }
     Ok((f, paths))
 }
 
@@ -196,31 +237,39 @@ fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
         'r' => f.reverse = true,
         'd' => f.directory = true,
         'p' | 'F' => f.slash = true,
-        'l' => (f.long, f.commas) = (true, false),
-        'g' => (f.long, f.no_owner, f.commas) = (true, true, false),
-        'o' => (f.long, f.no_group, f.commas) = (true, true, false),
+        'l' => (f.long, f.commas, f.layout) = (true, false, None),
+        'g' => (f.long, f.no_owner, f.commas, f.layout) = (true, true, false, None),
+        'o' => (f.long, f.no_group, f.commas, f.layout) = (true, true, false, None),
+        'n' => (f.long, f.numeric, f.commas, f.layout) = (true, true, false, None),
         'G' => f.no_group = true,
         // GNU: "-1 has no effect after -l".
-        '1' => f.commas = false,
-        'm' => (f.long, f.commas) = (false, true),
+        '1' if !f.long => (f.commas, f.layout) = (false, None),
+        '1' => {}
+        'm' => (f.long, f.commas, f.layout) = (false, true, None),
+        'C' => (f.long, f.commas, f.layout) = (false, false, Some(Layout::Vertical)),
+        'x' => (f.long, f.commas, f.layout) = (false, false, Some(Layout::Across)),
+        'i' => f.inode = true,
+        'Z' => f.context = true,
+        'D' => f.dired = true,
+        'c' | 'u' => f.other_time = true,
         'h' => f.human = true,
         's' => f.size = true,
         'k' => (f.human, f.si) = (false, false),
-        'Q' => f.quote = true,
-        'N' => f.quote = false,
-        't' => f.sort = Sort::Time,
-        'S' => f.sort = Sort::Size,
-        'U' => f.sort = Sort::None,
-        'X' => f.sort = Sort::Extension,
-        'v' => f.sort = Sort::Version,
-        'f' => (f.all, f.sort) = (true, Sort::None),
+        'Q' => f.quoting = Quoting::C,
+        'N' => f.quoting = Quoting::Literal,
+        'b' => f.quoting = Quoting::Escape,
+        't' => (f.sort, f.sort_given) = (Sort::Time, true),
+        'S' => (f.sort, f.sort_given) = (Sort::Size, true),
+        'U' => (f.sort, f.sort_given) = (Sort::None, true),
+        'X' => (f.sort, f.sort_given) = (Sort::Extension, true),
+        'v' => (f.sort, f.sort_given) = (Sort::Version, true),
+        'f' => (f.all, f.sort, f.sort_given) = (true, Sort::None, true),
         'B' => {
             f.ignore.push(glob("*~", false)?);
             f.ignore.push(glob(".*~", false)?);
         }
-        // Escapes, literal names, dereferencing: the names and entries here need none.
-        'b' | 'q' | 'L' | 'H' => {}
-        'c' | 'u' | 'i' | 'n' | 'C' | 'x' | 'Z' | 'D' => return Err(delegate()),
+        // Control characters hidden, dereferencing: the names and entries here need none.
+        'q' | 'L' | 'H' => {}
         _ => {
             return Err(usage(format!("ls: invalid option -- '{c}'")));
         }
@@ -231,10 +280,15 @@ fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
 fn valued(f: &mut Flags, c: char, v: &str) -> Result<(), Stop> {
     match c {
         'I' => f.ignore.push(glob(v, false)?),
-        // Tab stops and the line width shape columns, which are not printed off a terminal.
-        _ if v.parse::<u64>().is_ok() => {}
-        'T' => return Err(usage(format!("ls: invalid tab size: '{v}'"))),
-        _ => return Err(usage(format!("ls: invalid line width: '{v}'"))),
+        // A width too large for a number is no limit either.
+        'w' if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+            f.width = Some(v.parse::<usize>().unwrap_or(0))
+        }
+        'T' if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+            f.tabsize = Some(v.parse::<usize>().unwrap_or(0))
+        }
+        'T' => return Err(invalid(format!("ls: invalid tab size: ‘{v}’"))),
+        _ => return Err(invalid(format!("ls: invalid line width: ‘{v}’"))),
     }
     Ok(())
 }
@@ -255,6 +309,21 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         ("ignore-backups", _) => one('B', f)?,
         ("quote-name", _) => one('Q', f)?,
         ("literal", _) => one('N', f)?,
+        ("escape", _) => one('b', f)?,
+        ("inode", _) => one('i', f)?,
+        ("numeric-uid-gid", _) => one('n', f)?,
+        ("context", _) => one('Z', f)?,
+        ("dired", _) => one('D', f)?,
+        ("author", _) => f.author = true,
+        ("quoting-style", Some(v)) => {
+            f.quoting = Quoting::named(v).ok_or_else(|| invalid_argument(v, "quoting-style", QUOTING_STYLES))?
+        }
+        ("time", Some(v)) => match v {
+            "atime" | "access" | "use" | "ctime" | "status" | "birth" | "creation" => f.other_time = true,
+            _ => return Err(invalid_argument(v, "time", TIMES)),
+        },
+        ("format", Some("across" | "horizontal")) => one('x', f)?,
+        ("format", Some("vertical")) => one('C', f)?,
         ("zero", _) => f.zero = true,
         ("group-directories-first", _) => f.dirs_first = true,
         ("file-type", _) | ("classify", None | Some("always" | "yes" | "force")) => f.slash = true,
@@ -262,7 +331,7 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         ("indicator-style", Some("none")) => f.slash = false,
         ("color", None | Some("never" | "no" | "none" | "auto" | "tty" | "if-tty")) => {}
         ("hyperlink", None | Some("never" | "no" | "none" | "auto" | "tty" | "if-tty")) => {}
-        ("escape" | "hide-control-chars" | "show-control-chars" | "dereference", _) => {}
+        ("hide-control-chars" | "show-control-chars" | "dereference", _) => {}
         ("dereference-command-line" | "dereference-command-line-symlink-to-dir", _) => {}
         ("ignore", Some(v)) => valued(f, 'I', v)?,
         ("hide", Some(v)) => f.hide.push(glob(v, false)?),
@@ -270,7 +339,7 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         ("width", Some(v)) => valued(f, 'w', v)?,
         ("full-time", _) => (f.long, f.time_style) = (true, TimeStyle::FullIso),
         ("time-style", Some(v)) => f.time_style = time_style(v)?,
-        ("sort", Some(v)) => f.sort = sort(v)?,
+        ("sort", Some(v)) => (f.sort, f.sort_given) = (sort(v)?, true),
         ("format", Some("long" | "verbose")) => one('l', f)?,
         ("format", Some("single-column")) => one('1', f)?,
         ("format", Some("commas")) => one('m', f)?,

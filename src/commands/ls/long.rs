@@ -7,7 +7,7 @@
 //! and `-o` leave them out. Times are UTC.
 
 use super::args::{Flags, TimeStyle};
-use crate::commands::meta::Meta;
+use crate::commands::meta::{Meta, OWNER_ID};
 use crate::commands::units::{human, Civil};
 use std::fmt::Write;
 
@@ -17,18 +17,24 @@ const OWNER: &str = "user";
 
 /// The columns of a block: each entry's cells, right- or left-aligned.
 pub(crate) struct Block {
-    rows: Vec<[String; 4]>,
+    /// Inode, blocks (with `-s`), links, size, time; the last four only when sizes are known.
+    rows: Vec<[String; 5]>,
 }
 
 impl Block {
-    /// Cells for each entry: blocks (with `-s`), links, size, time.
-    pub(crate) fn new(metas: &[Meta], f: &Flags, now_ms: f64) -> Block {
-        let rows = metas
+    /// Cells for each entry: its inode number, and with `metas` (one an entry, or none when
+    /// neither `-l` nor `-s` asks for them) blocks, links, size and time.
+    pub(crate) fn new(inos: &[u64], metas: &[Meta], f: &Flags, now_ms: f64) -> Block {
+        let rows = inos
             .iter()
-            .map(|m| {
-                let mut size = String::new();
-                sized(&mut size, m.size, f);
-                [blocks(m.kib, f), m.links.to_string(), size, time(m, f.time_style, now_ms)]
+            .enumerate()
+            .map(|(i, ino)| match metas.get(i) {
+                Some(m) => {
+                    let mut size = String::new();
+                    sized(&mut size, m.size, f);
+                    [ino.to_string(), blocks(m.kib, f), m.links.to_string(), size, time(m, f.time_style, now_ms)]
+                }
+                None => [ino.to_string(), String::new(), String::new(), String::new(), String::new()],
             })
             .collect();
         Block { rows }
@@ -39,20 +45,35 @@ impl Block {
         let width = |col: usize| self.rows.iter().map(|r| r[col].len()).max().unwrap_or(0);
         let r = &self.rows[i];
         let mut out = String::new();
+        if f.inode {
+            // Names separated by commas take no padding.
+            let w = if f.commas { 0 } else { width(0) };
+            write!(out, "{:>w$} ", r[0]).unwrap();
+        }
         if f.size {
-            write!(out, "{:>w$} ", r[0], w = width(0)).unwrap();
+            write!(out, "{:>w$} ", r[1], w = width(1)).unwrap();
         }
         if !f.long {
+            if f.context {
+                out.push_str("? ");
+            }
             return out;
         }
-        write!(out, "{} {:>w$} ", metas[i].mode(), r[1], w = width(1)).unwrap();
+        write!(out, "{} {:>w$} ", metas[i].mode(), r[2], w = width(2)).unwrap();
+        let owner = if f.numeric { OWNER_ID.to_string() } else { OWNER.to_string() };
         if !f.no_owner {
-            write!(out, "{OWNER} ").unwrap();
+            write!(out, "{owner} ").unwrap();
         }
         if !f.no_group {
-            write!(out, "{OWNER} ").unwrap();
+            write!(out, "{owner} ").unwrap();
         }
-        write!(out, "{:>w$} {} ", r[2], r[3], w = width(2)).unwrap();
+        if f.author {
+            write!(out, "{owner} ").unwrap();
+        }
+        if f.context {
+            out.push_str("? ");
+        }
+        write!(out, "{:>w$} {} ", r[3], r[4], w = width(3)).unwrap();
         out
     }
 }

@@ -153,7 +153,11 @@ function listingBattery({ dir, file }) {
     "-go --full-time", "-go --time-style=long-iso", "-go --time-style=iso", "-go --si", "-goh --si", "-s", "-sh", "-gos", "-k -s", "-h",
     "-L", "-H", "--color=never", "--indicator-style=file-type", "--file-type", "--hide='*.md'", "-I '*.json'", "-B", "--sort=size",
     "--sort=time", "--sort=none", "--sort=extension", "--sort=version", "--sort=width", "-w 80", "-c", "-u", "-go --author", "-G -go",
-    "--zero", "-l --time=birth -g -o", "--nope", "-T 4", "-D", "--dired -go"]) {
+    "--zero", "-l --time=birth -g -o", "--nope", "-T 4", "-D", "--dired -go", "-Cs", "-Cp", "-CF", "-x -w 40", "-C -T 0",
+    "-C -w 0", "-C -w 20", "-x -1", "-l -C", "-C -l", "--format=across", "--format=vertical", "-w x", "-T x", "-Z", "-goZ",
+    "-Cb", "-b", "--quoting-style=shell", "--quoting-style=shell-always", "--quoting-style=c", "--quoting-style=escape",
+    "--quoting-style=locale", "--quoting-style=c-maybe", "--quoting-style=nope", "-Q -C", "--time=ctime -go", "--time=nope",
+    "-uS", "-ct", "-ltc -g -o", "-lR --dired -g -o", "-i", "-n"]) {
     each((op) => `ls ${o} ${op}`);
   }
   for (const e of ["", "-type f", "-type d", "-type l", "-name '*.md'", "-iname '*.MDX'", "-path '*/guides/*'", "-ipath '*GUIDES*'",
@@ -187,11 +191,10 @@ function listingBattery({ dir, file }) {
 
 /** Listing lines known to print something else than the real tool, and why. */
 const LISTING_STILL_DIFFERENT = [
-  [/^ls -[cu] /, "ls -c/-u: change and access times, which a collection does not record"],
-  [/^ls -[Cx] /, "ls -C/-x: columns are left to just-bash"],
-  [/^ls (-D|--dired)/, "ls --dired is left to just-bash"],
-  [/^ls .*--author/, "ls --author: owners are the host's"],
-  [/^ls .*--time=birth/, "ls --time=birth: a collection records no birth times"],
+  [/^ls (-[cu] |-ct |-ltc |--time=ctime |-l --time=birth )/,
+    "ls -c/-u/--time: a collection records one time, which stands for access, change and birth times; the copy's are when it was made"],
+  [/^ls -i /, "ls -i: the listing's inode numbers, not the copy's"],
+  [/^ls -n /, "ls -n: uid and gid 1000, where the copy's are the host's"],
   [/^find .* -(amin|used|cnewer|daystart)\b/, "find: access and change times, which a collection does not record"],
   [/^find .* -(uid|gid|user|nouser)\b/, "find: owners are the host's"],
   [/^find .* -fstype/, "find -fstype: the copy's filesystem type"],
