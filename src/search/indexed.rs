@@ -66,7 +66,7 @@ mod tests {
     use crate::search::pattern::syntax::parse;
 
     fn q(p: &str, d: Dialect) -> GramQuery {
-        gram_query(&parse(&to_re2(p, d).unwrap().unwrap()).unwrap().required())
+        gram_query(&parse(&to_re2(p, d).unwrap().unwrap()).unwrap().spelled_out())
     }
 
     #[test]
@@ -82,5 +82,10 @@ mod tests {
             assert_eq!(q(nothing, Dialect::Perl), GramQuery::Any, "{nothing}");
         }
         assert_eq!(q("ab|cde", Dialect::Extended), GramQuery::Any, "one side without a piece: any page");
+        assert_eq!(
+            q("api[_-]key", Dialect::Extended),
+            GramQuery::one_of(vec![GramQuery::literal("api_key"), GramQuery::literal("api-key")]),
+            "a small class spelled out: pieces across it"
+        );
     }
 }

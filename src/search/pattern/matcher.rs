@@ -91,7 +91,8 @@ pub(crate) struct Matcher {
     /// `None` when no check is exact enough (case folding beyond ASCII): every
     /// candidate is then searched.
     pub fine: Option<FineCheck>,
-    /// The literals a matching line holds, in the case typed (one of the patterns').
+    /// The literals a matching line holds, in the case typed (one of the patterns'), small
+    /// classes and alternations spelled out (see [`Node::spelled_out`]).
     pub required: Required,
 }
 
@@ -138,7 +139,7 @@ impl Matcher {
             ignore_case: q.ignore_case,
             needles: needles(&nodes, q.ignore_case),
         });
-        let required = Required::one_of(nodes.iter().map(Node::required).collect());
+        let required = Required::one_of(nodes.iter().map(Node::spelled_out).collect());
         Ok(Matcher { filter, fine, required })
     }
 }
