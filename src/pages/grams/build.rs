@@ -8,7 +8,7 @@
 //! them, the class is indexed anew in one base. A one-page edit so writes a record or two
 //! against a base of hundreds.
 
-use super::fold::{grams, Gram};
+use super::fold::{code, codes, gram_of, Gram};
 use super::manifest::{same_access, Class, Manifest, Segment};
 use super::shard::{lay_out, segment_prefix, PREFIX};
 use crate::tree::access::Access;
@@ -186,12 +186,21 @@ impl Writer<'_> {
     fn segment(&mut self, pages: &[&Page], covers: &[u32]) -> Option<Segment> {
         let mut ordered: Vec<(u32, &str)> = pages.iter().map(|p| (self.numbers[p.slug], p.text)).collect();
         crate::base::sort::sort_by_key(&mut ordered, |(n, _)| *n);
-        let mut lists: BTreeMap<Gram, Vec<u32>> = BTreeMap::new();
+        // Every (piece, page) pair, sorted: each piece's pages come out in ascending order.
+        let mut pairs: Vec<u64> = Vec::new();
         for (n, text) in ordered {
-            for g in grams(text) {
-                lists.entry(g).or_default().push(n);
+            pairs.extend(codes(text).into_iter().map(|c| u64::from(c) << 32 | u64::from(n)));
+        }
+        pairs.sort_unstable();
+        let mut grouped: Vec<(Gram, Vec<u32>)> = Vec::new();
+        for pair in pairs {
+            let (c, n) = ((pair >> 32) as u32, pair as u32);
+            match grouped.last_mut() {
+                Some((g, pages)) if code(g) == c => pages.push(n),
+                _ => grouped.push((gram_of(c), vec![n])),
             }
         }
+        let lists: BTreeMap<Gram, Vec<u32>> = grouped.into_iter().collect();
         // Named by its number and its content: a record's id names one content for good, so
         // a process may keep what it read, even across a collection indexed anew.
         let id = format!("s{}x{:016x}", self.next, digest(&lists, covers));

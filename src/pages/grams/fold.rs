@@ -48,9 +48,29 @@ pub(crate) fn fold(text: &str) -> String {
 }
 
 /// The distinct pieces of `text`, folded.
+#[cfg(test)]
 pub(crate) fn grams(text: &str) -> HashSet<Gram> {
+    codes(text).into_iter().map(gram_of).collect()
+}
+
+/// The distinct pieces of `text`, folded, each as a number ([`code`]), in ascending order:
+/// what an ingest collects for every page, sorted rather than hashed.
+pub(crate) fn codes(text: &str) -> Vec<u32> {
     let folded = fold(text);
-    folded.as_bytes().windows(3).map(|w| [w[0], w[1], w[2]]).collect()
+    let mut codes: Vec<u32> = folded.as_bytes().windows(3).map(code).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+}
+
+/// A piece as a number: its three bytes, the first highest (so numbers sort as pieces do).
+pub(crate) fn code(w: &[u8]) -> u32 {
+    u32::from(w[0]) << 16 | u32::from(w[1]) << 8 | u32::from(w[2])
+}
+
+/// The piece a [`code`] stands for.
+pub(crate) fn gram_of(code: u32) -> Gram {
+    [(code >> 16) as u8, (code >> 8) as u8, code as u8]
 }
 
 /// The pieces of a literal every match holds, in order (repeats kept out), folded.
