@@ -2,7 +2,7 @@
 //! two spaces a level, a directory's `contents` only when it lists something, and a
 //! report entry after the tree. A file operand is an entry holding an error; a missing
 //! operand prints tree's truncated entry (not well-formed JSON), after which every entry
-//! listing nothing has an empty `contents`. Several directories, a missing operand after
+//! below an operand that lists nothing has an empty `contents`. Several directories, a missing operand after
 //! another, `--noreport` and the options [`Flags::plain`] does not allow change its layout
 //! in ways not modelled: those are left to just-bash.
 
@@ -70,9 +70,6 @@ pub(super) fn tree(dirs: &[&str], f: &Flags, place: Place) -> Result<Printed, Un
             Some(Node::Dir(_)) => {
                 let walk = Walk { f, place, after_missing };
                 let listed_any = walk.entry(&resolved[i], shown, shown, true, 1, 0, &mut out.stdout, &mut n)?;
-                if !listed_any && after_missing {
-                    return Err(no());
-                }
                 n.dirs += usize::from(listed_any);
             }
         }
@@ -88,7 +85,8 @@ pub(super) fn tree(dirs: &[&str], f: &Flags, place: Place) -> Result<Printed, Un
 struct Walk<'a> {
     f: &'a Flags,
     place: Place<'a>,
-    /// After a missing operand, tree gives every entry that lists nothing an empty `contents`.
+    /// After a missing operand, tree gives every entry below an operand that lists nothing
+    /// an empty `contents`.
     after_missing: bool,
 }
 
@@ -121,7 +119,7 @@ impl Walk<'_> {
             Vec::new()
         };
         if children.is_empty() {
-            out.push_str(if self.after_missing { ",\"contents\":[  ]}" } else { "}" });
+            out.push_str(if self.after_missing && level > 1 { ",\"contents\":[  ]}" } else { "}" });
             return Ok(false);
         }
         out.push_str(",\"contents\":[\n");

@@ -114,9 +114,14 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result
                         n.dirs += 1;
                     }
                     Below::Listed(held) => {
-                        out.stdout.push_str(&w.line(&full, shown, true, held, "")?.0);
-                        // tree 2.x counts a directory it was named only when it lists something in it.
-                        n.dirs += usize::from(!below.is_empty());
+                        let (line, size) = w.line(&full, shown, true, held, "")?;
+                        out.stdout.push_str(&line);
+                        // tree 2.x counts a directory it was named only when it lists something
+                        // in it; one that lists nothing counts in --du's sum as a file would.
+                        match below.is_empty() {
+                            true => n.bytes += size,
+                            false => n.dirs += 1,
+                        }
                         out.stdout.push_str(&below);
                     }
                 }

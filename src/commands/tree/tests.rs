@@ -31,6 +31,11 @@ fn du_adds_up_what_directories_hold() {
         "[       5152]  /docs\n├── [       5000]  b.md\n└── [         72]  sub\n    └── [         12]  c.md\n\n        5084 bytes used in 2 directories, 2 files\n"
     );
     assert_eq!(tree("--du -h /docs/sub").0.lines().last(), Some("   12 used in 1 directory, 1 file"));
+    assert_eq!(
+        tree("--du -d /docs/sub").0,
+        "[         60]  /docs/sub\n\n          60 bytes used in 0 directories\n",
+        "an operand that lists nothing counts as a file would"
+    );
 }
 
 #[test]
@@ -73,4 +78,5 @@ fn xml_and_json_of_files_and_missing_paths() {
         tree("-J /nope /docs/sub").0,
         "[\n,\"name\":\"/nope\",\"contents\":[{\"error\": \"error opening dir\"}\n,\n  ]},\n  {\"type\":\"directory\",\"name\":\"/docs/sub\",\"contents\":[\n    {\"type\":\"file\",\"name\":\"c.md\",\"contents\":[  ]}\n  ]}\n,\n  {\"type\":\"report\",\"directories\":1,\"files\":1}\n]\n"
     );
+    assert_eq!(tree("-Jd /nope /docs/sub").0.lines().nth(4), Some("  {\"type\":\"directory\",\"name\":\"/docs/sub\"}"));
 }
