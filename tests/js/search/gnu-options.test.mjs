@@ -202,7 +202,7 @@ const LISTING_STILL_DIFFERENT = [
   [/^find .* -ls\b/, "find -ls prints inode numbers"],
   [/^find .* -regex/, "find -regex (Emacs regular expressions) is left to just-bash"],
   [/^find \/ -printf '%(P\|%h|f)/, "find -printf %h/%f of the copy's root name its directory"],
-  [/^tree (-[HRST]\b|--(fromfile|hyperlink)\b)/, "tree -S (CP437 bytes), -H/-T (HTML), -R, --fromfile and --hyperlink are left to just-bash"],
+  [/^tree (-[HRST]\b|--fromfile\b)/, "tree -S (CP437 bytes), -H/-T (HTML), -R and --fromfile are left to just-bash"],
   [/^tree (-c[rD]?|--inodes|--device)\b/, "tree -c, --inodes, --device: change times, inode and device numbers are the copy's"],
   [/^tree (-fi?|-Cf|-X -f) \/$/, "tree -f of the copy's root names the directory it lies in"],
 ];
