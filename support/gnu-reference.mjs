@@ -124,7 +124,11 @@ function ownersAsChromafs(out) {
   if (!HOST.user) return out;
   const names = `(?:${[HOST.user, HOST.group].filter(Boolean).map(escapedName).join("|")})`;
   const line = new RegExp(`^([-d][-rwx]{9} +\\d+ )${names}( +)(?:${names}( +))?`, "gm");
-  return out.replace(line, (_, head, gap1, gap2) => `${head}user${gap1}${gap2 === undefined ? "" : `user${gap2}`}`);
+  const renamed = out.replace(line, (_, head, gap1, gap2) => `${head}user${gap1}${gap2 === undefined ? "" : `user${gap2}`}`);
+  // tree -u/-g: each name in the bracket before an entry, padded to eight columns.
+  const padded = [...new Set([HOST.user, HOST.group].filter(Boolean))].map((n) => `${escapedName(n)}${" ".repeat(Math.max(0, 8 - n.length))}`);
+  const inBracket = new RegExp(`(?<=[[ ])(?:${padded.join("|")})(?=[ \\]])`, "g");
+  return renamed.replace(/^([^[\n]*)(\[[^\]\n]*\]  )/gm, (_, head, bracket) => head + bracket.replace(inBracket, "user    "));
 }
 
 /**

@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 /// Half of the Gregorian year, GNU ls's bound for a "recent" time.
 const SIX_MONTHS_SECS: i64 = 31_556_952 / 2;
-const OWNER: &str = "user";
+pub(crate) const OWNER: &str = "user";
 
 /// The columns of a block: each entry's cells, right- or left-aligned.
 pub(crate) struct Block {

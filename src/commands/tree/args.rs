@@ -1,8 +1,8 @@
 //! tree 2.x's command line: short flags combine and those that take a value (`-L`, `-P`,
 //! `-I`, `-o`) read the next word wherever they stand in the word; long options are
-//! `--name` or `--name=value` (or the next word). Options whose output a collection
-//! cannot share (owners, inodes, devices, change times, HTML/XML, colours) are left to
-//! just-bash.
+//! `--name` or `--name=value` (or the next word). Options this module does not read
+//! (`-S`, `-H`, `-T`, `-R`, `--fromfile`, `-o` other than `/dev/null`, `--hyperlink`)
+//! are left to just-bash.
 
 use crate::base::glob::Glob;
 use crate::commands::Unsupported;
@@ -28,9 +28,20 @@ pub(super) struct Flags {
     pub no_indent: bool,
     /// `-J`: JSON (see `json`).
     pub json: bool,
-    /// `-P`: the files listed; `-I`: the entries left out.
+    /// `-P`: the files listed; `-I`: the entries left out (read once the whole line is,
+    /// since `--ignore-case` may follow them).
     pub only: Vec<Glob>,
     pub ignore: Vec<Glob>,
+    pub only_text: Vec<String>,
+    pub ignore_text: Vec<String>,
+    /// `--ignore-case`: `-P` and `-I` fold ASCII case.
+    pub ignore_case: bool,
+    /// `--matchdirs`: a directory whose path below the operand matches `-P` lists all its files.
+    pub match_dirs: bool,
+    /// `--prune`: directories with nothing listed in them are left out.
+    pub prune: bool,
+    /// `--filelimit N`: a directory of more than N listed entries is not opened (0: no limit).
+    pub file_limit: usize,
     pub max_depth: Option<usize>,
     /// `-L 0`: tree stops with an error.
     pub invalid_level: bool,
@@ -43,18 +54,52 @@ pub(super) struct Flags {
     pub reverse: bool,
     /// `--dirsfirst` (`Some(true)`) or `--filesfirst` (`Some(false)`).
     pub dirs_first: Option<bool>,
-    /// `-p`, `-s` and `-D`: the bracketed fields before a name; `-h`/`--si` the size's form.
+    /// The bracketed fields before a name, in tree's order: `--inodes`, `--device`, `-p`,
+    /// `-u`, `-g`, `-s` and `-D`; `-h`/`--si` the size's form, `--timefmt` the date's.
+    pub inodes: bool,
+    pub device: bool,
     pub perms: bool,
+    pub user: bool,
+    pub group: bool,
     pub size: bool,
     pub date: bool,
     pub human: Option<bool>,
+    pub time_format: Option<String>,
+    /// `--du`: a directory's size is what it holds, and the report adds them up.
+    pub du: bool,
+    /// `-C`: tree's colours without `LS_COLORS`.
+    pub color: bool,
+    /// `-A`: VT100 line graphics.
+    pub vt100: bool,
+    /// `-X`: XML (see `xml`).
+    pub xml: bool,
+    /// `--info`, `--gitignore`: nothing changes unless the walk meets such files.
+    pub info: bool,
+    pub gitignore: bool,
     /// `-o /dev/null`: nothing printed.
     pub discard: bool,
 }
 
+impl Flags {
+    /// `-P`'s globs as written.
+    pub(super) fn only_patterns(&self) -> impl Iterator<Item = &str> {
+        self.only_text.iter().flat_map(|v| v.split('|'))
+    }
+
+    /// Whether only the walk's shape is asked for: no bracketed fields, decorations,
+    /// colours, orders or limits (what `-J` and `-X` model).
+    pub(super) fn plain(&self) -> bool {
+        !(self.inodes || self.device || self.perms || self.user || self.group || self.size || self.date)
+            && !(self.slash || self.quote || self.ascii || self.reverse || self.discard || self.color || self.vt100)
+            && !(self.file_limit > 0 || self.du || self.match_dirs || self.prune)
+            && self.sort == Sort::Name
+            && self.dirs_first.is_none()
+    }
+}
+
 /// tree's pattern: globs separated by `|`.
-fn patterns(v: &str) -> Result<Vec<Glob>, Unsupported> {
-    v.split('|').map(|g| Glob::fnmatch(g, false).map_err(Unsupported::from)).collect()
+fn patterns(texts: &[String], ignore_case: bool) -> Result<Vec<Glob>, Unsupported> {
+    texts.iter().flat_map(|v| v.split('|')).map(|g| Glob::fnmatch(g, ignore_case).map_err(Unsupported::from)).collect()
 }
 
 /// `-L`'s level as tree reads it (`atoi`: leading digits, 0 without any).
@@ -101,6 +146,14 @@ pub(super) fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> 
             short(&mut f, c)?;
         }
     }
+    f.only = patterns(&f.only_text, f.ignore_case)?;
+    f.ignore = patterns(&f.ignore_text, f.ignore_case)?;
+    if f.time_format.is_some() {
+        f.date = true;
+    }
+    if f.du {
+        f.size = true;
+    }
     Ok((f, dirs))
 }
 
@@ -121,6 +174,13 @@ fn short(f: &mut Flags, c: char) -> Result<(), Unsupported> {
         's' => f.size = true,
         'h' => (f.size, f.human) = (true, Some(false)),
         'D' => f.date = true,
+        'u' => f.user = true,
+        'g' => f.group = true,
+        // A collection records one time: the change time is the modification time.
+        'c' => f.sort = Sort::Time,
+        'C' => f.color = true,
+        'A' => f.vt100 = true,
+        'X' => f.xml = true,
         // Literal names, no colours, no links to follow, one filesystem: nothing changes.
         'N' | 'q' | 'n' | 'l' | 'x' => {}
         _ => return Err(no()),
@@ -134,8 +194,8 @@ fn valued(f: &mut Flags, c: char, v: &str) -> Result<(), Unsupported> {
             f.max_depth = Some(level(v));
             f.invalid_level |= f.max_depth == Some(0);
         }
-        'P' => f.only.extend(patterns(v)?),
-        'I' => f.ignore.extend(patterns(v)?),
+        'P' => f.only_text.push(v.to_string()),
+        'I' => f.ignore_text.push(v.to_string()),
         'o' if v == crate::fs::DEV_NULL => f.discard = true,
         _ => return Err(no()),
     }
@@ -153,6 +213,16 @@ fn long_option<'a>(
         "filesfirst" => f.dirs_first = Some(false),
         "si" => (f.size, f.human) = (true, Some(true)),
         "nolinks" => {}
+        "inodes" => f.inodes = true,
+        "device" => f.device = true,
+        "du" => f.du = true,
+        "prune" => f.prune = true,
+        "matchdirs" => f.match_dirs = true,
+        "ignore-case" => f.ignore_case = true,
+        "info" => f.info = true,
+        "gitignore" => f.gitignore = true,
+        "timefmt" => f.time_format = Some(value()?.to_string()),
+        "filelimit" => f.file_limit = level(value()?),
         "charset" => match value()? {
             "ascii" | "ASCII" | "us-ascii" => f.ascii = true,
             "utf-8" | "UTF-8" | "utf8" => f.ascii = false,

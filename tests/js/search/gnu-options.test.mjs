@@ -178,7 +178,11 @@ function listingBattery({ dir, file }) {
     "--noreport", "-J", "-Jd", "-X", "-s", "-h", "--du -h", "-p", "-F", "-r", "-t", "-U", "-v", "-c", "-D", "--dirsfirst", "--filesfirst",
     "-n", "-C", "-A", "-S", "--charset=ascii", "-Q", "-N", "-q", "-l", "-x", "--filelimit 3", "--matchdirs -P guides", "--ignore-case -P '*.MDX'",
     "-o /dev/null", "--sort=name", "--sort=size", "--sort=mtime", "--info", "--gitignore", "--fromfile", "-R", "-H x", "--si -s", "-g", "-u",
-    "--inodes", "--device", "-T title", "--nolinks", "--hyperlink", "--timefmt=%Y", "-L 0", "-L x", "--nope", "-Z"]) {
+    "--inodes", "--device", "-T title", "--nolinks", "--hyperlink", "--timefmt=%Y", "-L 0", "-L x", "--nope", "-Z",
+    "-ug", "-pugsD", "-u -h", "--du", "-s --du", "--du -d", "--du -L 1", "--du --si -P '*.md' --prune", "-cD", "-cr",
+    "--timefmt '%F %T'", "--timefmt='%a %A %b %B %e %j %y %R %p %s %%'", "-D --timefmt %d.%m", "--filelimit 1", "--filelimit=10",
+    "--prune", "--prune -L 1 -P '*.json'", "-I '*.MDX' --ignore-case", "--matchdirs -P 'guides|api'", "-CF", "-Cf", "-Cs", "-CQ",
+    "-A -i", "-A --charset=ascii", "-Xd", "-X -L 1", "-X -f", "-X --noreport", "-X -P '*.md'", "--inodes -p", "--device -u"]) {
     each((op) => `tree ${o} ${op}`);
   }
   for (const o of ["", "-s", "-h", "-a", "-c", "-sh", "-ch", "-ac", "-sc", "--max-depth=1", "-d 0", "-d 1 -h", "-b", "--apparent-size", "-k",
@@ -201,10 +205,9 @@ const LISTING_STILL_DIFFERENT = [
   [/^find .* -ls\b/, "find -ls prints inode numbers"],
   [/^find .* -regex/, "find -regex (Emacs regular expressions) is left to just-bash"],
   [/^find \/ -printf '%(P\|%h|f)/, "find -printf %h/%f of the copy's root name its directory"],
-  [/^tree (-[ugCAXHRSTc]\b|--(inodes|device|info|gitignore|fromfile|du|timefmt|filelimit|matchdirs|ignore-case)\b|.*--prune)/,
-    "tree: owners, inodes, devices, colours, HTML/XML, change times, --du, --filelimit, --timefmt, --prune, --matchdirs, --ignore-case, --info, --gitignore and --fromfile are left to just-bash"],
-  [/^tree -Jd? \/(nope|guides\/)/, "tree -J of a file or a missing path is not well-formed JSON: left to just-bash"],
-  [/^tree -fi? \/$/, "tree -f of the copy's root names the directory it lies in"],
+  [/^tree (-[HRST]\b|--fromfile\b)/, "tree -S (CP437 bytes), -H/-T (HTML), -R and --fromfile are left to just-bash"],
+  [/^tree (-c[rD]?|--inodes|--device)\b/, "tree -c, --inodes, --device: change times, inode and device numbers are the copy's"],
+  [/^tree (-fi?|-Cf|-X -f) \/$/, "tree -f of the copy's root names the directory it lies in"],
 ];
 const listingKnown = (cmd) => LISTING_STILL_DIFFERENT.some(([re]) => re.test(cmd));
 

@@ -1,0 +1,82 @@
+use crate::commands::{run, Place};
+use crate::tree::access::Groups;
+use crate::tree::decode::PathTree;
+use crate::tree::listing::Listing;
+
+/// `/a.md` (7 bytes), `/docs/b.md` (5000) and `/docs/sub/c.md` (12), all of 2024-03-05 14:07:09.
+fn tree(line: &str) -> (String, i32) {
+    let t = 1_709_647_629_000u64;
+    let json = format!(
+        r#"{{"a.md":{{"isPublic":true,"size":7,"mtime":{t}}},"docs/b.md":{{"isPublic":true,"size":5000,"mtime":{t}}},"docs/sub/c.md":{{"isPublic":true,"size":12,"mtime":{t}}}}}"#
+    );
+    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), &[]).unwrap();
+    let args: Vec<String> = line.split(' ').map(str::to_string).collect();
+    let out = run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, 1_795_749_644_000.0).unwrap();
+    (out.stdout, out.exit_code)
+}
+
+#[test]
+fn owners_and_times_stand_in_the_bracket() {
+    assert_eq!(
+        tree("-ugp --timefmt=%F /docs/sub").0,
+        "[drwxr-xr-x user     user     2024-03-05]  /docs/sub\n└── [-rw-r--r-- user     user     2024-03-05]  c.md\n\n1 directory, 1 file\n"
+    );
+    assert_eq!(tree("-cD /docs/sub").0.lines().nth(1), Some("└── [Mar  5  2024]  c.md"));
+}
+
+#[test]
+fn du_adds_up_what_directories_hold() {
+    assert_eq!(
+        tree("--du /docs").0,
+        "[       5152]  /docs\n├── [       5000]  b.md\n└── [         72]  sub\n    └── [         12]  c.md\n\n        5084 bytes used in 2 directories, 2 files\n"
+    );
+    assert_eq!(tree("--du -h /docs/sub").0.lines().last(), Some("   12 used in 1 directory, 1 file"));
+    assert_eq!(
+        tree("--du -d /docs/sub").0,
+        "[         60]  /docs/sub\n\n          60 bytes used in 0 directories\n",
+        "an operand that lists nothing counts as a file would"
+    );
+}
+
+#[test]
+fn limits_patterns_and_pruning() {
+    assert_eq!(
+        tree("--filelimit 1 /docs").0,
+        "/docs  [2 entries exceeds filelimit, not opening dir]\n\n1 directory, 0 files\n"
+    );
+    assert_eq!(
+        tree("--filelimit 1 -I a.md /").0.lines().nth(1),
+        Some("└── docs  [2 entries exceeds filelimit, not opening dir]")
+    );
+    assert_eq!(
+        tree("-P C.MD --ignore-case --prune /").0,
+        "/\n└── docs\n    └── sub\n        └── c.md\n\n3 directories, 1 file\n"
+    );
+    assert_eq!(tree("--matchdirs -P docs /").0, "/\n└── docs\n    ├── b.md\n    └── sub\n\n3 directories, 1 file\n");
+    assert_eq!(tree("--matchdirs -P docs/s* /").0.lines().nth(3), Some("        └── c.md"));
+    assert_eq!(tree("--info --gitignore /docs/sub").0, tree("/docs/sub").0);
+}
+
+#[test]
+fn colours_and_line_graphics() {
+    assert_eq!(tree("-C /docs/sub").0, "\x1b[01;34m/docs/sub\x1b[0m\n└── \x1b[00mc.md\x1b[0m\n\n1 directory, 1 file\n");
+    assert_eq!(tree("-A /docs").0.lines().nth(3), Some("\x1b(0    mqq \x1b(Bc.md"));
+}
+
+#[test]
+fn xml_and_json_of_files_and_missing_paths() {
+    assert_eq!(
+        tree("-X /docs/sub /nope").0,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tree>\n  <directory name=\"/docs/sub\">\n    <file name=\"c.md\"></file>\n  </directory>\n \
+         name=\"/nope\"><error>error opening dir</error>\n  </unknown>\n  <report>\n    <directories>1</directories>\n    <files>1</files>\n  </report>\n</tree>\n"
+    );
+    assert_eq!(
+        tree("-J /a.md"),
+        ("[\n  {\"type\":\"file\",\"name\":\"/a.md\",\"contents\":[{\"error\": \"error opening dir\"}\n\n  ]}\n,\n  {\"type\":\"report\",\"directories\":0,\"files\":1}\n]\n".into(), 0)
+    );
+    assert_eq!(
+        tree("-J /nope /docs/sub").0,
+        "[\n,\"name\":\"/nope\",\"contents\":[{\"error\": \"error opening dir\"}\n,\n  ]},\n  {\"type\":\"directory\",\"name\":\"/docs/sub\",\"contents\":[\n    {\"type\":\"file\",\"name\":\"c.md\",\"contents\":[  ]}\n  ]}\n,\n  {\"type\":\"report\",\"directories\":1,\"files\":1}\n]\n"
+    );
+    assert_eq!(tree("-Jd /nope /docs/sub").0.lines().nth(4), Some("  {\"type\":\"directory\",\"name\":\"/docs/sub\"}"));
+}
