@@ -6,18 +6,25 @@
 //! included. Modelled: the tests `-name`, `-iname`, `-path`, `-ipath`, `-wholename`,
 //! `-iwholename` (POSIX globs: `*` matches `/` too), `-type f|d`, `-empty`, `-size`,
 //! `-true`, `-false`; the operators `!`/`-not`, `-a`/`-and` (or nothing), `-o`/`-or` and
-//! parentheses; `-newer`, `-mtime`, `-mmin`, `-links`, `-executable`, `-readable`; the
-//! actions `-print`, `-print0`, `-printf` (see [`printf`]), `-prune` and `-quit` (without
-//! one, `-print` for what the whole expression selects); `-maxdepth`, `-mindepth` and
-//! `-depth` anywhere, and the options that change nothing without symbolic links or
-//! mount points. Writes fail as on a read-only filesystem: `-delete` says it cannot
-//! delete each entry, `-fprint FILE` cannot open its file (except `/dev/null`).
-//! `-exec`, `-ok`, `-ls`, owners and inodes go to just-bash.
+//! parentheses; `-newer`, `-mtime`, `-mmin`, `-links`, `-inum`, `-executable`,
+//! `-readable`, `-writable` (false: a read-only filesystem), `-fstype` (`chromafs`);
+//! the access, change and birth times and the owners ([`stamps`]: a collection records
+//! one time, the modification time, and every entry is `user`'s, id 1000); `-regex`,
+//! `-iregex` and `-regextype` ([`regex`]); the actions `-print`, `-print0`, `-printf`
+//! and `-ls` (see [`printf`]), `-prune` and `-quit` (without one, `-print` for what the
+//! whole expression selects); `-maxdepth`, `-mindepth` and `-depth` anywhere, and the
+//! options that change nothing without symbolic links or mount points. Writes fail as on
+//! a read-only filesystem: `-delete` says it cannot delete each entry, `-fprint FILE` and
+//! `-fls FILE` cannot open their file (except `/dev/null`). `-exec`, `-ok`, `-perm`,
+//! `-context` and `-D` go to just-bash.
 
 mod printf;
 mod regex;
 mod stamps;
 mod values;
+
+#[cfg(test)]
+mod tests;
 
 use values::{date_ms, size};
 

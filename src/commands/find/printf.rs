@@ -149,7 +149,11 @@ fn time(t: char, m: Meta, out: &mut String) {
         'R' => write!(out, "{:02}:{:02}", c.hour, c.minute),
         'S' => write!(out, "{:02}.{nanos:09}0", c.second),
         'T' | 'X' => write!(out, "{:02}:{:02}:{:02}.{nanos:09}0", c.hour, c.minute, c.second),
-        '+' => write!(out, "{}-{:02}-{:02}+{:02}:{:02}:{:02}.{nanos:09}0", c.year, c.month, c.day, c.hour, c.minute, c.second),
+        '+' => write!(
+            out,
+            "{}-{:02}-{:02}+{:02}:{:02}:{:02}.{nanos:09}0",
+            c.year, c.month, c.day, c.hour, c.minute, c.second
+        ),
         'c' => write!(
             out,
             "{} {} {:>2} {:02}:{:02}:{:02} {}",
@@ -261,7 +265,10 @@ mod tests {
         let e = Entry { shown: "./a b\\é", start: ".", depth: 1, meta: Some(meta), dir: false, ino: 12 };
         let mut out = String::new();
         ls(&e, 1_795_749_644_000.0, &mut out).unwrap();
-        assert_eq!(out, "       12      4 -rw-r--r--   1 user     user            6 Mar  5  2024 ./a\\ b\\\\\\303\\251\n");
+        assert_eq!(
+            out,
+            "       12      4 -rw-r--r--   1 user     user            6 Mar  5  2024 ./a\\ b\\\\\\303\\251\n"
+        );
         out.clear();
         ls(&e, 1_709_632_800_000.0 + 179.0 * 86_400_000.0, &mut out).unwrap();
         assert!(out.contains(" Mar  5 10:00 "), "within six months of 30 days: {out}");
@@ -288,17 +295,20 @@ mod tests {
         assert_eq!(printed("%TY-%Tm-%Td %TH:%TM %Ta %Tb %Tj", "a", "a", 0), "2024-03-05 10:00 Tue Mar 065");
         assert_eq!(printed("%u %g %U %G %i", "a", "a", 0), "user user 1000 1000 7");
         assert_eq!(printed("%a|%c|%t", "a", "a", 0), ["Tue Mar  5 10:00:00.0000000000 2024"; 3].join("|"));
-        assert_eq!(printed("%A+|%CT|%TS|%Tc|%Tr|%Tk|%TA|%TB|%Tu", "a", "a", 0).split('|').collect::<Vec<_>>(), [
-            "2024-03-05+10:00:00.0000000000",
-            "10:00:00.0000000000",
-            "00.0000000000",
-            "Tue Mar  5 10:00:00 2024",
-            "10:00:00 AM",
-            "10",
-            "Tuesday",
-            "March",
-            "2"
-        ]);
+        assert_eq!(
+            printed("%A+|%CT|%TS|%Tc|%Tr|%Tk|%TA|%TB|%Tu", "a", "a", 0).split('|').collect::<Vec<_>>(),
+            [
+                "2024-03-05+10:00:00.0000000000",
+                "10:00:00.0000000000",
+                "00.0000000000",
+                "Tue Mar  5 10:00:00 2024",
+                "10:00:00 AM",
+                "10",
+                "Tuesday",
+                "March",
+                "2"
+            ]
+        );
         assert!(parse("%10p").is_err() && parse("%TU").is_err());
     }
 }

@@ -293,12 +293,14 @@ impl Reader {
             return Ok(());
         }
         match e {
-            '<' | '>' if !self.syntax.awk => {
+            // Literal in awk and posix-awk, GNU's operators in gnu-awk.
+            '<' | '>' | '`' | '\'' if self.syntax.awk => return Err(no("with an awk escape")),
+            '<' | '>' => {
                 self.ascii_only = true;
                 self.out.push_str(if e == '<' { "\\b{start}" } else { "\\b{end}" });
             }
-            '`' if !self.syntax.awk => self.out.push_str("\\A"),
-            '\'' if !self.syntax.awk => self.out.push_str("\\z"),
+            '`' => self.out.push_str("\\A"),
+            '\'' => self.out.push_str("\\z"),
             _ => literal(&mut self.out, e),
         }
         Ok(())
@@ -383,8 +385,9 @@ impl Reader {
 
     /// `[:name:]` within brackets.
     fn class(&mut self) -> Result<(), Unsupported> {
-        const CLASSES: &[&str] =
-            &["alpha", "upper", "lower", "digit", "xdigit", "space", "print", "punct", "graph", "cntrl", "blank", "alnum"];
+        const CLASSES: &[&str] = &[
+            "alpha", "upper", "lower", "digit", "xdigit", "space", "print", "punct", "graph", "cntrl", "blank", "alnum",
+        ];
         if !self.syntax.classes || self.peek_at(1) != Some(':') {
             return Err(no("with a class or collating element"));
         }
@@ -436,7 +439,9 @@ mod tests {
         assert_eq!(m("./[[:digit:]]+", "posix-extended", "./42"), Some(true));
         assert_eq!(m("./[[:alpha:]]", "posix-extended", "./é"), None, "classes are ASCII here");
         assert!(compile("./ab{", EXTENDED, false).is_err());
-        assert!(syntax("perl").unwrap_err().starts_with("Unknown regular expression type ‘perl’; valid types are ‘findutils-default’, ‘ed’,"));
+        assert!(syntax("perl")
+            .unwrap_err()
+            .starts_with("Unknown regular expression type ‘perl’; valid types are ‘findutils-default’, ‘ed’,"));
     }
 
     #[test]
