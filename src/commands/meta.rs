@@ -9,11 +9,16 @@
 //! `rw-r--r--` and directories `rwxr-xr-x`, as `stat` reports them.
 
 use crate::commands::Unsupported;
-
-/// The user and group every entry belongs to, by number: what `ls -n`, `find -uid` and
-/// the other commands that show owners by number print. By name they are `user`.
-pub(crate) const OWNER_ID: u32 = 1000;
 use crate::tree::listing::Node;
+
+/// The owner and group of every entry: a collection records no owners, and the shell's
+/// user is just-bash's `user` (what `ls -l` and `find -ls` print, and what `find -user`
+/// and `-group` select).
+pub(crate) const OWNER: &str = "user";
+
+/// The user and group id of [`OWNER`] (`ls -n`, `find -uid`, `-gid`, `-printf %U`/`%G`):
+/// the first id a Linux system gives to an ordinary user.
+pub(crate) const OWNER_ID: u64 = 1000;
 
 /// An entry's metadata, as a tmpfs copy has it.
 #[derive(Debug, Clone, Copy)]

@@ -6,18 +6,27 @@
 //! included. Modelled: the tests `-name`, `-iname`, `-path`, `-ipath`, `-wholename`,
 //! `-iwholename` (POSIX globs: `*` matches `/` too), `-type f|d`, `-empty`, `-size`,
 //! `-true`, `-false`; the operators `!`/`-not`, `-a`/`-and` (or nothing), `-o`/`-or` and
-//! parentheses; `-newer`, `-mtime`, `-mmin`, `-links`, `-executable`, `-readable`; the
-//! actions `-print`, `-print0`, `-printf` (see [`printf`]), `-prune` and `-quit` (without
-//! one, `-print` for what the whole expression selects); `-maxdepth`, `-mindepth` and
-//! `-depth` anywhere, and the options that change nothing without symbolic links or
-//! mount points. Writes fail as on a read-only filesystem: `-delete` says it cannot
-//! delete each entry, `-fprint FILE` cannot open its file (except `/dev/null`).
-//! `-exec`, `-ok`, `-ls`, owners and inodes go to just-bash.
+//! parentheses; `-newer`, `-mtime`, `-mmin`, `-links`, `-inum`, `-executable`,
+//! `-readable`, `-writable` (false: a read-only filesystem), `-fstype` (`chromafs`);
+//! the access, change and birth times and the owners ([`stamps`]: a collection records
+//! one time, the modification time, and every entry is `user`'s, id 1000); `-regex`,
+//! `-iregex` and `-regextype` ([`regex`]); the actions `-print`, `-print0`, `-printf`
+//! and `-ls` (see [`printf`]), `-prune` and `-quit` (without one, `-print` for what the
+//! whole expression selects); `-maxdepth`, `-mindepth` and `-depth` anywhere, and the
+//! options that change nothing without symbolic links or mount points. Writes fail as on
+//! a read-only filesystem: `-delete` says it cannot delete each entry, `-fprint FILE` and
+//! `-fls FILE` cannot open their file (except `/dev/null`). `-exec`, `-ok`, `-perm`,
+//! `-context` and `-D` go to just-bash.
 
 mod printf;
+mod regex;
+mod stamps;
 mod values;
 
-use values::{compared, date_ms, size};
+#[cfg(test)]
+mod tests;
+
+use values::{date_ms, size};
 
 use super::meta::Meta;
 use super::{Place, Printed, Stop};
@@ -42,8 +51,15 @@ enum Expr {
     Printf(Vec<printf::Piece>),
     /// `-newer`: modified after this time (ms).
     Newer(f64),
-    /// `-mtime`/`-mmin`: the age in whole units of this many ms, compared.
-    Age(std::cmp::Ordering, u64, f64),
+    /// `-mtime`/`-mmin`: the age in whole units of this many ms from a time (now, or the
+    /// end of today), compared.
+    Age(std::cmp::Ordering, u64, f64, f64),
+    /// `-inum`: the inode number compared.
+    Inum(std::cmp::Ordering, u64),
+    /// `-regex`, `-iregex`: the whole path as printed.
+    Regex(regex::Regex),
+    /// `-ls`.
+    Ls,
     Links(std::cmp::Ordering, u64),
     /// `-samefile`: the entry at this full path (there are no hard links).
     Same(String),
@@ -78,6 +94,10 @@ struct Words {
     min_depth: Option<usize>,
     /// `-depth` or `-delete`: a directory after its entries.
     depth_first: bool,
+    /// `-daystart`: ages from the end of today rather than now, for the tests after it.
+    day_start: bool,
+    /// `-regextype`: the syntax of the `-regex` tests after it.
+    syntax: regex::Syntax,
 }
 
 /// `-fprint FILE` and its kin: `/dev/null` takes the output; any other file cannot be
@@ -104,42 +124,7 @@ fn usage(why: String) -> Stop {
 }
 
 /// The rest of GNU find's predicates, left to just-bash (any other word is unknown to it).
-const GNU_PREDICATES: &[&str] = &[
-    "-amin",
-    "-anewer",
-    "-atime",
-    "-cmin",
-    "-cnewer",
-    "-ctime",
-    "-context",
-    "-daystart",
-    "-exec",
-    "-execdir",
-    "-fstype",
-    "-gid",
-    "-group",
-    "-ilname",
-    "-inum",
-    "-iregex",
-    "-lname",
-    "-ls",
-    "-newermt",
-    "-nogroup",
-    "-nouser",
-    "-ok",
-    "-okdir",
-    "-perm",
-    "-regex",
-    "-regextype",
-    "-samefile",
-    "-uid",
-    "-used",
-    "-user",
-    "-writable",
-    "-newerXY",
-    "-help",
-    "-version",
-];
+const GNU_PREDICATES: &[&str] = &["-context", "-exec", "-execdir", "-ok", "-okdir", "-perm", "-help", "-version"];
 
 fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
     let mut w = Words::default();
@@ -190,25 +175,43 @@ fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
                     None => Tok::Expr(Expr::Printf(Vec::new())),
                 }
             }
-            "-newer" => {
-                let file = value()?;
-                let full = path::resolve(place.cwd, file);
-                place.check(&full)?;
-                let Some(node) = place.listing.get(&full) else {
-                    let stderr = format!("find: ‘{file}’: No such file or directory\n");
-                    return Err(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1 }));
-                };
-                Tok::Expr(Expr::Newer(Meta::need(node)?.mtime_ms))
+            "-newer" | "-anewer" | "-cnewer" => Tok::Expr(Expr::Newer(stamps::time_of(value()?, place)?)),
+            _ if a.len() == 8 && a.starts_with("-newer") => {
+                let date = stamps::newer_xy(a)?;
+                let v = value()?;
+                Tok::Expr(Expr::Newer(if date {
+                    date_ms(v).ok_or_else(|| no("a -newerXt date beyond YYYY-MM-DD [HH:MM[:SS]]"))?
+                } else {
+                    stamps::time_of(v, place)?
+                }))
             }
-            "-mtime" | "-mmin" => {
-                let (order, n) = compared(value()?)?;
-                let _ = now_ms;
-                Tok::Expr(Expr::Age(order, n, if a == "-mtime" { 86_400_000.0 } else { 60_000.0 }))
+            "-mtime" | "-mmin" | "-atime" | "-amin" | "-ctime" | "-cmin" => {
+                let origin = if w.day_start { stamps::day_start(now_ms) } else { now_ms };
+                Tok::Expr(stamps::age(a, value()?, origin)?)
+            }
+            "-daystart" => {
+                w.day_start = true;
+                Tok::Expr(Expr::Const(true))
+            }
+            "-used" => stamps::used(value()?)?,
+            "-user" | "-group" => stamps::owner(a, value()?)?,
+            "-uid" | "-gid" => stamps::id(a, value()?)?,
+            "-nouser" | "-nogroup" | "-writable" => Tok::Expr(Expr::Const(false)),
+            "-fstype" => Tok::Expr(Expr::Const(value()? == "chromafs")),
+            "-inum" => {
+                let (order, n) = stamps::number(a, value()?)?;
+                Tok::Expr(Expr::Inum(order, n))
             }
             "-links" => {
-                let (order, n) = compared(value()?)?;
+                let (order, n) = stamps::number(a, value()?)?;
                 Tok::Expr(Expr::Links(order, n))
             }
+            "-ls" => Tok::Expr(Expr::Ls),
+            "-regextype" => {
+                w.syntax = regex::syntax(value()?).map_err(usage)?;
+                Tok::Expr(Expr::Const(true))
+            }
+            "-regex" | "-iregex" => Tok::Expr(Expr::Regex(regex::compile(value()?, w.syntax, a == "-iregex")?)),
             "-executable" => Tok::Expr(Expr::Executable),
             // No symbolic links among the docs.
             "-lname" | "-ilname" => {
@@ -223,10 +226,6 @@ fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
                     return Err(usage(format!("‘{file}’: No such file or directory")));
                 }
                 Tok::Expr(Expr::Same(full))
-            }
-            "-newermt" => {
-                let v = value()?;
-                Tok::Expr(Expr::Newer(date_ms(v).ok_or_else(|| no("a -newermt date beyond YYYY-MM-DD [HH:MM[:SS]]"))?))
             }
             "-readable" => Tok::Expr(Expr::Const(true)),
             "-prune" => Tok::Expr(Expr::Prune),
@@ -266,7 +265,7 @@ fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
             "!" | "-not" => Tok::Not,
             "(" => Tok::Open,
             ")" => Tok::Close,
-            _ if a.starts_with('-') && !GNU_PREDICATES.contains(&a) && !(a.starts_with("-newer") && a.len() == 8) => {
+            _ if a.starts_with('-') && !GNU_PREDICATES.contains(&a) => {
                 return Err(usage(format!("unknown predicate `{a}'")))
             }
             _ => return Err(no(&format!("find {a}")).into()),
@@ -325,7 +324,7 @@ impl Parser {
 impl Expr {
     fn has_action(&self) -> bool {
         match self {
-            Expr::Print(_) | Expr::Printf(_) | Expr::Delete | Expr::Quit => true,
+            Expr::Print(_) | Expr::Printf(_) | Expr::Ls | Expr::Delete | Expr::Quit => true,
             Expr::Not(e) => e.has_action(),
             Expr::And(a, b) | Expr::Or(a, b) => a.has_action() || b.has_action(),
             _ => false,
@@ -342,6 +341,15 @@ struct Seen<'a> {
     /// The starting point as typed, and the depth below it.
     start: &'a str,
     depth: usize,
+}
+
+impl Seen<'_> {
+    /// What `-printf` and `-ls` print from.
+    fn entry(&self) -> printf::Entry<'_> {
+        let (node, dir) = (self.node, matches!(self.node, Node::Dir(_)));
+        let meta = Meta::of(node);
+        printf::Entry { shown: self.shown, start: self.start, depth: self.depth, meta, dir, ino: node.ino() }
+    }
 }
 
 /// What evaluating the expression does besides deciding: output, messages, and the
@@ -376,14 +384,18 @@ impl Expr {
                 true
             }
             Expr::Printf(pieces) => {
-                let dir = matches!(s.node, Node::Dir(_));
-                let e = printf::Entry { shown: s.shown, start: s.start, depth: s.depth, meta: meta(), dir };
-                printf::print(pieces, &e, &mut cx.out.stdout)?;
+                printf::print(pieces, &s.entry(), &mut cx.out.stdout)?;
                 true
             }
+            Expr::Ls => {
+                printf::ls(&s.entry(), cx.now_ms, &mut cx.out.stdout)?;
+                true
+            }
+            Expr::Inum(order, n) => s.node.ino().cmp(n) == *order,
+            Expr::Regex(re) => re.matches(s.shown)?,
             Expr::Newer(t) => meta()?.mtime_ms > *t,
-            Expr::Age(order, n, unit) => {
-                (((cx.now_ms - meta()?.mtime_ms) / unit).floor().max(0.0) as u64).cmp(n) == *order
+            Expr::Age(order, n, unit, origin) => {
+                (((origin - meta()?.mtime_ms) / unit).floor().max(0.0) as u64).cmp(n) == *order
             }
             Expr::Links(order, n) => meta()?.links.cmp(n) == *order,
             Expr::Executable => matches!(s.node, Node::Dir(_)),

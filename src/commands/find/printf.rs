@@ -1,9 +1,10 @@
-//! `find -printf FORMAT`: the directives whose values a copy on tmpfs and the listing
-//! share (names, depth, type, size, blocks, links, permissions, modification time in
-//! UTC) and the escapes. Owners, inodes, access and change times, SELinux contexts and
-//! field widths are left to just-bash.
+//! `find -printf FORMAT`: names, depth, type, size, blocks, links, permissions, owners
+//! (`user`, [`OWNER_ID`]), inode numbers, times in UTC (`%a`, `%c`, `%t` and the `%A`,
+//! `%C`, `%T` fields: a collection records one time, the modification time) and the
+//! escapes; and `-ls`'s line. SELinux contexts, field widths and the week-numbering time
+//! fields are left to just-bash.
 
-use crate::commands::meta::Meta;
+use crate::commands::meta::{Meta, OWNER, OWNER_ID};
 use crate::commands::units::Civil;
 use crate::commands::Unsupported;
 use std::fmt::Write;
@@ -24,6 +25,7 @@ pub(crate) struct Entry<'a> {
     pub depth: usize,
     pub meta: Option<Meta>,
     pub dir: bool,
+    pub ino: u64,
 }
 
 fn no(what: &str) -> Unsupported {
@@ -48,12 +50,15 @@ pub(crate) fn parse(format: &str) -> Result<Vec<Piece>, Unsupported> {
             }),
             '%' => match chars.next() {
                 Some('%') => text.push('%'),
-                Some(d @ ('p' | 'f' | 'h' | 'P' | 'H' | 'd' | 's' | 'y' | 'Y' | 'm' | 'M' | 'k' | 'b' | 'n')) => {
+                Some(
+                    d @ ('p' | 'f' | 'h' | 'P' | 'H' | 'd' | 's' | 'y' | 'Y' | 'm' | 'M' | 'k' | 'b' | 'n' | 'u' | 'g'
+                    | 'U' | 'G' | 'i' | 'a' | 'c' | 't'),
+                ) => {
                     pieces.push(Piece::Text(std::mem::take(&mut text)));
                     pieces.push(Piece::Directive(d));
                 }
-                Some('T') => match chars.next() {
-                    Some(t @ ('Y' | 'm' | 'd' | 'H' | 'M' | 'e' | 'a' | 'b' | 'y' | 'j' | '@' | 'D' | 'F' | 'R')) => {
+                Some('A' | 'C' | 'T') => match chars.next() {
+                    Some(t) if TIME_FIELDS.contains(t) => {
                         pieces.push(Piece::Text(std::mem::take(&mut text)));
                         pieces.push(Piece::Time(t));
                     }
@@ -67,6 +72,9 @@ pub(crate) fn parse(format: &str) -> Result<Vec<Piece>, Unsupported> {
     pieces.push(Piece::Text(text));
     Ok(pieces)
 }
+
+/// The fields of `%A`, `%C` and `%T` printed here.
+const TIME_FIELDS: &str = "YmdHMeabyj@DFRST+csXxrpIklwuABhCZz";
 
 /// `%f`: the name after the last `/` that is not trailing (`/` for `/`, `d/` for `d/`).
 fn base(shown: &str) -> &str {
@@ -104,6 +112,18 @@ fn directive(d: char, e: &Entry, out: &mut String) -> Option<()> {
         'n' => write!(out, "{}", e.meta?.links).unwrap(),
         'm' => write!(out, "{:o}", e.meta?.perm()).unwrap(),
         'M' => out.push_str(e.meta?.mode()),
+        'u' | 'g' => out.push_str(OWNER),
+        'U' | 'G' => write!(out, "{OWNER_ID}").unwrap(),
+        'i' => write!(out, "{}", e.ino).unwrap(),
+        // ctime(3)'s format, with the fraction of a second.
+        'a' | 'c' | 't' => {
+            for t in ['a', ' ', 'b', ' ', 'e', ' ', 'T', ' ', 'Y'] {
+                match t {
+                    ' ' => out.push(' '),
+                    _ => time(t, e.meta?, out),
+                }
+            }
+        }
         _ => unreachable!("parse keeps only these"),
     }
     Some(())
@@ -127,9 +147,106 @@ fn time(t: char, m: Meta, out: &mut String) {
         'D' => write!(out, "{:02}/{:02}/{:02}", c.month, c.day, c.year.rem_euclid(100)),
         'F' => write!(out, "{}-{:02}-{:02}", c.year, c.month, c.day),
         'R' => write!(out, "{:02}:{:02}", c.hour, c.minute),
+        'S' => write!(out, "{:02}.{nanos:09}0", c.second),
+        'T' | 'X' => write!(out, "{:02}:{:02}:{:02}.{nanos:09}0", c.hour, c.minute, c.second),
+        '+' => write!(
+            out,
+            "{}-{:02}-{:02}+{:02}:{:02}:{:02}.{nanos:09}0",
+            c.year, c.month, c.day, c.hour, c.minute, c.second
+        ),
+        'c' => write!(
+            out,
+            "{} {} {:>2} {:02}:{:02}:{:02} {}",
+            c.weekday_name(),
+            c.month_name(),
+            c.day,
+            c.hour,
+            c.minute,
+            c.second,
+            c.year
+        ),
+        's' => write!(out, "{secs}"),
+        'x' => write!(out, "{:02}/{:02}/{:02}", c.month, c.day, c.year.rem_euclid(100)),
+        'r' => write!(out, "{:02}:{:02}:{:02} {}", twelve(c.hour), c.minute, c.second, am_pm(c.hour)),
+        'p' => write!(out, "{}", am_pm(c.hour)),
+        'I' => write!(out, "{:02}", twelve(c.hour)),
+        'k' => write!(out, "{:>2}", c.hour),
+        'l' => write!(out, "{:>2}", twelve(c.hour)),
+        'w' => write!(out, "{}", c.weekday),
+        'u' => write!(out, "{}", if c.weekday == 0 { 7 } else { c.weekday }),
+        'A' => write!(out, "{}", WEEKDAYS[c.weekday as usize]),
+        'B' => write!(out, "{}", MONTHS[c.month as usize - 1]),
+        'h' => write!(out, "{}", c.month_name()),
+        'C' => write!(out, "{:02}", c.year.div_euclid(100)),
+        'Z' => write!(out, "UTC"),
+        'z' => write!(out, "+0000"),
         _ => unreachable!("parse keeps only these"),
     }
     .unwrap();
+}
+
+/// Half a year as GNU find's `-ls` counts it (six 30-day months): an older time, or one
+/// more than an hour ahead, is printed with its year.
+const SIX_MONTHS_SECS: i64 = 180 * 86_400;
+
+/// `-ls`'s line: inode, KiB allocated, mode, links, owner, group, size, time and the
+/// path, escaped as GNU find escapes it.
+pub(crate) fn ls(e: &Entry, now_ms: f64, out: &mut String) -> Option<()> {
+    let m = e.meta?;
+    let (secs, _) = m.mtime_parts();
+    let c = Civil::of(secs);
+    let now = (now_ms / 1000.0).floor() as i64;
+    write!(out, "{:>9} {:>6} {} {:>3} {OWNER:<8} {OWNER:<8} {:>8} ", e.ino, m.kib, m.mode(), m.links, m.size).unwrap();
+    write!(out, "{} {:>2} ", c.month_name(), c.day).unwrap();
+    if now - SIX_MONTHS_SECS <= secs && secs <= now + 3600 {
+        write!(out, "{:02}:{:02} ", c.hour, c.minute).unwrap();
+    } else {
+        write!(out, " {} ", c.year).unwrap();
+    }
+    for b in e.shown.bytes() {
+        match b {
+            b'\\' | b'"' | b' ' => write!(out, "\\{}", b as char).unwrap(),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            0x20..=0x7e => out.push(b as char),
+            _ => write!(out, "\\{b:03o}").unwrap(),
+        }
+    }
+    out.push('\n');
+    Some(())
+}
+
+const WEEKDAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+fn twelve(hour: u32) -> u32 {
+    if hour % 12 == 0 {
+        12
+    } else {
+        hour % 12
+    }
+}
+
+fn am_pm(hour: u32) -> &'static str {
+    if hour < 12 {
+        "AM"
+    } else {
+        "PM"
+    }
 }
 
 fn day_of_year(c: &Civil) -> u32 {
@@ -142,10 +259,28 @@ fn day_of_year(c: &Civil) -> u32 {
 mod tests {
     use super::*;
 
+    #[test]
+    fn ls_lines_are_gnu_finds() {
+        let meta = Meta { dir: false, size: 6, kib: 4, links: 1, mtime_ms: 1_709_632_800_000.0 };
+        let e = Entry { shown: "./a b\\é", start: ".", depth: 1, meta: Some(meta), dir: false, ino: 12 };
+        let mut out = String::new();
+        ls(&e, 1_795_749_644_000.0, &mut out).unwrap();
+        assert_eq!(
+            out,
+            "       12      4 -rw-r--r--   1 user     user            6 Mar  5  2024 ./a\\ b\\\\\\303\\251\n"
+        );
+        out.clear();
+        ls(&e, 1_709_632_800_000.0 + 179.0 * 86_400_000.0, &mut out).unwrap();
+        assert!(out.contains(" Mar  5 10:00 "), "within six months of 30 days: {out}");
+        out.clear();
+        ls(&e, 1_709_632_800_000.0 + 181.0 * 86_400_000.0, &mut out).unwrap();
+        assert!(out.contains(" Mar  5  2024 "));
+    }
+
     fn printed(format: &str, shown: &str, start: &str, depth: usize) -> String {
         let meta = Meta { dir: false, size: 6, kib: 4, links: 1, mtime_ms: 1_709_632_800_000.0 };
         let mut out = String::new();
-        let e = Entry { shown, start, depth, meta: Some(meta), dir: false };
+        let e = Entry { shown, start, depth, meta: Some(meta), dir: false, ino: 7 };
         print(&parse(format).unwrap(), &e, &mut out).unwrap();
         out
     }
@@ -158,6 +293,22 @@ mod tests {
         assert_eq!(printed("[%h][%f]", "d", "d", 0), "[.][d]");
         assert_eq!(printed("%m %M %k %b %n %y %s %%", "a", "a", 0), "644 -rw-r--r-- 4 8 1 f 6 %");
         assert_eq!(printed("%TY-%Tm-%Td %TH:%TM %Ta %Tb %Tj", "a", "a", 0), "2024-03-05 10:00 Tue Mar 065");
-        assert!(parse("%u").is_err() && parse("%10p").is_err());
+        assert_eq!(printed("%u %g %U %G %i", "a", "a", 0), "user user 1000 1000 7");
+        assert_eq!(printed("%a|%c|%t", "a", "a", 0), ["Tue Mar  5 10:00:00.0000000000 2024"; 3].join("|"));
+        assert_eq!(
+            printed("%A+|%CT|%TS|%Tc|%Tr|%Tk|%TA|%TB|%Tu", "a", "a", 0).split('|').collect::<Vec<_>>(),
+            [
+                "2024-03-05+10:00:00.0000000000",
+                "10:00:00.0000000000",
+                "00.0000000000",
+                "Tue Mar  5 10:00:00 2024",
+                "10:00:00 AM",
+                "10",
+                "Tuesday",
+                "March",
+                "2"
+            ]
+        );
+        assert!(parse("%10p").is_err() && parse("%TU").is_err());
     }
 }

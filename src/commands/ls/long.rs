@@ -7,13 +7,12 @@
 //! and `-o` leave them out. Times are UTC.
 
 use super::args::{Flags, TimeStyle};
-use crate::commands::meta::{Meta, OWNER_ID};
+use crate::commands::meta::{Meta, OWNER, OWNER_ID};
 use crate::commands::units::{human, Civil};
 use std::fmt::Write;
 
 /// Half of the Gregorian year, GNU ls's bound for a "recent" time.
 const SIX_MONTHS_SECS: i64 = 31_556_952 / 2;
-pub(crate) const OWNER: &str = "user";
 
 /// The columns of a block: each entry's cells, right- or left-aligned.
 pub(crate) struct Block {

@@ -45,7 +45,7 @@ pub(super) fn bracket(f: &Flags, m: &Meta, ino: u64, size_shown: u64, now_ms: f6
     for shown in [f.user, f.group] {
         if shown {
             sep(&mut out);
-            write!(out, "{:<8}", crate::commands::ls::long::OWNER).unwrap();
+            write!(out, "{:<8}", crate::commands::meta::OWNER).unwrap();
         }
     }
     if f.size {
