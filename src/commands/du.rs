@@ -43,6 +43,8 @@ struct Flags {
     threshold: Option<i128>,
     exclude: Vec<Glob>,
     max_depth: Option<u64>,
+    /// `-l`: what an earlier operand counted is counted again.
+    count_links: bool,
 }
 
 fn usage(line: String) -> Stop {
@@ -164,7 +166,8 @@ fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
         'c' => f.total = true,
         '0' => f.zero = true,
         // Links, symbolic links and mount points: none among the docs.
-        'x' | 'L' | 'P' | 'D' | 'H' | 'l' => {}
+        'l' => f.count_links = true,
+        'x' | 'L' | 'P' | 'D' | 'H' => {}
         _ => return Err(usage(format!("du: invalid option -- '{c}'"))),
     }
     Ok(())
@@ -212,7 +215,8 @@ fn long_option(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Sto
         "time" => f.time = true,
         "exclude" => f.exclude.push(Glob::fnmatch(v, false).map_err(Unsupported::from)?),
         "exclude-from" => short_value(f, 'X', v)?,
-        "dereference-args" | "count-links" | "dereference" | "no-dereference" | "one-file-system" => {}
+        "count-links" => f.count_links = true,
+        "dereference-args" | "dereference" | "no-dereference" | "one-file-system" => {}
         _ => return Err(Unsupported::new(format!("du --{name}")).into()),
     }
     Ok(())
@@ -271,7 +275,8 @@ impl Walk<'_> {
 
     /// Walks `full`, spelled `shown`, at `depth`: what it adds to its parent's total.
     fn visit(&mut self, full: &str, shown: &str, depth: u64) -> Result<Sum, Unsupported> {
-        if !self.seen.insert(full.to_string()) {
+        // An entry an earlier operand counted is not counted again, unless `-l`.
+        if !self.seen.insert(full.to_string()) && !self.f.count_links {
             return Ok(Sum::default());
         }
         let printed = |f: &Flags| if f.summarize { depth == 0 } else { f.max_depth.is_none_or(|m| depth <= m) };
@@ -325,9 +330,6 @@ pub(crate) fn du(args: &[String], place: Place) -> Result<Printed, Unsupported> 
         if place.listing.get(&full).is_none() {
             writeln!(out.stderr, "du: cannot access '{op}': No such file or directory").unwrap();
             continue;
-        }
-        if seen.iter().any(|s: &String| full.starts_with(&format!("{}/", s.trim_end_matches('/'))) || *s == full) {
-            return Err(Unsupported::new("an operand inside another"));
         }
         let mut walk = Walk { f: &f, place, seen: &mut seen, out: String::new() };
         let sum = walk.visit(&full, op, 0)?;

@@ -11,6 +11,7 @@ pub(crate) mod du;
 pub(crate) mod find;
 pub(crate) mod ls;
 pub(crate) mod meta;
+pub(crate) mod strftime;
 pub(crate) mod tree;
 pub(crate) mod units;
 

@@ -132,57 +132,19 @@ fn directive(d: char, e: &Entry, out: &mut String) -> Option<()> {
 fn time(t: char, m: Meta, out: &mut String) {
     let (secs, nanos) = m.mtime_parts();
     let c = Civil::of(secs);
+    // Seconds carry their fraction in GNU find's own directives.
     match t {
-        'Y' => write!(out, "{}", c.year),
-        'm' => write!(out, "{:02}", c.month),
-        'd' => write!(out, "{:02}", c.day),
-        'e' => write!(out, "{:>2}", c.day),
-        'H' => write!(out, "{:02}", c.hour),
-        'M' => write!(out, "{:02}", c.minute),
-        'a' => write!(out, "{}", c.weekday_name()),
-        'b' => write!(out, "{}", c.month_name()),
-        'y' => write!(out, "{:02}", c.year.rem_euclid(100)),
-        'j' => write!(out, "{:03}", day_of_year(&c)),
-        '@' => write!(out, "{secs}.{nanos:09}0"),
-        'D' => write!(out, "{:02}/{:02}/{:02}", c.month, c.day, c.year.rem_euclid(100)),
-        'F' => write!(out, "{}-{:02}-{:02}", c.year, c.month, c.day),
-        'R' => write!(out, "{:02}:{:02}", c.hour, c.minute),
-        'S' => write!(out, "{:02}.{nanos:09}0", c.second),
-        'T' | 'X' => write!(out, "{:02}:{:02}:{:02}.{nanos:09}0", c.hour, c.minute, c.second),
+        '@' => write!(out, "{secs}.{nanos:09}0").unwrap(),
+        'S' => write!(out, "{:02}.{nanos:09}0", c.second).unwrap(),
+        'T' | 'X' => write!(out, "{:02}:{:02}:{:02}.{nanos:09}0", c.hour, c.minute, c.second).unwrap(),
         '+' => write!(
             out,
             "{}-{:02}-{:02}+{:02}:{:02}:{:02}.{nanos:09}0",
             c.year, c.month, c.day, c.hour, c.minute, c.second
-        ),
-        'c' => write!(
-            out,
-            "{} {} {:>2} {:02}:{:02}:{:02} {}",
-            c.weekday_name(),
-            c.month_name(),
-            c.day,
-            c.hour,
-            c.minute,
-            c.second,
-            c.year
-        ),
-        's' => write!(out, "{secs}"),
-        'x' => write!(out, "{:02}/{:02}/{:02}", c.month, c.day, c.year.rem_euclid(100)),
-        'r' => write!(out, "{:02}:{:02}:{:02} {}", twelve(c.hour), c.minute, c.second, am_pm(c.hour)),
-        'p' => write!(out, "{}", am_pm(c.hour)),
-        'I' => write!(out, "{:02}", twelve(c.hour)),
-        'k' => write!(out, "{:>2}", c.hour),
-        'l' => write!(out, "{:>2}", twelve(c.hour)),
-        'w' => write!(out, "{}", c.weekday),
-        'u' => write!(out, "{}", if c.weekday == 0 { 7 } else { c.weekday }),
-        'A' => write!(out, "{}", WEEKDAYS[c.weekday as usize]),
-        'B' => write!(out, "{}", MONTHS[c.month as usize - 1]),
-        'h' => write!(out, "{}", c.month_name()),
-        'C' => write!(out, "{:02}", c.year.div_euclid(100)),
-        'Z' => write!(out, "UTC"),
-        'z' => write!(out, "+0000"),
-        _ => unreachable!("parse keeps only these"),
+        )
+        .unwrap(),
+        t => crate::commands::strftime::directive(t, secs, out).expect("parse keeps only these"),
     }
-    .unwrap();
 }
 
 /// Half a year as GNU find's `-ls` counts it (six 30-day months): an older time, or one
@@ -215,44 +177,6 @@ pub(crate) fn ls(e: &Entry, now_ms: f64, out: &mut String) -> Option<()> {
     }
     out.push('\n');
     Some(())
-}
-
-const WEEKDAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
-fn twelve(hour: u32) -> u32 {
-    if hour % 12 == 0 {
-        12
-    } else {
-        hour % 12
-    }
-}
-
-fn am_pm(hour: u32) -> &'static str {
-    if hour < 12 {
-        "AM"
-    } else {
-        "PM"
-    }
-}
-
-fn day_of_year(c: &Civil) -> u32 {
-    let leap = (c.year % 4 == 0 && c.year % 100 != 0) || c.year % 400 == 0;
-    let before = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334][c.month as usize - 1];
-    before + c.day + u32::from(leap && c.month > 2)
 }
 
 #[cfg(test)]

@@ -30,6 +30,8 @@ pub(crate) enum TimeStyle {
     FullIso,
     LongIso,
     Iso,
+    /// `+FORMAT`: `Flags::time_format`.
+    Format,
 }
 
 #[derive(Debug, Default)]
@@ -70,6 +72,8 @@ pub(crate) struct Flags {
     pub width: Option<usize>,
     pub tabsize: Option<usize>,
     pub time_style: TimeStyle,
+    /// `--time-style=+FORMAT`: the format of old times and, after a newline, of recent ones.
+    pub time_format: Option<(String, Option<String>)>,
     /// `-I`: names hidden whatever `-a` says; `--hide`: unless `-a` or `-A`.
     pub ignore: Vec<crate::base::glob::Glob>,
     pub hide: Vec<crate::base::glob::Glob>,
@@ -171,6 +175,8 @@ fn long_option(word: &str) -> Result<(&'static str, Option<bool>), Stop> {
 
 /// `--quoting-style`'s and `--time`'s words, as GNU `ls` lists them.
 const QUOTING_STYLES: &str = "  - ‘literal’\n  - ‘shell’\n  - ‘shell-always’\n  - ‘shell-escape’\n  - ‘shell-escape-always’\n  - ‘c’\n  - ‘c-maybe’\n  - ‘escape’\n  - ‘locale’\n  - ‘clocale’\n";
+const SORTS: &str = "  - ‘none’\n  - ‘time’\n  - ‘size’\n  - ‘extension’\n  - ‘version’\n  - ‘width’\n";
+const TIME_STYLES: &str = "  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n  - +FORMAT (e.g., +%H:%M) for a 'date'-style format\n";
 const TIMES: &str = "  - ‘atime’, ‘access’, ‘use’\n  - ‘ctime’, ‘status’\n  - ‘birth’, ‘creation’\n";
 
 /// Reads the command line: the flags and the operands.
@@ -338,7 +344,18 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         ("tabsize", Some(v)) => valued(f, 'T', v)?,
         ("width", Some(v)) => valued(f, 'w', v)?,
         ("full-time", _) => (f.long, f.time_style) = (true, TimeStyle::FullIso),
-        ("time-style", Some(v)) => f.time_style = time_style(v)?,
+        ("time-style", Some(v)) => match v.strip_prefix('+') {
+            Some(format) => {
+                let (old, recent) = format.split_once('\n').map_or((format, None), |(o, r)| (o, Some(r)));
+                if [Some(old), recent].into_iter().flatten().any(|x| crate::commands::strftime::format(x, 0).is_none())
+                {
+                    return Err(delegate());
+                }
+                f.time_format = Some((old.to_string(), recent.map(String::from)));
+                f.time_style = TimeStyle::Format;
+            }
+            None => f.time_style = time_style(v)?,
+        },
         ("sort", Some(v)) => (f.sort, f.sort_given) = (sort(v)?, true),
         ("format", Some("long" | "verbose")) => one('l', f)?,
         ("format", Some("single-column")) => one('1', f)?,
@@ -350,23 +367,27 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
 
 fn sort(v: &str) -> Result<Sort, Stop> {
     Ok(match v {
-        "name" => Sort::Name,
         "none" => Sort::None,
         "time" => Sort::Time,
         "size" => Sort::Size,
         "extension" => Sort::Extension,
         "version" => Sort::Version,
         "width" => Sort::Width,
-        _ => return Err(delegate()),
+        _ => return Err(invalid_argument(v, "sort", SORTS)),
     })
 }
 
 fn time_style(v: &str) -> Result<TimeStyle, Stop> {
+    // In a locale other than POSIX, the `posix-` styles are the others.
+    let v = v.strip_prefix("posix-").unwrap_or(v);
     Ok(match v {
         "full-iso" => TimeStyle::FullIso,
         "long-iso" => TimeStyle::LongIso,
         "iso" => TimeStyle::Iso,
         "locale" => TimeStyle::Locale,
-        _ => return Err(delegate()),
+        _ => {
+            let stderr = format!("ls: invalid argument ‘{v}’ for ‘time style’\nValid arguments are:\n{TIME_STYLES}Try 'ls --help' for more information.\n");
+            return Err(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 2 }));
+        }
     })
 }

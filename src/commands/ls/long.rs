@@ -31,7 +31,7 @@ impl Block {
                 Some(m) => {
                     let mut size = String::new();
                     sized(&mut size, m.size, f);
-                    [ino.to_string(), blocks(m.kib, f), m.links.to_string(), size, time(m, f.time_style, now_ms)]
+                    [ino.to_string(), blocks(m.kib, f), m.links.to_string(), size, stamp(m, f, now_ms)]
                 }
                 None => [ino.to_string(), String::new(), String::new(), String::new(), String::new()],
             })
@@ -99,13 +99,31 @@ fn sized(out: &mut String, bytes: u64, f: &Flags) {
     }
 }
 
+/// The time `-l` prints for `m`: as `--time-style` says, its `+FORMAT` included.
+fn stamp(m: &Meta, f: &Flags, now_ms: f64) -> String {
+    let Some((old, recent)) = f.time_format.as_ref().filter(|_| f.time_style == TimeStyle::Format) else {
+        return time(m, f.time_style, now_ms);
+    };
+    let (secs, _) = m.mtime_parts();
+    let format = match recent {
+        Some(recent) if is_recent(secs, now_ms) => recent,
+        _ => old,
+    };
+    crate::commands::strftime::format(format, secs).unwrap_or_default()
+}
+
+/// Whether GNU ls counts a time as recent: within the last six months, not in the future.
+fn is_recent(secs: i64, now_ms: f64) -> bool {
+    let now = (now_ms / 1000.0).floor() as i64;
+    secs > now - SIX_MONTHS_SECS && secs <= now
+}
+
 /// The modification time as `--time-style` prints it; `locale` and `iso` print the
 /// year instead of the time of day for a time more than six months old or in the future.
 pub(crate) fn time(m: &Meta, style: TimeStyle, now_ms: f64) -> String {
     let (secs, nanos) = m.mtime_parts();
     let c = Civil::of(secs);
-    let now = (now_ms / 1000.0).floor() as i64;
-    let recent = secs > now - SIX_MONTHS_SECS && secs <= now;
+    let recent = is_recent(secs, now_ms);
     match style {
         TimeStyle::FullIso => format!(
             "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{nanos:09} +0000",
@@ -115,7 +133,7 @@ pub(crate) fn time(m: &Meta, style: TimeStyle, now_ms: f64) -> String {
         TimeStyle::Iso if recent => format!("{:02}-{:02} {:02}:{:02}", c.month, c.day, c.hour, c.minute),
         TimeStyle::Iso => format!("{:04}-{:02}-{:02} ", c.year, c.month, c.day),
         TimeStyle::Locale if recent => format!("{} {:>2} {:02}:{:02}", c.month_name(), c.day, c.hour, c.minute),
-        TimeStyle::Locale => format!("{} {:>2}  {}", c.month_name(), c.day, c.year),
+        TimeStyle::Locale | TimeStyle::Format => format!("{} {:>2}  {}", c.month_name(), c.day, c.year),
     }
 }
 

@@ -9,7 +9,6 @@
 
 use super::args::Flags;
 use crate::commands::meta::Meta;
-use crate::commands::units::Civil;
 use crate::commands::Unsupported;
 use std::fmt::Write;
 
@@ -85,80 +84,10 @@ pub(super) fn size(bytes: u64, human: Option<bool>) -> String {
     format!("{shown:>4}")
 }
 
-const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
-/// `strftime` in the C locale and UTC, for the directives listed below; another one is
-/// left to just-bash.
+/// `--timefmt`'s format for the time `secs` (see [`crate::commands::strftime`]).
 pub(super) fn strftime(format: &str, secs: i64) -> Result<String, Unsupported> {
-    let c = Civil::of(secs);
-    let mut out = String::new();
-    let mut chars = format.chars();
-    let hour12 = if c.hour % 12 == 0 { 12 } else { c.hour % 12 };
-    while let Some(ch) = chars.next() {
-        if ch != '%' {
-            out.push(ch);
-            continue;
-        }
-        let Some(d) = chars.next() else {
-            out.push('%');
-            break;
-        };
-        match d {
-            'Y' => write!(out, "{}", c.year),
-            'C' => write!(out, "{:02}", c.year.div_euclid(100)),
-            'y' => write!(out, "{:02}", c.year.rem_euclid(100)),
-            'm' => write!(out, "{:02}", c.month),
-            'd' => write!(out, "{:02}", c.day),
-            'e' => write!(out, "{:>2}", c.day),
-            'H' => write!(out, "{:02}", c.hour),
-            'k' => write!(out, "{:>2}", c.hour),
-            'I' => write!(out, "{hour12:02}"),
-            'l' => write!(out, "{hour12:>2}"),
-            'M' => write!(out, "{:02}", c.minute),
-            'S' => write!(out, "{:02}", c.second),
-            'b' | 'h' => write!(out, "{}", c.month_name()),
-            'B' => write!(out, "{}", MONTHS[c.month as usize - 1]),
-            'a' => write!(out, "{}", c.weekday_name()),
-            'A' => write!(out, "{}", DAYS[c.weekday as usize]),
-            'u' => write!(out, "{}", if c.weekday == 0 { 7 } else { c.weekday }),
-            'w' => write!(out, "{}", c.weekday),
-            'j' => write!(out, "{:03}", day_of_year(&c)),
-            'p' => write!(out, "{}", if c.hour < 12 { "AM" } else { "PM" }),
-            'P' => write!(out, "{}", if c.hour < 12 { "am" } else { "pm" }),
-            's' => write!(out, "{secs}"),
-            'F' => write!(out, "{}-{:02}-{:02}", c.year, c.month, c.day),
-            'D' => write!(out, "{:02}/{:02}/{:02}", c.month, c.day, c.year.rem_euclid(100)),
-            'T' => write!(out, "{:02}:{:02}:{:02}", c.hour, c.minute, c.second),
-            'R' => write!(out, "{:02}:{:02}", c.hour, c.minute),
-            'z' => write!(out, "+0000"),
-            'n' => writeln!(out),
-            't' => write!(out, "\t"),
-            '%' => write!(out, "%"),
-            _ => return Err(Unsupported::new("a tree --timefmt directive left to just-bash")),
-        }
-        .unwrap();
-    }
-    Ok(out)
-}
-
-fn day_of_year(c: &Civil) -> u32 {
-    let leap = c.year % 4 == 0 && (c.year % 100 != 0 || c.year % 400 == 0);
-    let before = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334][c.month as usize - 1];
-    before + c.day + u32::from(leap && c.month > 2)
+    crate::commands::strftime::format(format, secs)
+        .ok_or_else(|| Unsupported::new("a tree --timefmt directive left to just-bash"))
 }
 
 #[cfg(test)]

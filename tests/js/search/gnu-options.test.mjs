@@ -157,7 +157,8 @@ function listingBattery({ dir, file }) {
     "-C -w 0", "-C -w 20", "-x -1", "-l -C", "-C -l", "--format=across", "--format=vertical", "-w x", "-T x", "-Z", "-goZ",
     "-Cb", "-b", "--quoting-style=shell", "--quoting-style=shell-always", "--quoting-style=c", "--quoting-style=escape",
     "--quoting-style=locale", "--quoting-style=c-maybe", "--quoting-style=nope", "-Q -C", "--time=ctime -go", "--time=nope",
-    "-uS", "-ct", "-ltc -g -o", "-lR --dired -g -o", "-i", "-n"]) {
+    "-uS", "-ct", "-ltc -g -o", "-lR --dired -g -o", "-i", "-n", "-go --time-style=+%Y-%j", "-go '--time-style=+%F %T %a'",
+    "-go --time-style=posix-long-iso", "-go --time-style=posix-iso", "-l --time-style=nope", "--sort=name", "--sort=nope"]) {
     each((op) => `ls ${o} ${op}`);
   }
   for (const e of ["", "-type f", "-type d", "-type l", "-name '*.md'", "-iname '*.MDX'", "-path '*/guides/*'", "-ipath '*GUIDES*'",
@@ -201,6 +202,12 @@ function listingBattery({ dir, file }) {
     "-m", "-B 1K", "-BM", "--block-size=1", "--inodes", "-S", "-Ss", "-x", "-L", "-P", "-D", "-H", "-l", "-0", "-t 8K", "-t -8K", "--exclude='*.json'",
     "-X /dev/null", "--time", "--si", "-as", "-d x", "--nope", "-A", "--count-links"]) {
     each((op) => `du ${o} ${op}`);
+  }
+  // Several operands: what an earlier one counted is not counted again (unless -l).
+  for (const o of ["", "-s", "-c", "-l", "-sl", "-a"]) {
+    for (const ops of ["/ /guides", "/guides /", "/guides /guides", ". /guides", "/guides/page-0.mdx /guides"]) {
+      lines.push((R) => `du ${o} ${ops.split(" ").map((w) => (w.startsWith("/") ? R + w : w)).join(" ")}`.replace(/\s+/g, " "));
+    }
   }
   return lines;
 }
