@@ -68,6 +68,8 @@ pub(crate) struct Filesystem {
     groups: crate::tree::access::Groups,
     /// Whether searches may read the grep index (`grepIndex`).
     grep_index: bool,
+    /// The grep index's records this session read.
+    index_kept: RefCell<crate::pages::grams::lookup::Kept>,
 }
 
 fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
@@ -152,6 +154,7 @@ impl Filesystem {
             name: opts.collection.clone(),
             groups: opts.groups.clone(),
             grep_index: opts.grep_index,
+            index_kept: RefCell::default(),
         })
     }
 
@@ -236,6 +239,11 @@ impl Filesystem {
 
     pub(crate) fn collection(&self) -> &Collection {
         &self.collection
+    }
+
+    /// The grep index's records this session read (see [`crate::pages::grams::lookup`]).
+    pub(crate) fn index_kept(&self) -> &RefCell<crate::pages::grams::lookup::Kept> {
+        &self.index_kept
     }
 
     /// Chroma requests made so far.

@@ -46,7 +46,7 @@ pub(crate) async fn candidates(view: SessionView<'_>, slugs: &HashSet<String>, r
         return Indexed::Unused;
     }
     let classes: Vec<&[Segment]> = manifest.visible(view.groups()).map(|c| c.segments.as_slice()).collect();
-    match lookup(view.collection(), &classes, &query, manifest.pages).await {
+    match lookup(view.collection(), view.index_kept(), &classes, &query, manifest.pages).await {
         Ok(numbers) => Indexed::Pages(
             numbers
                 .into_iter()

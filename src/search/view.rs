@@ -90,6 +90,11 @@ impl<'a> SessionView<'a> {
         self.fs.collection()
     }
 
+    /// The grep index's records the session read.
+    pub(crate) fn index_kept(&self) -> &'a std::cell::RefCell<crate::pages::grams::lookup::Kept> {
+        self.fs.index_kept()
+    }
+
     /// The visible path of the page whose chunks carry `slug`; `None` when the session
     /// does not see that page (or a host's own file has taken its path).
     pub(crate) fn path_of(&self, slug: &str) -> Option<&'a str> {

@@ -5,8 +5,10 @@
 //! each small segment's list of pages it takes over — all asked for by id in one round of
 //! requests (300 ids a request, issued together). A page counts in a segment unless a later
 //! segment of its class takes it over. Records are immutable (a segment's id is never used
-//! again), so a process keeps those it read, bounded, while its process tier is on (see
-//! [`crate::pages::store::process`]), and a search asks only for the rest.
+//! again), so a session keeps those it read ([`Kept`], bounded), and so does the process
+//! while its process tier is on (see [`crate::pages::store::process`]): a search asks
+//! only for the rest. A record that is not there is remembered too: the further parts a
+//! segment may have are asked for once, not by every search.
 
 use super::fold::Gram;
 use super::manifest::Segment;
@@ -40,37 +42,55 @@ impl std::fmt::Display for LookupError {
     }
 }
 
-/// Bytes of index records a process keeps.
-const KEPT_BYTES: usize = 16 << 20;
+/// Bytes of index records a process keeps, and a session.
+const PROCESS_BYTES: usize = 16 << 20;
+const SESSION_BYTES: usize = 4 << 20;
 
-/// Index records a process read: (collection, record id) → bytes, least recently read first.
-#[derive(Default)]
-struct Kept {
-    records: HashMap<(String, String), Rc<Vec<u8>>>,
+/// What a record not in the collection counts for in a [`Kept`]'s bound.
+const ABSENT_BYTES: usize = 64;
+
+/// Index records read: (collection, record id) → its bytes (`None`: not in the
+/// collection), least recently read first, within a bound in bytes.
+pub(crate) struct Kept {
+    records: HashMap<(String, String), Option<Rc<Vec<u8>>>>,
     order: VecDeque<(String, String)>,
     bytes: usize,
+    bound: usize,
+}
+
+impl Default for Kept {
+    /// A session's.
+    fn default() -> Self {
+        Kept::within(SESSION_BYTES)
+    }
 }
 
 thread_local! {
-    static KEPT: RefCell<Kept> = RefCell::default();
+    static KEPT: RefCell<Kept> = RefCell::new(Kept::within(PROCESS_BYTES));
 }
 
 impl Kept {
-    fn get(&self, key: &(String, String)) -> Option<Rc<Vec<u8>>> {
+    fn within(bound: usize) -> Kept {
+        Kept { records: HashMap::new(), order: VecDeque::new(), bytes: 0, bound }
+    }
+
+    /// `Some(None)`: the record is known not to be there.
+    fn get(&self, key: &(String, String)) -> Option<Option<Rc<Vec<u8>>>> {
         self.records.get(key).cloned()
     }
 
-    fn keep(&mut self, key: (String, String), bytes: Rc<Vec<u8>>) {
-        if bytes.len() > KEPT_BYTES / 4 || self.records.contains_key(&key) {
+    fn keep(&mut self, key: (String, String), record: Option<Rc<Vec<u8>>>) {
+        let size = record.as_ref().map_or(ABSENT_BYTES, |b| b.len());
+        if size > self.bound / 4 || self.records.contains_key(&key) {
             return;
         }
-        self.bytes += bytes.len();
+        self.bytes += size;
         self.order.push_back(key.clone());
-        self.records.insert(key, bytes);
-        while self.bytes > KEPT_BYTES {
+        self.records.insert(key, record);
+        while self.bytes > self.bound {
             let Some(old) = self.order.pop_front() else { break };
-            if let Some(b) = self.records.remove(&old) {
-                self.bytes -= b.len();
+            if let Some(r) = self.records.remove(&old) {
+                self.bytes -= r.as_ref().map_or(ABSENT_BYTES, |b| b.len());
             }
         }
     }
@@ -98,9 +118,11 @@ fn ids_of(segments: &[Segment], grams: &[Gram]) -> (Vec<String>, Vec<String>) {
 }
 
 /// The pages (ascending numbers below `pages`) of the classes whose `segments` are given
-/// that satisfy `query`; `query` must name pieces (it is not `Any`).
+/// that satisfy `query`; `query` must name pieces (it is not `Any`). `kept`: the records
+/// the session read before.
 pub(crate) async fn lookup(
     collection: &Collection,
+    kept: &RefCell<Kept>,
     classes: &[&[Segment]],
     query: &GramQuery,
     pages: u32,
@@ -115,7 +137,7 @@ pub(crate) async fn lookup(
     ids.extend(must.iter().cloned());
     crate::base::sort::sort(&mut ids);
     ids.dedup();
-    let records = read_records(collection, &ids).await?;
+    let records = read_records(collection, kept, &ids).await?;
     if let Some(gone) = must.into_iter().find(|id| !records.contains_key(id)) {
         return Err(LookupError::Missing(gone));
     }
@@ -168,36 +190,51 @@ fn class_lists(
     Ok(lists)
 }
 
-/// The records `ids` name (those that exist), from what the process kept, else from Chroma.
-async fn read_records(collection: &Collection, ids: &[String]) -> Result<HashMap<String, Rc<Vec<u8>>>, LookupError> {
+/// The records `ids` name (those that exist), from what the session or the process kept,
+/// else from Chroma.
+async fn read_records(
+    collection: &Collection,
+    session: &RefCell<Kept>,
+    ids: &[String],
+) -> Result<HashMap<String, Rc<Vec<u8>>>, LookupError> {
     let cid = collection.id().to_string();
     let mut out = HashMap::new();
     let mut missing = Vec::new();
-    // Kept with the process tier, and only while it is on.
-    let keep = crate::pages::store::process::is_on();
-    KEPT.with(|k| {
-        let k = k.borrow();
-        for id in ids {
-            match k.get(&(cid.clone(), id.clone())).filter(|_| keep) {
-                Some(bytes) => {
-                    out.insert(id.clone(), bytes);
-                }
-                None => missing.push(id.clone()),
+    // The process's, only while its process tier is on.
+    let process = crate::pages::store::process::is_on();
+    let known = |key: &(String, String)| {
+        session.borrow().get(key).or_else(|| KEPT.with(|k| k.borrow().get(key)).filter(|_| process))
+    };
+    for id in ids {
+        match known(&(cid.clone(), id.clone())) {
+            Some(Some(bytes)) => {
+                out.insert(id.clone(), bytes);
             }
+            Some(None) => {}
+            None => missing.push(id.clone()),
         }
-    });
+    }
     if missing.is_empty() {
         return Ok(out);
     }
     let answer = collection.index_records(&missing, "the grep index").await.map_err(LookupError::Chroma)?;
+    let keep = |id: &str, record: Option<Rc<Vec<u8>>>| {
+        let key = (cid.clone(), id.to_string());
+        session.borrow_mut().keep(key.clone(), record.clone());
+        if process {
+            KEPT.with(|k| k.borrow_mut().keep(key, record));
+        }
+    };
     for i in 0..answer.ids.len() {
         let id = &answer.ids[i];
         let doc = answer.document(i).ok_or_else(|| LookupError::Torn(id.clone()))?;
         let bytes = Rc::new(document_bytes(doc).ok_or_else(|| LookupError::Torn(id.clone()))?);
-        if keep {
-            KEPT.with(|k| k.borrow_mut().keep((cid.clone(), id.clone()), bytes.clone()));
-        }
+        keep(id, Some(bytes.clone()));
         out.insert(id.clone(), bytes);
+    }
+    // Ids name one content for good: one that is not there now never will be.
+    for id in missing.iter().filter(|id| !out.contains_key(*id)) {
+        keep(id, None);
     }
     Ok(out)
 }

@@ -56,7 +56,7 @@ impl Site {
         let (query, pages) = (query.clone(), manifest.pages);
         let found = block_on(async move {
             let refs: Vec<&[Segment]> = classes.iter().map(Vec::as_slice).collect();
-            lookup(&collection, &refs, &query, pages).await
+            lookup(&collection, &RefCell::default(), &refs, &query, pages).await
         })
         .unwrap();
         let by_number: HashMap<u32, &str> = self.built.numbers.iter().map(|(s, n)| (*n, s.as_str())).collect();
@@ -157,7 +157,7 @@ fn a_record_the_manifest_names_that_is_gone_or_torn_is_an_error_not_an_empty_lis
     let ask = |collection: &Collection| {
         let (segments, query, pages) = (public.clone(), query.clone(), site.built.manifest.pages);
         let collection = collection.clone();
-        block_on(async move { lookup(&collection, &[segments.as_slice()], &query, pages).await })
+        block_on(async move { lookup(&collection, &RefCell::default(), &[segments.as_slice()], &query, pages).await })
     };
     let wanted: Vec<String> = ask(&collection).map(|_| site.chroma.gets()).unwrap().last().unwrap()["ids"]
         .as_array()
@@ -175,6 +175,32 @@ fn a_record_the_manifest_names_that_is_gone_or_torn_is_an_error_not_an_empty_lis
     let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(other.clone())));
     let gone = Collection::new(client.clone(), other.collection("docs"), Schema::default(), None);
     assert_eq!(ask(&gone), Err(LookupError::Missing(wanted[0].clone())));
-    other.put("docs", &wanted[0], Some("not base64!"), json!({}));
-    assert_eq!(ask(&gone), Err(LookupError::Torn(wanted[0].clone())));
+    assert_eq!(ask(&gone), Err(LookupError::Missing(wanted[0].clone())), "a record not there is remembered so");
+    let third = FakeChroma::new();
+    for (id, doc) in &site.built.records {
+        third.put("docs", id, Some(if id == &wanted[0] { "not base64!" } else { doc }), json!({}));
+    }
+    let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(third.clone())));
+    let torn = Collection::new(client, third.collection("docs"), Schema::default(), None);
+    assert_eq!(ask(&torn), Err(LookupError::Torn(wanted[0].clone())));
+}
+
+#[test]
+fn a_session_reads_each_record_once_whether_it_is_there_or_not() {
+    let site = Site::new(corpus(600));
+    let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(site.chroma.clone())));
+    let collection = Collection::new(client, site.chroma.collection("docs"), Schema::default(), None);
+    let public = site.built.manifest.class(&access(true, &[])).unwrap().segments.clone();
+    let kept: Rc<RefCell<Kept>> = Rc::default();
+    let ask = |literal: &str| {
+        let (segments, query, pages) = (public.clone(), GramQuery::literal(literal), site.built.manifest.pages);
+        let (collection, kept) = (collection.clone(), kept.clone());
+        block_on(async move { lookup(&collection, &kept, &[segments.as_slice()], &query, pages).await }).unwrap()
+    };
+    let before = site.chroma.gets().len();
+    let first = ask("topic12");
+    let after_first = site.chroma.gets().len();
+    assert!(after_first > before, "the first search reads the index");
+    assert_eq!(ask("topic12"), first);
+    assert_eq!(site.chroma.gets().len(), after_first, "the same search again asks Chroma nothing");
 }
