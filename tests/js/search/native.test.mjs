@@ -135,7 +135,11 @@ function listings(count, seed, files) {
       line(`${cwd}tree ${flags.join(" ")} ${some(paths.slice(0, 10), 2).join(" ")}`);
     } else if (r() < 0.5) {
       const flags = some(["-a", "-A", "-R", "-r", "-1", "-d", "-h", "-t", "-l", "-S", "-F", "--all", "--recursive", "-Ra", "-rA", "-x"], 3);
-      line(`${cwd}ls ${flags.join(" ")} ${some(paths, 3).join(" ")}`);
+      const operands = some(paths, 3);
+      // Columns are as wide as the names printed, and a file operand is printed as typed:
+      // with the copy's directory in it for the real tools. Such lines list one a line.
+      const columns = operands.some((p) => files.some((f) => p === `/${f.path}`)) ? flags.filter((f) => f !== "-x") : flags;
+      line(`${cwd}ls ${columns.join(" ")} ${operands.join(" ")}`);
     } else {
       const tests = ["-name '*.md'", "-name 'page*'", "-name '*'", "-iname '*.MD'", "-iname 'INTRO*'", "-type f", "-type d", "-maxdepth 1",
         "-maxdepth 0", "-mindepth 2", "! -name '*.txt'", "-not -type d", "-path '*/deep/*'", "-path 'guide/*'", "-path './guide*'",
