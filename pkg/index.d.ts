@@ -571,6 +571,12 @@ export declare class ChromaFs {
     args: string[],
   ): { usage: boolean; recursive: boolean; context: boolean; options: number[]; pattern: number | null; operands: number[] };
   /**
+   * Reads a `search` command line run in `cwd` (the parser the command itself uses):
+   * whether it asks for its help or is a usage error, the number of pages it shows (the
+   * command's default without `-n`), and the directory it searches.
+   */
+  static readSearchLine(args: string[], cwd: string): { help: boolean; usage: boolean; k: number; dir: string | null };
+  /**
    * Several collections in one filesystem, each as a top-level directory:
    * `connectMounts({ url, groups, mounts: { "/docs": "docs", "/api": { collection: "api-v2", embed } } })`.
    * The other options apply to every mount; a mount's object overrides them for it.

@@ -104,7 +104,8 @@ async function bash(fs, { command }, { limits, base, signal }) {
 
 /** `search`: the ranked search, as text and as structured results with each page's address. */
 async function search(fs, { query, k, path, lang }, { base }) {
-  const args = ["--json", "-n", String(k ?? DEFAULT_K), ...(path ? ["--path", path] : []), ...(lang ? ["--lang", lang] : []), "--", query];
+  // Without `k`, the command's own default.
+  const args = ["--json", ...(k ? ["-n", String(k)] : []), ...(path ? ["--path", path] : []), ...(lang ? ["--lang", lang] : []), "--", query];
   const ran = await fs.searchCommand(args, "/");
   if (ran.exitCode === 2) return { result: ran, isError: true };
   const results = searchResults(ran.stdout, base);

@@ -161,20 +161,22 @@ class MountedFs {
   /** `fs.search()` over the mounts: each mount's hits, interleaved by rank. */
   async search(query, options = {}) {
     const dir = this.resolvePath(options.cwd ?? "/", options.path ?? ".");
-    const k = options.k ?? 10;
+    // Without `k`, as many as the search command shows by default.
+    const k = options.k ?? this.home.constructor.readSearchLine([], "/").k;
     const ranked = await Promise.all(this.searched(dir).map((fs) => fs.search(query, { ...options, cwd: "/", path: dir })));
     return interleave(ranked, k);
   }
 
   /** The `search` command over the mounts (see `search --help`). */
   async searchCommand(args, cwd) {
-    const mounts = this.searched(this.resolvePath(cwd, searchPath(args) ?? "."));
-    if (mounts.length === 1 || wantsHelp(args)) return mounts[0].searchCommand(args, cwd);
+    // Read by the command's own parser: its help, its pages and its directory.
+    const line = this.home.constructor.readSearchLine(args, this.resolvePath(cwd, "."));
+    const mounts = this.searched(line.dir ?? this.resolvePath(cwd, "."));
+    if (mounts.length === 1 || line.help) return mounts[0].searchCommand(args, cwd);
     const ran = await Promise.all(mounts.map((fs) => fs.searchCommand(args, cwd)));
     const usage = ran.find((r) => r.exitCode === 2 && !r.stdout);
     if (usage && ran.every((r) => r.exitCode === 2)) return usage;
-    const k = hitsWanted(args);
-    const blocks = interleave(ran.map((r) => hitBlocks(r.stdout)), k);
+    const blocks = interleave(ran.map((r) => hitBlocks(r.stdout)), line.k);
     const stderr = ran.filter((r) => r.exitCode === 2).map((r) => r.stderr).join("");
     if (!blocks.length && !stderr) return { stdout: "", stderr: "search: no page matches the query\n", exitCode: 1 };
     return { stdout: blocks.join(""), stderr, exitCode: stderr ? 2 : 0 };
@@ -267,32 +269,6 @@ class MountedFs {
     const owners = new Set(paths.map((p) => this.owner(p)));
     return owners.has(null) ? this.all : [...owners];
   }
-}
-
-/** The `--path` of a `search` command line as given; null without one. */
-function searchPath(args) {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--") break;
-    if (args[i] === "--path" && i + 1 < args.length) return args[i + 1];
-    if (args[i].startsWith("--path=")) return args[i].slice("--path=".length);
-  }
-  return null;
-}
-
-/** Whether a `search` command line asks for its help (before any `--`). */
-function wantsHelp(args) {
-  const end = args.indexOf("--");
-  return (end < 0 ? args : args.slice(0, end)).includes("--help");
-}
-
-/** `-n K` of a `search` command line (10 without one). */
-function hitsWanted(args) {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--") break;
-    if (args[i] === "-n" && i + 1 < args.length) return Number(args[i + 1]) || 10;
-    if (/^-n\d+$/.test(args[i])) return Number(args[i].slice(2));
-  }
-  return 10;
 }
 
 /** A `search` command's output cut into its hits: a line each, and a snippet line after. */

@@ -116,6 +116,14 @@ impl ChromaFs {
         plain(&crate::search::job::grep_line(&name, &args))
     }
 
+    /// Reads a `search` command line run in `cwd`, for splitting it across mounts:
+    /// `{ help, usage, k, dir }` (see `search::ranked::command::SearchLine`); `k` is the
+    /// number of pages it shows, the command's default without `-n`.
+    #[wasm_bindgen(js_name = readSearchLine)]
+    pub fn read_search_line(args: Vec<String>, cwd: String) -> Result<JsValue, JsValue> {
+        plain(&crate::search::ranked::command::search_line(&args, &cwd))
+    }
+
     /// Forgets the path trees this process has cached, so the next `connect` reloads.
     #[wasm_bindgen(js_name = forgetTrees)]
     pub fn forget_trees() {

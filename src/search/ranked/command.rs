@@ -46,6 +46,27 @@ pub(crate) enum Format {
     Json,
 }
 
+/// A `search` command line as a host splits it across mounts: whether it asks for its
+/// help or is a usage error, how many pages it shows, and the directory it searches
+/// (resolved from the working directory).
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct SearchLine {
+    pub help: bool,
+    pub usage: bool,
+    pub k: usize,
+    pub dir: Option<String>,
+}
+
+/// Reads a `search` command line run in `cwd` (see [`SearchLine`]); with no `-n`, `k` is
+/// the command's default.
+pub(crate) fn search_line(args: &[String], cwd: &str) -> SearchLine {
+    match parse(args, cwd) {
+        Ok(Parsed::Help) => SearchLine { help: true, usage: false, k: DEFAULT_K, dir: None },
+        Ok(Parsed::Search { query, .. }) => SearchLine { help: false, usage: false, k: query.k, dir: Some(query.dir) },
+        Err(_) => SearchLine { help: false, usage: true, k: DEFAULT_K, dir: None },
+    }
+}
+
 /// A `search` command line, read.
 #[derive(Debug, Clone)]
 pub(crate) enum Parsed {
