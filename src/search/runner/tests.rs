@@ -431,6 +431,13 @@ fn color_always_is_answered_natively() {
     assert!(cs.native && cs.delegated.is_none());
     let (out, _) = answer(&fs, &["grep", "-rl", "--color=yes", "token", "/"]);
     assert_eq!(out, printed(&format!("{name}/a.md{end}\n{name}/pats.md{end}\n"), "", 0), "-l: names coloured");
+    // A binary page: GNU grep 3.8's message, not coloured, and nothing on stdout.
+    let chroma = FakeChroma::new();
+    chroma.pages("docs", &[("bin.md", &["ab\0token\n"], json!({"isPublic": true}))], json!({"line_aligned": true}));
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let (out, cs) = answer(&fs, &["grep", "-n", "--color=always", "token", "/bin.md"]);
+    assert_eq!(out, printed("", "grep: /bin.md: binary file matches\n", 0));
+    assert!(cs.native);
 }
 
 #[test]
