@@ -7,9 +7,11 @@
 //! [`engine`](crate::search::pattern::engine) matches the lines and the [`printer`]
 //! prints them as GNU grep does — names as its walk spells them, `--` between context
 //! groups, `binary file matches` for a page with a NUL, errors in its words and exit
-//! status 2 for them. Anything else is [`Unsupported`], with the reason, and the command
+//! status 2 for them; under `--color=always`, coloured as GNU grep colours them
+//! ([`color`]). Anything else is [`Unsupported`], with the reason, and the command
 //! runs in just-bash.
 
+use super::color;
 use super::early_stop::EarlyStop;
 use super::page::{page_text, read_page};
 use super::pattern_files;
@@ -107,6 +109,12 @@ fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
     }
     if g.output.only_matching && !engine.spans_exact {
         return Err(Unsupported::new("-o with a pattern whose longest matches are not its first ones"));
+    }
+    if paints_matches(g) && engine.nullable {
+        return Err(Unsupported::new("--color=always with a pattern that matches empty text"));
+    }
+    if paints_matches(g) && !engine.spans_exact {
+        return Err(Unsupported::new("--color=always with a pattern whose longest matches are not its first ones"));
     }
     Ok(Compiled::Engine(engine))
 }
@@ -222,13 +230,13 @@ fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>
     Ok(inputs)
 }
 
-/// Refuses what is not modelled here.
-fn modelled(g: &GrepArgs) -> Result<(), Unsupported> {
+/// Whether grep colours the matches in the lines it prints (`--color=always`): in
+/// selected lines, or under `-v` in context lines; not when it prints only names or
+/// counts.
+fn paints_matches(g: &GrepArgs) -> bool {
     let o = &g.output;
-    if o.color {
-        return Err(Unsupported::new("--color=always is left to just-bash"));
-    }
-    Ok(())
+    let context = o.before.unwrap_or(0) > 0 || o.after.unwrap_or(0) > 0;
+    o.color && !(g.count || o.files_with_matches || g.files_without_match || o.quiet) && (!g.invert || context)
 }
 
 /// Accepts a grep command whose output is modelled here.
@@ -249,7 +257,6 @@ pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported
         return Ok(usage(g));
     }
     let mut operands = job.operands();
-    modelled(g)?;
     if operands.is_empty() {
         operands.push("-");
     }
@@ -326,6 +333,7 @@ impl NativeGrep {
             column: false,
             per_match: false,
             null_data: o.null_data,
+            color: o.color,
         }
     }
 
@@ -457,7 +465,7 @@ impl NativeGrep {
                 stderr.push_str(&format!("grep: {shown}: binary file matches\n"));
             }
             if matched && o.files_with_matches || !matched && self.g.files_without_match {
-                stdout.push_str(shown);
+                color::paint(&mut stdout, o.color, color::FILE_NAME, shown);
                 stdout.push(if o.null { '\0' } else { '\n' });
             }
             // The status is 0 from the first match on (an error would have made it 2).

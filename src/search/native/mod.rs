@@ -5,6 +5,7 @@
 //! they read and how they name it ([`grep`], [`rg`]). When their output goes to `head`,
 //! [`early_stop`] says when they may stop.
 
+mod color;
 pub(crate) mod early_stop;
 pub(crate) mod grep;
 mod json;

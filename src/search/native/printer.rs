@@ -4,8 +4,11 @@
 //! the selected ones printed as `file:line:text`, as counts, as `-o` matches, or in
 //! context groups with a separator between groups that are not adjacent — across files
 //! too, for grep. Under `-o` the context lines themselves are not printed, but the
-//! groups they would form still are separated, as GNU grep does.
+//! groups they would form still are separated, as GNU grep does (under `-o -v`, GNU grep
+//! prints a context line's matches, the lines that are not selected being the ones that
+//! match). Under `--color=always`, grep's output is coloured as [`color`] says.
 
+use super::color::{self, paint};
 use crate::search::pattern::engine::{Engine, Line};
 use std::fmt::Write;
 
@@ -42,6 +45,9 @@ pub(crate) struct Options<'a> {
     pub per_match: bool,
     /// grep `-z`: lines end in NUL, read and printed.
     pub null_data: bool,
+    /// grep `--color=always`: names, numbers, separators and matches coloured (the
+    /// matches must be GNU grep's, none empty).
+    pub color: bool,
 }
 
 impl Options<'_> {
@@ -151,30 +157,43 @@ fn count(t: &Text, o: &Options, out: &mut String) -> bool {
         lines += 1;
         n += if by_match { t.matches(i).count() } else { 1 };
     }
-    if let Some(f) = o.filename {
-        out.push_str(f);
-        out.push(if o.null_after_name { '\0' } else { ':' });
+    if o.filename.is_some() {
+        name(out, o, ':');
     }
     writeln!(out, "{n}").unwrap();
     lines > 0
 }
 
+/// The file's name, then `sep` (or, under `-Z`, a NUL).
+fn name(out: &mut String, o: &Options, sep: char) {
+    paint(out, o.color, color::FILE_NAME, o.filename.unwrap_or_default());
+    match o.null_after_name {
+        true => out.push('\0'),
+        false => separator(out, o, sep),
+    }
+}
+
+fn separator(out: &mut String, o: &Options, sep: char) {
+    paint(out, o.color, color::SEPARATOR, sep.encode_utf8(&mut [0; 4]));
+}
+
 /// What comes before a printed line (or `-o` match) `text`: the name, the line number,
 /// the column of a match (rg), and the byte offset, each followed by `sep`.
 fn prefix(out: &mut String, o: &Options, at: Place, sep: char, text: &str) {
-    if let Some(f) = o.filename {
-        out.push_str(f);
-        out.push(if o.null_after_name { '\0' } else { sep });
+    if o.filename.is_some() {
+        name(out, o, sep);
     }
     let width = o.align.unwrap_or(0);
     if o.line_numbers {
-        write!(out, "{:>width$}{sep}", at.line + 1).unwrap();
+        color::paint_args(out, o.color, color::LINE_NUMBER, format_args!("{:>width$}", at.line + 1));
+        separator(out, o, sep);
     }
     if let Some(column) = at.column {
         write!(out, "{column}{sep}").unwrap();
     }
     if o.byte_offset {
-        write!(out, "{:>width$}{sep}", at.offset).unwrap();
+        color::paint_args(out, o.color, color::BYTE_OFFSET, format_args!("{:>width$}", at.offset));
+        separator(out, o, sep);
     }
     let prefixed = o.filename.is_some() || o.line_numbers || o.byte_offset;
     if o.align.is_some() && prefixed && !text.is_empty() {
@@ -206,11 +225,8 @@ fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
     // Where each match starts in the line (none under -v).
     let mut matches = t.matches(i).filter(|_| !o.invert).map(|m| (m, m.as_ptr() as usize - base));
     if o.only_matching {
-        for (m, at) in matches.filter(|(m, _)| !m.is_empty()) {
-            let column = o.column.then_some(at + 1);
-            prefix(out, o, Place { line: i, offset: start + at, column }, ':', m);
-            out.push_str(m);
-            out.push(char::from(o.eol()));
+        if !o.invert {
+            print_matches(t, i, o, ':', out);
         }
     } else if o.per_match && !o.invert {
         for (_, at) in matches {
@@ -221,9 +237,42 @@ fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
     } else {
         let column = if o.column { matches.next().map(|(_, at)| at + 1) } else { None };
         prefix(out, o, Place { line: i, offset: start, column }, ':', line.text);
-        out.push_str(line.text);
+        match o.color && !o.invert {
+            true => color::line_with_matches(out, line.text, t.matches(i)),
+            false => out.push_str(line.text),
+        }
         out.push(char::from(o.eol()));
     }
+}
+
+/// Line `i`'s matches, each on a line of its own (`-o`), after a prefix ending in `sep`.
+fn print_matches(t: &Text, i: usize, o: &Options, sep: char, out: &mut String) {
+    let base = t.lines[i].text.as_ptr() as usize;
+    for m in t.matches(i).filter(|m| !m.is_empty()) {
+        let at = m.as_ptr() as usize - base;
+        let column = o.column.then_some(at + 1);
+        prefix(out, o, Place { line: i, offset: t.starts[i] + at, column }, sep, m);
+        paint(out, o.color, color::MATCH, m);
+        out.push(char::from(o.eol()));
+    }
+}
+
+/// A context line: as it is, or with its matches coloured under `-v` (they are the lines
+/// that match); under grep's `-o`, only its matches under `-v`, and otherwise nothing.
+fn print_context(t: &Text, i: usize, o: &Options, out: &mut String) {
+    if o.only_matching && !o.context_with_matches {
+        if o.invert {
+            print_matches(t, i, o, '-', out);
+        }
+        return;
+    }
+    let text = t.lines[i].text;
+    prefix(out, o, Place { line: i, offset: t.starts[i], column: None }, '-', text);
+    match o.color && o.invert {
+        true => color::line_with_matches(out, text, t.matches(i)),
+        false => out.push_str(text),
+    }
+    out.push(char::from(o.eol()));
 }
 
 fn plain(t: &Text, o: &Options, out: &mut String) -> bool {
@@ -258,11 +307,7 @@ fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) ->
     let context = |i: usize, last: &mut Option<usize>, out: &mut String| {
         if last.is_none_or(|l| i > l) {
             *last = Some(i);
-            if !o.only_matching || o.context_with_matches {
-                prefix(out, o, Place { line: i, offset: t.starts[i], column: None }, '-', lines[i].text);
-                out.push_str(lines[i].text);
-                out.push(char::from(o.eol()));
-            }
+            print_context(t, i, o, out);
         }
     };
     for &hit in &hits {
@@ -270,7 +315,7 @@ fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) ->
         let adjacent = last.is_some_and(|l| start <= l + 1);
         if groups.printed && !adjacent {
             if let Some(sep) = o.separator {
-                out.push_str(sep);
+                paint(out, o.color, color::SEPARATOR, sep);
                 out.push('\n');
             }
         }
@@ -349,6 +394,7 @@ mod tests {
         column: false,
         per_match: false,
         null_data: false,
+        color: false,
     };
 
     #[test]
@@ -419,6 +465,60 @@ mod tests {
         assert_eq!(out(text, "mint", o), "1:3:a mint mint\n2-b\n", "none for context lines");
         let o = Options { per_match: true, column: true, filename: Some("f"), ..NONE };
         assert_eq!(out(text, "mint", o), "f:3:a mint mint\nf:8:a mint mint\n");
+    }
+
+    /// What GNU grep 3.8 prints under `--color=always` (bytes captured from it, with
+    /// `GREP_COLORS` unset, for the file `TEXT` named `t`).
+    #[test]
+    fn color_always_is_gnu_greps() {
+        let c = Options { color: true, ..NONE };
+        let o = Options { line_numbers: true, before: 1, after: 1, ..c };
+        assert_eq!(
+            out(TEXT, "a", o),
+            "\x1b[32m\x1b[K1\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Ka\x1b[m\x1b[K1\n\x1b[32m\x1b[K2\x1b[m\x1b[K\x1b[36m\x1b[K-\x1b[m\x1b[Kb\n\x1b[32m\x1b[K3\x1b[m\x1b[K\x1b[36m\x1b[K-\x1b[m\x1b[Kc\n\x1b[32m\x1b[K4\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Ka\x1b[m\x1b[K2\n\x1b[32m\x1b[K5\x1b[m\x1b[K\x1b[36m\x1b[K-\x1b[m\x1b[Kd\n\x1b[36m\x1b[K--\x1b[m\x1b[K\n\x1b[32m\x1b[K8\x1b[m\x1b[K\x1b[36m\x1b[K-\x1b[m\x1b[Kg\n\x1b[32m\x1b[K9\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Ka\x1b[m\x1b[K3\n",
+            "-n -C1: context lines plain, separators coloured"
+        );
+        let o = Options { line_numbers: true, before: 1, after: 1, invert: true, ..c };
+        assert_eq!(
+            out(TEXT, "a.", o),
+            "\x1b[32m\x1b[K1\x1b[m\x1b[K\x1b[36m\x1b[K-\x1b[m\x1b[K\x1b[01;31m\x1b[Ka1\x1b[m\x1b[K\n\x1b[32m\x1b[K2\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[Kb\n\x1b[32m\x1b[K3\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[Kc\n\x1b[32m\x1b[K4\x1b[m\x1b[K\x1b[36m\x1b[K-\x1b[m\x1b[K\x1b[01;31m\x1b[Ka2\x1b[m\x1b[K\n\x1b[32m\x1b[K5\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[Kd\n\x1b[32m\x1b[K6\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[Ke\n\x1b[32m\x1b[K7\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[Kf\n\x1b[32m\x1b[K8\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[Kg\n\x1b[32m\x1b[K9\x1b[m\x1b[K\x1b[36m\x1b[K-\x1b[m\x1b[K\x1b[01;31m\x1b[Ka3\x1b[m\x1b[K\n",
+            "-v -n -C1: the matches of context lines are coloured, not the selected lines"
+        );
+        let o = Options { line_numbers: true, after: 1, invert: true, only_matching: true, ..c };
+        assert_eq!(
+            out(TEXT, "a", o),
+            "\x1b[32m\x1b[K4\x1b[m\x1b[K\x1b[36m\x1b[K-\x1b[m\x1b[K\x1b[01;31m\x1b[Ka\x1b[m\x1b[K\n\x1b[32m\x1b[K9\x1b[m\x1b[K\x1b[36m\x1b[K-\x1b[m\x1b[K\x1b[01;31m\x1b[Ka\x1b[m\x1b[K\n",
+            "-o -v -n -A1: a context line's matches"
+        );
+        let o = Options { line_numbers: true, byte_offset: true, align: Some(2), ..c };
+        assert_eq!(
+            out(TEXT, "a", o),
+            "\x1b[32m\x1b[K 1\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K 0\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\t\x1b[01;31m\x1b[Ka\x1b[m\x1b[K1\n\x1b[32m\x1b[K 4\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K 7\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\t\x1b[01;31m\x1b[Ka\x1b[m\x1b[K2\n\x1b[32m\x1b[K 9\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K18\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\t\x1b[01;31m\x1b[Ka\x1b[m\x1b[K3\n",
+            "-nbT: padding inside the colour"
+        );
+        let o = Options { only_matching: true, filename: Some("t"), byte_offset: true, ..c };
+        assert_eq!(
+            out(TEXT, "a.", o),
+            "\x1b[35m\x1b[Kt\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K0\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Ka1\x1b[m\x1b[K\n\x1b[35m\x1b[Kt\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K7\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Ka2\x1b[m\x1b[K\n\x1b[35m\x1b[Kt\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K18\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[Ka3\x1b[m\x1b[K\n",
+            "-oHb"
+        );
+        let o = Options { max_count: Some(1), after: 3, ..c };
+        assert_eq!(out(TEXT, "a", o), "\x1b[01;31m\x1b[Ka\x1b[m\x1b[K1\nb\nc\na2\n", "a match past -m is context");
+        let o = Options { count: true, filename: Some("t"), ..c };
+        assert_eq!(out(TEXT, "a", o), "\x1b[35m\x1b[Kt\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K3\n", "-cH");
+        let o = Options { filename: Some("t"), null_after_name: true, ..c };
+        assert_eq!(out(TEXT, "a1", o), "\x1b[35m\x1b[Kt\x1b[m\x1b[K\0\x1b[01;31m\x1b[Ka1\x1b[m\x1b[K\n", "-HZ");
+        assert_eq!(
+            out("a mint\nmint mint\n", "mint", c),
+            "a \x1b[01;31m\x1b[Kmint\x1b[m\x1b[K\n\x1b[01;31m\x1b[Kmint\x1b[m\x1b[K \x1b[01;31m\x1b[Kmint\x1b[m\x1b[K\n"
+        );
+    }
+
+    #[test]
+    fn only_matching_and_invert_print_the_matches_of_context_lines() {
+        // GNU grep 3.8: `grep -o -v -n -A1 a` over TEXT.
+        let o = Options { line_numbers: true, after: 1, invert: true, only_matching: true, ..NONE };
+        assert_eq!(out(TEXT, "a", o), "4-a\n9-a\n");
     }
 
     #[test]

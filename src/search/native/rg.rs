@@ -395,6 +395,7 @@ impl NativeRg {
                 column: o.column,
                 per_match: o.vimgrep && o.column,
                 null_data: false,
+                color: false,
             };
             out.clear();
             // Under --heading, each file's lines are a block of their own.

@@ -417,12 +417,36 @@ fn pattern_files_are_read_here_and_cost_no_more_than_the_plan() {
 }
 
 #[test]
+fn color_always_is_answered_natively() {
+    let chroma = corpus(true);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let (out, cs) = answer(&fs, &["grep", "-rn", "--colour=always", "token", "/"]);
+    let (name, sep, number, start, end) =
+        ("\x1b[35m\x1b[K", "\x1b[36m\x1b[K", "\x1b[32m\x1b[K", "\x1b[01;31m\x1b[K", "\x1b[m\x1b[K");
+    let line = |file: &str, n: u32, before: &str| {
+        format!("{name}{file}{end}{sep}:{end}{number}{n}{end}{sep}:{end}{before}{start}token{end}\n")
+    };
+    let expected = format!("{}{}", line("/a.md", 2, "set the "), line("/pats.md", 1, ""));
+    assert_eq!(out, printed(&expected, "", 0));
+    assert!(cs.native && cs.delegated.is_none());
+    let (out, _) = answer(&fs, &["grep", "-rl", "--color=yes", "token", "/"]);
+    assert_eq!(out, printed(&format!("{name}/a.md{end}\n{name}/pats.md{end}\n"), "", 0), "-l: names coloured");
+    // A binary page: GNU grep 3.8's message, not coloured, and nothing on stdout.
+    let chroma = FakeChroma::new();
+    chroma.pages("docs", &[("bin.md", &["ab\0token\n"], json!({"isPublic": true}))], json!({"line_aligned": true}));
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let (out, cs) = answer(&fs, &["grep", "-n", "--color=always", "token", "/bin.md"]);
+    assert_eq!(out, printed("", "grep: /bin.md: binary file matches\n", 0));
+    assert!(cs.native);
+}
+
+#[test]
 fn searches_outside_the_modelled_set_go_to_just_bash_and_say_why() {
     let chroma = corpus(true);
     let fs = connect_with(&chroma, |o| o.native_commands = true);
     assert_eq!(answer(&fs, &["grep", "x"]).0, printed("", "", 1), "an empty standard input is searched here");
     for (cmd, why) in [
-        (&["grep", "-r", "--color=always", "tok", "/"][..], "--color=always is left to just-bash"),
+        (&["grep", "-r", "--color=always", "x*", "/"][..], "--color=always with a pattern that matches empty text"),
         (&["grep", "-roE", "x*", "/"], "-o with a pattern that matches empty text"),
         (&["grep", "-r", "--include=[[:alpha:]].md", "x", "/"], "a character class in a glob"),
     ] {

@@ -35,6 +35,15 @@ function battery({ dir, file }) {
   for (const o of ["-z", "-zc", "-zl", "-zo", "-zn", "-z -v -c", "-zx", "--null-data -i"]) grep(`-r ${o}`, "'mint[a-z]*'", d, f, gone);
   grep("-z", "'^## '", f);
   grep("-zZ -l", "mint", rd);
+  // grep: --color=always, GNU's default colours (GREP_COLORS unset in the reference)
+  for (const o of ["", "-n", "-nH", "-b", "-T -n", "-c", "-l", "-L", "-o -n", "-o -b", "-v", "-v -n -C1", "-o -v -n -A1", "-i", "-w",
+    "-C1 -n", "-B2", "-Z -n", "-m1 -A2", "-e npm", "-h"]) grep(`--color=always ${o}`, "mint", f, rd, gone);
+  for (const o of ["--colour=always", "--color=yes -n", "--color=force -c"]) grep(o, "Mintlify", f, root);
+  grep("--color=always -x", "'## .*'", f, rd);
+  grep("--color=always -E", "'mint[a-z]*'", f, rd);
+  grep("--color=always -E", "'mint|npm'", f, rd);
+  grep("--color=always -i -F", "MINT", rd);
+  grep("--color=always -z", "mint", f);
   // grep: pattern sources
   lines.push((R) => `printf 'mint\\nnpm\\n' | grep -rn -f - ${R}/${dir}`);
   lines.push((R) => `printf 'mint\\n' | grep -c -f - -e npm ${R}/${file}`);
