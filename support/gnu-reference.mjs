@@ -206,7 +206,13 @@ export function withoutTimes(r) {
 export function runReference(copy, lines) {
   const work = mkdtempSync("/dev/shm/chromafs-gnu-out-");
   // rg with one thread walks in directory order; with several its output order is not defined.
-  const script = [`export LC_ALL=C.UTF-8 PATH=${path.dirname(RG)}:/usr/bin:/bin`, "rg() { command rg -j1 \"$@\"; }"];
+  // `ls --color` prints GNU's built-in colours (chromafs's) only with no LS_COLORS and a
+  // TERM it knows; with no TERM it prints none.
+  const script = [
+    `export LC_ALL=C.UTF-8 PATH=${path.dirname(RG)}:/usr/bin:/bin TERM=xterm`,
+    "unset LS_COLORS COLORTERM",
+    "rg() { command rg -j1 \"$@\"; }",
+  ];
   lines.forEach((line, i) => {
     writeFileSync(path.join(work, `${i}.sh`), rooted(line)(copy.root));
     script.push(`(cd ${copy.root} && . ${work}/${i}.sh) < /dev/null > ${work}/${i}.out 2> ${work}/${i}.err; echo $? > ${work}/${i}.rc`);
