@@ -342,7 +342,14 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         },
         ("format", Some("across" | "horizontal")) => one('x', f)?,
         ("format", Some("vertical")) => one('C', f)?,
-        ("zero", _) => f.zero = true,
+        // `--zero`: one name a line (unless `-l`), as they are, and no colours, until an
+        // option after it says otherwise.
+        ("zero", _) => {
+            (f.zero, f.color, f.quoting) = (true, false, Quoting::Literal);
+            if !f.long {
+                (f.commas, f.layout) = (false, None);
+            }
+        }
         ("group-directories-first", _) => f.dirs_first = true,
         ("file-type", _) | ("classify", None | Some("always" | "yes" | "force")) => f.slash = true,
         ("indicator-style", Some("slash" | "file-type" | "classify")) => f.slash = true,

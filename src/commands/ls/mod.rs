@@ -326,6 +326,8 @@ mod tests {
             ("-s -h --block-size=1 docs", "total 12288\n8192 b.md\n4096 c d.md\n   0 guides\n"),
             ("--color=always --dired -l docs", "  total 12\n  -rw-r--r-- 1 user user 5000 Jan  1  1970 b.md\n  -rw-r--r-- 1 user user    1 Jan  1  1970 c d.md\n  drwxr-xr-x 2 user user   60 Jan  1  1970 \x1b[0m\x1b[01;34mguides\x1b[0m\n//DIRED// 54 58 102 108 152 158\n//DIRED-OPTIONS// --quoting-style=literal\n"),
             ("--hyperlink --dired -l docs/guides", "total 4\n-rw-r--r-- 1 user user 2 Jan  1  1970 \x1b]8;;file://localhost/docs/guides/x.md\x07x.md\x1b]8;;\x07\n"),
+            ("--zero -C --color=always docs", "b.md  c d.md  \x1b[0m\x1b[01;34mguides\x1b[0m\0"),
+            ("--color=always -Q -x --zero docs", "b.md\0c d.md\0guides\0"),
             ("--color=always -w 5 -C docs", "b.md\nc d.md\n\x1b[0m\x1b[01;34mguides\x1b[0m\x1b[K\n"),
             // GNU links the copy's root to its own path; the docs' root is `/`.
             ("--hyperlink=always -C --color=always -p . docs", "\x1b]8;;file://localhost/\x07.\x1b]8;;\x07:\n\x1b]8;;file://localhost/a.md\x07a.md\x1b]8;;\x07  \x1b[0m\x1b[01;34m\x1b]8;;file://localhost/docs\x07docs\x1b]8;;\x07\x1b[0m/\n\n\x1b]8;;file://localhost/docs\x07docs\x1b]8;;\x07:\n\x1b]8;;file://localhost/docs/b.md\x07b.md\x1b]8;;\x07  \x1b]8;;file://localhost/docs/c%20d.md\x07c d.md\x1b]8;;\x07  \x1b[01;34m\x1b]8;;file://localhost/docs/guides\x07guides\x1b]8;;\x07\x1b[0m/\n"),
