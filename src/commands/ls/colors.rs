@@ -11,7 +11,8 @@
 //! by `ESC[0m`, once, and nothing is printed at the end. When a coloured name might run
 //! past the end of a line (its bytes, counted from where GNU thinks it starts, cross a
 //! multiple of the line width), `ESC[K` follows it. Names are padded and wrapped as they
-//! would be without colours: the escapes take no room on the screen.
+//! would be without colours (the escapes take no room on the screen), but `-C` and `-x`
+//! pad with spaces alone, never tabs.
 //!
 //! A hyperlink is OSC 8: `ESC]8;;file://HOST/PATH BEL` NAME `ESC]8;; BEL`, inside the
 //! colour, with the absolute path of the entry, its bytes other than letters, digits, `-`,

@@ -213,7 +213,9 @@ fn print_block(
         column += width;
     }
     if let Some(layout) = f.layout {
-        let g = Geometry { layout, width: line, tabsize: f.tabsize.unwrap_or(8) };
+        // With colours GNU spaces the columns with spaces alone, whatever `-T` says.
+        let tabsize = if f.color { 0 } else { f.tabsize.unwrap_or(8) };
+        let g = Geometry { layout, width: line, tabsize };
         let widths: Vec<usize> = cells.iter().map(|c| c.3).collect();
         columns::print(&widths, g, end, out, |i, pos, out| {
             let (prefix, name, slash, _) = &cells[i];
@@ -326,6 +328,8 @@ mod tests {
             ("-s -h --block-size=1 docs", "total 12288\n8192 b.md\n4096 c d.md\n   0 guides\n"),
             ("--color=always --dired -l docs", "  total 12\n  -rw-r--r-- 1 user user 5000 Jan  1  1970 b.md\n  -rw-r--r-- 1 user user    1 Jan  1  1970 c d.md\n  drwxr-xr-x 2 user user   60 Jan  1  1970 \x1b[0m\x1b[01;34mguides\x1b[0m\n//DIRED// 54 58 102 108 152 158\n//DIRED-OPTIONS// --quoting-style=literal\n"),
             ("--hyperlink --dired -l docs/guides", "total 4\n-rw-r--r-- 1 user user 2 Jan  1  1970 \x1b]8;;file://localhost/docs/guides/x.md\x07x.md\x1b]8;;\x07\n"),
+            // `-T 2` without colours: `b.md\tc d.md\tguides`.
+            ("--color=always -x -T 2 -w 40 docs a.md", "a.md\n\ndocs:\nb.md  c d.md  \x1b[0m\x1b[01;34mguides\x1b[0m\n"),
             ("--zero -C --color=always docs", "b.md  c d.md  \x1b[0m\x1b[01;34mguides\x1b[0m\0"),
             ("--color=always -Q -x --zero docs", "b.md\0c d.md\0guides\0"),
             ("--color=always -w 5 -C docs", "b.md\nc d.md\n\x1b[0m\x1b[01;34mguides\x1b[0m\x1b[K\n"),
