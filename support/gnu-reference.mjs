@@ -206,10 +206,11 @@ export function withoutTimes(r) {
 export function runReference(copy, lines) {
   const work = mkdtempSync("/dev/shm/chromafs-gnu-out-");
   // rg with one thread walks in directory order; with several its output order is not defined.
-  // grep --color=always uses its default colours, which GREP_COLORS and GREP_COLOR change.
+  // The tools' default colours: grep's change with GREP_COLORS and GREP_COLOR; `ls --color`
+  // prints GNU's built-in colours (chromafs's) only with no LS_COLORS and a TERM it knows.
   const script = [
-    `export LC_ALL=C.UTF-8 PATH=${path.dirname(RG)}:/usr/bin:/bin`,
-    "unset GREP_COLORS GREP_COLOR",
+    `export LC_ALL=C.UTF-8 PATH=${path.dirname(RG)}:/usr/bin:/bin TERM=xterm`,
+    "unset GREP_COLORS GREP_COLOR LS_COLORS COLORTERM",
     "rg() { command rg -j1 \"$@\"; }",
   ];
   lines.forEach((line, i) => {

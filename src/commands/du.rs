@@ -14,7 +14,7 @@
 //! directories whose sizes the tree records.
 
 use super::meta::Meta;
-use super::units::{human, Civil};
+use super::units::{block_size, human, scaled_number, BlockSize, Civil};
 use super::{Place, Printed, Stop};
 use crate::base::glob::Glob;
 use crate::base::path;
@@ -57,23 +57,6 @@ fn usage(line: String) -> Stop {
 
 fn invalid(line: String) -> Stop {
     Stop::Usage(Printed { stdout: String::new(), stderr: format!("{line}\n"), exit_code: 1 })
-}
-
-/// A `-B`/`-t` size: digits, a unit (`K`, `M`, `G`… or `KB`, `MB`… in powers of 1000), or both.
-fn bytes(v: &str) -> Option<u64> {
-    let digits = v.bytes().take_while(u8::is_ascii_digit).count();
-    let n: u64 = if digits == 0 { 1 } else { v[..digits].parse().ok()? };
-    let unit: u64 = match &v[digits..] {
-        "" => 1,
-        "K" | "k" | "KiB" => 1 << 10,
-        "M" | "MiB" => 1 << 20,
-        "G" | "GiB" => 1 << 30,
-        "KB" | "kB" => 1000,
-        "MB" => 1_000_000,
-        "GB" => 1_000_000_000,
-        _ => return None,
-    };
-    (digits > 0 || v.len() > digits).then(|| n.checked_mul(unit)).flatten().filter(|b| *b > 0)
 }
 
 /// GNU du's long options (unambiguous prefixes accepted) with whether they take a value.
@@ -179,18 +162,26 @@ fn short_value(f: &mut Flags, c: char, v: &str) -> Result<(), Stop> {
             Ok(d) if v.bytes().all(|b| b.is_ascii_digit()) => f.max_depth = Some(d),
             _ => return Err(usage(format!("du: invalid maximum depth ‘{v}’"))),
         },
-        'B' => {
-            let b = bytes(v).ok_or_else(|| invalid(format!("du: invalid -B argument '{v}'")))?;
-            (f.human, f.block) = (None, Some(b));
-            f.suffix = v.starts_with(|c: char| !c.is_ascii_digit()).then(|| v.to_string());
-        }
+        'B' => block(f, "-B", v)?,
         't' => {
             let (negative, rest) = v.strip_prefix('-').map_or((false, v), |r| (true, r));
-            let b = bytes(rest).ok_or_else(|| invalid(format!("du: invalid -t argument '{v}'")))?;
+            let b = scaled_number(rest, "kKmMGTPEZY0").map_err(|e| invalid(format!("du: {}", e.message("-t", v))))?;
             f.threshold = Some(if negative { -i128::from(b) } else { i128::from(b) });
         }
         'X' if v == crate::fs::DEV_NULL => {}
         _ => return Err(Unsupported::new("du -X with a file of patterns").into()),
+    }
+    Ok(())
+}
+
+/// `-B SIZE`, `--block-size=SIZE`: units of SIZE, or `-h`/`--si`'s.
+fn block(f: &mut Flags, option: &str, v: &str) -> Result<(), Stop> {
+    match block_size(v).map_err(|e| invalid(format!("du: {}", e.message(option, v))))? {
+        BlockSize::Human { si } => f.human = Some(si),
+        BlockSize::Units { bytes, suffix } => {
+            (f.human, f.block) = (None, Some(bytes));
+            f.suffix = (!suffix.is_empty()).then_some(suffix);
+        }
     }
     Ok(())
 }
@@ -200,7 +191,7 @@ fn long_option(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Sto
     match name {
         "all" => short(f, 'a')?,
         "apparent-size" => f.apparent = true,
-        "block-size" => short_value(f, 'B', v)?,
+        "block-size" => block(f, "--block-size", v)?,
         "bytes" => short(f, 'b')?,
         "total" => short(f, 'c')?,
         "max-depth" => short_value(f, 'd', v)?,

@@ -4,9 +4,12 @@
 //! An option GNU rejects is its message and status 2. A collection records one time for
 //! an entry, so `-c`, `-u` and `--time` show and sort by it too; the owner is `user`
 //! ([`OWNER_ID`](crate::commands::meta::OWNER_ID) by number), the security context `?`.
+//! The last of `-h`, `--si` and `--block-size` says how sizes are counted; `-k` changes
+//! nothing (its 1024-byte blocks are already the default).
 
 use super::columns::Layout;
 use super::quoting::Quoting;
+use crate::commands::units::{block_size, BlockSize};
 use crate::commands::{Printed, Stop, Unsupported};
 
 /// How entries are ordered (`--sort`).
@@ -47,8 +50,12 @@ pub(crate) struct Flags {
     pub commas: bool,
     pub no_owner: bool,
     pub no_group: bool,
-    pub human: bool,
-    pub si: bool,
+    /// `-h`, `--si`, `--block-size`: how `-s`, `total` and the `-l` sizes are counted
+    /// (without them, blocks of 1024 bytes and sizes in bytes).
+    pub sizes: Option<BlockSize>,
+    /// `--color=always`, `--hyperlink=always` (see [`colors`](super::colors)).
+    pub color: bool,
+    pub hyperlink: bool,
     pub size: bool,
     pub quoting: Quoting,
     pub zero: bool,
@@ -97,7 +104,7 @@ fn invalid(line: String) -> Stop {
     Stop::Usage(Printed { stdout: String::new(), stderr: format!("{line}\n"), exit_code: 2 })
 }
 
-/// An argument `--quoting-style` or `--time` does not know: GNU's list of the valid
+/// An argument `--quoting-style`, `--time`, `--color` or `--hyperlink` does not know: GNU's list of the valid
 /// ones, status 1.
 fn invalid_argument(value: &str, option: &str, valid: &str) -> Stop {
     let stderr = format!(
@@ -177,6 +184,7 @@ fn long_option(word: &str) -> Result<(&'static str, Option<bool>), Stop> {
 const QUOTING_STYLES: &str = "  - ‘literal’\n  - ‘shell’\n  - ‘shell-always’\n  - ‘shell-escape’\n  - ‘shell-escape-always’\n  - ‘c’\n  - ‘c-maybe’\n  - ‘escape’\n  - ‘locale’\n  - ‘clocale’\n";
 const SORTS: &str = "  - ‘none’\n  - ‘time’\n  - ‘size’\n  - ‘extension’\n  - ‘version’\n  - ‘width’\n";
 const TIME_STYLES: &str = "  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n  - +FORMAT (e.g., +%H:%M) for a 'date'-style format\n";
+const WHEN: &str = "  - ‘always’, ‘yes’, ‘force’\n  - ‘never’, ‘no’, ‘none’\n  - ‘auto’, ‘tty’, ‘if-tty’\n";
 const TIMES: &str = "  - ‘atime’, ‘access’, ‘use’\n  - ‘ctime’, ‘status’\n  - ‘birth’, ‘creation’\n";
 
 /// Reads the command line: the flags and the operands.
@@ -258,9 +266,9 @@ fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
         'Z' => f.context = true,
         'D' => f.dired = true,
         'c' | 'u' => f.other_time = true,
-        'h' => f.human = true,
+        'h' => f.sizes = Some(BlockSize::Human { si: false }),
         's' => f.size = true,
-        'k' => (f.human, f.si) = (false, false),
+        'k' => {}
         'Q' => f.quoting = Quoting::C,
         'N' => f.quoting = Quoting::Literal,
         'b' => f.quoting = Quoting::Escape,
@@ -308,7 +316,11 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         ("recursive", _) => one('R', f)?,
         ("reverse", _) => one('r', f)?,
         ("human-readable", _) => one('h', f)?,
-        ("si", _) => (f.human, f.si) = (true, true),
+        ("si", _) => f.sizes = Some(BlockSize::Human { si: true }),
+        ("block-size", Some(v)) => {
+            let size = block_size(v).map_err(|e| invalid(format!("ls: {}", e.message("--block-size", v))))?;
+            f.sizes = Some(size);
+        }
         ("size", _) => one('s', f)?,
         ("kibibytes", _) => one('k', f)?,
         ("no-group", _) => one('G', f)?,
@@ -330,13 +342,21 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         },
         ("format", Some("across" | "horizontal")) => one('x', f)?,
         ("format", Some("vertical")) => one('C', f)?,
-        ("zero", _) => f.zero = true,
+        // `--zero`: one name a line (unless `-l`), as they are, and no colours, until an
+        // option after it says otherwise.
+        ("zero", _) => {
+            (f.zero, f.color, f.quoting) = (true, false, Quoting::Literal);
+            if !f.long {
+                (f.commas, f.layout) = (false, None);
+            }
+        }
         ("group-directories-first", _) => f.dirs_first = true,
         ("file-type", _) | ("classify", None | Some("always" | "yes" | "force")) => f.slash = true,
         ("indicator-style", Some("slash" | "file-type" | "classify")) => f.slash = true,
         ("indicator-style", Some("none")) => f.slash = false,
-        ("color", None | Some("never" | "no" | "none" | "auto" | "tty" | "if-tty")) => {}
-        ("hyperlink", None | Some("never" | "no" | "none" | "auto" | "tty" | "if-tty")) => {}
+        // Without WHEN, always; `auto` asks whether the output is a terminal, which it is not.
+        ("color", v) => f.color = when(v, "color")?,
+        ("hyperlink", v) => f.hyperlink = when(v, "hyperlink")?,
         ("hide-control-chars" | "show-control-chars" | "dereference", _) => {}
         ("dereference-command-line" | "dereference-command-line-symlink-to-dir", _) => {}
         ("ignore", Some(v)) => valued(f, 'I', v)?,
@@ -363,6 +383,15 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         _ => return Err(delegate()),
     }
     Ok(())
+}
+
+/// `--color`'s and `--hyperlink`'s WHEN: whether they apply to an output that is not a terminal.
+fn when(v: Option<&str>, option: &str) -> Result<bool, Stop> {
+    match v {
+        None | Some("always" | "yes" | "force") => Ok(true),
+        Some("never" | "no" | "none" | "auto" | "tty" | "if-tty") => Ok(false),
+        Some(v) => Err(invalid_argument(v, option, WHEN)),
+    }
 }
 
 fn sort(v: &str) -> Result<Sort, Stop> {

@@ -72,14 +72,20 @@ fn indent(out: &mut String, mut from: usize, to: usize, tabsize: usize) {
     }
 }
 
-/// Prints `cells` (each with its width on screen) in columns, each line ending in `end`.
-pub(crate) fn print(cells: &[(String, usize)], g: Geometry, end: char, out: &mut String) {
-    if cells.is_empty() {
+/// Prints cells in columns, each line ending in `end`: `widths` are their widths on
+/// screen, `cell(i, pos, out)` writes the `i`th, which starts at column `pos`.
+pub(crate) fn print(
+    widths: &[usize],
+    g: Geometry,
+    end: char,
+    out: &mut String,
+    mut cell: impl FnMut(usize, usize, &mut String),
+) {
+    if widths.is_empty() {
         return;
     }
-    let widths: Vec<usize> = cells.iter().map(|c| c.1).collect();
-    let (cols, arr) = columns(&widths, g);
-    let n = cells.len();
+    let (cols, arr) = columns(widths, g);
+    let n = widths.len();
     let rows = n.div_ceil(cols);
     let at = |row: usize, col: usize| match g.layout {
         Layout::Vertical => col * rows + row,
@@ -92,13 +98,13 @@ pub(crate) fn print(cells: &[(String, usize)], g: Geometry, end: char, out: &mut
             if i >= n {
                 break;
             }
-            out.push_str(&cells[i].0);
+            cell(i, pos, out);
             if col + 1 == cols || at(row, col + 1) >= n {
                 break;
             }
             // Without a width limit the one line is spaced with spaces alone.
             let tabsize = if g.width == 0 { 0 } else { g.tabsize };
-            indent(out, pos + cells[i].1, pos + width, tabsize);
+            indent(out, pos + widths[i], pos + width, tabsize);
             pos += width;
         }
         out.push(end);
@@ -135,9 +141,9 @@ mod tests {
     use super::*;
 
     fn laid(names: &[&str], layout: Layout, width: usize, tabsize: usize) -> String {
-        let cells: Vec<(String, usize)> = names.iter().map(|n| (n.to_string(), n.len())).collect();
+        let widths: Vec<usize> = names.iter().map(|n| n.len()).collect();
         let mut out = String::new();
-        print(&cells, Geometry { layout, width, tabsize }, '\n', &mut out);
+        print(&widths, Geometry { layout, width, tabsize }, '\n', &mut out, |i, _, out| out.push_str(names[i]));
         out
     }
 

@@ -8,7 +8,7 @@
 
 use super::args::{Flags, TimeStyle};
 use crate::commands::meta::{Meta, OWNER, OWNER_ID};
-use crate::commands::units::{human, Civil};
+use crate::commands::units::Civil;
 use std::fmt::Write;
 
 /// Half of the Gregorian year, GNU ls's bound for a "recent" time.
@@ -77,25 +77,42 @@ impl Block {
     }
 }
 
+impl Block {
+    /// Where GNU `ls` counts the `i`th name to start, for `--color`'s `ESC[K`: in the
+    /// long format it prints the owner columns apart, and counts from after them (from
+    /// the line's start when there are none); elsewhere from the name's column.
+    pub(crate) fn name_start(&self, i: usize, prefix: &str, f: &Flags) -> Option<usize> {
+        if !f.long {
+            return None;
+        }
+        if f.no_owner && f.no_group && !f.author && !f.context {
+            return Some(prefix.len());
+        }
+        let size = self.rows.iter().map(|r| r[3].len()).max().unwrap_or(0);
+        Some(size + 1 + self.rows[i][4].len() + 1)
+    }
+}
+
 /// `total N`: the block's allocated KiB.
 pub(crate) fn total(metas: &[Meta], f: &Flags) -> String {
     format!("total {}\n", blocks(metas.iter().map(|m| m.kib).sum(), f))
 }
 
+/// Blocks as `-s` and `total` count them: KiB, or as `-h`, `--si`, `--block-size` say.
 fn blocks(kib: u64, f: &Flags) -> String {
-    if f.human {
-        let mut s = String::new();
-        human(&mut s, kib * 1024, f.si);
-        return s;
+    let mut s = String::new();
+    match &f.sizes {
+        Some(size) => size.write(&mut s, kib * 1024),
+        None => write!(s, "{kib}").unwrap(),
     }
-    kib.to_string()
+    s
 }
 
+/// A size as `-l` prints it: bytes, or as `-h`, `--si`, `--block-size` say.
 fn sized(out: &mut String, bytes: u64, f: &Flags) {
-    if f.human {
-        human(out, bytes, f.si);
-    } else {
-        write!(out, "{bytes}").unwrap();
+    match &f.sizes {
+        Some(size) => size.write(out, bytes),
+        None => write!(out, "{bytes}").unwrap(),
     }
 }
 

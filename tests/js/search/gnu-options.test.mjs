@@ -167,7 +167,15 @@ function listingBattery({ dir, file }) {
     "-Cb", "-b", "--quoting-style=shell", "--quoting-style=shell-always", "--quoting-style=c", "--quoting-style=escape",
     "--quoting-style=locale", "--quoting-style=c-maybe", "--quoting-style=nope", "-Q -C", "--time=ctime -go", "--time=nope",
     "-uS", "-ct", "-ltc -g -o", "-lR --dired -g -o", "-i", "-n", "-go --time-style=+%Y-%j", "-go '--time-style=+%F %T %a'",
-    "-go --time-style=posix-long-iso", "-go --time-style=posix-iso", "-l --time-style=nope", "--sort=name", "--sort=nope"]) {
+    "-go --time-style=posix-long-iso", "-go --time-style=posix-iso", "-l --time-style=nope", "--sort=name", "--sort=nope",
+    "-s --block-size=K", "-go --block-size=M", "-gos --block-size=1", "-go --block-size=KB", "-s --block-size MiB", "-l --block-size=2K",
+    "-gos --block-size=human-readable", "-s --block-size=si", "-go --block-size=1000", "--block-size=x", "--block-size=1.5K",
+    "--block-size=0", "-h --block-size=K -go", "--block-size=K -h -go", "-h -k -s", "--si -k -s",
+    "--color=always", "--color", "--color=yes -l", "--color=force -goR", "--color=always -C", "--color=always -x", "--color=always -m",
+    "--color=always -p", "--color=always -F", "--color=always -R", "--color=always -a", "--color=always -d", "--color=always -Cs",
+    "--color=always -C -w 20", "--color=always -gos --dired", "--color=always -Q", "--color=always --zero", "--color=nope",
+    "--hyperlink=always", "--hyperlink", "--hyperlink=always --color=always -C", "--hyperlink=always -R", "--hyperlink=yes -go",
+    "--hyperlink=always -l --dired", "--hyperlink=nope"]) {
     each((op) => `ls ${o} ${op}`);
   }
   for (const e of ["", "-type f", "-type d", "-type l", "-name '*.md'", "-iname '*.MDX'", "-path '*/guides/*'", "-ipath '*GUIDES*'",
@@ -227,6 +235,8 @@ const LISTING_STILL_DIFFERENT = [
     "ls -c/-u/--time: a collection records one time, which stands for access, change and birth times; the copy's are when it was made"],
   [/^ls -i /, "ls -i: the listing's inode numbers, not the copy's"],
   [/^ls -n /, "ls -n: uid and gid 1000, where the copy's are the host's"],
+  [/^ls --hyperlink(=always|=yes)? /,
+    "ls --hyperlink: links name the host, the docs' `localhost`, the copy's the machine's (and the copy's root its own path)"],
   [/^find .* (-amin|-atime|-anewer|-newer[aBcm]a|-newera[aBcmt])\b|^find .* -printf '%[aA]/,
     "find: the copy's access times move as it is read (its own walk lists its directories); a collection's are the modification times"],
   [/^find .* (-cmin|-ctime|-cnewer|-newer[aBcm]c|-newerc[aBcmt]|-used)\b|^find .* -printf '%[cC]/,
