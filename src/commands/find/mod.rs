@@ -15,8 +15,8 @@
 //! whole expression selects); `-maxdepth`, `-mindepth` and `-depth` anywhere, and the
 //! options that change nothing without symbolic links or mount points. Writes fail as on
 //! a read-only filesystem: `-delete` says it cannot delete each entry, `-fprint FILE` and
-//! `-fls FILE` cannot open their file (except `/dev/null`). `-exec`, `-ok`, `-perm`,
-//! `-context` and `-D` go to just-bash.
+//! `-fls FILE` cannot open their file (except `/dev/null`); `-context` is refused as on a
+//! system without SELinux. `-exec`, `-ok`, `-perm` and `-D` go to just-bash.
 
 mod printf;
 mod regex;
@@ -124,7 +124,7 @@ fn usage(why: String) -> Stop {
 }
 
 /// The rest of GNU find's predicates, left to just-bash (any other word is unknown to it).
-const GNU_PREDICATES: &[&str] = &["-context", "-exec", "-execdir", "-ok", "-okdir", "-perm", "-help", "-version"];
+const GNU_PREDICATES: &[&str] = &["-exec", "-execdir", "-ok", "-okdir", "-perm", "-help", "-version"];
 
 fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
     let mut w = Words::default();
@@ -197,6 +197,8 @@ fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
             "-user" | "-group" => stamps::owner(a, value()?)?,
             "-uid" | "-gid" => stamps::id(a, value()?)?,
             "-nouser" | "-nogroup" | "-writable" => Tok::Expr(Expr::Const(false)),
+            // The docs have no security contexts, as a system without SELinux has none.
+            "-context" => return Err(usage("invalid predicate -context: SELinux is not enabled.".into())),
             "-fstype" => Tok::Expr(Expr::Const(value()? == "chromafs")),
             "-inum" => {
                 let (order, n) = stamps::number(a, value()?)?;

@@ -38,6 +38,13 @@ fn access_and_change_times_are_the_modification_time() {
 }
 
 #[test]
+fn security_contexts_are_refused_as_on_a_system_without_selinux() {
+    let refused = find("/d -context x", NEW);
+    assert_eq!((refused.stdout.as_str(), refused.exit_code), ("", 1));
+    assert_eq!(refused.stderr, "find: invalid predicate -context: SELinux is not enabled.\n");
+}
+
+#[test]
 fn daystart_measures_from_the_end_of_today_for_the_tests_after_it() {
     // At 23:00 the same day, a.md is 13 hours old: 0 days; from the end of the day, 0 too.
     let late = NEW + 13.0 * 3_600_000.0;

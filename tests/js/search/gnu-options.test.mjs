@@ -178,7 +178,7 @@ function listingBattery({ dir, file }) {
     "--hyperlink=always -l --dired", "--hyperlink=nope"]) {
     each((op) => `ls ${o} ${op}`);
   }
-  for (const e of ["", "-type f", "-type d", "-type l", "-name '*.md'", "-iname '*.MDX'", "-path '*/guides/*'", "-ipath '*GUIDES*'",
+  for (const e of ["", "-context x", "-type f", "-type d", "-type l", "-name '*.md'", "-iname '*.MDX'", "-path '*/guides/*'", "-ipath '*GUIDES*'",
     "-maxdepth 1", "-mindepth 1 -maxdepth 2", "-maxdepth 0", "-size +1k", "-size -2", "-size +100c -size -4k", "-empty", "-not -empty",
     "-print0", "-type f -print0", "-newer R/FILE", "-type f ! -newer R/FILE", "-printf '%p\\n'", "-printf '%f %s %d %y\\n'",
     "-printf '%P|%h\\n'", "-printf '%m %M %k %b\\n'", "-printf '%H %%\\n'", "-printf '%TY-%Tm-%Td %p\\n'", "-printf '%s\\t%p\\0'",
