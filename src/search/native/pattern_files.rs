@@ -68,19 +68,11 @@ pub(crate) async fn read(view: SessionView<'_>, cwd: &str, files: &[String], std
             stdin_used = true;
             continue;
         }
-        let full = path::resolve(cwd, f);
-        if full == DEV_NULL {
-            continue;
-        }
-        if matches!(view.place(cwd).listing.get(&full), Some(Node::Dir(_))) {
-            return Some(Read::Error(cannot_read(tool, f, true)));
-        }
-        match view.read(&full).await {
-            Ok(bytes) => patterns.extend(split(&decode(&bytes, None), tool)),
-            Err(e) if matches!(e.errno, Errno::Enoent | Errno::Enotdir) => {
-                return Some(Read::Error(cannot_read(tool, f, false)))
-            }
-            Err(_) => return None,
+        match read_file(view, cwd, f).await {
+            Ok(text) => patterns.extend(split(&text, tool)),
+            Err(Unreadable::Directory) => return Some(Read::Error(cannot_read(tool, f, true))),
+            Err(Unreadable::Missing) => return Some(Read::Error(cannot_read(tool, f, false))),
+            Err(Unreadable::Failed) => return None,
         }
     }
     Some(Read::Patterns(patterns, stdin_used))
@@ -127,7 +119,7 @@ pub(crate) async fn read_first(view: SessionView<'_>, job: &mut Job, cwd: &str) 
                     }
                     (false, _) => match read_file(view, cwd, &file).await {
                         Ok(text) => text,
-                        Err(why) => return Err(failed(format!("{}grep: {file}: {why}\n", g.warnings))),
+                        Err(why) => return Err(failed(format!("{}grep: {file}: {}\n", g.warnings, why.words()))),
                     },
                 };
                 names.extend(exclude_globs(&text).map(NameFilter::Exclude));
@@ -139,19 +131,38 @@ pub(crate) async fn read_first(view: SessionView<'_>, job: &mut Job, cwd: &str) 
     Ok(())
 }
 
-/// A file's text, or why it cannot be read in the words of `strerror`.
-async fn read_file(view: SessionView<'_>, cwd: &str, file: &str) -> Result<String, &'static str> {
+/// Why a file named on the command line cannot be read.
+enum Unreadable {
+    Directory,
+    Missing,
+    /// The database or the network failed.
+    Failed,
+}
+
+impl Unreadable {
+    /// The reason in the words of `strerror`.
+    fn words(&self) -> &'static str {
+        match self {
+            Unreadable::Directory => "Is a directory",
+            Unreadable::Missing => "No such file or directory",
+            Unreadable::Failed => "Input/output error",
+        }
+    }
+}
+
+/// The text of `file` (as typed, from `cwd`; `/dev/null` is empty), or why it cannot be read.
+async fn read_file(view: SessionView<'_>, cwd: &str, file: &str) -> Result<String, Unreadable> {
     let full = path::resolve(cwd, file);
     if full == DEV_NULL {
         return Ok(String::new());
     }
     if matches!(view.place(cwd).listing.get(&full), Some(Node::Dir(_))) {
-        return Err("Is a directory");
+        return Err(Unreadable::Directory);
     }
     match view.read(&full).await {
         Ok(bytes) => Ok(decode(&bytes, None)),
-        Err(e) if matches!(e.errno, Errno::Enoent | Errno::Enotdir) => Err("No such file or directory"),
-        Err(_) => Err("Input/output error"),
+        Err(e) if matches!(e.errno, Errno::Enoent | Errno::Enotdir) => Err(Unreadable::Missing),
+        Err(_) => Err(Unreadable::Failed),
     }
 }
 
