@@ -99,51 +99,76 @@ function battery({ dir, file }) {
 
 /** Lines known to print something else than the real tool, and why (see the docs' list). */
 const STILL_DIFFERENT = [];
-const known = (cmd) => STILL_DIFFERENT.some(([re]) => re.test(cmd));
 
-describe("every grep option and the rg options agents type, as the real tools answer them", { skip: missing ?? false }, () => {
-  let files;
-  let fs;
-  let bash;
+/** Options the real tool accepts that still go to just-bash, which rejects them (see the docs' list). */
+const ALLOWED_REFUSALS = /^tree (-[HRST]\b|--fromfile\b)/;
+
+/** A session over the generated corpus, ingested before the suite's tests run. */
+function openSession() {
+  const session = {};
   before(async () => {
-    files = await generatedCorpus();
-    await ingest({ url: chromaUrl(), collection: "gnu-options", files });
-    fs = await ChromaFs.connect({ url: chromaUrl(), collection: "gnu-options" });
-    bash = newBash(fs, { customCommands: fs.commands() });
+    session.files = await generatedCorpus();
+    await ingest({ url: chromaUrl(), collection: "gnu-options", files: session.files });
+    session.fs = await ChromaFs.connect({ url: chromaUrl(), collection: "gnu-options" });
+    session.bash = newBash(session.fs, { customCommands: session.fs.commands() });
   });
+  return session;
+}
 
-  test("the same stdout and exit status, answered in Rust", async (t) => {
-    const dir = "guides";
-    const file = files.find((x) => x.path.startsWith(`${dir}/`) && x.content.length > 200).path;
-    const lines = battery({ dir, file });
-    const copy = layCopy(files);
-    try {
-      const expected = runReference(copy, lines);
-      const differ = [];
-      const delegated = [];
-      for (const [i, line] of lines.entries()) {
-        const cmd = line("");
-        const got = withoutTimes(await run(bash, cmd));
-        const want = withoutTimes(expected[i]);
-        const last = fs.stats().commands.at(-1);
-        if (last && !last.native && last.delegated && /^(e|f)?grep |^rg /.test(cmd.replace(/^.*\| /, ""))) delegated.push(`${cmd}  <- ${last.delegated}`);
-        if (got.stdout !== want.stdout || got.exitCode !== want.exitCode) {
-          differ.push(cmd);
-          if (!known(cmd) && process.env.CHROMAFS_GNU_FAILURES) {
-            const show = (r) => JSON.stringify({ stdout: r.stdout.slice(0, 300), stderr: r.stderr.slice(0, 200), exitCode: r.exitCode });
-            t.diagnostic(`${cmd}\n  chromafs  ${show(got)}\n  reference ${show(want)}`);
-          }
+/**
+ * Runs the lines `makeLines` writes through chromafs and through the real tools over a
+ * copy of the same files, and asserts that every line whose stdout or exit status differs
+ * is one `stillDifferent` describes, and that each description still describes one.
+ * Returns the lines, those that differ, those answered as an unknown option the real tool
+ * accepts (`ALLOWED_REFUSALS` aside), and those not answered in Rust (with why).
+ */
+async function compare(t, { files, fs, bash }, makeLines, stillDifferent) {
+  const known = (cmd) => stillDifferent.some(([re]) => re.test(cmd));
+  const dir = "guides";
+  const file = files.find((x) => x.path.startsWith(`${dir}/`) && x.content.length > 200).path;
+  const lines = makeLines({ dir, file });
+  const copy = layCopy(files);
+  try {
+    const expected = runReference(copy, lines);
+    const [differ, refused, delegated] = [[], [], []];
+    for (const [i, line] of lines.entries()) {
+      const cmd = line("");
+      const got = withoutTimes(await run(bash, cmd));
+      const want = withoutTimes(expected[i]);
+      if (!ALLOWED_REFUSALS.test(cmd) && want.exitCode === 0 && /unrecognized option|invalid option|unknown predicate/.test(got.stderr)) {
+        refused.push(cmd);
+      }
+      // The command the line ends with (after a pipe): was it answered in Rust?
+      const last = fs.stats().commands.at(-1);
+      const name = cmd.replace(/^.*\| /, "").split(" ")[0];
+      const native = last?.native && last.command.split(" ")[0] === name;
+      if (!native) delegated.push(`${cmd}  <- ${last?.delegated}`);
+      if (got.stdout !== want.stdout || got.exitCode !== want.exitCode) {
+        differ.push(cmd);
+        if (!known(cmd) && process.env.CHROMAFS_GNU_FAILURES) {
+          const show = (r) => JSON.stringify({ stdout: r.stdout.slice(0, 300), stderr: r.stderr.slice(0, 200), exitCode: r.exitCode });
+          t.diagnostic(`${cmd}${native ? "" : `  <- ${last?.delegated}`}\n  chromafs  ${show(got)}\n  reference ${show(want)}`);
         }
       }
-      t.diagnostic(`${lines.length - differ.length} of ${lines.length} lines print the same stdout and exit status; ${delegated.length} delegated`);
-      if (process.env.CHROMAFS_GNU_FAILURES) delegated.forEach((d) => t.diagnostic(`delegated: ${d}`));
-      assert.deepEqual(differ.filter((c) => !known(c)), [], "lines that differ from the real tool");
-      const stale = STILL_DIFFERENT.filter(([re]) => !differ.some((c) => re.test(c))).map(([, why]) => why);
-      assert.deepEqual(stale, [], "no line differs for these any more: take them off STILL_DIFFERENT");
-      assert.ok(lines.length >= 380, `only ${lines.length} command lines`);
-    } finally {
-      copy.remove();
     }
+    assert.deepEqual(differ.filter((c) => !known(c)), [], "lines that differ from the real tool");
+    const stale = stillDifferent.filter(([re]) => !differ.some((c) => re.test(c))).map(([, why]) => why);
+    assert.deepEqual(stale, [], "no line differs for these any more: take it off its list of lines still different");
+    return { lines, differ, refused, delegated };
+  } finally {
+    copy.remove();
+  }
+}
+
+describe("every grep option and the rg options agents type, as the real tools answer them", { skip: missing ?? false }, () => {
+  const session = openSession();
+
+  test("the same stdout and exit status, answered in Rust", async (t) => {
+    const { lines, differ, refused, delegated } = await compare(t, session, battery, STILL_DIFFERENT);
+    t.diagnostic(`${lines.length - differ.length} of ${lines.length} lines print the same stdout and exit status; ${delegated.length} delegated`);
+    if (process.env.CHROMAFS_GNU_FAILURES) delegated.forEach((d) => t.diagnostic(`delegated: ${d}`));
+    assert.deepEqual(refused, [], "options the real tool accepts, answered as unknown");
+    assert.ok(lines.length >= 380, `only ${lines.length} command lines`);
   });
 });
 
@@ -251,60 +276,14 @@ const LISTING_STILL_DIFFERENT = [
   [/^tree (-c[rD]?|--inodes|--device)\b/, "tree -c, --inodes, --device: change times, inode and device numbers are the copy's"],
   [/^tree (-fi?|-Cf|-X -f) \/$/, "tree -f of the copy's root names the directory it lies in"],
 ];
-const listingKnown = (cmd) => LISTING_STILL_DIFFERENT.some(([re]) => re.test(cmd));
-
-/** Options the real tool accepts that still go to just-bash, which rejects them (see the docs' list). */
-const ALLOWED_REFUSALS = /^tree (-[HRST]\b|--fromfile\b)/;
 
 describe("ls, find, tree and du options, as the real tools answer them", { skip: missing ?? false }, () => {
-  let files;
-  let fs;
-  let bash;
-  before(async () => {
-    files = await generatedCorpus();
-    await ingest({ url: chromaUrl(), collection: "gnu-options", files });
-    fs = await ChromaFs.connect({ url: chromaUrl(), collection: "gnu-options" });
-    bash = newBash(fs, { customCommands: fs.commands() });
-  });
+  const session = openSession();
 
   test("the same stdout and exit status", async (t) => {
-    const dir = "guides";
-    const file = files.find((x) => x.path.startsWith(`${dir}/`) && x.content.length > 200).path;
-    const lines = listingBattery({ dir, file });
-    const copy = layCopy(files);
-    try {
-      const expected = runReference(copy, lines);
-      const differ = [];
-      // find lines the real tool accepts that are answered as unknown predicates (ls and
-      // tree still leave some options the real tools accept to just-bash, which rejects them).
-      const refused = [];
-      let delegated = 0;
-      for (const [i, line] of lines.entries()) {
-        const cmd = line("");
-        const got = await run(bash, cmd);
-        const want = expected[i];
-        if (!ALLOWED_REFUSALS.test(cmd) && want.exitCode === 0 && /unrecognized option|invalid option|unknown predicate/.test(got.stderr)) {
-          refused.push(cmd);
-        }
-        const last = fs.stats().commands.at(-1);
-        const native = last?.native && last.command.split(" ")[0] === cmd.split(" ")[0];
-        if (!native) delegated++;
-        if (got.stdout !== want.stdout || got.exitCode !== want.exitCode) {
-          differ.push(cmd);
-          if (!listingKnown(cmd) && process.env.CHROMAFS_GNU_FAILURES) {
-            const show = (r) => JSON.stringify({ stdout: r.stdout.slice(0, 300), stderr: r.stderr.slice(0, 200), exitCode: r.exitCode });
-            t.diagnostic(`${cmd}${native ? "" : `  <- ${last?.delegated}`}\n  chromafs  ${show(got)}\n  reference ${show(want)}`);
-          }
-        }
-      }
-      t.diagnostic(`${lines.length - differ.length} of ${lines.length} lines print the same stdout and exit status; ${delegated} not answered in Rust`);
-      if (process.env.CHROMAFS_GNU_LIST) appendFileSync(process.env.CHROMAFS_GNU_LIST, differ.map((c) => `${c}\n`).join(""));
-      assert.deepEqual(refused, [], "options the real tool accepts, answered as unknown");
-      assert.deepEqual(differ.filter((c) => !listingKnown(c)), [], "lines that differ from the real tool");
-      const stale = LISTING_STILL_DIFFERENT.filter(([re]) => !differ.some((c) => re.test(c))).map(([, why]) => why);
-      assert.deepEqual(stale, [], "no line differs for these any more: take them off LISTING_STILL_DIFFERENT");
-    } finally {
-      copy.remove();
-    }
+    const { lines, differ, refused, delegated } = await compare(t, session, listingBattery, LISTING_STILL_DIFFERENT);
+    t.diagnostic(`${lines.length - differ.length} of ${lines.length} lines print the same stdout and exit status; ${delegated.length} not answered in Rust`);
+    if (process.env.CHROMAFS_GNU_LIST) appendFileSync(process.env.CHROMAFS_GNU_LIST, differ.map((c) => `${c}\n`).join(""));
+    assert.deepEqual(refused, [], "options the real tool accepts, answered as unknown");
   });
 });
