@@ -4,6 +4,7 @@
 //! (`-S`, `-H`, `-T`, `-R`, `--fromfile`, `-o` other than `/dev/null`, `--hyperlink`)
 //! are left to just-bash.
 
+use super::html::Html;
 use crate::base::glob::Glob;
 use crate::commands::Unsupported;
 
@@ -78,6 +79,20 @@ pub(super) struct Flags {
     pub gitignore: bool,
     /// `-o /dev/null`: nothing printed.
     pub discard: bool,
+    /// `-H`: a web page (see `html`); of `-X`, `-J` and `-H`, the last one named wins.
+    pub html: Option<Html>,
+    /// `-T`: the page's title, whichever option comes first.
+    pub title: Option<String>,
+    /// `--nolinks`.
+    pub no_links: bool,
+    /// `--charset`: as named, for the page's head.
+    pub charset: Option<String>,
+    /// `-R` with `-L`: a directory below the level is listed again into a file of its own.
+    pub rerun: bool,
+    /// `--metafirst`: the bracketed fields before the indentation lines.
+    pub meta_first: bool,
+    /// tree's usage error for the line (printed, exit status 1).
+    pub usage: Option<String>,
 }
 
 impl Flags {
@@ -91,6 +106,7 @@ impl Flags {
     pub(super) fn plain(&self) -> bool {
         !(self.inodes || self.device || self.perms || self.user || self.group || self.size || self.date)
             && !(self.slash || self.quote || self.ascii || self.reverse || self.discard || self.color || self.vt100)
+            && !(self.meta_first || self.rerun)
             && !(self.file_limit > 0 || self.du || self.match_dirs || self.prune)
             && self.sort == Sort::Name
             && self.dirs_first.is_none()
@@ -137,7 +153,11 @@ pub(super) fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> 
             continue;
         }
         for c in a[1..].chars() {
-            if matches!(c, 'L' | 'P' | 'I' | 'o') {
+            if matches!(c, 'H' | 'T') && i >= args.len() {
+                f.usage.get_or_insert(format!("tree: Missing argument to -{c} option.\n"));
+                continue;
+            }
+            if matches!(c, 'L' | 'P' | 'I' | 'o' | 'H' | 'T') {
                 let v = args.get(i).ok_or_else(no)?;
                 i += 1;
                 valued(&mut f, c, v)?;
@@ -154,6 +174,11 @@ pub(super) fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> 
     if f.du {
         f.size = true;
     }
+    f.rerun &= f.max_depth.is_some();
+    if let Some(h) = &mut f.html {
+        h.title = f.title.clone();
+        h.links = !f.no_links;
+    }
     Ok((f, dirs))
 }
 
@@ -163,7 +188,7 @@ fn short(f: &mut Flags, c: char) -> Result<(), Unsupported> {
         'd' => f.dirs_only = true,
         'f' => f.full_path = true,
         'i' => f.no_indent = true,
-        'J' => f.json = true,
+        'J' => (f.json, f.xml, f.html) = (true, false, None),
         'F' => f.slash = true,
         'Q' => f.quote = true,
         'r' => f.reverse = true,
@@ -180,7 +205,8 @@ fn short(f: &mut Flags, c: char) -> Result<(), Unsupported> {
         'c' => f.sort = Sort::Time,
         'C' => f.color = true,
         'A' => f.vt100 = true,
-        'X' => f.xml = true,
+        'X' => (f.xml, f.json, f.html) = (true, false, None),
+        'R' => f.rerun = true,
         // Literal names, no colours, no links to follow, one filesystem: nothing changes.
         'N' | 'q' | 'n' | 'l' | 'x' => {}
         _ => return Err(no()),
@@ -197,6 +223,8 @@ fn valued(f: &mut Flags, c: char, v: &str) -> Result<(), Unsupported> {
         'P' => f.only_text.push(v.to_string()),
         'I' => f.ignore_text.push(v.to_string()),
         'o' if v == crate::fs::DEV_NULL => f.discard = true,
+        'H' => (f.html, f.json, f.xml) = (Some(Html::new(v)), false, false),
+        'T' => f.title = Some(v.to_string()),
         _ => return Err(no()),
     }
     Ok(())
@@ -212,7 +240,10 @@ fn long_option<'a>(
         "dirsfirst" => f.dirs_first = Some(true),
         "filesfirst" => f.dirs_first = Some(false),
         "si" => (f.size, f.human) = (true, Some(true)),
-        "nolinks" => {}
+        "nolinks" => f.no_links = true,
+        "metafirst" => f.meta_first = true,
+        // No links are followed, so none has information to process.
+        "fflinks" => {}
         "inodes" => f.inodes = true,
         "device" => f.device = true,
         "du" => f.du = true,
@@ -223,11 +254,15 @@ fn long_option<'a>(
         "gitignore" => f.gitignore = true,
         "timefmt" => f.time_format = Some(value()?.to_string()),
         "filelimit" => f.file_limit = level(value()?),
-        "charset" => match value()? {
-            "ascii" | "ASCII" | "us-ascii" => f.ascii = true,
-            "utf-8" | "UTF-8" | "utf8" => f.ascii = false,
-            _ => return Err(no()),
-        },
+        "charset" => {
+            let name = value()?;
+            f.ascii = match name {
+                "ascii" | "ASCII" | "us-ascii" => true,
+                "utf-8" | "UTF-8" | "utf8" => false,
+                _ => return Err(no()),
+            };
+            f.charset = Some(name.to_string());
+        }
         "sort" => {
             f.sort = match value()? {
                 "name" => Sort::Name,

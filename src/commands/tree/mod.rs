@@ -9,14 +9,17 @@
 //! `--prune`, `--filelimit N`, `--noreport`, `-J` (see [`json`]), `-X` (see [`xml`]),
 //! `-F`, `-Q`, `-C` (tree's colours with no `LS_COLORS`), `-A` (VT100 line graphics),
 //! `--charset=ascii`, the orders (`-r`, `-t`, `-c`, `-v`, `-U`, `--sort`, `--dirsfirst`,
-//! `--filesfirst`), `--info` and `--gitignore` while no such file is met, and the
+//! `--filesfirst`), `--info` and `--gitignore` while no such file is met, `-H` (see
+//! [`html`]), `--metafirst`, `-R` (see [`lines`]), and the
 //! bracketed fields (see [`fields`]) with `--du`'s sizes, with the metadata a tmpfs copy
 //! has (see `meta`), over files and directories of this filesystem; the options [`args`]
 //! does not read are left to just-bash.
 
 mod args;
 mod fields;
+mod html;
 mod json;
+mod lines;
 mod xml;
 
 use super::meta::Meta;
@@ -26,6 +29,7 @@ use crate::base::path;
 use crate::commands::Unsupported;
 use crate::tree::listing::{byte_ordered, Node};
 use args::{flags, Flags, Sort};
+use lines::{Entry, Writer};
 
 #[derive(Default)]
 pub(super) struct Counts {
@@ -54,6 +58,9 @@ pub(crate) fn tree(args: &[String], place: Place, now_ms: f64) -> Result<Printed
 }
 
 fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result<Printed, Unsupported> {
+    if let Some(usage) = &f.usage {
+        return Ok(Printed { stdout: String::new(), stderr: usage.clone(), exit_code: 1 });
+    }
     if f.invalid_level {
         return Ok(Printed {
             stdout: String::new(),
@@ -80,69 +87,110 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result
     }
     let mut out = Printed::default();
     let mut n = Counts::default();
-    let w = Writer { f, place, now_ms };
     for &d in dirs.iter() {
-        let full = path::resolve(place.cwd, d);
-        place.check(&full)?;
-        match place.listing.get(&full) {
-            None => {
-                let shown = if f.full_path { d.trim_end_matches('/') } else { d };
-                out.stdout.push_str(&format!("{}  [error opening dir]\n", w.quoted(shown)));
-                out.exit_code = 2;
-            }
-            // A file named with a trailing slash is no file at all.
-            Some(Node::File(_)) if d.ends_with('/') => {
-                out.stdout.push_str(&format!("{}  [error opening dir]\n", w.quoted(d)));
-            }
-            Some(Node::File(_)) => {
-                let (line, size) = w.line(&full, d, false, 0, "  [error opening dir]")?;
-                out.stdout.push_str(&line);
-                n.files += 1;
-                n.bytes += size;
-            }
-            Some(Node::Dir(_)) => {
-                // With -f, tree names the directory without its trailing slashes.
-                let trimmed = match d.trim_end_matches('/') {
-                    "" => "/",
-                    t => t,
-                };
-                let shown = if f.full_path { trimmed } else { d };
-                let mut below = String::new();
-                match w.entries(&full, shown, "", "", 0, &mut below, &mut n)? {
-                    Below::Exceeded(k) => {
-                        out.stdout.push_str(&w.line(&full, shown, true, 0, &exceeded(k))?.0);
-                        n.dirs += 1;
+        operand(d, f, place, now_ms, &mut out, &mut n)?;
+    }
+    if let Some(stopped) = lines::cut_at_stop(&out.stdout) {
+        let intro = f.html.as_ref().map(|h| html::intro(h, charset(f), f.ascii)).unwrap_or_default();
+        return Ok(Printed { stdout: format!("{intro}{}", stopped.stdout), ..stopped });
+    }
+    let mut report = String::new();
+    if !f.no_report {
+        if f.du {
+            let unit = if f.human.is_some() { "" } else { " bytes" };
+            report.push_str(&format!(" {}{unit} used in ", fields::size(n.bytes, f.human)));
+        }
+        report.push_str(&counts(&n, f.dirs_only));
+        report.push('\n');
+    }
+    out.stdout = match &f.html {
+        None if f.no_report => out.stdout,
+        None => format!("{}\n{report}", out.stdout),
+        Some(h) => {
+            let report = if f.no_report { String::new() } else { html::report(&report) };
+            format!("{}{}{report}{}", html::intro(h, charset(f), f.ascii), out.stdout, html::outro(f.ascii))
+        }
+    };
+    Ok(out)
+}
+
+/// The character set the page's head names: `--charset`'s, else the locale's.
+fn charset(f: &Flags) -> &str {
+    f.charset.as_deref().unwrap_or("UTF-8")
+}
+
+/// The lines of one operand `d`.
+fn operand(
+    d: &str,
+    f: &Flags,
+    place: Place,
+    now_ms: f64,
+    out: &mut Printed,
+    n: &mut Counts,
+) -> Result<(), Unsupported> {
+    let full = path::resolve(place.cwd, d);
+    place.check(&full)?;
+    // With -f, tree names the operand without its trailing slashes.
+    let trimmed = match d.trim_end_matches('/') {
+        "" if d.is_empty() => "",
+        "" => "/",
+        t => t,
+    };
+    let shown = if f.full_path { trimmed } else { d };
+    let w = Writer { f, place, now_ms, cut: shown.len() };
+    let root =
+        |name, dir, held, suffix| Entry { full: &full, name, dir, held, suffix, branch: w.root_branch(), parent: None };
+    let node =
+        place.listing.get(&full).filter(|n| !(f.html.is_some() && d.ends_with('/') && matches!(n, Node::File(_))));
+    match node {
+        None => {
+            let name = match &f.html {
+                Some(h) => html::anchor(
+                    h,
+                    &html::Anchor { parent: None, cut: 0, name: d, dir: false, class: None, stat: false },
+                ),
+                None => w.quoted(shown),
+            };
+            let end = if f.html.is_some() { "<br>" } else { "" };
+            out.stdout.push_str(&format!("{name}  [error opening dir]{end}\n"));
+            out.exit_code = 2;
+        }
+        // A file named with a trailing slash is no file at all.
+        Some(Node::File(_)) if d.ends_with('/') => {
+            out.stdout.push_str(&format!("{}  [error opening dir]\n", w.quoted(d)));
+        }
+        Some(Node::File(_)) => {
+            let (line, size) = w.line(&root(d, false, 0, "  [error opening dir]"))?;
+            out.stdout.push_str(&line);
+            n.files += 1;
+            n.bytes += size;
+        }
+        Some(Node::Dir(_)) => {
+            let mut below = String::new();
+            match w.entries(&full, shown, "", "", 0, &mut below, n)? {
+                Below::Exceeded(k) => {
+                    out.stdout.push_str(&w.line(&root(shown, true, 0, &exceeded(k)))?.0);
+                    n.dirs += 1;
+                }
+                Below::Listed(held) => {
+                    let (line, size) = w.line(&root(shown, true, held, ""))?;
+                    out.stdout.push_str(&line);
+                    // tree 2.x counts a directory it was named only when it lists something
+                    // in it; one that lists nothing counts in --du's sum as a file would.
+                    match below.is_empty() {
+                        true => n.bytes += size,
+                        false => n.dirs += 1,
                     }
-                    Below::Listed(held) => {
-                        let (line, size) = w.line(&full, shown, true, held, "")?;
-                        out.stdout.push_str(&line);
-                        // tree 2.x counts a directory it was named only when it lists something
-                        // in it; one that lists nothing counts in --du's sum as a file would.
-                        match below.is_empty() {
-                            true => n.bytes += size,
-                            false => n.dirs += 1,
-                        }
-                        out.stdout.push_str(&below);
-                    }
+                    out.stdout.push_str(&below);
                 }
             }
         }
     }
-    if f.no_report {
-        return Ok(out);
-    }
-    out.stdout.push('\n');
-    if f.du {
-        let unit = if f.human.is_some() { "" } else { " bytes" };
-        out.stdout.push_str(&format!(" {}{unit} used in ", fields::size(n.bytes, f.human)));
-    }
-    out.stdout.push_str(&report(&n, f.dirs_only));
-    out.stdout.push('\n');
-    Ok(out)
+    Ok(())
 }
 
 /// The report's counts: `1 directory, 2 files`.
-pub(super) fn report(n: &Counts, dirs_only: bool) -> String {
+pub(super) fn counts(n: &Counts, dirs_only: bool) -> String {
     let plural = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
     let mut s = plural(n.dirs, "directory", "directories");
     if !dirs_only {
@@ -270,114 +318,6 @@ fn path_matches(f: &Flags, rel: &str) -> Result<bool, Unsupported> {
         }
     }
     Ok(false)
-}
-
-/// Prints the walk's lines.
-struct Writer<'a> {
-    f: &'a Flags,
-    place: Place<'a>,
-    now_ms: f64,
-}
-
-impl Writer<'_> {
-    /// The lines below the directory `full`, spelled `shown` (`rel` below its operand),
-    /// each after `prefix`.
-    #[allow(clippy::too_many_arguments)]
-    fn entries(
-        &self,
-        full: &str,
-        shown: &str,
-        rel: &str,
-        prefix: &str,
-        depth: usize,
-        out: &mut String,
-        n: &mut Counts,
-    ) -> Result<Below, Unsupported> {
-        let f = self.f;
-        let listed = listed(full, rel, depth, f, self.place)?;
-        if f.file_limit > 0 && listed.len() > f.file_limit {
-            return Ok(Below::Exceeded(listed.len()));
-        }
-        let (tee, elbow, bar) = if f.vt100 {
-            ("tqq ", "mqq ", "x   ")
-        } else if f.ascii {
-            ("|-- ", "`-- ", "|   ")
-        } else {
-            ("├── ", "└── ", "│\u{a0}\u{a0} ")
-        };
-        let mut held = 0;
-        for (i, (name, is_dir)) in listed.iter().enumerate() {
-            let is_dir = *is_dir;
-            let child = child_of(full, name);
-            let child_shown = if shown.ends_with('/') { format!("{shown}{name}") } else { format!("{shown}/{name}") };
-            let child_rel = child_of(rel, name);
-            let last = i + 1 == listed.len();
-            let branch = if f.no_indent {
-                String::new()
-            } else if f.vt100 {
-                format!("\x1b(0{prefix}{}\x1b(B", if last { elbow } else { tee })
-            } else {
-                format!("{prefix}{}", if last { elbow } else { tee })
-            };
-            let name_shown = if f.full_path { &child_shown } else { name };
-            let (line, size) = if is_dir {
-                n.dirs += 1;
-                let mut below = String::new();
-                let mut found = Below::Listed(0);
-                if f.max_depth.is_none_or(|m| depth + 1 < m) {
-                    let deeper = format!("{prefix}{}", if last { "    " } else { bar });
-                    found = self.entries(&child, &child_shown, &child_rel, &deeper, depth + 1, &mut below, n)?;
-                }
-                let (line, size) = match found {
-                    Below::Exceeded(k) => self.line(&child, name_shown, true, 0, &exceeded(k))?,
-                    Below::Listed(inside) => self.line(&child, name_shown, true, inside, "")?,
-                };
-                (format!("{line}{below}"), size)
-            } else {
-                n.files += 1;
-                self.line(&child, name_shown, false, 0, "")?
-            };
-            out.push_str(&branch);
-            out.push_str(&line);
-            held += size;
-            n.bytes += size;
-        }
-        Ok(Below::Listed(held))
-    }
-
-    /// A name as `-Q` and `-C` print it.
-    fn quoted(&self, name: &str) -> String {
-        if self.f.quote {
-            format!("\"{name}\"")
-        } else {
-            name.to_string()
-        }
-    }
-
-    /// An entry's line after its branch: the bracketed fields, the name as decorated and
-    /// `suffix`; and with `--du` the size printed (its own, plus `held` for a directory).
-    fn line(&self, full: &str, name: &str, dir: bool, held: u64, suffix: &str) -> Result<(String, u64), Unsupported> {
-        let f = self.f;
-        let mut line = String::new();
-        let mut size = 0;
-        if fields::any(f) {
-            let node = self.place.listing.get(full).ok_or_else(|| Unsupported::new("a path that went away"))?;
-            let m = Meta::need(node)?;
-            size = m.size + if f.du { held } else { 0 };
-            line.push_str(&fields::bracket(f, &m, node.ino(), size, self.now_ms)?);
-        }
-        match (f.color, dir) {
-            (false, _) => line.push_str(&self.quoted(name)),
-            (true, true) => line.push_str(&format!("\x1b[01;34m{}\x1b[0m", self.quoted(name))),
-            (true, false) => line.push_str(&format!("\x1b[00m{}\x1b[0m", self.quoted(name))),
-        }
-        if dir && f.slash {
-            line.push('/');
-        }
-        line.push_str(suffix);
-        line.push('\n');
-        Ok((line, if f.du { size } else { 0 }))
-    }
 }
 
 #[cfg(test)]

@@ -80,3 +80,37 @@ fn xml_and_json_of_files_and_missing_paths() {
     );
     assert_eq!(tree("-Jd /nope /docs/sub").0.lines().nth(4), Some("  {\"type\":\"directory\",\"name\":\"/docs/sub\"}"));
 }
+
+#[test]
+fn a_web_page_links_each_entry_below_the_base() {
+    let (page, code) = tree("-H /base/ -T Docs -L 1 /docs");
+    assert_eq!(code, 0);
+    assert!(page.starts_with("<!DOCTYPE html>\n"), "{page}");
+    assert!(page.contains(" <title>Docs</title>\n"));
+    let body = &page[page.find("\t<h1>").unwrap()..page.find("\t<hr>").unwrap()];
+    assert_eq!(
+        body,
+        "\t<h1>Docs</h1><p>\n\t<a href=\"/base/\">/base</a><br>\n\t├── <a href=\"/base/b.md\">b.md</a><br>\n\t└── <a href=\"/base/sub/\">sub</a><br>\n<br><br><p>\n\n2 directories, 1 file\n\n</p>\n"
+    );
+    assert!(page.ends_with("</body>\n</html>\n"));
+}
+
+#[test]
+fn rerun_below_the_level_cannot_write_its_page() {
+    let l = {
+        let t = 1_709_647_629_000u64;
+        let json = format!(
+            r#"{{"docs/b.md":{{"isPublic":true,"size":5,"mtime":{t}}},"docs/sub/c.md":{{"isPublic":true,"size":12,"mtime":{t}}}}}"#
+        );
+        Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), &[]).unwrap()
+    };
+    let args: Vec<String> = "-R -L 1 /docs".split(' ').map(str::to_string).collect();
+    let out = run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, 0.0).unwrap();
+    assert_eq!(
+        (out.stdout.as_str(), out.stderr.as_str(), out.exit_code),
+        ("/docs\n├── b.md\n└── ", "tree: invalid filename '/docs/sub/00Tree.html'\n", 1),
+        "tree stops where it would create the directory's page, as on any read-only filesystem"
+    );
+    assert_eq!(tree("-R /docs").0, tree("/docs").0, "without -L, -R changes nothing");
+    assert_eq!(tree("--metafirst -s -L 1 /docs").0.lines().nth(1), Some("[       5000]  ├── b.md"));
+}
