@@ -16,8 +16,9 @@
 //! options that change nothing without symbolic links or mount points. Writes fail as on
 //! a read-only filesystem: `-delete` says it cannot delete each entry, `-fprint FILE` and
 //! `-fls FILE` cannot open their file (except `/dev/null`); `-context` is refused as on a
-//! system without SELinux. `-exec`, `-ok`, `-perm` and `-D` go to just-bash.
+//! system without SELinux. `-exec`, `-ok` and `-perm` go to just-bash.
 
+mod leading;
 mod printf;
 mod regex;
 mod stamps;
@@ -26,6 +27,7 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+use leading::leading;
 use values::{date_ms, size};
 
 use super::meta::Meta;
@@ -115,12 +117,12 @@ fn output_file(file: &str, place: Place) -> Result<Option<Stop>, Unsupported> {
         (_, None) => "No such file or directory",
     };
     let stderr = format!("find: ‘{file}’: {why}\n");
-    Ok(Some(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1 })))
+    Ok(Some(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1, ..Default::default() })))
 }
 
 /// GNU find's error before the walk: `find: WHY`, status 1.
 fn usage(why: String) -> Stop {
-    Stop::Usage(Printed { stdout: String::new(), stderr: format!("find: {why}\n"), exit_code: 1 })
+    Stop::Usage(Printed { stdout: String::new(), stderr: format!("find: {why}\n"), exit_code: 1, ..Default::default() })
 }
 
 /// The rest of GNU find's predicates, left to just-bash (any other word is unknown to it).
@@ -424,25 +426,16 @@ impl Expr {
     }
 }
 
-/// GNU find's options before the starting points: `-H`, `-L`, `-P` (no symbolic links
-/// here to follow) and `-O` levels; `-D` is left to just-bash.
-fn leading_options(args: &[String]) -> Result<usize, Unsupported> {
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        match a.as_str() {
-            "-H" | "-L" | "-P" => {}
-            o if o.starts_with("-O") && o[2..].bytes().all(|b| b.is_ascii_digit()) => {}
-            "-D" => return Err(no("find -D")),
-            _ => break,
-        }
-        i += 1;
-    }
-    Ok(i)
-}
-
 /// `find` over the listing; `Unsupported` when its output is not modelled here.
 pub(crate) fn find(args: &[String], place: Place, now_ms: f64) -> Result<Printed, Unsupported> {
-    let args = &args[leading_options(args)?..];
+    let lead = match leading(args) {
+        Ok(lead) => lead,
+        Err(stop) => return stop.answer(),
+    };
+    if lead.help {
+        return Ok(Printed { stdout: leading::HELP.into(), stderr: lead.warnings, exit_code: 0, ..Default::default() });
+    }
+    let args = &args[lead.words..];
     let start = args
         .iter()
         .position(|a| (a.starts_with('-') && a.len() > 1) || matches!(a.as_str(), "(" | ")" | "!"))
@@ -463,7 +456,8 @@ pub(crate) fn find(args: &[String], place: Place, now_ms: f64) -> Result<Printed
     if !expr.has_action() {
         expr = Expr::And(Box::new(expr), Box::new(Expr::Print('\n')));
     }
-    let mut cx = Cx { out: Printed::default(), now_ms, prune: false, quit: false };
+    let out = Printed { stderr: lead.warnings, ..Printed::default() };
+    let mut cx = Cx { out, now_ms, prune: false, quit: false };
     for root in roots {
         if root.is_empty() {
             return Err(no("an empty starting point"));

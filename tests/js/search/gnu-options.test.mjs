@@ -229,6 +229,11 @@ function listingBattery({ dir, file }) {
     "-regextype", "-regex '.*\\.json' -regextype posix-extended -o -regex '.*-(1|2)\\.mdx'"]) {
     each((op, R) => `find ${op} ${e.replaceAll("R/FILE", `${R}/${file}`)}`);
   }
+  // Options before the starting points.
+  for (const o of ["-D tree", "-D search,stat", "-D help", "-D opt,help", "-D bogus", "-D ''", "-D ,", "-D rates -L", "-O2 -D exec,time",
+    "-D all -H", "-D"]) {
+    each((op) => `find ${o} ${op} -name '*.md'`);
+  }
   for (const o of ["", "-a", "-d", "-f", "-i", "-fi", "-L 1", "-L 2", "-P '*.md'", "-P '*.md' --prune", "-I guides", "-I '*.json|*.md'",
     "--noreport", "-J", "-Jd", "-X", "-s", "-h", "--du -h", "-p", "-F", "-r", "-t", "-U", "-v", "-c", "-D", "--dirsfirst", "--filesfirst",
     "-n", "-C", "-A", "-S", "--charset=ascii", "-Q", "-N", "-q", "-l", "-x", "--filelimit 3", "--matchdirs -P guides", "--ignore-case -P '*.MDX'",
