@@ -31,6 +31,18 @@ export function gnuToolsMissing() {
 }
 
 /**
+ * Output as just-bash hands it over: UTF-8 text, or, where the bytes are not UTF-8 (tree's
+ * code page 437 lines), one character a byte.
+ */
+function asJustBashShows(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return bytes.toString("latin1");
+  }
+}
+
+/**
  * A command line written with absolute paths, as a function of the root: every word that
  * starts with `/` outside quotes (not `/dev/…`) is taken to be below the root.
  */
@@ -221,7 +233,7 @@ export function runReference(copy, lines) {
   execFileSync("bash", [path.join(work, "all.sh")], { stdio: "ignore" });
   const strip = (s) => ownersAsChromafs(s.split(copy.root).join(""));
   const out = lines.map((_, i) => ({
-    stdout: printedAgain(strip(diredAgain(readFileSync(path.join(work, `${i}.out`), "utf8"), copy.root))),
+    stdout: printedAgain(strip(diredAgain(asJustBashShows(readFileSync(path.join(work, `${i}.out`))), copy.root))),
     stderr: strip(readFileSync(path.join(work, `${i}.err`), "utf8")),
     exitCode: Number(readFileSync(path.join(work, `${i}.rc`), "utf8")),
   }));

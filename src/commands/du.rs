@@ -52,11 +52,12 @@ fn usage(line: String) -> Stop {
         stdout: String::new(),
         stderr: format!("{line}\nTry 'du --help' for more information.\n"),
         exit_code: 1,
+        ..Default::default()
     })
 }
 
 fn invalid(line: String) -> Stop {
-    Stop::Usage(Printed { stdout: String::new(), stderr: format!("{line}\n"), exit_code: 1 })
+    Stop::Usage(Printed { stdout: String::new(), stderr: format!("{line}\n"), exit_code: 1, ..Default::default() })
 }
 
 /// GNU du's long options (unambiguous prefixes accepted) with whether they take a value.

@@ -74,6 +74,25 @@ pub(crate) struct Printed {
     pub stdout: String,
     pub stderr: String,
     pub exit_code: i32,
+    /// `Bytes` when `stdout` is bytes that are not UTF-8 text, one character a byte (tree
+    /// `-S`'s code page 437 lines), as just-bash's `stdoutKind` says.
+    #[serde(skip_serializing_if = "Kind::is_text")]
+    pub stdout_kind: Kind,
+}
+
+/// What a command's standard output holds (just-bash's `stdoutKind`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Kind {
+    #[default]
+    Text,
+    Bytes,
+}
+
+impl Kind {
+    fn is_text(&self) -> bool {
+        *self == Kind::Text
+    }
 }
 
 impl Printed {

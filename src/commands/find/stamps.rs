@@ -46,7 +46,7 @@ pub(super) fn time_of(file: &str, place: Place) -> Result<f64, Stop> {
     place.check(&full)?;
     let Some(node) = place.listing.get(&full) else {
         let stderr = format!("find: ‘{file}’: No such file or directory\n");
-        return Err(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1 }));
+        return Err(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1, ..Default::default() }));
     };
     Ok(Meta::need(node)?.mtime_ms)
 }

@@ -96,12 +96,13 @@ fn usage(line: String) -> Stop {
         stdout: String::new(),
         stderr: format!("{line}\nTry 'ls --help' for more information.\n"),
         exit_code: 2,
+        ..Default::default()
     })
 }
 
 /// A value GNU rejects with only its message (`ls: invalid line width: ‘x’`), status 2.
 fn invalid(line: String) -> Stop {
-    Stop::Usage(Printed { stdout: String::new(), stderr: format!("{line}\n"), exit_code: 2 })
+    Stop::Usage(Printed { stdout: String::new(), stderr: format!("{line}\n"), exit_code: 2, ..Default::default() })
 }
 
 /// An argument `--quoting-style`, `--time`, `--color` or `--hyperlink` does not know: GNU's list of the valid
@@ -110,7 +111,7 @@ fn invalid_argument(value: &str, option: &str, valid: &str) -> Stop {
     let stderr = format!(
         "ls: invalid argument ‘{value}’ for ‘--{option}’\nValid arguments are:\n{valid}Try 'ls --help' for more information.\n"
     );
-    Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1 })
+    Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 1, ..Default::default() })
 }
 
 fn delegate() -> Stop {
@@ -416,7 +417,7 @@ fn time_style(v: &str) -> Result<TimeStyle, Stop> {
         "locale" => TimeStyle::Locale,
         _ => {
             let stderr = format!("ls: invalid argument ‘{v}’ for ‘time style’\nValid arguments are:\n{TIME_STYLES}Try 'ls --help' for more information.\n");
-            return Err(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 2 }));
+            return Err(Stop::Usage(Printed { stdout: String::new(), stderr, exit_code: 2, ..Default::default() }));
         }
     })
 }

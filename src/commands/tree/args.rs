@@ -4,6 +4,7 @@
 //! (`-S`, `-H`, `-T`, `-R`, `--fromfile`, `-o` other than `/dev/null`, `--hyperlink`)
 //! are left to just-bash.
 
+use super::charset::{line_draw, LineDraw};
 use super::html::Html;
 use crate::base::glob::Glob;
 use crate::commands::Unsupported;
@@ -49,8 +50,8 @@ pub(super) struct Flags {
     /// `-F`: a `/` after a directory's name; `-Q`: names in double quotes.
     pub slash: bool,
     pub quote: bool,
-    /// `--charset=ascii`: `|--` and `` `-- `` lines.
-    pub ascii: bool,
+    /// `--charset`, `-S`: the line drawing (see `charset`).
+    pub draw: LineDraw,
     pub sort: Sort,
     pub reverse: bool,
     /// `--dirsfirst` (`Some(true)`) or `--filesfirst` (`Some(false)`).
@@ -105,7 +106,7 @@ impl Flags {
     /// colours, orders or limits (what `-J` and `-X` model).
     pub(super) fn plain(&self) -> bool {
         !(self.inodes || self.device || self.perms || self.user || self.group || self.size || self.date)
-            && !(self.slash || self.quote || self.ascii || self.reverse || self.discard || self.color || self.vt100)
+            && !(self.slash || self.quote || self.reverse || self.discard || self.color || self.vt100)
             && !(self.meta_first || self.rerun)
             && !(self.file_limit > 0 || self.du || self.match_dirs || self.prune)
             && self.sort == Sort::Name
@@ -175,6 +176,7 @@ pub(super) fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> 
         f.size = true;
     }
     f.rerun &= f.max_depth.is_some();
+    f.draw = line_draw(f.charset.as_deref());
     if let Some(h) = &mut f.html {
         h.title = f.title.clone();
         h.links = !f.no_links;
@@ -207,6 +209,7 @@ fn short(f: &mut Flags, c: char) -> Result<(), Unsupported> {
         'A' => f.vt100 = true,
         'X' => (f.xml, f.json, f.html) = (true, false, None),
         'R' => f.rerun = true,
+        'S' => f.charset = Some("IBM437".into()),
         // Literal names, no colours, no links to follow, one filesystem: nothing changes.
         'N' | 'q' | 'n' | 'l' | 'x' => {}
         _ => return Err(no()),
@@ -254,15 +257,7 @@ fn long_option<'a>(
         "gitignore" => f.gitignore = true,
         "timefmt" => f.time_format = Some(value()?.to_string()),
         "filelimit" => f.file_limit = level(value()?),
-        "charset" => {
-            let name = value()?;
-            f.ascii = match name {
-                "ascii" | "ASCII" | "us-ascii" => true,
-                "utf-8" | "UTF-8" | "utf8" => false,
-                _ => return Err(no()),
-            };
-            f.charset = Some(name.to_string());
-        }
+        "charset" => f.charset = Some(value()?.to_string()),
         "sort" => {
             f.sort = match value()? {
                 "name" => Sort::Name,

@@ -32,19 +32,10 @@ impl Html {
     }
 }
 
-/// The copyright sign of the line drawing: `(c)` for ASCII.
-fn copy(ascii: bool) -> &'static str {
-    if ascii {
-        "(c)"
-    } else {
-        "\u{a9}"
-    }
-}
-
-/// The head of the page and the `<body>` up to the first line.
-pub(super) fn intro(h: &Html, charset: &str, ascii: bool) -> String {
+/// The head of the page and the `<body>` up to the first line; `c` is the character
+/// set's copyright sign.
+pub(super) fn intro(h: &Html, charset: &str, c: &str) -> String {
     let title = h.title.as_deref().unwrap_or("Directory Tree");
-    let c = copy(ascii);
     let mut s = String::from("<!DOCTYPE html>\n<html>\n<head>\n");
     writeln!(s, " <meta http-equiv=\"Content-Type\" content=\"text/html; charset={charset}\">").unwrap();
     s.push_str(" <meta name=\"Author\" content=\"Made by 'tree'\">\n");
@@ -75,8 +66,7 @@ const STYLE: &str = " <style type=\"text/css\">
 ";
 
 /// The foot of the page, after the report.
-pub(super) fn outro(ascii: bool) -> String {
-    let c = copy(ascii);
+pub(super) fn outro(c: &str) -> String {
     format!(
         "\t<hr>\n\t<p class=\"VERSION\">\n\t\t tree v2.1.0 {c} 1996 - 2022 by Steve Baker and Thomas Moore <br>\n\t\t HTML output hacked and copyleft {c} 1998 by Francesc Rocher <br>\n\t\t JSON output hacked and copyleft {c} 2014 by Florian Sesser <br>\n\t\t Charsets / OS/2 support {c} 2001 by Kyosuke Tokoro\n\t</p>\n</body>\n</html>\n"
     )

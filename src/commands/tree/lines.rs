@@ -65,12 +65,10 @@ impl Writer<'_> {
         if f.file_limit > 0 && listed.len() > f.file_limit {
             return Ok(Below::Exceeded(listed.len()));
         }
-        let (tee, elbow, bar) = if f.vt100 {
-            ("tqq ", "mqq ", "x   ")
-        } else if f.ascii {
-            ("|-- ", "`-- ", "|   ")
-        } else {
-            ("├── ", "└── ", "│\u{a0}\u{a0} ")
+        let d = f.draw;
+        let (tee, elbow, bar) = match f.vt100 {
+            true => ("tqq ".to_string(), "mqq ".to_string(), "x   ".to_string()),
+            false => (format!("{} ", d.tee), format!("{} ", d.corner), format!("{} ", d.vert)),
         };
         let blank = if f.html.is_some() { "&nbsp;&nbsp;&nbsp; " } else { "    " };
         let mut held = 0;
@@ -83,9 +81,9 @@ impl Writer<'_> {
             let branch = if f.no_indent {
                 String::new()
             } else if f.vt100 {
-                format!("\x1b(0{prefix}{}\x1b(B", if last { elbow } else { tee })
+                format!("\x1b(0{prefix}{}\x1b(B", if last { &elbow } else { &tee })
             } else {
-                format!("{}{prefix}{}", self.root_branch(), if last { elbow } else { tee })
+                format!("{}{prefix}{}", self.root_branch(), if last { &elbow } else { &tee })
             };
             let name_shown = if f.full_path { &child_shown } else { name };
             let e = Entry {
@@ -102,7 +100,7 @@ impl Writer<'_> {
                 let mut below = String::new();
                 let mut found = Below::Listed(0);
                 if f.max_depth.is_none_or(|m| depth + 1 < m) {
-                    let deeper = format!("{prefix}{}", if last { blank } else { bar });
+                    let deeper = format!("{prefix}{}", if last { blank } else { &bar });
                     found = self.entries(&child, &child_shown, &child_rel, &deeper, depth + 1, &mut below, n)?;
                 } else if f.rerun {
                     out.push_str(&self.start(&e)?);
@@ -196,5 +194,6 @@ pub(super) fn cut_at_stop(stdout: &str) -> Option<Printed> {
         stdout: before.to_string(),
         stderr: format!("tree: invalid filename '{path}/00Tree.html'\n"),
         exit_code: 1,
+        ..Default::default()
     })
 }

@@ -8,7 +8,7 @@
 //! (files and directories; `|` separates globs), `--ignore-case`, `--matchdirs`,
 //! `--prune`, `--filelimit N`, `--noreport`, `-J` (see [`json`]), `-X` (see [`xml`]),
 //! `-F`, `-Q`, `-C` (tree's colours with no `LS_COLORS`), `-A` (VT100 line graphics),
-//! `--charset=ascii`, the orders (`-r`, `-t`, `-c`, `-v`, `-U`, `--sort`, `--dirsfirst`,
+//! `--charset` and `-S` (see [`charset`]), the orders (`-r`, `-t`, `-c`, `-v`, `-U`, `--sort`, `--dirsfirst`,
 //! `--filesfirst`), `--info` and `--gitignore` while no such file is met, `-H` (see
 //! [`html`]), `--metafirst`, `-R` (see [`lines`]), and the
 //! bracketed fields (see [`fields`]) with `--du`'s sizes, with the metadata a tmpfs copy
@@ -16,6 +16,7 @@
 //! does not read are left to just-bash.
 
 mod args;
+mod charset;
 mod fields;
 mod html;
 mod json;
@@ -54,18 +55,22 @@ pub(crate) fn tree(args: &[String], place: Place, now_ms: f64) -> Result<Printed
     if f.discard {
         out.stdout.clear();
     }
-    Ok(out)
+    match f.json || f.xml {
+        true => Ok(out),
+        false => Ok(charset::finish(out, f.draw)),
+    }
 }
 
 fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result<Printed, Unsupported> {
     if let Some(usage) = &f.usage {
-        return Ok(Printed { stdout: String::new(), stderr: usage.clone(), exit_code: 1 });
+        return Ok(Printed { stdout: String::new(), stderr: usage.clone(), exit_code: 1, ..Default::default() });
     }
     if f.invalid_level {
         return Ok(Printed {
             stdout: String::new(),
             stderr: "tree: Invalid level, must be greater than 0.\n".into(),
             exit_code: 1,
+            ..Default::default()
         });
     }
     if dirs.is_empty() {
@@ -78,6 +83,7 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result
     }
     for &d in dirs.iter() {
         unread_files_above(&path::resolve(place.cwd, d), f, place)?;
+        drawable(d, f)?;
     }
     if f.json {
         return json::tree(dirs, f, place);
@@ -91,7 +97,7 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result
         operand(d, f, place, now_ms, &mut out, &mut n)?;
     }
     if let Some(stopped) = lines::cut_at_stop(&out.stdout) {
-        let intro = f.html.as_ref().map(|h| html::intro(h, charset(f), f.ascii)).unwrap_or_default();
+        let intro = f.html.as_ref().map(|h| html::intro(h, charset(f), f.draw.copy)).unwrap_or_default();
         return Ok(Printed { stdout: format!("{intro}{}", stopped.stdout), ..stopped });
     }
     let mut report = String::new();
@@ -108,7 +114,7 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result
         None => format!("{}\n{report}", out.stdout),
         Some(h) => {
             let report = if f.no_report { String::new() } else { html::report(&report) };
-            format!("{}{}{report}{}", html::intro(h, charset(f), f.ascii), out.stdout, html::outro(f.ascii))
+            format!("{}{}{report}{}", html::intro(h, charset(f), f.draw.copy), out.stdout, html::outro(f.draw.copy))
         }
     };
     Ok(out)
@@ -239,6 +245,7 @@ fn listed(full: &str, rel: &str, depth: usize, f: &Flags, place: Place) -> Resul
     let mut list = Vec::new();
     for (name, dir) in byte_ordered(&d.children).iter().cloned() {
         let hidden = !f.all && name.starts_with('.');
+        drawable(&name, f)?;
         if hidden || (!dir && f.dirs_only) || any(&f.ignore, &name)? {
             continue;
         }
@@ -276,6 +283,15 @@ fn listed(full: &str, rel: &str, depth: usize, f: &Flags, place: Place) -> Resul
         list.sort_by_key(|(_, dir)| *dir != dirs_first);
     }
     Ok(list)
+}
+
+/// A name printed with a line drawing of bytes must not hold the characters that stand
+/// for them (see `charset`).
+fn drawable(name: &str, f: &Flags) -> Result<(), Unsupported> {
+    match f.draw.bytes && name.chars().any(charset::is_byte) {
+        true => Err(Unsupported::new("a name holding a private-use character under tree's byte line drawing")),
+        false => Ok(()),
+    }
 }
 
 /// `full/name`; `name` alone below an empty `full` (an operand's relative path).

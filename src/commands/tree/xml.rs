@@ -26,8 +26,10 @@ pub(super) fn tree(dirs: &[&str], f: &Flags, place: Place) -> Result<Printed, Un
     if !f.plain() {
         return Err(no());
     }
-    let mut out =
-        Printed { stdout: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tree>\n".into(), ..Default::default() };
+    let mut out = Printed {
+        stdout: format!("<?xml version=\"1.0\" encoding=\"{}\"?>\n<tree>\n", super::charset(f)),
+        ..Default::default()
+    };
     let mut n = Counts::default();
     for &d in dirs {
         let full = path::resolve(place.cwd, d);

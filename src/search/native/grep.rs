@@ -344,7 +344,12 @@ impl NativeGrep {
         let g = &self.g;
         if g.usage.is_none() && (g.version || g.help) {
             let stdout = if g.version { args::VERSION } else { args::HELP };
-            return Some(Printed { stdout: stdout.into(), stderr: g.warnings.clone(), exit_code: 0 });
+            return Some(Printed {
+                stdout: stdout.into(),
+                stderr: g.warnings.clone(),
+                exit_code: 0,
+                ..Default::default()
+            });
         }
         let (mut read_engine, mut stdin) = (None, self.stdin.as_str());
         // `-f` files that give no pattern select no line: no page need be read.
@@ -370,7 +375,7 @@ impl NativeGrep {
             }
             (None, Some(u)) => {
                 let exit_code = if g.usage_fails { 1 } else { 2 };
-                return Some(Printed { stdout: String::new(), stderr: u.clone(), exit_code });
+                return Some(Printed { stdout: String::new(), stderr: u.clone(), exit_code, ..Default::default() });
             }
         };
         let (o, quiet_errors) = (&self.g.output, self.g.output.no_messages);
@@ -389,7 +394,7 @@ impl NativeGrep {
         // `-m 0`, or no pattern at all (`-f /dev/null`) without `-v`, reads nothing and
         // says nothing, unless files without a match are listed.
         if (o.max_count == Some(0) || selects_nothing) && !self.g.files_without_match {
-            return Some(Printed { stdout: String::new(), stderr, exit_code: 1 });
+            return Some(Printed { stdout: String::new(), stderr, exit_code: 1, ..Default::default() });
         }
         for (at, input) in self.inputs.iter().enumerate() {
             let (shown, path) = match input {
@@ -458,7 +463,7 @@ impl NativeGrep {
             };
             scratch.clear();
             if matched && o.quiet {
-                return Some(Printed { stdout: String::new(), stderr, exit_code: 0 });
+                return Some(Printed { stdout: String::new(), stderr, exit_code: 0, ..Default::default() });
             }
             any_match |= matched;
             if matched && hide_lines {
@@ -478,13 +483,13 @@ impl NativeGrep {
         if o.quiet {
             stdout.clear();
         }
-        Some(Printed { stdout, stderr, exit_code })
+        Some(Printed { stdout, stderr, exit_code, ..Default::default() })
     }
 }
 
 /// What grep prints for a usage error or a pattern it rejects: the message, status 2.
 fn usage(stderr: String) -> Printed {
-    Printed { stdout: String::new(), stderr, exit_code: 2 }
+    Printed { stdout: String::new(), stderr, exit_code: 2, ..Default::default() }
 }
 
 /// Whether `-m` lets a file be searched at all (`-m 0` reads nothing).

@@ -100,7 +100,12 @@ pub(crate) async fn read_first(view: SessionView<'_>, job: &mut Job, cwd: &str) 
             r.patterns.extend(patterns);
             r.patterns_read = true;
             if r.patterns.is_empty() && !r.output.invert {
-                return Err(Printed { stdout: String::new(), stderr: String::new(), exit_code: 1 });
+                return Err(Printed {
+                    stdout: String::new(),
+                    stderr: String::new(),
+                    exit_code: 1,
+                    ..Default::default()
+                });
             }
             job.patterns = r.patterns.clone();
         }
@@ -177,7 +182,7 @@ fn exclude_globs(text: &str) -> impl Iterator<Item = String> + '_ {
 
 /// What a command prints when it cannot start: `stderr`, status 2.
 fn failed(stderr: String) -> Printed {
-    Printed { stdout: String::new(), stderr, exit_code: 2 }
+    Printed { stdout: String::new(), stderr, exit_code: 2, ..Default::default() }
 }
 
 #[cfg(test)]

@@ -334,7 +334,7 @@ impl NativeRg {
             (true, empty) => i32::from(empty),
         };
         let stderr = if o.no_messages { String::new() } else { stderr };
-        Printed { stdout: if o.quiet { String::new() } else { stdout }, stderr, exit_code }
+        Printed { stdout: if o.quiet { String::new() } else { stdout }, stderr, exit_code, ..Default::default() }
     }
 
     /// rg's message for each path that does not exist.
@@ -454,7 +454,7 @@ impl NativeRg {
         if o.quiet {
             stdout.clear();
         }
-        Some(Printed { stdout, stderr, exit_code })
+        Some(Printed { stdout, stderr, exit_code, ..Default::default() })
     }
 }
 
@@ -490,7 +490,7 @@ impl NativeRg {
         if o.no_messages {
             stderr.clear();
         }
-        Some(Printed { stdout, stderr, exit_code })
+        Some(Printed { stdout, stderr, exit_code, ..Default::default() })
     }
 }
 

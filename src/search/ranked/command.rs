@@ -75,7 +75,12 @@ pub(crate) enum Parsed {
 }
 
 fn usage(message: &str) -> Printed {
-    Printed { stdout: String::new(), stderr: format!("search: {message}\nTry 'search --help'.\n"), exit_code: 2 }
+    Printed {
+        stdout: String::new(),
+        stderr: format!("search: {message}\nTry 'search --help'.\n"),
+        exit_code: 2,
+        ..Default::default()
+    }
 }
 
 fn count(value: &str) -> Result<usize, Printed> {
@@ -144,9 +149,14 @@ pub(crate) fn print(hits: &[Hit], format: Format) -> Printed {
         }
     }
     if hits.is_empty() {
-        return Printed { stdout: String::new(), stderr: "search: no page matches the query\n".into(), exit_code: 1 };
+        return Printed {
+            stdout: String::new(),
+            stderr: "search: no page matches the query\n".into(),
+            exit_code: 1,
+            ..Default::default()
+        };
     }
-    Printed { stdout: out, stderr: String::new(), exit_code: 0 }
+    Printed { stdout: out, stderr: String::new(), exit_code: 0, ..Default::default() }
 }
 
 /// A score to six decimals, as `fs.search()` returns it.

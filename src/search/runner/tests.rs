@@ -356,7 +356,7 @@ fn answer(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, CommandStats) {
 }
 
 fn printed(stdout: &str, stderr: &str, exit_code: i32) -> Outcome {
-    Outcome::Printed(Printed { stdout: stdout.into(), stderr: stderr.into(), exit_code })
+    Outcome::Printed(Printed { stdout: stdout.into(), stderr: stderr.into(), exit_code, ..Default::default() })
 }
 
 #[test]

@@ -101,7 +101,7 @@ function battery({ dir, file }) {
 const STILL_DIFFERENT = [];
 
 /** Options the real tool accepts that still go to just-bash, which rejects them (see the docs' list). */
-const ALLOWED_REFUSALS = /^tree (-S\b|--fromfile\b)/;
+const ALLOWED_REFUSALS = /^tree --fromfile\b/;
 
 /** A session over the generated corpus, ingested before the suite's tests run. */
 function openSession() {
@@ -246,7 +246,8 @@ function listingBattery({ dir, file }) {
     "-H . -T 'Docs <b>&'", "-H /base/ --nolinks", "-H https://x.org/d -C", "-H . -f", "-H . -fi", "-H . -i -L 1", "-H . -spD",
     "-H . --du -h", "-H . --metafirst -s", "-H . -d", "-H . --charset=ascii", "-H . -FQ", "-H . --noreport", "-H . -a -L 2", "-H . -J",
     "-J -H .", "-X -H .", "-H . -X", "-H . --filelimit 3", "-H . --prune -P '*.json'", "-T", "--metafirst -p", "--metafirst -sD -L 2",
-    "--metafirst -i -s", "--fflinks", "-R -d"]) {
+    "--metafirst -i -s", "--fflinks", "-R -d", "-S -H .", "-S -p", "--charset=latin1", "--charset IBM850 -H .", "--charset=koi8-r -d",
+    "--charset=big5 -L 2", "--charset=x -H .", "-S -J", "-S -X", "--charset=ascii -X", "-S -i", "-S -A", "-A -S"]) {
     each((op) => `tree ${o} ${op}`);
   }
   for (const o of ["", "-s", "-h", "-a", "-c", "-sh", "-ch", "-ac", "-sc", "--max-depth=1", "-d 0", "-d 1 -h", "-b", "--apparent-size", "-k",
@@ -281,7 +282,7 @@ const LISTING_STILL_DIFFERENT = [
   [/^find .* -fstype/, "find -fstype: the copy's filesystem is tmpfs, the docs' chromafs"],
   [/^find .* (-ls|-printf '%i)/, "find -ls and %i: inode numbers are the listing's, not the copy's"],
   [/^find \/ -printf '%(P\|%h|f)/, "find -printf %h/%f of the copy's root name its directory"],
-  [/^tree (-S\b|--fromfile\b)/, "tree -S (CP437 bytes) and --fromfile are left to just-bash"],
+  [/^tree --fromfile\b/, "tree --fromfile is left to just-bash"],
   [/^tree (-c[rD]?|--inodes|--device)\b/, "tree -c, --inodes, --device: change times, inode and device numbers are the copy's"],
   [/^tree (-fi?|-Cf|-X -f|-H \. -fi?) \/$/, "tree -f of the copy's root names the directory it lies in (and -H cuts its length off the links)"],
 ];
