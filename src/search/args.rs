@@ -329,6 +329,8 @@ pub(crate) struct RgOutput {
     pub byte_offset: bool,
     /// `--json`: JSON Lines messages (see [`Mode`]).
     pub json: bool,
+    /// `-r`/`--replace`: what each match of a printed line becomes.
+    pub replace: Option<String>,
     /// The first option whose output is not modelled natively.
     pub unmodelled: Option<String>,
 }
@@ -428,6 +430,7 @@ impl RgOutput {
             "t" | "type" => self.types.push(v),
             "T" | "type-not" => self.types_not.push(v),
             "m" | "max-count" => self.max_count = Some(self.number("-m", &v)),
+            "r" | "replace" => self.replace = Some(v),
             "d" | "max-depth" => self.max_depth = Some(self.number("--max-depth", &v).min(usize::MAX as u64) as usize),
             "j" | "threads" | "e" | "regexp" | "f" | "file" | "colors" => {}
             // Without a terminal, only `always` and `ansi` colour the output.

@@ -334,6 +334,7 @@ impl NativeGrep {
             per_match: false,
             null_data: o.null_data,
             color: o.color,
+            replace: None,
         }
     }
 

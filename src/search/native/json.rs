@@ -8,6 +8,7 @@
 //! are the only part of the output that differs from run to run, as with ripgrep.
 //! Under `--json`, `-n`, `-o`, `--column` and `--heading` change nothing.
 
+use super::replace::{replacements, Replacement};
 use crate::search::pattern::engine::{Engine, Line};
 use std::fmt::Write;
 
@@ -68,28 +69,42 @@ fn path(out: &mut String, shown: &str) {
 
 /// One line's message: `match` with its submatches (spans in bytes from the line's
 /// start), or `context` with none.
-fn line_message(out: &mut String, shown: &str, text: &str, number: usize, offset: usize, spans: &[(usize, usize)]) {
+fn line_message(out: &mut String, shown: &str, text: &str, number: usize, offset: usize, spans: &[Span]) {
     let kind = if spans.is_empty() { "context" } else { "match" };
     write!(out, r#"{{"type":"{kind}","data":{{"#).unwrap();
     path(out, shown);
     out.push_str(r#","lines":{"text":"#);
     string(out, text);
     write!(out, r#"}},"line_number":{number},"absolute_offset":{offset},"submatches":["#).unwrap();
-    for (i, &(start, end)) in spans.iter().enumerate() {
+    for (i, (start, end, replacement)) in spans.iter().enumerate() {
         out.push_str(if i == 0 { r#"{"match":{"text":"# } else { r#",{"match":{"text":"# });
-        string(out, &text[start..end]);
+        string(out, &text[*start..*end]);
+        if let Some(r) = replacement {
+            out.push_str(r#"},"replacement":{"text":"#);
+            string(out, r);
+        }
         write!(out, r#"}},"start":{start},"end":{end}}}"#).unwrap();
     }
     out.push_str("]}}\n");
 }
 
-/// A line of a file: where it starts, its text with its newline, and its matches' spans
-/// (none when it does not match).
-type Scanned<'a> = (usize, &'a str, Vec<(usize, usize)>);
+/// A match: its span in bytes from the line's start, and with `-r` its replacement.
+type Span = (usize, usize, Option<String>);
+
+/// A line of a file: where it starts, its text with its newline, and its matches (none
+/// when it does not match).
+type Scanned<'a> = (usize, &'a str, Vec<Span>);
 
 /// Searches one file's `text`, with `before`/`after` lines of context: its `begin` and
 /// line messages (empty when nothing matched), and its figures (elapsed time aside).
-pub(crate) fn search(shown: &str, text: &str, engine: &Engine, before: u64, after: u64) -> (String, Figures) {
+/// `replacement`: rg `-r`'s, each submatch then says what it is replaced with.
+pub(crate) fn search(
+    shown: &str,
+    text: &str,
+    (engine, replacement): (&Engine, Option<&Replacement>),
+    before: u64,
+    after: u64,
+) -> (String, Figures) {
     let mut figures = Figures { searches: 1, bytes_searched: text.len() as u64, ..Figures::default() };
     let folded = engine.folds().then(|| text.to_ascii_lowercase());
     let searched = folded.as_deref().unwrap_or(text);
@@ -104,12 +119,17 @@ pub(crate) fn search(shown: &str, text: &str, engine: &Engine, before: u64, afte
         let bare = text[at..end].strip_suffix('\n').unwrap_or(&text[at..end]);
         let line = Line { text: bare, folded: &searched[at..at + bare.len()] };
         let base = bare.as_ptr() as usize;
-        let spans: Vec<(usize, usize)> = match engine.confirm(bare) {
-            true => engine
+        let spans: Vec<Span> = match (engine.confirm(bare), replacement) {
+            (false, _) => Vec::new(),
+            (true, None) => engine
                 .matches(line)
-                .map(|m| (m.as_ptr() as usize - base, m.as_ptr() as usize - base + m.len()))
+                .map(|m| (m.as_ptr() as usize - base, m.as_ptr() as usize - base + m.len(), None))
                 .collect(),
-            false => Vec::new(),
+            (true, Some(r)) => replacements(engine, bare, r)
+                .into_iter()
+                .filter(|(span, _)| !span.is_empty())
+                .map(|(span, text)| (span.start, span.end, Some(text)))
+                .collect(),
         };
         lines.push((at, &text[at..end], spans));
         at = end;
@@ -190,7 +210,7 @@ mod tests {
     #[test]
     fn a_file_prints_as_ripgrep_prints_it() {
         // The lines and figures ripgrep 15 printed for this file (`rg --json mint tf`).
-        let (out, f) = search("tf", "a mint mint\nnpm x\nMint\n", &engine("mint"), 0, 0);
+        let (out, f) = search("tf", "a mint mint\nnpm x\nMint\n", (&engine("mint"), None), 0, 0);
         let want = concat!(
             r#"{"type":"begin","data":{"path":{"text":"tf"}}}"#,
             "\n",
@@ -214,7 +234,7 @@ mod tests {
 
     #[test]
     fn context_lines_and_escapes() {
-        let (out, f) = search("t\"f", "a\tmint\nnpm\u{1}x\nMint", &engine("npm"), 1, 1);
+        let (out, f) = search("t\"f", "a\tmint\nnpm\u{1}x\nMint", (&engine("npm"), None), 1, 1);
         assert_eq!(f.bytes_printed, out.len() as u64);
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 4);
@@ -222,7 +242,7 @@ mod tests {
         assert!(lines[1].starts_with(r#"{"type":"context""#) && lines[1].contains(r#""text":"a\tmint\n""#));
         assert!(lines[2].contains(r#""text":"npm\u0001x\n""#) && lines[2].contains(r#""absolute_offset":7"#));
         assert!(lines[3].contains(r#""text":"Mint"},"line_number":3"#), "the last line has no newline");
-        let (none, f) = search("tf", "nothing\n", &engine("npm"), 0, 0);
+        let (none, f) = search("tf", "nothing\n", (&engine("npm"), None), 0, 0);
         assert!(none.is_empty() && f.bytes_searched == 8 && f.searches_with_match == 0);
     }
 }

@@ -12,6 +12,7 @@ mod json;
 pub(crate) mod page;
 pub(crate) mod pattern_files;
 pub(crate) mod printer;
+mod replace;
 pub(crate) mod rg;
 
 use crate::commands::{Place, Printed, Unsupported};

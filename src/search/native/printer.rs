@@ -9,6 +9,7 @@
 //! match). Under `--color=always`, grep's output is coloured as [`color`] says.
 
 use super::color::{self, paint};
+use super::replace::{replace, Replacement};
 use crate::search::pattern::engine::{Engine, Line};
 use std::fmt::Write;
 
@@ -48,6 +49,8 @@ pub(crate) struct Options<'a> {
     /// grep `--color=always`: names, numbers, separators and matches coloured (the
     /// matches must be GNU grep's, none empty).
     pub color: bool,
+    /// rg `-r`: a selected line's matches replaced (see [`replace`]).
+    pub replace: Option<&'a Replacement>,
 }
 
 impl Options<'_> {
@@ -219,6 +222,9 @@ pub(crate) fn align_width(size: Option<u64>, line_numbers: bool) -> usize {
 
 /// A selected line: the line, or its matches under `-o` (none under `-v`).
 fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
+    if let (Some(r), false, Some(e)) = (o.replace, o.invert, t.engine) {
+        return print_replaced(t, i, o, (e, r), out);
+    }
     let line = t.lines[i];
     let base = line.text.as_ptr() as usize;
     let start = t.starts[i];
@@ -242,6 +248,32 @@ fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
             false => out.push_str(line.text),
         }
         out.push(char::from(o.eol()));
+    }
+}
+
+/// A selected line with its matches replaced (rg `-r`): the line, each match under
+/// `-o`, or the line once for each match under `--vimgrep`.
+fn print_replaced(t: &Text, i: usize, o: &Options, (e, r): (&Engine, &Replacement), out: &mut String) {
+    let replaced = replace(e, t.lines[i].text, r);
+    let start = t.starts[i];
+    let eol = char::from(o.eol());
+    if o.only_matching {
+        for (at, text) in replaced.matches {
+            prefix(out, o, Place { line: i, offset: start + at, column: o.column.then_some(at + 1) }, ':', &text);
+            out.push_str(&text);
+            out.push(eol);
+        }
+        return;
+    }
+    let columns: Vec<Option<usize>> = match (o.per_match, o.column) {
+        (true, _) => replaced.matches.iter().map(|(at, _)| Some(at + 1)).collect(),
+        (false, true) => vec![replaced.matches.first().map(|(at, _)| at + 1)],
+        (false, false) => vec![None],
+    };
+    for column in columns {
+        prefix(out, o, Place { line: i, offset: start, column }, ':', &replaced.line);
+        out.push_str(&replaced.line);
+        out.push(eol);
     }
 }
 
@@ -395,6 +427,7 @@ mod tests {
         per_match: false,
         null_data: false,
         color: false,
+        replace: None,
     };
 
     #[test]

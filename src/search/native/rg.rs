@@ -8,13 +8,15 @@
 //! searched), walked files with a NUL near the start skipped, no line numbers without
 //! `-n`, a name before each line unless one file is named, names printed once with
 //! `--heading` and files then separated by an empty line, counts of zero left out, and
-//! its messages; `--json` is printed by [`super::json`]. Ignore files, `--replace`,
-//! multiline, standard input and the other forms are [`Unsupported`] and run in just-bash.
+//! its messages; `--json` is printed by [`super::json`], `-r` by [`super::printer`]. Ignore
+//! files, multiline, standard input and the other forms are [`Unsupported`] and run in
+//! just-bash.
 
 use super::early_stop::EarlyStop;
 use super::json;
 use super::page::read_page;
 use super::printer::{self, Groups, Options};
+use super::replace::Replacement;
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
@@ -241,6 +243,9 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
     if (o.only_matching || o.count_matches || o.column) && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
     }
+    if o.replace.is_some() && engine.nullable {
+        return Err(Unsupported::new("rg -r with a pattern that matches empty text"));
+    }
     let (files, missing) = collect(&o, place, job.walked(place))?;
     // A name before each line when there is more than one path, or the one is a directory.
     let single_file = r.paths.len() == 1
@@ -358,6 +363,7 @@ impl NativeRg {
             return self.run_json(view, engine).await;
         }
         let o = &self.o;
+        let replacement = o.replace.as_deref().map(Replacement::new);
         let (mut stdout, mut any_match) = (String::new(), false);
         let (mut out, mut groups) = (String::new(), Groups::default());
         let mut unprinted_without_match = false;
@@ -396,6 +402,7 @@ impl NativeRg {
                 per_match: o.vimgrep && o.column,
                 null_data: false,
                 color: false,
+                replace: replacement.as_ref(),
             };
             out.clear();
             // Under --heading, each file's lines are a block of their own.
@@ -463,6 +470,7 @@ impl NativeRg {
     /// messages printed (see [`json`]).
     async fn run_json(&self, view: SessionView<'_>, engine: &Engine) -> Option<Printed> {
         let (o, started) = (&self.o, view.now_ms());
+        let replacement = o.replace.as_deref().map(Replacement::new);
         let (mut stdout, mut total) = (String::new(), json::Figures::default());
         for RgFile { shown, path, named } in &self.files {
             let Ok(page) = read_page(view, path).await else { continue };
@@ -472,7 +480,8 @@ impl NativeRg {
             }
             let at = view.now_ms();
             let context = |n: Option<u64>| n.unwrap_or(o.context);
-            let (printed, mut figures) = json::search(shown, text, engine, context(o.before), context(o.after));
+            let (printed, mut figures) =
+                json::search(shown, text, (engine, replacement.as_ref()), context(o.before), context(o.after));
             figures.elapsed_ns = nanos(view.now_ms() - at);
             if figures.matched_lines > 0 {
                 stdout.push_str(&printed);

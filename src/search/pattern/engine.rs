@@ -252,6 +252,21 @@ impl Engine {
         }
     }
 
+    /// Each match of `line`, left to right as [`Engine::matches`] finds them, as its
+    /// groups' spans in the line (group 0 the match; `None`: the group took no part).
+    pub(crate) fn captures(&self, line: &str) -> Vec<Vec<Option<std::ops::Range<usize>>>> {
+        let mapped = self.proxy_for(line).and_then(|p| p.map(line));
+        let text = mapped.as_ref().map_or(line, |m| m.text.as_str());
+        let span = |r: std::ops::Range<usize>| mapped.as_ref().map_or(r.clone(), |m| m.span(r));
+        let groups = |c: regex_lite::Captures| (0..c.len()).map(|g| c.get(g).map(|m| span(m.range()))).collect();
+        self.re.captures_iter(text).map(groups).collect()
+    }
+
+    /// The names of the pattern's groups, by number (`None` for a group with no name).
+    pub(crate) fn group_names(&self) -> Vec<Option<&str>> {
+        self.re.capture_names().collect()
+    }
+
     /// The matches of a line, left to right, as the tool finds them (non-empty patterns
     /// only: see [`Engine::nullable`]).
     pub(crate) fn matches<'a>(&'a self, line: Line<'a>) -> Box<dyn Iterator<Item = &'a str> + 'a> {

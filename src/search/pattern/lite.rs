@@ -105,11 +105,19 @@ pub(crate) fn translate(s: &[char], out: &mut String) -> Result<(), Unsupported>
             '[' => i = class(s, i, out)?,
             '(' => {
                 if s.get(i) == Some(&'?') {
-                    if s.get(i + 1) != Some(&':') {
-                        return no("a (?…) group");
+                    match group_name(s, i + 1) {
+                        Some((name, end)) => {
+                            out.push_str("(?P<");
+                            out.extend(name);
+                            out.push('>');
+                            i = end;
+                        }
+                        None if s.get(i + 1) == Some(&':') => {
+                            i += 2;
+                            out.push_str("(?:");
+                        }
+                        None => return no("a (?…) group"),
                     }
-                    i += 2;
-                    out.push_str("(?:");
                 } else {
                     out.push('(');
                 }
@@ -214,6 +222,18 @@ fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
         }
         c => Ok((Atom::Char(c), i + 1)),
     }
+}
+
+/// The name of a named group (`<name>` or `P<name>`, starting at `at`: letters, digits
+/// and `_`, not starting with a digit), and where the group's `>` ends.
+fn group_name(s: &[char], at: usize) -> Option<(&[char], usize)> {
+    let start = at + usize::from(s.get(at) == Some(&'P')) + 1;
+    if s.get(start - 1) != Some(&'<') {
+        return None;
+    }
+    let len = s[start..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == '_').count();
+    let first_ok = s.get(start).is_some_and(|c| !c.is_ascii_digit());
+    (len > 0 && first_ok && s.get(start + len) == Some(&'>')).then_some((&s[start..start + len], start + len + 1))
 }
 
 #[cfg(test)]

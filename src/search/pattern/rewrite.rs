@@ -150,8 +150,15 @@ pub(crate) fn to_re2(pattern: &str, dialect: Dialect) -> Result<Option<String>, 
                 return Err(Unsupported::new("the Perl escapes \\Q, \\x or \\K"));
             }
             // Perl mode deletes flag groups and rewrites `(?i:…)` before RE2 sees the
-            // pattern, escaped parentheses or not.
-            if pattern.match_indices("(?").any(|(at, _)| !pattern[at + 2..].starts_with(':')) {
+            // pattern, escaped parentheses or not; named groups are groups.
+            let named = |rest: &str| {
+                let name = rest.strip_prefix("P<").or_else(|| rest.strip_prefix('<'));
+                name.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+            };
+            if pattern
+                .match_indices("(?")
+                .any(|(at, _)| !pattern[at + 2..].starts_with(':') && !named(&pattern[at + 2..]))
+            {
                 return Err(Unsupported::new("a Perl (?…) group"));
             }
             let s: String = posix_classes(&chars).into_iter().collect();

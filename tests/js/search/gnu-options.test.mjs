@@ -83,6 +83,15 @@ function battery({ dir, file }) {
     "-x", "-v -c", "-c", "-l", "-o", "-F", "-N", "-n", "-b", "-ob", "-e mint -e npm", "-i -c", "--no-filename", "-H", "--count-matches"]) {
     rg(o, "Mintlify", root, d, f, gone);
   }
+  // rg -r: matches replaced, groups interpolated
+  for (const o of ["-r X", "-r '$0!'", "-o -r '[$0]'", "-n -r ''", "-C1 -r X", "--column -r X", "--vimgrep -r X", "-c -r X", "-v -r X",
+    "-i -r X", "-w -r X", "--replace=Y -o -b", "-l -r X", "-r X --json"]) {
+    rg(o, "Mintlify", root, d, f, gone);
+  }
+  rg("-o -r '$1'", "'min(t[a-z]*)'", d, f);
+  rg("-n -r '${1}_$$'", "'(M)intlify'", f);
+  rg("-o -r '<$w>'", "'(?P<w>[a-z]+)ify'", f);
+  rg("-r '$2$1'", "-e '(a)(p)' -e 'n(p)m'", f);
   lines.push((R) => `printf 'mint\\nnpm\\n' | rg -c -f - ${R}/${dir}`);
   lines.push((R) => `printf 'Mint\\r\\n' | rg -l -f - ${R}/${dir}`);
   lines.push((R) => `printf 'mint\\n' | rg -c -f - -f - ${R}/${file}`);
