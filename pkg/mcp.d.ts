@@ -1,7 +1,7 @@
 // Types for chromafs/mcp: the docs as a Model Context Protocol server. `serveStdio` and
 // `serveHttp` are Node's; the rest runs in any runtime (Workers, Deno, Bun, edge functions).
 import type { IncomingMessage } from "node:http";
-import type { ChromaFs, ConnectOptions, MountsOptions } from "./index.js";
+import type { ChromaFs, ConnectOptions, MountsOptions, SearchHit } from "./index.js";
 
 type McpServer = import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
 
@@ -112,12 +112,7 @@ export interface CallOutcome {
 export type Authorized = string[] | { groups: string[]; caller?: string };
 
 /** One page the `search` tool found: its `structuredContent` is `{ results: SearchResult[] }`. */
-export interface SearchResult {
-  path: string;
-  startLine: number | null;
-  endLine: number | null;
-  score: number;
-  snippet: string | null;
+export interface SearchResult extends SearchHit {
   /** The page's public address, when the server has a base URL; else null. */
   url: string | null;
 }

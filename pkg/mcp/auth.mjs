@@ -19,7 +19,7 @@
 // public pages. Every 401 points at the protected-resource metadata (RFC 9728) that tells
 // a client where to sign in. Messages say what was wrong, never the token.
 import { jwtVerify } from "jose";
-import { httpUrl } from "./sources.mjs";
+import { httpUrl } from "../dist/api.mjs";
 import { bearerToken } from "./request.mjs";
 import { TokenCheckUnavailable, keySet } from "./keys.mjs";
 

@@ -31,7 +31,8 @@ import { answerHere, dispatch } from "./dispatch.mjs";
 import { corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
 import { admit } from "./identity.mjs";
 import { jwtAuthorizer, metadataPaths, protectedResourceMetadata } from "./auth.mjs";
-import { baseOf, httpUrl } from "./sources.mjs";
+import { baseOf } from "./sources.mjs";
+import { httpUrl } from "../dist/api.mjs";
 
 export {
   MAX_OUTPUT,

@@ -16,8 +16,6 @@
 
 import { httpUrl } from "../dist/api.mjs";
 
-export { httpUrl };
-
 /** A checked base URL (http or https, no query or fragment), ending in `/`; or a TypeError. */
 export function baseUrlOf(text) {
   const url = httpUrl(text, "the base URL");

@@ -31,8 +31,12 @@ const SEARCH_OUTPUT = {
     .describe("the pages found, best first"),
 };
 
-/** The pages a `search` call returns when it does not say. */
-export const DEFAULT_K = 10;
+/**
+ * The pages a `search` call returns when it does not say: the search command's own default
+ * (the call passes no `-n` then), named in the tool's description, which cannot ask the
+ * wasm module (tests/js/serve/mcp-tools.test.mjs holds the two equal).
+ */
+const DEFAULT_K = 10;
 
 const definitions = new Map();
 

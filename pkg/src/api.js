@@ -1,18 +1,16 @@
 // The public API around the wasm core, shared by every entry point (Node ESM and CJS,
 // browsers, bundlers, workerd, the edge runtime). Each entry loads the wasm its own way
-// and then exports what `setup` returns: the wasm's ChromaFs class, patched, and the rest
-// of the package's API, so that every entry exports the same names from one list here;
-// everything else is composed from the modules next to this one, each with one job.
+// and then exports what `setup` returns: the ChromaFs class around the core's sessions
+// (chromafs.js), the writers, and the rest of the package's API, so that every entry
+// exports the same names from one list here; everything else is composed from the modules
+// next to this one, each with one job.
 
-import { installProbe } from "./probe.js";
-import { commandsOf } from "./commands.js";
+import { chromaFsClass } from "./chromafs.js";
 import { safeExec, bashErrorLine } from "./exec.js";
 import { redisCache, workersCache } from "./caches.js";
 import { toolDescription } from "./prompt.js";
 import { bashToolSandbox } from "./sandbox.js";
-import { connectMounts } from "./mounts.js";
 import { openAiEmbedder } from "./service.js";
-import { connectWithRecorded } from "./recorded.js";
 import { absoluteUrl, isHttp, httpUrl, boundedBody } from "./http.js";
 import { inCommand } from "./bracket.js";
 
@@ -20,61 +18,26 @@ import { inCommand } from "./bracket.js";
 const HELPERS = { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
 
 /**
- * Wires the wasm exports into the public API, and returns the whole of it: what an entry
- * exports. `run` runs a call in the context the package was loaded in: in Node that is
- * `AsyncLocalStorage.snapshot()`, because just-bash's defense-in-depth blocks `WeakRef`,
- * `setTimeout` and friends while a command runs, and `fetch` (and this package's timers)
- * need them. `loadWriter` returns the writer module (ingest, annotate), or a promise of
- * it: a module of its own, loaded on the first call, so that hosts that only read never
- * load it. `recipeModule`, in Node, is the entry's own URL: an embedding service's
- * embedder names it, so that an MCP server's worker threads can build the same embedder
- * (see pkg/mcp/bridge.mjs).
+ * The public API over a loaded wasm core: what an entry exports. `run` runs a call in the
+ * context the package was loaded in: in Node that is `AsyncLocalStorage.snapshot()`,
+ * because just-bash's defense-in-depth blocks `WeakRef`, `setTimeout` and friends while a
+ * command runs, and `fetch` (and this package's timers) need them. `loadWriter` returns the
+ * writer module (ingest, annotate), or a promise of it: a module of its own, loaded on the
+ * first call, so that hosts that only read never load it. `recipeModule`, in Node, is the
+ * entry's own URL: an embedding service's embedder names it, so that an MCP server's worker
+ * threads can build the same embedder (see pkg/mcp/bridge.mjs). Nothing is changed on the
+ * core: calling `setup` again makes another API over it, the first one untouched.
  */
 function setup(core, run, loadWriter, recipeModule) {
-  const { ChromaFs } = core;
-  if (ChromaFs.__chromafsReady) return { ChromaFs, ...ChromaFs.__chromafsWriters, ...HELPERS };
-  const proto = ChromaFs.prototype;
-  if (run) {
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      const method = proto[name];
-      if (name === "constructor" || name === "free" || typeof method !== "function") continue;
-      Object.defineProperty(proto, name, {
-        value: function (...args) {
-          return run(() => method.apply(this, args));
-        },
-        writable: true,
-        configurable: true,
-      });
-    }
-    const connect = ChromaFs.connect;
-    ChromaFs.connect = (options) => run(() => connect.call(ChromaFs, options));
-  }
-  // A collection whose configuration records an embedding service is searched with it.
-  const connectOne = ChromaFs.connect;
-  ChromaFs.connect = (options) => connectWithRecorded((o) => connectOne.call(ChromaFs, o), options, recipeModule);
-  installProbe(proto);
-  // Several collections in one shell, each under a directory of its own.
-  ChromaFs.connectMounts = (options) => connectMounts(ChromaFs, options);
-  // just-bash custom commands for this filesystem (pass as `customCommands`).
-  Object.defineProperty(proto, "commands", {
-    value: function () {
-      return commandsOf(this);
-    },
-    writable: true,
-    configurable: true,
-  });
+  const ChromaFs = chromaFsClass(core.ChromaFs, run, recipeModule);
   const wrap = (f) => (run ? (options) => run(() => f(options)) : f);
   const writer = (name) =>
     wrap(async (options) => {
       const module = await loadWriter();
       return module[name](options);
     });
-  // `recipeModule` (the Node entry) lets an MCP server's worker threads build the same embedder.
   const service = (options) => openAiEmbedder(options, recipeModule);
-  const writers = { ingest: writer("ingest"), annotate: writer("annotate"), openAiEmbedder: service };
-  Object.defineProperty(ChromaFs, "__chromafsReady", { value: true });
-  Object.defineProperty(ChromaFs, "__chromafsWriters", { value: writers });
-  return { ChromaFs, ...writers, ...HELPERS };
+  return { ChromaFs, ingest: writer("ingest"), annotate: writer("annotate"), openAiEmbedder: service, ...HELPERS };
 }
 
 /**

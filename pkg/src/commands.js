@@ -3,7 +3,6 @@
 // built-in wrapped so it runs as one budgeted command and reports the reads that failed.
 
 import { bracketed } from "./bracket.js";
-import { readsOnly } from "./probe.js";
 import { withFailures } from "./failures.js";
 import { linesTaken } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
@@ -15,9 +14,11 @@ import { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED } from "./name
  * Rust side models; either way the output is exactly just-bash's. Every command runs inside a command budget
  * (`maxRequestsPerCommand`, `commandTimeoutMs`, the host's AbortSignal) and reports the
  * reads that failed while it ran: just-bash's commands would show them as "No such file
- * or directory", skip them, or count them as no match.
+ * or directory", skip them, or count them as no match. `readsOnly(ctx)` says whether the
+ * command's filesystem is `fs` itself rather than a host's filesystem around it: only then
+ * may it be answered from `fs`'s listing alone.
  */
-function command(fs, name) {
+function command(fs, name, readsOnly) {
   const search = SEARCH_COMMANDS.includes(name);
   return {
     name,
@@ -32,13 +33,13 @@ function command(fs, name) {
           : { stdout: "", stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
       }
       const ran = await bracketed(fs, ctx.signal, async () => {
-        if (LISTING_COMMANDS.includes(name)) return fs.runCommand(name, args, ctx.cwd, readsOnly(fs, ctx)) ?? ctx.origCommand(args);
+        if (LISTING_COMMANDS.includes(name)) return fs.runCommand(name, args, ctx.cwd, readsOnly(ctx)) ?? ctx.origCommand(args);
         if (!search) return ctx.origCommand(args);
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;
         try {
           const input = stdinText(ctx.stdin);
-          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(fs, ctx), linesTaken(fs, name, args), input);
+          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(ctx), linesTaken(fs, name, args), input);
         } catch (refused) {
           // Not to be run at all (a pattern too long to search): say why, as grep would.
           return { stdout: "", stderr: `${name}: ${refused.message}\n`, exitCode: 2 };
@@ -62,9 +63,9 @@ function stdinText(stdin) {
   return new TextDecoder().decode(bytes);
 }
 
-/** All of `fs`'s custom commands, searches first. */
-function commandsOf(fs) {
-  return [...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => command(fs, name));
+/** All of `fs`'s custom commands, searches first; `readsOnly` as `command` takes it. */
+function commandsOf(fs, readsOnly) {
+  return [...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => command(fs, name, readsOnly));
 }
 
 export { commandsOf };

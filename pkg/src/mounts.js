@@ -22,8 +22,12 @@ function mountName(dir) {
 }
 
 class MountedFs {
-  /** `mounts`: [name, ChromaFs] pairs, the first holding what is outside every mount. */
-  constructor(mounts) {
+  /**
+   * `mounts`: [name, ChromaFs] pairs, the first holding what is outside every mount;
+   * `ChromaFs`: their class, whose parsers read command lines as the mounts' commands do.
+   */
+  constructor(mounts, ChromaFs) {
+    this.ChromaFs = ChromaFs;
     this.mounts = [...mounts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     this.home = mounts[0][1];
     this.byName = new Map(this.mounts);
@@ -162,7 +166,7 @@ class MountedFs {
   async search(query, options = {}) {
     const dir = this.resolvePath(options.cwd ?? "/", options.path ?? ".");
     // Without `k`, as many as the search command shows by default.
-    const k = options.k ?? this.home.constructor.readSearchLine([], "/").k;
+    const k = options.k ?? this.ChromaFs.readSearchLine([], "/").k;
     const ranked = await Promise.all(this.searched(dir).map((fs) => fs.search(query, { ...options, cwd: "/", path: dir })));
     return interleave(ranked, k);
   }
@@ -170,7 +174,7 @@ class MountedFs {
   /** The `search` command over the mounts (see `search --help`). */
   async searchCommand(args, cwd) {
     // Read by the command's own parser: its help, its pages and its directory.
-    const line = this.home.constructor.readSearchLine(args, this.resolvePath(cwd, "."));
+    const line = this.ChromaFs.readSearchLine(args, this.resolvePath(cwd, "."));
     const mounts = this.searched(line.dir ?? this.resolvePath(cwd, "."));
     if (mounts.length === 1 || line.help) return mounts[0].searchCommand(args, cwd);
     const ran = await Promise.all(mounts.map((fs) => fs.searchCommand(args, cwd)));
@@ -219,7 +223,7 @@ class MountedFs {
    * side's parser (`readGrepLine`), as the search itself reads it. `null` when not so.
    */
   async splitSearch(name, args, cwd) {
-    const line = this.home.constructor.readGrepLine(name, args);
+    const line = this.ChromaFs.readGrepLine(name, args);
     if (line.usage || !line.recursive || line.context || line.operands.length === 0) return null;
     const operands = line.operands.map((i) => args[i]);
     if (operands.includes("-")) return null;
@@ -317,7 +321,7 @@ async function connectMounts(ChromaFs, options) {
   }
   // One command over several mounts may send what one command may, not that much a mount.
   for (const [, fs] of opened.slice(1)) fs.shareBudget(opened[0][1]);
-  return new MountedFs(opened);
+  return new MountedFs(opened, ChromaFs);
 }
 
 export { connectMounts };

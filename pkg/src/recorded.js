@@ -64,41 +64,26 @@ function recordedEmbedder(recorded, manifest, how = {}, recipeModule) {
   }
 }
 
+/** `object` without the fields that are undefined. */
+const defined = (object) => Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
+
 /**
- * Connects with `connect(options)` and, when the collection records an embedding function
- * and the host gave no `embed` of its own, searches with that function if chromafs can
- * call it. `fs.info().collectionEmbedding` then also says `used` and, when not, what is
- * `missing`. `how` is the `collectionEmbedding` option (false: never).
+ * What a session of a collection searches with when its configuration records an embedding
+ * function (`info.collectionEmbedding`; `info` is the session's `info()`): `{ embedder?,
+ * status }`, the embedder when the host gave no `embed` of its own and chromafs can call
+ * the function, and `status`, what `info().collectionEmbedding` then adds: `used` and,
+ * when not, what is `missing`. `null` when the collection records none. `options` are
+ * `connect`'s; their `collectionEmbedding` says how (false: never).
  */
-async function connectWithRecorded(connect, options, recipeModule) {
-  const fs = await connect(options);
-  const recorded = fs.info().collectionEmbedding;
-  if (!recorded) return fs;
+function recordedChoice(info, options, recipeModule) {
+  const recorded = info.collectionEmbedding;
+  if (!recorded) return null;
   const how = options?.collectionEmbedding;
-  let status;
-  let session = fs;
-  if (options?.embed !== undefined) status = { used: false, missing: "the session has an embed function of its own" };
-  else if (how === false) status = { used: false, missing: "collectionEmbedding is false" };
-  else {
-    const found = recordedEmbedder(recorded, fs.info().embedding, how ?? {}, recipeModule);
-    if (found.embedder) {
-      session = fs.withEmbed({ embed: found.embedder });
-      fs.free();
-      status = { used: true, url: found.embedder.url, note: found.note };
-    } else status = { used: false, missing: found.missing, refusedOrigin: found.refusedOrigin, note: found.note };
-  }
-  const said = Object.fromEntries(Object.entries(status).filter(([, v]) => v !== undefined));
-  const info = session.info.bind(session);
-  Object.defineProperty(session, "info", {
-    value: () => {
-      const facts = info();
-      facts.collectionEmbedding = { ...facts.collectionEmbedding, ...said };
-      return facts;
-    },
-    configurable: true,
-    writable: true,
-  });
-  return session;
+  if (options?.embed !== undefined) return { status: { used: false, missing: "the session has an embed function of its own" } };
+  if (how === false) return { status: { used: false, missing: "collectionEmbedding is false" } };
+  const found = recordedEmbedder(recorded, info.embedding, how ?? {}, recipeModule);
+  if (!found.embedder) return { status: defined({ used: false, missing: found.missing, refusedOrigin: found.refusedOrigin, note: found.note }) };
+  return { embedder: found.embedder, status: defined({ used: true, url: found.embedder.url, note: found.note }) };
 }
 
-export { recordedEmbedder, connectWithRecorded };
+export { recordedChoice };

@@ -15,6 +15,7 @@ import {
   serveStdio,
   tokenAuthorizer,
 } from "chromafs/mcp";
+import type { SearchResult } from "chromafs/mcp";
 
 export async function edge(request: Request, fs: ChromaFs): Promise<Response> {
   const found = await tokenAuthorizer({ secret: ["staff"] })(request);
@@ -70,3 +71,8 @@ export async function signedIn(request: Request, fs: ChromaFs): Promise<Response
   void resource;
   return answerMcp(request, createMcpServer(fs, { baseUrl: "https://docs.example.com" }));
 }
+
+// The `search` tool's structured result has the fields of its outputSchema, and no others
+// (tests/js/serve/mcp-tools.test.mjs lists the schema's).
+export const searchResultFields: Record<keyof SearchResult, true> = { path: true, startLine: true, endLine: true, score: true, snippet: true, url: true };
+export const searchResult: SearchResult = { path: "/a.md", startLine: 1, endLine: 3, score: 0.5, snippet: null, url: null };

@@ -1,10 +1,12 @@
-// The package's type declarations are written by hand, beside code that is partly generated
-// (the wasm glue) and partly patched at load time (pkg/src/api.js). These checks hold the
-// declarations to the built package: every entry exports the values index.d.ts declares
-// and no others, and ChromaFs and MountedFs have the methods declared for them, each taking
-// as many parameters as declared. The package's shape is read at run time and written out
-// as TypeScript that the compiler checks against the declarations (tests/types/ holds the
-// checks of the types themselves).
+// The package's type declarations are written by hand, beside a class that is also written
+// by hand (pkg/src/chromafs.js) around one that is generated (the wasm glue's). These checks
+// hold the declarations to the built package: every entry exports the values index.d.ts
+// declares and no others, and ChromaFs and MountedFs have the methods declared for them,
+// each taking as many parameters as declared; and they hold the class to the glue's: every
+// method of the glue's is forwarded, with its parameters, but for its few internals, and
+// none of the glue's objects reaches a host. The package's shape is read at run time and
+// written out as TypeScript that the compiler checks against the declarations
+// (tests/types/ holds the checks of the types themselves).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -93,18 +95,66 @@ test("every entry exports the values index.d.ts declares, and no others", async 
   assert.equal(compile(`${PRELUDE}${check("exports", `Equal<keyof typeof import("chromafs"), ${union(esm)}>`)}`), "");
 });
 
+/** The glue's ChromaFs class, as the Node entry loads it. */
+async function glueClass() {
+  return (await import(pathToFileURL(path.join(PKG, "dist/web/chromafs_core.js")).href)).ChromaFs;
+}
+
 test("ChromaFs has the methods index.d.ts declares, and no others, with their parameter counts", async () => {
   const { ChromaFs } = await import("chromafs");
-  // The Node entry wraps the glue's methods in ones taking any arguments: the glue loaded
-  // again, unpatched, gives each method's parameters as the Rust side declares them.
-  const glue = pathToFileURL(path.join(PKG, "dist/web/chromafs_core.js")).href;
-  const { ChromaFs: Unpatched } = await import(`${glue}?unpatched`);
-  const arities = (patched, raw) => new Map(functionsOf(patched).map((n) => [n, (typeof raw[n] === "function" ? raw : patched)[n].length]));
-  const statics = arities(ChromaFs, Unpatched);
-  const methods = arities(ChromaFs.prototype, Unpatched.prototype);
+  const arities = (object) => new Map(functionsOf(object).map((n) => [n, object[n].length]));
+  const statics = arities(ChromaFs);
+  const methods = arities(ChromaFs.prototype);
   assert.ok(statics.has("connect") && methods.has("readFile") && methods.has("commands"));
   const source = PRELUDE + methodChecks("static", "typeof ChromaFs", statics, { exact: true }) + methodChecks("method", "ChromaFs", methods, { exact: true });
   assert.equal(compile(source), "");
+});
+
+// The glue's members that are its own business: making and dropping a wrapper of a Rust value.
+const GLUE_INTERNALS = { statics: ["__wrap"], methods: ["__destroy_into_raw"] };
+
+test("ChromaFs forwards every method of the wasm glue's class, with its parameters, and changes nothing of it", async () => {
+  const { ChromaFs } = await import("chromafs");
+  const Glue = await glueClass();
+  const own = (object) => Object.getOwnPropertyNames(object).filter((n) => n !== "constructor" && typeof Object.getOwnPropertyDescriptor(object, n).value === "function");
+  for (const [kind, glue, facade] of [["statics", Glue, ChromaFs], ["methods", Glue.prototype, ChromaFs.prototype]]) {
+    const internals = GLUE_INTERNALS[kind];
+    for (const n of internals) assert.equal(typeof glue[n], "function", `the glue's ${kind} have no ${n}: drop it from the list`);
+    const forwarded = own(glue).filter((n) => !internals.includes(n));
+    assert.deepEqual(
+      forwarded.map((n) => [n, Object.hasOwn(facade, n) ? facade[n].length : "missing"]),
+      forwarded.map((n) => [n, glue[n].length]),
+      `${kind}: every one of the glue's is forwarded, with as many parameters`,
+    );
+    assert.deepEqual(own(facade).filter((n) => n.startsWith("__")), [], `${kind}: no internals of the glue's`);
+  }
+  // Nothing is added to the glue's class.
+  assert.equal(Glue.connectMounts, undefined);
+  assert.equal(Glue.prototype.commands, undefined);
+  assert.ok(ChromaFs !== Glue && !(ChromaFs.prototype instanceof Glue));
+});
+
+test("a session and what it makes are ChromaFs objects holding nothing of the glue's in sight", async () => {
+  const { ChromaFs, ingest } = await import("chromafs");
+  const Glue = await glueClass();
+  await ingest({ url: chromaUrl(), collection: "types-facade", files: [{ path: "a.md", content: "a\n" }] });
+  const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "types-facade" });
+  const other = fs.withEmbed({});
+  const mounted = await ChromaFs.connectMounts({ url: chromaUrl(), mounts: { "/docs": "types-facade", "/more": "types-facade" } });
+  try {
+    for (const session of [fs, other, ...mounted.all]) {
+      assert.equal(Object.getPrototypeOf(session), ChromaFs.prototype);
+      assert.ok(!(session instanceof Glue));
+      assert.deepEqual(Reflect.ownKeys(session), [], "no own properties: the session is private");
+    }
+    assert.equal(await other.readFile("/a.md"), "a\n");
+    assert.throws(() => fs.shareBudget({}), TypeError);
+    assert.throws(() => new ChromaFs({}), TypeError);
+  } finally {
+    fs.free();
+    other.free();
+    mounted.free();
+  }
 });
 
 test("MountedFs has the methods index.d.ts declares, with their parameter counts", async () => {

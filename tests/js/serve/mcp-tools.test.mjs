@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { ingest } from "chromafs";
+import { ChromaFs, ingest } from "chromafs";
 import { pageUrl, serveHttp } from "chromafs/mcp";
 import { ROOT, chromaUrl } from "../helpers.mjs";
 
@@ -78,6 +78,8 @@ test("the tools come in a fixed order, each with every annotation", async () => 
       }
       const search = tools[1];
       assert.deepEqual(Object.keys(search.outputSchema.properties.results.items.properties), ["path", "startLine", "endLine", "score", "snippet", "url"]);
+      // The default it tells is the search command's.
+      assert.match(search.inputSchema.properties.k.description, new RegExp(`\\(default ${ChromaFs.readSearchLine([], "/").k}\\)$`));
     } finally {
       await c.close();
     }

@@ -1,0 +1,197 @@
+// The ChromaFs class a host holds: the package's own class around a session of the wasm
+// module (`src/js/mod.rs`), every public method written out here and forwarded to that
+// session. What the class adds is JavaScript's: each call made in the context the package
+// was loaded in (see `setup` in api.js), the embedding function a collection records
+// (recorded.js), several collections as mounts (mounts.js), and just-bash's custom
+// commands (commands.js). The wasm module's objects stay inside: where the Rust side
+// answers with a session (`connect`, `withEmbed`), this class answers with a ChromaFs.
+
+import { commandsOf } from "./commands.js";
+import { connectMounts } from "./mounts.js";
+import { recordedChoice } from "./recorded.js";
+import { PROBE, reaches } from "./probe.js";
+
+/** `using fs = await ChromaFs.connect(…)` frees the session, where the runtime has `Symbol.dispose`. */
+const DISPOSE = Symbol.dispose ?? Symbol("dispose");
+
+/**
+ * The ChromaFs class over `Core`, the wasm module's session class. `run(f)`, when given,
+ * calls `f` in the context the package was loaded in (in Node, `AsyncLocalStorage.snapshot()`):
+ * every call into the wasm module goes through it. `recipeModule` goes to the embedder made
+ * from a collection's record (see recorded.js).
+ */
+function chromaFsClass(Core, run, recipeModule) {
+  const inContext = run ?? ((f) => f());
+
+  class ChromaFs {
+    /** The wasm module's session. */
+    #core;
+    /** What `info().collectionEmbedding` adds: whether the function the collection records is used. */
+    #recorded;
+    /** This session's answer to the probe path (probe.js), equal to no other value. */
+    #probeAnswer = Symbol("chromafs session");
+
+    /** Made by `connect` and `withEmbed`, around a session of the wasm module. */
+    constructor(core, recorded) {
+      if (!(core instanceof Core)) throw new TypeError("a ChromaFs is opened with ChromaFs.connect");
+      this.#core = core;
+      this.#recorded = recorded;
+    }
+
+    /**
+     * Opens a session; a collection whose configuration records an embedding service is
+     * searched with it, when the host gave no `embed` of its own and chromafs can call it.
+     */
+    static async connect(options) {
+      const core = await inContext(() => Core.connect(options));
+      const recorded = recordedChoice(inContext(() => core.info()), options, recipeModule);
+      if (!recorded?.embedder) return new ChromaFs(core, recorded?.status);
+      try {
+        return new ChromaFs(inContext(() => core.withEmbed({ embed: recorded.embedder })), recorded.status);
+      } finally {
+        core.free();
+      }
+    }
+    /** Several collections in one shell, each under a directory of its own. */
+    static connectMounts(options) {
+      return connectMounts(ChromaFs, options);
+    }
+    static setProcessCacheBytes(bytes) {
+      return inContext(() => Core.setProcessCacheBytes(bytes));
+    }
+    static forgetTrees() {
+      return inContext(() => Core.forgetTrees());
+    }
+    static readGrepLine(name, args) {
+      return inContext(() => Core.readGrepLine(name, args));
+    }
+    static readSearchLine(args, cwd) {
+      return inContext(() => Core.readSearchLine(args, cwd));
+    }
+
+    readFile(path, options) {
+      return inContext(() => this.#core.readFile(path, options));
+    }
+    readFileBuffer(path) {
+      return inContext(() => this.#core.readFileBuffer(path));
+    }
+    readFileBytes(path) {
+      return inContext(() => this.#core.readFileBytes(path));
+    }
+    writeFile(path, content, options) {
+      return inContext(() => this.#core.writeFile(path, content, options));
+    }
+    appendFile(path, content, options) {
+      return inContext(() => this.#core.appendFile(path, content, options));
+    }
+    exists(path) {
+      return inContext(() => this.#core.exists(path));
+    }
+    stat(path) {
+      return inContext(() => this.#core.stat(path));
+    }
+    lstat(path) {
+      return inContext(() => this.#core.lstat(path));
+    }
+    mkdir(path, options) {
+      return inContext(() => this.#core.mkdir(path, options));
+    }
+    readdir(path) {
+      return inContext(() => this.#core.readdir(path));
+    }
+    readdirWithFileTypes(path) {
+      return inContext(() => this.#core.readdirWithFileTypes(path));
+    }
+    rm(path, options) {
+      return inContext(() => this.#core.rm(path, options));
+    }
+    cp(src, dest, options) {
+      return inContext(() => this.#core.cp(src, dest, options));
+    }
+    mv(src, dest) {
+      return inContext(() => this.#core.mv(src, dest));
+    }
+    /** The probe path (probe.js) is answered with this session's own value; any other path is resolved. */
+    resolvePath(base, path) {
+      if (path === PROBE) return this.#probeAnswer;
+      return inContext(() => this.#core.resolvePath(base, path));
+    }
+    getAllPaths() {
+      return inContext(() => this.#core.getAllPaths());
+    }
+    chmod(path, mode) {
+      return inContext(() => this.#core.chmod(path, mode));
+    }
+    symlink(target, linkPath) {
+      return inContext(() => this.#core.symlink(target, linkPath));
+    }
+    link(existingPath, newPath) {
+      return inContext(() => this.#core.link(existingPath, newPath));
+    }
+    readlink(path) {
+      return inContext(() => this.#core.readlink(path));
+    }
+    realpath(path) {
+      return inContext(() => this.#core.realpath(path));
+    }
+    utimes(path, atime, mtime) {
+      return inContext(() => this.#core.utimes(path, atime, mtime));
+    }
+
+    stats() {
+      return inContext(() => this.#core.stats());
+    }
+    /** The session's facts; `collectionEmbedding` also says whether the recorded function is used. */
+    info() {
+      const facts = inContext(() => this.#core.info());
+      if (this.#recorded) facts.collectionEmbedding = { ...facts.collectionEmbedding, ...this.#recorded };
+      return facts;
+    }
+    /** just-bash custom commands for this filesystem (pass as `customCommands`). */
+    commands() {
+      return commandsOf(this, (ctx) => reaches(ctx.fs, this.#probeAnswer));
+    }
+    planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin) {
+      return inContext(() => this.#core.planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin));
+    }
+    runCommand(name, args, cwd, ownFs) {
+      return inContext(() => this.#core.runCommand(name, args, cwd, ownFs));
+    }
+    beginCommand(limits) {
+      return inContext(() => this.#core.beginCommand(limits));
+    }
+    isCurrent() {
+      return inContext(() => this.#core.isCurrent());
+    }
+    endCommand(mark) {
+      return inContext(() => this.#core.endCommand(mark));
+    }
+    abortCommand() {
+      return inContext(() => this.#core.abortCommand());
+    }
+    /** From now on this session's commands draw on `other`'s budget (another ChromaFs of this class). */
+    shareBudget(other) {
+      if (!(other instanceof ChromaFs)) throw new TypeError("shareBudget: other must be a ChromaFs");
+      return inContext(() => this.#core.shareBudget(other.#core));
+    }
+    /** The same session, searching with the embedder of `options`: a ChromaFs of its own. */
+    withEmbed(options) {
+      return new ChromaFs(inContext(() => this.#core.withEmbed(options)));
+    }
+    search(query, options) {
+      return inContext(() => this.#core.search(query, options));
+    }
+    searchCommand(args, cwd) {
+      return inContext(() => this.#core.searchCommand(args, cwd));
+    }
+    free() {
+      this.#core.free();
+    }
+    [DISPOSE]() {
+      this.free();
+    }
+  }
+  return ChromaFs;
+}
+
+export { chromaFsClass };
