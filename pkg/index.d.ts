@@ -392,6 +392,8 @@ export interface CommandOutput {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** `"bytes"` when `stdout` holds bytes that are not UTF-8 text, one character a byte (`tree -S`), as just-bash reads it. */
+  stdoutKind?: "bytes";
 }
 
 /** What failed while a command ran (see `beginCommand`). */
@@ -655,10 +657,11 @@ export declare class ChromaFs {
    */
   planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean, ownFs?: boolean, linesWanted?: number, stdin?: string): Promise<string[] | CommandOutput | null>;
   /**
-   * What `ls`, `find`, `tree` and `du` above call: their output answered from the listing, or `null`
-   * when just-bash's own command must run (`stats().commands` says why).
+   * What `ls`, `find`, `tree` and `du` above call: their output answered from the listing (and
+   * the files the command reads first, such as `tree --fromfile`'s lists; `stdin` is standard
+   * input's text), or `null` when just-bash's own command must run (`stats().commands` says why).
    */
-  runCommand(name: string, args: string[], cwd: string, ownFs?: boolean): CommandOutput | null;
+  runCommand(name: string, args: string[], cwd: string, ownFs?: boolean, stdin?: string): Promise<CommandOutput | null>;
   /**
    * Starts a command: opens its request budget (`maxRequestsPerCommand`,
    * `commandTimeoutMs`) and collects the reads that fail while it runs. Commands begun

@@ -154,8 +154,8 @@ function chromaFsClass(Core, run, recipeModule) {
     planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin) {
       return inContext(() => this.#core.planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin));
     }
-    runCommand(name, args, cwd, ownFs) {
-      return inContext(() => this.#core.runCommand(name, args, cwd, ownFs));
+    runCommand(name, args, cwd, ownFs, stdin) {
+      return inContext(() => this.#core.runCommand(name, args, cwd, ownFs, stdin));
     }
     beginCommand(limits) {
       return inContext(() => this.#core.beginCommand(limits));

@@ -33,7 +33,10 @@ function command(fs, name, readsOnly) {
           : { stdout: "", stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
       }
       const ran = await bracketed(fs, ctx.signal, async () => {
-        if (LISTING_COMMANDS.includes(name)) return fs.runCommand(name, args, ctx.cwd, readsOnly(ctx)) ?? ctx.origCommand(args);
+        if (LISTING_COMMANDS.includes(name)) {
+          const answered = await fs.runCommand(name, args, ctx.cwd, readsOnly(ctx), stdinText(ctx.stdin));
+          return answered ?? ctx.origCommand(args);
+        }
         if (!search) return ctx.origCommand(args);
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;

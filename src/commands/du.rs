@@ -9,16 +9,19 @@
 //! operand counted not counted again. Sizes are in KiB, or with `-h` as GNU prints them
 //! (`4.0K`, `40K`, rounded up). Modelled: `-a`, `-h`, `--si`, `-k`, `-m`, `-B SIZE`, `-b`,
 //! `--apparent-size` (a directory's apparent size is tmpfs's, see `meta`), `--inodes`,
-//! `-s`, `-S`, `-c`, `-0`, `-t SIZE`, `--exclude`, `--time`, `-d N`/`--max-depth N`, and
+//! `-s`, `-S`, `-c`, `-0`, `-t SIZE`, `--exclude`, `-X FILE`/`--exclude-from` and
+//! `--files0-from` (read first, see `inputs`), `--time`, `-d N`/`--max-depth N`, and
 //! the options about links and mount points, which change nothing here; over files and
 //! directories whose sizes the tree records.
 
+use super::inputs::{Inputs, Named};
 use super::meta::Meta;
 use super::units::{block_size, human, scaled_number, BlockSize, Civil};
 use super::{Place, Printed, Stop};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
+use crate::fs::named::{exclude_lines, Unreadable};
 use crate::tree::listing::{byte_ordered, Node};
 use std::fmt::Write;
 
@@ -45,6 +48,10 @@ struct Flags {
     max_depth: Option<u64>,
     /// `-l`: what an earlier operand counted is counted again.
     count_links: bool,
+    /// `-X FILE`, `--exclude-from=FILE`: files of patterns, read first (see `inputs`).
+    exclude_from: Vec<String>,
+    /// `--files0-from=FILE`: the operands, NUL-separated, read first.
+    files0_from: Option<String>,
 }
 
 fn usage(line: String) -> Stop {
@@ -138,6 +145,44 @@ fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Stop> {
     Ok((f, operands))
 }
 
+/// Adds the patterns of `-X` files to `--exclude`'s.
+fn excluded_from(f: &mut Flags, read: &Inputs) -> Result<(), Stop> {
+    for file in std::mem::take(&mut f.exclude_from) {
+        let text = match read.text(&file, file == "-")? {
+            Ok(text) => text,
+            Err(why) => return Err(usage(format!("du: {file}: {}", why.words()))),
+        };
+        for p in exclude_lines(text) {
+            f.exclude.push(Glob::fnmatch(&p, false).map_err(Unsupported::from)?);
+        }
+    }
+    Ok(())
+}
+
+/// `--files0-from`'s names, NUL-separated; an empty one is said and skipped (status 1).
+fn names_from(list: &str, read: &Inputs, out: &mut Printed) -> Result<Vec<String>, Stop> {
+    let text = match read.text(list, list == "-")? {
+        Ok(text) => text,
+        Err(Unreadable::Directory) => return Err(Unsupported::new("du --files0-from of a directory").into()),
+        Err(why) => {
+            let stderr = format!("du: cannot open '{list}' for reading: {}\n", why.words());
+            return Err(Stop::Usage(Printed { stderr, exit_code: 1, ..Default::default() }));
+        }
+    };
+    let mut names = Vec::new();
+    let body = text.strip_suffix('\0').unwrap_or(text);
+    for (i, name) in body.split('\0').enumerate().filter(|_| !text.is_empty()) {
+        if name.is_empty() {
+            out.fail(1, format!("du: {list}:{}: invalid zero-length file name\n", i + 1));
+        } else if name.chars().any(|c| c.is_control() || c == '\'') {
+            return Err(Unsupported::new("a name du would quote").into());
+        } else {
+            names.push(name.to_string());
+        }
+    }
+    Ok(names)
+}
+
 fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
     match c {
         'a' => f.all = true,
@@ -169,8 +214,8 @@ fn short_value(f: &mut Flags, c: char, v: &str) -> Result<(), Stop> {
             let b = scaled_number(rest, "kKmMGTPEZY0").map_err(|e| invalid(format!("du: {}", e.message("-t", v))))?;
             f.threshold = Some(if negative { -i128::from(b) } else { i128::from(b) });
         }
-        'X' if v == crate::fs::DEV_NULL => {}
-        _ => return Err(Unsupported::new("du -X with a file of patterns").into()),
+        'X' => f.exclude_from.push(v.to_string()),
+        _ => return Err(Unsupported::new(format!("du -{c}")).into()),
     }
     Ok(())
 }
@@ -208,6 +253,7 @@ fn long_option(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Sto
         "exclude" => f.exclude.push(Glob::fnmatch(v, false).map_err(Unsupported::from)?),
         "exclude-from" => short_value(f, 'X', v)?,
         "count-links" => f.count_links = true,
+        "files0-from" => f.files0_from = Some(v.to_string()),
         "dereference-args" | "dereference" | "no-dereference" | "one-file-system" => {}
         _ => return Err(Unsupported::new(format!("du --{name}")).into()),
     }
@@ -303,15 +349,38 @@ impl Walk<'_> {
 }
 
 /// `du` over the listing; `Unsupported` when its output is not modelled here.
-pub(crate) fn du(args: &[String], place: Place) -> Result<Printed, Unsupported> {
-    let (f, mut operands) = match flags(args) {
+/// The files `du` with `args` reads first: `-X`'s patterns and `--files0-from`'s names
+/// (`-` standard input).
+pub(crate) fn reads(args: &[String]) -> Vec<Named> {
+    let Ok((f, _)) = flags(args) else { return Vec::new() };
+    let named = |typed: &String| Named { typed: typed.clone(), stdin: typed == "-" };
+    f.exclude_from.iter().chain(&f.files0_from).map(named).collect()
+}
+
+pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed, Unsupported> {
+    let (mut f, mut operands) = match flags(args) {
         Ok(parsed) => parsed,
         Err(stop) => return stop.answer(),
     };
-    if operands.is_empty() {
+    let mut out = Printed::default();
+    if let Err(stop) = excluded_from(&mut f, read) {
+        return stop.answer();
+    }
+    let listed;
+    if let Some(list) = &f.files0_from {
+        if let Some(extra) = operands.first() {
+            let line = format!("du: extra operand ‘{extra}’\nfile operands cannot be combined with --files0-from");
+            return usage(line).answer();
+        }
+        listed = match names_from(list, read, &mut out) {
+            Ok(names) => names,
+            Err(stop) => return stop.answer(),
+        };
+        operands = listed.iter().map(String::as_str).collect();
+    } else if operands.is_empty() {
         operands.push(".");
     }
-    let (mut out, mut grand) = (Printed::default(), Sum::default());
+    let mut grand = Sum::default();
     if f.summarize && f.max_depth == Some(0) {
         out.stderr.push_str("du: warning: summarizing is the same as using --max-depth=0\n");
     }

@@ -9,6 +9,7 @@
 
 pub(crate) mod du;
 pub(crate) mod find;
+pub(crate) mod inputs;
 pub(crate) mod ls;
 pub(crate) mod meta;
 pub(crate) mod strftime;
@@ -149,17 +150,53 @@ pub(crate) fn answer(fs: &Filesystem, name: &str, args: &[String], cwd: &str, ow
     printed
 }
 
+/// [`answer`], for a command that may first read files named on its command line (see
+/// [`inputs`]); `stdin` is standard input's text, when the host passes it.
+pub(crate) async fn answer_reading(
+    fs: &Filesystem,
+    name: &str,
+    args: &[String],
+    cwd: &str,
+    own_fs: bool,
+    stdin: Option<&str>,
+) -> Option<Printed> {
+    let files = inputs::named(name, args);
+    if files.is_empty() || !own_fs || !fs.native_commands() {
+        return answer(fs, name, args, cwd, own_fs);
+    }
+    let cwd = crate::base::path::normalize(cwd);
+    let mut cs = CommandStats::new(name, args);
+    let read = inputs::read(fs, &cwd, files, stdin).await;
+    let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
+    let answered = read.and_then(|i| run_reading(name, args, place, fs.now_ms(), &i));
+    let printed = answered.map_err(|why| cs.delegated = Some(why.0)).ok();
+    cs.native = printed.is_some();
+    fs.record(cs);
+    printed
+}
+
 /// Runs `name` here when its output is modelled; the reason otherwise.
 /// `now_ms`: the session's clock (`ls -l` prints a recent time with its hour).
 pub(crate) fn run(name: &str, args: &[String], place: Place, now_ms: f64) -> Result<Printed, Unsupported> {
+    run_reading(name, args, place, now_ms, &inputs::Inputs::default())
+}
+
+/// [`run`], with the files the command reads first.
+fn run_reading(
+    name: &str,
+    args: &[String],
+    place: Place,
+    now_ms: f64,
+    read: &inputs::Inputs,
+) -> Result<Printed, Unsupported> {
     if args.iter().any(|a| a == "--help") {
         return Err(Unsupported::new("help is just-bash's"));
     }
     match name {
         "ls" => ls::ls(args, place, now_ms),
         "find" => find::find(args, place, now_ms),
-        "tree" => tree::tree(args, place, now_ms),
-        "du" => du::du(args, place),
+        "tree" => tree::tree(args, place, now_ms, read),
+        "du" => du::du(args, place, read),
         _ => Err(Unsupported::new(format!("{name} is run by just-bash"))),
     }
 }

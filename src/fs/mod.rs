@@ -478,6 +478,7 @@ fn broken_entries(tree: &crate::tree::decode::PathTree, groups: &crate::tree::ac
 
 mod encoding;
 pub(crate) mod journal;
+pub(crate) mod named;
 pub(crate) mod scratch;
 mod stat_info;
 pub(crate) mod stats;

@@ -359,8 +359,9 @@ impl ChromaFs {
         })
     }
 
-    /// `ls` or `find` answered from the listing: `{ stdout, stderr, exitCode }`, or `null`
-    /// when just-bash's own command must run (the reason is in `stats().commands`).
+    /// `ls`, `find`, `tree` or `du` answered from the listing (and the files the command
+    /// names to read first, `stdin` standard input's text): `{ stdout, stderr, exitCode }`,
+    /// or `null` when just-bash's own command must run (the reason is in `stats().commands`).
     #[wasm_bindgen(js_name = runCommand)]
     pub fn run_command(
         &self,
@@ -368,11 +369,16 @@ impl ChromaFs {
         args: Vec<String>,
         cwd: String,
         own_fs: Option<bool>,
-    ) -> Result<JsValue, JsValue> {
-        match crate::commands::answer(&self.inner, &name, &args, &cwd, own_fs.unwrap_or(false)) {
-            Some(p) => plain(&p),
-            None => Ok(JsValue::NULL),
-        }
+        stdin: Option<String>,
+    ) -> Promise {
+        let fs = self.inner.clone();
+        promise(async move {
+            let own_fs = own_fs.unwrap_or(false);
+            match crate::commands::answer_reading(&fs, &name, &args, &cwd, own_fs, stdin.as_deref()).await {
+                Some(p) => plain(&p),
+                None => Ok(JsValue::NULL),
+            }
+        })
     }
 
     /// A command starts: its request budget opens, and failures are collected for it.

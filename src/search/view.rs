@@ -11,6 +11,7 @@
 use crate::base::embed::{Embedding, Space};
 use crate::base::error::FsError;
 use crate::commands::Place;
+use crate::fs::named::{read_named, Unreadable};
 use crate::fs::Filesystem;
 use crate::pages::collection::Bound;
 use crate::pages::collection::Collection;
@@ -231,6 +232,11 @@ impl<'a> SessionView<'a> {
     /// A file's bytes, read as any command reads it (pages, scratch files, `/dev/null`).
     pub(crate) async fn read(&self, path: &str) -> Result<Rc<[u8]>, FsError> {
         self.fs.read(path).await
+    }
+
+    /// The text of a file named on the command line (see [`crate::fs::named`]).
+    pub(crate) async fn read_named(&self, cwd: &str, file: &str) -> Result<String, Unreadable> {
+        read_named(self.fs, cwd, file).await
     }
 }
 

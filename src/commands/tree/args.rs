@@ -94,6 +94,12 @@ pub(super) struct Flags {
     pub meta_first: bool,
     /// tree's usage error for the line (printed, exit status 1).
     pub usage: Option<String>,
+    /// `--fromfile`: the operands are files listing paths (`.` standard input), each
+    /// drawn as a tree of its own (see `from_file`).
+    pub from_file: bool,
+    /// `--hintro`, `--houtro`: files printed in place of the page's head and foot.
+    pub intro: Option<String>,
+    pub outro: Option<String>,
 }
 
 impl Flags {
@@ -244,6 +250,9 @@ fn long_option<'a>(
         "filesfirst" => f.dirs_first = Some(false),
         "si" => (f.size, f.human) = (true, Some(true)),
         "nolinks" => f.no_links = true,
+        "fromfile" => f.from_file = true,
+        "hintro" => f.intro = Some(value()?.to_string()),
+        "houtro" => f.outro = Some(value()?.to_string()),
         "metafirst" => f.meta_first = true,
         // No links are followed, so none has information to process.
         "fflinks" => {}

@@ -36,6 +36,8 @@ pub(super) struct Writer<'a> {
     pub now_ms: f64,
     /// `-H`: the operand's length, which tree takes off the parent's path in a link.
     pub cut: usize,
+    /// `--fromfile`: directories `-F` does not mark.
+    pub unmarked: Option<&'a std::collections::BTreeSet<String>>,
 }
 
 impl Writer<'_> {
@@ -178,7 +180,7 @@ impl Writer<'_> {
             (true, true) => format!("\x1b[01;34m{}\x1b[0m", self.quoted(e.name)),
             (true, false) => format!("\x1b[00m{}\x1b[0m", self.quoted(e.name)),
         };
-        if e.dir && f.slash {
+        if e.dir && f.slash && !self.unmarked.is_some_and(|u| u.contains(e.full)) {
             s.push('/');
         }
         s

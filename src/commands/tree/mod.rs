@@ -18,16 +18,19 @@
 mod args;
 mod charset;
 mod fields;
+mod from_file;
 mod html;
 mod json;
 mod lines;
 mod xml;
 
+use super::inputs::{Inputs, Named};
 use super::meta::Meta;
 use super::{Place, Printed};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
+use crate::fs::named::Unreadable;
 use crate::tree::listing::{byte_ordered, Node};
 use args::{flags, Flags, Sort};
 use lines::{Entry, Writer};
@@ -49,9 +52,13 @@ enum Below {
 }
 
 /// `tree` over the listing; `Unsupported` when its output is not modelled here.
-pub(crate) fn tree(args: &[String], place: Place, now_ms: f64) -> Result<Printed, Unsupported> {
+pub(crate) fn tree(args: &[String], place: Place, now_ms: f64, read: &Inputs) -> Result<Printed, Unsupported> {
     let (f, mut dirs) = flags(args)?;
-    let mut out = listing(&f, &mut dirs, place, now_ms)?;
+    let mut out = match listing(&f, &mut dirs, place, now_ms, read) {
+        // just-bash has no --fromfile: say so rather than hand it over.
+        Err(why) if f.from_file => return Ok(refused(&why)),
+        answered => answered?,
+    };
     if f.discard {
         out.stdout.clear();
     }
@@ -61,7 +68,23 @@ pub(crate) fn tree(args: &[String], place: Place, now_ms: f64) -> Result<Printed
     }
 }
 
-fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result<Printed, Unsupported> {
+/// The files `tree` with `args` reads first: `--fromfile`'s lists, `-H`'s intro and outro.
+pub(crate) fn reads(args: &[String]) -> Vec<Named> {
+    let Ok((f, mut dirs)) = flags(args) else { return Vec::new() };
+    let mut files = Vec::new();
+    if f.from_file && !(f.json || f.xml) {
+        if dirs.is_empty() {
+            dirs.push(".");
+        }
+        files.extend(dirs.iter().map(|d| Named { typed: d.to_string(), stdin: *d == "." }));
+    }
+    if f.html.is_some() {
+        files.extend(f.intro.iter().chain(&f.outro).map(|p| Named { typed: p.clone(), stdin: false }));
+    }
+    files
+}
+
+fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64, read: &Inputs) -> Result<Printed, Unsupported> {
     if let Some(usage) = &f.usage {
         return Ok(Printed { stdout: String::new(), stderr: usage.clone(), exit_code: 1, ..Default::default() });
     }
@@ -82,8 +105,13 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result
         return Err(Unsupported::new("this tree option combination is left to just-bash"));
     }
     for &d in dirs.iter() {
-        unread_files_above(&path::resolve(place.cwd, d), f, place)?;
+        if !f.from_file {
+            unread_files_above(&path::resolve(place.cwd, d), f, place)?;
+        }
         drawable(d, f)?;
+    }
+    if f.from_file && (f.json || f.xml) {
+        return Err(Unsupported::new("tree --fromfile with -J or -X is left to just-bash"));
     }
     if f.json {
         return json::tree(dirs, f, place);
@@ -94,7 +122,23 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result
     let mut out = Printed::default();
     let mut n = Counts::default();
     for &d in dirs.iter() {
-        operand(d, f, place, now_ms, &mut out, &mut n)?;
+        if !f.from_file {
+            let root = Root { typed: d, full: path::resolve(place.cwd, d), place, counted: false, unmarked: None };
+            operand(&root, f, now_ms, &mut out, &mut n)?;
+            continue;
+        }
+        let (list, unmarked) = match read.text(d, d == ".")? {
+            Ok(text) => from_file::listing_of(text)?,
+            Err(Unreadable::Directory) => from_file::listing_of("")?,
+            Err(Unreadable::Missing) => {
+                missing(d, f, &mut out);
+                continue;
+            }
+            Err(Unreadable::Failed) => return Ok(failed(d)),
+        };
+        let place = Place { listing: &list, scratch: None, cwd: "/" };
+        let root = Root { typed: d, full: "/".into(), place, counted: true, unmarked: Some(&unmarked) };
+        operand(&root, f, now_ms, &mut out, &mut n)?;
     }
     if let Some(stopped) = lines::cut_at_stop(&out.stdout) {
         let intro = f.html.as_ref().map(|h| html::intro(h, charset(f), f.draw.copy)).unwrap_or_default();
@@ -114,10 +158,64 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64) -> Result
         None => format!("{}\n{report}", out.stdout),
         Some(h) => {
             let report = if f.no_report { String::new() } else { html::report(&report) };
-            format!("{}{}{report}{}", html::intro(h, charset(f), f.draw.copy), out.stdout, html::outro(f.draw.copy))
+            let intro = match &f.intro {
+                Some(file) => page_part(read, file)?,
+                None => html::intro(h, charset(f), f.draw.copy),
+            };
+            let outro = match &f.outro {
+                Some(file) => page_part(read, file)?,
+                None => html::outro(f.draw.copy),
+            };
+            format!("{intro}{}{report}{outro}", out.stdout)
         }
     };
     Ok(out)
+}
+
+/// `--hintro`'s or `--houtro`'s file, printed as it is (nothing when tree cannot open it).
+fn page_part(read: &Inputs, file: &str) -> Result<String, Unsupported> {
+    match read.text(file, false)? {
+        Ok(text) => Ok(text.to_string()),
+        Err(Unreadable::Failed) => Err(Unsupported::new("the page's intro or outro could not be read")),
+        Err(_) => Ok(String::new()),
+    }
+}
+
+/// A `--fromfile` line whose answer is not modelled here, refused in words.
+fn refused(why: &Unsupported) -> Printed {
+    let stderr = format!("tree: --fromfile with these options is not answered by chromafs ({why})\n");
+    Printed { stderr, exit_code: 2, ..Default::default() }
+}
+
+/// What tree says of a list it cannot read for a failure of the database or network.
+fn failed(d: &str) -> Printed {
+    Printed { stderr: format!("tree: {d}: Input/output error\n"), exit_code: 2, ..Default::default() }
+}
+
+/// The line of an operand that does not exist.
+fn missing(d: &str, f: &Flags, out: &mut Printed) {
+    let shown = if f.full_path { d.trim_end_matches('/') } else { d };
+    let name = match &f.html {
+        Some(h) => {
+            html::anchor(h, &html::Anchor { parent: None, cut: 0, name: d, dir: false, class: None, stat: false })
+        }
+        None if f.quote => format!("\"{shown}\""),
+        None => shown.to_string(),
+    };
+    let end = if f.html.is_some() { "<br>" } else { "" };
+    out.stdout.push_str(&format!("{name}  [error opening dir]{end}\n"));
+    out.exit_code = 2;
+}
+
+/// An operand: as typed, where it is in `place`, and whether it counts as a directory
+/// whatever it holds (`--fromfile`'s lists).
+struct Root<'a> {
+    typed: &'a str,
+    full: String,
+    place: Place<'a>,
+    counted: bool,
+    /// `--fromfile`: directories `-F` does not mark (see `from_file`).
+    unmarked: Option<&'a std::collections::BTreeSet<String>>,
 }
 
 /// The character set the page's head names: `--charset`'s, else the locale's.
@@ -125,17 +223,10 @@ fn charset(f: &Flags) -> &str {
     f.charset.as_deref().unwrap_or("UTF-8")
 }
 
-/// The lines of one operand `d`.
-fn operand(
-    d: &str,
-    f: &Flags,
-    place: Place,
-    now_ms: f64,
-    out: &mut Printed,
-    n: &mut Counts,
-) -> Result<(), Unsupported> {
-    let full = path::resolve(place.cwd, d);
-    place.check(&full)?;
+/// The lines of one operand.
+fn operand(root: &Root, f: &Flags, now_ms: f64, out: &mut Printed, n: &mut Counts) -> Result<(), Unsupported> {
+    let (d, full, place) = (root.typed, root.full.as_str(), root.place);
+    place.check(full)?;
     // With -f, tree names the operand without its trailing slashes.
     let trimmed = match d.trim_end_matches('/') {
         "" if d.is_empty() => "",
@@ -143,47 +234,35 @@ fn operand(
         t => t,
     };
     let shown = if f.full_path { trimmed } else { d };
-    let w = Writer { f, place, now_ms, cut: shown.len() };
-    let root =
-        |name, dir, held, suffix| Entry { full: &full, name, dir, held, suffix, branch: w.root_branch(), parent: None };
+    let w = Writer { f, place, now_ms, cut: shown.len(), unmarked: root.unmarked };
+    let line = |name, dir, held, suffix| Entry { full, name, dir, held, suffix, branch: w.root_branch(), parent: None };
     let node =
-        place.listing.get(&full).filter(|n| !(f.html.is_some() && d.ends_with('/') && matches!(n, Node::File(_))));
+        place.listing.get(full).filter(|n| !(f.html.is_some() && d.ends_with('/') && matches!(n, Node::File(_))));
     match node {
-        None => {
-            let name = match &f.html {
-                Some(h) => html::anchor(
-                    h,
-                    &html::Anchor { parent: None, cut: 0, name: d, dir: false, class: None, stat: false },
-                ),
-                None => w.quoted(shown),
-            };
-            let end = if f.html.is_some() { "<br>" } else { "" };
-            out.stdout.push_str(&format!("{name}  [error opening dir]{end}\n"));
-            out.exit_code = 2;
-        }
+        None => missing(d, f, out),
         // A file named with a trailing slash is no file at all.
         Some(Node::File(_)) if d.ends_with('/') => {
             out.stdout.push_str(&format!("{}  [error opening dir]\n", w.quoted(d)));
         }
         Some(Node::File(_)) => {
-            let (line, size) = w.line(&root(d, false, 0, "  [error opening dir]"))?;
-            out.stdout.push_str(&line);
+            let (text, size) = w.line(&line(d, false, 0, "  [error opening dir]"))?;
+            out.stdout.push_str(&text);
             n.files += 1;
             n.bytes += size;
         }
         Some(Node::Dir(_)) => {
             let mut below = String::new();
-            match w.entries(&full, shown, "", "", 0, &mut below, n)? {
+            match w.entries(full, shown, "", "", 0, &mut below, n)? {
                 Below::Exceeded(k) => {
-                    out.stdout.push_str(&w.line(&root(shown, true, 0, &exceeded(k)))?.0);
+                    out.stdout.push_str(&w.line(&line(shown, true, 0, &exceeded(k)))?.0);
                     n.dirs += 1;
                 }
                 Below::Listed(held) => {
-                    let (line, size) = w.line(&root(shown, true, held, ""))?;
-                    out.stdout.push_str(&line);
+                    let (text, size) = w.line(&line(shown, true, held, ""))?;
+                    out.stdout.push_str(&text);
                     // tree 2.x counts a directory it was named only when it lists something
                     // in it; one that lists nothing counts in --du's sum as a file would.
-                    match below.is_empty() {
+                    match below.is_empty() && !root.counted {
                         true => n.bytes += size,
                         false => n.dirs += 1,
                     }
@@ -244,7 +323,7 @@ fn listed(full: &str, rel: &str, depth: usize, f: &Flags, place: Place) -> Resul
     let all_files = f.match_dirs && !rel.is_empty() && path_matches(f, rel)?;
     let mut list = Vec::new();
     for (name, dir) in byte_ordered(&d.children).iter().cloned() {
-        let hidden = !f.all && name.starts_with('.');
+        let hidden = !(f.all || f.from_file) && name.starts_with('.');
         drawable(&name, f)?;
         if hidden || (!dir && f.dirs_only) || any(&f.ignore, &name)? {
             continue;

@@ -9,15 +9,12 @@
 //! read when the command runs, through the session's filesystem, so a page named by `-f`
 //! is read from the cache the plan filled when it read the same file to narrow the search.
 
-use crate::base::error::Errno;
-use crate::base::path;
 use crate::commands::Printed;
-use crate::fs::{decode, DEV_NULL};
+use crate::fs::named::{exclude_lines, Unreadable};
 use crate::search::args::NameFilter;
 use crate::search::job::{Job, Parsed};
 use crate::search::pattern::engine::Tool;
 use crate::search::view::SessionView;
-use crate::tree::listing::Node;
 
 /// What reading the `-f` files gave.
 pub(crate) enum Read {
@@ -68,7 +65,7 @@ pub(crate) async fn read(view: SessionView<'_>, cwd: &str, files: &[String], std
             stdin_used = true;
             continue;
         }
-        match read_file(view, cwd, f).await {
+        match view.read_named(cwd, f).await {
             Ok(text) => patterns.extend(split(&text, tool)),
             Err(Unreadable::Directory) => return Some(Read::Error(cannot_read(tool, f, true))),
             Err(Unreadable::Missing) => return Some(Read::Error(cannot_read(tool, f, false))),
@@ -122,62 +119,18 @@ pub(crate) async fn read_first(view: SessionView<'_>, job: &mut Job, cwd: &str) 
                         names.push(NameFilter::ExcludeFrom(file));
                         continue;
                     }
-                    (false, _) => match read_file(view, cwd, &file).await {
+                    (false, _) => match view.read_named(cwd, &file).await {
                         Ok(text) => text,
                         Err(why) => return Err(failed(format!("{}grep: {file}: {}\n", g.warnings, why.words()))),
                     },
                 };
-                names.extend(exclude_globs(&text).map(NameFilter::Exclude));
+                names.extend(exclude_lines(&text).map(NameFilter::Exclude));
             }
             g.output.names = names;
         }
         Parsed::Rg(_) => {}
     }
     Ok(())
-}
-
-/// Why a file named on the command line cannot be read.
-enum Unreadable {
-    Directory,
-    Missing,
-    /// The database or the network failed.
-    Failed,
-}
-
-impl Unreadable {
-    /// The reason in the words of `strerror`.
-    fn words(&self) -> &'static str {
-        match self {
-            Unreadable::Directory => "Is a directory",
-            Unreadable::Missing => "No such file or directory",
-            Unreadable::Failed => "Input/output error",
-        }
-    }
-}
-
-/// The text of `file` (as typed, from `cwd`; `/dev/null` is empty), or why it cannot be read.
-async fn read_file(view: SessionView<'_>, cwd: &str, file: &str) -> Result<String, Unreadable> {
-    let full = path::resolve(cwd, file);
-    if full == DEV_NULL {
-        return Ok(String::new());
-    }
-    if matches!(view.place(cwd).listing.get(&full), Some(Node::Dir(_))) {
-        return Err(Unreadable::Directory);
-    }
-    match view.read(&full).await {
-        Ok(bytes) => Ok(decode(&bytes, None)),
-        Err(e) if matches!(e.errno, Errno::Enoent | Errno::Enotdir) => Err(Unreadable::Missing),
-        Err(_) => Err(Unreadable::Failed),
-    }
-}
-
-/// The globs of an `--exclude-from` file, as GNU grep reads them: one a line, with the
-/// white space at its end taken off, and lines left empty skipped.
-fn exclude_globs(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split('\n')
-        .map(|l| l.trim_end_matches([' ', '\t', '\r', '\x0b', '\x0c']))
-        .filter(|l| !l.is_empty())
-        .map(String::from)
 }
 
 /// What a command prints when it cannot start: `stderr`, status 2.
@@ -203,7 +156,7 @@ mod tests {
 
     #[test]
     fn an_exclude_file_is_one_glob_a_line_without_trailing_space() {
-        let globs: Vec<String> = exclude_globs("*.md  \n\n  \n a b\t\n*.txt").collect();
+        let globs: Vec<String> = exclude_lines("*.md  \n\n  \n a b\t\n*.txt").collect();
         assert_eq!(globs, ["*.md", " a b", "*.txt"]);
     }
 }
