@@ -32,15 +32,6 @@ impl Inputs {
     }
 }
 
-/// The files the listing command `name` reads before it runs.
-pub(crate) fn named(name: &str, args: &[String]) -> Vec<Named> {
-    match name {
-        "tree" => super::tree::reads(args),
-        "du" => super::du::reads(args),
-        _ => Vec::new(),
-    }
-}
-
 /// Reads `files` from `cwd`; `stdin` is standard input's text when the host passed it.
 pub(crate) async fn read(
     fs: &Filesystem,

@@ -160,7 +160,11 @@ pub(crate) async fn answer_reading(
     own_fs: bool,
     stdin: Option<&str>,
 ) -> Option<Printed> {
-    let files = inputs::named(name, args);
+    let files = match name {
+        "tree" => tree::reads(args),
+        "du" => du::reads(args),
+        _ => Vec::new(),
+    };
     if files.is_empty() || !own_fs || !fs.native_commands() {
         return answer(fs, name, args, cwd, own_fs);
     }
