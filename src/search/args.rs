@@ -5,6 +5,7 @@
 //! GNU grep reads it ([`grep`]); rg's as ripgrep reads it, and what the native side does
 //! not model is recorded so the plan can fall back.
 
+use crate::search::pattern::multiline::may_match_newline;
 use crate::search::pattern::rewrite::Dialect;
 
 mod grep;
@@ -232,9 +233,6 @@ const RG_BOOL: &[&str] = &[
 const RG_UNSAFE: &[&str] = &[
     "v",
     "--invert-match",
-    "U",
-    "--multiline",
-    "--multiline-dotall",
     "--files-without-match",
     "--stats",
     "--json",
@@ -270,6 +268,9 @@ pub(crate) struct RgArgs {
     pub files_only: bool,
     /// The first option that needs every file in scope, or changes which files are in it.
     pub unsafe_flag: Option<String>,
+    /// `-U`, and `--multiline-dotall` (`.` then matches a line break too).
+    pub multiline: bool,
+    pub dotall: bool,
     pub invalid: bool,
     /// How the output looks and which files are walked, for the native printer.
     pub output: RgOutput,
@@ -419,6 +420,8 @@ impl RgOutput {
             // with ignore files is left to just-bash.
             "--no-ignore-dot" | "--no-ignore-vcs" | "L" | "--follow" | "i" | "--ignore-case" | "s"
             | "--case-sensitive" | "S" | "--smart-case" | "F" | "--fixed-strings" | "x" | "--line-regexp" => {}
+            // A pattern that can match a line break is not answered natively (see `RgArgs::spans_lines`).
+            "U" | "--multiline" | "--multiline-dotall" => {}
             other => o.unmodelled(&if other.starts_with("--") { other.to_string() } else { format!("-{other}") }),
         }
     }
@@ -528,6 +531,8 @@ pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
                 "S" | "--smart-case" => (r.ignore_case, r.case_sensitive, r.smart_case) = (false, false, true),
                 "F" | "--fixed-strings" => r.fixed = true,
                 "x" | "--line-regexp" => r.line_regexp = true,
+                "U" | "--multiline" => r.multiline = true,
+                "--multiline-dotall" => r.dotall = true,
                 f if RG_UNSAFE.contains(&f) => {
                     r.flag_unsafe(if f.starts_with("--") { f.to_string() } else { format!("-{f}") })
                 }
@@ -571,6 +576,12 @@ impl RgArgs {
     pub(crate) fn filter_ignores_case(&self) -> bool {
         self.ignore_case()
             || (!self.case_sensitive && !self.patterns.iter().any(|p| p.bytes().any(|b| b.is_ascii_uppercase())))
+    }
+
+    /// Whether `-U` lets a match run over several lines: only for a pattern that can match
+    /// a line break (see [`may_match_newline`]); for any other, `-U` changes nothing.
+    pub(crate) fn spans_lines(&self, patterns: &[String]) -> bool {
+        self.multiline && patterns.iter().any(|p| may_match_newline(p, self.fixed, self.dotall))
     }
 
     /// Whether the search ignores case: `-i`, or smart case with a lower-case pattern.

@@ -183,6 +183,9 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
     if let Some(flag) = &r.unsafe_flag {
         return prefetch(format!("rg {flag} is not narrowed"));
     }
+    if r.spans_lines(&job.patterns) {
+        return prefetch("rg -U with a pattern that can match a line break".into());
+    }
     if cx.listing.any_path(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore")) {
         return prefetch("ignore files change rg's walk".into());
     }

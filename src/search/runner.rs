@@ -81,6 +81,22 @@ pub(crate) struct Invocation {
     pub(crate) stdin: Option<String>,
 }
 
+/// The arguments of an rg handed to just-bash, told what ripgrep does unasked with its
+/// output not a terminal: `-s` first (just-bash's rg ignores case for a lower-case
+/// pattern), and `-N` first unless line numbers are asked for (just-bash's rg numbers
+/// lines); a later `-i`, `-S` or `-n` still wins, in both.
+fn as_ripgrep(name: &str, mut args: Vec<String>) -> Vec<String> {
+    if name != "rg" {
+        return args;
+    }
+    let o = crate::search::args::parse_rg(&args).output;
+    if !(o.explicit_line_numbers || o.column || o.vimgrep) {
+        args.insert(0, "-N".into());
+    }
+    args.insert(0, "-s".into());
+    args
+}
+
 /// Plans and prepares one search command, and answers it here when its output is
 /// modelled exactly.
 pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cwd: &str, how: Invocation) -> Searched {
@@ -92,7 +108,8 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         // Its paths are the host's: this listing cannot say what they hold.
         cs.delegated = Some("the command reads another filesystem".into());
         let refused = refusal(&args);
-        return Searched { outcome: refused.map_or(Outcome::Run(args), Outcome::Refused), stats: cs, failure: None };
+        let outcome = refused.map_or_else(|| Outcome::Run(as_ripgrep(name, args)), Outcome::Refused);
+        return Searched { outcome, stats: cs, failure: None };
     }
     let mut job = Job::parse(name, args);
     job.stdin = stdin;
@@ -126,6 +143,10 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         },
         Err(Stop::Refused(why)) => (Outcome::Refused(why), None),
         Err(Stop::Failed(f)) => (Outcome::Failed, Some((f.path, f.error))),
+    };
+    let outcome = match outcome {
+        Outcome::Run(args) => Outcome::Run(as_ripgrep(name, args)),
+        other => other,
     };
     Searched { outcome, stats: cs, failure }
 }

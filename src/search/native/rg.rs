@@ -225,6 +225,9 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
     if let Some(flag) = &r.output.unmodelled {
         return Err(Unsupported::new(format!("rg {flag} is left to just-bash")));
     }
+    if r.spans_lines(&job.patterns) {
+        return Err(Unsupported::new("rg -U with a pattern that can match a line break"));
+    }
     if r.paths.is_empty() && !stdin_empty && !o.files {
         return Err(Unsupported::new("stdin is read by just-bash"));
     }

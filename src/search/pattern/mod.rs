@@ -7,7 +7,8 @@
 //! regex-lite, the one engine every check uses. [`filter`] builds the coarse filter Chroma
 //! applies and [`matcher`] the fine check of loaded pages, neither ever a false negative;
 //! [`engine`] matches lines exactly as GNU grep and ripgrep do, for the commands answered
-//! in Rust ([`unicode`] for lines beyond ASCII, [`longest`] for GNU grep's `-o`).
+//! in Rust ([`unicode`] for lines beyond ASCII, [`longest`] for GNU grep's `-o`);
+//! [`multiline`] says whether an rg `-U` pattern can span lines at all.
 
 pub(crate) mod engine;
 pub(crate) mod filter;
@@ -16,6 +17,7 @@ pub(crate) mod lite;
 pub(crate) mod literals;
 mod longest;
 pub(crate) mod matcher;
+pub(crate) mod multiline;
 pub(crate) mod rewrite;
 pub(crate) mod syntax;
 mod unicode;

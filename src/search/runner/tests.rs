@@ -153,7 +153,13 @@ fn rg_keeps_many_files_many() {
     let chroma = corpus(true);
     let fs = connect(&chroma);
     let (args, _) = search(&fs, &["rg", "-n", "intro", "/"]);
-    assert_eq!(args, ["-n", "intro", "/a.md", "/dev/null"], "one file left must still print its name");
+    assert_eq!(
+        args,
+        ["-s", "-n", "intro", "/a.md", "/dev/null"],
+        "one file left must still print its name; case-sensitive as ripgrep"
+    );
+    let (args, _) = search(&fs, &["rg", "intro", "/"]);
+    assert_eq!(args[..3], ["-s", "-N", "intro"], "no line numbers unless asked for, as ripgrep without a terminal");
 }
 
 /// `n` one-chunk pages of 16 bytes, every fifth holding "zzz".
