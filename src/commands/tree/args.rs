@@ -100,6 +100,16 @@ pub(super) struct Flags {
     /// `--hintro`, `--houtro`: files printed in place of the page's head and foot.
     pub intro: Option<String>,
     pub outro: Option<String>,
+    /// `--gitfile`, `--infofile`: files of ignore rules and comments, read first.
+    pub git_files: Vec<String>,
+    pub info_files: Vec<String>,
+    /// `-o FILE`: output to a file, which a read-only tree cannot create.
+    pub output: Option<String>,
+    /// `--version`.
+    pub version: bool,
+    /// An option just-bash's tree does not know: a line this module cannot answer is
+    /// refused in words rather than handed to it.
+    pub foreign: bool,
 }
 
 impl Flags {
@@ -214,8 +224,8 @@ fn short(f: &mut Flags, c: char) -> Result<(), Unsupported> {
         'C' => f.color = true,
         'A' => f.vt100 = true,
         'X' => (f.xml, f.json, f.html) = (true, false, None),
-        'R' => f.rerun = true,
-        'S' => f.charset = Some("IBM437".into()),
+        'R' => (f.rerun, f.foreign) = (true, true),
+        'S' => (f.charset, f.foreign) = (Some("IBM437".into()), true),
         // Literal names, no colours, no links to follow, one filesystem: nothing changes.
         'N' | 'q' | 'n' | 'l' | 'x' => {}
         _ => return Err(no()),
@@ -232,8 +242,9 @@ fn valued(f: &mut Flags, c: char, v: &str) -> Result<(), Unsupported> {
         'P' => f.only_text.push(v.to_string()),
         'I' => f.ignore_text.push(v.to_string()),
         'o' if v == crate::fs::DEV_NULL => f.discard = true,
-        'H' => (f.html, f.json, f.xml) = (Some(Html::new(v)), false, false),
-        'T' => f.title = Some(v.to_string()),
+        'o' => (f.output, f.foreign) = (Some(v.to_string()), true),
+        'H' => (f.html, f.json, f.xml, f.foreign) = (Some(Html::new(v)), false, false, true),
+        'T' => (f.title, f.foreign) = (Some(v.to_string()), true),
         _ => return Err(no()),
     }
     Ok(())
@@ -250,10 +261,19 @@ fn long_option<'a>(
         "filesfirst" => f.dirs_first = Some(false),
         "si" => (f.size, f.human) = (true, Some(true)),
         "nolinks" => f.no_links = true,
-        "fromfile" => f.from_file = true,
-        "hintro" => f.intro = Some(value()?.to_string()),
-        "houtro" => f.outro = Some(value()?.to_string()),
-        "metafirst" => f.meta_first = true,
+        "fromfile" => (f.from_file, f.foreign) = (true, true),
+        "hintro" => (f.intro, f.foreign) = (Some(value()?.to_string()), true),
+        "houtro" => (f.outro, f.foreign) = (Some(value()?.to_string()), true),
+        "gitfile" => {
+            f.git_files.push(value()?.to_string());
+            f.foreign = true;
+        }
+        "infofile" => {
+            f.info_files.push(value()?.to_string());
+            f.foreign = true;
+        }
+        "version" => f.version = true,
+        "metafirst" => (f.meta_first, f.foreign) = (true, true),
         // No links are followed, so none has information to process.
         "fflinks" => {}
         "inodes" => f.inodes = true,
@@ -266,7 +286,7 @@ fn long_option<'a>(
         "gitignore" => f.gitignore = true,
         "timefmt" => f.time_format = Some(value()?.to_string()),
         "filelimit" => f.file_limit = level(value()?),
-        "charset" => f.charset = Some(value()?.to_string()),
+        "charset" => (f.charset, f.foreign) = (Some(value()?.to_string()), true),
         "sort" => {
             f.sort = match value()? {
                 "name" => Sort::Name,

@@ -55,8 +55,8 @@ enum Below {
 pub(crate) fn tree(args: &[String], place: Place, now_ms: f64, read: &Inputs) -> Result<Printed, Unsupported> {
     let (f, mut dirs) = flags(args)?;
     let mut out = match listing(&f, &mut dirs, place, now_ms, read) {
-        // just-bash has no --fromfile: say so rather than hand it over.
-        Err(why) if f.from_file => return Ok(refused(&why)),
+        // just-bash's tree would not know the option: say so rather than hand it over.
+        Err(why) if f.foreign => return Ok(refused(&why)),
         answered => answered?,
     };
     if f.discard {
@@ -81,12 +81,49 @@ pub(crate) fn reads(args: &[String]) -> Vec<Named> {
     if f.html.is_some() {
         files.extend(f.intro.iter().chain(&f.outro).map(|p| Named { typed: p.clone(), stdin: false }));
     }
+    files.extend(f.git_files.iter().chain(&f.info_files).map(|p| Named { typed: p.clone(), stdin: false }));
     files
 }
 
-fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64, read: &Inputs) -> Result<Printed, Unsupported> {
+/// What tree prints before it walks anything: its version, its usage error, the error of
+/// an output file a read-only tree cannot create, or of a rules file it cannot load.
+fn before_walking(f: &Flags, place: Place, read: &Inputs) -> Result<Option<Printed>, Unsupported> {
+    let fail = |stderr: String| Ok(Some(Printed { stderr, exit_code: 1, ..Default::default() }));
     if let Some(usage) = &f.usage {
-        return Ok(Printed { stdout: String::new(), stderr: usage.clone(), exit_code: 1, ..Default::default() });
+        return fail(usage.clone());
+    }
+    if f.version {
+        let stdout = format!("tree v2.1.0 {} 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, Kyosuke Tokoro\n", f.draw.copy);
+        return Ok(Some(Printed { stdout, ..Default::default() }));
+    }
+    for (files, what) in [(&f.git_files, "gitignore file"), (&f.info_files, "infofile")] {
+        for file in files {
+            match read.text(file, false)? {
+                Ok(text)
+                    if text.lines().any(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                        && (what == "gitignore file" || f.info) =>
+                {
+                    return Err(Unsupported::new(format!("a {what} with rules")));
+                }
+                Ok(_) => {}
+                Err(Unreadable::Failed) => return fail(format!("tree: {file}: Input/output error\n")),
+                Err(_) => return fail(format!("tree: Could not load {what}\n")),
+            }
+        }
+    }
+    if let Some(file) = &f.output {
+        let full = path::resolve(place.cwd, file);
+        if place.check(&full).is_err() {
+            return Err(Unsupported::new("tree -o into the scratch directory is just-bash's"));
+        }
+        return fail(format!("tree: invalid filename '{file}'\n"));
+    }
+    Ok(None)
+}
+
+fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64, read: &Inputs) -> Result<Printed, Unsupported> {
+    if let Some(printed) = before_walking(f, place, read)? {
+        return Ok(printed);
     }
     if f.invalid_level {
         return Ok(Printed {
@@ -181,9 +218,10 @@ fn page_part(read: &Inputs, file: &str) -> Result<String, Unsupported> {
     }
 }
 
-/// A `--fromfile` line whose answer is not modelled here, refused in words.
+/// A line with an option just-bash's tree does not know, whose answer is not modelled
+/// here, refused in words.
 fn refused(why: &Unsupported) -> Printed {
-    let stderr = format!("tree: --fromfile with these options is not answered by chromafs ({why})\n");
+    let stderr = format!("tree: these options together are not answered by chromafs ({why})\n");
     Printed { stderr, exit_code: 2, ..Default::default() }
 }
 

@@ -264,7 +264,8 @@ function listingBattery({ dir, file }) {
     "-J -H .", "-X -H .", "-H . -X", "-H . --filelimit 3", "-H . --prune -P '*.json'", "-T", "--metafirst -p", "--metafirst -sD -L 2",
     "--metafirst -i -s", "--fflinks", "-R -d", "-S -H .", "-S -p", "--charset=latin1", "--charset IBM850 -H .", "--charset=koi8-r -d",
     "--charset=big5 -L 2", "--charset=x -H .", "-S -J", "-S -X", "--charset=ascii -X", "-S -i", "-S -A", "-A -S",
-    "--hintro /dev/null -H .", "--hintro=R/FILE --houtro R/nope.md -H ."]) {
+    "--hintro /dev/null -H .", "--hintro=R/FILE --houtro R/nope.md -H .", "--version", "--gitfile R/nope.md", "--infofile=R/nope.md",
+    "--gitfile /dev/null", "--infofile /dev/null -a"]) {
     each((op, R) => `tree ${o.replaceAll("R/FILE", `${R}/${file}`).replaceAll("R/nope", `${R}/nope`)} ${op}`);
   }
   // tree --fromfile: lists of paths, from files and from standard input
