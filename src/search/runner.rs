@@ -81,16 +81,22 @@ pub(crate) struct Invocation {
     pub(crate) stdin: Option<String>,
 }
 
-/// The arguments of an rg handed to just-bash, told what ripgrep does unasked with its
-/// output not a terminal: `-s` first (just-bash's rg ignores case for a lower-case
-/// pattern), and `-N` first unless line numbers are asked for (just-bash's rg numbers
-/// lines); a later `-i`, `-S` or `-n` still wins, in both.
+/// The arguments of an rg handed to just-bash because of an option it is always handed
+/// over for (`-U` with a pattern that can match a line break, `--pre`), told what ripgrep
+/// does unasked with its output not a terminal: `-s` first (just-bash's rg ignores case
+/// for a lower-case pattern), and `-N` first unless line numbers are asked for (just-bash's
+/// rg numbers lines); a later `-i`, `-S` or `-n` still wins, in both. Any other rg goes to
+/// just-bash as typed, and prints just-bash's answer.
 fn as_ripgrep(name: &str, mut args: Vec<String>) -> Vec<String> {
     if name != "rg" {
         return args;
     }
-    let o = crate::search::args::parse_rg(&args).output;
-    if !(o.explicit_line_numbers || o.column || o.vimgrep) {
+    let r = crate::search::args::parse_rg(&args);
+    let pre = args.iter().any(|a| a == "--pre" || a.starts_with("--pre="));
+    if !(r.spans_lines(&r.patterns) || pre) {
+        return args;
+    }
+    if !(r.output.explicit_line_numbers || r.output.column || r.output.vimgrep) {
         args.insert(0, "-N".into());
     }
     args.insert(0, "-s".into());
@@ -108,7 +114,7 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         // Its paths are the host's: this listing cannot say what they hold.
         cs.delegated = Some("the command reads another filesystem".into());
         let refused = refusal(&args);
-        let outcome = refused.map_or_else(|| Outcome::Run(as_ripgrep(name, args)), Outcome::Refused);
+        let outcome = refused.map_or(Outcome::Run(args), Outcome::Refused);
         return Searched { outcome, stats: cs, failure: None };
     }
     let mut job = Job::parse(name, args);
@@ -145,7 +151,7 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         Err(Stop::Failed(f)) => (Outcome::Failed, Some((f.path, f.error))),
     };
     let outcome = match outcome {
-        Outcome::Run(args) => Outcome::Run(as_ripgrep(name, args)),
+        Outcome::Run(args) if view.native_commands() => Outcome::Run(as_ripgrep(name, args)),
         other => other,
     };
     Searched { outcome, stats: cs, failure }

@@ -117,14 +117,21 @@ fn rerun_below_the_level_cannot_write_its_page() {
 
 #[test]
 fn what_tree_says_before_it_walks() {
-    let l = Listing::new(&PathTree::from_json(r#"{"docs/b.md":{"isPublic":true}}"#, None).unwrap(), &Groups::default(), &[])
-        .unwrap();
+    let l = Listing::new(
+        &PathTree::from_json(r#"{"docs/b.md":{"isPublic":true}}"#, None).unwrap(),
+        &Groups::default(),
+        &[],
+    )
+    .unwrap();
     let run_line = |line: &str| {
         let args: Vec<String> = line.split(' ').map(str::to_string).collect();
         run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, 0.0).unwrap()
     };
     let out = run_line("-o /docs/out.html /docs");
-    assert_eq!((out.stdout.as_str(), out.stderr.as_str(), out.exit_code), ("", "tree: invalid filename '/docs/out.html'\n", 1));
+    assert_eq!(
+        (out.stdout.as_str(), out.stderr.as_str(), out.exit_code),
+        ("", "tree: invalid filename '/docs/out.html'\n", 1)
+    );
     assert!(run_line("--version").stdout.starts_with("tree v2.1.0 © 1996 - 2022"));
     let out = run_line("-H");
     assert_eq!((out.stderr.as_str(), out.exit_code), ("tree: Missing argument to -H option.\n", 1));

@@ -153,13 +153,16 @@ fn rg_keeps_many_files_many() {
     let chroma = corpus(true);
     let fs = connect(&chroma);
     let (args, _) = search(&fs, &["rg", "-n", "intro", "/"]);
+    assert_eq!(args, ["-n", "intro", "/a.md", "/dev/null"], "one file left must still print its name");
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let handed = |w: &[&str]| super::as_ripgrep("rg", words(w));
     assert_eq!(
-        args,
-        ["-s", "-n", "intro", "/a.md", "/dev/null"],
-        "one file left must still print its name; case-sensitive as ripgrep"
+        handed(&["--pre", "cat", "x"]),
+        ["-s", "-N", "--pre", "cat", "x"],
+        "case-sensitive, unnumbered, as ripgrep"
     );
-    let (args, _) = search(&fs, &["rg", "intro", "/"]);
-    assert_eq!(args[..3], ["-s", "-N", "intro"], "no line numbers unless asked for, as ripgrep without a terminal");
+    assert_eq!(handed(&["-U", "-n", "a\\nb"]), ["-s", "-U", "-n", "a\\nb"]);
+    assert_eq!(handed(&["-U", "ab"]), ["-U", "ab"], "-U that cannot span lines is answered in Rust, else as typed");
 }
 
 /// `n` one-chunk pages of 16 bytes, every fifth holding "zzz".
