@@ -98,6 +98,10 @@ fn before_walking(f: &Flags, place: Place, read: &Inputs) -> Result<Option<Print
     }
     for (files, what) in [(&f.git_files, "gitignore file"), (&f.info_files, "infofile")] {
         for file in files {
+            // tree loads a regular file only: /dev/null is no rules file to it.
+            if path::resolve(place.cwd, file) == crate::fs::DEV_NULL {
+                return fail(format!("tree: Could not load {what}\n"));
+            }
             match read.text(file, false)? {
                 Ok(text)
                     if text.lines().any(|l| !l.trim().is_empty() && !l.starts_with('#'))
