@@ -5,7 +5,7 @@
 //!
 //! Most sets draw with bytes that are not UTF-8 (IBM437's `\xB3`, `\xC3\xC4\xC4`). While
 //! the walk is written as text, such a byte stands as the private-use character
-//! U+E000 + byte ([`byte`]); [`finish`] turns the output into bytes, one character per
+//! U+E000 + byte ([`is_byte`]); [`finish`] turns the output into bytes, one character per
 //! byte, which just-bash passes on as bytes (`stdoutKind: "bytes"`). A name holding such a
 //! character under such a set is left to just-bash (see [`LineDraw::bytes`]).
 
