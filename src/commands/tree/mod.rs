@@ -8,7 +8,7 @@
 //! (files and directories; `|` separates globs), `--ignore-case`, `--matchdirs`,
 //! `--prune`, `--filelimit N`, `--noreport`, `-J` (see [`json`]), `-X` (see [`xml`]),
 //! `-F`, `-Q`, `-C` (tree's colours with no `LS_COLORS`), `-A` (VT100 line graphics),
-//! `--charset` and `-S` (see [`charset`]), the orders (`-r`, `-t`, `-c`, `-v`, `-U`, `--sort`, `--dirsfirst`,
+//! `--charset` and `-S` (see [`mod@charset`]), the orders (`-r`, `-t`, `-c`, `-v`, `-U`, `--sort`, `--dirsfirst`,
 //! `--filesfirst`), `--info` and `--gitignore` while no such file is met, `-H` (see
 //! [`html`]), `--metafirst`, `-R` (see [`lines`]), and the
 //! bracketed fields (see [`fields`]) with `--du`'s sizes, with the metadata a tmpfs copy
