@@ -69,6 +69,7 @@ fn invalid(line: String) -> Stop {
 
 /// GNU du's long options (unambiguous prefixes accepted) with whether they take a value.
 const LONG: &[(&str, bool)] = &[
+    ("version", false),
     ("all", false),
     ("apparent-size", false),
     ("block-size", true),
@@ -232,9 +233,13 @@ fn block(f: &mut Flags, option: &str, v: &str) -> Result<(), Stop> {
     Ok(())
 }
 
+/// `du --version`: coreutils 9.1's, whose output this is.
+const VERSION: &str = include_str!("du-version.txt");
+
 fn long_option(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
     let v = value.unwrap_or_default();
     match name {
+        "version" => return Err(Stop::Usage(Printed { stdout: VERSION.into(), ..Default::default() })),
         "all" => short(f, 'a')?,
         "apparent-size" => f.apparent = true,
         "block-size" => block(f, "--block-size", v)?,

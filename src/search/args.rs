@@ -187,6 +187,8 @@ const RG_BOOL: &[&str] = &[
     "l",
     "--files",
     "--type-list",
+    "V",
+    "--version",
     "--files-with-matches",
     "--files-without-match",
     "--stats",
@@ -288,6 +290,9 @@ pub(crate) struct RgOutput {
     /// `--files` and `--type-list` (see [`Mode`]).
     pub files: bool,
     pub type_list: bool,
+    /// `-V` (`Some(false)`: the first line only), `--version` (`Some(true)`, with the
+    /// build's features), the last of them winning: ripgrep's version, nothing searched.
+    pub version: Option<bool>,
     pub only_matching: bool,
     pub quiet: bool,
     /// `-N` came after the last `-n`.
@@ -394,6 +399,8 @@ impl RgOutput {
             "--files-without-match" => o.mode(Mode::FilesWithoutMatch),
             "--files" => o.mode(Mode::Files),
             "--type-list" => o.mode(Mode::TypeList),
+            "V" => o.version = Some(false),
+            "--version" => o.version = Some(true),
             "o" | "--only-matching" => o.only_matching = true,
             "q" | "--quiet" => o.quiet = true,
             "n" | "--line-number" => (o.no_line_numbers, o.explicit_line_numbers) = (false, true),
@@ -543,7 +550,7 @@ pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
         i += 1;
     }
     // `--files` and `--type-list` search nothing; under `--files` the first word is a path.
-    r.files_only = r.output.files || r.output.type_list;
+    r.files_only = r.output.files || r.output.type_list || r.output.version.is_some();
     match positional {
         Some(at) if r.output.files => r.paths.insert(0, at),
         Some(at) => r.patterns.push(args[at].clone()),

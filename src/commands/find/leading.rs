@@ -17,6 +17,9 @@ pub(super) struct Leading {
 
 const FLAGS: [&str; 9] = ["exec", "opt", "rates", "search", "stat", "time", "tree", "all", "help"];
 
+/// `find --version`: findutils 4.9.0's, whose output this is.
+pub(super) const VERSION: &str = include_str!("../find-version.txt");
+
 pub(super) const HELP: &str = "Valid arguments for -D:
 exec       Show diagnostic information relating to -exec, -execdir, -ok and -okdir
 opt        Show diagnostic information relating to optimisation

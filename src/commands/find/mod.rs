@@ -435,6 +435,9 @@ pub(crate) fn find(args: &[String], place: Place, now_ms: f64) -> Result<Printed
     if lead.help {
         return Ok(Printed { stdout: leading::HELP.into(), stderr: lead.warnings, exit_code: 0, ..Default::default() });
     }
+    if args.iter().any(|a| a == "--version" || a == "-version") {
+        return Ok(Printed { stdout: leading::VERSION.into(), stderr: lead.warnings, ..Default::default() });
+    }
     let args = &args[lead.words..];
     let start = args
         .iter()

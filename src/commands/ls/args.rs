@@ -308,9 +308,13 @@ fn valued(f: &mut Flags, c: char, v: &str) -> Result<(), Stop> {
     Ok(())
 }
 
+/// `ls --version`: coreutils 9.1's, whose output this is.
+const VERSION: &str = include_str!("../ls-version.txt");
+
 fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
     let one = |c: char, f: &mut Flags| short(f, c);
     match (name, value) {
+        ("version", _) => return Err(Stop::Usage(Printed { stdout: VERSION.into(), ..Default::default() })),
         ("all", _) => one('a', f)?,
         ("almost-all", _) => one('A', f)?,
         ("directory", _) => one('d', f)?,

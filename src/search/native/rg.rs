@@ -38,6 +38,9 @@ const BINARY_SAMPLE: usize = 64 * 1024;
 /// ripgrep 15's file types (`rg --type-list`): a name, `: `, its globs joined by `, `.
 const TYPE_LIST: &str = include_str!("rg-types.txt");
 
+/// `rg --version`, as the ripgrep the reference runs prints it.
+const VERSION: &str = include_str!("rg-version.txt");
+
 /// The globs of a file type, or `None` when ripgrep does not know it.
 fn type_globs(name: &str) -> Option<Vec<Glob>> {
     let line = TYPE_LIST.lines().find(|l| l.split_once(": ").is_some_and(|(n, _)| n == name))?;
@@ -70,6 +73,8 @@ enum What {
     Files,
     /// `--type-list`: its file types.
     TypeList,
+    /// `--version` (`true`) or `-V`: ripgrep 15.2.0's version, whose output this is.
+    Version(bool),
 }
 
 /// An rg glob (`-g`, `--iglob`), read as ripgrep reads it: a line of a gitignore file
@@ -216,6 +221,9 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
         nothing_searched: false,
         json: false,
     };
+    if let Some(long) = o.version {
+        return Ok(listing(What::Version(long), o, Vec::new(), Vec::new()));
+    }
     if o.type_list {
         return Ok(listing(What::TypeList, o, Vec::new(), Vec::new()));
     }
@@ -334,6 +342,8 @@ impl NativeRg {
         let o = &self.o;
         let stdout: String = match self.what {
             What::TypeList => TYPE_LIST.to_string(),
+            What::Version(true) => VERSION.to_string(),
+            What::Version(false) => VERSION.lines().next().map(|l| format!("{l}\n")).unwrap_or_default(),
             _ => self.files.iter().flat_map(|f| [f.shown.as_str(), if o.null { "\0" } else { "\n" }]).collect(),
         };
         let stderr = self.missing_messages();

@@ -75,6 +75,10 @@ function battery({ dir, file }) {
     for (const op of [root, dot, d, f, gone, () => ""]) lines.push((R) => `rg ${o} ${op(R)}`.trimEnd());
   }
   lines.push(() => "rg --type-list");
+  lines.push(() => "rg --version");
+  lines.push((R) => `rg -V mint ${R}/`);
+  lines.push(() => "rg --version -V");
+  lines.push(() => "rg -V --version");
   // rg: the options agents type, each over a few operands
   const rg = (o, p, ...ops) => ops.forEach((op) => lines.push((R) => `rg ${o} ${p} ${op(R)}`.trimEnd()));
   for (const o of ["--files-with-matches", "--column", "--column -n", "--column -o", "--column -C1", "--vimgrep", "-T md", "--type-not json",
@@ -284,6 +288,7 @@ function listingBattery({ dir, file }) {
     lines.push((R) => `cd ${R}/ && printf ${list} | du --files0-from=- -a`);
     lines.push((R) => `cd ${R}/ && printf ${list} | du --files0-from - -s -c`);
   }
+  for (const v of ["ls --version", "du --version", "find --version", "tree --version", "ls -l --version", "find / -version"]) lines.push(() => v);
   lines.push((R) => `printf '*.json\\n' | du -a -X - ${R}/${dir}`);
   lines.push((R) => `du --files0-from=- ${R}/${dir} < /dev/null`);
   // Several operands: what an earlier one counted is not counted again (unless -l).
