@@ -162,6 +162,7 @@ const RG_VALUE_LONG: &[&str] = &[
     "pre-glob",
     "color",
     "colors",
+    "engine",
 ];
 const RG_BOOL: &[&str] = &[
     "i",
@@ -189,6 +190,9 @@ const RG_BOOL: &[&str] = &[
     "--type-list",
     "V",
     "--version",
+    "P",
+    "--pcre2",
+    "--no-pcre2",
     "--files-with-matches",
     "--files-without-match",
     "--stats",
@@ -290,6 +294,9 @@ pub(crate) struct RgOutput {
     /// `--files` and `--type-list` (see [`Mode`]).
     pub files: bool,
     pub type_list: bool,
+    /// `-P`, `--pcre2`, `--engine pcre2` (the last of them and `--no-pcre2`, `--engine
+    /// default|auto` winning): ripgrep built without PCRE2 refuses the search.
+    pub pcre2: bool,
     /// `-V` (`Some(false)`: the first line only), `--version` (`Some(true)`, with the
     /// build's features), the last of them winning: ripgrep's version, nothing searched.
     pub version: Option<bool>,
@@ -401,6 +408,8 @@ impl RgOutput {
             "--type-list" => o.mode(Mode::TypeList),
             "V" => o.version = Some(false),
             "--version" => o.version = Some(true),
+            "P" | "--pcre2" => o.pcre2 = true,
+            "--no-pcre2" => o.pcre2 = false,
             "o" | "--only-matching" => o.only_matching = true,
             "q" | "--quiet" => o.quiet = true,
             "n" | "--line-number" => (o.no_line_numbers, o.explicit_line_numbers) = (false, true),
@@ -441,6 +450,8 @@ impl RgOutput {
             "T" | "type-not" => self.types_not.push(v),
             "m" | "max-count" => self.max_count = Some(self.number("-m", &v)),
             "r" | "replace" => self.replace = Some(v),
+            "engine" if v == "pcre2" => self.pcre2 = true,
+            "engine" if matches!(v.as_str(), "default" | "auto") => self.pcre2 = false,
             "d" | "max-depth" => self.max_depth = Some(self.number("--max-depth", &v).min(usize::MAX as u64) as usize),
             "j" | "threads" | "e" | "regexp" | "f" | "file" | "colors" => {}
             // Without a terminal, only `always` and `ansi` colour the output.
@@ -550,7 +561,7 @@ pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
         i += 1;
     }
     // `--files` and `--type-list` search nothing; under `--files` the first word is a path.
-    r.files_only = r.output.files || r.output.type_list || r.output.version.is_some();
+    r.files_only = r.output.files || r.output.type_list || r.output.version.is_some() || r.output.pcre2;
     match positional {
         Some(at) if r.output.files => r.paths.insert(0, at),
         Some(at) => r.patterns.push(args[at].clone()),

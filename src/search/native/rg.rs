@@ -75,6 +75,8 @@ enum What {
     TypeList,
     /// `--version` (`true`) or `-V`: ripgrep 15.2.0's version, whose output this is.
     Version(bool),
+    /// A search ripgrep refuses before it starts, with its message (status 2).
+    Refused(String),
 }
 
 /// An rg glob (`-g`, `--iglob`), read as ripgrep reads it: a line of a gitignore file
@@ -221,6 +223,10 @@ pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Nati
         nothing_searched: false,
         json: false,
     };
+    if o.pcre2 && o.version.is_none() {
+        let stderr = "rg: PCRE2 is not available in this build of ripgrep\n".to_string();
+        return Ok(listing(What::Refused(stderr), o, Vec::new(), Vec::new()));
+    }
     if let Some(long) = o.version {
         return Ok(listing(What::Version(long), o, Vec::new(), Vec::new()));
     }
@@ -340,6 +346,9 @@ impl NativeRg {
     /// What `--files` and `--type-list` print: names (or types), each on its line.
     fn list(&self) -> Printed {
         let o = &self.o;
+        if let What::Refused(stderr) = &self.what {
+            return Printed { stderr: stderr.clone(), exit_code: 2, ..Default::default() };
+        }
         let stdout: String = match self.what {
             What::TypeList => TYPE_LIST.to_string(),
             What::Version(true) => VERSION.to_string(),

@@ -86,6 +86,8 @@ function battery({ dir, file }) {
     "-x", "-v -c", "-c", "-l", "-o", "-F", "-N", "-n", "-b", "-ob", "-e mint -e npm", "-i -c", "--no-filename", "-H", "--count-matches"]) {
     rg(o, "Mintlify", root, d, f, gone);
   }
+  // rg -P: this ripgrep, as the reference's, has no PCRE2
+  for (const o of ["-P", "--pcre2 -c", "--engine pcre2", "--engine=auto", "-P --no-pcre2", "-P --engine default"]) rg(o, "mint", root, f, gone);
   // rg -r: matches replaced, groups interpolated
   for (const o of ["-r X", "-r '$0!'", "-o -r '[$0]'", "-n -r ''", "-C1 -r X", "--column -r X", "--vimgrep -r X", "-c -r X", "-v -r X",
     "-i -r X", "-w -r X", "--replace=Y -o -b", "-l -r X", "-r X --json"]) {
