@@ -540,7 +540,7 @@ pub(crate) fn parse_rg(args: &[String]) -> RgArgs {
                 continue;
             }
             if !RG_BOOL.contains(&flag.as_str()) {
-                r.invalid = true; // unknown, or -P (rejected by just-bash)
+                r.invalid = true; // an option ripgrep does not know
                 return r;
             }
             match flag.as_str() {

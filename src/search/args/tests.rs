@@ -99,7 +99,9 @@ fn rg_operands_and_values() {
     assert_eq!(parse_rg(&s(&["-e", "a", "b", "c"])).paths, vec![2, 3], "after -e, every word is a path");
     assert_eq!(parse_rg(&s(&["-tmd", "x", "y"])).paths, vec![2]);
     assert_eq!(parse_rg(&s(&["-g", "*.md", "x", "--sort", "path", "y"])).paths, vec![5]);
-    assert!(parse_rg(&s(&["-P", "x"])).invalid);
+    assert!(parse_rg(&s(&["--nope", "x"])).invalid);
+    let p = parse_rg(&s(&["-P", "x"]));
+    assert!(!p.invalid && p.output.pcre2 && p.files_only, "-P is refused in ripgrep's words, nothing searched");
     assert!(parse_rg(&s(&["-e"])).invalid);
 }
 
