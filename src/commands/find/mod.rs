@@ -126,7 +126,7 @@ fn usage(why: String) -> Stop {
 }
 
 /// The rest of GNU find's predicates, left to just-bash (any other word is unknown to it).
-const GNU_PREDICATES: &[&str] = &["-exec", "-execdir", "-ok", "-okdir", "-perm", "-help", "-version"];
+const GNU_PREDICATES: &[&str] = &["-exec", "-execdir", "-ok", "-okdir", "-perm", "-help"];
 
 fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
     let mut w = Words::default();
@@ -199,6 +199,10 @@ fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
             "-user" | "-group" => stamps::owner(a, value()?)?,
             "-uid" | "-gid" => stamps::id(a, value()?)?,
             "-nouser" | "-nogroup" | "-writable" => Tok::Expr(Expr::Const(false)),
+            // GNU find prints its version where it reads the option, and stops.
+            "-version" | "--version" => {
+                return Err(Stop::Usage(Printed { stdout: leading::VERSION.into(), ..Default::default() }))
+            }
             // The docs have no security contexts, as a system without SELinux has none.
             "-context" => return Err(usage("invalid predicate -context: SELinux is not enabled.".into())),
             "-fstype" => Tok::Expr(Expr::Const(value()? == "chromafs")),
@@ -435,9 +439,6 @@ pub(crate) fn find(args: &[String], place: Place, now_ms: f64) -> Result<Printed
     if lead.help {
         return Ok(Printed { stdout: leading::HELP.into(), stderr: lead.warnings, exit_code: 0, ..Default::default() });
     }
-    if args.iter().any(|a| a == "--version" || a == "-version") {
-        return Ok(Printed { stdout: leading::VERSION.into(), stderr: lead.warnings, ..Default::default() });
-    }
     let args = &args[lead.words..];
     let start = args
         .iter()
@@ -449,6 +450,8 @@ pub(crate) fn find(args: &[String], place: Place, now_ms: f64) -> Result<Printed
     }
     let w = match tokenize(&args[start..], place, now_ms) {
         Ok(w) => w,
+        // The -D warnings come first, as GNU find prints them while it reads its options.
+        Err(Stop::Usage(p)) => return Ok(Printed { stderr: format!("{}{}", lead.warnings, p.stderr), ..p }),
         Err(stop) => return stop.answer(),
     };
     let mut parser = Parser { toks: w.toks.into_iter().peekable() };

@@ -45,6 +45,15 @@ fn security_contexts_are_refused_as_on_a_system_without_selinux() {
 }
 
 #[test]
+fn the_version_is_printed_where_find_reads_the_option() {
+    assert!(out("--version").starts_with("find (GNU findutils) 4.9.0\n"));
+    assert!(out("/d -type f -version").starts_with("find (GNU findutils) 4.9.0\n"));
+    assert_eq!(out("/d -name -version"), "", "a name to match, not the option");
+    let warned = find("-D bogus /d -bogus", NEW);
+    assert!(warned.stderr.starts_with("find: Ignoring unrecognised debug flag ‘bogus’\nfind: unknown predicate"));
+}
+
+#[test]
 fn daystart_measures_from_the_end_of_today_for_the_tests_after_it() {
     // At 23:00 the same day, a.md is 13 hours old: 0 days; from the end of the day, 0 too.
     let late = NEW + 13.0 * 3_600_000.0;
