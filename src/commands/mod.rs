@@ -134,25 +134,10 @@ impl Place<'_> {
 }
 
 /// Answers a listing command for a session when it can, and records which way it went.
-/// `own_fs`: the command reads this filesystem itself, not a host's around it.
-pub(crate) fn answer(fs: &Filesystem, name: &str, args: &[String], cwd: &str, own_fs: bool) -> Option<Printed> {
-    let cwd = crate::base::path::normalize(cwd);
-    let mut cs = CommandStats::new(name, args);
-    let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
-    let answered = match (own_fs, fs.native_commands()) {
-        (false, _) => Err(Unsupported::new("the command reads another filesystem")),
-        (_, false) => Err(Unsupported::new("native commands are off")),
-        _ => run(name, args, place, fs.now_ms()),
-    };
-    let printed = answered.map_err(|why| cs.delegated = Some(why.0)).ok();
-    cs.native = printed.is_some();
-    fs.record(cs);
-    printed
-}
-
-/// [`answer`], for a command that may first read files named on its command line (see
-/// [`inputs`]); `stdin` is standard input's text, when the host passes it.
-pub(crate) async fn answer_reading(
+/// `own_fs`: the command reads this filesystem itself, not a host's around it. The files
+/// its line names are read first (see [`inputs`]); `stdin` is standard input's text, when
+/// the host passes it.
+pub(crate) async fn answer(
     fs: &Filesystem,
     name: &str,
     args: &[String],
@@ -160,32 +145,37 @@ pub(crate) async fn answer_reading(
     own_fs: bool,
     stdin: Option<&str>,
 ) -> Option<Printed> {
-    let files = match name {
-        "tree" => tree::reads(args),
-        "du" => du::reads(args),
-        _ => Vec::new(),
-    };
-    if files.is_empty() || !own_fs || !fs.native_commands() {
-        return answer(fs, name, args, cwd, own_fs);
-    }
     let cwd = crate::base::path::normalize(cwd);
     let mut cs = CommandStats::new(name, args);
-    let read = inputs::read(fs, &cwd, files, stdin).await;
-    let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
-    let answered = read.and_then(|i| run_reading(name, args, place, fs.now_ms(), &i));
+    let answered = match (own_fs, fs.native_commands()) {
+        (false, _) => Err(Unsupported::new("the command reads another filesystem")),
+        (_, false) => Err(Unsupported::new("native commands are off")),
+        _ => {
+            let files = match name {
+                "tree" => tree::reads(args),
+                "du" => du::reads(args),
+                _ => Vec::new(),
+            };
+            let read = inputs::read(fs, &cwd, files, stdin).await;
+            let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
+            read.and_then(|read| run_reading(name, args, place, fs.now_ms(), &read))
+        }
+    };
     let printed = answered.map_err(|why| cs.delegated = Some(why.0)).ok();
     cs.native = printed.is_some();
     fs.record(cs);
     printed
 }
 
-/// Runs `name` here when its output is modelled; the reason otherwise.
-/// `now_ms`: the session's clock (`ls -l` prints a recent time with its hour).
+/// [`run_reading`] of a line that names no file to read first (the unit tests' way in).
+#[cfg(test)]
 pub(crate) fn run(name: &str, args: &[String], place: Place, now_ms: f64) -> Result<Printed, Unsupported> {
     run_reading(name, args, place, now_ms, &inputs::Inputs::default())
 }
 
-/// [`run`], with the files the command reads first.
+/// Runs `name` here when its output is modelled, with the files its line names already
+/// read; the reason otherwise. `now_ms`: the session's clock (`ls -l` prints a recent time
+/// with its hour).
 fn run_reading(
     name: &str,
     args: &[String],

@@ -374,7 +374,7 @@ impl ChromaFs {
         let fs = self.inner.clone();
         promise(async move {
             let own_fs = own_fs.unwrap_or(false);
-            match crate::commands::answer_reading(&fs, &name, &args, &cwd, own_fs, stdin.as_deref()).await {
+            match crate::commands::answer(&fs, &name, &args, &cwd, own_fs, stdin.as_deref()).await {
                 Some(p) => plain(&p),
                 None => Ok(JsValue::NULL),
             }

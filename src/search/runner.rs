@@ -19,7 +19,7 @@ use crate::base::path;
 use crate::commands::Place;
 use crate::commands::Printed;
 use crate::fs::stats::{CommandStats, PlanKind};
-use crate::fs::{decode, DEV_NULL};
+use crate::fs::DEV_NULL;
 use crate::pages::store::{PageRef, PrefetchError, Source, Within};
 use crate::search::job::{Job, Parsed};
 use crate::search::native::early_stop::EarlyStop;
@@ -349,8 +349,8 @@ async fn plan(view: SessionView<'_>, job: &Job, cx: Context<'_>, stdin_empty: bo
     let Plan::ReadPatternFiles(files) = &first else { return first };
     let mut contents = Vec::new();
     for f in files {
-        match view.read(&path::resolve(cx.cwd, f)).await {
-            Ok(bytes) => contents.push(decode(&bytes, None)),
+        match view.read_named(cx.cwd, f).await {
+            Ok(text) => contents.push(text),
             // grep reports the unreadable file itself, before reading anything else.
             Err(_) => return Plan::Delegate,
         }
