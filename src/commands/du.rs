@@ -353,7 +353,6 @@ impl Walk<'_> {
     }
 }
 
-/// `du` over the listing; `Unsupported` when its output is not modelled here.
 /// The files `du` with `args` reads first: `-X`'s patterns and `--files0-from`'s names
 /// (`-` standard input).
 pub(crate) fn reads(args: &[String]) -> Vec<Named> {
@@ -362,6 +361,8 @@ pub(crate) fn reads(args: &[String]) -> Vec<Named> {
     f.exclude_from.iter().chain(&f.files0_from).map(named).collect()
 }
 
+/// `du` over the listing (and the files read first); `Unsupported` when its output is not
+/// modelled here.
 pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed, Unsupported> {
     let (mut f, mut operands) = match flags(args) {
         Ok(parsed) => parsed,

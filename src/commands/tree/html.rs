@@ -39,7 +39,7 @@ pub(super) fn intro(h: &Html, charset: &str, c: &str) -> String {
     let mut s = String::from("<!DOCTYPE html>\n<html>\n<head>\n");
     writeln!(s, " <meta http-equiv=\"Content-Type\" content=\"text/html; charset={charset}\">").unwrap();
     s.push_str(" <meta name=\"Author\" content=\"Made by 'tree'\">\n");
-    writeln!(s, " <meta name=\"GENERATOR\" content=\"tree v2.1.0 {c} 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, Kyosuke Tokoro\">").unwrap();
+    writeln!(s, " <meta name=\"GENERATOR\" content=\"{}\">", version(c)).unwrap();
     writeln!(s, " <title>{title}</title>").unwrap();
     s.push_str(STYLE);
     write!(s, "</head>\n<body>\n\t<h1>{title}</h1><p>\n").unwrap();
@@ -64,6 +64,12 @@ const STYLE: &str = " <style type=\"text/css\">
   .EXEC  { color: green;  }
  </style>
 ";
+
+/// tree's version line (`--version`, and the page's generator), with the character set's
+/// copyright sign `c`.
+pub(super) fn version(c: &str) -> String {
+    format!("tree v2.1.0 {c} 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, Kyosuke Tokoro")
+}
 
 /// The foot of the page, after the report.
 pub(super) fn outro(c: &str) -> String {

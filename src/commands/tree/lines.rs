@@ -9,7 +9,7 @@
 
 use super::fields;
 use super::html::{self, Anchor};
-use super::{child_of, exceeded, listed, Below, Counts, Flags};
+use super::{child_of, exceeded, listed, quoted, Below, Counts, Flags};
 use crate::commands::meta::Meta;
 use crate::commands::{Place, Printed, Unsupported};
 
@@ -127,15 +127,6 @@ impl Writer<'_> {
         Ok(Below::Listed(held))
     }
 
-    /// A name as `-Q` prints it.
-    pub(super) fn quoted(&self, name: &str) -> String {
-        if self.f.quote {
-            format!("\"{name}\"")
-        } else {
-            name.to_string()
-        }
-    }
-
     /// An entry's line, and with `--du` the size printed (its own, plus `held` for a
     /// directory).
     pub(super) fn line(&self, e: &Entry) -> Result<(String, u64), Unsupported> {
@@ -176,9 +167,9 @@ impl Writer<'_> {
             return html::anchor(h, &Anchor { parent: e.parent, cut, name: e.name, dir: e.dir, class, stat: true });
         }
         let mut s = match (f.color, e.dir) {
-            (false, _) => self.quoted(e.name),
-            (true, true) => format!("\x1b[01;34m{}\x1b[0m", self.quoted(e.name)),
-            (true, false) => format!("\x1b[00m{}\x1b[0m", self.quoted(e.name)),
+            (false, _) => quoted(f, e.name),
+            (true, true) => format!("\x1b[01;34m{}\x1b[0m", quoted(f, e.name)),
+            (true, false) => format!("\x1b[00m{}\x1b[0m", quoted(f, e.name)),
         };
         if e.dir && f.slash && !self.unmarked.is_some_and(|u| u.contains(e.full)) {
             s.push('/');

@@ -8,7 +8,7 @@
 //! (files and directories; `|` separates globs), `--ignore-case`, `--matchdirs`,
 //! `--prune`, `--filelimit N`, `--noreport`, `-J` (see [`json`]), `-X` (see [`xml`]),
 //! `-F`, `-Q`, `-C` (tree's colours with no `LS_COLORS`), `-A` (VT100 line graphics),
-//! `--charset` and `-S` (see [`mod@charset`]), the orders (`-r`, `-t`, `-c`, `-v`, `-U`, `--sort`, `--dirsfirst`,
+//! `--charset` and `-S` (see [`charset`]), the orders (`-r`, `-t`, `-c`, `-v`, `-U`, `--sort`, `--dirsfirst`,
 //! `--filesfirst`), `--info` and `--gitignore` while no such file is met, `-H` (see
 //! [`html`]), `--metafirst`, `-R` (see [`lines`]), and the
 //! bracketed fields (see [`fields`]) with `--du`'s sizes, with the metadata a tmpfs copy
@@ -93,7 +93,7 @@ fn before_walking(f: &Flags, place: Place, read: &Inputs) -> Result<Option<Print
         return fail(usage.clone());
     }
     if f.version {
-        let stdout = format!("tree v2.1.0 {} 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, Kyosuke Tokoro\n", f.draw.copy);
+        let stdout = format!("{}\n", html::version(f.draw.copy));
         return Ok(Some(Printed { stdout, ..Default::default() }));
     }
     for (files, what) in [(&f.git_files, "gitignore file"), (&f.info_files, "infofile")] {
@@ -181,9 +181,14 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64, read: &In
         let root = Root { typed: d, full: "/".into(), place, counted: true, unmarked: Some(&unmarked) };
         operand(&root, f, now_ms, &mut out, &mut n)?;
     }
+    // The page's head (`-H`), printed before the walk.
+    let head = match (&f.html, &f.intro) {
+        (None, _) => String::new(),
+        (Some(_), Some(file)) => page_part(read, file)?,
+        (Some(h), None) => html::intro(h, charset_name(f), f.draw.copy),
+    };
     if let Some(stopped) = lines::cut_at_stop(&out.stdout) {
-        let intro = f.html.as_ref().map(|h| html::intro(h, charset(f), f.draw.copy)).unwrap_or_default();
-        return Ok(Printed { stdout: format!("{intro}{}", stopped.stdout), ..stopped });
+        return Ok(Printed { stdout: format!("{head}{}", stopped.stdout), ..stopped });
     }
     let mut report = String::new();
     if !f.no_report {
@@ -197,17 +202,13 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64, read: &In
     out.stdout = match &f.html {
         None if f.no_report => out.stdout,
         None => format!("{}\n{report}", out.stdout),
-        Some(h) => {
+        Some(_) => {
             let report = if f.no_report { String::new() } else { html::report(&report) };
-            let intro = match &f.intro {
-                Some(file) => page_part(read, file)?,
-                None => html::intro(h, charset(f), f.draw.copy),
-            };
             let outro = match &f.outro {
                 Some(file) => page_part(read, file)?,
                 None => html::outro(f.draw.copy),
             };
-            format!("{intro}{}{report}{outro}", out.stdout)
+            format!("{head}{}{report}{outro}", out.stdout)
         }
     };
     Ok(out)
@@ -234,6 +235,14 @@ fn failed(d: &str) -> Printed {
     Printed { stderr: format!("tree: {d}: Input/output error\n"), exit_code: 2, ..Default::default() }
 }
 
+/// A name as `-Q` prints it.
+fn quoted(f: &Flags, name: &str) -> String {
+    match f.quote {
+        true => format!("\"{name}\""),
+        false => name.to_string(),
+    }
+}
+
 /// The line of an operand that does not exist.
 fn missing(d: &str, f: &Flags, out: &mut Printed) {
     let shown = if f.full_path { d.trim_end_matches('/') } else { d };
@@ -241,8 +250,7 @@ fn missing(d: &str, f: &Flags, out: &mut Printed) {
         Some(h) => {
             html::anchor(h, &html::Anchor { parent: None, cut: 0, name: d, dir: false, class: None, stat: false })
         }
-        None if f.quote => format!("\"{shown}\""),
-        None => shown.to_string(),
+        None => quoted(f, shown),
     };
     let end = if f.html.is_some() { "<br>" } else { "" };
     out.stdout.push_str(&format!("{name}  [error opening dir]{end}\n"));
@@ -261,7 +269,7 @@ struct Root<'a> {
 }
 
 /// The character set the page's head names: `--charset`'s, else the locale's.
-fn charset(f: &Flags) -> &str {
+fn charset_name(f: &Flags) -> &str {
     f.charset.as_deref().unwrap_or("UTF-8")
 }
 
@@ -284,7 +292,7 @@ fn operand(root: &Root, f: &Flags, now_ms: f64, out: &mut Printed, n: &mut Count
         None => missing(d, f, out),
         // A file named with a trailing slash is no file at all.
         Some(Node::File(_)) if d.ends_with('/') => {
-            out.stdout.push_str(&format!("{}  [error opening dir]\n", w.quoted(d)));
+            out.stdout.push_str(&format!("{}  [error opening dir]\n", quoted(f, d)));
         }
         Some(Node::File(_)) => {
             let (text, size) = w.line(&line(d, false, 0, "  [error opening dir]"))?;

@@ -27,7 +27,7 @@ pub(super) fn tree(dirs: &[&str], f: &Flags, place: Place) -> Result<Printed, Un
         return Err(no());
     }
     let mut out = Printed {
-        stdout: format!("<?xml version=\"1.0\" encoding=\"{}\"?>\n<tree>\n", super::charset(f)),
+        stdout: format!("<?xml version=\"1.0\" encoding=\"{}\"?>\n<tree>\n", super::charset_name(f)),
         ..Default::default()
     };
     let mut n = Counts::default();
