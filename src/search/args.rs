@@ -277,6 +277,8 @@ pub(crate) struct RgArgs {
     /// `-U`, and `--multiline-dotall` (`.` then matches a line break too).
     pub multiline: bool,
     pub dotall: bool,
+    /// `--pre`: a preprocessor, a process this shell runs in just-bash.
+    pub preprocessor: bool,
     pub invalid: bool,
     /// How the output looks and which files are walked, for the native printer.
     pub output: RgOutput,
@@ -583,7 +585,10 @@ impl RgArgs {
             "f" | "file" => self.pattern_files.push(v),
             // Pattern files, depth limits, size limits, ignore files and preprocessors all
             // change what is searched in ways the plan does not model.
-            "d" | "max-depth" | "max-filesize" | "ignore-file" | "pre" | "pre-glob" => self.flag_unsafe(spelled),
+            "d" | "max-depth" | "max-filesize" | "ignore-file" | "pre" | "pre-glob" => {
+                self.preprocessor |= name == "pre";
+                self.flag_unsafe(spelled)
+            }
             _ => {}
         }
     }

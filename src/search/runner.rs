@@ -87,13 +87,9 @@ pub(crate) struct Invocation {
 /// for a lower-case pattern), and `-N` first unless line numbers are asked for (just-bash's
 /// rg numbers lines); a later `-i`, `-S` or `-n` still wins, in both. Any other rg goes to
 /// just-bash as typed, and prints just-bash's answer.
-fn as_ripgrep(name: &str, mut args: Vec<String>) -> Vec<String> {
-    if name != "rg" {
-        return args;
-    }
-    let r = crate::search::args::parse_rg(&args);
-    let pre = args.iter().any(|a| a == "--pre" || a.starts_with("--pre="));
-    if !(r.spans_lines(&r.patterns) || pre) {
+fn as_ripgrep(job: &Job, mut args: Vec<String>) -> Vec<String> {
+    let Parsed::Rg(r) = &job.parsed else { return args };
+    if !(r.spans_lines(&job.patterns) || r.preprocessor) {
         return args;
     }
     if !(r.output.explicit_line_numbers || r.output.column || r.output.vimgrep) {
@@ -151,7 +147,7 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         Err(Stop::Failed(f)) => (Outcome::Failed, Some((f.path, f.error))),
     };
     let outcome = match outcome {
-        Outcome::Run(args) if view.native_commands() => Outcome::Run(as_ripgrep(name, args)),
+        Outcome::Run(args) if view.native_commands() => Outcome::Run(as_ripgrep(&job, args)),
         other => other,
     };
     Searched { outcome, stats: cs, failure }

@@ -226,7 +226,7 @@ fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
 
 /// The name of a named group (`<name>` or `P<name>`, starting at `at`: letters, digits
 /// and `_`, not starting with a digit), and where the group's `>` ends.
-fn group_name(s: &[char], at: usize) -> Option<(&[char], usize)> {
+pub(crate) fn group_name(s: &[char], at: usize) -> Option<(&[char], usize)> {
     let start = at + usize::from(s.get(at) == Some(&'P')) + 1;
     if s.get(start - 1) != Some(&'<') {
         return None;

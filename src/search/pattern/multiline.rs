@@ -4,6 +4,8 @@
 //! `(?s)` — and for any other, `-U` prints exactly what the search without it prints. The
 //! check reads the pattern as written and says "can" wherever it is unsure.
 
+use super::lite::group_name;
+
 /// Whether `pattern` (rg's syntax; `fixed` for `-F`) may match a line break when `dotall`
 /// lets `.` match one.
 pub(crate) fn may_match_newline(pattern: &str, fixed: bool, dotall: bool) -> bool {
@@ -26,12 +28,11 @@ pub(crate) fn may_match_newline(pattern: &str, fixed: bool, dotall: bool) -> boo
             '[' if matches!(chars.get(i + 1), Some('^') | Some(':')) => return true,
             '[' if chars.get(i + 1) == Some(&'[') => return true,
             '.' if dotall => return true,
-            '(' if chars.get(i + 1) == Some(&'?') => {
-                let rest: String = chars[i + 2..].iter().collect();
-                let named = rest.starts_with('<') || rest.starts_with("P<");
-                if !(rest.starts_with(':') || named) {
-                    return true;
-                }
+            // Any group but one that sets no flags: `(?:…)` or a named one.
+            '(' if chars.get(i + 1) == Some(&'?')
+                && !(chars.get(i + 2) == Some(&':') || group_name(&chars, i + 2).is_some()) =>
+            {
+                return true
             }
             _ => {}
         }

@@ -151,14 +151,12 @@ pub(crate) fn to_re2(pattern: &str, dialect: Dialect) -> Result<Option<String>, 
             }
             // Perl mode deletes flag groups and rewrites `(?i:…)` before RE2 sees the
             // pattern, escaped parentheses or not; named groups are groups.
-            let named = |rest: &str| {
-                let name = rest.strip_prefix("P<").or_else(|| rest.strip_prefix('<'));
-                name.is_some_and(|n| n.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+            let other_group = |at: usize| {
+                chars[at..].starts_with(&['(', '?'])
+                    && chars.get(at + 2) != Some(&':')
+                    && super::lite::group_name(&chars, at + 2).is_none()
             };
-            if pattern
-                .match_indices("(?")
-                .any(|(at, _)| !pattern[at + 2..].starts_with(':') && !named(&pattern[at + 2..]))
-            {
+            if (0..chars.len()).any(other_group) {
                 return Err(Unsupported::new("a Perl (?…) group"));
             }
             let s: String = posix_classes(&chars).into_iter().collect();
