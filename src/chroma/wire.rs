@@ -78,8 +78,12 @@ impl FromJson for GetResponse {
             _ => None,
         })?;
         let embeddings = nullable_list(o.remove("embeddings"), vector)?;
+        // One entry per record in every list, so that records can be moved between answers.
         let n = ids.len();
-        if embeddings.as_ref().is_some_and(|e| e.len() != n) {
+        if documents.as_ref().is_some_and(|d| d.len() != n)
+            || metadatas.as_ref().is_some_and(|m| m.len() != n)
+            || embeddings.as_ref().is_some_and(|e| e.len() != n)
+        {
             return None;
         }
         Some(GetResponse { ids, documents, metadatas, embeddings })
@@ -106,17 +110,28 @@ impl GetResponse {
         }
     }
 
-    /// Appends record `i` of another answer.
-    pub(crate) fn push_from(&mut self, other: &GetResponse, i: usize) {
-        self.ids.push(other.ids[i].clone());
-        if let Some(d) = &other.documents {
-            self.documents.get_or_insert_with(Vec::new).push(d.get(i).cloned().flatten());
+    /// Keeps only the records `keep` says yes to (by index), in order, moving nothing else.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&GetResponse, usize) -> bool) {
+        let kept: Vec<bool> = (0..self.ids.len()).map(|i| keep(self, i)).collect();
+        if kept.iter().all(|&k| k) {
+            return;
         }
-        if let Some(m) = &other.metadatas {
-            self.metadatas.get_or_insert_with(Vec::new).push(m.get(i).cloned().flatten());
+        fn only<T>(v: &mut Vec<T>, kept: &[bool]) {
+            let mut i = 0;
+            v.retain(|_| {
+                i += 1;
+                kept.get(i - 1).copied().unwrap_or(false)
+            });
         }
-        if let Some(e) = &other.embeddings {
-            self.embeddings.get_or_insert_with(Vec::new).push(e.get(i).cloned().flatten());
+        only(&mut self.ids, &kept);
+        if let Some(d) = self.documents.as_mut() {
+            only(d, &kept);
+        }
+        if let Some(m) = self.metadatas.as_mut() {
+            only(m, &kept);
+        }
+        if let Some(e) = self.embeddings.as_mut() {
+            only(e, &kept);
         }
     }
 
@@ -248,6 +263,8 @@ mod tests {
             json!({"ids": [1]}),
             json!({"ids": [], "documents": "x"}),
             json!({"ids": ["a"], "metadatas": [3]}),
+            json!({"ids": ["a", "b"], "documents": ["x"]}),
+            json!({"ids": ["a"], "metadatas": [null, null]}),
         ] {
             assert!(GetResponse::from_json(bad.clone()).is_none(), "{bad}");
         }
@@ -277,6 +294,20 @@ mod tests {
             assert!(GetResponse::from_json(bad.clone()).is_none(), "{bad}");
         }
         assert_eq!(u64::from_json(json!(12)), Some(12));
+    }
+
+    #[test]
+    fn records_are_kept_with_all_their_fields_and_in_order() {
+        let mut r = GetResponse::from_json(json!({
+            "ids": ["a", "b", "c"], "documents": ["x", null, "z"], "metadatas": [{"k": 1}, null, {"k": 3}],
+        }))
+        .unwrap();
+        r.retain(|r, i| r.ids[i] != "b");
+        assert_eq!(r.ids, ["a", "c"]);
+        assert_eq!((r.document(0), r.document(1)), (Some("x"), Some("z")));
+        assert_eq!(r.metadata(1), Some(&json!({"k": 3}).as_object().unwrap().clone()));
+        r.retain(|_, _| false);
+        assert!(r.ids.is_empty() && r.documents == Some(vec![]) && r.metadatas == Some(vec![]));
     }
 
     #[test]

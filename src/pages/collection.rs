@@ -393,14 +393,9 @@ impl Collection {
             _ => any_of(&self.schema.slug_field, slugs),
         };
         let req = GetRequest { where_: Some(where_), include: vec!["documents", "metadatas"], ..Default::default() };
-        let all = paginate(&self.client, &self.id, &req, bound, what, check).await?;
-        let mut admitted = GetResponse::default();
-        for i in 0..all.ids.len() {
-            if self.admits(all.metadata(i)) {
-                admitted.push_from(&all, i);
-            }
-        }
-        Ok(admitted)
+        let mut all = paginate(&self.client, &self.id, &req, bound, what, check).await?;
+        all.retain(|r, i| self.admits(r.metadata(i)));
+        Ok(all)
     }
 
     /// Records by id, at most [`MAX_PAGE`] ids a request, the requests issued together
@@ -421,7 +416,7 @@ impl Collection {
         let parts = join_all(reqs.iter().map(|req| self.client.get_once(&self.id, req, what)).collect()).await;
         let mut all = GetResponse::default();
         for (req, part) in reqs.iter().zip(parts) {
-            let part = part?;
+            let mut part = part?;
             let asked = req.ids.as_ref().map_or(0, Vec::len);
             if part.ids.len() > asked {
                 return Err(decode_error(
@@ -429,11 +424,8 @@ impl Collection {
                     format!("{} records in answer to a request for {asked} ids", part.ids.len()),
                 ));
             }
-            for i in 0..part.ids.len() {
-                if self.admits(part.metadata(i)) {
-                    all.push_from(&part, i);
-                }
-            }
+            part.retain(|r, i| self.admits(r.metadata(i)));
+            all.extend(part);
         }
         Ok(all)
     }
@@ -458,10 +450,7 @@ impl Collection {
         let parts = join_all(reqs.iter().map(|req| self.client.get_once(&self.id, req, what)).collect()).await;
         let mut all = GetResponse::default();
         for part in parts {
-            let part = part?;
-            for i in 0..part.ids.len() {
-                all.push_from(&part, i);
-            }
+            all.extend(part?);
         }
         Ok(all)
     }
@@ -477,12 +466,9 @@ fn merge(parts: Vec<GetResponse>) -> GetResponse {
     let mut parts = parts.into_iter();
     let mut all = parts.next().unwrap_or_default();
     let mut seen: HashSet<String> = all.ids.iter().cloned().collect();
-    for part in parts {
-        for i in 0..part.ids.len() {
-            if seen.insert(part.ids[i].clone()) {
-                all.push_from(&part, i);
-            }
-        }
+    for mut part in parts {
+        part.retain(|r, i| seen.insert(r.ids[i].clone()));
+        all.extend(part);
     }
     all
 }

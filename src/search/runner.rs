@@ -552,7 +552,10 @@ async fn fine_check<'a>(
             .map_err(failed(batch))?;
         for (path, page) in batch {
             let keep = match (&matcher.fine, view.store().cached(&page.key)) {
-                (Some(fine), Some(bytes)) => fine.may_match(&String::from_utf8_lossy(&bytes)),
+                (Some(fine), Some(cached)) => match cached.as_str() {
+                    Some(text) => fine.may_match(text),
+                    None => fine.may_match(&String::from_utf8_lossy(cached.bytes())),
+                },
                 // Not checked here (no exact check, or not in memory): the command reads it.
                 _ => true,
             };

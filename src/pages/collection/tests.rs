@@ -67,6 +67,8 @@ fn more_than_expected_is_an_error() {
         let mut body: Value = serde_json::from_slice(&fake.store_answer(req).body).ok()?;
         let ids: Vec<Value> = (0..301).map(|i| json!(format!("x{i}"))).collect();
         body["ids"] = Value::Array(ids);
+        body["documents"] = Value::Array(vec![json!("x"); 301]);
+        body["metadatas"] = Value::Array(vec![json!({"page_slug": "p"}); 301]);
         Some(Ok(HttpResponse::new(200, body.to_string())))
     });
     let e = all(collection(&chroma, None), Bound::page(None, None)).unwrap_err();
@@ -155,6 +157,8 @@ fn reads_by_id_keep_only_what_the_scope_admits_and_refuse_extra_records() {
     chroma.set_fault(move |req| {
         let mut body: Value = serde_json::from_slice(&fake.store_answer(req).body).ok()?;
         body["ids"].as_array_mut()?.push(json!("intruder"));
+        body["documents"].as_array_mut()?.push(json!("x"));
+        body["metadatas"].as_array_mut()?.push(json!({"page_slug": "p"}));
         Some(Ok(HttpResponse::new(200, body.to_string())))
     });
     let e = block_on(async move { c.get_by_ids(&ids[..1], "page \"p\"").await }).unwrap_err();

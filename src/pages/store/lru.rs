@@ -35,6 +35,11 @@ impl CachedPage {
         CachedPage { bytes, utf8, access }
     }
 
+    /// A page joined from text (chunks are JSON strings): UTF-8 without a check.
+    pub(crate) fn of_text(text: String, access: Option<ChunkAccess>) -> Self {
+        CachedPage { bytes: Rc::from(text.into_bytes()), utf8: true, access }
+    }
+
     pub(crate) fn access(&self) -> Option<&ChunkAccess> {
         self.access.as_ref()
     }
@@ -45,7 +50,7 @@ impl CachedPage {
 
     /// The bytes as text when they are UTF-8, without validating them again.
     pub(crate) fn as_str(&self) -> Option<&str> {
-        // SAFETY: `utf8` is private and set only by `new`, from `str::from_utf8`.
+        // SAFETY: `utf8` is private and set only from `str::from_utf8` or from a `String`.
         self.utf8.then(|| unsafe { std::str::from_utf8_unchecked(&self.bytes) })
     }
 }

@@ -332,19 +332,19 @@ impl PageStore {
         }
     }
 
-    /// Offers a loaded page to the process tier.
-    pub(super) fn offer_to_process(&self, page: &PageRef, bytes: &Rc<[u8]>, access: Option<ChunkAccess>) {
+    /// Offers a loaded page (with its chunks' access, when they carry it) to the process tier.
+    pub(super) fn offer_to_process(&self, page: &PageRef, loaded: CachedPage) {
         if let Some(tier) = self.process.as_ref().filter(|_| page.shareable) {
             match self.scanning() {
-                true => tier.put_if_room(&page.key, bytes.clone(), access),
-                false => tier.put(&page.key, bytes.clone(), access),
+                true => tier.put_if_room(&page.key, loaded),
+                false => tier.put(&page.key, loaded),
             }
         }
     }
 
-    /// A page's bytes if they are in memory now (no load).
-    pub(crate) fn cached(&self, key: &PageKey) -> Option<Rc<[u8]>> {
-        self.cache.borrow_mut().get(key).map(|p| p.bytes().clone())
+    /// A page if it is in memory now (no load, not counted as a hit).
+    pub(crate) fn cached(&self, key: &PageKey) -> Option<CachedPage> {
+        self.cache.borrow_mut().get(key)
     }
 
     pub(crate) fn is_cached(&self, key: &PageKey) -> bool {
@@ -368,12 +368,13 @@ impl PageStore {
             }
         }
         let loaded = match &page.source {
-            Source::Lazy(source) => {
-                self.load_lazy(source, page.size).await.inspect(|b| self.offer_to_process(page, b, None))
-            }
+            Source::Lazy(source) => self
+                .load_lazy(source, page.size)
+                .await
+                .inspect(|b| self.offer_to_process(page, CachedPage::new(b.clone()))),
             Source::Chunks { slug, count, by_id } => {
                 let (loaded, access) = self.load_chunks(slug, *count, *by_id, page.size).await;
-                loaded.inspect(|b| self.offer_to_process(page, b, access))
+                loaded.inspect(|b| self.offer_to_process(page, CachedPage::with_access(b.clone(), access)))
             }
             Source::Corrupt(problem) => Err(LoadError::Corrupt(problem.clone())),
         };

@@ -11,6 +11,7 @@
 //! first answer that shows it, however many pages the load covers.
 
 use super::inflight::Ticket;
+use super::lru::CachedPage;
 use super::{assemble, PageRef, PageStore, Source};
 use crate::base::sync::join_all;
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
@@ -20,7 +21,6 @@ use crate::tree::schema::{self, Schema};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::rc::Rc;
 
 /// A bulk load that Chroma refused or could not answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -183,10 +183,11 @@ impl PageStore {
             let records = by_slug.remove(slug.as_str()).unwrap_or_default();
             let chunks = records.iter().map(|&i| assemble::Chunk::from_record(schema, &resp, i)).collect();
             if let Ok(text) = assemble::assemble(chunks, page.size) {
-                let bytes: Rc<[u8]> = Rc::from(text.into_bytes());
-                self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
                 let access = scoped.then(|| process::access_of(records.iter().map(|&i| resp.metadata(i))));
-                self.offer_to_process(page, &bytes, access);
+                let cached = CachedPage::of_text(text, access);
+                let bytes = cached.bytes().clone();
+                self.cache.borrow_mut().insert_page(page.key.clone(), cached.clone());
+                self.offer_to_process(page, cached);
                 loaded.push((*page, bytes));
             }
         }

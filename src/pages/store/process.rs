@@ -16,7 +16,6 @@ use super::PageKey;
 use crate::tree::access::SessionAccess;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::rc::Rc;
 
 /// The default byte budget of the tier (`processCacheBytes`).
 pub(crate) const DEFAULT_BYTES: usize = 64 << 20;
@@ -74,15 +73,15 @@ impl ProcessPages {
         }
     }
 
-    /// Keeps a page for every session of the tree; `access` as its chunks said, when they
-    /// carry access.
-    pub(crate) fn put(&self, key: &PageKey, bytes: Rc<[u8]>, access: Option<ChunkAccess>) {
-        TIER.with(|t| t.borrow_mut().insert_page(self.key(key), CachedPage::with_access(bytes, access)));
+    /// Keeps a page for every session of the tree, with its access as its chunks said,
+    /// when they carry access.
+    pub(crate) fn put(&self, key: &PageKey, page: CachedPage) {
+        TIER.with(|t| t.borrow_mut().insert_page(self.key(key), page));
     }
 
     /// [`ProcessPages::put`] only where the page fits without evicting another.
-    pub(crate) fn put_if_room(&self, key: &PageKey, bytes: Rc<[u8]>, access: Option<ChunkAccess>) {
-        TIER.with(|t| t.borrow_mut().insert_if_room(self.key(key), CachedPage::with_access(bytes, access)));
+    pub(crate) fn put_if_room(&self, key: &PageKey, page: CachedPage) {
+        TIER.with(|t| t.borrow_mut().insert_if_room(self.key(key), page));
     }
 }
 

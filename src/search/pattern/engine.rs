@@ -173,7 +173,7 @@ impl Engine {
     /// folds a character of it onto an ASCII letter under `-i` (regex-lite does not), nor
     /// when a character beyond ASCII cannot be matched exactly (see [`Beyond`]).
     pub(crate) fn exact_on(&self, text: &str) -> bool {
-        if self.ignore_case && self.folds.iter().any(|&c| text.contains(c)) {
+        if self.ignore_case && self.folds.iter().any(|&c| holds(text, c)) {
             return false;
         }
         match &self.beyond {
@@ -380,7 +380,14 @@ fn scan(lite: &str, ignore_case: bool) -> Scanned {
 /// the long s). Searched as UTF-8 strings: a search for either of two `char`s would
 /// decode every character.
 pub(crate) fn folds_beyond_ascii(text: &str) -> bool {
-    text.contains('\u{212A}') || text.contains('\u{17F}')
+    holds(text, '\u{212A}') || holds(text, '\u{17F}')
+}
+
+/// Whether `text` holds `c`: memchr's search, where `str::contains` of a character beyond
+/// ASCII runs core's two-way search over every page a search checks.
+fn holds(text: &str, c: char) -> bool {
+    let mut buf = [0; 4];
+    memmem::find(text.as_bytes(), c.encode_utf8(&mut buf).as_bytes()).is_some()
 }
 
 /// Finders for `needles`. Lines never hold a newline: a literal with one cannot be found

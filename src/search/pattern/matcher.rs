@@ -6,6 +6,7 @@
 //! command, run over the pages that pass, has the last word and prints the output. A
 //! pattern the matcher cannot reason about is [`Unsupported`], with the reason.
 
+use super::caseless::Caseless;
 use super::engine::{any_hit_line, finders};
 use super::filter::{Chunking, Filters};
 use super::literals::Required;
@@ -41,6 +42,8 @@ pub(crate) struct FineCheck {
 #[derive(Clone, Debug)]
 struct Needles {
     finders: Vec<memmem::Finder<'static>>,
+    /// Under `-i`, the same literals found in any case without lowercasing the page.
+    caseless: Vec<Caseless>,
     /// Every pattern is one literal: a line holding one matches.
     literal: bool,
 }
@@ -63,6 +66,9 @@ impl FineCheck {
         let Some(needles) = &self.needles else {
             return self.regexes.iter().any(|r| r.is_match(text));
         };
+        if self.ignore_case && needles.literal {
+            return needles.caseless.iter().any(|c| c.is_in(text.as_bytes()));
+        }
         let folded = if self.ignore_case { Cow::Owned(text.to_ascii_lowercase()) } else { Cow::Borrowed(text) };
         any_hit_line(folded.as_bytes(), &needles.finders, |line| {
             needles.literal || self.regexes.iter().any(|r| r.is_match(&text[line.clone()]))
@@ -80,7 +86,11 @@ fn needles(nodes: &[Node], ignore_case: bool) -> Option<Needles> {
         }
         all.extend(found.into_iter().map(|n| if ignore_case { n.to_ascii_lowercase() } else { n }));
     }
-    Some(Needles { finders: finders(&all), literal: nodes.iter().all(Node::is_literal) })
+    let caseless = match ignore_case {
+        true => all.iter().filter(|n| !n.contains('\n')).map(|n| Caseless::new(n)).collect(),
+        false => Vec::new(),
+    };
+    Some(Needles { finders: finders(&all), caseless, literal: nodes.iter().all(Node::is_literal) })
 }
 
 /// The coarse filter and the fine check of one search.

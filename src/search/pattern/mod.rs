@@ -8,8 +8,10 @@
 //! applies and [`matcher`] the fine check of loaded pages, neither ever a false negative;
 //! [`engine`] matches lines exactly as GNU grep and ripgrep do, for the commands answered
 //! in Rust ([`unicode`] for lines beyond ASCII, [`longest`] for GNU grep's `-o`);
-//! [`multiline`] says whether an rg `-U` pattern can span lines at all.
+//! [`multiline`] says whether an rg `-U` pattern can span lines at all; [`caseless`] finds
+//! a literal in any case without folding the page.
 
+mod caseless;
 pub(crate) mod engine;
 pub(crate) mod filter;
 pub(crate) mod gnu;

@@ -72,8 +72,8 @@ pub(super) async fn hits(
 /// Where a chunk starts in its page, read from the page in memory.
 fn start_in_page(view: SessionView<'_>, c: &Chunk) -> Option<u64> {
     let page = view.page(&c.path)?;
-    let bytes = view.store().cached(&page.key)?;
-    let text = std::str::from_utf8(&bytes).ok()?;
+    let cached = view.store().cached(&page.key)?;
+    let text = cached.as_str()?;
     let at = text.find(c.text.as_str())?;
     Some(1 + text[..at].matches('\n').count() as u64)
 }
