@@ -14,15 +14,27 @@
 //! is kept instead as runs of characters that fold by one offset ([`FOLDS`], a few KB), made
 //! from those tables and checked against them for every character by the tests.
 //!
-//! The pieces are bytes of the folded text's UTF-8, three at a time: a character of a
-//! script without spaces (Chinese, Japanese) is a piece on its own, and a literal shorter
-//! than three bytes has none, so it cannot narrow a search.
+//! The pieces are bytes of the folded text's UTF-8, three at a time, each with the class of
+//! the byte that follows it ([`CLASSES`] of them, the end of a text counted as a newline): a
+//! character of a script without spaces (Chinese, Japanese) is a piece on its own, and a
+//! literal shorter than three bytes has none, so it cannot narrow a search. The class is
+//! what makes a short word precise: `saml` is `sam` followed by `l`'s class, where three
+//! bytes alone would keep every page holding `same` and `yaml`. A literal's pieces are its
+//! windows of four bytes; one of exactly three bytes asks for its bytes followed by any class.
 
 use super::fold_table::FOLDS;
 use std::collections::HashSet;
 
-/// A piece of folded text: three bytes of its UTF-8.
-pub(crate) type Gram = [u8; 3];
+/// A piece of folded text: three bytes of its UTF-8, then the class of the byte after them.
+pub(crate) type Gram = [u8; 4];
+
+/// How many classes the byte after a piece falls in.
+pub(crate) const CLASSES: u8 = 2;
+
+/// The class of the byte after a piece (a fixed part of the index's format).
+fn class_of(b: u8) -> u8 {
+    ((u32::from(b) * 0x9E) >> 3) as u8 % CLASSES
+}
 
 /// The letter every case form of `c` folds to (see the module's documentation).
 pub(crate) fn fold_char(c: char) -> char {
@@ -53,31 +65,59 @@ pub(crate) fn grams(text: &str) -> HashSet<Gram> {
     codes(text).into_iter().map(gram_of).collect()
 }
 
-/// The distinct pieces of `text`, folded, each as a number ([`code`]), in ascending order:
-/// what an ingest collects for every page, sorted rather than hashed.
+/// The distinct pieces of `text`, folded, each as a number ([`code`]), in no particular
+/// order: what an ingest collects for every page (the segment sorts them all at once). A
+/// small open-addressing set keeps repeats out, where sorting each page's pieces was most of
+/// the time an ingest spent on its index.
 pub(crate) fn codes(text: &str) -> Vec<u32> {
     let folded = fold(text);
-    let mut codes: Vec<u32> = folded.as_bytes().windows(3).map(code).collect();
-    codes.sort_unstable();
-    codes.dedup();
-    codes
+    let b = folded.as_bytes();
+    let n = b.len().saturating_sub(2);
+    let size = (2 * n).next_power_of_two().max(16);
+    let shift = 32 - size.trailing_zeros();
+    // No piece's number is `u32::MAX` (a class is below 255): it marks a free slot.
+    let mut seen = vec![u32::MAX; size];
+    let mut out = Vec::with_capacity(n / 2);
+    for i in 0..n {
+        let c = code(&[b[i], b[i + 1], b[i + 2], class_of(b.get(i + 3).copied().unwrap_or(b'\n'))]);
+        let mut at = (c.wrapping_mul(0x9E37_79B1) >> shift) as usize;
+        loop {
+            if seen[at] == c {
+                break;
+            }
+            if seen[at] == u32::MAX {
+                seen[at] = c;
+                out.push(c);
+                break;
+            }
+            at = (at + 1) & (size - 1);
+        }
+    }
+    out
 }
 
-/// A piece as a number: its three bytes, the first highest (so numbers sort as pieces do).
-pub(crate) fn code(w: &[u8]) -> u32 {
-    u32::from(w[0]) << 16 | u32::from(w[1]) << 8 | u32::from(w[2])
+/// A piece as a number, its first byte highest (so numbers sort as pieces do).
+pub(crate) fn code(g: &Gram) -> u32 {
+    u32::from_be_bytes(*g)
 }
 
 /// The piece a [`code`] stands for.
 pub(crate) fn gram_of(code: u32) -> Gram {
-    [(code >> 16) as u8, (code >> 8) as u8, code as u8]
+    code.to_be_bytes()
 }
 
-/// The pieces of a literal every match holds, in order (repeats kept out), folded.
-pub(crate) fn literal_grams(literal: &str) -> Vec<Gram> {
+/// What a page holding `literal` (in any case) holds: all of these sets of pieces, one of
+/// each set — a piece for each window of four bytes of the folded literal (repeats kept
+/// out), or for a literal of three bytes, its bytes followed by any class; nothing for a
+/// shorter one.
+pub(crate) fn literal_grams(literal: &str) -> Vec<Vec<Gram>> {
     let folded = fold(literal);
+    let b = folded.as_bytes();
+    if b.len() == 3 {
+        return vec![(0..CLASSES).map(|c| [b[0], b[1], b[2], c]).collect()];
+    }
     let mut seen = HashSet::new();
-    folded.as_bytes().windows(3).map(|w| [w[0], w[1], w[2]]).filter(|g| seen.insert(*g)).collect()
+    b.windows(4).map(|w| [w[0], w[1], w[2], class_of(w[3])]).filter(|g| seen.insert(*g)).map(|g| vec![g]).collect()
 }
 
 #[cfg(test)]
@@ -182,13 +222,45 @@ mod tests {
     fn a_literal_s_pieces_are_among_the_text_s_whatever_the_case() {
         let text = "The ΣΊΣΥΦΟΣ and straße, KELVIN and \u{212A}elvin; İstanbul — 日本語のテキスト";
         let pieces = grams(text);
-        for literal in ["σίσυφος", "STRASSE".get(0..5).unwrap(), "kelvin", "istanbul", "本語の", "THE"] {
-            for g in literal_grams(literal) {
-                assert!(pieces.contains(&g), "{literal:?}: {g:?}");
+        for literal in ["σίσυφος", "STRASSE".get(0..5).unwrap(), "kelvin", "istanbul", "本語の", "THE", "テキスト"]
+        {
+            for one_of in literal_grams(literal) {
+                assert!(one_of.iter().any(|g| pieces.contains(g)), "{literal:?}: {one_of:?}");
             }
         }
         assert!(literal_grams("ab").is_empty(), "shorter than three bytes: no piece");
-        assert_eq!(literal_grams("日").len(), 1, "one CJK character is a piece");
-        assert_eq!(literal_grams("aaaa"), vec![*b"aaa"], "repeats kept out");
+        assert_eq!(literal_grams("日"), vec![(0..CLASSES).map(|c| [0xe6, 0x97, 0xa5, c]).collect::<Vec<_>>()]);
+        assert_eq!(literal_grams("aaaaa").len(), 1, "repeats kept out");
+        assert!(grams("xyz").contains(&[b'x', b'y', b'z', class_of(b'\n')]), "the end of a text is a newline");
+    }
+
+    #[test]
+    fn a_text_s_pieces_are_each_there_once() {
+        let text = "abcabcabc, ABC! Straße straße \0\0\0\0 日本語日本語";
+        let mut got = codes(text);
+        let n = got.len();
+        got.sort_unstable();
+        got.dedup();
+        assert_eq!(got.len(), n, "no repeats");
+        let folded = fold(text);
+        let b = folded.as_bytes();
+        let mut want: Vec<u32> = (0..b.len() - 2)
+            .map(|i| code(&[b[i], b[i + 1], b[i + 2], class_of(*b.get(i + 3).unwrap_or(&b'\n'))]))
+            .collect();
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(got, want);
+        assert!(codes("ab").is_empty());
+    }
+
+    #[test]
+    fn the_byte_after_a_piece_tells_words_apart() {
+        let same = grams("the same yaml file");
+        let saml = literal_grams("SAML");
+        assert!(saml.iter().all(|one_of| one_of.len() == 1));
+        assert!(!saml.iter().all(|one_of| same.contains(&one_of[0])), "`sam` then `e` is not `sam` then `l`");
+        assert!(saml.iter().all(|one_of| grams("Sign in with saml.").contains(&one_of[0])));
+        let classes: HashSet<u8> = (b'a'..=b'z').map(class_of).collect();
+        assert_eq!(classes.len(), usize::from(CLASSES), "letters fall in every class");
     }
 }

@@ -13,7 +13,7 @@ use crate::tree::access::{Access, Groups};
 use serde_json::{json, Value};
 
 /// The version of the layout this code reads and writes.
-pub(crate) const FORMAT: u64 = 1;
+pub(crate) const FORMAT: u64 = 2;
 
 /// One segment of a class's index.
 #[derive(Debug, Clone, PartialEq)]
@@ -166,7 +166,7 @@ mod tests {
     fn another_version_or_a_bad_field_is_no_manifest() {
         let text = sample().to_value().to_string();
         for bad in [
-            text.replace("\"v\":1", "\"v\":2"),
+            text.replace("\"v\":2", "\"v\":1"),
             text.replace("\"id\":\"s1\"", "\"id\":\"s1:x\""),
             text.replace("\"shards\":12", "\"shards\":0"),
             "\"not a manifest\"".into(),

@@ -24,7 +24,8 @@ pub(crate) enum GramQuery {
 impl GramQuery {
     /// A page holding `literal` (in any case) holds all of these pieces.
     pub(crate) fn literal(literal: &str) -> GramQuery {
-        GramQuery::all(literal_grams(literal).into_iter().map(GramQuery::Gram).collect())
+        let one_of = |set: Vec<Gram>| GramQuery::one_of(set.into_iter().map(GramQuery::Gram).collect());
+        GramQuery::all(literal_grams(literal).into_iter().map(one_of).collect())
     }
 
     /// All of `parts`; what asks nothing drops out.

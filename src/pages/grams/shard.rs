@@ -22,7 +22,7 @@ pub(crate) const PART_BYTES: usize = 12_000;
 /// What a bucket holds on average, which sets the number of buckets.
 const BUCKET_BYTES: usize = 6_000;
 /// The first byte of every record: the version of its layout.
-const RECORD_VERSION: u8 = 1;
+const RECORD_VERSION: u8 = 2;
 /// The prefix of every record of the index: no chunk's id starts with it.
 pub(crate) const PREFIX: &str = "__grams__";
 
@@ -47,7 +47,7 @@ pub(crate) fn segment_prefix(segment: &str) -> String {
 
 /// The entry listing the pages a segment takes over from earlier ones (`0xFF` starts no
 /// character's UTF-8).
-pub(crate) const COVERS: Gram = [0xff, 0xff, 0xff];
+pub(crate) const COVERS: Gram = [0xff; 4];
 
 /// A segment laid out: its buckets, parts a bucket may have, and each record's id and text.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,8 +129,8 @@ pub(crate) fn read(bytes: &[u8]) -> Option<Vec<(Gram, std::ops::Range<usize>)>> 
     let mut at = 1;
     let mut out = Vec::new();
     while at < bytes.len() {
-        let gram: Gram = bytes.get(at..at + 3)?.try_into().ok()?;
-        at += 3;
+        let gram: Gram = bytes.get(at..at + 4)?.try_into().ok()?;
+        at += 4;
         let len = get_varint(bytes, &mut at)? as usize;
         let end = at.checked_add(len)?;
         if end > bytes.len() || len == 0 {
@@ -156,7 +156,7 @@ mod tests {
     fn a_segment_is_read_back_from_its_records() {
         let mut lists = BTreeMap::new();
         for i in 0..3000u32 {
-            let gram = [(i % 251) as u8, (i / 251) as u8, b'x'];
+            let gram = [(i % 251) as u8, (i / 251) as u8, b'x', (i % 4) as u8];
             let pages: Vec<u32> = (0..(i % 40) + 1).map(|p| p * 7 + i % 5).collect();
             lists.insert(gram, pages);
         }
@@ -187,7 +187,7 @@ mod tests {
 
     #[test]
     fn the_pages_a_segment_takes_over_come_first_in_its_first_record() {
-        let lists = BTreeMap::from([(*b"abc", vec![1, 2]), (*b"xyz", vec![9])]);
+        let lists = BTreeMap::from([(*b"abc\x01", vec![1, 2]), (*b"xyz\x00", vec![9])]);
         let layout = lay_out("s1", &lists, &[4, 7]).unwrap();
         assert_eq!(layout.records.len(), 1, "a small segment is one record");
         let bytes = document_bytes(&layout.records[0].1).unwrap();
@@ -202,7 +202,8 @@ mod tests {
     #[test]
     fn a_list_longer_than_a_record_is_cut_by_pages() {
         // A piece in every other page of 400,000: a bitmap of 25 KB before it is cut.
-        let lists = BTreeMap::from([(*b"the", (0..400_000u32).step_by(2).collect::<Vec<_>>()), (*b"abc", vec![3])]);
+        let lists =
+            BTreeMap::from([(*b"the\x02", (0..400_000u32).step_by(2).collect::<Vec<_>>()), (*b"abc\x00", vec![3])]);
         let layout = lay_out("s1", &lists, &[]).unwrap();
         assert!(layout.parts > 1);
         for (id, doc) in &layout.records {
@@ -213,12 +214,12 @@ mod tests {
 
     #[test]
     fn a_torn_record_does_not_read() {
-        assert_eq!(read(&[1, b'a', b'b']), None);
-        assert_eq!(read(&[1, b'a', b'b', b'c', 5, 1]), None, "a list longer than the record");
-        assert_eq!(read(&[1, b'a', b'b', b'c', 0]), None, "an empty list");
-        assert_eq!(read(&[2, b'a', b'b', b'c', 1, 1]), None, "another layout's record");
+        assert_eq!(read(&[2, b'a', b'b', b'c']), None);
+        assert_eq!(read(&[2, b'a', b'b', b'c', 0, 5, 1]), None, "a list longer than the record");
+        assert_eq!(read(&[2, b'a', b'b', b'c', 0, 0]), None, "an empty list");
+        assert_eq!(read(&[1, b'a', b'b', b'c', 1, 1]), None, "another layout's record");
         assert_eq!(read(&[]), None, "no version");
-        assert_eq!(read(&[1]), Some(vec![]), "an empty bucket");
+        assert_eq!(read(&[2]), Some(vec![]), "an empty bucket");
         assert!(document_bytes("not base64!").is_none());
     }
 }

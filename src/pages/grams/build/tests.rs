@@ -119,3 +119,22 @@ fn a_page_that_moves_class_or_goes_is_taken_over_from_its_old_class() {
     let list = super::super::postings::decode(&bytes[range], u32::MAX).unwrap();
     assert_eq!(list, vec![first.numbers["docs/p0003.md"], first.numbers["docs/p0007.md"]]);
 }
+
+#[test]
+fn pairs_sort_by_piece_and_keep_each_piece_s_pages_in_order() {
+    let mut pairs: Vec<u64> = Vec::new();
+    let mut state = 7u64;
+    for page in 0..2000u64 {
+        for _ in 0..5 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            pairs.push((state >> 40) << 32 | page);
+        }
+    }
+    let mut want = pairs.clone();
+    want.sort_by_key(|p| p >> 32); // stable: pages stay ascending within a piece
+    super::sort_by_piece(&mut pairs);
+    assert_eq!(pairs, want);
+    let mut same = vec![5u64 << 32 | 2, 5 << 32 | 1];
+    super::sort_by_piece(&mut same);
+    assert_eq!(same, [5 << 32 | 2, 5 << 32 | 1], "one piece: nothing moves");
+}
