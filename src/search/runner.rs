@@ -496,10 +496,12 @@ fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &HashSet<String>)
     out
 }
 
-/// The scope a bulk load of `paths` lies in, when it names more pages than one request
-/// does (see [`Within`]).
+/// The scope a bulk load of `paths` lies in, when it reads more pages by slug than one
+/// request names (see [`Within`]); pages read by id never read their scope.
 fn scope_of<'a>(view: SessionView<'_>, paths: impl Iterator<Item = &'a str> + Clone) -> Option<Within> {
-    let chunked: Vec<&str> = paths.filter(|p| view.page(p).is_some_and(|page| chunk_slug(&page).is_some())).collect();
+    let by_slug =
+        |page: PageRef| matches!(page.source, Source::Chunks { count, by_id, .. } if !(by_id && count.is_some()));
+    let chunked: Vec<&str> = paths.filter(|p| view.page(p).is_some_and(by_slug)).collect();
     let one_request = view.coarse()?.slugs_per_query();
     (chunked.len() > one_request).then(|| view.scope_of(chunked.into_iter())).flatten()
 }
