@@ -186,18 +186,24 @@ impl Writer<'_> {
     fn segment(&mut self, pages: &[&Page], covers: &[u32]) -> Option<Segment> {
         let mut ordered: Vec<(u32, &str)> = pages.iter().map(|p| (self.numbers[p.slug], p.text)).collect();
         crate::base::sort::sort_by_key(&mut ordered, |(n, _)| *n);
-        // Every (piece, page) pair, sorted: each piece's pages come out in ascending order.
-        let mut pairs: Vec<u64> = Vec::new();
+        // Every (piece, page) pair, by the piece's first byte, then each of those sorted:
+        // each piece's pages come out in ascending order, and sorting needs room for one
+        // first byte's pairs at a time rather than a copy of them all.
+        let mut by_first: Vec<Vec<u64>> = vec![Vec::new(); 256];
         for (n, text) in ordered {
-            pairs.extend(codes(text).into_iter().map(|c| u64::from(c) << 32 | u64::from(n)));
+            for c in codes(text) {
+                by_first[(c >> 24) as usize].push(u64::from(c) << 32 | u64::from(n));
+            }
         }
-        sort_by_piece(&mut pairs);
         let mut grouped: Vec<(Gram, Vec<u32>)> = Vec::new();
-        for pair in pairs {
-            let (c, n) = ((pair >> 32) as u32, pair as u32);
-            match grouped.last_mut() {
-                Some((g, pages)) if code(g) == c => pages.push(n),
-                _ => grouped.push((gram_of(c), vec![n])),
+        for mut pairs in by_first {
+            sort_by_piece(&mut pairs);
+            for pair in pairs {
+                let (c, n) = ((pair >> 32) as u32, pair as u32);
+                match grouped.last_mut() {
+                    Some((g, pages)) if code(g) == c => pages.push(n),
+                    _ => grouped.push((gram_of(c), vec![n])),
+                }
             }
         }
         let lists: BTreeMap<Gram, Vec<u32>> = grouped.into_iter().collect();
