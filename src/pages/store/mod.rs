@@ -32,7 +32,6 @@ use crate::tree::schema;
 use assemble::AssemblyError;
 use inflight::{Flights, Ticket};
 use lazy::LazySource;
-use lru::ChunkAccess;
 use lru::{CachedPage, ContentCache};
 use process::ProcessPages;
 use serde::Serialize;
@@ -291,10 +290,11 @@ impl PageStore {
                 }
                 Ticket::Lead(flight) => {
                     self.stats.borrow_mut().cache_misses += 1;
-                    let result = self.load(page).await;
-                    if let Ok(bytes) = &result {
-                        self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
-                    }
+                    let result = self.load(page).await.map(|loaded| {
+                        let bytes = loaded.bytes().clone();
+                        self.cache.borrow_mut().insert_page(page.key.clone(), loaded);
+                        bytes
+                    });
                     flight.finish(result.clone());
                     return result;
                 }
@@ -358,30 +358,27 @@ impl PageStore {
         self.is_cached(&page.key) || self.in_process(page).is_some()
     }
 
-    async fn load(&self, page: &PageRef) -> Loaded {
+    /// A page from the host's shared cache, else from its source (offered to the process
+    /// tier and the shared cache): its UTF-8 check done once, for every cache it goes to.
+    async fn load(&self, page: &PageRef) -> Result<CachedPage, LoadError> {
         if let Source::Corrupt(problem) = &page.source {
             return Err(LoadError::Corrupt(problem.clone()));
         }
         if page.shareable {
             if let Some(bytes) = self.shared_get(&page.key, page.size).await {
-                return Ok(bytes);
+                return Ok(CachedPage::new(bytes));
             }
         }
         let loaded = match &page.source {
-            Source::Lazy(source) => self
-                .load_lazy(source, page.size)
-                .await
-                .inspect(|b| self.offer_to_process(page, CachedPage::new(b.clone()))),
-            Source::Chunks { slug, count, by_id } => {
-                let (loaded, access) = self.load_chunks(slug, *count, *by_id, page.size).await;
-                loaded.inspect(|b| self.offer_to_process(page, CachedPage::with_access(b.clone(), access)))
-            }
-            Source::Corrupt(problem) => Err(LoadError::Corrupt(problem.clone())),
+            Source::Lazy(source) => self.load_lazy(source, page.size).await.map(CachedPage::new)?,
+            Source::Chunks { slug, count, by_id } => self.load_chunks(slug, *count, *by_id, page.size).await?,
+            Source::Corrupt(problem) => return Err(LoadError::Corrupt(problem.clone())),
         };
-        if let (true, Ok(bytes)) = (page.shareable, &loaded) {
-            self.shared_set(&page.key, bytes.clone()).await;
+        self.offer_to_process(page, loaded.clone());
+        if page.shareable {
+            self.shared_set(&page.key, loaded.bytes().clone()).await;
         }
-        loaded
+        Ok(loaded)
     }
 
     async fn load_lazy(&self, source: &LazySource, size: Option<u64>) -> Loaded {
@@ -408,20 +405,7 @@ impl PageStore {
         count: Option<u64>,
         by_id: bool,
         size: Option<u64>,
-    ) -> (Loaded, Option<ChunkAccess>) {
-        match self.load_chunks_of(slug, count, by_id, size).await {
-            Ok((bytes, access)) => (Ok(bytes), access),
-            Err(e) => (Err(e), None),
-        }
-    }
-
-    async fn load_chunks_of(
-        &self,
-        slug: &str,
-        count: Option<u64>,
-        by_id: bool,
-        size: Option<u64>,
-    ) -> Result<(Rc<[u8]>, Option<ChunkAccess>), LoadError> {
+    ) -> Result<CachedPage, LoadError> {
         let schema = self.collection.schema();
         let what = format!("page {slug:?}");
         let resp = match count {
@@ -442,7 +426,7 @@ impl PageStore {
             scoped,
         })?;
         let access = scoped.then(|| process::access_of(mine.iter().map(|&i| resp.metadata(i))));
-        Ok((Rc::from(text.into_bytes()), access))
+        Ok(CachedPage::of_text(text, access))
     }
 
     async fn shared_get(&self, key: &PageKey, size: Option<u64>) -> Option<Rc<[u8]>> {
