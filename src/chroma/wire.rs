@@ -117,11 +117,8 @@ impl GetResponse {
             return;
         }
         fn only<T>(v: &mut Vec<T>, kept: &[bool]) {
-            let mut i = 0;
-            v.retain(|_| {
-                i += 1;
-                kept.get(i - 1).copied().unwrap_or(false)
-            });
+            let mut kept = kept.iter();
+            v.retain(|_| kept.next() == Some(&true));
         }
         only(&mut self.ids, &kept);
         if let Some(d) = self.documents.as_mut() {

@@ -36,6 +36,12 @@ fn class_of(b: u8) -> u8 {
     ((u32::from(b) * 0x9E) >> 3) as u8 % CLASSES
 }
 
+/// The piece of folded bytes `b` at `i`: three bytes and the class of the next (a newline
+/// past the end).
+fn piece_at(b: &[u8], i: usize) -> Gram {
+    [b[i], b[i + 1], b[i + 2], class_of(b.get(i + 3).copied().unwrap_or(b'\n'))]
+}
+
 /// The letter every case form of `c` folds to (see the module's documentation).
 pub(crate) fn fold_char(c: char) -> char {
     if c.is_ascii() {
@@ -79,7 +85,7 @@ pub(crate) fn codes(text: &str) -> Vec<u32> {
     let mut seen = vec![u32::MAX; size];
     let mut out = Vec::with_capacity(n / 2);
     for i in 0..n {
-        let c = code(&[b[i], b[i + 1], b[i + 2], class_of(b.get(i + 3).copied().unwrap_or(b'\n'))]);
+        let c = code(&piece_at(b, i));
         let mut at = (c.wrapping_mul(0x9E37_79B1) >> shift) as usize;
         loop {
             if seen[at] == c {
@@ -117,7 +123,7 @@ pub(crate) fn literal_grams(literal: &str) -> Vec<Vec<Gram>> {
         return vec![(0..CLASSES).map(|c| [b[0], b[1], b[2], c]).collect()];
     }
     let mut seen = HashSet::new();
-    b.windows(4).map(|w| [w[0], w[1], w[2], class_of(w[3])]).filter(|g| seen.insert(*g)).map(|g| vec![g]).collect()
+    (0..b.len().saturating_sub(3)).map(|i| piece_at(b, i)).filter(|g| seen.insert(*g)).map(|g| vec![g]).collect()
 }
 
 #[cfg(test)]
@@ -244,9 +250,7 @@ mod tests {
         assert_eq!(got.len(), n, "no repeats");
         let folded = fold(text);
         let b = folded.as_bytes();
-        let mut want: Vec<u32> = (0..b.len() - 2)
-            .map(|i| code(&[b[i], b[i + 1], b[i + 2], class_of(*b.get(i + 3).unwrap_or(&b'\n'))]))
-            .collect();
+        let mut want: Vec<u32> = (0..b.len() - 2).map(|i| code(&piece_at(b, i))).collect();
         want.sort_unstable();
         want.dedup();
         assert_eq!(got, want);
