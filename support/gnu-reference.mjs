@@ -74,12 +74,29 @@ export function rooted(line) {
 }
 
 /**
+ * A new directory on tmpfs whose path no pattern of the batteries can match: its name is
+ * digits only. (mkdtemp's random letters could end in `s`, and then the real find's
+ * `-wholename '*s/*'` matched the copy's own directory.)
+ */
+function plainDir() {
+  for (let n = 0; ; n++) {
+    const dir = `/dev/shm/chromafs-gnu-${process.pid}${String(Math.random()).slice(2, 10)}${n}`;
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+      return dir;
+    } catch (e) {
+      if (e.code !== "EEXIST" || n > 100) throw e;
+    }
+  }
+}
+
+/**
  * Lays `files` (`{ path, content, mtime? }`) out on tmpfs in descending creation order,
  * each file with its mtime and each directory with the newest below it (as chromafs
  * reports them), and the empty directories `dirs` (paths without a leading `/`).
  */
 export function layCopy(files, dirs = []) {
-  const dir = mkdtempSync("/dev/shm/chromafs-gnu-");
+  const dir = plainDir();
   const root = path.join(dir, "root");
   mkdirSync(root);
   const children = new Map([["", new Set()]]);
