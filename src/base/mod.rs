@@ -3,9 +3,9 @@
 //! Node-style errors ([`error`]), the embedding function's contract ([`embed`]), path
 //! normalisation as just-bash does it ([`path`]), the one glob matcher ([`glob`]), strict
 //! JSON reading ([`json`]), a fast hash for path-keyed maps ([`hash`]), injective keys
-//! built from names ([`key`]), one compiled stable sort ([`sort`]), and concurrency on a
-//! single-threaded executor ([`sync`]). Nothing here imports another layer, so every layer
-//! may import it.
+//! built from names ([`key`]), one compiled stable sort ([`sort`]), concurrency on a
+//! single-threaded executor ([`sync`]), and fast UTF-8 validation ([`utf8`]). Nothing
+//! here imports another layer, so every layer may import it.
 
 pub(crate) mod embed;
 pub(crate) mod error;
@@ -16,3 +16,4 @@ pub(crate) mod key;
 pub(crate) mod path;
 pub(crate) mod sort;
 pub(crate) mod sync;
+pub(crate) mod utf8;

@@ -430,7 +430,9 @@ impl Client {
     ) -> Result<T, ChromaError> {
         let bytes = self.call(method, url, body, what, limit).await?;
         let decode = |cause: String| self.shown(ChromaError::Decode { what: what.to_string(), cause });
-        let v: Value = serde_json::from_slice(&bytes).map_err(|e| decode(e.to_string()))?;
+        // Validated once as a whole, then parsed as text: serde_json would check each string.
+        let text = crate::base::utf8::text(&bytes).ok_or_else(|| decode("the answer is not UTF-8".to_string()))?;
+        let v: Value = serde_json::from_str(text).map_err(|e| decode(e.to_string()))?;
         T::from_json(v).ok_or_else(|| decode(format!("not the JSON expected: {}", error_message(&bytes))))
     }
 

@@ -247,3 +247,17 @@ fn errors_read_well() {
     let e = ChromaError::Timeout { what: "the path tree".into(), ms: 50 };
     assert_eq!(e.to_string(), "Chroma did not answer the path tree within 50 ms");
 }
+
+#[test]
+fn an_answer_that_is_not_utf8_or_not_json_is_a_decode_error() {
+    let (chroma, id) = seeded(1);
+    for (body, cause) in [(&b"{\"ids\": [\"p\xff\"]}"[..], "the answer is not UTF-8"), (b"{\"ids\": [", "EOF")] {
+        let body = body.to_vec();
+        chroma.set_fault(move |_| Some(Ok(HttpResponse { body: body.clone(), ..HttpResponse::new(200, "") })));
+        let c = client(&chroma, |_| {});
+        let id = id.clone();
+        let err = block_on(async move { c.get_once(&id, &GetRequest::default(), "page \"p\"").await }).unwrap_err();
+        assert!(matches!(&err, ChromaError::Decode { what, .. } if what == "page \"p\""), "{err:?}");
+        assert!(err.to_string().contains(cause), "{err}");
+    }
+}

@@ -136,6 +136,11 @@ impl GetResponse {
         self.documents.as_ref()?.get(i)?.as_deref()
     }
 
+    /// Moves record `i`'s document out of the answer (it is `None` there afterwards).
+    pub(crate) fn take_document(&mut self, i: usize) -> Option<String> {
+        self.documents.as_mut()?.get_mut(i)?.take()
+    }
+
     pub(crate) fn embedding(&self, i: usize) -> Option<&[f32]> {
         self.embeddings.as_ref()?.get(i)?.as_deref()
     }

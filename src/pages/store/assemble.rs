@@ -50,11 +50,11 @@ pub(crate) struct Chunk {
 impl Chunk {
     /// Record `i` of a response as a page chunk, read by the collection's field names (its
     /// index still raw: assembly checks it).
-    pub(crate) fn from_record(schema: &Schema, resp: &GetResponse, i: usize) -> Chunk {
+    pub(crate) fn from_record(schema: &Schema, resp: &mut GetResponse, i: usize) -> Chunk {
         Chunk {
             id: resp.ids[i].clone(),
             index: resp.metadata(i).and_then(|m| m.get(&schema.chunk_index_field)).cloned(),
-            document: resp.document(i).map(str::to_string),
+            document: resp.take_document(i),
         }
     }
 }
@@ -119,15 +119,15 @@ mod tests {
     #[test]
     fn a_record_is_read_by_the_configured_fields() {
         let schema = Schema { chunk_index_field: "n".into(), ..Schema::default() };
-        let resp = <GetResponse as crate::chroma::FromJson>::from_json(json!({
+        let mut resp = <GetResponse as crate::chroma::FromJson>::from_json(json!({
             "ids": ["a#0", "b#0"],
             "documents": ["x", null],
             "metadatas": [{"page": "a", "n": 0}, {"chunk_index": 1}],
         }))
         .unwrap();
-        let c = Chunk::from_record(&schema, &resp, 0);
+        let c = Chunk::from_record(&schema, &mut resp, 0);
         assert_eq!((c.id.as_str(), c.index, c.document.as_deref()), ("a#0", Some(json!(0)), Some("x")));
-        let c = Chunk::from_record(&schema, &resp, 1);
+        let c = Chunk::from_record(&schema, &mut resp, 1);
         assert_eq!((c.index, c.document), (None, None), "only the configured field counts");
     }
 

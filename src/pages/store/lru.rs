@@ -31,7 +31,7 @@ impl CachedPage {
     }
 
     pub(crate) fn with_access(bytes: Rc<[u8]>, access: Option<ChunkAccess>) -> Self {
-        let utf8 = std::str::from_utf8(&bytes).is_ok();
+        let utf8 = crate::base::utf8::text(&bytes).is_some();
         CachedPage { bytes, utf8, access }
     }
 
@@ -50,7 +50,7 @@ impl CachedPage {
 
     /// The bytes as text when they are UTF-8, without validating them again.
     pub(crate) fn as_str(&self) -> Option<&str> {
-        // SAFETY: `utf8` is private and set only from `str::from_utf8` or from a `String`.
+        // SAFETY: `utf8` is private and set only from `utf8::text` or from a `String`.
         self.utf8.then(|| unsafe { std::str::from_utf8_unchecked(&self.bytes) })
     }
 }

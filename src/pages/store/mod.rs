@@ -408,7 +408,7 @@ impl PageStore {
     ) -> Result<CachedPage, LoadError> {
         let schema = self.collection.schema();
         let what = format!("page {slug:?}");
-        let resp = match count {
+        let mut resp = match count {
             Some(n) if by_id => {
                 let ids: Vec<String> = (0..n as usize).map(|i| schema::chunk_id(slug, i)).collect();
                 self.collection.get_by_ids(&ids, &what).await
@@ -418,7 +418,7 @@ impl PageStore {
         .map_err(LoadError::Chroma)?;
         // Defence in depth: a record for any other slug never reaches the page.
         let mine: Vec<usize> = (0..resp.ids.len()).filter(|&i| schema.slug_of(&resp, i) == Some(slug)).collect();
-        let chunks = mine.iter().map(|&i| assemble::Chunk::from_record(schema, &resp, i)).collect();
+        let chunks = mine.iter().map(|&i| assemble::Chunk::from_record(schema, &mut resp, i)).collect();
         let scoped = self.collection.is_scoped();
         let text = assemble::assemble(chunks, size).map_err(|error| LoadError::Assembly {
             slug: slug.to_string(),

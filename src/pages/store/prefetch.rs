@@ -181,7 +181,7 @@ impl PageStore {
         let mut loaded = Vec::new();
         for (page, slug) in pages.iter().zip(&slugs) {
             let records = by_slug.remove(slug.as_str()).unwrap_or_default();
-            let chunks = records.iter().map(|&i| assemble::Chunk::from_record(schema, &resp, i)).collect();
+            let chunks = records.iter().map(|&i| assemble::Chunk::from_record(schema, &mut resp, i)).collect();
             if let Ok(text) = assemble::assemble(chunks, page.size) {
                 let access = scoped.then(|| process::access_of(records.iter().map(|&i| resp.metadata(i))));
                 let cached = CachedPage::of_text(text, access);

@@ -65,6 +65,9 @@ pub(crate) struct Engine {
     finders: Vec<memmem::Finder<'static>>,
     /// The pattern is this one literal: no regex is needed.
     literal: bool,
+    /// The pattern is these literals, one of which any matching line holds: a line
+    /// holding one matches without the regex (its matches are still the regex's).
+    alternatives: bool,
     beyond: Beyond,
     /// Characters beyond ASCII the tool folds onto an ASCII letter under `-i`.
     folds: &'static [char],
@@ -147,7 +150,9 @@ impl Engine {
             _ => &['\u{17F}', '\u{212A}'],
         };
         let fold = |s: &String| if f.ignore_case { s.to_ascii_lowercase() } else { s.clone() };
-        let needles: Vec<String> = tree.needles().iter().map(fold).collect();
+        let exact = tree.alternatives();
+        let alternatives = exact.is_some();
+        let needles: Vec<String> = exact.unwrap_or_else(|| tree.needles()).iter().map(fold).collect();
         let literal = needles.len() == 1 && tree.is_literal();
         let finders = finders(&needles);
         let spans_exact = f.tool == Tool::Rg || f.dialect == Dialect::Perl || longest::agrees(&tree, f.ignore_case);
@@ -159,6 +164,7 @@ impl Engine {
             needles,
             finders,
             literal,
+            alternatives,
             beyond,
             folds,
         })
@@ -173,7 +179,7 @@ impl Engine {
     /// folds a character of it onto an ASCII letter under `-i` (regex-lite does not), nor
     /// when a character beyond ASCII cannot be matched exactly (see [`Beyond`]).
     pub(crate) fn exact_on(&self, text: &str) -> bool {
-        if self.ignore_case && self.folds.iter().any(|&c| holds(text, c)) {
+        if self.ignore_case && holds_any(text, self.folds) {
             return false;
         }
         match &self.beyond {
@@ -195,7 +201,7 @@ impl Engine {
             if !self.needles.iter().any(|n| line.folded.contains(n.as_str())) {
                 return false;
             }
-            if self.literal {
+            if self.alternatives {
                 return true;
             }
         }
@@ -243,7 +249,7 @@ impl Engine {
 
     /// Whether a candidate line (see [`Engine::candidates`]) matches.
     pub(crate) fn confirm(&self, line: &str) -> bool {
-        if self.literal {
+        if self.alternatives {
             return true;
         }
         match self.proxy_for(line).and_then(|p| p.map(line)) {
@@ -377,17 +383,22 @@ fn scan(lite: &str, ignore_case: bool) -> Scanned {
 }
 
 /// Whether a text holds a character RE2 folds onto an ASCII letter (the Kelvin sign,
-/// the long s). Searched as UTF-8 strings: a search for either of two `char`s would
-/// decode every character.
+/// the long s).
 pub(crate) fn folds_beyond_ascii(text: &str) -> bool {
-    holds(text, '\u{212A}') || holds(text, '\u{17F}')
+    holds_any(text, &['\u{212A}', '\u{17F}'])
 }
 
-/// Whether `text` holds `c`: memchr's search, where `str::contains` of a character beyond
-/// ASCII runs core's two-way search over every page a search checks.
-fn holds(text: &str, c: char) -> bool {
-    let mut buf = [0; 4];
-    memmem::find(text.as_bytes(), c.encode_utf8(&mut buf).as_bytes()).is_some()
+/// Whether `text` holds one of `chars` (at most three, none ASCII), in one pass: memchr
+/// finds the first bytes of their UTF-8 forms and each hit is compared whole. A search per
+/// character would pass over the page once for each, and `str::contains` of a character
+/// beyond ASCII runs core's two-way search.
+fn holds_any(text: &str, chars: &[char]) -> bool {
+    debug_assert!(chars.len() <= 3 && !chars.iter().any(char::is_ascii));
+    let mut bufs = [[0u8; 4]; 3];
+    let forms: Vec<&[u8]> = chars.iter().zip(&mut bufs).map(|(c, b)| c.encode_utf8(b).as_bytes()).collect();
+    let lead = |i: usize| forms.get(i).or(forms.first()).map_or(0, |f| f[0]);
+    let bytes = text.as_bytes();
+    memchr::memchr3_iter(lead(0), lead(1), lead(2), bytes).any(|at| forms.iter().any(|f| bytes[at..].starts_with(f)))
 }
 
 /// Finders for `needles`. Lines never hold a newline: a literal with one cannot be found

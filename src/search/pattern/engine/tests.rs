@@ -49,6 +49,23 @@ fn several_patterns_are_one_alternation() {
 }
 
 #[test]
+fn literals_in_alternation_need_no_regex() {
+    let alt = |p: &[&str], d, i| engine(p, d, i, false, false).unwrap().alternatives;
+    assert!(alt(&["SAML", "OIDC"], Dialect::Fixed, false));
+    assert!(alt(&["SAML", "OIDC"], Dialect::Basic, true));
+    assert!(alt(&["SAML|OIDC"], Dialect::Extended, false));
+    assert!(alt(&["(SAML)|(OIDC|SSO)"], Dialect::Extended, false));
+    assert!(!alt(&["api[_-]key"], Dialect::Extended, false), "a class");
+    assert_eq!(parse("a(?:b|c)d").unwrap().alternatives(), Some(vec!["abd".into(), "acd".into()]));
+    assert!(!alt(&["SAML", "OI.C"], Dialect::Basic, false), "a class is no literal");
+    assert!(!alt(&["SAML|"], Dialect::Extended, false), "an empty alternative matches every line");
+    assert!(!engine(&["SAML", "OIDC"], Dialect::Fixed, false, true, false).unwrap().alternatives, "-w");
+    let e = engine(&["SAML", "OIDC"], Dialect::Fixed, true, false, false).unwrap();
+    assert!(m(&e, "x saml y") && m(&e, "Oidc") && !m(&e, "sam l"));
+    assert_eq!(spans(&e, "OIDC then SAML"), ["OIDC", "SAML"], "its matches are the regex's");
+}
+
+#[test]
 fn rg_joins_several_patterns_its_own_way() {
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     assert_eq!(rg_pattern(&s(&["a+"]), false).unwrap(), ("a+".to_string(), Dialect::Perl));
@@ -117,4 +134,19 @@ fn case_folding_beyond_ascii_is_flagged() {
     )
     .unwrap();
     assert!(!e.exact_on("\u{212A}elvin"), "ripgrep folds the Kelvin sign");
+}
+
+#[test]
+fn characters_beyond_ascii_are_found_in_one_pass() {
+    let (kelvin, long_s, dotless) = ('\u{212A}', '\u{17F}', '\u{131}');
+    let chars = [kelvin, long_s, dotless];
+    for text in ["", "ascii only", "a dash \u{2014} and \u{201C}quotes\u{201D}, \u{C5}", "\u{2129}\u{212B}"] {
+        assert!(!holds_any(text, &chars), "{text:?}");
+    }
+    for c in chars {
+        for text in [format!("{c}"), format!("x \u{2014} y{c}"), format!("{c}\u{2014}")] {
+            assert!(holds_any(&text, &chars) && holds_any(&text, &[c]), "{text:?}");
+        }
+    }
+    assert!(!holds_any("\u{17F}", &[kelvin]) && folds_beyond_ascii("x\u{17F}") && !folds_beyond_ascii("\u{131}"));
 }
