@@ -3,66 +3,62 @@
 //! Answers from Chroma and pages of docs are nearly all ASCII, with a character beyond it
 //! here and there (a dash, a quote, a name). `str::from_utf8` is built for size in the
 //! wasm module, and its ASCII path goes a machine word at a time; [`text`] skips ASCII
-//! with the module's 128-bit vectors and checks each character beyond ASCII on its own,
-//! so that a whole answer can be validated once and parsed as text.
+//! with the module's 128-bit vectors and hands `from_utf8` only the stretches around
+//! characters beyond it, so that a whole answer can be validated once and parsed as text.
 
 /// `bytes` as text when they are UTF-8: exactly when `str::from_utf8` accepts them.
 pub(crate) fn text(bytes: &[u8]) -> Option<&str> {
     let mut i = 0;
-    while i < bytes.len() {
+    loop {
         i = ascii_end(bytes, i);
-        let Some(&lead) = bytes.get(i) else { break };
-        let width = match lead {
-            0xC2..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF4 => 4,
-            _ => return None,
-        };
-        // One character: `from_utf8` rejects overlong forms, surrogates and bad
-        // continuation bytes, and a concatenation of valid characters is valid.
-        std::str::from_utf8(bytes.get(i..i + width)?).ok()?;
-        i += width;
+        if i >= bytes.len() {
+            break;
+        }
+        // The stretch up to the next block of sixteen ASCII bytes goes to `from_utf8`
+        // whole. That block's first byte is ASCII, so the stretch ends on a character's
+        // end, and text made of valid stretches and ASCII is valid.
+        let mut end = i + 16;
+        while end < bytes.len() && !is_ascii_block(bytes, end) {
+            end += 16;
+        }
+        let end = end.min(bytes.len());
+        std::str::from_utf8(&bytes[i..end]).ok()?;
+        i = end;
     }
-    // SAFETY: every byte was checked above, as ASCII or as part of a whole character.
+    // SAFETY: every byte was checked above, as ASCII or in a stretch `from_utf8` accepted.
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
-/// The first position at or after `from` that does not hold an ASCII byte.
+/// The first position at or after `i` that does not hold an ASCII byte.
 fn ascii_end(bytes: &[u8], mut i: usize) -> usize {
-    i = blocks_end(bytes, i);
+    while is_ascii_block(bytes, i) {
+        i += 16;
+    }
     while i < bytes.len() && bytes[i] < 0x80 {
         i += 1;
     }
     i
 }
 
-/// Past the whole sixteen-byte blocks of ASCII from `i`.
+/// Whether the sixteen bytes from `i` are all in `bytes` and all ASCII.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn blocks_end(bytes: &[u8], mut i: usize) -> usize {
+fn is_ascii_block(bytes: &[u8], i: usize) -> bool {
     use core::arch::wasm32::{u8x16_bitmask, v128_load};
-    while i + 16 <= bytes.len() {
-        // SAFETY: the sixteen bytes from `i` are in `bytes`; v128_load needs no alignment.
-        let block = unsafe { v128_load(bytes.as_ptr().add(i).cast()) };
-        if u8x16_bitmask(block) != 0 {
-            break;
-        }
-        i += 16;
+    if bytes.len() < 16 || i > bytes.len() - 16 {
+        return false;
     }
-    i
+    // SAFETY: the sixteen bytes from `i` are in `bytes`; v128_load needs no alignment.
+    let block = unsafe { v128_load(bytes.as_ptr().add(i).cast()) };
+    u8x16_bitmask(block) == 0
 }
 
-/// Past the whole sixteen-byte blocks of ASCII from `i`.
+/// Whether the sixteen bytes from `i` are all in `bytes` and all ASCII.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-fn blocks_end(bytes: &[u8], mut i: usize) -> usize {
-    while let Some(block) = bytes.get(i..i + 16) {
-        let (a, b) = block.split_at(8);
-        let word = |w: &[u8]| u64::from_le_bytes(w.try_into().unwrap_or([0xFF; 8]));
-        if (word(a) | word(b)) & 0x8080_8080_8080_8080 != 0 {
-            break;
-        }
-        i += 16;
-    }
-    i
+fn is_ascii_block(bytes: &[u8], i: usize) -> bool {
+    let Some(block) = bytes.get(i..i.saturating_add(16)).filter(|b| b.len() == 16) else { return false };
+    let (a, b) = block.split_at(8);
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().unwrap_or([0xFF; 8]));
+    (word(a) | word(b)) & 0x8080_8080_8080_8080 == 0
 }
 
 #[cfg(test)]
@@ -94,6 +90,29 @@ mod tests {
         for end in 0..=long.len() {
             let b = &long.as_bytes()[..end];
             assert_eq!(text(b), std::str::from_utf8(b).ok(), "cut at {end}");
+        }
+    }
+
+    #[test]
+    fn agrees_on_mixed_text_and_random_damage() {
+        let pieces = ["a", "plain words ", "\u{E9}", "\u{2014}", "\u{65E5}\u{672C}", "\u{1F600}", "\n"];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..2000 {
+            let mut v = Vec::new();
+            for _ in 0..next() % 40 {
+                v.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize].as_bytes());
+            }
+            if next() % 2 == 0 && !v.is_empty() {
+                let at = (next() % v.len() as u64) as usize;
+                v[at] = (next() & 0xFF) as u8;
+            }
+            assert_eq!(text(&v), std::str::from_utf8(&v).ok(), "{v:?}");
         }
     }
 }
