@@ -9,7 +9,7 @@
 //! Under `--json`, `-n`, `-o`, `--column` and `--heading` change nothing.
 
 use super::replace::{replacements, Replacement};
-use crate::search::pattern::engine::{Engine, Line};
+use crate::search::pattern::engine::Engine;
 use std::fmt::Write;
 
 /// The figures of a search so far (one file's, or the whole search's).
@@ -106,10 +106,8 @@ pub(crate) fn search(
     after: u64,
 ) -> (String, Figures) {
     let mut figures = Figures { searches: 1, bytes_searched: text.len() as u64, ..Figures::default() };
-    let folded = engine.folds().then(|| text.to_ascii_lowercase());
-    let searched = folded.as_deref().unwrap_or(text);
     let mut out = String::new();
-    if !engine.may_match(searched) {
+    if !engine.may_match(text) {
         return (out, figures);
     }
     let mut lines: Vec<Scanned> = Vec::new();
@@ -117,12 +115,11 @@ pub(crate) fn search(
     while at < text.len() {
         let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1);
         let bare = text[at..end].strip_suffix('\n').unwrap_or(&text[at..end]);
-        let line = Line { text: bare, folded: &searched[at..at + bare.len()] };
         let base = bare.as_ptr() as usize;
         let spans: Vec<Span> = match (engine.confirm(bare), replacement) {
             (false, _) => Vec::new(),
             (true, None) => engine
-                .matches(line)
+                .matches(bare)
                 .map(|m| (m.as_ptr() as usize - base, m.as_ptr() as usize - base + m.len(), None))
                 .collect(),
             (true, Some(r)) => replacements(engine, bare, r)

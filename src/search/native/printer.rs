@@ -10,7 +10,7 @@
 
 use super::color::{self, paint};
 use super::replace::{replace, Replacement};
-use crate::search::pattern::engine::{Engine, Line};
+use crate::search::pattern::engine::Engine;
 use std::fmt::Write;
 
 /// How one file's lines are printed.
@@ -75,8 +75,7 @@ pub(crate) struct Groups {
 /// printing anything (for `-l`, `-L` and `-q`, which only need to know). `null_data`:
 /// lines end in NUL (grep `-z`).
 pub(crate) fn any_match(content: &str, engine: &Engine, null_data: bool) -> bool {
-    let folded = engine.folds().then(|| content.to_ascii_lowercase());
-    match engine.any_line(content, folded.as_deref().unwrap_or(content)).filter(|_| !null_data) {
+    match engine.any_line(content).filter(|_| !null_data) {
         Some(found) => found,
         None => {
             let first = Options { max_count: Some(1), null_data, ..Options::default() };
@@ -88,27 +87,25 @@ pub(crate) fn any_match(content: &str, engine: &Engine, null_data: bool) -> bool
 /// Searches `content`, appends what grep prints for it to `out`, and says whether a line
 /// was selected.
 pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut String, groups: &mut Groups) -> bool {
-    let folded = engine.folds().then(|| content.to_ascii_lowercase());
-    let searched = folded.as_deref().unwrap_or(content);
-    if !o.invert && !engine.may_match(searched) {
+    if !o.invert && !engine.may_match(content) {
         // No line holds a literal every match needs: nothing to split or test.
         return o.count && count(&Text::default(), o, out);
     }
     let mut starts = Vec::new();
-    let mut lines: Vec<Line> = Vec::new();
+    let mut lines: Vec<&str> = Vec::new();
     let mut at = 0;
     // memchr's newline search uses SIMD in the wasm; `str::split` goes through core's.
     let ends = memchr::memchr_iter(o.eol(), content.as_bytes()).chain(std::iter::once(content.len()));
     for end in ends {
         starts.push(at);
-        lines.push(Line { text: &content[at..end], folded: &searched[at..end] });
+        lines.push(&content[at..end]);
         at = end + 1;
     }
-    if lines.last().is_some_and(|l| l.text.is_empty()) {
+    if lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
         starts.pop();
     }
-    let t = Text { candidates: engine.candidates(searched, &starts), lines, starts, engine: Some(engine) };
+    let t = Text { candidates: engine.candidates(content, &starts), lines, starts, engine: Some(engine) };
     if o.count {
         count(&t, o, out)
     } else if o.before == 0 && o.after == 0 {
@@ -121,7 +118,7 @@ pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut Stri
 /// A file's lines, and which of them hold a literal every match needs.
 #[derive(Default)]
 struct Text<'a> {
-    lines: Vec<Line<'a>>,
+    lines: Vec<&'a str>,
     /// Where each line starts in the file.
     starts: Vec<usize>,
     candidates: Option<Vec<bool>>,
@@ -130,7 +127,7 @@ struct Text<'a> {
 
 impl<'a> Text<'a> {
     fn is_match(&self, i: usize) -> bool {
-        self.candidates.as_ref().is_none_or(|c| c[i]) && self.engine.is_some_and(|e| e.confirm(self.lines[i].text))
+        self.candidates.as_ref().is_none_or(|c| c[i]) && self.engine.is_some_and(|e| e.confirm(self.lines[i]))
     }
 
     fn matches(&self, i: usize) -> Box<dyn Iterator<Item = &'a str> + 'a> {
@@ -226,7 +223,7 @@ fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
         return print_replaced(t, i, o, (e, r), out);
     }
     let line = t.lines[i];
-    let base = line.text.as_ptr() as usize;
+    let base = line.as_ptr() as usize;
     let start = t.starts[i];
     // Where each match starts in the line (none under -v).
     let mut matches = t.matches(i).filter(|_| !o.invert).map(|m| (m, m.as_ptr() as usize - base));
@@ -236,16 +233,16 @@ fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
         }
     } else if o.per_match && !o.invert {
         for (_, at) in matches {
-            prefix(out, o, Place { line: i, offset: start, column: Some(at + 1) }, ':', line.text);
-            out.push_str(line.text);
+            prefix(out, o, Place { line: i, offset: start, column: Some(at + 1) }, ':', line);
+            out.push_str(line);
             out.push(char::from(o.eol()));
         }
     } else {
         let column = if o.column { matches.next().map(|(_, at)| at + 1) } else { None };
-        prefix(out, o, Place { line: i, offset: start, column }, ':', line.text);
+        prefix(out, o, Place { line: i, offset: start, column }, ':', line);
         match o.color && !o.invert {
-            true => color::line_with_matches(out, line.text, t.matches(i)),
-            false => out.push_str(line.text),
+            true => color::line_with_matches(out, line, t.matches(i)),
+            false => out.push_str(line),
         }
         out.push(char::from(o.eol()));
     }
@@ -254,7 +251,7 @@ fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
 /// A selected line with its matches replaced (rg `-r`): the line, each match under
 /// `-o`, or the line once for each match under `--vimgrep`.
 fn print_replaced(t: &Text, i: usize, o: &Options, (e, r): (&Engine, &Replacement), out: &mut String) {
-    let replaced = replace(e, t.lines[i].text, r);
+    let replaced = replace(e, t.lines[i], r);
     let start = t.starts[i];
     let eol = char::from(o.eol());
     if o.only_matching {
@@ -279,7 +276,7 @@ fn print_replaced(t: &Text, i: usize, o: &Options, (e, r): (&Engine, &Replacemen
 
 /// Line `i`'s matches, each on a line of its own (`-o`), after a prefix ending in `sep`.
 fn print_matches(t: &Text, i: usize, o: &Options, sep: char, out: &mut String) {
-    let base = t.lines[i].text.as_ptr() as usize;
+    let base = t.lines[i].as_ptr() as usize;
     for m in t.matches(i).filter(|m| !m.is_empty()) {
         let at = m.as_ptr() as usize - base;
         let column = o.column.then_some(at + 1);
@@ -298,7 +295,7 @@ fn print_context(t: &Text, i: usize, o: &Options, out: &mut String) {
         }
         return;
     }
-    let text = t.lines[i].text;
+    let text = t.lines[i];
     prefix(out, o, Place { line: i, offset: t.starts[i], column: None }, '-', text);
     match o.color && o.invert {
         true => color::line_with_matches(out, text, t.matches(i)),

@@ -25,15 +25,23 @@ impl Caseless {
 
     /// Whether `text` holds the literal in some mix of cases (every text holds an empty one).
     pub(crate) fn is_in(&self, text: &[u8]) -> bool {
+        self.needle.is_empty() || self.starts(text).next().is_some()
+    }
+
+    /// Where the literal starts in `text`, in order (occurrences may overlap); none for an
+    /// empty literal.
+    pub(crate) fn starts<'a>(&'a self, text: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
         let (n, r) = (self.needle.len(), self.rare);
-        if n == 0 {
-            return true;
-        }
-        let b = self.needle[r];
-        let mut hits = memchr::memchr2_iter(b, b.to_ascii_uppercase(), text);
-        hits.any(|at| {
+        let b = self.needle.get(r).copied().unwrap_or(0);
+        let hits = memchr::memchr2_iter(b, b.to_ascii_uppercase(), text).filter(move |_| n > 0);
+        hits.filter(move |&at| {
             at >= r && at - r + n <= text.len() && text[at - r..at - r + n].eq_ignore_ascii_case(&self.needle)
         })
+        .map(move |at| at - r)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.needle.len()
     }
 }
 
@@ -71,6 +79,15 @@ mod tests {
         assert!(found("xyz", "xyxyXYZ"));
         assert!(!found("xyz", ""));
         assert!(found("", ""), "an empty literal is in every text");
+    }
+
+    #[test]
+    fn every_start_in_order() {
+        let starts = |l: &str, t: &str| Caseless::new(l).starts(t.as_bytes()).collect::<Vec<_>>();
+        assert_eq!(starts("aa", "AaAa"), [0, 1, 2], "overlapping");
+        assert_eq!(starts("oauth", "OAuth, oauth and OAUTH"), [0, 7, 17]);
+        assert_eq!(starts("", "abc"), Vec::<usize>::new());
+        assert_eq!(starts("xyz", "xy"), Vec::<usize>::new());
     }
 
     #[test]

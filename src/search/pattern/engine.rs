@@ -18,6 +18,7 @@
 //! ([`Node::required`]), which is most of the speed: regex-lite has no literal
 //! optimisations of its own, and a pattern that is one literal needs no regex.
 
+use super::finders::{any_hit_line, Finders};
 use super::gnu;
 use super::lite::translate;
 use super::longest;
@@ -25,7 +26,6 @@ use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
 use super::unicode::{Classes, Named, Proxy};
 use crate::commands::Unsupported;
-use memchr::memmem;
 
 /// Whose matching a search follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +62,8 @@ pub(crate) struct Engine {
     /// One of these is in every matching line (ASCII-lowercased under `-i`); none: no
     /// such literals.
     needles: Vec<String>,
-    finders: Vec<memmem::Finder<'static>>,
+    /// The needles, found in a line as it is (in any case under `-i`).
+    finders: Finders,
     /// The pattern is this one literal: no regex is needed.
     literal: bool,
     /// The pattern is these literals, one of which any matching line holds: a line
@@ -71,14 +72,6 @@ pub(crate) struct Engine {
     beyond: Beyond,
     /// Characters beyond ASCII the tool folds onto an ASCII letter under `-i`.
     folds: &'static [char],
-}
-
-/// A line, and the same line ASCII-lowercased when the search ignores case (byte
-/// offsets are the same in both).
-#[derive(Clone, Copy)]
-pub(crate) struct Line<'a> {
-    pub text: &'a str,
-    pub folded: &'a str,
 }
 
 /// What the command's flags say about its patterns.
@@ -154,7 +147,7 @@ impl Engine {
         let alternatives = exact.is_some();
         let needles: Vec<String> = exact.unwrap_or_else(|| tree.needles()).iter().map(fold).collect();
         let literal = needles.len() == 1 && tree.is_literal();
-        let finders = finders(&needles);
+        let finders = Finders::new(&needles, f.ignore_case);
         let spans_exact = f.tool == Tool::Rg || f.dialect == Dialect::Perl || longest::agrees(&tree, f.ignore_case);
         Ok(Engine {
             re,
@@ -168,11 +161,6 @@ impl Engine {
             beyond,
             folds,
         })
-    }
-
-    /// Whether lines must be lowercased for [`Line::folded`].
-    pub(crate) fn folds(&self) -> bool {
-        self.ignore_case && !self.needles.is_empty()
     }
 
     /// Whether this engine's answers over `text` are the tool's: not when the tool
@@ -190,35 +178,35 @@ impl Engine {
         }
     }
 
-    /// Whether a text (folded under `-i`) may hold a matching line at all.
+    /// Whether a text may hold a matching line at all.
     pub(crate) fn may_match(&self, text: &str) -> bool {
-        self.needles.is_empty() || self.finders.iter().any(|f| f.find(text.as_bytes()).is_some())
+        self.needles.is_empty() || self.finders.any_in(text.as_bytes())
     }
 
     #[cfg(test)]
-    pub(crate) fn is_match(&self, line: Line) -> bool {
+    pub(crate) fn is_match(&self, line: &str) -> bool {
         if !self.needles.is_empty() {
-            if !self.needles.iter().any(|n| line.folded.contains(n.as_str())) {
+            if !self.finders.any_in(line.as_bytes()) {
                 return false;
             }
             if self.alternatives {
                 return true;
             }
         }
-        self.confirm(line.text)
+        self.confirm(line)
     }
 
     /// Which lines may match, found with one search of the whole text per literal
-    /// rather than one per line: `None` when every line may. `text` is the file (folded
-    /// under `-i`), `starts` where each line begins in it.
+    /// rather than one per line: `None` when every line may. `text` is the file, `starts`
+    /// where each line begins in it.
     pub(crate) fn candidates(&self, text: &str, starts: &[usize]) -> Option<Vec<bool>> {
         if self.needles.is_empty() {
             return None;
         }
         let mut hit = vec![false; starts.len()];
-        for f in &self.finders {
+        for found in self.finders.each_starts(text.as_bytes()) {
             let mut line = 0;
-            for at in f.find_iter(text.as_bytes()) {
+            for at in found {
                 while line + 1 < starts.len() && starts[line + 1] <= at {
                     line += 1;
                 }
@@ -229,14 +217,13 @@ impl Engine {
     }
 
     /// Whether any line of `content` matches, stopping at the first that does: only the
-    /// lines holding a literal hit are found and tested, the page is never split. `folded`
-    /// is `content` ASCII-lowercased under `-i`; `None` when there are no literals to
-    /// look for (the caller then tests line by line).
-    pub(crate) fn any_line(&self, content: &str, folded: &str) -> Option<bool> {
+    /// lines holding a literal hit are found and tested, the page is never split. `None`
+    /// when there are no literals to look for (the caller then tests line by line).
+    pub(crate) fn any_line(&self, content: &str) -> Option<bool> {
         if self.needles.is_empty() {
             return None;
         }
-        Some(any_hit_line(folded.as_bytes(), &self.finders, |line| self.confirm(&content[line])))
+        Some(any_hit_line(content.as_bytes(), &self.finders, |line| self.confirm(&content[line])))
     }
 
     /// The proxy a line is matched through, when it needs one.
@@ -275,18 +262,15 @@ impl Engine {
 
     /// The matches of a line, left to right, as the tool finds them (non-empty patterns
     /// only: see [`Engine::nullable`]).
-    pub(crate) fn matches<'a>(&'a self, line: Line<'a>) -> Box<dyn Iterator<Item = &'a str> + 'a> {
+    pub(crate) fn matches<'a>(&'a self, line: &'a str) -> Box<dyn Iterator<Item = &'a str> + 'a> {
         if self.literal {
-            let n = self.needles[0].len();
-            let found = line.folded.match_indices(self.needles[0].as_str());
-            return Box::new(found.map(move |(at, _)| &line.text[at..at + n]));
+            return Box::new(self.finders.first_spans(line.as_bytes()).map(move |span| &line[span]));
         }
-        if let Some(mapped) = self.proxy_for(line.text).and_then(|p| p.map(line.text)) {
-            let spans: Vec<&str> =
-                self.re.find_iter(&mapped.text).map(|m| &line.text[mapped.span(m.range())]).collect();
+        if let Some(mapped) = self.proxy_for(line).and_then(|p| p.map(line)) {
+            let spans: Vec<&str> = self.re.find_iter(&mapped.text).map(|m| &line[mapped.span(m.range())]).collect();
             return Box::new(spans.into_iter());
         }
-        Box::new(self.re.find_iter(line.text).map(|m| m.as_str()))
+        Box::new(self.re.find_iter(line).map(|m| m.as_str()))
     }
 }
 
@@ -399,37 +383,6 @@ fn holds_any(text: &str, chars: &[char]) -> bool {
     let lead = |i: usize| forms.get(i).or(forms.first()).map_or(0, |f| f[0]);
     let bytes = text.as_bytes();
     memchr::memchr3_iter(lead(0), lead(1), lead(2), bytes).any(|at| forms.iter().any(|f| bytes[at..].starts_with(f)))
-}
-
-/// Finders for `needles`. Lines never hold a newline: a literal with one cannot be found
-/// in a line, and gets no finder.
-pub(crate) fn finders(needles: &[String]) -> Vec<memmem::Finder<'static>> {
-    needles.iter().filter(|n| !n.contains('\n')).map(|n| memmem::Finder::new(n.as_bytes()).into_owned()).collect()
-}
-
-/// Whether a line of `folded` holding a hit of one of `finders` passes `test`, given the
-/// line's byte range; each such line is tested once, and the search stops at the first
-/// that passes.
-pub(crate) fn any_hit_line(
-    folded: &[u8],
-    finders: &[memmem::Finder<'_>],
-    mut test: impl FnMut(std::ops::Range<usize>) -> bool,
-) -> bool {
-    for f in finders {
-        let mut done = 0;
-        for at in f.find_iter(folded) {
-            if at < done {
-                continue; // this hit's line was tested already
-            }
-            let start = memchr::memrchr(b'\n', &folded[..at]).map_or(0, |i| i + 1);
-            let end = memchr::memchr(b'\n', &folded[at..]).map_or(folded.len(), |i| at + i);
-            if test(start..end) {
-                return true;
-            }
-            done = end;
-        }
-    }
-    false
 }
 
 /// The command's patterns as one RE2-subset pattern with the tool's meaning, and whether

@@ -6,16 +6,13 @@
 //! command, run over the pages that pass, has the last word and prints the output. A
 //! pattern the matcher cannot reason about is [`Unsupported`], with the reason.
 
-use super::caseless::Caseless;
-use super::engine::{any_hit_line, finders};
 use super::filter::{Chunking, Filters};
+use super::finders::{any_hit_line, Finders};
 use super::literals::Required;
 use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
 use crate::commands::Unsupported;
-use memchr::memmem;
 use serde_json::Value;
-use std::borrow::Cow;
 
 /// What a search looks for, as its command line says.
 #[derive(Clone, Copy, Debug)]
@@ -41,9 +38,8 @@ pub(crate) struct FineCheck {
 
 #[derive(Clone, Debug)]
 struct Needles {
-    finders: Vec<memmem::Finder<'static>>,
-    /// Under `-i`, the same literals found in any case without lowercasing the page.
-    caseless: Vec<Caseless>,
+    /// The literals, found in a page as it is (in any case under `-i`).
+    finders: Finders,
     /// Every pattern is one literal: a line holding one matches.
     literal: bool,
 }
@@ -66,11 +62,7 @@ impl FineCheck {
         let Some(needles) = &self.needles else {
             return self.regexes.iter().any(|r| r.is_match(text));
         };
-        if self.ignore_case && needles.literal {
-            return needles.caseless.iter().any(|c| c.is_in(text.as_bytes()));
-        }
-        let folded = if self.ignore_case { Cow::Owned(text.to_ascii_lowercase()) } else { Cow::Borrowed(text) };
-        any_hit_line(folded.as_bytes(), &needles.finders, |line| {
+        any_hit_line(text.as_bytes(), &needles.finders, |line| {
             needles.literal || self.regexes.iter().any(|r| r.is_match(&text[line.clone()]))
         })
     }
@@ -84,13 +76,9 @@ fn needles(nodes: &[Node], ignore_case: bool) -> Option<Needles> {
         if found.is_empty() {
             return None;
         }
-        all.extend(found.into_iter().map(|n| if ignore_case { n.to_ascii_lowercase() } else { n }));
+        all.extend(found);
     }
-    let caseless = match ignore_case {
-        true => all.iter().filter(|n| !n.contains('\n')).map(|n| Caseless::new(n)).collect(),
-        false => Vec::new(),
-    };
-    Some(Needles { finders: finders(&all), caseless, literal: nodes.iter().all(Node::is_literal) })
+    Some(Needles { finders: Finders::new(&all, ignore_case), literal: nodes.iter().all(Node::is_literal) })
 }
 
 /// The coarse filter and the fine check of one search.

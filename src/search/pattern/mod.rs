@@ -8,12 +8,14 @@
 //! applies and [`matcher`] the fine check of loaded pages, neither ever a false negative;
 //! [`engine`] matches lines exactly as GNU grep and ripgrep do, for the commands answered
 //! in Rust ([`unicode`] for lines beyond ASCII, [`longest`] for GNU grep's `-o`);
-//! [`multiline`] says whether an rg `-U` pattern can span lines at all; [`caseless`] finds
-//! a literal in any case without folding the page.
+//! [`multiline`] says whether an rg `-U` pattern can span lines at all; [`finders`] finds
+//! the literals a matching line holds in a page as it is, [`caseless`] in any case without
+//! folding the page.
 
 mod caseless;
 pub(crate) mod engine;
 pub(crate) mod filter;
+mod finders;
 pub(crate) mod gnu;
 pub(crate) mod lite;
 pub(crate) mod literals;

@@ -14,12 +14,11 @@ fn rg(p: &str, word: bool) -> Engine {
 }
 
 fn m(e: &Engine, text: &str) -> bool {
-    let folded = text.to_ascii_lowercase();
-    e.is_match(Line { text, folded: if e.folds() { &folded } else { text } })
+    e.is_match(text)
 }
 
 fn spans<'a>(e: &'a Engine, text: &'a str) -> Vec<&'a str> {
-    e.matches(Line { text, folded: text }).collect()
+    e.matches(text).collect()
 }
 
 fn lite(p: &str, d: Dialect) -> String {
