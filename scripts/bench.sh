@@ -51,7 +51,7 @@ if want connect; then node bench/connect.mjs --sizes 1142,10000,50000 --runs 7; 
 if want agent-session; then node bench/agent-session.mjs --sizes "1142,10000$([ $LARGE = 1 ] && echo ,50000)" --check; fi
 if want process-tier; then node bench/process-tier.mjs --sizes 1142,10000; fi
 if want other-tools; then node bench/other-tools.mjs --url "$URL" --sizes 1142,10000; fi
-if want shapes; then node bench/shapes.mjs --sizes 10000; fi
+if want shapes; then node bench/shapes.mjs --sizes "10000$([ $LARGE = 1 ] && echo ,50000)"; fi
 if want embed; then node bench/embed.mjs; fi
 if want embed-service; then node bench/embed-service.mjs; fi
 # Starts its own Chroma on .chroma/bench-quality: the corpus embedded once (about 25 minutes

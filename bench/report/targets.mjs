@@ -94,13 +94,15 @@ export const TARGETS = [
   },
   {
     area: "cold -i, -E, -e -e",
-    target: "the same three commands at 50,000 pages ≤ 2× their 10,000-page time, and the index lookup's own computing (from its records' arrival to the first page request) ≤ 50 ms (ingested and annotated)",
+    target: "the same three commands at 50,000 pages ≤ 2× their 10,000-page time, and the index lookup's own computing (from its records' arrival to the first page request) ≤ 50 ms for every command of the benchmark (ingested and annotated)",
     measure: (get) => {
       const commands = ["grep -rni oauth /", "grep -rnE 'api[_-]key' /", "grep -rn -e SAML -e OIDC /"];
-      const pairs = commands.flatMap((c) => ["ingested", "annotated"].map((shape) => [get("shapes-50000", `${shape} ${c}`), get("shapes-10000", `${shape} ${c}`)]));
+      const shapes = ["ingested", "annotated"];
+      const pairs = commands.flatMap((c) => shapes.map((shape) => [get("shapes-50000", `${shape} ${c}`), get("shapes-10000", `${shape} ${c}`)]));
       if (pairs.some(([big, small]) => !big || !small)) return null;
       const ratios = pairs.map(([big, small]) => big.ms / small.ms);
-      const lookup = Math.max(...pairs.map(([big]) => big.lookupMs ?? Infinity));
+      const lookups = [...commands, "grep -rn Mintlify /", "grep -rn HubSpot /"].flatMap((c) => shapes.map((shape) => get("shapes-50000", `${shape} ${c}`)?.lookupMs));
+      const lookup = Math.max(...lookups.map((x) => x ?? Infinity));
       return {
         text: `${ratios.map((x) => `${x.toFixed(1)}×`).join(", ")}; lookup ≤ ${Number.isFinite(lookup) ? `${n(lookup)} ms` : "not measured"}`,
         met: ratios.every((x) => x <= 2) && lookup <= 50,
