@@ -216,28 +216,24 @@ impl Node {
     }
 
     /// The strings of a pattern that is a literal or an alternation of literals (in
-    /// groups or not), none empty and at most 16: a line matches exactly when it holds
-    /// one of them. `None` for any other pattern.
+    /// groups or not), none empty and at most [`SPELLED_OUT`]: a line matches exactly when
+    /// it holds one of them. `None` for any other pattern.
     pub(crate) fn alternatives(&self) -> Option<Vec<String>> {
-        self.strings().filter(|v| v.iter().all(|s| !s.is_empty()))
+        if !self.only_characters() {
+            return None;
+        }
+        self.spelling().exact.filter(|v| v.iter().all(|s| !s.is_empty()))
     }
 
-    /// Every string the node matches, when it is made of characters, groups,
-    /// concatenations and alternations only, and they are few.
-    fn strings(&self) -> Option<Vec<String>> {
-        const MOST: usize = 16;
-        let strings = match self {
-            Node::Lit(c) => vec![c.to_string()],
-            Node::Group(n) => n.strings()?,
-            Node::Alt(v) => v.iter().map(Node::strings).collect::<Option<Vec<_>>>()?.concat(),
-            Node::Cat(v) => v.iter().try_fold(vec![String::new()], |heads, n| {
-                let tails = n.strings()?;
-                (heads.len() * tails.len() <= MOST)
-                    .then(|| heads.iter().flat_map(|h| tails.iter().map(move |t| format!("{h}{t}"))).collect())
-            })?,
-            _ => return None,
-        };
-        (strings.len() <= MOST).then_some(strings)
+    /// Whether the node is made of characters, groups, concatenations and alternations
+    /// only: no class, repetition or zero-width assertion.
+    fn only_characters(&self) -> bool {
+        match self {
+            Node::Lit(_) => true,
+            Node::Group(n) => n.only_characters(),
+            Node::Cat(v) | Node::Alt(v) => v.iter().all(Node::only_characters),
+            _ => false,
+        }
     }
 }
 
