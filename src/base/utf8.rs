@@ -55,7 +55,7 @@ fn is_ascii_block(bytes: &[u8], i: usize) -> bool {
 /// Whether the sixteen bytes from `i` are all in `bytes` and all ASCII.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 fn is_ascii_block(bytes: &[u8], i: usize) -> bool {
-    let Some(block) = bytes.get(i..i.saturating_add(16)).filter(|b| b.len() == 16) else { return false };
+    let Some(block) = bytes.get(i..i.saturating_add(16)) else { return false };
     let (a, b) = block.split_at(8);
     let word = |w: &[u8]| u64::from_le_bytes(w.try_into().unwrap_or([0xFF; 8]));
     (word(a) | word(b)) & 0x8080_8080_8080_8080 == 0

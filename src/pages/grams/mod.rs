@@ -6,11 +6,11 @@
 //! keeps an index of its own instead, written by `chromafs ingest` with the tree: for each
 //! access class, each piece of three bytes of the pages' case-folded text (with the class
 //! of the byte after it) and the pages that hold it ([`fold`], [`postings`], [`shard`],
-//! [`manifest`]). A search turns its
-//! patterns into a formula over pieces ([`query`]), reads the few records that hold them
-//! by id ([`lookup`]), and reads and checks only the pages the formula keeps. The index is
-//! a prefilter: folding and pieces can keep more pages than match, never fewer, and the
-//! search's own check decides. [`build`] is what an ingest adds to it.
+//! [`manifest`]). A search turns its patterns into a formula over pieces ([`query`]),
+//! reads the few records that hold them by id ([`lookup`]), and reads and checks only the
+//! pages the formula keeps. The index is a prefilter: folding and pieces can keep more
+//! pages than match, never fewer, and the search's own check decides. [`build`] is what
+//! an ingest adds to it.
 
 pub(crate) mod build;
 pub(crate) mod fold;
