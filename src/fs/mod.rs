@@ -22,7 +22,7 @@ use crate::options::Options;
 use crate::pages::collection::{answers::Shared, Collection};
 use crate::pages::store::lazy::LazySource;
 use crate::pages::store::process::{self, ProcessPages};
-use crate::pages::store::{Freshness, PageKey, PageRef, PageStore, Source, StoreOptions};
+use crate::pages::store::{Freshness, PageKey, PageRef, PageStore, Source, StoreOptions, Typical};
 use crate::tree::access::SessionAccess;
 use crate::tree::listing::{FileNode, Listing, Node};
 use crate::tree::load::{self, LoadedTree, TreeCheck};
@@ -121,6 +121,7 @@ impl Filesystem {
             lazy_max_bytes: opts.lazy_max_bytes,
             process: Some(ProcessPages::new(&tree_key, &tree.collection_id, access)),
             fresh: Some(check.clone()),
+            typical: Typical { bytes_per_chunk: tree.bytes_per_chunk, chunks_per_page: tree.chunks_per_page },
         };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
         let scratch_root = opts.scratch.clone();

@@ -148,7 +148,9 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
         client.update_metadata(&info.id, &ids, &metas).await.map_err(|e| e.to_string())?;
     }
     summary.updated = pending.len();
-    let mut annotations = Annotations::new(&tree.version).counting(summary.chunks - summary.orphans, pages.len());
+    let bytes = texts.values().flatten().map(|(_, text)| text.len() as u64).sum();
+    let mut annotations =
+        Annotations::new(&tree.version).counting(summary.chunks - summary.orphans, pages.len(), bytes);
     let mut parts = Vec::new();
     if let Some(counts) = ids.counts(&pages) {
         (annotations, parts) = annotations.with_counts(&counts);

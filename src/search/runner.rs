@@ -24,7 +24,6 @@ use crate::pages::store::{PageRef, PrefetchError, Source, Within};
 use crate::search::job::{Job, Parsed};
 use crate::search::native::early_stop::EarlyStop;
 use crate::search::native::{pattern_files, Native};
-use crate::search::pattern::matcher::Matcher;
 #[cfg(test)]
 use crate::search::plan::MAX_PATTERN_BYTES;
 use crate::search::plan::{self, refusal, Context, Narrowing, Plan};
@@ -435,21 +434,26 @@ async fn narrow(
         return Ok(Some(kept));
     }
     let before = view.requests();
-    let kept = if (hits.is_none() || cs.index)
-        && candidates.iter().map(|(_, p)| view.store().size_of(p)).sum::<u64>() > view.store().capacity() as u64
-    {
-        // Checking here would load the candidates twice: once now, and again as the command
-        // reads them after the cache has moved on. The command reads them once, ahead of itself.
-        if cs.index {
-            cs.note = Some(INDEX_WIDE_NOTE.into());
-        } else if !view.unscoped() {
-            cs.note = Some(
-                "the pattern matches most of a scope larger than the cache: read ahead as the command reads".into(),
-            );
+    // Candidates only roughly known that hold more than the cache are read by the command,
+    // once, ahead of itself: checking them here would load them twice, now and again as
+    // the command reads them after the cache has moved on. Whether they do is known only
+    // once some are in memory when nothing says how large pages are (see `fine`).
+    let rough = hits.is_none() || cs.index;
+    let guessed = candidates.iter().any(|(_, p)| view.store().guesses_size(p));
+    let wide = !guessed
+        && candidates.iter().map(|(_, p)| view.store().size_of(p)).sum::<u64>() > fine::room(view, &candidates);
+    let kept = match rough && wide {
+        true => {
+            read_ahead_note(view, cs);
+            candidates.iter().map(|(p, _)| *p).collect()
         }
-        candidates.iter().map(|(p, _)| *p).collect()
-    } else {
-        fine_check(view, &candidates, &n.matcher).await?
+        false => {
+            let checked = fine::check(view, &candidates, &n.matcher, rough).await?;
+            if checked.outgrew {
+                read_ahead_note(view, cs);
+            }
+            checked.kept
+        }
     };
     cs.prefetch_requests = view.requests() - before;
     let order = n.targets.iter().filter_map(|t| match t {
@@ -461,6 +465,16 @@ async fn narrow(
     cs.searched =
         n.targets.iter().filter(|t| matches!(t, Target::File { path, .. } if kept.contains(path))).count() as u64;
     Ok(Some(kept))
+}
+
+/// What a search says when the command reads its candidates ahead of itself, unchecked.
+fn read_ahead_note(view: SessionView<'_>, cs: &mut CommandStats) {
+    if cs.index {
+        cs.note = Some(INDEX_WIDE_NOTE.into());
+    } else if !view.unscoped() {
+        cs.note =
+            Some("the pattern matches most of a scope larger than the cache: read ahead as the command reads".into());
+    }
 }
 
 /// A narrowed command line for just-bash: the arguments without the file operands, then
@@ -520,65 +534,8 @@ fn chunk_count(page: &PageRef) -> Option<u64> {
     }
 }
 
-/// Loads the candidates and keeps those the fine check cannot rule out. Candidates are
-/// loaded in batches that fit the page cache, each checked before the next is loaded,
-/// so a search never needs more memory than the cache, whatever its size.
-async fn fine_check<'a>(
-    view: SessionView<'_>,
-    candidates: &[&(&'a str, PageRef)],
-    matcher: &Matcher,
-) -> Result<HashSet<&'a str>, Failed> {
-    let failed = |batch: &[&(&str, PageRef)]| {
-        let path = shown(batch.iter().map(|(p, _)| *p));
-        move |error| Failed { path, error }
-    };
-    let budget = view.store().capacity() as u64;
-    // Candidates that fit the cache together may be read with the rest of their scope,
-    // when that costs fewer requests; in batches, each would read it again.
-    let total: u64 = candidates.iter().map(|(_, p)| view.store().size_of(p)).sum();
-    let scope = (total <= budget).then(|| scope_of(view, candidates.iter().map(|(p, _)| *p))).flatten();
-    let mut kept = HashSet::new();
-    let mut rest = candidates;
-    while !rest.is_empty() {
-        let mut take = 1;
-        let size = |page: &PageRef| view.store().size_of(page);
-        let mut bytes = size(&rest[0].1);
-        while take < rest.len() && bytes + size(&rest[take].1) <= budget {
-            bytes += size(&rest[take].1);
-            take += 1;
-        }
-        let (batch, later) = rest.split_at(take);
-        view.store()
-            .prefetch_in(&batch.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>(), scope.as_ref())
-            .await
-            .map_err(failed(batch))?;
-        for (path, page) in batch {
-            let keep = match (&matcher.fine, view.store().cached(&page.key)) {
-                (Some(fine), Some(cached)) => match cached.as_str() {
-                    Some(text) => fine.may_match(text),
-                    None => fine.may_match(&String::from_utf8_lossy(cached.bytes())),
-                },
-                // Not checked here (no exact check, or not in memory): the command reads it.
-                _ => true,
-            };
-            if keep {
-                kept.insert(*path);
-            }
-        }
-        rest = later;
-    }
-    // Pages kept early may have been evicted by later batches: load them again together
-    // (as many as the cache holds), rather than one request each when the command reads.
-    let evicted: Vec<&(&str, PageRef)> =
-        candidates.iter().filter(|(p, page)| kept.contains(p) && !view.store().is_cached(&page.key)).copied().collect();
-    view.store()
-        .prefetch(&evicted.iter().map(|(_, page)| page.clone()).collect::<Vec<_>>())
-        .await
-        .map_err(failed(&evicted))?;
-    Ok(kept)
-}
-
 mod candidates;
+mod fine;
 #[cfg(test)]
 mod tests;
 mod whole;

@@ -139,6 +139,14 @@ impl FakeChroma {
             .map_or(Vec::new(), |c| c.records.iter().map(|r| r.id.clone()).collect())
     }
 
+    /// A record's document and metadata, if the collection holds it.
+    pub(crate) fn record(&self, collection: &str, id: &str) -> Option<(Option<String>, Value)> {
+        let s = self.0.borrow();
+        let c = s.collections.iter().find(|c| c.name == collection)?;
+        let r = c.records.iter().find(|r| r.id == id)?;
+        Some((r.document.clone(), Value::Object(r.metadata.clone())))
+    }
+
     pub(crate) fn remove(&self, collection: &str, id: &str) {
         let mut s = self.0.borrow_mut();
         if let Some(c) = s.collections.iter_mut().find(|c| c.name == collection) {

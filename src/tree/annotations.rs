@@ -53,6 +53,10 @@ pub(crate) struct Annotations {
     pub chunks: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pages: Option<u64>,
+    /// The bytes of those chunks' text: what a page of unknown size may be expected to
+    /// take in memory (a tree another tool writes gives no sizes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
     /// Every page's chunk count, in parts, when every chunk's id is chromafs's own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<Counts>,
@@ -77,14 +81,15 @@ impl Annotations {
             tree_version: tree_version.to_string(),
             chunks: None,
             pages: None,
+            bytes: None,
             counts: None,
             grams: None,
         }
     }
 
-    /// The same, saying how many chunks and pages were annotated.
-    pub(crate) fn counting(self, chunks: usize, pages: usize) -> Self {
-        Annotations { chunks: Some(chunks as u64), pages: Some(pages as u64), ..self }
+    /// The same, saying how many chunks and pages were annotated, and the bytes of their text.
+    pub(crate) fn counting(self, chunks: usize, pages: usize, bytes: u64) -> Self {
+        Annotations { chunks: Some(chunks as u64), pages: Some(pages as u64), bytes: Some(bytes), ..self }
     }
 
     /// The same, with every page's chunk count: the parts to write beside the record.
@@ -112,6 +117,14 @@ impl Annotations {
         }
     }
 
+    /// The bytes of text a chunk holds on average, when the annotation measured them.
+    pub(crate) fn bytes_per_chunk(&self, tree_version: &str) -> Option<f64> {
+        match (self.chunks, self.bytes) {
+            (Some(c), Some(b)) if c > 0 && self.tree_version == tree_version => Some(b as f64 / c as f64),
+            _ => None,
+        }
+    }
+
     /// The record's id beside a tree record.
     pub(crate) fn id(tree_id: &str) -> String {
         format!("{tree_id}@annotations")
@@ -126,7 +139,8 @@ impl Annotations {
     pub(crate) fn stamp(&self) -> String {
         let digest = self.counts.as_ref().map_or("", |c| c.digest.as_str());
         let grams = self.grams.as_ref().map_or(String::new(), Value::to_string);
-        format!("{} {digest} {grams}", self.tree_version)
+        let bytes = self.bytes.map_or(String::new(), |b| b.to_string());
+        format!("{} {digest} {bytes} {grams}", self.tree_version)
     }
 
     /// The grep index's manifest, when it describes a tree of this version.
@@ -148,6 +162,7 @@ impl Annotations {
             tree_version: o.get("tree_version")?.as_str()?.to_string(),
             chunks: count("chunks"),
             pages: count("pages"),
+            bytes: count("bytes"),
             counts,
             grams: o.get("grams").cloned(),
         })
@@ -255,9 +270,11 @@ mod tests {
 
     #[test]
     fn annotations_hold_for_the_tree_they_name() {
-        let a = Annotations::new("v1").counting(10, 4);
+        let a = Annotations::new("v1").counting(10, 4, 15_000);
         assert_eq!(a.chunks_per_page("v1"), Some(2.5));
+        assert_eq!(a.bytes_per_chunk("v1"), Some(1500.0));
         assert_eq!(a.chunks_per_page("v2"), None, "counts of another tree say nothing");
+        assert_eq!(a.bytes_per_chunk("v2"), None);
         let doc = serde_json::to_string(&a).unwrap();
         assert_eq!(Annotations::read(&doc), Some(a.clone()));
         assert_eq!(Annotations::read(r#"{"a.md": {"isPublic": true}}"#), None);

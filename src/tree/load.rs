@@ -87,6 +87,9 @@ pub(crate) struct LoadedTree {
     /// Chunks a page has on average, where the tree does not count each page's but an
     /// annotation counted them all.
     pub chunks_per_page: Option<f64>,
+    /// Bytes of text a chunk holds on average, where the tree gives no page's size but an
+    /// annotation measured them all.
+    pub bytes_per_chunk: Option<f64>,
     /// The top-level directory every page is shown under (`mountAt`), if any.
     pub mount: Option<String>,
 }
@@ -479,6 +482,7 @@ async fn decode(
         }
         let validated_at = Cell::new(now_ms);
         let chunks_per_page = annotations.as_ref().and_then(|a| a.chunks_per_page(&tree.version));
+        let bytes_per_chunk = annotations.as_ref().and_then(|a| a.bytes_per_chunk(&tree.version));
         return Ok(LoadedTree {
             collection_id,
             tree,
@@ -497,6 +501,7 @@ async fn decode(
             function,
             dimension,
             chunks_per_page,
+            bytes_per_chunk,
             mount: opts.mount.map(str::to_string),
         });
     }

@@ -160,6 +160,17 @@ pub(crate) struct StoreOptions {
     pub process: Option<ProcessPages>,
     /// What confirms pages from the process tier and the shared cache (none: always).
     pub fresh: Option<Rc<dyn Freshness>>,
+    /// What pages of unknown size take on average, where the tree says.
+    pub typical: Typical,
+}
+
+/// What a page of unknown size is expected to take, from an annotation that measured the
+/// collection's text: its chunks times the bytes a chunk holds on average (the average
+/// chunk count when the page's own is not known).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Typical {
+    pub bytes_per_chunk: Option<f64>,
+    pub chunks_per_page: Option<f64>,
 }
 
 impl Default for StoreOptions {
@@ -171,6 +182,7 @@ impl Default for StoreOptions {
             lazy_max_bytes: lazy::DEFAULT_MAX_BYTES,
             process: None,
             fresh: None,
+            typical: Typical::default(),
         }
     }
 }
@@ -187,6 +199,7 @@ pub(crate) struct PageStore {
     lazy_max_bytes: u64,
     process: Option<ProcessPages>,
     fresh: Option<Rc<dyn Freshness>>,
+    typical: Typical,
     /// The pages the running command will read next, in order ([`readahead`]).
     plan: RefCell<readahead::ReadPlan>,
     stats: RefCell<StoreStats>,
@@ -209,6 +222,7 @@ impl PageStore {
             lazy_max_bytes: opts.lazy_max_bytes,
             process: opts.process,
             fresh: opts.fresh,
+            typical: opts.typical,
             plan: RefCell::default(),
             stats: RefCell::default(),
         }
@@ -227,18 +241,37 @@ impl PageStore {
         self.cache.borrow().capacity()
     }
 
-    /// What a page will take in the cache: its size from the tree, else the average of
-    /// the pages held now (trees other tools write give no sizes), else a typical page.
-    /// Bulk loads and read-ahead windows count pages by it so that a load never brings in
-    /// more than the cache holds, which would evict pages before the command reads them.
+    /// What a page will take in the cache: its size from the tree, else its chunks times
+    /// the bytes a chunk holds on average (when an annotation measured them), else the
+    /// average of the pages held now, else a typical page. Bulk loads and read-ahead
+    /// windows count pages by it so that a load never brings in more than the cache
+    /// holds, which would evict pages before the command reads them.
     pub(crate) fn size_of(&self, page: &PageRef) -> u64 {
-        page.size.unwrap_or_else(|| {
-            let cache = self.cache.borrow();
-            match cache.len() {
-                0 => TYPICAL_PAGE_BYTES,
-                n => (cache.used() / n) as u64,
-            }
-        })
+        if let Some(size) = page.size {
+            return size;
+        }
+        let count = match page.source {
+            Source::Chunks { count, .. } => count.map(|n| n as f64).or(self.typical.chunks_per_page),
+            Source::Lazy(_) | Source::Corrupt(_) => None,
+        };
+        if let (Some(chunks), Some(each)) = (count, self.typical.bytes_per_chunk) {
+            return (chunks * each).ceil() as u64;
+        }
+        let cache = self.cache.borrow();
+        match cache.len() {
+            0 => TYPICAL_PAGE_BYTES,
+            n => (cache.used() / n) as u64,
+        }
+    }
+
+    /// Whether [`PageStore::size_of`] has nothing to go on for this page: no size in the
+    /// tree, no average from an annotation, and no page in memory to take one from.
+    pub(crate) fn guesses_size(&self, page: &PageRef) -> bool {
+        let counted = match page.source {
+            Source::Chunks { count, .. } => count.is_some() || self.typical.chunks_per_page.is_some(),
+            Source::Lazy(_) | Source::Corrupt(_) => false,
+        };
+        page.size.is_none() && !(counted && self.typical.bytes_per_chunk.is_some()) && self.cache.borrow().len() == 0
     }
 
     /// A page's bytes, from wherever they are nearest. A miss on a page the running

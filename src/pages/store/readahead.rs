@@ -72,7 +72,12 @@ impl PageStore {
     pub(super) fn window_from(&self, key: &PageKey) -> Option<Vec<PageRef>> {
         let mut plan = self.plan.borrow_mut();
         let &start = plan.at.get(key)?;
-        let max_chunks = plan.window_chunks;
+        // Where nothing says how large pages are, the first window is a sample whose sizes
+        // the next windows go by.
+        let max_chunks = match plan.pages.get(start).is_some_and(|p| self.guesses_size(p)) {
+            true => plan.window_chunks.min(MAX_PAGE as u64),
+            false => plan.window_chunks,
+        };
         let budget = (self.capacity() / 2) as u64;
         let (mut bytes, mut chunks) = (0u64, 0u64);
         let mut window = Vec::new();
@@ -88,7 +93,7 @@ impl PageStore {
             (bytes, chunks) = (bytes + size, chunks + n);
             window.push(page.clone());
         }
-        plan.window_chunks = (max_chunks * 2).min(WINDOW_CHUNKS);
+        plan.window_chunks = (plan.window_chunks * 2).min(WINDOW_CHUNKS);
         (window.len() > 1).then_some(window)
     }
 }

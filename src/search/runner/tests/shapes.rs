@@ -236,3 +236,71 @@ fn annotating_again_writes_no_index_record_that_is_there_and_removes_the_old_one
     let left = chroma.ids("docs").into_iter().filter(|id| id.starts_with("__grams__:")).count();
     assert_eq!(left, third.grep_index.records, "only the new index's records are left");
 }
+
+/// `n` pages of ten chunks of about 2 KB each, named as chromafs's ingest names them, every one
+/// holding "token", annotated (the tree gives no page's size).
+fn foreign_large(n: usize) -> FakeChroma {
+    let chroma = FakeChroma::new();
+    let filler = "words of a long page\n".repeat(90);
+    for i in 0..n {
+        for c in 0..10 {
+            let doc = format!("page {i} part {c}\n{}a token here\n", filler);
+            let id = format!("{}#{c}", foreign_slug(i));
+            chroma.put("docs", &id, Some(&doc), json!({"page_slug": foreign_slug(i), "chunk_index": c}));
+        }
+    }
+    write_foreign_tree(&chroma, n, &[n - 1]);
+    annotate(&chroma);
+    chroma
+}
+
+#[test]
+fn candidates_larger_than_the_cache_on_an_annotated_collection_are_each_loaded_once() {
+    let chroma = foreign_large(100);
+    let session = |cache_bytes: usize| {
+        connect_with(&chroma, |o| {
+            (o.native_commands, o.grep_index, o.unscoped_coarse_query) = (true, true, false);
+            (o.groups, o.cache_bytes, o.process_cache_bytes) = (Groups::default(), cache_bytes, Some(0));
+        })
+    };
+    let grep = ["grep", "-rn", "token", "/"];
+    let (expected, _) = answer(&session(64 << 20), &grep);
+    // The annotation measured the text: about 19 KB a page, 1.9 MB in all, which a cache
+    // of 1 MB holds half of; and as an older annotation, which did not measure it, whose
+    // pages the search takes for 8 KB until it has seen some.
+    for measured in [true, false] {
+        if !measured {
+            let id = "__path_tree__@annotations";
+            let (doc, meta) = chroma.record("docs", id).unwrap();
+            let mut doc: Value = serde_json::from_str(&doc.unwrap()).unwrap();
+            doc.as_object_mut().unwrap().remove("bytes").expect("the annotation measured the text");
+            chroma.put("docs", id, Some(&doc.to_string()), meta);
+        }
+        chroma.clear_log();
+        let (out, cs) = answer(&session(1 << 20), &grep);
+        assert_eq!(out, expected);
+        assert!(cs.index, "{cs:?}");
+        assert_eq!(cs.note.as_deref(), Some(INDEX_WIDE_NOTE), "measured: {measured}");
+        let mut asked: Vec<String> = chroma
+            .gets()
+            .iter()
+            .filter(|g| g["include"] == json!(["documents", "metadatas"]))
+            .flat_map(|g| g["ids"].as_array().cloned().unwrap_or_default())
+            .map(|id| id.as_str().unwrap().to_string())
+            .filter(|id| id.starts_with("api/") || id.starts_with("guides/"))
+            .collect();
+        let all = asked.len();
+        eprintln!(
+            "{cs:?} {:?}",
+            chroma
+                .gets()
+                .iter()
+                .filter(|g| g["include"] == json!(["documents", "metadatas"]))
+                .map(|g| g["ids"].as_array().map_or(0, |a| a.len()))
+                .collect::<Vec<_>>()
+        );
+        asked.sort();
+        asked.dedup();
+        assert_eq!((all, asked.len()), (10 * 99, 10 * 99), "every visible chunk asked for once (measured: {measured})");
+    }
+}
