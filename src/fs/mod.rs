@@ -70,6 +70,8 @@ pub(crate) struct Filesystem {
     grep_index: bool,
     /// The grep index's records this session read.
     index_kept: RefCell<crate::pages::grams::lookup::Kept>,
+    /// The collection's id and the tree's version, as every page key of the session shares them.
+    key_parts: (Rc<str>, Rc<str>),
 }
 
 fn check_path(path: &str, syscall: &'static str) -> Result<String, FsError> {
@@ -133,6 +135,7 @@ impl Filesystem {
         }
         let scratch = scratch_root.as_deref().map(|root| RefCell::new(Scratch::new(root, opts.scratch_bytes, now_ms)));
         let broken = broken_entries(&tree.tree, &opts.groups);
+        let key_parts = (tree.collection_id.as_str().into(), tree.tree.version.as_str().into());
         Ok(Filesystem {
             client,
             collection,
@@ -156,6 +159,7 @@ impl Filesystem {
             groups: opts.groups.clone(),
             grep_index: opts.grep_index,
             index_kept: RefCell::default(),
+            key_parts,
         })
     }
 
@@ -441,23 +445,20 @@ impl Filesystem {
     }
 
     fn page_ref(&self, norm: &str, file: &FileNode) -> PageRef {
-        let collection_id = self.tree.collection_id.clone();
+        let (collection_id, tree_version) = self.key_parts.clone();
         let entry = file.entry.map(|i| &self.tree.tree.entries[i]);
         if let Some(source) = self.lazy.get(norm) {
             // Host-supplied files belong to this session: keyed by path, never shared.
-            let key = PageKey { collection_id, tree_version: "host".into(), slug: norm.to_string() };
+            let key = PageKey { collection_id, tree_version: "host".into(), slug: norm.into() };
             return PageRef { key, size: file.size, source: Source::Lazy(source.clone()), shareable: false };
         }
         let e = entry.expect("a file that is not a host's lazy file comes from the tree");
-        let key = PageKey { collection_id, tree_version: self.tree.tree.version.clone(), slug: e.slug.clone() };
+        let slug: Rc<str> = e.slug.as_str().into();
+        let key = PageKey { collection_id, tree_version, slug: slug.clone() };
         let source = match (&e.problem, &e.url) {
             (Some(problem), _) => Source::Corrupt(problem.clone()),
             (None, Some(url)) => Source::Lazy(LazySource::TreeUrl(url.clone())),
-            (None, None) => Source::Chunks {
-                slug: e.slug.clone(),
-                count: e.chunks,
-                by_id: self.tree.chunks.ids && e.chunks.is_some(),
-            },
+            (None, None) => Source::Chunks { slug, count: e.chunks, by_id: self.tree.chunks.ids && e.chunks.is_some() },
         };
         PageRef { key, size: file.size, source, shareable: true }
     }

@@ -184,7 +184,7 @@ fn a_hosts_lazy_file_is_its_own() {
         ["extra", "guides", "index.md"]
     );
     let page = fs.page("/index.md").unwrap();
-    assert!(!page.shareable && page.key.tree_version == "host");
+    assert!(!page.shareable && &*page.key.tree_version == "host");
 }
 
 #[test]

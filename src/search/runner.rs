@@ -419,7 +419,7 @@ async fn narrow(
     let candidates: Vec<&(&str, PageRef)> = files
         .iter()
         .filter(|(_, p)| match (&p.source, &hits) {
-            (Source::Chunks { slug, .. }, Some(hits)) => hits.contains(slug),
+            (Source::Chunks { slug, .. }, Some(hits)) => hits.contains(&**slug),
             _ => true,
         })
         .collect();

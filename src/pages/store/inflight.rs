@@ -6,8 +6,8 @@
 //! its followers on the way out: they learn the flight was abandoned and try again
 //! themselves, so no reader ever waits on work nobody is doing.
 
+use crate::base::hash::PathMap;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::hash::Hash;
 use std::rc::Rc;
 use std::task::{Poll, Waker};
@@ -27,12 +27,12 @@ impl<V> Flight<V> {
 
 /// The flights in progress, by key.
 pub(crate) struct Flights<K, V> {
-    map: RefCell<HashMap<K, Rc<Flight<V>>>>,
+    map: RefCell<PathMap<K, Rc<Flight<V>>>>,
 }
 
 impl<K, V> Default for Flights<K, V> {
     fn default() -> Self {
-        Flights { map: RefCell::new(HashMap::new()) }
+        Flights { map: RefCell::new(PathMap::default()) }
     }
 }
 

@@ -8,8 +8,8 @@
 //! validate them again.
 
 use super::PageKey;
+use crate::base::hash::PathMap;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The chunk metadata a page's access is checked on: `isPublic` and `groups`, once per
@@ -61,7 +61,7 @@ pub(crate) struct ContentCache {
     used: usize,
     tick: u64,
     /// The page, and when it was last used.
-    entries: HashMap<PageKey, (CachedPage, u64)>,
+    entries: PathMap<PageKey, (CachedPage, u64)>,
     /// Every use, oldest first from `head`: `(tick, key)`. A use is current while the
     /// entry's tick is still its tick; older ones are skipped when eviction reaches them,
     /// and the log is rebuilt from the entries when stale uses outnumber them.
@@ -71,7 +71,7 @@ pub(crate) struct ContentCache {
 
 impl ContentCache {
     pub(crate) fn new(capacity: usize) -> Self {
-        ContentCache { capacity, used: 0, tick: 0, entries: HashMap::new(), uses: Vec::new(), head: 0 }
+        ContentCache { capacity, used: 0, tick: 0, entries: PathMap::default(), uses: Vec::new(), head: 0 }
     }
 
     /// Records a use of `key` at a new tick; returns the tick.

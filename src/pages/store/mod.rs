@@ -40,19 +40,20 @@ use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
-/// What identifies a page's content.
+/// What identifies a page's content. Its parts are shared, not copied: every cache use,
+/// read-ahead plan and flight holds a key, and a search names tens of thousands of pages.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct PageKey {
-    pub collection_id: String,
-    pub tree_version: String,
-    pub slug: String,
+    pub collection_id: Rc<str>,
+    pub tree_version: Rc<str>,
+    pub slug: Rc<str>,
 }
 
 impl PageKey {
     /// A flat string form, for shared caches outside this process: `chromafs:` and the
     /// three parts, each length-prefixed ([`crate::base::key`]), so no two pages share a key.
     fn to_key_string(&self) -> String {
-        format!("chromafs:{}", crate::base::key::of([self.collection_id.as_str(), &self.tree_version, &self.slug]))
+        format!("chromafs:{}", crate::base::key::of([&*self.collection_id, &self.tree_version, &self.slug]))
     }
 }
 
@@ -62,7 +63,7 @@ pub(crate) enum Source {
     /// Chunk records in Chroma; `count` when the tree records it; `by_id` when their ids
     /// derive from the slug (chromafs's ingest), so they can be asked for by id.
     Chunks {
-        slug: String,
+        slug: Rc<str>,
         count: Option<u64>,
         by_id: bool,
     },

@@ -131,7 +131,7 @@ impl PageStore {
             Source::Chunks { slug, .. } => slug.clone(),
             Source::Lazy(_) | Source::Corrupt(_) => unreachable!("only chunked pages are batched"),
         };
-        let slugs: Vec<String> = pages.iter().map(|p| slug(p)).collect();
+        let slugs: Vec<std::rc::Rc<str>> = pages.iter().map(|p| slug(p)).collect();
         let what = format!("a prefetch of {} pages", pages.len());
         // Pages whose chunk ids are known are asked for by id; others by slug, as many
         // slugs a query as Chroma Cloud's predicate quota leaves room for.
@@ -144,7 +144,7 @@ impl PageStore {
                 Source::Chunks { count: Some(n), by_id: true, .. } => {
                     ids.extend((0..n as usize).map(|i| schema::chunk_id(slug, i)))
                 }
-                Source::Chunks { count, .. } => by_slug_only.push((slug.clone(), Bound::page(count, page.size))),
+                Source::Chunks { count, .. } => by_slug_only.push((slug.to_string(), Bound::page(count, page.size))),
                 Source::Lazy(_) | Source::Corrupt(_) => {}
             }
         }
@@ -171,7 +171,7 @@ impl PageStore {
         let mut resp = by_id.map_err(failed)?;
         resp.extend(by_slug.map_err(failed)?);
         // Defence in depth: only the slugs asked for (all visible) are kept.
-        let mut by_slug: HashMap<&str, Vec<usize>> = slugs.iter().map(|s| (s.as_str(), Vec::new())).collect();
+        let mut by_slug: HashMap<&str, Vec<usize>> = slugs.iter().map(|s| (&**s, Vec::new())).collect();
         for i in 0..resp.ids.len() {
             if let Some(records) = schema.slug_of(&resp, i).and_then(|s| by_slug.get_mut(s)) {
                 records.push(i);
@@ -180,7 +180,7 @@ impl PageStore {
         let scoped = self.collection.is_scoped();
         let mut loaded = Vec::new();
         for (page, slug) in pages.iter().zip(&slugs) {
-            let records = by_slug.remove(slug.as_str()).unwrap_or_default();
+            let records = by_slug.remove(&**slug).unwrap_or_default();
             let chunks = records.iter().map(|&i| assemble::Chunk::from_record(schema, &mut resp, i)).collect();
             if let Ok(text) = assemble::assemble(chunks, page.size) {
                 let access = scoped.then(|| process::access_of(records.iter().map(|&i| resp.metadata(i))));

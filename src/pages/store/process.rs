@@ -47,14 +47,14 @@ pub(crate) fn is_on() -> bool {
 #[derive(Debug, Clone)]
 pub(crate) struct ProcessPages {
     /// The tree's process-wide key and the collection's id, keyed injectively.
-    prefix: String,
+    prefix: std::rc::Rc<str>,
     /// The session's access, when the collection's chunks carry it.
     scope: Option<SessionAccess>,
 }
 
 impl ProcessPages {
     pub(crate) fn new(tree_key: &str, collection_id: &str, scope: Option<SessionAccess>) -> Self {
-        ProcessPages { prefix: crate::base::key::of([tree_key, collection_id]), scope }
+        ProcessPages { prefix: crate::base::key::of([tree_key, collection_id]).into(), scope }
     }
 
     fn key(&self, key: &PageKey) -> PageKey {

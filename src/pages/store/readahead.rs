@@ -16,8 +16,8 @@
 //! pages are all it may need, and a long read still reaches full windows after a few steps.
 
 use super::{PageKey, PageRef, PageStore, Source};
+use crate::base::hash::PathMap;
 use crate::chroma::MAX_PAGE;
-use std::collections::HashMap;
 
 /// The most chunks one window asks for: ten requests of 300 ids, all in flight at once.
 const WINDOW_CHUNKS: u64 = 3000;
@@ -25,7 +25,7 @@ const WINDOW_CHUNKS: u64 = 3000;
 #[derive(Default)]
 pub(super) struct ReadPlan {
     pages: Vec<PageRef>,
-    at: HashMap<PageKey, usize>,
+    at: PathMap<PageKey, usize>,
     /// The most chunks the next window asks for.
     window_chunks: u64,
     /// The pages hold more than the process tier: they are a scan, which should not push
