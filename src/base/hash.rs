@@ -12,6 +12,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// A `HashMap` hashed with [`PathHasher`].
 pub(crate) type PathMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<PathHasher>>;
 
+/// A `HashSet` hashed with [`PathHasher`]: the pages of a search, by slug or path.
+pub(crate) type PathSet<K> = std::collections::HashSet<K, BuildHasherDefault<PathHasher>>;
+
 /// Multiply-rotate hashing, eight bytes per step.
 #[derive(Default, Clone, Copy)]
 pub(crate) struct PathHasher(u64);

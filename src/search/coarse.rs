@@ -20,6 +20,7 @@
 //! round, until one comes back short. When the tree does not count the scope's chunks,
 //! one round is all it tries. An empty scope sends nothing at all.
 
+use crate::base::hash::PathSet;
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
 use crate::pages::collection::{answers, any_of, Collection, Pages, Scoped, WINDOWS};
 use crate::tree::schema;
@@ -30,7 +31,7 @@ use std::collections::HashSet;
 #[derive(Debug)]
 pub(crate) struct SearchScope<'a> {
     /// The visible slugs the command would read; hits elsewhere are ignored.
-    pub slugs: &'a HashSet<String>,
+    pub slugs: &'a PathSet<&'a str>,
     /// The directory holding them all (`""` for the root), when chunks carry `dirs`.
     pub dir: Option<String>,
     /// Chunk records of those pages, when the tree counts them all.
@@ -42,7 +43,7 @@ pub(crate) struct SearchScope<'a> {
 pub(crate) enum Found {
     /// Slugs with at least one matching chunk, and how many chunks of the scope matched
     /// (hits elsewhere are not counted: they may be pages the session cannot see).
-    Pages { slugs: HashSet<String>, matches: usize },
+    Pages { slugs: PathSet<String>, matches: usize },
     /// The filter keeps so much that the scope is cheaper to read whole.
     MostOfScope { matches: usize },
 }
@@ -61,7 +62,7 @@ fn scope_where(collection: &Collection, scope: &SearchScope) -> Option<Value> {
         Some(dir) if dir.is_empty() => None,
         Some(dir) => Some(json!({ schema::DIRS: { "$contains": dir } })),
         None if scope.slugs.len() <= collection.slugs_per_query() => {
-            let mut slugs: Vec<String> = scope.slugs.iter().cloned().collect();
+            let mut slugs: Vec<String> = scope.slugs.iter().map(|s| s.to_string()).collect();
             crate::base::sort::sort(&mut slugs);
             Some(any_of(&collection.schema().slug_field, &slugs))
         }
@@ -75,7 +76,7 @@ pub(crate) async fn candidates(
     filter: &Value,
 ) -> Result<Found, ChromaError> {
     if scope.slugs.is_empty() {
-        return Ok(Found::Pages { slugs: HashSet::new(), matches: 0 });
+        return Ok(Found::Pages { slugs: PathSet::default(), matches: 0 });
     }
     let base = GetRequest {
         where_: and(scope_where(collection, scope).into_iter().collect()),
@@ -214,7 +215,7 @@ mod tests {
         Collection::new(client, chroma.collection("docs"), Schema::default(), Some(Access::new(&Groups::default())))
     }
 
-    fn slugs(n: usize) -> HashSet<String> {
+    fn slugs(n: usize) -> PathSet<String> {
         (0..n).map(|i| format!("docs/p{i:04}.md")).collect()
     }
 
@@ -227,13 +228,19 @@ mod tests {
         Box::leak(Box::new(t))
     }
 
+    /// The scope of `n` pages, as a search borrows it.
+    fn scope(n: usize) -> &'static PathSet<&'static str> {
+        leak(slugs(n).into_iter().map(|s| leak(s).as_str()).collect())
+    }
+
     #[test]
     fn a_rare_match_is_one_query_of_constant_size() {
         let chroma = corpus(2000, 500);
-        let found =
-            run(&chroma, SearchScope { slugs: leak(slugs(2000)), dir: Some("docs".into()), chunks: Some(2000) });
-        let expected: HashSet<String> =
-            ["docs/p0000.md", "docs/p0500.md", "docs/p1000.md", "docs/p1500.md"].map(String::from).into();
+        let found = run(&chroma, SearchScope { slugs: scope(2000), dir: Some("docs".into()), chunks: Some(2000) });
+        let expected: PathSet<String> = ["docs/p0000.md", "docs/p0500.md", "docs/p1000.md", "docs/p1500.md"]
+            .map(String::from)
+            .into_iter()
+            .collect();
         assert_eq!(found, Found::Pages { slugs: expected, matches: 4 });
         let gets = chroma.gets();
         assert_eq!(gets.len(), 1);
@@ -248,7 +255,7 @@ mod tests {
     #[test]
     fn hits_outside_the_scope_are_ignored() {
         let chroma = corpus(10, 1);
-        let found = run(&chroma, SearchScope { slugs: leak(slugs(3)), dir: Some(String::new()), chunks: Some(3) });
+        let found = run(&chroma, SearchScope { slugs: scope(3), dir: Some(String::new()), chunks: Some(3) });
         assert_eq!(
             found,
             Found::Pages { slugs: slugs(3), matches: 3 },
@@ -260,8 +267,7 @@ mod tests {
     #[test]
     fn many_hits_are_enumerated_in_parallel_pages() {
         let chroma = corpus(8000, 10);
-        let found =
-            run(&chroma, SearchScope { slugs: leak(slugs(8000)), dir: Some("docs".into()), chunks: Some(8000) });
+        let found = run(&chroma, SearchScope { slugs: scope(8000), dir: Some("docs".into()), chunks: Some(8000) });
         assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 800));
         let offsets: Vec<u64> = chroma.gets().iter().map(|g| g["offset"].as_u64().unwrap_or(0)).collect();
         let expected: Vec<u64> = [0, 3999].into_iter().chain((1..11).map(|i| i * 300)).collect();
@@ -271,14 +277,13 @@ mod tests {
     #[test]
     fn a_filter_that_keeps_most_of_the_scope_stops_listing() {
         let chroma = corpus(4000, 1);
-        let found =
-            run(&chroma, SearchScope { slugs: leak(slugs(4000)), dir: Some("docs".into()), chunks: Some(4000) });
+        let found = run(&chroma, SearchScope { slugs: scope(4000), dir: Some("docs".into()), chunks: Some(4000) });
         assert_eq!(found, Found::MostOfScope { matches: 0 });
         assert_eq!(chroma.gets().len(), 2, "a full page, then one hit asked for at half the scope");
         assert_eq!((chroma.gets()[1]["offset"].as_u64(), chroma.gets()[1]["limit"].as_u64()), (Some(1999), Some(1)));
         let small = corpus(500, 1);
         assert_eq!(
-            run(&small, SearchScope { slugs: leak(slugs(500)), dir: Some("docs".into()), chunks: Some(500) }),
+            run(&small, SearchScope { slugs: scope(500), dir: Some("docs".into()), chunks: Some(500) }),
             Found::MostOfScope { matches: 0 }
         );
         assert_eq!(small.gets().len(), 1, "a scope of 500 chunks is read whole after one full page");
@@ -297,8 +302,7 @@ mod tests {
                 chroma.put("docs", &format!("{slug}#{c}"), Some(doc), meta);
             }
         }
-        let found =
-            run(&chroma, SearchScope { slugs: leak(slugs(1000)), dir: Some("docs".into()), chunks: Some(5000) });
+        let found = run(&chroma, SearchScope { slugs: scope(1000), dir: Some("docs".into()), chunks: Some(5000) });
         assert_eq!(found, Found::MostOfScope { matches: 0 });
         let probe = &chroma.gets()[1];
         assert_eq!((probe["offset"].as_u64(), probe["limit"].as_u64()), (Some(1427), Some(1)), "5,000 / (1 + 5/2)");
@@ -307,8 +311,7 @@ mod tests {
     #[test]
     fn half_a_scope_is_listed_in_rounds_not_read_whole() {
         let chroma = corpus(10_200, 3);
-        let found =
-            run(&chroma, SearchScope { slugs: leak(slugs(10_200)), dir: Some("docs".into()), chunks: Some(10_200) });
+        let found = run(&chroma, SearchScope { slugs: scope(10_200), dir: Some("docs".into()), chunks: Some(10_200) });
         assert!(matches!(&found, Found::Pages { slugs, .. } if slugs.len() == 3_400));
         assert_eq!(
             chroma.gets().len(),
@@ -320,11 +323,11 @@ mod tests {
     #[test]
     fn without_dirs_a_slug_list_only_when_it_fits_the_quota() {
         let chroma = corpus(40, 1);
-        run(&chroma, SearchScope { slugs: leak(slugs(5)), dir: None, chunks: None });
+        run(&chroma, SearchScope { slugs: scope(5), dir: None, chunks: None });
         let where_ = &chroma.gets()[0]["where"];
         assert_eq!(where_["$and"][0]["page_slug"]["$in"].as_array().unwrap().len(), 5);
         chroma.clear_log();
-        let found = run(&chroma, SearchScope { slugs: leak(slugs(20)), dir: None, chunks: None });
+        let found = run(&chroma, SearchScope { slugs: scope(20), dir: None, chunks: None });
         assert_eq!(
             chroma.gets()[0]["where"],
             json!({"isPublic": true}),
@@ -337,8 +340,8 @@ mod tests {
     fn an_empty_scope_sends_nothing() {
         let chroma = FakeChroma::new();
         assert_eq!(
-            run(&chroma, SearchScope { slugs: leak(HashSet::new()), dir: None, chunks: None }),
-            Found::Pages { slugs: HashSet::new(), matches: 0 }
+            run(&chroma, SearchScope { slugs: scope(0), dir: None, chunks: None }),
+            Found::Pages { slugs: PathSet::default(), matches: 0 }
         );
         assert!(chroma.requests().is_empty());
     }

@@ -10,17 +10,17 @@
 //! never on Chroma's text filter or on hidden pages. A pattern with no piece to look up
 //! (`.`, `a|b`, `\w+`) or an index that does not read leaves the search to the coarse query.
 
+use crate::base::hash::PathSet;
 use crate::pages::grams::lookup::{lookup, LookupError};
 use crate::pages::grams::manifest::Segment;
 use crate::pages::grams::query::GramQuery;
 use crate::search::pattern::literals::Required;
 use crate::search::view::SessionView;
-use std::collections::HashSet;
 
 /// What the index says about a search's scope.
 pub(crate) enum Indexed {
     /// The slugs of the pages that may match (a subset of the scope's).
-    Pages(HashSet<String>),
+    Pages(PathSet<String>),
     /// The index cannot narrow this search (no index, no piece, a page it does not number).
     Unused,
     /// The index's records did not read: the search asks Chroma instead.
@@ -39,7 +39,7 @@ pub(crate) fn gram_query(required: &Required) -> GramQuery {
 
 /// The pages among `slugs` (the scope's pages held in the collection) that may hold a
 /// line with `required`'s literals, from the grep index.
-pub(crate) async fn candidates(view: SessionView<'_>, slugs: &HashSet<String>, required: &Required) -> Indexed {
+pub(crate) async fn candidates(view: SessionView<'_>, slugs: &PathSet<&str>, required: &Required) -> Indexed {
     let Ok(manifest) = view.grep_index() else { return Indexed::Unused };
     let query = gram_query(required);
     if query == GramQuery::Any || slugs.iter().any(|s| view.page_number(s).is_none()) {

@@ -15,6 +15,7 @@
 //! that are left rather than a new command line. Arguments are spelled again only for a
 //! command handed back to just-bash.
 
+use crate::base::hash::PathSet;
 use crate::base::path;
 use crate::commands::Place;
 use crate::commands::Printed;
@@ -31,7 +32,6 @@ use crate::search::view::{common_dir, SessionView};
 use crate::search::walk::{just_bash, Target};
 #[cfg(test)]
 use candidates::UNSCOPED_NOTE;
-use std::collections::HashSet;
 
 /// What a search narrowed by the grep index says when it reads its candidates as the command does.
 const INDEX_WIDE_NOTE: &str =
@@ -246,7 +246,7 @@ async fn from_memory(view: SessionView<'_>, grep: &Native, lines: usize) -> Opti
 /// What a prepared search reads: its scope as typed, or the files a narrowing kept.
 enum Reads {
     AsTyped,
-    Narrowed { n: Box<Narrowing>, kept: HashSet<String> },
+    Narrowed { n: Box<Narrowing>, kept: PathSet<String> },
 }
 
 impl Reads {
@@ -396,7 +396,7 @@ async fn narrow(
     n: &Narrowing,
     wanted: Option<usize>,
     cs: &mut CommandStats,
-) -> Result<Option<HashSet<String>>, Failed> {
+) -> Result<Option<PathSet<String>>, Failed> {
     cs.plan = PlanKind::Narrow;
     let files: Vec<(&str, PageRef)> = n
         .targets
@@ -425,7 +425,7 @@ async fn narrow(
         .collect();
     cs.candidates = candidates.len() as u64;
     if let Some(lines) = wanted {
-        let kept: HashSet<String> = candidates.iter().map(|(p, _)| p.to_string()).collect();
+        let kept: PathSet<String> = candidates.iter().map(|(p, _)| p.to_string()).collect();
         let order = n.targets.iter().filter_map(|t| match t {
             Target::File { path, .. } if kept.contains(path) => Some(path.as_str()),
             _ => None,
@@ -456,15 +456,11 @@ async fn narrow(
         }
     };
     cs.prefetch_requests = view.requests() - before;
-    let order = n.targets.iter().filter_map(|t| match t {
-        Target::File { path, .. } if kept.contains(path.as_str()) => view.page(path),
-        _ => None,
-    });
-    view.store().plan_reads(order.collect());
-    let kept: HashSet<String> = kept.into_iter().map(str::to_string).collect();
-    cs.searched =
-        n.targets.iter().filter(|t| matches!(t, Target::File { path, .. } if kept.contains(path))).count() as u64;
-    Ok(Some(kept))
+    // The files are the narrowing's targets in its order, each with its page.
+    let order: Vec<PageRef> = files.iter().filter(|(path, _)| kept.contains(path)).map(|(_, p)| p.clone()).collect();
+    cs.searched = order.len() as u64;
+    view.store().plan_reads(order);
+    Ok(Some(kept.into_iter().map(str::to_string).collect()))
 }
 
 /// What a search says when the command reads its candidates ahead of itself, unchecked.
@@ -479,7 +475,7 @@ fn read_ahead_note(view: SessionView<'_>, cs: &mut CommandStats) {
 
 /// A narrowed command line for just-bash: the arguments without the file operands, then
 /// the operands kept as typed and the files that are left, in the walk's order.
-fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &HashSet<String>) -> Vec<String> {
+fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &PathSet<String>) -> Vec<String> {
     // just-bash's grep without a file operand reads its standard input, even under -r.
     if matches!(job.parsed, Parsed::Grep(_)) && job.operands() == [""] {
         return job.args.clone();

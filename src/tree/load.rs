@@ -28,6 +28,7 @@
 
 use crate::base::embed::{Embedding, Space};
 use crate::base::error::FsError;
+use crate::base::hash::PathMap;
 use crate::base::sync::Semaphore;
 use crate::chroma::budget::Budget;
 use crate::chroma::recorded::RecordedFunction;
@@ -71,9 +72,9 @@ pub(crate) struct LoadedTree {
     checking: Semaphore,
     listings: RefCell<HashMap<String, Rc<Listing>>>,
     /// Entries by slug, built on first use (a ranked search names pages by slug).
-    by_slug: OnceCell<HashMap<String, usize>>,
+    by_slug: OnceCell<PathMap<String, usize>>,
     /// Entries by their number in the grep index, built on first use.
-    by_number: OnceCell<HashMap<u32, usize>>,
+    by_number: OnceCell<PathMap<u32, usize>>,
     /// The model that embedded the chunks, when the manifest records it.
     pub embedding: Option<Embedding>,
     /// The grep index's manifest, when the ingest wrote one (read by `pages::grams`).

@@ -15,13 +15,13 @@ pub(crate) mod printer;
 mod replace;
 pub(crate) mod rg;
 
+use crate::base::hash::PathSet;
 use crate::commands::{Place, Printed, Unsupported};
 use crate::search::job::{Job, Parsed};
 use crate::search::view::SessionView;
 use early_stop::EarlyStop;
 use grep::{Input, NativeGrep};
 use rg::NativeRg;
-use std::collections::HashSet;
 
 /// A search command answered here: grep (and egrep, fgrep) or rg.
 #[derive(Debug)]
@@ -41,7 +41,7 @@ impl Native {
 
     /// The same command over only the files in `kept` (normalised paths): what a
     /// narrowed search reads, when the files left out are known to hold no match.
-    pub(crate) fn only(self, kept: &HashSet<String>) -> Native {
+    pub(crate) fn only(self, kept: &PathSet<String>) -> Native {
         match self {
             Native::Grep(mut g) => {
                 g.inputs.retain(|i| !matches!(i, Input::File { path, .. } if !kept.contains(path)));

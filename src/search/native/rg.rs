@@ -18,6 +18,7 @@ use super::page::read_page;
 use super::printer::{self, Groups, Options};
 use super::replace::Replacement;
 use crate::base::glob::Glob;
+use crate::base::hash::PathSet;
 use crate::base::path;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
@@ -29,7 +30,6 @@ use crate::search::pattern::engine::{rg_pattern, Engine, Flags, Tool};
 use crate::search::view::SessionView;
 use crate::search::walk::Target;
 use crate::tree::listing::Node;
-use std::collections::HashSet;
 
 /// How far into a file ripgrep has read when it decides whether a file is binary: a
 /// NUL further on may come after lines it has printed (not modelled).
@@ -372,7 +372,7 @@ impl NativeRg {
     }
 
     /// The same command over only the files in `kept`: see [`Native::only`](crate::search::native::Native::only).
-    pub(crate) fn only(mut self, kept: &HashSet<String>) -> NativeRg {
+    pub(crate) fn only(mut self, kept: &PathSet<String>) -> NativeRg {
         self.files.retain(|f| kept.contains(&f.path));
         self
     }

@@ -4,13 +4,13 @@
 //! hidden text) and reads its scope instead.
 
 use super::{chunk_count, chunk_slug};
+use crate::base::hash::PathSet;
 use crate::fs::stats::CommandStats;
 use crate::pages::store::PageRef;
 use crate::search::coarse::{self, Found, SearchScope};
 use crate::search::indexed::{self, Indexed};
 use crate::search::plan::Narrowing;
 use crate::search::view::{common_dir, SessionView};
-use std::collections::HashSet;
 
 /// Why a search read its scope whole instead of asking Chroma which pages match.
 pub(super) const UNSCOPED_NOTE: &str = "the session has hidden pages and the collection's chunks carry no access, so Chroma was not asked which pages match (its answer would depend on hidden text): the scope was read whole; run `chromafs annotate` on the collection to search it with one query";
@@ -26,8 +26,8 @@ pub(super) async fn which_pages(
     files: &[(&str, PageRef)],
     n: &Narrowing,
     cs: &mut CommandStats,
-) -> Result<Option<HashSet<String>>, String> {
-    let slugs: HashSet<String> = files.iter().filter_map(|(_, p)| chunk_slug(p)).map(str::to_string).collect();
+) -> Result<Option<PathSet<String>>, String> {
+    let slugs: PathSet<&str> = files.iter().filter_map(|(_, p)| chunk_slug(p)).collect();
     let before = view.requests();
     let index_failed = match indexed::candidates(view, &slugs, &n.matcher.required).await {
         Indexed::Pages(found) => {

@@ -12,14 +12,14 @@
 //! sizes the later batches go by.
 
 use super::{scope_of, shown, Failed};
+use crate::base::hash::PathSet;
 use crate::pages::store::PageRef;
 use crate::search::pattern::matcher::Matcher;
 use crate::search::view::SessionView;
-use std::collections::HashSet;
 
 /// The candidates the fine check kept.
 pub(super) struct Checked<'a> {
-    pub kept: HashSet<&'a str>,
+    pub kept: PathSet<&'a str>,
     /// The candidates turned out larger than the cache: those not yet loaded are kept
     /// unchecked, for the command to read ahead.
     pub outgrew: bool,
