@@ -123,7 +123,10 @@ impl Filesystem {
             lazy_max_bytes: opts.lazy_max_bytes,
             process: Some(ProcessPages::new(&tree_key, &tree.collection_id, access)),
             fresh: Some(check.clone()),
-            typical: Typical { bytes_per_chunk: tree.bytes_per_chunk, chunks_per_page: tree.chunks_per_page },
+            typical: tree.public_text.map_or_else(Typical::default, |t| Typical {
+                bytes_per_chunk: Some(t.bytes_per_chunk()),
+                chunks_per_page: Some(t.chunks_per_page()),
+            }),
         };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
         let scratch_root = opts.scratch.clone();

@@ -23,7 +23,7 @@ use super::IndexSummary;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
 use crate::pages::collection::{self, Bound};
 use crate::pages::grams::is_index_record;
-use crate::tree::annotations::Annotations;
+use crate::tree::annotations::{Annotations, PublicText};
 use crate::tree::decode::PathTree;
 use crate::tree::schema::{self, chunk_id, Schema};
 use crate::tree::shards::{self, Record};
@@ -148,9 +148,14 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
         client.update_metadata(&info.id, &ids, &metas).await.map_err(|e| e.to_string())?;
     }
     summary.updated = pending.len();
-    let bytes = texts.values().flatten().map(|(_, text)| text.len() as u64).sum();
+    let mut public = PublicText::default();
+    for chunks in texts.iter().filter(|(slug, _)| pages.get(*slug).is_some_and(|p| p.0)).map(|(_, c)| c) {
+        public.pages += 1;
+        public.chunks += chunks.len() as u64;
+        public.bytes += chunks.iter().map(|(_, text)| text.len() as u64).sum::<u64>();
+    }
     let mut annotations =
-        Annotations::new(&tree.version).counting(summary.chunks - summary.orphans, pages.len(), bytes);
+        Annotations::new(&tree.version).counting(summary.chunks - summary.orphans, pages.len(), public);
     let mut parts = Vec::new();
     if let Some(counts) = ids.counts(&pages) {
         (annotations, parts) = annotations.with_counts(&counts);

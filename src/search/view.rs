@@ -186,7 +186,8 @@ impl<'a> SessionView<'a> {
                 Source::Lazy(_) | Source::Corrupt(_) => None,
             })
             .collect();
-        let average = self.fs.tree().chunks_per_page;
+        // Public pages' average: the text of pages the session may not see leaves no mark.
+        let average = self.fs.tree().public_text.map(|t| t.chunks_per_page());
         let each = |count: Option<u64>| count.map(|n| n as f64).or(average);
         let chunks = counts.iter().map(|&(count, _)| each(count).unwrap_or(1.0).max(1.0)).sum::<f64>().ceil() as usize;
         let uncounted = counts.iter().filter(|(count, _)| each(*count).is_none()).count();

@@ -53,10 +53,12 @@ pub(crate) struct Annotations {
     pub chunks: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pages: Option<u64>,
-    /// The bytes of those chunks' text: what a page of unknown size may be expected to
-    /// take in memory (a tree another tool writes gives no sizes).
+    /// The public pages' text: what a page of unknown size may be expected to take in
+    /// memory (a tree another tool writes gives no sizes). Public pages only, which every
+    /// session sees: an estimate that counted other pages would let their text change what
+    /// a session's searches ask for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub bytes: Option<u64>,
+    pub public: Option<PublicText>,
     /// Every page's chunk count, in parts, when every chunk's id is chromafs's own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts: Option<Counts>,
@@ -64,6 +66,32 @@ pub(crate) struct Annotations {
     /// byte order, every page the tree names.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grams: Option<Value>,
+}
+
+/// The public pages of an annotated collection: how many, their chunks, and the bytes of
+/// their text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct PublicText {
+    pub pages: u64,
+    pub chunks: u64,
+    pub bytes: u64,
+}
+
+impl PublicText {
+    fn read(v: &Value) -> Option<PublicText> {
+        let count = |name: &str| v.get(name).and_then(Value::as_u64);
+        Some(PublicText { pages: count("pages")?, chunks: count("chunks")?, bytes: count("bytes")? })
+    }
+
+    /// Chunks a public page has on average.
+    pub(crate) fn chunks_per_page(&self) -> f64 {
+        self.chunks as f64 / self.pages as f64
+    }
+
+    /// Bytes of text a public chunk holds on average.
+    pub(crate) fn bytes_per_chunk(&self) -> f64 {
+        self.bytes as f64 / self.chunks as f64
+    }
 }
 
 /// Where the per-page counts are and what they must add up to.
@@ -81,15 +109,16 @@ impl Annotations {
             tree_version: tree_version.to_string(),
             chunks: None,
             pages: None,
-            bytes: None,
+            public: None,
             counts: None,
             grams: None,
         }
     }
 
-    /// The same, saying how many chunks and pages were annotated, and the bytes of their text.
-    pub(crate) fn counting(self, chunks: usize, pages: usize, bytes: u64) -> Self {
-        Annotations { chunks: Some(chunks as u64), pages: Some(pages as u64), bytes: Some(bytes), ..self }
+    /// The same, saying how many chunks and pages were annotated, and what the public
+    /// pages' text holds.
+    pub(crate) fn counting(self, chunks: usize, pages: usize, public: PublicText) -> Self {
+        Annotations { chunks: Some(chunks as u64), pages: Some(pages as u64), public: Some(public), ..self }
     }
 
     /// The same, with every page's chunk count: the parts to write beside the record.
@@ -109,20 +138,9 @@ impl Annotations {
         (Annotations { counts: Some(counts), ..self }, parts)
     }
 
-    /// Chunks a page has on average, when the annotation counted them.
-    pub(crate) fn chunks_per_page(&self, tree_version: &str) -> Option<f64> {
-        match (self.chunks, self.pages) {
-            (Some(c), Some(p)) if p > 0 && c > 0 && self.tree_version == tree_version => Some(c as f64 / p as f64),
-            _ => None,
-        }
-    }
-
-    /// The bytes of text a chunk holds on average, when the annotation measured them.
-    pub(crate) fn bytes_per_chunk(&self, tree_version: &str) -> Option<f64> {
-        match (self.chunks, self.bytes) {
-            (Some(c), Some(b)) if c > 0 && self.tree_version == tree_version => Some(b as f64 / c as f64),
-            _ => None,
-        }
+    /// What the public pages' text holds, when the annotation measured it for this tree.
+    pub(crate) fn public_text(&self, tree_version: &str) -> Option<PublicText> {
+        self.public.filter(|p| p.pages > 0 && p.chunks > 0 && self.tree_version == tree_version)
     }
 
     /// The record's id beside a tree record.
@@ -139,8 +157,8 @@ impl Annotations {
     pub(crate) fn stamp(&self) -> String {
         let digest = self.counts.as_ref().map_or("", |c| c.digest.as_str());
         let grams = self.grams.as_ref().map_or(String::new(), Value::to_string);
-        let bytes = self.bytes.map_or(String::new(), |b| b.to_string());
-        format!("{} {digest} {bytes} {grams}", self.tree_version)
+        let public = self.public.map_or(String::new(), |p| format!("{}/{}/{}", p.pages, p.chunks, p.bytes));
+        format!("{} {digest} {public} {grams}", self.tree_version)
     }
 
     /// The grep index's manifest, when it describes a tree of this version.
@@ -162,7 +180,7 @@ impl Annotations {
             tree_version: o.get("tree_version")?.as_str()?.to_string(),
             chunks: count("chunks"),
             pages: count("pages"),
-            bytes: count("bytes"),
+            public: o.get("public").and_then(PublicText::read),
             counts,
             grams: o.get("grams").cloned(),
         })
@@ -270,11 +288,13 @@ mod tests {
 
     #[test]
     fn annotations_hold_for_the_tree_they_name() {
-        let a = Annotations::new("v1").counting(10, 4, 15_000);
-        assert_eq!(a.chunks_per_page("v1"), Some(2.5));
-        assert_eq!(a.bytes_per_chunk("v1"), Some(1500.0));
-        assert_eq!(a.chunks_per_page("v2"), None, "counts of another tree say nothing");
-        assert_eq!(a.bytes_per_chunk("v2"), None);
+        let public = PublicText { pages: 2, chunks: 6, bytes: 9_000 };
+        let a = Annotations::new("v1").counting(10, 4, public);
+        let text = a.public_text("v1").unwrap();
+        assert_eq!((text.chunks_per_page(), text.bytes_per_chunk()), (3.0, 1500.0));
+        assert_eq!(a.public_text("v2"), None, "counts of another tree say nothing");
+        let none = Annotations::new("v1").counting(10, 4, PublicText::default());
+        assert_eq!(none.public_text("v1"), None, "no public page: nothing to go by");
         let doc = serde_json::to_string(&a).unwrap();
         assert_eq!(Annotations::read(&doc), Some(a.clone()));
         assert_eq!(Annotations::read(r#"{"a.md": {"isPublic": true}}"#), None);

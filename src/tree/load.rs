@@ -35,7 +35,7 @@ use crate::chroma::recorded::RecordedFunction;
 use crate::chroma::ClientConfig;
 use crate::chroma::{BodyLimit, ChromaError, Client, CollectionInfo, GetRequest, GetResponse, MAX_PAGE};
 use crate::tree::access::Groups;
-use crate::tree::annotations::Annotations;
+use crate::tree::annotations::{Annotations, PublicText};
 use crate::tree::codec;
 use crate::tree::decode::{PathTree, TreeError, MAX_TREE_BYTES};
 use crate::tree::fields::Fields;
@@ -85,12 +85,9 @@ pub(crate) struct LoadedTree {
     pub function: Option<RecordedFunction>,
     /// The length of the collection's vectors, as Chroma said when the tree was loaded.
     pub dimension: Option<usize>,
-    /// Chunks a page has on average, where the tree does not count each page's but an
-    /// annotation counted them all.
-    pub chunks_per_page: Option<f64>,
-    /// Bytes of text a chunk holds on average, where the tree gives no page's size but an
-    /// annotation measured them all.
-    pub bytes_per_chunk: Option<f64>,
+    /// What the public pages' text holds, where the tree gives no page's size but an
+    /// annotation measured it.
+    pub public_text: Option<PublicText>,
     /// The top-level directory every page is shown under (`mountAt`), if any.
     pub mount: Option<String>,
 }
@@ -482,8 +479,7 @@ async fn decode(
             tree.mount(dir);
         }
         let validated_at = Cell::new(now_ms);
-        let chunks_per_page = annotations.as_ref().and_then(|a| a.chunks_per_page(&tree.version));
-        let bytes_per_chunk = annotations.as_ref().and_then(|a| a.bytes_per_chunk(&tree.version));
+        let public_text = annotations.as_ref().and_then(|a| a.public_text(&tree.version));
         return Ok(LoadedTree {
             collection_id,
             tree,
@@ -501,8 +497,7 @@ async fn decode(
             space,
             function,
             dimension,
-            chunks_per_page,
-            bytes_per_chunk,
+            public_text,
             mount: opts.mount.map(str::to_string),
         });
     }

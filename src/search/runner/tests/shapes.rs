@@ -238,11 +238,15 @@ fn annotating_again_writes_no_index_record_that_is_there_and_removes_the_old_one
 }
 
 /// `n` pages of ten chunks of about 2 KB each, named as chromafs's ingest names them, every one
-/// holding "token", annotated (the tree gives no page's size).
-fn foreign_large(n: usize) -> FakeChroma {
+/// holding "token", annotated (the tree gives no page's size); the last is private, and
+/// its chunks `hidden_kb` KB each.
+fn foreign_large(n: usize, hidden_kb: usize) -> FakeChroma {
     let chroma = FakeChroma::new();
-    let filler = "words of a long page\n".repeat(90);
     for i in 0..n {
+        let filler = match i == n - 1 {
+            true => "x".repeat(hidden_kb << 10),
+            false => "words of a long page\n".repeat(90),
+        };
         for c in 0..10 {
             let doc = format!("page {i} part {c}\n{}a token here\n", filler);
             let id = format!("{}#{c}", foreign_slug(i));
@@ -256,7 +260,7 @@ fn foreign_large(n: usize) -> FakeChroma {
 
 #[test]
 fn candidates_larger_than_the_cache_on_an_annotated_collection_are_each_loaded_once() {
-    let chroma = foreign_large(100);
+    let chroma = foreign_large(100, 2);
     let session = |cache_bytes: usize| {
         connect_with(&chroma, |o| {
             (o.native_commands, o.grep_index, o.unscoped_coarse_query) = (true, true, false);
@@ -265,15 +269,15 @@ fn candidates_larger_than_the_cache_on_an_annotated_collection_are_each_loaded_o
     };
     let grep = ["grep", "-rn", "token", "/"];
     let (expected, _) = answer(&session(64 << 20), &grep);
-    // The annotation measured the text: about 19 KB a page, 1.9 MB in all, which a cache
-    // of 1 MB holds half of; and as an older annotation, which did not measure it, whose
-    // pages the search takes for 8 KB until it has seen some.
+    // The annotation measured the public pages' text: about 19 KB a page, 1.9 MB in all,
+    // which a cache of 1 MB holds half of; and as an older annotation, which did not
+    // measure it, whose pages the search takes for 8 KB until it has seen some.
     for measured in [true, false] {
         if !measured {
             let id = "__path_tree__@annotations";
             let (doc, meta) = chroma.record("docs", id).unwrap();
             let mut doc: Value = serde_json::from_str(&doc.unwrap()).unwrap();
-            doc.as_object_mut().unwrap().remove("bytes").expect("the annotation measured the text");
+            doc.as_object_mut().unwrap().remove("public").expect("the annotation measured the text");
             chroma.put("docs", id, Some(&doc.to_string()), meta);
         }
         chroma.clear_log();
@@ -303,4 +307,20 @@ fn candidates_larger_than_the_cache_on_an_annotated_collection_are_each_loaded_o
         asked.dedup();
         assert_eq!((all, asked.len()), (10 * 99, 10 * 99), "every visible chunk asked for once (measured: {measured})");
     }
+}
+
+#[test]
+fn what_a_search_of_pages_of_unknown_size_asks_does_not_depend_on_hidden_pages_text() {
+    let asked = |hidden_kb: usize| {
+        let chroma = foreign_large(100, hidden_kb);
+        let fs = connect_with(&chroma, |o| {
+            (o.native_commands, o.grep_index, o.unscoped_coarse_query) = (true, true, false);
+            (o.groups, o.cache_bytes, o.process_cache_bytes) = (Groups::default(), 1 << 20, Some(0));
+        });
+        chroma.clear_log();
+        let (out, cs) = answer(&fs, &["grep", "-rn", "token", "/"]);
+        (out, format!("{cs:?}"), chroma.gets())
+    };
+    let (small, large) = (asked(1), asked(200));
+    assert_eq!(small, large, "the same output, plan and requests whatever the private page holds");
 }
