@@ -434,27 +434,13 @@ async fn narrow(
         return Ok(Some(kept));
     }
     let before = view.requests();
-    // Candidates only roughly known that hold more than the cache are read by the command,
-    // once, ahead of itself: checking them here would load them twice, now and again as
-    // the command reads them after the cache has moved on. Whether they do is known only
-    // once some are in memory when nothing says how large pages are (see `fine`).
-    let rough = hits.is_none() || cs.index;
-    let guessed = candidates.iter().any(|(_, p)| view.store().guesses_size(p));
-    let wide = !guessed
-        && candidates.iter().map(|(_, p)| view.store().size_of(p)).sum::<u64>() > fine::room(view, &candidates);
-    let kept = match rough && wide {
-        true => {
-            read_ahead_note(view, cs);
-            candidates.iter().map(|(p, _)| *p).collect()
-        }
-        false => {
-            let checked = fine::check(view, &candidates, &n.matcher, rough).await?;
-            if checked.outgrew {
-                read_ahead_note(view, cs);
-            }
-            checked.kept
-        }
-    };
+    // Candidates only roughly known (the index's, or a whole scope) may be left for the
+    // command to check as it reads them ahead of itself (see `fine`).
+    let checked = fine::keep(view, &candidates, &n.matcher, hits.is_none() || cs.index).await?;
+    if checked.unchecked {
+        read_ahead_note(view, cs);
+    }
+    let kept = checked.kept;
     cs.prefetch_requests = view.requests() - before;
     // The files are the narrowing's targets in its order, each with its page.
     let order: Vec<PageRef> = files.iter().filter(|(path, _)| kept.contains(path)).map(|(_, p)| p.clone()).collect();

@@ -20,20 +20,39 @@ use crate::search::view::SessionView;
 /// The candidates the fine check kept.
 pub(super) struct Checked<'a> {
     pub kept: PathSet<&'a str>,
-    /// The candidates turned out larger than the cache: those not yet loaded are kept
+    /// The candidates hold more than the cache: those not loaded here are kept
     /// unchecked, for the command to read ahead.
-    pub outgrew: bool,
+    pub unchecked: bool,
+}
+
+/// The candidates the fine check cannot rule out. Candidates only `rough`ly known that
+/// hold more than the cache are all kept, unchecked: checking them here would load them
+/// twice, now and again as the command reads them after the cache has moved on. Where
+/// nothing says how large they are, that is known only once some are in memory.
+pub(super) async fn keep<'a>(
+    view: SessionView<'_>,
+    candidates: &[&(&'a str, PageRef)],
+    matcher: &Matcher,
+    rough: bool,
+) -> Result<Checked<'a>, Failed> {
+    let store = view.store();
+    let guessed = candidates.iter().any(|(_, p)| store.guesses_size(p));
+    let total: u64 = candidates.iter().map(|(_, p)| store.size_of(p)).sum();
+    if rough && !guessed && total > room(candidates, store.capacity() as u64) {
+        return Ok(Checked { kept: candidates.iter().map(|(p, _)| *p).collect(), unchecked: true });
+    }
+    check(view, candidates, matcher, rough).await
 }
 
 /// Loads the candidates and keeps those the fine check cannot rule out; with `may_stop`,
 /// it stops where the candidates turn out larger than the cache (see the module's doc).
-pub(super) async fn check<'a>(
+async fn check<'a>(
     view: SessionView<'_>,
     candidates: &[&(&'a str, PageRef)],
     matcher: &Matcher,
     may_stop: bool,
 ) -> Result<Checked<'a>, Failed> {
-    let budget = room(view, candidates);
+    let budget = room(candidates, view.store().capacity() as u64);
     let size = |page: &PageRef| view.store().size_of(page);
     // Candidates that fit the cache together may be read with the rest of their scope,
     // when that costs fewer requests; in batches, each would read it again.
@@ -51,7 +70,7 @@ pub(super) async fn check<'a>(
         let held = kept.iter().chain(rest).map(|(_, p)| size(p)).sum::<u64>();
         if may_stop && !rest.is_empty() && held > budget {
             let kept = kept.iter().chain(rest).map(|(path, _)| *path).collect();
-            return Ok(Checked { kept, outgrew: true });
+            return Ok(Checked { kept, unchecked: true });
         }
     }
     // Pages kept early may have been evicted by later batches: load them again together
@@ -62,15 +81,14 @@ pub(super) async fn check<'a>(
         .prefetch(&evicted.iter().map(|(_, page)| page.clone()).collect::<Vec<_>>())
         .await
         .map_err(failed(&evicted))?;
-    Ok(Checked { kept: kept.iter().map(|(path, _)| *path).collect(), outgrew: false })
+    Ok(Checked { kept: kept.iter().map(|(path, _)| *path).collect(), unchecked: false })
 }
 
 /// What the candidates may take of the cache: all of it when the tree gives their sizes;
 /// where their sizes are estimated, a margin is left for pages larger than the estimate
 /// (a load that outgrows the cache evicts pages before the command reads them, and each
 /// evicted page evicts the next when it comes back).
-pub(super) fn room(view: SessionView<'_>, candidates: &[&(&str, PageRef)]) -> u64 {
-    let capacity = view.store().capacity() as u64;
+fn room(candidates: &[&(&str, PageRef)], capacity: u64) -> u64 {
     match candidates.iter().all(|(_, page)| page.size.is_some()) {
         true => capacity,
         false => capacity / 4 * 3,
