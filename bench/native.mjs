@@ -34,8 +34,9 @@ const COMMANDS = [
   ["count every file", "grep -rc Mintlify /", ["grep", "-rc", "Mintlify", "."]],
   ["recursive listing", "ls -R /", ["ls", "-R", "."]],
   ["find by name", "find / -name '*.mdx'", ["find", ".", "-name", "*.mdx"]],
-  // rg's smart case makes a lower-case pattern case-insensitive; GNU grep stands in for it.
-  ["rg, smart case", "rg -n 'mint dev' /", ["grep", "-rni", "mint dev", "."]],
+  // -i asked for: ripgrep is case-sensitive unless told (just-bash's rg ignores case for a
+  // lower-case pattern of its own accord), so every column searches alike.
+  ["rg, case-insensitive", "rg -n -i 'mint dev' /", ["grep", "-rni", "mint dev", "."]],
   ["rg, common word", "rg Mintlify /", ["grep", "-rn", "Mintlify", "."]],
   // Piped into head: the line is run as an agent's tool runs it (safeExec), which lets the
   // search stop once head has its lines; GNU runs the same pipeline in bash.
