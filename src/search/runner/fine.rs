@@ -60,7 +60,12 @@ async fn check<'a>(
     let scope = (total <= budget).then(|| scope_of(view, candidates.iter().map(|(p, _)| *p))).flatten();
     let mut kept: Vec<&(&'a str, PageRef)> = Vec::new();
     let mut rest = candidates;
-    let mut sample = may_stop && total > budget / SPARE && candidates.iter().any(|(_, p)| view.store().guesses_size(p));
+    // A batch that reads its scope whole reads all of it however few pages it asks for:
+    // no sample then.
+    let mut sample = may_stop
+        && scope.is_none()
+        && total > budget / SPARE
+        && candidates.iter().any(|(_, p)| view.store().guesses_size(p));
     while !rest.is_empty() {
         let (batch, later) = rest.split_at(batch_len(view, rest, budget, std::mem::take(&mut sample)));
         let pages: Vec<PageRef> = batch.iter().map(|(_, p)| p.clone()).collect();
@@ -99,13 +104,17 @@ fn room(candidates: &[&(&str, PageRef)], capacity: u64) -> u64 {
 /// (a quarter of it or more taken), a sample is loaded first.
 const SPARE: u64 = 4;
 
+/// Chunks a sample counts for a page whose chunks nothing counts (read by slug, a few
+/// slugs a request).
+const UNCOUNTED: u64 = 8;
+
 /// How many of `rest` the next batch loads: as many as the cache holds, or for a sample,
-/// one request's worth of chunks.
+/// one request's worth of chunks (a page nothing counts taken for [`UNCOUNTED`]).
 fn batch_len(view: SessionView<'_>, rest: &[&(&str, PageRef)], budget: u64, sample: bool) -> usize {
     let (mut bytes, mut chunks) = (0u64, 0u64);
     let mut take = 0;
     for (_, page) in rest {
-        let (size, n) = (view.store().size_of(page), super::chunk_count(page).unwrap_or(1));
+        let (size, n) = (view.store().size_of(page), super::chunk_count(page).unwrap_or(UNCOUNTED));
         let full = bytes + size > budget || (sample && chunks + n > crate::chroma::MAX_PAGE as u64);
         if take > 0 && full {
             break;

@@ -324,3 +324,28 @@ fn what_a_search_of_pages_of_unknown_size_asks_does_not_depend_on_hidden_pages_t
     let (small, large) = (asked(1), asked(200));
     assert_eq!(small, large, "the same output, plan and requests whatever the private page holds");
 }
+
+#[test]
+fn a_scope_read_by_slug_whose_sizes_nothing_says_is_asked_for_once() {
+    let chroma = foreign(2000, 1, false);
+    for cache_bytes in [64 << 20, 4 << 20] {
+        let public = connect_with(&chroma, |o| {
+            (o.groups, o.unscoped_coarse_query, o.process_cache_bytes) = (Groups::default(), false, Some(0));
+            (o.native_commands, o.cache_bytes) = (true, cache_bytes);
+        });
+        chroma.clear_log();
+        let (out, cs) = answer(&public, &["grep", "-rl", "token", "/"]);
+        assert!(matches!(&out, Outcome::Printed(p) if p.stdout.lines().count() == 1999), "{out:?}");
+        assert_eq!(cs.plan, PlanKind::Narrow, "{cs:?}");
+        let mut named: Vec<String> = chroma
+            .gets()
+            .iter()
+            .flat_map(|g| g["where"]["page_slug"]["$in"].as_array().cloned().unwrap_or_default())
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        let all = named.len();
+        named.sort();
+        named.dedup();
+        assert_eq!((all, named.len()), (1999, 1999), "every visible page named once (cache {cache_bytes})");
+    }
+}
