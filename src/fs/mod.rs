@@ -22,7 +22,7 @@ use crate::options::Options;
 use crate::pages::collection::{answers::Shared, Collection};
 use crate::pages::store::lazy::LazySource;
 use crate::pages::store::process::{self, ProcessPages};
-use crate::pages::store::{Freshness, PageKey, PageRef, PageStore, Source, StoreOptions, Typical};
+use crate::pages::store::{Freshness, PageKey, PageRef, PageStore, Source, StoreOptions};
 use crate::tree::access::SessionAccess;
 use crate::tree::listing::{FileNode, Listing, Node};
 use crate::tree::load::{self, LoadedTree, TreeCheck};
@@ -123,10 +123,7 @@ impl Filesystem {
             lazy_max_bytes: opts.lazy_max_bytes,
             process: Some(ProcessPages::new(&tree_key, &tree.collection_id, access)),
             fresh: Some(check.clone()),
-            typical: tree.public_text.map_or_else(Typical::default, |t| Typical {
-                bytes_per_chunk: Some(t.bytes_per_chunk()),
-                chunks_per_page: Some(t.chunks_per_page()),
-            }),
+            public_text: tree.public_text,
         };
         let store = PageStore::new(collection.clone(), transport.clone(), store_opts);
         let scratch_root = opts.scratch.clone();

@@ -28,6 +28,7 @@ use crate::chroma::transport::Transport;
 use crate::chroma::ChromaError;
 use crate::pages::collection::{Bound, Collection};
 pub(crate) use crate::pages::freshness::Freshness;
+use crate::tree::annotations::PublicText;
 use crate::tree::schema;
 use assemble::AssemblyError;
 use inflight::{Flights, Ticket};
@@ -161,17 +162,9 @@ pub(crate) struct StoreOptions {
     pub process: Option<ProcessPages>,
     /// What confirms pages from the process tier and the shared cache (none: always).
     pub fresh: Option<Rc<dyn Freshness>>,
-    /// What pages of unknown size take on average, where the tree says.
-    pub typical: Typical,
-}
-
-/// What a page of unknown size is expected to take, from an annotation that measured the
-/// collection's text: its chunks times the bytes a chunk holds on average (the average
-/// chunk count when the page's own is not known).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Typical {
-    pub bytes_per_chunk: Option<f64>,
-    pub chunks_per_page: Option<f64>,
+    /// What the public pages' text holds, when an annotation measured it: what a page of
+    /// unknown size is estimated by ([`PageStore::size_of`]).
+    pub public_text: Option<PublicText>,
 }
 
 impl Default for StoreOptions {
@@ -183,7 +176,7 @@ impl Default for StoreOptions {
             lazy_max_bytes: lazy::DEFAULT_MAX_BYTES,
             process: None,
             fresh: None,
-            typical: Typical::default(),
+            public_text: None,
         }
     }
 }
@@ -200,7 +193,7 @@ pub(crate) struct PageStore {
     lazy_max_bytes: u64,
     process: Option<ProcessPages>,
     fresh: Option<Rc<dyn Freshness>>,
-    typical: Typical,
+    public_text: Option<PublicText>,
     /// The pages the running command will read next, in order ([`readahead`]).
     plan: RefCell<readahead::ReadPlan>,
     stats: RefCell<StoreStats>,
@@ -223,7 +216,7 @@ impl PageStore {
             lazy_max_bytes: opts.lazy_max_bytes,
             process: opts.process,
             fresh: opts.fresh,
-            typical: opts.typical,
+            public_text: opts.public_text,
             plan: RefCell::default(),
             stats: RefCell::default(),
         }
@@ -248,31 +241,32 @@ impl PageStore {
     /// windows count pages by it so that a load never brings in more than the cache
     /// holds, which would evict pages before the command reads them.
     pub(crate) fn size_of(&self, page: &PageRef) -> u64 {
-        if let Some(size) = page.size {
-            return size;
-        }
-        let count = match page.source {
-            Source::Chunks { count, .. } => count.map(|n| n as f64).or(self.typical.chunks_per_page),
-            Source::Lazy(_) | Source::Corrupt(_) => None,
-        };
-        if let (Some(chunks), Some(each)) = (count, self.typical.bytes_per_chunk) {
-            return (chunks * each).ceil() as u64;
-        }
-        let cache = self.cache.borrow();
-        match cache.len() {
-            0 => TYPICAL_PAGE_BYTES,
-            n => (cache.used() / n) as u64,
-        }
+        self.known_size(page).unwrap_or_else(|| {
+            let cache = self.cache.borrow();
+            match cache.len() {
+                0 => TYPICAL_PAGE_BYTES,
+                n => (cache.used() / n) as u64,
+            }
+        })
     }
 
     /// Whether [`PageStore::size_of`] has nothing to go on for this page: no size in the
     /// tree, no average from an annotation, and no page in memory to take one from.
     pub(crate) fn guesses_size(&self, page: &PageRef) -> bool {
-        let counted = match page.source {
-            Source::Chunks { count, .. } => count.is_some() || self.typical.chunks_per_page.is_some(),
-            Source::Lazy(_) | Source::Corrupt(_) => false,
-        };
-        page.size.is_none() && !(counted && self.typical.bytes_per_chunk.is_some()) && self.cache.borrow().len() == 0
+        self.known_size(page).is_none() && self.cache.borrow().len() == 0
+    }
+
+    /// A page's size from its tree entry, else its chunks (or the public pages' average
+    /// count) times the bytes a public chunk holds on average.
+    fn known_size(&self, page: &PageRef) -> Option<u64> {
+        page.size.or_else(|| {
+            let text = self.public_text?;
+            let chunks = match page.source {
+                Source::Chunks { count, .. } => count.map_or_else(|| text.chunks_per_page(), |n| n as f64),
+                Source::Lazy(_) | Source::Corrupt(_) => return None,
+            };
+            Some((chunks * text.bytes_per_chunk()).ceil() as u64)
+        })
     }
 
     /// A page's bytes, from wherever they are nearest. A miss on a page the running
