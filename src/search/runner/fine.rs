@@ -38,34 +38,43 @@ pub(super) async fn keep<'a>(
     let store = view.store();
     let guessed = candidates.iter().any(|(_, p)| store.guesses_size(p));
     let total: u64 = candidates.iter().map(|(_, p)| store.size_of(p)).sum();
-    if rough && !guessed && total > room(candidates, store.capacity() as u64) {
+    let budget = room(candidates, store.capacity() as u64);
+    if rough && !guessed && total > budget {
         return Ok(Checked { kept: candidates.iter().map(|(p, _)| *p).collect(), unchecked: true });
     }
-    check(view, candidates, matcher, rough).await
+    check(view, candidates, matcher, Sizes { total, budget, guessed }, rough).await
+}
+
+/// What [`keep`] found of the candidates' size, for [`check`].
+struct Sizes {
+    total: u64,
+    /// What they may take of the cache ([`room`]).
+    budget: u64,
+    /// Nothing says how large some of them are ([`PageStore::guesses_size`]).
+    ///
+    /// [`PageStore::guesses_size`]: crate::pages::store::PageStore::guesses_size
+    guessed: bool,
 }
 
 /// Loads the candidates and keeps those the fine check cannot rule out; with `may_stop`,
-/// it stops where the candidates turn out larger than the cache (see the module's doc).
+/// it stops where the candidates turn out larger than the cache, after a sample where
+/// their sizes are guessed (see the module's doc).
 async fn check<'a>(
     view: SessionView<'_>,
     candidates: &[&(&'a str, PageRef)],
     matcher: &Matcher,
+    Sizes { total, budget, guessed }: Sizes,
     may_stop: bool,
 ) -> Result<Checked<'a>, Failed> {
-    let budget = room(candidates, view.store().capacity() as u64);
     let size = |page: &PageRef| view.store().size_of(page);
     // Candidates that fit the cache together may be read with the rest of their scope,
     // when that costs fewer requests; in batches, each would read it again.
-    let total: u64 = candidates.iter().map(|(_, p)| size(p)).sum();
     let scope = (total <= budget).then(|| scope_of(view, candidates.iter().map(|(p, _)| *p))).flatten();
-    let mut kept: Vec<&(&'a str, PageRef)> = Vec::new();
-    let mut rest = candidates;
     // A batch that reads its scope whole reads all of it however few pages it asks for:
     // no sample then.
-    let mut sample = may_stop
-        && scope.is_none()
-        && total > budget / SPARE
-        && candidates.iter().any(|(_, p)| view.store().guesses_size(p));
+    let mut sample = may_stop && guessed && scope.is_none() && total > budget / SPARE;
+    let mut kept: Vec<&(&'a str, PageRef)> = Vec::new();
+    let mut rest = candidates;
     while !rest.is_empty() {
         let (batch, later) = rest.split_at(batch_len(view, rest, budget, std::mem::take(&mut sample)));
         let pages: Vec<PageRef> = batch.iter().map(|(_, p)| p.clone()).collect();
