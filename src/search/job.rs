@@ -9,9 +9,10 @@
 //! its scope, done on first use and kept. The stages take it by reference; only a command
 //! handed back to just-bash is spelled as arguments again.
 
-use crate::commands::Place;
+use crate::base::path;
 use crate::search::args::{parse_grep, parse_rg, GrepArgs, RgArgs};
 use crate::search::walk::{rg_walk, walk, RgWalk, Target};
+use crate::tree::listing::Listing;
 use std::cell::OnceCell;
 
 /// The parsed options of a search command.
@@ -43,12 +44,15 @@ pub(crate) struct Job {
     /// The command's standard input, when its text is known (`None`: not empty, and
     /// not passed).
     pub stdin: Option<String>,
+    /// The working directory, normalised: the operands are resolved against it.
+    pub cwd: String,
     walked: OnceCell<Vec<Walked>>,
 }
 
 impl Job {
-    /// Parses a command line (grep's as GNU grep, rg's as ripgrep reads it).
-    pub(crate) fn parse(name: &str, args: Vec<String>) -> Job {
+    /// Parses a command line (grep's as GNU grep, rg's as ripgrep reads it) typed in
+    /// the working directory `cwd`.
+    pub(crate) fn parse(name: &str, args: Vec<String>, cwd: &str) -> Job {
         let (parsed, patterns) = match name {
             "rg" => {
                 let r = parse_rg(&args);
@@ -61,7 +65,7 @@ impl Job {
                 (Parsed::Grep(g), patterns.unwrap_or_default())
             }
         };
-        Job { args, parsed, patterns, stdin: None, walked: OnceCell::new() }
+        Job { args, parsed, patterns, stdin: None, cwd: path::normalize(cwd), walked: OnceCell::new() }
     }
 
     /// The file operands as typed; `""` is the working directory searched without an
@@ -88,8 +92,8 @@ impl Job {
 
     /// The walk of every operand, in order: grep's recursive walk, or rg's with its
     /// `--hidden` and `--max-depth`. Walked on first use; a job is walked
-    /// in the one place it runs.
-    pub(crate) fn walked(&self, place: Place) -> &[Walked] {
+    /// in the one place it runs: `listing`, beside the session's `scratch` directory.
+    pub(crate) fn walked(&self, listing: &Listing, scratch: Option<&str>) -> &[Walked] {
         self.walked.get_or_init(|| {
             let how = match &self.parsed {
                 Parsed::Rg(r) => Some(RgWalk {
@@ -102,9 +106,9 @@ impl Job {
             let one = |op: &str| {
                 let mut targets = Vec::new();
                 let clean = match how {
-                    Some(how) => rg_walk(place.listing, place.scratch, place.cwd, op, how, &mut targets),
+                    Some(how) => rg_walk(listing, scratch, &self.cwd, op, how, &mut targets),
                     None => {
-                        walk(place.listing, place.scratch, place.cwd, op, &mut targets);
+                        walk(listing, scratch, &self.cwd, op, &mut targets);
                         true
                     }
                 };
@@ -133,7 +137,7 @@ pub(crate) struct GrepLine {
 
 /// Reads a grep, egrep or fgrep command line (see [`GrepLine`]).
 pub(crate) fn grep_line(name: &str, args: &[String]) -> GrepLine {
-    let job = Job::parse(name, args.to_vec());
+    let job = Job::parse(name, args.to_vec(), "/");
     let Parsed::Grep(g) = job.parsed else { return GrepLine { usage: true, ..GrepLine::default() } };
     let o = &g.output;
     let taken: Vec<usize> = g.file_operands.iter().copied().chain(g.pattern_operand).chain(g.double_dash).collect();

@@ -13,7 +13,6 @@
 //!   read and the output is unchanged.
 
 use crate::base::path;
-use crate::commands::Place;
 use crate::search::args::GrepArgs;
 use crate::search::job::{Job, Parsed};
 use crate::search::native::pattern_files;
@@ -31,16 +30,7 @@ pub(crate) struct Context<'a> {
     pub listing: &'a Listing,
     /// The session's scratch directory, which the listing does not hold.
     pub scratch: Option<&'a str>,
-    /// The shell's working directory, normalised.
-    pub cwd: &'a str,
     pub chunking: Chunking,
-}
-
-impl<'a> Context<'a> {
-    /// Where the command runs, as its walk sees it.
-    pub(crate) fn place(&self) -> Place<'a> {
-        Place { listing: self.listing, scratch: self.scratch, cwd: self.cwd }
-    }
 }
 
 /// What to do with one search command.
@@ -129,7 +119,7 @@ fn plan_grep(job: &Job, g: &GrepArgs, cx: Context, pattern_files: Option<&[Strin
         return Plan::Delegate;
     }
     let prefetch =
-        |why: &str| Plan::Prefetch { files: grep_read_set(cx.listing, cx.cwd, &operands, g), why: why.to_string() };
+        |why: &str| Plan::Prefetch { files: grep_read_set(cx.listing, &job.cwd, &operands, g), why: why.to_string() };
     let mut patterns = job.patterns.clone();
     if !g.pattern_files.is_empty() {
         match pattern_files {
@@ -162,7 +152,7 @@ fn plan_grep(job: &Job, g: &GrepArgs, cx: Context, pattern_files: Option<&[Strin
         Ok(m) => m,
         Err(why) => return prefetch(&why.0),
     };
-    let targets = job.walked(cx.place()).iter().flat_map(|w| w.targets.iter().cloned()).collect();
+    let targets = job.walked(cx.listing, cx.scratch).iter().flat_map(|w| w.targets.iter().cloned()).collect();
     Plan::Narrow(Narrowing { targets, matcher, keep_many: false })
 }
 
@@ -176,7 +166,7 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
         return Plan::Delegate;
     }
     let operands = job.operands();
-    let prefetch = |why: String| Plan::Prefetch { files: rg_read_set(cx.listing, cx.cwd, &operands), why };
+    let prefetch = |why: String| Plan::Prefetch { files: rg_read_set(cx.listing, &job.cwd, &operands), why };
     if !r.pattern_files.is_empty() && !r.patterns_read {
         return prefetch("rg -f: the pattern files could not be read first".into());
     }
@@ -201,13 +191,13 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
     };
     // With no unsafe flag, rg's walk is its default one (hidden files and ignored names
     // skipped, no depth limit).
-    let walked = job.walked(cx.place());
+    let walked = job.walked(cx.listing, cx.scratch);
     if walked.iter().any(|w| !w.clean) {
         return prefetch("a file name would read as an option".into());
     }
     let targets = walked.iter().flat_map(|w| w.targets.iter().cloned()).collect();
     let single_explicit_file =
-        operands.len() == 1 && matches!(cx.listing.get(&path::resolve(cx.cwd, operands[0])), Some(Node::File(_)));
+        operands.len() == 1 && matches!(cx.listing.get(&path::resolve(&job.cwd, operands[0])), Some(Node::File(_)));
     Plan::Narrow(Narrowing { targets, matcher, keep_many: !single_explicit_file })
 }
 
@@ -228,13 +218,13 @@ mod tests {
     }
 
     fn planned(name: &str, args: &[&str], cwd: &str, stdin_empty: bool, pattern_files: Option<&[String]>) -> Plan {
-        let cx = Context { listing: &listing(), scratch: None, cwd, chunking: Chunking::LineAligned };
-        plan(&Job::parse(name, s(args)), cx, stdin_empty, pattern_files)
+        let cx = Context { listing: &listing(), scratch: None, chunking: Chunking::LineAligned };
+        plan(&Job::parse(name, s(args), cwd), cx, stdin_empty, pattern_files)
     }
 
     /// A narrowed command line before its files: the arguments without the operands.
     fn job(name: &str, args: &[&str]) -> Vec<String> {
-        Job::parse(name, s(args)).without_operands()
+        Job::parse(name, s(args), "/").without_operands()
     }
 
     fn grep(args: &[&str], cwd: &str) -> Plan {

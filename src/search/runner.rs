@@ -112,7 +112,7 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         let outcome = refused.map_or(Outcome::Run(args), Outcome::Refused);
         return Searched { outcome, stats: cs, failure: None };
     }
-    let mut job = Job::parse(name, args);
+    let mut job = Job::parse(name, args, &cwd);
     job.stdin = stdin;
     if view.native_commands() {
         if let Err(printed) = pattern_files::read_first(view, &mut job, &cwd).await {
@@ -135,13 +135,10 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         }
     }
     let (outcome, failure) = match prepare(view, &job, &cwd, stdin_empty, wanted, &mut cs).await {
-        Ok(read) => match native {
-            Some(native) => (answer(view, &job, &cwd, native, read, wanted, &mut cs).await, None),
-            None => {
-                cs.delegated = Some("native commands are off".into());
-                (Outcome::Run(read.spelled(&job, view.place(&cwd))), None)
-            }
-        },
+        Ok(read) => {
+            let native = native.unwrap_or_else(|| Err("native commands are off".into()));
+            (answer(view, &job, &cwd, native, read, wanted, &mut cs).await, None)
+        }
         Err(Stop::Refused(why)) => (Outcome::Refused(why), None),
         Err(Stop::Failed(f)) => (Outcome::Failed, Some((f.path, f.error))),
     };
@@ -214,15 +211,17 @@ async fn head_in_memory(view: SessionView<'_>, grep: &Native, lines: usize, cs: 
 /// its walk reads first (a common word is answered without asking Chroma which pages
 /// match; for a rare one this costs a request before the coarse query).
 async fn first_pages(view: SessionView<'_>, grep: &Native, lines: usize, cs: &mut CommandStats) -> Option<Printed> {
-    let mut first = Vec::new();
+    // Pages in the walk's order until they hold the first window's chunks.
     let mut chunks = 0;
-    for page in grep.paths().filter_map(|p| view.page(p)) {
-        if chunks >= first_window(lines) {
-            break;
-        }
-        chunks += chunk_count(&page).unwrap_or(1);
-        first.push(page);
-    }
+    let first: Vec<PageRef> = grep
+        .paths()
+        .filter_map(|p| view.page(p))
+        .take_while(|page| {
+            let room = chunks < first_window(lines);
+            chunks += chunk_count(page).unwrap_or(1);
+            room
+        })
+        .collect();
     let before = view.requests();
     let loaded = view.store().prefetch(&first).await;
     cs.prefetch_requests = view.requests() - before;
@@ -301,7 +300,7 @@ async fn prepare(
     cs: &mut CommandStats,
 ) -> Result<Reads, Stop> {
     let place = view.place(cwd);
-    let cx = Context { listing: place.listing, scratch: place.scratch, cwd, chunking: view.chunking() };
+    let cx = Context { listing: place.listing, scratch: place.scratch, chunking: view.chunking() };
     let read = match plan(view, job, cx, stdin_empty).await {
         Plan::Refuse(why) => {
             cs.note = Some(format!("refused: {why}"));
@@ -344,7 +343,7 @@ async fn plan(view: SessionView<'_>, job: &Job, cx: Context<'_>, stdin_empty: bo
     let Plan::ReadPatternFiles(files) = &first else { return first };
     let mut contents = Vec::new();
     for f in files {
-        match view.read_named(cx.cwd, f).await {
+        match view.read_named(&job.cwd, f).await {
             Ok(text) => contents.push(text),
             // grep reports the unreadable file itself, before reading anything else.
             Err(_) => return Plan::Delegate,
@@ -473,8 +472,8 @@ fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &PathSet<String>)
     let mut targets = Vec::new();
     for op in job.operands() {
         match &job.parsed {
-            Parsed::Rg(_) => just_bash::rg_walk(place.listing, place.scratch, place.cwd, op, &mut targets),
-            Parsed::Grep(_) => just_bash::grep_walk(place.listing, place.scratch, place.cwd, op, &mut targets),
+            Parsed::Rg(_) => just_bash::rg_visits(place.listing, place.scratch, &job.cwd, op, &mut targets),
+            Parsed::Grep(_) => just_bash::grep_visits(place.listing, place.scratch, &job.cwd, op, &mut targets),
         }
     }
     for t in &targets {

@@ -278,13 +278,13 @@ mod tests {
     #[test]
     fn just_bash_walks_and_spells_its_own_way() {
         let mut out = Vec::new();
-        just_bash::grep_walk(&listing(), None, "/", "/", &mut out);
+        just_bash::grep_visits(&listing(), None, "/", "/", &mut out);
         assert_eq!(shown(&out), ["//a.md", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
         out.clear();
-        just_bash::grep_walk(&listing(), None, "/docs", "", &mut out);
+        just_bash::grep_visits(&listing(), None, "/docs", "", &mut out);
         assert_eq!(shown(&out), ["b.md", "node_modules/x.md", "sub/c.md"], "no operand is `.`");
         out.clear();
-        just_bash::rg_walk(&listing(), None, "/", "docs/", &mut out);
+        just_bash::rg_visits(&listing(), None, "/", "docs/", &mut out);
         assert_eq!(shown(&out), ["docs/b.md", "docs/sub/c.md"], "no hidden files, no node_modules");
     }
 

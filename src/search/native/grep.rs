@@ -150,9 +150,9 @@ fn selected(g: &GrepArgs, shown: &str) -> Result<bool, Unsupported> {
 /// Whether `--exclude-dir` stops grep's walk from `op` before it reaches the file
 /// `shown`: the walk tests the name of every directory it enters, the operand's included
 /// (spelled as given when it has no last name, as `/` or `view/`).
-fn under_excluded_dir(g: &GrepArgs, op: &str, shown: &str, path: &str, place: Place) -> Result<bool, Unsupported> {
+fn under_excluded_dir(g: &GrepArgs, op: &str, shown: &str, path: &str, cwd: &str) -> Result<bool, Unsupported> {
     let globs = &g.output.exclude_dir;
-    if globs.is_empty() || path::resolve(place.cwd, op) == path {
+    if globs.is_empty() || path::resolve(cwd, op) == path {
         return Ok(false);
     }
     let own = match op.rsplit('/').next() {
@@ -181,19 +181,19 @@ fn recursive_inputs(job: &Job, place: Place, walked: &[Walked]) -> Result<Vec<In
             inputs.push(Input::Stdin(g.output.label.clone().unwrap_or_else(|| "(standard input)".into())));
             continue;
         }
-        let full = path::resolve(place.cwd, op);
+        let full = path::resolve(&job.cwd, op);
         let null = [Target::File { shown: op.to_string(), path: full.clone() }];
         let targets = if full == DEV_NULL { &null[..] } else { &targets[..] };
         for t in targets.iter().cloned() {
             match t {
                 Target::File { shown, path }
-                    if selected(g, &shown)? && !under_excluded_dir(g, op, &shown, &path, place)? =>
+                    if selected(g, &shown)? && !under_excluded_dir(g, op, &shown, &path, &job.cwd)? =>
                 {
                     inputs.push(Input::File { shown, path })
                 }
                 Target::File { .. } => {}
                 Target::Keep(k) => {
-                    place.check(&path::resolve(place.cwd, &k))?;
+                    place.check(&path::resolve(&job.cwd, &k))?;
                     inputs.push(Input::Missing(k));
                 }
             }
@@ -207,7 +207,7 @@ fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>
     let Parsed::Grep(g) = &job.parsed else { return Ok(Vec::new()) };
     let mut inputs = Vec::new();
     for op in operands {
-        let full = path::resolve(place.cwd, op);
+        let full = path::resolve(&job.cwd, op);
         let shown = op.to_string();
         let input = if *op == "-" {
             Input::Stdin(g.output.label.clone().unwrap_or_else(|| "(standard input)".into()))
@@ -239,57 +239,56 @@ fn paints_matches(g: &GrepArgs) -> bool {
     o.color && !(g.count || o.files_with_matches || g.files_without_match || o.quiet) && (!g.invert || context)
 }
 
-/// Accepts a grep command whose output is modelled here.
-pub(crate) fn prepare(job: &Job, place: Place) -> Result<NativeGrep, Unsupported> {
-    let Parsed::Grep(g) = &job.parsed else {
-        return Err(Unsupported::new("only grep is answered here"));
-    };
-    let usage = |g: &GrepArgs| NativeGrep {
-        engine: None,
-        g: g.clone(),
-        patterns: Vec::new(),
-        cwd: place.cwd.to_string(),
-        inputs: Vec::new(),
-        show_filename: false,
-        stdin: String::new(),
-    };
-    if g.usage.is_some() || g.help || g.version {
-        return Ok(usage(g));
+impl NativeGrep {
+    /// Accepts a grep command whose output is modelled here.
+    pub(crate) fn prepare(job: &Job, place: Place, walked: &[Walked]) -> Result<NativeGrep, Unsupported> {
+        let Parsed::Grep(g) = &job.parsed else {
+            return Err(Unsupported::new("only grep is answered here"));
+        };
+        let usage = |g: &GrepArgs| NativeGrep {
+            engine: None,
+            g: g.clone(),
+            patterns: Vec::new(),
+            cwd: job.cwd.clone(),
+            inputs: Vec::new(),
+            show_filename: false,
+            stdin: String::new(),
+        };
+        if g.usage.is_some() || g.help || g.version {
+            return Ok(usage(g));
+        }
+        let mut operands = job.operands();
+        if operands.is_empty() {
+            operands.push("-");
+        }
+        let reads_stdin = operands.contains(&"-") || g.pattern_files.iter().any(|f| f == "-");
+        if reads_stdin && job.stdin.is_none() {
+            return Err(Unsupported::new("stdin is read by just-bash"));
+        }
+        // With `-f`, the engine is made once the files are read, when the command runs.
+        let engine = match g.pattern_files.is_empty() {
+            true => match compile(g, &job.patterns)? {
+                Compiled::Engine(e) => Some(e),
+                Compiled::Rejected(messages) => {
+                    let mut g = g.clone();
+                    g.usage = Some(format!("{}{messages}", g.warnings));
+                    return Ok(usage(&g));
+                }
+            },
+            false => None,
+        };
+        let inputs =
+            if g.recursive { recursive_inputs(job, place, walked)? } else { plain_inputs(job, place, &operands)? };
+        // With one operand, names are printed only for the files a directory holds.
+        let single_dir = g.recursive
+            && operands.len() == 1
+            && (operands[0].is_empty()
+                || matches!(place.listing.get(&path::resolve(&job.cwd, operands[0])), Some(Node::Dir(_))));
+        let show_filename = g.output.with_filename.unwrap_or(operands.len() > 1 || single_dir);
+        let stdin = job.stdin.clone().unwrap_or_default();
+        let (patterns, cwd) = (job.patterns.clone(), job.cwd.clone());
+        Ok(NativeGrep { engine, g: g.clone(), patterns, cwd, inputs, show_filename, stdin })
     }
-    let mut operands = job.operands();
-    if operands.is_empty() {
-        operands.push("-");
-    }
-    let reads_stdin = operands.contains(&"-") || g.pattern_files.iter().any(|f| f == "-");
-    if reads_stdin && job.stdin.is_none() {
-        return Err(Unsupported::new("stdin is read by just-bash"));
-    }
-    // With `-f`, the engine is made once the files are read, when the command runs.
-    let engine = match g.pattern_files.is_empty() {
-        true => match compile(g, &job.patterns)? {
-            Compiled::Engine(e) => Some(e),
-            Compiled::Rejected(messages) => {
-                let mut g = g.clone();
-                g.usage = Some(format!("{}{messages}", g.warnings));
-                return Ok(usage(&g));
-            }
-        },
-        false => None,
-    };
-    let inputs = if g.recursive {
-        recursive_inputs(job, place, job.walked(place))?
-    } else {
-        plain_inputs(job, place, &operands)?
-    };
-    // With one operand, names are printed only for the files a directory holds.
-    let single_dir = g.recursive
-        && operands.len() == 1
-        && (operands[0].is_empty()
-            || matches!(place.listing.get(&path::resolve(place.cwd, operands[0])), Some(Node::Dir(_))));
-    let show_filename = g.output.with_filename.unwrap_or(operands.len() > 1 || single_dir);
-    let stdin = job.stdin.clone().unwrap_or_default();
-    let (patterns, cwd) = (job.patterns.clone(), place.cwd.to_string());
-    Ok(NativeGrep { engine, g: g.clone(), patterns, cwd, inputs, show_filename, stdin })
 }
 
 /// Whether GNU grep takes a page for binary: a NUL in it. `Err` when the NUL lies past

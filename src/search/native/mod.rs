@@ -33,9 +33,11 @@ pub(crate) enum Native {
 impl Native {
     /// Accepts a search command whose output is modelled here.
     pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Native, Unsupported> {
+        // The walk of its operands, which the plan reads too.
+        let walked = job.walked(place.listing, place.scratch);
         match &job.parsed {
-            Parsed::Rg(_) => rg::prepare(job, place, stdin_empty).map(|r| Native::Rg(Box::new(r))),
-            Parsed::Grep(_) => grep::prepare(job, place).map(|g| Native::Grep(Box::new(g))),
+            Parsed::Rg(_) => NativeRg::prepare(job, place, walked, stdin_empty).map(|r| Native::Rg(Box::new(r))),
+            Parsed::Grep(_) => NativeGrep::prepare(job, place, walked).map(|g| Native::Grep(Box::new(g))),
         }
     }
 

@@ -200,92 +200,103 @@ impl Filters {
     }
 }
 
-/// Accepts an rg command whose output is modelled here. `stdin_empty`: with no path,
-/// rg searches a non-empty stdin.
-pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<NativeRg, Unsupported> {
-    let Parsed::Rg(r) = &job.parsed else {
-        return Err(Unsupported::new("only rg is answered here"));
-    };
-    if r.invalid {
-        return Err(Unsupported::new("usage errors are just-bash's"));
+impl NativeRg {
+    /// Accepts an rg command whose output is modelled here. `stdin_empty`: with no path,
+    /// rg searches a non-empty stdin.
+    pub(crate) fn prepare(
+        job: &Job,
+        place: Place,
+        walked: &[Walked],
+        stdin_empty: bool,
+    ) -> Result<NativeRg, Unsupported> {
+        let Parsed::Rg(r) = &job.parsed else {
+            return Err(Unsupported::new("only rg is answered here"));
+        };
+        if r.invalid {
+            return Err(Unsupported::new("usage errors are just-bash's"));
+        }
+        if !r.pattern_files.is_empty() && !r.patterns_read {
+            return Err(Unsupported::new("rg -f: the pattern files could not be read first"));
+        }
+        let mut o = r.output.clone();
+        let listing = |what, o, files, missing| NativeRg {
+            what,
+            o,
+            files,
+            missing,
+            show_filename: false,
+            line_numbers: false,
+            nothing_searched: false,
+            json: false,
+        };
+        if o.pcre2 && o.version.is_none() {
+            let stderr = "rg: PCRE2 is not available in this build of ripgrep\n".to_string();
+            return Ok(listing(What::Refused(stderr), o, Vec::new(), Vec::new()));
+        }
+        if let Some(long) = o.version {
+            return Ok(listing(What::Version(long), o, Vec::new(), Vec::new()));
+        }
+        if o.type_list {
+            return Ok(listing(What::TypeList, o, Vec::new(), Vec::new()));
+        }
+        if !o.files && r.patterns.is_empty() {
+            return Err(Unsupported::new("usage errors are just-bash's"));
+        }
+        if let Some(flag) = &r.output.unmodelled {
+            return Err(Unsupported::new(format!("rg {flag} is left to just-bash")));
+        }
+        if r.spans_lines(&job.patterns) {
+            return Err(Unsupported::new("rg -U with a pattern that can match a line break"));
+        }
+        if r.paths.is_empty() && !stdin_empty && !o.files {
+            return Err(Unsupported::new("stdin is read by just-bash"));
+        }
+        if place.listing.any_path(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore")) {
+            return Err(Unsupported::new("ignore files change rg's walk"));
+        }
+        let (files, missing) = collect(&o, place, &job.cwd, walked)?;
+        if o.files {
+            return Ok(listing(What::Files, o, files, missing));
+        }
+        // `--vimgrep` prints a name on every line, never a heading.
+        o.heading &= !o.vimgrep;
+        let (re, dialect) = rg_pattern(&job.patterns, r.fixed)?;
+        let flags = Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp, tool: Tool::Rg };
+        let engine = Engine::new(&[re], flags)?;
+        if (o.only_matching || o.count_matches || o.column) && engine.nullable {
+            return Err(Unsupported::new("-o with a pattern that matches empty text"));
+        }
+        if o.replace.is_some() && engine.nullable {
+            return Err(Unsupported::new("rg -r with a pattern that matches empty text"));
+        }
+        // A name before each line when there is more than one path, or the one is a directory.
+        let single_file = r.paths.len() == 1
+            && matches!(place.listing.get(&path::resolve(&job.cwd, &job.args[r.paths[0]])), Some(Node::File(_)));
+        let show_filename = !o.no_filename && (o.with_filename || o.vimgrep || !single_file);
+        // `--column` and `--vimgrep` number lines too, unless `-N` says not to.
+        let line_numbers = !o.no_line_numbers && (o.explicit_line_numbers || o.column || o.vimgrep);
+        let nothing_searched = r.paths.is_empty() && files.is_empty();
+        let json = o.json;
+        if json && (o.invert || o.quiet || o.max_count.is_some() || engine.nullable) {
+            return Err(Unsupported::new("rg --json with -v, -q, -m or a pattern that matches empty text"));
+        }
+        let what = What::Search(engine);
+        Ok(NativeRg { what, o, files, missing, show_filename, line_numbers, nothing_searched, json })
     }
-    if !r.pattern_files.is_empty() && !r.patterns_read {
-        return Err(Unsupported::new("rg -f: the pattern files could not be read first"));
-    }
-    let mut o = r.output.clone();
-    let listing = |what, o, files, missing| NativeRg {
-        what,
-        o,
-        files,
-        missing,
-        show_filename: false,
-        line_numbers: false,
-        nothing_searched: false,
-        json: false,
-    };
-    if o.pcre2 && o.version.is_none() {
-        let stderr = "rg: PCRE2 is not available in this build of ripgrep\n".to_string();
-        return Ok(listing(What::Refused(stderr), o, Vec::new(), Vec::new()));
-    }
-    if let Some(long) = o.version {
-        return Ok(listing(What::Version(long), o, Vec::new(), Vec::new()));
-    }
-    if o.type_list {
-        return Ok(listing(What::TypeList, o, Vec::new(), Vec::new()));
-    }
-    if !o.files && r.patterns.is_empty() {
-        return Err(Unsupported::new("usage errors are just-bash's"));
-    }
-    if let Some(flag) = &r.output.unmodelled {
-        return Err(Unsupported::new(format!("rg {flag} is left to just-bash")));
-    }
-    if r.spans_lines(&job.patterns) {
-        return Err(Unsupported::new("rg -U with a pattern that can match a line break"));
-    }
-    if r.paths.is_empty() && !stdin_empty && !o.files {
-        return Err(Unsupported::new("stdin is read by just-bash"));
-    }
-    if place.listing.any_path(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore")) {
-        return Err(Unsupported::new("ignore files change rg's walk"));
-    }
-    if o.files {
-        let (files, missing) = collect(&o, place, job.walked(place))?;
-        return Ok(listing(What::Files, o, files, missing));
-    }
-    // `--vimgrep` prints a name on every line, never a heading.
-    o.heading &= !o.vimgrep;
-    let (re, dialect) = rg_pattern(&job.patterns, r.fixed)?;
-    let flags = Flags { dialect, ignore_case: r.ignore_case(), word: o.word, line: r.line_regexp, tool: Tool::Rg };
-    let engine = Engine::new(&[re], flags)?;
-    if (o.only_matching || o.count_matches || o.column) && engine.nullable {
-        return Err(Unsupported::new("-o with a pattern that matches empty text"));
-    }
-    if o.replace.is_some() && engine.nullable {
-        return Err(Unsupported::new("rg -r with a pattern that matches empty text"));
-    }
-    let (files, missing) = collect(&o, place, job.walked(place))?;
-    // A name before each line when there is more than one path, or the one is a directory.
-    let single_file = r.paths.len() == 1
-        && matches!(place.listing.get(&path::resolve(place.cwd, &job.args[r.paths[0]])), Some(Node::File(_)));
-    let show_filename = !o.no_filename && (o.with_filename || o.vimgrep || !single_file);
-    // `--column` and `--vimgrep` number lines too, unless `-N` says not to.
-    let line_numbers = !o.no_line_numbers && (o.explicit_line_numbers || o.column || o.vimgrep);
-    let nothing_searched = r.paths.is_empty() && files.is_empty();
-    let json = o.json;
-    if json && (o.invert || o.quiet || o.max_count.is_some() || engine.nullable) {
-        return Err(Unsupported::new("rg --json with -v, -q, -m or a pattern that matches empty text"));
-    }
-    let what = What::Search(engine);
-    Ok(NativeRg { what, o, files, missing, show_filename, line_numbers, nothing_searched, json })
 }
 
 /// The files rg searches from its walked operands, in its order (each operand's walk in
 /// turn), and the operands that do not exist.
-fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<RgFile>, Vec<String>), Unsupported> {
+fn collect(
+    o: &RgOutput,
+    place: Place,
+    cwd: &str,
+    walked: &[Walked],
+) -> Result<(Vec<RgFile>, Vec<String>), Unsupported> {
     let filters = Filters::new(o)?;
     let (mut files, mut missing) = (Vec::new(), Vec::new());
     for Walked { operand: op, targets: walk, .. } in walked {
-        let full = path::resolve(place.cwd, op);
+        let full = path::resolve(cwd, op);
         if op == "-" {
             return Err(Unsupported::new("an operand is stdin"));
         }
@@ -304,7 +315,7 @@ fn collect(o: &RgOutput, place: Place, walked: &[Walked]) -> Result<(Vec<RgFile>
         }
         for t in walk {
             match t {
-                Target::File { shown, path } if filters.selects(op, shown, place.cwd)? => {
+                Target::File { shown, path } if filters.selects(op, shown, cwd)? => {
                     files.push(RgFile { shown: shown.clone(), path: path.clone(), named: false })
                 }
                 Target::File { .. } => {}

@@ -155,7 +155,7 @@ fn rg_keeps_many_files_many() {
     let (args, _) = search(&fs, &["rg", "-n", "intro", "/"]);
     assert_eq!(args, ["-n", "intro", "/a.md", "/dev/null"], "one file left must still print its name");
     let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let handed = |w: &[&str]| super::as_ripgrep(&crate::search::job::Job::parse("rg", words(w)), words(w));
+    let handed = |w: &[&str]| super::as_ripgrep(&crate::search::job::Job::parse("rg", words(w), "/"), words(w));
     assert_eq!(
         handed(&["--pre", "cat", "x"]),
         ["-s", "-N", "--pre", "cat", "x"],

@@ -26,7 +26,7 @@ fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> 
 
 /// The files just-bash's recursive grep visits from `operand` (`""`: none, which it
 /// reads as `.`), spelled as it spells them.
-pub(crate) fn grep_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+pub(crate) fn grep_visits(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
     fn go(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
         if depth >= MAX_DEPTH {
             return;
@@ -76,7 +76,7 @@ const RG_COMMON_IGNORED: &[&str] = &[
 
 /// The files just-bash's rg visits from `operand` (`""`: none, read as `.`) with its
 /// default walk, spelled as it spells them.
-pub(crate) fn rg_walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+pub(crate) fn rg_visits(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
     fn dir(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
         if depth >= MAX_DEPTH {
             return;
