@@ -396,6 +396,11 @@ export interface CommandOutput {
   stdoutKind?: "bytes";
 }
 
+/** The `search` command's output, and when the search ran, each hit as printed, best first. */
+export interface SearchCommandOutput extends CommandOutput {
+  blocks?: string[];
+}
+
 /** What failed while a command ran (see `beginCommand`). */
 export interface CommandReport {
   /** Failed reads no inner command has reported yet, oldest first (at most 1,000). */
@@ -537,7 +542,7 @@ export interface MountedFs
   /** just-bash custom commands over the mounts (pass as `customCommands`). */
   commands(): CustomCommandLike[];
   search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
-  searchCommand(args: string[], cwd: string): Promise<CommandOutput>;
+  searchCommand(args: string[], cwd: string): Promise<SearchCommandOutput>;
   /** Each mount's statistics by directory, and their requests and visible files summed. */
   stats(): { requests: number; files: number; mounts: Record<string, ChromaFsStats> };
   /** Each mount's `info()` by directory. */
@@ -700,7 +705,7 @@ export declare class ChromaFs {
    */
   search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
   /** What the `search` command above calls: its output for `args`. */
-  searchCommand(args: string[], cwd: string): Promise<CommandOutput>;
+  searchCommand(args: string[], cwd: string): Promise<SearchCommandOutput>;
   /** Releases the wasm-side session; the object is unusable afterwards. */
   free(): void;
 }

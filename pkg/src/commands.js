@@ -25,7 +25,9 @@ function command(fs, name, readsOnly) {
     async execute(args, ctx) {
       if (name === RANKED) {
         const ran = await bracketed(fs, ctx.signal, () => fs.searchCommand(args, ctx.cwd));
-        return withFailures(name, ran.result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), 2);
+        // The hits as printed are for hosts that merge searches; the shell takes the output.
+        const { blocks: _, ...result } = ran.result;
+        return withFailures(name, result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), 2);
       }
       if (typeof ctx.origCommand !== "function") {
         return search

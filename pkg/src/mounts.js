@@ -180,10 +180,10 @@ class MountedFs {
     const ran = await Promise.all(mounts.map((fs) => fs.searchCommand(args, cwd)));
     const usage = ran.find((r) => r.exitCode === 2 && !r.stdout);
     if (usage && ran.every((r) => r.exitCode === 2)) return usage;
-    const blocks = interleave(ran.map((r) => hitBlocks(r.stdout)), line.k);
+    const blocks = interleave(ran.map((r) => r.blocks ?? []), line.k);
     const stderr = ran.filter((r) => r.exitCode === 2).map((r) => r.stderr).join("");
     if (!blocks.length && !stderr) return { stdout: "", stderr: "search: no page matches the query\n", exitCode: 1 };
-    return { stdout: blocks.join(""), stderr, exitCode: stderr ? 2 : 0 };
+    return { stdout: blocks.join(""), stderr, exitCode: stderr ? 2 : 0, blocks };
   }
 
   /** just-bash custom commands over the mounts (pass as `customCommands`). */
@@ -194,7 +194,9 @@ class MountedFs {
       execute: async (args, ctx) => {
         if (name === RANKED) {
           const ran = await bracketed(this, ctx.signal, () => this.searchCommand(args, ctx.cwd));
-          return withFailures(name, ran.result, ran.report, (p) => this.resolvePath(ctx.cwd, p), 2);
+          // The hits as printed are for hosts that merge searches; the shell takes the output.
+          const { blocks: _, ...result } = ran.result;
+          return withFailures(name, result, ran.report, (p) => this.resolvePath(ctx.cwd, p), 2);
         }
         const split = SEARCH_COMMANDS.includes(name) && name !== "rg" ? await this.splitSearch(name, args, ctx.cwd) : null;
         if (split) return this.runSplit(split, (fs, a) => own.get(fs).get(name).execute(a, { ...ctx, fs }));
@@ -273,16 +275,6 @@ class MountedFs {
     const owners = new Set(paths.map((p) => this.owner(p)));
     return owners.has(null) ? this.all : [...owners];
   }
-}
-
-/** A `search` command's output cut into its hits: a line each, and a snippet line after. */
-function hitBlocks(stdout) {
-  const blocks = [];
-  for (const line of stdout.split(/(?<=\n)/)) {
-    if (line.startsWith("  ") && blocks.length) blocks[blocks.length - 1] += line;
-    else if (line) blocks.push(line);
-  }
-  return blocks;
 }
 
 /** Rankings merged by rank (the first of each, then the second of each…), the first `k`. */

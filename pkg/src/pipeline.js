@@ -37,7 +37,8 @@ function literalWords(line) {
       const close = line.indexOf('"', i + 1);
       if (close === -1) return null;
       const inner = line.slice(i + 1, close);
-      if (/[$`\\!]/.test(inner)) return null;
+      // `$`, a backquote, `\` and `!` expand inside double quotes.
+      if (/[$\x60\\!]/.test(inner)) return null;
       word = (word ?? "") + inner;
       i = close;
     } else if (PLAIN.test(c)) {

@@ -38,23 +38,30 @@ fn hit_object(h: &ranked::Hit) -> JsValue {
 
 #[wasm_bindgen]
 impl ChromaFs {
-    /// The `search` command: `{ stdout, stderr, exitCode }` for its arguments.
+    /// The `search` command: `{ stdout, stderr, exitCode }` for its arguments, and when
+    /// the search ran, `blocks`: each hit as printed, best first.
     #[wasm_bindgen(js_name = searchCommand)]
     pub fn search_command(&self, args: Vec<String>, cwd: String) -> Promise {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
         promise(async move {
-            let printed = match command::parse(&args, &path::normalize(&cwd)) {
-                Err(usage) => usage,
-                Ok(command::Parsed::Help) => Printed { stdout: command::HELP.into(), ..Printed::default() },
+            let (printed, blocks) = match command::parse(&args, &path::normalize(&cwd)) {
+                Err(usage) => (usage, None),
+                Ok(command::Parsed::Help) => (Printed { stdout: command::HELP.into(), ..Printed::default() }, None),
                 Ok(command::Parsed::Search { query, format }) => {
                     let e = embedder.as_deref().map(|e| e as &dyn Embedder);
                     match run(&fs, e, &query, &args).await {
-                        Ok(hits) => command::print(&hits, format),
-                        Err(e) => Printed { stderr: format!("search: {e}\n"), exit_code: 2, ..Printed::default() },
+                        Ok(hits) => (command::print(&hits, format), Some(command::blocks(&hits, format))),
+                        Err(e) => {
+                            (Printed { stderr: format!("search: {e}\n"), exit_code: 2, ..Printed::default() }, None)
+                        }
                     }
                 }
             };
-            plain(&printed)
+            let out = plain(&printed)?;
+            if let Some(blocks) = blocks {
+                set(out.unchecked_ref(), "blocks", blocks.into_iter().map(JsValue::from).collect::<Array>());
+            }
+            Ok(out)
         })
     }
 

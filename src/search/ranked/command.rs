@@ -130,24 +130,6 @@ fn language(tag: &str) -> Result<String, String> {
 
 /// What the command prints for its hits.
 pub(crate) fn print(hits: &[Hit], format: Format) -> Printed {
-    let mut out = String::new();
-    for h in hits {
-        match format {
-            Format::Paths => out.push_str(&format!("{}\n", h.path)),
-            Format::Json => out.push_str(&format!("{}\n", json_line(h))),
-            Format::Blocks => {
-                match h.lines {
-                    Some((start, end)) => out.push_str(&format!("{}:{start}-{end}\n", h.path)),
-                    None => out.push_str(&format!("{}\n", h.path)),
-                }
-                match &h.snippet {
-                    Some((Some(line), text)) => out.push_str(&format!("  {line}: {text}\n")),
-                    Some((None, text)) => out.push_str(&format!("  {text}\n")),
-                    None => {}
-                }
-            }
-        }
-    }
     if hits.is_empty() {
         return Printed {
             stdout: String::new(),
@@ -156,7 +138,29 @@ pub(crate) fn print(hits: &[Hit], format: Format) -> Printed {
             ..Default::default()
         };
     }
-    Printed { stdout: out, stderr: String::new(), exit_code: 0, ..Default::default() }
+    Printed { stdout: blocks(hits, format).concat(), stderr: String::new(), exit_code: 0, ..Default::default() }
+}
+
+/// Each hit as the command prints it, best first: a host that searches several
+/// collections interleaves these rather than reading the output back.
+pub(crate) fn blocks(hits: &[Hit], format: Format) -> Vec<String> {
+    let block = |h: &Hit| match format {
+        Format::Paths => format!("{}\n", h.path),
+        Format::Json => format!("{}\n", json_line(h)),
+        Format::Blocks => {
+            let mut out = match h.lines {
+                Some((start, end)) => format!("{}:{start}-{end}\n", h.path),
+                None => format!("{}\n", h.path),
+            };
+            match &h.snippet {
+                Some((Some(line), text)) => out.push_str(&format!("  {line}: {text}\n")),
+                Some((None, text)) => out.push_str(&format!("  {text}\n")),
+                None => {}
+            }
+            out
+        }
+    };
+    hits.iter().map(block).collect()
 }
 
 /// A score to six decimals, as `fs.search()` returns it.

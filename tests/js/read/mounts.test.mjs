@@ -131,6 +131,13 @@ test("search ranks across the mounts, or inside one, and never shows a hidden pa
   const paths = all.stdout.trim().split("\n");
   assert.ok(paths.some((p) => p.startsWith("/docs/")) && paths.some((p) => p.startsWith("/api/")), all.stdout);
   assert.ok(!all.stdout.includes("internal"), "a hidden page never appears");
+  // Each mount's hits, as printed with their snippet lines, taken in turn by rank.
+  const each = await Promise.all(fs.all.map((m) => m.searchCommand(["-n", "4", "token"], "/")));
+  for (const r of each) assert.equal(r.blocks.join(""), r.stdout, "a mount's blocks are its output");
+  assert.ok(each.every((r) => r.blocks.length >= 2) && each[0].blocks.every((b) => /^\/\S+:\d+-\d+\n  \d+: /.test(b)), each[0].stdout);
+  const turns = [0, 1].flatMap((rank) => each.map((r) => r.blocks[rank]));
+  const merged = await bash.exec("search -n 4 token");
+  assert.equal(merged.stdout, turns.join(""), "the first of each mount, then the second of each");
   const help = await bash.exec("search --help");
   assert.equal(help.stdout, (await fs.all[0].searchCommand(["--help"], "/")).stdout, "the help, once");
   assert.match(help.stdout, /^Usage: search/);
