@@ -568,15 +568,20 @@ export declare class ChromaFs {
   /** Forgets the path trees this process has cached, so the next `connect` reloads. */
   static forgetTrees(): void;
   /**
-   * Reads a grep, egrep or fgrep command line as GNU grep reads it (the parser the search
-   * itself uses): which arguments are options, the pattern operand and the file operands
-   * (indices into `args`), whether it recurses or prints context lines, and whether it is
-   * a usage error or `--help`.
+   * A grep, egrep or fgrep typed in `cwd` over mounted collections (`mounts`: their names,
+   * `docs` for `/docs`; `home`: the one holding paths outside them; `root`: the names in
+   * `/`), as one grep per mount whose outputs joined are its output, in order; `null` when
+   * it is not split so (context lines, an operand that is stdin, one mount reached). Read
+   * by the parser the search itself uses.
    */
-  static readGrepLine(
+  static splitSearch(
     name: "grep" | "egrep" | "fgrep",
     args: string[],
-  ): { usage: boolean; recursive: boolean; context: boolean; options: number[]; pattern: number | null; operands: number[] };
+    cwd: string,
+    mounts: string[],
+    home: string,
+    root: string[],
+  ): { mount: string; args: string[] }[] | null;
   /**
    * Reads a `search` command line run in `cwd` (the parser the command itself uses):
    * whether it asks for its help or is a usage error, the number of pages it shows (the

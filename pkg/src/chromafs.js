@@ -62,8 +62,8 @@ function chromaFsClass(Core, run, recipeModule) {
     static forgetTrees() {
       return inContext(() => Core.forgetTrees());
     }
-    static readGrepLine(name, args) {
-      return inContext(() => Core.readGrepLine(name, args));
+    static splitSearch(name, args, cwd, mounts, home, root) {
+      return inContext(() => Core.splitSearch(name, args, cwd, mounts, home, root));
     }
     static readSearchLine(args, cwd) {
       return inContext(() => Core.readSearchLine(args, cwd));

@@ -2,11 +2,12 @@
 // `/api`), with its own tree, access, embedding model and caches. Every mount is a
 // ChromaFs of its own that shows its pages under its directory (`mountAt`), so a command
 // that stays inside one mount is that mount's command, pushed down to Chroma exactly as
-// on a single collection. A command that reaches several mounts (`grep -rn x /`) runs as
-// just-bash's own over all of them, within one budget that every mount draws on (the first
-// mount's limits); `search` asks each mount
-// and interleaves their rankings. Paths outside every mount (the scratch directory) belong
-// to the first mount.
+// on a single collection. A recursive grep that reaches several mounts (`grep -rn x /`) is
+// split into one grep per mount where their outputs joined are its output, as the core
+// plans it; any other command that reaches several runs as just-bash's own over all of
+// them, within one budget that every mount draws on (the first mount's limits). `search`
+// asks each mount and interleaves their hits by rank. Paths outside every mount (the
+// scratch directory) belong to the first mount.
 
 import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
@@ -29,7 +30,7 @@ class MountedFs {
   constructor(mounts, ChromaFs) {
     this.ChromaFs = ChromaFs;
     this.mounts = [...mounts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    this.home = mounts[0][1];
+    [this.homeName, this.home] = mounts[0];
     this.byName = new Map(this.mounts);
   }
 
@@ -215,36 +216,15 @@ class MountedFs {
   }
 
   /**
-   * A grep over several mounts as one grep per mount, when their outputs joined are its
-   * output: a recursive search, no context lines (grep puts `--` between groups of
-   * different files), every operand inside a mount or the root typed `/` or `.` (which
-   * stands for each of its entries, as grep's walk names them: `/docs`, `./docs`). Each
-   * part is then its mount's own search, pushed down to its collection; with more than
-   * one operand, each part names the files it prints (`-H`, before the command's own
-   * options, so that a `-h` of its still wins). The command line is read by the Rust
-   * side's parser (`readGrepLine`), as the search itself reads it. `null` when not so.
+   * A grep over several mounts as one grep per mount, each its mount's own search pushed
+   * down to its collection, when their outputs joined are its output: `[fs, args]` pairs,
+   * or `null`. The split is planned by the search's own parser (`ChromaFs.splitSearch`).
    */
   async splitSearch(name, args, cwd) {
-    const line = this.ChromaFs.readGrepLine(name, args);
-    if (line.usage || !line.recursive || line.context || line.operands.length === 0) return null;
-    const operands = line.operands.map((i) => args[i]);
-    if (operands.includes("-")) return null;
-    const parts = [];
-    for (const typed of operands) {
-      const p = this.resolvePath(cwd, typed);
-      if (p !== "/") {
-        parts.push([this.owner(p), typed]);
-        continue;
-      }
-      // Named as GNU grep's walk names the root's entries: `/` as `/docs`, `.` as `./docs`.
-      if (typed !== "/" && typed !== ".") return null;
-      for (const entry of await this.readdir("/")) parts.push([this.owner(`/${entry}`), typed === "." ? `./${entry}` : `/${entry}`]);
-    }
-    if (new Set(parts.map((p) => p[0])).size < 2) return null;
-    const options = line.options.map((i) => args[i]);
-    const pattern = line.pattern === null ? [] : [args[line.pattern]];
-    const named = operands.length > 1 ? ["-H"] : [];
-    return parts.map(([fs, operand]) => [fs, [...named, ...options, "--", ...pattern, operand]]);
+    const root = await this.readdir("/");
+    const names = this.mounts.map(([n]) => n);
+    const parts = this.ChromaFs.splitSearch(name, args, cwd, names, this.homeName, root);
+    return parts && parts.map((p) => [this.byName.get(p.mount), p.args]);
   }
 
   /** The parts of a split search, one after another, as one command's output. */

@@ -108,12 +108,31 @@ impl ChromaFs {
         crate::pages::store::process::set_capacity(if bytes.is_finite() && bytes > 0.0 { bytes as usize } else { 0 });
     }
 
-    /// Reads a grep, egrep or fgrep command line as GNU grep does, for splitting a search
-    /// across mounts: `{ usage, recursive, context, options, pattern, operands }`, the
-    /// last three indices into `args` (see `search::job::GrepLine`).
-    #[wasm_bindgen(js_name = readGrepLine)]
-    pub fn read_grep_line(name: String, args: Vec<String>) -> Result<JsValue, JsValue> {
-        plain(&crate::search::job::grep_line(&name, &args))
+    /// A grep, egrep or fgrep typed in `cwd` over mounts (`mounts`: their names; `home`: the
+    /// one holding paths outside them; `root`: the names in `/`) as one grep per mount,
+    /// `[{ mount, args }]` in order, or `null` when it is not split (see `search::mounts`).
+    #[wasm_bindgen(js_name = splitSearch)]
+    pub fn split_search(
+        name: String,
+        args: Vec<String>,
+        cwd: String,
+        mounts: Vec<String>,
+        home: String,
+        root: Vec<String>,
+    ) -> JsValue {
+        let at = crate::search::mounts::Mounts { names: &mounts, home: &home, root: &root };
+        let Some(parts) = crate::search::mounts::split(&name, &args, &cwd, &at) else { return JsValue::NULL };
+        let out = Array::new();
+        for p in parts {
+            let (o, words) = (Object::new(), Array::new());
+            for a in p.args {
+                words.push(&JsValue::from(a));
+            }
+            set(&o, "mount", p.mount);
+            set(&o, "args", words);
+            out.push(&o);
+        }
+        out.into()
     }
 
     /// Reads a `search` command line run in `cwd`, for splitting it across mounts:

@@ -119,38 +119,6 @@ impl Job {
     }
 }
 
-/// A grep command line as the mounts layer needs it to split a search across mounts:
-/// which words are options (as typed), the pattern operand and the file operands, by
-/// index into the arguments, and what makes a split impossible.
-#[derive(Debug, Default, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct GrepLine {
-    /// A usage error, `--help` or `-V`: the command is not split.
-    pub usage: bool,
-    pub recursive: bool,
-    /// Context lines are printed (`--` separates groups across files).
-    pub context: bool,
-    pub options: Vec<usize>,
-    pub pattern: Option<usize>,
-    pub operands: Vec<usize>,
-}
-
-/// Reads a grep, egrep or fgrep command line (see [`GrepLine`]).
-pub(crate) fn grep_line(name: &str, args: &[String]) -> GrepLine {
-    let job = Job::parse(name, args.to_vec(), "/");
-    let Parsed::Grep(g) = job.parsed else { return GrepLine { usage: true, ..GrepLine::default() } };
-    let o = &g.output;
-    let taken: Vec<usize> = g.file_operands.iter().copied().chain(g.pattern_operand).chain(g.double_dash).collect();
-    GrepLine {
-        usage: g.usage.is_some() || g.help || g.version,
-        recursive: g.recursive,
-        context: o.before.unwrap_or(0) > 0 || o.after.unwrap_or(0) > 0,
-        options: (0..args.len()).filter(|i| !taken.contains(i)).collect(),
-        pattern: g.pattern_operand,
-        operands: g.file_operands.clone(),
-    }
-}
-
 /// grep's options with egrep's `-E` or fgrep's `-F` put in front, and the operand
 /// indices pointing into `args` as typed.
 fn parse_implied(name: &str, args: &[String]) -> GrepArgs {
@@ -166,24 +134,4 @@ fn parse_implied(name: &str, args: &[String]) -> GrepArgs {
         *at -= implied.len();
     }
     g
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(name: &str, args: &[&str]) -> GrepLine {
-        grep_line(name, &args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
-    }
-
-    #[test]
-    fn a_grep_line_says_which_words_are_what() {
-        let l = line("grep", &["-rn", "token", "/", "--include", "*.md"]);
-        assert_eq!((l.options, l.pattern, l.operands, l.recursive), (vec![0, 3, 4], Some(1), vec![2], true));
-        let l = line("egrep", &["-r", "-e", "a", "--", "-x", "/docs"]);
-        assert_eq!((l.options, l.pattern, l.operands), (vec![0, 1, 2], None, vec![4, 5]));
-        let l = line("grep", &["-r", "--", "-x", "/docs"]);
-        assert_eq!((l.options, l.pattern, l.operands), (vec![0], Some(2), vec![3]));
-        assert!(line("grep", &["-rC1", "x", "/"]).context && line("grep", &["--bogus", "x"]).usage);
-    }
 }

@@ -20,6 +20,7 @@ pub(crate) mod args;
 pub(crate) mod coarse;
 pub(crate) mod indexed;
 pub(crate) mod job;
+pub(crate) mod mounts;
 pub(crate) mod native;
 pub(crate) mod pattern;
 pub(crate) mod plan;
