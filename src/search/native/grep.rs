@@ -1,7 +1,7 @@
 //! grep answered in Rust, as GNU grep 3.8 answers it.
 //!
 //! After planning, the pages a search reads are in memory; what is left is matching and
-//! printing. [`prepare`] takes the parsed command ([`Job`]) over its whole scope, and
+//! printing. [`NativeGrep::prepare`] takes the parsed command ([`Job`]) over its whole scope, and
 //! accepts it when every flag, pattern and operand is one whose output is modelled here
 //! (a narrowing then takes away the files that cannot match): the
 //! [`engine`](crate::search::pattern::engine) matches the lines and the [`printer`]
@@ -70,7 +70,7 @@ enum Compiled {
     Rejected(String),
 }
 
-/// Compiles grep's patterns as [`prepare`] accepts them; `Err` for what is not modelled.
+/// Compiles grep's patterns as [`NativeGrep::prepare`] accepts them; `Err` for what is not modelled.
 fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
     // Patterns GNU grep rejects: a message for each (the same pattern given twice, once),
     // and nothing read.
