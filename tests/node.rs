@@ -3,7 +3,7 @@
 //!
 //! The tests that need a server read its URL from `CHROMAFS_TEST_URL` (the test script
 //! starts a local Chroma); without it they fail, saying so, rather than pass unrun.
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "read", feature = "write"))]
 
 use chromafs::js::{ingest, ChromaFs};
 use js_sys::{Array, Date, Object, Promise, Reflect, Uint8Array};
