@@ -50,7 +50,10 @@ impl ChromaFs {
                 Ok(command::Parsed::Search { query, format }) => {
                     let e = embedder.as_deref().map(|e| e as &dyn Embedder);
                     match run(&fs, e, &query, &args).await {
-                        Ok(hits) => (command::print(&hits, format), Some(command::blocks(&hits, format))),
+                        Ok(hits) => {
+                            let blocks = command::blocks(&hits, format);
+                            (command::print(&blocks), Some(blocks))
+                        }
                         Err(e) => {
                             (Printed { stderr: format!("search: {e}\n"), exit_code: 2, ..Printed::default() }, None)
                         }

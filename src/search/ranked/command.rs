@@ -128,9 +128,9 @@ fn language(tag: &str) -> Result<String, String> {
         .ok_or_else(|| format!("unknown language '{tag}' (a code such as en, fr, ja, zh-cn)"))
 }
 
-/// What the command prints for its hits.
-pub(crate) fn print(hits: &[Hit], format: Format) -> Printed {
-    if hits.is_empty() {
+/// What the command prints for its hits, each printed as [`blocks`] gives it.
+pub(crate) fn print(blocks: &[String]) -> Printed {
+    if blocks.is_empty() {
         return Printed {
             stdout: String::new(),
             stderr: "search: no page matches the query\n".into(),
@@ -138,7 +138,7 @@ pub(crate) fn print(hits: &[Hit], format: Format) -> Printed {
             ..Default::default()
         };
     }
-    Printed { stdout: blocks(hits, format).concat(), stderr: String::new(), exit_code: 0, ..Default::default() }
+    Printed { stdout: blocks.concat(), stderr: String::new(), exit_code: 0, ..Default::default() }
 }
 
 /// Each hit as the command prints it, best first: a host that searches several
@@ -276,17 +276,17 @@ mod tests {
             Hit { path: "/a.md".into(), lines: Some((3, 9)), score: 0.5, snippet: Some((Some(4), "key".into())) },
             Hit { path: "/b.md".into(), lines: None, score: 0.25, snippet: Some((None, "x".into())) },
         ];
-        assert_eq!(print(&hits, Format::Blocks).stdout, "/a.md:3-9\n  4: key\n/b.md\n  x\n");
-        assert_eq!(print(&hits, Format::Paths).stdout, "/a.md\n/b.md\n");
-        let first = print(&hits, Format::Json).stdout.lines().next().unwrap().to_string();
+        assert_eq!(print(&blocks(&hits, Format::Blocks)).stdout, "/a.md:3-9\n  4: key\n/b.md\n  x\n");
+        assert_eq!(print(&blocks(&hits, Format::Paths)).stdout, "/a.md\n/b.md\n");
+        let first = print(&blocks(&hits, Format::Json)).stdout.lines().next().unwrap().to_string();
         let v: serde_json::Value = serde_json::from_str(&first).unwrap();
         assert_eq!(v, json!({"path": "/a.md", "startLine": 3, "endLine": 9, "score": 0.5, "snippet": "key"}));
         let second: serde_json::Value =
-            serde_json::from_str(print(&hits, Format::Json).stdout.lines().nth(1).unwrap()).unwrap();
+            serde_json::from_str(print(&blocks(&hits, Format::Json)).stdout.lines().nth(1).unwrap()).unwrap();
         assert_eq!(second, json!({"path": "/b.md", "startLine": null, "endLine": null, "score": 0.25, "snippet": "x"}));
         let tiny = Hit { score: 0.0000004, snippet: None, ..hits[1].clone() };
         assert!(json_line(&tiny).contains("\"score\":0,"), "{}", json_line(&tiny));
-        let none = print(&[], Format::Blocks);
+        let none = print(&blocks(&[], Format::Blocks));
         assert_eq!((none.stdout.as_str(), none.exit_code), ("", 1));
     }
 }
