@@ -33,8 +33,12 @@ pub(crate) enum Native {
 impl Native {
     /// Accepts a search command whose output is modelled here.
     pub(crate) fn prepare(job: &Job, place: Place, stdin_empty: bool) -> Result<Native, Unsupported> {
-        // The walk of its operands, which the plan reads too.
-        let walked = job.walked(place.listing, place.scratch);
+        // The walk of its operands, which the plan reads too; a grep without -r reads
+        // its operands as named, and walks nothing.
+        let walked = match &job.parsed {
+            Parsed::Grep(g) if !g.recursive => &[][..],
+            _ => job.walked(place.listing, place.scratch),
+        };
         match &job.parsed {
             Parsed::Rg(_) => NativeRg::prepare(job, place, walked, stdin_empty).map(|r| Native::Rg(Box::new(r))),
             Parsed::Grep(_) => NativeGrep::prepare(job, place, walked).map(|g| Native::Grep(Box::new(g))),
