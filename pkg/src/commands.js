@@ -23,12 +23,7 @@ function command(fs, name, readsOnly) {
   return {
     name,
     async execute(args, ctx) {
-      if (name === RANKED) {
-        const ran = await bracketed(fs, ctx.signal, () => fs.searchCommand(args, ctx.cwd));
-        // The hits as printed are for hosts that merge searches; the shell takes the output.
-        const { blocks: _, ...result } = ran.result;
-        return withFailures(name, result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), 2);
-      }
+      if (name === RANKED) return searchCommand(fs, args, ctx);
       if (typeof ctx.origCommand !== "function") {
         return search
           ? { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 }
@@ -59,6 +54,17 @@ function command(fs, name, readsOnly) {
   };
 }
 
+/**
+ * The `search` command of `fs` (a ChromaFs, or mounts) as one budgeted command whose failed
+ * reads are reported.
+ */
+async function searchCommand(fs, args, ctx) {
+  const ran = await bracketed(fs, ctx.signal, () => fs.searchCommand(args, ctx.cwd));
+  // The hits as printed are for hosts that merge searches; the shell takes the output.
+  const { blocks: _, ...result } = ran.result;
+  return withFailures(RANKED, result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), 2);
+}
+
 /** A command's standard input (a byte string, one character a byte) as UTF-8 text. */
 function stdinText(stdin) {
   if (!stdin) return "";
@@ -73,4 +79,4 @@ function commandsOf(fs, readsOnly) {
   return [...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => command(fs, name, readsOnly));
 }
 
-export { commandsOf };
+export { commandsOf, searchCommand };

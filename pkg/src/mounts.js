@@ -10,6 +10,7 @@
 // scratch directory) belong to the first mount.
 
 import { bracketed } from "./bracket.js";
+import { searchCommand } from "./commands.js";
 import { withFailures } from "./failures.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, RANKED } from "./names.js";
 
@@ -193,12 +194,7 @@ class MountedFs {
     return [...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => ({
       name,
       execute: async (args, ctx) => {
-        if (name === RANKED) {
-          const ran = await bracketed(this, ctx.signal, () => this.searchCommand(args, ctx.cwd));
-          // The hits as printed are for hosts that merge searches; the shell takes the output.
-          const { blocks: _, ...result } = ran.result;
-          return withFailures(name, result, ran.report, (p) => this.resolvePath(ctx.cwd, p), 2);
-        }
+        if (name === RANKED) return searchCommand(this, args, ctx);
         const split = SEARCH_COMMANDS.includes(name) && name !== "rg" ? await this.splitSearch(name, args, ctx.cwd) : null;
         if (split) return this.runSplit(split, (fs, a) => own.get(fs).get(name).execute(a, { ...ctx, fs }));
         const mounts = await this.reached(args, ctx.cwd);
