@@ -16,7 +16,6 @@
 //! command handed back to just-bash.
 
 use crate::base::hash::PathSet;
-use crate::base::path;
 use crate::commands::Place;
 use crate::commands::Printed;
 use crate::fs::stats::{CommandStats, PlanKind};
@@ -104,7 +103,6 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
     let Invocation { stdin_empty, own_fs, .. } = how;
     let stdin = how.stdin;
     let mut cs = CommandStats::new(name, &args);
-    let cwd = path::normalize(cwd);
     if !own_fs {
         // Its paths are the host's: this listing cannot say what they hold.
         cs.delegated = Some("the command reads another filesystem".into());
@@ -112,17 +110,17 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
         let outcome = refused.map_or(Outcome::Run(args), Outcome::Refused);
         return Searched { outcome, stats: cs, failure: None };
     }
-    let mut job = Job::parse(name, args, &cwd);
+    let mut job = Job::parse(name, args, cwd);
     job.stdin = stdin;
     if view.native_commands() {
-        if let Err(printed) = pattern_files::read_first(view, &mut job, &cwd).await {
+        if let Err(printed) = pattern_files::read_first(view, &mut job).await {
             cs.native = true;
             return Searched { outcome: Outcome::Printed(printed), stats: cs, failure: None };
         }
     }
     // Prepared once, over the whole scope: a narrowing only takes files away from it.
     let native = (view.native_commands() && refusal(&job.args).is_none())
-        .then(|| Native::prepare(&job, view.place(&cwd), stdin_empty).map_err(|why| why.0));
+        .then(|| Native::prepare(&job, view.place(&job.cwd), stdin_empty).map_err(|why| why.0));
     // Only a command answered here can stop early; just-bash's runs to the end.
     let wanted = how.lines_wanted.filter(|_| matches!(native, Some(Ok(_))));
     if let Some(Ok(grep)) = &native {
@@ -134,10 +132,10 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
             return Searched { outcome, stats: cs, failure };
         }
     }
-    let (outcome, failure) = match prepare(view, &job, &cwd, stdin_empty, wanted, &mut cs).await {
+    let (outcome, failure) = match prepare(view, &job, stdin_empty, wanted, &mut cs).await {
         Ok(read) => {
             let native = native.unwrap_or_else(|| Err("native commands are off".into()));
-            (answer(view, &job, &cwd, native, read, wanted, &mut cs).await, None)
+            (answer(view, &job, native, read, wanted, &mut cs).await, None)
         }
         Err(Stop::Refused(why)) => (Outcome::Refused(why), None),
         Err(Stop::Failed(f)) => (Outcome::Failed, Some((f.path, f.error))),
@@ -263,7 +261,6 @@ impl Reads {
 async fn answer(
     view: SessionView<'_>,
     job: &Job,
-    cwd: &str,
     native: Result<Native, String>,
     read: Reads,
     wanted: Option<usize>,
@@ -287,19 +284,18 @@ async fn answer(
         Err(why) => why,
     };
     cs.delegated = Some(why);
-    Outcome::Run(read.spelled(job, view.place(cwd)))
+    Outcome::Run(read.spelled(job, view.place(&job.cwd)))
 }
 
 /// Plans the command and loads what it reads, or says why it does not run.
 async fn prepare(
     view: SessionView<'_>,
     job: &Job,
-    cwd: &str,
     stdin_empty: bool,
     wanted: Option<usize>,
     cs: &mut CommandStats,
 ) -> Result<Reads, Stop> {
-    let place = view.place(cwd);
+    let place = view.place(&job.cwd);
     let cx = Context { listing: place.listing, scratch: place.scratch, chunking: view.chunking() };
     let read = match plan(view, job, cx, stdin_empty).await {
         Plan::Refuse(why) => {

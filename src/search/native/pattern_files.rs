@@ -82,8 +82,8 @@ pub(crate) async fn read(view: SessionView<'_>, cwd: &str, files: &[String], std
 /// A file that cannot be read here for another reason (standard input not passed, a
 /// failure of the database) stays unread: the command is then not narrowed, and runs in
 /// just-bash (rg) or reports the failure (grep).
-pub(crate) async fn read_first(view: SessionView<'_>, job: &mut Job, cwd: &str) -> Result<(), Printed> {
-    let stdin = job.stdin.as_deref();
+pub(crate) async fn read_first(view: SessionView<'_>, job: &mut Job) -> Result<(), Printed> {
+    let (stdin, cwd) = (job.stdin.as_deref(), job.cwd.as_str());
     match &mut job.parsed {
         Parsed::Rg(r) if !r.pattern_files.is_empty() => {
             if r.pattern_files.iter().any(|f| f == "-") && stdin.is_none() {
