@@ -34,6 +34,9 @@ pub(super) async fn write_chunks(
     // Taken first, in batch order, and held until the batch is written.
     let holding = Semaphore::new(ahead + 1);
     let failed: RefCell<Option<String>> = RefCell::new(None);
+    // A batch embedded before another failed is still written (its vectors are paid for,
+    // and the next run then embeds only the rest); after a write failed, none is.
+    let write_failed = Cell::new(false);
     let dimension: Cell<Option<usize>> = Cell::new(None);
     let batches = changed.chunks(WRITE_BATCH).map(|batch| async {
         let _held = holding.acquire().await;
@@ -58,7 +61,7 @@ pub(super) async fn write_chunks(
             }
         };
         let _write = writing.acquire().await;
-        if failed.borrow().is_some() {
+        if write_failed.get() {
             return;
         }
         let ids = batch.iter().map(|(r, _)| r.id.clone()).collect();
@@ -72,6 +75,7 @@ pub(super) async fn write_chunks(
             .collect();
         let request = UpsertRequest { ids, embeddings, documents: docs, metadatas };
         if let Err(e) = client.upsert(cid, &request).await {
+            write_failed.set(true);
             failed.borrow_mut().get_or_insert(e.to_string());
         }
     });

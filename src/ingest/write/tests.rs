@@ -295,6 +295,23 @@ fn a_run_that_stopped_half_way_is_resumed_without_embedding_what_it_wrote() {
 }
 
 #[test]
+fn every_batch_embedded_before_the_service_failed_is_written() {
+    let chroma = FakeChroma::new();
+    let pages = many(3000);
+    // Four calls at once, the second fails: the first, third and fourth were embedded.
+    let failing = Rc::new(Service::new(4, Some(2)));
+    run_with(&chroma, &pages, failing.clone()).unwrap_err();
+    let written: usize = chroma
+        .requests()
+        .iter()
+        .filter(|r| r.url.ends_with("/upsert"))
+        .map(|r| serde_json::from_str::<Value>(r.body.as_deref().unwrap()).unwrap()["ids"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(written, failing.texts.get(), "what was embedded is written, not embedded again next time");
+    assert_eq!(written, 900);
+}
+
+#[test]
 fn the_function_is_recorded_where_chromas_clients_read_it() {
     let chroma = FakeChroma::new();
     let pages = many(10);
