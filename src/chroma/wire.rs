@@ -245,6 +245,8 @@ impl FromJson for QueryResponse {
 pub(crate) struct UpsertRequest {
     pub ids: Vec<String>,
     pub embeddings: Vec<Vec<f32>>,
+    /// Left out when empty: the records have no document.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub documents: Vec<String>,
     pub metadatas: Vec<Map<String, Value>>,
 }

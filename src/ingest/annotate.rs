@@ -21,7 +21,6 @@ use super::index;
 use super::write::WRITE_BATCH;
 use super::IndexSummary;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
-use crate::pages::collection::{self, Bound};
 use crate::pages::grams::is_index_record;
 use crate::tree::annotations::{Annotations, PublicText};
 use crate::tree::decode::PathTree;
@@ -119,10 +118,7 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
     let pages: HashMap<&str, (bool, &[String])> =
         tree.entries.iter().map(|e| (e.slug.as_str(), (e.access.is_public, e.access.groups.as_slice()))).collect();
 
-    let list = GetRequest { include: vec!["metadatas", "documents"], ..Default::default() };
-    let all = collection::read_whole(client, &info.id, list, Bound::COLLECTION, "the list of chunks")
-        .await
-        .map_err(|e| e.to_string())?;
+    let all = index::list_records(client, &info.id, vec!["metadatas", "documents"], "the list of chunks").await?;
     let mut summary = AnnotateSummary { collection: collection.into(), ..Default::default() };
     let mut pending: Vec<(String, Map<String, Value>)> = Vec::new();
     let mut ids = IdCheck::new();

@@ -7,19 +7,19 @@
 //! not yet written; those of segments the new manifest no longer names are stale.
 
 use super::{Plan, Record};
+use crate::base::sync::join_all;
 use crate::chroma::MAX_PAGE as WRITE_BATCH;
-use crate::chroma::{Client, UpsertRequest};
+use crate::chroma::{Client, GetRequest, GetResponse, UpsertRequest};
+use crate::pages::collection::{self, Bound};
 use crate::pages::grams::build::{build, Built, Page, Previous};
 use crate::pages::grams::manifest::Manifest;
+use crate::pages::grams::shard::{metadata_of, MARKER};
 use crate::tree::access::Access;
 use crate::tree::decode::{PathTree, TreeEntry};
 use crate::tree::load::{self, TreeLocation};
 use crate::tree::schema::Schema;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
-
-/// The metadata of the index's records: what they are, for tools that read the collection.
-const MARKER: (&str, &str) = ("chromafs", "grep-index");
 
 /// What the index was, from the tree as stored, when this ingest can build on it: the
 /// tree names the index, and the chunks this run compares against are trusted.
@@ -115,17 +115,49 @@ pub(crate) fn numbered(tree: &Map<String, Value>, built: &Built) -> Map<String, 
     out
 }
 
-/// Writes the index's new records, with vectors of `dimension` zeros.
+/// Writes the index's new records, with vectors of `dimension` zeros and no document (see
+/// [`crate::pages::grams::shard`]).
 pub(crate) async fn write(client: &Client, cid: &str, built: &Built, dimension: usize) -> Result<(), String> {
-    let meta: Map<String, Value> = [(MARKER.0.to_string(), json!(MARKER.1))].into_iter().collect();
     for batch in built.records.chunks(WRITE_BATCH) {
         let req = UpsertRequest {
             ids: batch.iter().map(|(id, _)| id.clone()).collect(),
             embeddings: vec![vec![0.0; dimension]; batch.len()],
-            documents: batch.iter().map(|(_, doc)| doc.clone()).collect(),
-            metadatas: vec![meta.clone(); batch.len()],
+            documents: Vec::new(),
+            metadatas: batch.iter().map(|(_, text)| metadata_of(text)).collect(),
         };
         client.upsert(cid, &req).await.map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// Every record of the collection with the fields `include` names, but the grep index's
+/// records as ids alone: those carry their text in their metadata (see
+/// [`crate::pages::grams::shard`]), a third of the pages' text that a list of the
+/// collection's records has no use for. They are told apart by their marker — `$ne`
+/// matches the records that have no such field, the chunks — and listed by it.
+pub(crate) async fn list_records(
+    client: &Client,
+    cid: &str,
+    include: Vec<&'static str>,
+    what: &str,
+) -> Result<GetResponse, String> {
+    let (key, marker) = MARKER;
+    let others = GetRequest { where_: Some(json!({ key: { "$ne": marker } })), include, ..Default::default() };
+    let index = GetRequest { where_: Some(json!({ key: marker })), include: Vec::new(), ..Default::default() };
+    let read = |req: GetRequest| collection::read_whole(client, cid, req, Bound::COLLECTION, what);
+    let mut answers = join_all(vec![read(others), read(index)]).await.into_iter();
+    let (Some(others), Some(index)) = (answers.next(), answers.next()) else { unreachable!("two reads") };
+    let (mut all, index) = (others.map_err(|e| e.to_string())?, index.map_err(|e| e.to_string())?);
+    let listed: HashSet<&str> = all.ids.iter().map(String::as_str).collect();
+    let ids: Vec<String> = index.ids.into_iter().filter(|id| !listed.contains(id.as_str())).collect();
+    // Each list as long as the ids, as the other answer's are.
+    let n = ids.len();
+    let index = GetResponse {
+        documents: all.documents.as_ref().map(|_| vec![None; n]),
+        metadatas: all.metadatas.as_ref().map(|_| vec![None; n]),
+        embeddings: all.embeddings.as_ref().map(|_| vec![None; n]),
+        ids,
+    };
+    all.extend(index);
+    Ok(all)
 }

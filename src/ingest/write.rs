@@ -9,7 +9,6 @@ use super::{IndexSummary, Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION}
 pub(crate) use crate::base::embed::{Embedder, Embedding};
 use crate::base::sync::LocalFuture;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
-use crate::pages::collection::{self, Bound};
 use crate::pages::grams::is_index_record;
 use crate::tree::codec;
 use crate::tree::schema::{self, Schema};
@@ -112,10 +111,7 @@ enum StoredTree {
 }
 
 async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, String> {
-    let list = GetRequest { include: vec!["metadatas"], ..Default::default() };
-    let existing = collection::read_whole(client, cid, list, Bound::COLLECTION, "the list of records")
-        .await
-        .map_err(|e| e.to_string())?;
+    let existing = index::list_records(client, cid, vec!["metadatas"], "the list of records").await?;
     let hashes: HashMap<String, Option<String>> = (0..existing.ids.len())
         .map(|i| {
             let hash = existing.metadata(i).and_then(|m| m.get(CONTENT_HASH)).and_then(Value::as_str);

@@ -442,7 +442,7 @@ impl Collection {
             .chunks(MAX_PAGE)
             .map(|batch| GetRequest {
                 ids: Some(batch.to_vec()),
-                include: vec!["documents"],
+                include: vec!["metadatas"],
                 limit: Some(batch.len()),
                 ..Default::default()
             })

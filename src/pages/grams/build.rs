@@ -247,7 +247,8 @@ fn sort_by_piece(pairs: &mut Vec<u64>) {
     *pairs = from;
 }
 
-/// FNV-1a over a segment's lists and the pages it takes over.
+/// FNV-1a over the index's format, a segment's lists and the pages it takes over: the same
+/// lists laid out by another format are other records.
 fn digest(lists: &BTreeMap<Gram, Vec<u32>>, covers: &[u32]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |bytes: &[u8]| {
@@ -255,6 +256,7 @@ fn digest(lists: &BTreeMap<Gram, Vec<u32>>, covers: &[u32]) -> u64 {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
     };
+    eat(&super::manifest::FORMAT.to_le_bytes());
     for n in covers {
         eat(&n.to_le_bytes());
     }

@@ -14,7 +14,7 @@ use super::fold::Gram;
 use super::manifest::Segment;
 use super::postings;
 use super::query::{union, GramQuery};
-use super::shard::{document_bytes, read, record_id, segment_prefix, shard_of, COVERS};
+use super::shard::{read, record_bytes, record_id, segment_prefix, shard_of, COVERS};
 use crate::chroma::ChromaError;
 use crate::pages::collection::Collection;
 use std::cell::RefCell;
@@ -227,8 +227,7 @@ async fn read_records(
     };
     for i in 0..answer.ids.len() {
         let id = &answer.ids[i];
-        let doc = answer.document(i).ok_or_else(|| LookupError::Torn(id.clone()))?;
-        let bytes = Rc::new(document_bytes(doc).ok_or_else(|| LookupError::Torn(id.clone()))?);
+        let bytes = Rc::new(record_bytes(answer.metadata(i)).ok_or_else(|| LookupError::Torn(id.clone()))?);
         keep(id, Some(bytes.clone()));
         out.insert(id.clone(), bytes);
     }

@@ -13,7 +13,7 @@ use crate::tree::access::{Access, Groups};
 use serde_json::{json, Value};
 
 /// The version of the layout this code reads and writes.
-pub(crate) const FORMAT: u64 = 2;
+pub(crate) const FORMAT: u64 = 3;
 
 /// One segment of a class's index.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,8 +46,7 @@ pub(crate) struct Manifest {
 
 /// Why a session's searches go without the index.
 pub(crate) const NO_INDEX: &str = "the collection has no grep index (`chromafs ingest` writes one with the tree, and `chromafs annotate` adds one to a collection another tool wrote)";
-pub(crate) const OTHER_FORMAT: &str =
-    "the collection's grep index is in a format this version of chromafs does not read: searches ask Chroma instead";
+pub(crate) const OTHER_FORMAT: &str = "the collection's grep index is in a format this version of chromafs does not read: searches ask Chroma instead (`chromafs ingest` again, or `chromafs annotate` for a collection another tool wrote, makes it anew)";
 
 impl Manifest {
     /// The index a tree records (its `grams`), or why there is none this code reads.
@@ -166,7 +165,7 @@ mod tests {
     fn another_version_or_a_bad_field_is_no_manifest() {
         let text = sample().to_value().to_string();
         for bad in [
-            text.replace("\"v\":2", "\"v\":1"),
+            text.replace(&format!("\"v\":{FORMAT}"), "\"v\":2"),
             text.replace("\"id\":\"s1\"", "\"id\":\"s1:x\""),
             text.replace("\"shards\":12", "\"shards\":0"),
             "\"not a manifest\"".into(),

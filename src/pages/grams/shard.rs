@@ -2,9 +2,13 @@
 //!
 //! A segment maps pieces of text ([`Gram`]) to posting lists. Its pieces are spread over
 //! `shards` buckets by a hash, so that a search reads exactly the buckets of its pattern's
-//! pieces, by id; a bucket too large for one record (Chroma Cloud takes documents of at most
-//! 16 KiB) is cut into `parts`. A record's document is the bucket's entries, sorted by piece
-//! — the piece, the length of its list, the list — in base64. One piece may have several
+//! pieces, by id; a bucket too large for one record ([`PART_BYTES`]) is cut into `parts`.
+//! A record holds the bucket's entries, sorted by piece — the piece, the length of its
+//! list, the list — in base64, cut into metadata values of at most 4,000 bytes (Chroma
+//! Cloud takes values of at most 4,096) under `grams0`, `grams1`, ….
+//! The record has no document: single-node Chroma puts every document into one full-text
+//! table for the whole database, where base64 costs an ingest several times what the rest
+//! of the index does, and lengthens every text filter's scan. One piece may have several
 //! entries (a list longer than a record is cut by pages); a reader joins them. Every record
 //! starts with the layout's version, and every bucket has its first part even when no
 //! piece falls in it, so a record that is missing means the index is not the one the
@@ -15,14 +19,21 @@
 use super::fold::Gram;
 use super::postings::{encode, get_varint, put_varint};
 use crate::tree::codec::{base64_decode, base64_encode};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-/// Bytes of a part before base64 (16,000 after it, under Chroma Cloud's 16,384).
+/// Bytes of a part before base64 (16,000 after it: four values of [`VALUE_CHARS`]).
 pub(crate) const PART_BYTES: usize = 12_000;
+/// The longest metadata value a record's base64 is cut into.
+const VALUE_CHARS: usize = 4_000;
+/// What the metadata keys holding a record's base64 start with; a digit follows.
+const FIELD: &str = "grams";
+/// The metadata that marks a record as the index's, for tools that read the collection.
+pub(crate) const MARKER: (&str, &str) = ("chromafs", "grep-index");
 /// What a bucket holds on average, which sets the number of buckets.
 const BUCKET_BYTES: usize = 6_000;
 /// The first byte of every record: the version of its layout.
-const RECORD_VERSION: u8 = 2;
+const RECORD_VERSION: u8 = 3;
 /// The prefix of every record of the index: no chunk's id starts with it.
 pub(crate) const PREFIX: &str = "__grams__";
 
@@ -142,9 +153,36 @@ pub(crate) fn read(bytes: &[u8]) -> Option<Vec<(Gram, std::ops::Range<usize>)>> 
     Some(out)
 }
 
-/// A record's document as bytes, or `None` when it is not base64.
-pub(crate) fn document_bytes(document: &str) -> Option<Vec<u8>> {
-    base64_decode(document).ok()
+/// A record's text (base64) as bytes, or `None` when it is not base64.
+fn text_bytes(text: &str) -> Option<Vec<u8>> {
+    base64_decode(text).ok()
+}
+
+/// The metadata of a record holding `text`: the marker, and the text cut into values.
+pub(crate) fn metadata_of(text: &str) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert(MARKER.0.into(), MARKER.1.into());
+    // Base64 is ASCII: any byte is a character boundary.
+    for (i, piece) in text.as_bytes().chunks(VALUE_CHARS).enumerate() {
+        out.insert(format!("{FIELD}{i}"), String::from_utf8_lossy(piece).into());
+    }
+    out
+}
+
+/// A record's bytes from its metadata ([`metadata_of`]), or `None` when it holds none or
+/// they are not base64.
+pub(crate) fn record_bytes(metadata: Option<&Map<String, Value>>) -> Option<Vec<u8>> {
+    let metadata = metadata?;
+    let mut text = String::new();
+    for i in 0.. {
+        match metadata.get(&format!("{FIELD}{i}")) {
+            Some(Value::String(piece)) => text.push_str(piece),
+            Some(_) => return None,
+            None if i == 0 => return None,
+            None => break,
+        }
+    }
+    text_bytes(&text)
 }
 
 #[cfg(test)]
@@ -166,16 +204,25 @@ mod tests {
             let first = record_id("s1", shard, 0);
             assert!(layout.records.iter().any(|(id, _)| *id == first), "every bucket has its first part");
         }
-        for (id, doc) in &layout.records {
-            assert!(doc.len() <= 16_384, "{id}: {} bytes", doc.len());
+        for (id, text) in &layout.records {
+            fits_cloud(id, text);
         }
         assert_eq!(read_back(&layout), lists);
     }
 
+    /// Chroma Cloud takes the record: at most 32 metadata keys, values of at most 4,096 bytes.
+    fn fits_cloud(id: &str, text: &str) {
+        let metadata = metadata_of(text);
+        assert!(metadata.len() <= 32, "{id}: {} keys", metadata.len());
+        for (key, value) in &metadata {
+            assert!(key.len() <= 36 && value.as_str().unwrap().len() <= 4_096, "{id}: {key}");
+        }
+    }
+
     fn read_back(layout: &Layout) -> BTreeMap<Gram, Vec<u32>> {
         let mut back: BTreeMap<Gram, Vec<u32>> = BTreeMap::new();
-        for (id, doc) in &layout.records {
-            let bytes = document_bytes(doc).unwrap();
+        for (id, text) in &layout.records {
+            let bytes = record_bytes(Some(&metadata_of(text))).unwrap();
             for (gram, range) in read(&bytes).unwrap() {
                 let shard = if gram == COVERS { 0 } else { shard_of(&gram, layout.shards) };
                 assert!(id.starts_with(&format!("{PREFIX}:s1:{shard}:")), "{id} holds a piece of bucket {shard}");
@@ -190,7 +237,7 @@ mod tests {
         let lists = BTreeMap::from([(*b"abc\x01", vec![1, 2]), (*b"xyz\x00", vec![9])]);
         let layout = lay_out("s1", &lists, &[4, 7]).unwrap();
         assert_eq!(layout.records.len(), 1, "a small segment is one record");
-        let bytes = document_bytes(&layout.records[0].1).unwrap();
+        let bytes = text_bytes(&layout.records[0].1).unwrap();
         assert_eq!(read(&bytes).unwrap()[0].0, COVERS);
         let mut back = read_back(&layout);
         assert_eq!(back.remove(&COVERS), Some(vec![4, 7]));
@@ -206,20 +253,39 @@ mod tests {
             BTreeMap::from([(*b"the\x02", (0..400_000u32).step_by(2).collect::<Vec<_>>()), (*b"abc\x00", vec![3])]);
         let layout = lay_out("s1", &lists, &[]).unwrap();
         assert!(layout.parts > 1);
-        for (id, doc) in &layout.records {
-            assert!(doc.len() <= 16_384, "{id}: {} bytes", doc.len());
+        for (id, text) in &layout.records {
+            fits_cloud(id, text);
         }
         assert_eq!(read_back(&layout), lists);
     }
 
     #[test]
     fn a_torn_record_does_not_read() {
-        assert_eq!(read(&[2, b'a', b'b', b'c']), None);
-        assert_eq!(read(&[2, b'a', b'b', b'c', 0, 5, 1]), None, "a list longer than the record");
-        assert_eq!(read(&[2, b'a', b'b', b'c', 0, 0]), None, "an empty list");
-        assert_eq!(read(&[1, b'a', b'b', b'c', 1, 1]), None, "another layout's record");
+        const V: u8 = RECORD_VERSION;
+        assert_eq!(read(&[V, b'a', b'b', b'c']), None);
+        assert_eq!(read(&[V, b'a', b'b', b'c', 0, 5, 1]), None, "a list longer than the record");
+        assert_eq!(read(&[V, b'a', b'b', b'c', 0, 0]), None, "an empty list");
+        assert_eq!(read(&[2, b'a', b'b', b'c', 1, 1]), None, "another layout's record");
         assert_eq!(read(&[]), None, "no version");
-        assert_eq!(read(&[2]), Some(vec![]), "an empty bucket");
-        assert!(document_bytes("not base64!").is_none());
+        assert_eq!(read(&[V]), Some(vec![]), "an empty bucket");
+        assert!(text_bytes("not base64!").is_none());
+        let torn = |pairs: &[(&str, Value)]| {
+            let metadata: Map<String, Value> = pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+            record_bytes(Some(&metadata))
+        };
+        assert_eq!(torn(&[("chromafs", "grep-index".into())]), None, "no text: not a record of the index");
+        assert_eq!(torn(&[("grams0", "not base64!".into())]), None);
+        assert_eq!(torn(&[("grams0", 7.into())]), None, "a value that is not text");
+        assert_eq!(torn(&[("grams1", "AwA=".into())]), None, "no first value");
+        assert_eq!(record_bytes(None), None);
+    }
+
+    #[test]
+    fn a_records_text_is_cut_into_values_and_joined_in_order() {
+        let text = base64_encode(&(0..=255u8).cycle().take(PART_BYTES).collect::<Vec<u8>>());
+        let metadata = metadata_of(&text);
+        assert_eq!(metadata.len(), 5, "the marker and four values: {:?}", metadata.keys());
+        assert_eq!(metadata["grams3"].as_str().unwrap().len(), text.len() - 3 * VALUE_CHARS);
+        assert_eq!(record_bytes(Some(&metadata)), text_bytes(&text));
     }
 }

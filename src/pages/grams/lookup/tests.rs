@@ -6,7 +6,7 @@ use crate::pages::grams::manifest::Manifest;
 use crate::testing::{block_on, chroma::URL, FakeChroma};
 use crate::tree::access::{Access, Groups};
 use crate::tree::schema::Schema;
-use serde_json::json;
+use serde_json::{json, Value};
 
 struct Site {
     chroma: FakeChroma,
@@ -18,9 +18,14 @@ fn access(public: bool, groups: &[&str]) -> Access {
     Access { is_public: public, groups: groups.iter().map(|g| g.to_string()).collect() }
 }
 
+/// A record of the index as the ingest writes it.
+fn put(chroma: &FakeChroma, id: &str, text: &str) {
+    chroma.put("docs", id, None, Value::Object(crate::pages::grams::shard::metadata_of(text)));
+}
+
 fn written(chroma: &FakeChroma, built: &Built) {
-    for (id, doc) in &built.records {
-        chroma.put("docs", id, Some(doc), json!({}));
+    for (id, text) in &built.records {
+        put(chroma, id, text);
     }
 }
 
@@ -173,9 +178,9 @@ fn a_record_the_manifest_names_that_is_gone_or_torn_is_an_error_not_an_empty_lis
         .collect();
     // Another collection's copy: what this process kept of the first is not used there.
     let other = FakeChroma::new();
-    for (id, doc) in &site.built.records {
+    for (id, text) in &site.built.records {
         if id != &wanted[0] {
-            other.put("docs", id, Some(doc), json!({}));
+            put(&other, id, text);
         }
     }
     let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(other.clone())));
@@ -183,9 +188,17 @@ fn a_record_the_manifest_names_that_is_gone_or_torn_is_an_error_not_an_empty_lis
     assert_eq!(ask(&gone), Err(LookupError::Missing(wanted[0].clone())));
     assert_eq!(ask(&gone), Err(LookupError::Missing(wanted[0].clone())), "a record not there is remembered so");
     let third = FakeChroma::new();
-    for (id, doc) in &site.built.records {
-        third.put("docs", id, Some(if id == &wanted[0] { "not base64!" } else { doc }), json!({}));
+    for (id, text) in &site.built.records {
+        put(&third, id, if id == &wanted[0] { "not base64!" } else { text });
     }
+    // The text of the old layout, where it was the record's document.
+    let fourth = FakeChroma::new();
+    for (id, text) in &site.built.records {
+        fourth.put("docs", id, Some(text), json!({"chromafs": "grep-index"}));
+    }
+    let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(fourth.clone())));
+    let documents = Collection::new(client, fourth.collection("docs"), Schema::default(), None);
+    assert_eq!(ask(&documents), Err(LookupError::Torn(wanted[0].clone())));
     let client = Rc::new(Client::new(ClientConfig::new(URL), Rc::new(third.clone())));
     let torn = Collection::new(client, third.collection("docs"), Schema::default(), None);
     assert_eq!(ask(&torn), Err(LookupError::Torn(wanted[0].clone())));
