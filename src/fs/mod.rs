@@ -458,7 +458,12 @@ impl Filesystem {
         let source = match (&e.problem, &e.url) {
             (Some(problem), _) => Source::Corrupt(problem.clone()),
             (None, Some(url)) => Source::Lazy(LazySource::TreeUrl(url.clone())),
-            (None, None) => Source::Chunks { slug, count: e.chunks, by_id: self.tree.chunks.ids && e.chunks.is_some() },
+            (None, None) => Source::Chunks {
+                slug,
+                count: e.chunks,
+                by_id: self.tree.chunks.ids && e.chunks.is_some(),
+                number: e.number,
+            },
         };
         PageRef { key, size: file.size, source, shareable: true }
     }

@@ -10,21 +10,41 @@
 //! never on Chroma's text filter or on hidden pages. A pattern with no piece to look up
 //! (`.`, `a|b`, `\w+`) or an index that does not read leaves the search to the coarse query.
 
-use crate::base::hash::PathSet;
 use crate::pages::grams::lookup::{lookup, LookupError};
 use crate::pages::grams::manifest::Segment;
 use crate::pages::grams::query::GramQuery;
+use crate::pages::store::{PageRef, Source};
 use crate::search::pattern::literals::Required;
 use crate::search::view::SessionView;
 
 /// What the index says about a search's scope.
 pub(crate) enum Indexed {
-    /// The slugs of the pages that may match (a subset of the scope's).
-    Pages(PathSet<String>),
+    /// The pages that may match, by their numbers in the index.
+    Pages(Numbered),
     /// The index cannot narrow this search (no index, no piece, a page it does not number).
     Unused,
     /// The index's records did not read: the search asks Chroma instead.
     Failed(LookupError),
+}
+
+/// Pages by their numbers in the grep index, one bit each: a page of the scope is a
+/// candidate when its number's bit is set, with no slug hashed or compared.
+pub(crate) struct Numbered {
+    bits: Vec<u64>,
+}
+
+impl Numbered {
+    fn of(numbers: &[u32]) -> Numbered {
+        let mut bits = vec![0u64; numbers.iter().max().map_or(0, |&n| n as usize / 64 + 1)];
+        for &n in numbers {
+            bits[n as usize / 64] |= 1 << (n % 64);
+        }
+        Numbered { bits }
+    }
+
+    pub(crate) fn holds(&self, n: u32) -> bool {
+        self.bits.get(n as usize / 64).is_some_and(|w| w & (1 << (n % 64)) != 0)
+    }
 }
 
 /// The formula a page holding a match satisfies, from the literals a matching line holds.
@@ -37,24 +57,20 @@ pub(crate) fn gram_query(required: &Required) -> GramQuery {
     }
 }
 
-/// The pages among `slugs` (the scope's pages held in the collection) that may hold a
-/// line with `required`'s literals, from the grep index.
-pub(crate) async fn candidates(view: SessionView<'_>, slugs: &PathSet<&str>, required: &Required) -> Indexed {
+/// The pages among `pages` (the scope's) that may hold a line with `required`'s literals,
+/// from the grep index: every page of the scope held in the collection must have a number
+/// in it.
+pub(crate) async fn candidates(view: SessionView<'_>, pages: &[&PageRef], required: &Required) -> Indexed {
     let Ok(manifest) = view.grep_index() else { return Indexed::Unused };
     let query = gram_query(required);
-    if query == GramQuery::Any || slugs.iter().any(|s| view.page_number(s).is_none()) {
+    let unnumbered = |p: &&PageRef| matches!(p.source, Source::Chunks { number: None, .. });
+    if query == GramQuery::Any || pages.iter().any(unnumbered) {
         return Indexed::Unused;
     }
     let classes: Vec<&[Segment]> = manifest.visible(view.groups()).map(|c| c.segments.as_slice()).collect();
     match lookup(view.collection(), view.index_kept(), &classes, &query, manifest.pages).await {
-        Ok(numbers) => Indexed::Pages(
-            numbers
-                .into_iter()
-                .filter_map(|n| view.numbered(n))
-                .filter(|s| slugs.contains(*s))
-                .map(str::to_string)
-                .collect(),
-        ),
+        // Ascending, and only the visible classes' pages.
+        Ok(numbers) => Indexed::Pages(Numbered::of(&numbers)),
         Err(e) => Indexed::Failed(e),
     }
 }
@@ -67,6 +83,15 @@ mod tests {
 
     fn q(p: &str, d: Dialect) -> GramQuery {
         gram_query(&parse(&to_re2(p, d).unwrap().unwrap()).unwrap().spelled_out())
+    }
+
+    #[test]
+    fn numbered_pages_hold_exactly_the_numbers_given() {
+        let set = Numbered::of(&[0, 3, 63, 64, 200]);
+        let held: Vec<u32> = (0..300).filter(|&n| set.holds(n)).collect();
+        assert_eq!(held, [0, 3, 63, 64, 200]);
+        assert!(!Numbered::of(&[]).holds(0), "no number: no page");
+        assert!(!set.holds(u32::MAX), "beyond the last number: none");
     }
 
     #[test]

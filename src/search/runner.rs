@@ -351,9 +351,10 @@ async fn plan(view: SessionView<'_>, job: &Job, cx: Context<'_>, stdin_empty: bo
 async fn prefetch(view: SessionView<'_>, files: &[String], why: String, cs: &mut CommandStats) -> Result<(), Failed> {
     cs.plan = PlanKind::Prefetch;
     cs.note = Some(why);
-    let pages: Vec<PageRef> = files.iter().filter_map(|f| view.page(f)).collect();
+    let named: Vec<(&str, PageRef)> = files.iter().filter_map(|f| Some((f.as_str(), view.page(f)?))).collect();
     let before = view.requests();
-    let scope = scope_of(view, files.iter().map(String::as_str));
+    let scope = scope_of(view, named.iter().map(|(path, page)| (*path, page)));
+    let pages: Vec<PageRef> = named.into_iter().map(|(_, page)| page).collect();
     let loaded = view.store().prefetch_in(&pages, scope.as_ref()).await;
     cs.prefetch_requests = view.requests() - before;
     view.store().plan_reads(pages);
@@ -411,22 +412,13 @@ async fn narrow(
         }
     };
     // Pages in Chroma are filtered there; lazy files can only be read.
-    let candidates: Vec<&(&str, PageRef)> = files
-        .iter()
-        .filter(|(_, p)| match (&p.source, &hits) {
-            (Source::Chunks { slug, .. }, Some(hits)) => hits.contains(&**slug),
-            _ => true,
-        })
-        .collect();
+    let candidates: Vec<&(&str, PageRef)> =
+        files.iter().filter(|(_, p)| hits.as_ref().is_none_or(|hits| hits.holds(p))).collect();
     cs.candidates = candidates.len() as u64;
     if let Some(lines) = wanted {
-        let kept: PathSet<String> = candidates.iter().map(|(p, _)| p.to_string()).collect();
-        let order = n.targets.iter().filter_map(|t| match t {
-            Target::File { path, .. } if kept.contains(path) => Some(path.as_str()),
-            _ => None,
-        });
-        read_in_order(view, order, lines, cs);
-        return Ok(Some(kept));
+        // The candidates are the files in the narrowing's order.
+        read_in_order(view, candidates.iter().map(|(path, _)| *path), lines, cs);
+        return Ok(Some(candidates.iter().map(|(path, _)| path.to_string()).collect()));
     }
     let before = view.requests();
     // Candidates only roughly known (the index's, or a whole scope) may be left for the
@@ -435,13 +427,12 @@ async fn narrow(
     if checked.unchecked {
         read_ahead_note(view, cs);
     }
-    let kept = checked.kept;
     cs.prefetch_requests = view.requests() - before;
-    // The files are the narrowing's targets in its order, each with its page.
-    let order: Vec<PageRef> = files.iter().filter(|(path, _)| kept.contains(path)).map(|(_, p)| p.clone()).collect();
+    // The files kept, in the narrowing's order (the candidates'), each with its page.
+    let order: Vec<PageRef> = checked.kept.iter().map(|(_, p)| p.clone()).collect();
     cs.searched = order.len() as u64;
     view.store().plan_reads(order);
-    Ok(Some(kept.into_iter().map(str::to_string).collect()))
+    Ok(Some(checked.kept.iter().map(|(path, _)| path.to_string()).collect()))
 }
 
 /// What a search says when the command reads its candidates ahead of itself, unchecked.
@@ -487,12 +478,12 @@ fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &PathSet<String>)
     out
 }
 
-/// The scope a bulk load of `paths` lies in, when it reads more pages by slug than one
-/// request names (see [`Within`]); pages read by id never read their scope.
-fn scope_of<'a>(view: SessionView<'_>, paths: impl Iterator<Item = &'a str> + Clone) -> Option<Within> {
+/// The scope a bulk load of `pages` (with their paths) lies in, when it reads more pages
+/// by slug than one request names (see [`Within`]); pages read by id never read their scope.
+fn scope_of<'a>(view: SessionView<'_>, pages: impl Iterator<Item = (&'a str, &'a PageRef)>) -> Option<Within> {
     let by_slug =
-        |page: PageRef| matches!(page.source, Source::Chunks { count, by_id, .. } if !(by_id && count.is_some()));
-    let chunked: Vec<&str> = paths.filter(|p| view.page(p).is_some_and(by_slug)).collect();
+        |page: &PageRef| matches!(page.source, Source::Chunks { count, by_id, .. } if !(by_id && count.is_some()));
+    let chunked: Vec<&str> = pages.filter(|(_, page)| by_slug(page)).map(|(path, _)| path).collect();
     let one_request = view.coarse()?.slugs_per_query();
     (chunked.len() > one_request).then(|| view.scope_of(chunked.into_iter())).flatten()
 }

@@ -118,18 +118,6 @@ impl<'a> SessionView<'a> {
         self.fs.groups()
     }
 
-    /// The number of the page whose chunks carry `slug` in the grep index.
-    pub(crate) fn page_number(&self, slug: &str) -> Option<u32> {
-        let tree = self.fs.tree();
-        tree.tree.entries[tree.entry_of(slug)?].number
-    }
-
-    /// The slug of the page numbered `n` in the grep index.
-    pub(crate) fn numbered(&self, n: u32) -> Option<&'a str> {
-        let tree = self.fs.tree();
-        Some(tree.tree.entries[tree.entry_numbered(n)?].slug.as_str())
-    }
-
     /// How many pages the session sees in the whole collection.
     pub(crate) fn visible_pages(&self) -> usize {
         self.fs.listing().file_count()

@@ -73,8 +73,6 @@ pub(crate) struct LoadedTree {
     listings: RefCell<HashMap<String, Rc<Listing>>>,
     /// Entries by slug, built on first use (a ranked search names pages by slug).
     by_slug: OnceCell<PathMap<String, usize>>,
-    /// Entries by their number in the grep index, built on first use.
-    by_number: OnceCell<PathMap<u32, usize>>,
     /// The model that embedded the chunks, when the manifest records it.
     pub embedding: Option<Embedding>,
     /// The grep index's manifest, when the ingest wrote one (read by `pages::grams`).
@@ -121,14 +119,6 @@ impl LoadedTree {
             .by_slug
             .get_or_init(|| self.tree.entries.iter().enumerate().map(|(i, e)| (e.slug.clone(), i)).collect());
         index.get(slug).copied()
-    }
-
-    /// The index of the tree entry numbered `n` in the grep index.
-    pub(crate) fn entry_numbered(&self, n: u32) -> Option<usize> {
-        let index = self
-            .by_number
-            .get_or_init(|| self.tree.entries.iter().enumerate().filter_map(|(i, e)| Some((e.number?, i))).collect());
-        index.get(&n).copied()
     }
 
     /// Whether every chunk carries its page's access, so queries can be scoped by it.
@@ -491,7 +481,6 @@ async fn decode(
             checking: Semaphore::new(1),
             listings: RefCell::default(),
             by_slug: OnceCell::new(),
-            by_number: OnceCell::new(),
             embedding,
             grams,
             space,

@@ -43,11 +43,20 @@ use std::rc::Rc;
 
 /// What identifies a page's content. Its parts are shared, not copied: every cache use,
 /// read-ahead plan and flight holds a key, and a search names tens of thousands of pages.
-#[derive(Clone, Debug, Hash, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct PageKey {
     pub collection_id: Rc<str>,
     pub tree_version: Rc<str>,
     pub slug: Rc<str>,
+}
+
+/// Hashed by its slug alone: a map of keys holds one collection's tree or a few, so the
+/// slug tells keys apart, and a search hashes tens of thousands of them. Equal keys
+/// have equal slugs, so equality still compares every part.
+impl std::hash::Hash for PageKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.slug.hash(state);
+    }
 }
 
 impl PageKey {
@@ -67,6 +76,8 @@ pub(crate) enum Source {
         slug: Rc<str>,
         count: Option<u64>,
         by_id: bool,
+        /// The page's number in the grep index, when the tree records one.
+        number: Option<u32>,
     },
     Lazy(LazySource),
     /// A page whose tree entry cannot be right: reading it is this error, and asks nothing.
@@ -399,7 +410,7 @@ impl PageStore {
         }
         let loaded = match &page.source {
             Source::Lazy(source) => self.load_lazy(source, page.size).await.map(CachedPage::new)?,
-            Source::Chunks { slug, count, by_id } => self.load_chunks(slug, *count, *by_id, page.size).await?,
+            Source::Chunks { slug, count, by_id, .. } => self.load_chunks(slug, *count, *by_id, page.size).await?,
             Source::Corrupt(problem) => return Err(LoadError::Corrupt(problem.clone())),
         };
         self.offer_to_process(page, loaded.clone());

@@ -13,13 +13,13 @@
 use super::inflight::Ticket;
 use super::lru::CachedPage;
 use super::{assemble, PageRef, PageStore, Source};
+use crate::base::hash::{PathMap, PathSet};
 use crate::base::sync::join_all;
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
 use crate::pages::collection::Bound;
 use crate::pages::store::process;
 use crate::tree::schema::{self, Schema};
 use serde_json::json;
-use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// A bulk load that Chroma refused or could not answer.
@@ -53,7 +53,7 @@ impl PageStore {
         let mut chunked: Vec<&PageRef> = Vec::new();
         let mut leaders = Vec::new();
         let mut lazy = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = PathSet::default();
         let mut budget = self.capacity() as u64;
         for page in pages {
             if !seen.insert(&page.key) || self.is_cached(&page.key) {
@@ -171,7 +171,7 @@ impl PageStore {
         let mut resp = by_id.map_err(failed)?;
         resp.extend(by_slug.map_err(failed)?);
         // Defence in depth: only the slugs asked for (all visible) are kept.
-        let mut by_slug: HashMap<&str, Vec<usize>> = slugs.iter().map(|s| (&**s, Vec::new())).collect();
+        let mut by_slug: PathMap<&str, Vec<usize>> = slugs.iter().map(|s| (&**s, Vec::new())).collect();
         for i in 0..resp.ids.len() {
             if let Some(records) = schema.slug_of(&resp, i).and_then(|s| by_slug.get_mut(s)) {
                 records.push(i);
@@ -286,7 +286,7 @@ const UNCOUNTED_CHUNKS: usize = 8;
 /// An error naming the first of `pages` (slugs and their bounds) with more records in
 /// `resp` than its bound; records of other slugs are not counted.
 fn check_counts(schema: &Schema, resp: &GetResponse, pages: &[(String, Bound)]) -> Result<(), ChromaError> {
-    let mut counts: HashMap<&str, (usize, &Bound)> = pages.iter().map(|(s, b)| (s.as_str(), (0, b))).collect();
+    let mut counts: PathMap<&str, (usize, &Bound)> = pages.iter().map(|(s, b)| (s.as_str(), (0, b))).collect();
     for i in 0..resp.ids.len() {
         let Some(slug) = schema.slug_of(resp, i) else { continue };
         let Some((n, bound)) = counts.get_mut(slug) else { continue };

@@ -37,7 +37,7 @@ fn page(slug: &str, size: Option<u64>, count: Option<u64>) -> PageRef {
     PageRef {
         key: PageKey { collection_id: "c".into(), tree_version: "v".into(), slug: slug.into() },
         size,
-        source: Source::Chunks { slug: slug.into(), count, by_id: false },
+        source: Source::Chunks { slug: slug.into(), count, by_id: false, number: None },
         shareable: true,
     }
 }
@@ -45,7 +45,7 @@ fn page(slug: &str, size: Option<u64>, count: Option<u64>) -> PageRef {
 /// A page of a collection written by chromafs's ingest: its chunks are read by id.
 fn known(slug: &str, size: u64, count: u64) -> PageRef {
     PageRef {
-        source: Source::Chunks { slug: slug.into(), count: Some(count), by_id: true },
+        source: Source::Chunks { slug: slug.into(), count: Some(count), by_id: true, number: None },
         ..page(slug, Some(size), Some(count))
     }
 }

@@ -6,9 +6,9 @@
 use super::{chunk_count, chunk_slug};
 use crate::base::hash::PathSet;
 use crate::fs::stats::CommandStats;
-use crate::pages::store::PageRef;
+use crate::pages::store::{PageRef, Source};
 use crate::search::coarse::{self, Found, SearchScope};
-use crate::search::indexed::{self, Indexed};
+use crate::search::indexed::{self, Indexed, Numbered};
 use crate::search::plan::Narrowing;
 use crate::search::view::{common_dir, SessionView};
 
@@ -18,23 +18,45 @@ pub(super) const UNSCOPED_NOTE: &str = "the session has hidden pages and the col
 /// What a search narrowed by the grep index says it did.
 const INDEX_NOTE: &str = "the grep index chose the pages that may match: Chroma filtered no text";
 
-/// Which of `files` may match, by their slugs: from the grep index when it can say, else
-/// from Chroma's coarse query; `None` when the search reads them all (the pattern matches
-/// most of them, or the session may not ask), or the coarse query's failure.
+/// The pages of a narrowed search that may match.
+pub(super) enum Hits {
+    /// By their numbers in the grep index.
+    Numbered(Numbered),
+    /// By their slugs, from Chroma's coarse query.
+    Slugs(PathSet<String>),
+}
+
+impl Hits {
+    /// Whether `page` may match. Pages not in Chroma (a host's files, broken entries) are
+    /// read to tell.
+    pub(super) fn holds(&self, page: &PageRef) -> bool {
+        match (&page.source, self) {
+            (Source::Chunks { number: Some(n), .. }, Hits::Numbered(set)) => set.holds(*n),
+            (Source::Chunks { slug, .. }, Hits::Slugs(slugs)) => slugs.contains(&**slug),
+            // The index answers only for scopes whose pages it numbers all.
+            (Source::Chunks { number: None, .. }, Hits::Numbered(_)) => true,
+            (Source::Lazy(_) | Source::Corrupt(_), _) => true,
+        }
+    }
+}
+
+/// Which of `files` may match: from the grep index when it can say, else from Chroma's
+/// coarse query; `None` when the search reads them all (the pattern matches most of them,
+/// or the session may not ask), or the coarse query's failure.
 pub(super) async fn which_pages(
     view: SessionView<'_>,
     files: &[(&str, PageRef)],
     n: &Narrowing,
     cs: &mut CommandStats,
-) -> Result<Option<PathSet<String>>, String> {
-    let slugs: PathSet<&str> = files.iter().filter_map(|(_, p)| chunk_slug(p)).collect();
+) -> Result<Option<Hits>, String> {
     let before = view.requests();
-    let index_failed = match indexed::candidates(view, &slugs, &n.matcher.required).await {
+    let pages: Vec<&PageRef> = files.iter().map(|(_, p)| p).collect();
+    let index_failed = match indexed::candidates(view, &pages, &n.matcher.required).await {
         Indexed::Pages(found) => {
             cs.coarse_requests = view.requests() - before;
             cs.index = true;
             cs.note = Some(INDEX_NOTE.into());
-            return Ok(Some(found));
+            return Ok(Some(Hits::Numbered(found)));
         }
         Indexed::Unused => None,
         Indexed::Failed(e) => Some(e),
@@ -45,6 +67,7 @@ pub(super) async fn which_pages(
         cs.note = Some(UNSCOPED_NOTE.into());
         return Ok(None);
     };
+    let slugs: PathSet<&str> = files.iter().filter_map(|(_, p)| chunk_slug(p)).collect();
     let scope = SearchScope {
         slugs: &slugs,
         dir: view.chunks_have_dirs().then(|| {
@@ -60,7 +83,7 @@ pub(super) async fn which_pages(
     match found {
         Ok(Found::Pages { slugs, matches }) => {
             cs.coarse_matches = matches as u64;
-            Ok(Some(slugs))
+            Ok(Some(Hits::Slugs(slugs)))
         }
         Ok(Found::MostOfScope { matches }) => {
             cs.coarse_matches = matches as u64;

@@ -12,14 +12,13 @@
 //! sizes the later batches go by.
 
 use super::{scope_of, shown, Failed};
-use crate::base::hash::PathSet;
 use crate::pages::store::PageRef;
 use crate::search::pattern::matcher::Matcher;
 use crate::search::view::SessionView;
 
-/// The candidates the fine check kept.
-pub(super) struct Checked<'a> {
-    pub kept: PathSet<&'a str>,
+/// The candidates the fine check kept, in their order.
+pub(super) struct Checked<'c> {
+    pub kept: Vec<&'c (&'c str, PageRef)>,
     /// The candidates hold more than the cache: those not loaded here are kept
     /// unchecked, for the command to read ahead.
     pub unchecked: bool,
@@ -29,18 +28,18 @@ pub(super) struct Checked<'a> {
 /// hold more than the cache are all kept, unchecked: checking them here would load them
 /// twice, now and again as the command reads them after the cache has moved on. Where
 /// nothing says how large they are, that is known only once some are in memory.
-pub(super) async fn keep<'a>(
+pub(super) async fn keep<'c>(
     view: SessionView<'_>,
-    candidates: &[&(&'a str, PageRef)],
+    candidates: &[&'c (&'c str, PageRef)],
     matcher: &Matcher,
     rough: bool,
-) -> Result<Checked<'a>, Failed> {
+) -> Result<Checked<'c>, Failed> {
     let store = view.store();
     let guessed = candidates.iter().any(|(_, p)| store.guesses_size(p));
     let total: u64 = candidates.iter().map(|(_, p)| store.size_of(p)).sum();
     let budget = room(candidates, store.capacity() as u64);
     if rough && !guessed && total > budget {
-        return Ok(Checked { kept: candidates.iter().map(|(p, _)| *p).collect(), unchecked: true });
+        return Ok(Checked { kept: candidates.to_vec(), unchecked: true });
     }
     check(view, candidates, matcher, Sizes { total, budget, guessed }, rough).await
 }
@@ -59,21 +58,22 @@ struct Sizes {
 /// Loads the candidates and keeps those the fine check cannot rule out; with `may_stop`,
 /// it stops where the candidates turn out larger than the cache, after a sample where
 /// their sizes are guessed (see the module's doc).
-async fn check<'a>(
+async fn check<'c>(
     view: SessionView<'_>,
-    candidates: &[&(&'a str, PageRef)],
+    candidates: &[&'c (&'c str, PageRef)],
     matcher: &Matcher,
     Sizes { total, budget, guessed }: Sizes,
     may_stop: bool,
-) -> Result<Checked<'a>, Failed> {
+) -> Result<Checked<'c>, Failed> {
     let size = |page: &PageRef| view.store().size_of(page);
     // Candidates that fit the cache together may be read with the rest of their scope,
     // when that costs fewer requests; in batches, each would read it again.
-    let scope = (total <= budget).then(|| scope_of(view, candidates.iter().map(|(p, _)| *p))).flatten();
+    let scope =
+        (total <= budget).then(|| scope_of(view, candidates.iter().map(|(path, page)| (*path, page)))).flatten();
     // A batch that reads its scope whole reads all of it however few pages it asks for:
     // no sample then.
     let mut sample = may_stop && guessed && scope.is_none() && total > budget / SPARE;
-    let mut kept: Vec<&(&'a str, PageRef)> = Vec::new();
+    let mut kept: Vec<&'c (&'c str, PageRef)> = Vec::new();
     let mut rest = candidates;
     while !rest.is_empty() {
         let (batch, later) = rest.split_at(batch_len(view, rest, budget, std::mem::take(&mut sample)));
@@ -83,7 +83,7 @@ async fn check<'a>(
         rest = later;
         let held = kept.iter().chain(rest).map(|(_, p)| size(p)).sum::<u64>();
         if may_stop && !rest.is_empty() && held > budget {
-            let kept = kept.iter().chain(rest).map(|(path, _)| *path).collect();
+            kept.extend(rest);
             return Ok(Checked { kept, unchecked: true });
         }
     }
@@ -95,7 +95,7 @@ async fn check<'a>(
         .prefetch(&evicted.iter().map(|(_, page)| page.clone()).collect::<Vec<_>>())
         .await
         .map_err(failed(&evicted))?;
-    Ok(Checked { kept: kept.iter().map(|(path, _)| *path).collect(), unchecked: false })
+    Ok(Checked { kept, unchecked: false })
 }
 
 /// What the candidates may take of the cache: all of it when the tree gives their sizes;

@@ -163,7 +163,7 @@ fn an_index_that_does_not_read_leaves_the_search_to_chroma() {
     let chroma = FakeChroma::new();
     write(&chroma, &site(600, 50, 0, ""));
     for id in chroma.ids("docs").into_iter().filter(|id| id.starts_with("__grams__:")) {
-        chroma.put("docs", &id, Some("not base64!"), json!({"chromafs": "grep-index"}));
+        chroma.put("docs", &id, None, json!({"chromafs": "grep-index", "grams0": "not base64!"}));
     }
     let (out, cs) = answer(&indexed(&chroma, &[]), &["grep", "-rni", "token", "/"]);
     assert_eq!(out, expected);
@@ -239,4 +239,43 @@ fn a_page_made_private_between_two_ingests_is_never_a_public_candidate() {
     assert_eq!((cs.index, cs.candidates), (true, 0), "{cs:?}");
     let (out, _) = answer(&indexed(&chroma, &["admin"]), &["grep", "-rli", "ZEBRA", "/"]);
     assert_eq!(out, printed("/guides/zebra.md\n", "", 0));
+}
+
+#[test]
+fn an_index_of_another_format_is_not_read_and_the_next_ingest_makes_it_anew() {
+    let chroma = FakeChroma::new();
+    let files = site(600, 50, 0, "");
+    write(&chroma, &files);
+    let (expected, _) = answer(&without_index(&chroma), &["grep", "-rni", "token", "/"]);
+    // The tree's manifest names an index of the format before this one.
+    let (doc, meta) = chroma.record("docs", "__path_tree__").unwrap();
+    let doc = doc.unwrap();
+    let format = format!("\"v\":{}", crate::pages::grams::manifest::FORMAT);
+    assert!(doc.contains(&format), "{doc}");
+    chroma.put("docs", "__path_tree__", Some(&doc.replace(&format, "\"v\":2")), meta);
+    let fs = indexed(&chroma, &[]);
+    assert_eq!(fs.grep_index().err(), Some(crate::pages::grams::manifest::OTHER_FORMAT));
+    let (out, cs) = answer(&fs, &["grep", "-rni", "token", "/"]);
+    assert_eq!(out, expected, "the same answer, without the index");
+    assert!(!cs.index, "{cs:?}");
+    // Ingested again, unchanged: the index is made anew.
+    let again = write(&chroma, &files);
+    assert_eq!(again.grep_index.written, again.grep_index.records, "{:?}", again.grep_index);
+    let (out, cs) = answer(&indexed(&chroma, &[]), &["grep", "-rni", "token", "/"]);
+    assert_eq!(out, expected);
+    assert!(cs.index, "{cs:?}");
+}
+
+#[test]
+fn the_index_s_records_hold_their_text_in_metadata_and_no_document() {
+    let chroma = FakeChroma::new();
+    write(&chroma, &site(300, 50, 0, ""));
+    let ids: Vec<String> = chroma.ids("docs").into_iter().filter(|id| id.starts_with("__grams__:")).collect();
+    assert!(!ids.is_empty());
+    for id in &ids {
+        let (doc, meta) = chroma.record("docs", id).unwrap();
+        assert_eq!(doc, None, "{id}: no document, so no full-text entry");
+        assert_eq!(meta["chromafs"], "grep-index");
+        assert!(meta["grams0"].as_str().is_some_and(|t| !t.is_empty() && t.len() <= 4_000), "{id}");
+    }
 }
