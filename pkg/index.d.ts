@@ -373,7 +373,11 @@ export interface SearchCommandStats {
   scope: number;
   /** Files left after the coarse query. */
   candidates: number;
-  /** Files handed to the command after the fine check. */
+  /**
+   * Files handed to the command: the candidates, less those the fine check ruled out (a
+   * command answered in Rust whose candidates fit the cache reads them as they load, with
+   * no check before: all of them).
+   */
   searched: number;
   /** Chunk records the coarse query matched. */
   coarseMatches: number;

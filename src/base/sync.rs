@@ -40,6 +40,62 @@ pub(crate) async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
     outputs.into_iter().map(|o| o.expect("every future completed")).collect()
 }
 
+/// Polls every future until all are done, or until one fails: its error comes back
+/// at once and the others are dropped where they stand.
+pub(crate) async fn try_join_all<F: Future<Output = Result<(), E>>, E>(futures: Vec<F>) -> Result<(), E> {
+    let mut futures: Vec<Option<Pin<Box<F>>>> = futures.into_iter().map(|f| Some(Box::pin(f))).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for slot in futures.iter_mut() {
+            let Some(f) = slot else { continue };
+            match f.as_mut().poll(cx) {
+                Poll::Ready(Ok(())) => *slot = None,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => pending = true,
+            }
+        }
+        if pending {
+            Poll::Pending
+        } else {
+            Poll::Ready(Ok(()))
+        }
+    })
+    .await
+}
+
+/// Runs `work` beside `load`, which it depends on: the work's output once both are done,
+/// or the load's error as soon as it fails (the work, waiting on what did not load, is
+/// dropped where it stands).
+pub(crate) async fn beside<T, E>(
+    work: impl Future<Output = T>,
+    load: impl Future<Output = Result<(), E>>,
+) -> Result<T, E> {
+    let (mut work, mut load) = (std::pin::pin!(work), std::pin::pin!(load));
+    let (mut output, mut loaded) = (None, false);
+    std::future::poll_fn(|cx| {
+        if !loaded {
+            match load.as_mut().poll(cx) {
+                Poll::Ready(Ok(())) => loaded = true,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => {}
+            }
+        }
+        if output.is_none() {
+            if let Poll::Ready(v) = work.as_mut().poll(cx) {
+                output = Some(v);
+            }
+        }
+        match (loaded, output.take()) {
+            (true, Some(v)) => Poll::Ready(Ok(v)),
+            (_, v) => {
+                output = v;
+                Poll::Pending
+            }
+        }
+    })
+    .await
+}
+
 /// Which of two futures finished first.
 pub(crate) enum First<A, B> {
     Left(A),
@@ -208,6 +264,58 @@ mod tests {
     fn join_all_keeps_input_order() {
         let out = crate::testing::block_on(join_all((1..=3).map(|i| async move { i }).collect()));
         assert_eq!(out, vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn try_join_all_stops_at_the_first_failure() {
+        let latch = Latch::new();
+        let dropped = Rc::new(Cell::new(false));
+        struct Flag(Rc<Cell<bool>>);
+        impl Drop for Flag {
+            fn drop(&mut self) {
+                self.0.set(true);
+            }
+        }
+        let (l, d) = (latch.clone(), dropped.clone());
+        let waits: LocalFuture<'static, Result<(), &str>> = Box::pin(async move {
+            let _flag = Flag(d);
+            l.wait().await;
+            Ok(())
+        });
+        let fails: LocalFuture<'static, Result<(), &str>> = Box::pin(async { Err("refused") });
+        let out = crate::testing::block_on(try_join_all(vec![waits, fails]));
+        assert_eq!(out, Err("refused"), "not held up by the one still waiting");
+        assert!(dropped.get(), "the others are dropped");
+        let ok: Vec<LocalFuture<'static, Result<(), ()>>> =
+            vec![Box::pin(async { Ok(()) }), Box::pin(async { Ok(()) })];
+        assert_eq!(crate::testing::block_on(try_join_all(ok)), Ok(()));
+    }
+
+    #[test]
+    fn work_beside_its_load_ends_with_both_or_with_the_loads_failure() {
+        let latch = Latch::new();
+        let l = latch.clone();
+        let mut ex = Executor::new();
+        let out = Rc::new(Cell::new(None));
+        let o = out.clone();
+        ex.spawn(async move {
+            // The work is done first; the load still runs to its end.
+            let r = beside(async { 7 }, async move {
+                l.wait().await;
+                Ok::<(), ()>(())
+            })
+            .await;
+            o.set(Some(r));
+        });
+        ex.run_until_stalled();
+        assert_eq!(out.get(), None, "waits for the load");
+        latch.open();
+        ex.run_until_stalled();
+        assert_eq!(out.get(), Some(Ok(7)));
+        let never = Latch::new();
+        let failed =
+            crate::testing::block_on(beside(async move { never.wait().await }, async { Err::<(), _>("gone") }));
+        assert_eq!(failed, Err("gone"), "work waiting on a failed load is dropped");
     }
 
     #[test]

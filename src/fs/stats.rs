@@ -48,7 +48,8 @@ pub(crate) struct CommandStats {
     pub scope: u64,
     /// Files left after the coarse query (`narrow` only).
     pub candidates: u64,
-    /// Files handed to the command after the fine check (`narrow` only).
+    /// Files handed to the command after the fine check, or all the candidates when a
+    /// command answered here reads them as they load (`narrow` only).
     pub searched: u64,
     /// Chunk records the coarse query matched.
     pub coarse_matches: u64,

@@ -132,10 +132,14 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
             return Searched { outcome, stats: cs, failure };
         }
     }
-    let (outcome, failure) = match prepare(view, &job, stdin_empty, wanted, &mut cs).await {
+    let answered_here = matches!(native, Some(Ok(_)));
+    let (outcome, failure) = match prepare(view, &job, stdin_empty, wanted, answered_here, &mut cs).await {
         Ok(read) => {
             let native = native.unwrap_or_else(|| Err("native commands are off".into()));
-            (answer(view, &job, native, read, wanted, &mut cs).await, None)
+            match answer(view, &job, native, read, wanted, &mut cs).await {
+                Ok(outcome) => (outcome, None),
+                Err(f) => (Outcome::Failed, Some((f.path, f.error))),
+            }
         }
         Err(Stop::Refused(why)) => (Outcome::Refused(why), None),
         Err(Stop::Failed(f)) => (Outcome::Failed, Some((f.path, f.error))),
@@ -240,10 +244,21 @@ async fn from_memory(view: SessionView<'_>, grep: &Native, lines: usize) -> Opti
     printed.filter(|_| !taken.ran_out())
 }
 
-/// What a prepared search reads: its scope as typed, or the files a narrowing kept.
+/// What a prepared search reads: its scope as typed, or the files a narrowing kept (and,
+/// when the command reads them as they load, the load).
 enum Reads {
     AsTyped,
-    Narrowed { n: Box<Narrowing>, kept: PathSet<String> },
+    Narrowed { n: Box<Narrowing>, kept: PathSet<String>, loading: Option<Loading> },
+}
+
+/// Candidates the command reads as they load, unchecked: each page as soon as the request
+/// holding it is answered, so its matching and printing run while Chroma answers for the
+/// rest (see [`fine::read_as_loaded`]).
+struct Loading {
+    pages: Vec<PageRef>,
+    scope: Option<Within>,
+    /// Where a failed load is reported ([`shown`]).
+    shown: String,
 }
 
 impl Reads {
@@ -251,30 +266,34 @@ impl Reads {
     fn spelled(self, job: &Job, place: Place) -> Vec<String> {
         match self {
             Reads::AsTyped => job.args.clone(),
-            Reads::Narrowed { n, kept } => narrowed_args(job, place, &n, &kept),
+            Reads::Narrowed { n, kept, .. } => narrowed_args(job, place, &n, &kept),
         }
     }
 }
 
 /// The command answered natively (over the files it reads), or the arguments to run it
-/// with in just-bash.
+/// with in just-bash; or the load it read beside, which failed.
 async fn answer(
     view: SessionView<'_>,
     job: &Job,
     native: Result<Native, String>,
-    read: Reads,
+    mut read: Reads,
     wanted: Option<usize>,
     cs: &mut CommandStats,
-) -> Outcome {
+) -> Result<Outcome, Failed> {
     let grep = match (native, &read) {
         (Ok(grep), Reads::Narrowed { kept, .. }) => Ok(grep.only(kept)),
         (native, _) => native,
     };
+    let loading = match &mut read {
+        Reads::Narrowed { loading, .. } => loading.take(),
+        Reads::AsTyped => None,
+    };
     let why = match grep {
-        Ok(grep) => match grep.run(view, wanted).await {
+        Ok(grep) => match run_beside(view, &grep, wanted, loading, cs).await? {
             Some(printed) => {
                 cs.native = true;
-                return Outcome::Printed(printed);
+                return Ok(Outcome::Printed(printed));
             }
             None => "a page holds text the command cannot answer exactly here (case folding beyond ASCII, \
                      characters beyond ASCII where the pattern's classes are the locale's, a named binary \
@@ -284,7 +303,24 @@ async fn answer(
         Err(why) => why,
     };
     cs.delegated = Some(why);
-    Outcome::Run(read.spelled(job, view.place(&job.cwd)))
+    Ok(Outcome::Run(read.spelled(job, view.place(&job.cwd))))
+}
+
+/// The native command, beside the load of the pages it reads when there is one: a load
+/// that fails fails the command, whatever it printed.
+async fn run_beside(
+    view: SessionView<'_>,
+    grep: &Native,
+    wanted: Option<usize>,
+    loading: Option<Loading>,
+    cs: &mut CommandStats,
+) -> Result<Option<Printed>, Failed> {
+    let Some(Loading { pages, scope, shown }) = loading else { return Ok(grep.run(view, wanted).await) };
+    let before = view.requests();
+    let load = view.store().begin_prefetch(&pages, scope.as_ref()).finish();
+    let printed = crate::base::sync::beside(grep.run(view, wanted), load).await;
+    cs.prefetch_requests = view.requests() - before;
+    printed.map_err(|error| Failed { path: shown, error })
 }
 
 /// Plans the command and loads what it reads, or says why it does not run.
@@ -293,6 +329,7 @@ async fn prepare(
     job: &Job,
     stdin_empty: bool,
     wanted: Option<usize>,
+    answered_here: bool,
     cs: &mut CommandStats,
 ) -> Result<Reads, Stop> {
     let place = view.place(&job.cwd);
@@ -312,8 +349,8 @@ async fn prepare(
             cs.scope = files.len() as u64;
             prefetch(view, &files, why, cs).await.map(|()| Reads::AsTyped)
         }
-        Plan::Narrow(n) => match narrow(view, &n, wanted, cs).await {
-            Ok(Some(kept)) => Ok(Reads::Narrowed { n: Box::new(n), kept }),
+        Plan::Narrow(n) => match narrow(view, &n, wanted, answered_here, cs).await {
+            Ok(Some((kept, loading))) => Ok(Reads::Narrowed { n: Box::new(n), kept, loading }),
             Ok(None) => Ok(Reads::AsTyped),
             Err(f) => Err(f),
         },
@@ -386,13 +423,15 @@ const STOPS_EARLY_NOTE: &str =
 /// Runs a narrowed search's coarse query, prefetch and fine check: the paths of the
 /// files that are left, or `None` for "run the command as typed" (its files have been
 /// prefetched). With `wanted` lines, the candidates are not loaded here: the command reads
-/// them in its order (see [`read_in_order`]).
+/// them in its order (see [`read_in_order`]). A command `answered_here` may read its
+/// candidates as they load instead ([`Loading`]).
 async fn narrow(
     view: SessionView<'_>,
     n: &Narrowing,
     wanted: Option<usize>,
+    answered_here: bool,
     cs: &mut CommandStats,
-) -> Result<Option<PathSet<String>>, Failed> {
+) -> Result<Option<(PathSet<String>, Option<Loading>)>, Failed> {
     cs.plan = PlanKind::Narrow;
     let files: Vec<(&str, PageRef)> = n
         .targets
@@ -415,10 +454,20 @@ async fn narrow(
     let candidates: Vec<&(&str, PageRef)> =
         files.iter().filter(|(_, p)| hits.as_ref().is_none_or(|hits| hits.holds(p))).collect();
     cs.candidates = candidates.len() as u64;
+    let paths = |kept: &[&(&str, PageRef)]| kept.iter().map(|(path, _)| path.to_string()).collect();
     if let Some(lines) = wanted {
         // The candidates are the files in the narrowing's order.
         read_in_order(view, candidates.iter().map(|(path, _)| *path), lines, cs);
-        return Ok(Some(candidates.iter().map(|(path, _)| path.to_string()).collect()));
+        return Ok(Some((paths(&candidates), None)));
+    }
+    let order = |kept: &[&(&str, PageRef)]| kept.iter().map(|(_, p)| p.clone()).collect::<Vec<PageRef>>();
+    if answered_here && fine::read_as_loaded(view, &candidates) {
+        cs.searched = candidates.len() as u64;
+        let pages = order(&candidates);
+        view.store().plan_reads(pages.clone());
+        let scope = scope_of(view, candidates.iter().map(|(path, page)| (*path, page)));
+        let shown = shown(candidates.iter().map(|(path, _)| *path));
+        return Ok(Some((paths(&candidates), Some(Loading { pages, scope, shown }))));
     }
     let before = view.requests();
     // Candidates only roughly known (the index's, or a whole scope) may be left for the
@@ -429,10 +478,9 @@ async fn narrow(
     }
     cs.prefetch_requests = view.requests() - before;
     // The files kept, in the narrowing's order (the candidates'), each with its page.
-    let order: Vec<PageRef> = checked.kept.iter().map(|(_, p)| p.clone()).collect();
-    cs.searched = order.len() as u64;
-    view.store().plan_reads(order);
-    Ok(Some(checked.kept.iter().map(|(path, _)| path.to_string()).collect()))
+    cs.searched = checked.kept.len() as u64;
+    view.store().plan_reads(order(&checked.kept));
+    Ok(Some((paths(&checked.kept), None)))
 }
 
 /// What a search says when the command reads its candidates ahead of itself, unchecked.

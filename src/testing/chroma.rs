@@ -41,6 +41,8 @@ struct Inner {
     log: Vec<HttpRequest>,
     fault: Option<Fault>,
     gate: Option<Latch>,
+    /// Answers held apart: those of requests a predicate picks, until its latch opens.
+    held: Vec<(Latch, Picks)>,
     in_flight: usize,
     max_in_flight: usize,
     slept: Vec<u32>,
@@ -48,6 +50,9 @@ struct Inner {
     /// The virtual clock: sleeps and `advance` move it.
     now: f64,
 }
+
+/// Which requests a hold applies to.
+type Picks = Rc<dyn Fn(&HttpRequest) -> bool>;
 
 /// A Chroma server in memory; clones share it.
 #[derive(Clone, Default)]
@@ -185,6 +190,11 @@ impl FakeChroma {
     /// Holds every answer until the latch opens.
     pub(crate) fn hold(&self, latch: &Latch) {
         self.0.borrow_mut().gate = Some(latch.clone());
+    }
+
+    /// Holds the answers of requests `which` picks until the latch opens.
+    pub(crate) fn hold_where(&self, latch: &Latch, which: impl Fn(&HttpRequest) -> bool + 'static) {
+        self.0.borrow_mut().held.push((latch.clone(), Rc::new(which)));
     }
 
     pub(crate) fn requests(&self) -> Vec<HttpRequest> {
@@ -496,12 +506,13 @@ impl Transport for FakeChroma {
     fn send(&self, req: HttpRequest) -> LocalFuture<'static, Result<HttpResponse, TransportError>> {
         let this = self.clone();
         Box::pin(async move {
-            let gate = {
+            let gates: Vec<Latch> = {
                 let mut s = this.0.borrow_mut();
                 s.log.push(req.clone());
                 s.in_flight += 1;
                 s.max_in_flight = s.max_in_flight.max(s.in_flight);
-                s.gate.clone()
+                let held = s.held.iter().filter(|(_, which)| which(&req)).map(|(latch, _)| latch.clone());
+                s.gate.clone().into_iter().chain(held).collect()
             };
             // Counted as in flight until answered, even if the caller gives up first.
             struct Done(FakeChroma);
@@ -511,7 +522,7 @@ impl Transport for FakeChroma {
                 }
             }
             let _done = Done(this.clone());
-            if let Some(gate) = gate {
+            for gate in gates {
                 gate.wait().await;
             }
             // Like a real transport, never hand over more than the caller accepts.

@@ -86,10 +86,6 @@ pub(crate) struct Leader<'a, K: Hash + Eq + Clone, V: Clone> {
 }
 
 impl<K: Hash + Eq + Clone, V: Clone> Leader<'_, K, V> {
-    pub(crate) fn key(&self) -> &K {
-        &self.key
-    }
-
     /// Hands the result to every follower.
     pub(crate) fn finish(mut self, value: V) {
         self.done = true;

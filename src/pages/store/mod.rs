@@ -14,6 +14,7 @@
 //! the tree it was loaded under is still the collection's, as a read from Chroma would.
 
 pub(crate) mod assemble;
+mod by_id;
 pub(crate) mod inflight;
 pub(crate) mod lazy;
 pub(crate) mod lru;

@@ -10,17 +10,19 @@
 //! ([`Bound::page`]): a page with more chunks than that fails the load, naming it, at the
 //! first answer that shows it, however many pages the load covers.
 
-use super::inflight::Ticket;
-use super::lru::CachedPage;
-use super::{assemble, PageRef, PageStore, Source};
+use super::assemble::Chunk;
+use super::inflight::{Leader, Ticket};
+use super::lru::{CachedPage, ChunkAccess};
+use super::{assemble, Loaded, PageKey, PageRef, PageStore, Source};
 use crate::base::hash::{PathMap, PathSet};
-use crate::base::sync::join_all;
+use crate::base::sync::{join_all, try_join_all, LocalFuture};
 use crate::chroma::{ChromaError, GetRequest, GetResponse, MAX_PAGE};
 use crate::pages::collection::Bound;
 use crate::pages::store::process;
 use crate::tree::schema::{self, Schema};
 use serde_json::json;
 use std::fmt;
+use std::rc::Rc;
 
 /// A bulk load that Chroma refused or could not answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +40,18 @@ impl fmt::Display for PrefetchError {
     }
 }
 
+/// A page of a bulk load with the flight its readers wait on.
+pub(super) type Led<'s> = (&'s PageRef, Leader<'s, PageKey, Loaded>);
+
+/// A bulk load begun ([`PageStore::begin_prefetch`]): its pages are in flight, so a reader
+/// of one waits for it rather than asking again; [`Prefetch::finish`] does the loading.
+pub(crate) struct Prefetch<'s> {
+    store: &'s PageStore,
+    chunked: Vec<Led<'s>>,
+    lazy: Vec<&'s PageRef>,
+    scope: Option<Within>,
+}
+
 impl PageStore {
     /// Loads many pages into the cache, up to its capacity. Pages being loaded are in
     /// flight like single reads, so a command reading one of them meanwhile waits for
@@ -50,8 +64,14 @@ impl PageStore {
     /// [`PageStore::prefetch`] for pages of a known scope: where they are most of it, the
     /// pages read by slug come from reading the scope whole, 300 records a request.
     pub(crate) async fn prefetch_in(&self, pages: &[PageRef], scope: Option<&Within>) -> Result<(), PrefetchError> {
-        let mut chunked: Vec<&PageRef> = Vec::new();
-        let mut leaders = Vec::new();
+        self.begin_prefetch(pages, scope).finish().await
+    }
+
+    /// A bulk load of `pages` (see [`PageStore::prefetch_in`]) whose pages are in flight
+    /// from now on: a command run beside [`Prefetch::finish`] reads each page as soon as
+    /// the request holding it is answered.
+    pub(crate) fn begin_prefetch<'s>(&'s self, pages: &'s [PageRef], scope: Option<&Within>) -> Prefetch<'s> {
+        let mut chunked = Vec::new();
         let mut lazy = Vec::new();
         let mut seen = PathSet::default();
         let mut budget = self.capacity() as u64;
@@ -66,10 +86,7 @@ impl PageStore {
             budget -= size;
             match page.source {
                 Source::Chunks { .. } => match self.flights.start(&page.key) {
-                    Ticket::Lead(leader) => {
-                        chunked.push(page);
-                        leaders.push(leader);
-                    }
+                    Ticket::Lead(leader) => chunked.push((page, leader)),
                     Ticket::Follow(_) => {}
                 },
                 Source::Lazy(_) => lazy.push(page),
@@ -77,52 +94,64 @@ impl PageStore {
                 Source::Corrupt(_) => {}
             }
         }
-        let lazy_reads = join_all(lazy.into_iter().map(|p| self.read_one(p)).collect());
-        let chunk_reads = async {
-            let rest = self.take_from_shared_cache(chunked).await;
-            self.load_chunk_batches(rest, scope).await
-        };
-        // Lazy files that fail are reported when the command reads them.
-        let (_, loaded) = (lazy_reads.await, chunk_reads.await);
-        // Readers waiting on a page get it; on a page that did not load, they are released
-        // to load it themselves (and report what is wrong with it).
-        for leader in leaders {
-            if let Some(page) = self.cache.borrow_mut().get(leader.key()) {
-                leader.finish(Ok(page.bytes().clone()));
-            }
-        }
-        loaded
+        Prefetch { store: self, chunked, lazy, scope: scope.cloned() }
     }
 
-    /// Takes what the process tier and the shared cache have into the LRU; returns the
-    /// pages still to load.
-    async fn take_from_shared_cache<'p>(&self, pages: Vec<&'p PageRef>) -> Vec<&'p PageRef> {
+    /// Takes what the process tier and the shared cache have into the LRU, releasing their
+    /// readers; returns the pages still to load.
+    async fn take_from_shared_cache<'s>(&'s self, pages: Vec<Led<'s>>) -> Vec<Led<'s>> {
         let (held, mut rest): (Vec<_>, Vec<_>) =
-            pages.into_iter().map(|p| (p, self.in_process(p))).partition(|(_, found)| found.is_some());
-        let held: Vec<(&PageRef, _)> = held.into_iter().map(|(p, found)| (p, found.expect("held"))).collect();
+            pages.into_iter().map(|p| (self.in_process(p.0), p)).partition(|(found, _)| found.is_some());
         if !held.is_empty() && self.confirmed().await {
-            for (page, found) in held {
-                self.keep_from_process(page, found);
+            for (found, (page, leader)) in held {
+                let bytes = self.keep_from_process(page, found.expect("held"));
+                leader.finish(Ok(bytes));
             }
         } else {
-            rest.extend(held.into_iter().map(|(p, _)| (p, None)));
+            rest.extend(held);
         }
-        let pages: Vec<&PageRef> = rest.into_iter().map(|(p, _)| p).collect();
+        let pages: Vec<Led<'s>> = rest.into_iter().map(|(_, p)| p).collect();
         if self.shared.is_none() || pages.is_empty() {
             return pages;
         }
-        let found = join_all(pages.iter().map(|p| self.shared_get(&p.key, p.size)).collect()).await;
+        let found = join_all(pages.iter().map(|(p, _)| self.shared_get(&p.key, p.size)).collect()).await;
         let mut rest = Vec::new();
-        for (page, hit) in pages.into_iter().zip(found) {
+        for ((page, leader), hit) in pages.into_iter().zip(found) {
             match hit {
-                Some(bytes) => self.cache.borrow_mut().insert(page.key.clone(), bytes),
-                None => rest.push(page),
+                Some(bytes) => {
+                    self.cache.borrow_mut().insert(page.key.clone(), bytes.clone());
+                    leader.finish(Ok(bytes));
+                }
+                None => rest.push((page, leader)),
             }
         }
         rest
     }
 
-    async fn load_chunk_batches(&self, pages: Vec<&PageRef>, scope: Option<&Within>) -> Result<(), PrefetchError> {
+    /// The chunks of `pages`: by id where their ids are known, each page released as soon as
+    /// the requests holding its chunks are answered; else by slug (or from their scope read
+    /// whole), released together.
+    async fn load_chunk_batches<'s>(
+        &'s self,
+        pages: Vec<Led<'s>>,
+        scope: Option<&Within>,
+    ) -> Result<(), PrefetchError> {
+        let total = pages.len();
+        let by_id_known = |p: &PageRef| matches!(p.source, Source::Chunks { count: Some(_), by_id: true, .. });
+        let (by_id, by_slug): (Vec<Led<'s>>, Vec<Led<'s>>) = pages.into_iter().partition(|(p, _)| by_id_known(p));
+        let what = format!("a prefetch of {total} pages");
+        let loads: Vec<LocalFuture<'_, Result<(), ChromaError>>> =
+            vec![Box::pin(self.load_by_id(by_id, &what)), Box::pin(self.load_by_slug(by_slug, scope, &what))];
+        try_join_all(loads).await.map_err(|error| PrefetchError { pages: total, error })
+    }
+
+    /// Pages read by slug, released once all of them are in.
+    async fn load_by_slug<'s>(
+        &'s self,
+        pages: Vec<Led<'s>>,
+        scope: Option<&Within>,
+        what: &str,
+    ) -> Result<(), ChromaError> {
         if pages.is_empty() {
             return Ok(());
         }
@@ -131,45 +160,27 @@ impl PageStore {
             Source::Chunks { slug, .. } => slug.clone(),
             Source::Lazy(_) | Source::Corrupt(_) => unreachable!("only chunked pages are batched"),
         };
-        let slugs: Vec<std::rc::Rc<str>> = pages.iter().map(|p| slug(p)).collect();
-        let what = format!("a prefetch of {} pages", pages.len());
-        // Pages whose chunk ids are known are asked for by id; others by slug, as many
-        // slugs a query as Chroma Cloud's predicate quota leaves room for.
-        // Each page read by slug is held to its own bound, so one page with far more chunks
-        // than the tree says fails the load at the first answer that shows it.
-        let mut ids = Vec::new();
-        let mut by_slug_only = Vec::new();
-        for (page, slug) in pages.iter().zip(&slugs) {
-            match page.source {
-                Source::Chunks { count: Some(n), by_id: true, .. } => {
-                    ids.extend((0..n as usize).map(|i| schema::chunk_id(slug, i)))
-                }
-                Source::Chunks { count, .. } => by_slug_only.push((slug.to_string(), Bound::page(count, page.size))),
-                Source::Lazy(_) | Source::Corrupt(_) => {}
-            }
-        }
-        let by_id = async {
-            if ids.is_empty() {
-                Ok(GetResponse::default())
-            } else {
-                self.collection.get_by_ids(&ids, &what).await
-            }
-        };
-        let by_slug = async {
-            match scope.filter(|w| w.worth_reading(by_slug_only.len(), self.collection.slugs_per_query())) {
-                Some(within) => match self.read_scope(within, &by_slug_only, &what).await {
-                    // A scope holding records the tree does not account for (chunks of
-                    // pages it does not name) is read page by page instead.
-                    Err(ChromaError::Decode { .. }) => self.read_by_slug(&by_slug_only, &what).await,
-                    read => read,
-                },
-                None => self.read_by_slug(&by_slug_only, &what).await,
-            }
-        };
-        let (by_id, by_slug) = (by_id.await, by_slug.await);
-        let failed = |error| PrefetchError { pages: pages.len(), error };
-        let mut resp = by_id.map_err(failed)?;
-        resp.extend(by_slug.map_err(failed)?);
+        let slugs: Vec<std::rc::Rc<str>> = pages.iter().map(|(p, _)| slug(p)).collect();
+        // As many slugs a query as Chroma Cloud's predicate quota leaves room for. Each
+        // page is held to its own bound, so one page with far more chunks than the tree
+        // says fails the load at the first answer that shows it.
+        let bounded: Vec<(String, Bound)> = pages
+            .iter()
+            .zip(&slugs)
+            .map(|((page, _), slug)| match page.source {
+                Source::Chunks { count, .. } => (slug.to_string(), Bound::page(count, page.size)),
+                Source::Lazy(_) | Source::Corrupt(_) => unreachable!("only chunked pages are batched"),
+            })
+            .collect();
+        let mut resp = match scope.filter(|w| w.worth_reading(bounded.len(), self.collection.slugs_per_query())) {
+            Some(within) => match self.read_scope(within, &bounded, what).await {
+                // A scope holding records the tree does not account for (chunks of
+                // pages it does not name) is read page by page instead.
+                Err(ChromaError::Decode { .. }) => self.read_by_slug(&bounded, what).await,
+                read => read,
+            },
+            None => self.read_by_slug(&bounded, what).await,
+        }?;
         // Defence in depth: only the slugs asked for (all visible) are kept.
         let mut by_slug: PathMap<&str, Vec<usize>> = slugs.iter().map(|s| (&**s, Vec::new())).collect();
         for i in 0..resp.ids.len() {
@@ -177,25 +188,69 @@ impl PageStore {
                 records.push(i);
             }
         }
-        let scoped = self.collection.is_scoped();
         let mut loaded = Vec::new();
-        for (page, slug) in pages.iter().zip(&slugs) {
+        for ((page, leader), slug) in pages.into_iter().zip(&slugs) {
             let records = by_slug.remove(&**slug).unwrap_or_default();
-            let chunks = records.iter().map(|&i| assemble::Chunk::from_record(schema, &mut resp, i)).collect();
-            if let Ok(text) = assemble::assemble(chunks, page.size) {
-                let access = scoped.then(|| process::access_of(records.iter().map(|&i| resp.metadata(i))));
-                let cached = CachedPage::of_text(text, access);
-                let bytes = cached.bytes().clone();
-                self.cache.borrow_mut().insert_page(page.key.clone(), cached.clone());
-                self.offer_to_process(page, cached);
-                loaded.push((*page, bytes));
+            let (chunks, access) = self.chunks_of(&mut resp, &records);
+            if let Some(bytes) = self.keep_loaded(page, chunks, access) {
+                leader.finish(Ok(bytes.clone()));
+                loaded.push((page, bytes));
             }
         }
+        self.share_loaded(loaded).await;
+        Ok(())
+    }
+
+    /// A page joined from `chunks` and kept in the cache (and offered to the process tier)
+    /// with the chunks' `access` (when they carry it); `None` when the chunks do not
+    /// assemble: reading the page reports why.
+    pub(super) fn keep_loaded(
+        &self,
+        page: &PageRef,
+        chunks: Vec<Chunk>,
+        access: Option<ChunkAccess>,
+    ) -> Option<Rc<[u8]>> {
+        let text = assemble::assemble(chunks, page.size).ok()?;
+        let cached = CachedPage::of_text(text, access);
+        let bytes = cached.bytes().clone();
+        self.cache.borrow_mut().insert_page(page.key.clone(), cached.clone());
+        self.offer_to_process(page, cached);
+        Some(bytes)
+    }
+
+    /// The chunks of `records` of `resp` (their documents moved out), with their access
+    /// when the session's reads are scoped by it.
+    pub(super) fn chunks_of(&self, resp: &mut GetResponse, records: &[usize]) -> (Vec<Chunk>, Option<ChunkAccess>) {
+        let access = self.collection.is_scoped().then(|| process::access_of(records.iter().map(|&i| resp.metadata(i))));
+        let schema = self.collection.schema();
+        (records.iter().map(|&i| Chunk::from_record(schema, resp, i)).collect(), access)
+    }
+
+    /// Counts pages a bulk load brought in and hands them to the host's shared cache.
+    pub(super) async fn share_loaded(&self, loaded: Vec<(&PageRef, Rc<[u8]>)>) {
         self.stats.borrow_mut().prefetched_pages += loaded.len() as u64;
         if self.shared.is_some() {
             join_all(loaded.into_iter().map(|(p, b)| self.shared_set(&p.key, b)).collect()).await;
         }
-        Ok(())
+    }
+}
+
+impl Prefetch<'_> {
+    /// Loads the pages, releasing each page's readers as it comes in. A request that fails
+    /// fails the load at once; the pages it held are released unloaded (their readers load
+    /// them themselves, and report what is wrong).
+    pub(crate) async fn finish(self) -> Result<(), PrefetchError> {
+        let Prefetch { store, chunked, lazy, scope } = self;
+        // Lazy files that fail are reported when the command reads them.
+        let lazy: LocalFuture<'_, Result<(), PrefetchError>> = Box::pin(async move {
+            join_all(lazy.into_iter().map(|p| store.read_one(p)).collect()).await;
+            Ok(())
+        });
+        let chunks: LocalFuture<'_, Result<(), PrefetchError>> = Box::pin(async move {
+            let rest = store.take_from_shared_cache(chunked).await;
+            store.load_chunk_batches(rest, scope.as_ref()).await
+        });
+        try_join_all(vec![lazy, chunks]).await
     }
 }
 

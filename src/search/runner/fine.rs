@@ -44,6 +44,17 @@ pub(super) async fn keep<'c>(
     check(view, candidates, matcher, Sizes { total, budget, guessed }, rough).await
 }
 
+/// Whether a command answered here may read the candidates as they load, with no fine
+/// check before: their sizes are known and they fit the cache together, so none is
+/// evicted before the command reads it. The command's own matching is then the check,
+/// and it runs while Chroma is still answering for later pages.
+pub(super) fn read_as_loaded(view: SessionView<'_>, candidates: &[&(&str, PageRef)]) -> bool {
+    let store = view.store();
+    let guessed = candidates.iter().any(|(_, p)| store.guesses_size(p));
+    let total: u64 = candidates.iter().map(|(_, p)| store.size_of(p)).sum();
+    !guessed && total <= room(candidates, store.capacity() as u64)
+}
+
 /// What [`keep`] found of the candidates' size, for [`check`].
 struct Sizes {
     total: u64,

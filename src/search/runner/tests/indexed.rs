@@ -279,3 +279,35 @@ fn the_index_s_records_hold_their_text_in_metadata_and_no_document() {
         assert!(meta["grams0"].as_str().is_some_and(|t| !t.is_empty() && t.len() <= 4_000), "{id}");
     }
 }
+
+#[test]
+fn the_command_reads_the_candidates_as_they_load_and_a_load_that_fails_fails_it() {
+    let (reference, chroma) = (FakeChroma::new(), FakeChroma::new());
+    write(&reference, &site(600, 50, 0, ""));
+    // Another server for the session measured: nothing the process kept of the first serves it.
+    write(&chroma, &site(600, 50, 0, ""));
+    let words = ["grep", "-rni", "token", "/"];
+    let (expected, _) = answer(&without_index(&reference), &words);
+    let fs = indexed(&chroma, &[]);
+    chroma.clear_log();
+    let (out, cs) = answer(&fs, &words);
+    assert_eq!(out, expected);
+    assert!(cs.index && cs.native, "{cs:?}");
+    assert_eq!((cs.candidates, cs.searched), (12, 12), "no fine check before: the command is the check");
+    let pages: Vec<_> = chroma.gets().into_iter().filter(|g| !g.to_string().contains("__grams__")).collect();
+    assert_eq!((pages.len(), cs.prefetch_requests), (1, 1), "one request for the twelve pages' chunks: {pages:?}");
+    // Chroma fails the pages' chunks: the command fails with that cause, printing nothing
+    // (a third server, so that nothing the process kept serves it).
+    let chroma = FakeChroma::new();
+    write(&chroma, &site(600, 50, 0, ""));
+    let fs = indexed(&chroma, &[]);
+    chroma.set_fault(|req| {
+        let chunks = req.url.ends_with("/get") && req.body.as_deref().is_some_and(|b| b.contains(".md#"));
+        chunks.then(|| Err(crate::chroma::transport::TransportError::Network("connection reset".into())))
+    });
+    let (out, report) = attempt(&fs, &words);
+    chroma.clear_fault();
+    assert_eq!(out, Outcome::Failed, "never a partial answer");
+    assert_eq!(report.total, 1, "{report:?}");
+    assert!(report.unreported[0].cause.starts_with("cannot load 12 pages: "), "{report:?}");
+}
