@@ -7,8 +7,10 @@
 //   pages are read by id).
 // Each command runs cold (a new session, the process tier off; a first session per grep
 // index column, searching a word in no page, warms the module's code) as a public session,
-// on the ingested and annotated shapes once through their grep index and once without it
-// (`grepIndex: false`: Chroma's own text filter), beside just-bash over an InMemoryFs holding
+// on the ingested and annotated shapes through their grep index (the median of three runs,
+// and what Chroma alone takes to answer the same requests, replayed from this process) and
+// once without it (`grepIndex: false`: Chroma's own text filter), beside just-bash over an
+// InMemoryFs holding
 // the visible pages and GNU grep over a copy on tmpfs laid out in byte order; every output
 // through chromafs must equal GNU grep's. Then the grep index itself: its bytes beside the
 // text's, what building it cost the ingest, and what a one-page edit re-ingested writes.
@@ -63,13 +65,17 @@ async function timed(fn) {
  * A `fetch` that notes when each request starts and when an answer of grep-index records
  * has been read: the time from the last such answer to the next request is the index
  * lookup's own computing (its records decoded, the formula evaluated, the candidates
- * planned), with no round trip in it.
+ * planned), with no round trip in it. It keeps the requests sent after `mark()` (the
+ * command's, connect's left out) for `chromaAlone`.
  */
 function lookupClock() {
   const events = [];
+  const sent = [];
+  let marked = false;
   const fetchLike = async (url, init) => {
     const index = typeof init?.body === "string" && init.body.includes('"__grams__:');
     events.push({ start: performance.now(), index });
+    if (marked) sent.push({ url: String(url), method: init?.method ?? "GET", headers: init?.headers, body: init?.body, index });
     const res = await fetch(url, init);
     if (!index) return res;
     const body = await res.arrayBuffer();
@@ -82,7 +88,29 @@ function lookupClock() {
     const next = events.slice(last + 1).find((e) => e.start !== undefined && !e.index);
     return next ? next.start - events[last].indexRead : null;
   };
-  return { fetchLike, lookupMs };
+  return { fetchLike, lookupMs, mark: () => (marked = true), sent };
+}
+
+/**
+ * What Chroma alone takes to answer a command's requests, sent straight from this
+ * process with nothing done with the answers but reading them: the grep index's round,
+ * then the rest ten at a time (as many as chromafs has in flight). The median of three.
+ */
+async function chromaAlone(sent) {
+  const send = (r) => fetch(r.url, { method: r.method, headers: r.headers, body: r.body }).then((res) => res.arrayBuffer());
+  const once = async () => {
+    const t = performance.now();
+    await Promise.all(sent.filter((r) => r.index).map(send));
+    const rest = sent.filter((r) => !r.index);
+    let next = 0;
+    await Promise.all(Array.from({ length: 10 }, async () => {
+      while (next < rest.length) await send(rest[next++]);
+    }));
+    return performance.now() - t;
+  };
+  const times = [];
+  for (let i = 0; i < 3; i++) times.push(await once());
+  return median(times);
 }
 
 /** One command in a session of its own: wall time (connect included), requests, output. */
@@ -91,6 +119,7 @@ async function cold(url, collection, command, grepIndex = true) {
   const clock = lookupClock();
   const { ms, value } = await timed(async () => {
     const fs = await ChromaFs.connect({ url, collection, grepIndex, fetch: clock.fetchLike });
+    clock.mark();
     const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
     const r = await safeExec(bash, command);
     const stats = fs.stats();
@@ -101,8 +130,15 @@ async function cold(url, collection, command, grepIndex = true) {
   return {
     ms, requests: value.requests, out: value.r.stdout, err: value.r.stderr, exitCode: value.r.exitCode, rssMiB: (process.memoryUsage().rss - before) / 2 ** 20,
     index: Boolean(last?.index), lookupRequests: last?.index ? last.coarseRequests : null,
-    lookupMs: last?.index ? clock.lookupMs() : null,
+    lookupMs: last?.index ? clock.lookupMs() : null, sent: clock.sent,
   };
+}
+
+/** `cold` three times: the run of median time (its requests and lookup with it). */
+async function coldMedian(url, collection, command) {
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await cold(url, collection, command));
+  return [...runs].sort((a, b) => a.ms - b.ms)[1];
 }
 
 /** The commands in a first session, then in a second of the same process: requests of each. */
@@ -175,6 +211,7 @@ async function measure(base, size) {
     const mem = new Bash({ fs: await referenceFs(visible), cwd: "/" });
     ChromaFs.setProcessCacheBytes(0);
     const rows = [];
+    const aloneRows = [];
     const runs = [["ingested", true], ["ingested", false], ["other", false], ["annotated", true], ["annotated", false]]
       .filter(([shape, grepIndex]) => everyShape(size) || (grepIndex && shape !== "other"));
     try {
@@ -186,8 +223,11 @@ async function measure(base, size) {
         const expected = gnuGrep(copy.root, gnu);
         const reference = await timed(() => safeExec(mem, command));
         const cells = [];
+        const alone = [];
         for (const [shape, grepIndex] of runs) {
-          const r = await cold(url, `shape-${shape}-${size}`, command, grepIndex);
+          // Through the grep index, the median of three cold runs; Chroma's own filter, one
+          // (each takes seconds).
+          const r = grepIndex ? await coldMedian(url, `shape-${shape}-${size}`, command) : await cold(url, `shape-${shape}-${size}`, command, false);
           const name = grepIndex || shape === "other" ? `${shape} ${command}` : `${shape} no index ${command}`;
           // Chroma's own filter may take longer than a request may wait: the command then fails
           // (an error, never a partial answer), and the cell says so.
@@ -206,10 +246,13 @@ async function measure(base, size) {
           if (grepIndex && shape !== "other" && !r.index && what !== "a word in most pages") throw new Error(`${shape}: ${command}: the grep index was not used`);
           const lookup = r.index ? `, lookup ${r.lookupRequests} req${r.lookupMs === null ? "" : ` + ${Math.round(r.lookupMs)} ms`}` : "";
           cells.push(`${Math.round(r.ms).toLocaleString("en-US")} ms, ${r.requests} req${lookup} (${(r.ms / gnuMs).toFixed(1)}× GNU)`);
-          run.fact(name, { ms: Math.round(r.ms), requests: r.requests, rssMiB: Math.round(r.rssMiB), index: r.index, lookupRequests: r.lookupRequests, lookupMs: r.lookupMs === null ? null : Math.round(r.lookupMs) });
+          const chromaMs = grepIndex && shape !== "other" ? await chromaAlone(r.sent) : null;
+          if (chromaMs !== null) alone.push(`${Math.round(chromaMs).toLocaleString("en-US")} ms (${(chromaMs / gnuMs).toFixed(1)}× GNU); chromafs ${Math.round(r.ms).toLocaleString("en-US")} ms`);
+          run.fact(name, { ms: Math.round(r.ms), requests: r.requests, rssMiB: Math.round(r.rssMiB), index: r.index, lookupRequests: r.lookupRequests, lookupMs: r.lookupMs === null ? null : Math.round(r.lookupMs), chromaAloneMs: chromaMs === null ? null : Math.round(chromaMs) });
         }
         const lines = expected.stdout.split("\n").length - 1;
         rows.push([`\`${command}\` (${what}, ${lines} lines)`, ...cells, `${Math.round(reference.ms)} ms`, `${Math.round(gnuMs)} ms`]);
+        aloneRows.push([`\`${command}\``, ...alone, `${Math.round(gnuMs)} ms`]);
         run.fact(`reference ${command}`, { inMemoryFs: Math.round(reference.ms), gnu: Math.round(gnuMs), lines });
         process.stderr.write(`${size} ${what} done\n`);
       }
@@ -218,6 +261,7 @@ async function measure(base, size) {
     }
     const heads = { "ingested,true": "chromafs ingest, its grep index:", "ingested,false": "chromafs ingest, Chroma's filter:", "other,false": "another tool:", "annotated,true": "annotated, its grep index:", "annotated,false": "annotated, Chroma's filter:" };
     run.table("cold", ["command", ...runs.map((r) => heads[r]), "just-bash, InMemoryFs:", "GNU grep, local copy:"], rows);
+    run.table("chroma", ["command", "ingested, Chroma alone:", "annotated, Chroma alone:", "GNU grep, local copy:"], aloneRows);
     const second = [];
     for (const shape of ["ingested", "other", "annotated"].filter((s) => everyShape(size) || s !== "other")) {
       const [first, again] = await conversations(url, `shape-${shape}-${size}`);
