@@ -85,11 +85,15 @@ export const TARGETS = [
     target: "`grep -rni WORD /`, `grep -rnE 'RE' /`, `grep -rn -e A -e B /` at 10,000 pages, cold, through the grep index ≤ 3× GNU grep (ingested and annotated)",
     measure: (get) => {
       const commands = ["grep -rni oauth /", "grep -rnE 'api[_-]key' /", "grep -rn -e SAML -e OIDC /"];
-      const cells = commands.flatMap((c) =>
-        ["ingested", "annotated"].map((shape) => get("shapes-10000", `${shape} ${c}`)?.ms / get("shapes-10000", `reference ${c}`)?.gnu),
+      const ratio = (key) => commands.flatMap((c) =>
+        ["ingested", "annotated"].map((shape) => get("shapes-10000", `${shape} ${c}`)?.[key] / get("shapes-10000", `reference ${c}`)?.gnu),
       );
+      const cells = ratio("ms");
       if (cells.some((x) => !Number.isFinite(x))) return null;
-      return { text: cells.map((x) => `${x.toFixed(1)}×`).join(", "), met: cells.every((x) => x <= 3) };
+      // What Chroma alone takes to answer the same requests: the floor of any client.
+      const alone = ratio("chromaAloneMs");
+      const floor = alone.every(Number.isFinite) ? ` (Chroma alone answering the same requests: ${alone.map((x) => `${x.toFixed(1)}×`).join(", ")})` : "";
+      return { text: `${cells.map((x) => `${x.toFixed(1)}×`).join(", ")}${floor}`, met: cells.every((x) => x <= 3) };
     },
   },
   {

@@ -271,6 +271,16 @@ fn batches_are_embedded_ahead_of_the_write_as_many_at_once_as_the_embedder_takes
     assert_eq!(one.peak.get(), 1);
 }
 
+/// How many records the upserts sent to `chroma` so far wrote.
+fn upserted(chroma: &FakeChroma) -> usize {
+    chroma
+        .requests()
+        .iter()
+        .filter(|r| r.url.ends_with("/upsert"))
+        .map(|r| serde_json::from_str::<Value>(r.body.as_deref().unwrap()).unwrap()["ids"].as_array().unwrap().len())
+        .sum()
+}
+
 #[test]
 fn a_run_that_stopped_half_way_is_resumed_without_embedding_what_it_wrote() {
     let chroma = FakeChroma::new();
@@ -278,12 +288,7 @@ fn a_run_that_stopped_half_way_is_resumed_without_embedding_what_it_wrote() {
     let failing = Rc::new(Service::new(2, Some(5)));
     let e = run_with(&chroma, &pages, failing.clone()).unwrap_err();
     assert!(e.contains("503"), "{e}");
-    let written: usize = chroma
-        .requests()
-        .iter()
-        .filter(|r| r.url.ends_with("/upsert"))
-        .map(|r| serde_json::from_str::<Value>(r.body.as_deref().unwrap()).unwrap()["ids"].as_array().unwrap().len())
-        .sum();
+    let written = upserted(&chroma);
     assert!((300..3000).contains(&written), "some batches were written before it stopped: {written}");
     let again = Rc::new(Service::new(2, None));
     let s = run_with(&chroma, &pages, again.clone()).unwrap();
@@ -301,12 +306,7 @@ fn every_batch_embedded_before_the_service_failed_is_written() {
     // Four calls at once, the second fails: the first, third and fourth were embedded.
     let failing = Rc::new(Service::new(4, Some(2)));
     run_with(&chroma, &pages, failing.clone()).unwrap_err();
-    let written: usize = chroma
-        .requests()
-        .iter()
-        .filter(|r| r.url.ends_with("/upsert"))
-        .map(|r| serde_json::from_str::<Value>(r.body.as_deref().unwrap()).unwrap()["ids"].as_array().unwrap().len())
-        .sum();
+    let written = upserted(&chroma);
     assert_eq!(written, failing.texts.get(), "what was embedded is written, not embedded again next time");
     assert_eq!(written, 900);
 }
