@@ -13,7 +13,7 @@
 use super::assemble::Chunk;
 use super::prefetch::Led;
 use super::PageStore;
-use crate::base::sync::try_join_all;
+use crate::base::sync::{try_join_all, LocalFuture};
 use crate::chroma::{ChromaError, GetResponse, MAX_PAGE};
 use crate::pages::store::process;
 use crate::pages::store::{PageRef, Source};
@@ -56,7 +56,7 @@ impl PageStore {
             .enumerate()
             .map(|(r, batch)| {
                 let (state, spans, touching) = (&state, &spans, &touching);
-                async move {
+                let request: LocalFuture<'_, Result<(), ChromaError>> = Box::pin(async move {
                     let answer = self.collection.get_ids_once(batch, what).await?;
                     let mut state = state.borrow_mut();
                     state.answers[r] = Some(answer);
@@ -64,7 +64,8 @@ impl PageStore {
                         self.release_if_in(&mut state, p, &spans[p]);
                     }
                     Ok(())
-                }
+                });
+                request
             })
             .collect();
         let result = try_join_all(requests).await;

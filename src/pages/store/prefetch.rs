@@ -241,16 +241,11 @@ impl Prefetch<'_> {
     /// them themselves, and report what is wrong).
     pub(crate) async fn finish(self) -> Result<(), PrefetchError> {
         let Prefetch { store, chunked, lazy, scope } = self;
-        // Lazy files that fail are reported when the command reads them.
-        let lazy: LocalFuture<'_, Result<(), PrefetchError>> = Box::pin(async move {
-            join_all(lazy.into_iter().map(|p| store.read_one(p)).collect()).await;
-            Ok(())
-        });
-        let chunks: LocalFuture<'_, Result<(), PrefetchError>> = Box::pin(async move {
-            let rest = store.take_from_shared_cache(chunked).await;
-            store.load_chunk_batches(rest, scope.as_ref()).await
-        });
-        try_join_all(vec![lazy, chunks]).await
+        // Lazy files (a host's, rare beside chunks) first; those that fail are reported
+        // when the command reads them.
+        join_all(lazy.into_iter().map(|p| store.read_one(p)).collect()).await;
+        let rest = store.take_from_shared_cache(chunked).await;
+        store.load_chunk_batches(rest, scope.as_ref()).await
     }
 }
 
