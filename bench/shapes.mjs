@@ -10,7 +10,7 @@
 // on the ingested and annotated shapes through their grep index (the median of three runs,
 // and what Chroma alone takes to answer the same requests, replayed from this process) and
 // once without it (`grepIndex: false`: Chroma's own text filter), beside just-bash over an
-// InMemoryFs holding
+// InMemoryFs (the median of three runs) holding
 // the visible pages and GNU grep over a copy on tmpfs laid out in byte order; every output
 // through chromafs must equal GNU grep's. Then the grep index itself: its bytes beside the
 // text's, what building it cost the ingest, and what a one-page edit re-ingested writes.
@@ -27,7 +27,7 @@ import { ChromaFs, annotate, ingest, safeExec } from "chromafs";
 import { DEFAULT_CORPUS, otherToolEntry, readCorpus, syntheticCorpus, visibleTo } from "./corpus/corpus.mjs";
 import { corpusPresent } from "../support/files.mjs";
 import { writeOtherTool } from "../support/other-tool.mjs";
-import { startOwnChroma } from "../support/own-chroma.mjs";
+import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
 import { startProxy } from "../support/proxy.mjs";
 import { referenceFs } from "../support/reference.mjs";
 import { arg, commandLine, startResult } from "../support/results.mjs";
@@ -221,7 +221,8 @@ async function measure(base, size) {
       for (const [what, command, gnu] of COMMANDS) {
         const gnuMs = median([0, 1, 2].map(() => timedSync(() => spawnSync("grep", gnu, { cwd: copy.root, stdio: "ignore" }))));
         const expected = gnuGrep(copy.root, gnu);
-        const reference = await timed(() => safeExec(mem, command));
+        // just-bash over the InMemoryFs, as chromafs through the grep index: the median of three.
+        const reference = { ms: await medianMs(3, () => safeExec(mem, command)) };
         const cells = [];
         const alone = [];
         for (const [shape, grepIndex] of runs) {
