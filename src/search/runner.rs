@@ -253,7 +253,7 @@ enum Reads {
 
 /// Candidates the command reads as they load, unchecked: each page as soon as the request
 /// holding it is answered, so its matching and printing run while Chroma answers for the
-/// rest (see [`fine::read_as_loaded`]).
+/// rest (see [`fine::Sizes::read_as_loaded`]).
 struct Loading {
     pages: Vec<PageRef>,
     scope: Option<Within>,
@@ -461,7 +461,8 @@ async fn narrow(
         return Ok(Some((paths(&candidates), None)));
     }
     let order = |kept: &[&(&str, PageRef)]| kept.iter().map(|(_, p)| p.clone()).collect::<Vec<PageRef>>();
-    if answered_here && fine::read_as_loaded(view, &candidates) {
+    let sizes = fine::Sizes::of(view, &candidates);
+    if answered_here && sizes.read_as_loaded() {
         cs.searched = candidates.len() as u64;
         let pages = order(&candidates);
         view.store().plan_reads(pages.clone());
@@ -472,7 +473,7 @@ async fn narrow(
     let before = view.requests();
     // Candidates only roughly known (the index's, or a whole scope) may be left for the
     // command to check as it reads them ahead of itself (see `fine`).
-    let checked = fine::keep(view, &candidates, &n.matcher, hits.is_none() || cs.index).await?;
+    let checked = fine::keep(view, &candidates, sizes, &n.matcher, hits.is_none() || cs.index).await?;
     if checked.unchecked {
         read_ahead_note(view, cs);
     }

@@ -31,32 +31,18 @@ pub(super) struct Checked<'c> {
 pub(super) async fn keep<'c>(
     view: SessionView<'_>,
     candidates: &[&'c (&'c str, PageRef)],
+    sizes: Sizes,
     matcher: &Matcher,
     rough: bool,
 ) -> Result<Checked<'c>, Failed> {
-    let store = view.store();
-    let guessed = candidates.iter().any(|(_, p)| store.guesses_size(p));
-    let total: u64 = candidates.iter().map(|(_, p)| store.size_of(p)).sum();
-    let budget = room(candidates, store.capacity() as u64);
-    if rough && !guessed && total > budget {
+    if rough && !sizes.guessed && sizes.total > sizes.budget {
         return Ok(Checked { kept: candidates.to_vec(), unchecked: true });
     }
-    check(view, candidates, matcher, Sizes { total, budget, guessed }, rough).await
+    check(view, candidates, matcher, sizes, rough).await
 }
 
-/// Whether a command answered here may read the candidates as they load, with no fine
-/// check before: their sizes are known and they fit the cache together, so none is
-/// evicted before the command reads it. The command's own matching is then the check,
-/// and it runs while Chroma is still answering for later pages.
-pub(super) fn read_as_loaded(view: SessionView<'_>, candidates: &[&(&str, PageRef)]) -> bool {
-    let store = view.store();
-    let guessed = candidates.iter().any(|(_, p)| store.guesses_size(p));
-    let total: u64 = candidates.iter().map(|(_, p)| store.size_of(p)).sum();
-    !guessed && total <= room(candidates, store.capacity() as u64)
-}
-
-/// What [`keep`] found of the candidates' size, for [`check`].
-struct Sizes {
+/// What the candidates hold, as far as the store can tell before loading them.
+pub(super) struct Sizes {
     total: u64,
     /// What they may take of the cache ([`room`]).
     budget: u64,
@@ -64,6 +50,25 @@ struct Sizes {
     ///
     /// [`PageStore::guesses_size`]: crate::pages::store::PageStore::guesses_size
     guessed: bool,
+}
+
+impl Sizes {
+    pub(super) fn of(view: SessionView<'_>, candidates: &[&(&str, PageRef)]) -> Sizes {
+        let store = view.store();
+        Sizes {
+            total: candidates.iter().map(|(_, p)| store.size_of(p)).sum(),
+            budget: room(candidates, store.capacity() as u64),
+            guessed: candidates.iter().any(|(_, p)| store.guesses_size(p)),
+        }
+    }
+
+    /// Whether a command answered here may read the candidates as they load, with no fine
+    /// check before: their sizes are known and they fit the cache together, so none is
+    /// evicted before the command reads it. The command's own matching is then the check,
+    /// and it runs while Chroma is still answering for later pages.
+    pub(super) fn read_as_loaded(&self) -> bool {
+        !self.guessed && self.total <= self.budget
+    }
 }
 
 /// Loads the candidates and keeps those the fine check cannot rule out; with `may_stop`,
