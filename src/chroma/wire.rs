@@ -132,6 +132,20 @@ impl GetResponse {
         }
     }
 
+    /// Moves records `records` (by index, in that order) into an answer of their own:
+    /// their documents, metadata and vectors are `None` here afterwards.
+    pub(crate) fn take_records(&mut self, records: &[usize]) -> GetResponse {
+        fn take<T>(list: &mut Option<Vec<Option<T>>>, records: &[usize]) -> Option<Vec<Option<T>>> {
+            list.as_mut().map(|list| records.iter().map(|&i| list[i].take()).collect())
+        }
+        GetResponse {
+            ids: records.iter().map(|&i| self.ids[i].clone()).collect(),
+            documents: take(&mut self.documents, records),
+            metadatas: take(&mut self.metadatas, records),
+            embeddings: take(&mut self.embeddings, records),
+        }
+    }
+
     pub(crate) fn document(&self, i: usize) -> Option<&str> {
         self.documents.as_ref()?.get(i)?.as_deref()
     }
@@ -312,6 +326,20 @@ mod tests {
         assert_eq!(r.metadata(1), Some(&json!({"k": 3}).as_object().unwrap().clone()));
         r.retain(|_, _| false);
         assert!(r.ids.is_empty() && r.documents == Some(vec![]) && r.metadatas == Some(vec![]));
+    }
+
+    #[test]
+    fn records_taken_out_come_with_their_fields_in_the_order_asked() {
+        let mut r = GetResponse::from_json(json!({
+            "ids": ["a", "b", "c"], "documents": ["x", "y", "z"], "metadatas": [{"k": 1}, null, {"k": 3}],
+        }))
+        .unwrap();
+        let taken = r.take_records(&[2, 0]);
+        assert_eq!(taken.ids, ["c", "a"]);
+        assert_eq!((taken.document(0), taken.document(1)), (Some("z"), Some("x")));
+        assert_eq!(taken.metadata(1), Some(&json!({"k": 1}).as_object().unwrap().clone()));
+        assert_eq!(taken.embeddings, None, "a list the answer lacks stays absent");
+        assert_eq!((r.ids.len(), r.document(0), r.document(1)), (3, None, Some("y")), "moved, not copied");
     }
 
     #[test]

@@ -10,12 +10,10 @@
 //! Chroma is still answering for the last. The requests are the ones a load of all the
 //! ids at once would send: the same ids, in the same order and batches.
 
-use super::assemble::Chunk;
 use super::prefetch::Led;
 use super::PageStore;
 use crate::base::sync::{try_join_all, LocalFuture};
 use crate::chroma::{ChromaError, GetResponse, MAX_PAGE};
-use crate::pages::store::process;
 use crate::pages::store::{PageRef, Source};
 use crate::tree::schema;
 use std::cell::RefCell;
@@ -78,10 +76,7 @@ impl PageStore {
     /// answered. A page whose chunks do not assemble is released unloaded: its readers
     /// read it themselves and report what is wrong with it.
     fn release_if_in(&self, state: &mut Answers<'_>, p: usize, span: &Span) {
-        if state.leaders[p].is_none()
-            || span.requests.is_empty()
-            || span.requests.clone().any(|r| state.answers[r].is_none())
-        {
+        if span.requests.is_empty() || span.requests.clone().any(|r| state.answers[r].is_none()) {
             return;
         }
         let Some((page, leader)) = state.leaders[p].take() else { return };
@@ -89,26 +84,15 @@ impl PageStore {
         let schema = self.collection.schema();
         // The page's records, answer by answer. Defence in depth: a record that names
         // another slug never reaches the page.
-        let mine: Vec<(usize, Vec<usize>)> = span
-            .requests
-            .clone()
-            .map(|r| {
-                let answer = state.answers[r].as_ref().expect("answered");
-                (r, (0..answer.ids.len()).filter(|&i| schema.slug_of(answer, i) == Some(slug)).collect())
-            })
-            .collect();
-        let answers = &mut state.answers;
-        let access = self.collection.is_scoped().then(|| {
-            process::access_of(mine.iter().flat_map(|(r, records)| {
-                let answer = answers[*r].as_ref().expect("answered");
-                records.iter().map(move |&i| answer.metadata(i))
-            }))
-        });
-        let mut chunks = Vec::new();
-        for (r, records) in &mine {
-            let answer = answers[*r].as_mut().expect("answered");
-            chunks.extend(records.iter().map(|&i| Chunk::from_record(schema, answer, i)));
+        let mut mine = GetResponse::default();
+        for r in span.requests.clone() {
+            let answer = state.answers[r].as_mut().expect("answered");
+            let records: Vec<usize> =
+                (0..answer.ids.len()).filter(|&i| schema.slug_of(answer, i) == Some(slug)).collect();
+            mine.extend(answer.take_records(&records));
         }
+        let all: Vec<usize> = (0..mine.ids.len()).collect();
+        let (chunks, access) = self.chunks_of(&mut mine, &all);
         if let Some(bytes) = self.keep_loaded(page, chunks, access) {
             leader.finish(Ok(bytes.clone()));
             state.loaded.push((page, bytes));
