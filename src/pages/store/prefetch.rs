@@ -156,19 +156,13 @@ impl PageStore {
             return Ok(());
         }
         let schema = self.collection.schema();
-        let slug = |p: &PageRef| match &p.source {
-            Source::Chunks { slug, .. } => slug.clone(),
-            Source::Lazy(_) | Source::Corrupt(_) => unreachable!("only chunked pages are batched"),
-        };
-        let slugs: Vec<std::rc::Rc<str>> = pages.iter().map(|(p, _)| slug(p)).collect();
         // As many slugs a query as Chroma Cloud's predicate quota leaves room for. Each
         // page is held to its own bound, so one page with far more chunks than the tree
         // says fails the load at the first answer that shows it.
         let bounded: Vec<(String, Bound)> = pages
             .iter()
-            .zip(&slugs)
-            .map(|((page, _), slug)| match page.source {
-                Source::Chunks { count, .. } => (slug.to_string(), Bound::page(count, page.size)),
+            .map(|(page, _)| match &page.source {
+                Source::Chunks { slug, count, .. } => (slug.to_string(), Bound::page(*count, page.size)),
                 Source::Lazy(_) | Source::Corrupt(_) => unreachable!("only chunked pages are batched"),
             })
             .collect();
@@ -182,15 +176,15 @@ impl PageStore {
             None => self.read_by_slug(&bounded, what).await,
         }?;
         // Defence in depth: only the slugs asked for (all visible) are kept.
-        let mut by_slug: PathMap<&str, Vec<usize>> = slugs.iter().map(|s| (&**s, Vec::new())).collect();
+        let mut by_slug: PathMap<&str, Vec<usize>> = bounded.iter().map(|(s, _)| (s.as_str(), Vec::new())).collect();
         for i in 0..resp.ids.len() {
             if let Some(records) = schema.slug_of(&resp, i).and_then(|s| by_slug.get_mut(s)) {
                 records.push(i);
             }
         }
         let mut loaded = Vec::new();
-        for ((page, leader), slug) in pages.into_iter().zip(&slugs) {
-            let records = by_slug.remove(&**slug).unwrap_or_default();
+        for ((page, leader), (slug, _)) in pages.into_iter().zip(&bounded) {
+            let records = by_slug.remove(slug.as_str()).unwrap_or_default();
             let (chunks, access) = self.chunks_of(&mut resp, &records);
             if let Some(bytes) = self.keep_loaded(page, chunks, access) {
                 leader.finish(Ok(bytes.clone()));
