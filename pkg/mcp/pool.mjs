@@ -9,16 +9,18 @@
 // (the MCP SDK's server answers it in the worker) or, over stdio, one tool call.
 //
 // The pool watches its workers. Each beats a shared counter every few milliseconds, and
-// counts the callbacks it begins and records which job each belongs to (an async hook, see
-// worker.mjs). A worker where neither count moves for a quarter of a second while it has
-// jobs is computing without yielding: it is stalled (a worker that is only busy goes on
-// beginning callbacks, however late its timer). A stalled worker takes no new job; the job
+// counts the times its thread goes from one job's code to another's, recording which job
+// runs (an async hook, see worker.mjs). A worker where neither count moves for a quarter
+// of a second while it has jobs is computing for one job alone, without yielding or
+// yielding only to that job's promises: it is stalled (a worker that is only busy goes
+// from job to job, however late its timer). A stalled worker takes no new job; the job
 // that was running stays on it alone, and every other job on it starts again on another
 // worker (once; the first answer wins, and every job here only reads), so a caller who shared
 // a worker with a runaway command is answered anyway. A job its caller gives up on (its
 // deadline, its client gone) is asked to stop; if its worker does not answer within half a
-// second, the job ends without it (`{ abandoned: "stopped" }`) and the worker, if stalled, is
-// stopped and replaced. A worker that outgrows its heap dies on its own: the job that was
+// second, the job ends without it (`{ abandoned: "stopped" }`) and the worker is stopped
+// and replaced, stalled or not: a worker that neither answers nor stops a call it was told
+// to stop cannot be trusted with the next. A worker that outgrows its heap dies on its own: the job that was
 // running ends `{ abandoned: "memory" }`, the others start again elsewhere. No job ever ends
 // twice.
 import { Worker } from "node:worker_threads";
@@ -278,7 +280,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
           job.grace = setTimeout(() => {
             const stuck = [...job.attempts].map((a) => a.slot);
             settle(job, { abandoned: "stopped" });
-            for (const s of stuck) if (s.state === "stalled") stop(s);
+            for (const s of stuck) stop(s);
           }, GRACE_MS);
         };
         if (control) control.cancel = (requestId) => job.attempts.forEach((a) => post(a.slot, { type: "cancel", id: a.id, requestId }));

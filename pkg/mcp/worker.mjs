@@ -5,13 +5,15 @@
 //
 // Three words in shared memory tell the pool how it is doing. The first is a heartbeat,
 // counted up every few milliseconds by a timer. The second is the job whose code runs now
-// and the third a count of the callbacks and promise reactions begun, both written by an
-// async hook before each one runs (the job is read from the async context, an
-// AsyncLocalStorage). While a command computes without yielding, neither count moves, and
-// the second word names the job that stopped them; a worker merely busy with many calls
-// runs callbacks all the time, even when its timer is late. The hook touches nothing but
-// those words: it runs inside just-bash's sandbox, which blocks most globals while a
-// command runs.
+// and the third a count of the times the thread went from one job's code to another's (or
+// to code of no job: a message from the pool, the heartbeat), both written by an async
+// hook before each callback or promise reaction runs (the job is read from the async
+// context, an AsyncLocalStorage). While a command computes, neither count moves, whether it
+// never yields or yields only to its own promises (a loop of awaits starves the timers and
+// the pool's messages as surely as a loop without one), and the second word names the job
+// that stopped them; a worker merely busy with many calls goes from one to another all the
+// time, even when its timer is late. The hook touches nothing but those words: it runs
+// inside just-bash's sandbox, which blocks most globals while a command runs.
 import { parentPort, workerData } from "node:worker_threads";
 import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { format } from "node:util";
@@ -27,8 +29,11 @@ const beat = new Int32Array(sab);
 const current = new AsyncLocalStorage();
 createHook({
   before() {
-    beat[1] = current.getStore() ?? -1;
-    beat[2] = (beat[2] + 1) | 0;
+    const job = current.getStore() ?? -1;
+    if (job !== beat[1]) {
+      beat[1] = job;
+      beat[2] = (beat[2] + 1) | 0;
+    }
   },
 }).enable();
 setInterval(() => {
@@ -125,10 +130,11 @@ function requestCalls() {
 
 /**
  * One HTTP request to the endpoint, answered by an MCP server of its own (stateless, JSON
- * answers) for the caller's groups: `{ status, headers, body }`. The main thread counted the
- * caller's calls in flight; the calls it refused (`refused`, their ids) are answered so here.
+ * answers) for the caller's groups: `{ status, headers, body }`. The main thread parsed the
+ * body (`message`) and counted the caller's calls in flight; the calls it refused
+ * (`refused`, their ids) are answered so here.
  */
-async function oneRequest({ sessions, server }, { url, headers, body, groups, caller, refused }, timeoutMs, onCancel) {
+async function oneRequest({ sessions, server }, { url, headers, message, groups, caller, refused }, timeoutMs, onCancel) {
   const calls = requestCalls();
   onCancel((requestId) => (requestId === undefined ? calls.all() : calls.cancel(caller, requestId)));
   const refusedIds = new Set(refused.map((id) => JSON.stringify(id)));
@@ -136,6 +142,6 @@ async function oneRequest({ sessions, server }, { url, headers, body, groups, ca
   const callLimits = { ...limits, callTimeoutMs: timeoutMs };
   const runner = ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal });
   const mcp = createMcpServer(null, { ...server, limits: callLimits, gate, caller, registry: calls, runner });
-  const request = new Request(url, { method: "POST", headers, body });
-  return answerAlone(mcp, request, async (response) => ({ status: response.status, headers: [...response.headers], body: await response.text() }));
+  const request = new Request(url, { method: "POST", headers });
+  return answerAlone(mcp, request, async (response) => ({ status: response.status, headers: [...response.headers], body: await response.text() }), message);
 }

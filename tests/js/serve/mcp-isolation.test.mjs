@@ -11,10 +11,11 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ingest } from "chromafs";
 import { serveHttp } from "chromafs/mcp";
-import { chromaUrl } from "../helpers.mjs";
+import { ROOT, chromaUrl } from "../helpers.mjs";
 
 const PAGES = { "index.md": "# Acme\nStart here.\n", "guides/keys.md": "Rotate the signing key every month.\n" };
 
@@ -34,6 +35,12 @@ const bash = (c, command) => c.callTool({ name: "bash", arguments: { command } }
 
 /** A glob matched against an 8 MB string, twice: seconds of computing that never yields. */
 const RUNAWAY = "a=$(printf '%08000000d' 1); [[ $a == *y* ]]; [[ $a == *y* ]]; echo finished";
+
+/**
+ * A loop that yields, but only to its own promises: each `[[ ]]` is awaited, so the worker's
+ * timers and the pool's messages never get a turn, for minutes.
+ */
+const AWAITING = "a=x; for i in $(seq 1 16); do a=$a$a; done; for i in $(seq 1 9000); do [[ $a == *y* ]]; done; echo finished";
 
 /** `promise`, and the order in which it settled among those `order` records. */
 function noted(promise, order, name) {
@@ -83,6 +90,58 @@ test("a call that shared its worker with a runaway command is answered anyway", 
   } finally {
     await Promise.all([a.close(), b.close()]);
     await server.close();
+  }
+});
+
+test("a loop that yields only to its own promises ends at its deadline: its worker is stopped, and other callers are answered meanwhile and after", async () => {
+  const server = await serveHttp({ url: chromaUrl(), collection: "mcp-isolation" }, { workers: 2, limits: { callTimeoutMs: 2000 } });
+  const clients = await Promise.all([0, 1, 2].map(() => client(server.url)));
+  const [a, ...others] = clients;
+  try {
+    await Promise.all(others.map((c) => bash(c, "echo warm")));
+    const order = [];
+    const runaway = noted(bash(a, AWAITING), order, "runaway");
+    await new Promise((r) => setTimeout(r, 400));
+    // Calls of other callers while it runs: none waits on the runaway's worker.
+    for (let i = 0; i < 4; i++) {
+      const c = others[i % others.length];
+      assert.equal(text(await noted(bash(c, `echo other ${i}`), order, `other ${i}`)), `other ${i}\n`);
+    }
+    const r = await runaway;
+    assert.deepEqual(order, ["other 0", "other 1", "other 2", "other 3", "runaway"]);
+    assert.equal(r.isError, true);
+    assert.doesNotMatch(text(r), /finished/);
+    assert.match(text(r), /\[the call ran out of time after 2,000 ms\]/);
+    const stats = server.stats();
+    assert.ok(stats.stalled >= 1 && stats.stopped >= 1, `the worker was seen stalled and stopped: ${JSON.stringify(stats)}`);
+    // After it, every caller's calls are answered, the runaway's own caller's too.
+    const after = await Promise.all(clients.map((c, i) => bash(c, `echo after ${i}`)));
+    assert.deepEqual(after.map(text), clients.map((_, i) => `after ${i}\n`));
+    assert.ok(after.every((x) => !x.isError));
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+    await server.close();
+  }
+});
+
+test("over stdio with one worker, a loop that yields only to its own promises ends at its deadline and the next call is answered", async () => {
+  const c = new Client({ name: "test", version: "1" });
+  const args = [path.join(ROOT, "pkg/bin/chromafs.mjs"), "mcp", "--url", chromaUrl(), "--collection", "mcp-isolation", "--workers", "1", "--call-timeout-ms", "2000"];
+  await c.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
+  try {
+    const order = [];
+    const runaway = noted(bash(c, AWAITING), order, "runaway");
+    await new Promise((r) => setTimeout(r, 400));
+    // On the runaway's only worker when it started; moved to a new one when that stalls.
+    const other = noted(bash(c, "cat /index.md"), order, "other");
+    const [r, o] = await Promise.all([runaway, other]);
+    assert.deepEqual(order, ["other", "runaway"]);
+    assert.equal(text(o), PAGES["index.md"]);
+    assert.match(text(r), /\[the call ran out of time after 2,000 ms\]/);
+    // A wedged worker left "ready" would take it and run it out of time.
+    assert.equal(text(await bash(c, "echo next")), "next\n");
+  } finally {
+    await c.close();
   }
 });
 
