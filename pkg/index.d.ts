@@ -754,6 +754,12 @@ export interface IngestOptions extends ChromaClientOptions, CollectionLayoutOpti
   plainTree?: boolean;
   /** Access of pages no rule matches; defaults to `"public"`. */
   defaultAccess?: "public" | "private";
+  /**
+   * How long this run holds the collection unless it renews its lease (renewed while it
+   * writes), 1000 to 86,400,000 ms; defaults to 60,000. Another ingest is refused while it
+   * holds it, and one that was killed holds it no longer than this.
+   */
+  leaseMs?: number;
 }
 
 /** What an ingest wrote. */

@@ -43,6 +43,9 @@ ingest options:
                       glob that matches no page stops the ingest before anything is written
   --default-private   pages no glob matches are private instead of public
   --chunk-bytes N     largest chunk in bytes (default 4096)
+  --lease-ms N        how long this run holds the collection unless it renews its lease
+                      (default 60000): another ingest is refused meanwhile, and one that
+                      was killed holds it no longer than this
   --plain-tree        store the path tree as plain JSON instead of gzip+base64
   --hidden            also ingest dotfiles and dot-directories (.env, .github/…),
                       which are left out by default (.git never goes in)
@@ -139,6 +142,7 @@ const OPTIONS = {
   token: { type: "string" },
   access: { type: "string" },
   "chunk-bytes": { type: "string" },
+  "lease-ms": { type: "string" },
   "plain-tree": { type: "boolean" },
   hidden: { type: "boolean" },
   "no-ignore": { type: "boolean" },
@@ -176,7 +180,7 @@ const OPTIONS = {
 // Which options each command accepts besides the connection options and --help.
 const EMBED_OPTIONS = ["embed", "embed-url", "embed-dimensions", "embed-key-env"];
 const COMMAND_OPTIONS = {
-  ingest: ["access", "chunk-bytes", "plain-tree", "default-private", "hidden", "no-ignore", ...EMBED_OPTIONS],
+  ingest: ["access", "chunk-bytes", "lease-ms", "plain-tree", "default-private", "hidden", "no-ignore", ...EMBED_OPTIONS],
   annotate: [],
   shell: ["groups", "cwd", "scratch", "base-url", "mount", ...EMBED_OPTIONS],
   exec: ["groups", "cwd", "scratch", "base-url", "mount", ...EMBED_OPTIONS],

@@ -13,6 +13,7 @@
 pub(crate) mod annotate;
 pub(crate) mod chunk;
 mod index;
+pub(crate) mod lease;
 pub(crate) mod rules;
 pub(crate) mod write;
 
@@ -44,6 +45,8 @@ pub(crate) struct Settings {
     pub chunk_bytes: usize,
     /// Store the tree as plain JSON instead of gzip+base64.
     pub plain_tree: bool,
+    /// How long the run's lease on the collection lasts unless renewed (see [`lease`]).
+    pub lease_ms: f64,
 }
 
 impl Settings {
@@ -72,6 +75,13 @@ impl Settings {
             rules,
             chunk_bytes: f.number("chunkBytes")?.map_or(DEFAULT_CHUNK_BYTES, |n| n as usize),
             plain_tree: f.flag("plainTree"),
+            lease_ms: match f.number("leaseMs")? {
+                Some(ms) if !(1000.0..=86_400_000.0).contains(&ms) => {
+                    return Err(OptionError("option leaseMs must be from 1000 to 86400000 (a day)".into()))
+                }
+                Some(ms) => ms,
+                None => lease::LEASE_MS,
+            },
         })
     }
 }

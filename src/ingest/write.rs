@@ -1,10 +1,14 @@
-//! Writing an ingest plan: chunks, then stale records removed, then the tree.
+//! Writing an ingest plan: chunks, then the grep index, then the tree, then stale records
+//! removed.
 //!
 //! The order is what keeps readers safe during a re-ingest: a reader never sees a tree
-//! that names chunks not yet written. Every write goes in batches of at most 300 records
-//! (Chroma Cloud's cap) with embeddings from the caller's function or the built-in one.
+//! that names chunks or index records not yet written, nor one naming records already
+//! deleted. Every write goes in batches of at most 300 records (Chroma Cloud's cap) with
+//! embeddings from the caller's function or the built-in one, under the run's lease on
+//! the collection ([`super::lease`]).
 
 use super::index;
+use super::lease::{self, Lease, Leases};
 use super::{IndexSummary, Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
 pub(crate) use crate::base::embed::{Embedder, Embedding};
 use crate::base::sync::LocalFuture;
@@ -61,6 +65,8 @@ pub(crate) struct WriteOptions<'a> {
     pub schema: &'a Schema,
     /// Store the tree as plain JSON instead of gzip+base64.
     pub plain_tree: bool,
+    /// How long the run's lease lasts unless renewed.
+    pub lease_ms: f64,
 }
 
 /// A chunk's metadata: its place in its page, its page's access and its page's ancestor
@@ -96,6 +102,8 @@ fn content_hash(r: &Record, model: &str) -> String {
 /// manifest as stored.
 struct Stored {
     hashes: HashMap<String, Option<String>>,
+    /// Leases of runs writing the collection, or that did not finish.
+    leases: Leases,
     manifest: Option<(String, shards::Manifest)>,
     tree: StoredTree,
 }
@@ -118,6 +126,7 @@ async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, Str
             (existing.ids[i].clone(), hash.map(str::to_string))
         })
         .collect();
+    let leases = Leases::of((0..existing.ids.len()).map(|i| (existing.ids[i].as_str(), existing.metadata(i))));
     // The stored tree may be anything another writer left (a whole tree of any size, a
     // record that is not a tree): read within a tree's limit, and when it is not a manifest
     // this ingest can trust, trust none of the stored hashes.
@@ -136,11 +145,11 @@ async fn stored(client: &Client, cid: &str, tree_id: &str) -> Result<Stored, Str
         (None, true) => StoredTree::None,
         (None, false) => StoredTree::Other,
     };
-    Ok(Stored { hashes, manifest, tree })
+    Ok(Stored { hashes, leases, manifest, tree })
 }
 
-/// Writes a plan: the chunks that changed, then removal of stale records, then the tree
-/// when it changed.
+/// Writes a plan: the chunks that changed, the grep index, the tree when it changed, then
+/// removal of stale records; refused while another ingest holds the collection.
 pub(crate) async fn write(
     client: &Client,
     plan: &Plan,
@@ -149,9 +158,39 @@ pub(crate) async fn write(
 ) -> Result<Summary, String> {
     let info =
         client.create_collection(opts.collection, embedder.chroma_function()).await.map_err(|e| e.to_string())?;
+    let before = stored(client, &info.id, &opts.schema.tree_id).await?;
+    let now = client.now_ms();
+    if let Some(until) = before.leases.live_other("", now) {
+        return Err(lease::busy(opts.collection, until, now));
+    }
+    let lease = Lease::new(client, &info.id, opts.collection, &opts.schema.tree_id, opts.lease_ms);
+    if let Some(d) = info.dimension {
+        lease.set_dimension(d);
+    }
+    match write_held(client, plan, opts, embedder, &info, before, &lease).await {
+        Ok(summary) => Ok(summary),
+        Err(e) => {
+            lease.fail().await;
+            Err(e)
+        }
+    }
+}
+
+/// [`write`] once no other ingest holds the collection: each write under `lease`.
+async fn write_held(
+    client: &Client,
+    plan: &Plan,
+    opts: &WriteOptions<'_>,
+    embedder: &dyn Embedder,
+    info: &crate::chroma::CollectionInfo,
+    before: Stored,
+    lease: &Lease<'_>,
+) -> Result<Summary, String> {
     let cid = info.id.clone();
     let model = embedder.model().unwrap_or(CUSTOM_MODEL).to_string();
-    let before = stored(client, &cid, &opts.schema.tree_id).await?;
+    // A run that did not finish may have written chunks (and their hashes) whose index
+    // postings and tree it never wrote: the index is made anew rather than built on.
+    let unfinished = before.leases.unfinished(client.now_ms());
     let method = embedder.method().map(str::to_string);
     let hashes: Vec<String> = plan.records.iter().map(|r| content_hash(r, &model)).collect();
     // Stored hashes are trusted under a tree this ingest wrote, or under none at all (a
@@ -172,25 +211,31 @@ pub(crate) async fn write(
         .zip(&hashes)
         .filter(|(r, h)| !trusted || before.hashes.get(&r.id).and_then(Option::as_ref) != Some(*h))
         .collect();
-    let dimension = pipeline::write_chunks(client, &cid, opts.schema, embedder, &changed).await?;
-    // The grep index, built on the stored one where the stored chunks are trusted.
+    let dimension = pipeline::write_chunks(client, &cid, opts.schema, embedder, &changed, lease).await?;
+    // The grep index, built on the stored one where the stored chunks are trusted and the
+    // last run finished.
     let started = client.now_ms();
-    let previous = match trusted {
+    let previous = match trusted && !unfinished {
         true => index::previous(client, opts.collection, opts.schema, plan, &changed).await,
         false => None,
     };
     let grams = index::plan(plan, previous.as_ref());
     let mut index_ms = client.now_ms() - started;
-    // Chroma's clients build the collection's embedding function from its configuration:
-    // it names the one that embedded the chunks, once they are written.
-    if let Some(function) = embedder.chroma_function().filter(|f| !info.function.as_ref().is_some_and(|r| r.same(f))) {
-        client.configure(&cid, function).await.map_err(|e| e.to_string())?;
-    }
     // Nothing embedded this run: the stored manifest says the dimension of this model.
     let dimension =
         dimension.or(stored_embedding.filter(|e| e.model == model && e.method == method).map(|e| e.dimension));
     let zeros = record_dimension(embedder, dimension).await?;
+    lease.set_dimension(zeros);
+    // Chroma's clients build the collection's embedding function from its configuration:
+    // it names the one that embedded the chunks, once they are written.
+    if let Some(function) = embedder.chroma_function().filter(|f| !info.function.as_ref().is_some_and(|r| r.same(f))) {
+        lease.hold().await?;
+        client.configure(&cid, function).await.map_err(|e| e.to_string())?;
+    }
     let started = client.now_ms();
+    if !grams.records.is_empty() {
+        lease.hold().await?;
+    }
     index::write(client, &cid, &grams, zeros).await?;
     index_ms += client.now_ms() - started;
     // The tree goes last: a reader never sees a tree that names chunks not yet written.
@@ -208,19 +253,26 @@ pub(crate) async fn write(
         .chain(shard_ids.iter().map(String::as_str))
         .chain([opts.schema.tree_id.as_str()])
         .collect();
+    // Leases of runs that did not finish go with the stale records, once the tree is written.
     let stale: Vec<String> =
         before.hashes.keys().filter(|id| !keep.contains(id.as_str()) && !grams.keeps(id)).cloned().collect();
     let kept_index = before.hashes.keys().filter(|id| grams.keeps(id) && !grams.written(id)).count();
     let removed_index = stale.iter().filter(|id| is_index_record(id)).count();
-    for batch in stale.chunks(WRITE_BATCH) {
-        client.delete(&cid, batch).await.map_err(|e| e.to_string())?;
-    }
+    let removed_leases = stale.iter().filter(|id| lease::is_lease(&opts.schema.tree_id, id)).count();
     let tree_bytes = tree.document.len() + tree.shards.iter().map(String::len).sum::<usize>();
     let unchanged_tree = before.manifest.as_ref().is_some_and(|(doc, _)| *doc == tree.document)
         && shard_ids.iter().all(|id| before.hashes.contains_key(id));
     if !unchanged_tree {
+        lease.hold().await?;
         write_tree(client, &cid, plan, opts, zeros, &shard_ids, tree).await?;
     }
+    // Deleted after the tree: until the new tree is written, readers of the old one may
+    // still ask for them.
+    for batch in stale.chunks(WRITE_BATCH) {
+        lease.hold().await?;
+        client.delete(&cid, batch).await.map_err(|e| e.to_string())?;
+    }
+    lease.release().await?;
     Ok(Summary {
         collection: opts.collection.to_string(),
         collection_id: cid,
@@ -230,7 +282,7 @@ pub(crate) async fn write(
         chunks: plan.records.len(),
         chunks_written: changed.len(),
         bytes: plan.bytes,
-        removed_records: stale.len() - removed_index,
+        removed_records: stale.len() - removed_index - removed_leases,
         grep_index: IndexSummary {
             records: kept_index + grams.records.len(),
             written: grams.records.len(),

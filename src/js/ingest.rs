@@ -58,8 +58,8 @@ fn prepare(o: &JsValue) -> Result<Job, JsValue> {
 /// Writes a folder's pages (already read by the host) into a collection.
 ///
 /// `options`: `{url, collection, files: [{path, content, mtime?}], access?, chunkBytes?,
-/// embed?, plainTree?, tenant?, database?, token?, headers?, slugField?, chunkIndexField?,
-/// treeId?}`; resolves to a summary of what was written.
+/// embed?, plainTree?, leaseMs?, tenant?, database?, token?, headers?, slugField?,
+/// chunkIndexField?, treeId?}`; resolves to a summary of what was written.
 #[wasm_bindgen]
 pub fn ingest(options_value: JsValue) -> Promise {
     let job = match prepare(&options_value) {
@@ -73,6 +73,7 @@ pub fn ingest(options_value: JsValue) -> Promise {
             collection: &settings.collection,
             schema: &settings.schema,
             plain_tree: settings.plain_tree,
+            lease_ms: settings.lease_ms,
         };
         let summary = ingest::write(&client, &plan, &opts, &*embedder).await.map_err(|e| js_error("EIO", &e))?;
         plain(&summary)

@@ -152,7 +152,12 @@ pub(crate) fn ingest(
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(chroma::URL), Rc::new(chroma.clone()));
     block_on(async move {
         let schema = crate::tree::schema::Schema::default();
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        let opts = WriteOptions {
+            collection: "docs",
+            schema: &schema,
+            plain_tree: false,
+            lease_ms: crate::ingest::lease::LEASE_MS,
+        };
         ingest::write(&client, &plan, &opts, &*embedder).await.unwrap();
     });
 }

@@ -18,6 +18,13 @@ export async function runIngest(dir, conn, values) {
       throw new UsageError(`--chunk-bytes must be a positive whole number, got '${values["chunk-bytes"]}'`);
     }
   }
+  let leaseMs;
+  if (values["lease-ms"] !== undefined) {
+    leaseMs = Number(values["lease-ms"]);
+    if (!/^\d+$/.test(values["lease-ms"]) || leaseMs < 1000 || leaseMs > 86_400_000) {
+      throw new UsageError(`--lease-ms must be a whole number of milliseconds from 1000 to 86400000, got '${values["lease-ms"]}'`);
+    }
+  }
   let access;
   if (values.access !== undefined) {
     // Passed as text: the Rust side parses it and names the offending rule on errors.
@@ -62,6 +69,7 @@ export async function runIngest(dir, conn, values) {
   const options = { ...conn, files };
   if (access !== undefined) options.access = access;
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
+  if (leaseMs !== undefined) options.leaseMs = leaseMs;
   if (values["plain-tree"]) options.plainTree = true;
   if (values["default-private"]) options.defaultAccess = "private";
   const service = serviceOf(values);

@@ -15,6 +15,7 @@ use super::{chunk_metadata, Record, CONTENT_HASH, WRITE_BATCH};
 use crate::base::embed::Embedder;
 use crate::base::sync::{join_all, Semaphore};
 use crate::chroma::{Client, UpsertRequest};
+use crate::ingest::lease::Lease;
 use crate::tree::schema::Schema;
 use serde_json::json;
 use std::cell::{Cell, RefCell};
@@ -27,6 +28,7 @@ pub(super) async fn write_chunks(
     schema: &Schema,
     embedder: &dyn Embedder,
     changed: &[(&Record, &String)],
+    lease: &Lease<'_>,
 ) -> Result<Option<usize>, String> {
     let ahead = embedder.concurrency().max(1);
     let embedding = Semaphore::new(ahead);
@@ -62,6 +64,12 @@ pub(super) async fn write_chunks(
         };
         let _write = writing.acquire().await;
         if write_failed.get() {
+            return;
+        }
+        lease.set_dimension(embeddings.first().map_or(1, Vec::len));
+        if let Err(e) = lease.hold().await {
+            write_failed.set(true);
+            failed.borrow_mut().get_or_insert(e);
             return;
         }
         let ids = batch.iter().map(|(r, _)| r.id.clone()).collect();

@@ -51,7 +51,12 @@ fn run_by(chroma: &FakeChroma, pages: &[(&str, &str)], access: &str, method: Opt
     let counting = Rc::new(Counting(Cell::new(0), method));
     let c = counting.clone();
     let summary = block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        let opts = WriteOptions {
+            collection: "docs",
+            schema: &schema,
+            plain_tree: false,
+            lease_ms: crate::ingest::lease::LEASE_MS,
+        };
         write(&client, &plan, &opts, &*c).await.unwrap()
     });
     let embedded = counting.0.get();
@@ -129,7 +134,12 @@ fn another_model_embeds_everything_again() {
     let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = Schema::default();
     let s = block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        let opts = WriteOptions {
+            collection: "docs",
+            schema: &schema,
+            plain_tree: false,
+            lease_ms: crate::ingest::lease::LEASE_MS,
+        };
         write(&client, &plan, &opts, &Other).await.unwrap()
     });
     assert_eq!((s.chunks_written, s.tree_written), (2, true));
@@ -252,7 +262,12 @@ fn run_with(chroma: &FakeChroma, pages: &[(String, String)], embedder: Rc<Servic
     let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = Schema::default();
     block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        let opts = WriteOptions {
+            collection: "docs",
+            schema: &schema,
+            plain_tree: false,
+            lease_ms: crate::ingest::lease::LEASE_MS,
+        };
         write(&client, &plan, &opts, &*embedder).await
     })
 }
@@ -271,14 +286,17 @@ fn batches_are_embedded_ahead_of_the_write_as_many_at_once_as_the_embedder_takes
     assert_eq!(one.peak.get(), 1);
 }
 
-/// How many records the upserts sent to `chroma` so far wrote.
+/// How many records the upserts sent to `chroma` so far wrote, leases left out.
 fn upserted(chroma: &FakeChroma) -> usize {
     chroma
         .requests()
         .iter()
         .filter(|r| r.url.ends_with("/upsert"))
-        .map(|r| serde_json::from_str::<Value>(r.body.as_deref().unwrap()).unwrap()["ids"].as_array().unwrap().len())
-        .sum()
+        .flat_map(|r| {
+            serde_json::from_str::<Value>(r.body.as_deref().unwrap()).unwrap()["ids"].as_array().unwrap().clone()
+        })
+        .filter(|id| !lease::is_lease("__path_tree__", id.as_str().unwrap()))
+        .count()
 }
 
 #[test]
@@ -333,4 +351,87 @@ fn the_function_is_recorded_where_chromas_clients_read_it() {
     run_with(&chroma, &pages, service).unwrap();
     let f = read().unwrap();
     assert_eq!((f.model.as_deref(), f.api_base.as_deref()), (Some("m2"), Some("http://127.0.0.1:9/v1")));
+}
+
+#[test]
+fn an_ingest_is_refused_while_another_holds_the_collection_and_goes_on_once_its_lease_lapsed() {
+    let chroma = FakeChroma::new();
+    let pages = [("a.md", LONG), ("b.md", "short\n")];
+    run(&chroma, &pages, "{}");
+    let now = {
+        let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
+        client.now_ms()
+    };
+    let other = |until: f64| json!({"chromafs": "ingest-lease", "owner": "other", "until": until});
+    chroma.put("docs", &lease::lease_id("__path_tree__", "other"), None, other(now + 30_000.0));
+    chroma.clear_log();
+    let a = LONG.replace("line four", "line 4");
+    let edited = [("a.md", a.as_str()), ("b.md", "short\n")];
+    let rules = Rules::new(Vec::new(), false);
+    let attempt = |chroma: &FakeChroma| {
+        let plan = plan(&files(&edited), &rules, 64, "__path_tree__").unwrap();
+        let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
+        let schema = Schema::default();
+        block_on(async move {
+            let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease_ms: 10_000.0 };
+            write(&client, &plan, &opts, &DefaultEmbedder).await
+        })
+    };
+    let e = attempt(&chroma).unwrap_err();
+    assert!(e.starts_with("another ingest is writing collection \"docs\": its lease runs 30 s more"), "{e}");
+    let writes = chroma.requests().iter().filter(|r| r.url.ends_with("/upsert") || r.url.ends_with("/delete")).count();
+    assert_eq!(writes, 0, "nothing is written");
+    // The other run was stopped: once its lease lapses, the next run goes on, makes the
+    // index anew (what the stopped run wrote is not proven) and removes the lease.
+    chroma.put("docs", &lease::lease_id("__path_tree__", "other"), None, other(now - 1.0));
+    let s = attempt(&chroma).unwrap();
+    assert!(s.chunks_written > 0 && s.tree_written && s.grep_index.written > 0);
+    assert_eq!(s.removed_records, 0, "the lease is not counted as a page's record");
+    assert!(!chroma.ids("docs").iter().any(|id| lease::is_lease("__path_tree__", id)), "no lease is left");
+}
+
+#[test]
+fn of_two_ingests_started_together_one_withdraws_before_it_writes() {
+    let chroma = FakeChroma::new();
+    run(&chroma, &[("a.md", "one\n")], "{}");
+    chroma.clear_log();
+    // Another run's lease appears between this run's reading of the collection and its
+    // first write, as when both start at once.
+    let c = chroma.clone();
+    let planted = Cell::new(false);
+    chroma.set_fault(move |req| {
+        if req.url.ends_with("/upsert") && !planted.replace(true) {
+            let until = 1e15;
+            c.put(
+                "docs",
+                &lease::lease_id("__path_tree__", "other"),
+                None,
+                json!({"chromafs": "ingest-lease", "owner": "other", "until": until}),
+            );
+        }
+        None
+    });
+    let rules = Rules::new(Vec::new(), false);
+    let plan = plan(&files(&[("a.md", "two\n")]), &rules, 64, "__path_tree__").unwrap();
+    let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = Schema::default();
+    let e = block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease_ms: 10_000.0 };
+        write(&client, &plan, &opts, &DefaultEmbedder).await
+    })
+    .unwrap_err();
+    assert!(e.starts_with("another ingest is writing collection \"docs\""), "{e}");
+    let ids = chroma.ids("docs");
+    assert_eq!(
+        ids.iter().filter(|id| lease::is_lease("__path_tree__", id)).count(),
+        1,
+        "its own lease withdrawn: {ids:?}"
+    );
+    let upserted: Vec<String> = chroma
+        .requests()
+        .iter()
+        .filter(|r| r.url.ends_with("/upsert"))
+        .map(|r| r.body.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(upserted.len(), 1, "only its lease was written: {upserted:?}");
 }

@@ -28,7 +28,12 @@ fn write_private(chroma: &FakeChroma, files: &[(String, String)], private: &[&st
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = crate::tree::schema::Schema::default();
     block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false };
+        let opts = WriteOptions {
+            collection: "docs",
+            schema: &schema,
+            plain_tree: false,
+            lease_ms: crate::ingest::lease::LEASE_MS,
+        };
         ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap()
     })
 }
@@ -310,4 +315,58 @@ fn the_command_reads_the_candidates_as_they_load_and_a_load_that_fails_fails_it(
     assert_eq!(out, Outcome::Failed, "never a partial answer");
     assert_eq!(report.total, 1, "{report:?}");
     assert!(report.unreported[0].cause.starts_with("cannot load 12 pages: "), "{report:?}");
+}
+
+/// [`write`], as a run that may fail.
+fn try_write(chroma: &FakeChroma, files: &[(String, String)]) -> Result<Summary, String> {
+    let files: Vec<SourceFile> = files
+        .iter()
+        .map(|(path, text)| SourceFile { path: path.clone(), content: text.clone().into_bytes(), mtime: None })
+        .collect();
+    let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
+    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
+    let schema = crate::tree::schema::Schema::default();
+    block_on(async move {
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease_ms: 60_000.0 };
+        ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await
+    })
+}
+
+#[test]
+fn an_ingest_that_failed_after_its_chunks_leaves_no_grep_missing_a_line() {
+    // The chunks of the edit written, then every write of the index refused, or then the
+    // tree's: the chunks' stored hashes say "written", what depends on them is not.
+    for refused in [crate::pages::grams::shard::PREFIX, "__path_tree__\""] {
+        let chroma = FakeChroma::new();
+        let files = site(600, 50, 0, "");
+        write(&chroma, &files);
+        let mut edited = files.clone();
+        for (_, text) in edited.iter_mut().step_by(100) {
+            text.push_str("the omega release\n");
+        }
+        let needle = format!("\"{refused}");
+        chroma.set_fault(move |req| {
+            let body = req.body.as_deref().unwrap_or("");
+            (req.url.ends_with("/upsert") && body.contains(&needle))
+                .then(|| Ok(crate::chroma::transport::HttpResponse::new(500, "{\"error\":\"Internal\"}")))
+        });
+        assert!(try_write(&chroma, &edited).is_err(), "{refused}: the run fails");
+        chroma.clear_fault();
+        let again = try_write(&chroma, &edited).unwrap();
+        assert_eq!(again.chunks_written, 0, "{refused}: the chunks were written");
+        assert!(again.grep_index.written > 0, "{refused}: the index is made anew");
+        for words in
+            [&["grep", "-rn", "omega", "/"][..], &["grep", "-rlw", "release", "/api"], &["rg", "-i", "OMEGA", "/"]]
+        {
+            let (expected, _) = answer(&without_index(&chroma), words);
+            let (out, cs) = answer(&indexed(&chroma, &[]), words);
+            assert!(cs.index, "{refused} {words:?}: {cs:?}");
+            assert_eq!(out, expected, "{refused} {words:?}: the same lines as without the index");
+        }
+        let (Outcome::Printed(found), _) = answer(&indexed(&chroma, &[]), &["grep", "-rl", "omega", "/"]) else {
+            panic!("{refused}: grep printed nothing")
+        };
+        assert_eq!(found.stdout.lines().count(), 6, "{refused}: {}", found.stdout);
+        assert!(!chroma.ids("docs").iter().any(|id| id.contains("@ingest#")), "{refused}: no lease is left");
+    }
 }
