@@ -74,6 +74,7 @@ export async function startEmbeddingService({
   let inFlight = 0;
   let peak = 0;
   let refused = 0;
+  let hanging = 0;
 
   const reply = (res, status, body, headers = {}) => {
     res.writeHead(status, { "content-type": "application/json", ...headers });
@@ -92,7 +93,7 @@ export async function startEmbeddingService({
       return error(res, 400, "the body is not JSON");
     }
     const inputs = typeof body.input === "string" ? [body.input] : body.input;
-    const record = { auth: req.headers.authorization ?? null, model: body.model, inputs: Array.isArray(inputs) ? inputs.length : 0, dimensions: body.dimensions ?? null, texts: inputs, path: req.url };
+    const record = { auth: req.headers.authorization ?? null, model: body.model, inputs: Array.isArray(inputs) ? inputs.length : 0, dimensions: body.dimensions ?? null, texts: inputs, path: req.url, at: performance.now() };
     requests.push(record);
     if (key !== undefined && req.headers.authorization !== `Bearer ${key}`) return error(res, 401, "Incorrect API key provided");
     if (inFlight >= concurrency) {
@@ -105,6 +106,12 @@ export async function startEmbeddingService({
       if (latencyMs) await new Promise((r) => setTimeout(r, latencyMs));
       const periodic = failEvery && requests.length % failEvery.n === 0 ? failEvery.fault : undefined;
       const fault = faults.shift() ?? periodic ?? (failAfter && requests.length > failAfter.n ? failAfter.fault : undefined);
+      if (fault?.kind === "hang") {
+        // Never answers; counted until the client gives up on it (or the server closes).
+        hanging += 1;
+        res.on("close", () => (hanging -= 1));
+        return undefined;
+      }
       if (fault) return answerFault(res, fault, inputs, body);
       if (models && !models.includes(body.model)) return error(res, 404, `The model \`${body.model}\` does not exist`);
       if (!Array.isArray(inputs) || !inputs.length || inputs.some((t) => typeof t !== "string")) return error(res, 400, "input must be a string or an array of strings");
@@ -134,9 +141,6 @@ export async function startEmbeddingService({
         const headers = fault.retryAfter === undefined ? {} : { "retry-after": fault.retryAfter };
         return reply(res, fault.status, fault.body ?? { error: { message: fault.message ?? `injected ${fault.status}` } }, headers);
       }
-      case "hang":
-        // Never answers; the socket closes with the server.
-        return undefined;
       case "huge": {
         res.writeHead(200, { "content-type": "application/json" });
         const block = Buffer.alloc(1 << 16, 0x20);
@@ -187,6 +191,8 @@ export async function startEmbeddingService({
     asked: (text) => requests.filter((r) => Array.isArray(r.texts) ? r.texts.includes(text) : r.texts === text).length,
     /** The most requests it served at once, and how many it refused for being over `concurrency`. */
     stats: () => ({ peak, refused, requests: requests.length }),
+    /** Requests held unanswered by a `hang` fault whose client has not given up on them. */
+    hanging: () => hanging,
     /**
      * The next `times` answers fail as `fault` says: `{ status, retryAfter?, body? }`,
      * `{ kind: "hang" }`, `{ kind: "huge", bytes }`, `{ kind: "garbage", body? }`,

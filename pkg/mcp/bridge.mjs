@@ -66,12 +66,22 @@ export async function fromMain(data, call) {
     if (Array.isArray(v)) return Promise.all(v.map(walk));
     const mark = v[MARK];
     if (mark?.recipe) return build(mark.recipe);
-    if (mark && Number.isInteger(mark.fn)) return (...args) => call(mark.fn, args);
+    if (mark && Number.isInteger(mark.fn)) return (...args) => call(mark.fn, args.map(withoutSignal));
     const out = {};
     for (const [k, x] of Object.entries(v)) out[k] = await walk(x);
     return out;
   };
   return walk(data);
+}
+
+/**
+ * An argument as it can cross: a call's `{ signal }` (see pkg/src/stoppable.js) stays in
+ * the worker, which stops waiting on its own; the function here runs to its end.
+ */
+function withoutSignal(arg) {
+  if (!arg || typeof arg !== "object" || !(arg.signal instanceof AbortSignal)) return arg;
+  const { signal: _signal, ...rest } = arg;
+  return rest;
 }
 
 /** Builds a value again from its recipe: `module`'s export `name`, called with `options`. */

@@ -1,7 +1,8 @@
 // How a Node server's main thread answers the endpoint's requests (Node only).
 //
 // The main thread does the least a request needs, so that it is never the one thread every
-// caller waits on: it reads the request (bounded), knows who sent it (identity.mjs), counts
+// caller waits on: it reads the request (bounded) and parses it once — the worker's SDK
+// server answers the message parsed here, so the calls counted are the calls run —, knows who sent it (identity.mjs), counts
 // the caller's tool calls in flight, takes a cancellation to the call it names, and hands
 // the request to a worker of the pool, where the MCP SDK's server answers it whole (pool.mjs,
 // worker.mjs). Workers run on every core. What the main thread writes itself is only what no
@@ -13,14 +14,14 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { createMcpServer } from "./server.mjs";
 import { GRACE_MS } from "./pool.mjs";
 import { callStop, outOfTime } from "./limits.mjs";
-import { abandonedAnswer, inspect } from "./messages.mjs";
+import { abandonedAnswer, inspect, parseBody } from "./messages.mjs";
 
 /** The largest request body read (the SDK's own limit). */
 const MAX_BODY_BYTES = 4 << 20;
 /** The request headers the SDK reads. */
 const FORWARDED = ["accept", "content-type", "mcp-protocol-version", "mcp-session-id", "last-event-id"];
 
-/** The body of `req` as text, or null past MAX_BODY_BYTES (reading stops there). */
+/** The body of `req` (its bytes), or null past MAX_BODY_BYTES (reading stops there). */
 function readBody(req) {
   return new Promise((resolve, reject) => {
     const parts = [];
@@ -32,7 +33,7 @@ function readBody(req) {
         resolve(null);
       } else parts.push(chunk);
     });
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("end", () => resolve(Buffer.concat(parts)));
     req.on("error", reject);
   });
 }
@@ -51,8 +52,14 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
   if (body === null) {
     return json(res, 413, JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: `the request body is larger than ${MAX_BODY_BYTES} bytes` }, id: null }), { connection: "close" });
   }
+  const parsed = parseBody(body);
+  if (!parsed) {
+    // The SDK's own answer to a body it cannot parse: nothing in it runs.
+    return json(res, 400, JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }));
+  }
+  const { message } = parsed;
   const { key: caller, anonymous } = admitted.caller;
-  const { calls, cancels, batch } = inspect(body);
+  const { calls, cancels, batch } = inspect(message);
   if (!anonymous) for (const id of cancels) registry.cancel(caller, id);
   const leaves = [];
   const refused = [];
@@ -72,7 +79,7 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
   const headers = FORWARDED.flatMap((h) => (req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]]));
   try {
     const answer = await pool
-      .run("http", { url, headers, body, groups: admitted.groups, caller, refused }, { signal, timeoutMs: limits.callTimeoutMs, control })
+      .run("http", { url, headers, message, groups: admitted.groups, caller, refused }, { signal, timeoutMs: limits.callTimeoutMs, control })
       .catch((e) => {
         // The pool cannot run it (its workers would not start): the cause is the operator's.
         console.error("chromafs mcp:", e.message);

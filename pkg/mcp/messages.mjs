@@ -9,14 +9,21 @@
 // exit code line and the reason.
 import { shown } from "./limits.mjs";
 
-/** The tool calls (their ids) and the cancelled request ids of a request body. */
-export function inspect(body) {
-  let parsed;
+/**
+ * A request body as the gate and the SDK both read it: UTF-8 (a byte-order mark dropped, as
+ * JSON's parsers drop it), parsed; null when it is not JSON in UTF-8. What the gate cannot
+ * read is refused, never run uncounted.
+ */
+export function parseBody(bytes) {
   try {
-    parsed = JSON.parse(body);
+    return { message: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) };
   } catch {
-    return { calls: [], cancels: [], batch: false };
+    return null;
   }
+}
+
+/** The tool calls (their ids) and the cancelled request ids of a parsed request body. */
+export function inspect(parsed) {
   const messages = (Array.isArray(parsed) ? parsed : [parsed]).filter((m) => m && typeof m === "object");
   const calls = messages.filter((m) => m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number")).map((m) => m.id);
   const cancels = messages

@@ -99,9 +99,23 @@ function define({ toolPrefix = "", docs, limits, hasBase }) {
   ];
 }
 
+/**
+ * just-bash's commands an agent reading docs has no use for, that allocate outside the
+ * JavaScript heap (a worker's `memoryMiB` bounds the heap alone): `sqlite3` runs SQLite in a
+ * WebAssembly memory of its own, which one query grows by hundreds of MiB. Each answers
+ * that it is not there, as a missing command does (exit 127).
+ */
+const OUTSIDE_THE_HEAP = ["sqlite3"].map((name) => ({
+  name,
+  async execute() {
+    return { stdout: "", stderr: `bash: ${name}: not available on this server (what it allocates is not bounded)\n`, exitCode: 127 };
+  },
+}));
+
 /** `bash`: one command line in a fresh shell over the session, starting in `/`. */
 async function bash(fs, { command }, { limits, base, signal }) {
-  const customCommands = withPageUrls(fs.commands(), base);
+  const left = new Set(OUTSIDE_THE_HEAP.map((c) => c.name));
+  const customCommands = [...withPageUrls(fs.commands(), base).filter((c) => !left.has(c.name)), ...OUTSIDE_THE_HEAP];
   const shell = new Bash({ fs, cwd: "/", customCommands, executionLimitProfile: "hardened", executionLimits: limits.executionLimits });
   return { result: await safeExec(shell, command, { signal }), isError: false };
 }

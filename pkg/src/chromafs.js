@@ -10,6 +10,7 @@ import { commandsOf } from "./commands.js";
 import { connectMounts } from "./mounts.js";
 import { recordedChoice } from "./recorded.js";
 import { PROBE, reaches } from "./probe.js";
+import { commandSignal, stoppable } from "./stoppable.js";
 
 /** `using fs = await ChromaFs.connect(…)` frees the session, where the runtime has `Symbol.dispose`. */
 const DISPOSE = Symbol.dispose ?? Symbol("dispose");
@@ -30,12 +31,18 @@ function chromaFsClass(Core, run, recipeModule) {
     #recorded;
     /** This session's answer to the probe path (probe.js), equal to no other value. */
     #probeAnswer = Symbol("chromafs session");
+    /** The running command's signal, which the embedder's calls get (stoppable.js). */
+    #calls;
+    /** Whether network causes go to the log: embedding failures then lose their address. */
+    #logged;
 
     /** Made by `connect` and `withEmbed`, around a session of the wasm module. */
-    constructor(core, recorded) {
+    constructor(core, recorded, calls = commandSignal(), logged = false) {
       if (!(core instanceof Core)) throw new TypeError("a ChromaFs is opened with ChromaFs.connect");
       this.#core = core;
       this.#recorded = recorded;
+      this.#calls = calls;
+      this.#logged = logged;
     }
 
     /**
@@ -43,11 +50,15 @@ function chromaFsClass(Core, run, recipeModule) {
      * searched with it, when the host gave no `embed` of its own and chromafs can call it.
      */
     static async connect(options) {
-      const core = await inContext(() => Core.connect(options));
+      const calls = commandSignal();
+      const logged = options?.networkErrors === "log";
+      const given = options?.embed === undefined ? options : { ...options, embed: stoppable(options.embed, calls, logged) };
+      const core = await inContext(() => Core.connect(given));
       const recorded = recordedChoice(inContext(() => core.info()), options, recipeModule);
-      if (!recorded?.embedder) return new ChromaFs(core, recorded?.status);
+      if (!recorded?.embedder) return new ChromaFs(core, recorded?.status, calls, logged);
       try {
-        return new ChromaFs(inContext(() => core.withEmbed({ embed: recorded.embedder })), recorded.status);
+        const embed = stoppable(recorded.embedder, calls, logged);
+        return new ChromaFs(inContext(() => core.withEmbed({ embed })), recorded.status, calls, logged);
       } finally {
         core.free();
       }
@@ -158,15 +169,18 @@ function chromaFsClass(Core, run, recipeModule) {
       return inContext(() => this.#core.runCommand(name, args, cwd, ownFs, stdin));
     }
     beginCommand(limits) {
+      this.#calls.begin();
       return inContext(() => this.#core.beginCommand(limits));
     }
     isCurrent() {
       return inContext(() => this.#core.isCurrent());
     }
     endCommand(mark) {
+      this.#calls.end();
       return inContext(() => this.#core.endCommand(mark));
     }
     abortCommand() {
+      this.#calls.abort();
       return inContext(() => this.#core.abortCommand());
     }
     /** From now on this session's commands draw on `other`'s budget (another ChromaFs of this class). */
@@ -176,7 +190,8 @@ function chromaFsClass(Core, run, recipeModule) {
     }
     /** The same session, searching with the embedder of `options`: a ChromaFs of its own. */
     withEmbed(options) {
-      return new ChromaFs(inContext(() => this.#core.withEmbed(options)));
+      const given = options?.embed === undefined ? options : { ...options, embed: stoppable(options.embed, this.#calls, this.#logged) };
+      return new ChromaFs(inContext(() => this.#core.withEmbed(given)), undefined, this.#calls, this.#logged);
     }
     search(query, options) {
       return inContext(() => this.#core.search(query, options));

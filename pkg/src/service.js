@@ -104,10 +104,11 @@ function prefixBytes(text, bytes, encoder) {
 
 /** Seconds or an HTTP date from Retry-After (or milliseconds from OpenAI's retry-after-ms), in ms. */
 function retryAfterMs(headers) {
-  const ms = Number(headers.get("retry-after-ms"));
+  const given = headers.get("retry-after-ms");
+  const ms = given == null || given.trim() === "" ? NaN : Number(given);
   if (Number.isFinite(ms) && ms >= 0) return ms;
   const text = headers.get("retry-after");
-  if (text == null) return undefined;
+  if (text == null || text.trim() === "") return undefined;
   const seconds = Number(text);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const at = Date.parse(text);
@@ -140,13 +141,30 @@ function fromBase64(text) {
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** A counting semaphore: `run(f)` runs `f` once fewer than `n` others run. */
-function gate(n) {
+/**
+ * A counting semaphore: `run(f, signal)` runs `f` once fewer than `n` others run; a wait
+ * that `signal` aborts ends at once with `stopped()`, its place given up.
+ */
+function gate(n, stopped) {
   let free = n;
   const waiting = [];
-  return async (f) => {
+  return async (f, signal) => {
+    if (signal?.aborted) throw stopped();
     if (free > 0) free -= 1;
-    else await new Promise((resolve) => waiting.push(resolve));
+    else {
+      await new Promise((resolve, reject) => {
+        const onAbort = () => {
+          waiting.splice(waiting.indexOf(entry), 1);
+          reject(stopped());
+        };
+        const entry = () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        };
+        waiting.push(entry);
+        signal?.addEventListener("abort", onAbort, { once: true });
+      });
+    }
     try {
       return await f();
     } finally {
@@ -226,14 +244,16 @@ function openAiEmbedder(options = {}, recipeModule) {
   const secrets = [key, ...Object.values(headers)].filter(Boolean);
   const where = `the embedding service at ${origin}`;
   const encoder = new TextEncoder();
-  const slot = gate(concurrency);
+  // A call that stopped (its deadline, its client gone) ends its requests and its waits.
+  const stopped = () => failure("ECANCELED", `${where}: the call that asked was stopped`);
+  const slot = gate(concurrency, stopped);
   const inFlight = new Map();
   let dimension = dimensions;
 
   const requestHeaders = { ...headers, "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) };
 
   /** The vectors of one request's texts, tried again on 429 and 5xx until `retryMs` has gone. */
-  async function request(texts) {
+  async function request(texts, signal) {
     const asked = { model, input: texts, encoding_format: "base64" };
     const body = JSON.stringify(dimensions === undefined ? asked : { ...asked, dimensions });
     const limit = ANSWER_OVERHEAD + texts.length * (dimension ?? ASSUMED_DIMENSION) * BYTES_PER_NUMBER;
@@ -243,8 +263,9 @@ function openAiEmbedder(options = {}, recipeModule) {
       let why;
       let wait;
       try {
-        res = await fetchFn(endpoint, { method: "POST", headers: requestHeaders, body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+        res = await fetchFn(endpoint, { method: "POST", headers: requestHeaders, body, redirect: "manual", signal: eitherSignal(AbortSignal.timeout(timeoutMs), signal) });
       } catch (e) {
+        if (signal?.aborted) throw stopped();
         const timedOut = e?.name === "TimeoutError" || e?.name === "AbortError";
         why = timedOut ? failure("ETIMEDOUT", `${where}: no answer within ${timeoutMs} ms`) : failure("EIO", `${where}: ${shown(e?.cause?.message ?? e?.message ?? e, secrets)}`);
       }
@@ -270,7 +291,7 @@ function openAiEmbedder(options = {}, recipeModule) {
       if (Date.now() - started + pause > retryMs) {
         throw Object.assign(why, { message: `${why.message} (gave up after ${attempt + 1} tries in ${Math.round((Date.now() - started) / 1000)} s)` });
       }
-      await new Promise((r) => setTimeout(r, pause));
+      await pauseFor(pause, signal, stopped);
     }
   }
 
@@ -321,7 +342,8 @@ function openAiEmbedder(options = {}, recipeModule) {
     return out;
   }
 
-  async function embed(texts) {
+  /** The texts' vectors; `signal` (the call that asks) stops its requests and waits. */
+  async function embed(texts, { signal } = {}) {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) throw new TypeError("embed takes an array of strings");
     // A text past what the service reads at once is embedded by its beginning.
     const cut = texts.map((t) => prefixBytes(t, maxInputTokens, encoder));
@@ -331,10 +353,10 @@ function openAiEmbedder(options = {}, recipeModule) {
     await Promise.all(
       requests(sent).map((order) =>
         slot(async () => {
-          const got = await request(order.map((i) => sent[i]));
+          const got = await request(order.map((i) => sent[i]), signal);
           order.forEach((i, j) => (out[i] = got[j]));
           onBatch?.(order.length);
-        }),
+        }, signal),
       ),
     );
     return out;
@@ -342,21 +364,26 @@ function openAiEmbedder(options = {}, recipeModule) {
 
   const cacheKey = (text) => `${endpoint}\u0000${model}\u0000${dimensions ?? ""}\u0000${text}`;
 
-  /** Questions: from the process's cache, else asked once however many ask at the same time. */
-  async function embedQuery(texts) {
+  /**
+   * Questions: from the process's cache, else asked once however many ask at the same time.
+   * A caller whose `signal` aborts stops waiting at once; the request itself stops when
+   * every caller waiting on it has.
+   */
+  async function embedQuery(texts, { signal } = {}) {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) throw new TypeError("embedQuery takes an array of strings");
     return Promise.all(
       texts.map(async (t) => {
         const k = cacheKey(t);
         const hit = recall(k);
         if (hit) return hit;
-        let pending = inFlight.get(k);
-        if (!pending) {
-          pending = embed([t]).then(([v]) => (remember(k, v), v));
-          inFlight.set(k, pending);
-          pending.finally(() => inFlight.delete(k)).catch(() => {});
+        let shared = inFlight.get(k);
+        if (!shared) {
+          const controller = new AbortController();
+          shared = { waiting: 0, controller, vector: embed([t], { signal: controller.signal }).then(([v]) => (remember(k, v), v)) };
+          inFlight.set(k, shared);
+          shared.vector.finally(() => inFlight.get(k) === shared && inFlight.delete(k)).catch(() => {});
         }
-        return pending;
+        return waitOn(shared, signal, stopped);
       }),
     );
   }
@@ -387,6 +414,55 @@ function openAiEmbedder(options = {}, recipeModule) {
     Object.defineProperty(embedder, Symbol.for("chromafs.recipe"), { value: recipe });
   }
   return embedder;
+}
+
+/** A signal that aborts with the first of `a` and `b` (either may be missing). */
+function eitherSignal(a, b) {
+  if (!b) return a;
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([a, b]);
+  const controller = new AbortController();
+  for (const s of [a, b]) {
+    if (s.aborted) controller.abort();
+    else s.addEventListener("abort", () => controller.abort(), { once: true });
+  }
+  return controller.signal;
+}
+
+/** Waits `ms`, or less when `signal` aborts (then `stopped()` is thrown). */
+function pauseFor(ms, signal, stopped) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(stopped());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(stopped());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** One caller's wait on a request several share: the request stops once none waits on it. */
+function waitOn(shared, signal, stopped) {
+  if (!signal) {
+    shared.waiting += 1;
+    return shared.vector;
+  }
+  if (signal.aborted) return Promise.reject(stopped());
+  shared.waiting += 1;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      reject(stopped());
+      if (--shared.waiting === 0) shared.controller.abort();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    shared.vector.then(
+      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+      (e) => (signal.removeEventListener("abort", onAbort), reject(e)),
+    );
+  });
 }
 
 export { openAiEmbedder, originOf, shown, KEY_VARIABLES, OPENAI };

@@ -63,6 +63,13 @@ test("429 and 5xx are tried again as Retry-After says; other failures are not", 
   assert.equal(v.length, 256);
   assert.equal(service.requests.length, 4, "three failures, then the answer");
   service.reset();
+  // Retry-After in seconds alone (no retry-after-ms): the batch is sent again no sooner.
+  service.fail({ status: 429, retryAfter: "1" });
+  await make().embed(["a batch"]);
+  assert.equal(service.requests.length, 2);
+  const waited = service.requests[1].at - service.requests[0].at;
+  assert.ok(waited >= 950, `sent again after ${Math.round(waited)} ms, not the second Retry-After asked`);
+  service.reset();
   service.fail({ status: 400, message: "bad request" }, 5);
   await assert.rejects(make().embed(["x"]), (e) => e.code === "EIO" && /answered 400: bad request/.test(e.message));
   assert.equal(service.requests.length, 1, "a 400 is not tried again");

@@ -133,3 +133,33 @@ test("one call's request budget is one budget across every mount", async () => {
     await server.close();
   }
 });
+
+test("a body that starts with a byte-order mark is counted as any other, and one the gate cannot read is refused, never run", async () => {
+  const server = await serve();
+  const post = (body, authorization) =>
+    fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", ...(authorization ? { authorization } : {}) },
+      body,
+    });
+  const call = (id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "bash", arguments: { command: "sleep 1; echo ran" } } });
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  try {
+    for (const authorization of [`Bearer ${TOKEN}`, undefined]) {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => post(Buffer.concat([BOM, Buffer.from(call(i + 1))]), authorization).then((r) => r.json())),
+      );
+      const texts = answers.map((a) => a.result?.content?.map((c) => c.text).join("") ?? JSON.stringify(a));
+      assert.equal(texts.filter((t) => t === "ran\n").length, 2, `${authorization ?? "anonymous"}: ${texts.join(" | ")}`);
+      assert.equal(texts.filter(refused).length, 4, texts.join(" | "));
+    }
+    // Not UTF-8 (a UTF-16 body), or not JSON: refused as the SDK refuses what it cannot parse.
+    for (const body of [Buffer.from(call(9), "utf16le"), Buffer.from(`{"jsonrpc": "2.0", "id": 1, "method": "tools/call"`)]) {
+      const r = await post(body, `Bearer ${TOKEN}`);
+      assert.equal(r.status, 400);
+      assert.equal((await r.json()).error.code, -32700);
+    }
+  } finally {
+    await server.close();
+  }
+});

@@ -288,3 +288,25 @@ test("a tokens map must be an object of real tokens", () => {
   assert.throws(() => tokenAuthorizer({ "a-long-enough-token": "admin" }), /array of group names/);
   assert.throws(() => tokenAuthorizer(null), /must be a JSON object/);
 });
+
+test("the bash tool has no sqlite3, whose memory no worker's heap limit bounds; the other commands are there, in both server shapes", async () => {
+  const server = await serve();
+  const c = await client(server.url);
+  const here = createMcpServer(await ChromaFs.connect({ url: chromaUrl(), collection: "mcp-limits" }));
+  try {
+    const r = await bash(c, "sqlite3 :memory: 'select randomblob(1000000)' | wc -c; echo rc=${PIPESTATUS[0]}");
+    assert.match(text(r), /bash: sqlite3: not available on this server/);
+    assert.match(text(r), /rc=127/);
+    assert.equal(text(await bash(c, "jq -n '1+1'; grep -c Rotate /guides/keys.md; echo a,b | cut -d, -f2")), "2\n1\nb\n");
+    const [serverSide, clientSide] = (await import("@modelcontextprotocol/sdk/inMemory.js")).InMemoryTransport.createLinkedPair();
+    await here.connect(serverSide);
+    const local = new Client({ name: "test", version: "1" });
+    await local.connect(clientSide);
+    assert.match(text(await local.callTool({ name: "bash", arguments: { command: "sqlite3 :memory: 'select 1'" } })), /bash: sqlite3: not available on this server/);
+    await local.close();
+  } finally {
+    await c.close();
+    await server.close();
+    await here.close();
+  }
+});

@@ -119,3 +119,28 @@ test("--embed openai:MODEL names the service: each worker builds it again and re
     await client.close();
   }
 });
+
+test("a search stopped at its deadline aborts its embedding request: a hanging service holds no slot, the next search is answered once it recovers, and no answer shows its address", async () => {
+  service.reset();
+  // One worker, four requests at once to the service (its default): four hung questions
+  // would hold every slot for the service's 60 s timeout.
+  const { client, stderr } = await server(["--embed-url", service.url, "--workers", "1", "--call-timeout-ms", "1500"], environment({ CHROMA_OPENAI_API_KEY: KEY }));
+  try {
+    service.fail({ kind: "hang" }, 4);
+    const stopped = await Promise.all(["rotate one key", "rotate two keys", "rotate three keys", "rotate four keys"].map((q) => client.callTool({ name: "search", arguments: { query: q, k: 1 } })));
+    for (const r of stopped) {
+      const said = r.content.map((c) => c.text).join("");
+      assert.equal(r.isError, true, said);
+      assert.doesNotMatch(said, new RegExp(`127\\.0\\.0\\.1|${service.port}|/v1`), "the service's address is not shown");
+    }
+    // The requests were given up with their calls, not left to the service's timeout.
+    for (let i = 0; i < 100 && service.hanging() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(service.hanging(), 0, "no request to the service is still open");
+    const next = await client.callTool({ name: "search", arguments: { query: "how do I rotate a key", k: 1 } });
+    assert.equal(next.isError, false, JSON.stringify(next.content));
+    assert.equal(next.structuredContent.results[0].path, "/guides/rotate.md");
+    assert.match(stderr(), new RegExp(`the embedding service at ${service.origin.replace(/[.]/g, "\\.")}`), "the cause is in the operator's log");
+  } finally {
+    await client.close();
+  }
+});

@@ -1,0 +1,62 @@
+// An embedder whose calls end with the command that made them.
+//
+// A session's commands are bracketed (`beginCommand` … `endCommand`), and a bracket that is
+// aborted (its deadline, its client gone: `abortCommand`) stops the session's Chroma
+// requests. The embedding function is the host's, called from the wasm module with texts
+// alone; wrapped here, each of its calls also gets `{ signal }`, the running command's, so
+// that a search stopped at its deadline does not leave a request open to a hanging service
+// (holding one of the service's slots) for the service's whole timeout. An embedder that
+// takes no second argument ignores it. Where network causes go to the log
+// (`networkErrors: "log"`, as an MCP server sets), an embedding failure reaches the agent
+// without the service's address: the cause is logged.
+
+/** The running command's signal, for one session: `begin()`, `abort()`, `end()`, `signal`. */
+function commandSignal() {
+  let controller = null;
+  return {
+    begin() {
+      controller = new AbortController();
+    },
+    abort() {
+      controller?.abort();
+    },
+    end() {
+      controller = null;
+    },
+    get signal() {
+      return controller?.signal;
+    },
+  };
+}
+
+/** What an agent is told of an embedding failure whose cause went to the log. */
+function withoutAddress(e) {
+  console.error(`chromafs: ${e?.message ?? e}`);
+  const code = typeof e?.code === "string" ? e.code : "EIO";
+  const said = code === "ECANCELED" ? "the call was stopped" : code === "ETIMEDOUT" ? "it did not answer in time" : "it failed";
+  return Object.assign(new Error(`the embedding service could not embed the question: ${said} (the cause is in the server's log)`), { code });
+}
+
+/**
+ * `embed` (a function, or an object with `embed` and perhaps `embedQuery`) calling through
+ * with `{ signal }` of `calls` (a commandSignal); with `logged`, failures lose the service's
+ * address (see above). Everything else the object has is read through, unchanged.
+ */
+function stoppable(embed, calls, logged) {
+  const wrap = (f, self) =>
+    async function (texts) {
+      try {
+        return await f.call(self, texts, { signal: calls.signal });
+      } catch (e) {
+        throw logged ? withoutAddress(e) : e;
+      }
+    };
+  if (typeof embed === "function") return wrap(embed, undefined);
+  if (!embed || typeof embed !== "object" || typeof embed.embed !== "function") return embed;
+  const out = Object.create(embed);
+  out.embed = wrap(embed.embed, embed);
+  if (typeof embed.embedQuery === "function") out.embedQuery = wrap(embed.embedQuery, embed);
+  return out;
+}
+
+export { commandSignal, stoppable };
