@@ -20,10 +20,11 @@
 // a client where to sign in. Messages say what was wrong, never the token.
 import { jwtVerify } from "jose";
 import { httpUrl } from "../dist/api.mjs";
-import { bearerToken } from "./request.mjs";
+import { TokenRejected, bearerToken } from "./request.mjs";
 import { TokenCheckUnavailable, keySet } from "./keys.mjs";
 
 export { TokenCheckUnavailable, discoverJwksUri } from "./keys.mjs";
+export { TokenRejected };
 
 /** The signature algorithms accepted: asymmetric ones only. */
 export const TOKEN_ALGORITHMS = Object.freeze(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"]);
@@ -31,13 +32,6 @@ export const TOKEN_ALGORITHMS = Object.freeze(["RS256", "RS384", "RS512", "PS256
 /** Clock skew allowed on `exp` and `nbf`, in seconds. */
 export const CLOCK_SKEW_SECONDS = 60;
 
-/** A token that is not valid for this server: the request gets 401. `message` names no secret. */
-export class TokenRejected extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "TokenRejected";
-  }
-}
 
 /**
  * The groups a token's claim holds: an array of strings as it is, or one string split on

@@ -24,6 +24,14 @@ export function headerCount(request, name) {
   return value === null ? 0 : value.split(",").length;
 }
 
+/** Credentials that are not valid for this server: the request gets 401. `message` names no secret. */
+export class TokenRejected extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "TokenRejected";
+  }
+}
+
 /** RFC 6750's `b64token`: what a bearer token is made of. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 

@@ -3,7 +3,7 @@
 // their SHA-256 digests in a time that does not depend on where they differ (WebCrypto, so it
 // runs in every runtime), and the caller a token names is its entry in the map, however the
 // request spelled its `Authorization` header.
-import { bearerToken, digest } from "./request.mjs";
+import { TokenRejected, bearerToken, digest } from "./request.mjs";
 
 /** The shortest bearer token accepted: a guessable token is no access control. */
 export const MIN_TOKEN_CHARS = 16;
@@ -18,7 +18,8 @@ function sameDigest(a, b) {
 /**
  * `authorize(request)` from a token map (`{ "TOKEN": ["group", …] }`): for the request's
  * `Authorization: Bearer TOKEN` (RFC 6750), `{ groups, caller }` where `caller` names the
- * map's entry; `null` for a missing, malformed or unknown token. Every entry is compared, in
+ * map's entry; `null` for no header or an unknown token; a header that is not one bearer
+ * token is refused (TokenRejected: 401). Every entry is compared, in
  * constant time. `request` is a fetch `Request` or Node's `IncomingMessage`. The map must be
  * a plain object whose tokens have at least MIN_TOKEN_CHARS characters, each mapped to an
  * array of group names.
@@ -42,7 +43,10 @@ export function tokenAuthorizer(tokens) {
   const known = Promise.all(entries.map(async ([token, groups], i) => [await digest(token), groups, i]));
   return async (request) => {
     const token = bearerToken(request);
-    if (!token) return null;
+    if (token === undefined) return null;
+    // A header that is not one bearer token (a tab, a second word, another scheme) is
+    // refused: read as no credentials, it would make the same token a second caller.
+    if (token === null) throw new TokenRejected("the Authorization header is not a bearer token (`Bearer TOKEN`, RFC 6750)");
     const given = await digest(token);
     let found = null;
     for (const [d, groups, i] of await known) if (sameDigest(d, given) && !found) found = { groups: [...groups], caller: `token entry ${i + 1}` };

@@ -1,6 +1,7 @@
 // `chromafs mcp`: the docs served to agents over the Model Context Protocol, over stdio or
 // streamable HTTP, with the limits of chromafs/mcp. Over HTTP, who calls is told by an OAuth
 // access token from the company's identity provider (--issuer), or by the tokens of a file.
+import { watchFile } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { CliError, UsageError } from "./errors.mjs";
 import { connectOptions as optionsOf, groupsOf, sitesOf } from "./connection.mjs";
@@ -18,9 +19,8 @@ function count(values, name) {
   return n;
 }
 
-/** The bearer tokens of `--tokens FILE`, after checking their shape and who may read the file. */
-async function tokensFrom(file) {
-  const { tokenAuthorizer } = await import("../../mcp/node.mjs");
+/** The authorizer of `--tokens FILE`'s text, after checking its shape; a CliError says why not. */
+async function readTokens(file, tokenAuthorizer) {
   const [text, info] = await Promise.all([readFile(file, "utf8"), stat(file)]).catch((e) => {
     throw new CliError(`--tokens: ${e.message}`);
   });
@@ -40,6 +40,35 @@ async function tokensFrom(file) {
   }
 }
 
+/**
+ * The bearer tokens of `--tokens FILE`, read again whenever the file changes (looked at
+ * every second): a token removed from it is refused from the next request on. While the
+ * file cannot be read as tokens, every request that brings a token is refused (401), and
+ * the operator is told; requests without one are as before.
+ */
+async function tokensFrom(file) {
+  const { tokenAuthorizer, TokenRejected } = await import("../../mcp/node.mjs");
+  let current = await readTokens(file, tokenAuthorizer);
+  let broken = false;
+  watchFile(file, { interval: 1000, persistent: false }, (now, before) => {
+    if (now.mtimeMs === before.mtimeMs && now.size === before.size && now.ino === before.ino) return;
+    readTokens(file, tokenAuthorizer).then(
+      (next) => {
+        current = next;
+        broken = false;
+        process.stderr.write(`chromafs: --tokens: ${file} read again\n`);
+      },
+      (e) => {
+        broken = true;
+        process.stderr.write(`chromafs: ${e.message}: every token is refused until the file is fixed\n`);
+      },
+    );
+  });
+  return (request) => {
+    if (broken && request.headers.authorization !== undefined) throw new TokenRejected("the server cannot read its tokens now");
+    return current(request);
+  };
+}
 
 const OAUTH_OPTIONS = ["issuer", "audience", "jwks", "groups-claim"];
 

@@ -205,3 +205,47 @@ test("mcp refuses a tokens file that is not an object of real tokens, and warns 
     rmSync(d, { recursive: true, force: true });
   }
 });
+
+test("mcp --tokens reads its file again when it changes: a removed token is refused, an unreadable file refuses every token", async () => {
+  const d = mkdtempSync(path.join(os.tmpdir(), "chromafs-cli-reload-"));
+  const file = path.join(d, "tokens.json");
+  const [keep, drop] = ["a-token-kept-0123456789", "a-token-dropped-0123456"];
+  writeFileSync(file, JSON.stringify({ [keep]: ["staff"], [drop]: [] }), { mode: 0o600 });
+  const { spawn } = await import("node:child_process");
+  const args = ["mcp", "--http", "0", "--tokens", file, "--require-token", "--url", chromaUrl(), "--collection", "cli"];
+  const server = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  try {
+    const url = await new Promise((resolve, reject) => {
+      server.stderr.on("data", (b) => {
+        stderr += b;
+        const m = /MCP server: (http\S+)/.exec(stderr);
+        if (m) resolve(m[1]);
+      });
+      server.on("exit", () => reject(new Error(stderr)));
+    });
+    const status = (token) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      }).then((r) => r.status);
+    /** Polls until `token` gets `want` (the file is looked at every second). */
+    const becomes = async (token, want) => {
+      for (let i = 0; i < 50 && (await status(token)) !== want; i++) await new Promise((r) => setTimeout(r, 100));
+      return status(token);
+    };
+    assert.deepEqual([await status(keep), await status(drop)], [200, 200]);
+    writeFileSync(file, JSON.stringify({ [keep]: ["staff"] }));
+    assert.equal(await becomes(drop, 401), 401, "the removed token is refused");
+    assert.equal(await status(keep), 200);
+    writeFileSync(file, '{"a-token-kept-0123456789": ["sta');
+    assert.equal(await becomes(keep, 401), 401, "a file that cannot be read refuses every token");
+    assert.match(stderr, /tokens\.json is not JSON .*: every token is refused until the file is fixed/);
+    writeFileSync(file, JSON.stringify({ [keep]: ["staff"] }));
+    assert.equal(await becomes(keep, 200), 200, "fixed, the file's tokens work again");
+  } finally {
+    server.kill();
+    rmSync(d, { recursive: true, force: true });
+  }
+});

@@ -61,10 +61,14 @@ test("one token is one caller, however its Authorization header spells it", asyn
   }
 });
 
-test("made-up tokens and malformed headers on an open server are the anonymous caller of their address", async () => {
+test("made-up tokens on an open server are the anonymous caller of their address; a header that is no bearer token is refused", async () => {
   const server = await serve();
   const made = Array.from({ length: 8 }, (_, i) => `Bearer made-up-token-number-${i}-xyz`);
-  const clients = await Promise.all([...made, `Bearer\t${TOKEN}`, `Bearer ${TOKEN} extra`, "Basic YWxpY2U6c2VjcmV0", undefined].map((h) => client(server.url, h)));
+  // Spellings RFC 6750 refuses: read as no credentials, one token would be two callers.
+  for (const h of [`Bearer\t${TOKEN}`, `Bearer ${TOKEN} extra`, `Bearer,${TOKEN}`, "Basic YWxpY2U6c2VjcmV0"]) {
+    await assert.rejects(client(server.url, h), /401|not a bearer token/, h);
+  }
+  const clients = await Promise.all([...made, undefined].map((h) => client(server.url, h)));
   try {
     const answers = await slowCalls(clients);
     const served = answers.filter((t) => !refused(t));
