@@ -440,7 +440,11 @@ export interface ChromaFsInfo {
    * A search whose pattern has no three bytes of literal text asks Chroma whatever this says.
    */
   grepIndex: { used: boolean; why: string | null };
-  /** The tree record's Chroma metadata (e.g. `pages`). */
+  /**
+   * The tree record's Chroma metadata (e.g. `pages`), as stored: the whole collection's,
+   * whatever this session may see (`pages` counts hidden pages too). For the host, not
+   * an agent: `files` is what the session sees.
+   */
   treeMetadata: Record<string, unknown>;
   /**
    * The model and dimension that embedded the chunks, when the tree's manifest records them,
