@@ -97,7 +97,7 @@ async function write(shape, server, proxy, files, access) {
   if (shape === "ingested") return ingest({ url: proxy.url, collection: shape, files, access });
   // Straight to Chroma: the other tool's one tree record is larger than Cloud allows.
   await writeOtherTool(server.url, shape, files, { chunkLength: () => 1500, entry: otherToolEntry(access) });
-  return annotate({ url: proxy.url, collection: shape });
+  return annotate({ url: proxy.url, collection: shape, grepIndex: true });
 }
 
 async function session(url, collection, lines) {

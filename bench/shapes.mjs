@@ -168,7 +168,7 @@ async function writeShapes(url, size, files, access) {
     t.other = (await timed(() => writeOtherTool(url, `shape-other-${size}`, files, { chunkLength: () => CHUNK, entry }))).ms;
   }
   await writeOtherTool(url, `shape-annotated-${size}`, files, { chunkLength: () => CHUNK, entry });
-  const { ms, value } = await timed(() => annotate({ url, collection: `shape-annotated-${size}` }));
+  const { ms, value } = await timed(() => annotate({ url, collection: `shape-annotated-${size}`, grepIndex: true }));
   t.annotate = ms;
   // One page edited, ingested again: what the index writes for it.
   const edited = files.map((f, i) => (i === Math.floor(files.length / 2) ? { ...f, content: `${f.content}\nOne line edited for the benchmark.\n` } : f));

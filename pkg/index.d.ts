@@ -808,6 +808,13 @@ export declare function ingest(options: IngestOptions): Promise<IngestSummary>;
 
 export interface AnnotateOptions extends ChromaClientOptions, CollectionLayoutOptions {
   collection: string;
+  /**
+   * Also write the grep index of the pages (default false; one an earlier run wrote is
+   * deleted without it). Only for a collection whose writer changes the tree whenever it
+   * writes chunks, or is followed by `annotate` each time: a chunk rewritten in place
+   * behind the index is not seen through it.
+   */
+  grepIndex?: boolean;
 }
 
 /** What an annotation wrote. */

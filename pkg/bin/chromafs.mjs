@@ -58,6 +58,12 @@ ingest options:
                       openai:NAME for an embedding service (below), which is recorded
                       in the collection as Chroma's own clients record it
 
+annotate options:
+  --grep-index        also write the grep index of the pages (greps read it instead of
+                      asking Chroma); only for a collection whose writer changes the
+                      tree with every write, or is followed by annotate each time: a
+                      chunk rewritten in place behind the index is not seen through it
+
 Embedding services (ingest, shell, exec, mcp):
   --embed openai:NAME the OpenAI-compatible service's model NAME (OpenAI, Azure
                       OpenAI, vLLM, Ollama, LM Studio, LiteLLM, TEI); the key comes
@@ -143,6 +149,7 @@ const OPTIONS = {
   access: { type: "string" },
   "chunk-bytes": { type: "string" },
   "lease-ms": { type: "string" },
+  "grep-index": { type: "boolean" },
   "plain-tree": { type: "boolean" },
   hidden: { type: "boolean" },
   "no-ignore": { type: "boolean" },
@@ -181,7 +188,7 @@ const OPTIONS = {
 const EMBED_OPTIONS = ["embed", "embed-url", "embed-dimensions", "embed-key-env"];
 const COMMAND_OPTIONS = {
   ingest: ["access", "chunk-bytes", "lease-ms", "plain-tree", "default-private", "hidden", "no-ignore", ...EMBED_OPTIONS],
-  annotate: [],
+  annotate: ["grep-index"],
   shell: ["groups", "cwd", "scratch", "base-url", "mount", ...EMBED_OPTIONS],
   exec: ["groups", "cwd", "scratch", "base-url", "mount", ...EMBED_OPTIONS],
   mcp: [
@@ -234,7 +241,7 @@ async function main(argv) {
     }
     case "annotate": {
       if (args.length !== 0) throw new UsageError(`annotate takes no arguments, got '${args[0]}'`);
-      const a = await annotate(conn);
+      const a = await annotate({ ...conn, grepIndex: Boolean(values["grep-index"]) });
       process.stdout.write(
         `annotated ${plural(a.chunks, "chunk")} of collection ${a.collection}: ${a.updated} written, ${a.chunks - a.updated} already right` +
           `${a.orphans ? `, ${a.orphans} of pages the tree does not name (made private)` : ""}` +

@@ -9,9 +9,14 @@
 //! the other tool changes the tree, and chromafs falls back to what it assumes of any
 //! collection until `annotate` runs again.
 //!
-//! It also writes the grep index of the pages (see [`crate::pages::grams`]) from the chunks
-//! it reads anyway, and names it in the annotations record: greps then choose their pages
-//! from it while the tree is the version annotated.
+//! Asked to (`grep_index`), it also writes the grep index of the pages (see
+//! [`crate::pages::grams`]) from the chunks it reads anyway, and names it in the annotations
+//! record: greps then choose their pages from it while the tree is the version annotated.
+//! Nothing Chroma answers cheaply tells that the other tool rewrote a chunk in place since
+//! (the tree, the record count and the collection's own version all stay as they were), and
+//! a grep through an index that missed the rewrite would miss its lines; so the index is for
+//! collections whose writer changes the tree with every write, or is followed by `annotate`
+//! each time. Without it, an index an earlier run wrote is deleted.
 //!
 //! It is resumable: chunks whose fields are already right are not written again, nor index
 //! records already there (a record's id names its content), and the annotations record goes
@@ -98,7 +103,12 @@ fn fields(slug: &str, tree: &HashMap<&str, (bool, &[String])>) -> Map<String, Va
     m
 }
 
-pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema) -> Result<AnnotateSummary, String> {
+pub(crate) async fn annotate(
+    client: &Client,
+    collection: &str,
+    schema: &Schema,
+    grep_index: bool,
+) -> Result<AnnotateSummary, String> {
     let info = client.collection(collection).await.map_err(|e| e.to_string())?;
     let tree_req =
         GetRequest { ids: Some(vec![schema.tree_id.clone()]), include: vec!["documents"], ..Default::default() };
@@ -166,12 +176,15 @@ pub(crate) async fn annotate(client: &Client, collection: &str, schema: &Schema)
         write_records(client, &info.id, batch, dim).await?;
     }
     let started = client.now_ms();
-    let grams = index::of_tree(&tree, &mut texts);
+    let grams = match grep_index {
+        true => index::of_tree(&tree, &mut texts),
+        false => Default::default(),
+    };
     let there: std::collections::HashSet<&str> = all.ids.iter().map(String::as_str).collect();
     let new = grams.without(&there);
     index::write(client, &info.id, &new, dim).await?;
     let index_ms = client.now_ms() - started;
-    annotations.grams = Some(grams.manifest.to_value());
+    annotations.grams = grep_index.then(|| grams.manifest.to_value());
     let record = serde_json::to_string(&annotations).expect("annotations serialise");
     write_records(client, &info.id, &[(Annotations::id(&schema.tree_id), record)], dim).await?;
     // The record names the new index: the old one's records go.
@@ -216,8 +229,26 @@ mod tests {
     use std::rc::Rc;
 
     fn run(chroma: &FakeChroma) -> Result<AnnotateSummary, String> {
+        run_with(chroma, true)
+    }
+
+    fn run_with(chroma: &FakeChroma, grep_index: bool) -> Result<AnnotateSummary, String> {
         let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
-        block_on(async move { annotate(&client, "docs", &Schema::default()).await })
+        block_on(async move { annotate(&client, "docs", &Schema::default(), grep_index).await })
+    }
+
+    #[test]
+    fn the_grep_index_is_written_only_when_asked_and_an_earlier_one_goes_without() {
+        let chroma = other_tool();
+        let with = run_with(&chroma, true).unwrap();
+        assert!(with.grep_index.records > 0);
+        let index_ids = || chroma.ids("docs").into_iter().filter(|id| is_index_record(id)).count();
+        assert_eq!(index_ids(), with.grep_index.records);
+        let without = run_with(&chroma, false).unwrap();
+        assert_eq!((without.grep_index.records, without.grep_index.removed), (0, with.grep_index.records));
+        assert_eq!(index_ids(), 0);
+        let (doc, _) = chroma.record("docs", &Annotations::id("__path_tree__")).unwrap();
+        assert!(!doc.unwrap().contains("\"grams\""), "the annotations name no index");
     }
 
     fn other_tool() -> FakeChroma {

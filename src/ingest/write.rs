@@ -176,7 +176,7 @@ pub(crate) async fn write(
     }
 }
 
-/// [`write`] once no other ingest holds the collection: each write under `lease`.
+/// [`write()`] once no other ingest holds the collection: each write under `lease`.
 async fn write_held(
     client: &Client,
     plan: &Plan,

@@ -83,7 +83,8 @@ pub fn ingest(options_value: JsValue) -> Promise {
 /// Annotates a collection written by another tool (see `chromafs annotate`).
 ///
 /// `options`: `{url, collection, tenant?, database?, token?, headers?, fetch?, slugField?,
-/// chunkIndexField?, treeId?}`; resolves to `{collection, chunks, updated, orphans, requests}`.
+/// chunkIndexField?, treeId?, grepIndex?}`; resolves to `{collection, chunks, updated, orphans, readById,
+/// grepIndex, requests}`. `grepIndex: true` also writes the grep index (see `chromafs annotate`).
 #[wasm_bindgen]
 pub fn annotate(options_value: JsValue) -> Promise {
     let prepared = (|| {
@@ -91,15 +92,17 @@ pub fn annotate(options_value: JsValue) -> Promise {
         let f = Fields::of(&json, "annotate").map_err(invalid)?;
         let collection = f.required("collection").map_err(invalid)?;
         let client = Client::new(options::client_config(&f).map_err(invalid)?, transport(&options_value)?);
-        Ok::<_, JsValue>((client, collection, options::schema(&f).map_err(invalid)?))
+        let grep_index = f.flag("grepIndex");
+        Ok::<_, JsValue>((client, collection, options::schema(&f).map_err(invalid)?, grep_index))
     })();
-    let (client, collection, schema) = match prepared {
+    let (client, collection, schema, grep_index) = match prepared {
         Ok(x) => x,
         Err(e) => return Promise::reject(&e),
     };
     promise(async move {
-        let summary =
-            ingest::annotate::annotate(&client, &collection, &schema).await.map_err(|e| js_error("EIO", &e))?;
+        let summary = ingest::annotate::annotate(&client, &collection, &schema, grep_index)
+            .await
+            .map_err(|e| js_error("EIO", &e))?;
         plain(&summary)
     })
 }

@@ -45,7 +45,7 @@ pub(crate) struct Manifest {
 }
 
 /// Why a session's searches go without the index.
-pub(crate) const NO_INDEX: &str = "the collection has no grep index (`chromafs ingest` writes one with the tree, and `chromafs annotate` adds one to a collection another tool wrote)";
+pub(crate) const NO_INDEX: &str = "the collection has no grep index (`chromafs ingest` writes one with the tree, and `chromafs annotate --grep-index` adds one to a collection another tool wrote)";
 pub(crate) const OTHER_FORMAT: &str = "the collection's grep index is in a format this version of chromafs does not read: searches ask Chroma instead (`chromafs ingest` again, or `chromafs annotate` for a collection another tool wrote, makes it anew)";
 
 impl Manifest {

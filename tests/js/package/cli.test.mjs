@@ -117,9 +117,9 @@ test("a collection whose searches read their scope: the operator is told once wh
   assert.equal(
     r.stderr,
     "chromafs: note: collection cli-foreign: case-insensitive and regex greps ask Chroma, which may read every record for them: " +
-      "the collection has no grep index (`chromafs ingest` writes one with the tree, and `chromafs annotate` adds one to a collection another tool wrote)\n",
+      "the collection has no grep index (`chromafs ingest` writes one with the tree, and `chromafs annotate --grep-index` adds one to a collection another tool wrote)\n",
   );
-  assert.equal(cli(["annotate", "--url", chromaUrl(), "--collection", "cli-foreign"]).status, 0);
+  assert.equal(cli(["annotate", "--url", chromaUrl(), "--collection", "cli-foreign", "--grep-index"]).status, 0);
   r = exec();
   assert.equal([r.stdout, r.stderr].join(""), "/guide.md:the token\n", "annotated: searches are scoped inside Chroma");
   const search = (...extra) => cli(["exec", "search --json token", "--url", chromaUrl(), "--collection", "cli-foreign", ...extra]);

@@ -68,7 +68,7 @@ async function searchLikeTheReference(groups, grepIndex = true) {
 test("annotating makes searches scoped inside Chroma, with the same output", async () => {
   const before = await searchLikeTheReference([]);
   assert.equal(before.info().chunkAccess, false);
-  let r = await cli();
+  let r = await cli("--grep-index");
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, "annotated 6 chunks of collection other-tool: 6 written, 0 already right; grep index: 2 records, 2 written; 7 requests\n");
   front.reset();
@@ -85,8 +85,41 @@ test("annotating makes searches scoped inside Chroma, with the same output", asy
   assert.ok(front.state.requests.every((q) => !q.body.includes("where_document")));
   assert.ok(indexed.stats().commands.some((c) => c.index), JSON.stringify(indexed.stats().commands));
   await searchLikeTheReference(["admin"]);
-  r = await cli();
+  r = await cli("--grep-index");
   assert.equal(r.stdout, "annotated 6 chunks of collection other-tool: 0 written, 6 already right; grep index: 2 records; 5 requests\n", "resumable: nothing left to do");
+});
+
+test("a chunk the other tool rewrites in place, tree untouched: without --grep-index every grep finds its new text; with it, after annotate runs again", async () => {
+  const rewrite = (line) => chroma(chromaUrl(), "POST", `/collections/${id}/update`, { ids: ["doc-1-1"], embeddings: [[1, 0]], documents: [line] });
+  const greps = async () => {
+    const fs = await ChromaFs.connect({ url: cloud.url, collection: "other-tool" });
+    const bash = newBash(fs, { customCommands: fs.commands() });
+    const out = [];
+    for (const cmd of ["grep -rn zebra /", "grep -rli ZEBRA /guides", "rg -n zebra /"]) out.push((await bash.exec(cmd)).stdout);
+    return { fs, out };
+  };
+  try {
+    let r = await cli();
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /; grep index: 0 records(, \d+ of an older index removed)?; /, "without --grep-index no index is kept");
+    await rewrite("use the zebra token here\n");
+    let { fs, out } = await greps();
+    assert.deepEqual(fs.info().grepIndex.used, false);
+    assert.deepEqual(out, ["/guides/setup.md:2:use the zebra token here\n", "/guides/setup.md\n", "/guides/setup.md:2:use the zebra token here\n"]);
+    // With the index, a rewrite behind its back is found once annotate runs again.
+    r = await cli("--grep-index");
+    await rewrite("use the quagga token here\n");
+    await cli("--grep-index");
+    await rewrite("use the zebra token here\n");
+    r = await cli("--grep-index");
+    assert.match(r.stdout, /grep index: 2 records, \d+ written/);
+    ({ fs, out } = await greps());
+    assert.deepEqual(fs.info().grepIndex.used, true);
+    assert.deepEqual(out, ["/guides/setup.md:2:use the zebra token here\n", "/guides/setup.md\n", "/guides/setup.md:2:use the zebra token here\n"]);
+  } finally {
+    await rewrite("use the token here\n");
+    await cli("--grep-index");
+  }
 });
 
 test("a tree rewritten by the other tool is not trusted with the old annotations", async () => {

@@ -33,7 +33,7 @@ before(async () => {
   await ingest({ url: cloud.url, collection: "small-ingested", files: FILES });
   await writeOtherTool(cloud.url, "small-other", FILES, { chunkLength: () => 40, entry });
   await writeOtherTool(cloud.url, "small-annotated", FILES, { chunkLength: () => 40, entry });
-  await annotate({ url: cloud.url, collection: "small-annotated" });
+  await annotate({ url: cloud.url, collection: "small-annotated", grepIndex: true });
 });
 after(() => Promise.all([front.close(), cloud.close()]));
 

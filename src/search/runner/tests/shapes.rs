@@ -48,7 +48,7 @@ fn write_foreign_tree(chroma: &FakeChroma, n: usize, private: &[usize]) {
 fn annotate(chroma: &FakeChroma) {
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = crate::tree::schema::Schema::default();
-    block_on(async move { crate::ingest::annotate::annotate(&client, "docs", &schema).await.unwrap() });
+    block_on(async move { crate::ingest::annotate::annotate(&client, "docs", &schema, true).await.unwrap() });
 }
 
 #[test]
@@ -225,13 +225,15 @@ fn annotating_again_writes_no_index_record_that_is_there_and_removes_the_old_one
     let chroma = foreign(900, 30, true);
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = crate::tree::schema::Schema::default();
-    let again = block_on(async move { crate::ingest::annotate::annotate(&client, "docs", &schema).await.unwrap() });
+    let again =
+        block_on(async move { crate::ingest::annotate::annotate(&client, "docs", &schema, true).await.unwrap() });
     assert!(again.grep_index.records > 0);
     assert_eq!((again.grep_index.written, again.grep_index.removed), (0, 0), "{:?}", again.grep_index);
     chroma.put("docs", "rec-3", Some("page 3\nnow a zebra\n"), json!({"page_slug": foreign_slug(3), "chunk_index": 0}));
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = crate::tree::schema::Schema::default();
-    let third = block_on(async move { crate::ingest::annotate::annotate(&client, "docs", &schema).await.unwrap() });
+    let third =
+        block_on(async move { crate::ingest::annotate::annotate(&client, "docs", &schema, true).await.unwrap() });
     assert!(third.grep_index.written > 0 && third.grep_index.removed > 0, "{:?}", third.grep_index);
     let left = chroma.ids("docs").into_iter().filter(|id| id.starts_with("__grams__:")).count();
     assert_eq!(left, third.grep_index.records, "only the new index's records are left");
