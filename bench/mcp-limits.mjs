@@ -47,6 +47,9 @@ const CASES = [
   ["every page read one by one (800 pages)", "bash", { command: "for f in /many/*.md; do cat $f; done | wc -l" }],
   ["`sleep 45`, its client gone after 1 s", "bash", { command: "sleep 45" }, 1000],
   ["a search of 120,000 words", "search", { query: "rotate key ".repeat(60_000) }],
+  // Memory outside the JavaScript heap, which a worker's heap limit does not bound.
+  ["sqlite3 keeping 380 blobs of 1 MB", "bash", { command: "sqlite3 :memory: 'create table t(b); with recursive c(i) as (select 1 union all select i+1 from c where i < 380) insert into t select randomblob(1000000) from c; select count(*) from t;'" }],
+  ["9 MB through gzip and back, 20 times", "bash", { command: "a=$(printf '%09000000d' 1); for i in $(seq 1 20); do echo \"$a\" | gzip | gunzip | wc -c; done | tail -1" }],
 ];
 
 const RUNAWAYS = [

@@ -1,7 +1,7 @@
 // Type declarations for chromafs: a read-only just-bash filesystem over a Chroma collection.
 //
-// Self-contained on purpose: just-bash is an optional peer dependency, so nothing here
-// imports it. The filesystem, stat, dirent and command shapes mirror just-bash 3.4's
+// Self-contained on purpose: nothing here imports just-bash's types (a host may bring a
+// just-bash of its own, within the package's range). The filesystem, stat, dirent and command shapes mirror just-bash 3.4's
 // `IFileSystem` and `CustomCommand` structurally, which is what lets
 // `new Bash({ fs, customCommands: fs.commands() })` type-check without a shared import.
 

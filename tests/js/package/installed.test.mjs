@@ -1,0 +1,95 @@
+// The package as a user installs it: `npm pack` of the built package, then a real
+// `npm install` of the tarball into an empty project, its dependencies from the registry.
+// There, `npx chromafs` ingests, answers `exec` and serves MCP over stdio to the SDK's
+// client, and the package imports as ES and CommonJS modules — with nothing else installed
+// first, as docs/getting-started/mcp.md tells Claude Desktop, Cursor and VS Code to run it.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, rm, writeFile, mkdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ROOT, chromaUrl } from "../helpers.mjs";
+
+const run = promisify(execFile);
+let dir;
+let project;
+let bin;
+
+/** Runs `command args` in the project: `{ code, stdout, stderr }`, never rejecting. */
+async function inProject(command, args, options = {}) {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd: project, maxBuffer: 16 << 20, ...options });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    return { code: e.code, stdout: e.stdout ?? "", stderr: e.stderr ?? String(e) };
+  }
+}
+
+before(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "chromafs-installed-"));
+  project = path.join(dir, "project");
+  await mkdir(project);
+  const packed = await run("npm", ["pack", path.join(ROOT, "pkg"), "--pack-destination", dir, "--silent"], { cwd: dir, maxBuffer: 16 << 20 });
+  const tarball = path.join(dir, packed.stdout.trim().split("\n").at(-1));
+  await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "an-empty-project", private: true }));
+  // The registry as a user meets it; this machine's npm cache makes it quick after the first time.
+  const installed = await inProject("npm", ["install", tarball, "--no-audit", "--no-fund", "--loglevel=error"]);
+  assert.equal(installed.code, 0, installed.stderr);
+  bin = path.join(project, "node_modules", ".bin", "chromafs");
+  const docs = path.join(dir, "docs");
+  await mkdir(path.join(docs, "guides"), { recursive: true });
+  await writeFile(path.join(docs, "index.md"), "# Acme\nStart here.\n");
+  await writeFile(path.join(docs, "guides", "keys.md"), "Rotate the signing key every month.\n");
+});
+
+after(() => rm(dir, { recursive: true, force: true }));
+
+test("the installed package brings what its CLI runs: just-bash and the MCP SDK are in the project", async () => {
+  const names = await readdir(path.join(project, "node_modules"));
+  assert.ok(names.includes("just-bash") && names.includes("chromafs"), names.join(" "));
+});
+
+test("npx chromafs: help, ingest, exec and mcp --help answer from the installed package", async () => {
+  const help = await inProject(bin, ["--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^Commands:$/m);
+  const mcpHelp = await inProject(bin, ["mcp", "--help"]);
+  assert.equal(mcpHelp.code, 0, mcpHelp.stderr);
+  assert.doesNotMatch(mcpHelp.stderr, /ERR_MODULE_NOT_FOUND|Cannot find package/);
+  const ingested = await inProject(bin, ["ingest", path.join(dir, "docs"), "--url", chromaUrl(), "--collection", "installed"]);
+  assert.equal(ingested.code, 0, ingested.stderr);
+  assert.match(ingested.stdout, /^ingested 2 pages/);
+  const grep = await inProject(bin, ["exec", "grep -rn key /guides | head -1", "--url", chromaUrl(), "--collection", "installed"]);
+  assert.deepEqual([grep.code, grep.stdout], [0, "/guides/keys.md:1:Rotate the signing key every month.\n"], grep.stderr);
+});
+
+test("the installed MCP server answers the SDK's client over stdio", async () => {
+  const c = new Client({ name: "test", version: "1" });
+  await c.connect(new StdioClientTransport({ command: bin, args: ["mcp", "--url", chromaUrl(), "--collection", "installed"], cwd: project, stderr: "pipe" }));
+  try {
+    const { tools } = await c.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ["bash", "search"]);
+    const r = await c.callTool({ name: "bash", arguments: { command: "cat /index.md; ls /guides" } });
+    assert.equal(r.content.map((x) => x.text).join(""), "# Acme\nStart here.\nkeys.md\n");
+  } finally {
+    await c.close();
+  }
+});
+
+test("the installed package imports as an ES module and as CommonJS, with just-bash beside it", async () => {
+  const esm = `
+    import { Bash } from "just-bash";
+    import { ChromaFs, safeExec } from "chromafs";
+    const fs = await ChromaFs.connect({ url: ${JSON.stringify(chromaUrl())}, collection: "installed" });
+    const r = await safeExec(new Bash({ fs, cwd: "/", customCommands: fs.commands() }), "grep -c Acme /index.md");
+    process.stdout.write(r.stdout);`;
+  const m = await inProject(process.execPath, ["--input-type=module", "-e", esm]);
+  assert.deepEqual([m.code, m.stdout], [0, "1\n"], m.stderr);
+  const cjs = `const { ChromaFs } = require("chromafs"); process.stdout.write(typeof ChromaFs.connect);`;
+  const c = await inProject(process.execPath, ["-e", cjs]);
+  assert.deepEqual([c.code, c.stdout], [0, "function"], c.stderr);
+});
