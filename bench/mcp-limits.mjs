@@ -107,7 +107,7 @@ async function measure(url, front, limits, [, tool, args, leaveAfterMs]) {
   const peak = peakKiB(child.pid);
   await c.close();
   child.kill();
-  return { ms: took, growthMiB: (peak - before) / 1024, requests: front.requests.length - sent, outcome };
+  return { ms: took, growthMiB: (peak - before) / 1024, peakMiB: peak / 1024, requests: front.requests.length - sent, outcome };
 }
 
 async function hostileCalls(run, url, front) {
@@ -118,6 +118,8 @@ async function hostileCalls(run, url, front) {
     const f = (m) => [`${Math.round(m.growthMiB)} MiB`, ms(m.ms), m.requests, m.outcome];
     rows.push([c[0], ...f(bounded), ...f(loose)]);
     run.fact(`${CASES.indexOf(c)}-bounded-MiB`, Math.round(bounded.growthMiB));
+    // The server's whole resident memory at its peak (two workers, 512 MiB heaps each).
+    run.fact(`${CASES.indexOf(c)}-bounded-peakMiB`, Math.round(bounded.peakMiB));
   }
   run.table("calls", ["call", "memory:", "time:", "requests:", "result", "memory without limits:", "time:", "requests:", "result"], rows);
 }
@@ -159,7 +161,10 @@ async function runaways(run, url) {
       if (workersOnly && workers === 0) continue;
       const r = await runaway(url, { limits: { callTimeoutMs: 3000 }, workers }, commands);
       rows.push([what, where, ms(r.ms), r.said, ms(r.p50), ms(r.max), r.n]);
-      run.fact(`runaway-${RUNAWAYS.findIndex((x) => x[0] === what)}-${workers === 0 ? "thread" : "workers"}-maxWaitMs`, Math.round(r.max));
+      const key = `runaway-${RUNAWAYS.findIndex((x) => x[0] === what)}-${workers === 0 ? "thread" : "workers"}`;
+      run.fact(`${key}-maxWaitMs`, Math.round(r.max));
+      // A runaway's worker is stopped as its call is answered (pool.mjs): the time it took is when its worker was free.
+      run.fact(`${key}-tookMs`, Math.round(r.ms));
     }
   }
   run.table("runaway", ["runaway call (deadline 3 s)", "calls run in", "runaway took:", "its last line", "other client's call, p50:", "max:", "calls:"], rows);

@@ -257,6 +257,16 @@ export const TARGETS = [
     },
   },
   {
+    area: "MCP limits",
+    target: "a call that computes past its deadline however it yields (a loop of awaits): another caller's `echo` answered within 500 ms throughout, and the call answered, its worker stopped, within its deadline + 2 s",
+    measure: (get) => {
+      const wait = get("mcp-limits", "runaway-2-workers-maxWaitMs");
+      const took = get("mcp-limits", "runaway-2-workers-tookMs");
+      if (wait === undefined || took === undefined) return undefined;
+      return { text: `other caller's longest wait ${n(wait)} ms; answered and stopped after ${n(took)} ms (deadline 3,000 ms)`, met: wait <= 500 && took <= 5000 };
+    },
+  },
+  {
     area: "MCP sign-in",
     target: "an OAuth access token checked in ≤ 1 ms with cached keys; no request to the provider per call",
     measure: (get) => {

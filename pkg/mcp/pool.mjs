@@ -15,14 +15,15 @@
 // yielding only to that job's promises: it is stalled (a worker that is only busy goes
 // from job to job, however late its timer). A stalled worker takes no new job; the job
 // that was running stays on it alone, and every other job on it starts again on another
-// worker (once; the first answer wins, and every job here only reads), so a caller who shared
-// a worker with a runaway command is answered anyway. A job its caller gives up on (its
-// deadline, its client gone) is asked to stop; if its worker does not answer within half a
-// second, the job ends without it (`{ abandoned: "stopped" }`) and the worker is stopped
-// and replaced, stalled or not: a worker that neither answers nor stops a call it was told
-// to stop cannot be trusted with the next. A worker that outgrows its heap dies on its own: the job that was
-// running ends `{ abandoned: "memory" }`, the others start again elsewhere. No job ever ends
-// twice.
+// worker: once for a job that had begun there (the first answer wins, and every job here
+// only reads), however often for one that had not (it leaves the worker), so a caller who
+// shared a worker with a runaway command is answered anyway. A job its caller gives up on
+// (its deadline, its client gone) is asked to stop; if its worker does not answer within
+// half a second, the job ends without it (`{ abandoned: "stopped" }`) and the worker is
+// stopped and replaced, stalled or not: a worker that neither answers nor stops a call it
+// was told to stop cannot be trusted with the next. A worker that outgrows its heap dies on
+// its own: the job that was running ends `{ abandoned: "memory" }`, the others start again
+// elsewhere. No job ever ends twice.
 import { Worker } from "node:worker_threads";
 import os from "node:os";
 import { toWorker } from "./bridge.mjs";
@@ -108,6 +109,9 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       if (m.type === "done") settle(attempt.job, m.answer);
       else settle(attempt.job, null, new Error(m.message));
       drain();
+    } else if (m.type === "started") {
+      const attempt = slot.attempts.get(m.id);
+      if (attempt) attempt.started = true;
     } else if (m.type === "rpc") {
       answerRpc(slot, m);
     } else if (m.type === "log") {
@@ -173,9 +177,16 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     }
   }
 
-  /** Starts `job` again on another worker, or ends it when it may not and nothing runs it. */
-  function move(job) {
+  /**
+   * Starts `job` again on another worker, or ends it when it may not and nothing runs it.
+   * A job that had not started on the worker it leaves (`free`) moves without counting.
+   */
+  function move(job, free = false) {
     if (job.settled) return;
+    if (free) {
+      start(job);
+      return;
+    }
     if (job.moves >= MAX_MOVES) {
       if (!job.attempts.size) settle(job, { abandoned: "stopped" });
       return;
@@ -208,7 +219,15 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     const runaway = attempts.length === 1 ? attempts[0] : slot.attempts.get(slot.beat[1]);
     for (const a of attempts) {
       a.job.avoid.add(slot);
-      if (a !== runaway) move(a.job);
+      if (a === runaway) continue;
+      if (a.started) move(a.job);
+      else {
+        // It never ran there (its message waits behind the runaway): it leaves the worker.
+        slot.attempts.delete(a.id);
+        a.job.attempts.delete(a);
+        post(slot, { type: "cancel", id: a.id });
+        move(a.job, true);
+      }
     }
     replenish();
   }
@@ -236,7 +255,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       a.job.attempts.delete(a);
       a.job.avoid.add(slot);
       if (slot.memory && a.id === running) settle(a.job, { abandoned: "memory" });
-      else if (!a.job.attempts.size) move(a.job);
+      else if (!a.job.attempts.size) move(a.job, !a.started);
     }
     slot.attempts.clear();
     replenish();

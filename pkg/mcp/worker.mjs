@@ -90,6 +90,9 @@ ready.then(
 const JOBS = { call: oneCall, http: oneRequest };
 
 function run(setup, { id, kind, payload, timeoutMs }) {
+  // Sent before the job's own code runs: a job that never got this far on a worker that
+  // stalled can start again elsewhere at no cost (pool.mjs).
+  parentPort.postMessage({ type: "started", id });
   current
     .run(id, () => JOBS[kind](setup, payload, timeoutMs, (cancel) => running.set(id, cancel)))
     .then(
