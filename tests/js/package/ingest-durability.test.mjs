@@ -70,17 +70,17 @@ async function greps(collection) {
 }
 
 // Each step: which request ends the run, and how (killed before Chroma sees it, killed
-// once Chroma took it, or refused with a 500).
+// once Chroma took it, or refused with a 500), and whether that is before any of the tree.
 const STEPS = [
-  ["killed just after Chroma took the chunks", (b) => b.includes('"page_slug"'), "after"],
-  ["killed at the first index write", (b) => b.includes('"__grams__'), "before"],
-  ["killed at the tree's write", (b) => b.includes('"__path_tree__#'), "before"],
-  ["killed at the stale records' delete", (b, p) => p.endsWith("/delete"), "before"],
-  ["the index writes answered 500", (b) => b.includes('"__grams__'), "500"],
-  ["the tree's write answered 500", (b) => b.includes('"__path_tree__"'), "500"],
+  ["killed just after Chroma took the chunks", (b) => b.includes('"page_slug"'), "after", true],
+  ["killed at the first index write", (b) => b.includes('"__grams__'), "before", true],
+  ["killed at the tree's write", (b) => b.includes('"__path_tree__#'), "before", true],
+  ["killed at the stale records' delete", (b, p) => p.endsWith("/delete"), "before", false],
+  ["the index writes answered 500", (b) => b.includes('"__grams__'), "500", true],
+  ["the tree's write answered 500", (b) => b.includes('"__path_tree__"'), "500", false],
 ];
 
-for (const [what, matches, how] of STEPS) {
+for (const [what, matches, how, beforeTree] of STEPS) {
   test(`an ingest ${what}, then run again: every grep prints what GNU grep prints over the folder`, { skip: gnuToolsMissing() ?? false }, async () => {
     const collection = `durable-${STEPS.findIndex((s) => s[0] === what)}`;
     await writeTree(dir, site(false));
@@ -115,6 +115,18 @@ for (const [what, matches, how] of STEPS) {
       else assert.equal(failed.signal, "SIGKILL", `the run was killed: ${failed.out}`);
     } finally {
       await proxy.close();
+    }
+    if (beforeTree) {
+      // Until the run that stopped before its tree is run again, sessions read the tree as
+      // it was: the pages the edit removes are still whole (their chunks go only after a
+      // new tree is written).
+      const old = site(false);
+      const fs = await ChromaFs.connect({ url: chromaUrl(), collection });
+      const shell = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
+      for (const gone of ["api/p05.md", "concepts/p06.md"]) {
+        const r = await safeExec(shell, `cat /${gone}`);
+        assert.deepEqual([r.exitCode, r.stdout, r.stderr], [0, old[gone], ""], `${gone} before the re-run`);
+      }
     }
     // A killed run's lease lapses by itself; a failed run's was marked expired.
     if (how !== "500") await new Promise((r) => setTimeout(r, LEASE_MS + 100));
