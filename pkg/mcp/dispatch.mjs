@@ -4,9 +4,10 @@
 // caller waits on: it reads the request (bounded) and parses it once (the worker's SDK
 // server answers the message parsed here, so the calls counted are the calls run), knows
 // who sent it (identity.mjs), counts the caller's tool calls in flight, takes a
-// cancellation to the call it names, and hands the request to a worker of the pool, where the MCP SDK's server answers it whole (pool.mjs,
-// worker.mjs). Workers run on every core. What the main thread writes itself is only what no
-// worker could: the answer to a call whose worker was stopped (messages.mjs).
+// cancellation to the call it names, and hands the request to a worker of the pool, where
+// the MCP SDK's server answers it whole (pool.mjs, worker.mjs). Workers run on every core.
+// What the main thread writes itself is only what no worker could: the answer to a call
+// whose worker was stopped (messages.mjs).
 //
 // With `workers: 0` there is no pool: the request is answered here, by a server on this
 // thread, as on an edge runtime.
