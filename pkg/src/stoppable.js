@@ -53,10 +53,11 @@ function stoppable(embed, calls, logged) {
     };
   if (typeof embed === "function") return wrap(embed, undefined);
   if (!embed || typeof embed !== "object" || typeof embed.embed !== "function") return embed;
-  const out = Object.create(embed);
-  out.embed = wrap(embed.embed, embed);
-  if (typeof embed.embedQuery === "function") out.embedQuery = wrap(embed.embedQuery, embed);
-  return out;
+  const own = { embed: wrap(embed.embed, embed) };
+  if (typeof embed.embedQuery === "function") own.embedQuery = wrap(embed.embedQuery, embed);
+  // Every other property is read from the object itself, getters with it as `this` (a
+  // class's private fields are its own).
+  return new Proxy(embed, { get: (target, key) => (Object.hasOwn(own, key) ? own[key] : Reflect.get(target, key, target)) });
 }
 
 export { commandSignal, stoppable };
