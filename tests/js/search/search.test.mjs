@@ -331,3 +331,33 @@ test("a question finds the page in its own language first; --lang keeps to one",
   assert.equal(bad.exitCode, 2, show(bad));
   assertWithinQuotas(cloud);
 });
+
+test("an embedder of a class with private fields works as given, and its calls get the running command's signal, which stopping the command aborts", async () => {
+  let seen;
+  class Embedder {
+    #model = "unit-vectors";
+    get model() {
+      return this.#model;
+    }
+    async embed(texts) {
+      return texts.map(() => [1, 0, 0]);
+    }
+    embedQuery(texts, { signal } = {}) {
+      seen = signal;
+      return new Promise((resolve, reject) => signal?.addEventListener("abort", () => reject(new Error("aborted by the command"))));
+    }
+  }
+  await ingest({ url: chromaUrl(), collection: "search-signal", files: [{ path: "a.md", content: "alpha beta\n" }], embed: new Embedder() });
+  const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "search-signal", embed: new Embedder() });
+  assert.equal(fs.info().embedding.model, "unit-vectors", "read through its getter");
+  const mark = fs.beginCommand({});
+  const asked = fs.searchCommand(["alpha"], "/");
+  await new Promise((r) => setTimeout(r, 50));
+  assert.ok(seen instanceof AbortSignal && !seen.aborted, "the question is asked with the command's signal");
+  fs.abortCommand();
+  const r = await asked;
+  fs.endCommand(mark);
+  assert.equal(seen.aborted, true);
+  assert.equal(r.exitCode, 2);
+  assert.match(r.stderr, /aborted by the command/);
+});
