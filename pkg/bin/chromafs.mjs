@@ -12,6 +12,7 @@ import { connection } from "./cli/connection.mjs";
 import { plural } from "./cli/format.mjs";
 import { runIngest, unknownModel, withEmbedModel } from "./cli/ingest.mjs";
 import { runMcp } from "./cli/mcp.mjs";
+import { whyMissing } from "./cli/missing.mjs";
 import { connect, runExec, runShell } from "./cli/shell.mjs";
 
 const USAGE = `Usage: chromafs <command> [options]
@@ -231,6 +232,15 @@ async function main(argv) {
   }
 
   const conn = connection(values);
+  return runCommand(command, args, conn, values, argv).catch(async (error) => {
+    // A collection that does not exist: the operator is told why (a tenant, a database, a
+    // server that is not Chroma), or which collections there are.
+    const why = await whyMissing(error, conn);
+    throw why ? new CliError(why) : error;
+  });
+}
+
+async function runCommand(command, args, conn, values, argv) {
   switch (command) {
     case "ingest": {
       // `--embed NAME DIR` with a name that is no model: the name, not a second directory.
@@ -241,7 +251,15 @@ async function main(argv) {
     }
     case "annotate": {
       if (args.length !== 0) throw new UsageError(`annotate takes no arguments, got '${args[0]}'`);
-      const a = await annotate({ ...conn, grepIndex: Boolean(values["grep-index"]) });
+      const a = await annotate({ ...conn, grepIndex: Boolean(values["grep-index"]) }).catch((e) => {
+        // Nothing to do is no failure: ingest's chunks carry all annotate would write.
+        if (/was written by chromafs ingest/.test(e?.message)) return e;
+        throw e;
+      });
+      if (a instanceof Error) {
+        process.stdout.write(`${a.message.replace(/^\w+: [^,]*, /, "")}; nothing to annotate\n`);
+        return 0;
+      }
       process.stdout.write(
         `annotated ${plural(a.chunks, "chunk")} of collection ${a.collection}: ${a.updated} written, ${a.chunks - a.updated} already right` +
           `${a.orphans ? `, ${a.orphans} of pages the tree does not name (made private)` : ""}` +

@@ -70,7 +70,13 @@ test("a re-run removes pages that are gone", () => {
 test("errors are one clear line; usage errors exit 2", () => {
   let r = cli(["exec", "ls", "--url", chromaUrl(), "--collection", "no-such-collection"]);
   assert.equal(r.status, 1);
-  assert.equal(r.stderr, `chromafs: EIO: i/o error, connect 'no-such-collection': collection "no-such-collection" does not exist\n`);
+  // The operator is told which collections there are (here, among others, the one this file wrote).
+  assert.match(r.stderr, /^chromafs: EIO: i\/o error, connect 'no-such-collection': collection "no-such-collection" does not exist; database "default_database" of tenant "default_tenant" has (these:|more than 20 collections, among them) .*\n$/);
+  assert.equal(r.stderr.split("\n").length, 2, "one line");
+  r = cli(["exec", "ls", ...conn(), "--tenant", "no-such-tenant"]);
+  assert.deepEqual([r.status, r.stderr], [1, `chromafs: tenant "no-such-tenant" does not exist on ${chromaUrl()} (--tenant)\n`]);
+  r = cli(["exec", "ls", ...conn(), "--database", "no-such-database"]);
+  assert.deepEqual([r.status, r.stderr], [1, `chromafs: database "no-such-database" does not exist in tenant "default_tenant" on ${chromaUrl()} (--database)\n`]);
   r = cli(["ingest", path.join(dir, "missing"), ...conn()]);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^chromafs: .*missing: no such directory\n$/);
@@ -247,5 +253,27 @@ test("mcp --tokens reads its file again when it changes: a removed token is refu
   } finally {
     server.kill();
     rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test("annotate of a collection ingest wrote has nothing to do and exits 0; a --url that is not Chroma is said to be so", async () => {
+  const r = cli(["annotate", "--url", chromaUrl(), "--collection", "cli"]);
+  assert.deepEqual([r.status, r.stdout], [0, `collection "cli" was written by chromafs ingest: its chunks already carry access and directories; nothing to annotate\n`], r.stderr);
+  // A web server that is not Chroma answers 404 to the collection: the operator is told.
+  const { spawn } = await import("node:child_process");
+  const { freePort } = await import("../../../support/ports.mjs");
+  const port = await freePort();
+  const web = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1"], { stdio: "ignore" });
+  try {
+    let answered = false;
+    for (let i = 0; i < 100 && !answered; i++) {
+      answered = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+      if (!answered) await new Promise((res) => setTimeout(res, 50));
+    }
+    const notChroma = cli(["exec", "ls", "--url", `http://127.0.0.1:${port}`, "--collection", "cli"]);
+    assert.equal(notChroma.status, 1);
+    assert.equal(notChroma.stderr, `chromafs: http://127.0.0.1:${port} does not answer as a Chroma server does (GET /api/v2/heartbeat: 404): is --url Chroma's address?\n`);
+  } finally {
+    web.kill();
   }
 });
