@@ -185,6 +185,34 @@ const OPTIONS = {
   version: { type: "boolean" },
 };
 
+/**
+ * The help of one command: its line of the command list, the option sections that name it
+ * (or every command), and its examples. The sections are USAGE's, so the two never differ.
+ */
+function helpFor(command) {
+  const blocks = USAGE.trimEnd().split("\n\n");
+  const named = (heading) => /every command/.test(heading) || heading.toLowerCase().split(/[^a-z]+/).includes(command);
+  const entry = (lines) => {
+    const at = lines.findIndex((l) => l.startsWith(`  ${command} `) || l === `  ${command}`);
+    if (at < 0) return [];
+    const end = lines.findIndex((l, i) => i > at && /^ {2}\S/.test(l));
+    return lines.slice(at, end < 0 ? undefined : end);
+  };
+  const listed = entry(blocks.find((b) => b.startsWith("Commands:")).split("\n"));
+  const synopsis = listed[0]?.trim().split(/ {2,}/)[0] ?? command;
+  const out = [`Usage: chromafs ${synopsis} [options]`, ""];
+  for (const block of blocks) {
+    const [heading, ...lines] = block.split("\n");
+    if (heading === "Commands:") out.push(...entry(lines), "");
+    else if (heading === "Examples:") {
+      const mine = lines.flatMap((l, i) => (l.startsWith(`  chromafs ${command} `) || l.includes(` chromafs ${command} `) ? [l, ...(lines[i + 1]?.startsWith("    ") ? [lines[i + 1]] : [])] : []));
+      if (mine.length) out.push(heading, ...mine, "");
+    } else if (/:$/.test(heading) && named(heading)) out.push(block, "");
+  }
+  out.push("  -h, --help          show this help; chromafs --help lists every command", "");
+  return out.join("\n");
+}
+
 // Which options each command accepts besides the connection options and --help.
 const EMBED_OPTIONS = ["embed", "embed-url", "embed-dimensions", "embed-key-env"];
 const COMMAND_OPTIONS = {
@@ -222,7 +250,9 @@ async function main(argv) {
     return 0;
   }
   if (values.help || command === undefined || command === "help") {
-    process.stdout.write(USAGE);
+    // `chromafs ingest --help` and `chromafs help ingest`: that command's part of the help.
+    const about = command === "help" ? args[0] : command;
+    process.stdout.write(about !== undefined && Object.hasOwn(COMMAND_OPTIONS, about) ? helpFor(about) : USAGE);
     return 0;
   }
   if (!Object.hasOwn(COMMAND_OPTIONS, command)) throw new UsageError(`unknown command '${command}'`);

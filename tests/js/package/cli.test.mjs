@@ -277,3 +277,22 @@ test("annotate of a collection ingest wrote has nothing to do and exits 0; a --u
     web.kill();
   }
 });
+
+test("chromafs COMMAND --help prints that command's part of the help; --help alone, all of it", () => {
+  const all = cli(["--help"]);
+  assert.equal(all.status, 0);
+  for (const command of ["ingest", "annotate", "shell", "exec", "mcp"]) {
+    for (const args of [[command, "--help"], [command, "-h"], ["help", command]]) {
+      const r = cli(args);
+      assert.equal(r.status, 0, args.join(" "));
+      assert.match(r.stdout, new RegExp(`^Usage: chromafs ${command}\\b`), args.join(" "));
+      assert.match(r.stdout, /^Connection options \(every command\):$/m);
+      assert.ok(r.stdout.length < all.stdout.length, `${args.join(" ")}: shorter than the whole help`);
+      for (const other of ["ingest", "annotate", "mcp"].filter((c) => c !== command)) {
+        assert.doesNotMatch(r.stdout, new RegExp(`^${other} options:$`, "m"), `${args.join(" ")}: not ${other}'s options`);
+      }
+    }
+  }
+  assert.match(cli(["mcp", "--help"]).stdout, /^ {2}--tokens FILE/m);
+  assert.match(cli(["ingest", "--help"]).stdout, /^Usage: chromafs ingest DIR \[options\]\n[\s\S]*^ {2}--lease-ms N/m);
+});
