@@ -24,6 +24,20 @@ const KIND: &str = "ingest-lease";
 const OWNER: &str = "owner";
 const UNTIL: &str = "until";
 
+/// How a run holds its lease: for how long unless renewed, and what tells its owner id from
+/// that of another run started in the same millisecond (the host's randomness; none natively).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Terms {
+    pub ms: f64,
+    pub entropy: u64,
+}
+
+impl Default for Terms {
+    fn default() -> Self {
+        Terms { ms: LEASE_MS, entropy: 0 }
+    }
+}
+
 /// The id of the lease of `owner` in a collection whose tree is `tree_id`.
 pub(crate) fn lease_id(tree_id: &str, owner: &str) -> String {
     format!("{tree_id}@ingest#{owner}")
@@ -53,9 +67,9 @@ impl Leases {
         Leases(out)
     }
 
-    /// The latest expiry of a live lease other than `owner`'s.
-    pub(crate) fn live_other(&self, owner: &str, now: f64) -> Option<f64> {
-        self.0.iter().filter(|(o, until)| o != owner && *until > now).map(|(_, u)| *u).reduce(f64::max)
+    /// The latest expiry of a live lease, leaving out `own`'s (a run's own lease).
+    pub(crate) fn live(&self, now: f64, own: Option<&str>) -> Option<f64> {
+        self.0.iter().filter(|(o, until)| Some(o.as_str()) != own && *until > now).map(|(_, u)| *u).reduce(f64::max)
     }
 
     /// Whether a run left a lease it did not release: it did not finish.
@@ -87,11 +101,12 @@ pub(crate) struct Lease<'a> {
 }
 
 impl<'a> Lease<'a> {
-    /// A lease not yet taken; `seed` tells this run's owner id from another's.
-    pub(crate) fn new(client: &'a Client, cid: &'a str, collection: &'a str, tree_id: &'a str, ms: f64) -> Self {
-        let seed = format!("{}:{}:{}", client.now_ms(), cid, client.stats().requests);
+    /// A lease not yet taken, its owner id made of the clock and `terms.entropy`.
+    pub(crate) fn new(client: &'a Client, cid: &'a str, collection: &'a str, tree_id: &'a str, terms: Terms) -> Self {
+        let seed = format!("{}:{}:{}", client.now_ms(), cid, terms.entropy);
         let owner = format!("{:016x}", crate::tree::codec::fingerprint(seed.as_bytes()));
-        Lease { client, cid, collection, tree_id, owner, ms, dimension: Cell::new(1), renewed: Cell::new(None) }
+        let (dimension, renewed) = (Cell::new(1), Cell::new(None));
+        Lease { client, cid, collection, tree_id, owner, ms: terms.ms, dimension, renewed }
     }
 
     /// The length of the lease record's vector (the collection's dimension, once known).
@@ -130,7 +145,7 @@ impl<'a> Lease<'a> {
             .await
             .map_err(|e| e.to_string())?;
         let leases = Leases::of((0..all.ids.len()).map(|i| (all.ids[i].as_str(), all.metadata(i))));
-        if let Some(until) = leases.live_other(&self.owner, now) {
+        if let Some(until) = leases.live(now, Some(&self.owner)) {
             return Err(busy(self.collection, until, now));
         }
         if self.renewed.get().is_some() && !leases.0.iter().any(|(o, _)| *o == self.owner) {
@@ -197,11 +212,21 @@ mod tests {
             [("t@ingest#a", Some(&a)), ("t@ingest#b", Some(&b)), ("t", Some(&tree)), ("x", None)].into_iter(),
         );
         assert_eq!(leases, Leases(vec![("a".into(), 5000.0), ("b".into(), 100.0)]));
-        assert_eq!(leases.live_other("b", 1000.0), Some(5000.0), "a's lease is live");
-        assert_eq!(leases.live_other("a", 1000.0), None, "a's own does not count");
+        assert_eq!(leases.live(1000.0, Some("b")), Some(5000.0), "a's lease is live");
+        assert_eq!(leases.live(1000.0, Some("a")), None, "a's own does not count");
         assert!(leases.unfinished(1000.0), "b's lapsed: b did not finish");
         assert!(!Leases(vec![("a".into(), 5000.0)]).unfinished(1000.0));
         assert!(is_lease("t", "t@ingest#a") && !is_lease("t", "t#0") && !is_lease("t", "u@ingest#a"));
+    }
+
+    #[test]
+    fn two_runs_started_in_the_same_millisecond_own_different_leases() {
+        let chroma = crate::testing::FakeChroma::new();
+        let client =
+            Client::new(crate::chroma::ClientConfig::new(crate::testing::chroma::URL), std::rc::Rc::new(chroma));
+        let lease = |entropy| Lease::new(&client, "c", "docs", "t", Terms { ms: LEASE_MS, entropy });
+        assert_ne!(lease(1).id(), lease(2).id(), "the same clock, other entropy");
+        assert_eq!(lease(1).id(), lease(1).id());
     }
 
     #[test]

@@ -65,8 +65,8 @@ pub(crate) struct WriteOptions<'a> {
     pub schema: &'a Schema,
     /// Store the tree as plain JSON instead of gzip+base64.
     pub plain_tree: bool,
-    /// How long the run's lease lasts unless renewed.
-    pub lease_ms: f64,
+    /// How the run holds its lease on the collection.
+    pub lease: lease::Terms,
 }
 
 /// A chunk's metadata: its place in its page, its page's access and its page's ancestor
@@ -160,10 +160,10 @@ pub(crate) async fn write(
         client.create_collection(opts.collection, embedder.chroma_function()).await.map_err(|e| e.to_string())?;
     let before = stored(client, &info.id, &opts.schema.tree_id).await?;
     let now = client.now_ms();
-    if let Some(until) = before.leases.live_other("", now) {
+    if let Some(until) = before.leases.live(now, None) {
         return Err(lease::busy(opts.collection, until, now));
     }
-    let lease = Lease::new(client, &info.id, opts.collection, &opts.schema.tree_id, opts.lease_ms);
+    let lease = Lease::new(client, &info.id, opts.collection, &opts.schema.tree_id, opts.lease);
     if let Some(d) = info.dimension {
         lease.set_dimension(d);
     }

@@ -73,7 +73,8 @@ pub fn ingest(options_value: JsValue) -> Promise {
             collection: &settings.collection,
             schema: &settings.schema,
             plain_tree: settings.plain_tree,
-            lease_ms: settings.lease_ms,
+            // Two runs started together tell their leases apart by it, not by the clock alone.
+            lease: ingest::lease::Terms { ms: settings.lease_ms, entropy: (js_sys::Math::random() * 9.0e15) as u64 },
         };
         let summary = ingest::write(&client, &plan, &opts, &*embedder).await.map_err(|e| js_error("EIO", &e))?;
         plain(&summary)

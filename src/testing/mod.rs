@@ -152,12 +152,7 @@ pub(crate) fn ingest(
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(chroma::URL), Rc::new(chroma.clone()));
     block_on(async move {
         let schema = crate::tree::schema::Schema::default();
-        let opts = WriteOptions {
-            collection: "docs",
-            schema: &schema,
-            plain_tree: false,
-            lease_ms: crate::ingest::lease::LEASE_MS,
-        };
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
         ingest::write(&client, &plan, &opts, &*embedder).await.unwrap();
     });
 }

@@ -51,12 +51,7 @@ fn run_by(chroma: &FakeChroma, pages: &[(&str, &str)], access: &str, method: Opt
     let counting = Rc::new(Counting(Cell::new(0), method));
     let c = counting.clone();
     let summary = block_on(async move {
-        let opts = WriteOptions {
-            collection: "docs",
-            schema: &schema,
-            plain_tree: false,
-            lease_ms: crate::ingest::lease::LEASE_MS,
-        };
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
         write(&client, &plan, &opts, &*c).await.unwrap()
     });
     let embedded = counting.0.get();
@@ -134,12 +129,7 @@ fn another_model_embeds_everything_again() {
     let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = Schema::default();
     let s = block_on(async move {
-        let opts = WriteOptions {
-            collection: "docs",
-            schema: &schema,
-            plain_tree: false,
-            lease_ms: crate::ingest::lease::LEASE_MS,
-        };
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
         write(&client, &plan, &opts, &Other).await.unwrap()
     });
     assert_eq!((s.chunks_written, s.tree_written), (2, true));
@@ -262,12 +252,7 @@ fn run_with(chroma: &FakeChroma, pages: &[(String, String)], embedder: Rc<Servic
     let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = Schema::default();
     block_on(async move {
-        let opts = WriteOptions {
-            collection: "docs",
-            schema: &schema,
-            plain_tree: false,
-            lease_ms: crate::ingest::lease::LEASE_MS,
-        };
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
         write(&client, &plan, &opts, &*embedder).await
     })
 }
@@ -373,7 +358,12 @@ fn an_ingest_is_refused_while_another_holds_the_collection_and_goes_on_once_its_
         let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
         let schema = Schema::default();
         block_on(async move {
-            let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease_ms: 10_000.0 };
+            let opts = WriteOptions {
+                collection: "docs",
+                schema: &schema,
+                plain_tree: false,
+                lease: lease::Terms { ms: 10_000.0, entropy: 0 },
+            };
             write(&client, &plan, &opts, &DefaultEmbedder).await
         })
     };
@@ -416,7 +406,12 @@ fn of_two_ingests_started_together_one_withdraws_before_it_writes() {
     let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = Schema::default();
     let e = block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease_ms: 10_000.0 };
+        let opts = WriteOptions {
+            collection: "docs",
+            schema: &schema,
+            plain_tree: false,
+            lease: lease::Terms { ms: 10_000.0, entropy: 0 },
+        };
         write(&client, &plan, &opts, &DefaultEmbedder).await
     })
     .unwrap_err();

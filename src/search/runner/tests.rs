@@ -213,12 +213,7 @@ fn ingested_in(n: usize, every: usize, dir: impl Fn(usize) -> String) -> FakeChr
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = crate::tree::schema::Schema::default();
     block_on(async move {
-        let opts = WriteOptions {
-            collection: "docs",
-            schema: &schema,
-            plain_tree: false,
-            lease_ms: crate::ingest::lease::LEASE_MS,
-        };
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
         ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap();
     });
     chroma

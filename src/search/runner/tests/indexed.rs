@@ -28,12 +28,7 @@ fn write_private(chroma: &FakeChroma, files: &[(String, String)], private: &[&st
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = crate::tree::schema::Schema::default();
     block_on(async move {
-        let opts = WriteOptions {
-            collection: "docs",
-            schema: &schema,
-            plain_tree: false,
-            lease_ms: crate::ingest::lease::LEASE_MS,
-        };
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
         ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap()
     })
 }
@@ -327,7 +322,7 @@ fn try_write(chroma: &FakeChroma, files: &[(String, String)]) -> Result<Summary,
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
     let schema = crate::tree::schema::Schema::default();
     block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease_ms: 60_000.0 };
+        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
         ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await
     })
 }
