@@ -281,13 +281,13 @@ async function runCommand(command, args, conn, values, argv) {
     }
     case "annotate": {
       if (args.length !== 0) throw new UsageError(`annotate takes no arguments, got '${args[0]}'`);
-      const a = await annotate({ ...conn, grepIndex: Boolean(values["grep-index"]) }).catch((e) => {
+      let a;
+      try {
+        a = await annotate({ ...conn, grepIndex: Boolean(values["grep-index"]) });
+      } catch (e) {
         // Nothing to do is no failure: ingest's chunks carry all annotate would write.
-        if (/was written by chromafs ingest/.test(e?.message)) return e;
-        throw e;
-      });
-      if (a instanceof Error) {
-        process.stdout.write(`${a.message.replace(/^\w+: [^,]*, /, "")}; nothing to annotate\n`);
+        if (!/was written by chromafs ingest/.test(e?.message)) throw e;
+        process.stdout.write(`${e.message.replace(/^\w+: [^,]*, /, "")}; nothing to annotate\n`);
         return 0;
       }
       process.stdout.write(

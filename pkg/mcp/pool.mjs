@@ -196,16 +196,19 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     start(job);
   }
 
+  /** Takes an attempt off its worker, which is told to stop it. */
+  function withdraw(a) {
+    a.slot.attempts.delete(a.id);
+    a.job.attempts.delete(a);
+    post(a.slot, { type: "cancel", id: a.id });
+  }
+
   function settle(job, answer, error) {
     if (job.settled) return;
     job.settled = true;
     clearTimeout(job.grace);
     job.signal?.removeEventListener("abort", job.onAbort);
-    for (const a of job.attempts) {
-      a.slot.attempts.delete(a.id);
-      post(a.slot, { type: "cancel", id: a.id });
-    }
-    job.attempts.clear();
+    for (const a of [...job.attempts]) withdraw(a);
     if (error) job.reject(error);
     else job.resolve(answer);
   }
@@ -223,9 +226,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       if (a.started) move(a.job);
       else {
         // It never ran there (its message waits behind the runaway): it leaves the worker.
-        slot.attempts.delete(a.id);
-        a.job.attempts.delete(a);
-        post(slot, { type: "cancel", id: a.id });
+        withdraw(a);
         move(a.job, true);
       }
     }

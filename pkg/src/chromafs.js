@@ -10,7 +10,7 @@ import { commandsOf } from "./commands.js";
 import { connectMounts } from "./mounts.js";
 import { recordedChoice } from "./recorded.js";
 import { PROBE, reaches } from "./probe.js";
-import { commandSignal, stoppable } from "./stoppable.js";
+import { commandSignal, stoppable, withStoppableEmbed } from "./stoppable.js";
 
 /** `using fs = await ChromaFs.connect(…)` frees the session, where the runtime has `Symbol.dispose`. */
 const DISPOSE = Symbol.dispose ?? Symbol("dispose");
@@ -52,8 +52,7 @@ function chromaFsClass(Core, run, recipeModule) {
     static async connect(options) {
       const calls = commandSignal();
       const logged = options?.networkErrors === "log";
-      const given = options?.embed === undefined ? options : { ...options, embed: stoppable(options.embed, calls, logged) };
-      const core = await inContext(() => Core.connect(given));
+      const core = await inContext(() => Core.connect(withStoppableEmbed(options, calls, logged)));
       const recorded = recordedChoice(inContext(() => core.info()), options, recipeModule);
       if (!recorded?.embedder) return new ChromaFs(core, recorded?.status, calls, logged);
       try {
@@ -190,7 +189,7 @@ function chromaFsClass(Core, run, recipeModule) {
     }
     /** The same session, searching with the embedder of `options`: a ChromaFs of its own. */
     withEmbed(options) {
-      const given = options?.embed === undefined ? options : { ...options, embed: stoppable(options.embed, this.#calls, this.#logged) };
+      const given = withStoppableEmbed(options, this.#calls, this.#logged);
       return new ChromaFs(inContext(() => this.#core.withEmbed(given)), undefined, this.#calls, this.#logged);
     }
     search(query, options) {

@@ -60,4 +60,9 @@ function stoppable(embed, calls, logged) {
   return new Proxy(embed, { get: (target, key) => (Object.hasOwn(own, key) ? own[key] : Reflect.get(target, key, target)) });
 }
 
-export { commandSignal, stoppable };
+/** `options` with its `embed`, when it has one, made stoppable (see `stoppable`). */
+function withStoppableEmbed(options, calls, logged) {
+  return options?.embed === undefined ? options : { ...options, embed: stoppable(options.embed, calls, logged) };
+}
+
+export { commandSignal, stoppable, withStoppableEmbed };
