@@ -142,17 +142,32 @@ pub(crate) fn ingest(
     chunk_bytes: usize,
     embedder: Rc<dyn crate::base::embed::Embedder>,
 ) {
-    use crate::ingest::{self, parse_access_rules, Rules, SourceFile, WriteOptions};
+    use crate::ingest::{self, parse_access_rules, Rules, SourceFile};
     let files: Vec<SourceFile> = pages
         .iter()
         .map(|(p, c)| SourceFile { path: p.to_string(), content: c.as_bytes().to_vec(), mtime: None })
         .collect();
     let rules = Rules::new(parse_access_rules(access).unwrap(), false);
     let plan = ingest::plan(&files, &rules, chunk_bytes, "__path_tree__").unwrap();
+    write_plan(chroma, plan, embedder).unwrap();
+}
+
+/// One ingest run of `plan` into collection `docs`, embedded by `embedder`: its summary, or
+/// why it failed.
+pub(crate) fn write_plan(
+    chroma: &FakeChroma,
+    plan: crate::ingest::Plan,
+    embedder: Rc<dyn crate::base::embed::Embedder>,
+) -> Result<crate::ingest::Summary, String> {
     let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(chroma::URL), Rc::new(chroma.clone()));
     block_on(async move {
         let schema = crate::tree::schema::Schema::default();
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
-        ingest::write(&client, &plan, &opts, &*embedder).await.unwrap();
-    });
+        let opts = crate::ingest::WriteOptions {
+            collection: "docs",
+            schema: &schema,
+            plain_tree: false,
+            lease: Default::default(),
+        };
+        crate::ingest::write(&client, &plan, &opts, &*embedder).await
+    })
 }

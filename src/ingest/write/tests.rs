@@ -352,21 +352,8 @@ fn an_ingest_is_refused_while_another_holds_the_collection_and_goes_on_once_its_
     chroma.clear_log();
     let a = LONG.replace("line four", "line 4");
     let edited = [("a.md", a.as_str()), ("b.md", "short\n")];
-    let rules = Rules::new(Vec::new(), false);
-    let attempt = |chroma: &FakeChroma| {
-        let plan = plan(&files(&edited), &rules, 64, "__path_tree__").unwrap();
-        let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
-        let schema = Schema::default();
-        block_on(async move {
-            let opts = WriteOptions {
-                collection: "docs",
-                schema: &schema,
-                plain_tree: false,
-                lease: lease::Terms { ms: 10_000.0, entropy: 0 },
-            };
-            write(&client, &plan, &opts, &DefaultEmbedder).await
-        })
-    };
+    let plan = plan(&files(&edited), &Rules::default(), 64, "__path_tree__").unwrap();
+    let attempt = |chroma: &FakeChroma| crate::testing::write_plan(chroma, plan.clone(), Rc::new(DefaultEmbedder));
     let e = attempt(&chroma).unwrap_err();
     assert!(e.starts_with("another ingest is writing collection \"docs\": its lease runs 30 s more"), "{e}");
     let writes = chroma.requests().iter().filter(|r| r.url.ends_with("/upsert") || r.url.ends_with("/delete")).count();
@@ -401,20 +388,8 @@ fn of_two_ingests_started_together_one_withdraws_before_it_writes() {
         }
         None
     });
-    let rules = Rules::new(Vec::new(), false);
-    let plan = plan(&files(&[("a.md", "two\n")]), &rules, 64, "__path_tree__").unwrap();
-    let client = Client::new(ClientConfig::new(URL), Rc::new(chroma.clone()));
-    let schema = Schema::default();
-    let e = block_on(async move {
-        let opts = WriteOptions {
-            collection: "docs",
-            schema: &schema,
-            plain_tree: false,
-            lease: lease::Terms { ms: 10_000.0, entropy: 0 },
-        };
-        write(&client, &plan, &opts, &DefaultEmbedder).await
-    })
-    .unwrap_err();
+    let plan = plan(&files(&[("a.md", "two\n")]), &Rules::default(), 64, "__path_tree__").unwrap();
+    let e = crate::testing::write_plan(&chroma, plan, Rc::new(DefaultEmbedder)).unwrap_err();
     assert!(e.starts_with("another ingest is writing collection \"docs\""), "{e}");
     let ids = chroma.ids("docs");
     assert_eq!(

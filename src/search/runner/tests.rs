@@ -200,7 +200,7 @@ fn ingested(n: usize, every: usize) -> FakeChroma {
 
 /// [`ingested`] with page `i` in directory `dir(i)`.
 fn ingested_in(n: usize, every: usize, dir: impl Fn(usize) -> String) -> FakeChroma {
-    use crate::ingest::{self, Rules, SourceFile, WriteOptions};
+    use crate::ingest::{self, Rules, SourceFile};
     let chroma = FakeChroma::new();
     let files: Vec<SourceFile> = (0..n)
         .map(|i| SourceFile {
@@ -210,12 +210,7 @@ fn ingested_in(n: usize, every: usize, dir: impl Fn(usize) -> String) -> FakeChr
         })
         .collect();
     let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
-    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
-    let schema = crate::tree::schema::Schema::default();
-    block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
-        ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap();
-    });
+    crate::testing::write_plan(&chroma, plan, Rc::new(ingest::DefaultEmbedder)).unwrap();
     chroma
 }
 

@@ -1,7 +1,7 @@
 //! Searches narrowed by the grep index an ingest writes (see `search::indexed`).
 
 use super::*;
-use crate::ingest::{self, parse_access_rules, Rules, SourceFile, Summary, WriteOptions};
+use crate::ingest::{self, parse_access_rules, Rules, SourceFile, Summary};
 
 /// Writes `files` (path, text) as chromafs's ingest does, pages under `admin/` for the
 /// `admin` group only.
@@ -23,14 +23,8 @@ fn write_private(chroma: &FakeChroma, files: &[(String, String)], private: &[&st
             parse_access_rules(&format!(r#"{{"{path}": {{"isPublic": false, "groups": ["admin"]}}}}"#)).unwrap(),
         );
     }
-    let rules = Rules::new(rules, false);
-    let plan = ingest::plan(&files, &rules, 4096, "__path_tree__").unwrap();
-    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
-    let schema = crate::tree::schema::Schema::default();
-    block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
-        ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await.unwrap()
-    })
+    let plan = ingest::plan(&files, &Rules::new(rules, false), 4096, "__path_tree__").unwrap();
+    crate::testing::write_plan(chroma, plan, Rc::new(ingest::DefaultEmbedder)).unwrap()
 }
 
 /// `n` public pages in two directories, every `every`th holding "a Token here", each with
@@ -319,12 +313,7 @@ fn try_write(chroma: &FakeChroma, files: &[(String, String)]) -> Result<Summary,
         .map(|(path, text)| SourceFile { path: path.clone(), content: text.clone().into_bytes(), mtime: None })
         .collect();
     let plan = ingest::plan(&files, &Rules::default(), 4096, "__path_tree__").unwrap();
-    let client = crate::chroma::Client::new(crate::chroma::ClientConfig::new(URL), Rc::new(chroma.clone()));
-    let schema = crate::tree::schema::Schema::default();
-    block_on(async move {
-        let opts = WriteOptions { collection: "docs", schema: &schema, plain_tree: false, lease: Default::default() };
-        ingest::write(&client, &plan, &opts, &ingest::DefaultEmbedder).await
-    })
+    crate::testing::write_plan(chroma, plan, Rc::new(ingest::DefaultEmbedder))
 }
 
 #[test]
