@@ -545,7 +545,7 @@ export interface MountedFs
     ChromaFs,
     | "readFile" | "readFileBuffer" | "writeFile" | "appendFile" | "exists" | "stat" | "lstat" | "mkdir" | "readdir"
     | "readdirWithFileTypes" | "rm" | "cp" | "mv" | "resolvePath" | "getAllPaths" | "chmod" | "symlink" | "link"
-    | "readlink" | "realpath" | "utimes"
+    | "readlink" | "realpath" | "utimes" | "writeError" | "saveScratch" | "restoreScratch"
   > {
   /** just-bash custom commands over the mounts (pass as `customCommands`). */
   commands(): CustomCommandLike[];
@@ -649,6 +649,19 @@ export declare class ChromaFs {
   utimes(path: string, atime: Date, mtime: Date): Promise<void>;
 
   /** Counters since `connect`. */
+  /**
+   * Why opening `path` to write would fail, as open(2) says it (an Error whose `code` is
+   * EROFS, ENOENT, ENOTDIR or EISDIR), or null when it would open. Nothing is written:
+   * `safeExec` asks it before a command whose output is redirected runs.
+   */
+  writeError(path: string): (Error & { code: string }) | null;
+  /** The scratch directory's whole content as bytes, or undefined when the session has none. */
+  saveScratch(): Uint8Array | undefined;
+  /**
+   * Replaces the scratch directory's content with bytes `saveScratch()` gave (null: empty).
+   * Bytes that do not read back throw EINVAL and change nothing.
+   */
+  restoreScratch(saved: Uint8Array | null): void;
   stats(): ChromaFsStats;
   /** The collection id, tree version and tree metadata. */
   info(): ChromaFsInfo;
@@ -671,9 +684,10 @@ export declare class ChromaFs {
    * to the arguments to run the original command with, or `null` when those pages cannot
    * be loaded (`endCommand` reports why); rejects when the command must not run at all,
    * such as a pattern over 8 KiB (just-bash's matchers take minutes on a 100 KiB one).
-   * `ownFs`: the command reads this filesystem itself, not a host's filesystem around it.
+   * `ownFs`: the command reads this filesystem itself, not a host's filesystem around it;
+   * `stdoutFile`: the file its standard output goes to, which grep refuses to read and rg skips.
    */
-  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean, ownFs?: boolean, linesWanted?: number, stdin?: string): Promise<string[] | CommandOutput | null>;
+  planSearch(name: string, args: string[], cwd: string, stdinEmpty?: boolean, ownFs?: boolean, linesWanted?: number, stdin?: string, stdoutFile?: string): Promise<string[] | CommandOutput | null>;
   /**
    * What `ls`, `find`, `tree` and `du` above call: their output answered from the listing (and
    * the files the command reads first, such as `tree --fromfile`'s lists; `stdin` is standard
@@ -899,7 +913,7 @@ export declare function workersCache(cache: CacheLike, options?: { origin?: stri
  * A ready tool description for an agent: what the shell is, that it is read-only (but for
  * the `scratch` directory, when given), what works best.
  */
-export declare function toolDescription(options?: { docs?: string; scratch?: string }): string;
+export declare function toolDescription(options?: { docs?: string; scratch?: string; keptMinutes?: number }): string;
 
 /** A bash-tool sandbox over a just-bash `Bash`: commands never reject, writes fail as read-only. */
 export declare function bashToolSandbox(bash: { exec(command: string, options?: any): Promise<{ stdout: string; stderr: string; exitCode: number }>; fs: { readFile(path: string): Promise<string> } }): {

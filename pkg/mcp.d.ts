@@ -85,7 +85,15 @@ export interface McpOptions {
    * Runs a call somewhere other than on `session` in this thread (Node's servers: a worker
    * thread), resolving with its outcome.
    */
-  runner?: (call: { tool: "bash" | "search"; args: Record<string, unknown>; signal: AbortSignal }) => Promise<CallOutcome>;
+  runner?: (call: { tool: "bash" | "search"; args: Record<string, unknown>; signal: AbortSignal; shell: ShellState | null }) => Promise<CallOutcome>;
+  /**
+   * Keeps a caller's shell (its working directory and scratch directory) from one call to
+   * the next, for callers that are not anonymous (see `shellStore`). Without it, every call
+   * starts in `/` with an empty scratch directory.
+   */
+  shells?: ShellStore;
+  /** The sessions' scratch directory (their `scratch` option), named in the bash tool's description. */
+  scratch?: string | null;
   /**
    * The docs' public site (http or https): search results carry each page's `url` (see
    * `pageUrl`), in the `search` tool's structured results and in `search --json`. For
@@ -94,6 +102,27 @@ export interface McpOptions {
    */
   baseUrl?: string | ((path: string) => string | null);
 }
+
+/** What a caller's shell keeps between calls: where it was, and its scratch directory's bytes (`ChromaFs.saveScratch`). */
+export interface ShellState {
+  cwd: string;
+  scratch?: Uint8Array;
+}
+/** Callers' shells, kept for `idleMs` after each one's last call. */
+export interface ShellStore {
+  get(caller: string): ShellState | null;
+  put(caller: string, state: ShellState | null): void;
+  stats(): { callers: number; bytes: number };
+  readonly idleMs: number;
+}
+/** How long a caller's shell is kept after its last call by default: 30 minutes. */
+export declare const SHELL_IDLE_MS: number;
+/**
+ * A store of callers' shells in this process: each kept `idleMs` (default SHELL_IDLE_MS)
+ * after its caller's last call; past `maxBytes` (default 256 MiB) or `maxCallers` (10,000)
+ * together, the least recently used go first.
+ */
+export declare function shellStore(options?: { idleMs?: number; maxBytes?: number; maxCallers?: number; now?: () => number }): ShellStore;
 
 /** What one call came to, wherever it ran. */
 export interface CallOutcome {
@@ -106,6 +135,8 @@ export interface CallOutcome {
   failed: boolean;
   /** Why the call was ended without its answer, shown after its output. */
   note?: string;
+  /** A bash call's shell as the line left it, to keep for the caller. */
+  shell?: ShellState;
 }
 
 /** What `authorize` may answer: the groups alone, or the groups and who was authenticated. */
@@ -231,7 +262,7 @@ export declare function tokenAuthorizer(tokens: Record<string, string[]>): (req:
  * Serves the tools over stdio for one group set (`connectOptions.groups`) until stdin closes;
  * `connectOptions` with `mounts` serves several collections, as `ChromaFs.connectMounts`. Node only.
  */
-export declare function serveStdio(connectOptions: ConnectOptions | MountsOptions, options?: McpOptions & { onClose?: () => void; workers?: number }): Promise<McpServer>;
+export declare function serveStdio(connectOptions: ConnectOptions | MountsOptions, options?: McpOptions & { onClose?: () => void; workers?: number; shellIdleMs?: number }): Promise<McpServer>;
 /**
  * Serves the tools over streamable HTTP at `/mcp`, each request with the groups its
  * credentials give: an OAuth access token (`oauth`; the server then answers its RFC 9728
@@ -253,8 +284,10 @@ export declare function serveHttp(
     allowOrigins?: string[];
     /** Worker threads calls run in (default: the cores, at least 2); 0 runs them in this thread. */
     workers?: number;
+    /** How long an authenticated caller's shell is kept after its last call (default SHELL_IDLE_MS; 0: none). */
+    shellIdleMs?: number;
   },
-): Promise<{ url: string; resource: string | null; close(): Promise<void>; stats(): WorkerPoolStats | null }>;
+): Promise<{ url: string; resource: string | null; close(): Promise<void>; stats(): WorkerPoolStats | null; shells(): { callers: number; bytes: number } }>;
 /** What a server's pool of worker threads did since it started. */
 export interface WorkerPoolStats {
   /** Workers started, replacements included. */

@@ -80,12 +80,13 @@ shell, exec and mcp:
                       mount a collection as the directory /DIR instead of --collection
                       (repeatable: several doc sets in one shell; grep, find and search
                       work across them or inside one; @URL is that mount's public site)
+  --scratch DIR       a writable in-memory directory beside the read-only docs, for
+                      the session (mcp: for each caller) (default: /tmp; "none" for
+                      no scratch directory)
 
 shell and exec options:
   --groups a,b        access groups of the session (default: none, public pages only)
   --cwd DIR           starting directory (default: /)
-  --scratch DIR       a writable in-memory directory for the session, beside the
-                      read-only docs (default: /tmp; "none" for no scratch directory)
   --base-url URL      the docs' public site: \`search --json\` lines carry each page's
                       URL (the rule is mcp's --base-url below)
 
@@ -120,6 +121,10 @@ mcp options:
                       the server's own thread, without that protection)
   --memory-mib N      the JavaScript heap of each worker, shared by the calls it
                       runs at once (default 512)
+  --shell-idle-ms N   how long a caller's shell (its directory and scratch files) is
+                      kept after its last call (default 1800000, 30 minutes; 0: none);
+                      kept for stdio's client and authenticated callers, never for
+                      anonymous ones
   --tool-prefix P     prefix of the tool names (e.g. docs_ gives docs_bash, docs_search)
   --docs NAME         what the docs are, for the tools' descriptions
   --base-url URL      the docs' public site: search results carry each page's URL
@@ -175,6 +180,7 @@ const OPTIONS = {
   "calls-in-flight": { type: "string" },
   workers: { type: "string" },
   "memory-mib": { type: "string" },
+  "shell-idle-ms": { type: "string" },
   "tool-prefix": { type: "string" },
   docs: { type: "string" },
   "default-private": { type: "boolean" },
@@ -222,7 +228,7 @@ const COMMAND_OPTIONS = {
   exec: ["groups", "cwd", "scratch", "base-url", "mount", ...EMBED_OPTIONS],
   mcp: [
     ["groups", "http", "host", "tokens", "require-token", "allow-origin", "call-timeout-ms", "max-requests", "calls-in-flight", "tool-prefix", "docs"],
-    ["workers", "memory-mib"],
+    ["workers", "memory-mib", "scratch", "shell-idle-ms"],
     ["issuer", "audience", "jwks", "groups-claim", "public-url", "base-url", "mount"],
     EMBED_OPTIONS,
   ].flat(),

@@ -46,9 +46,11 @@ const json = (res, status, body, headers = {}) => {
 
 /**
  * Answers one POST to the endpoint in a worker of `pool`, for `admitted` (`{ groups, caller }`):
- * `gate` and `registry` are the endpoint's, `limits` its, `url` its own address.
+ * `gate` and `registry` are the endpoint's, `limits` its, `url` its own address; `shells`
+ * keeps a known caller's shell from one request to the next (the worker runs the request's
+ * calls in it and gives back what they left).
  */
-export async function dispatch(req, res, { pool, admitted, gate, registry, limits, url }) {
+export async function dispatch(req, res, { pool, admitted, gate, registry, limits, url, shells }) {
   const body = await readBody(req);
   if (body === null) {
     return json(res, 413, JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: `the request body is larger than ${MAX_BODY_BYTES} bytes` }, id: null }), { connection: "close" });
@@ -80,7 +82,7 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
   const headers = FORWARDED.flatMap((h) => (req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]]));
   try {
     const answer = await pool
-      .run("http", { url, headers, message, groups: admitted.groups, caller, refused }, { signal, timeoutMs: limits.callTimeoutMs, control })
+      .run("http", { url, headers, message, groups: admitted.groups, caller, refused, shell: anonymous ? undefined : (shells?.get(caller) ?? null) }, { signal, timeoutMs: limits.callTimeoutMs, control })
       .catch((e) => {
         // The pool cannot run it (its workers would not start): the cause is the operator's.
         console.error("chromafs mcp:", e.message);
@@ -91,6 +93,8 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
       return json(res, 503, JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "the server cannot answer: its worker threads could not start (the cause is in the server's log)" }, id: null }));
     }
     if (!answer.abandoned) {
+      // What the request's calls left of the caller's shell is kept for its next request.
+      if (!anonymous && answer.shell !== undefined) shells?.put(caller, answer.shell);
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
       res.end(answer.body);
     } else if (calls.length) {

@@ -31,6 +31,7 @@ import { answerHere, dispatch } from "./dispatch.mjs";
 import { corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
 import { admit } from "./identity.mjs";
 import { jwtAuthorizer, metadataPaths, protectedResourceMetadata } from "./auth.mjs";
+import { shellStore } from "./shells.mjs";
 import { baseOf } from "./sources.mjs";
 import { httpUrl } from "../dist/api.mjs";
 
@@ -55,10 +56,17 @@ export {
   mountedSites,
   TokenRejected,
   TokenCheckUnavailable,
+  shellStore,
+  SHELL_IDLE_MS,
 } from "./server.mjs";
 
-/** Connect options for a server's sessions: the caller's, network causes kept for the log. */
-const sessionOptions = (connectOptions) => ({ cacheBytes: 8 << 20, networkErrors: "log", ...connectOptions });
+/**
+ * Connect options for a server's sessions: the caller's, network causes kept for the log,
+ * and a scratch directory, `/tmp` unless `scratch` says another or `null` (none).
+ */
+function sessionOptions({ scratch = "/tmp", ...connectOptions }) {
+  return { cacheBytes: 8 << 20, networkErrors: "log", ...connectOptions, ...(scratch ? { scratch } : {}) };
+}
 
 /** The server's sessions in this thread, per group set (`workers: 0`). */
 function localSessions(connectOptions) {
@@ -74,23 +82,36 @@ function poolOf(connectOptions, { workers, limits, server }) {
 }
 
 /** What a server's workers build their MCP servers with. */
-const serverSettings = ({ toolPrefix, docs, name, baseUrl }) => ({ toolPrefix, docs, name, baseUrl: baseUrl ?? null });
+const serverSettings = ({ toolPrefix, docs, name, baseUrl }, connectOptions, shells) => ({
+  toolPrefix,
+  docs,
+  name,
+  baseUrl: baseUrl ?? null,
+  scratch: sessionOptions(connectOptions).scratch ?? null,
+  shellIdleMs: shells.idleMs,
+});
+
+/** Where a server keeps its callers' shells between calls: `shellIdleMs` (0: nowhere). */
+const shellsOf = ({ shellIdleMs }) => shellStore(shellIdleMs === undefined ? {} : { idleMs: shellIdleMs });
 
 /**
  * Serves the tools over stdio, as desktop and command-line agents launch servers, until the
  * client closes stdin (then `onClose` is called). Each call runs in a worker thread of a
  * pool (`workers`, 0 for this thread).
  */
-export async function serveStdio(connectOptions, { limits, onClose, workers, ...options } = {}) {
+export async function serveStdio(connectOptions, { limits, onClose, workers, shellIdleMs, ...options } = {}) {
   const lim = limitsOf(limits);
   const groups = connectOptions.groups ?? [];
-  const pool = poolOf(connectOptions, { workers, limits: lim, server: serverSettings(options) });
+  const shells = shellsOf({ shellIdleMs });
+  const settings = serverSettings(options, connectOptions, shells);
+  const pool = poolOf(connectOptions, { workers, limits: lim, server: settings });
   const sessions = pool ? null : localSessions(connectOptions);
   const base = baseOf(options.baseUrl);
   const runner = pool
-    ? async ({ tool, args, signal }) => outcomeOf(await pool.run("call", { tool, args, groups }, { signal }), lim)
-    : ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: lim, base, signal });
-  const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner });
+    ? async ({ tool, args, signal, shell }) => outcomeOf(await pool.run("call", { tool, args, groups, shell }, { signal }), lim)
+    : ({ tool, args, signal, shell }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: lim, base, signal, shell });
+  // The one client of a stdio server keeps its shell between calls.
+  const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner, shells, scratch: settings.scratch });
   const transport = new StdioServerTransport();
   // The client went away: calls in flight stop (the SDK aborts them), and so does the server.
   process.stdin.once("end", () => server.close());
@@ -155,10 +176,12 @@ function accessOf({ oauth, authorize, resource }) {
  * the server listens (with `oauth`, once the issuer's keys are read).
  */
 export async function serveHttp(connectOptions, options = {}) {
-  const { port = 0, host = "127.0.0.1", authorize, oauth, publicUrl, requireToken = false, allowOrigins = [], limits, workers, ...serverOptions } = options;
+  const { port = 0, host = "127.0.0.1", authorize, oauth, publicUrl, requireToken = false, allowOrigins = [], limits, workers, shellIdleMs, ...serverOptions } = options;
   if (publicUrl !== undefined) httpUrl(publicUrl, "publicUrl");
   const lim = limitsOf(limits);
-  const pool = poolOf(connectOptions, { workers, limits: lim, server: serverSettings(serverOptions) });
+  const shells = shellsOf({ shellIdleMs });
+  const settings = serverSettings(serverOptions, connectOptions, shells);
+  const pool = poolOf(connectOptions, { workers, limits: lim, server: settings });
   const sessions = pool ? null : localSessions(connectOptions);
   const base = baseOf(serverOptions.baseUrl);
   const gate = callGate(lim.callsInFlight);
@@ -193,10 +216,10 @@ export async function serveHttp(connectOptions, options = {}) {
       return reply(res, admitted.status, admitted.message, admitted.headers);
     }
     try {
-      if (pool) return await dispatch(req, res, { pool, admitted, gate, registry, limits: lim, url: endpoint });
+      if (pool) return await dispatch(req, res, { pool, admitted, gate, registry, limits: lim, url: endpoint, shells });
       const { key: caller, anonymous } = admitted.caller;
-      const runner = ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(admitted.groups) }, tool, args, { limits: lim, base, signal });
-      await answerHere(req, res, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner });
+      const runner = ({ tool, args, signal, shell }) => runTool({ lease: () => sessions.lease(admitted.groups) }, tool, args, { limits: lim, base, signal, shell });
+      await answerHere(req, res, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner, shells, scratch: settings.scratch });
     } catch (e) {
       // The cause (an address, a status) is for the operator's log, not for the client.
       console.error("chromafs mcp:", e);
@@ -239,5 +262,5 @@ export async function serveHttp(connectOptions, options = {}) {
     await close();
     throw e;
   }
-  return { url, resource: access.resource, close, stats: () => pool?.stats() ?? null };
+  return { url, resource: access.resource, close, stats: () => pool?.stats() ?? null, shells: () => shells.stats() };
 }

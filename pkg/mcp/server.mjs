@@ -2,9 +2,11 @@
 //
 // `createMcpServer` gives an MCP server (the official SDK's) with two tools over chromafs
 // sessions: `bash`, one command line in a read-only shell over the docs, and `search`, the
-// ranked search (tools.mjs). Calls are stateless, as on Mintlify's docs servers: every call
-// starts in `/` with nothing left over from the last (an agent's tool calls may come from
-// several conversations at once, and a `cd` that outlived its call would surprise the next).
+// ranked search (tools.mjs). A caller the server knows (an authenticated identity, the
+// client of a stdio server) keeps its shell between calls, as an agent's own terminal
+// does: the directory it `cd`'d to and what it wrote to the scratch directory (`/tmp`),
+// held in the host's `shells` store (shells.mjs); an anonymous caller starts afresh each
+// call, in `/` with an empty `/tmp`.
 //
 // A server is exposed to agents, so what one call may spend is bounded (limits.mjs): its
 // wall time (the call also ends when its client goes away), the Chroma requests it sends,
@@ -40,6 +42,7 @@ export { admit } from "./identity.mjs";
 export { tokenAuthorizer, MIN_TOKEN_CHARS } from "./tokens.mjs";
 export { endpointRefusal, isLoopback, refusedResponse } from "./endpoint.mjs";
 export { pageUrl, mountedSites } from "./sources.mjs";
+export { shellStore, SHELL_IDLE_MS } from "./shells.mjs";
 
 /** A tool result that is an error. */
 const failure = (text) => ({ content: [{ type: "text", text }], isError: true });
@@ -57,14 +60,19 @@ let validator = null;
  * `caller` count the calls in flight per caller across servers (a server per request), and
  * `registry` lets a cancellation reach a call another server runs (see callRegistry) unless
  * `cancellable` is false (an anonymous caller, whom nothing tells apart from others at its
- * address); `runner({ tool, args, signal })` runs a call elsewhere than on `session` in this
- * thread, resolving with the call's outcome (see tools.mjs).
+ * address); `runner({ tool, args, signal, shell })` runs a call elsewhere than on `session`
+ * in this thread, resolving with the call's outcome (see tools.mjs). `shells` keeps each
+ * known caller's shell between its calls (see shellStore); `scratch` names the sessions'
+ * scratch directory (their `scratch` option) for the bash tool's description.
  */
 export function createMcpServer(session, options = {}) {
   const { toolPrefix = "", docs = "the documentation", name = "chromafs", limits, gate, caller = "default", cancellable = true, registry, baseUrl, runner } = options;
+  const { shells = null, scratch = null } = options;
   const lim = limitsOf(limits);
   const base = baseOf(baseUrl);
-  const run = runner ?? (({ tool, args, signal }) => runTool(session, tool, args, { limits: lim, base, signal }));
+  const run = runner ?? (({ tool, args, signal, shell }) => runTool(session, tool, args, { limits: lim, base, signal, shell }));
+  // An anonymous caller is nobody in particular: nothing is kept for it.
+  const keep = shells && cancellable ? shells : null;
   const calls = gate ?? callGate(lim.callsInFlight);
   validator ??= new AjvJsonSchemaValidator();
   const server = new McpServer({ name, version: "0.1.0" }, { jsonSchemaValidator: validator });
@@ -84,7 +92,9 @@ export function createMcpServer(session, options = {}) {
     extra?.signal?.addEventListener("abort", left, { once: true });
     const unregister = reachable ? registry.add(caller, extra?.requestId, left) : null;
     try {
-      const { result, isError, structured, failed, note } = await run({ tool, args, signal });
+      const shell = keep && tool === "bash" ? keep.get(caller) : null;
+      const { result, isError, structured, failed, note, shell: left } = await run({ tool, args, signal, shell });
+      if (keep && left !== undefined) keep.put(caller, left);
       const stopped = why();
       // A read that failed (Chroma down, a budget spent) is a tool error, not an answer.
       const error = isError || failed || stopped !== null || Boolean(note);
@@ -102,7 +112,8 @@ export function createMcpServer(session, options = {}) {
     }
   }
 
-  for (const [tool, named, definition] of toolDefinitions({ toolPrefix, docs, limits: lim, hasBase: Boolean(base) })) {
+  const keptMinutes = keep?.idleMs ? Math.max(1, Math.round(keep.idleMs / 60_000)) : null;
+  for (const [tool, named, definition] of toolDefinitions({ toolPrefix, docs, limits: lim, hasBase: Boolean(base), scratch, keptMinutes })) {
     server.registerTool(named, definition, (args, extra) => call(tool, args, extra));
   }
   return server;

@@ -46,7 +46,7 @@ const definitions = new Map();
  * per set of options and shared.
  */
 export function toolDefinitions(options) {
-  const key = JSON.stringify([options.toolPrefix ?? "", options.docs, options.limits.callTimeoutMs, options.limits.maxCommandChars, options.limits.maxQueryChars, options.hasBase]);
+  const key = JSON.stringify([options.toolPrefix ?? "", options.docs, options.limits.callTimeoutMs, options.limits.maxCommandChars, options.limits.maxQueryChars, options.hasBase, options.scratch ?? null, options.keptMinutes ?? null]);
   let made = definitions.get(key);
   if (!made) {
     if (definitions.size >= 64) definitions.clear();
@@ -56,15 +56,15 @@ export function toolDefinitions(options) {
   return made;
 }
 
-function define({ toolPrefix = "", docs, limits, hasBase }) {
+function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMinutes = null }) {
   return [
     [
       "bash",
       `${toolPrefix}bash`,
       {
         description:
-          toolDescription({ docs }) +
-          `\n\nEach call is one command line, run on its own: it starts in / and nothing carries over to the next call. ` +
+          toolDescription({ docs, scratch: scratch ?? undefined, keptMinutes: keptMinutes ?? undefined }) +
+          `\n\nEach call is one command line${keptMinutes ? "" : ", run on its own: nothing carries over to the next call"}. ` +
           `Output is cut at ${MAX_OUTPUT.toLocaleString("en")} characters, and a call stops after ${limits.callTimeoutMs / 1000} s. ` +
           "Use the search tool first when you do not know the exact words.",
         inputSchema: {
@@ -112,12 +112,43 @@ const OUTSIDE_THE_HEAP = ["sqlite3"].map((name) => ({
   },
 }));
 
-/** `bash`: one command line in a fresh shell over the session, starting in `/`. */
-async function bash(fs, { command }, { limits, base, signal }) {
+/** Where a call starts: the directory its caller's last call ended in, while it is one. */
+async function startDir(fs, cwd) {
+  if (typeof cwd !== "string" || !cwd.startsWith("/") || cwd === "/") return "/";
+  const st = await fs.stat(cwd).catch(() => null);
+  return st?.isDirectory ? cwd : "/";
+}
+
+/**
+ * `bash`: one command line in a fresh shell over the session, in the caller's `shell` (the
+ * directory it was in and its scratch directory's content, see shells.mjs; null: `/` and
+ * an empty one). The outcome's `shell` is the state the line leaves.
+ */
+async function bash(fs, { command }, { limits, base, signal, shell }) {
   const left = new Set(OUTSIDE_THE_HEAP.map((c) => c.name));
   const customCommands = [...withPageUrls(fs.commands(), base).filter((c) => !left.has(c.name)), ...OUTSIDE_THE_HEAP];
-  const shell = new Bash({ fs, cwd: "/", customCommands, executionLimitProfile: "hardened", executionLimits: limits.executionLimits });
-  return { result: await safeExec(shell, command, { signal }), isError: false };
+  // The session serves other callers' calls too: its scratch directory holds this caller's
+  // files (or none) while the line runs, and nobody's after.
+  const scratch = typeof fs.saveScratch === "function" && fs.saveScratch() !== undefined;
+  if (scratch) restore(fs, shell?.scratch ?? null);
+  try {
+    const cwd = await startDir(fs, shell?.cwd);
+    const sh = new Bash({ fs, cwd, customCommands, executionLimitProfile: "hardened", executionLimits: limits.executionLimits });
+    const result = await safeExec(sh, command, { signal });
+    const after = { cwd: typeof result.env?.PWD === "string" ? result.env.PWD : cwd, scratch: scratch ? fs.saveScratch() : undefined };
+    return { result, isError: false, shell: after };
+  } finally {
+    if (scratch) fs.restoreScratch(null);
+  }
+}
+
+/** Puts a caller's files in the scratch directory; a state that does not read back (another version's) leaves it empty. */
+function restore(fs, saved) {
+  try {
+    fs.restoreScratch(saved);
+  } catch {
+    fs.restoreScratch(null);
+  }
 }
 
 /** `search`: the ranked search, as text and as structured results with each page's address. */
@@ -134,12 +165,13 @@ const TOOLS = { bash, search };
 
 /**
  * One call of `tool` with `args` on a session of `source` (see withSession), held to
- * `limits`, stopped by `signal`; `base` is the site's base URL or a mounts' rule. The
- * outcome's streams are cut to what a tool result can show.
+ * `limits`, stopped by `signal`, in the caller's `shell` (see bash); `base` is the site's
+ * base URL or a mounts' rule. The outcome's streams are cut to what a tool result can
+ * show; its `shell`, when the call ran in a shell, is the state to keep for the caller.
  */
-export async function runTool(source, tool, args, { limits, base = null, signal }) {
+export async function runTool(source, tool, args, { limits, base = null, signal, shell = null }) {
   const run = TOOLS[tool];
   if (!run) throw new TypeError(`no tool named ${JSON.stringify(tool)}`);
-  const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal }));
+  const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal, shell }));
   return { ...value, result: bounded(value.result), failed };
 }

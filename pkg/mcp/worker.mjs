@@ -23,6 +23,7 @@ import { runTool } from "./tools.mjs";
 import { baseOf } from "./sources.mjs";
 import { createMcpServer } from "./server.mjs";
 import { answerAlone } from "./stateless.mjs";
+import { requestShell } from "./shells.mjs";
 
 const { options, server: serverData, limits, beat: sab, beatMs } = workerData;
 const beat = new Int32Array(sab);
@@ -103,11 +104,11 @@ function run(setup, { id, kind, payload, timeoutMs }) {
 }
 
 /** One tool call (a stdio server's): its outcome, see tools.mjs. */
-function oneCall({ sessions, server }, { tool, args, groups }, timeoutMs, onCancel) {
+function oneCall({ sessions, server }, { tool, args, groups, shell }, timeoutMs, onCancel) {
   const controller = new AbortController();
   onCancel(() => controller.abort());
   const callLimits = { ...limits, callTimeoutMs: timeoutMs };
-  return runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal: controller.signal });
+  return runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal: controller.signal, shell });
 }
 
 /**
@@ -133,18 +134,22 @@ function requestCalls() {
 
 /**
  * One HTTP request to the endpoint, answered by an MCP server of its own (stateless, JSON
- * answers) for the caller's groups: `{ status, headers, body }`. The main thread parsed the
+ * answers) for the caller's groups, in the caller's `shell` when it is one the server keeps:
+ * `{ status, headers, body, shell }` (`shell`: what the calls left, if any ran in it). The main thread parsed the
  * body (`message`) and counted the caller's calls in flight; the calls it refused
  * (`refused`, their ids) are answered so here.
  */
-async function oneRequest({ sessions, server }, { url, headers, message, groups, caller, refused }, timeoutMs, onCancel) {
+async function oneRequest({ sessions, server }, { url, headers, message, groups, caller, refused, shell }, timeoutMs, onCancel) {
   const calls = requestCalls();
   onCancel((requestId) => (requestId === undefined ? calls.all() : calls.cancel(caller, requestId)));
   const refusedIds = new Set(refused.map((id) => JSON.stringify(id)));
   const gate = { max: limits.callsInFlight, enter: (_caller, id) => (refusedIds.has(JSON.stringify(id)) ? null : () => {}) };
   const callLimits = { ...limits, callTimeoutMs: timeoutMs };
-  const runner = ({ tool, args, signal }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal });
-  const mcp = createMcpServer(null, { ...server, limits: callLimits, gate, caller, registry: calls, runner });
+  const runner = ({ tool, args, signal, shell: state }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal, shell: state });
+  // A known caller's shell (undefined for an anonymous one): its calls start in it, and what they leave goes back.
+  const shells = shell === undefined ? null : requestShell(shell, server.shellIdleMs);
+  const mcp = createMcpServer(null, { ...server, limits: callLimits, gate, caller, registry: calls, runner, shells });
   const request = new Request(url, { method: "POST", headers });
-  return answerAlone(mcp, request, async (response) => ({ status: response.status, headers: [...response.headers], body: await response.text() }), message);
+  const answer = (response) => ({ status: response.status, headers: [...response.headers], shell: shells?.left() });
+  return answerAlone(mcp, request, async (response) => ({ ...answer(response), body: await response.text() }), message);
 }

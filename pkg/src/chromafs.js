@@ -148,6 +148,19 @@ function chromaFsClass(Core, run, recipeModule) {
       return inContext(() => this.#core.utimes(path, atime, mtime));
     }
 
+    /** Why opening `path` to write would fail (`{ code, message }`, an Error), or null. */
+    writeError(path) {
+      return inContext(() => this.#core.writeError(path));
+    }
+    /** The scratch directory's content as bytes, or undefined without one. */
+    saveScratch() {
+      return inContext(() => this.#core.saveScratch());
+    }
+    /** Replaces the scratch directory's content with `saveScratch()`'s bytes (null: empty). */
+    restoreScratch(saved) {
+      return inContext(() => this.#core.restoreScratch(saved ?? null));
+    }
+
     stats() {
       return inContext(() => this.#core.stats());
     }
@@ -161,8 +174,8 @@ function chromaFsClass(Core, run, recipeModule) {
     commands() {
       return commandsOf(this, (ctx) => reaches(ctx.fs, this.#probeAnswer));
     }
-    planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin) {
-      return inContext(() => this.#core.planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin));
+    planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin, stdoutFile) {
+      return inContext(() => this.#core.planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin, stdoutFile));
     }
     runCommand(name, args, cwd, ownFs, stdin) {
       return inContext(() => this.#core.runCommand(name, args, cwd, ownFs, stdin));

@@ -6,6 +6,7 @@ import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
 import { linesTaken } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
+import { STDOUT_FILE } from "./redirects.js";
 
 /**
  * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
@@ -39,7 +40,9 @@ function command(fs, name, readsOnly) {
         let planned;
         try {
           const input = stdinText(ctx.stdin);
-          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(ctx), linesTaken(fs, name, args), input);
+          const out = ctx.env instanceof Map ? ctx.env.get(STDOUT_FILE) : ctx.env?.[STDOUT_FILE];
+          const stdoutFile = out ? fs.resolvePath(ctx.cwd, out) : undefined;
+          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(ctx), linesTaken(fs, name, args), input, stdoutFile);
         } catch (refused) {
           // Not to be run at all (a pattern too long to search): say why, as grep would.
           return { stdout: "", stderr: `${name}: ${refused.message}\n`, exitCode: 2 };

@@ -5,20 +5,11 @@
 import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
 import { withPipeline } from "./pipeline.js";
+import { ERRNO_TEXT } from "./errno.js";
+import { checkRedirections } from "./redirects.js";
 
-const ERRNO_TEXT = {
-  EROFS: "Read-only file system",
-  ENOENT: "No such file or directory",
-  EISDIR: "Is a directory",
-  ENOTDIR: "Not a directory",
-  EIO: "Input/output error",
-  EINVAL: "Invalid argument",
-  EACCES: "Permission denied",
-  EEXIST: "File exists",
-  ENOTEMPTY: "Directory not empty",
-  ENOSPC: "No space left on device",
-  EBUSY: "Device or resource busy",
-};
+/** A line that is a filesystem error's message alone, as just-bash prints one it did not expect. */
+const FS_ERROR_LINE = /^(E[A-Z]+): [^,\n]*, \w+ '[^'\n]*'(?:: [^\n]*)?$/gm;
 
 /** The line bash would print for a filesystem error that escaped `exec()`. */
 function bashErrorLine(error) {
@@ -29,10 +20,11 @@ function bashErrorLine(error) {
 }
 
 /**
- * `bash.exec()` that never rejects and never hides a failed read. just-bash rejects
- * `exec()` when a top-level redirection fails (`echo x > /a.md` on a read-only
- * filesystem); this resolves instead with bash's error line on stderr and exit code 1, as
- * a terminal would show it. On a ChromaFs the whole command line is one command for
+ * `bash.exec()` that never rejects and never hides a failed read. On a ChromaFs, a
+ * redirection that cannot open fails its command alone, as in bash (redirects.js: the
+ * shell is given a check the first time); an error that still escapes just-bash (a write
+ * past `scratchBytes`) resolves with bash's error line on stderr and exit code 1, as a
+ * terminal would show it. On a ChromaFs the whole command line is one command for
  * `maxRequestsPerCommand`, `commandTimeoutMs` and `options.signal`, and a read that failed
  * anywhere in it (even one no command reported, such as `wc -l < /a.md`) is on stderr
  * and fails the exit code. A search piped into `head` (`grep -rn WORD / | head -20`) stops
@@ -40,9 +32,12 @@ function bashErrorLine(error) {
  */
 async function safeExec(bash, command, options) {
   const fs = bash.fs;
+  checkRedirections(bash);
   const run = async () => {
     try {
-      return await bash.exec(command, options);
+      const result = await bash.exec(command, options);
+      // A filesystem error just-bash printed as it was (a write past `scratchBytes`).
+      return { ...result, stderr: result.stderr.replace(FS_ERROR_LINE, (line) => bashErrorLine(new Error(line))) };
     } catch (error) {
       return { stdout: "", stderr: `${bashErrorLine(error)}\n`, exitCode: 1, env: {} };
     }

@@ -69,6 +69,17 @@ class MountedFs {
   appendFile(path, content, options) {
     return this.at(path).appendFile(path, content, options);
   }
+  writeError(path) {
+    if (this.isRoot(path)) return Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${path}'`), { code: "EISDIR" });
+    return this.at(path).writeError(path);
+  }
+  /** The scratch directory is the first mount's. */
+  saveScratch() {
+    return this.home.saveScratch();
+  }
+  restoreScratch(saved) {
+    return this.home.restoreScratch(saved);
+  }
   exists(path) {
     return this.at(path).exists(path);
   }

@@ -6,19 +6,24 @@
  * A description of the shell for an agent's tool definition (for example bash-tool's
  * `promptOptions.toolPrompt`): what the filesystem is, that it is read-only, and which
  * commands work best. `docs` names the documentation, e.g. "the Acme API docs"; `scratch`
- * the session's writable directory, when it has one (`"/tmp"`).
+ * the session's writable directory, when it has one (`"/tmp"`); `keptMinutes`, when the
+ * host keeps the working directory and the scratch directory from one call to the next,
+ * for how long after the last call (an MCP server does, for a caller it knows).
  */
-function toolDescription({ docs = "the documentation", scratch } = {}) {
+function toolDescription({ docs = "the documentation", scratch, keptMinutes } = {}) {
   const writes = scratch
     ? [
         `Only ${scratch} is writable: a scratch directory of your own for intermediate results`,
         `(\`grep -rl token / > ${scratch}/hits; wc -l ${scratch}/hits\`). Writing anywhere else fails with`,
-        "'Read-only file system'. Each call starts in `/`; a `cd` lasts only for that call,",
+        "'Read-only file system'.",
       ]
-    : [
-        "Nothing can be written: redirecting to a file, rm, mv, cp, mkdir and touch fail with",
-        "'Read-only file system'. Each call starts in `/`; a `cd` lasts only for that call,",
-      ];
+    : ["Nothing can be written: redirecting to a file, rm, mv, cp, mkdir and touch fail with", "'Read-only file system'."];
+  const calls = keptMinutes
+    ? [
+        `Your working directory${scratch ? ` and ${scratch}` : ""} carry over from one call to the next, as in a`,
+        `terminal, until ${keptMinutes} minutes pass without a call; variables do not.`,
+      ]
+    : ["Each call starts in `/`; a `cd` lasts only for that call, so chain with `&&` or use", "absolute paths."];
   return [
     `A read-only bash shell over ${docs}. Each page is a file and each section a directory.`,
     "",
@@ -33,7 +38,8 @@ function toolDescription({ docs = "the documentation", scratch } = {}) {
     "most telling line: read it with `sed -n 'START,ENDp' PATH`, then grep for exact strings.",
     "",
     ...writes,
-    "so chain with `&&` or use absolute paths. Pages you may not see do not exist here.",
+    ...calls,
+    "Pages you may not see do not exist here.",
   ].join("\n");
 }
 

@@ -108,7 +108,7 @@ impl Printed {
 #[derive(Clone, Copy)]
 pub(crate) struct Place<'a> {
     pub listing: &'a Listing,
-    pub scratch: Option<&'a str>,
+    pub scratch: Option<&'a crate::fs::scratch::Dirs>,
     /// Normalised.
     pub cwd: &'a str,
 }
@@ -117,10 +117,18 @@ impl Place<'_> {
     /// Paths the listing does not answer for: the scratch directory and `/dev`.
     pub(crate) fn check(&self, full: &str) -> Result<(), Unsupported> {
         let under = |root: &str| full == root || full.starts_with(&format!("{root}/"));
-        if self.scratch.is_some_and(under) || under("/dev") || full == DEV_NULL {
+        if self.scratch.is_some_and(|s| under(s.root())) || under("/dev") || full == DEV_NULL {
             return Err(Unsupported::new("the scratch directory and /dev are listed by just-bash"));
         }
         Ok(())
+    }
+
+    /// [`Place::check`] for a search, which walks and reads the scratch directory itself.
+    pub(crate) fn check_searched(&self, full: &str) -> Result<(), Unsupported> {
+        match self.scratch {
+            Some(s) if s.contains(full) => Ok(()),
+            _ => self.check(full),
+        }
     }
 
     /// A directory whose entries the listing alone holds: not the root when the session
@@ -157,7 +165,8 @@ pub(crate) async fn answer(
                 _ => Vec::new(),
             };
             let read = inputs::read(fs, &cwd, files, stdin).await;
-            let place = Place { listing: fs.listing(), scratch: fs.scratch_root(), cwd: &cwd };
+            let scratch = fs.scratch_dirs();
+            let place = Place { listing: fs.listing(), scratch: scratch.as_ref(), cwd: &cwd };
             read.and_then(|read| run_reading(name, args, place, fs.now_ms(), &read))
         }
     };

@@ -53,7 +53,6 @@ pub(crate) struct Filesystem {
     transport: Rc<dyn Transport>,
     /// The session's writable directory, when it has one.
     scratch: Option<RefCell<Scratch>>,
-    scratch_root: Option<String>,
     native_commands: bool,
     /// The host accepts searches whose cost depends on hidden text (see
     /// [`Filesystem::coarse_query_allowed`]).
@@ -150,7 +149,6 @@ impl Filesystem {
             journal: Journal::default(),
             transport,
             scratch,
-            scratch_root,
             native_commands: opts.native_commands,
             unscoped_coarse_query: opts.unscoped_coarse_query,
             broken,
@@ -197,9 +195,24 @@ impl Filesystem {
         self.native_commands
     }
 
-    /// The scratch directory's path, when the session has one.
-    pub(crate) fn scratch_root(&self) -> Option<&str> {
-        self.scratch_root.as_deref()
+    /// The scratch directory's structure now, for a search's walk, when the session has one.
+    pub(crate) fn scratch_dirs(&self) -> Option<scratch::Dirs> {
+        self.scratch.as_ref().map(|s| s.borrow().dirs())
+    }
+
+    /// The scratch directory's content (see `scratch/state.rs`), when the session has one.
+    pub(crate) fn save_scratch(&self) -> Option<Vec<u8>> {
+        self.scratch.as_ref().map(|s| s.borrow().save())
+    }
+
+    /// Replaces the scratch directory's content with a saved one, or empties it (`None`).
+    /// A state that does not read back is refused and changes nothing.
+    pub(crate) fn restore_scratch(&self, saved: Option<&[u8]>) -> Result<(), FsError> {
+        let Some(s) = &self.scratch else {
+            let why = "this session has no scratch directory (option scratch)".to_string();
+            return Err(FsError { cause: Some(why), ..FsError::new(Errno::Einval, "restore", "scratch") });
+        };
+        s.borrow_mut().restore(saved, self.now_ms())
     }
 
     /// The scratch directory, when a normalised path is in it.

@@ -3,11 +3,13 @@
 //! Agents write intermediate results (`grep … > /tmp/hits; wc -l /tmp/hits`). With the
 //! `scratch` option a session gets one top-level directory (`/tmp`) held in its own
 //! memory, bounded by `scratchBytes`; everything else stays read-only and the docs keep
-//! their paths. Semantics follow just-bash's `InMemoryFs`, which agents' commands are
-//! written against: writes create missing parent directories, `mkdir` and `rm` fail as
-//! it fails, `readdir` sorts in JavaScript string order. Past the byte budget a write is
-//! `ENOSPC` and changes nothing. The directory itself cannot be removed: it is where the
-//! session may write.
+//! their paths. Writes fail as a real filesystem's do: a missing parent directory is
+//! `ENOENT`, a parent that is a file `ENOTDIR` (bash says so for `echo x > /tmp/no/f`);
+//! `mkdir` and `rm` fail as just-bash's `InMemoryFs` does, and `readdir` sorts in
+//! JavaScript string order. Past the byte budget a write is `ENOSPC` and changes nothing.
+//! The directory itself cannot be removed: it is where the session may write. Its whole
+//! content can be saved and restored (`state.rs`), so that a server keeps an agent's
+//! `/tmp` from one call to the next.
 
 use crate::base::error::{Errno, FsError};
 use crate::base::path;
@@ -23,6 +25,42 @@ enum Entry {
 /// Inode numbers of scratch entries start here, far above the docs' (and below 2^53, so
 /// JavaScript holds them exactly): `ls -R` and `find` tell directories apart by them.
 const FIRST_INO: u64 = 1 << 50;
+
+/// The scratch directory's structure at one moment, for a search that walks it beside the
+/// docs' listing: each directory's entries (name, is a directory) in byte order.
+pub(crate) struct Dirs {
+    root: String,
+    dirs: HashMap<String, Vec<(String, bool)>>,
+}
+
+impl Dirs {
+    /// The directory's own path (`/tmp`).
+    pub(crate) fn root(&self) -> &str {
+        &self.root
+    }
+
+    /// Whether a normalised path is the directory or below it.
+    pub(crate) fn contains(&self, p: &str) -> bool {
+        p == self.root || p.strip_prefix(&self.root).is_some_and(|rest| rest.starts_with('/'))
+    }
+
+    /// A directory's entries, or `None` when `p` is not a directory in it.
+    pub(crate) fn children(&self, p: &str) -> Option<&[(String, bool)]> {
+        self.dirs.get(p).map(Vec::as_slice)
+    }
+
+    /// Whether any entry's name and kind satisfy `f`.
+    pub(crate) fn any_name(&self, f: impl Fn(&str, bool) -> bool) -> bool {
+        self.dirs.values().flatten().any(|(n, d)| f(n, *d))
+    }
+
+    /// Whether `p` is a file in it.
+    pub(crate) fn is_file(&self, p: &str) -> bool {
+        self.contains(p)
+            && p != self.root
+            && self.children(path::parent(p)).is_some_and(|c| c.iter().any(|(n, d)| !d && n == path::file_name(p)))
+    }
+}
 
 pub(crate) struct Scratch {
     root: String,
@@ -103,7 +141,36 @@ impl Scratch {
         Ok(names)
     }
 
-    /// Writes a file (or appends to it), creating missing parent directories.
+    /// Why opening `p` to write would fail, as `open(2)` says it: `EISDIR` for a
+    /// directory, and for a new file a parent that is missing (`ENOENT`) or is a file
+    /// (`ENOTDIR`).
+    pub(crate) fn write_error(&self, p: &str, shown: &str, syscall: &'static str) -> Result<(), FsError> {
+        match self.entries.get(p) {
+            Some(Entry::Dir { .. }) => Err(FsError::new(Errno::Eisdir, syscall, shown)),
+            Some(Entry::File { .. }) => Ok(()),
+            None => self.parent_error(p, shown, "open"),
+        }
+    }
+
+    /// `ENOENT` when `p`'s parent directory is missing, `ENOTDIR` when a file stands on
+    /// the way to it.
+    fn parent_error(&self, p: &str, shown: &str, syscall: &'static str) -> Result<(), FsError> {
+        let mut up = path::parent(p);
+        let mut first = true;
+        loop {
+            match self.entries.get(up) {
+                Some(Entry::Dir { .. }) if first => return Ok(()),
+                Some(Entry::Dir { .. }) => return Err(FsError::new(Errno::Enoent, syscall, shown)),
+                Some(Entry::File { .. }) => return Err(FsError::new(Errno::Enotdir, syscall, shown)),
+                None if up == "/" || !self.contains(up) => return Err(FsError::new(Errno::Enoent, syscall, shown)),
+                None => {}
+            }
+            up = path::parent(up);
+            first = false;
+        }
+    }
+
+    /// Writes a file (or appends to it); its parent directory must exist.
     pub(crate) fn write(&mut self, p: &str, shown: &str, data: &[u8], append: bool, now: f64) -> Result<(), FsError> {
         let (old, mode, ino) = match self.entries.get(p) {
             Some(Entry::Dir { .. }) => return Err(FsError::new(Errno::Eisdir, "write", shown)),
@@ -112,8 +179,10 @@ impl Scratch {
         };
         let old_len = old.as_ref().map_or(0, |b| b.len() as u64);
         let new_len = if append { old_len + data.len() as u64 } else { data.len() as u64 };
+        if old.is_none() {
+            self.parent_error(p, shown, "open")?;
+        }
         self.reserve(old_len, new_len, "write", shown)?;
-        self.make_parents(p, now, shown)?;
         let bytes: Rc<[u8]> = match (append, old) {
             (true, Some(old)) => [&old[..], data].concat().into(),
             _ => Rc::from(data),
@@ -130,20 +199,6 @@ impl Scratch {
             return Err(FsError { cause: Some(why), ..FsError::new(Errno::Enospc, syscall, shown) });
         }
         Ok(())
-    }
-
-    fn make_parents(&mut self, p: &str, now: f64, shown: &str) -> Result<(), FsError> {
-        let parent = path::parent(p);
-        match self.entries.get(parent) {
-            Some(Entry::Dir { .. }) => Ok(()),
-            Some(Entry::File { .. }) => Err(FsError::new(Errno::Enotdir, "open", shown)),
-            None => {
-                self.make_parents(parent, now, shown)?;
-                let ino = self.ino();
-                self.entries.insert(parent.to_string(), Entry::Dir { mode: 0o755, mtime: now, ino });
-                Ok(())
-            }
-        }
     }
 
     pub(crate) fn mkdir(&mut self, p: &str, shown: &str, recursive: bool, now: f64) -> Result<(), FsError> {
@@ -194,7 +249,7 @@ impl Scratch {
     }
 
     /// Moves a file or a directory within the scratch directory.
-    pub(crate) fn rename(&mut self, from: &str, to: &str, shown: (&str, &str), now: f64) -> Result<(), FsError> {
+    pub(crate) fn rename(&mut self, from: &str, to: &str, shown: (&str, &str)) -> Result<(), FsError> {
         if from == to {
             return Ok(());
         }
@@ -208,7 +263,9 @@ impl Scratch {
         if matches!(self.entries.get(to), Some(Entry::Dir { .. })) && !self.readdir(to, shown.1)?.is_empty() {
             return Err(FsError::new(Errno::Enotempty, "mv", shown.1));
         }
-        self.make_parents(to, now, shown.1)?;
+        if !self.entries.contains_key(to) {
+            self.parent_error(to, shown.1, "mv")?;
+        }
         let prefix = format!("{from}/");
         let moved: Vec<String> = std::iter::once(from.to_string())
             .chain(self.entries.keys().filter(|k| k.starts_with(&prefix)).cloned().collect::<Vec<_>>())
@@ -243,6 +300,26 @@ impl Scratch {
         }
     }
 
+    /// What a search's walk sees of the directory now (see [`Dirs`]).
+    pub(crate) fn dirs(&self) -> Dirs {
+        let mut dirs: HashMap<String, Vec<(String, bool)>> = HashMap::new();
+        for (p, e) in &self.entries {
+            if matches!(e, Entry::Dir { .. }) {
+                dirs.entry(p.clone()).or_default();
+            }
+        }
+        for (p, e) in &self.entries {
+            if p != &self.root {
+                let entry = (path::file_name(p).to_string(), matches!(e, Entry::Dir { .. }));
+                dirs.entry(path::parent(p).to_string()).or_default().push(entry);
+            }
+        }
+        for children in dirs.values_mut() {
+            crate::base::sort::sort_by(children, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        }
+        Dirs { root: self.root.clone(), dirs }
+    }
+
     /// Every path in the scratch directory, sorted (the root first).
     pub(crate) fn paths(&self) -> Vec<&String> {
         let mut paths: Vec<&String> = self.entries.keys().collect();
@@ -256,6 +333,8 @@ impl Scratch {
         self.used
     }
 }
+
+mod state;
 
 #[cfg(test)]
 mod tests;

@@ -269,6 +269,17 @@ fn a_scratch_directory_is_writable_beside_read_only_docs() {
         "EROFS: read-only file system, mkdir '/guides/new'"
     );
     assert_eq!(fs.mv("/index.md", "/tmp/i").unwrap_err().to_string(), "EROFS: read-only file system, mv '/index.md'");
+    // Opening to write fails as open(2) does: the path's lookup first, then the filesystem.
+    let open = |p: &str| fs.write_error(p).map_err(|e| e.to_string());
+    assert_eq!(open("/index.md").unwrap_err(), "EROFS: read-only file system, open '/index.md'");
+    assert_eq!(open("/guides/new.md").unwrap_err(), "EROFS: read-only file system, open '/guides/new.md'");
+    assert_eq!(open("/nodir/x").unwrap_err(), "ENOENT: no such file or directory, open '/nodir/x'");
+    assert_eq!(open("/index.md/x").unwrap_err(), "ENOTDIR: not a directory, open '/index.md/x'");
+    assert_eq!(open("/guides").unwrap_err(), "EISDIR: illegal operation on a directory, open '/guides'");
+    assert_eq!(open("/internal/x").unwrap_err(), "ENOENT: no such file or directory, open '/internal/x'");
+    assert_eq!(open("/tmp/nodir/x").unwrap_err(), "ENOENT: no such file or directory, open '/tmp/nodir/x'");
+    assert!(open("/tmp/new").is_ok() && open("/tmp/hits").is_ok() && open("/dev/null").is_ok());
+    assert!(fs.write("/tmp/nodir/x", b"x", false).is_err() && !fs.exists("/tmp/nodir"));
     assert_eq!(
         fs.mv("/tmp/hits", "/guides/h").unwrap_err().to_string(),
         "EROFS: read-only file system, mv '/guides/h'"

@@ -19,8 +19,48 @@ impl Filesystem {
         if norm == DEV_NULL {
             return Ok(());
         }
-        let s = self.scratch_for(&norm).ok_or_else(|| read_only(syscall, p))?;
-        s.borrow_mut().write(&norm, p, data, append, self.now_ms())
+        match self.scratch_for(&norm) {
+            Some(s) => s.borrow_mut().write(&norm, p, data, append, self.now_ms()),
+            None => Err(self.docs_write_error(&norm, p, syscall)),
+        }
+    }
+
+    /// Why opening `p` to write would fail, as `open(2)` would say it (`Ok` when it would
+    /// open): what a shell checks before it runs a command whose output is redirected.
+    pub(crate) fn write_error(&self, p: &str) -> Result<(), FsError> {
+        let norm = check_path(p, "open")?;
+        if norm == DEV_NULL {
+            return Ok(());
+        }
+        match self.scratch_for(&norm) {
+            Some(s) => s.borrow().write_error(&norm, p, "open"),
+            None => Err(self.docs_write_error(&norm, p, "open")),
+        }
+    }
+
+    /// A write into the docs: `EROFS`, once the path's parent is a directory of the docs
+    /// (a missing parent is `ENOENT` and a file on the way `ENOTDIR`, as path lookup
+    /// fails before the filesystem is asked to write); a directory is `EISDIR`.
+    fn docs_write_error(&self, norm: &str, p: &str, syscall: &'static str) -> FsError {
+        if let Some(Node::Dir(_)) = self.listing.get(norm) {
+            return FsError::new(Errno::Eisdir, syscall, p);
+        }
+        if self.listing.get(norm).is_some() {
+            return read_only(syscall, p);
+        }
+        let mut up = path::parent(norm);
+        let mut first = true;
+        loop {
+            match self.listing.get(up) {
+                Some(Node::Dir(_)) if first => return read_only(syscall, p),
+                Some(Node::Dir(_)) => return FsError::new(Errno::Enoent, syscall, p),
+                Some(Node::File(_)) => return FsError::new(Errno::Enotdir, syscall, p),
+                None if up == "/" => return FsError::new(Errno::Enoent, syscall, p),
+                None => {}
+            }
+            up = path::parent(up);
+            first = false;
+        }
     }
 
     pub(crate) fn mkdir(&self, p: &str, recursive: bool) -> Result<(), FsError> {
@@ -38,7 +78,7 @@ impl Filesystem {
     pub(crate) fn mv(&self, src: &str, dest: &str) -> Result<(), FsError> {
         let (from, to) = (path::normalize(src), path::normalize(dest));
         match (self.scratch_for(&from), self.scratch_for(&to)) {
-            (Some(s), Some(_)) => s.borrow_mut().rename(&from, &to, (src, dest), self.now_ms()),
+            (Some(s), Some(_)) => s.borrow_mut().rename(&from, &to, (src, dest)),
             (_, None) => Err(read_only("mv", dest)),
             (None, Some(_)) => Err(read_only("mv", src)),
         }

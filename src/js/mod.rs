@@ -14,6 +14,8 @@ mod fetch;
 mod ingest;
 #[cfg(feature = "read")]
 mod ranked;
+#[cfg(feature = "read")]
+mod scratch;
 
 #[cfg(feature = "write")]
 pub use ingest::{annotate, ingest};
@@ -350,7 +352,8 @@ impl ChromaFs {
     /// command must not run (a pattern too long to search), with the reason.
     /// `linesWanted`: the command's output goes to `head -n N`, which takes only its first
     /// N lines; a command answered here may then stop once it has printed them. `stdin`:
-    /// the command's standard input as text, for a search that reads it.
+    /// the command's standard input as text, for a search that reads it. `stdoutFile`: the
+    /// file its standard output goes to (`grep … > /tmp/hits`), which grep will not read.
     #[wasm_bindgen(js_name = planSearch)]
     #[allow(clippy::too_many_arguments)] // JavaScript's positional arguments, converted
     pub fn plan_search(
@@ -362,6 +365,7 @@ impl ChromaFs {
         own_fs: Option<bool>,
         lines_wanted: Option<u32>,
         stdin: Option<String>,
+        stdout_file: Option<String>,
     ) -> Promise {
         let fs = self.inner.clone();
         promise(async move {
@@ -369,7 +373,8 @@ impl ChromaFs {
             let stdin = stdin.or_else(|| stdin_empty.unwrap_or(true).then(String::new));
             let wanted = lines_wanted.map(|n| n as usize);
             let own_fs = own_fs.unwrap_or(false);
-            match crate::search::search_reading(&fs, &name, args, &cwd, own_fs, wanted, stdin).await {
+            let streams = crate::search::Streams { stdin, stdout_file };
+            match crate::search::search_reading(&fs, &name, args, &cwd, own_fs, wanted, streams).await {
                 Outcome::Run(args) => Ok(args.into_iter().map(JsValue::from).collect::<Array>().into()),
                 Outcome::Failed => Ok(JsValue::NULL),
                 Outcome::Printed(p) => plain(&p),

@@ -11,7 +11,7 @@
 
 use crate::base::path;
 use crate::search::args::{parse_grep, parse_rg, GrepArgs, RgArgs};
-use crate::search::walk::{rg_walk, walk, RgWalk, Target};
+use crate::search::walk::{rg_walk, walk, RgWalk, Scope, Target};
 use crate::tree::listing::Listing;
 use std::cell::OnceCell;
 
@@ -46,6 +46,9 @@ pub(crate) struct Job {
     pub stdin: Option<String>,
     /// The working directory, normalised: the operands are resolved against it.
     pub cwd: String,
+    /// The file the command's standard output goes to (normalised), when it is one: grep
+    /// will not read it, rg skips it.
+    pub stdout_file: Option<String>,
     walked: OnceCell<Vec<Walked>>,
 }
 
@@ -65,7 +68,15 @@ impl Job {
                 (Parsed::Grep(g), patterns.unwrap_or_default())
             }
         };
-        Job { args, parsed, patterns, stdin: None, cwd: path::normalize(cwd), walked: OnceCell::new() }
+        Job {
+            args,
+            parsed,
+            patterns,
+            stdin: None,
+            cwd: path::normalize(cwd),
+            stdout_file: None,
+            walked: OnceCell::new(),
+        }
     }
 
     /// The file operands as typed; `""` is the working directory searched without an
@@ -93,7 +104,8 @@ impl Job {
     /// The walk of every operand, in order: grep's recursive walk, or rg's with its
     /// `--hidden` and `--max-depth`. Walked on first use; a job is walked
     /// in the one place it runs: `listing`, beside the session's `scratch` directory.
-    pub(crate) fn walked(&self, listing: &Listing, scratch: Option<&str>) -> &[Walked] {
+    pub(crate) fn walked(&self, listing: &Listing, scratch: Option<&crate::fs::scratch::Dirs>) -> &[Walked] {
+        let scope = Scope { listing, scratch };
         self.walked.get_or_init(|| {
             let how = match &self.parsed {
                 Parsed::Rg(r) => Some(RgWalk {
@@ -106,9 +118,9 @@ impl Job {
             let one = |op: &str| {
                 let mut targets = Vec::new();
                 let clean = match how {
-                    Some(how) => rg_walk(listing, scratch, &self.cwd, op, how, &mut targets),
+                    Some(how) => rg_walk(scope, &self.cwd, op, how, &mut targets),
                     None => {
-                        walk(listing, scratch, &self.cwd, op, &mut targets);
+                        walk(scope, &self.cwd, op, &mut targets);
                         true
                     }
                 };

@@ -34,6 +34,15 @@ pub(crate) mod walk;
 use crate::fs::Filesystem;
 use runner::Outcome;
 
+/// A search command's standard streams, as far as the host knows them.
+#[derive(Debug, Default)]
+pub(crate) struct Streams {
+    /// Standard input's text: `None` when it is not empty but its text is not known.
+    pub stdin: Option<String>,
+    /// The file standard output goes to, when it is one (`grep … > /tmp/hits`).
+    pub stdout_file: Option<String>,
+}
+
 /// Runs one grep/egrep/fgrep/rg command line for a session (see [`runner::run`]) and
 /// records what it cost, and the load it could not do without, in the session.
 /// `lines_wanted`: the output's reader takes only its first lines (`| head -n N`).
@@ -47,7 +56,7 @@ pub(crate) async fn search(
     lines_wanted: Option<usize>,
 ) -> Outcome {
     let stdin = stdin_empty.then(String::new);
-    search_reading(fs, name, args, cwd, own_fs, lines_wanted, stdin).await
+    search_reading(fs, name, args, cwd, own_fs, lines_wanted, Streams { stdin, stdout_file: None }).await
 }
 
 /// Runs one grep/egrep/fgrep/rg command line for a session (see [`runner::run`]) with the
@@ -61,11 +70,14 @@ pub(crate) async fn search_reading(
     cwd: &str,
     own_fs: bool,
     lines_wanted: Option<usize>,
-    stdin: Option<String>,
+    streams: Streams,
 ) -> Outcome {
+    let Streams { stdin, stdout_file } = streams;
     let stdin_empty = stdin.as_deref().is_some_and(str::is_empty);
-    let how = runner::Invocation { stdin_empty, own_fs, lines_wanted, stdin };
-    let searched = runner::run(view::SessionView::new(fs), name, args, cwd, how).await;
+    let how = runner::Invocation { stdin_empty, own_fs, lines_wanted, stdin, stdout_file };
+    // The scratch directory is walked as it is when the command starts.
+    let scratch = fs.scratch_dirs();
+    let searched = runner::run(view::SessionView::new(fs, scratch.as_ref()), name, args, cwd, how).await;
     if let Some((path, error)) = searched.failure {
         fs.failed(&path, error);
     }

@@ -20,8 +20,8 @@ use crate::search::pattern::engine::Tool;
 use crate::search::pattern::filter::Chunking;
 use crate::search::pattern::matcher::{Matcher, Query};
 use crate::search::pattern::rewrite::Dialect;
-use crate::search::walk::{grep_read_set, has_glob, rg_read_set, Target};
-use crate::tree::listing::{Listing, Node};
+use crate::search::walk::{grep_read_set, has_glob, rg_read_set, Found, Scope, Target};
+use crate::tree::listing::Listing;
 use std::collections::HashSet;
 
 /// What planning looks at besides the command line.
@@ -29,7 +29,7 @@ use std::collections::HashSet;
 pub(crate) struct Context<'a> {
     pub listing: &'a Listing,
     /// The session's scratch directory, which the listing does not hold.
-    pub scratch: Option<&'a str>,
+    pub scratch: Option<&'a crate::fs::scratch::Dirs>,
     pub chunking: Chunking,
 }
 
@@ -176,7 +176,7 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
     if r.spans_lines(&job.patterns) {
         return prefetch("rg -U with a pattern that can match a line break".into());
     }
-    if cx.listing.any_path(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore")) {
+    if (Scope { listing: cx.listing, scratch: cx.scratch }).has_ignore_file() {
         return prefetch("ignore files change rg's walk".into());
     }
     if operands.contains(&"-") {
@@ -196,8 +196,9 @@ fn plan_rg(job: &Job, cx: Context, stdin_empty: bool) -> Plan {
         return prefetch("a file name would read as an option".into());
     }
     let targets = walked.iter().flat_map(|w| w.targets.iter().cloned()).collect();
+    let scope = Scope { listing: cx.listing, scratch: cx.scratch };
     let single_explicit_file =
-        operands.len() == 1 && matches!(cx.listing.get(&path::resolve(&job.cwd, operands[0])), Some(Node::File(_)));
+        operands.len() == 1 && matches!(scope.get(&path::resolve(&job.cwd, operands[0])), Some(Found::File));
     Plan::Narrow(Narrowing { targets, matcher, keep_many: !single_explicit_file })
 }
 

@@ -77,6 +77,8 @@ pub(crate) struct Invocation {
     pub(crate) lines_wanted: Option<usize>,
     /// Its standard input, when the host passed it (a command given none reads nothing).
     pub(crate) stdin: Option<String>,
+    /// The file its standard output goes to, when the host knows it.
+    pub(crate) stdout_file: Option<String>,
 }
 
 /// The arguments of an rg handed to just-bash because of an option it is always handed
@@ -112,6 +114,7 @@ pub(crate) async fn run(view: SessionView<'_>, name: &str, args: Vec<String>, cw
     }
     let mut job = Job::parse(name, args, cwd);
     job.stdin = stdin;
+    job.stdout_file = how.stdout_file.map(|f| crate::base::path::normalize(&f));
     if view.native_commands() {
         if let Err(printed) = pattern_files::read_first(view, &mut job).await {
             cs.native = true;
@@ -424,8 +427,32 @@ const STOPS_EARLY_NOTE: &str =
 /// files that are left, or `None` for "run the command as typed" (its files have been
 /// prefetched). With `wanted` lines, the candidates are not loaded here: the command reads
 /// them in its order (see [`read_in_order`]). A command `answered_here` may read its
-/// candidates as they load instead ([`Loading`]).
+/// candidates as they load instead ([`Loading`]). Files of the scratch directory are no
+/// pages: the command reads and checks each of them itself.
 async fn narrow(
+    view: SessionView<'_>,
+    n: &Narrowing,
+    wanted: Option<usize>,
+    answered_here: bool,
+    cs: &mut CommandStats,
+) -> Result<Option<(PathSet<String>, Option<Loading>)>, Failed> {
+    let scratch: Vec<String> = n
+        .targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::File { path, .. } if view.in_scratch(path) => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    let narrowed = narrow_pages(view, n, wanted, answered_here, cs).await?;
+    Ok(narrowed.map(|(mut kept, loading)| {
+        kept.extend(scratch);
+        (kept, loading)
+    }))
+}
+
+/// [`narrow`] for the pages.
+async fn narrow_pages(
     view: SessionView<'_>,
     n: &Narrowing,
     wanted: Option<usize>,
@@ -508,8 +535,8 @@ fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &PathSet<String>)
     let mut targets = Vec::new();
     for op in job.operands() {
         match &job.parsed {
-            Parsed::Rg(_) => just_bash::rg_visits(place.listing, place.scratch, &job.cwd, op, &mut targets),
-            Parsed::Grep(_) => just_bash::grep_visits(place.listing, place.scratch, &job.cwd, op, &mut targets),
+            Parsed::Rg(_) => just_bash::rg_visits(place.into(), &job.cwd, op, &mut targets),
+            Parsed::Grep(_) => just_bash::grep_visits(place.into(), &job.cwd, op, &mut targets),
         }
     }
     for t in &targets {

@@ -12,6 +12,7 @@ use crate::base::embed::{Embedding, Space};
 use crate::base::error::FsError;
 use crate::commands::Place;
 use crate::fs::named::{read_named, Unreadable};
+use crate::fs::scratch::Dirs;
 use crate::fs::Filesystem;
 use crate::pages::collection::Bound;
 use crate::pages::collection::Collection;
@@ -26,16 +27,23 @@ use std::rc::Rc;
 #[derive(Clone, Copy)]
 pub(crate) struct SessionView<'a> {
     fs: &'a Filesystem,
+    /// The session's scratch directory as the command found it (`Filesystem::scratch_dirs`).
+    scratch: Option<&'a Dirs>,
 }
 
 impl<'a> SessionView<'a> {
-    pub(crate) fn new(fs: &'a Filesystem) -> Self {
-        SessionView { fs }
+    pub(crate) fn new(fs: &'a Filesystem, scratch: Option<&'a Dirs>) -> Self {
+        SessionView { fs, scratch }
     }
 
     /// Where a command runs: the session's listing and scratch directory, and `cwd`.
     pub(crate) fn place(&self, cwd: &'a str) -> Place<'a> {
-        Place { listing: self.fs.listing(), scratch: self.fs.scratch_root(), cwd }
+        Place { listing: self.fs.listing(), scratch: self.scratch, cwd }
+    }
+
+    /// Whether a normalised path is in the scratch directory.
+    pub(crate) fn in_scratch(&self, path: &str) -> bool {
+        self.scratch.is_some_and(|s| s.contains(path))
     }
 
     /// Whether searches may be answered in Rust (`nativeCommands`).

@@ -9,10 +9,65 @@
 //! command handed to just-bash gets them one by one.
 
 use crate::base::path;
+use crate::fs::scratch::Dirs;
 use crate::search::args::GrepArgs;
 
 pub(crate) mod just_bash;
 use crate::tree::listing::{byte_ordered, Listing, Node};
+
+/// What a walk goes through: the docs' listing and, beside it at the root, the session's
+/// scratch directory as it is when the command starts.
+#[derive(Clone, Copy)]
+pub(crate) struct Scope<'a> {
+    pub listing: &'a Listing,
+    pub scratch: Option<&'a Dirs>,
+}
+
+/// A path a walk finds: a file, or a directory with its entries (name, is a directory) in
+/// the listing's order.
+pub(crate) enum Found<'a> {
+    File,
+    Dir(std::borrow::Cow<'a, [(String, bool)]>),
+}
+
+impl<'a> From<crate::commands::Place<'a>> for Scope<'a> {
+    fn from(place: crate::commands::Place<'a>) -> Self {
+        Scope { listing: place.listing, scratch: place.scratch }
+    }
+}
+
+impl<'a> Scope<'a> {
+    /// Whether a file anywhere would change rg's walk: `.gitignore`, `.rgignore`, `.ignore`.
+    pub(crate) fn has_ignore_file(&self) -> bool {
+        let ignore = |name: &str| matches!(name, ".gitignore" | ".rgignore" | ".ignore");
+        self.listing.any_path(|p| ignore(path::file_name(p)))
+            || self.scratch.is_some_and(|s| s.any_name(|name, is_dir| !is_dir && ignore(name)))
+    }
+
+    /// What is at a normalised path: the root also lists the scratch directory.
+    pub(crate) fn get(&self, full: &str) -> Option<Found<'a>> {
+        if let Some(s) = self.scratch.filter(|s| s.contains(full)) {
+            return match s.children(full) {
+                Some(c) => Some(Found::Dir(c.into())),
+                None if s.is_file(full) => Some(Found::File),
+                None => None,
+            };
+        }
+        match self.listing.get(full)? {
+            Node::File(_) => Some(Found::File),
+            Node::Dir(d) => match self.scratch {
+                Some(s) if full == "/" => {
+                    let mut children = d.children.clone();
+                    let name = path::file_name(s.root()).to_string();
+                    let at = children.partition_point(|(n, _)| path::js_cmp(n, &name).is_lt());
+                    children.insert(at, (name, true));
+                    Some(Found::Dir(children.into()))
+                }
+                _ => Some(Found::Dir((&d.children[..]).into())),
+            },
+        }
+    }
+}
 
 /// How deep a walk goes; just-bash stops at the same depth.
 pub(crate) const MAX_DEPTH: usize = 256;
@@ -26,21 +81,6 @@ pub(crate) enum Target {
     Keep(String),
 }
 
-/// A directory's children as the command's walk sees them: the listing's, and at the root
-/// the session's scratch directory (`mount`) in its place in the order. The scratch
-/// directory is not in the listing; a walk that reaches it hands it to the command
-/// whole ([`Target::Keep`]), which walks it itself.
-fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> Vec<(String, Option<bool>)> {
-    let mut out: Vec<(String, Option<bool>)> =
-        byte_ordered(d).iter().map(|(n, is_dir)| (n.clone(), Some(*is_dir))).collect();
-    if let (Some(m), "/") = (mount, full) {
-        let name = path::file_name(m);
-        let at = out.partition_point(|(n, _)| n.as_bytes() < name.as_bytes());
-        out.insert(at, (name.to_string(), None));
-    }
-    out
-}
-
 /// How GNU grep's walk spells the operand it starts from: without trailing slashes
 /// (`/` stays `/`); no operand at all is the working directory, spelled as nothing.
 fn grep_base(operand: &str) -> &str {
@@ -52,39 +92,36 @@ fn grep_base(operand: &str) -> &str {
 
 /// The files a recursive grep walk visits from `operand` (`""`: no operand, the working
 /// directory), spelled as GNU grep spells them.
-pub(crate) fn walk(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+pub(crate) fn walk(scope: Scope, cwd: &str, operand: &str, out: &mut Vec<Target>) {
     #[cfg(test)]
     crate::search::tally::bump(|t| t.walks += 1);
-    fn go(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
+    fn go(scope: Scope, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
         if depth >= MAX_DEPTH {
             return;
         }
-        match listing.get(full) {
-            Some(Node::File(_)) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
-            Some(Node::Dir(d)) => {
+        match scope.get(full) {
+            Some(Found::File) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
+            Some(Found::Dir(children)) => {
                 let base = if depth == 0 { grep_base(shown) } else { shown };
-                for (name, kind) in children(&d.children, full, mount) {
+                for (name, _) in byte_ordered(&children).iter() {
                     let child_shown = match base {
                         "" => name.clone(),
                         "/" => format!("/{name}"),
                         b => format!("{b}/{name}"),
                     };
                     let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-                    match kind {
-                        Some(_) => go(listing, mount, &child_full, &child_shown, out, depth + 1),
-                        None => out.push(Target::Keep(child_shown)),
-                    }
+                    go(scope, &child_full, &child_shown, out, depth + 1);
                 }
             }
             None => {}
         }
     }
     let full = path::resolve(cwd, operand);
-    if listing.get(&full).is_none() {
+    if scope.get(&full).is_none() {
         out.push(Target::Keep(operand.to_string()));
         return;
     }
-    go(listing, mount, &full, operand, out, 0);
+    go(scope, &full, operand, out, 0);
 }
 
 /// Whether grep would expand the operand as a glob itself.
@@ -139,45 +176,30 @@ impl Default for RgWalk {
 
 /// The files rg's walk visits from `operand`, spelled as ripgrep spells them;
 /// `false` when a file's spelling would read as an option if it were named.
-pub(crate) fn rg_walk(
-    listing: &Listing,
-    mount: Option<&str>,
-    cwd: &str,
-    operand: &str,
-    how: RgWalk,
-    out: &mut Vec<Target>,
-) -> bool {
+pub(crate) fn rg_walk(scope: Scope, cwd: &str, operand: &str, how: RgWalk, out: &mut Vec<Target>) -> bool {
     #[cfg(test)]
     crate::search::tally::bump(|t| t.walks += 1);
     let full = path::resolve(cwd, operand);
-    match listing.get(&full) {
+    match scope.get(&full) {
         None => {
             out.push(Target::Keep(operand.to_string()));
             true
         }
-        Some(Node::File(_)) => {
+        Some(Found::File) => {
             out.push(Target::File { shown: operand.to_string(), path: full });
             true
         }
-        Some(Node::Dir(_)) => rg_dir(listing, mount, how, &full, operand, out, 0),
+        Some(Found::Dir(_)) => rg_dir(scope, how, &full, operand, out, 0),
     }
 }
 
-fn rg_dir(
-    listing: &Listing,
-    mount: Option<&str>,
-    how: RgWalk,
-    full: &str,
-    shown: &str,
-    out: &mut Vec<Target>,
-    depth: usize,
-) -> bool {
+fn rg_dir(scope: Scope, how: RgWalk, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
     if depth >= how.max_depth {
         return true;
     }
-    let Some(Node::Dir(d)) = listing.get(full) else { return true };
+    let Some(Found::Dir(children)) = scope.get(full) else { return true };
     let mut clean = true;
-    for (name, kind) in children(&d.children, full, mount) {
+    for (name, is_dir) in byte_ordered(&children).iter() {
         let name = name.as_str();
         // Without --hidden, a hidden entry is visited only when the command's globs or
         // types may still select it (they decide, see `native::rg`).
@@ -190,15 +212,13 @@ fn rg_dir(
             s => format!("{s}/{name}"),
         };
         let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-        match kind {
-            None => out.push(Target::Keep(child_shown)),
-            Some(true) => clean &= rg_dir(listing, mount, how, &child_full, &child_shown, out, depth + 1),
-            Some(false) => {
-                // A file spelled like an option would be read as one if named (just-bash's
-                // rg spells the files below `.` without it).
-                clean &= !(child_shown.starts_with('-') || shown == "." && name.starts_with('-'));
-                out.push(Target::File { shown: child_shown, path: child_full });
-            }
+        if *is_dir {
+            clean &= rg_dir(scope, how, &child_full, &child_shown, out, depth + 1);
+        } else {
+            // A file spelled like an option would be read as one if named (just-bash's
+            // rg spells the files below `.` without it).
+            clean &= !(child_shown.starts_with('-') || shown == "." && name.starts_with('-'));
+            out.push(Target::File { shown: child_shown, path: child_full });
         }
     }
     clean
@@ -236,13 +256,13 @@ mod tests {
 
     fn grep(cwd: &str, op: &str) -> Vec<String> {
         let mut out = Vec::new();
-        walk(&listing(), None, cwd, op, &mut out);
+        walk(Scope { listing: &listing(), scratch: None }, cwd, op, &mut out);
         shown(&out)
     }
 
     fn rg(cwd: &str, op: &str) -> Vec<String> {
         let mut out = Vec::new();
-        assert!(rg_walk(&listing(), None, cwd, op, RgWalk::default(), &mut out));
+        assert!(rg_walk(Scope { listing: &listing(), scratch: None }, cwd, op, RgWalk::default(), &mut out));
         shown(&out)
     }
 
@@ -278,30 +298,55 @@ mod tests {
     #[test]
     fn just_bash_walks_and_spells_its_own_way() {
         let mut out = Vec::new();
-        just_bash::grep_visits(&listing(), None, "/", "/", &mut out);
+        let l = listing();
+        let scope = Scope { listing: &l, scratch: None };
+        just_bash::grep_visits(scope, "/", "/", &mut out);
         assert_eq!(shown(&out), ["//a.md", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
         out.clear();
-        just_bash::grep_visits(&listing(), None, "/docs", "", &mut out);
+        just_bash::grep_visits(scope, "/docs", "", &mut out);
         assert_eq!(shown(&out), ["b.md", "node_modules/x.md", "sub/c.md"], "no operand is `.`");
         out.clear();
-        just_bash::rg_visits(&listing(), None, "/", "docs/", &mut out);
+        just_bash::rg_visits(scope, "/", "docs/", &mut out);
         assert_eq!(shown(&out), ["docs/b.md", "docs/sub/c.md"], "no hidden files, no node_modules");
     }
 
     #[test]
-    fn a_scratch_directory_is_handed_to_the_command_in_its_place() {
+    fn a_scratch_directory_is_walked_in_its_place() {
+        let mut scratch = crate::fs::scratch::Scratch::new("/tmp", 100, 1.0);
+        scratch.mkdir("/tmp/d", "/tmp/d", false, 1.0).unwrap();
+        for f in ["/tmp/hits", "/tmp/d/x", "/tmp/.h", "/tmp/B"] {
+            scratch.write(f, f, b"x", false, 1.0).unwrap();
+        }
+        let (l, dirs) = (listing(), scratch.dirs());
+        let scope = Scope { listing: &l, scratch: Some(&dirs) };
         let mut out = Vec::new();
-        walk(&listing(), Some("/b"), "/", "/", &mut out);
+        walk(scope, "/", "/", &mut out);
         assert_eq!(
             shown(&out),
-            ["/a.md", "keep:/b", "/docs/.hidden.md", "/docs/b.md", "/docs/node_modules/x.md", "/docs/sub/c.md"]
+            [
+                "/a.md",
+                "/docs/.hidden.md",
+                "/docs/b.md",
+                "/docs/node_modules/x.md",
+                "/docs/sub/c.md",
+                "/tmp/.h",
+                "/tmp/B",
+                "/tmp/d/x",
+                "/tmp/hits"
+            ]
         );
         out.clear();
-        assert!(rg_walk(&listing(), Some("/tmp"), "/", ".", RgWalk::default(), &mut out));
-        assert_eq!(shown(&out), ["./a.md", "./docs/b.md", "./docs/node_modules/x.md", "./docs/sub/c.md", "keep:./tmp"]);
+        assert!(rg_walk(scope, "/tmp", "", RgWalk::default(), &mut out));
+        assert_eq!(shown(&out), ["B", "d/x", "hits"]);
         out.clear();
-        walk(&listing(), Some("/tmp"), "/", "/tmp/hits", &mut out);
-        assert_eq!(shown(&out), ["keep:/tmp/hits"], "a file in it is the command's to read");
+        walk(scope, "/", "/tmp/hits", &mut out);
+        walk(scope, "/", "/tmp/nope", &mut out);
+        assert_eq!(shown(&out), ["/tmp/hits", "keep:/tmp/nope"], "a file in it is read as any other");
+        out.clear();
+        just_bash::grep_visits(scope, "/", "/tmp", &mut out);
+        assert_eq!(shown(&out), ["/tmp/B", "/tmp/d/x", "/tmp/hits"], "just-bash's walk skips dotfiles");
+        let file = |p: &str| matches!(scope.get(p), Some(Found::File));
+        assert!(file("/tmp/d/x") && !file("/tmp/d") && file("/a.md") && scope.get("/tmp/nope").is_none());
     }
 
     #[test]

@@ -105,7 +105,9 @@ export async function runMcp(conn, values) {
   if (workers !== undefined && (!/^\d+$/.test(values.workers) || !Number.isSafeInteger(workers))) {
     throw new UsageError(`--workers must be a whole number (0: calls run in the server's own thread), got '${values.workers}'`);
   }
-  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? named, limits, workers };
+  const idle = values["shell-idle-ms"];
+  if (idle !== undefined && !/^\d+$/.test(idle)) throw new UsageError(`--shell-idle-ms must be a whole number of milliseconds (0: nothing kept), got '${idle}'`);
+  const options = { toolPrefix: values["tool-prefix"] ?? "", docs: values.docs ?? named, limits, workers, ...(idle === undefined ? {} : { shellIdleMs: Number(idle) }) };
   const sites = sitesOf(conn, values);
   if (sites) options.baseUrl = sites;
   // A collection the built-in model embedded gets it for the search tool. The probe has
@@ -114,7 +116,8 @@ export async function runMcp(conn, values) {
   // themselves, reading the key from the environment they inherit).
   const base = withEmbedOptions(optionsOf(conn), values);
   const probe = await withModel(values.http === undefined ? { ...base, groups: groupsOf(values) } : base, "chromafs mcp", { deferred: true }).catch(() => null);
-  const connectOptions = probe?.options ?? base;
+  // Each caller's writable /tmp (--scratch DIR, or none).
+  const connectOptions = { ...(probe?.options ?? base), ...(values.scratch === undefined ? {} : { scratch: values.scratch === "none" ? null : values.scratch }) };
   if (probe) {
     reportBroken(probe.fs, conn);
     reportShape(probe.fs, conn);

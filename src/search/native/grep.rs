@@ -27,8 +27,7 @@ use crate::search::pattern::engine::{Engine, Flags, Tool};
 use crate::search::pattern::gnu;
 use crate::search::pattern::rewrite::Dialect;
 use crate::search::view::SessionView;
-use crate::search::walk::Target;
-use crate::tree::listing::Node;
+use crate::search::walk::{Found, Scope, Target};
 
 /// How far into a file GNU grep looks for a NUL before it prints its first line.
 const BINARY_SAMPLE: usize = 32 * 1024;
@@ -45,6 +44,16 @@ pub(super) enum Input {
     /// A directory named without `-r`.
     Dir(String),
     Missing(String),
+    /// A file that is the command's standard output too (`grep -r x / > /tmp/hits`): GNU
+    /// grep does not read it, and says so.
+    Output(String),
+}
+
+/// Whether GNU grep refuses to read its own output file: when it would print lines from
+/// it (not with -q, -c, -l, -L, or -m 1).
+fn refuses_output(g: &GrepArgs) -> bool {
+    let o = &g.output;
+    !(o.quiet || g.count || o.files_with_matches || g.files_without_match) && o.max_count.is_none_or(|m| m > 1)
 }
 
 /// A grep command that can be answered here.
@@ -193,7 +202,7 @@ fn recursive_inputs(job: &Job, place: Place, walked: &[Walked]) -> Result<Vec<In
                 }
                 Target::File { .. } => {}
                 Target::Keep(k) => {
-                    place.check(&path::resolve(&job.cwd, &k))?;
+                    place.check_searched(&path::resolve(&job.cwd, &k))?;
                     inputs.push(Input::Missing(k));
                 }
             }
@@ -214,11 +223,11 @@ fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>
         } else if full == DEV_NULL {
             Input::File { shown, path: full }
         } else {
-            place.check(&full)?;
-            match place.listing.get(&full) {
-                Some(Node::File(_)) => Input::File { shown, path: full },
-                Some(Node::Dir(_)) if g.output.directories == Directories::Skip => continue,
-                Some(Node::Dir(_)) => Input::Dir(shown),
+            place.check_searched(&full)?;
+            match Scope::from(place).get(&full) {
+                Some(Found::File) => Input::File { shown, path: full },
+                Some(Found::Dir(_)) if g.output.directories == Directories::Skip => continue,
+                Some(Found::Dir(_)) => Input::Dir(shown),
                 None => Input::Missing(shown),
             }
         };
@@ -277,13 +286,22 @@ impl NativeGrep {
             },
             false => None,
         };
-        let inputs =
+        let mut inputs =
             if g.recursive { recursive_inputs(job, place, walked)? } else { plain_inputs(job, place, &operands)? };
+        if let Some(out) = job.stdout_file.as_deref().filter(|_| refuses_output(g)) {
+            for input in &mut inputs {
+                if let Input::File { shown, path } = input {
+                    if path == out {
+                        *input = Input::Output(std::mem::take(shown));
+                    }
+                }
+            }
+        }
         // With one operand, names are printed only for the files a directory holds.
         let single_dir = g.recursive
             && operands.len() == 1
             && (operands[0].is_empty()
-                || matches!(place.listing.get(&path::resolve(&job.cwd, operands[0])), Some(Node::Dir(_))));
+                || matches!(Scope::from(place).get(&path::resolve(&job.cwd, operands[0])), Some(Found::Dir(_))));
         let show_filename = g.output.with_filename.unwrap_or(operands.len() > 1 || single_dir);
         let stdin = job.stdin.clone().unwrap_or_default();
         let (patterns, cwd) = (job.patterns.clone(), job.cwd.clone());
@@ -410,6 +428,11 @@ impl NativeGrep {
                 Input::Missing(op) => {
                     any_error = true;
                     error(&mut stderr, format!("grep: {op}: No such file or directory\n"));
+                    continue;
+                }
+                Input::Output(op) => {
+                    any_error = true;
+                    error(&mut stderr, format!("grep: {op}: input file is also the output\n"));
                     continue;
                 }
             };

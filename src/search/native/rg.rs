@@ -28,8 +28,7 @@ use crate::search::args::RgOutput;
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{rg_pattern, Engine, Flags, Tool};
 use crate::search::view::SessionView;
-use crate::search::walk::Target;
-use crate::tree::listing::Node;
+use crate::search::walk::{Found, Scope, Target};
 
 /// How far into a file ripgrep has read when it decides whether a file is binary: a
 /// NUL further on may come after lines it has printed (not modelled).
@@ -251,10 +250,14 @@ impl NativeRg {
         if r.paths.is_empty() && !stdin_empty && !o.files {
             return Err(Unsupported::new("stdin is read by just-bash"));
         }
-        if place.listing.any_path(|p| matches!(path::file_name(p), ".gitignore" | ".rgignore" | ".ignore")) {
+        if Scope::from(place).has_ignore_file() {
             return Err(Unsupported::new("ignore files change rg's walk"));
         }
-        let (files, missing) = collect(&o, place, &job.cwd, walked)?;
+        let (mut files, missing) = collect(&o, place, &job.cwd, walked)?;
+        // ripgrep skips the file its standard output goes to, without a word.
+        if let Some(out) = job.stdout_file.as_deref() {
+            files.retain(|f| f.path != out);
+        }
         if o.files {
             return Ok(listing(What::Files, o, files, missing));
         }
@@ -271,7 +274,7 @@ impl NativeRg {
         }
         // A name before each line when there is more than one path, or the one is a directory.
         let single_file = r.paths.len() == 1
-            && matches!(place.listing.get(&path::resolve(&job.cwd, &job.args[r.paths[0]])), Some(Node::File(_)));
+            && matches!(Scope::from(place).get(&path::resolve(&job.cwd, &job.args[r.paths[0]])), Some(Found::File));
         let show_filename = !o.no_filename && (o.with_filename || o.vimgrep || !single_file);
         // `--column` and `--vimgrep` number lines too, unless `-N` says not to.
         let line_numbers = !o.no_line_numbers && (o.explicit_line_numbers || o.column || o.vimgrep);
@@ -301,14 +304,14 @@ fn collect(
             return Err(Unsupported::new("an operand is stdin"));
         }
         if full != DEV_NULL {
-            place.check(&full)?;
+            place.check_searched(&full)?;
         }
-        let node = place.listing.get(&full);
-        if node.is_none() && full != DEV_NULL {
+        let found = Scope::from(place).get(&full);
+        if found.is_none() && full != DEV_NULL {
             missing.push(op.clone());
             continue;
         }
-        if !matches!(node, Some(Node::Dir(_))) {
+        if !matches!(found, Some(Found::Dir(_))) {
             // A file named on the command line is searched whatever the filters say.
             files.push(RgFile { shown: op.to_string(), path: full, named: true });
             continue;
@@ -319,7 +322,7 @@ fn collect(
                     files.push(RgFile { shown: shown.clone(), path: path.clone(), named: false })
                 }
                 Target::File { .. } => {}
-                Target::Keep(_) => return Err(Unsupported::new("the scratch directory is searched by just-bash")),
+                Target::Keep(_) => return Err(Unsupported::new("a path the walk could not read")),
             }
         }
     }

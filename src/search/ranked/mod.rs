@@ -117,7 +117,7 @@ pub(crate) async fn recorded(
 ) -> Result<Vec<Hit>, RankError> {
     let mut cs = crate::fs::stats::CommandStats::new("search", args);
     let before = fs.requests();
-    let found = search(SessionView::new(fs), embedder, q).await;
+    let found = search(SessionView::new(fs, None), embedder, q).await;
     cs.coarse_requests = fs.requests() - before;
     cs.native = true;
     if let Err(e) = &found {

@@ -99,7 +99,7 @@ fn ask(
     dir: &str,
 ) -> Result<Vec<Hit>, RankError> {
     let (fs, q) = (fs.clone(), Query { text: text.into(), k, dir: dir.into(), mode: Mode::Hybrid, lang: None });
-    block_on(async move { search(SessionView::new(&fs), embedder.as_deref(), &q).await })
+    block_on(async move { search(SessionView::new(&fs, None), embedder.as_deref(), &q).await })
 }
 
 fn paths(hits: &[Hit]) -> Vec<&str> {
@@ -245,7 +245,7 @@ fn without_access_on_chunks_what_a_search_costs_does_not_depend_on_hidden_text()
         let q = Query { text: "renew secret token".into(), k: 5, dir: "/".into(), mode: Mode::Hybrid, lang: None };
         let out = block_on(async move {
             cold.begin_command_within(crate::chroma::budget::Limits { max_requests: Some(1), timeout_ms: None });
-            search(SessionView::new(&cold), None, &q).await.map_err(|e| e.to_string())
+            search(SessionView::new(&cold, None), None, &q).await.map_err(|e| e.to_string())
         });
         seen.push((out.clone().unwrap_or_default(), vec![out.err().unwrap_or_default()]));
     }
@@ -356,7 +356,7 @@ fn translated() -> FakeChroma {
 fn ask_in(fs: &Rc<Filesystem>, embedder: Option<Rc<dyn Embedder>>, text: &str, lang: Option<&str>) -> Vec<Hit> {
     let q = Query { text: text.into(), k: 10, dir: "/".into(), mode: Mode::Hybrid, lang: lang.map(str::to_string) };
     let fs = fs.clone();
-    block_on(async move { search(SessionView::new(&fs), embedder.as_deref(), &q).await }).unwrap()
+    block_on(async move { search(SessionView::new(&fs, None), embedder.as_deref(), &q).await }).unwrap()
 }
 
 #[test]
@@ -439,7 +439,8 @@ fn the_nearest_chunks_depend_on_the_visible_ones_alone_not_on_the_index() {
                 let run = |chroma: &FakeChroma| {
                     let (fs, q) = (session(chroma, &[]), q.clone());
                     chroma.clear_log();
-                    let hits = block_on(async move { search(SessionView::new(&fs), Some(&Topics), &q).await }).unwrap();
+                    let hits =
+                        block_on(async move { search(SessionView::new(&fs, None), Some(&Topics), &q).await }).unwrap();
                     (hits, chroma.requests().len())
                 };
                 let (a, b) = (run(&without), run(&with));
@@ -451,7 +452,7 @@ fn the_nearest_chunks_depend_on_the_visible_ones_alone_not_on_the_index() {
     // The five pages of one sentence tie: they rank by id, whatever order an answer holds.
     let q = Query { text: "renew the secret token".into(), k: 5, dir: "/".into(), mode: Mode::Dense, lang: None };
     let fs = session(&with, &[]);
-    let hits = block_on(async move { search(SessionView::new(&fs), Some(&Topics), &q).await }).unwrap();
+    let hits = block_on(async move { search(SessionView::new(&fs, None), Some(&Topics), &q).await }).unwrap();
     assert_eq!(
         paths(&hits),
         ["/guides/p00.md", "/guides/p04.md", "/guides/p08.md", "/guides/p12.md", "/guides/p16.md"]

@@ -8,42 +8,33 @@
 //! (`//a.md` below `/` for its grep, `dir//f` for `dir/`). Every such file is also in the
 //! real tools' walk of the same operand, which the narrowing was computed over.
 
-use super::{Target, MAX_DEPTH};
+use super::{Found, Scope, Target, MAX_DEPTH};
 use crate::base::path;
-use crate::tree::listing::{Listing, Node};
 
-/// A directory's children in just-bash's order, with the scratch directory in its place
-/// at the root (see [`super::children`]).
-fn children<'a>(d: &'a [(String, bool)], full: &str, mount: Option<&'a str>) -> Vec<(&'a str, Option<bool>)> {
-    let mut out: Vec<(&str, Option<bool>)> = d.iter().map(|(n, is_dir)| (n.as_str(), Some(*is_dir))).collect();
-    if let (Some(m), "/") = (mount, full) {
-        let name = path::file_name(m);
-        let at = out.partition_point(|(n, _)| path::js_cmp(n, name).is_lt());
-        out.insert(at, (name, None));
-    }
+/// A directory's entries in just-bash's order (JavaScript's string order).
+fn js_ordered(children: &[(String, bool)]) -> Vec<(String, bool)> {
+    let mut out = children.to_vec();
+    crate::base::sort::sort_by(&mut out, |a, b| path::js_cmp(&a.0, &b.0));
     out
 }
 
 /// The files just-bash's recursive grep visits from `operand` (`""`: none, which it
 /// reads as `.`), spelled as it spells them.
-pub(crate) fn grep_visits(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
-    fn go(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
+pub(crate) fn grep_visits(scope: Scope, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+    fn go(scope: Scope, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
         if depth >= MAX_DEPTH {
             return;
         }
-        match listing.get(full) {
-            Some(Node::File(_)) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
-            Some(Node::Dir(d)) => {
-                for (name, kind) in children(&d.children, full, mount) {
+        match scope.get(full) {
+            Some(Found::File) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
+            Some(Found::Dir(children)) => {
+                for (name, _) in js_ordered(&children) {
                     if name.starts_with('.') {
                         continue; // the walk skips dotfiles
                     }
                     let child_shown = if shown == "." { name.to_string() } else { format!("{shown}/{name}") };
                     let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-                    match kind {
-                        Some(_) => go(listing, mount, &child_full, &child_shown, out, depth + 1),
-                        None => out.push(Target::Keep(child_shown)),
-                    }
+                    go(scope, &child_full, &child_shown, out, depth + 1);
                 }
             }
             None => {}
@@ -51,11 +42,11 @@ pub(crate) fn grep_visits(listing: &Listing, mount: Option<&str>, cwd: &str, ope
     }
     let operand = if operand.is_empty() { "." } else { operand };
     let full = path::resolve(cwd, operand);
-    if listing.get(&full).is_none() {
+    if scope.get(&full).is_none() {
         out.push(Target::Keep(operand.to_string()));
         return;
     }
-    go(listing, mount, &full, operand, out, 0);
+    go(scope, &full, operand, out, 0);
 }
 
 /// Names just-bash's rg always skips.
@@ -76,13 +67,14 @@ const RG_COMMON_IGNORED: &[&str] = &[
 
 /// The files just-bash's rg visits from `operand` (`""`: none, read as `.`) with its
 /// default walk, spelled as it spells them.
-pub(crate) fn rg_visits(listing: &Listing, mount: Option<&str>, cwd: &str, operand: &str, out: &mut Vec<Target>) {
-    fn dir(listing: &Listing, mount: Option<&str>, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
+pub(crate) fn rg_visits(scope: Scope, cwd: &str, operand: &str, out: &mut Vec<Target>) {
+    fn dir(scope: Scope, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
         if depth >= MAX_DEPTH {
             return;
         }
-        let Some(Node::Dir(d)) = listing.get(full) else { return };
-        for (name, kind) in children(&d.children, full, mount) {
+        let Some(Found::Dir(children)) = scope.get(full) else { return };
+        for (name, is_dir) in js_ordered(&children) {
+            let name = name.as_str();
             if RG_COMMON_IGNORED.contains(&name) || name.starts_with('.') {
                 continue;
             }
@@ -93,18 +85,18 @@ pub(crate) fn rg_visits(listing: &Listing, mount: Option<&str>, cwd: &str, opera
                 s => format!("{s}/{name}"),
             };
             let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-            match kind {
-                None => out.push(Target::Keep(child_shown)),
-                Some(true) => dir(listing, mount, &child_full, &child_shown, out, depth + 1),
-                Some(false) => out.push(Target::File { shown: child_shown, path: child_full }),
+            if is_dir {
+                dir(scope, &child_full, &child_shown, out, depth + 1);
+            } else {
+                out.push(Target::File { shown: child_shown, path: child_full });
             }
         }
     }
     let operand = if operand.is_empty() { "." } else { operand };
     let full = path::resolve(cwd, operand);
-    match listing.get(&full) {
+    match scope.get(&full) {
         None => out.push(Target::Keep(operand.to_string())),
-        Some(Node::File(_)) => out.push(Target::File { shown: operand.to_string(), path: full }),
-        Some(Node::Dir(_)) => dir(listing, mount, &full, operand, out, 0),
+        Some(Found::File) => out.push(Target::File { shown: operand.to_string(), path: full }),
+        Some(Found::Dir(_)) => dir(scope, &full, operand, out, 0),
     }
 }

@@ -83,9 +83,31 @@ test("/dev/null accepts writes, so 2>/dev/null works", async () => {
   assert.equal(r.stdout, "guides\nindex.md\n", "no /dev directory appears");
 });
 
-test("a failing top-level redirect: exec rejects, safeExec answers like bash", async () => {
-  await assert.rejects(bash.exec("echo x > /a.md"), /EROFS: read-only file system, write '\/a.md'/);
-  assert.deepEqual(await safeExec(bash, "echo x > /a.md"), {
+test("a redirection that cannot open fails its command alone, as in bash", async () => {
+  // just-bash alone lets the filesystem's error end the whole line.
+  await assert.rejects(newBash(fs).exec("echo one; echo x > /a.md; echo two"), /EROFS: read-only file system, write '\/a.md'/);
+  const r = await safeExec(newBash(fs), "echo one; echo x > /a.md; echo two");
+  assert.deepEqual([r.stdout, r.stderr, r.exitCode], ["one\ntwo\n", "bash: /a.md: Read-only file system\n", 0]);
+  const lines = [
+    ["echo x > /a.md; echo rc=$?", "rc=1\n", "bash: /a.md: Read-only file system\n"],
+    ["echo x >> /index.md || echo no", "no\n", "bash: /index.md: Read-only file system\n"],
+    ["echo x > /nodir/a.md; echo $?", "1\n", "bash: /nodir/a.md: No such file or directory\n"],
+    ["echo x > /index.md/a; echo $?", "1\n", "bash: /index.md/a: Not a directory\n"],
+    ["echo x > /guides; echo $?", "1\n", "bash: /guides: Is a directory\n"],
+    ["f=/guides/x.md; for i in 1 2; do echo $i > \"$f\"; echo $i; done", "1\n2\n", "bash: /guides/x.md: Read-only file system\n".repeat(2)],
+    ["cd /guides && cat setup.md > ../x; echo $?", "1\n", "bash: ../x: Read-only file system\n"],
+    ["echo x 2>/dev/null > /a.md; echo $?", "1\n", ""],
+    ["echo x 2>&1 > /a.md | tr a-z A-Z", "BASH: /A.MD: READ-ONLY FILE SYSTEM\n", ""],
+    ["{ echo a; echo b; } > /a.md; echo $?", "1\n", "bash: /a.md: Read-only file system\n"],
+    ["echo a | cat > /a.md | wc -l; echo ${PIPESTATUS[@]}", "0\n0 1 0\n", "bash: /a.md: Read-only file system\n"],
+    ["echo x > /dev/null; echo ok", "ok\n", ""],
+  ];
+  for (const [line, stdout, stderr] of lines) {
+    const r = await safeExec(newBash(fs), line);
+    assert.deepEqual([r.stdout, r.stderr, r.exitCode], [stdout, stderr, 0], line);
+  }
+  // A failed write that still escapes a command's own handling reads as bash's line.
+  assert.deepEqual(await safeExec({ fs: {}, exec: () => Promise.reject(new Error("EROFS: read-only file system, write '/a.md'")) }, "x"), {
     stdout: "",
     stderr: "bash: /a.md: Read-only file system\n",
     exitCode: 1,

@@ -41,6 +41,11 @@ async function same(script) {
 
 const SCRIPTS = [
   "grep -rn token / > /tmp/hits; wc -l /tmp/hits; cat /tmp/hits",
+  "grep -rn token / > /tmp/hits && wc -l /tmp/hits; grep -rl token / >> /tmp/l; echo $?; cat /tmp/l",
+  "rg -n token / > /tmp/r; echo $?; rg -c token / > /tmp/r; cat /tmp/r",
+  "echo token > /tmp/t; mkdir /tmp/d; echo 'a token' > /tmp/d/x; grep -rl token; grep -rc token /tmp; grep -c token /tmp/t /tmp/nope",
+  "echo token > /tmp/t; cd /tmp && grep -rn token . && rg -l token && rg --files | sort; grep -r token /tmp/d",
+  "echo token > /tmp/.h; grep -rl token /tmp; rg -l token /tmp; rg -l --hidden token /tmp",
   "grep -rl token / | sort -r > /tmp/a && head -2 /tmp/a",
   "mkdir -p /tmp/d/e && echo hi > /tmp/d/e/f && cat /tmp/d/e/f && ls /tmp/d && ls -R /tmp",
   "echo one > /tmp/x; echo two >> /tmp/x; cat /tmp/x; mv /tmp/x /tmp/y; cat /tmp/y; ls /tmp",
@@ -77,8 +82,8 @@ test("the docs stay read-only, and their paths are the docs' own", async () => {
 test("scratchBytes bounds it: a write past it is ENOSPC and changes nothing", async () => {
   const fs = await connect({ scratchBytes: 100 });
   const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
-  let r = await safeExec(bash, "echo small > /tmp/a; seq 1 100 > /tmp/n");
-  assert.equal(r.exitCode, 1);
+  let r = await safeExec(bash, "echo small > /tmp/a; seq 1 100 > /tmp/n; echo rc=$?");
+  assert.equal(r.stdout, "rc=1\n");
   assert.match(r.stderr, /^bash: \/tmp\/n: No space left on device \(\/tmp holds at most 100 bytes \(scratchBytes\)\)\n$/);
   // As in bash, the redirection created the file before the write failed: it is empty.
   r = await safeExec(bash, "cat /tmp/a; ls /tmp; wc -c < /tmp/n");
@@ -106,9 +111,10 @@ test("a search over / with a scratch file still narrows the docs in Chroma", asy
   await safeExec(bash, "echo 'token' > /tmp/t");
   const before = fs.stats().requests;
   const r = await safeExec(bash, "grep -rl token /");
-  assert.equal(r.stdout, "//api/p00.md\n//api/p06.md\n//guides/p03.md\n//guides/p09.md\n//index.md\n//tmp/t\n");
+  assert.equal(r.stdout, "/api/p00.md\n/api/p06.md\n/guides/p03.md\n/guides/p09.md\n/index.md\n/tmp/t\n", "as GNU grep spells them");
   const last = fs.stats().commands.at(-1);
   assert.equal(last.plan, "narrow");
+  assert.equal(last.native, true, "the scratch directory is walked and read in Rust beside the docs");
   assert.ok(fs.stats().requests - before <= 2, "one coarse query and one bulk load");
 });
 

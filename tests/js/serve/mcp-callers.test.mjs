@@ -125,7 +125,7 @@ test("one call's request budget is one budget across every mount", async () => {
   const server = await serveHttp({ url: front.url, mounts }, { limits: { maxRequests: 6 }, workers: 1 });
   const c = await client(server.url);
   try {
-    assert.equal(text(await bash(c, "ls /")), "m1\nm2\nm3\nm4\n");
+    assert.equal(text(await bash(c, "ls /")), "m1\nm2\nm3\nm4\ntmp\n");
     const every = Object.keys(mounts).flatMap((dir) => Object.keys(MOUNTED).map((p) => `${dir}/${p}`));
     const sent = front.requests.length;
     const r = await bash(c, `for f in ${every.join(" ")}; do cat $f; done | wc -l`);

@@ -186,7 +186,7 @@ test("over stdio, --mount serves several doc sets: bash and search across them, 
   await c.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
   try {
     const ls = await c.callTool({ name: "bash", arguments: { command: "ls / && grep -rln -- --prefix /" } });
-    assert.equal(text(ls), "api\nguide\n/api/v2/keys.md\n/guide/guides/install.mdx\n", "GNU grep names the files below / as /a");
+    assert.equal(text(ls), "api\nguide\ntmp\n/api/v2/keys.md\n/guide/guides/install.mdx\n", "GNU grep names the files below / as /a");
     const r = await c.callTool({ name: "search", arguments: { query: "installer --prefix option", k: 2 } });
     assert.deepEqual(r.structuredContent.results.map((h) => h.url).sort(), ["https://api.acme.test/ref/v2/keys", "https://docs.acme.test/guides/install"]);
     const one = await c.callTool({ name: "search", arguments: { query: "installer --prefix option", path: "/api" } });

@@ -56,17 +56,33 @@ test("over stdio: the tools, and bash answers exactly what safeExec answers", as
     assert.deepEqual(tools.map((t) => t.name).sort(), ["docs_bash", "docs_search"]);
     const bashTool = tools.find((t) => t.name === "docs_bash");
     assert.match(bashTool.description, /read-only bash shell/);
-    assert.match(bashTool.description, /starts in \//);
-    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "mcp" });
-    const bash = new Bash({ fs, cwd: "/", customCommands: fs.commands() });
-    for (const command of ["ls /", "grep -rn access_token /", "cat /auth/tokens.md | wc -l", "cat /nope.md", "cd /auth && ls", "pwd", "find / -name '*.md' | sort"]) {
+    assert.match(bashTool.description, /Only \/tmp is writable/);
+    assert.match(bashTool.description, /Your working directory and \/tmp carry over from one call to the next/);
+    // The reference: one shell over the same docs whose directory and /tmp last from line to line.
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "mcp", scratch: "/tmp" });
+    let cwd = "/";
+    const lines = [
+      "ls /",
+      "grep -rn access_token /",
+      "cat /auth/tokens.md | wc -l",
+      "cat /nope.md",
+      "cd /auth && ls",
+      "pwd",
+      "grep -l expire * > /tmp/hits; echo one; echo x > tokens.md; echo two",
+      "cat /tmp/hits; cd ..; pwd",
+      "find / -name '*.md' | sort",
+      "echo a >> /tmp/hits; wc -l < /tmp/hits; echo b > /tmp/no/such; ls /tmp",
+    ];
+    for (const command of lines) {
       const r = await client.callTool({ name: "docs_bash", arguments: { command } });
-      const ref = await safeExec(bash, command);
+      const ref = await safeExec(new Bash({ fs, cwd, customCommands: fs.commands() }), command);
+      cwd = ref.env.PWD;
       let want = ref.stdout + ref.stderr + (ref.exitCode ? `[exit code ${ref.exitCode}]` : "");
       if (!want) want = "(no output)";
       assert.equal(text(r), want, command);
       assert.equal(r.isError, false, command);
     }
+    assert.equal(cwd, "/", "the lines went down and back up");
     const w = await client.callTool({ name: "docs_bash", arguments: { command: "echo hi > /notes.md" } });
     assert.equal(text(w), "bash: /notes.md: Read-only file system\n[exit code 1]");
     const hidden = await client.callTool({ name: "docs_bash", arguments: { command: "cat /internal/oncall.md" } });
@@ -82,14 +98,14 @@ test("over HTTP: a token's groups decide what exists, in every tool", async () =
   const anon = await httpClient();
   try {
     const ls = async (c) => text(await c.callTool({ name: "docs_bash", arguments: { command: "ls /" } }));
-    assert.equal(await ls(staff), "auth\nbig.md\nindex.md\ninternal\n");
-    assert.equal(await ls(pub), "auth\nbig.md\nindex.md\n");
-    assert.equal(await ls(anon), "auth\nbig.md\nindex.md\n");
+    assert.equal(await ls(staff), "auth\nbig.md\nindex.md\ninternal\ntmp\n");
+    assert.equal(await ls(pub), "auth\nbig.md\nindex.md\ntmp\n");
+    assert.equal(await ls(anon), "auth\nbig.md\nindex.md\ntmp\n");
     const search = async (c) => text(await c.callTool({ name: "docs_search", arguments: { query: "escalation rota", k: 5 } }));
     assert.match(await search(staff), /^\/internal\/oncall\.md:1-1\n/);
     assert.doesNotMatch(await search(pub), /internal|oncall|escalation/);
     const wrong = await httpClient("staff-secret-tokeX");
-    assert.equal(await ls(wrong), "auth\nbig.md\nindex.md\n", "an unknown token is public");
+    assert.equal(await ls(wrong), "auth\nbig.md\nindex.md\ntmp\n", "an unknown token is public");
     await wrong.close();
   } finally {
     await Promise.all([staff.close(), pub.close(), anon.close()]);
