@@ -658,8 +658,9 @@ export declare class ChromaFs {
   /** The scratch directory's whole content as bytes, or undefined when the session has none. */
   saveScratch(): Uint8Array | undefined;
   /**
-   * Replaces the scratch directory's content with bytes `saveScratch()` gave (null: empty).
-   * Bytes that do not read back throw EINVAL and change nothing.
+   * Replaces the scratch directory's content with bytes `saveScratch()` gave (null: empty,
+   * and the files process substitutions left in /dev/fd dropped, with a scratch directory
+   * or without one). Bytes that do not read back throw EINVAL and change nothing.
    */
   restoreScratch(saved: Uint8Array | null): void;
   stats(): ChromaFsStats;

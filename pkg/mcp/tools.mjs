@@ -131,6 +131,7 @@ async function bash(fs, { command }, { limits, base, signal, shell }) {
   // files (or none) while the line runs, and nobody's after.
   const scratch = typeof fs.saveScratch === "function" && fs.saveScratch() !== undefined;
   if (scratch) restore(fs, shell?.scratch ?? null);
+  else fs.restoreScratch?.(null);
   try {
     const cwd = await startDir(fs, shell?.cwd);
     const sh = new Bash({ fs, cwd, customCommands, executionLimitProfile: "hardened", executionLimits: limits.executionLimits });
@@ -138,7 +139,7 @@ async function bash(fs, { command }, { limits, base, signal, shell }) {
     const after = { cwd: typeof result.env?.PWD === "string" ? result.env.PWD : cwd, scratch: scratch ? fs.saveScratch() : undefined };
     return { result, isError: false, shell: after };
   } finally {
-    if (scratch) fs.restoreScratch(null);
+    fs.restoreScratch?.(null);
   }
 }
 

@@ -75,6 +75,10 @@ function chromaFsClass(Core, run, recipeModule) {
     static splitSearch(name, args, cwd, mounts, home, root) {
       return inContext(() => Core.splitSearch(name, args, cwd, mounts, home, root));
     }
+    /** Whether `name` matches `glob` as one segment of bash's pathname expansion; throws for a glob it does not model. */
+    static globMatches(glob, name) {
+      return Core.globMatches(glob, name);
+    }
     static readSearchLine(args, cwd) {
       return inContext(() => Core.readSearchLine(args, cwd));
     }

@@ -6,7 +6,7 @@ import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
 import { linesTaken } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
-import { STDOUT_FILE } from "./redirects.js";
+import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
 
 /**
  * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
@@ -30,17 +30,19 @@ function command(fs, name, readsOnly) {
           ? { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 }
           : { stdout: "", stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
       }
+      const env = (key) => (ctx.env instanceof Map ? ctx.env.get(key) : ctx.env?.[key]);
+      const inOrder = (answered) => (env(STDERR_MERGED) ? interleaved(name, answered) : answered);
       const ran = await bracketed(fs, ctx.signal, async () => {
         if (LISTING_COMMANDS.includes(name)) {
           const answered = await fs.runCommand(name, args, ctx.cwd, readsOnly(ctx), stdinText(ctx.stdin));
-          return answered ?? ctx.origCommand(args);
+          return answered ? inOrder(answered) : ctx.origCommand(args);
         }
         if (!search) return ctx.origCommand(args);
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;
         try {
           const input = stdinText(ctx.stdin);
-          const out = ctx.env instanceof Map ? ctx.env.get(STDOUT_FILE) : ctx.env?.[STDOUT_FILE];
+          const out = env(STDOUT_FILE);
           const stdoutFile = out ? fs.resolvePath(ctx.cwd, out) : undefined;
           planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(ctx), linesTaken(fs, name, args), input, stdoutFile);
         } catch (refused) {
@@ -50,7 +52,7 @@ function command(fs, name, readsOnly) {
         // null: the pages cannot be loaded; the failure is in the report. An object: the
         // search was answered in Rust, with just-bash's output.
         if (planned === null) return { stdout: "", stderr: "", exitCode: 2 };
-        return Array.isArray(planned) ? ctx.origCommand(planned) : planned;
+        return Array.isArray(planned) ? ctx.origCommand(planned) : inOrder(planned);
       });
       return withFailures(name, ran.result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), search ? 2 : 1);
     },
@@ -66,6 +68,36 @@ async function searchCommand(fs, args, ctx) {
   // The hits as printed are for hosts that merge searches; the shell takes the output.
   const { blocks: _, ...result } = ran.result;
   return withFailures(RANKED, result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), 2);
+}
+
+/** The block in which GNU tools write standard output to a pipe or a file. */
+const STDOUT_BLOCK = 4096;
+
+/**
+ * A command's output with its standard error sent where its standard output goes (`2>&1`),
+ * in the order the real tool's writes reach the file. GNU grep, find and du flush their
+ * output before each error, so the errors come where the command wrote them (`stderrAt`
+ * says where); ls reports every operand it cannot read before it lists anything; rg writes
+ * its errors at once and its output a block at a time, so they come first while the output
+ * fits in one block (a longer one keeps them after it, where a block boundary may not).
+ */
+function interleaved(name, { stderrAt, ...result }) {
+  if (!result.stderr || result.stdoutKind) return result;
+  if (stderrAt?.length) {
+    const [out, err] = [new TextEncoder().encode(result.stdout), new TextEncoder().encode(result.stderr)];
+    const parts = [];
+    let [o, e] = [0, 0];
+    for (const [atOut, atErr] of stderrAt) {
+      parts.push(out.subarray(o, atOut), err.subarray(e, atErr));
+      [o, e] = [atOut, atErr];
+    }
+    parts.push(out.subarray(o), err.subarray(e));
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+    return { ...result, stdout: new TextDecoder().decode(bytes), stderr: "" };
+  }
+  const first = name === "ls" || new TextEncoder().encode(result.stdout).length <= STDOUT_BLOCK;
+  return first ? { ...result, stdout: result.stderr + result.stdout, stderr: "" } : result;
 }
 
 /** A command's standard input (a byte string, one character a byte) as UTF-8 text. */

@@ -6,7 +6,7 @@ import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
 import { withPipeline } from "./pipeline.js";
 import { ERRNO_TEXT } from "./errno.js";
-import { checkRedirections } from "./redirects.js";
+import { prepareShell } from "./shell.js";
 
 /** A line that is a filesystem error's message alone, as just-bash prints one it did not expect. */
 const FS_ERROR_LINE = /^(E[A-Z]+): [^,\n]*, \w+ '[^'\n]*'(?:: [^\n]*)?$/gm;
@@ -32,7 +32,7 @@ function bashErrorLine(error) {
  */
 async function safeExec(bash, command, options) {
   const fs = bash.fs;
-  checkRedirections(bash);
+  prepareShell(bash);
   const run = async () => {
     try {
       const result = await bash.exec(command, options);

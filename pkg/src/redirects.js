@@ -2,14 +2,16 @@
 // prints `one`, `bash: /a.md: Read-only file system` and `two`, with status 0: the
 // redirection fails that one command, which does not run, and the line goes on. just-bash
 // instead lets the filesystem's error end the whole line. So before just-bash runs a line,
-// a transform (just-bash's own plugin interface) puts a check in front of every command
+// a transform (shell.js) puts a check in front of every command
 // whose output goes to a file: `{ CHECK TARGET… && CMD > TARGET; }`. The check expands the
 // targets as the redirection will, asks the filesystem whether each would open
 // (`fs.writeError`, which writes nothing), and fails as bash does when one would not.
 //
-// The same transform tells a search where its standard output goes, as a process would
-// see it: `grep -rn x / > /tmp/hits` gets `CHROMAFS_STDOUT_FILE=/tmp/hits` in its
-// environment, so that it does not read the file it writes, as GNU grep and rg do not.
+// The same transform tells a command chromafs answers where its streams go, as a process
+// would see them: `grep -rn x / > /tmp/hits` gets `CHROMAFS_STDOUT_FILE=/tmp/hits` in its
+// environment, so that it does not read the file it writes, as GNU grep and rg do not;
+// `ls /a /nope 2>&1` gets `CHROMAFS_STDERR_MERGED=1`, so that it writes both streams in
+// the order the real tool's reach their common file (see commands.js).
 //
 // A target is checked only when expanding it twice changes nothing (no command
 // substitution, arithmetic, assignment or glob), and only while the check can print its
@@ -104,53 +106,58 @@ function guarded(node, { targets, carried }) {
   return { type: "Group", body: [statement], redirections: [] };
 }
 
-/** The variable that names a search's output file (commands.js reads it). */
+/** The variables that tell a command answered here where its streams go (commands.js reads them). */
 const STDOUT_FILE = "CHROMAFS_STDOUT_FILE";
+const STDERR_MERGED = "CHROMAFS_STDERR_MERGED";
+const ANSWERED = new Set(["grep", "egrep", "fgrep", "rg", "ls", "find", "tree", "du"]);
 const SEARCHES = new Set(["grep", "egrep", "fgrep", "rg"]);
 
-/** The word a command's standard output ends up in after its redirections, when it is a file. */
-function stdoutFile(node) {
-  let target = null;
-  for (const r of node.redirections ?? []) {
+/**
+ * Where a command's standard output and standard error end up after its redirections, in
+ * order: `file`, the word of the file standard output goes to (null: not a file, or a word
+ * that cannot be expanded twice), and `merged`, whether standard error goes where standard
+ * output goes (`2>&1`, `&> FILE`).
+ */
+function streamsOf(node) {
+  let file = null;
+  let out = "stdout";
+  let err = "stderr";
+  for (const [i, r] of (node.redirections ?? []).entries()) {
+    const fd = r.fd ?? (r.operator.startsWith("<") ? 0 : 1);
     const both = r.operator === "&>" || r.operator === "&>>" || (r.operator === ">&" && r.fd === null && opensFile(r));
-    if (both || ((r.fd ?? 1) === 1 && opensFile(r))) target = quiet(r.target.parts) ? r.target : null;
-    else if ((r.fd ?? 1) === 1 && (r.operator === ">&" || OUTPUT.has(r.operator))) target = null;
+    const dup = r.operator === ">&" && !opensFile(r) ? r.target.parts?.[0]?.value : null;
+    if (both) {
+      out = err = `file ${i}`;
+      file = quiet(r.target.parts) ? r.target : null;
+    } else if (dup !== null && dup !== undefined) {
+      const to = dup === "1" ? out : dup === "2" ? err : `fd ${dup}`;
+      if (fd === 1) [out, file] = [to, to === err ? file : null];
+      else if (fd === 2) err = to;
+    } else if (opensFile(r) || OUTPUT.has(r.operator)) {
+      if (fd === 1) [out, file] = [`file ${i}`, quiet(r.target.parts) ? r.target : null];
+      else if (fd === 2) err = `file ${i}`;
+    }
   }
-  return target;
+  return { file: out.startsWith("file") ? file : null, merged: out === err };
 }
 
-/** Names a search's output file in its environment (see above). */
-function tagSearch(node) {
+/** Tells a command answered here where its streams go, in its environment (see above). */
+function tagStreams(node) {
   const [only, ...rest] = node.name?.parts ?? [];
-  if (node.type !== "SimpleCommand" || rest.length || only?.type !== "Literal" || !SEARCHES.has(only.value)) return;
-  const target = stdoutFile(node);
-  if (target) node.assignments = [...node.assignments, { type: "Assignment", name: STDOUT_FILE, value: structuredClone(target), append: false, array: null }];
+  if (node.type !== "SimpleCommand" || rest.length || only?.type !== "Literal" || !ANSWERED.has(only.value)) return;
+  const { file, merged } = streamsOf(node);
+  const tags = [];
+  if (file && SEARCHES.has(only.value)) tags.push([STDOUT_FILE, structuredClone(file)]);
+  if (merged) tags.push([STDERR_MERGED, { type: "Word", parts: [{ type: "Literal", value: "1" }] }]);
+  if (tags.length) node.assignments = [...node.assignments, ...tags.map(([name, value]) => ({ type: "Assignment", name, value, append: false, array: null }))];
 }
 
-/** `ast` with a check before each command that writes to a file, wherever it is. */
-function withChecks(ast) {
-  const visit = (value) => {
-    if (Array.isArray(value)) {
-      value.forEach(visit);
-      return;
-    }
-    if (!value || typeof value !== "object") return;
-    for (const key of Object.keys(value)) visit(value[key]);
-    if (value.type === "Pipeline") {
-      value.commands = value.commands.map((c) => {
-        if (c.type === "FunctionDef") return c;
-        tagSearch(c);
-        const check = checked(c);
-        return check.targets.length ? guarded(c, check) : c;
-      });
-    }
-  };
-  visit(ast);
-  return ast;
+/** `node` with a check of its redirections before it runs, or `node` when it needs none. */
+function withCheck(node) {
+  if (node.type === "FunctionDef") return node;
+  const check = checked(node);
+  return check.targets.length ? guarded(node, check) : node;
 }
-
-/** The transform plugin just-bash runs on every line's syntax tree. */
-const PLUGIN = { name: "chromafs-redirects", transform: ({ ast }) => ({ ast: withChecks(ast) }) };
 
 /** The check itself: a just-bash command over `fs`, the shell's filesystem. */
 const checkCommand = (fs) => ({
@@ -173,18 +180,4 @@ const checkCommand = (fs) => ({
   },
 });
 
-const prepared = new WeakSet();
-
-/**
- * Makes `bash` check its redirections as bash does (see above), once, when its filesystem
- * can say whether a path would open (a ChromaFs, mounts); other shells are left as they are.
- */
-function checkRedirections(bash) {
-  if (prepared.has(bash) || typeof bash?.fs?.writeError !== "function") return;
-  if (typeof bash.registerTransformPlugin !== "function" || typeof bash.registerCommand !== "function") return;
-  bash.registerCommand(checkCommand(bash.fs));
-  bash.registerTransformPlugin(PLUGIN);
-  prepared.add(bash);
-}
-
-export { checkRedirections, withChecks, CHECK, STDOUT_FILE };
+export { withCheck, tagStreams, checkCommand, CHECK, STDOUT_FILE, STDERR_MERGED };

@@ -79,6 +79,11 @@ pub(crate) struct Printed {
     /// `-S`'s code page 437 lines), as just-bash's `stdoutKind` says.
     #[serde(skip_serializing_if = "Kind::is_text")]
     pub stdout_kind: Kind,
+    /// When the command wrote its errors, for a host that sends them where its output goes
+    /// (`2>&1`): `(o, e)` says the first `e` bytes of `stderr` were written once `stdout`
+    /// held `o` bytes, as a GNU tool that flushes its output before each error writes them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stderr_at: Vec<(usize, usize)>,
 }
 
 /// What a command's standard output holds (just-bash's `stdoutKind`).
@@ -100,9 +105,14 @@ impl Printed {
     /// An error line; the command's exit code becomes `code`.
     pub(crate) fn fail(&mut self, code: i32, line: String) {
         self.stderr.push_str(&line);
+        self.stderr_at.push((self.stdout.len(), self.stderr.len()));
         self.exit_code = code;
     }
 }
+
+/// Why a command over the listing alone stops: it reaches the scratch directory, and runs
+/// again over the listing with the directory in it.
+const SCRATCH_LISTED: &str = "reaches the scratch directory";
 
 /// Where a command runs: the session's listing and scratch directory, and its cwd.
 #[derive(Clone, Copy)]
@@ -117,8 +127,11 @@ impl Place<'_> {
     /// Paths the listing does not answer for: the scratch directory and `/dev`.
     pub(crate) fn check(&self, full: &str) -> Result<(), Unsupported> {
         let under = |root: &str| full == root || full.starts_with(&format!("{root}/"));
-        if self.scratch.is_some_and(|s| under(s.root())) || under("/dev") || full == DEV_NULL {
-            return Err(Unsupported::new("the scratch directory and /dev are listed by just-bash"));
+        if self.scratch.is_some_and(|s| under(s.root())) {
+            return Err(Unsupported::new(format!("{SCRATCH_LISTED}: {full}")));
+        }
+        if under("/dev") || full == DEV_NULL {
+            return Err(Unsupported::new("/dev is listed by just-bash"));
         }
         Ok(())
     }
@@ -135,7 +148,7 @@ impl Place<'_> {
     /// has a scratch directory beside the docs.
     fn check_dir(&self, full: &str) -> Result<(), Unsupported> {
         if full == "/" && self.scratch.is_some() {
-            return Err(Unsupported::new("the scratch directory is listed by just-bash"));
+            return Err(Unsupported::new(format!("{SCRATCH_LISTED}: /")));
         }
         Ok(())
     }
@@ -167,7 +180,16 @@ pub(crate) async fn answer(
             let read = inputs::read(fs, &cwd, files, stdin).await;
             let scratch = fs.scratch_dirs();
             let place = Place { listing: fs.listing(), scratch: scratch.as_ref(), cwd: &cwd };
-            read.and_then(|read| run_reading(name, args, place, fs.now_ms(), &read))
+            read.and_then(|read| match run_reading(name, args, place, fs.now_ms(), &read) {
+                // A command that reaches the scratch directory lists it beside the docs.
+                Err(why) if why.0.starts_with(SCRATCH_LISTED) => match fs.listing_with_scratch() {
+                    Some(with) => {
+                        run_reading(name, args, Place { listing: &with, scratch: None, cwd: &cwd }, fs.now_ms(), &read)
+                    }
+                    None => Err(why),
+                },
+                answered => answered,
+            })
         }
     };
     let printed = answered.map_err(|why| cs.delegated = Some(why.0)).ok();

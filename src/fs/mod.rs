@@ -53,6 +53,8 @@ pub(crate) struct Filesystem {
     transport: Rc<dyn Transport>,
     /// The session's writable directory, when it has one.
     scratch: Option<RefCell<Scratch>>,
+    /// What process substitutions give commands to read (`/dev/fd/63`).
+    dev_fd: RefCell<dev_fd::DevFd>,
     native_commands: bool,
     /// The host accepts searches whose cost depends on hidden text (see
     /// [`Filesystem::coarse_query_allowed`]).
@@ -149,6 +151,7 @@ impl Filesystem {
             journal: Journal::default(),
             transport,
             scratch,
+            dev_fd: RefCell::new(dev_fd::DevFd::new(opts.scratch_bytes)),
             native_commands: opts.native_commands,
             unscoped_coarse_query: opts.unscoped_coarse_query,
             broken,
@@ -195,6 +198,12 @@ impl Filesystem {
         self.native_commands
     }
 
+    /// The session's listing with its scratch directory in it, when it has one: for a
+    /// listing command that reaches the directory (its nodes are the files as they are now).
+    pub(crate) fn listing_with_scratch(&self) -> Option<Listing> {
+        self.scratch.as_ref().map(|s| self.listing.with_extra(s.borrow().nodes()))
+    }
+
     /// The scratch directory's structure now, for a search's walk, when the session has one.
     pub(crate) fn scratch_dirs(&self) -> Option<scratch::Dirs> {
         self.scratch.as_ref().map(|s| s.borrow().dirs())
@@ -205,14 +214,21 @@ impl Filesystem {
         self.scratch.as_ref().map(|s| s.borrow().save())
     }
 
-    /// Replaces the scratch directory's content with a saved one, or empties it (`None`).
-    /// A state that does not read back is refused and changes nothing.
+    /// Replaces the scratch directory's content with a saved one, or empties it (`None`);
+    /// either way the process substitutions' files (`/dev/fd`) are dropped. A state that
+    /// does not read back is refused and changes nothing.
     pub(crate) fn restore_scratch(&self, saved: Option<&[u8]>) -> Result<(), FsError> {
         let Some(s) = &self.scratch else {
+            if saved.is_none() {
+                self.dev_fd.borrow_mut().clear();
+                return Ok(());
+            }
             let why = "this session has no scratch directory (option scratch)".to_string();
             return Err(FsError { cause: Some(why), ..FsError::new(Errno::Einval, "restore", "scratch") });
         };
-        s.borrow_mut().restore(saved, self.now_ms())
+        s.borrow_mut().restore(saved, self.now_ms())?;
+        self.dev_fd.borrow_mut().clear();
+        Ok(())
     }
 
     /// The scratch directory, when a normalised path is in it.
@@ -350,7 +366,7 @@ impl Filesystem {
         if let Some(s) = self.scratch_for(&p) {
             return s.borrow().exists(&p);
         }
-        p == DEV_NULL || self.listing.get(&p).is_some()
+        p == DEV_NULL || self.listing.get(&p).is_some() || self.dev_fd.borrow().get(&p).is_some()
     }
 
     fn lookup(&self, p: &str, syscall: &'static str) -> Result<(String, &Node), FsError> {
@@ -368,6 +384,16 @@ impl Filesystem {
         }
         if let Some(s) = self.scratch_for(&norm) {
             return s.borrow().stat(&norm, p, syscall);
+        }
+        if let Some(bytes) = self.dev_fd.borrow().get(&norm) {
+            return Ok(StatInfo {
+                is_file: true,
+                is_dir: false,
+                mode: 0o600,
+                size: bytes.len() as u64,
+                mtime_ms: 0.0,
+                ino: 0,
+            });
         }
         let (norm, node) = self.lookup(p, syscall)?;
         match node {
@@ -435,6 +461,9 @@ impl Filesystem {
         if let Some(s) = self.scratch_for(&norm) {
             return s.borrow().read(&norm, p);
         }
+        if let Some(bytes) = self.dev_fd.borrow().get(&norm) {
+            return Ok(bytes);
+        }
         let (norm, node) = self.lookup(p, "open")?;
         match node {
             Node::Dir(_) => Err(FsError::new(Errno::Eisdir, "read", p)),
@@ -496,6 +525,7 @@ fn broken_entries(tree: &crate::tree::decode::PathTree, groups: &crate::tree::ac
     listed.chain(aside.map(|s| s.problem.clone())).collect()
 }
 
+mod dev_fd;
 mod encoding;
 pub(crate) mod journal;
 pub(crate) mod named;

@@ -320,6 +320,25 @@ impl Scratch {
         Dirs { root: self.root.clone(), dirs }
     }
 
+    /// Every entry as a listing's node, each after its parent (see `Listing::with_extra`).
+    pub(crate) fn nodes(&self) -> Vec<(String, crate::tree::listing::Node)> {
+        use crate::tree::listing::{DirNode, FileNode, Node};
+        self.paths()
+            .into_iter()
+            .map(|p| {
+                let node = match &self.entries[p] {
+                    Entry::Dir { mtime, ino, .. } => {
+                        Node::Dir(DirNode { children: Vec::new(), mtime: *mtime, ino: *ino })
+                    }
+                    Entry::File { bytes, mtime, ino, .. } => {
+                        Node::File(FileNode { entry: None, size: Some(bytes.len() as u64), mtime: *mtime, ino: *ino })
+                    }
+                };
+                (p.clone(), node)
+            })
+            .collect()
+    }
+
     /// Every path in the scratch directory, sorted (the root first).
     pub(crate) fn paths(&self) -> Vec<&String> {
         let mut paths: Vec<&String> = self.entries.keys().collect();

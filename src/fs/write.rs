@@ -2,6 +2,7 @@
 //! docs are read-only (`EROFS`), whatever the command. A copy may read from the docs
 //! into the scratch directory; a move may not take a page out of them.
 
+use super::dev_fd::DevFd;
 use super::{check_path, Filesystem, DEV_NULL};
 use crate::base::error::{Errno, FsError};
 use crate::base::path;
@@ -19,6 +20,9 @@ impl Filesystem {
         if norm == DEV_NULL {
             return Ok(());
         }
+        if DevFd::holds(&norm) {
+            return self.dev_fd.borrow_mut().write(&norm, data, append);
+        }
         match self.scratch_for(&norm) {
             Some(s) => s.borrow_mut().write(&norm, p, data, append, self.now_ms()),
             None => Err(self.docs_write_error(&norm, p, syscall)),
@@ -29,7 +33,7 @@ impl Filesystem {
     /// open): what a shell checks before it runs a command whose output is redirected.
     pub(crate) fn write_error(&self, p: &str) -> Result<(), FsError> {
         let norm = check_path(p, "open")?;
-        if norm == DEV_NULL {
+        if norm == DEV_NULL || DevFd::holds(&norm) {
             return Ok(());
         }
         match self.scratch_for(&norm) {
@@ -71,6 +75,9 @@ impl Filesystem {
 
     pub(crate) fn rm(&self, p: &str, recursive: bool, force: bool) -> Result<(), FsError> {
         let norm = check_path(p, "rm").map_err(|_| read_only("rm", p))?;
+        if DevFd::holds(&norm) && (self.dev_fd.borrow_mut().remove(&norm) || force) {
+            return Ok(());
+        }
         let s = self.scratch_for(&norm).ok_or_else(|| read_only("rm", p))?;
         s.borrow_mut().rm(&norm, p, recursive, force)
     }

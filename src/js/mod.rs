@@ -15,7 +15,7 @@ mod ingest;
 #[cfg(feature = "read")]
 mod ranked;
 #[cfg(feature = "read")]
-mod scratch;
+mod shell;
 
 #[cfg(feature = "write")]
 pub use ingest::{annotate, ingest};

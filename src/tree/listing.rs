@@ -157,6 +157,35 @@ impl Listing {
         }
     }
 
+    /// This listing with `extra` nodes beside its own (paths not in it, each after its
+    /// parent directory; a directory's children are filled in here): what a command that
+    /// lists the session's scratch directory beside the docs walks.
+    pub(crate) fn with_extra(&self, extra: Vec<(String, Node)>) -> Listing {
+        let mut listing = Listing { nodes: self.nodes.clone(), files: self.files, hidden: self.hidden };
+        let mut touched = Vec::new();
+        for (p, node) in extra {
+            let is_dir = matches!(node, Node::Dir(_));
+            if listing.nodes.contains_key(&p) {
+                continue;
+            }
+            if let Some(Node::Dir(d)) = listing.nodes.get_mut(path::parent(&p)) {
+                d.children.push((path::file_name(&p).to_string(), is_dir));
+                touched.push(path::parent(&p).to_string());
+            } else {
+                continue;
+            }
+            listing.files += usize::from(!is_dir);
+            listing.nodes.insert(p, node);
+        }
+        for dir in touched {
+            if let Some(Node::Dir(d)) = listing.nodes.get_mut(&dir) {
+                crate::base::sort::sort_by(&mut d.children, |a, b| path::js_cmp(&a.0, &b.0));
+                d.children.dedup();
+            }
+        }
+        listing
+    }
+
     /// The node at a normalised path.
     pub(crate) fn get(&self, path: &str) -> Option<&Node> {
         self.nodes.get(path)

@@ -400,9 +400,12 @@ impl NativeGrep {
         let (mut stdout, mut stderr) = (String::new(), self.g.warnings.clone());
         let (mut any_match, mut any_error) = (false, false);
         let (mut scratch, mut groups) = (String::new(), Groups::default());
-        let error = |stderr: &mut String, line: String| {
+        // Where each error came in the output (GNU grep flushes its output before one).
+        let mut at_errors: Vec<(usize, usize)> = Vec::new();
+        let error = |stderr: &mut String, at_errors: &mut Vec<(usize, usize)>, stdout: &str, line: String| {
             if !quiet_errors {
                 stderr.push_str(&line);
+                at_errors.push((stdout.len(), stderr.len()));
             }
         };
         // Past the last operand that is not a file, no input can print to stderr.
@@ -422,17 +425,17 @@ impl NativeGrep {
                 // as 0, listed by -L).
                 Input::Dir(op) => {
                     any_error = true;
-                    error(&mut stderr, format!("grep: {op}: Is a directory\n"));
+                    error(&mut stderr, &mut at_errors, &stdout, format!("grep: {op}: Is a directory\n"));
                     (op, None)
                 }
                 Input::Missing(op) => {
                     any_error = true;
-                    error(&mut stderr, format!("grep: {op}: No such file or directory\n"));
+                    error(&mut stderr, &mut at_errors, &stdout, format!("grep: {op}: No such file or directory\n"));
                     continue;
                 }
                 Input::Output(op) => {
                     any_error = true;
-                    error(&mut stderr, format!("grep: {op}: input file is also the output\n"));
+                    error(&mut stderr, &mut at_errors, &stdout, format!("grep: {op}: input file is also the output\n"));
                     continue;
                 }
             };
@@ -446,7 +449,12 @@ impl NativeGrep {
                         Ok(page) => Some(page),
                         Err(_) => {
                             any_error = true;
-                            error(&mut stderr, format!("grep: {shown}: No such file or directory\n"));
+                            error(
+                                &mut stderr,
+                                &mut at_errors,
+                                &stdout,
+                                format!("grep: {shown}: No such file or directory\n"),
+                            );
                             continue;
                         }
                     }
@@ -491,6 +499,7 @@ impl NativeGrep {
             any_match |= matched;
             if matched && hide_lines {
                 stderr.push_str(&format!("grep: {shown}: binary file matches\n"));
+                at_errors.push((stdout.len(), stderr.len()));
             }
             if matched && o.files_with_matches || !matched && self.g.files_without_match {
                 color::paint(&mut stdout, o.color, color::FILE_NAME, shown);
@@ -505,8 +514,9 @@ impl NativeGrep {
         let exit_code = if any_error { 2 } else { i32::from(!any_match) };
         if o.quiet {
             stdout.clear();
+            at_errors.clear();
         }
-        Some(Printed { stdout, stderr, exit_code, ..Default::default() })
+        Some(Printed { stdout, stderr, exit_code, stderr_at: at_errors, ..Default::default() })
     }
 }
 

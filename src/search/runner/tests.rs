@@ -352,11 +352,30 @@ fn a_pattern_too_long_for_just_bash_is_refused_before_anything_is_sent() {
     assert!(matches!(attempt(&fs, &["grep", "-r", ok.as_str(), "/"]).0, Outcome::Run(_)));
 }
 
+/// The outcome (without where its errors came in its output, which `errors_come_where_grep_wrote_them` checks) and its stats.
 fn answer(fs: &Rc<Filesystem>, words: &[&str]) -> (Outcome, CommandStats) {
     let fs2 = fs.clone();
     let (name, args) = (words[0].to_string(), words[1..].iter().map(|s| s.to_string()).collect());
-    let out = block_on(async move { run(&fs2, &name, args, "/", (true, true), None).await });
+    let mut out = block_on(async move { run(&fs2, &name, args, "/", (true, true), None).await });
+    if let Outcome::Printed(p) = &mut out {
+        p.stderr_at.clear();
+    }
     (out, fs.stats().commands.pop().unwrap())
+}
+
+#[test]
+fn errors_come_where_grep_wrote_them() {
+    let chroma = corpus(true);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let fs2 = fs.clone();
+    let args = ["-c", "token", "/a.md", "/nope.md", "/b.md"].map(String::from).to_vec();
+    let out = block_on(async move { run(&fs2, "grep", args, "/", (true, true), None).await });
+    let Outcome::Printed(p) = out else { panic!("not answered here: {out:?}") };
+    assert_eq!(
+        (p.stdout.as_str(), p.stderr.as_str()),
+        ("/a.md:1\n/b.md:0\n", "grep: /nope.md: No such file or directory\n")
+    );
+    assert_eq!(p.stderr_at, [(8, 42)], "after the first file's count");
 }
 
 fn printed(stdout: &str, stderr: &str, exit_code: i32) -> Outcome {

@@ -40,7 +40,7 @@ test("exec runs one command and passes its exit code through", () => {
   assert.equal(r.status, 1);
   assert.equal(r.stderr, "cat: /internal/plan.md: No such file or directory\n");
   r = cli(["exec", "grep -r confidential /", ...conn(), "--groups", "staff,other"]);
-  assert.equal(r.stdout, "//internal/plan.md:the confidential plan\n");
+  assert.equal(r.stdout, "/internal/plan.md:the confidential plan\n");
   assert.equal(cli(["exec", "ls /nope", ...conn()]).status, 2);
 });
 
@@ -52,7 +52,7 @@ test("the shell reads commands from stdin, keeps its directory, exits with the l
   assert.equal(r.status, 2);
   assert.equal(r.stderr, "ls: cannot access '/missing': No such file or directory\n");
   r = cli(["shell", ...conn()], "grep -rl install / > /tmp/hits\ncat /tmp/hits\n");
-  assert.equal(r.stdout, "//guides/setup.md\n", "the shell has a scratch /tmp");
+  assert.equal(r.stdout, "/guides/setup.md\n", "the shell has a scratch /tmp");
   r = cli(["shell", ...conn()], "echo x > /index.md\necho after\n");
   assert.equal(r.stdout, "after\n");
   assert.equal(r.stderr, "bash: /index.md: Read-only file system\n");

@@ -184,14 +184,14 @@ test("patterns built to be slow: the right answer, or refused at once", async ()
   let r = await exec("grep -rE '(a+)+$' /; echo rc=$?");
   assert.equal(r.stdout, "rc=1\n", "catastrophic backtracking is not a hang");
   r = await exec("grep -rnE '(a|aa)+!' /");
-  assert.equal(r.stdout, `//a.md:1:${"a".repeat(40)}!\n`);
+  assert.equal(r.stdout, `/a.md:1:${"a".repeat(40)}!\n`);
   r = await exec(`grep -r '${"x".repeat(100000)}' /`);
   assert.deepEqual([r.stdout, r.stderr, r.exitCode], ["", "grep: a pattern of 100000 bytes is longer than the 8192 this shell searches with\n", 2]);
   r = await exec(`rg -e '${"y".repeat(9000)}'`);
   assert.equal(r.exitCode, 2);
   const patterns = Array.from({ length: 10000 }, (_, i) => `word${i}`).join("\n");
   r = await exec(`printf '%s\\nhello\\n' '${patterns}' > /tmp/pats; grep -rlf /tmp/pats /`);
-  assert.deepEqual([r.stdout, r.exitCode], ["//a.md\n//tmp/pats\n", 0], "-f with 10,000 patterns (the pattern file matches too)");
+  assert.deepEqual([r.stdout, r.exitCode], ["/a.md\n/tmp/pats\n", 0], "-f with 10,000 patterns (the pattern file matches too)");
 });
 
 test("absurd paths are missing files, promptly", async () => {

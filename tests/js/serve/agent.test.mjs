@@ -26,7 +26,7 @@ before(async () => {
 test("the bash tool lists, reads and searches", async () => {
   assert.deepEqual(await call(tools.bash, { command: "ls /" }), { stdout: "auth\nindex.md\ntmp\n", stderr: "", exitCode: 0 });
   const r = await call(tools.bash, { command: "grep -rn access_token / && pwd" });
-  assert.equal(r.stdout, "//auth/tokens.md:1:Send the access_token header.\n/\n");
+  assert.equal(r.stdout, "/auth/tokens.md:1:Send the access_token header.\n/\n");
   assert.equal((await call(tools.bash, { command: "cat /internal/oncall.md" })).exitCode, 1);
   const kept = await call(tools.bash, { command: "grep -rl access_token / > /tmp/hits; wc -l < /tmp/hits" });
   assert.deepEqual(kept, { stdout: "1\n", stderr: "", exitCode: 0 }, "results kept in the scratch /tmp");

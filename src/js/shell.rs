@@ -1,5 +1,6 @@
-//! The scratch directory at the boundary: a redirection's check before a command runs,
-//! and the directory's content saved and restored between a server's calls.
+//! What the package's shell around just-bash asks of a session: whether a redirection
+//! would open before its command runs, the scratch directory's content saved and restored
+//! between a server's calls, and globs matched as bash matches them.
 
 use super::convert::{fs_error, invalid, to_bytes};
 use super::ChromaFs;
@@ -8,6 +9,15 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 impl ChromaFs {
+    /// Whether a file name matches a glob as bash's pathname expansion matches one
+    /// segment: `*`, `?`, bracket sets, backslash escapes (not a leading `.`: the caller
+    /// leaves dotfiles out). Throws for a glob this matcher does not model.
+    #[wasm_bindgen(js_name = globMatches)]
+    pub fn glob_matches(glob: &str, name: &str) -> Result<bool, JsValue> {
+        let g = crate::base::glob::Glob::fnmatch(glob, false).map_err(|e| invalid(e.0))?;
+        Ok(g.matches(name).unwrap_or(false))
+    }
+
     /// Why opening `path` to write would fail, as `{ code, message }` (`code` an errno
     /// name: EROFS, ENOENT, ENOTDIR, EISDIR), or `null` when it would open. Nothing is
     /// written.
@@ -27,7 +37,9 @@ impl ChromaFs {
     }
 
     /// Replaces the scratch directory's content with what `saveScratch` gave (`null`:
-    /// empty). Bytes that do not read back are refused (EINVAL) and change nothing.
+    /// empty, and what process substitutions left in `/dev/fd` dropped: a server does this
+    /// between callers, with a scratch directory or without). Bytes that do not read back
+    /// are refused (EINVAL) and change nothing.
     #[wasm_bindgen(js_name = restoreScratch)]
     pub fn restore_scratch(&self, saved: JsValue) -> Result<(), JsValue> {
         let bytes = match saved.is_null() || saved.is_undefined() {
