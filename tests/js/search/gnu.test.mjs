@@ -9,8 +9,14 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync } from "node:fs";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ChromaFs, ingest } from "chromafs";
-import { chromaUrl, corpora, newBash, run } from "../helpers.mjs";
+import { serveHttp, tokenAuthorizer, MAX_OUTPUT } from "chromafs/mcp";
+import { ROOT, chromaUrl, chromafsCli, corpora, newBash, run } from "../helpers.mjs";
+import { generatedCorpus } from "../../../support/generated-corpus.mjs";
 import { gnuToolsMissing, layCopy, runReference } from "../../../support/gnu-reference.mjs";
 
 const missing = gnuToolsMissing();
@@ -124,6 +130,91 @@ describe("answers as the GNU tools and ripgrep give them", { skip: missing ?? fa
       }
     });
   }
+});
+
+/** What the MCP bash tool shows for a result (limits.mjs's `shown`). */
+const shownByMcp = (r) => r.stdout + r.stderr + (r.exitCode ? `[exit code ${r.exitCode}]` : "") || "(no output)";
+
+describe("the battery on every surface", { skip: missing ?? false }, () => {
+  // A public session on the generated corpus, with the scratch /tmp the CLI and the MCP
+  // server give: the library with scratch (against the real tools over a copy with an empty
+  // /tmp), the CLI's `exec` (every seventh line, a process each), and the MCP server's bash
+  // tool over stdio and over HTTP (each call's text against the library's for the line,
+  // which the real tools were compared with).
+  const collection = "gnu-surfaces";
+  let files, lines, expected, copy, library;
+  before(async () => {
+    files = await generatedCorpus();
+    await ingest({ url: chromaUrl(), collection, files, access: ACCESS });
+    const visible = files.filter((f) => !isHidden([])(f.path));
+    copy = layCopy(visible, ["tmp"]);
+    lines = battery(shapeOf(files));
+    expected = runReference(copy, lines);
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection, scratch: "/tmp" });
+    const bash = newBash(fs, { customCommands: fs.commands() });
+    library = [];
+    for (const line of lines) library.push(await run(bash, line("")));
+  });
+  after(() => copy?.remove());
+
+  const differing = (got, at) =>
+    at.flatMap((i) =>
+      got(i).stdout !== expected[i].stdout || got(i).exitCode !== expected[i].exitCode
+        ? [`${lines[i]("")}\n  got       ${JSON.stringify({ ...got(i), stdout: got(i).stdout.slice(0, 200), stderr: got(i).stderr?.slice(0, 200) })}\n  reference ${JSON.stringify({ ...expected[i], stdout: expected[i].stdout.slice(0, 200), stderr: expected[i].stderr.slice(0, 200) })}`]
+        : [],
+    );
+
+  test("the library with a scratch directory", () => {
+    const failures = differing((i) => library[i], lines.map((_, i) => i));
+    assert.deepEqual(failures.slice(0, 8), [], `${failures.length} of ${lines.length} differ`);
+  });
+
+  test("the CLI's exec", async () => {
+    const at = lines.map((_, i) => i).filter((i) => i % 7 === 0);
+    const ran = new Map();
+    for (const i of at) {
+      const r = await chromafsCli("exec", lines[i](""), "--url", chromaUrl(), "--collection", collection);
+      ran.set(i, { stdout: r.stdout, exitCode: r.status });
+    }
+    const failures = differing((i) => ran.get(i), at);
+    assert.deepEqual(failures.slice(0, 8), [], `${failures.length} of ${at.length} differ`);
+  });
+
+  async function overMcp(transport) {
+    const client = new Client({ name: "gnu-surfaces", version: "1" });
+    await client.connect(transport);
+    const failures = [];
+    let compared = 0;
+    try {
+      for (const [i, line] of lines.entries()) {
+        // Output past the tool's cap is cut (mcp-limits.test.mjs); the rest is compared whole.
+        const want = shownByMcp(library[i]);
+        if (want.length > MAX_OUTPUT) continue;
+        compared++;
+        // Each line from `/`, as the library ran it: the server keeps a caller's directory.
+        const r = await client.callTool({ name: "bash", arguments: { command: `cd /\n${line("")}` } });
+        const text = r.content.map((c) => c.text).join("");
+        if (text !== want) failures.push(`${line("")}\n  got  ${JSON.stringify(text.slice(0, 300))}\n  want ${JSON.stringify(want.slice(0, 300))}`);
+      }
+    } finally {
+      await client.close();
+    }
+    assert.ok(compared >= 400, `only ${compared} of ${lines.length} lines under the output cap`);
+    assert.deepEqual(failures.slice(0, 8), [], `${failures.length} of ${compared} differ`);
+  }
+
+  test("the MCP server over stdio", () =>
+    overMcp(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, "pkg/bin/chromafs.mjs"), "mcp", "--url", chromaUrl(), "--collection", collection], stderr: "pipe" })));
+
+  test("the MCP server over HTTP", async () => {
+    const token = "gnu-surfaces-token-01234";
+    const server = await serveHttp({ url: chromaUrl(), collection }, { authorize: tokenAuthorizer({ [token]: [] }) });
+    try {
+      await overMcp(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("regression: what just-bash answered differently", { skip: missing ?? false }, () => {
