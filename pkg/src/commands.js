@@ -7,6 +7,7 @@ import { withFailures } from "./failures.js";
 import { linesTaken } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
+import { tee } from "./tee.js";
 
 /**
  * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
@@ -37,6 +38,7 @@ function command(fs, name, readsOnly) {
           const answered = await fs.runCommand(name, args, ctx.cwd, readsOnly(ctx), stdinText(ctx.stdin));
           return answered ? inOrder(answered) : ctx.origCommand(args);
         }
+        if (name === "tee") return tee(args, ctx, stdinText(ctx.stdin));
         if (!search) return ctx.origCommand(args);
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;

@@ -47,6 +47,7 @@ const TASKS = [
   ["cd, then relative paths", ["cd /docs/guides", "pwd; ls", "grep -n token *.md", "cd ../api && grep -c token *.md"]],
   ["a failed redirect fails its command alone", ["echo one; echo hi > /docs/foo.md; echo two", "echo rc=$?", "echo x >> /docs/index.md || echo refused"]],
   ["writes under a missing directory", ["echo a > /tmp/nodir/x.txt; echo \"rc=$?\"", "mkdir -p /tmp/nodir && echo a > /tmp/nodir/x.txt && cat /tmp/nodir/x.txt"]],
+  ["tee into the docs and into /tmp", ["echo hi | tee /tmp/a /docs/x /tmp/no/y /tmp; echo rc=$?", "cat /tmp/a; echo more | tee -a /tmp/a > /dev/null; cat /tmp/a"]],
   ["tee into /tmp, read back", ["grep -rh '^# ' /docs/api | tee /tmp/titles | head -2", "sort /tmp/titles"]],
   ["here-doc to /tmp, then grep -f", ["cat > /tmp/words <<'EOF'\ntoken\nscope\nEOF", "grep -rl -f /tmp/words /docs | sort"]],
   ["comm of two sorted lists", ["grep -rl token /docs | sort > /tmp/t", "grep -rl middleware /docs | sort > /tmp/m", "comm -12 /tmp/t /tmp/m; comm -23 /tmp/t /tmp/m"]],

@@ -96,8 +96,8 @@ test("two users with different groups never see each other's pages, in outputs, 
   const bob = await client(await idp.token("bob"));
   try {
     const run = async (c, command) => text(await c.callTool({ name: "bash", arguments: { command } }));
-    assert.equal(await run(alice, "ls /"), "guides\nindex.md\nstaff\n");
-    assert.equal(await run(bob, "ls /"), "billing\nguides\nindex.md\n");
+    assert.equal(await run(alice, "ls /"), "guides\nindex.md\nstaff\ntmp\n");
+    assert.equal(await run(bob, "ls /"), "billing\nguides\nindex.md\ntmp\n");
     assert.equal(await run(alice, "cat /staff/rota.md"), PAGES["staff/rota.md"]);
     assert.equal(await run(bob, "cat /billing/ledger.md"), PAGES["billing/ledger.md"]);
     for (const [c, theirs, path] of [
@@ -255,7 +255,7 @@ test("chromafs mcp --issuer: the command line's resource server, with the groups
     const token = await roles.token("dana");
     await dana.connect(new StreamableHTTPClientTransport(new URL(audience), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     try {
-      assert.equal(text(await dana.callTool({ name: "bash", arguments: { command: "ls /" } })), "guides\nindex.md\nstaff\n");
+      assert.equal(text(await dana.callTool({ name: "bash", arguments: { command: "ls /" } })), "guides\nindex.md\nstaff\ntmp\n");
     } finally {
       await dana.close();
     }
