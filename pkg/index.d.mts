@@ -1,4 +1,3 @@
-// The ESM view of index.d.ts. index.d.ts is CommonJS-format (pkg/package.json has no
-// "type"), which would let ESM code type-check `import x from "chromafs"`; the ESM entries
-// have named exports only, and so does this file.
-export * from "./index.js";
+// The ESM view of index.d.cts (the CommonJS entry's types): the ESM entries have named
+// exports only, and so does this file, so that `import x from "chromafs"` does not type-check.
+export * from "./index.cjs";

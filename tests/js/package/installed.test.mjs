@@ -93,3 +93,15 @@ test("the installed package imports as an ES module and as CommonJS, with just-b
   const c = await inProject(process.execPath, ["-e", cjs]);
   assert.deepEqual([c.code, c.stdout], [0, "function"], c.stderr);
 });
+
+test("the package passes publint and @arethetypeswrong/cli (its ESM-only subpaths are ESM by design)", async () => {
+  const bin = (name) => path.join(ROOT, "node_modules", ".bin", name);
+  const lint = await inProject(bin("publint"), ["--strict", path.join(ROOT, "pkg")]);
+  assert.equal(lint.code, 0, lint.stdout + lint.stderr);
+  assert.doesNotMatch(lint.stdout, /^(Errors|Warnings):/m, lint.stdout);
+  // chromafs/mcp and chromafs/embed are ES modules only (a require of them is an error in
+  // Node, as their documentation says); node10 resolution predates package exports.
+  const types = await inProject(bin("attw"), ["--pack", path.join(ROOT, "pkg"), "--profile", "node16", "--ignore-rules", "cjs-resolves-to-esm", "--format", "table-flipped"]);
+  assert.equal(types.code, 0, types.stdout + types.stderr);
+  assert.doesNotMatch(types.stdout, /🎭|❌|💀 Resolution failed.*node16/, types.stdout);
+});

@@ -1,6 +1,6 @@
 // The package's type declarations are written by hand, beside a class that is also written
 // by hand (pkg/src/chromafs.js) around one that is generated (the wasm glue's). These checks
-// hold the declarations to the built package: every entry exports the values index.d.ts
+// hold the declarations to the built package: every entry exports the values index.d.cts
 // declares and no others, and ChromaFs and MountedFs have the methods declared for them,
 // each taking as many parameters as declared; and they hold the class to the glue's: every
 // method of the glue's is forwarded, with its parameters, but for its few internals, and
@@ -87,7 +87,7 @@ function methodChecks(prefix, type, arities, { exact }) {
   return out;
 }
 
-test("every entry exports the values index.d.ts declares, and no others", async () => {
+test("every entry exports the values index.d.cts declares, and no others", async () => {
   const esm = Object.keys(await import("chromafs")).sort();
   assert.ok(esm.includes("ChromaFs") && esm.includes("safeExec"), esm.join(" "));
   assert.deepEqual(Object.keys(require("chromafs")).sort(), esm, "node.cjs");
@@ -100,7 +100,7 @@ async function glueClass() {
   return (await import(pathToFileURL(path.join(PKG, "dist/web/chromafs_core.js")).href)).ChromaFs;
 }
 
-test("ChromaFs has the methods index.d.ts declares, and no others, with their parameter counts", async () => {
+test("ChromaFs has the methods index.d.cts declares, and no others, with their parameter counts", async () => {
   const { ChromaFs } = await import("chromafs");
   const arities = (object) => new Map(functionsOf(object).map((n) => [n, object[n].length]));
   const statics = arities(ChromaFs);
@@ -157,7 +157,7 @@ test("a session and what it makes are ChromaFs objects holding nothing of the gl
   }
 });
 
-test("MountedFs has the methods index.d.ts declares, with their parameter counts", async () => {
+test("MountedFs has the methods index.d.cts declares, with their parameter counts", async () => {
   const { ChromaFs, ingest } = await import("chromafs");
   await ingest({ url: chromaUrl(), collection: "types-mounted", files: [{ path: "a.md", content: "a\n" }] });
   const fs = await ChromaFs.connectMounts({ url: chromaUrl(), mounts: { "/docs": "types-mounted" } });

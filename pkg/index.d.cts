@@ -591,6 +591,12 @@ export declare class ChromaFs {
     root: string[],
   ): { mount: string; args: string[] }[] | null;
   /**
+   * Whether a file name matches a glob as one segment of bash's pathname expansion
+   * (`*`, `?`, bracket sets, backslash escapes; the caller leaves dotfiles out); throws
+   * for a glob it does not model. The package's shell expands globs ending in a slash with it.
+   */
+  static globMatches(glob: string, name: string): boolean;
+  /**
    * Reads a `search` command line run in `cwd` (the parser the command itself uses):
    * whether it asks for its help or is a usage error, the number of pages it shows (the
    * command's default without `-n`), and the directory it searches.

@@ -1,7 +1,7 @@
 // Types for chromafs/mcp: the docs as a Model Context Protocol server. `serveStdio` and
 // `serveHttp` are Node's; the rest runs in any runtime (Workers, Deno, Bun, edge functions).
 import type { IncomingMessage } from "node:http";
-import type { ChromaFs, ConnectOptions, MountsOptions, SearchHit } from "./index.js";
+import type { ChromaFs, ConnectOptions, MountsOptions, SearchHit } from "./index.mjs";
 
 type McpServer = import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
 
