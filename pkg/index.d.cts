@@ -420,6 +420,11 @@ export interface ChromaFsInfo {
   treeVersion: string;
   /** Files visible to this session. */
   files: number;
+  /**
+   * The session's groups that no page it sees names (a group spelled wrong, or one the docs do
+   * not use). A page naming one of them would be visible, so this tells nothing of the others.
+   */
+  unusedGroups: string[];
   /** Every chunk holds whole lines, so a search can match chunk by chunk. */
   lineAligned: boolean;
   /** Every chunk carries its page's access, so reads and searches are scoped inside Chroma. */

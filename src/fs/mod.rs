@@ -204,6 +204,21 @@ impl Filesystem {
         self.scratch.as_ref().map(|s| self.listing.with_extra(s.borrow().nodes()))
     }
 
+    /// The session's groups that no page it sees names: a group spelled wrong, or one the
+    /// docs do not use (a page that names one of the session's groups is one it sees, so
+    /// this says nothing of the pages it does not).
+    pub(crate) fn unused_groups(&self) -> Vec<String> {
+        let mut unused: Vec<&str> = self.groups.iter().collect();
+        for (_, file) in self.listing.files() {
+            let Some(entry) = file.entry.map(|i| &self.tree.tree.entries[i]) else { continue };
+            unused.retain(|g| !entry.access.groups.iter().any(|a| a == g));
+            if unused.is_empty() {
+                break;
+            }
+        }
+        unused.into_iter().map(String::from).collect()
+    }
+
     /// The scratch directory's structure now, for a search's walk, when the session has one.
     pub(crate) fn scratch_dirs(&self) -> Option<scratch::Dirs> {
         self.scratch.as_ref().map(|s| s.borrow().dirs())

@@ -461,6 +461,8 @@ impl ChromaFs {
         set(&o, "collectionId", tree.collection_id.as_str());
         set(&o, "treeVersion", tree.tree.version.as_str());
         set(&o, "files", self.inner.listing().file_count() as f64);
+        let unused: Array = self.inner.unused_groups().into_iter().map(JsValue::from).collect();
+        set(&o, "unusedGroups", unused);
         set(&o, "lineAligned", tree.line_aligned());
         set(&o, "chunkAccess", tree.chunk_access());
         set(&o, "readById", tree.chunks.ids);

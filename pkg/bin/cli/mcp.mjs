@@ -7,7 +7,7 @@ import { CliError, UsageError } from "./errors.mjs";
 import { connectOptions as optionsOf, groupsOf, sitesOf } from "./connection.mjs";
 import { withEmbedOptions } from "./embed-options.mjs";
 import { withModel } from "./models.mjs";
-import { reportBroken, reportRecorded, reportShape } from "./reports.mjs";
+import { reportBroken, reportGroups, reportRecorded, reportShape } from "./reports.mjs";
 import { originsOption, urlOption } from "./urls.mjs";
 
 /** A positive whole number given for `--name`, or `undefined` when not given. */
@@ -121,6 +121,7 @@ export async function runMcp(conn, values) {
   if (probe) {
     reportBroken(probe.fs, conn);
     reportShape(probe.fs, conn);
+    if (values.http === undefined) reportGroups(probe.fs, conn);
     reportRecorded(probe.fs, conn, "chromafs mcp");
     probe.fs.free();
   }

@@ -29,6 +29,19 @@ function sessionsOf(fs, conn) {
   return Object.entries(conn.mounts).map(([dir, m]) => [infos[dir], m.collection]);
 }
 
+/**
+ * Tells the operator, once, which of `--groups` no page names (spelled wrong, or not used by
+ * these docs): the session then sees what it would without them.
+ */
+export function reportGroups(fs, conn) {
+  const unused = sessionsOf(fs, conn).map(([info]) => new Set(info?.unusedGroups ?? []));
+  // Over mounts, a group counts as used when any mount's pages name it.
+  const none = [...(unused[0] ?? [])].filter((g) => unused.every((s) => s.has(g)));
+  if (!none.length) return;
+  const names = none.map((g) => JSON.stringify(g)).join(", ");
+  process.stderr.write(`chromafs: note: no page of these docs names the group${none.length > 1 ? "s" : ""} ${names} (--groups): check the spelling\n`);
+}
+
 /** Tells the operator, once, which tree entries the session could see are unusable. */
 export function reportBroken(fs, conn = {}) {
   const broken = sessionsOf(fs, conn).flatMap(([info]) => info.brokenPages);

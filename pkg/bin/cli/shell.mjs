@@ -10,7 +10,7 @@ import { connectOptions, docsName, groupsOf, sitesOf } from "./connection.mjs";
 import { withEmbedOptions } from "./embed-options.mjs";
 import { connectWithModel } from "./models.mjs";
 import { plural } from "./format.mjs";
-import { reportBroken, reportRecorded, reportShape } from "./reports.mjs";
+import { reportBroken, reportGroups, reportRecorded, reportShape } from "./reports.mjs";
 
 export async function connect(conn, values) {
   const groups = groupsOf(values);
@@ -19,6 +19,7 @@ export async function connect(conn, values) {
   const fs = await connectWithModel(withEmbedOptions({ ...connectOptions(conn), groups, scratch }, values));
   reportBroken(fs, conn);
   reportShape(fs, conn);
+  reportGroups(fs, conn);
   reportRecorded(fs, conn);
   const cwd = fs.resolvePath("/", values.cwd ?? "/");
   // Reported here rather than as an `ls: .: No such file or directory` on every command.

@@ -34,13 +34,15 @@ test("ingest writes the folder and reports what it wrote", () => {
 test("exec runs one command and passes its exit code through", () => {
   let r = cli(["exec", "ls -R /", ...conn()]);
   assert.equal(r.status, 0, r.stderr);
-  // just-bash's ls -R spells subdirectories of / with a double slash.
-  assert.equal(r.stdout, "/:\naccess.json\nguides\nindex.md\ntmp\n\n//guides:\nsetup.md\n\n//tmp:\n");
+  // As GNU ls spells them, the scratch directory in its place.
+  assert.equal(r.stdout, "/:\naccess.json\nguides\nindex.md\ntmp\n\n/guides:\nsetup.md\n\n/tmp:\n");
   r = cli(["exec", "cat /internal/plan.md", ...conn()]);
   assert.equal(r.status, 1);
   assert.equal(r.stderr, "cat: /internal/plan.md: No such file or directory\n");
   r = cli(["exec", "grep -r confidential /", ...conn(), "--groups", "staff,other"]);
   assert.equal(r.stdout, "/internal/plan.md:the confidential plan\n");
+  assert.equal(r.stderr, 'chromafs: note: no page of these docs names the group "other" (--groups): check the spelling\n', "said once");
+  assert.equal(cli(["exec", "true", ...conn(), "--groups", "staff"]).stderr, "", "a group a page names is not mentioned");
   assert.equal(cli(["exec", "ls /nope", ...conn()]).status, 2);
 });
 
