@@ -110,9 +110,10 @@ export interface ShellState {
 }
 /** Callers' shells, kept for `idleMs` after each one's last call. */
 export interface ShellStore {
-  get(caller: string): ShellState | null;
-  put(caller: string, state: ShellState | null): void;
-  stats(): { callers: number; bytes: number };
+  get(caller: string): ShellState | null | Promise<ShellState | null>;
+  put(caller: string, state: ShellState | null): void | Promise<void>;
+  /** In this process: how many callers' shells, and their bytes (null for a shared cache's). */
+  stats(): { callers: number | null; bytes: number | null };
   readonly idleMs: number;
 }
 /** How long a caller's shell is kept after its last call by default: 30 minutes. */
@@ -120,9 +121,18 @@ export declare const SHELL_IDLE_MS: number;
 /**
  * A store of callers' shells in this process: each kept `idleMs` (default SHELL_IDLE_MS)
  * after its caller's last call; past `maxBytes` (default 256 MiB) or `maxCallers` (10,000)
- * together, the least recently used go first.
+ * together, the least recently used go first. With `shared` (a `sharedCache`: `get(key)`,
+ * `set(key, bytes)`), the shells live there instead, keyed by the caller and `scope` (the
+ * docs), so every process using the cache finds them; one older than `idleMs` reads as none.
  */
-export declare function shellStore(options?: { idleMs?: number; maxBytes?: number; maxCallers?: number; now?: () => number }): ShellStore;
+export declare function shellStore(options?: {
+  idleMs?: number;
+  maxBytes?: number;
+  maxCallers?: number;
+  now?: () => number;
+  shared?: { get(key: string): unknown; set(key: string, bytes: Uint8Array): unknown };
+  scope?: string;
+}): ShellStore;
 
 /** What one call came to, wherever it ran. */
 export interface CallOutcome {

@@ -82,7 +82,7 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
   const headers = FORWARDED.flatMap((h) => (req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]]));
   try {
     const answer = await pool
-      .run("http", { url, headers, message, groups: admitted.groups, caller, refused, shell: anonymous ? undefined : (shells?.get(caller) ?? null) }, { signal, timeoutMs: limits.callTimeoutMs, control })
+      .run("http", { url, headers, message, groups: admitted.groups, caller, refused, shell: anonymous ? undefined : ((await shells?.get(caller)) ?? null) }, { signal, timeoutMs: limits.callTimeoutMs, control })
       .catch((e) => {
         // The pool cannot run it (its workers would not start): the cause is the operator's.
         console.error("chromafs mcp:", e.message);
@@ -94,7 +94,7 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
     }
     if (!answer.abandoned) {
       // What the request's calls left of the caller's shell is kept for its next request.
-      if (!anonymous && answer.shell !== undefined) shells?.put(caller, answer.shell);
+      if (!anonymous && answer.shell !== undefined) await shells?.put(caller, answer.shell);
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
       res.end(answer.body);
     } else if (calls.length) {

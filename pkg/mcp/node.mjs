@@ -91,8 +91,16 @@ const serverSettings = ({ toolPrefix, docs, name, baseUrl }, connectOptions, she
   shellIdleMs: shells.idleMs,
 });
 
-/** Where a server keeps its callers' shells between calls: `shellIdleMs` (0: nowhere). */
-const shellsOf = ({ shellIdleMs }) => shellStore(shellIdleMs === undefined ? {} : { idleMs: shellIdleMs });
+/**
+ * Where a server keeps its callers' shells between calls, for `shellIdleMs` (0: nowhere): in
+ * the connect options' `sharedCache` when there is one (every process behind a balancer
+ * finds them; keyed by the docs' address too), else in this process.
+ */
+function shellsOf({ shellIdleMs }, { sharedCache, url, collection, mounts, tenant, database } = {}) {
+  const idle = shellIdleMs === undefined ? {} : { idleMs: shellIdleMs };
+  const scope = JSON.stringify([url, tenant, database, collection, mounts ?? null]);
+  return shellStore(sharedCache ? { ...idle, shared: sharedCache, scope } : idle);
+}
 
 /**
  * Serves the tools over stdio, as desktop and command-line agents launch servers, until the
@@ -102,7 +110,7 @@ const shellsOf = ({ shellIdleMs }) => shellStore(shellIdleMs === undefined ? {} 
 export async function serveStdio(connectOptions, { limits, onClose, workers, shellIdleMs, ...options } = {}) {
   const lim = limitsOf(limits);
   const groups = connectOptions.groups ?? [];
-  const shells = shellsOf({ shellIdleMs });
+  const shells = shellsOf({ shellIdleMs }, connectOptions);
   const settings = serverSettings(options, connectOptions, shells);
   const pool = poolOf(connectOptions, { workers, limits: lim, server: settings });
   const sessions = pool ? null : localSessions(connectOptions);
@@ -179,7 +187,7 @@ export async function serveHttp(connectOptions, options = {}) {
   const { port = 0, host = "127.0.0.1", authorize, oauth, publicUrl, requireToken = false, allowOrigins = [], limits, workers, shellIdleMs, ...serverOptions } = options;
   if (publicUrl !== undefined) httpUrl(publicUrl, "publicUrl");
   const lim = limitsOf(limits);
-  const shells = shellsOf({ shellIdleMs });
+  const shells = shellsOf({ shellIdleMs }, connectOptions);
   const settings = serverSettings(serverOptions, connectOptions, shells);
   const pool = poolOf(connectOptions, { workers, limits: lim, server: settings });
   const sessions = pool ? null : localSessions(connectOptions);

@@ -92,9 +92,9 @@ export function createMcpServer(session, options = {}) {
     extra?.signal?.addEventListener("abort", left, { once: true });
     const unregister = reachable ? registry.add(caller, extra?.requestId, left) : null;
     try {
-      const shell = keep && tool === "bash" ? keep.get(caller) : null;
+      const shell = keep && tool === "bash" ? await keep.get(caller) : null;
       const { result, isError, structured, failed, note, shell: left } = await run({ tool, args, signal, shell });
-      if (keep && left !== undefined) keep.put(caller, left);
+      if (keep && left !== undefined) await keep.put(caller, left);
       const stopped = why();
       // A read that failed (Chroma down, a budget spent) is a tool error, not an answer.
       const error = isError || failed || stopped !== null || Boolean(note);
