@@ -3,53 +3,30 @@
 // request; a broken shared cache costs nothing but its hits.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
-import { createClient } from "redis";
 import { ChromaFs, ingest, redisCache } from "chromafs";
-import { ROOT, chromaUrl, freePort, newBash } from "../helpers.mjs";
+import { chromaUrl, newBash } from "../helpers.mjs";
+import { redisMissing, startRedis } from "../../../support/redis.mjs";
 
 // These tests watch the host's shared cache: pages shared by the sessions of this process would
 // answer in Chroma's place (the process tier is tested in process-tier.test.mjs).
 ChromaFs.setProcessCacheBytes(0);
 
-let server, client;
+let redis, client;
 
-// A Redis server (redis-server, or Valkey from scripts/redis.sh); without one these tests are
-// skipped, and the run's summary says why.
-const REDIS = (() => {
-  try {
-    return process.env.CHROMAFS_REDIS_SERVER || execFileSync("bash", [`${ROOT}/scripts/redis.sh`, "path"], { encoding: "utf8" }).trim();
-  } catch {
-    return null;
-  }
-})();
-const skip = !REDIS && "no Redis server: run `bash scripts/redis.sh install` (or install redis-server) to run the shared-cache tests";
+// Without a Redis server these tests are skipped, and the run's summary says why.
+const skip = redisMissing;
 if (skip) console.error(`\n!!! ${skip} !!!\n`);
 const it = (name, fn) => test(name, { skip }, fn);
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  server = spawn(REDIS, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  client = createClient({ url: `redis://127.0.0.1:${port}` });
-  client.on("error", () => {});
-  for (let i = 0; ; i++) {
-    try {
-      await client.connect();
-      break;
-    } catch (e) {
-      if (i > 50) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  redis = await startRedis();
+  client = redis.client;
   const pages = Array.from({ length: 20 }, (_, i) => ({ path: `guide/p${i}.md`, content: `page ${i}\n${i % 3 ? "" : "shared needle\n"}` }));
   await ingest({ url: chromaUrl(), collection: "shared-cache", files: [...pages, { path: "é.md", content: "accentué\n" }] });
 });
 
-after(async () => {
-  await client?.quit().catch(() => {});
-  server?.kill();
-});
+after(() => redis?.stop());
 
 // The tree's freshness check is not what these tests count: connect skips it.
 const connect = (cache) => ChromaFs.connect({ url: chromaUrl(), collection: "shared-cache", sharedCache: cache, treeMaxAgeMs: 600000 });

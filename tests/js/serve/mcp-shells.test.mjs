@@ -6,9 +6,10 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ChromaFs, ingest } from "chromafs";
+import { ChromaFs, ingest, redisCache } from "chromafs";
 import { serveHttp, shellStore, tokenAuthorizer } from "chromafs/mcp";
 import { chromaUrl } from "../helpers.mjs";
+import { redisMissing, startRedis } from "../../../support/redis.mjs";
 
 const TOKENS = { "alice-token-0123456789": [], "bob-token-0123456789ab": [] };
 const servers = [];
@@ -26,8 +27,8 @@ after(async () => {
 
 const text = (r) => r.content.map((c) => c.text).join("");
 
-async function serve(options = {}) {
-  const server = await serveHttp({ url: chromaUrl(), collection: "mcp-shells" }, { authorize: tokenAuthorizer(TOKENS), ...options });
+async function serve({ sharedCache, ...options } = {}) {
+  const server = await serveHttp({ url: chromaUrl(), collection: "mcp-shells", sharedCache }, { authorize: tokenAuthorizer(TOKENS), ...options });
   servers.push(server);
   return server;
 }
@@ -137,39 +138,12 @@ test("a session's scratch state: saved, restored, refused when it is not one", a
   }
 });
 
-test("with a shared cache, a caller's shell follows it from one server process to another", async (t) => {
-  const { execFileSync, spawn } = await import("node:child_process");
-  const { createClient } = await import("redis");
-  const { redisCache } = await import("chromafs");
-  const { ROOT, freePort } = await import("../helpers.mjs");
-  let server;
+test("with a shared cache, a caller's shell follows it from one server process to another", { skip: redisMissing }, async () => {
+  const redis = await startRedis();
   try {
-    server = process.env.CHROMAFS_REDIS_SERVER || execFileSync("bash", [`${ROOT}/scripts/redis.sh`, "path"], { encoding: "utf8" }).trim();
-  } catch {
-    return t.skip("no Redis server: run `bash scripts/redis.sh install`");
-  }
-  const port = await freePort();
-  const redis = spawn(server, ["--port", String(port), "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  const rc = createClient({ url: `redis://127.0.0.1:${port}` });
-  for (let i = 0; ; i++) {
-    try {
-      await rc.connect();
-      break;
-    } catch (e) {
-      if (i > 50) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  try {
-    const sharedCache = redisCache(rc, { prefix: "mcp-shells:" });
+    const sharedCache = redisCache(redis.client, { prefix: "mcp-shells:" });
     // Two servers over the same docs and cache, as two processes behind a balancer.
-    const [one, two] = await Promise.all(
-      [0, 1].map(async () => {
-        const s = await serveHttp({ url: chromaUrl(), collection: "mcp-shells", sharedCache }, { authorize: tokenAuthorizer(TOKENS), workers: 0 });
-        servers.push(s);
-        return s;
-      }),
-    );
+    const [one, two] = await Promise.all([0, 1].map(() => serve({ workers: 0, sharedCache })));
     const a1 = await client(one, "alice-token-0123456789");
     const a2 = await client(two, "alice-token-0123456789");
     const b2 = await client(two, "bob-token-0123456789ab");
@@ -177,14 +151,13 @@ test("with a shared cache, a caller's shell follows it from one server process t
       assert.equal(await a1.bash("cd /api && printf 'a\\0b' > /tmp/b && echo 'text é' > /tmp/t"), "(no output)");
       assert.equal(await a2.bash("pwd; cat /tmp/t; wc -c < /tmp/b"), "/api\ntext é\n3\n");
       assert.equal(await b2.bash("ls /tmp; pwd"), "/\n", "another caller's shell is not there");
-      const keys = await rc.keys("mcp-shells:shell:*");
+      const keys = await redis.client.keys("mcp-shells:shell:*");
       assert.equal(keys.length, 2, "a shell per caller, under keys that name no token");
       for (const key of keys) assert.match(key, /^mcp-shells:shell:[0-9a-f]{64}$/);
     } finally {
       await Promise.all([a1.close(), a2.close(), b2.close()]);
     }
   } finally {
-    await rc.quit().catch(() => {});
-    redis.kill();
+    await redis.stop();
   }
 });

@@ -100,31 +100,22 @@ after(async () => {
 });
 
 /** A surface that keeps a shell between calls: `call(line)` → `{ stdout, stderr, exitCode }` or the MCP text. */
+/** A shell over `fs` as a host keeps one: a Bash a line, in the directory the last line left. */
+function libraryShell(fs) {
+  let cwd = "/";
+  return {
+    async call(line) {
+      const r = await safeExec(new Bash({ fs, cwd, customCommands: fs.commands() }), line);
+      cwd = r.env?.PWD ?? cwd;
+      return r;
+    },
+    close: () => fs.free?.(),
+  };
+}
+
 const SURFACES = {
-  async library() {
-    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "multistep", mountAt: "/docs", scratch: "/tmp" });
-    let cwd = "/";
-    return {
-      async call(line) {
-        const r = await safeExec(new Bash({ fs, cwd, customCommands: fs.commands() }), line);
-        cwd = r.env?.PWD ?? cwd;
-        return r;
-      },
-      close: () => fs.free(),
-    };
-  },
-  async mounts() {
-    const fs = await ChromaFs.connectMounts({ url: chromaUrl(), mounts: { "/docs": "multistep" }, scratch: "/tmp" });
-    let cwd = "/";
-    return {
-      async call(line) {
-        const r = await safeExec(new Bash({ fs, cwd, customCommands: fs.commands() }), line);
-        cwd = r.env?.PWD ?? cwd;
-        return r;
-      },
-      close: () => {},
-    };
-  },
+  library: async () => libraryShell(await ChromaFs.connect({ url: chromaUrl(), collection: "multistep", mountAt: "/docs", scratch: "/tmp" })),
+  mounts: async () => libraryShell(await ChromaFs.connectMounts({ url: chromaUrl(), mounts: { "/docs": "multistep" }, scratch: "/tmp" })),
   async "MCP over stdio"() {
     const client = new Client({ name: "multistep", version: "1" });
     const args = [path.join(ROOT, "pkg/bin/chromafs.mjs"), "mcp", "--url", chromaUrl(), "--mount", "/docs=multistep"];
