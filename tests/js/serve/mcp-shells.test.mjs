@@ -161,3 +161,28 @@ test("with a shared cache, a caller's shell follows it from one server process t
     await redis.stop();
   }
 });
+
+test("a caller's shell adds no request to a call", async () => {
+  const { startProxy } = await import("../../../support/proxy.mjs");
+  const front = await startProxy(chromaUrl());
+  try {
+    const server = await serveHttp({ url: front.url, collection: "mcp-shells" }, { authorize: tokenAuthorizer(TOKENS), workers: 0 });
+    servers.push(server);
+    const c = await client(server, "alice-token-0123456789");
+    try {
+      const cost = async (command) => {
+        const before = front.requests.length;
+        await c.bash(command);
+        return front.requests.length - before;
+      };
+      await cost("true"); // the session and its tree
+      const baseline = await cost("true");
+      assert.equal(await cost("mkdir -p /tmp/a/b && cd /tmp/a && echo x > b/c"), baseline);
+      assert.equal(await cost("cat b/c; ls /tmp/a; pwd"), baseline, "the shell restored costs nothing");
+    } finally {
+      await c.close();
+    }
+  } finally {
+    await front.close();
+  }
+});
