@@ -6,6 +6,13 @@
 //! us: `.` and empty segments vanish, `..` pops a segment and never climbs above `/`.
 
 /// Normalises a virtual path to the absolute form `/a/b` (or `/`).
+/// Whether a path as typed can only name a directory: it ends in `/`, `/.` or `/..` (or is
+/// `.` or `..`). A system call given such a path to a file fails with ENOTDIR, where the
+/// normalised path would name the file.
+pub(crate) fn names_dir(path: &str) -> bool {
+    path.ends_with('/') || path.ends_with("/.") || path.ends_with("/..") || path == "." || path == ".."
+}
+
 pub(crate) fn normalize(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for seg in path.split('/') {

@@ -394,9 +394,16 @@ pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed
     for op in operands {
         let full = path::resolve(place.cwd, op);
         place.check(&full)?;
-        if place.listing.get(&full).is_none() {
-            writeln!(out.stderr, "du: cannot access '{op}': No such file or directory").unwrap();
-            continue;
+        match place.listing.get(&full) {
+            None => {
+                writeln!(out.stderr, "du: cannot access '{op}': No such file or directory").unwrap();
+                continue;
+            }
+            Some(Node::File(_)) if path::names_dir(op) => {
+                writeln!(out.stderr, "du: cannot access '{op}': Not a directory").unwrap();
+                continue;
+            }
+            Some(_) => {}
         }
         let mut walk = Walk { f: &f, place, seen: &mut seen, out: String::new() };
         let sum = walk.visit(&full, op, 0)?;

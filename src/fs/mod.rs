@@ -377,16 +377,24 @@ impl Filesystem {
         if p.contains('\0') {
             return false;
         }
+        let dir_only = path::names_dir(p);
         let p = path::normalize(p);
         if let Some(s) = self.scratch_for(&p) {
-            return s.borrow().exists(&p);
+            let s = s.borrow();
+            return s.exists(&p) && !(dir_only && s.stat(&p, &p, "stat").is_ok_and(|st| st.is_file));
         }
-        p == DEV_NULL || self.listing.get(&p).is_some() || self.dev_fd.borrow().get(&p).is_some()
+        match self.listing.get(&p) {
+            Some(Node::File(_)) => !dir_only,
+            Some(Node::Dir(_)) => true,
+            None => !dir_only && (p == DEV_NULL || self.dev_fd.borrow().get(&p).is_some()),
+        }
     }
 
+    /// The node a path names: a file named as a directory (`a.md/`) is ENOTDIR.
     fn lookup(&self, p: &str, syscall: &'static str) -> Result<(String, &Node), FsError> {
         let norm = check_path(p, syscall)?;
         match self.listing.get(&norm) {
+            Some(Node::File(_)) if path::names_dir(p) => Err(FsError::new(Errno::Enotdir, syscall, p)),
             Some(node) => Ok((norm, node)),
             None => Err(FsError::new(Errno::Enoent, syscall, p)),
         }
@@ -398,7 +406,10 @@ impl Filesystem {
             return Ok(StatInfo { is_file: true, is_dir: false, mode: 0o666, size: 0, mtime_ms: 0.0, ino: 0 });
         }
         if let Some(s) = self.scratch_for(&norm) {
-            return s.borrow().stat(&norm, p, syscall);
+            return match s.borrow().stat(&norm, p, syscall)? {
+                st if st.is_file && path::names_dir(p) => Err(FsError::new(Errno::Enotdir, syscall, p)),
+                st => Ok(st),
+            };
         }
         if let Some(bytes) = self.dev_fd.borrow().get(&norm) {
             return Ok(StatInfo {
@@ -474,6 +485,9 @@ impl Filesystem {
             return Ok(Rc::from(Vec::new()));
         }
         if let Some(s) = self.scratch_for(&norm) {
+            if path::names_dir(p) && s.borrow().stat(&norm, p, "open").is_ok_and(|st| st.is_file) {
+                return Err(FsError::new(Errno::Enotdir, "open", p));
+            }
             return s.borrow().read(&norm, p);
         }
         if let Some(bytes) = self.dev_fd.borrow().get(&norm) {

@@ -244,6 +244,7 @@ mod tests {
                 .map(|t| match t {
                     Target::File { shown, .. } => shown.clone(),
                     Target::Keep(k) => format!("keep:{k}"),
+                    Target::NotDir(k) => format!("notdir:{k}"),
                 })
                 .collect(),
             other => panic!("not narrowed: {other:?}"),

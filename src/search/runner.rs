@@ -465,7 +465,7 @@ async fn narrow_pages(
         .iter()
         .filter_map(|t| match t {
             Target::File { path, .. } => Some((path.as_str(), view.page(path)?)),
-            Target::Keep(_) => None,
+            Target::Keep(_) | Target::NotDir(_) => None,
         })
         .collect();
     cs.scope = files.len() as u64;
@@ -541,7 +541,7 @@ fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &PathSet<String>)
     }
     for t in &targets {
         match t {
-            Target::Keep(op) => out.push(op.clone()),
+            Target::Keep(op) | Target::NotDir(op) => out.push(op.clone()),
             Target::File { shown, path } if kept.contains(path) => out.push(shown.clone()),
             Target::File { .. } => {}
         }

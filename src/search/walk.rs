@@ -79,6 +79,8 @@ pub(crate) enum Target {
     File { shown: String, path: String },
     /// An operand that is not a visible file or directory: grep reports it itself.
     Keep(String),
+    /// An operand that names a file as a directory (`a.md/`): ENOTDIR, as the real tools say.
+    NotDir(String),
 }
 
 /// How GNU grep's walk spells the operand it starts from: without trailing slashes
@@ -117,11 +119,11 @@ pub(crate) fn walk(scope: Scope, cwd: &str, operand: &str, out: &mut Vec<Target>
         }
     }
     let full = path::resolve(cwd, operand);
-    if scope.get(&full).is_none() {
-        out.push(Target::Keep(operand.to_string()));
-        return;
+    match scope.get(&full) {
+        None => out.push(Target::Keep(operand.to_string())),
+        Some(Found::File) if path::names_dir(operand) => out.push(Target::NotDir(operand.to_string())),
+        Some(_) => go(scope, &full, operand, out, 0),
     }
-    go(scope, &full, operand, out, 0);
 }
 
 /// Whether grep would expand the operand as a glob itself.
@@ -183,6 +185,10 @@ pub(crate) fn rg_walk(scope: Scope, cwd: &str, operand: &str, how: RgWalk, out: 
     match scope.get(&full) {
         None => {
             out.push(Target::Keep(operand.to_string()));
+            true
+        }
+        Some(Found::File) if path::names_dir(operand) => {
+            out.push(Target::NotDir(operand.to_string()));
             true
         }
         Some(Found::File) => {
@@ -250,6 +256,7 @@ mod tests {
             .map(|t| match t {
                 Target::File { shown, .. } => shown.clone(),
                 Target::Keep(k) => format!("keep:{k}"),
+                Target::NotDir(k) => format!("notdir:{k}"),
             })
             .collect()
     }
@@ -282,6 +289,8 @@ mod tests {
             "a hidden file is left for grep to report, as a missing one"
         );
         assert_eq!(grep("/", "docs/.hidden.md"), ["docs/.hidden.md"], "a named dotfile is read");
+        assert_eq!(grep("/", "a.md/"), ["notdir:a.md/"], "a file named as a directory");
+        assert_eq!(rg("/docs", "b.md/."), ["notdir:b.md/."]);
     }
 
     #[test]

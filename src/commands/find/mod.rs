@@ -474,6 +474,10 @@ pub(crate) fn find(args: &[String], place: Place, now_ms: f64) -> Result<Printed
             cx.out.fail(1, format!("find: ‘{root}’: No such file or directory\n"));
             continue;
         };
+        if matches!(node, Node::File(_)) && path::names_dir(root) {
+            cx.out.fail(1, format!("find: ‘{root}’: Not a directory\n"));
+            continue;
+        }
         // The name a test sees: the last one, trailing slashes aside (`/` for `/`).
         let trimmed = root.trim_end_matches('/');
         let name = if trimmed.is_empty() { "/" } else { trimmed.rsplit('/').next().unwrap_or(trimmed) };

@@ -78,6 +78,9 @@ pub(crate) fn ls(args: &[String], place: Place, now_ms: f64) -> Result<Printed, 
         place.check(&full)?;
         match place.listing.get(&full) {
             None => out.fail(2, format!("ls: cannot access '{p}': No such file or directory\n")),
+            Some(Node::File(_)) if path::names_dir(p) => {
+                out.fail(2, format!("ls: cannot access '{p}': Not a directory\n"))
+            }
             Some(node @ Node::Dir(_)) if !f.directory => dirs.push((Entry::new(p, &full, node), full)),
             Some(node) => files.push(Entry::new(p, &full, node)),
         }

@@ -293,6 +293,7 @@ fn operand(root: &Root, f: &Flags, now_ms: f64, out: &mut Printed, n: &mut Count
         // A file named with a trailing slash is no file at all.
         Some(Node::File(_)) if d.ends_with('/') => {
             out.stdout.push_str(&format!("{}  [error opening dir]\n", quoted(f, d)));
+            out.exit_code = 2;
         }
         Some(Node::File(_)) => {
             let (text, size) = w.line(&line(d, false, 0, "  [error opening dir]"))?;

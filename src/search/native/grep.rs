@@ -44,6 +44,8 @@ pub(super) enum Input {
     /// A directory named without `-r`.
     Dir(String),
     Missing(String),
+    /// A file named as a directory (`a.md/`): ENOTDIR.
+    NotDir(String),
     /// A file that is the command's standard output too (`grep -r x / > /tmp/hits`): GNU
     /// grep does not read it, and says so.
     Output(String),
@@ -205,6 +207,7 @@ fn recursive_inputs(job: &Job, place: Place, walked: &[Walked]) -> Result<Vec<In
                     place.check_searched(&path::resolve(&job.cwd, &k))?;
                     inputs.push(Input::Missing(k));
                 }
+                Target::NotDir(k) => inputs.push(Input::NotDir(k)),
             }
         }
     }
@@ -225,6 +228,7 @@ fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>
         } else {
             place.check_searched(&full)?;
             match Scope::from(place).get(&full) {
+                Some(Found::File) if path::names_dir(op) => Input::NotDir(shown),
                 Some(Found::File) => Input::File { shown, path: full },
                 Some(Found::Dir(_)) if g.output.directories == Directories::Skip => continue,
                 Some(Found::Dir(_)) => Input::Dir(shown),
@@ -431,6 +435,11 @@ impl NativeGrep {
                 Input::Missing(op) => {
                     any_error = true;
                     error(&mut stderr, &mut at_errors, &stdout, format!("grep: {op}: No such file or directory\n"));
+                    continue;
+                }
+                Input::NotDir(op) => {
+                    any_error = true;
+                    error(&mut stderr, &mut at_errors, &stdout, format!("grep: {op}: Not a directory\n"));
                     continue;
                 }
                 Input::Output(op) => {

@@ -53,8 +53,9 @@ pub(crate) struct NativeRg {
     o: RgOutput,
     /// Every file searched, in order.
     files: Vec<RgFile>,
-    /// Operands that do not exist, as typed.
-    missing: Vec<String>,
+    /// Operands that do not exist, as typed, each with whether it names a file as a
+    /// directory (`a.md/`: ENOTDIR) rather than nothing (ENOENT).
+    missing: Vec<(String, bool)>,
     show_filename: bool,
     line_numbers: bool,
     /// With no path, the walk of the working directory found nothing to search.
@@ -295,7 +296,7 @@ fn collect(
     place: Place,
     cwd: &str,
     walked: &[Walked],
-) -> Result<(Vec<RgFile>, Vec<String>), Unsupported> {
+) -> Result<(Vec<RgFile>, Vec<(String, bool)>), Unsupported> {
     let filters = Filters::new(o)?;
     let (mut files, mut missing) = (Vec::new(), Vec::new());
     for Walked { operand: op, targets: walk, .. } in walked {
@@ -308,7 +309,11 @@ fn collect(
         }
         let found = Scope::from(place).get(&full);
         if found.is_none() && full != DEV_NULL {
-            missing.push(op.clone());
+            missing.push((op.clone(), false));
+            continue;
+        }
+        if matches!(found, Some(Found::File)) && path::names_dir(op) {
+            missing.push((op.clone(), true));
             continue;
         }
         if !matches!(found, Some(Found::Dir(_))) {
@@ -322,7 +327,7 @@ fn collect(
                     files.push(RgFile { shown: shown.clone(), path: path.clone(), named: false })
                 }
                 Target::File { .. } => {}
-                Target::Keep(_) => return Err(Unsupported::new("a path the walk could not read")),
+                Target::Keep(_) | Target::NotDir(_) => return Err(Unsupported::new("a path the walk could not read")),
             }
         }
     }
@@ -380,8 +385,10 @@ impl NativeRg {
 
     /// rg's message for each path that does not exist.
     fn missing_messages(&self) -> String {
-        let message =
-            |m: &String| format!("rg: {m}: IO error for operation on {m}: No such file or directory (os error 2)\n");
+        let message = |(m, not_dir): &(String, bool)| match not_dir {
+            true => format!("rg: {m}: IO error for operation on {m}: Not a directory (os error 20)\n"),
+            false => format!("rg: {m}: IO error for operation on {m}: No such file or directory (os error 2)\n"),
+        };
         self.missing.iter().map(message).collect()
     }
 

@@ -42,11 +42,12 @@ pub(crate) fn grep_visits(scope: Scope, cwd: &str, operand: &str, out: &mut Vec<
     }
     let operand = if operand.is_empty() { "." } else { operand };
     let full = path::resolve(cwd, operand);
-    if scope.get(&full).is_none() {
-        out.push(Target::Keep(operand.to_string()));
-        return;
+    match scope.get(&full) {
+        // A file named as a directory is the command's to report.
+        Some(Found::File) if path::names_dir(operand) => out.push(Target::Keep(operand.to_string())),
+        None => out.push(Target::Keep(operand.to_string())),
+        Some(_) => go(scope, &full, operand, out, 0),
     }
-    go(scope, &full, operand, out, 0);
 }
 
 /// Names just-bash's rg always skips.
@@ -96,6 +97,7 @@ pub(crate) fn rg_visits(scope: Scope, cwd: &str, operand: &str, out: &mut Vec<Ta
     let full = path::resolve(cwd, operand);
     match scope.get(&full) {
         None => out.push(Target::Keep(operand.to_string())),
+        Some(Found::File) if path::names_dir(operand) => out.push(Target::Keep(operand.to_string())),
         Some(Found::File) => out.push(Target::File { shown: operand.to_string(), path: full }),
         Some(Found::Dir(_)) => dir(scope, &full, operand, out, 0),
     }

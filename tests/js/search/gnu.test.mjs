@@ -258,6 +258,12 @@ describe("regression: what just-bash answered differently", { skip: missing ?? f
     "rg --files lists what its walk would search": (R) => `rg --files ${R}/docs ${R}/missing`,
     "rg --column prints the first match's column": (R) => `rg --column alpha ${R}/docs/a.md`,
     "rg --vimgrep prints a line per match": (R) => `rg --vimgrep -C1 a ${R}/docs`,
+    "ls: a file named with a trailing slash is not a directory": (R) => `ls ${R}/docs/a.md/ ${R}/docs/sub; ls -d ${R}/docs/a.md/; ls -l ${R}/docs/a.md//`,
+    "du: a file named with a trailing slash is not a directory": (R) => `du ${R}/docs/a.md/ ${R}/docs/sub`,
+    "find: a file named with a trailing slash is not a directory": (R) => `find ${R}/docs/a.md/ ${R}/docs/sub/`,
+    "grep: a file named with a trailing slash is not a directory": (R) => `grep -c alpha ${R}/docs/a.md/ ${R}/docs/a.md; grep -r beta ${R}/docs/a.md/.`,
+    "rg: a file named with a trailing slash is not a directory": (R) => `rg -c alpha ${R}/docs/a.md/ ${R}/docs/a.md`,
+    "tree: a file named with a trailing slash is not a directory": (R) => `tree ${R}/docs/a.md/`,
   };
   for (const [name, line] of Object.entries(cases)) {
     test(name, async () => {
