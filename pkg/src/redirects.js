@@ -119,26 +119,26 @@ const SEARCHES = new Set(["grep", "egrep", "fgrep", "rg"]);
  * output goes (`2>&1`, `&> FILE`).
  */
 function streamsOf(node) {
-  let file = null;
-  let out = "stdout";
-  let err = "stderr";
+  // Where each stream goes: "stdout", "stderr", "fd N", or "file I" (the I-th redirection's).
+  let [out, err] = ["stdout", "stderr"];
+  const words = new Map();
   for (const [i, r] of (node.redirections ?? []).entries()) {
     const fd = r.fd ?? (r.operator.startsWith("<") ? 0 : 1);
     const both = r.operator === "&>" || r.operator === "&>>" || (r.operator === ">&" && r.fd === null && opensFile(r));
-    const dup = r.operator === ">&" && !opensFile(r) ? r.target.parts?.[0]?.value : null;
-    if (both) {
-      out = err = `file ${i}`;
-      file = quiet(r.target.parts) ? r.target : null;
-    } else if (dup !== null && dup !== undefined) {
+    const dup = r.operator === ">&" && !opensFile(r) ? r.target.parts?.[0]?.value : undefined;
+    const file = `file ${i}`;
+    if (both || opensFile(r)) words.set(file, quiet(r.target.parts) ? r.target : null);
+    if (both) [out, err] = [file, file];
+    else if (dup !== undefined) {
       const to = dup === "1" ? out : dup === "2" ? err : `fd ${dup}`;
-      if (fd === 1) [out, file] = [to, to === err ? file : null];
+      if (fd === 1) out = to;
       else if (fd === 2) err = to;
     } else if (opensFile(r) || OUTPUT.has(r.operator)) {
-      if (fd === 1) [out, file] = [`file ${i}`, quiet(r.target.parts) ? r.target : null];
-      else if (fd === 2) err = `file ${i}`;
+      if (fd === 1) out = file;
+      else if (fd === 2) err = file;
     }
   }
-  return { file: out.startsWith("file") ? file : null, merged: out === err };
+  return { file: words.get(out) ?? null, merged: out === err };
 }
 
 /** Tells a command answered here where its streams go, in its environment (see above). */
