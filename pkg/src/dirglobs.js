@@ -70,8 +70,12 @@ function withDirGlobs(node, matches, then = (n) => n) {
   return { type: "Group", body: [...reads, statement(then({ ...node, [key]: words }))], redirections: [] };
 }
 
-/** Byte order of UTF-8 names, as `sort` orders them under C.UTF-8. */
-const byCodePoint = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+/** Byte order of UTF-8 names, as `sort` orders them under C.UTF-8 (in every runtime: no Buffer). */
+function byCodePoint(a, b) {
+  const [x, y] = [new TextEncoder().encode(a), new TextEncoder().encode(b)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
 const unescape = (s) => s.replace(/\\(.)/g, "$1");
 
 /**

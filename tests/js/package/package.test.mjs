@@ -43,10 +43,14 @@ test("ESM: the node entry fetches from inside commands under defense-in-depth", 
 test("package.json exports a condition for every runtime, each file present", () => {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, "pkg/package.json"), "utf8"));
   const dot = pkg.exports["."];
+  // Each condition names its types and its code (the require side its CommonJS types).
   for (const cond of ["workerd", "edge-light", "browser", "default"]) {
-    assert.ok(readFileSync(path.join(ROOT, "pkg", dot[cond])).length > 0, cond);
+    assert.deepEqual(Object.keys(dot[cond]), ["types", "default"], cond);
+    assert.equal(dot[cond].types, "./index.d.mts", cond);
+    assert.ok(readFileSync(path.join(ROOT, "pkg", dot[cond].default)).length > 0, cond);
   }
-  for (const f of [dot.node.import, dot.node.require, pkg.bin.chromafs, "dist/web/chromafs_core_bg.wasm", "dist/web/chromafs_write_bg.wasm"]) {
+  assert.deepEqual([dot.node.import.types, dot.node.require.types], ["./index.d.mts", "./index.d.cts"]);
+  for (const f of [dot.node.import.default, dot.node.require.default, pkg.bin.chromafs, "dist/web/chromafs_core_bg.wasm", "dist/web/chromafs_write_bg.wasm", "index.d.mts", "index.d.cts"]) {
     assert.ok(readFileSync(path.join(ROOT, "pkg", f)).length > 0, f);
   }
   for (const name of ["chromafs_core_bg.wasm", "chromafs_write_bg.wasm"]) {
