@@ -8,8 +8,26 @@ import { withPipeline } from "./pipeline.js";
 import { ERRNO_TEXT } from "./errno.js";
 import { prepareShell } from "./shell.js";
 
-/** A line that is a filesystem error's message alone, as just-bash prints one it did not expect. */
-const FS_ERROR_LINE = /^(E[A-Z]+): [^,\n]*, \w+ '[^'\n]*'(?:: [^\n]*)?$/gm;
+/**
+ * A filesystem error's message as just-bash prints it, alone on a line (one it did not
+ * expect) or after a command's words (`mkdir: cannot create directory '/a': EROFS:
+ * read-only file system, mkdir '/a'`): the words before it, the errno, the path, the cause.
+ */
+const FS_ERROR = /^(.*?)\b(E[A-Z]+): [a-z][a-z /-]*, \w+ '([^'\n]*)'(?:: ([^\n]*))?$/gm;
+
+/**
+ * `stderr` with each filesystem error in bash's and the GNU tools' words: `bash: /a:
+ * Read-only file system` for one alone, `mkdir: cannot create directory '/a': Read-only
+ * file system` after a command's words. One cause, one message, whichever command met it.
+ */
+function inToolWords(stderr) {
+  return stderr.replace(FS_ERROR, (line, before, code, path, cause) => {
+    const text = ERRNO_TEXT[code];
+    if (!text) return line;
+    const why = cause ? ` (${cause})` : "";
+    return before ? `${before}${text}${why}` : `bash: ${path}: ${text}${why}`;
+  });
+}
 
 /** The line bash would print for a filesystem error that escaped `exec()`. */
 function bashErrorLine(error) {
@@ -36,8 +54,7 @@ async function safeExec(bash, command, options) {
   const run = async () => {
     try {
       const result = await bash.exec(command, options);
-      // A filesystem error just-bash printed as it was (a write past `scratchBytes`).
-      return { ...result, stderr: result.stderr.replace(FS_ERROR_LINE, (line) => bashErrorLine(new Error(line))) };
+      return { ...result, stderr: inToolWords(result.stderr) };
     } catch (error) {
       return { stdout: "", stderr: `${bashErrorLine(error)}\n`, exitCode: 1, env: {} };
     }
