@@ -47,6 +47,9 @@ fn type_globs(name: &str) -> Option<Vec<Glob>> {
 }
 
 /// An rg command that can be answered here.
+/// An operand rg cannot search, as typed, and whether it names a file as a directory.
+type Missing = (String, bool);
+
 #[derive(Debug)]
 pub(crate) struct NativeRg {
     what: What,
@@ -55,7 +58,7 @@ pub(crate) struct NativeRg {
     files: Vec<RgFile>,
     /// Operands that do not exist, as typed, each with whether it names a file as a
     /// directory (`a.md/`: ENOTDIR) rather than nothing (ENOENT).
-    missing: Vec<(String, bool)>,
+    missing: Vec<Missing>,
     show_filename: bool,
     line_numbers: bool,
     /// With no path, the walk of the working directory found nothing to search.
@@ -296,7 +299,7 @@ fn collect(
     place: Place,
     cwd: &str,
     walked: &[Walked],
-) -> Result<(Vec<RgFile>, Vec<(String, bool)>), Unsupported> {
+) -> Result<(Vec<RgFile>, Vec<Missing>), Unsupported> {
     let filters = Filters::new(o)?;
     let (mut files, mut missing) = (Vec::new(), Vec::new());
     for Walked { operand: op, targets: walk, .. } in walked {

@@ -113,18 +113,21 @@ for (const corpus of corpora(test, "the fidelity battery")) describe(`fidelity a
     assert.equal(summary.pages, files.length);
   });
 
-  for (const [groups, native] of [[[], true], [["es", "admin"], true], [[], false], [["es", "admin"], false]]) {
-    describe(`groups [${groups}], ${native ? "fs.commands()" : "just-bash's commands"}`, () => {
+  // The last: the scratch /tmp the CLI, the MCP server and the demo page give (an empty /tmp
+  // in the references too).
+  const SETS = [[[], true], [["es", "admin"], true], [[], false], [["es", "admin"], false], [[], true, "/tmp"]];
+  for (const [groups, native, scratch] of SETS) {
+    describe(`groups [${groups}], ${native ? "fs.commands()" : "just-bash's commands"}${scratch ? `, scratch ${scratch}` : ""}`, () => {
       let ours, ref, hiddenPaths, hiddenLines, fs;
       after(() => ref?.remove());
       before(async () => {
         if (skip) return;
-        fs = await ChromaFs.connect({ url: cloud.url, collection: COLLECTION, groups });
+        fs = await ChromaFs.connect({ url: cloud.url, collection: COLLECTION, groups, ...(scratch ? { scratch } : {}) });
         const visible = files.filter((f) => visibleTo(groups)(f.path));
         const hidden = files.filter((f) => !visibleTo(groups)(f.path));
         assert.ok(hidden.length > 0);
         ours = newBash(fs, native ? { customCommands: fs.commands() } : {});
-        ref = await reference(visible);
+        ref = await reference(visible, { dirs: scratch ? [scratch.slice(1)] : [] });
         ref.gnu?.prepare(BATTERY);
         hiddenPaths = hidden.map((f) => `/${f.path}`);
         // Lines of hidden pages that no visible page contains: none may ever be printed.
@@ -158,7 +161,7 @@ for (const corpus of corpora(test, "the fidelity battery")) describe(`fidelity a
 
       test("getAllPaths lists exactly the visible files and their directories", { skip }, () => {
         const visible = files.filter((f) => visibleTo(groups)(f.path)).map((f) => `/${f.path}`);
-        const dirs = new Set(["/"]);
+        const dirs = new Set(["/", ...(scratch ? [scratch] : [])]);
         for (const p of visible) for (let d = p.slice(0, p.lastIndexOf("/")); d; d = d.slice(0, d.lastIndexOf("/"))) dirs.add(d);
         assert.deepEqual(new Set(fs.getAllPaths()), new Set([...visible, ...dirs]));
       });
