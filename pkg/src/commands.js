@@ -8,6 +8,7 @@ import { linesTaken } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
 import { tee } from "./tee.js";
+import { MKTEMP } from "./mktemp.js";
 
 /**
  * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
@@ -111,9 +112,12 @@ function stdinText(stdin) {
   return new TextDecoder().decode(bytes);
 }
 
-/** All of `fs`'s custom commands, searches first; `readsOnly` as `command` takes it. */
+/**
+ * All of `fs`'s custom commands, searches first; `readsOnly` as `command` takes it; and
+ * `mktemp`, which just-bash lacks (it writes through whatever filesystem the shell has).
+ */
 function commandsOf(fs, readsOnly) {
-  return [...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => command(fs, name, readsOnly));
+  return [...[...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => command(fs, name, readsOnly)), MKTEMP];
 }
 
 export { commandsOf, searchCommand };

@@ -13,6 +13,7 @@ import { bracketed } from "./bracket.js";
 import { searchCommand } from "./commands.js";
 import { withFailures } from "./failures.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, RANKED } from "./names.js";
+import { MKTEMP } from "./mktemp.js";
 
 /** A mount directory as given (`/docs`, `/docs/`) → its name (`docs`), or an error. */
 function mountName(dir) {
@@ -219,7 +220,7 @@ class MountedFs {
         const failCode = SEARCH_COMMANDS.includes(name) ? 2 : 1;
         return withFailures(name, ran.result, ran.report, (p) => this.resolvePath(ctx.cwd, p), failCode);
       },
-    }));
+    })).concat(MKTEMP);
   }
 
   /**

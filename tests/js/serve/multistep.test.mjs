@@ -40,7 +40,6 @@ const JUST_BASH = {
   "process substitution": "diff: just-bash prints a unified diff where GNU diff's default is the normal format",
   "sort | uniq counts": "sort: just-bash orders TOKEN after token where GNU sort under C.UTF-8 orders by code point",
   "xargs over saved names": "xargs: just-bash refuses -n1 (an option's value without a space)",
-  "a temporary file": "mktemp: just-bash has no such command",
 };
 const TASKS = [
   ["hits to /tmp, counted in the next call", ["grep -rl middleware /docs > /tmp/hits.txt", "wc -l < /tmp/hits.txt", "cat /tmp/hits.txt | sort -r"]],
@@ -69,6 +68,7 @@ const TASKS = [
   ["both streams in one", ["ls /docs/api /docs/nope 2>&1", "grep -c token /docs/api/auth.md /docs/nope 2>&1; echo rc=$?"]],
   ["xargs over saved names", ["grep -rl token /docs/api | sort > /tmp/f", "xargs grep -c token < /tmp/f", "xargs -n1 basename < /tmp/f"]],
   ["a temporary file", ["f=$(mktemp) && echo hi > \"$f\" && cat \"$f\" && rm \"$f\"; echo rc=$?"]],
+  ["mktemp's forms and failures", ["d=$(mktemp -d) && echo x > \"$d/f\" && ls \"$d\" && cat \"$d/f\"", "mktemp /tmp/fooXX; echo rc=$?", "mktemp -p /docs >/dev/null; echo rc=$?", "t=$(mktemp /tmp/note.XXXX) && test -f \"$t\" && echo made && mktemp -u -t abcXXX | wc -c"]],
   ["a file written then moved and removed", ["echo x > /tmp/a && mv /tmp/a /tmp/b", "ls /tmp; rm /tmp/b; ls /tmp | wc -l"]],
 ];
 
