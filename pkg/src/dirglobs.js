@@ -10,6 +10,8 @@
 // and matches are sorted by code point (the C.UTF-8 locale). A word whose pattern the
 // matcher does not model, or that mixes in an expansion (`$dir/*/`), is left to just-bash.
 
+import { group, literal, quoted, simple, statement } from "./ast.js";
+
 /** The command's name, as the transform calls it. */
 const EXPAND = "chromafs-dir-glob";
 const GLOB_CHARS = /[*?[]/;
@@ -40,11 +42,6 @@ function modelled(pattern, matches) {
   }
 }
 
-const literal = (value) => ({ type: "Word", parts: [{ type: "Literal", value }] });
-const simple = (name, args, redirections = []) => ({ type: "SimpleCommand", name: literal(name), args, assignments: [], redirections });
-const pipeline = (command) => ({ type: "Pipeline", commands: [command], negated: false, timed: false, timePosix: false });
-const statement = (command) => ({ type: "Statement", pipelines: [pipeline(command)], operators: [], background: false });
-
 let counter = 0;
 
 /**
@@ -61,13 +58,13 @@ function withDirGlobs(node, matches, then = (n) => n) {
     if (!pattern || !modelled(pattern, matches)) return word;
     const name = `__chromafs_glob_${++counter % 1_000_000}`;
     // mapfile -t -d '' NAME < <(CHECK PATTERN)
-    const from = { type: "ProcessSubstitution", direction: "input", body: { type: "Script", statements: [statement(simple(EXPAND, [{ type: "Word", parts: [{ type: "SingleQuoted", value: pattern }] }]))] } };
+    const from = { type: "ProcessSubstitution", direction: "input", body: { type: "Script", statements: [statement(simple(EXPAND, [quoted(pattern)]))] } };
     const redirect = { type: "Redirection", fd: null, operator: "<", target: { type: "Word", parts: [from] } };
-    reads.push(statement(simple("mapfile", [literal("-t"), literal("-d"), { type: "Word", parts: [{ type: "SingleQuoted", value: "" }] }, literal(name)], [redirect])));
+    reads.push(statement(simple("mapfile", [literal("-t"), literal("-d"), quoted(""), literal(name)], [redirect])));
     return { type: "Word", parts: [{ type: "DoubleQuoted", parts: [{ type: "ParameterExpansion", parameter: `${name}[@]`, operation: null }] }] };
   });
   if (!reads.length) return then(node);
-  return { type: "Group", body: [...reads, statement(then({ ...node, [key]: words }))], redirections: [] };
+  return group([...reads, statement(then({ ...node, [key]: words }))]);
 }
 
 /** Byte order of UTF-8 names, as `sort` orders them under C.UTF-8 (in every runtime: no Buffer). */

@@ -19,6 +19,7 @@
 // `2>&1`; any other redirection is left to just-bash as it was.
 
 import { ERRNO_TEXT } from "./errno.js";
+import { group, literal, simple, statement } from "./ast.js";
 
 /** The check's name, as the transform calls it. */
 const CHECK = "chromafs-redirect-check";
@@ -89,21 +90,10 @@ function checked(node) {
   return { targets, carried };
 }
 
-const literal = (value) => ({ type: "Word", parts: [{ type: "Literal", value }] });
-
 /** `{ CHECK ▸ T1 ▸ T2 && node; }` in place of `node`. */
 function guarded(node, { targets, carried }) {
-  const check = {
-    type: "SimpleCommand",
-    name: literal(CHECK),
-    args: targets.flatMap((t) => [literal(MARK), structuredClone(t)]),
-    assignments: [],
-    redirections: carried,
-    line: node.line,
-  };
-  const pipeline = (command) => ({ type: "Pipeline", commands: [command], negated: false, timed: false, timePosix: false });
-  const statement = { type: "Statement", pipelines: [pipeline(check), pipeline(node)], operators: ["&&"], background: false };
-  return { type: "Group", body: [statement], redirections: [] };
+  const check = { ...simple(CHECK, targets.flatMap((t) => [literal(MARK), structuredClone(t)]), carried), line: node.line };
+  return group([statement([check, node], ["&&"])]);
 }
 
 /** The variables that tell a command answered here where its streams go (commands.js reads them). */
@@ -148,7 +138,7 @@ function tagStreams(node) {
   const { file, merged } = streamsOf(node);
   const tags = [];
   if (file && SEARCHES.has(only.value)) tags.push([STDOUT_FILE, structuredClone(file)]);
-  if (merged) tags.push([STDERR_MERGED, { type: "Word", parts: [{ type: "Literal", value: "1" }] }]);
+  if (merged) tags.push([STDERR_MERGED, literal("1")]);
   if (tags.length) node.assignments = [...node.assignments, ...tags.map(([name, value]) => ({ type: "Assignment", name, value, append: false, array: null }))];
 }
 
