@@ -8,6 +8,7 @@ import { linesTaken } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
 import { tee } from "./tee.js";
+import { envValue, stdinText } from "./context.js";
 import { MKTEMP } from "./mktemp.js";
 
 /**
@@ -32,7 +33,7 @@ function command(fs, name, readsOnly) {
           ? { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 }
           : { stdout: "", stderr: `bash: ${name}: command not found\n`, exitCode: 127 };
       }
-      const env = (key) => (ctx.env instanceof Map ? ctx.env.get(key) : ctx.env?.[key]);
+      const env = (key) => envValue(ctx, key);
       const inOrder = (answered) => (env(STDERR_MERGED) ? interleaved(name, answered) : answered);
       const ran = await bracketed(fs, ctx.signal, async () => {
         if (LISTING_COMMANDS.includes(name)) {
@@ -103,14 +104,6 @@ function interleaved(name, { stderrAt, ...result }) {
   return first ? { ...result, stdout: result.stderr + result.stdout, stderr: "" } : result;
 }
 
-/** A command's standard input (a byte string, one character a byte) as UTF-8 text. */
-function stdinText(stdin) {
-  if (!stdin) return "";
-  if (typeof stdin !== "string") return new TextDecoder().decode(stdin);
-  const bytes = new Uint8Array(stdin.length);
-  for (let i = 0; i < stdin.length; i++) bytes[i] = stdin.charCodeAt(i);
-  return new TextDecoder().decode(bytes);
-}
 
 /**
  * All of `fs`'s custom commands, searches first; `readsOnly` as `command` takes it; and

@@ -6,6 +6,8 @@
 // --suffix=SUFF; `--` ends them.
 
 import { ERRNO_TEXT } from "./errno.js";
+import { envValue } from "./context.js";
+import { longOption, usageText } from "./getopt.js";
 
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const LONG = ["directory", "dry-run", "quiet", "suffix", "tmpdir", "help", "version"];
@@ -25,7 +27,7 @@ tmp.XXXXXXXXXX in $TMPDIR, else /tmp.
 `;
 
 const fail = (text) => ({ stdout: "", stderr: text, exitCode: 1 });
-const usage = (what) => fail(`mktemp: ${what}\nTry 'mktemp --help' for more information.\n`);
+const usage = (what) => fail(usageText("mktemp", what));
 
 /** The options and template, or a usage error's result. */
 function parse(args) {
@@ -38,10 +40,8 @@ function parse(args) {
       break;
     }
     if (a.startsWith("--")) {
-      const [name, value] = a.slice(2).split(/=(.*)/s);
-      const matches = LONG.filter((l) => l.startsWith(name));
-      const long = LONG.includes(name) ? name : matches.length === 1 ? matches[0] : null;
-      if (!long) return { error: usage(matches.length ? `option '${a}' is ambiguous; possibilities: ${matches.map((m) => `'--${m}'`).join(" ")}` : `unrecognized option '${a}'`) };
+      const { name: long, value, error } = longOption(a, LONG);
+      if (error) return { error: usage(error) };
       if (long === "help" || long === "version") return { [long]: true };
       if (value !== undefined && !["suffix", "tmpdir"].includes(long)) return { error: usage(`option '--${long}' doesn't allow an argument`) };
       if (long === "directory") o.directory = true;
@@ -91,7 +91,7 @@ async function mktemp(args, ctx) {
   if (parsed.help) return { stdout: HELP, stderr: "", exitCode: 0 };
   if (parsed.version) return { stdout: "mktemp (chromafs)\n", stderr: "", exitCode: 0 };
   const { o } = parsed;
-  const env = (key) => (ctx.env instanceof Map ? ctx.env.get(key) : ctx.env?.[key]);
+  const env = (key) => envValue(ctx, key);
   const tmpdir = env("TMPDIR") || "/tmp";
   let template = o.template ?? "tmp.XXXXXXXXXX";
   let dir = null;

@@ -6,6 +6,7 @@
 // that close early here), --output-error[=MODE] likewise; `--` ends them.
 
 import { ERRNO_TEXT } from "./errno.js";
+import { longOption, usageText } from "./getopt.js";
 
 const LONG = ["append", "ignore-interrupts", "output-error"];
 
@@ -14,17 +15,15 @@ function parse(args) {
   const files = [];
   let append = false;
   let options = true;
-  const usage = (what) => ({ error: `tee: ${what}\nTry 'tee --help' for more information.\n` });
+  const usage = (what) => ({ error: usageText("tee", what) });
   for (const a of args) {
     if (!options || a === "-" || !a.startsWith("-")) {
       files.push(a);
     } else if (a === "--") {
       options = false;
     } else if (a.startsWith("--")) {
-      const [name, value] = a.slice(2).split(/=(.*)/s);
-      const matches = LONG.filter((l) => l.startsWith(name));
-      const long = LONG.includes(name) ? name : matches.length === 1 ? matches[0] : null;
-      if (!long) return usage(matches.length ? `option '${a}' is ambiguous; possibilities: ${matches.map((m) => `'--${m}'`).join(" ")}` : `unrecognized option '${a}'`);
+      const { name: long, value, error } = longOption(a, LONG);
+      if (error) return usage(error);
       if (long !== "output-error" && value !== undefined) return usage(`option '--${long}' doesn't allow an argument`);
       if (long === "output-error" && value !== undefined && !["warn", "warn-nopipe", "exit", "exit-nopipe"].includes(value)) {
         return { error: `tee: invalid argument '${value}' for '--output-error'\nValid arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n  - 'exit-nopipe'\nTry 'tee --help' for more information.\n` };
