@@ -6,6 +6,27 @@
 //! us: `.` and empty segments vanish, `..` pops a segment and never climbs above `/`.
 
 /// Normalises a virtual path to the absolute form `/a/b` (or `/`).
+/// Why a lookup of `p`'s parent directory fails, as path resolution says it, or `None`
+/// when the parent is a directory: `ENOENT` when it is missing, `ENOTDIR` when a file
+/// stands on the way. `kind(path)` says what is at a normalised path: `Some(true)` a
+/// directory, `Some(false)` a file, `None` nothing.
+pub(crate) fn parent_error(p: &str, kind: impl Fn(&str) -> Option<bool>) -> Option<crate::base::error::Errno> {
+    use crate::base::error::Errno;
+    let mut up = parent(p);
+    let mut first = true;
+    loop {
+        match kind(up) {
+            Some(true) if first => return None,
+            Some(true) => return Some(Errno::Enoent),
+            Some(false) => return Some(Errno::Enotdir),
+            None if up == "/" => return Some(Errno::Enoent),
+            None => {}
+        }
+        up = parent(up);
+        first = false;
+    }
+}
+
 /// Whether a path as typed can only name a directory: it ends in `/`, `/.` or `/..` (or is
 /// `.` or `..`). A system call given such a path to a file fails with ENOTDIR, where the
 /// normalised path would name the file.

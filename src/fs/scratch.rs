@@ -155,18 +155,10 @@ impl Scratch {
     /// `ENOENT` when `p`'s parent directory is missing, `ENOTDIR` when a file stands on
     /// the way to it.
     fn parent_error(&self, p: &str, shown: &str, syscall: &'static str) -> Result<(), FsError> {
-        let mut up = path::parent(p);
-        let mut first = true;
-        loop {
-            match self.entries.get(up) {
-                Some(Entry::Dir { .. }) if first => return Ok(()),
-                Some(Entry::Dir { .. }) => return Err(FsError::new(Errno::Enoent, syscall, shown)),
-                Some(Entry::File { .. }) => return Err(FsError::new(Errno::Enotdir, syscall, shown)),
-                None if up == "/" || !self.contains(up) => return Err(FsError::new(Errno::Enoent, syscall, shown)),
-                None => {}
-            }
-            up = path::parent(up);
-            first = false;
+        let kind = |up: &str| self.entries.get(up).map(|e| matches!(e, Entry::Dir { .. }));
+        match path::parent_error(p, kind) {
+            None => Ok(()),
+            Some(errno) => Err(FsError::new(errno, syscall, shown)),
         }
     }
 

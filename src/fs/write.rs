@@ -52,18 +52,10 @@ impl Filesystem {
         if self.listing.get(norm).is_some() {
             return read_only(syscall, p);
         }
-        let mut up = path::parent(norm);
-        let mut first = true;
-        loop {
-            match self.listing.get(up) {
-                Some(Node::Dir(_)) if first => return read_only(syscall, p),
-                Some(Node::Dir(_)) => return FsError::new(Errno::Enoent, syscall, p),
-                Some(Node::File(_)) => return FsError::new(Errno::Enotdir, syscall, p),
-                None if up == "/" => return FsError::new(Errno::Enoent, syscall, p),
-                None => {}
-            }
-            up = path::parent(up);
-            first = false;
+        let kind = |up: &str| self.listing.get(up).map(|n| matches!(n, Node::Dir(_)));
+        match path::parent_error(norm, kind) {
+            None => read_only(syscall, p),
+            Some(errno) => FsError::new(errno, syscall, p),
         }
     }
 
