@@ -34,6 +34,7 @@ pub mod js;
 mod options;
 mod pages;
 mod search;
+mod tools;
 mod tree;
 
 pub use chroma::url;

@@ -9,6 +9,7 @@
 
 pub(crate) mod embed;
 pub(crate) mod error;
+pub(crate) mod getopt;
 pub(crate) mod glob;
 pub(crate) mod hash;
 pub(crate) mod json;

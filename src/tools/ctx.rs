@@ -1,0 +1,257 @@
+//! What a tool sees of the world: its standard input, the files its host has read for it,
+//! and the buffers it writes to.
+//!
+//! Tools run over bytes in memory. A tool asks for the files it needs ([`Ctx::read`],
+//! [`Ctx::stat`], [`Ctx::list`]); what the host has not given yet stops the run with
+//! [`Pending`], the host fetches everything asked for, and the tool runs again from the
+//! start with it. Tools ask for all their operands first ([`Ctx::want`]), so that a run
+//! takes one round of reads, and print nothing that depends on a file they have not read.
+
+use std::collections::BTreeMap;
+
+/// Why a path cannot be read: its errno's name and strerror's words for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Failed {
+    pub code: String,
+    pub text: String,
+}
+
+impl Failed {
+    pub(crate) fn new(code: &str, text: &str) -> Self {
+        Failed { code: code.into(), text: text.into() }
+    }
+
+    pub(crate) fn is_dir(&self) -> bool {
+        self.code == "EISDIR"
+    }
+}
+
+/// What the host found at a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Stat {
+    /// The path made absolute and normal (no `.`, `..` or doubled slashes).
+    pub absolute: String,
+    pub dir: bool,
+    pub size: u64,
+}
+
+/// A question a tool asks the host about a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Ask {
+    /// The file's bytes.
+    Read,
+    /// Whether it exists, and what it is.
+    Stat,
+    /// A directory's entry names.
+    List,
+}
+
+impl Ask {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Ask::Read => "read",
+            Ask::Stat => "stat",
+            Ask::List => "list",
+        }
+    }
+}
+
+/// The answers the host has given so far.
+#[derive(Debug, Default)]
+pub(crate) struct Answers {
+    pub reads: BTreeMap<String, Result<Vec<u8>, Failed>>,
+    pub stats: BTreeMap<String, Result<Stat, Failed>>,
+    pub lists: BTreeMap<String, Result<Vec<String>, Failed>>,
+}
+
+/// A run stopped for answers the host has not given yet (they are in [`Ctx::asked`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pending;
+
+/// A tool's exit status, or [`Pending`].
+pub(crate) type Status = Result<i32, Pending>;
+
+/// A file a tool writes (`sort -o`, `sed w`, `awk > file`): the host writes it after the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Write {
+    pub path: String,
+    pub bytes: Vec<u8>,
+    /// Added to the end of what is there (`>>`), rather than replacing it.
+    pub append: bool,
+}
+
+/// One run of a tool.
+pub(crate) struct Ctx<'a> {
+    /// The command's name, as GNU's tools print it before their messages.
+    pub name: &'a str,
+    stdin: &'a [u8],
+    stdin_read: bool,
+    answers: &'a Answers,
+    asked: Vec<(Ask, String)>,
+    pub out: Vec<u8>,
+    pub err: String,
+    pub writes: Vec<Write>,
+    /// Command lines the host is to run after this one (`xargs`), each an argv.
+    pub runs: Vec<Vec<String>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(name: &'a str, stdin: &'a [u8], answers: &'a Answers) -> Self {
+        Ctx {
+            name,
+            stdin,
+            stdin_read: false,
+            answers,
+            asked: Vec::new(),
+            out: Vec::new(),
+            err: String::new(),
+            writes: Vec::new(),
+            runs: Vec::new(),
+        }
+    }
+
+    /// What the run asked for and was not given.
+    pub(crate) fn asked(&self) -> &[(Ask, String)] {
+        &self.asked
+    }
+
+    fn ask(&mut self, ask: Ask, path: &str) {
+        if !self.asked.iter().any(|(a, p)| *a == ask && p == path) {
+            self.asked.push((ask, path.to_string()));
+        }
+    }
+
+    /// Asks for every file of `paths` (`-` is standard input) at once: [`Pending`] unless
+    /// all of them have been read.
+    pub(crate) fn want<'p>(&mut self, paths: impl IntoIterator<Item = &'p str>) -> Result<(), Pending> {
+        for p in paths {
+            if p != "-" && !self.answers.reads.contains_key(p) {
+                self.ask(Ask::Read, p);
+            }
+        }
+        if self.asked.is_empty() {
+            Ok(())
+        } else {
+            Err(Pending)
+        }
+    }
+
+    /// A file's bytes, or why it cannot be read. `-` is standard input, which a second
+    /// read finds at its end, as GNU's tools do.
+    pub(crate) fn read(&mut self, path: &str) -> Result<Result<&'a [u8], &'a Failed>, Pending> {
+        if path == "-" {
+            let bytes: &'a [u8] = if self.stdin_read { &[] } else { self.stdin };
+            self.stdin_read = true;
+            return Ok(Ok(bytes));
+        }
+        match self.answers.reads.get(path) {
+            Some(r) => Ok(r.as_ref().map(Vec::as_slice)),
+            None => {
+                self.ask(Ask::Read, path);
+                Err(Pending)
+            }
+        }
+    }
+
+    /// What is at `path`.
+    pub(crate) fn stat(&mut self, path: &str) -> Result<Result<&'a Stat, &'a Failed>, Pending> {
+        match self.answers.stats.get(path) {
+            Some(r) => Ok(r.as_ref()),
+            None => {
+                self.ask(Ask::Stat, path);
+                Err(Pending)
+            }
+        }
+    }
+
+    /// A directory's entry names, sorted by bytes.
+    pub(crate) fn list(&mut self, path: &str) -> Result<Result<&'a [String], &'a Failed>, Pending> {
+        match self.answers.lists.get(path) {
+            Some(r) => Ok(r.as_ref().map(Vec::as_slice)),
+            None => {
+                self.ask(Ask::List, path);
+                Err(Pending)
+            }
+        }
+    }
+
+    /// Standard input, whole (once; later reads find it at its end).
+    pub(crate) fn stdin(&mut self) -> &'a [u8] {
+        let bytes: &'a [u8] = if self.stdin_read { &[] } else { self.stdin };
+        self.stdin_read = true;
+        bytes
+    }
+
+    /// `name: message` on standard error.
+    pub(crate) fn error(&mut self, message: impl AsRef<str>) {
+        self.err.push_str(self.name);
+        self.err.push_str(": ");
+        self.err.push_str(message.as_ref());
+        self.err.push('\n');
+    }
+
+    /// A command line GNU refuses: getopt's message (or `message`), then where to get help.
+    pub(crate) fn usage(&mut self, message: &str, status: i32) -> i32 {
+        self.err.push_str(message);
+        self.err.push_str(&format!("Try '{} --help' for more information.\n", self.name));
+        status
+    }
+
+    /// `--help` or `--version` (`key`): GNU's text, status 0.
+    pub(crate) fn about(&mut self, key: &str) -> i32 {
+        let text = if key == "help" { super::texts::help(self.name) } else { super::texts::version(self.name) };
+        self.print(text);
+        0
+    }
+
+    /// Writes `text` to standard output.
+    pub(crate) fn print(&mut self, text: impl AsRef<[u8]>) {
+        self.out.extend_from_slice(text.as_ref());
+    }
+}
+
+/// GNU's quoting of a file name in messages (`'name'`; `"it's"` when it holds a quote;
+/// `'a'$'\n''b'` for control characters), as coreutils' `quote` does in the C.UTF-8 locale.
+pub(crate) fn quote(name: &str) -> String {
+    let plain = |c: char| !c.is_control();
+    if name.chars().all(plain) {
+        if !name.contains('\'') {
+            return format!("'{name}'");
+        }
+        if !name.contains(['"', '$', '`', '\\']) {
+            return format!("\"{name}\"");
+        }
+    }
+    let mut s = String::from("'");
+    for c in name.chars() {
+        match c {
+            '\'' => s.push_str("'\\''"),
+            c if !plain(c) => {
+                s.push_str(&format!(
+                    "'$'\\{}''",
+                    match c {
+                        '\n' => "n".to_string(),
+                        '\t' => "t".to_string(),
+                        '\r' => "r".to_string(),
+                        c => format!("{:03o}", c as u32),
+                    }
+                ));
+            }
+            c => s.push(c),
+        }
+    }
+    s.push('\'');
+    s
+}
+
+/// A file name in a message where coreutils quotes it only when it must (`wc: x: …`).
+pub(crate) fn quote_if_needed(name: &str) -> String {
+    let needs = name.is_empty()
+        || name.chars().any(|c| c.is_control() || " !\"#$&'()*;<=>?[\\]^`{|}~".contains(c))
+        || name.starts_with('~');
+    if needs {
+        quote(name)
+    } else {
+        name.to_string()
+    }
+}

@@ -1,0 +1,61 @@
+//! The commands agents pipe into — head, tail, wc, sort, uniq, cut, sed, awk, diff and
+//! the rest — as GNU coreutils 9, sed 4.9, gawk 5 and diffutils 3 print them under
+//! `LC_ALL=C.UTF-8`, over bytes in memory.
+//!
+//! They are a module of their own (the `tools` feature), which the package loads the first
+//! time one of them runs. Each reads its command line with [`crate::base::getopt`] and
+//! works on a [`Ctx`]: the host gives it its standard input and reads the files it asks
+//! for (from the session, scratch directory included), and takes its output back.
+
+pub(crate) mod ctx;
+pub(crate) mod head;
+#[cfg(test)]
+mod head_tests;
+pub(crate) mod lines;
+pub(crate) mod num;
+#[cfg(test)]
+pub(crate) mod testing;
+pub(crate) mod texts;
+
+pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
+
+/// A tool: its name's run over the words after it.
+type Tool = fn(&mut Ctx, &[String]) -> Status;
+
+/// Every tool, by the name it answers to.
+const TOOLS: &[(&str, Tool)] = &[("head", head::run)];
+
+/// The names of the commands this module answers.
+pub(crate) fn names() -> impl Iterator<Item = &'static str> {
+    TOOLS.iter().map(|(n, _)| *n)
+}
+
+/// What a finished run gives back.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Done {
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    pub status: i32,
+    pub writes: Vec<Write>,
+    pub runs: Vec<Vec<String>>,
+}
+
+/// A run's outcome: done, or the answers it needs first.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Need(Vec<(Ask, String)>),
+    Done(Done),
+}
+
+/// Runs `name` over `args` with `stdin` and what the host has answered so far; `None`
+/// when no tool has that name.
+pub(crate) fn run(name: &str, args: &[String], stdin: &[u8], answers: &Answers) -> Option<Outcome> {
+    let tool = TOOLS.iter().find(|(n, _)| *n == name)?.1;
+    let mut ctx = Ctx::new(name, stdin, answers);
+    Some(match tool(&mut ctx, args) {
+        Ok(status) => {
+            Outcome::Done(Done { stdout: ctx.out, stderr: ctx.err, status, writes: ctx.writes, runs: ctx.runs })
+        }
+        Err(Pending) => Outcome::Need(ctx.asked().to_vec()),
+    })
+}
