@@ -1,6 +1,7 @@
 // The filesystem's wasm module three ways: as wasm-bindgen writes it, after wasm-opt (what
 // the package ships) and that gzipped (what an edge bundle pays); beside it the writer's
-// and the embedding model's modules, which edge bundles leave out. Run after
+// and the embedding model's modules, which edge bundles leave out, and the tools' module
+// (head, sort, sed, awk…) with what its first use costs in Node. Run after
 // scripts/build.sh:
 //   node bench/wasm-size.mjs
 // Writes bench/results/wasm-size/all.json and prints a Markdown table.
@@ -22,6 +23,23 @@ try {
   const gzipped = gzipSync(shipped, { level: 9 }).length;
   const writer = readFileSync(path.join(ROOT, "pkg/dist/web/chromafs_write_bg.wasm")).length;
   const embed = readFileSync(path.join(ROOT, "pkg/dist/embed/chromafs_embed_bg.wasm")).length;
+  const toolsBytes = readFileSync(path.join(ROOT, "pkg/dist/web/chromafs_tools_bg.wasm"));
+  const tools = toolsBytes.length;
+  const toolsGzipped = gzipSync(toolsBytes, { level: 9 }).length;
+  // The first command of the tools in a fresh Node process: compile and instantiate the
+  // module (what pkg/node.mjs does on first use), then run `head` over a line; the median
+  // of five processes.
+  const firstUse = () => {
+    const glue = path.join(ROOT, "pkg/dist/web/chromafs_tools.js");
+    const script = `const t0 = performance.now(); const m = await import(${JSON.stringify(glue)}); const fs = await import("node:fs");
+      m.initSync({ module: fs.readFileSync(${JSON.stringify(path.join(ROOT, "pkg/dist/web/chromafs_tools_bg.wasm"))}) });
+      const run = new m.ToolRun("head", ["-n1"], new TextEncoder().encode("a\\nb\\n")); const out = run.step();
+      if (new TextDecoder().decode(out.stdout) !== "a\\n") throw new Error("head printed " + out.stdout);
+      console.log(performance.now() - t0);`;
+    return Number(execFileSync(process.execPath, ["--input-type=module", "-e", script]).toString());
+  };
+  const times = Array.from({ length: 5 }, firstUse).sort((a, b) => a - b);
+  const loadMs = Math.round(times[2] * 10) / 10;
   const B = (n) => `${n.toLocaleString("en-US")} B`;
   run.table("size", ["module", "bytes:"], [
     ["core, as wasm-bindgen writes it", B(raw)],
@@ -29,8 +47,13 @@ try {
     ["core, after wasm-opt, gzipped", B(gzipped)],
     ["writer (ingest, annotate; Node and browsers, on first use), after wasm-opt", B(writer)],
     ["embedding model (`chromafs/embed`, Node only)", B(embed)],
+    ["tools (head, sort, sed, awk, diff…; on first use), after wasm-opt", B(tools)],
+    ["tools, after wasm-opt, gzipped", B(toolsGzipped)],
   ]);
-  Object.entries({ raw, shipped: shipped.length, gzipped, writer, embed }).forEach(([k, v]) => run.fact(k, v));
+  run.table("tools' first use (Node: import the glue, compile and instantiate, run `head -n1`; median of 5 processes)", ["step", "ms:"], [
+    ["first command of the tools", String(loadMs)],
+  ]);
+  Object.entries({ raw, shipped: shipped.length, gzipped, writer, embed, tools, toolsGzipped, toolsFirstUseMs: loadMs }).forEach(([k, v]) => run.fact(k, v));
   run.save();
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -8,11 +8,12 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 bash scripts/setup.sh build
 
-# Two modules from one crate (Cargo.toml's features): the filesystem, which every host
-# loads, and the writer (ingest, annotate), which the package loads only when it is called.
+# Three modules from one crate (Cargo.toml's features): the filesystem, which every host
+# loads; the writer (ingest, annotate), which the package loads only when it is called; and
+# the tools (head, sort, sed, awk, diff…), loaded the first time one of them runs.
 out=pkg/dist.new
 rm -rf "$out"
-for side in core:read write:write; do
+for side in core:read write:write tools:tools; do
   name=chromafs_${side%%:*}
   cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "${side#*:}"
   wasm=target/wasm32-unknown-unknown/release/$name.wasm

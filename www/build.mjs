@@ -53,6 +53,10 @@ if (!bundle.includes(WASM_URL)) {
 const wasmTarget = new URL(WASM_URL, "file://" + join(out, "app.js")).pathname;
 await mkdir(dirname(wasmTarget), { recursive: true });
 await copyFile(wasmSource, wasmTarget);
+// The tools' module (head, sort, sed, awk…), which the page fetches on the first such command.
+const TOOLS_URL = "./dist/web/chromafs_tools_bg.wasm";
+if (!bundle.includes(TOOLS_URL)) throw new Error(`the bundle no longer loads ${TOOLS_URL}; update build.mjs`);
+await copyFile(join(pkgDir, "dist", "web", "chromafs_tools_bg.wasm"), new URL(TOOLS_URL, "file://" + join(out, "app.js")).pathname);
 
 const size = async (f) => ((await stat(f)).size / 1024).toFixed(0) + " KiB";
 console.log(

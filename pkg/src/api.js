@@ -21,19 +21,20 @@ const HELPERS = { safeExec, bashErrorLine, redisCache, workersCache, toolDescrip
  * The public API over a loaded wasm core: what an entry exports. `run` runs a call in the
  * context the package was loaded in: in Node that is `AsyncLocalStorage.snapshot()`,
  * because just-bash's defense-in-depth blocks `WeakRef`, `setTimeout` and friends while a
- * command runs, and `fetch` (and this package's timers) need them. `loadWriter` returns the
+ * command runs, and `fetch` (and this package's timers) need them. `load.writer` returns the
  * writer module (ingest, annotate), or a promise of it: a module of its own, loaded on the
- * first call, so that hosts that only read never load it. `recipeModule`, in Node, is the
+ * first call, so that hosts that only read never load it; `load.tools`, likewise, the tools
+ * module (head, sort, sed, awk, diff…), on the first command of its. `recipeModule`, in Node, is the
  * entry's own URL: an embedding service's embedder names it, so that an MCP server's worker
  * threads can build the same embedder (see pkg/mcp/bridge.mjs). Nothing is changed on the
  * core: calling `setup` again makes another API over it, the first one untouched.
  */
-function setup(core, run, loadWriter, recipeModule) {
-  const ChromaFs = chromaFsClass(core.ChromaFs, run, recipeModule);
+function setup(core, run, load, recipeModule) {
+  const ChromaFs = chromaFsClass(core.ChromaFs, run, recipeModule, load.tools);
   const wrap = (f) => (run ? (options) => run(() => f(options)) : f);
   const writer = (name) =>
     wrap(async (options) => {
-      const module = await loadWriter();
+      const module = await load.writer();
       return module[name](options);
     });
   const service = (options) => openAiEmbedder(options, recipeModule);
@@ -41,7 +42,7 @@ function setup(core, run, loadWriter, recipeModule) {
 }
 
 /**
- * The `loadWriter` of a build that leaves the writer out (Workers, the edge runtime):
+ * The `load.writer` of a build that leaves the writer out (Workers, the edge runtime):
  * writing a collection is a job for Node or a browser (`chromafs ingest`), and the
  * writer's module would add to every deployment. `build` names the build in the error.
  */

@@ -19,12 +19,15 @@ const DISPOSE = Symbol.dispose ?? Symbol("dispose");
  * The ChromaFs class over `Core`, the wasm module's session class. `run(f)`, when given,
  * calls `f` in the context the package was loaded in (in Node, `AsyncLocalStorage.snapshot()`):
  * every call into the wasm module goes through it. `recipeModule` goes to the embedder made
- * from a collection's record (see recorded.js).
+ * from a collection's record (see recorded.js). `loadTools` returns the tools module, or a
+ * promise of it (see tools.js).
  */
-function chromaFsClass(Core, run, recipeModule) {
+function chromaFsClass(Core, run, recipeModule, loadTools) {
   const inContext = run ?? ((f) => f());
 
   class ChromaFs {
+    /** The tools module (or a promise of it), loaded on first use: for mounts' commands. */
+    static loadTools = loadTools;
     /** The wasm module's session. */
     #core;
     /** What `info().collectionEmbedding` adds: whether the function the collection records is used. */
@@ -176,7 +179,7 @@ function chromaFsClass(Core, run, recipeModule) {
     }
     /** just-bash custom commands for this filesystem (pass as `customCommands`). */
     commands() {
-      return commandsOf(this, (ctx) => reaches(ctx.fs, this.#probeAnswer));
+      return commandsOf(this, (ctx) => reaches(ctx.fs, this.#probeAnswer), loadTools);
     }
     planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin, stdoutFile) {
       return inContext(() => this.#core.planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin, stdoutFile));

@@ -5,11 +5,12 @@
 import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
 import { linesTaken } from "./pipeline.js";
-import { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
+import { SEARCH_COMMANDS, FILE_COMMANDS, TOOL_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
 import { tee } from "./tee.js";
 import { envValue, stdinText } from "./context.js";
 import { MKTEMP } from "./mktemp.js";
+import { runTool, byteString } from "./tools.js";
 
 /**
  * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
@@ -22,12 +23,14 @@ import { MKTEMP } from "./mktemp.js";
  * command's filesystem is `fs` itself rather than a host's filesystem around it: only then
  * may it be answered from `fs`'s listing alone.
  */
-function command(fs, name, readsOnly) {
+function command(fs, name, readsOnly, loadTools) {
   const search = SEARCH_COMMANDS.includes(name);
+  const tool = TOOL_COMMANDS.includes(name);
   return {
     name,
     async execute(args, ctx) {
       if (name === RANKED) return searchCommand(fs, args, ctx);
+      if (tool) return toolCommand(fs, loadTools, name, args, ctx);
       if (typeof ctx.origCommand !== "function") {
         return search
           ? { stdout: "", stderr: `${name}: chromafs needs just-bash 3.4 or later\n`, exitCode: 2 }
@@ -64,6 +67,18 @@ function command(fs, name, readsOnly) {
 }
 
 /**
+ * A command of the tools module (`loadTools` loads it) as one budgeted command of `fs`
+ * (a ChromaFs, or mounts) whose failed reads are reported; its two streams in the order
+ * GNU's tool writes them when they go to one place (see `interleaved`).
+ */
+async function toolCommand(fs, loadTools, name, args, ctx) {
+  const tools = await loadTools();
+  const ran = await bracketed(fs, ctx.signal, () => runTool(tools, name, args, ctx));
+  const result = envValue(ctx, STDERR_MERGED) ? interleaved(name, ran.result) : ran.result;
+  return withFailures(name, result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), 1);
+}
+
+/**
  * The `search` command of `fs` (a ChromaFs, or mounts) as one budgeted command whose failed
  * reads are reported.
  */
@@ -86,7 +101,13 @@ const STDOUT_BLOCK = 4096;
  * fits in one block (a longer one keeps them after it, where a block boundary may not).
  */
 function interleaved(name, { stderrAt, ...result }) {
-  if (!result.stderr || result.stdoutKind) return result;
+  if (!result.stderr) return result;
+  if (result.stdoutKind === "bytes") {
+    // Bytes out (the tools): their errors first while the output fits in one block.
+    if (result.stdout.length > STDOUT_BLOCK) return result;
+    return { ...result, stdout: byteString(new TextEncoder().encode(result.stderr)) + result.stdout, stderr: "" };
+  }
+  if (result.stdoutKind) return result;
   if (stderrAt?.length) {
     const [out, err] = [new TextEncoder().encode(result.stdout), new TextEncoder().encode(result.stderr)];
     const parts = [];
@@ -105,12 +126,16 @@ function interleaved(name, { stderrAt, ...result }) {
 }
 
 
+/** Every command name a ChromaFs answers or wraps, once each, searches first. */
+const COMMAND_NAMES = [...new Set([...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS, ...TOOL_COMMANDS])];
+
 /**
- * All of `fs`'s custom commands, searches first; `readsOnly` as `command` takes it; and
- * `mktemp`, which just-bash lacks (it writes through whatever filesystem the shell has).
+ * All of `fs`'s custom commands; `readsOnly` as `command` takes it; `loadTools` returns
+ * the tools module (or a promise of it); and `mktemp`, which just-bash lacks (it writes
+ * through whatever filesystem the shell has).
  */
-function commandsOf(fs, readsOnly) {
-  return [...[...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => command(fs, name, readsOnly)), MKTEMP];
+function commandsOf(fs, readsOnly, loadTools) {
+  return [...COMMAND_NAMES.map((name) => command(fs, name, readsOnly, loadTools)), MKTEMP];
 }
 
-export { commandsOf, searchCommand };
+export { commandsOf, searchCommand, toolCommand, COMMAND_NAMES };

@@ -10,9 +10,9 @@
 // scratch directory) belong to the first mount.
 
 import { bracketed } from "./bracket.js";
-import { searchCommand } from "./commands.js";
+import { searchCommand, toolCommand, COMMAND_NAMES } from "./commands.js";
 import { withFailures } from "./failures.js";
-import { SEARCH_COMMANDS, FILE_COMMANDS, RANKED } from "./names.js";
+import { SEARCH_COMMANDS, TOOL_COMMANDS, RANKED } from "./names.js";
 import { MKTEMP } from "./mktemp.js";
 
 /** A mount directory as given (`/docs`, `/docs/`) → its name (`docs`), or an error. */
@@ -203,10 +203,12 @@ class MountedFs {
   /** just-bash custom commands over the mounts (pass as `customCommands`). */
   commands() {
     const own = new Map(this.mounts.map(([, fs]) => [fs, new Map(fs.commands().map((c) => [c.name, c]))]));
-    return [...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS].map((name) => ({
+    return COMMAND_NAMES.map((name) => ({
       name,
       execute: async (args, ctx) => {
         if (name === RANKED) return searchCommand(this, args, ctx);
+        // The tools read through the shell's filesystem, whichever mounts that reaches.
+        if (TOOL_COMMANDS.includes(name)) return toolCommand(this, this.ChromaFs.loadTools, name, args, ctx);
         const split = SEARCH_COMMANDS.includes(name) && name !== "rg" ? await this.splitSearch(name, args, ctx.cwd) : null;
         if (split) return this.runSplit(split, (fs, a) => own.get(fs).get(name).execute(a, { ...ctx, fs }));
         const mounts = await this.reached(args, ctx.cwd);

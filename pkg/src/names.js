@@ -9,9 +9,11 @@ const FILE_COMMANDS = [
   "sha1sum", "sha256sum", "file", "html-to-markdown", "tac", "od", "base64", "gzip", "gunzip", "zcat", "tar", "jq",
   "yq", "xan", "sqlite3", "xargs", "bash", "sh", "readlink",
 ];
+// Commands the tools module answers as GNU's do (src/tools/), whether or not just-bash has them.
+const TOOL_COMMANDS = ["head"];
 // Commands that may be answered from the listing in Rust.
 const LISTING_COMMANDS = ["ls", "find", "tree", "du"];
 // chromafs's own command: a ranked search; just-bash has no such command.
 const RANKED = "search";
 
-export { SEARCH_COMMANDS, FILE_COMMANDS, LISTING_COMMANDS, RANKED };
+export { SEARCH_COMMANDS, FILE_COMMANDS, TOOL_COMMANDS, LISTING_COMMANDS, RANKED };

@@ -20,6 +20,7 @@
 
 import { ERRNO_TEXT } from "./errno.js";
 import { group, literal, simple, statement } from "./ast.js";
+import { TOOL_COMMANDS } from "./names.js";
 
 /** The check's name, as the transform calls it. */
 const CHECK = "chromafs-redirect-check";
@@ -99,7 +100,7 @@ function guarded(node, { targets, carried }) {
 /** The variables that tell a command answered here where its streams go (commands.js reads them). */
 const STDOUT_FILE = "CHROMAFS_STDOUT_FILE";
 const STDERR_MERGED = "CHROMAFS_STDERR_MERGED";
-const ANSWERED = new Set(["grep", "egrep", "fgrep", "rg", "ls", "find", "tree", "du"]);
+const ANSWERED = new Set(["grep", "egrep", "fgrep", "rg", "ls", "find", "tree", "du", ...TOOL_COMMANDS]);
 const SEARCHES = new Set(["grep", "egrep", "fgrep", "rg"]);
 
 /**

@@ -16,6 +16,8 @@ mod ingest;
 mod ranked;
 #[cfg(feature = "read")]
 mod shell;
+#[cfg(feature = "tools")]
+mod tools;
 
 #[cfg(feature = "write")]
 pub use ingest::{annotate, ingest};

@@ -30,6 +30,17 @@ pub(crate) fn names() -> impl Iterator<Item = &'static str> {
     TOOLS.iter().map(|(n, _)| *n)
 }
 
+/// What `name` prints, and its status, when the file `path` it wrote cannot be written
+/// (`text`: strerror's words), as GNU's tool does when it cannot open it.
+pub(crate) fn write_failure(name: &str, path: &str, text: &str) -> (String, i32) {
+    match name {
+        "sort" => (format!("sort: open failed: {path}: {text}\n"), 2),
+        "sed" => (format!("sed: couldn't open file {path}: {text}\n"), 4),
+        "awk" => (format!("awk: cmd. line:1: fatal: can't redirect to `{path}' ({text})\n"), 2),
+        _ => (format!("{name}: {}: {text}\n", ctx::quote_if_needed(path)), 1),
+    }
+}
+
 /// What a finished run gives back.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Done {
