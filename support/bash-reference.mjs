@@ -20,6 +20,7 @@ export function bashReferenceMissing() {
   if (probe.status !== 0) return `needs user and mount namespaces (unshare -r -m: ${(probe.stderr || probe.error?.message || "").trim()})`;
   if (!/GNU bash, version 5\./.test(spawnSync("bash", ["--version"], { encoding: "utf8" }).stdout ?? "")) return "needs GNU bash 5";
   if (!existsSync(path.join(RG_DIR, "rg"))) return "needs ripgrep in .tools/ripgrep (scripts/setup.sh)";
+  if (!/^GNU Awk 5\./.test(spawnSync("awk", ["--version"], { encoding: "utf8" }).stdout ?? "")) return "needs gawk 5 as awk (scripts/setup.sh installs it)";
   return null;
 }
 

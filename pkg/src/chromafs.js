@@ -7,6 +7,7 @@
 // answers with a session (`connect`, `withEmbed`), this class answers with a ChromaFs.
 
 import { commandsOf } from "./commands.js";
+import { LOAD_TOOLS } from "./tools.js";
 import { connectMounts } from "./mounts.js";
 import { recordedChoice } from "./recorded.js";
 import { PROBE, reaches } from "./probe.js";
@@ -27,7 +28,7 @@ function chromaFsClass(Core, run, recipeModule, loadTools) {
 
   class ChromaFs {
     /** The tools module (or a promise of it), loaded on first use: for mounts' commands. */
-    static loadTools = loadTools;
+    static [LOAD_TOOLS] = loadTools;
     /** The wasm module's session. */
     #core;
     /** What `info().collectionEmbedding` adds: whether the function the collection records is used. */

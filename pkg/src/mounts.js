@@ -14,6 +14,7 @@ import { searchCommand, toolCommand, COMMAND_NAMES } from "./commands.js";
 import { withFailures } from "./failures.js";
 import { SEARCH_COMMANDS, TOOL_COMMANDS, RANKED } from "./names.js";
 import { MKTEMP } from "./mktemp.js";
+import { LOAD_TOOLS } from "./tools.js";
 
 /** A mount directory as given (`/docs`, `/docs/`) → its name (`docs`), or an error. */
 function mountName(dir) {
@@ -208,7 +209,7 @@ class MountedFs {
       execute: async (args, ctx) => {
         if (name === RANKED) return searchCommand(this, args, ctx);
         // The tools read through the shell's filesystem, whichever mounts that reaches.
-        if (TOOL_COMMANDS.includes(name)) return toolCommand(this, this.ChromaFs.loadTools, name, args, ctx);
+        if (TOOL_COMMANDS.includes(name)) return toolCommand(this, this.ChromaFs[LOAD_TOOLS], name, args, ctx);
         const split = SEARCH_COMMANDS.includes(name) && name !== "rg" ? await this.splitSearch(name, args, ctx.cwd) : null;
         if (split) return this.runSplit(split, (fs, a) => own.get(fs).get(name).execute(a, { ...ctx, fs }));
         const mounts = await this.reached(args, ctx.cwd);

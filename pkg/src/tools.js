@@ -109,4 +109,7 @@ async function runTool(tools, name, args, ctx) {
   }
 }
 
-export { runTool, stdinBytes, byteString };
+/** The key of a ChromaFs class's loader of the tools module (what mounts' commands use). */
+const LOAD_TOOLS = Symbol("chromafs tools module");
+
+export { runTool, stdinBytes, byteString, LOAD_TOOLS };
