@@ -18,6 +18,7 @@ use super::inputs::{Inputs, Named};
 use super::meta::Meta;
 use super::units::{block_size, human, scaled_number, BlockSize, Civil};
 use super::{Place, Printed, Stop};
+use crate::base::getopt::{self, Arg, Grammar, Opt};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
@@ -54,10 +55,11 @@ struct Flags {
     files0_from: Option<String>,
 }
 
-fn usage(line: String) -> Stop {
+/// `message` (with its newline), then where to get help: status 1.
+fn usage(message: String) -> Stop {
     Stop::Usage(Printed {
         stdout: String::new(),
-        stderr: format!("{line}\nTry 'du --help' for more information.\n"),
+        stderr: format!("{message}Try 'du --help' for more information.\n"),
         exit_code: 1,
         ..Default::default()
     })
@@ -67,83 +69,77 @@ fn invalid(line: String) -> Stop {
     Stop::Usage(Printed { stdout: String::new(), stderr: format!("{line}\n"), exit_code: 1, ..Default::default() })
 }
 
-/// GNU du's long options (unambiguous prefixes accepted) with whether they take a value.
-const LONG: &[(&str, bool)] = &[
-    ("version", false),
-    ("all", false),
-    ("apparent-size", false),
-    ("block-size", true),
-    ("bytes", false),
-    ("total", false),
-    ("dereference-args", false),
-    ("max-depth", true),
-    ("human-readable", false),
-    ("inodes", false),
-    ("si", false),
-    ("kilobytes", false),
-    ("count-links", false),
-    ("dereference", false),
-    ("no-dereference", false),
-    ("null", false),
-    ("separate-dirs", false),
-    ("summarize", false),
-    ("threshold", true),
-    ("time", false),
-    ("exclude", true),
-    ("exclude-from", true),
-    ("one-file-system", false),
-    ("files0-from", true),
-    ("time-style", true),
+/// GNU du's options, the long ones in its order (which its message for an ambiguous prefix
+/// follows); a short option's key is its letter.
+const OPTS: &[Opt] = &[
+    getopt::long("all", Arg::No),
+    getopt::long("apparent-size", Arg::No),
+    getopt::long("block-size", Arg::Required),
+    getopt::long("bytes", Arg::No),
+    getopt::long("count-links", Arg::No),
+    getopt::long("dereference", Arg::No),
+    getopt::long("dereference-args", Arg::No),
+    getopt::long("exclude", Arg::Required),
+    getopt::long("exclude-from", Arg::Required),
+    getopt::long("files0-from", Arg::Required),
+    getopt::long("human-readable", Arg::No),
+    getopt::long("inodes", Arg::No),
+    getopt::long("si", Arg::No),
+    getopt::long("max-depth", Arg::Required),
+    getopt::long("null", Arg::No),
+    getopt::long("no-dereference", Arg::No),
+    getopt::long("one-file-system", Arg::No),
+    getopt::long("separate-dirs", Arg::No),
+    getopt::long("summarize", Arg::No),
+    getopt::long("total", Arg::No),
+    getopt::long("threshold", Arg::Required),
+    getopt::long("time", Arg::Optional),
+    getopt::long("time-style", Arg::Required),
+    getopt::long("help", Arg::No),
+    getopt::long("version", Arg::No),
+    getopt::short("0", Arg::No),
+    getopt::short("a", Arg::No),
+    getopt::short("b", Arg::No),
+    getopt::short("B", Arg::Required),
+    getopt::short("c", Arg::No),
+    getopt::short("d", Arg::Required),
+    getopt::short("D", Arg::No),
+    getopt::short("h", Arg::No),
+    getopt::short("H", Arg::No),
+    getopt::short("k", Arg::No),
+    getopt::short("l", Arg::No),
+    getopt::short("L", Arg::No),
+    getopt::short("m", Arg::No),
+    getopt::short("P", Arg::No),
+    getopt::short("s", Arg::No),
+    getopt::short("S", Arg::No),
+    getopt::short("t", Arg::Required),
+    getopt::short("x", Arg::No),
+    getopt::short("X", Arg::Required),
 ];
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
 
-/// GNU du's options (`getopt_long`): short flags combine, values are `=V`, the rest of
-/// the word or the next one; `--` ends the options.
-fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Stop> {
-    let (mut f, mut operands, mut options) = (Flags::default(), Vec::new(), true);
-    let mut words = args.iter().map(String::as_str);
-    while let Some(a) = words.next() {
-        if !options || !a.starts_with('-') || a == "-" {
-            operands.push(a);
-        } else if a == "--" {
-            options = false;
-        } else if let Some(long) = a.strip_prefix("--") {
-            let (name, value) = long.split_once('=').map_or((long, None), |(n, v)| (n, Some(v)));
-            let found: Vec<_> = LONG.iter().filter(|(n, _)| n.starts_with(name)).collect();
-            let &(name, takes) =
-                match found.iter().find(|(n, _)| *n == name).or(found.first().filter(|_| found.len() == 1)) {
-                    Some(o) => *o,
-                    None if found.is_empty() => return Err(usage(format!("du: unrecognized option '{a}'"))),
-                    None => return Err(Unsupported::new("an ambiguous du option").into()),
-                };
-            let value = match (takes, value) {
-                (true, None) => {
-                    Some(words.next().ok_or_else(|| usage(format!("du: option '--{name}' requires an argument")))?)
-                }
-                (false, Some(_)) => return Err(usage(format!("du: option '--{name}' doesn't allow an argument"))),
-                (_, v) => v,
-            };
-            long_option(&mut f, name, value)?;
-        } else {
-            for (at, c) in a.char_indices().skip(1) {
-                if matches!(c, 'd' | 'B' | 't' | 'X') {
-                    let rest = &a[at + 1..];
-                    let missing = || usage(format!("du: option requires an argument -- '{c}'"));
-                    let v = if rest.is_empty() { words.next().ok_or_else(missing)? } else { rest };
-                    short_value(&mut f, c, v)?;
-                    break;
-                }
-                short(&mut f, c)?;
-            }
+/// GNU du's command line, read as `getopt_long` reads it ([`crate::base::getopt`]).
+fn flags(args: &[String]) -> Result<(Flags, Vec<String>), Stop> {
+    let line = getopt::parse(&GRAMMAR, args).map_err(|m| usage(m.message("du")))?;
+    let mut f = Flags::default();
+    for given in &line.opts {
+        let value = given.value.as_deref();
+        let mut letters = given.key.chars();
+        match (letters.next(), letters.next(), value) {
+            (Some(c), None, Some(v)) => short_value(&mut f, c, v)?,
+            (Some(c), None, None) => short(&mut f, c)?,
+            _ => long_option(&mut f, given.key, value)?,
         }
     }
     if f.summarize && f.all {
-        return Err(usage("du: cannot both summarize and show all entries".into()));
+        return Err(usage("du: cannot both summarize and show all entries\n".into()));
     }
     if f.summarize && f.max_depth.is_some_and(|d| d > 0) {
         let d = f.max_depth.unwrap_or(0);
-        return Err(usage(format!("du: warning: summarizing conflicts with --max-depth={d}")));
+        return Err(usage(format!("du: warning: summarizing conflicts with --max-depth={d}\n")));
     }
-    Ok((f, operands))
+    Ok((f, line.operands))
 }
 
 /// Adds the patterns of `-X` files to `--exclude`'s.
@@ -151,7 +147,7 @@ fn excluded_from(f: &mut Flags, read: &Inputs) -> Result<(), Stop> {
     for file in std::mem::take(&mut f.exclude_from) {
         let text = match read.text(&file, file == "-")? {
             Ok(text) => text,
-            Err(why) => return Err(usage(format!("du: {file}: {}", why.words()))),
+            Err(why) => return Err(usage(format!("du: {file}: {}\n", why.words()))),
         };
         for p in exclude_lines(text) {
             f.exclude.push(Glob::fnmatch(&p, false).map_err(Unsupported::from)?);
@@ -198,7 +194,7 @@ fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
         // Links, symbolic links and mount points: none among the docs.
         'l' => f.count_links = true,
         'x' | 'L' | 'P' | 'D' | 'H' => {}
-        _ => return Err(usage(format!("du: invalid option -- '{c}'"))),
+        _ => return Err(usage(format!("du: invalid option -- '{c}'\n"))),
     }
     Ok(())
 }
@@ -207,7 +203,7 @@ fn short_value(f: &mut Flags, c: char, v: &str) -> Result<(), Stop> {
     match c {
         'd' => match v.parse::<u64>() {
             Ok(d) if v.bytes().all(|b| b.is_ascii_digit()) => f.max_depth = Some(d),
-            _ => return Err(usage(format!("du: invalid maximum depth ‘{v}’"))),
+            _ => return Err(usage(format!("du: invalid maximum depth ‘{v}’\n"))),
         },
         'B' => block(f, "-B", v)?,
         't' => {
@@ -248,13 +244,12 @@ fn long_option(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Sto
         "max-depth" => short_value(f, 'd', v)?,
         "human-readable" => short(f, 'h')?,
         "si" => f.human = Some(true),
-        "kilobytes" => short(f, 'k')?,
         "inodes" => f.inodes = true,
         "null" => short(f, '0')?,
         "separate-dirs" => short(f, 'S')?,
         "summarize" => short(f, 's')?,
         "threshold" => short_value(f, 't', v)?,
-        "time" => f.time = true,
+        "time" if value.is_none() => f.time = true,
         "exclude" => f.exclude.push(Glob::fnmatch(v, false).map_err(Unsupported::from)?),
         "exclude-from" => short_value(f, 'X', v)?,
         "count-links" => f.count_links = true,
@@ -372,26 +367,25 @@ pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed
     if let Err(stop) = excluded_from(&mut f, read) {
         return stop.answer();
     }
-    let listed;
     if let Some(list) = &f.files0_from {
         if let Some(extra) = operands.first() {
-            let line = format!("du: extra operand ‘{extra}’\nfile operands cannot be combined with --files0-from");
+            let line = format!("du: extra operand ‘{extra}’\nfile operands cannot be combined with --files0-from\n");
             return usage(line).answer();
         }
-        listed = match names_from(list, read, &mut out) {
+        operands = match names_from(list, read, &mut out) {
             Ok(names) => names,
             Err(stop) => return stop.answer(),
         };
-        operands = listed.iter().map(String::as_str).collect();
     } else if operands.is_empty() {
-        operands.push(".");
+        operands.push(".".to_string());
     }
     let mut grand = Sum::default();
     if f.summarize && f.max_depth == Some(0) {
         out.stderr.push_str("du: warning: summarizing is the same as using --max-depth=0\n");
     }
     let mut seen = std::collections::HashSet::new();
-    for op in operands {
+    for op in &operands {
+        let op = op.as_str();
         let full = path::resolve(place.cwd, op);
         place.check(&full)?;
         match place.listing.get(&full) {

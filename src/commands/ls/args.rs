@@ -9,6 +9,7 @@
 
 use super::columns::Layout;
 use super::quoting::Quoting;
+use crate::base::getopt::{self, Arg, Grammar, Opt};
 use crate::commands::units::{block_size, BlockSize};
 use crate::commands::{Printed, Stop, Unsupported};
 
@@ -91,10 +92,11 @@ fn glob(pattern: &str, ignore_case: bool) -> Result<crate::base::glob::Glob, Sto
     crate::base::glob::Glob::fnmatch(pattern, ignore_case).map_err(|e| Stop::Delegate(e.into()))
 }
 
-fn usage(line: String) -> Stop {
+/// getopt's `message` (with its newline), then where to get help: status 2.
+fn usage(message: String) -> Stop {
     Stop::Usage(Printed {
         stdout: String::new(),
-        stderr: format!("{line}\nTry 'ls --help' for more information.\n"),
+        stderr: format!("{message}Try 'ls --help' for more information.\n"),
         exit_code: 2,
         ..Default::default()
     })
@@ -118,68 +120,95 @@ fn delegate() -> Stop {
     Stop::Delegate(Unsupported::new("this ls option is left to just-bash"))
 }
 
-/// Long options: name, whether it takes a value (`Some(true)` required, `Some(false)`
-/// optional), and the short option or action it stands for.
-const LONG: &[(&str, Option<bool>)] = &[
-    ("all", None),
-    ("almost-all", None),
-    ("author", None),
-    ("escape", None),
-    ("block-size", Some(true)),
-    ("ignore-backups", None),
-    ("color", Some(false)),
-    ("directory", None),
-    ("dired", None),
-    ("classify", Some(false)),
-    ("file-type", None),
-    ("format", Some(true)),
-    ("full-time", None),
-    ("group-directories-first", None),
-    ("no-group", None),
-    ("human-readable", None),
-    ("si", None),
-    ("dereference-command-line", None),
-    ("dereference-command-line-symlink-to-dir", None),
-    ("hide", Some(true)),
-    ("hyperlink", Some(false)),
-    ("indicator-style", Some(true)),
-    ("inode", None),
-    ("ignore", Some(true)),
-    ("kibibytes", None),
-    ("dereference", None),
-    ("numeric-uid-gid", None),
-    ("literal", None),
-    ("hide-control-chars", None),
-    ("show-control-chars", None),
-    ("quote-name", None),
-    ("quoting-style", Some(true)),
-    ("reverse", None),
-    ("recursive", None),
-    ("size", None),
-    ("sort", Some(true)),
-    ("time", Some(true)),
-    ("time-style", Some(true)),
-    ("tabsize", Some(true)),
-    ("width", Some(true)),
-    ("context", None),
-    ("zero", None),
-    ("help", None),
-    ("version", None),
+/// ls's options, the long ones in GNU `ls`'s order (which its message for an ambiguous
+/// prefix follows); a short option's key is its letter, a long one's its name.
+const OPTS: &[Opt] = &[
+    getopt::long("all", Arg::No),
+    getopt::long("escape", Arg::No),
+    getopt::long("directory", Arg::No),
+    getopt::long("dired", Arg::No),
+    getopt::long("full-time", Arg::No),
+    getopt::long("group-directories-first", Arg::No),
+    getopt::long("human-readable", Arg::No),
+    getopt::long("inode", Arg::No),
+    getopt::long("kibibytes", Arg::No),
+    getopt::long("numeric-uid-gid", Arg::No),
+    getopt::long("no-group", Arg::No),
+    getopt::long("hide-control-chars", Arg::No),
+    getopt::long("reverse", Arg::No),
+    getopt::long("size", Arg::No),
+    getopt::long("width", Arg::Required),
+    getopt::long("almost-all", Arg::No),
+    getopt::long("ignore-backups", Arg::No),
+    getopt::long("classify", Arg::Optional),
+    getopt::long("file-type", Arg::No),
+    getopt::long("si", Arg::No),
+    getopt::long("dereference-command-line", Arg::No),
+    getopt::long("dereference-command-line-symlink-to-dir", Arg::No),
+    getopt::long("hide", Arg::Required),
+    getopt::long("ignore", Arg::Required),
+    getopt::long("indicator-style", Arg::Required),
+    getopt::long("dereference", Arg::No),
+    getopt::long("literal", Arg::No),
+    getopt::long("quote-name", Arg::No),
+    getopt::long("quoting-style", Arg::Required),
+    getopt::long("recursive", Arg::No),
+    getopt::long("format", Arg::Required),
+    getopt::long("show-control-chars", Arg::No),
+    getopt::long("sort", Arg::Required),
+    getopt::long("tabsize", Arg::Required),
+    getopt::long("time", Arg::Required),
+    getopt::long("time-style", Arg::Required),
+    getopt::long("zero", Arg::No),
+    getopt::long("color", Arg::Optional),
+    getopt::long("hyperlink", Arg::Optional),
+    getopt::long("block-size", Arg::Required),
+    getopt::long("context", Arg::No),
+    getopt::long("author", Arg::No),
+    getopt::long("help", Arg::No),
+    getopt::long("version", Arg::No),
+    getopt::short("a", Arg::No),
+    getopt::short("A", Arg::No),
+    getopt::short("b", Arg::No),
+    getopt::short("B", Arg::No),
+    getopt::short("c", Arg::No),
+    getopt::short("C", Arg::No),
+    getopt::short("d", Arg::No),
+    getopt::short("D", Arg::No),
+    getopt::short("f", Arg::No),
+    getopt::short("F", Arg::No),
+    getopt::short("g", Arg::No),
+    getopt::short("G", Arg::No),
+    getopt::short("h", Arg::No),
+    getopt::short("H", Arg::No),
+    getopt::short("i", Arg::No),
+    getopt::short("I", Arg::Required),
+    getopt::short("k", Arg::No),
+    getopt::short("l", Arg::No),
+    getopt::short("L", Arg::No),
+    getopt::short("m", Arg::No),
+    getopt::short("n", Arg::No),
+    getopt::short("N", Arg::No),
+    getopt::short("o", Arg::No),
+    getopt::short("p", Arg::No),
+    getopt::short("q", Arg::No),
+    getopt::short("Q", Arg::No),
+    getopt::short("r", Arg::No),
+    getopt::short("R", Arg::No),
+    getopt::short("s", Arg::No),
+    getopt::short("S", Arg::No),
+    getopt::short("t", Arg::No),
+    getopt::short("T", Arg::Required),
+    getopt::short("u", Arg::No),
+    getopt::short("U", Arg::No),
+    getopt::short("v", Arg::No),
+    getopt::short("w", Arg::Required),
+    getopt::short("x", Arg::No),
+    getopt::short("X", Arg::No),
+    getopt::short("Z", Arg::No),
+    getopt::short("1", Arg::No),
 ];
-
-/// The long option `word` (after `--`) names, as getopt_long resolves prefixes.
-fn long_option(word: &str) -> Result<(&'static str, Option<bool>), Stop> {
-    let name = word.split_once('=').map_or(word, |(n, _)| n);
-    if let Some(exact) = LONG.iter().find(|(n, _)| *n == name) {
-        return Ok(*exact);
-    }
-    let matches: Vec<_> = LONG.iter().filter(|(n, _)| n.starts_with(name)).collect();
-    match matches.as_slice() {
-        [one] => Ok(**one),
-        [] => Err(usage(format!("ls: unrecognized option '--{word}'"))),
-        _ => Err(delegate()),
-    }
-}
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
 
 /// `--quoting-style`'s and `--time`'s words, as GNU `ls` lists them.
 const QUOTING_STYLES: &str = "  - ‘literal’\n  - ‘shell’\n  - ‘shell-always’\n  - ‘shell-escape’\n  - ‘shell-escape-always’\n  - ‘c’\n  - ‘c-maybe’\n  - ‘escape’\n  - ‘locale’\n  - ‘clocale’\n";
@@ -188,59 +217,24 @@ const TIME_STYLES: &str = "  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posi
 const WHEN: &str = "  - ‘always’, ‘yes’, ‘force’\n  - ‘never’, ‘no’, ‘none’\n  - ‘auto’, ‘tty’, ‘if-tty’\n";
 const TIMES: &str = "  - ‘atime’, ‘access’, ‘use’\n  - ‘ctime’, ‘status’\n  - ‘birth’, ‘creation’\n";
 
-/// Reads the command line: the flags and the operands.
-pub(crate) fn parse(args: &[String]) -> Result<(Flags, Vec<&str>), Stop> {
+/// Reads the command line (as `getopt_long`, [`crate::base::getopt`]): the flags and the operands.
+pub(crate) fn parse(args: &[String]) -> Result<(Flags, Vec<String>), Stop> {
+    let line = getopt::parse(&GRAMMAR, args).map_err(|m| usage(m.message("ls")))?;
     let mut f = Flags::default();
-    let mut paths = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        i += 1;
-        if a == "--" {
-            paths.extend(args[i..].iter().map(String::as_str));
-            break;
-        }
-        if let Some(word) = a.strip_prefix("--") {
-            let (name, takes) = long_option(word)?;
-            let value = match (word.split_once('='), takes) {
-                (Some((_, v)), Some(_)) => Some(v),
-                (Some(_), None) => return Err(usage(format!("ls: option '--{name}' doesn't allow an argument"))),
-                (None, Some(true)) => {
-                    let v = args.get(i).map(String::as_str);
-                    i += 1;
-                    Some(v.ok_or_else(|| usage(format!("ls: option '--{name}' requires an argument")))?)
-                }
-                (None, _) => None,
-            };
-            long(&mut f, name, value)?;
-            continue;
-        }
-        if a.len() < 2 || !a.starts_with('-') {
-            paths.push(a);
-            continue;
-        }
-        for (at, c) in a.char_indices().skip(1) {
-            if matches!(c, 'I' | 'T' | 'w') {
-                let rest = &a[at + 1..];
-                let v = if rest.is_empty() {
-                    i += 1;
-                    args.get(i - 1)
-                        .map(String::as_str)
-                        .ok_or_else(|| usage(format!("ls: option requires an argument -- '{c}'")))?
-                } else {
-                    rest
-                };
-                valued(&mut f, c, v)?;
-                break;
-            }
-            short(&mut f, c)?;
+    for given in &line.opts {
+        let value = given.value.as_deref();
+        let mut letters = given.key.chars();
+        match (letters.next(), letters.next(), value) {
+            (Some(c), None, Some(v)) => valued(&mut f, c, v)?,
+            (Some(c), None, None) => short(&mut f, c)?,
+            _ => long(&mut f, given.key, value)?,
         }
     }
     // Another time than the modification time sorts by it, unless a sort or `-l` says otherwise.
     if f.other_time && !f.sort_given && !f.long {
         f.sort = Sort::Time;
     }
-    Ok((f, paths))
+    Ok((f, line.operands))
 }
 
 fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
@@ -286,7 +280,7 @@ fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
         // Control characters hidden, dereferencing: the names and entries here need none.
         'q' | 'L' | 'H' => {}
         _ => {
-            return Err(usage(format!("ls: invalid option -- '{c}'")));
+            return Err(usage(format!("ls: invalid option -- '{c}'\n")));
         }
     }
     Ok(())

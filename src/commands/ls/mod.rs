@@ -62,7 +62,7 @@ pub(crate) fn ls(args: &[String], place: Place, now_ms: f64) -> Result<Printed, 
         Err(stop) => return stop.answer(),
     };
     if paths.is_empty() {
-        paths.push(".");
+        paths.push(".".to_string());
     }
     let mut out = Printed::default();
     // GNU `ls` prints no `--dired` offsets for hyperlinks.
