@@ -70,6 +70,8 @@ pub(crate) struct Given {
     pub value: Option<String>,
     /// How it was spelled (`-n`, `--lines`), for messages about its value.
     pub spelled: String,
+    /// The index of the word it was read from.
+    pub word: usize,
 }
 
 /// A command line read: its options in order, then its operands.
@@ -77,6 +79,17 @@ pub(crate) struct Given {
 pub(crate) struct Line {
     pub opts: Vec<Given>,
     pub operands: Vec<String>,
+    /// Each operand's index among the words.
+    pub operand_at: Vec<usize>,
+    /// The index of the `--` that ended the options, if one did.
+    pub double_dash: Option<usize>,
+}
+
+impl Line {
+    fn operand(&mut self, args: &[String], at: usize) {
+        self.operands.push(args[at].clone());
+        self.operand_at.push(at);
+    }
 }
 
 /// A command line `getopt_long` refuses.
@@ -119,13 +132,28 @@ impl Misuse {
 
 /// Reads `args` (the words after the command's name) against `grammar`.
 pub(crate) fn parse(grammar: &Grammar, args: &[String]) -> Result<Line, Misuse> {
+    match read(grammar, args) {
+        (line, None) => Ok(line),
+        (_, Some(misuse)) => Err(misuse),
+    }
+}
+
+/// Reads `args` as [`parse`] does, up to the first misuse: the options before it (a tool
+/// that acts on each option as it reads it, as grep does, acts on those first), and it.
+pub(crate) fn read(grammar: &Grammar, args: &[String]) -> (Line, Option<Misuse>) {
     let mut line = Line::default();
+    let misuse = read_into(grammar, args, &mut line).err();
+    (line, misuse)
+}
+
+fn read_into(grammar: &Grammar, args: &[String], line: &mut Line) -> Result<(), Misuse> {
     let mut i = 0;
     while i < args.len() {
-        let word = &args[i];
+        let (at, word) = (i, &args[i]);
         i += 1;
         if word == "--" {
-            line.operands.extend(args[i..].iter().cloned());
+            line.double_dash = Some(i - 1);
+            (i..args.len()).for_each(|at| line.operand(args, at));
             break;
         }
         if let Some(rest) = word.strip_prefix("--") {
@@ -146,7 +174,7 @@ pub(crate) fn parse(grammar: &Grammar, args: &[String]) -> Result<Line, Misuse> 
                 },
                 (_, v) => v,
             };
-            line.opts.push(Given { key: o.key, value, spelled: format!("--{name}") });
+            line.opts.push(Given { key: o.key, value, spelled: format!("--{name}"), word: at });
         } else if word.len() > 1 && word.starts_with('-') {
             let mut chars = word[1..].char_indices();
             while let Some((at, c)) = chars.next() {
@@ -165,19 +193,19 @@ pub(crate) fn parse(grammar: &Grammar, args: &[String]) -> Result<Line, Misuse> 
                     },
                 };
                 let took = value.is_some();
-                line.opts.push(Given { key: o.key, value, spelled: format!("-{c}") });
+                line.opts.push(Given { key: o.key, value, spelled: format!("-{c}"), word: at });
                 if took {
                     break;
                 }
             }
         } else if grammar.permute {
-            line.operands.push(word.clone());
+            line.operand(args, at);
         } else {
-            line.operands.extend(args[i - 1..].iter().cloned());
+            (at..args.len()).for_each(|at| line.operand(args, at));
             break;
         }
     }
-    Ok(line)
+    Ok(())
 }
 
 /// The option `--name` names: itself, or the one option its prefix names.

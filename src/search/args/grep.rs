@@ -5,98 +5,117 @@
 //! `grep --help` is read; what the rest of the search does with each is its business.
 
 use super::{BinaryFiles, Directories, GrepArgs, NameFilter};
+use crate::base::getopt::{self, alias, Arg, Grammar, Opt};
 
-/// Whether a long option takes a value.
-#[derive(Clone, Copy, PartialEq)]
-enum Takes {
-    No,
-    Value,
-    /// `--color[=WHEN]`: only attached.
-    Optional,
-}
-
-/// grep's long options, and the short option each stands for (`\0`: long only).
-const LONG: &[(&str, char, Takes)] = &[
-    ("extended-regexp", 'E', Takes::No),
-    ("fixed-strings", 'F', Takes::No),
-    ("basic-regexp", 'G', Takes::No),
-    ("perl-regexp", 'P', Takes::No),
-    ("regexp", 'e', Takes::Value),
-    ("file", 'f', Takes::Value),
-    ("ignore-case", 'i', Takes::No),
-    ("no-ignore-case", '\0', Takes::No),
-    ("word-regexp", 'w', Takes::No),
-    ("line-regexp", 'x', Takes::No),
-    ("null-data", 'z', Takes::No),
-    ("no-messages", 's', Takes::No),
-    ("invert-match", 'v', Takes::No),
-    ("version", 'V', Takes::No),
-    ("help", '\0', Takes::No),
-    ("max-count", 'm', Takes::Value),
-    ("byte-offset", 'b', Takes::No),
-    ("line-number", 'n', Takes::No),
-    ("line-buffered", '\0', Takes::No),
-    ("with-filename", 'H', Takes::No),
-    ("no-filename", 'h', Takes::No),
-    ("label", '\0', Takes::Value),
-    ("only-matching", 'o', Takes::No),
-    ("quiet", 'q', Takes::No),
-    ("silent", 'q', Takes::No),
-    ("binary-files", '\0', Takes::Value),
-    ("text", 'a', Takes::No),
-    ("directories", 'd', Takes::Value),
-    ("devices", 'D', Takes::Value),
-    ("recursive", 'r', Takes::No),
-    ("dereference-recursive", 'R', Takes::No),
-    ("include", '\0', Takes::Value),
-    ("exclude", '\0', Takes::Value),
-    ("exclude-from", '\0', Takes::Value),
-    ("exclude-dir", '\0', Takes::Value),
-    ("files-without-match", 'L', Takes::No),
-    ("files-with-matches", 'l', Takes::No),
-    ("count", 'c', Takes::No),
-    ("initial-tab", 'T', Takes::No),
-    ("null", 'Z', Takes::No),
-    ("before-context", 'B', Takes::Value),
-    ("after-context", 'A', Takes::Value),
-    ("context", 'C', Takes::Value),
-    ("group-separator", '\0', Takes::Value),
-    ("no-group-separator", '\0', Takes::No),
-    ("color", '\0', Takes::Optional),
-    ("colour", '\0', Takes::Optional),
-    ("binary", 'U', Takes::No),
-    ("unix-byte-offsets", 'u', Takes::No),
+/// grep's options: each letter, and the long names in GNU grep 3.8's order (which its
+/// message for an ambiguous prefix follows), a long name with a letter keyed by the letter.
+const OPTS: &[Opt] = &[
+    alias("basic-regexp", Arg::No, "G"),
+    alias("extended-regexp", Arg::No, "E"),
+    alias("fixed-regexp", Arg::No, "F"),
+    alias("fixed-strings", Arg::No, "F"),
+    alias("perl-regexp", Arg::No, "P"),
+    alias("after-context", Arg::Required, "A"),
+    alias("before-context", Arg::Required, "B"),
+    getopt::long("binary-files", Arg::Required),
+    alias("byte-offset", Arg::No, "b"),
+    alias("context", Arg::Required, "C"),
+    getopt::long("color", Arg::Optional),
+    alias("colour", Arg::Optional, "color"),
+    alias("count", Arg::No, "c"),
+    alias("devices", Arg::Required, "D"),
+    alias("directories", Arg::Required, "d"),
+    getopt::long("exclude", Arg::Required),
+    getopt::long("exclude-from", Arg::Required),
+    getopt::long("exclude-dir", Arg::Required),
+    alias("file", Arg::Required, "f"),
+    alias("files-with-matches", Arg::No, "l"),
+    alias("files-without-match", Arg::No, "L"),
+    getopt::long("group-separator", Arg::Required),
+    getopt::long("help", Arg::No),
+    getopt::long("include", Arg::Required),
+    alias("ignore-case", Arg::No, "i"),
+    getopt::long("no-ignore-case", Arg::No),
+    alias("initial-tab", Arg::No, "T"),
+    getopt::long("label", Arg::Required),
+    getopt::long("line-buffered", Arg::No),
+    alias("line-number", Arg::No, "n"),
+    alias("line-regexp", Arg::No, "x"),
+    alias("max-count", Arg::Required, "m"),
+    alias("no-filename", Arg::No, "h"),
+    getopt::long("no-group-separator", Arg::No),
+    alias("no-messages", Arg::No, "s"),
+    alias("null", Arg::No, "Z"),
+    alias("null-data", Arg::No, "z"),
+    alias("only-matching", Arg::No, "o"),
+    alias("quiet", Arg::No, "q"),
+    alias("recursive", Arg::No, "r"),
+    alias("dereference-recursive", Arg::No, "R"),
+    alias("regexp", Arg::Required, "e"),
+    alias("invert-match", Arg::No, "v"),
+    alias("silent", Arg::No, "q"),
+    alias("text", Arg::No, "a"),
+    alias("binary", Arg::No, "U"),
+    alias("unix-byte-offsets", Arg::No, "u"),
+    alias("version", Arg::No, "V"),
+    alias("with-filename", Arg::No, "H"),
+    alias("word-regexp", Arg::No, "w"),
+    getopt::short("E", Arg::No),
+    getopt::short("F", Arg::No),
+    getopt::short("G", Arg::No),
+    getopt::short("P", Arg::No),
+    getopt::short("i", Arg::No),
+    getopt::short("y", Arg::No),
+    getopt::short("w", Arg::No),
+    getopt::short("x", Arg::No),
+    getopt::short("z", Arg::No),
+    getopt::short("s", Arg::No),
+    getopt::short("v", Arg::No),
+    getopt::short("V", Arg::No),
+    getopt::short("b", Arg::No),
+    getopt::short("n", Arg::No),
+    getopt::short("H", Arg::No),
+    getopt::short("h", Arg::No),
+    getopt::short("o", Arg::No),
+    getopt::short("q", Arg::No),
+    getopt::short("a", Arg::No),
+    getopt::short("I", Arg::No),
+    getopt::short("r", Arg::No),
+    getopt::short("R", Arg::No),
+    getopt::short("L", Arg::No),
+    getopt::short("l", Arg::No),
+    getopt::short("c", Arg::No),
+    getopt::short("T", Arg::No),
+    getopt::short("Z", Arg::No),
+    getopt::short("U", Arg::No),
+    getopt::short("u", Arg::No),
+    getopt::short("e", Arg::Required),
+    getopt::short("f", Arg::Required),
+    getopt::short("m", Arg::Required),
+    getopt::short("d", Arg::Required),
+    getopt::short("D", Arg::Required),
+    getopt::short("A", Arg::Required),
+    getopt::short("B", Arg::Required),
+    getopt::short("C", Arg::Required),
+    // `-NUM`: context, its digits read one option at a time.
+    getopt::short("0", Arg::No),
+    getopt::short("1", Arg::No),
+    getopt::short("2", Arg::No),
+    getopt::short("3", Arg::No),
+    getopt::short("4", Arg::No),
+    getopt::short("5", Arg::No),
+    getopt::short("6", Arg::No),
+    getopt::short("7", Arg::No),
+    getopt::short("8", Arg::No),
+    getopt::short("9", Arg::No),
 ];
-
-/// Short options without a value, and those with one.
-const SHORT_FLAGS: &str = "EFGPiywxzsvVbnHhoqaIrRLlcTZUu";
-const SHORT_VALUES: &str = "efmdDABC";
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
 
 /// What `grep --help` and `grep -V` print (GNU grep 3.8's own words).
 pub(crate) const HELP: &str = include_str!("grep-help.txt");
 pub(crate) const VERSION: &str = include_str!("grep-version.txt");
 
 const USAGE: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
-
-/// A long option typed as `name`: its entry, or the error getopt_long prints.
-fn long_option(name: &str) -> Result<(&'static str, char, Takes), String> {
-    if let Some(exact) = LONG.iter().find(|(n, ..)| *n == name) {
-        return Ok(*exact);
-    }
-    let found: Vec<&(&str, char, Takes)> = LONG.iter().filter(|(n, ..)| n.starts_with(name)).collect();
-    match found.as_slice() {
-        [] => Err(format!("grep: unrecognized option '--{name}'\n{USAGE}")),
-        [one] => Ok(**one),
-        // Synonyms (`--quiet`/`--silent`, `--color`/`--colour`) are one option.
-        [first, rest @ ..] if rest.iter().all(|o| o.1 == first.1 && o.1 != '\0' || o.0.starts_with("colo")) => {
-            Ok(**first)
-        }
-        many => {
-            let names: Vec<String> = many.iter().map(|(n, ..)| format!(" '--{n}'")).collect();
-            Err(format!("grep: option '--{name}' is ambiguous; possibilities:{}\n{USAGE}", names.concat()))
-        }
-    }
-}
 
 /// A count of context lines, as grep reads it.
 fn context_length(v: &str) -> Result<u64, String> {
@@ -223,77 +242,37 @@ pub(crate) fn parse_grep(args: &[String], skip: usize) -> GrepArgs {
     g
 }
 
-/// Reads every option; collects the operands' indices in `g.file_operands`.
+/// Reads every option ([`crate::base::getopt`]); collects the operands' indices in
+/// `g.file_operands`.
 fn read(args: &[String], g: &mut GrepArgs) -> Result<(), String> {
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        i += 1;
-        if a == "--" {
-            g.has_double_dash = true;
-            g.double_dash = Some(i - 1);
-            g.file_operands.extend(i..args.len());
-            break;
-        }
-        if let Some(long) = a.strip_prefix("--") {
-            let (name, attached) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (long, None),
-            };
-            let (full, short, takes) = long_option(name)?;
-            let value = match (takes, attached) {
-                (Takes::No, Some(_)) => {
-                    return Err(format!("grep: option '--{full}' doesn't allow an argument\n{USAGE}"));
-                }
-                (Takes::Value, None) => {
-                    let v =
-                        args.get(i).ok_or_else(|| format!("grep: option '--{full}' requires an argument\n{USAGE}"))?;
-                    i += 1;
-                    Some(v.as_str())
-                }
-                (_, v) => v,
-            };
-            g.apply(short, full, value)?;
+    let (line, misuse) = getopt::read(&GRAMMAR, args);
+    let digit = |key: &str| key.len() == 1 && key.as_bytes()[0].is_ascii_digit();
+    let mut digits = String::new();
+    for (n, given) in line.opts.iter().enumerate() {
+        // `-12` is twelve lines of context; a digit after another option, or in another
+        // word, starts a new number.
+        if digit(given.key) {
+            let goes_on = n > 0 && digit(line.opts[n - 1].key) && line.opts[n - 1].word == given.word;
+            if !goes_on {
+                digits.clear();
+            }
+            digits.push_str(given.key);
+            g.output.context = Some(context_length(&digits)?);
             continue;
         }
-        if a.len() < 2 || !a.starts_with('-') {
-            g.file_operands.push(i - 1);
-            continue;
+        let mut letters = given.key.chars();
+        match (letters.next(), letters.next()) {
+            (Some(c), None) => g.apply(c, "", given.value.as_deref())?,
+            _ => g.apply('\0', given.key, given.value.as_deref())?,
         }
-        i = shorts(args, i, g)?;
     }
+    if let Some(m) = misuse {
+        return Err(format!("{}{USAGE}", m.message("grep")));
+    }
+    g.has_double_dash = line.double_dash.is_some();
+    g.double_dash = line.double_dash;
+    g.file_operands.extend(line.operand_at);
     Ok(())
-}
-
-/// Reads the cluster of short options in `args[i - 1]`; returns where reading goes on.
-fn shorts(args: &[String], mut i: usize, g: &mut GrepArgs) -> Result<usize, String> {
-    let a = &args[i - 1];
-    let mut digits: Option<String> = None;
-    for (at, c) in a.char_indices().skip(1) {
-        if c.is_ascii_digit() {
-            digits.get_or_insert_with(String::new).push(c);
-            g.output.context = Some(context_length(digits.as_deref().unwrap_or("0"))?);
-            continue;
-        }
-        digits = None;
-        if SHORT_VALUES.contains(c) {
-            let rest = &a[at + c.len_utf8()..];
-            let value = if !rest.is_empty() {
-                rest.to_string()
-            } else {
-                let v = args.get(i).ok_or_else(|| format!("grep: option requires an argument -- '{c}'\n{USAGE}"))?;
-                i += 1;
-                v.clone()
-            };
-            g.apply(c, "", Some(&value))?;
-            return Ok(i);
-        }
-        if !SHORT_FLAGS.contains(c) {
-            return Err(format!("grep: invalid option -- '{c}'\n{USAGE}"));
-        }
-        g.apply(c, "", None)?;
-    }
-    Ok(i)
 }
 
 impl GrepArgs {
