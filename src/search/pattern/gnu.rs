@@ -258,7 +258,9 @@ impl Reader<'_> {
         } else {
             return self.fail("Unmatched ( or \\(");
         }
-        Ok(Piece { text: format!("(?:{inner})"), assertion: false })
+        // awk's groups capture, for `match`'s array and `gensub`'s `\\1`.
+        let open = if self.awk { "(" } else { "(?:" };
+        Ok(Piece { text: format!("{open}{inner})"), assertion: false })
     }
 
     /// A bracket expression after its `[`, spelled as an RE2 class. Inside one, a

@@ -48,9 +48,9 @@ impl Interp<'_, '_, '_> {
                 let s = self.arg_text(&args[0])?;
                 let m = self.arg_num(args, 1)?;
                 let len = s.chars().count() as f64;
-                let start = round(m);
-                let end = if n > 2 { start + round(self.arg_num(args, 2)?) } else { f64::INFINITY };
-                let (from, to) = (start.max(1.0), end.min(len + 1.0));
+                let start = m.trunc().max(1.0);
+                let end = if n > 2 { start + self.arg_num(args, 2)?.trunc() } else { f64::INFINITY };
+                let (from, to) = (start, end.min(len + 1.0));
                 if to <= from || from.is_nan() {
                     return Ok(Value::str(""));
                 }
@@ -331,15 +331,5 @@ impl Interp<'_, '_, '_> {
     pub(crate) fn warn(&mut self, m: String) {
         let at = super::place(self);
         self.ctx.err.push_str(&format!("awk: {at}warning: {m}\n"));
-    }
-}
-
-/// gawk's rounding of `substr`'s positions: to the nearest, halves to even.
-fn round(x: f64) -> f64 {
-    let r = x.round();
-    if (x - x.trunc()).abs() == 0.5 && r % 2.0 != 0.0 {
-        r - x.signum()
-    } else {
-        r
     }
 }

@@ -47,22 +47,57 @@ impl Array {
         self.map.len()
     }
 
-    /// The keys, in the order `for (k in a)` visits them: whole numbers ascending when
-    /// every key is one (as gawk's integer arrays list them), else as they were made.
+    /// The keys, in the order `for (k in a)` visits them in gawk: keys that are not whole
+    /// numbers as its string hash table lists them, then whole numbers ascending.
     pub(crate) fn keys(&self) -> Vec<Rc<str>> {
-        let mut keys: Vec<Rc<str>> = self.order.iter().flatten().cloned().collect();
         let int = |k: &str| {
-            k.bytes().all(|b| b.is_ascii_digit()) && !k.is_empty() && (k == "0" || !k.starts_with('0')) && k.len() < 16
+            !k.is_empty() && k.len() < 16 && k.bytes().all(|b| b.is_ascii_digit()) && (k == "0" || !k.starts_with('0'))
         };
-        if keys.iter().all(|k| int(k)) {
-            keys.sort_by_key(|k| k.parse::<u64>().unwrap_or(0));
-        }
+        let (mut ints, strs): (Vec<Rc<str>>, Vec<Rc<str>>) = self.order.iter().flatten().cloned().partition(|k| int(k));
+        ints.sort_by_key(|k| k.parse::<u64>().unwrap_or(0));
+        let mut keys = hash_order(strs);
+        keys.extend(ints);
         keys
     }
 
     pub(crate) fn values(&self) -> Vec<Value> {
         self.order.iter().flatten().filter_map(|k| self.get(k).cloned()).collect()
     }
+}
+
+/// gawk's string hash (sdbm over signed chars, kept to 32 bits).
+fn awk_hash(s: &str) -> u64 {
+    let mut h: u64 = 0;
+    for &c in s.as_bytes() {
+        let t = h << 6;
+        h = (c as i8 as i64 as u64).wrapping_add(t).wrapping_add(t << 10).wrapping_sub(h) & 0xFFFF_FFFF;
+    }
+    h
+}
+
+/// `keys` (in the order they were made) in the order gawk's string table lists them:
+/// bucket by bucket, each newest first, the table growing through its primes when it
+/// averages more than two keys a bucket.
+fn hash_order(keys: Vec<Rc<str>>) -> Vec<Rc<str>> {
+    const SIZES: &[usize] = &[13, 127, 1021, 8191, 16381, 32749, 65497, 131101, 262147, 524309, 1048583];
+    let mut size = SIZES[0];
+    let mut buckets: Vec<Vec<(u64, Rc<str>)>> = vec![Vec::new(); size];
+    for (n, k) in keys.into_iter().enumerate() {
+        if (n + 1) / size > 2 {
+            if let Some(&bigger) = SIZES.iter().find(|&&s| s > size) {
+                let mut table: Vec<Vec<(u64, Rc<str>)>> = vec![Vec::new(); bigger];
+                for chain in &buckets {
+                    for (code, key) in chain.iter().rev() {
+                        table[(*code % bigger as u64) as usize].push((*code, key.clone()));
+                    }
+                }
+                (buckets, size) = (table, bigger);
+            }
+        }
+        let code = awk_hash(&k);
+        buckets[(code % size as u64) as usize].push((code, k));
+    }
+    buckets.into_iter().flat_map(|chain| chain.into_iter().rev().map(|(_, k)| k)).collect()
 }
 
 pub(crate) type ArrayRef = Rc<RefCell<Array>>;
@@ -125,6 +160,8 @@ pub(crate) struct Interp<'p, 'c, 'a> {
     pub rand_state: u64,
     pub warnings: Vec<String>,
     pub in_end: bool,
+    /// Whether a statement has run (gawk's messages then name a program line).
+    pub ran: bool,
 }
 
 impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
@@ -150,6 +187,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             rand_state: 0,
             warnings: Vec::new(),
             in_end: false,
+            ran: false,
         }
     }
 
@@ -446,10 +484,12 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
         match s {
             Stmt::Expr(e, line) => {
                 self.line = *line;
+                self.ran = true;
                 self.eval(e)?;
             }
             Stmt::Print(args, to, line) => {
                 self.line = *line;
+                self.ran = true;
                 let mut out = String::new();
                 if args.is_empty() {
                     out.push_str(&self.record);
@@ -470,6 +510,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             }
             Stmt::Printf(args, to, line) => {
                 self.line = *line;
+                self.ran = true;
                 let out = self.sprintf(args)?;
                 self.output(to.as_ref(), &out)?;
             }

@@ -220,7 +220,7 @@ impl Interp<'_, '_, '_> {
                     return Ok(false);
                 }
                 self.used_stdin = true;
-                return self.open("-").map(|_| true);
+                return self.open("").map(|_| true);
             }
             let argv = self.array(Var::Global(ARGV))?;
             let arg = argv.borrow().get(&self.argi.to_string()).map(|v| self.text(v).to_string());
@@ -243,7 +243,8 @@ impl Interp<'_, '_, '_> {
 
     /// Opens `name` as the main input: `false` (after gawk's warning) for a directory.
     fn open(&mut self, name: &str) -> Res<bool> {
-        let bytes = match self.ctx.read(name) {
+        self.set_num(FNR, 0.0);
+        let bytes = match self.ctx.read(if name.is_empty() { "-" } else { name }) {
             Err(_) => return Err(Flow::Pending),
             Ok(Ok(b)) => b,
             Ok(Err(e)) if e.is_dir() => {
@@ -253,11 +254,11 @@ impl Interp<'_, '_, '_> {
                 return Ok(false);
             }
             Ok(Err(e)) => {
-                return Err(Flow::Fatal(format!("cannot open file `{name}' for reading: {}", e.text), false));
+                let m = format!("cannot open file `{name}' for reading: {}", e.text);
+                return Err(Flow::Fatal(m, self.ran));
             }
         };
-        let shown = if name == "-" { "" } else { name };
-        self.globals[FILENAME] = Cell::Val(Value::str(shown));
+        self.globals[FILENAME] = Cell::Val(Value::str(name));
         self.set_num(FNR, 0.0);
         self.main = Some(Input { text: String::from_utf8_lossy(bytes).into_owned(), pos: 0 });
         if !self.prog.beginfile.is_empty() {

@@ -174,7 +174,7 @@ pub(crate) fn lex(src: &str, warn: &mut Vec<(usize, String)>) -> Result<Vec<Toke
                 i = j + 1;
             }
             b'0'..=b'9' | b'.' if c != b'.' || b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
-                let (n, len) = number(&src[i..]);
+                let (n, len) = source_number(&src[i..]);
                 push(&mut out, Tok::Num(n), i + len - 1 - line_start);
                 i += len;
             }
@@ -217,6 +217,18 @@ fn after_operand(prev: Option<&Token>) -> bool {
         Some(Tok::Op(o)) => matches!(*o, ")" | "]" | "$" | "++" | "--"),
         _ => false,
     }
+}
+
+/// A number in program text: as [`number`], and `0` then octal digits is octal.
+fn source_number(s: &str) -> (f64, usize) {
+    let b = s.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let octal = digits > 1 && b[0] == b'0' && b[..digits].iter().all(|c| *c < b'8');
+    if octal && !matches!(b.get(digits), Some(b'.' | b'e' | b'E')) {
+        let v = b[..digits].iter().fold(0f64, |a, &c| a * 8.0 + f64::from(c - b'0'));
+        return (v, digits);
+    }
+    number(s)
 }
 
 /// A number at the start of `s` (decimal, with fraction and exponent, or `0x` hex) and
@@ -266,13 +278,18 @@ pub(crate) fn escape(s: &str, plain: bool) -> ((String, Option<String>), usize) 
         'b' => Some('\u{8}'),
         'f' => Some('\u{c}'),
         'v' => Some('\u{b}'),
-        '/' => Some('/'),
+        '/' if !plain => Some('/'),
         '"' => Some('"'),
         '\\' if plain => Some('\\'),
         _ => None,
     };
     if let Some(ch) = simple {
         return ((ch.to_string(), None), 1);
+    }
+    if c == 'x' && s[1..].starts_with(|h: char| h.is_ascii_hexdigit()) {
+        let n = s[1..].bytes().take(2).take_while(u8::is_ascii_hexdigit).count();
+        let v = u32::from_str_radix(&s[1..1 + n], 16).unwrap_or(0);
+        return ((char::from_u32(v).unwrap_or_default().to_string(), None), 1 + n);
     }
     if c.is_digit(8) {
         let n = s.bytes().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();

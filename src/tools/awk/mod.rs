@@ -64,7 +64,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         let value = given.value.clone().unwrap_or_default();
         match given.key {
             "field-separator" => {
-                fs = Some(if value == "t" { "\t".into() } else { escapes(&value, &mut warnings) });
+                fs = Some(escapes(&value, &mut warnings));
             }
             "assign" => assigns.push(value),
             "source" => sources.push(Source { name: "cmd. line".into(), text: value }),
@@ -82,7 +82,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
                 sources.push(Source { name: value, text });
             }
             "help" => {
-                let text = super::texts::help("awk").replace("gawk [", "awk [").replace("\tgawk '", "\tawk '");
+                let text = super::texts::help("awk").replace("gawk [", "awk [").replace("\tgawk ", "\tawk ");
                 ctx.print(text);
                 return Ok(0);
             }
@@ -100,10 +100,12 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     // The program: its pieces joined, each line remembering its piece.
     let mut text = String::new();
     let mut starts = Vec::new();
-    for s in &sources {
+    for (i, s) in sources.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
         starts.push((text.matches('\n').count() + 1, s.name.clone()));
         text.push_str(&s.text);
-        text.push('\n');
     }
     let lines: Vec<&str> = text.split('\n').collect();
     let locate = |line: usize| -> (String, usize) {
@@ -131,7 +133,11 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let prog = match parse::parse(toks) {
         Ok(p) => p,
         Err(e) => {
-            let (name, l) = locate(e.line);
+            let (name, l) = locate(e.shown);
+            if e.col == usize::MAX - 1 {
+                ctx.err.push_str(&format!("awk: {name}:{l}: error: {}\n", e.message));
+                return Ok(1);
+            }
             if e.col == usize::MAX {
                 ctx.err.push_str(&format!("awk: {name}:{l}: fatal: {}\n", e.message));
                 return Ok(2);
@@ -172,8 +178,6 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         }
         Err(_) => it.exit_code,
     };
-    let place_fix: Vec<(usize, String)> = Vec::new();
-    drop(place_fix);
     // Warnings made at run time carry the line as a placeholder.
     let line = it.line;
     let (name, l) = locate(line);
@@ -184,7 +188,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
 
 /// gawk's usage text, on standard error, status 1.
 fn usage(ctx: &mut Ctx) -> i32 {
-    let text = super::texts::help("awk").replace("gawk [", "awk [").replace("\tgawk '", "\tawk '");
+    let text = super::texts::help("awk").replace("gawk [", "awk [").replace("\tgawk ", "\tawk ");
     ctx.err.push_str(&text);
     1
 }
@@ -257,6 +261,7 @@ fn run_program(it: &mut Interp) -> Result<(), Flow> {
     if !exited && needs_input {
         'records: while let Some(rec) = it.next_main()? {
             it.set_record(rec);
+            it.ran = true;
             for rule in &prog.rules {
                 let fire = match &rule.pattern {
                     Pattern::All => true,
@@ -302,7 +307,6 @@ fn run_program(it: &mut Interp) -> Result<(), Flow> {
             }
         }
     }
-    let _ = exited;
     it.in_end = true;
     match it.block(&prog.end) {
         Err(Flow::Exit) | Ok(()) => Ok(()),

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 /// A syntax error: where, and gawk's words for it.
 pub(crate) struct SyntaxError {
     pub line: usize,
+    /// The line number the message names.
+    pub shown: usize,
     pub col: usize,
     pub message: String,
 }
@@ -55,8 +57,9 @@ pub(crate) fn parse(toks: Vec<Token>) -> R<Program> {
             let t = p.toks.last().cloned().unwrap();
             return Err(SyntaxError {
                 line: t.line,
+                shown: t.line,
                 col: usize::MAX,
-                message: format!("function `{}' called but never defined", f.name),
+                message: format!("function `{}' not defined", f.name),
             });
         }
     }
@@ -100,7 +103,9 @@ impl Parser {
             _ => "syntax error",
         };
         let col = if matches!(t.tok, Tok::Eof) { t.col } else { t.end };
-        Err(SyntaxError { line: t.line, col, message: message.into() })
+        // gawk has read past a newline when it finds one unexpected.
+        let shown = t.line + usize::from(matches!(t.tok, Tok::Newline));
+        Err(SyntaxError { line: t.line, shown, col, message: message.into() })
     }
 
     fn expect(&mut self, op: &str) -> R<()> {
@@ -201,6 +206,7 @@ impl Parser {
         if self.prog.funcs[i].defined {
             return Err(SyntaxError {
                 line: self.line(),
+                shown: self.line(),
                 col: usize::MAX,
                 message: format!("function name `{name}' previously defined"),
             });
@@ -607,7 +613,14 @@ impl Parser {
                 _ => return Ok(e),
             };
             self.pos += 1;
-            e = Expr::Arith(op, Box::new(e), Box::new(self.unary()?));
+            let rhs = self.unary()?;
+            if rhs == Expr::Num(0.0) && op != Arith::Mul {
+                // gawk folds a constant divisor, and refuses zero before running.
+                let what = if op == Arith::Mod { " in `%'" } else { "" };
+                let message = format!("division by zero attempted{what}");
+                return Err(SyntaxError { line: self.line(), shown: self.line(), col: usize::MAX - 1, message });
+            }
+            e = Expr::Arith(op, Box::new(e), Box::new(rhs));
         }
     }
 
