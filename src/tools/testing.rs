@@ -170,3 +170,34 @@ pub(crate) fn same_as_gnu(lines: &[&str], stdin: &str) {
     }
     assert!(differ.is_empty(), "{} of {} lines differ from GNU:\n{}", differ.len(), lines.len(), differ.join("\n"));
 }
+
+/// `line` run by GNU bash as [`gnu`] runs it, with a directory of links first on `PATH`:
+/// each `(name, program)` of `links` makes `name` run `program` (`awk` as gawk, where the
+/// system's `awk` is another), under the name the command line gives it.
+pub(crate) fn gnu_as(line: &str, stdin: &str, links: &[(&str, &str)]) -> Ran {
+    let bin = std::env::temp_dir().join(format!("chromafs-tools-bin-{}", std::process::id()));
+    std::fs::create_dir_all(&bin).unwrap();
+    for (name, program) in links {
+        let target = Command::new("bash").arg("-c").arg(format!("command -v {program}")).output().unwrap();
+        let target = String::from_utf8_lossy(&target.stdout).trim().to_string();
+        let link = bin.join(name);
+        if std::fs::read_link(&link).map(|l| l.display().to_string() != target).unwrap_or(true) {
+            let _ = std::fs::remove_file(&link);
+            let _ = std::os::unix::fs::symlink(&target, &link);
+        }
+    }
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    gnu(&format!("PATH={} && {line}", path), stdin)
+}
+
+/// [`same_as_gnu`], with GNU's side run through [`gnu_as`]'s `links`.
+pub(crate) fn same_as_gnu_as(lines: &[&str], stdin: &str, links: &[(&str, &str)]) {
+    let mut differ = Vec::new();
+    for line in lines {
+        let (want, got) = (gnu_as(line, stdin, links), ours(line, stdin));
+        if want != got {
+            differ.push(format!("{line}\n  GNU:  {want:?}\n  ours: {got:?}"));
+        }
+    }
+    assert!(differ.is_empty(), "{} of {} lines differ from GNU:\n{}", differ.len(), lines.len(), differ.join("\n"));
+}

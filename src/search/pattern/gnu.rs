@@ -39,6 +39,9 @@ struct Reader<'a> {
     p: &'a [char],
     i: usize,
     extended: bool,
+    /// awk's dialect: a backslash inside brackets escapes the next character, `\y` is a
+    /// word boundary, and `\`` and `\'` anchor the whole text.
+    awk: bool,
     out: Spelled,
     /// GNU grep's message for a pattern it rejects, when reading stopped at one.
     error: Option<&'static str>,
@@ -126,7 +129,7 @@ impl Reader<'_> {
                         }
                         last.text.push_str(&rep);
                     }
-                    _ if !self.extended && rep == "*" => {
+                    _ if (!self.extended || self.awk) && rep == "*" => {
                         pieces.push(Piece { text: "\\*".into(), assertion: false });
                     }
                     _ => return no("a repetition at the start of an expression"),
@@ -223,6 +226,9 @@ impl Reader<'_> {
                     ')' if !self.extended => self.fail("Unmatched ) or \\)"),
                     '{' if !self.extended => no("an interval that repeats nothing"),
                     'w' | 'W' | 's' | 'S' => text(&format!("\\{e}")),
+                    'y' if self.awk => Ok(Piece { text: "\\b".into(), assertion: true }),
+                    '`' if self.awk => Ok(Piece { text: "\\A".into(), assertion: true }),
+                    '\'' if self.awk => Ok(Piece { text: "\\z".into(), assertion: true }),
                     'b' | 'B' => Ok(Piece { text: format!("\\{e}"), assertion: true }),
                     '<' => Ok(Piece { text: "\\b{start}".into(), assertion: true }),
                     '>' => Ok(Piece { text: "\\b{end}".into(), assertion: true }),
@@ -252,7 +258,9 @@ impl Reader<'_> {
         } else {
             return self.fail("Unmatched ( or \\(");
         }
-        Ok(Piece { text: format!("(?:{inner})"), assertion: false })
+        // awk's groups capture, for `match`'s array and `gensub`'s `\\1`.
+        let open = if self.awk { "(" } else { "(?:" };
+        Ok(Piece { text: format!("{open}{inner})"), assertion: false })
     }
 
     /// A bracket expression after its `[`, spelled as an RE2 class. Inside one, a
@@ -275,6 +283,12 @@ impl Reader<'_> {
                 return Ok(out);
             }
             first = false;
+            if c == '\\' && self.awk && self.peek().is_some() {
+                let e = self.p[self.i];
+                self.i += 1;
+                push_member(&mut out, e);
+                continue;
+            }
             if c == '[' && matches!(self.peek(), Some(':' | '=' | '.')) {
                 let kind = self.peek().unwrap();
                 if kind != ':' {
@@ -359,17 +373,22 @@ fn push_member(out: &mut String, c: char) {
 
 /// One GNU pattern (`extended`: `-E`; otherwise a basic one), spelled as RE2.
 pub(crate) fn spell(pattern: &str, extended: bool) -> Result<Spelled, Unsupported> {
-    read(pattern, extended).0
+    read(pattern, extended, false).0
+}
+
+/// An awk (gawk) regular expression, its string escapes already read, spelled as RE2.
+pub(crate) fn spell_awk(pattern: &str) -> Result<Spelled, Unsupported> {
+    read(pattern, true, true).0
 }
 
 /// The message GNU grep rejects a pattern with (`grep: MESSAGE`, status 2), if it does.
 pub(crate) fn error_of(pattern: &str, extended: bool) -> Option<&'static str> {
-    read(pattern, extended).1
+    read(pattern, extended, false).1
 }
 
-fn read(pattern: &str, extended: bool) -> (Result<Spelled, Unsupported>, Option<&'static str>) {
+fn read(pattern: &str, extended: bool, awk: bool) -> (Result<Spelled, Unsupported>, Option<&'static str>) {
     let p: Vec<char> = pattern.chars().collect();
-    let mut r = Reader { p: &p, i: 0, extended, out: Spelled::default(), error: None };
+    let mut r = Reader { p: &p, i: 0, extended, awk, out: Spelled::default(), error: None };
     let spelled = r.alternation(0).and_then(|re2| {
         if r.i != p.len() {
             // What is left is a closing parenthesis without its opening one.
