@@ -39,6 +39,9 @@ struct Reader<'a> {
     p: &'a [char],
     i: usize,
     extended: bool,
+    /// GNU sed's reading: groups capture (for `\1` in a replacement), and `` \` `` and
+    /// `\'` are the start and end of the whole text.
+    sed: bool,
     out: Spelled,
     /// GNU grep's message for a pattern it rejects, when reading stopped at one.
     error: Option<&'static str>,
@@ -225,6 +228,8 @@ impl Reader<'_> {
                     'w' | 'W' | 's' | 'S' => text(&format!("\\{e}")),
                     'b' | 'B' => Ok(Piece { text: format!("\\{e}"), assertion: true }),
                     '<' => Ok(Piece { text: "\\b{start}".into(), assertion: true }),
+                    '`' if self.sed => Ok(Piece { text: "\\A".into(), assertion: true }),
+                    '\'' if self.sed => Ok(Piece { text: "\\z".into(), assertion: true }),
                     '>' => Ok(Piece { text: "\\b{end}".into(), assertion: true }),
                     e if e.is_ascii_punctuation() && e != '`' && e != '\'' => {
                         let mut t = String::new();
@@ -252,7 +257,8 @@ impl Reader<'_> {
         } else {
             return self.fail("Unmatched ( or \\(");
         }
-        Ok(Piece { text: format!("(?:{inner})"), assertion: false })
+        let text = if self.sed { format!("({inner})") } else { format!("(?:{inner})") };
+        Ok(Piece { text, assertion: false })
     }
 
     /// A bracket expression after its `[`, spelled as an RE2 class. Inside one, a
@@ -359,17 +365,25 @@ fn push_member(out: &mut String, c: char) {
 
 /// One GNU pattern (`extended`: `-E`; otherwise a basic one), spelled as RE2.
 pub(crate) fn spell(pattern: &str, extended: bool) -> Result<Spelled, Unsupported> {
-    read(pattern, extended).0
+    read(pattern, extended, false).0
+}
+
+/// One GNU sed pattern spelled as RE2: as [`spell`], but its groups capture, and `` \` ``
+/// and `\'` anchor at the start and end of the pattern space. Errors are GNU's message
+/// when GNU rejects the pattern too.
+pub(crate) fn spell_sed(pattern: &str, extended: bool) -> Result<Spelled, (Unsupported, Option<&'static str>)> {
+    let (spelled, error) = read(pattern, extended, true);
+    spelled.map_err(|e| (e, error))
 }
 
 /// The message GNU grep rejects a pattern with (`grep: MESSAGE`, status 2), if it does.
 pub(crate) fn error_of(pattern: &str, extended: bool) -> Option<&'static str> {
-    read(pattern, extended).1
+    read(pattern, extended, false).1
 }
 
-fn read(pattern: &str, extended: bool) -> (Result<Spelled, Unsupported>, Option<&'static str>) {
+fn read(pattern: &str, extended: bool, sed: bool) -> (Result<Spelled, Unsupported>, Option<&'static str>) {
     let p: Vec<char> = pattern.chars().collect();
-    let mut r = Reader { p: &p, i: 0, extended, out: Spelled::default(), error: None };
+    let mut r = Reader { p: &p, i: 0, extended, sed, out: Spelled::default(), error: None };
     let spelled = r.alternation(0).and_then(|re2| {
         if r.i != p.len() {
             // What is left is a closing parenthesis without its opening one.
