@@ -92,6 +92,10 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         }
         pieces.push((false, operands.remove(0)));
     }
+    if in_place.is_some() && operands.is_empty() {
+        ctx.error("no input files");
+        return Ok(4);
+    }
     let files = if operands.is_empty() { vec!["-".to_string()] } else { operands };
     let scripts = pieces.iter().filter(|p| p.0).map(|p| p.1.as_str());
     let inputs = files.iter().map(String::as_str).filter(|f| in_place.is_none() || *f != "-");
@@ -125,10 +129,6 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             return Ok(1);
         }
     };
-    if in_place.is_some() && files.is_empty() {
-        ctx.error("no input files");
-        return Ok(4);
-    }
     let reads: Vec<String> = prog.rfiles.iter().filter(|f| *f != "/dev/stdin").cloned().collect();
     ctx.want(reads.iter().map(String::as_str))?;
 

@@ -160,6 +160,11 @@ impl Reader<'_> {
             if ch == slash {
                 return Some(b);
             }
+            if regex && ch == i32::from(b'[') {
+                b.push(b'[');
+                self.bracket(&mut b)?;
+                continue;
+            }
             if ch == i32::from(b'\\') {
                 ch = self.inchar();
                 if ch == EOF {
@@ -171,6 +176,38 @@ impl Reader<'_> {
                 }
             }
             b.push(ch as u8);
+        }
+    }
+
+    /// A bracket expression's members after its `[`, up to its `]`, as they are: the
+    /// delimiter is a member there.
+    fn bracket(&mut self, b: &mut Vec<u8>) -> Option<()> {
+        let mut first = true;
+        loop {
+            let ch = self.inchar();
+            if ch == EOF || ch == i32::from(b'\n') {
+                self.savchar(ch);
+                return None;
+            }
+            let c = ch as u8;
+            b.push(c);
+            if c == b'^' && first && b.ends_with(b"[^") {
+                continue;
+            }
+            if c == b']' && !first {
+                return Some(());
+            }
+            first = false;
+            if c == b'[' && matches!(self.s.get(self.i), Some(b':' | b'.' | b'=')) {
+                let kind = self.s[self.i];
+                let rest = &self.s[self.i + 1..];
+                if let Some(n) = rest.windows(2).position(|w| w[0] == kind && w[1] == b']') {
+                    if !rest[..n].contains(&b'\n') {
+                        b.extend_from_slice(&self.s[self.i..self.i + 1 + n + 2]);
+                        self.i += 1 + n + 2;
+                    }
+                }
+            }
         }
     }
 
@@ -476,12 +513,12 @@ impl Parser {
                 Op::Simple(c)
             }
             b'r' | b'R' | b'w' | b'W' => {
+                if self.sandbox {
+                    return Err("e/r/w commands disabled in sandbox mode".into());
+                }
                 let name = r.word(true);
                 if name.is_empty() {
                     return Err("missing filename in r/R/w/W commands".into());
-                }
-                if self.sandbox {
-                    return Err("e/r/w commands disabled in sandbox mode".into());
                 }
                 if c == b'r' || c == b'R' {
                     self.prog.rfiles.push(name.clone());
@@ -569,12 +606,12 @@ impl Parser {
                 b'g' if s.global => return Err("multiple `g' options to `s' command".into()),
                 b'g' => s.global = true,
                 b'w' => {
+                    if self.sandbox {
+                        return Err("e/r/w commands disabled in sandbox mode".into());
+                    }
                     let name = r.word(true);
                     if name.is_empty() {
                         return Err("missing filename in r/R/w/W commands".into());
-                    }
-                    if self.sandbox {
-                        return Err("e/r/w commands disabled in sandbox mode".into());
                     }
                     s.write = Some(self.wfile(name));
                     break;

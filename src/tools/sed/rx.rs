@@ -192,7 +192,7 @@ pub(super) struct Caser {
 impl Caser {
     pub(super) fn set(&mut self, c: u8) {
         match c {
-            b'U' | b'L' => self.mode = Some(c),
+            b'U' | b'L' => (self.mode, self.once) = (Some(c), None),
             b'u' | b'l' => self.once = Some(c),
             _ => (self.mode, self.once) = (None, None),
         }
