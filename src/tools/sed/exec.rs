@@ -97,6 +97,8 @@ pub(super) struct Machine<'a, 'p> {
     ps: String,
     chomped: bool,
     hold: String,
+    /// Whether the hold space's text ends with a newline when printed (as `chomped`).
+    hold_chomped: bool,
     line: usize,
     append: Vec<Append>,
     replaced: bool,
@@ -130,6 +132,7 @@ impl<'a, 'p> Machine<'a, 'p> {
             ps: String::new(),
             chomped: true,
             hold: String::new(),
+            hold_chomped: true,
             line: 0,
             append: Vec::new(),
             replaced: false,
@@ -433,8 +436,9 @@ impl<'a, 'p> Machine<'a, 'p> {
     fn simple(&mut self, c: u8) -> Option<Flow> {
         match c {
             b'=' => {
-                let n = format!("{}\n", self.line);
-                self.put(To::Main, n.as_bytes());
+                let mut n = self.line.to_string().into_bytes();
+                n.push(self.opts.delim);
+                self.put(To::Main, &n);
             }
             b'd' => return Some(Flow::End(false)),
             b'D' => match self.ps.find('\n') {
@@ -445,20 +449,32 @@ impl<'a, 'p> Machine<'a, 'p> {
                 }
             },
             b'F' => {
-                let n = format!("{}\n", self.inputs.name());
-                self.put(To::Main, n.as_bytes());
+                let mut n = self.inputs.name().as_bytes().to_vec();
+                n.push(self.opts.delim);
+                self.put(To::Main, &n);
             }
-            b'g' => self.ps = self.hold.clone(),
+            b'g' => {
+                self.ps = self.hold.clone();
+                self.chomped = self.hold_chomped;
+            }
             b'G' => {
                 self.ps.push('\n');
                 self.ps.push_str(&self.hold);
+                self.chomped = self.hold_chomped;
             }
-            b'h' => self.hold = self.ps.clone(),
+            b'h' => {
+                self.hold = self.ps.clone();
+                self.hold_chomped = self.chomped;
+            }
             b'H' => {
                 self.hold.push('\n');
                 self.hold.push_str(&self.ps);
+                self.hold_chomped = self.chomped;
             }
-            b'x' => std::mem::swap(&mut self.ps, &mut self.hold),
+            b'x' => {
+                std::mem::swap(&mut self.ps, &mut self.hold);
+                std::mem::swap(&mut self.chomped, &mut self.hold_chomped);
+            }
             b'z' => self.ps.clear(),
             b'p' => self.put_ps(To::Main, false),
             b'P' => self.put_ps(To::Main, true),
@@ -523,7 +539,7 @@ impl<'a, 'p> Machine<'a, 'p> {
             col += piece.len();
             out.extend_from_slice(piece.as_bytes());
         }
-        out.extend_from_slice(b"$\n");
+        out.extend_from_slice(&[b'$', self.opts.delim]);
         self.put(To::Main, &out);
     }
 

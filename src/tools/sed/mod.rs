@@ -125,8 +125,10 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let prog = match parser.finish() {
         Ok(p) => p,
         Err(message) => {
+            // A jump to a missing label is found after the script is read: status 4.
+            let status = if message.starts_with("can't find label") { 4 } else { 1 };
             ctx.error(message);
-            return Ok(1);
+            return Ok(status);
         }
     };
     let reads: Vec<String> = prog.rfiles.iter().filter(|f| *f != "/dev/stdin").cloned().collect();

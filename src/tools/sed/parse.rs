@@ -95,13 +95,17 @@ pub(super) struct Parser {
     pub prog: Program,
     pub extended: bool,
     pub sandbox: bool,
-    blocks: Vec<usize>,
+    /// Open `{`s: the command and where it is, for messages.
+    blocks: Vec<(usize, String)>,
     labels: Vec<(String, usize)>,
     jumps: Vec<(usize, String)>,
     /// An `a`, `i` or `c` whose text goes on into the next piece, and its text so far.
     pending: Option<(usize, Vec<u8>)>,
-    last_from: Option<From>,
     first: bool,
+    /// `#n` may start this piece (not a script read from standard input).
+    hash_n_ok: bool,
+    /// Where the piece being read comes from, for a `{` left open.
+    at: String,
 }
 
 /// A script's piece being read.
@@ -250,14 +254,20 @@ impl Parser {
             labels: Vec::new(),
             jumps: Vec::new(),
             pending: None,
-            last_from: None,
             first: true,
+            hash_n_ok: true,
+            at: String::new(),
         }
     }
 
     /// Reads one piece; an error is GNU's whole message (after `sed: `).
     pub(super) fn piece(&mut self, text: &[u8], from: From) -> Result<(), String> {
         let mut r = Reader { s: text, i: 0 };
+        self.hash_n_ok = !matches!(&from, From::File(f) if f == "-");
+        self.at = match &from {
+            From::Expr(n) => format!("-e expression #{n}, char 0"),
+            From::File(f) => format!("file {f} line {{}}"),
+        };
         let result = self.commands(&mut r);
         self.first = false;
         let at = match &from {
@@ -266,7 +276,6 @@ impl Parser {
                 format!("file {f} line {}", 1 + text[..r.i].iter().filter(|&&b| b == b'\n').count())
             }
         };
-        self.last_from = Some(from);
         result.map_err(|m| format!("{at}: {m}"))
     }
 
@@ -277,12 +286,7 @@ impl Parser {
                 *t = String::from_utf8_lossy(&raw).into_owned();
             }
         }
-        if !self.blocks.is_empty() {
-            let at = match &self.last_from {
-                Some(From::File(f)) => format!("file {f} line 0"),
-                Some(From::Expr(n)) => format!("-e expression #{n}, char 0"),
-                None => "-e expression #1, char 0".into(),
-            };
+        if let Some((_, at)) = self.blocks.last() {
             return Err(format!("{at}: unmatched `{{'"));
         }
         for (idx, name) in &self.jumps {
@@ -423,8 +427,7 @@ impl Parser {
                 if cmd.a1.is_some() {
                     return Err("comments don't accept any addresses".into());
                 }
-                let hash_n =
-                    self.first && r.i == 1 && r.s.get(1) == Some(&b'n') && matches!(r.s.get(2), None | Some(b'\n'));
+                let hash_n = self.first && self.hash_n_ok && r.i == 1 && r.s.get(1) == Some(&b'n');
                 if hash_n {
                     self.prog.hash_n = true;
                 }
@@ -432,11 +435,12 @@ impl Parser {
                 return Ok(());
             }
             b'{' => {
-                self.blocks.push(idx);
+                let line = 1 + r.s[..r.i].iter().filter(|&&b| b == b'\n').count();
+                self.blocks.push((idx, self.at.replace("{}", &line.to_string())));
                 Op::Open(0)
             }
             b'}' => {
-                let Some(open) = self.blocks.pop() else { return Err("unexpected `}'".into()) };
+                let Some((open, _)) = self.blocks.pop() else { return Err("unexpected `}'".into()) };
                 if cmd.a1.is_some() {
                     return Err("`}' doesn't want any addresses".into());
                 }

@@ -332,3 +332,229 @@ fn sed_refuses_as_gnu() {
         "",
     );
 }
+
+#[test]
+fn sed_reads_scripts_and_edits_as_gnu() {
+    same_as_gnu(
+        &[
+            "sed -f - a.txt",
+            "sed -n -f - a.txt",
+            "sed -f - -e p a.txt",
+            "sed -e p -f - a.txt",
+            "sed 'b foo' a.txt",
+            "sed -n '/a/b skip;p;:skip' a.txt",
+            "sed ':a;s/^.\\{1,7\\}$/ &/;ta' a.txt",
+            "sed -n '2{p;b};$p' a.txt",
+            "sed -n '1{b};p' a.txt",
+            "sed -i p a.txt",
+            "sed -i.bak 's/a/b/' a.txt b.txt",
+            "sed -i -n '1p;w /dev/stdout' a.txt",
+            "sed -i p nosuch a.txt",
+            "sed -i p dir a.txt",
+            "sed -i p -",
+            "sed -s '$a ---' a.txt b.txt",
+            "sed -s '0,/apple/d' a.txt b.txt",
+            "sed -s -n '/date/,/apple/p' a.txt b.txt",
+            "sed -s = a.txt nonl.txt",
+            "sed = a.txt nonl.txt",
+            "sed -n '$=' a.txt b.txt nonl.txt",
+            "sed -z = a.txt",
+            "sed -z -n l a.txt",
+            "sed -z F a.txt",
+            "sed -z '$!d' a.txt",
+            "sed --null-data 's/a/A/g' a.txt",
+            "sed --zero-terminated p nonl.txt",
+            "sed -E 's/^(.)(.)/\\2\\1/' -s a.txt b.txt",
+            "sed -n -E '/^(apple|date)$/p' a.txt",
+            "sed -n '/^\\(apple\\|date\\)$/p' a.txt",
+            "sed -n '/e\\?r/p' b.txt",
+            "sed -n '/^.\\{5\\}$/p' a.txt b.txt",
+            "sed -n '/\\//p' page.md",
+            "sed -n '\\;/;p' page.md",
+            "sed -n '/^title:/{s/^title: *//;p;q}' page.md",
+            "sed -n '/^---$/,/^---$/{/^---$/!p}' page.md",
+            "sed '1{/^---$/!q};1,/^---$/d' page.md",
+            "sed -n '/](/{s/.*](\\(.*\\)).*/\\1/p}' page.md",
+            "sed 's/\\[\\([^]]*\\)\\](\\([^)]*\\))/\\1 <\\2>/g' page.md",
+            "sed -n '/```js/,/```/{//!p}' page.md",
+            "sed '/^```/,/^```/d' page.md",
+            "sed -e '/^#/{' -e 's/#/=/' -e '}' page.md",
+            "sed -n '/^#\\+ /p' page.md",
+            "sed 's/^ *//;s/ *$//' words.txt",
+            "sed 's/  */ /g' words.txt",
+            "sed -n '/^[[:upper:]]/p' words.txt",
+            "sed 's/[[:space:]]\\+/_/g' words.txt",
+            "sed -n '/MiXeD/Ip' words.txt",
+            "sed 's/mixed/X/i' words.txt",
+            "sed 's/[[:punct:]]//g' csv.txt",
+            "sed -n 's/^\\([^,]*\\),.*/\\1/p' csv.txt",
+            "sed 's/,,/,?,/' csv.txt",
+            "sed -E 's/([0-9]+)/(\\1)/g' nums.txt",
+            "sed -n '/^-/p' nums.txt",
+            "sed '/^[0-9]*$/!d' nums.txt",
+            "sed 's/\\x41/x/;s/\\o142/B/' a.txt",
+            "sed 's/a/\\d065/' a.txt",
+            "sed -n '/\\cI/p' words.txt",
+            "sed 'y/\\n/ /;N;y/\\n/ /' a.txt",
+            "sed '$!{h;d};x;G' a.txt",
+            "sed -n '/./{H;$!d};x;/apple/p' a.txt",
+            "sed '/^$/N;/\\n$/D' page.md",
+            "sed '/^$/d;s/^/- /' page.md",
+            "sed -e 1d -e '$d' a.txt",
+            "sed -n '2,4{=;p}' page.md",
+            "sed '3,$d' a.txt",
+            "sed '/cherry/q' a.txt",
+            "sed '/cherry/Q' a.txt",
+            "sed -n '/apple/{n;p}' a.txt",
+            "sed '/apple/{N;d}' a.txt",
+            "sed '/^$/{N;/^\\n$/d}' page.md",
+            "sed 's/é/É/;s/ï/Ï/' utf8.txt",
+            "sed -n '/日本/p' utf8.txt",
+            "sed 's/\\(.\\)\\(.\\)/\\2\\1/' utf8.txt",
+            "sed 'y/日本/にほ/' utf8.txt",
+            "sed -n 'l 10' utf8.txt",
+            "sed 's/.*/\\U&/' utf8.txt",
+            "sed 'n;n;n;d' page.md",
+            "sed -n 'x;1!p;${x;p}' a.txt",
+            "sed '1~2d' a.txt",
+            "sed '2~2s/^/  /' a.txt",
+            "sed -n '/banana/,~4p' page.md a.txt",
+            "sed '/a/,/a/d' a.txt",
+            "sed '/x/,/y/d' a.txt",
+            "sed '2,1d' a.txt",
+            "sed '4,+0d' a.txt",
+            "sed 'c\\' a.txt",
+            "sed 'i\\' a.txt",
+            "sed -n '/apple/,/date/{//!p}' a.txt",
+            "sed --quiet --separate --expression=1p a.txt b.txt",
+            "sed --line-length=6 -n l words.txt",
+            "sed -l 4x -n l a.txt",
+            "sed -rn '/^(b|c)/p' a.txt",
+            "sed -En 's/(an){2}/<&>/p' a.txt",
+            "sed -E 's/a|$/X/g' a.txt",
+            "sed -E 's/()/X/' a.txt",
+            "sed -E 's/a{,2}/X/' a.txt",
+            "sed -E 's/x?/-/2' a.txt",
+            "sed 's/^*/x/' a.txt",
+            "sed 's/a*\\(p*\\)/{\\1}/g' a.txt",
+            "sed 's/\\n//' a.txt",
+            "sed '$!N;s/\\n/\\\\n/' a.txt",
+        ],
+        "1d\ns/a/X/\n$a\\\nend of script\n",
+    );
+}
+
+/// What `sed` writes to files: `args` run over `a.txt` (`apple\nbanana\n`).
+fn writes(args: &[&str]) -> (Vec<u8>, Vec<crate::tools::Write>) {
+    use crate::tools::{run, Answers, Outcome};
+    let mut answers = Answers::default();
+    answers.reads.insert("a.txt".into(), Ok(b"apple\nbanana\n".to_vec()));
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    match run("sed", &args, b"", &answers) {
+        Some(Outcome::Done(done)) => (done.stdout, done.writes),
+        _ => panic!("sed did not finish"),
+    }
+}
+
+#[test]
+fn sed_plans_its_writes() {
+    let (out, w) = writes(&["-i.bak", "s/a/A/;1w /dev/stdout", "a.txt"]);
+    assert_eq!(out, b"Apple\n");
+    assert_eq!(w.len(), 2);
+    assert_eq!((w[0].path.as_str(), w[0].bytes.as_slice()), ("a.txt.bak", &b"apple\nbanana\n"[..]));
+    assert_eq!((w[1].path.as_str(), w[1].bytes.as_slice()), ("a.txt", &b"Apple\nbAnana\n"[..]));
+    let (out, w) = writes(&["-n", "/an/w out.txt\n2W /tmp/first", "a.txt"]);
+    assert!(out.is_empty());
+    assert_eq!((w[0].path.as_str(), w[0].bytes.as_slice()), ("out.txt", &b"banana\n"[..]));
+    assert_eq!((w[1].path.as_str(), w[1].bytes.as_slice()), ("/tmp/first", &b"banana\n"[..]));
+    let (_, w) = writes(&["-i", "1q", "a.txt"]);
+    assert_eq!(w[0].bytes, b"apple\n");
+    let (_, w) = writes(&["--in-place=old/*.orig", "d", "a.txt"]);
+    assert_eq!((w[0].path.as_str(), w[1].bytes.as_slice()), ("old/a.txt.orig", &b""[..]));
+    let (_, w) = writes(&["s/x/y/w never.txt", "a.txt"]);
+    assert_eq!((w[0].path.as_str(), w[0].bytes.len()), ("never.txt", 0));
+}
+
+#[test]
+fn sed_edge_cases_as_gnu() {
+    same_as_gnu(
+        &[
+            "sed 'w /dev/stderr' a.txt",
+            "sed -n '/a/I,/b/p' a.txt",
+            "sed 's/a/b/;#comment' a.txt",
+            "sed -n '1!G;$p;h' a.txt",
+            "sed '/^$/!{s/^/x/}' page.md",
+            "sed '1 d' a.txt",
+            "sed '/apple/ , /cherry/ d' a.txt",
+            "sed 'y/abc/\\n\\n\\n/' a.txt",
+            "sed '$s/$/\\n/' nonl.txt",
+            "sed G nonl.txt",
+            "sed 'x;G' nonl.txt",
+            "sed 'h;G' nonl.txt",
+            "sed '$g' nonl.txt",
+            "sed '$H;$x' nonl.txt",
+            "sed '$!d;x;g' nonl.txt",
+            "sed '$z;$G' nonl.txt",
+            "sed 'N;P;D' nonl.txt",
+            "sed -n '$!N;l' nonl.txt",
+            "sed 's/a/b/w' a.txt",
+            "sed 'y/abc/xyz/g' a.txt",
+            "sed k nosuch",
+            "sed '2{p' a.txt",
+            "sed -ne p a.txt",
+            "sed -ie p a.txt",
+            "sed -sn '$p' a.txt b.txt",
+            "sed --expression p a.txt",
+            "sed -E -e 's/(a|b)+/X/' a.txt",
+            "sed 's/[a-z]*/(&)/3' words.txt",
+            "sed -n -e '/apple/{' -e 'p' -e '}' a.txt",
+            "sed -e '1{' -e 'd' a.txt",
+            "sed 'a\\' a.txt",
+            "sed '1a\\\\' a.txt",
+            "sed '1a\\\\x' a.txt",
+            "sed '1a x\\\\' a.txt",
+            "sed '1c\\\nfirst\\\nsecond' a.txt",
+            "sed '/apple/c\\\\tX' a.txt",
+            "sed 's/p/\\\\/g' a.txt",
+            "sed 's/p/\\//g' a.txt",
+            "sed 's,p,/,g' a.txt",
+            "sed 's/a/[&]/3g' a.txt",
+            "sed 's/\\(a\\)\\|b/[\\1]/g' a.txt",
+            "sed 's/$/\\r/' a.txt",
+            "sed 's/^\\(.\\)\\(.*\\)$/\\2\\1/' a.txt",
+            "sed -n '/^$/=' page.md",
+            "sed '2,4{/an/d}' a.txt",
+            "sed -n '2,3{N;p}' a.txt",
+            "sed -n '2,4{N;N;N;p}' page.md",
+            "sed -n '3,4p;3,4N' page.md",
+            "sed -n '/b/,4{p;n}' page.md",
+            "sed -n '4,~4p' page.md",
+            "sed '$!N;$!N;s/\\n/+/g' a.txt",
+            "sed = empty.txt",
+            "sed '$a x' empty.txt",
+            "sed -n '$p' empty.txt a.txt empty.txt",
+            "sed -s -n '$p' empty.txt a.txt",
+            "sed 'q' empty.txt",
+            "sed -n '/apple/{p;q5}' a.txt",
+            "sed '3q' a.txt nosuch",
+            "sed 'v' a.txt",
+            "sed 'v 4.2' a.txt",
+            "sed '1b;s/^/x/' a.txt",
+            "sed -n 'p' a.txt - b.txt",
+        ],
+        "stdin line\n",
+    );
+}
+
+#[test]
+fn sed_script_files_as_gnu() {
+    same_as_gnu(&["sed -f - a.txt", "sed -n -f - a.txt"], "p\nk\n");
+    same_as_gnu(
+        &["sed -f - a.txt", "sed -e '#n' -e /apple/p a.txt", "sed '#n' a.txt", "sed '#nx' a.txt"],
+        "#n\n/apple/p\n",
+    );
+    same_as_gnu(&["sed -f - a.txt"], "1{\np\n");
+    same_as_gnu(&["sed -f - a.txt"], "s/a/b\n");
+    same_as_gnu(&["sed -f - a.txt"], "1a\\\nfirst\\\nsecond\n$i\\\nlast\n");
+    same_as_gnu(&["sed -f - a.txt"], "/apple/{\n  s/p/P/g # all\n  p\n}\n");
+}
