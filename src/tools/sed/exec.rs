@@ -3,46 +3,13 @@
 //! last line without its newline).
 //!
 //! The pattern space is text: bytes that are not UTF-8 are carried as characters of a
-//! private range ([`decode`]) and written back as the bytes they were.
+//! private range ([`super::bytes`]) and written back as the bytes they were.
 
+use super::bytes::{decode, encode, listed};
 use super::input::Inputs;
 use super::parse::{Addr, Cmd, End, Op, Program, Rx, Subst};
 use super::rx::{Caser, Part};
 use regex_lite::Regex;
-
-/// The first character standing for a byte that is not UTF-8.
-const RAW: u32 = 0x10_FF00;
-
-/// Bytes as text, each byte that is not UTF-8 as a character of [`RAW`]'s range.
-pub(super) fn decode(b: &[u8]) -> String {
-    if let Ok(s) = std::str::from_utf8(b) {
-        return s.to_string();
-    }
-    let mut s = String::with_capacity(b.len());
-    for chunk in b.utf8_chunks() {
-        s.push_str(chunk.valid());
-        for &x in chunk.invalid() {
-            s.push(char::from_u32(RAW + u32::from(x)).unwrap_or('\u{FFFD}'));
-        }
-    }
-    s
-}
-
-/// Text back to its bytes (see [`decode`]).
-pub(super) fn encode(s: &str, out: &mut Vec<u8>) {
-    if !s.chars().any(|c| c as u32 >= RAW) {
-        out.extend_from_slice(s.as_bytes());
-        return;
-    }
-    for c in s.chars() {
-        if c as u32 >= RAW && c as u32 <= RAW + 0xFF {
-            out.push((c as u32 - RAW) as u8);
-        } else {
-            let mut buf = [0; 4];
-            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-        }
-    }
-}
 
 /// An output stream and whether its last line lacked its newline.
 #[derive(Default)]
@@ -517,29 +484,7 @@ impl<'a, 'p> Machine<'a, 'p> {
     fn list(&mut self, width: usize) {
         let mut bytes = Vec::new();
         encode(&self.ps, &mut bytes);
-        let mut out = Vec::new();
-        let mut col = 0;
-        for b in bytes {
-            let piece = match b {
-                b'\\' => "\\\\".to_string(),
-                7 => "\\a".into(),
-                8 => "\\b".into(),
-                12 => "\\f".into(),
-                b'\n' => "\\n".into(),
-                b'\r' => "\\r".into(),
-                b'\t' => "\\t".into(),
-                11 => "\\v".into(),
-                b' '..=b'~' => (b as char).to_string(),
-                _ => format!("\\{b:03o}"),
-            };
-            if width > 0 && col + piece.len() > width - 1 {
-                out.extend_from_slice(b"\\\n");
-                col = 0;
-            }
-            col += piece.len();
-            out.extend_from_slice(piece.as_bytes());
-        }
-        out.extend_from_slice(&[b'$', self.opts.delim]);
+        let out = listed(&bytes, width, self.opts.delim);
         self.put(To::Main, &out);
     }
 

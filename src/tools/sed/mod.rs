@@ -5,9 +5,11 @@
 //! [`Write`]s. The `e` command and the `e` flag of `s` run commands, which this sed does
 //! not do.
 
+mod bytes;
 mod exec;
 mod input;
 mod parse;
+mod read;
 mod rx;
 #[cfg(test)]
 mod tests;
