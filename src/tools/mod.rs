@@ -14,6 +14,7 @@ pub(crate) mod head;
 mod head_tests;
 pub(crate) mod lines;
 pub(crate) mod num;
+pub(crate) mod sed;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
@@ -24,7 +25,7 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("awk", awk::run), ("head", head::run)];
+const TOOLS: &[(&str, Tool)] = &[("awk", awk::run), ("head", head::run), ("sed", sed::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {

@@ -39,9 +39,11 @@ struct Reader<'a> {
     p: &'a [char],
     i: usize,
     extended: bool,
-    /// awk's dialect: a backslash inside brackets escapes the next character, `\y` is a
-    /// word boundary, and `\`` and `\'` anchor the whole text.
-    awk: bool,
+    /// Whose reading this is: grep's, sed's (groups capture, for `\1` in a replacement;
+    /// `` \` `` and `\'` are the start and end of the whole text) or awk's (groups capture,
+    /// a backslash inside brackets escapes the next character, `\y` is a word boundary, `` \` ``
+    /// and `\'` anchor the whole text, a `*` that starts an expression is literal).
+    flavor: Flavor,
     out: Spelled,
     /// GNU grep's message for a pattern it rejects, when reading stopped at one.
     error: Option<&'static str>,
@@ -129,7 +131,7 @@ impl Reader<'_> {
                         }
                         last.text.push_str(&rep);
                     }
-                    _ if (!self.extended || self.awk) && rep == "*" => {
+                    _ if (!self.extended || self.flavor == Flavor::Awk) && rep == "*" => {
                         pieces.push(Piece { text: "\\*".into(), assertion: false });
                     }
                     _ => return no("a repetition at the start of an expression"),
@@ -226,9 +228,9 @@ impl Reader<'_> {
                     ')' if !self.extended => self.fail("Unmatched ) or \\)"),
                     '{' if !self.extended => no("an interval that repeats nothing"),
                     'w' | 'W' | 's' | 'S' => text(&format!("\\{e}")),
-                    'y' if self.awk => Ok(Piece { text: "\\b".into(), assertion: true }),
-                    '`' if self.awk => Ok(Piece { text: "\\A".into(), assertion: true }),
-                    '\'' if self.awk => Ok(Piece { text: "\\z".into(), assertion: true }),
+                    'y' if self.flavor == Flavor::Awk => Ok(Piece { text: "\\b".into(), assertion: true }),
+                    '`' if self.flavor != Flavor::Grep => Ok(Piece { text: "\\A".into(), assertion: true }),
+                    '\'' if self.flavor != Flavor::Grep => Ok(Piece { text: "\\z".into(), assertion: true }),
                     'b' | 'B' => Ok(Piece { text: format!("\\{e}"), assertion: true }),
                     '<' => Ok(Piece { text: "\\b{start}".into(), assertion: true }),
                     '>' => Ok(Piece { text: "\\b{end}".into(), assertion: true }),
@@ -258,8 +260,9 @@ impl Reader<'_> {
         } else {
             return self.fail("Unmatched ( or \\(");
         }
-        // awk's groups capture, for `match`'s array and `gensub`'s `\\1`.
-        let open = if self.awk { "(" } else { "(?:" };
+        // sed's and awk's groups capture, for `\1` in a replacement, `match`'s array and
+        // `gensub`'s `\\1`.
+        let open = if self.flavor == Flavor::Grep { "(?:" } else { "(" };
         Ok(Piece { text: format!("{open}{inner})"), assertion: false })
     }
 
@@ -283,7 +286,7 @@ impl Reader<'_> {
                 return Ok(out);
             }
             first = false;
-            if c == '\\' && self.awk && self.peek().is_some() {
+            if c == '\\' && self.flavor == Flavor::Awk && self.peek().is_some() {
                 let e = self.p[self.i];
                 self.i += 1;
                 push_member(&mut out, e);
@@ -373,22 +376,38 @@ fn push_member(out: &mut String, c: char) {
 
 /// One GNU pattern (`extended`: `-E`; otherwise a basic one), spelled as RE2.
 pub(crate) fn spell(pattern: &str, extended: bool) -> Result<Spelled, Unsupported> {
-    read(pattern, extended, false).0
+    read(pattern, extended, Flavor::Grep).0
 }
 
 /// An awk (gawk) regular expression, its string escapes already read, spelled as RE2.
 pub(crate) fn spell_awk(pattern: &str) -> Result<Spelled, Unsupported> {
-    read(pattern, true, true).0
+    read(pattern, true, Flavor::Awk).0
+}
+
+/// One GNU sed pattern spelled as RE2: as [`spell`], but its groups capture, and `` \` ``
+/// and `\'` anchor at the start and end of the pattern space. Errors are GNU's message
+/// when GNU rejects the pattern too.
+pub(crate) fn spell_sed(pattern: &str, extended: bool) -> Result<Spelled, (Unsupported, Option<&'static str>)> {
+    let (spelled, error) = read(pattern, extended, Flavor::Sed);
+    spelled.map_err(|e| (e, error))
 }
 
 /// The message GNU grep rejects a pattern with (`grep: MESSAGE`, status 2), if it does.
 pub(crate) fn error_of(pattern: &str, extended: bool) -> Option<&'static str> {
-    read(pattern, extended, false).1
+    read(pattern, extended, Flavor::Grep).1
 }
 
-fn read(pattern: &str, extended: bool, awk: bool) -> (Result<Spelled, Unsupported>, Option<&'static str>) {
+/// Whose regular expressions a pattern is: the one reader's dialect parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flavor {
+    Grep,
+    Sed,
+    Awk,
+}
+
+fn read(pattern: &str, extended: bool, flavor: Flavor) -> (Result<Spelled, Unsupported>, Option<&'static str>) {
     let p: Vec<char> = pattern.chars().collect();
-    let mut r = Reader { p: &p, i: 0, extended, awk, out: Spelled::default(), error: None };
+    let mut r = Reader { p: &p, i: 0, extended, flavor, out: Spelled::default(), error: None };
     let spelled = r.alternation(0).and_then(|re2| {
         if r.i != p.len() {
             // What is left is a closing parenthesis without its opening one.
