@@ -13,6 +13,9 @@ pub(crate) mod head;
 mod head_tests;
 pub(crate) mod lines;
 pub(crate) mod num;
+pub(crate) mod sort;
+#[cfg(test)]
+mod sort_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
@@ -23,7 +26,7 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("head", head::run)];
+const TOOLS: &[(&str, Tool)] = &[("head", head::run), ("sort", sort::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {

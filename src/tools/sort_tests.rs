@@ -1,0 +1,216 @@
+use super::testing::same_as_gnu;
+
+#[test]
+fn sort_files_as_gnu() {
+    same_as_gnu(
+        &[
+            "sort a.txt",
+            "sort a.txt b.txt",
+            "sort -r a.txt",
+            "sort -u a.txt b.txt",
+            "sort page.md",
+            "sort -n nums.txt",
+            "sort -g nums.txt",
+            "sort -h nums.txt",
+            "sort -rn nums.txt",
+            "sort -V nums.txt",
+            "sort -t, -k2 csv.txt",
+            "sort -t, -k2,2n csv.txt",
+            "sort -t, -k2,2nr csv.txt",
+            "sort --field-separator=, --key=3 csv.txt",
+            "sort -k2 words.txt",
+            "sort -b -k2 words.txt",
+            "sort -f words.txt",
+            "sort -d page.md",
+            "sort -i utf8.txt",
+            "sort utf8.txt",
+            "sort -f dup.txt",
+            "sort -fu dup.txt",
+            "sort -u dup.txt",
+            "sort nonl.txt",
+            "sort empty.txt",
+            "sort empty.txt nonl.txt a.txt",
+            "sort nosuch",
+            "sort a.txt nosuch",
+            "sort dir",
+            "sort dir nosuch",
+            "sort - a.txt",
+            "sort -m a.txt b.txt",
+            "sort -m b.txt a.txt",
+            "sort -mu a.txt b.txt",
+            "sort -c a.txt",
+            "sort -c b.txt",
+            "sort -C a.txt",
+            "sort -C b.txt",
+            "sort --check=quiet a.txt",
+            "sort --check=silent b.txt",
+            "sort --check=diagnose-first dup.txt",
+            "sort -c nosuch",
+            "sort -c dir",
+            "sort -c a.txt b.txt",
+            "sort -c -o x a.txt",
+            "sort -cu dup.txt",
+            "sort -o out.txt a.txt",
+            "sort -o a.txt a.txt",
+            "sort -z a.txt",
+            "sort -k1.2 a.txt",
+            "sort -k1.2,1.3 a.txt",
+            "sort -k 1,1 -k2n csv.txt",
+            "sort -s -k1.1,1.1 a.txt b.txt",
+            "sort --help",
+            "sort --version",
+        ],
+        "",
+    );
+}
+
+#[test]
+fn sort_options_as_gnu() {
+    same_as_gnu(
+        &[
+            "sort -k0",
+            "sort -kx",
+            "sort -k1.0",
+            "sort -k1,0",
+            "sort -k1.x",
+            "sort -k1,x",
+            "sort -k1,2.x",
+            "sort -k1q",
+            "sort -k ' 2'",
+            "sort -k +2",
+            "sort -k -2",
+            "sort -k1,1.0",
+            "sort -k99999999999999999999999",
+            "sort -tab",
+            "sort -t ''",
+            "sort -t a -t b",
+            "sort -t a -t a",
+            "sort -t é",
+            "sort --check=foo",
+            "sort --check=d",
+            "sort --sort=foo",
+            "sort --sort=num",
+            "sort --sort=human",
+            "sort --sort=month",
+            "sort --sort=version",
+            "sort --sort=general-numeric",
+            "sort -c -C",
+            "sort -k1nM",
+            "sort -k1dn",
+            "sort -n -M",
+            "sort -gV",
+            "sort -di",
+            "sort -k1,1i -d",
+            "sort -Rn",
+            "sort -o a -o b",
+            "sort --s",
+            "sort --ch",
+            "sort --r",
+            "sort --foo",
+            "sort -x",
+            "sort -k",
+            "sort -T",
+            "sort --parallel=0",
+            "sort --stable --reverse",
+            "sort --unique",
+            "sort --numeric-sort",
+            "sort --ignore-case",
+            "sort --zero-terminated",
+            "sort --merge",
+        ],
+        "b a\nB a\n10 c\n2 b\n",
+    );
+}
+
+#[test]
+fn sort_numbers_as_gnu() {
+    let lines = [
+        "sort",
+        "sort -n",
+        "sort -rn",
+        "sort -g",
+        "sort -rg",
+        "sort -h",
+        "sort -rh",
+        "sort -V",
+        "sort -nu",
+        "sort -gu",
+        "sort -hu",
+        "sort -n -s",
+        "sort -n -r -s",
+        "sort -c -n",
+    ];
+    same_as_gnu(
+        &lines,
+        "10\n9\n-3\n-10\n2.5\n2.50\n02.5\n.5\n-.5\n0\n-0\n0.0\n1e3\n1E-2\n0x10\n 7\n\t8\n1K\n2M\n1k\n3G\n-1K\nabc\n\n-\n1,000\ninf\n-inf\nnan\n1.5.3\n100\n+5\n",
+    );
+    same_as_gnu(
+        &lines,
+        "1.10\n1.9\n1.2.3\nv1.0\nv1.0a\n1.0~rc1\n1.0\nfile10.txt\nfile9.txt\nfile.tar.gz\n.hidden\n..\n.\na~\n",
+    );
+}
+
+#[test]
+fn sort_keys_as_gnu() {
+    let lines = [
+        "sort -k2",
+        "sort -k2,2",
+        "sort -k2,2 -s",
+        "sort -k2,2 -u",
+        "sort -k2n",
+        "sort -k2,2n -k1,1r",
+        "sort -k2,2nr",
+        "sort -k3,3 -k1,1",
+        "sort -k1.2",
+        "sort -k1.2,1.2",
+        "sort -k2.2b",
+        "sort -k2b,2",
+        "sort -b -k2.2",
+        "sort -k1,1 -r",
+        "sort -r -k1,1f",
+        "sort -t: -k2",
+        "sort -t: -k2,2n",
+        "sort -t ' ' -k2",
+        "sort -t ' ' -k3,3",
+        "sort -k2M",
+        "sort -M -k2",
+        "sort -k2,2V",
+        "sort -k2.3,2.4",
+        "sort -k4",
+        "sort -k1,1d",
+        "sort -f -k1,1 -u",
+        "sort -k2,1",
+        "sort -k1.10",
+        "sort -t: -k1,1 -k3n",
+    ];
+    same_as_gnu(
+        &lines,
+        "b  3 Feb:x\nA 10 jan:y:3\na 2  MAR\nc 2 dec:z:1\nb 1 feb\n  d   20 Jan\nB 1 Feb\n\nsolo\ne 2.10 x\ne 2.9 y\n",
+    );
+}
+
+#[test]
+fn sort_text_as_gnu() {
+    let lines = [
+        "sort",
+        "sort -f",
+        "sort -d",
+        "sort -i",
+        "sort -fd",
+        "sort -b",
+        "sort -u",
+        "sort -fu",
+        "sort -r",
+        "sort -z",
+        "sort -zr",
+        "sort -t '\t' -k2",
+        "sort -t '\\0' -k2",
+        "sort -c",
+        "sort -C",
+        "sort -cu",
+        "sort -m - a.txt",
+    ];
+    same_as_gnu(&lines, "b\nB\na\n_a\n a\n\ta\tz\n#c\né\nE\ne\nZ\n\n\na b\na\tc\nb\n");
+    same_as_gnu(&lines, "x\0b\na\0a\nz\n");
+    same_as_gnu(&lines, "a\nb\nb\nc");
+}
