@@ -7,6 +7,7 @@
 //! works on a [`Ctx`]: the host gives it its standard input and reads the files it asks
 //! for (from the session, scratch directory included), and takes its output back.
 
+pub(crate) mod argmatch;
 pub(crate) mod ctx;
 pub(crate) mod head;
 #[cfg(test)]
@@ -19,6 +20,9 @@ mod sort_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
+pub(crate) mod uniq;
+#[cfg(test)]
+mod uniq_tests;
 
 pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 
@@ -26,7 +30,7 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("head", head::run), ("sort", sort::run)];
+const TOOLS: &[(&str, Tool)] = &[("head", head::run), ("sort", sort::run), ("uniq", uniq::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {

@@ -7,6 +7,7 @@
 mod compare;
 mod key;
 
+use super::argmatch::argmatch;
 use super::ctx::{quote_if_needed, Ctx, Status, Write};
 use super::lines;
 use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
@@ -240,34 +241,6 @@ fn long_letter(name: &str) -> &'static str {
 fn die(ctx: &mut Ctx, message: impl AsRef<str>) -> i32 {
     ctx.error(message);
     FAILURE
-}
-
-/// The value `word` names among `words` (itself or an unambiguous abbreviation), or
-/// gnulib's `argmatch` complaint.
-fn argmatch(ctx: &mut Ctx, option: &str, word: &str, words: &[(&str, &'static str)]) -> Option<&'static str> {
-    if let Some(w) = words.iter().find(|w| w.0 == word) {
-        return Some(w.1);
-    }
-    let matching: Vec<_> = words.iter().filter(|w| !word.is_empty() && w.0.starts_with(word)).collect();
-    let why = match matching.first() {
-        Some(first) if matching.iter().all(|m| m.1 == first.1) => return Some(first.1),
-        Some(_) => "ambiguous",
-        None => "invalid",
-    };
-    ctx.error(format!("{why} argument ‘{word}’ for ‘{option}’"));
-    ctx.err.push_str("Valid arguments are:");
-    let mut previous = "";
-    for (w, v) in words {
-        if *v == previous {
-            ctx.err.push_str(&format!(", ‘{w}’"));
-        } else {
-            ctx.err.push_str(&format!("\n  - ‘{w}’"));
-        }
-        previous = v;
-    }
-    ctx.err.push('\n');
-    ctx.usage("", 1);
-    None
 }
 
 /// `-c`/`-C`: whether `data`'s lines are in order (strictly, with `-u`); `-c` reports the
