@@ -8,6 +8,9 @@
 //! for (from the session, scratch directory included), and takes its output back.
 
 pub(crate) mod argmatch;
+pub(crate) mod comm;
+#[cfg(test)]
+mod comm_tests;
 pub(crate) mod ctx;
 pub(crate) mod head;
 #[cfg(test)]
@@ -30,7 +33,7 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("head", head::run), ("sort", sort::run), ("uniq", uniq::run)];
+const TOOLS: &[(&str, Tool)] = &[("comm", comm::run), ("head", head::run), ("sort", sort::run), ("uniq", uniq::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
