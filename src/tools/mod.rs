@@ -15,6 +15,9 @@ pub(crate) mod ctx;
 pub(crate) mod head;
 #[cfg(test)]
 mod head_tests;
+pub(crate) mod join;
+#[cfg(test)]
+mod join_tests;
 pub(crate) mod lines;
 pub(crate) mod num;
 pub(crate) mod sort;
@@ -33,7 +36,8 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("comm", comm::run), ("head", head::run), ("sort", sort::run), ("uniq", uniq::run)];
+const TOOLS: &[(&str, Tool)] =
+    &[("comm", comm::run), ("head", head::run), ("join", join::run), ("sort", sort::run), ("uniq", uniq::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
