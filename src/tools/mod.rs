@@ -7,17 +7,30 @@
 //! works on a [`Ctx`]: the host gives it its standard input and reads the files it asks
 //! for (from the session, scratch directory included), and takes its output back.
 
+pub(crate) mod argmatch;
 pub(crate) mod awk;
+pub(crate) mod comm;
+#[cfg(test)]
+mod comm_tests;
 pub(crate) mod ctx;
 pub(crate) mod head;
 #[cfg(test)]
 mod head_tests;
+pub(crate) mod join;
+#[cfg(test)]
+mod join_tests;
 pub(crate) mod lines;
 pub(crate) mod num;
 pub(crate) mod sed;
+pub(crate) mod sort;
+#[cfg(test)]
+mod sort_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
+pub(crate) mod uniq;
+#[cfg(test)]
+mod uniq_tests;
 
 pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 
@@ -25,7 +38,15 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("awk", awk::run), ("head", head::run), ("sed", sed::run)];
+const TOOLS: &[(&str, Tool)] = &[
+    ("awk", awk::run),
+    ("comm", comm::run),
+    ("head", head::run),
+    ("join", join::run),
+    ("sed", sed::run),
+    ("sort", sort::run),
+    ("uniq", uniq::run),
+];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
