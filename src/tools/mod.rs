@@ -7,12 +7,26 @@
 //! works on a [`Ctx`]: the host gives it its standard input and reads the files it asks
 //! for (from the session, scratch directory included), and takes its output back.
 
+pub(crate) mod bre;
 pub(crate) mod ctx;
+pub(crate) mod decimal;
+pub(crate) mod fold;
+#[cfg(test)]
+mod fold_tests;
 pub(crate) mod head;
 #[cfg(test)]
 mod head_tests;
 pub(crate) mod lines;
 pub(crate) mod num;
+pub(crate) mod paste;
+#[cfg(test)]
+mod paste_tests;
+pub(crate) mod paths;
+#[cfg(test)]
+mod paths_tests;
+pub(crate) mod tac;
+#[cfg(test)]
+mod tac_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
@@ -23,7 +37,14 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("head", head::run)];
+const TOOLS: &[(&str, Tool)] = &[
+    ("basename", paths::run_basename),
+    ("dirname", paths::run_dirname),
+    ("fold", fold::run),
+    ("head", head::run),
+    ("paste", paste::run),
+    ("tac", tac::run),
+];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
