@@ -9,6 +9,7 @@
 
 pub(crate) mod bre;
 pub(crate) mod ctx;
+pub(crate) mod decfmt;
 pub(crate) mod decimal;
 pub(crate) mod fold;
 #[cfg(test)]
@@ -24,6 +25,9 @@ mod paste_tests;
 pub(crate) mod paths;
 #[cfg(test)]
 mod paths_tests;
+pub(crate) mod seq;
+#[cfg(test)]
+mod seq_tests;
 pub(crate) mod tac;
 #[cfg(test)]
 mod tac_tests;
@@ -43,6 +47,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("fold", fold::run),
     ("head", head::run),
     ("paste", paste::run),
+    ("seq", seq::run),
     ("tac", tac::run),
 ];
 
