@@ -159,7 +159,7 @@ fn scan(arg: &str) -> Result<Operand, String> {
         precision += if exponent < 0 { -exponent } else { -precision.min(exponent) };
         width -= (a.len() - e) as i64;
         if exponent < 0 {
-            if point.map_or(true, |p| e == p + 1) {
+            if point.is_none_or(|p| e == p + 1) {
                 width += 1;
             }
             exponent = -exponent;
