@@ -18,6 +18,9 @@ pub(crate) mod head;
 #[cfg(test)]
 mod head_tests;
 pub(crate) mod lines;
+pub(crate) mod nl;
+#[cfg(test)]
+mod nl_tests;
 pub(crate) mod num;
 pub(crate) mod paste;
 #[cfg(test)]
@@ -46,6 +49,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("dirname", paths::run_dirname),
     ("fold", fold::run),
     ("head", head::run),
+    ("nl", nl::run),
     ("paste", paste::run),
     ("seq", seq::run),
     ("tac", tac::run),
