@@ -37,6 +37,9 @@ mod tac_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
+pub(crate) mod xargs;
+#[cfg(test)]
+mod xargs_tests;
 
 pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 
@@ -53,6 +56,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("paste", paste::run),
     ("seq", seq::run),
     ("tac", tac::run),
+    ("xargs", xargs::run),
 ];
 
 /// The names of the commands this module answers.

@@ -120,8 +120,14 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             "number-width" => {
                 number(1, i128::from(i32::MAX), "invalid line number field width").map(|n| nl.width = n as usize)
             }
-            "no-renumber" => Ok(nl.renumber = false),
-            "number-separator" => Ok(nl.sep = value),
+            "no-renumber" => {
+                nl.renumber = false;
+                Ok(())
+            }
+            "number-separator" => {
+                nl.sep = value;
+                Ok(())
+            }
             "number-format" => {
                 match value.as_str() {
                     "ln" => nl.layout = Layout::Left,
