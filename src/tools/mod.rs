@@ -14,6 +14,7 @@ pub(crate) mod decimal;
 pub(crate) mod fold;
 #[cfg(test)]
 mod fold_tests;
+pub(crate) mod hash;
 pub(crate) mod head;
 #[cfg(test)]
 mod head_tests;
@@ -31,6 +32,9 @@ mod paths_tests;
 pub(crate) mod seq;
 #[cfg(test)]
 mod seq_tests;
+pub(crate) mod sums;
+#[cfg(test)]
+mod sums_tests;
 pub(crate) mod tac;
 #[cfg(test)]
 mod tac_tests;
@@ -52,9 +56,12 @@ const TOOLS: &[(&str, Tool)] = &[
     ("dirname", paths::run_dirname),
     ("fold", fold::run),
     ("head", head::run),
+    ("md5sum", sums::run),
     ("nl", nl::run),
     ("paste", paste::run),
     ("seq", seq::run),
+    ("sha1sum", sums::run),
+    ("sha256sum", sums::run),
     ("tac", tac::run),
     ("xargs", xargs::run),
 ];
