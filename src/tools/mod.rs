@@ -9,10 +9,17 @@
 
 pub(crate) mod argmatch;
 pub(crate) mod awk;
+pub(crate) mod bre;
 pub(crate) mod comm;
 #[cfg(test)]
 mod comm_tests;
 pub(crate) mod ctx;
+pub(crate) mod decfmt;
+pub(crate) mod decimal;
+pub(crate) mod fold;
+#[cfg(test)]
+mod fold_tests;
+pub(crate) mod hash;
 pub(crate) mod head;
 #[cfg(test)]
 mod head_tests;
@@ -20,17 +27,38 @@ pub(crate) mod join;
 #[cfg(test)]
 mod join_tests;
 pub(crate) mod lines;
+pub(crate) mod nl;
+#[cfg(test)]
+mod nl_tests;
 pub(crate) mod num;
+pub(crate) mod paste;
+#[cfg(test)]
+mod paste_tests;
+pub(crate) mod paths;
+#[cfg(test)]
+mod paths_tests;
 pub(crate) mod sed;
+pub(crate) mod seq;
+#[cfg(test)]
+mod seq_tests;
 pub(crate) mod sort;
 #[cfg(test)]
 mod sort_tests;
+pub(crate) mod sums;
+#[cfg(test)]
+mod sums_tests;
+pub(crate) mod tac;
+#[cfg(test)]
+mod tac_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
 pub(crate) mod uniq;
 #[cfg(test)]
 mod uniq_tests;
+pub(crate) mod xargs;
+#[cfg(test)]
+mod xargs_tests;
 
 pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 
@@ -46,6 +74,17 @@ const TOOLS: &[(&str, Tool)] = &[
     ("sed", sed::run),
     ("sort", sort::run),
     ("uniq", uniq::run),
+    ("basename", paths::run_basename),
+    ("dirname", paths::run_dirname),
+    ("fold", fold::run),
+    ("md5sum", sums::run),
+    ("nl", nl::run),
+    ("paste", paste::run),
+    ("seq", seq::run),
+    ("sha1sum", sums::run),
+    ("sha256sum", sums::run),
+    ("tac", tac::run),
+    ("xargs", xargs::run),
 ];
 
 /// The names of the commands this module answers.

@@ -1,0 +1,45 @@
+use super::testing::same_as_gnu;
+
+#[test]
+fn fold_as_gnu() {
+    same_as_gnu(
+        &[
+            "fold page.md",
+            "fold -w 10 page.md",
+            "fold -w10 words.txt",
+            "fold -w 5 a.txt",
+            "fold -w 3 -s words.txt",
+            "fold -s -w 10 words.txt",
+            "fold -sw 12 page.md",
+            "fold -w 8 -b utf8.txt",
+            "fold -w 4 utf8.txt",
+            "fold -b -w 4 words.txt",
+            "fold -w 9 words.txt",
+            "fold -5 a.txt",
+            "fold -12 words.txt",
+            "fold -1 nonl.txt",
+            "fold -w 1 -s words.txt",
+            "fold --width=6 csv.txt",
+            "fold --wid 6 --spa csv.txt",
+            "fold --bytes -w 7 words.txt",
+            "fold -w 0 a.txt",
+            "fold -w x a.txt",
+            "fold -w -1 a.txt",
+            "fold -w 99999999999999999999999 a.txt",
+            "fold -w ' 5' a.txt",
+            "fold -w +5 a.txt",
+            "fold -w",
+            "fold nosuch a.txt",
+            "fold dir",
+            "fold empty.txt nonl.txt",
+            "fold -w 4",
+            "fold -w 4 - a.txt",
+            "fold -s -w 6",
+            "fold -x",
+            "fold --help",
+            "fold --version",
+            "fold -w 3 -s nonl.txt",
+        ],
+        "a\tb\tc\td long stdin line here\r\nx\x08y\n",
+    );
+}

@@ -1,0 +1,80 @@
+use super::testing::same_as_gnu;
+
+#[test]
+fn basename_as_gnu() {
+    same_as_gnu(
+        &[
+            "basename /usr/bin/sort",
+            "basename include/stdio.h .h",
+            "basename stdio.h stdio.h",
+            "basename /",
+            "basename //",
+            "basename ''",
+            "basename a/b/",
+            "basename a//b//",
+            "basename /a/ a",
+            "basename -s .h include/stdio.h b.h c",
+            "basename -a any/str1 any/str2",
+            "basename -a",
+            "basename --multiple x/y.md z/w.md",
+            "basename --suffix=.md docs/page.md guide.md",
+            "basename -z a/b c",
+            "basename -az a/b c/d",
+            "basename a b c",
+            "basename",
+            "basename -s",
+            "basename -x a",
+            "basename -- -a",
+            "basename a -s",
+            "basename --mul a b",
+            "basename --s=.x a.x",
+            "basename --zer a/b",
+            "basename /x.md /x.md",
+            "basename 'a b/c d.txt' .txt",
+            "basename docs/日本.md .md",
+            "basename --help",
+            "basename --version",
+            "basename --foo",
+        ],
+        "",
+    );
+}
+
+#[test]
+fn dirname_as_gnu() {
+    same_as_gnu(
+        &[
+            "dirname /usr/bin/",
+            "dirname dir1/str dir2/str",
+            "dirname stdio.h",
+            "dirname /",
+            "dirname //",
+            "dirname ///a",
+            "dirname //a//b//",
+            "dirname a/b",
+            "dirname a/",
+            "dirname ''",
+            "dirname .",
+            "dirname ..",
+            "dirname ../x",
+            "dirname /a",
+            "dirname -z a/b c/d",
+            "dirname a/b -z",
+            "dirname --zero a/b",
+            "dirname",
+            "dirname -z",
+            "dirname -x",
+            "dirname -- -z/x",
+            "dirname docs/api/page.md docs/x.md",
+            "dirname 'a b/c'",
+            "dirname a//b",
+            "dirname ./a",
+            "dirname /a/b/c/",
+            "dirname --help",
+            "dirname --version",
+            "dirname --zer=1 a",
+            "dirname --v",
+        ],
+        "",
+    );
+}
