@@ -8,6 +8,7 @@
 //! for (from the session, scratch directory included), and takes its output back.
 
 pub(crate) mod ctx;
+pub(crate) mod diff;
 pub(crate) mod head;
 #[cfg(test)]
 mod head_tests;
@@ -23,7 +24,7 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("head", head::run)];
+const TOOLS: &[(&str, Tool)] = &[("diff", diff::run), ("head", head::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
