@@ -343,7 +343,7 @@ impl Diff<'_> {
         let mut header = Vec::new();
         if nested {
             header.extend_from_slice(
-                format!("diff{} {} {}\n", o.switches, c_escape(&names[0]), c_escape(&names[1])).as_bytes(),
+                format!("diff{} {} {}\n", o.switches, c_escape(&label(0)), c_escape(&label(1))).as_bytes(),
             );
         }
         let marks = match o.format {

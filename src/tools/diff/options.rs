@@ -128,9 +128,14 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
 
 /// A word as the shell would need it quoted.
 fn shell_quote(w: &str) -> String {
-    let plain = !w.is_empty() && w.bytes().all(|c| c.is_ascii_alphanumeric() || b"%+,-./:=@^_".contains(&c));
+    let plain = !w.is_empty()
+        && w.bytes().enumerate().all(|(k, c)| {
+            c.is_ascii_alphanumeric() || c >= 0x80 || b"%+,-./:@_".contains(&c) || (k > 0 && b"#~".contains(&c))
+        });
     if plain {
         w.to_string()
+    } else if w.contains('\'') && !w.contains(['"', '$', '`', '\\', '!']) {
+        format!("\"{w}\"")
     } else {
         format!("'{}'", w.replace('\'', "'\\''"))
     }
@@ -456,6 +461,10 @@ pub(crate) fn parse(ctx: &mut Ctx, args: &[String]) -> Result<Options, i32> {
     o.style.format = format;
     o.style.context = context;
     o.style.tabsize = c.tabsize;
+    // GNU's comparison of lines with both -E and -Z ignores only trailing white space.
+    if c.white == TAB | TRAILING {
+        c.white = TRAILING;
+    }
     o.style.white = c.white;
     o.style.width = width as usize;
     o.format = format;
