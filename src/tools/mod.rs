@@ -7,6 +7,9 @@
 //! works on a [`Ctx`]: the host gives it its standard input and reads the files it asks
 //! for (from the session, scratch directory included), and takes its output back.
 
+pub(crate) mod cmp;
+#[cfg(test)]
+mod cmp_tests;
 pub(crate) mod ctx;
 pub(crate) mod diff;
 pub(crate) mod head;
@@ -24,7 +27,7 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("diff", diff::run), ("head", head::run)];
+const TOOLS: &[(&str, Tool)] = &[("cmp", cmp::run), ("diff", diff::run), ("head", head::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
