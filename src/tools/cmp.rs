@@ -99,10 +99,11 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     if ops.len() > 4 {
         return Ok(try_help(ctx, format!("extra operand '{}'", ops[4])));
     }
-    for f in 0..2 {
+    // A SKIP operand raises the skip `-i` gave, never lowers it.
+    for (f, skip) in skip.iter_mut().enumerate() {
         if let Some(s) = ops.get(2 + f) {
             match bytes(s) {
-                Some(n) => skip[f] = Some(skip[f].map_or(n, |_| n)),
+                Some(n) => *skip = Some(skip.map_or(n, |old| old.max(n))),
                 None => return Ok(try_help(ctx, format!("invalid --ignore-initial value '{s}'"))),
             }
         }

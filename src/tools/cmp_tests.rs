@@ -37,6 +37,8 @@ fn cmp_as_gnu() {
             "cmp -i x:1 a.txt b.txt",
             "cmp a.txt b.txt 6 10",
             "cmp a.txt b.txt 2",
+            "cmp -i 6 a.txt b.txt 2 3",
+            "cmp -i 2 a.txt b.txt 6 10",
             "cmp a.txt b.txt x",
             "cmp a.txt b.txt 1 2 3",
             "cmp a.txt",
