@@ -8,6 +8,7 @@
 //! times, which the host does not give.
 
 mod analyze;
+mod myers;
 mod options;
 mod output;
 mod side;
