@@ -10,12 +10,16 @@
 pub(crate) mod argmatch;
 pub(crate) mod awk;
 pub(crate) mod bre;
+pub(crate) mod cmp;
+#[cfg(test)]
+mod cmp_tests;
 pub(crate) mod comm;
 #[cfg(test)]
 mod comm_tests;
 pub(crate) mod ctx;
 pub(crate) mod decfmt;
 pub(crate) mod decimal;
+pub(crate) mod diff;
 pub(crate) mod fold;
 #[cfg(test)]
 mod fold_tests;
@@ -68,22 +72,22 @@ type Tool = fn(&mut Ctx, &[String]) -> Status;
 /// Every tool, by the name it answers to.
 const TOOLS: &[(&str, Tool)] = &[
     ("awk", awk::run),
+    ("cmp", cmp::run),
     ("comm", comm::run),
+    ("diff", diff::run),
+    ("fold", fold::run),
     ("head", head::run),
     ("join", join::run),
-    ("sed", sed::run),
-    ("sort", sort::run),
-    ("uniq", uniq::run),
-    ("basename", paths::run_basename),
-    ("dirname", paths::run_dirname),
-    ("fold", fold::run),
     ("md5sum", sums::run),
     ("nl", nl::run),
     ("paste", paste::run),
+    ("sed", sed::run),
     ("seq", seq::run),
     ("sha1sum", sums::run),
     ("sha256sum", sums::run),
+    ("sort", sort::run),
     ("tac", tac::run),
+    ("uniq", uniq::run),
     ("xargs", xargs::run),
 ];
 

@@ -19,6 +19,7 @@ macro_rules! texts {
 const TEXTS: &[(&str, &str, &str)] = texts!(
     "awk",
     "basename",
+    "cmp",
     "comm",
     "cut",
     "diff",
