@@ -8,6 +8,9 @@
 //! for (from the session, scratch directory included), and takes its output back.
 
 pub(crate) mod ctx;
+pub(crate) mod cut;
+#[cfg(test)]
+mod cut_tests;
 pub(crate) mod head;
 #[cfg(test)]
 mod head_tests;
@@ -26,7 +29,7 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("head", head::run), ("wc", wc::run)];
+const TOOLS: &[(&str, Tool)] = &[("cut", cut::run), ("head", head::run), ("wc", wc::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
