@@ -16,6 +16,9 @@ pub(crate) mod head;
 mod head_tests;
 pub(crate) mod lines;
 pub(crate) mod num;
+pub(crate) mod tail;
+#[cfg(test)]
+mod tail_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
@@ -29,7 +32,7 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("cut", cut::run), ("head", head::run), ("wc", wc::run)];
+const TOOLS: &[(&str, Tool)] = &[("cut", cut::run), ("head", head::run), ("tail", tail::run), ("wc", wc::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
