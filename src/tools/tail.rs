@@ -205,11 +205,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
                 }
                 pid |= given.key == "pid" && value.bytes().any(|b| b != b'0');
             }
-            "sleep-interval" => {
-                if !value.trim_start().parse::<f64>().is_ok_and(|s| s >= 0.0) {
-                    ctx.error(format!("invalid number of seconds: ‘{value}’"));
-                    return Ok(1);
-                }
+            "sleep-interval" if !value.trim_start().parse::<f64>().is_ok_and(|s| s >= 0.0) => {
+                ctx.error(format!("invalid number of seconds: ‘{value}’"));
+                return Ok(1);
             }
             "quiet" => headers = Some(false),
             "verbose" => headers = Some(true),
