@@ -22,6 +22,9 @@ mod tail_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
+pub(crate) mod tr;
+#[cfg(test)]
+mod tr_tests;
 pub(crate) mod wc;
 #[cfg(test)]
 mod wc_tests;
@@ -32,7 +35,8 @@ pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};
 type Tool = fn(&mut Ctx, &[String]) -> Status;
 
 /// Every tool, by the name it answers to.
-const TOOLS: &[(&str, Tool)] = &[("cut", cut::run), ("head", head::run), ("tail", tail::run), ("wc", wc::run)];
+const TOOLS: &[(&str, Tool)] =
+    &[("cut", cut::run), ("head", head::run), ("tail", tail::run), ("tr", tr::run), ("wc", wc::run)];
 
 /// The names of the commands this module answers.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
