@@ -1,12 +1,14 @@
 //! The vocabulary every layer shares, with no knowledge of Chroma or of documentation.
 //!
-//! Node-style errors ([`error`]), the embedding function's contract ([`embed`]), path
-//! normalisation as just-bash does it ([`path`]), the one glob matcher ([`glob`]), strict
-//! JSON reading ([`json`]), a fast hash for path-keyed maps ([`hash`]), injective keys
-//! built from names ([`key`]), one compiled stable sort ([`sort`]), concurrency on a
-//! single-threaded executor ([`sync`]), and fast UTF-8 validation ([`utf8`]). Nothing
-//! here imports another layer, so every layer may import it.
+//! The POSIX character classes of a byte ([`ctype`]), Node-style errors ([`error`]), the
+//! embedding function's contract ([`embed`]), path normalisation as just-bash does it
+//! ([`path`]), the one glob matcher ([`glob`]), strict JSON reading ([`json`]), a fast hash
+//! for path-keyed maps ([`hash`]), injective keys built from names ([`key`]), one compiled
+//! stable sort ([`sort`]), concurrency on a single-threaded executor ([`sync`]), and fast
+//! UTF-8 validation ([`utf8`]). Nothing here imports another layer, so every layer may
+//! import it.
 
+pub(crate) mod ctype;
 pub(crate) mod embed;
 pub(crate) mod error;
 pub(crate) mod getopt;

@@ -17,6 +17,9 @@ pub(crate) mod comm;
 #[cfg(test)]
 mod comm_tests;
 pub(crate) mod ctx;
+pub(crate) mod cut;
+#[cfg(test)]
+mod cut_tests;
 pub(crate) mod decfmt;
 pub(crate) mod decimal;
 pub(crate) mod diff;
@@ -54,12 +57,21 @@ mod sums_tests;
 pub(crate) mod tac;
 #[cfg(test)]
 mod tac_tests;
+pub(crate) mod tail;
+#[cfg(test)]
+mod tail_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
+pub(crate) mod tr;
+#[cfg(test)]
+mod tr_tests;
 pub(crate) mod uniq;
 #[cfg(test)]
 mod uniq_tests;
+pub(crate) mod wc;
+#[cfg(test)]
+mod wc_tests;
 pub(crate) mod xargs;
 #[cfg(test)]
 mod xargs_tests;
@@ -74,6 +86,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("awk", awk::run),
     ("cmp", cmp::run),
     ("comm", comm::run),
+    ("cut", cut::run),
     ("diff", diff::run),
     ("fold", fold::run),
     ("head", head::run),
@@ -87,7 +100,10 @@ const TOOLS: &[(&str, Tool)] = &[
     ("sha256sum", sums::run),
     ("sort", sort::run),
     ("tac", tac::run),
+    ("tail", tail::run),
+    ("tr", tr::run),
     ("uniq", uniq::run),
+    ("wc", wc::run),
     ("xargs", xargs::run),
 ];
 

@@ -385,14 +385,11 @@ impl Reader {
 
     /// `[:name:]` within brackets.
     fn class(&mut self) -> Result<(), Unsupported> {
-        const CLASSES: &[&str] = &[
-            "alpha", "upper", "lower", "digit", "xdigit", "space", "print", "punct", "graph", "cntrl", "blank", "alnum",
-        ];
         if !self.syntax.classes || self.peek_at(1) != Some(':') {
             return Err(no("with a class or collating element"));
         }
         let rest: String = self.chars[self.at + 2..].iter().collect();
-        let name = rest.split_once(":]").map(|(n, _)| n).filter(|n| CLASSES.contains(n));
+        let name = rest.split_once(":]").map(|(n, _)| n).filter(|n| crate::base::ctype::CLASS_NAMES.contains(n));
         let Some(name) = name else { return Err(no("with a class it cannot read")) };
         self.ascii_only = true;
         write!(self.out, "[:{name}:]").unwrap();

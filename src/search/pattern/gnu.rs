@@ -324,20 +324,8 @@ impl Reader<'_> {
     }
 
     fn posix_class(&mut self, name: &str, out: &mut String) -> Result<(), Unsupported> {
-        let test: fn(u8) -> bool = match name {
-            "alpha" => |b| b.is_ascii_alphabetic(),
-            "digit" => |b| b.is_ascii_digit(),
-            "alnum" => |b| b.is_ascii_alphanumeric(),
-            "upper" => |b| b.is_ascii_uppercase(),
-            "lower" => |b| b.is_ascii_lowercase(),
-            "xdigit" => |b| b.is_ascii_hexdigit(),
-            "space" => |b| b" \t\n\x0B\x0C\r".contains(&b),
-            "blank" => |b| b == b' ' || b == b'\t',
-            "punct" => |b| b.is_ascii_punctuation(),
-            "graph" => |b| b.is_ascii_graphic(),
-            "print" => |b| b.is_ascii_graphic() || b == b' ',
-            "cntrl" => |b| b.is_ascii_control(),
-            _ => return self.fail("Invalid character class name"),
+        let Some(test) = crate::base::ctype::class(name) else {
+            return self.fail("Invalid character class name");
         };
         for b in 0u8..128 {
             if test(b) {
