@@ -6,6 +6,8 @@
 
 mod ast;
 mod builtins;
+mod exec;
+mod expr;
 mod format;
 mod interp;
 mod io;
