@@ -300,10 +300,7 @@ fn run_program(it: &mut Interp) -> Result<(), Flow> {
                         it.skip_file()?;
                         continue 'records;
                     }
-                    Err(Flow::Exit) => {
-                        exited = true;
-                        break 'records;
-                    }
+                    Err(Flow::Exit) => break 'records,
                     Err(e) => return Err(e),
                 }
             }
