@@ -6,6 +6,8 @@
 
 mod ast;
 mod builtins;
+mod exec;
+mod expr;
 mod format;
 mod interp;
 mod io;
@@ -298,10 +300,7 @@ fn run_program(it: &mut Interp) -> Result<(), Flow> {
                         it.skip_file()?;
                         continue 'records;
                     }
-                    Err(Flow::Exit) => {
-                        exited = true;
-                        break 'records;
-                    }
+                    Err(Flow::Exit) => break 'records,
                     Err(e) => return Err(e),
                 }
             }
