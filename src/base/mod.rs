@@ -4,7 +4,8 @@
 //! normalisation as just-bash does it ([`path`]), the one glob matcher ([`glob`]), strict
 //! JSON reading ([`json`]), a fast hash for path-keyed maps ([`hash`]), injective keys
 //! built from names ([`key`]), one compiled stable sort ([`sort`]), concurrency on a
-//! single-threaded executor ([`sync`]), and fast UTF-8 validation ([`utf8`]). Nothing
+//! single-threaded executor ([`sync`]), the long texts commands print, stored deflated
+//! ([`texts`]), and fast UTF-8 validation ([`utf8`]). Nothing
 //! here imports another layer, so every layer may import it.
 
 pub(crate) mod embed;
@@ -16,4 +17,5 @@ pub(crate) mod key;
 pub(crate) mod path;
 pub(crate) mod sort;
 pub(crate) mod sync;
+pub(crate) mod texts;
 pub(crate) mod utf8;

@@ -5,6 +5,7 @@
 //! `grep --help` is read; what the rest of the search does with each is its business.
 
 use super::{BinaryFiles, Directories, GrepArgs, NameFilter};
+use crate::base::texts::{self, Text};
 
 /// Whether a long option takes a value.
 #[derive(Clone, Copy, PartialEq)]
@@ -73,8 +74,8 @@ const SHORT_FLAGS: &str = "EFGPiywxzsvVbnHhoqaIrRLlcTZUu";
 const SHORT_VALUES: &str = "efmdDABC";
 
 /// What `grep --help` and `grep -V` print (GNU grep 3.8's own words).
-pub(crate) const HELP: &str = include_str!("grep-help.txt");
-pub(crate) const VERSION: &str = include_str!("grep-version.txt");
+pub(crate) const HELP: Text = texts::GREP_HELP;
+pub(crate) const VERSION: Text = texts::GREP_VERSION;
 
 const USAGE: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
 
