@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import { ROOT } from "../support/files.mjs";
 import { startResult } from "../support/results.mjs";
 
-const run = startResult("wasm-size", { settings: { gzip: "level 9", "wasm-opt": "-Os, binaryen from npm (scripts/build.sh)" } });
+const run = startResult("wasm-size", { settings: { gzip: "level 9", "wasm-opt": "-Oz, binaryen from npm (scripts/build.sh)" } });
 const tmp = mkdtempSync(path.join(os.tmpdir(), "chromafs-wasm-size-"));
 try {
   const bindgen = path.join(os.homedir(), ".cargo/bin/wasm-bindgen");

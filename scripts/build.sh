@@ -21,7 +21,8 @@ for side in core:read write:write tools:tools; do
   wasm-bindgen --target web --out-dir $out/web --out-name $name "$wasm"
   wasm-bindgen --target nodejs --out-dir $out/node --out-name $name "$wasm"
   # The npm binaryen's wasm-opt (Debian's older one produces broken modules).
-  node_modules/.bin/wasm-opt -Os --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals --enable-simd $out/web/${name}_bg.wasm -o $out/web/${name}_bg.wasm
+  # -Oz: about 8 KB smaller than -Os on the core module.
+  node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-reference-types --enable-mutable-globals --enable-simd $out/web/${name}_bg.wasm -o $out/web/${name}_bg.wasm
   # One copy of each module in the package: the CommonJS glue reads the web build's, which
   # is the same module before wasm-opt.
   node -e '

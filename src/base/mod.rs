@@ -1,12 +1,13 @@
 //! The vocabulary every layer shares, with no knowledge of Chroma or of documentation.
 //!
 //! The POSIX character classes of a byte ([`ctype`]), Node-style errors ([`error`]), the
-//! embedding function's contract ([`embed`]), path normalisation as just-bash does it
-//! ([`path`]), the one glob matcher ([`glob`]), strict JSON reading ([`json`]), a fast hash
-//! for path-keyed maps ([`hash`]), injective keys built from names ([`key`]), one compiled
-//! stable sort ([`sort`]), concurrency on a single-threaded executor ([`sync`]), and fast
-//! UTF-8 validation ([`utf8`]). Nothing here imports another layer, so every layer may
-//! import it.
+//! embedding function's contract ([`embed`]), the one reader of GNU command lines
+//! ([`getopt`]), path normalisation as just-bash does it ([`path`]), the one glob matcher
+//! ([`glob`]), strict JSON reading ([`json`]), a fast hash for path-keyed maps ([`hash`]),
+//! injective keys built from names ([`key`]), one compiled stable sort ([`sort`]),
+//! concurrency on a single-threaded executor ([`sync`]), the long texts commands print,
+//! stored deflated ([`texts`]), and fast UTF-8 validation ([`utf8`]). Nothing here imports
+//! another layer, so every layer may import it.
 
 pub(crate) mod ctype;
 pub(crate) mod embed;
@@ -19,4 +20,5 @@ pub(crate) mod key;
 pub(crate) mod path;
 pub(crate) mod sort;
 pub(crate) mod sync;
+pub(crate) mod texts;
 pub(crate) mod utf8;

@@ -21,6 +21,7 @@ use super::{Place, Printed, Stop};
 use crate::base::getopt::{self, Arg, Grammar, Opt};
 use crate::base::glob::Glob;
 use crate::base::path;
+use crate::base::texts::{self, Text};
 use crate::commands::Unsupported;
 use crate::fs::named::{exclude_lines, Unreadable};
 use crate::tree::listing::{byte_ordered, Node};
@@ -230,12 +231,12 @@ fn block(f: &mut Flags, option: &str, v: &str) -> Result<(), Stop> {
 }
 
 /// `du --version`: coreutils 9.1's, whose output this is.
-const VERSION: &str = include_str!("du-version.txt");
+const VERSION: Text = texts::DU_VERSION;
 
 fn long_option(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
     let v = value.unwrap_or_default();
     match name {
-        "version" => return Err(Stop::Usage(Printed { stdout: VERSION.into(), ..Default::default() })),
+        "version" => return Err(Stop::Usage(Printed { stdout: texts::get(VERSION), ..Default::default() })),
         "all" => short(f, 'a')?,
         "apparent-size" => f.apparent = true,
         "block-size" => block(f, "--block-size", v)?,

@@ -124,7 +124,7 @@ impl Annotations {
     /// The same, with every page's chunk count: the parts to write beside the record.
     pub(crate) fn with_counts(self, pages: &[(&str, u64)]) -> (Self, Vec<String>) {
         let mut pages = pages.to_vec();
-        pages.sort_unstable();
+        crate::base::sort::sort(&mut pages);
         let digest = digest(pages.iter().map(|&(s, n)| (s, n)));
         let counts: Vec<u64> = pages.iter().map(|p| p.1).collect();
         let mut parts = Vec::new();
@@ -203,7 +203,7 @@ impl Annotations {
         };
         let Ok(values) = read_parts(counts, parts) else { return false };
         let mut order: Vec<usize> = (0..tree.entries.len()).collect();
-        order.sort_unstable_by(|&a, &b| tree.entries[a].slug.cmp(&tree.entries[b].slug));
+        crate::base::sort::sort_by(&mut order, |&a, &b| tree.entries[a].slug.cmp(&tree.entries[b].slug));
         if values.len() != order.len() {
             return false;
         }

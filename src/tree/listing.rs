@@ -243,7 +243,7 @@ pub(crate) fn byte_ordered(children: &[(String, bool)]) -> std::borrow::Cow<'_, 
         return std::borrow::Cow::Borrowed(children);
     }
     let mut sorted = children.to_vec();
-    sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    crate::base::sort::sort_by(&mut sorted, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     std::borrow::Cow::Owned(sorted)
 }
 

@@ -5,6 +5,7 @@
 //! flags is read and nothing is added, an unknown flag is warned about in GNU's words,
 //! and `-D help` prints GNU's list.
 
+use crate::base::texts::{self, Text};
 use crate::commands::{Printed, Stop};
 
 /// What the leading options said: how many words they took, warnings for standard
@@ -18,7 +19,7 @@ pub(super) struct Leading {
 const FLAGS: [&str; 9] = ["exec", "opt", "rates", "search", "stat", "time", "tree", "all", "help"];
 
 /// `find --version`: findutils 4.9.0's, whose output this is.
-pub(super) const VERSION: &str = include_str!("../find-version.txt");
+pub(super) const VERSION: Text = texts::FIND_VERSION;
 
 pub(super) const HELP: &str = "Valid arguments for -D:
 exec       Show diagnostic information relating to -exec, -execdir, -ok and -okdir

@@ -27,6 +27,7 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+use crate::base::texts;
 use leading::leading;
 use values::{date_ms, size};
 
@@ -201,7 +202,7 @@ fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
             "-nouser" | "-nogroup" | "-writable" => Tok::Expr(Expr::Const(false)),
             // GNU find prints its version where it reads the option, and stops.
             "-version" | "--version" => {
-                return Err(Stop::Usage(Printed { stdout: leading::VERSION.into(), ..Default::default() }))
+                return Err(Stop::Usage(Printed { stdout: texts::get(leading::VERSION), ..Default::default() }))
             }
             // The docs have no security contexts, as a system without SELinux has none.
             "-context" => return Err(usage("invalid predicate -context: SELinux is not enabled.".into())),

@@ -10,6 +10,7 @@
 use super::columns::Layout;
 use super::quoting::Quoting;
 use crate::base::getopt::{self, Arg, Grammar, Opt};
+use crate::base::texts::{self, Text};
 use crate::commands::units::{block_size, BlockSize};
 use crate::commands::{Printed, Stop, Unsupported};
 
@@ -303,12 +304,12 @@ fn valued(f: &mut Flags, c: char, v: &str) -> Result<(), Stop> {
 }
 
 /// `ls --version`: coreutils 9.1's, whose output this is.
-const VERSION: &str = include_str!("../ls-version.txt");
+const VERSION: Text = texts::LS_VERSION;
 
 fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
     let one = |c: char, f: &mut Flags| short(f, c);
     match (name, value) {
-        ("version", _) => return Err(Stop::Usage(Printed { stdout: VERSION.into(), ..Default::default() })),
+        ("version", _) => return Err(Stop::Usage(Printed { stdout: texts::get(VERSION), ..Default::default() })),
         ("all", _) => one('a', f)?,
         ("almost-all", _) => one('A', f)?,
         ("directory", _) => one('d', f)?,

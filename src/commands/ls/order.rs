@@ -19,7 +19,7 @@ pub(crate) fn sort<T>(items: &mut [T], key: impl Fn(&T) -> Key, how: Sort, rever
     if how == Sort::None {
         return;
     }
-    items.sort_by(|a, b| {
+    crate::base::sort::sort_by(items, |a, b| {
         let (a, b) = (key(a), key(b));
         let group = if dirs_first { b.dir.cmp(&a.dir) } else { Ordering::Equal };
         let by = compare(&a, &b, how);

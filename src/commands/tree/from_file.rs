@@ -39,12 +39,19 @@ pub(super) fn listing_of(text: &str) -> Result<(Listing, BTreeSet<String>), Unsu
         marked.insert(path.clone(), line.ends_with('/'));
         paths.insert(path);
     }
-    let unmarked = dirs.iter().filter(|d| marked.get(*d) == Some(&false)).map(|d| format!("/{d}")).collect();
+    // Sets and maps here are filled by insertion: collecting one sorts its items first, a
+    // compiled sort of its own.
+    let mut unmarked = BTreeSet::new();
+    for d in dirs.iter().filter(|d| marked.get(*d) == Some(&false)) {
+        unmarked.insert(format!("/{d}"));
+    }
     if named_dirs.iter().any(|d| !dirs.contains(d)) {
         return Err(no("a directory holding nothing"));
     }
-    let files: serde_json::Map<String, serde_json::Value> =
-        paths.into_iter().filter(|p| !dirs.contains(p)).map(|p| (p, serde_json::json!({ "isPublic": true }))).collect();
+    let mut files = serde_json::Map::new();
+    for p in paths.into_iter().filter(|p| !dirs.contains(p)) {
+        files.insert(p, serde_json::json!({ "isPublic": true }));
+    }
     let json = serde_json::Value::Object(files).to_string();
     let tree = PathTree::from_json(&json, None).map_err(|_| no("names a tree cannot hold"))?;
     let listing = Listing::new(&tree, &Groups::default(), &[]).map_err(|_| no("names a tree cannot hold"))?;

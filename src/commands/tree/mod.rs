@@ -393,8 +393,10 @@ fn listed(full: &str, rel: &str, depth: usize, f: &Flags, place: Place) -> Resul
     let meta = |name: &str| place.listing.get(&child_of(full, name)).and_then(Meta::of);
     match f.sort {
         Sort::Name | Sort::None => {}
-        Sort::Version => list.sort_by(|a, b| crate::commands::ls::order::version(&a.0, &b.0).then(a.0.cmp(&b.0))),
-        Sort::Time => list.sort_by(|a, b| {
+        Sort::Version => crate::base::sort::sort_by(&mut list, |a, b| {
+            crate::commands::ls::order::version(&a.0, &b.0).then(a.0.cmp(&b.0))
+        }),
+        Sort::Time => crate::base::sort::sort_by(&mut list, |a, b| {
             let t = |n: &str| meta(n).map_or(0.0, |m| m.mtime_ms);
             t(&a.0).total_cmp(&t(&b.0)).then(a.0.cmp(&b.0))
         }),
@@ -402,7 +404,7 @@ fn listed(full: &str, rel: &str, depth: usize, f: &Flags, place: Place) -> Resul
             let sizes: Option<Vec<u64>> = list.iter().map(|(n, _)| meta(n).map(|m| m.size)).collect();
             let sizes = sizes.ok_or_else(|| Unsupported::new("a page whose size the tree does not record"))?;
             let mut keyed: Vec<_> = sizes.into_iter().zip(list).collect();
-            keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1 .0.cmp(&b.1 .0)));
+            crate::base::sort::sort_by(&mut keyed, |a, b| b.0.cmp(&a.0).then(a.1 .0.cmp(&b.1 .0)));
             list = keyed.into_iter().map(|(_, e)| e).collect();
         }
     }
@@ -410,7 +412,7 @@ fn listed(full: &str, rel: &str, depth: usize, f: &Flags, place: Place) -> Resul
         list.reverse();
     }
     if let Some(dirs_first) = f.dirs_first {
-        list.sort_by_key(|(_, dir)| *dir != dirs_first);
+        crate::base::sort::sort_by_key(&mut list, |(_, dir)| *dir != dirs_first);
     }
     Ok(list)
 }

@@ -103,7 +103,7 @@ fn ids_of(segments: &[Segment], grams: &[Gram]) -> (Vec<String>, Vec<String>) {
     let (mut must, mut may) = (Vec::new(), Vec::new());
     for (k, s) in segments.iter().enumerate() {
         let mut shards: Vec<u32> = grams.iter().map(|g| shard_of(g, s.shards)).collect();
-        shards.sort_unstable();
+        crate::base::sort::sort(&mut shards);
         shards.dedup();
         for &shard in &shards {
             must.push(record_id(&s.id, shard, 0));

@@ -6,6 +6,7 @@
 
 use super::{BinaryFiles, Directories, GrepArgs, NameFilter};
 use crate::base::getopt::{self, alias, Arg, Grammar, Opt};
+use crate::base::texts::{self, Text};
 
 /// grep's options: each letter, and the long names in GNU grep 3.8's order (which its
 /// message for an ambiguous prefix follows), a long name with a letter keyed by the letter.
@@ -112,8 +113,8 @@ const OPTS: &[Opt] = &[
 const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
 
 /// What `grep --help` and `grep -V` print (GNU grep 3.8's own words).
-pub(crate) const HELP: &str = include_str!("grep-help.txt");
-pub(crate) const VERSION: &str = include_str!("grep-version.txt");
+pub(crate) const HELP: Text = texts::GREP_HELP;
+pub(crate) const VERSION: Text = texts::GREP_VERSION;
 
 const USAGE: &str = "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n";
 

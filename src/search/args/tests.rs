@@ -1,6 +1,7 @@
 //! Command lines as GNU grep and ripgrep read them.
 
 use super::*;
+use crate::base::texts;
 
 fn s(v: &[&str]) -> Vec<String> {
     v.iter().map(|x| x.to_string()).collect()
@@ -51,8 +52,8 @@ fn grep_help_version_and_bad_arguments_as_gnu_grep_answers_them() {
     let g = parse_grep(&s(&["--help", "-V"]), 0);
     assert!(g.help && g.version && g.usage.is_none());
     assert!(
-        HELP.starts_with("Usage: grep [OPTION]... PATTERNS [FILE]...\n")
-            && VERSION.starts_with("grep (GNU grep) 3.8\n")
+        texts::get(HELP).starts_with("Usage: grep [OPTION]... PATTERNS [FILE]...\n")
+            && texts::get(VERSION).starts_with("grep (GNU grep) 3.8\n")
     );
     let g = parse_grep(&s(&["-d", "bogus", "x"]), 0);
     assert!(g.usage_fails && g.usage.unwrap().starts_with("grep: invalid argument ‘bogus’ for ‘--directories’"));

@@ -18,6 +18,7 @@ use super::pattern_files;
 use super::printer::{self, Groups, Options};
 use crate::base::glob::Glob;
 use crate::base::path;
+use crate::base::texts;
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
@@ -367,7 +368,7 @@ impl NativeGrep {
         if g.usage.is_none() && (g.version || g.help) {
             let stdout = if g.version { args::VERSION } else { args::HELP };
             return Some(Printed {
-                stdout: stdout.into(),
+                stdout: texts::get(stdout),
                 stderr: g.warnings.clone(),
                 exit_code: 0,
                 ..Default::default()

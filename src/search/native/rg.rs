@@ -20,6 +20,7 @@ use super::replace::Replacement;
 use crate::base::glob::Glob;
 use crate::base::hash::PathSet;
 use crate::base::path;
+use crate::base::texts::{self, Text};
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
@@ -35,14 +36,15 @@ use crate::search::walk::{Found, Scope, Target};
 const BINARY_SAMPLE: usize = 64 * 1024;
 
 /// ripgrep 15's file types (`rg --type-list`): a name, `: `, its globs joined by `, `.
-const TYPE_LIST: &str = include_str!("rg-types.txt");
+const TYPE_LIST: Text = texts::RG_TYPES;
 
 /// `rg --version`, as the ripgrep the reference runs prints it.
-const VERSION: &str = include_str!("rg-version.txt");
+const VERSION: Text = texts::RG_VERSION;
 
 /// The globs of a file type, or `None` when ripgrep does not know it.
 fn type_globs(name: &str) -> Option<Vec<Glob>> {
-    let line = TYPE_LIST.lines().find(|l| l.split_once(": ").is_some_and(|(n, _)| n == name))?;
+    let list = texts::get(TYPE_LIST);
+    let line = list.lines().find(|l| l.split_once(": ").is_some_and(|(n, _)| n == name))?;
     line.split_once(": ")?.1.split(", ").map(|g| Glob::rg(g, false).ok()).collect()
 }
 
@@ -372,9 +374,9 @@ impl NativeRg {
             return Printed { stderr: stderr.clone(), exit_code: 2, ..Default::default() };
         }
         let stdout: String = match self.what {
-            What::TypeList => TYPE_LIST.to_string(),
-            What::Version(true) => VERSION.to_string(),
-            What::Version(false) => VERSION.lines().next().map(|l| format!("{l}\n")).unwrap_or_default(),
+            What::TypeList => texts::get(TYPE_LIST),
+            What::Version(true) => texts::get(VERSION),
+            What::Version(false) => texts::get(VERSION).lines().next().map(|l| format!("{l}\n")).unwrap_or_default(),
             _ => self.files.iter().flat_map(|f| [f.shown.as_str(), if o.null { "\0" } else { "\n" }]).collect(),
         };
         let stderr = self.missing_messages();

@@ -408,7 +408,9 @@ fn combined(patterns: &[String], dialect: Dialect, tool: Tool) -> Result<(String
     }
     let literal = |s: &String| parse(s).map(|n| n.is_literal()).unwrap_or(false);
     if tool == Tool::Gnu && spelled.iter().all(literal) {
-        spelled.sort_by_key(|s| std::cmp::Reverse(parse(s).map(|n| literal_len(&n)).unwrap_or(0)));
+        crate::base::sort::sort_by_key(&mut spelled, |s| {
+            std::cmp::Reverse(parse(s).map(|n| literal_len(&n)).unwrap_or(0))
+        });
     }
     Ok((spelled.iter().map(|s| format!("(?:{s})")).collect::<Vec<_>>().join("|"), locale_class))
 }
