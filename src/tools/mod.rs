@@ -84,10 +84,12 @@ type Tool = fn(&mut Ctx, &[String]) -> Status;
 /// Every tool, by the name it answers to.
 const TOOLS: &[(&str, Tool)] = &[
     ("awk", awk::run),
+    ("basename", paths::run_basename),
     ("cmp", cmp::run),
     ("comm", comm::run),
     ("cut", cut::run),
     ("diff", diff::run),
+    ("dirname", paths::run_dirname),
     ("fold", fold::run),
     ("head", head::run),
     ("join", join::run),

@@ -1,5 +1,8 @@
 //! An awk program, parsed: rules, functions and the expressions and statements in them.
 
+/// Marks a parenthesised list `(a, b)` that only `print` and `in` take.
+pub(crate) const LIST: &str = "(list)";
+
 /// Where a variable lives: the program's globals, or the running function's locals.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Var {

@@ -6,9 +6,6 @@ use super::ast::*;
 use super::lex::Tok;
 use super::parse::{Parser, SyntaxError, R};
 
-/// Marks a parenthesised list `(a, b)` that only `print` and `in` take.
-pub(super) const LIST: &str = "(list)";
-
 fn is_lvalue(e: &Expr) -> bool {
     matches!(e, Expr::Var(_) | Expr::Index(..) | Expr::Field(_))
 }

@@ -445,7 +445,7 @@ impl<'p, 'c, 'a> Interp<'p, 'c, 'a> {
             vals.push(self.eval(a)?);
         }
         let fmt = self.text(&vals[0]);
-        super::format::format(&fmt, &vals[1..], &self.convfmt()).or_else(fatal)
+        super::value::format(&fmt, &vals[1..], &self.convfmt()).or_else(fatal)
     }
 
     /// The regular expression an argument stands for: a `/re/` as written, else its value.

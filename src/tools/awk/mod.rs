@@ -8,7 +8,6 @@ mod ast;
 mod builtins;
 mod exec;
 mod expr;
-mod format;
 mod interp;
 mod io;
 mod lex;

@@ -3,7 +3,6 @@
 //! functions, and statements; expressions are read in [`super::expr`].
 
 use super::ast::*;
-use super::expr::LIST;
 use super::lex::{Tok, Token};
 use std::collections::HashMap;
 

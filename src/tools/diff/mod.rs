@@ -368,7 +368,11 @@ impl Diff<'_> {
                 self.message(ctx, format!("Files {} and {} differ\n", label(0), label(1)));
             }
         } else if differ || o.format == Format::Side && !o.style.suppress_common {
-            p.script(&changes);
+            if p.st.format == Format::Side {
+                side::script(&mut p, &changes);
+            } else {
+                p.script(&changes);
+            }
             ctx.print(out);
         }
         let mut status = i32::from(differ);

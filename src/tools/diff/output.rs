@@ -188,7 +188,8 @@ impl<'a> Printer<'a> {
                     start = end;
                 }
             }
-            Format::Side => super::side::script(self, changes),
+            // Side by side has a printer of its own (`side::script`), which the run calls.
+            Format::Side => {}
         }
     }
 
