@@ -10,7 +10,9 @@ const FILE_COMMANDS = [
   "yq", "xan", "sqlite3", "xargs", "bash", "sh", "readlink",
 ];
 // Commands the tools module answers as GNU's do (src/tools/), whether or not just-bash has them.
-const TOOL_COMMANDS = ["awk", "head"];
+const TOOL_COMMANDS = [
+  "awk", "basename", "cmp", "comm", "cut", "diff", "dirname", "fold", "head", "join", "md5sum", "nl", "paste", "sed", "seq", "sha1sum", "sha256sum", "sort", "tac", "tail", "tr", "uniq", "wc", "xargs",
+];
 // Commands that may be answered from the listing in Rust.
 const LISTING_COMMANDS = ["ls", "find", "tree", "du"];
 // chromafs's own command: a ranked search; just-bash has no such command.

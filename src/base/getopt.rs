@@ -176,8 +176,7 @@ fn read_into(grammar: &Grammar, args: &[String], line: &mut Line) -> Result<(), 
             };
             line.opts.push(Given { key: o.key, value, spelled: format!("--{name}"), word: at });
         } else if word.len() > 1 && word.starts_with('-') {
-            let mut chars = word[1..].char_indices();
-            while let Some((at, c)) = chars.next() {
+            for (at, c) in word[1..].char_indices() {
                 let o = grammar.opts.iter().find(|o| o.short == Some(c)).ok_or(Misuse::Invalid(c))?;
                 let rest = &word[1 + at + c.len_utf8()..];
                 let value = match o.arg {

@@ -21,6 +21,8 @@ mod tools;
 
 #[cfg(feature = "write")]
 pub use ingest::{annotate, ingest};
+#[cfg(feature = "tools")]
+pub use tools::{tool_names, write_failure, ToolRun};
 
 use crate::base::error::{Errno, FsError};
 use crate::base::path;

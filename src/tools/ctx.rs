@@ -240,8 +240,23 @@ pub(crate) fn quote(name: &str) -> String {
             c => s.push(c),
         }
     }
-    s.push('\'');
+    // A name ending in a control character ends with its `$'…'` part, as GNU quotes it.
+    if name.chars().last().is_some_and(|c| !plain(c)) {
+        // Drop the opening quote of the empty part that would follow.
+        s.pop();
+    } else {
+        s.push('\'');
+    }
     s
+}
+
+#[cfg(test)]
+#[test]
+fn names_quoted_as_gnu_quotes_them() {
+    assert_eq!(quote("a b"), "'a b'");
+    assert_eq!(quote("it's"), "\"it's\"");
+    assert_eq!(quote("a\n"), "'a'$'\\n'");
+    assert_eq!(quote("a\nb"), "'a'$'\\n''b'");
 }
 
 /// A file name in a message where coreutils quotes it only when it must (`wc: x: …`).

@@ -20,11 +20,6 @@ pub(crate) fn body(line: &[u8], end: u8) -> &[u8] {
     line.strip_suffix(&[end]).unwrap_or(line)
 }
 
-/// How many lines end in `data` (a last line without its end does not count, as `wc -l`).
-pub(crate) fn count(data: &[u8], end: u8) -> usize {
-    memchr::memchr_iter(end, data).count()
-}
-
 /// The byte offset where the last `n` lines of `data` begin (the last line counts even
 /// without its end).
 pub(crate) fn start_of_last(data: &[u8], n: u64, end: u8) -> usize {
@@ -53,7 +48,6 @@ mod tests {
     #[test]
     fn lines_and_their_ends() {
         assert_eq!(split(b"a\nb\n\nc", b'\n').collect::<Vec<_>>(), [&b"a\n"[..], b"b\n", b"\n", b"c"]);
-        assert_eq!(count(b"a\nb", b'\n'), 1);
         assert_eq!(start_of_last(b"a\nb\nc\n", 2, b'\n'), 2);
         assert_eq!(start_of_last(b"a\nb\nc", 1, b'\n'), 4);
         assert_eq!(start_of_last(b"a\nb\n", 5, b'\n'), 0);

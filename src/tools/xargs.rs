@@ -8,7 +8,7 @@
 //! are accepted and have no effect.
 
 use super::ctx::{quote_if_needed, Ctx, Status};
-use crate::base::getopt::{self, alias, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('0', "null", Arg::No),
@@ -162,7 +162,8 @@ fn read_line(
         return Ok(None);
     }
     let replacing = b.replace.is_some();
-    let (mut state, mut quotc, mut prevc, mut c) = (S::Space, 0u8, None, None);
+    let (mut state, mut quotc, mut c) = (S::Space, 0u8, None);
+    let mut prevc;
     let (mut first, mut seen_arg) = (true, false);
     let mut p: Vec<u8> = Vec::new();
     let is_eof = |p: &[u8]| eof_str.as_deref().is_some_and(|e| e.as_bytes() == item(p).as_bytes());
