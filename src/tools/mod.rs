@@ -44,6 +44,9 @@ mod paste_tests;
 pub(crate) mod paths;
 #[cfg(test)]
 mod paths_tests;
+pub(crate) mod realpath;
+#[cfg(test)]
+mod realpath_tests;
 pub(crate) mod sed;
 pub(crate) mod seq;
 #[cfg(test)]
@@ -96,6 +99,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("md5sum", sums::run),
     ("nl", nl::run),
     ("paste", paste::run),
+    ("realpath", realpath::run),
     ("sed", sed::run),
     ("seq", seq::run),
     ("sha1sum", sums::run),
