@@ -7,7 +7,6 @@ import { withFailures } from "./failures.js";
 import { linesTaken } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, TOOL_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
-import { tee } from "./tee.js";
 import { envValue, stdinText } from "./context.js";
 import { MKTEMP } from "./mktemp.js";
 import { runTool, byteString } from "./tools.js";
@@ -43,7 +42,6 @@ function command(fs, name, readsOnly, loadTools) {
           const answered = await fs.runCommand(name, args, ctx.cwd, readsOnly(ctx), stdinText(ctx.stdin));
           return answered ? inOrder(answered) : ctx.origCommand(args);
         }
-        if (name === "tee") return tee(args, ctx, stdinText(ctx.stdin));
         if (!search) return ctx.origCommand(args);
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;

@@ -63,6 +63,9 @@ mod tac_tests;
 pub(crate) mod tail;
 #[cfg(test)]
 mod tail_tests;
+pub(crate) mod tee;
+#[cfg(test)]
+mod tee_tests;
 #[cfg(test)]
 pub(crate) mod testing;
 pub(crate) mod texts;
@@ -107,6 +110,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("sort", sort::run),
     ("tac", tac::run),
     ("tail", tail::run),
+    ("tee", tee::run),
     ("tr", tr::run),
     ("uniq", uniq::run),
     ("wc", wc::run),

@@ -40,6 +40,7 @@ const TEXTS: &[(&str, &str, &str)] = texts!(
     "sort",
     "tac",
     "tail",
+    "tee",
     "tr",
     "unexpand",
     "uniq",
