@@ -54,6 +54,9 @@ mod sort_tests;
 pub(crate) mod sums;
 #[cfg(test)]
 mod sums_tests;
+pub(crate) mod tabs;
+#[cfg(test)]
+mod tabs_tests;
 pub(crate) mod tac;
 #[cfg(test)]
 mod tac_tests;
@@ -90,6 +93,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("cut", cut::run),
     ("diff", diff::run),
     ("dirname", paths::run_dirname),
+    ("expand", tabs::run),
     ("fold", fold::run),
     ("head", head::run),
     ("join", join::run),
@@ -104,6 +108,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("tac", tac::run),
     ("tail", tail::run),
     ("tr", tr::run),
+    ("unexpand", tabs::run),
     ("uniq", uniq::run),
     ("wc", wc::run),
     ("xargs", xargs::run),
