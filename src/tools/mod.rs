@@ -23,6 +23,9 @@ mod cut_tests;
 pub(crate) mod decfmt;
 pub(crate) mod decimal;
 pub(crate) mod diff;
+pub(crate) mod fmt;
+#[cfg(test)]
+mod fmt_tests;
 pub(crate) mod fold;
 #[cfg(test)]
 mod fold_tests;
@@ -94,6 +97,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("diff", diff::run),
     ("dirname", paths::run_dirname),
     ("expand", tabs::run),
+    ("fmt", fmt::run),
     ("fold", fold::run),
     ("head", head::run),
     ("join", join::run),
