@@ -23,6 +23,9 @@ mod cut_tests;
 pub(crate) mod decfmt;
 pub(crate) mod decimal;
 pub(crate) mod diff;
+pub(crate) mod fmt;
+#[cfg(test)]
+mod fmt_tests;
 pub(crate) mod fold;
 #[cfg(test)]
 mod fold_tests;
@@ -57,6 +60,9 @@ mod sort_tests;
 pub(crate) mod sums;
 #[cfg(test)]
 mod sums_tests;
+pub(crate) mod tabs;
+#[cfg(test)]
+mod tabs_tests;
 pub(crate) mod tac;
 #[cfg(test)]
 mod tac_tests;
@@ -96,6 +102,8 @@ const TOOLS: &[(&str, Tool)] = &[
     ("cut", cut::run),
     ("diff", diff::run),
     ("dirname", paths::run_dirname),
+    ("expand", tabs::run),
+    ("fmt", fmt::run),
     ("fold", fold::run),
     ("head", head::run),
     ("join", join::run),
@@ -112,6 +120,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("tail", tail::run),
     ("tee", tee::run),
     ("tr", tr::run),
+    ("unexpand", tabs::run),
     ("uniq", uniq::run),
     ("wc", wc::run),
     ("xargs", xargs::run),
