@@ -61,7 +61,13 @@ pub(crate) struct Grammar {
     pub opts: &'static [Opt],
     /// Options may follow operands (GNU's default); `false` stops at the first operand.
     pub permute: bool,
+    /// Each digit is an option of its own, keyed by itself (`-12` is `-1` then `-2`), as
+    /// grep's `-NUM` and uniq's, tail's, diff's and fmt's obsolete counts are read.
+    pub digits: bool,
 }
+
+/// The keys of digit options.
+const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
 
 /// An option as given: its key and value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,7 +183,16 @@ fn read_into(grammar: &Grammar, args: &[String], line: &mut Line) -> Result<(), 
             line.opts.push(Given { key: o.key, value, spelled: format!("--{name}"), word: at });
         } else if word.len() > 1 && word.starts_with('-') {
             for (at, c) in word[1..].char_indices() {
-                let o = grammar.opts.iter().find(|o| o.short == Some(c)).ok_or(Misuse::Invalid(c))?;
+                let Some(o) = grammar.opts.iter().find(|o| o.short == Some(c)) else {
+                    let digit = c.to_digit(10).filter(|_| grammar.digits).ok_or(Misuse::Invalid(c))?;
+                    line.opts.push(Given {
+                        key: DIGITS[digit as usize],
+                        value: None,
+                        spelled: format!("-{c}"),
+                        word: at,
+                    });
+                    continue;
+                };
                 let rest = &word[1 + at + c.len_utf8()..];
                 let value = match o.arg {
                     Arg::No => None,
@@ -238,7 +253,7 @@ mod tests {
         long("stable", Arg::No),
         short("z", Arg::No),
     ];
-    const G: Grammar = Grammar { opts: OPTS, permute: true };
+    const G: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
 
     fn words(s: &str) -> Vec<String> {
         s.split(' ').filter(|w| !w.is_empty()).map(String::from).collect()
@@ -288,8 +303,16 @@ mod tests {
     }
 
     #[test]
+    fn digits_are_options_when_asked() {
+        let g = Grammar { opts: OPTS, permute: true, digits: true };
+        let l = parse(&g, &words("-12 -q3 x")).unwrap();
+        assert_eq!(keys(&l), [("1", None), ("2", None), ("quiet", None), ("3", None)]);
+        assert_eq!(parse(&G, &words("-1")).unwrap_err(), Misuse::Invalid('1'));
+    }
+
+    #[test]
     fn options_stop_at_the_first_operand_when_asked() {
-        let g = Grammar { opts: OPTS, permute: false };
+        let g = Grammar { opts: OPTS, permute: false, digits: false };
         let l = parse(&g, &words("-q echo -n 1")).unwrap();
         assert_eq!(keys(&l), [("quiet", None)]);
         assert_eq!(l.operands, ["echo", "-n", "1"]);

@@ -118,7 +118,7 @@ const OPTS: &[Opt] = &[
     getopt::short("x", Arg::No),
     getopt::short("X", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
 
 /// GNU du's command line, read as `getopt_long` reads it ([`crate::base::getopt`]).
 fn flags(args: &[String]) -> Result<(Flags, Vec<String>), Stop> {

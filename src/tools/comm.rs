@@ -17,7 +17,7 @@ const OPTS: &[getopt::Opt] = &[
     short("2", Arg::No),
     short("3", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
 
 /// Whether comm checks that its inputs are sorted.
 #[derive(Clone, Copy, PartialEq, Eq)]

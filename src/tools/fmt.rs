@@ -6,7 +6,7 @@
 
 use super::ctx::{quote, Ctx, Status};
 use super::decimal;
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, Arg, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "crown-margin", Arg::No),
@@ -16,17 +16,6 @@ const OPTS: &[getopt::Opt] = &[
     opt('u', "uniform-spacing", Arg::No),
     opt('w', "width", Arg::Required),
     opt('g', "goal", Arg::Required),
-    // Digits are options (refused past the first word, where `-WIDTH` is read).
-    short("0", Arg::No),
-    short("1", Arg::No),
-    short("2", Arg::No),
-    short("3", Arg::No),
-    short("4", Arg::No),
-    short("5", Arg::No),
-    short("6", Arg::No),
-    short("7", Arg::No),
-    short("8", Arg::No),
-    short("9", Arg::No),
     long("help", Arg::No),
     long("version", Arg::No),
 ];
@@ -101,7 +90,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         }
         _ => (None, args),
     };
-    let (line, misuse) = getopt::read(&Grammar { opts: OPTS, permute: true }, rest);
+    let (line, misuse) = getopt::read(&Grammar { opts: OPTS, permute: true, digits: true }, rest);
     let mut s = Settings {
         crown: false,
         tagged: false,

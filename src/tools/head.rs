@@ -15,7 +15,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
 
 /// How much of each file.
 #[derive(Clone, Copy)]

@@ -27,7 +27,7 @@ const OPTS: &[getopt::Opt] = &[
     short("t", Arg::Required),
     short("v", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
 
 /// Whether join checks that its inputs are sorted on the join fields.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -30,16 +30,6 @@ const UNEXPAND: &[getopt::Opt] = &[
     opt('t', "tabs", Arg::Required),
     // `-4,8`: each digit and comma an option of its own.
     short(",", Arg::No),
-    short("0", Arg::No),
-    short("1", Arg::No),
-    short("2", Arg::No),
-    short("3", Arg::No),
-    short("4", Arg::No),
-    short("5", Arg::No),
-    short("6", Arg::No),
-    short("7", Arg::No),
-    short("8", Arg::No),
-    short("9", Arg::No),
     long("help", Arg::No),
     long("version", Arg::No),
 ];
@@ -182,7 +172,8 @@ impl Stops {
 /// `expand` or `unexpand`, by `ctx.name`.
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let un = ctx.name == "unexpand";
-    let (line, misuse) = getopt::read(&Grammar { opts: if un { UNEXPAND } else { EXPAND }, permute: true }, args);
+    let (line, misuse) =
+        getopt::read(&Grammar { opts: if un { UNEXPAND } else { EXPAND }, permute: true, digits: un }, args);
     let mut stops = Stops::default();
     let mut errors = Vec::new();
     let (mut all, mut first_only) = (!un, false);

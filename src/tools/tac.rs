@@ -17,7 +17,7 @@ const OPTS: &[getopt::Opt] = &[
 ];
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true }, args) {
+    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: false }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

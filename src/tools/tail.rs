@@ -27,18 +27,8 @@ const OPTS: &[getopt::Opt] = &[
     opt('z', "zero-terminated", Arg::No),
     long("help", Arg::No),
     long("version", Arg::No),
-    short("0", Arg::No),
-    short("1", Arg::No),
-    short("2", Arg::No),
-    short("3", Arg::No),
-    short("4", Arg::No),
-    short("5", Arg::No),
-    short("6", Arg::No),
-    short("7", Arg::No),
-    short("8", Arg::No),
-    short("9", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: true };
 
 /// What to print of each file.
 #[derive(Clone, Copy)]

@@ -15,7 +15,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
 const MODES: &[(&str, u8)] = &[("warn", 0), ("warn-nopipe", 1), ("exit", 2), ("exit-nopipe", 3)];
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {

@@ -20,18 +20,8 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
     short("D", Arg::No),
-    short("0", Arg::No),
-    short("1", Arg::No),
-    short("2", Arg::No),
-    short("3", Arg::No),
-    short("4", Arg::No),
-    short("5", Arg::No),
-    short("6", Arg::No),
-    short("7", Arg::No),
-    short("8", Arg::No),
-    short("9", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: true };
 
 /// How `-D`/`--all-repeated` marks off groups.
 #[derive(Clone, Copy, PartialEq, Eq)]

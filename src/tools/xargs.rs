@@ -369,7 +369,7 @@ fn number(text: &str, option: char, min: i64, max: i64, fatal: bool, ctx: &mut C
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: false }, args) {
+    let line = match getopt::parse(&Grammar { opts: OPTS, permute: false, digits: false }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

@@ -98,19 +98,8 @@ const OPTS: &[Opt] = &[
     getopt::short("A", Arg::Required),
     getopt::short("B", Arg::Required),
     getopt::short("C", Arg::Required),
-    // `-NUM`: context, its digits read one option at a time.
-    getopt::short("0", Arg::No),
-    getopt::short("1", Arg::No),
-    getopt::short("2", Arg::No),
-    getopt::short("3", Arg::No),
-    getopt::short("4", Arg::No),
-    getopt::short("5", Arg::No),
-    getopt::short("6", Arg::No),
-    getopt::short("7", Arg::No),
-    getopt::short("8", Arg::No),
-    getopt::short("9", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: true };
 
 /// What `grep --help` and `grep -V` print (GNU grep 3.8's own words).
 pub(crate) const HELP: Text = texts::GREP_HELP;

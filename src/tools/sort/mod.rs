@@ -50,7 +50,7 @@ const OPTS: &[getopt::Opt] = &[
     short("C", Arg::No),
     short("y", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
 
 /// sort's status for trouble (1 is for input out of order with `-c`).
 const FAILURE: i32 = 2;

@@ -18,7 +18,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: false };
 
 /// A set and what `get_spec_stats` finds of it.
 struct Set {
