@@ -288,8 +288,11 @@ impl Interp<'_, '_, '_> {
                     Some(i) => i,
                     None => match self.ctx.read(if name == "/dev/stdin" { "-" } else { &name }) {
                         Err(_) => return Err(Flow::Pending),
-                        Ok(Err(_)) => return Ok(Value::Num(-1.0)),
-                        Ok(Ok(b)) => Input { text: String::from_utf8_lossy(b).into_owned(), pos: 0 },
+                        Ok(read) => match (self.written(&name, read.ok()), read) {
+                            (Some(text), _) => Input { text, pos: 0 },
+                            (None, Err(_)) => return Ok(Value::Num(-1.0)),
+                            (None, Ok(b)) => Input { text: String::from_utf8_lossy(b).into_owned(), pos: 0 },
+                        },
                     },
                 };
                 let r = self.read_record(&mut input)?;
@@ -314,6 +317,21 @@ impl Interp<'_, '_, '_> {
             // NR and FNR were counted by next_main.
         }
         Ok(Value::Num(1.0))
+    }
+
+    /// What the file `name` holds after what this program printed to it (`print > name`,
+    /// then `>>`), over `before`, what it held before the program ran: the host writes the
+    /// files after the run, so a file read back is read from here. `None`: not written.
+    fn written(&self, name: &str, before: Option<&[u8]>) -> Option<String> {
+        let mut text: Option<Vec<u8>> = None;
+        for w in self.ctx.writes.iter().filter(|w| w.path == name) {
+            let base =
+                text.take().unwrap_or_else(|| if w.append { before.unwrap_or_default().to_vec() } else { Vec::new() });
+            let mut now = if w.append { base } else { Vec::new() };
+            now.extend_from_slice(&w.bytes);
+            text = Some(now);
+        }
+        text.map(|t| String::from_utf8_lossy(&t).into_owned())
     }
 
     /// Writes `text` where `print` sends it.

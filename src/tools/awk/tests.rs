@@ -11,6 +11,9 @@ fn awk_fields_and_records() {
     same_as_gnu_as(
         &[
             "awk '{print $1}' a.txt",
+            "awk '{print > \"out.txt\"} END{close(\"out.txt\"); while ((getline l < \"out.txt\") > 0) n++; print n}' a.txt",
+            "awk 'BEGIN{print \"x\" > \"o\"; print \"y\" >> \"o\"; close(\"o\"); while ((getline l < \"o\") > 0) print \"got\", l}'",
+            "awk 'BEGIN{print \"more\" >> \"a.txt\"; close(\"a.txt\"); while ((getline l < \"a.txt\") > 0) n++; print n}'",
             "awk '{print $2, $1}'",
             "awk '{print $NF}'",
             "awk '{print $(NF-1)}'",
