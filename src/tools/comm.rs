@@ -3,6 +3,7 @@
 
 use super::ctx::{quote_if_needed, Ctx, Status};
 use super::lines;
+use super::order::Check;
 use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
@@ -18,16 +19,6 @@ const OPTS: &[getopt::Opt] = &[
     short("3", Arg::No),
 ];
 const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
-
-/// Whether comm checks that its inputs are sorted.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Check {
-    /// Once a line has had no pair: a warning, and status 1 at the end.
-    Default,
-    /// `--check-order`: the first line out of order ends the run.
-    Enabled,
-    Disabled,
-}
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let line = match getopt::parse(&GRAMMAR, args) {
@@ -133,7 +124,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             // At the end, the last two lines are checked again: a line may have lost
             // its pair since they were.
             let pair = if at[i] < list.len() { Some(at[i] - 1) } else { at[i].checked_sub(2) };
-            let checking = check == Check::Enabled || (check == Check::Default && unpaired);
+            let checking = check.checking(unpaired);
             if let Some(p) = pair.filter(|_| checking && !warned[i]) {
                 if list[p] > list[p + 1] {
                     ctx.error(format!("file {} is not in sorted order", i + 1));

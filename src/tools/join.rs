@@ -7,6 +7,7 @@
 
 use super::ctx::{quote, quote_if_needed, Ctx, Status};
 use super::lines;
+use super::order::Check;
 use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
 use std::cmp::Ordering;
 
@@ -28,16 +29,6 @@ const OPTS: &[getopt::Opt] = &[
     short("v", Arg::Required),
 ];
 const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
-
-/// Whether join checks that its inputs are sorted on the join fields.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Check {
-    /// Once a line has had no pair: a warning, and status 1 at the end.
-    Default,
-    /// `--check-order`: the first line out of order ends the run.
-    Enabled,
-    Disabled,
-}
 
 /// How lines split into fields.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -356,7 +347,7 @@ impl<'d> Join<'d> {
         let i = input.next;
         self.inputs[which].next += 1;
         if let Some(p) = self.inputs[which].previous {
-            let checking = self.s.check == Check::Enabled || (self.s.check == Check::Default && self.seen_unpairable);
+            let checking = self.s.check.checking(self.seen_unpairable);
             let jf = self.s.fields[which];
             if checking && !self.warned[which] && self.keycmp((which, p), (which, i), [jf, jf]) == Ordering::Greater {
                 let input = &self.inputs[which];

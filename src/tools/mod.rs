@@ -41,6 +41,7 @@ pub(crate) mod nl;
 #[cfg(test)]
 mod nl_tests;
 pub(crate) mod num;
+pub(crate) mod order;
 pub(crate) mod paste;
 #[cfg(test)]
 mod paste_tests;
