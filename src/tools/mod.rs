@@ -6,87 +6,88 @@
 //! time one of them runs. Each reads its command line with [`crate::base::getopt`] and
 //! works on a [`Ctx`]: the host gives it its standard input and reads the files it asks
 //! for (from the session, scratch directory included), and takes its output back.
+//! Their tests run each against the real GNU tool (`testing.rs`), natively only.
 
 pub(crate) mod argmatch;
 pub(crate) mod awk;
 pub(crate) mod bre;
 pub(crate) mod cmp;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod cmp_tests;
 pub(crate) mod comm;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod comm_tests;
 pub(crate) mod ctx;
 pub(crate) mod cut;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod cut_tests;
 pub(crate) mod decfmt;
 pub(crate) mod decimal;
 pub(crate) mod diff;
 pub(crate) mod fmt;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod fmt_tests;
 pub(crate) mod fold;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod fold_tests;
 pub(crate) mod hash;
 pub(crate) mod head;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod head_tests;
 pub(crate) mod join;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod join_tests;
 pub(crate) mod lines;
 pub(crate) mod nl;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod nl_tests;
 pub(crate) mod num;
 pub(crate) mod order;
 pub(crate) mod paste;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod paste_tests;
 pub(crate) mod paths;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod paths_tests;
 pub(crate) mod realpath;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod realpath_tests;
 pub(crate) mod sed;
 pub(crate) mod seq;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod seq_tests;
 pub(crate) mod sort;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod sort_tests;
 pub(crate) mod sums;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod sums_tests;
 pub(crate) mod tabs;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tabs_tests;
 pub(crate) mod tac;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tac_tests;
 pub(crate) mod tail;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tail_tests;
 pub(crate) mod tee;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tee_tests;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 pub(crate) mod testing;
 pub(crate) mod texts;
 pub(crate) mod tr;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tr_tests;
 pub(crate) mod uniq;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod uniq_tests;
 pub(crate) mod wc;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod wc_tests;
 pub(crate) mod xargs;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod xargs_tests;
 
 pub(crate) use ctx::{Answers, Ask, Ctx, Failed, Pending, Stat, Status, Write};

@@ -12,7 +12,7 @@ mod interp;
 mod io;
 mod lex;
 mod parse;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 mod value;
 

@@ -12,7 +12,7 @@ mod myers;
 mod options;
 mod output;
 mod side;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 use super::ctx::{Ctx, Failed, Stat, Status};

@@ -11,7 +11,7 @@ mod input;
 mod parse;
 mod read;
 mod rx;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 use super::ctx::{Ctx, Status};
