@@ -277,6 +277,8 @@ test("the page loads, streams the wasm and connects as public", async () => {
   assert.equal(await page.evaluate(() => document.body.dataset.role), "public");
   const wasm = ctx.wasmResponses.find((r) => r.url().endsWith("/dist/dist/web/chromafs_core_bg.wasm"));
   assert.ok(wasm, "the page fetched chromafs_core_bg.wasm from dist/");
+  const tools = () => ctx.wasmResponses.filter((r) => r.url().endsWith("/dist/dist/web/chromafs_tools_bg.wasm"));
+  assert.deepEqual(tools(), [], "the tools' module waits for the first command of theirs");
   assert.equal(wasm.headers()["content-type"], "application/wasm");
   // wasm-bindgen falls back to compiling from bytes, with a warning, if streaming fails.
   assert.deepEqual(ctx.consoleAll.filter((m) => /instantiateStreaming|MIME/i.test(m)), []);
@@ -339,6 +341,10 @@ test("search ranks pages and points at the lines to read", async () => {
   const [, path, start, end] = /^(.+):(\d+)-(\d+)$/.exec(blocks[0]);
   const read = await run(`sed -n '${start},${end}p' ${path}`);
   assert.ok(read.stdout.includes(blocks[1].replace(/^ {2}\d+: /, "").replace(/…$/, "")), read.stdout);
+  // sed is the tools module's: fetched for it, once, as application/wasm.
+  const tools = ctx.wasmResponses.filter((r) => r.url().endsWith("/dist/dist/web/chromafs_tools_bg.wasm"));
+  assert.equal(tools.length, 1);
+  assert.equal(tools[0].headers()["content-type"], "application/wasm");
 });
 
 test("the page embeds its search queries through the server's POST /embed, which is bounded", async () => {

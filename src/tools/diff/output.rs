@@ -350,47 +350,40 @@ impl<'a> Printer<'a> {
         self.context_range(f0, l0);
         self.out.extend_from_slice(b" ****\n");
         if kind & OLD != 0 {
-            let mut next = 0;
-            for i in f0..=l0 {
-                let i = i as usize;
-                while next < hunk.len() && hunk[next].line0 + hunk[next].deleted <= i {
-                    next += 1;
-                }
-                let prefix = match hunk.get(next) {
-                    Some(c) if c.line0 <= i => {
-                        if c.inserted > 0 {
-                            "!"
-                        } else {
-                            "-"
-                        }
-                    }
-                    _ => " ",
-                };
-                self.line(Some(prefix), self.a.line(i));
-            }
+            self.context_side(hunk, false, f0, l0);
         }
         self.out.extend_from_slice(b"--- ");
         self.context_range(f1, l1);
         self.out.extend_from_slice(b" ----\n");
         if kind & NEW != 0 {
-            let mut next = 0;
-            for i in f1..=l1 {
-                let i = i as usize;
-                while next < hunk.len() && hunk[next].line1 + hunk[next].inserted <= i {
-                    next += 1;
-                }
-                let prefix = match hunk.get(next) {
-                    Some(c) if c.line1 <= i => {
-                        if c.deleted > 0 {
-                            "!"
-                        } else {
-                            "+"
-                        }
-                    }
-                    _ => " ",
-                };
-                self.line(Some(prefix), self.b.line(i));
+            self.context_side(hunk, true, f1, l1);
+        }
+    }
+
+    /// One side of a context hunk, lines `from..=to` of the old file (or the new one): each
+    /// marked `!` where the other side changed too, `-` (`+`) where only this one did.
+    fn context_side(&mut self, hunk: &[Change], new: bool, from: isize, to: isize) {
+        // Where a change starts on this side, how many lines it spans here and on the other.
+        let span = |c: &Change| if new { (c.line1, c.inserted, c.deleted) } else { (c.line0, c.deleted, c.inserted) };
+        let own = if new { "+" } else { "-" };
+        let mut next = 0;
+        for i in from..=to {
+            let i = i as usize;
+            while next < hunk.len() && span(&hunk[next]).0 + span(&hunk[next]).1 <= i {
+                next += 1;
             }
+            let prefix = match hunk.get(next).map(span) {
+                Some((start, _, other)) if start <= i => {
+                    if other > 0 {
+                        "!"
+                    } else {
+                        own
+                    }
+                }
+                _ => " ",
+            };
+            let text = if new { self.b.line(i) } else { self.a.line(i) };
+            self.line(Some(prefix), text);
         }
     }
 
