@@ -61,9 +61,21 @@ pub(crate) struct Grammar {
     pub opts: &'static [Opt],
     /// Options may follow operands (GNU's default); `false` stops at the first operand.
     pub permute: bool,
-    /// Each digit is an option of its own, keyed by itself (`-12` is `-1` then `-2`), as
-    /// grep's `-NUM` and uniq's, tail's, diff's and fmt's obsolete counts are read.
-    pub digits: bool,
+    /// Whether digits are options (keyed by themselves) where no row names them.
+    pub digits: Digits,
+}
+
+/// How a command reads digits among its short options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Digits {
+    /// They are not options.
+    No,
+    /// Each is an option of its own (`-12` is `-1` then `-2`), as grep's `-NUM` and uniq's,
+    /// tail's, diff's and fmt's obsolete counts are read.
+    Each,
+    /// The first is an option whose value is the rest of the word (`-80` is `-8` with `0`),
+    /// as fold's width and expand's tab list are read.
+    Number,
 }
 
 /// The keys of digit options.
@@ -182,18 +194,18 @@ fn read_into(grammar: &Grammar, args: &[String], line: &mut Line) -> Result<(), 
             };
             line.opts.push(Given { key: o.key, value, spelled: format!("--{name}"), word: at });
         } else if word.len() > 1 && word.starts_with('-') {
-            for (at, c) in word[1..].char_indices() {
+            for (pos, c) in word[1..].char_indices() {
+                let rest = &word[1 + pos + c.len_utf8()..];
                 let Some(o) = grammar.opts.iter().find(|o| o.short == Some(c)) else {
-                    let digit = c.to_digit(10).filter(|_| grammar.digits).ok_or(Misuse::Invalid(c))?;
-                    line.opts.push(Given {
-                        key: DIGITS[digit as usize],
-                        value: None,
-                        spelled: format!("-{c}"),
-                        word: at,
-                    });
+                    let digit = c.to_digit(10).filter(|_| grammar.digits != Digits::No).ok_or(Misuse::Invalid(c))?;
+                    let value = (grammar.digits == Digits::Number && !rest.is_empty()).then(|| rest.to_string());
+                    let took = value.is_some();
+                    line.opts.push(Given { key: DIGITS[digit as usize], value, spelled: format!("-{c}"), word: at });
+                    if took {
+                        break;
+                    }
                     continue;
                 };
-                let rest = &word[1 + at + c.len_utf8()..];
                 let value = match o.arg {
                     Arg::No => None,
                     _ if !rest.is_empty() => Some(rest.to_string()),
@@ -253,7 +265,7 @@ mod tests {
         long("stable", Arg::No),
         short("z", Arg::No),
     ];
-    const G: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+    const G: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
     fn words(s: &str) -> Vec<String> {
         s.split(' ').filter(|w| !w.is_empty()).map(String::from).collect()
@@ -304,15 +316,19 @@ mod tests {
 
     #[test]
     fn digits_are_options_when_asked() {
-        let g = Grammar { opts: OPTS, permute: true, digits: true };
+        let g = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
         let l = parse(&g, &words("-12 -q3 x")).unwrap();
         assert_eq!(keys(&l), [("1", None), ("2", None), ("quiet", None), ("3", None)]);
+        assert_eq!(l.opts.iter().map(|g| g.word).collect::<Vec<_>>(), [0, 0, 1, 1], "each option knows its word");
+        let g = Grammar { opts: OPTS, permute: true, digits: Digits::Number };
+        let l = parse(&g, &words("-80 -q4,8 -5")).unwrap();
+        assert_eq!(keys(&l), [("8", Some("0")), ("quiet", None), ("4", Some(",8")), ("5", None)]);
         assert_eq!(parse(&G, &words("-1")).unwrap_err(), Misuse::Invalid('1'));
     }
 
     #[test]
     fn options_stop_at_the_first_operand_when_asked() {
-        let g = Grammar { opts: OPTS, permute: false, digits: false };
+        let g = Grammar { opts: OPTS, permute: false, digits: Digits::No };
         let l = parse(&g, &words("-q echo -n 1")).unwrap();
         assert_eq!(keys(&l), [("quiet", None)]);
         assert_eq!(l.operands, ["echo", "-n", "1"]);

@@ -18,7 +18,7 @@ use super::inputs::{Inputs, Named};
 use super::meta::Meta;
 use super::units::{block_size, human, scaled_number, BlockSize, Civil};
 use super::{Place, Printed, Stop};
-use crate::base::getopt::{self, Arg, Grammar, Opt};
+use crate::base::getopt::{self, Arg, Digits, Grammar, Opt};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::base::texts::{self, Text};
@@ -118,7 +118,7 @@ const OPTS: &[Opt] = &[
     getopt::short("x", Arg::No),
     getopt::short("X", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// GNU du's command line, read as `getopt_long` reads it ([`crate::base::getopt`]).
 fn flags(args: &[String]) -> Result<(Flags, Vec<String>), Stop> {

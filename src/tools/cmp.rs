@@ -4,7 +4,7 @@
 
 use super::ctx::{Ctx, Status};
 use super::num;
-use crate::base::getopt::{self, alias, opt, Arg, Grammar};
+use crate::base::getopt::{self, alias, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "print-bytes", Arg::No),
@@ -16,7 +16,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     opt('v', "version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// What is printed about the files.
 #[derive(Clone, Copy, PartialEq, Eq)]

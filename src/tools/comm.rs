@@ -4,7 +4,7 @@
 use super::ctx::{quote_if_needed, Ctx, Status};
 use super::lines;
 use super::order::Check;
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     long("check-order", Arg::No),
@@ -18,7 +18,7 @@ const OPTS: &[getopt::Opt] = &[
     short("2", Arg::No),
     short("3", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let line = match getopt::parse(&GRAMMAR, args) {

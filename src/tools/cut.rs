@@ -2,7 +2,7 @@
 //! counts bytes, as `-b`).
 
 use super::ctx::{quote_if_needed, Ctx, Status};
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "bytes", Arg::Required),
@@ -17,7 +17,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// The positions picked: sorted, overlapping ranges merged (adjacent ones are kept apart,
 /// as GNU's output delimiter goes between them), both ends inclusive.

@@ -6,7 +6,7 @@
 
 use super::ctx::{quote, Ctx, Status};
 use super::decimal;
-use crate::base::getopt::{self, long, opt, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "crown-margin", Arg::No),
@@ -90,7 +90,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         }
         _ => (None, args),
     };
-    let (line, misuse) = getopt::read(&Grammar { opts: OPTS, permute: true, digits: true }, rest);
+    let (line, misuse) = getopt::read(&Grammar { opts: OPTS, permute: true, digits: Digits::Each }, rest);
     let mut s = Settings {
         crown: false,
         tagged: false,

@@ -3,29 +3,18 @@
 
 use super::ctx::{quote_if_needed, Ctx, Status};
 use super::decimal;
-use crate::base::getopt::{self, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, opt, short, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "bytes", Arg::No),
     opt('s', "spaces", Arg::No),
     opt('w', "width", Arg::Required),
-    // `-80`: the width as an option of digits.
-    short("0", Arg::Optional),
-    short("1", Arg::Optional),
-    short("2", Arg::Optional),
-    short("3", Arg::Optional),
-    short("4", Arg::Optional),
-    short("5", Arg::Optional),
-    short("6", Arg::Optional),
-    short("7", Arg::Optional),
-    short("8", Arg::Optional),
-    short("9", Arg::Optional),
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: false }, args) {
+    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::Number }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

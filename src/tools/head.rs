@@ -3,7 +3,7 @@
 use super::ctx::{quote, Ctx, Status};
 use super::lines;
 use super::num::{self, SIZE_SUFFIXES};
-use crate::base::getopt::{self, alias, opt, Arg, Grammar};
+use crate::base::getopt::{self, alias, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "bytes", Arg::Required),
@@ -15,7 +15,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// How much of each file.
 #[derive(Clone, Copy)]

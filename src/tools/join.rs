@@ -8,7 +8,7 @@
 use super::ctx::{quote, quote_if_needed, Ctx, Status};
 use super::lines;
 use super::order::Check;
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
 use std::cmp::Ordering;
 
 const OPTS: &[getopt::Opt] = &[
@@ -28,7 +28,7 @@ const OPTS: &[getopt::Opt] = &[
     short("t", Arg::Required),
     short("v", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// How lines split into fields.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use super::bre;
 use super::ctx::{quote_if_needed, Ctx, Status};
 use super::decimal;
-use crate::base::getopt::{self, opt, Arg, Grammar};
+use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('h', "header-numbering", Arg::Required),
@@ -68,7 +68,7 @@ fn style(text: &str) -> Result<Style, Option<String>> {
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: false }, args) {
+    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

@@ -2,7 +2,7 @@
 //! with `-s`), joined by the delimiters of `-d`, as coreutils 9.1.
 
 use super::ctx::{quote_if_needed, Ctx, Status};
-use crate::base::getopt::{self, opt, Arg, Grammar};
+use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('d', "delimiters", Arg::Required),
@@ -16,7 +16,7 @@ const OPTS: &[getopt::Opt] = &[
 type Delim = Option<u8>;
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: false }, args) {
+    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

@@ -2,7 +2,7 @@
 //! coreutils 9.1 cuts them (gnulib's `last_component`, `base_len` and `dir_len`).
 
 use super::ctx::{Ctx, Status};
-use crate::base::getopt::{self, opt, Arg, Grammar};
+use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
 
 const BASENAME: &[getopt::Opt] = &[
     opt('a', "multiple", Arg::No),
@@ -18,7 +18,7 @@ const DIRNAME: &[getopt::Opt] =
 /// `basename NAME [SUFFIX]` or `basename -a|-s SUFFIX NAME...`.
 pub(crate) fn run_basename(ctx: &mut Ctx, args: &[String]) -> Status {
     // Options stop at the first name, so that `basename -x -y` reads `-y` as a suffix.
-    let line = match getopt::parse(&Grammar { opts: BASENAME, permute: false, digits: false }, args) {
+    let line = match getopt::parse(&Grammar { opts: BASENAME, permute: false, digits: Digits::No }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };
@@ -57,7 +57,7 @@ pub(crate) fn run_basename(ctx: &mut Ctx, args: &[String]) -> Status {
 
 /// `dirname NAME...`.
 pub(crate) fn run_dirname(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: DIRNAME, permute: true, digits: false }, args) {
+    let line = match getopt::parse(&Grammar { opts: DIRNAME, permute: true, digits: Digits::No }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

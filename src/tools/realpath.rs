@@ -3,7 +3,7 @@
 //! (all of the name with `-e`, all but its last part by default, none of it with `-m`).
 
 use super::ctx::{quote_if_needed, Ctx, Status};
-use crate::base::getopt::{self, opt, Arg, Grammar};
+use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('e', "canonicalize-existing", Arg::No),
@@ -19,7 +19,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// How much of a name must exist.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 
 use super::ctx::{Ctx, Status};
 use super::decfmt::{self, Dec};
-use crate::base::getopt::{self, opt, Arg, Grammar, Misuse};
+use crate::base::getopt::{self, opt, Arg, Digits, Grammar, Misuse};
 
 const OPTS: &[getopt::Opt] = &[
     opt('f', "format", Arg::Required),
@@ -16,7 +16,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: Digits::No };
 
 /// An operand: its value, and the width and precision it is written with (`None`: the
 /// precision of a number that is not plainly fixed-point).

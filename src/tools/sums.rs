@@ -3,7 +3,7 @@
 
 use super::ctx::{quote_if_needed, Ctx, Status};
 use super::hash;
-use crate::base::getopt::{self, long, opt, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "binary", Arg::No),
@@ -44,7 +44,7 @@ fn escaped(name: &str) -> (bool, String) {
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: false }, args) {
+    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

@@ -4,25 +4,10 @@
 //! back one, and the files are one stream (a line may go on from one file to the next).
 
 use super::ctx::{quote_if_needed, Ctx, Status};
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
 
-const EXPAND: &[getopt::Opt] = &[
-    opt('i', "initial", Arg::No),
-    opt('t', "tabs", Arg::Required),
-    // `-4`, `-4,8`: a tab list as an option of digits.
-    short("0", Arg::Optional),
-    short("1", Arg::Optional),
-    short("2", Arg::Optional),
-    short("3", Arg::Optional),
-    short("4", Arg::Optional),
-    short("5", Arg::Optional),
-    short("6", Arg::Optional),
-    short("7", Arg::Optional),
-    short("8", Arg::Optional),
-    short("9", Arg::Optional),
-    long("help", Arg::No),
-    long("version", Arg::No),
-];
+const EXPAND: &[getopt::Opt] =
+    &[opt('i', "initial", Arg::No), opt('t', "tabs", Arg::Required), long("help", Arg::No), long("version", Arg::No)];
 
 const UNEXPAND: &[getopt::Opt] = &[
     opt('a', "all", Arg::No),
@@ -172,8 +157,14 @@ impl Stops {
 /// `expand` or `unexpand`, by `ctx.name`.
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let un = ctx.name == "unexpand";
-    let (line, misuse) =
-        getopt::read(&Grammar { opts: if un { UNEXPAND } else { EXPAND }, permute: true, digits: un }, args);
+    let (line, misuse) = getopt::read(
+        &Grammar {
+            opts: if un { UNEXPAND } else { EXPAND },
+            permute: true,
+            digits: if un { Digits::Each } else { Digits::Number },
+        },
+        args,
+    );
     let mut stops = Stops::default();
     let mut errors = Vec::new();
     let (mut all, mut first_only) = (!un, false);

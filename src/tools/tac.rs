@@ -6,7 +6,7 @@
 
 use super::bre;
 use super::ctx::{quote, Ctx, Status};
-use crate::base::getopt::{self, opt, Arg, Grammar};
+use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "before", Arg::No),
@@ -17,7 +17,7 @@ const OPTS: &[getopt::Opt] = &[
 ];
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: false }, args) {
+    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

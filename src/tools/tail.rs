@@ -7,7 +7,7 @@
 use super::ctx::{quote, quote_if_needed, Ctx, Status};
 use super::lines;
 use super::num::{self, SIZE_SUFFIXES};
-use crate::base::getopt::{self, alias, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, alias, long, opt, short, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "bytes", Arg::Required),
@@ -28,7 +28,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
 
 /// What to print of each file.
 #[derive(Clone, Copy)]

@@ -5,7 +5,7 @@
 
 use super::argmatch::argmatch;
 use super::ctx::{Ctx, Status, Write};
-use crate::base::getopt::{self, opt, Arg, Grammar};
+use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('a', "append", Arg::No),
@@ -15,7 +15,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 const MODES: &[(&str, u8)] = &[("warn", 0), ("warn-nopipe", 1), ("exit", 2), ("exit-nopipe", 3)];
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {

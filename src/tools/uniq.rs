@@ -4,7 +4,7 @@
 use super::argmatch::argmatch;
 use super::ctx::{quote, quote_if_needed, Ctx, Status, Write};
 use super::lines;
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "count", Arg::No),
@@ -21,7 +21,7 @@ const OPTS: &[getopt::Opt] = &[
     long("version", Arg::No),
     short("D", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
 
 /// How `-D`/`--all-repeated` marks off groups.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! are accepted and have no effect.
 
 use super::ctx::{quote_if_needed, Ctx, Status};
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('0', "null", Arg::No),
@@ -369,7 +369,7 @@ fn number(text: &str, option: char, min: i64, max: i64, fatal: bool, ctx: &mut C
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: false, digits: false }, args) {
+    let line = match getopt::parse(&Grammar { opts: OPTS, permute: false, digits: Digits::No }, args) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

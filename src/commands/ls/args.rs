@@ -9,7 +9,7 @@
 
 use super::columns::Layout;
 use super::quoting::Quoting;
-use crate::base::getopt::{self, Arg, Grammar, Opt};
+use crate::base::getopt::{self, Arg, Digits, Grammar, Opt};
 use crate::base::texts::{self, Text};
 use crate::commands::units::{block_size, BlockSize};
 use crate::commands::{Printed, Stop, Unsupported};
@@ -209,7 +209,7 @@ const OPTS: &[Opt] = &[
     getopt::short("Z", Arg::No),
     getopt::short("1", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// `--quoting-style`'s and `--time`'s words, as GNU `ls` lists them.
 const QUOTING_STYLES: &str = "  - ‘literal’\n  - ‘shell’\n  - ‘shell-always’\n  - ‘shell-escape’\n  - ‘shell-escape-always’\n  - ‘c’\n  - ‘c-maybe’\n  - ‘escape’\n  - ‘locale’\n  - ‘clocale’\n";

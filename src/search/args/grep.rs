@@ -5,7 +5,7 @@
 //! `grep --help` is read; what the rest of the search does with each is its business.
 
 use super::{BinaryFiles, Directories, GrepArgs, NameFilter};
-use crate::base::getopt::{self, alias, Arg, Grammar, Opt};
+use crate::base::getopt::{self, alias, Arg, Digits, Grammar, Opt};
 use crate::base::texts::{self, Text};
 
 /// grep's options: each letter, and the long names in GNU grep 3.8's order (which its
@@ -99,7 +99,7 @@ const OPTS: &[Opt] = &[
     getopt::short("B", Arg::Required),
     getopt::short("C", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
 
 /// What `grep --help` and `grep -V` print (GNU grep 3.8's own words).
 pub(crate) const HELP: Text = texts::GREP_HELP;

@@ -31,6 +31,8 @@ fn grep_reads_its_command_line_as_gnu_grep() {
     assert_eq!(parse_grep(&s(&["-m", "-1", "x"]), 0).output.max_count, None, "a negative count is no limit");
     assert_eq!(parse_grep(&s(&["-C1", "-A0", "x"]), 0).output.before, Some(1));
     assert_eq!(parse_grep(&s(&["-5", "x"]), 0).output.after, Some(5));
+    assert_eq!(parse_grep(&s(&["-12", "x"]), 0).output.after, Some(12), "the digits of one word are one number");
+    assert_eq!(parse_grep(&s(&["-1", "-2", "x"]), 0).output.after, Some(2), "another word starts another");
     assert_eq!(parse_grep(&s(&["-E", "a", "b"]), 1).file_operands, vec![2], "injected words are not operands");
     assert_eq!(parse_grep(&s(&["-F", "x"]), 0).dialect(), Dialect::Fixed);
 }

@@ -17,7 +17,7 @@ mod tests;
 mod value;
 
 use super::ctx::{Ctx, Status};
-use crate::base::getopt::{self, opt, Arg, Grammar};
+use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
 use ast::*;
 use interp::{Cell, Flow, Interp};
 use value::Value;
@@ -39,7 +39,7 @@ const OPTS: &[getopt::Opt] = &[
     opt('r', "re-interval", Arg::No),
     opt('N', "use-lc-numeric", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: Digits::No };
 
 /// One piece of program text: where it came from (`cmd. line` or a file) and its text.
 struct Source {

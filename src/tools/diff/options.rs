@@ -3,7 +3,7 @@
 
 use super::analyze::{Compare, ALL, CHANGE, TAB, TRAILING};
 use super::output::{Format, Style};
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar, Opt};
+use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar, Opt};
 use crate::tools::ctx::Ctx;
 
 /// GNU's long options, in the order glibc lists them when a prefix is ambiguous.
@@ -73,7 +73,7 @@ const OPTS: &[Opt] = &[
     short("u", Arg::No),
     short("h", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: true };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
 
 /// A command line read.
 pub(crate) struct Options {

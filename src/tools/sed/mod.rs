@@ -16,7 +16,7 @@ mod tests;
 
 use super::ctx::{Ctx, Status};
 use super::Write;
-use crate::base::getopt::{self, alias, long, opt, Arg, Grammar, Opt};
+use crate::base::getopt::{self, alias, long, opt, Arg, Digits, Grammar, Opt};
 use input::{Inputs, Source};
 use parse::{From, Parser};
 
@@ -41,7 +41,7 @@ const OPTS: &[Opt] = &[
     long("help", Arg::No),
     long("follow-symlinks", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// GNU's usage message after a misused command line: the help without its last line.
 fn usage(ctx: &mut Ctx, message: &str) -> i32 {

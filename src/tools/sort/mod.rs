@@ -10,7 +10,7 @@ mod key;
 use super::argmatch::argmatch;
 use super::ctx::{quote_if_needed, Ctx, Status, Write};
 use super::lines;
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
 use compare::Order;
 use key::{Blanks, Key, Sep};
 use std::cmp::Ordering;
@@ -50,7 +50,7 @@ const OPTS: &[getopt::Opt] = &[
     short("C", Arg::No),
     short("y", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// sort's status for trouble (1 is for input out of order with `-c`).
 const FAILURE: i32 = 2;

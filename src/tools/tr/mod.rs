@@ -5,7 +5,7 @@
 mod spec;
 
 use super::ctx::{Ctx, Status};
-use crate::base::getopt::{self, long, opt, short, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
 use spec::{Case, Cursor, Elem};
 
 const OPTS: &[getopt::Opt] = &[
@@ -18,7 +18,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: Digits::No };
 
 /// A set and what `get_spec_stats` finds of it.
 struct Set {

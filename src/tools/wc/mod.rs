@@ -4,7 +4,7 @@
 mod width;
 
 use super::ctx::{quote, quote_if_needed, Ctx, Status};
-use crate::base::getopt::{self, long, opt, Arg, Grammar};
+use crate::base::getopt::{self, long, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "bytes", Arg::No),
@@ -17,7 +17,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: false };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
 
 /// One file's counts (or the total's), in the order wc prints them.
 #[derive(Default, Clone, Copy)]
