@@ -3,7 +3,7 @@
 
 use super::ctx::{quote_if_needed, Ctx, Status};
 use super::decimal;
-use crate::base::getopt::{self, opt, short, Arg, Digits, Grammar};
+use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "bytes", Arg::No),
