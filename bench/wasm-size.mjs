@@ -50,7 +50,8 @@ try {
     ["tools (head, sort, sed, awk, diff…; on first use), after wasm-opt", B(tools)],
     ["tools, after wasm-opt, gzipped", B(toolsGzipped)],
   ]);
-  run.table("tools' first use (Node: import the glue, compile and instantiate, run `head -n1`; median of 5 processes)", ["step", "ms:"], [
+  // The tools' first use in Node: import the glue, compile and instantiate, run `head -n1`.
+  run.table("first-use", ["step (median of 5 processes)", "ms:"], [
     ["first command of the tools", String(loadMs)],
   ]);
   Object.entries({ raw, shipped: shipped.length, gzipped, writer, embed, tools, toolsGzipped, toolsFirstUseMs: loadMs }).forEach(([k, v]) => run.fact(k, v));
