@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Bash } from "just-bash";
 import { safeExec } from "chromafs";
@@ -99,13 +100,21 @@ export function rng(seed) {
 /** The commands chromafs may answer itself, whose reference is the real tool. */
 const ANSWERED = /^(grep|egrep|fgrep|rg|ls|find|tree|du) /;
 
+/** The tools module's commands (pkg/src/names.js's `TOOL_COMMANDS`, as its source spells them). */
+export const TOOL_COMMANDS = JSON.parse(
+  /const TOOL_COMMANDS = (\[[^\]]*\]);/.exec(readFileSync(path.join(ROOT, "pkg/src/names.js"), "utf8"))[1].replace(/,\s*\]$/, "]"),
+);
+/** A line that runs one of them: its reference is the real tools for the whole line. */
+const TOOLED = new RegExp(`(^|[|;&(]\\s*|\\$\\(\\s*)(${TOOL_COMMANDS.join("|")})(\\s|$)`);
+
 /**
  * What command lines over `files` are compared with: `bash`, just-bash over an in-memory
  * copy, and `gnu`, the real GNU tools and ripgrep over a copy on tmpfs (see
  * support/gnu-reference.mjs; null where they cannot run, and `gnuMissing` says why). A
- * line in which chromafs answered grep, egrep, fgrep, rg, ls, find, tree or du itself is
- * compared with the real tools; any other line — other commands, and those handed to
- * just-bash (listed in docs/concepts/native-commands.md) — with just-bash. `remove()`
+ * line in which chromafs answered grep, egrep, fgrep, rg, ls, find, tree or du itself, or
+ * that runs a command of the tools module (sort, sed, awk…), is compared with the real
+ * tools; any other line — other commands, and those handed to just-bash (listed in
+ * docs/concepts/native-commands.md) — with just-bash. `remove()`
  * takes the copy away.
  */
 export async function reference(files, { dirs = [] } = {}) {
@@ -179,9 +188,11 @@ async function expectedOf(ref, cmd) {
  * Runs `cmd` through `ours` and the reference that applies, and asserts the same stdout,
  * stderr and exit code. `ref`: a `reference(files)`, with `fs` the ChromaFs (or mounts)
  * behind `ours`, whose stats say which commands it answered; or a plain shell, compared
- * with as it is. Returns which reference it was ("gnu" or "just-bash").
+ * with as it is. `tools`: whether `ours` has the tools' commands (`fs.commands()`), whose
+ * lines are then compared with the real tools. Returns which reference it was ("gnu" or
+ * "just-bash").
  */
-export async function sameOutput(ours, ref, cmd, fs) {
+export async function sameOutput(ours, ref, cmd, fs, { tools = true } = {}) {
   let expected;
   let which = "just-bash";
   let a;
@@ -190,7 +201,8 @@ export async function sameOutput(ours, ref, cmd, fs) {
     a = await run(ours, cmd);
     const fresh = commandsOf(fs).flatMap((after, i) => newCommands(before[i], after));
     const answered = fresh.some((c) => c.native && ANSWERED.test(`${c.command} `));
-    if (answered) {
+    if (tools && TOOLED.test(cmd) && ref.gnu) [expected, which] = [ref.gnu.expect(cmd), "gnu"];
+    else if (answered) {
       if (!ref.gnu) throw new Error(`${cmd}: answered natively, and the real tools are missing (${ref.gnuMissing})`);
       [expected, which] = [await expectedOf(ref, cmd), "gnu"];
     } else expected = await run(ref.bash, cmd);

@@ -4,11 +4,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "../helpers.mjs";
+import { ROOT, TOOL_COMMANDS } from "../helpers.mjs";
 import * as tools from "../../../pkg/dist/web/chromafs_tools.js";
-
-/** pkg/src/names.js's list of the tools' commands, as its source spells it. */
-const TOOL_COMMANDS = JSON.parse(/const TOOL_COMMANDS = (\[[^\]]*\]);/.exec(readFileSync(path.join(ROOT, "pkg/src/names.js"), "utf8"))[1].replace(/,\s*\]$/, "]"));
 
 test("the package's list of the tools' commands is the module's", () => {
   tools.initSync({ module: readFileSync(path.join(ROOT, "pkg/dist/web/chromafs_tools_bg.wasm")) });
