@@ -201,7 +201,9 @@ export async function sameOutput(ours, ref, cmd, fs, { tools = true } = {}) {
     a = await run(ours, cmd);
     const fresh = commandsOf(fs).flatMap((after, i) => newCommands(before[i], after));
     const answered = fresh.some((c) => c.native && ANSWERED.test(`${c.command} `));
-    if (tools && TOOLED.test(cmd) && ref.gnu) [expected, which] = [ref.gnu.expect(cmd), "gnu"];
+    // A search or listing handed to just-bash makes the line just-bash's, tools and all.
+    const handedOver = fresh.some((c) => !c.native && ANSWERED.test(`${c.command} `));
+    if (tools && !handedOver && TOOLED.test(cmd) && ref.gnu) [expected, which] = [ref.gnu.expect(cmd), "gnu"];
     else if (answered) {
       if (!ref.gnu) throw new Error(`${cmd}: answered natively, and the real tools are missing (${ref.gnuMissing})`);
       [expected, which] = [await expectedOf(ref, cmd), "gnu"];
