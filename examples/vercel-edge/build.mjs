@@ -4,6 +4,7 @@
 //   .vercel/output/functions/api/exec.func/.vc-config.json
 //   .vercel/output/functions/api/exec.func/index.js               (ESM bundle)
 //   .vercel/output/functions/api/exec.func/chromafs_core_bg.wasm  (imported as `?module`)
+//   .vercel/output/functions/api/exec.func/chromafs_tools_bg.wasm (imported as `?module`)
 //
 // Deploy with `vercel deploy --prebuilt`. The bundle resolves packages the way Vercel's
 // edge builder does (conditions edge-light, worker, browser), replaces `node:zlib` (which

@@ -132,11 +132,12 @@ after(async () => {
 });
 
 describe("the bundle", () => {
-  test("imports the wasm as a `?module` binding and nothing from node:", () => {
+  test("imports the wasm modules (the filesystem, the tools) as `?module` bindings and nothing from node:", () => {
     const code = readFileSync(join(functionDir, "index.js"), "utf8");
     assert.match(code, /from\s*"\.\/chromafs_core_bg\.wasm\?module"/);
+    assert.match(code, /from\s*"\.\/chromafs_tools_bg\.wasm\?module"/);
     assert.doesNotMatch(code, /from\s*"node:/);
-    assert.equal(edge.bindings.length, 1);
+    assert.equal(edge.bindings.length, 2);
     const vc = JSON.parse(readFileSync(join(functionDir, ".vc-config.json"), "utf8"));
     assert.equal(vc.runtime, "edge");
     assert.equal(vc.entrypoint, "index.js");
