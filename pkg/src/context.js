@@ -1,16 +1,19 @@
 // What a command of the package's reads of just-bash's command context: a variable of its
-// environment, and its standard input as text.
+// environment, and its standard input as bytes or as text.
 
 /** `key` in a command's environment (just-bash passes a Map, or an object). */
 const envValue = (ctx, key) => (ctx.env instanceof Map ? ctx.env.get(key) : ctx.env?.[key]);
 
-/** A command's standard input (a byte string, one character a byte) as UTF-8 text. */
-function stdinText(stdin) {
-  if (!stdin) return "";
-  if (typeof stdin !== "string") return new TextDecoder().decode(stdin);
-  const bytes = new Uint8Array(stdin.length);
-  for (let i = 0; i < stdin.length; i++) bytes[i] = stdin.charCodeAt(i);
-  return new TextDecoder().decode(bytes);
+/** Standard input or a file as just-bash hands it over (a byte string, one character a byte, or bytes), as bytes. */
+function bytesOf(given) {
+  if (!given) return new Uint8Array(0);
+  if (typeof given !== "string") return given instanceof Uint8Array ? given : new Uint8Array(given);
+  const bytes = new Uint8Array(given.length);
+  for (let i = 0; i < given.length; i++) bytes[i] = given.charCodeAt(i);
+  return bytes;
 }
 
-export { envValue, stdinText };
+/** A command's standard input as UTF-8 text. */
+const stdinText = (stdin) => new TextDecoder().decode(bytesOf(stdin));
+
+export { envValue, bytesOf, stdinText };

@@ -15,4 +15,10 @@ const ERRNO_TEXT = Object.freeze({
   EBUSY: "Device or resource busy",
 });
 
-export { ERRNO_TEXT };
+/** An error's errno name and strerror's words for it (`EIO` for one without a known name). */
+function errnoOf(e) {
+  const code = typeof e?.code === "string" && ERRNO_TEXT[e.code] ? e.code : "EIO";
+  return [code, ERRNO_TEXT[code]];
+}
+
+export { ERRNO_TEXT, errnoOf };

@@ -5,7 +5,7 @@
 // filesystem's reason, in mktemp's words. Options: -d, -u, -q, -t, -p DIR and --tmpdir[=DIR],
 // --suffix=SUFF; `--` ends them.
 
-import { ERRNO_TEXT } from "./errno.js";
+import { errnoOf } from "./errno.js";
 import { envValue } from "./context.js";
 import { longOption, usageText } from "./getopt.js";
 
@@ -125,7 +125,7 @@ async function mktemp(args, ctx) {
       return { stdout: `${name}\n`, stderr: "", exitCode: 0 };
     } catch (e) {
       if (o.quiet) return fail("");
-      return fail(`mktemp: failed to create ${kind} via template ‘${full}’: ${ERRNO_TEXT[e?.code] ?? "Input/output error"}\n`);
+      return fail(`mktemp: failed to create ${kind} via template ‘${full}’: ${errnoOf(e)[1]}\n`);
     }
   }
   return fail(o.quiet ? "" : `mktemp: failed to create ${kind} via template ‘${full}’: File exists\n`);

@@ -5,21 +5,13 @@
 // them; what it writes (`sort -o`, `sed w`) and the commands it plans (`xargs`) are done
 // here, through just-bash, after it.
 
-import { ERRNO_TEXT } from "./errno.js";
+import { errnoOf } from "./errno.js";
+import { bytesOf } from "./context.js";
 
 // Reads in flight for one command (the session bounds its requests itself).
 const READS_IN_FLIGHT = 8;
 // Rounds of reads one command may ask for (awk's `getline < file` asks as it goes).
 const MAX_ROUNDS = 64;
-
-/** A command's standard input (a byte string, or bytes) as bytes. */
-function stdinBytes(stdin) {
-  if (!stdin) return new Uint8Array(0);
-  if (typeof stdin !== "string") return stdin instanceof Uint8Array ? stdin : new Uint8Array(stdin);
-  const bytes = new Uint8Array(stdin.length);
-  for (let i = 0; i < stdin.length; i++) bytes[i] = stdin.charCodeAt(i);
-  return bytes;
-}
 
 /** Bytes as just-bash's byte string (one character a byte). */
 function byteString(bytes) {
@@ -28,23 +20,17 @@ function byteString(bytes) {
   return s;
 }
 
-/** An error's errno name and strerror's words for it. */
-function why(e) {
-  const code = typeof e?.code === "string" && ERRNO_TEXT[e.code] ? e.code : "EIO";
-  return [code, ERRNO_TEXT[code]];
-}
-
 /** Answers one question of a run (`read`, `stat`, `list` of a path) through `ctx.fs`. */
 async function answer(run, [ask, path], ctx) {
   const at = ctx.fs.resolvePath(ctx.cwd, path);
   try {
-    if (ask === "read") run.answerRead(path, stdinBytes(await ctx.fs.readFileBuffer(at)));
+    if (ask === "read") run.answerRead(path, bytesOf(await ctx.fs.readFileBuffer(at)));
     else if (ask === "stat") {
       const st = await ctx.fs.stat(at);
       run.answerStat(path, at, st.isDirectory, Number(st.size ?? 0));
     } else run.answerList(path, await ctx.fs.readdir(at));
   } catch (e) {
-    run.answerFailed(ask, path, ...why(e));
+    run.answerFailed(ask, path, ...errnoOf(e));
   }
 }
 
@@ -76,7 +62,7 @@ async function runPlanned(runs, ctx, done) {
  * just-bash's result, standard output as bytes.
  */
 async function runTool(tools, name, args, ctx) {
-  const run = new tools.ToolRun(name, args, stdinBytes(ctx.stdin));
+  const run = new tools.ToolRun(name, args, bytesOf(ctx.stdin));
   try {
     let step = run.step();
     for (let round = 0; step.need; round++) {
@@ -96,7 +82,7 @@ async function runTool(tools, name, args, ctx) {
         if (w.append) await ctx.fs.appendFile(at, w.bytes);
         else await ctx.fs.writeFile(at, w.bytes);
       } catch (e) {
-        const failed = tools.writeFailure(name, w.path, why(e)[1]);
+        const failed = tools.writeFailure(name, w.path, errnoOf(e)[1]);
         stderr += failed.message;
         status = Math.max(status, failed.status);
       }
@@ -112,4 +98,4 @@ async function runTool(tools, name, args, ctx) {
 /** The key of a ChromaFs class's loader of the tools module (what mounts' commands use). */
 const LOAD_TOOLS = Symbol("chromafs tools module");
 
-export { runTool, stdinBytes, byteString, LOAD_TOOLS };
+export { runTool, byteString, LOAD_TOOLS };
