@@ -1,7 +1,8 @@
 // The filesystem's wasm module three ways: as wasm-bindgen writes it, after wasm-opt (what
 // the package ships) and that gzipped (what an edge bundle pays); beside it the writer's
-// and the embedding model's modules, which edge bundles leave out, and the tools' module
-// (head, sort, sed, awk…) with what its first use costs in Node. Run after
+// and the embedding model's modules, which edge bundles leave out, the tools' module
+// (head, sort, sed, awk…) and grep -P's engine, with what their first use costs in Node.
+// Run after
 // scripts/build.sh:
 //   node bench/wasm-size.mjs
 // Writes bench/results/wasm-size/all.json and prints a Markdown table.
@@ -26,20 +27,31 @@ try {
   const toolsBytes = readFileSync(path.join(ROOT, "pkg/dist/web/chromafs_tools_bg.wasm"));
   const tools = toolsBytes.length;
   const toolsGzipped = gzipSync(toolsBytes, { level: 9 }).length;
-  // The first command of the tools in a fresh Node process: compile and instantiate the
-  // module (what pkg/node.mjs does on first use), then run `head` over a line; the median
-  // of five processes.
-  const firstUse = () => {
-    const glue = path.join(ROOT, "pkg/dist/web/chromafs_tools.js");
+  const perlBytes = readFileSync(path.join(ROOT, "pkg/dist/web/chromafs_perl_bg.wasm"));
+  const perl = perlBytes.length;
+  const perlGzipped = gzipSync(perlBytes, { level: 9 }).length;
+  // A module's first use in a fresh Node process: compile and instantiate it (what
+  // pkg/node.mjs does on first use), then `use(m)`, which throws unless it answers right;
+  // the median of five processes.
+  const firstUse = (name, use) => () => {
+    const glue = path.join(ROOT, `pkg/dist/web/${name}.js`);
     const script = `const t0 = performance.now(); const m = await import(${JSON.stringify(glue)}); const fs = await import("node:fs");
-      m.initSync({ module: fs.readFileSync(${JSON.stringify(path.join(ROOT, "pkg/dist/web/chromafs_tools_bg.wasm"))}) });
-      const run = new m.ToolRun("head", ["-n1"], new TextEncoder().encode("a\\nb\\n")); const out = run.step();
-      if (new TextDecoder().decode(out.stdout) !== "a\\n") throw new Error("head printed " + out.stdout);
+      m.initSync({ module: fs.readFileSync(${JSON.stringify(path.join(ROOT, `pkg/dist/web/${name}_bg.wasm`))}) });
+      (${use})(m);
       console.log(performance.now() - t0);`;
     return Number(execFileSync(process.execPath, ["--input-type=module", "-e", script]).toString());
   };
-  const times = Array.from({ length: 5 }, firstUse).sort((a, b) => a - b);
-  const loadMs = Math.round(times[2] * 10) / 10;
+  const median = (f) => Math.round(Array.from({ length: 5 }, f).sort((a, b) => a - b)[2] * 10) / 10;
+  // The tools: `head -n1` over two lines.
+  const loadMs = median(firstUse("chromafs_tools", `(m) => {
+    const out = new m.ToolRun("head", ["-n1"], new TextEncoder().encode("a\\nb\\n")).step();
+    if (new TextDecoder().decode(out.stdout) !== "a\\n") throw new Error("head printed " + out.stdout);
+  }`));
+  // grep -P's engine: compile a lookahead and find it in a line.
+  const perlMs = median(firstUse("chromafs_perl", `(m) => {
+    const found = new m.PerlRegex("quokka(?=flux)", false, false, false).find("a quokkaflux", 0);
+    if (String(found) !== "2,8") throw new Error("found " + found);
+  }`));
   const B = (n) => `${n.toLocaleString("en-US")} B`;
   run.table("size", ["module", "bytes:"], [
     ["core, as wasm-bindgen writes it", B(raw)],
@@ -49,12 +61,15 @@ try {
     ["embedding model (`chromafs/embed`, Node only)", B(embed)],
     ["tools (head, sort, sed, awk, diff…; on first use), after wasm-opt", B(tools)],
     ["tools, after wasm-opt, gzipped", B(toolsGzipped)],
+    ["grep -P's engine (lookaround, backreferences, \\K; on first use), after wasm-opt", B(perl)],
+    ["grep -P's engine, after wasm-opt, gzipped", B(perlGzipped)],
   ]);
-  // The tools' first use in Node: import the glue, compile and instantiate, run `head -n1`.
+  // First use in Node: import the glue, compile and instantiate, answer once.
   run.table("first-use", ["step (median of 5 processes)", "ms:"], [
-    ["first command of the tools", String(loadMs)],
+    ["first command of the tools (`head -n1`)", String(loadMs)],
+    ["first grep -P pattern beyond the core's engine (a lookahead)", String(perlMs)],
   ]);
-  Object.entries({ raw, shipped: shipped.length, gzipped, writer, embed, tools, toolsGzipped, toolsFirstUseMs: loadMs }).forEach(([k, v]) => run.fact(k, v));
+  Object.entries({ raw, shipped: shipped.length, gzipped, writer, embed, tools, toolsGzipped, toolsFirstUseMs: loadMs, perl, perlGzipped, perlFirstUseMs: perlMs }).forEach(([k, v]) => run.fact(k, v));
   run.save();
 } finally {
   rmSync(tmp, { recursive: true, force: true });

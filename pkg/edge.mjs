@@ -13,8 +13,10 @@ const inRealm = (m) =>
     ? m
     : Object.setPrototypeOf(m, WebAssembly.Module.prototype);
 core.initSync({ module: inRealm(wasmModule) });
-// The writer is left out of this build. The tools' module is compiled with the rest before
-// user code runs, and instantiated on their first command.
+// The writer is left out of this build, and so is grep -P's backtracking engine (its 600 KB
+// would take the bundle past the 1 MB an edge function may weigh on Vercel's Hobby plan):
+// -P patterns beyond the core's engine run as just-bash's grep here. The tools' module is
+// compiled with the rest before user code runs, and instantiated on their first command.
 let toolsReady = false;
 const loadTools = () => {
   if (!toolsReady) tools.initSync({ module: inRealm(toolsWasm) });

@@ -8,12 +8,13 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 bash scripts/setup.sh build
 
-# Three modules from one crate (Cargo.toml's features): the filesystem, which every host
-# loads; the writer (ingest, annotate), which the package loads only when it is called; and
-# the tools (head, sort, sed, awk, diff…), loaded the first time one of them runs.
+# Four modules from one crate (Cargo.toml's features): the filesystem, which every host
+# loads; the writer (ingest, annotate), which the package loads only when it is called; the
+# tools (head, sort, sed, awk, diff…), loaded the first time one of them runs; and grep -P's
+# backtracking engine, loaded the first time a pattern needs lookaround, backreferences or \K.
 out=pkg/dist.new
 rm -rf "$out"
-for side in core:read write:write tools:tools; do
+for side in core:read write:write tools:tools perl:perl; do
   name=chromafs_${side%%:*}
   cargo build --quiet --release --target wasm32-unknown-unknown --lib --no-default-features --features "${side#*:}"
   wasm=target/wasm32-unknown-unknown/release/$name.wasm

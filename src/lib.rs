@@ -23,7 +23,10 @@
 #![warn(unreachable_pub, missing_docs)]
 // A module built with one side only (see Cargo.toml's features) leaves the other side's
 // code unused; the full build, which clippy and the tests check, has no dead code.
-#![cfg_attr(not(all(feature = "read", feature = "write", feature = "tools")), allow(dead_code, unused_imports))]
+#![cfg_attr(
+    not(all(feature = "read", feature = "write", feature = "tools", feature = "perl")),
+    allow(dead_code, unused_imports)
+)]
 
 mod base;
 mod chroma;
@@ -33,6 +36,8 @@ mod ingest;
 pub mod js;
 mod options;
 mod pages;
+#[cfg(feature = "perl")]
+mod perl;
 mod search;
 mod tools;
 mod tree;

@@ -57,6 +57,10 @@ await copyFile(wasmSource, wasmTarget);
 const TOOLS_URL = "./dist/web/chromafs_tools_bg.wasm";
 if (!bundle.includes(TOOLS_URL)) throw new Error(`the bundle no longer loads ${TOOLS_URL}; update build.mjs`);
 await copyFile(join(pkgDir, "dist", "web", "chromafs_tools_bg.wasm"), new URL(TOOLS_URL, "file://" + join(out, "app.js")).pathname);
+// grep -P's engine, which the page fetches on the first pattern that may need it.
+const PERL_URL = "./dist/web/chromafs_perl_bg.wasm";
+if (!bundle.includes(PERL_URL)) throw new Error(`the bundle no longer loads ${PERL_URL}; update build.mjs`);
+await copyFile(join(pkgDir, "dist", "web", "chromafs_perl_bg.wasm"), new URL(PERL_URL, "file://" + join(out, "app.js")).pathname);
 
 const size = async (f) => ((await stat(f)).size / 1024).toFixed(0) + " KiB";
 console.log(

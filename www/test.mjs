@@ -279,6 +279,8 @@ test("the page loads, streams the wasm and connects as public", async () => {
   assert.ok(wasm, "the page fetched chromafs_core_bg.wasm from dist/");
   const tools = () => ctx.wasmResponses.filter((r) => r.url().endsWith("/dist/dist/web/chromafs_tools_bg.wasm"));
   assert.deepEqual(tools(), [], "the tools' module waits for the first command of theirs");
+  const perl = ctx.wasmResponses.filter((r) => r.url().endsWith("/dist/dist/web/chromafs_perl_bg.wasm"));
+  assert.deepEqual(perl, [], "grep -P's engine waits for a pattern that needs it");
   assert.equal(wasm.headers()["content-type"], "application/wasm");
   // wasm-bindgen falls back to compiling from bytes, with a warning, if streaming fails.
   assert.deepEqual(ctx.consoleAll.filter((m) => /instantiateStreaming|MIME/i.test(m)), []);
@@ -345,6 +347,14 @@ test("search ranks pages and points at the lines to read", async () => {
   const tools = ctx.wasmResponses.filter((r) => r.url().endsWith("/dist/dist/web/chromafs_tools_bg.wasm"));
   assert.equal(tools.length, 1);
   assert.equal(tools[0].headers()["content-type"], "application/wasm");
+  // A lookahead is grep -P's engine's: fetched for it, once.
+  const perlFetched = () => ctx.wasmResponses.filter((r) => r.url().endsWith("/dist/dist/web/chromafs_perl_bg.wasm"));
+  assert.deepEqual(perlFetched(), []);
+  const ahead = await run(`grep -cP 'e(?=\\w)' ${path}`);
+  assert.equal(ahead.exitCode, 0, JSON.stringify(ahead));
+  assert.match(ahead.stdout, /^[1-9]\d*$/, "the count of lines with an e before a word character");
+  assert.equal(perlFetched().length, 1);
+  assert.equal(perlFetched()[0].headers()["content-type"], "application/wasm");
 });
 
 test("the page embeds its search queries through the server's POST /embed, which is bounded", async () => {

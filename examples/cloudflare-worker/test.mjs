@@ -168,6 +168,12 @@ test("grep -r finds text in a handful of requests", async (t) => {
   assert.ok(r.requests <= 4, `grep made ${r.requests} requests`);
 });
 
+test("grep -P's lookaround and \\K are answered by the engine bundled with the Worker", async () => {
+  const r = await exec("grep -rhoP 'refresh the \\K\\w+(?= hourly)' /guides");
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.equal(r.stdout, "access_token\n");
+});
+
 test("a page is read again from the isolate's memory, and by a new isolate from the Cache API", async () => {
   const first = await exec("cat /reference/page-07.md");
   assert.equal(first.exitCode, 0, first.stderr);

@@ -13,6 +13,7 @@ import { bashToolSandbox } from "./sandbox.js";
 import { openAiEmbedder } from "./service.js";
 import { absoluteUrl, isHttp, httpUrl, boundedBody } from "./http.js";
 import { inCommand } from "./bracket.js";
+import { perlLoader } from "./perl.js";
 
 /** What every entry exports beside ChromaFs and the writers: helpers that need no wasm. */
 const HELPERS = { safeExec, bashErrorLine, redisCache, workersCache, toolDescription, bashToolSandbox };
@@ -24,13 +25,15 @@ const HELPERS = { safeExec, bashErrorLine, redisCache, workersCache, toolDescrip
  * command runs, and `fetch` (and this package's timers) need them. `load.writer` returns the
  * writer module (ingest, annotate), or a promise of it: a module of its own, loaded on the
  * first call, so that hosts that only read never load it; `load.tools`, likewise, the tools
- * module (head, sort, sed, awk, diff…), on the first command of its. `recipeModule`, in Node, is the
+ * module (head, sort, sed, awk, diff…), on the first command of its; `load.perl`, where a
+ * build has it, grep -P's backtracking engine, on the first pattern that may need it (see
+ * perl.js). `recipeModule`, in Node, is the
  * entry's own URL: an embedding service's embedder names it, so that an MCP server's worker
  * threads can build the same embedder (see pkg/mcp/bridge.mjs). Nothing is changed on the
  * core: calling `setup` again makes another API over it, the first one untouched.
  */
 function setup(core, run, load, recipeModule) {
-  const ChromaFs = chromaFsClass(core.ChromaFs, run, recipeModule, load.tools);
+  const ChromaFs = chromaFsClass(core.ChromaFs, run, recipeModule, load.tools, perlLoader(core, load.perl));
   const wrap = (f) => (run ? (options) => run(() => f(options)) : f);
   const writer = (name) =>
     wrap(async (options) => {

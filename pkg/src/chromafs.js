@@ -21,9 +21,9 @@ const DISPOSE = Symbol.dispose ?? Symbol("dispose");
  * calls `f` in the context the package was loaded in (in Node, `AsyncLocalStorage.snapshot()`):
  * every call into the wasm module goes through it. `recipeModule` goes to the embedder made
  * from a collection's record (see recorded.js). `loadTools` returns the tools module, or a
- * promise of it (see tools.js).
+ * promise of it (see tools.js); `loadPerl` hands grep -P's engine to the core (see perl.js).
  */
-function chromaFsClass(Core, run, recipeModule, loadTools) {
+function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
   const inContext = run ?? ((f) => f());
 
   class ChromaFs {
@@ -180,7 +180,7 @@ function chromaFsClass(Core, run, recipeModule, loadTools) {
     }
     /** just-bash custom commands for this filesystem (pass as `customCommands`). */
     commands() {
-      return commandsOf(this, (ctx) => reaches(ctx.fs, this.#probeAnswer), loadTools);
+      return commandsOf(this, (ctx) => reaches(ctx.fs, this.#probeAnswer), loadTools, loadPerl);
     }
     planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin, stdoutFile) {
       return inContext(() => this.#core.planSearch(name, args, cwd, stdinEmpty, ownFs, linesWanted, stdin, stdoutFile));

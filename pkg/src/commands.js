@@ -10,6 +10,7 @@ import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
 import { envValue, stdinText } from "./context.js";
 import { MKTEMP } from "./mktemp.js";
 import { runTool, byteString } from "./tools.js";
+import { mayNeedPerl } from "./perl.js";
 
 /**
  * One custom command over just-bash's own. Searches (grep, egrep, fgrep, rg) first ask
@@ -22,7 +23,7 @@ import { runTool, byteString } from "./tools.js";
  * command's filesystem is `fs` itself rather than a host's filesystem around it: only then
  * may it be answered from `fs`'s listing alone.
  */
-function command(fs, name, readsOnly, loadTools) {
+function command(fs, name, readsOnly, loadTools, loadPerl) {
   const search = SEARCH_COMMANDS.includes(name);
   const tool = TOOL_COMMANDS.includes(name);
   return {
@@ -43,6 +44,7 @@ function command(fs, name, readsOnly, loadTools) {
           return answered ? inOrder(answered) : ctx.origCommand(args);
         }
         if (!search) return ctx.origCommand(args);
+        if (loadPerl && mayNeedPerl(name, args)) await loadPerl();
         const stdinEmpty = !ctx.stdin || ctx.stdin.length === 0;
         let planned;
         try {
@@ -129,11 +131,12 @@ const COMMAND_NAMES = [...new Set([...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS,
 
 /**
  * All of `fs`'s custom commands; `readsOnly` as `command` takes it; `loadTools` returns
- * the tools module (or a promise of it); and `mktemp`, which just-bash lacks (it writes
- * through whatever filesystem the shell has).
+ * the tools module (or a promise of it); `loadPerl` hands grep -P's engine to the core
+ * (see perl.js); and `mktemp`, which just-bash lacks (it writes through whatever
+ * filesystem the shell has).
  */
-function commandsOf(fs, readsOnly, loadTools) {
-  return [...COMMAND_NAMES.map((name) => command(fs, name, readsOnly, loadTools)), MKTEMP];
+function commandsOf(fs, readsOnly, loadTools, loadPerl) {
+  return [...COMMAND_NAMES.map((name) => command(fs, name, readsOnly, loadTools, loadPerl)), MKTEMP];
 }
 
 export { commandsOf, searchCommand, toolCommand, COMMAND_NAMES };

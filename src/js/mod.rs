@@ -7,11 +7,15 @@
 //! over a clone of the shared state, so just-bash may call them concurrently (grep reads
 //! 50 files at once).
 
+#[cfg(feature = "read")]
+mod backtracker;
 mod callback;
 mod convert;
 mod fetch;
 #[cfg(feature = "write")]
 mod ingest;
+#[cfg(feature = "perl")]
+mod perl;
 #[cfg(feature = "read")]
 mod ranked;
 #[cfg(feature = "read")]
@@ -19,8 +23,12 @@ mod shell;
 #[cfg(feature = "tools")]
 mod tools;
 
+#[cfg(feature = "read")]
+pub use backtracker::set_perl_engine;
 #[cfg(feature = "write")]
 pub use ingest::{annotate, ingest};
+#[cfg(feature = "perl")]
+pub use perl::PerlRegex;
 #[cfg(feature = "tools")]
 pub use tools::{tool_names, write_failure, ToolRun};
 

@@ -19,6 +19,7 @@ use crate::search::native::pattern_files;
 use crate::search::pattern::engine::Tool;
 use crate::search::pattern::filter::Chunking;
 use crate::search::pattern::matcher::{Matcher, Query};
+use crate::search::pattern::perl::{self, widen};
 use crate::search::pattern::rewrite::Dialect;
 use crate::search::walk::{grep_read_set, has_glob, rg_read_set, Found, Scope, Target};
 use crate::tree::listing::Listing;
@@ -150,10 +151,23 @@ fn plan_grep(job: &Job, g: &GrepArgs, cx: Context, pattern_files: Option<&[Strin
         Query { patterns: &patterns, dialect: g.dialect(), ignore_case: g.ignore_case, line_regexp: g.line_regexp };
     let matcher = match Matcher::new(&query, cx.chunking) {
         Ok(m) => m,
-        Err(why) => return prefetch(&why.0),
+        Err(why) => match widened(&query, cx.chunking) {
+            Some(m) => m,
+            None => return prefetch(&why.0),
+        },
     };
     let targets = job.walked(cx.listing, cx.scratch).iter().flat_map(|w| w.targets.iter().cloned()).collect();
     Plan::Narrow(Narrowing { targets, matcher, keep_many: false })
+}
+
+/// The matcher of a `-P` pattern beyond the subset, read [`widen`]ed: it keeps every page
+/// the pattern could match (the backtracking engine has the last word on the lines).
+fn widened(q: &Query, chunking: Chunking) -> Option<Matcher> {
+    if q.dialect != Dialect::Perl || perl::installed().is_none() {
+        return None;
+    }
+    let patterns: Vec<String> = q.patterns.iter().map(|p| widen(p)).collect::<Option<_>>()?;
+    Matcher::new(&Query { patterns: &patterns, ..*q }, chunking).ok()
 }
 
 /// Plans an `rg` command. `stdin_empty` matters: with no path, rg searches a non-empty stdin.

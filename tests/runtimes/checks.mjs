@@ -15,6 +15,8 @@ export async function smoke({ ChromaFs, safeExec, url, collection, bashOptions =
   await expect("ls /", "guides\nindex.md\n");
   await expect("cat /index.md", "# Home\nwelcome to the docs\n");
   await expect("grep -rn token /guides", "/guides/auth.md:1:send the token header\n");
+  // A lookahead and \K: grep -P's engine, a module of its own loaded for them.
+  await expect("grep -rhoP 'the \\K\\w+(?= header)' /guides", "token\n");
   await expect("search -l token header", "/guides/auth.md\n");
   const w = await safeExec(bash, "echo x > /index.md");
   if (w.exitCode !== 1 || !w.stderr.includes("Read-only file system")) throw new Error(`write: ${JSON.stringify(w)}`);

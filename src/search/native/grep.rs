@@ -26,6 +26,7 @@ use crate::search::args::{self, BinaryFiles, Directories, GrepArgs, NameFilter};
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{Engine, Flags, Tool};
 use crate::search::pattern::gnu;
+use crate::search::pattern::perl::Refusal;
 use crate::search::pattern::rewrite::Dialect;
 use crate::search::view::SessionView;
 use crate::search::walk::{Found, Scope, Target};
@@ -112,9 +113,21 @@ fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
         line: g.line_regexp,
         tool: Tool::Gnu,
     };
-    let engine = match g.output.null_data {
-        true => Engine::for_null_data(patterns, flags)?,
-        false => Engine::new(patterns, flags)?,
+    let built = match g.output.null_data {
+        true => Engine::for_null_data(patterns, flags),
+        false => Engine::new(patterns, flags),
+    };
+    let engine = match built {
+        Ok(engine) => engine,
+        // A -P pattern beyond the subset: the backtracking engine's, when one is installed.
+        Err(why) if g.dialect() == Dialect::Perl && !g.output.null_data => {
+            match Engine::backtracking(&patterns[0], flags) {
+                None | Some(Err(Refusal::Unsupported(_))) => return Err(why),
+                Some(Err(Refusal::Invalid(message))) => return Ok(Compiled::Rejected(format!("grep: {message}\n"))),
+                Some(Ok(engine)) => engine,
+            }
+        }
+        Err(why) => return Err(why),
     };
     if g.output.only_matching && engine.nullable {
         return Err(Unsupported::new("-o with a pattern that matches empty text"));
@@ -503,6 +516,12 @@ impl NativeGrep {
                 printer::search(content, engine, &opts, out, &mut groups)
             };
             scratch.clear();
+            if engine.exceeded() {
+                // As PCRE's match limit in GNU grep: the file is named, and grep stops.
+                let line = format!("grep: {shown}: exceeded PCRE's backtracking limit\n");
+                error(&mut stderr, &mut at_errors, &stdout, line);
+                return Some(Printed { stdout, stderr, exit_code: 2, stderr_at: at_errors, ..Default::default() });
+            }
             if matched && o.quiet {
                 return Some(Printed { stdout: String::new(), stderr, exit_code: 0, ..Default::default() });
             }

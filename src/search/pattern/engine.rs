@@ -22,10 +22,13 @@ use super::finders::{any_hit_line, Finders};
 use super::gnu;
 use super::lite::translate;
 use super::longest;
+use super::perl::{self, Backtracker, Refusal};
 use super::rewrite::{to_re2, Dialect};
 use super::syntax::{parse, Node};
 use super::unicode::{Classes, Named, Proxy};
 use crate::commands::Unsupported;
+use std::cell::Cell;
+use std::rc::Rc;
 
 /// Whose matching a search follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,10 +51,29 @@ enum Beyond {
     Inexact,
 }
 
+/// What matches a line: regex-lite over the subset, or for grep `-P` patterns beyond it
+/// the backtracking engine (see [`perl`]).
+#[derive(Clone)]
+enum Re {
+    Lite(regex_lite::Regex),
+    Perl(Rc<dyn Backtracker>),
+}
+
+impl std::fmt::Debug for Re {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Re::Lite(re) => write!(f, "Lite({:?})", re.as_str()),
+            Re::Perl(_) => f.write_str("Perl"),
+        }
+    }
+}
+
 /// A compiled line matcher, exact with respect to the real tool's.
 #[derive(Debug, Clone)]
 pub(crate) struct Engine {
-    re: regex_lite::Regex,
+    re: Re,
+    /// The backtracking engine gave up on a line (see [`Engine::exceeded`]).
+    exceeded: Cell<bool>,
     ignore_case: bool,
     /// Whether the pattern can match an empty span (`-o` and `-co` then depend on how
     /// the tool steps over it, which is not modelled).
@@ -93,6 +115,80 @@ impl Engine {
     /// every class match a newline too, and `^`/`$` only at a line's ends, as GNU grep's do.
     pub(crate) fn for_null_data(patterns: &[String], f: Flags) -> Result<Engine, Unsupported> {
         Engine::build(patterns, f, true)
+    }
+
+    /// grep `-P`'s engine for a pattern beyond the subset (see [`perl`]): `None` when no
+    /// backtracking engine is installed, `Err` with PCRE's words for a pattern PCRE
+    /// rejects too.
+    pub(crate) fn backtracking(pattern: &str, f: Flags) -> Option<Result<Engine, Refusal>> {
+        let compiler = perl::installed()?;
+        let o = perl::Options { ignore_case: f.ignore_case, word: f.word, line: f.line };
+        let re = match compiler.compile(pattern, o) {
+            Ok(re) => re,
+            Err(refused) => return Some(Err(refused)),
+        };
+        // The literals of the widened pattern are in every matching line; under -i only
+        // when ASCII, whose case the finders fold as PCRE does.
+        let tree =
+            perl::widen(pattern).and_then(|w| to_re2(&w, Dialect::Perl).ok().flatten()).and_then(|r| parse(&r).ok());
+        let needles: Vec<String> = match tree {
+            Some(t) if !f.ignore_case || pattern.is_ascii() => {
+                t.needles().iter().map(|s| if f.ignore_case { s.to_ascii_lowercase() } else { s.clone() }).collect()
+            }
+            _ => Vec::new(),
+        };
+        let finders = Finders::new(&needles, f.ignore_case);
+        Some(Ok(Engine {
+            re: Re::Perl(re),
+            exceeded: Cell::new(false),
+            ignore_case: f.ignore_case,
+            // Empty matches are stepped over as GNU grep steps over them (see `matches`).
+            nullable: false,
+            spans_exact: true,
+            needles,
+            finders,
+            literal: false,
+            alternatives: false,
+            beyond: Beyond::AsIs,
+            folds: &[],
+        }))
+    }
+
+    /// Whether the backtracking engine gave up on a line since the last call: GNU grep
+    /// then says the file "exceeded PCRE's backtracking limit" and exits with 2.
+    pub(crate) fn exceeded(&self) -> bool {
+        self.exceeded.replace(false)
+    }
+
+    /// The first match of `re` in `line` from `start`; a limit reached is no match, noted.
+    fn perl_find(&self, re: &dyn Backtracker, line: &str, start: usize) -> Option<std::ops::Range<usize>> {
+        match re.find_at(line, start) {
+            Ok(found) => found,
+            Err(perl::Exceeded) => {
+                self.exceeded.set(true);
+                None
+            }
+        }
+    }
+
+    /// The non-empty matches of a line as GNU grep's `-o` finds them: after an empty match
+    /// it moves on one character, after a match from its end.
+    fn perl_matches(&self, re: &dyn Backtracker, line: &str) -> Vec<std::ops::Range<usize>> {
+        let mut found = Vec::new();
+        let mut at = 0;
+        while at < line.len() {
+            let Some(m) = self.perl_find(re, line, at) else { break };
+            if m.start >= line.len() {
+                break;
+            }
+            if m.is_empty() {
+                at = m.start + line[m.start..].chars().next().map_or(1, char::len_utf8);
+            } else {
+                at = m.end;
+                found.push(m);
+            }
+        }
+        found
     }
 
     fn build(patterns: &[String], f: Flags, null_data: bool) -> Result<Engine, Unsupported> {
@@ -150,7 +246,8 @@ impl Engine {
         let finders = Finders::new(&needles, f.ignore_case);
         let spans_exact = f.tool == Tool::Rg || f.dialect == Dialect::Perl || longest::agrees(&tree, f.ignore_case);
         Ok(Engine {
-            re,
+            re: Re::Lite(re),
+            exceeded: Cell::new(false),
             ignore_case: f.ignore_case,
             nullable: nullable(&tree),
             spans_exact,
@@ -239,25 +336,36 @@ impl Engine {
         if self.alternatives {
             return true;
         }
+        let re = match &self.re {
+            Re::Lite(re) => re,
+            Re::Perl(re) => return self.perl_find(re.as_ref(), line, 0).is_some(),
+        };
         match self.proxy_for(line).and_then(|p| p.map(line)) {
-            Some(mapped) => self.re.is_match(&mapped.text),
-            None => self.re.is_match(line),
+            Some(mapped) => re.is_match(&mapped.text),
+            None => re.is_match(line),
         }
     }
 
     /// Each match of `line`, left to right as [`Engine::matches`] finds them, as its
     /// groups' spans in the line (group 0 the match; `None`: the group took no part).
     pub(crate) fn captures(&self, line: &str) -> Vec<Vec<Option<std::ops::Range<usize>>>> {
+        let re = match &self.re {
+            Re::Lite(re) => re,
+            Re::Perl(re) => return self.perl_matches(re.as_ref(), line).into_iter().map(|m| vec![Some(m)]).collect(),
+        };
         let mapped = self.proxy_for(line).and_then(|p| p.map(line));
         let text = mapped.as_ref().map_or(line, |m| m.text.as_str());
         let span = |r: std::ops::Range<usize>| mapped.as_ref().map_or(r.clone(), |m| m.span(r));
         let groups = |c: regex_lite::Captures| (0..c.len()).map(|g| c.get(g).map(|m| span(m.range()))).collect();
-        self.re.captures_iter(text).map(groups).collect()
+        re.captures_iter(text).map(groups).collect()
     }
 
     /// The names of the pattern's groups, by number (`None` for a group with no name).
     pub(crate) fn group_names(&self) -> Vec<Option<&str>> {
-        self.re.capture_names().collect()
+        match &self.re {
+            Re::Lite(re) => re.capture_names().collect(),
+            Re::Perl(_) => vec![None],
+        }
     }
 
     /// The matches of a line, left to right, as the tool finds them (non-empty patterns
@@ -266,11 +374,15 @@ impl Engine {
         if self.literal {
             return Box::new(self.finders.first_spans(line.as_bytes()).map(move |span| &line[span]));
         }
+        let re = match &self.re {
+            Re::Lite(re) => re,
+            Re::Perl(re) => return Box::new(self.perl_matches(re.as_ref(), line).into_iter().map(move |m| &line[m])),
+        };
         if let Some(mapped) = self.proxy_for(line).and_then(|p| p.map(line)) {
-            let spans: Vec<&str> = self.re.find_iter(&mapped.text).map(|m| &line[mapped.span(m.range())]).collect();
+            let spans: Vec<&str> = re.find_iter(&mapped.text).map(|m| &line[mapped.span(m.range())]).collect();
             return Box::new(spans.into_iter());
         }
-        Box::new(self.re.find_iter(line).map(|m| m.as_str()))
+        Box::new(re.find_iter(line).map(|m| m.as_str()))
     }
 }
 

@@ -10,7 +10,8 @@
 //! in Rust ([`unicode`] for lines beyond ASCII, [`longest`] for GNU grep's `-o`);
 //! [`multiline`] says whether an rg `-U` pattern can span lines at all; [`finders`] finds
 //! the literals a matching line holds in a page as it is, [`caseless`] in any case without
-//! folding the page.
+//! folding the page. [`perl`] names the backtracking engine grep `-P` patterns beyond the
+//! subset are matched with, and widens them into the subset for everything else.
 
 mod caseless;
 pub(crate) mod engine;
@@ -22,6 +23,7 @@ pub(crate) mod literals;
 mod longest;
 pub(crate) mod matcher;
 pub(crate) mod multiline;
+pub(crate) mod perl;
 pub(crate) mod rewrite;
 pub(crate) mod syntax;
 mod unicode;

@@ -50,16 +50,16 @@ test("package.json exports a condition for every runtime, each file present", ()
     assert.ok(readFileSync(path.join(ROOT, "pkg", dot[cond].default)).length > 0, cond);
   }
   assert.deepEqual([dot.node.import.types, dot.node.require.types], ["./index.d.mts", "./index.d.cts"]);
-  for (const f of [dot.node.import.default, dot.node.require.default, pkg.bin.chromafs, "dist/web/chromafs_core_bg.wasm", "dist/web/chromafs_write_bg.wasm", "dist/web/chromafs_tools_bg.wasm", "index.d.mts", "index.d.cts"]) {
+  for (const f of [dot.node.import.default, dot.node.require.default, pkg.bin.chromafs, "dist/web/chromafs_core_bg.wasm", "dist/web/chromafs_write_bg.wasm", "dist/web/chromafs_tools_bg.wasm", "dist/web/chromafs_perl_bg.wasm", "index.d.mts", "index.d.cts"]) {
     assert.ok(readFileSync(path.join(ROOT, "pkg", f)).length > 0, f);
   }
-  for (const name of ["chromafs_core_bg.wasm", "chromafs_write_bg.wasm", "chromafs_tools_bg.wasm"]) {
+  for (const name of ["chromafs_core_bg.wasm", "chromafs_write_bg.wasm", "chromafs_tools_bg.wasm", "chromafs_perl_bg.wasm"]) {
     const wasm = execFileSync("find", [path.join(ROOT, "pkg/dist"), "-name", name]).toString().trim().split("\n");
     assert.equal(wasm.length, 1, `the package ships each module once: ${wasm}`);
   }
 });
 
-test("the filesystem's module has no write path and no tools: ingest and annotate are in the writer's, head and sort in the tools'", async () => {
+test("the filesystem's module has no write path, no tools and no backtracking: ingest and annotate are in the writer's, head and sort in the tools', grep -P's engine in the perl module", async () => {
   const exportsOf = async (file) => WebAssembly.Module.exports(await WebAssembly.compile(readFileSync(path.join(ROOT, "pkg/dist/web", file)))).map((e) => e.name);
   const core = await exportsOf("chromafs_core_bg.wasm");
   const writer = await exportsOf("chromafs_write_bg.wasm");
@@ -68,4 +68,7 @@ test("the filesystem's module has no write path and no tools: ingest and annotat
   const tools = await exportsOf("chromafs_tools_bg.wasm");
   assert.ok(tools.includes("toolrun_step") && !tools.includes("chromafs_connect") && !tools.includes("ingest"), tools.join(" "));
   assert.ok(!core.includes("toolrun_step") && !writer.includes("toolrun_step"));
+  const perl = await exportsOf("chromafs_perl_bg.wasm");
+  assert.ok(perl.includes("perlregex_find") && !perl.includes("chromafs_connect") && !perl.includes("toolrun_step"), perl.join(" "));
+  assert.ok(core.includes("setPerlEngine") && !core.includes("perlregex_find") && !tools.includes("perlregex_find"));
 });
