@@ -85,6 +85,9 @@ const COMMANDS = [
   "grep -rn -- -nothing /",
   "grep -rn --no-such-option token /",
   "grep -rnE 'tok(' /",
+  "grep -rnP 'the (?=token)' /",
+  "grep -rhoP 'a \\K\\w+(?= token)' /",
+  "cd /api && grep -rlP '(?<!bad )token' .",
 ];
 
 for (const groups of [[], ["admin"]]) {
