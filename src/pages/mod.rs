@@ -1,5 +1,6 @@
 //! The page side: what a visible page holds, and where its bytes come from.
 //!
+//! [`heading`] reads what a page says it is (its title and description).
 //! [`store`] is the byte-bounded page store (memory, reads in flight, the host's shared
 //! cache, chunk assembly, lazy files, bulk loads); [`collection`] is every content query
 //! the store sends, scoped by the session's access and bounded by what the tree declares.
@@ -12,4 +13,6 @@
 pub(crate) mod collection;
 pub(crate) mod freshness;
 pub(crate) mod grams;
+#[allow(dead_code)] // read by the ranked search and the MCP resources, which are coming
+pub(crate) mod heading;
 pub(crate) mod store;
