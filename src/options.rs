@@ -111,6 +111,18 @@ fn check_header(name: &str, value: &str) -> Result<(), &'static str> {
 }
 
 /// Where the collection is and how to reach it: shared by `connect` and `ingest`.
+/// `networkErrors`: `"log"` keeps the causes of network failures (addresses, the host's
+/// words) out of messages and writes them to the host's console; `"show"`, the default,
+/// puts them in messages.
+pub(crate) fn network_errors_logged(f: &Fields) -> Result<bool, OptionError> {
+    match f.string("networkErrors") {
+        Ok(None) => Ok(false),
+        Ok(Some(s)) if s == "show" => Ok(false),
+        Ok(Some(s)) if s == "log" => Ok(true),
+        _ => fail("option networkErrors must be \"show\" or \"log\""),
+    }
+}
+
 pub(crate) fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
     let raw = f.required("url")?;
     let url = match Url::parse(&raw) {

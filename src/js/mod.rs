@@ -57,15 +57,12 @@ pub fn start() {
 /// network failures out of messages and writes them to the host's console instead.
 fn transport(o: &JsValue) -> Result<Rc<dyn Transport>, JsValue> {
     let fetch = convert::function(o, "fetch", "option fetch must be a function")?;
-    let logged = match get(o, "networkErrors") {
-        None => false,
-        Some(v) => match v.as_string().as_deref() {
-            Some("show") => false,
-            Some("log") => true,
-            _ => return Err(invalid("option networkErrors must be \"show\" or \"log\"")),
-        },
+    let json = to_json(o);
+    let logged = match json.is_object() {
+        true => crate::options::network_errors_logged(&crate::options::Fields::of(&json, "options").map_err(invalid)?),
+        false => Ok(false),
     };
-    Ok(Rc::new(FetchTransport::new(fetch, logged)))
+    Ok(Rc::new(FetchTransport::new(fetch, logged.map_err(invalid)?)))
 }
 
 fn options(o: &JsValue) -> Result<Options, JsValue> {
