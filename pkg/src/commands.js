@@ -4,7 +4,7 @@
 
 import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
-import { linesTaken } from "./pipeline.js";
+import { LINES_TAKEN } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, TOOL_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
 import { envValue, stdinText } from "./context.js";
@@ -51,7 +51,7 @@ function command(fs, name, readsOnly, loadTools, loadPerl) {
           const input = stdinText(ctx.stdin);
           const out = env(STDOUT_FILE);
           const stdoutFile = out ? fs.resolvePath(ctx.cwd, out) : undefined;
-          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(ctx), linesTaken(fs, name, args), input, stdoutFile);
+          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(ctx), linesTaken(env), input, stdoutFile);
         } catch (refused) {
           // Not to be run at all (a pattern too long to search): say why, as grep would.
           return { stdout: "", stderr: `${name}: ${refused.message}\n`, exitCode: 2 };
@@ -64,6 +64,12 @@ function command(fs, name, readsOnly, loadTools, loadPerl) {
       return withFailures(name, ran.result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), search ? 2 : 1);
     },
   };
+}
+
+/** The lines `head` takes of a search's output, when the shell said (see pipeline.js). */
+function linesTaken(env) {
+  const taken = env(LINES_TAKEN);
+  return taken && /^[0-9]{1,9}$/.test(taken) ? Number(taken) : undefined;
 }
 
 /**
