@@ -41,7 +41,7 @@ const OPTS: &[Opt] = &[
     long("help", Arg::No),
     long("follow-symlinks", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// GNU's usage message after a misused command line: the help without its last line.
 fn usage(ctx: &mut Ctx, message: &str) -> i32 {

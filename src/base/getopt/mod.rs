@@ -1,8 +1,8 @@
-//! The one reader of GNU command lines: `getopt_long`'s rules over a table of options.
+//! The one reader of command lines: a table of options read under one grammar.
 //!
 //! A command states its options once, as a table of [`Opt`]s (a short letter, a long
-//! name, or both, and whether a value follows); [`parse`] reads a command line against it
-//! as glibc's `getopt_long` does:
+//! name, or both, and whether a value follows); [`parse`] reads a command line against it.
+//! [`GETOPT_LONG`] is glibc's `getopt_long`, which GNU tools use:
 //!
 //! - short options cluster (`-nv`); a value is the rest of the word (`-n5`) or the next
 //!   word (`-n 5`); an optional value only when attached (`-i.bak`);
@@ -12,6 +12,10 @@
 //! - `--` ends the options and `-` alone is an operand;
 //! - operands and options mix unless the table says options stop at the first operand
 //!   (an option string starting with `+`, as `xargs` and `env` have).
+//!
+//! Commands whose own parsers read otherwise say how in their [`Grammar`]: where a short
+//! option's value is ([`Shorts`]: find's leading options each a word of its own), and
+//! whether a word that names no option is an error or the first operand ([`Unknown`]).
 //!
 //! Misuse is a [`Misuse`], whose [`message`](Misuse::message) is glibc's wording.
 
@@ -55,7 +59,7 @@ pub(crate) const fn alias(name: &'static str, arg: Arg, key: &'static str) -> Op
     Opt { short: None, long: Some(name), arg, key }
 }
 
-/// A command's options.
+/// A command's options and the rules its parser reads them by.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Grammar {
     pub opts: &'static [Opt],
@@ -63,7 +67,16 @@ pub(crate) struct Grammar {
     pub permute: bool,
     /// Whether digits are options (keyed by themselves) where no row names them.
     pub digits: Digits,
+    /// How short options share a word, and where their values are.
+    pub shorts: Shorts,
+    /// What a word that names no option is.
+    pub unknown: Unknown,
 }
+
+/// glibc's `getopt_long` over no options: the grammar of GNU tools, which a command's own
+/// grammar starts from (`Grammar { opts: OPTS, ..GETOPT_LONG }`).
+pub(crate) const GETOPT_LONG: Grammar =
+    Grammar { opts: &[], permute: true, digits: Digits::No, shorts: Shorts::Clustered, unknown: Unknown::Misuse };
 
 /// How a command reads digits among its short options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +89,29 @@ pub(crate) enum Digits {
     /// The first is an option whose value is the rest of the word (`-80` is `-8` with `0`),
     /// as fold's width and expand's tab list are read.
     Number,
+}
+
+/// How short options are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shorts {
+    /// `getopt`'s: letters cluster (`-nv`); a value is the rest of the word (`-n5`), or the
+    /// next word when required (`-n 5`).
+    Clustered,
+    /// find's leading options: each is a word of its own, never clustered. An option
+    /// without a value or with a required one is the word `-c` (its value the next word:
+    /// `-D tree`); one with an optional value is the word's start, its value the rest
+    /// (`-O3`).
+    Whole,
+}
+
+/// What a word that names no option is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unknown {
+    /// A misuse ([`Misuse::Invalid`], [`Misuse::Unrecognized`]).
+    Misuse,
+    /// An operand, the whole word (find's leading options end at the first word that is
+    /// not one of them, such as `-name`).
+    Operand,
 }
 
 /// The keys of digit options.
@@ -110,12 +146,13 @@ impl Line {
     }
 }
 
-/// A command line `getopt_long` refuses.
+/// A command line its grammar refuses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Misuse {
     /// `-x` that no option has.
     Invalid(char),
-    /// `--name` (as written, with any `=value`) that no option has.
+    /// `--name` (as written, with any `=value`) that no option has, or under
+    /// [`Shorts::Whole`] a word that is no option (`-HL`).
     Unrecognized(String),
     /// `-x` at the end of the line when it needs a value.
     ShortNeedsValue(char),
@@ -164,66 +201,55 @@ pub(crate) fn read(grammar: &Grammar, args: &[String]) -> (Line, Option<Misuse>)
     (line, misuse)
 }
 
+/// The words of a command line, read from the front.
+struct Words<'a> {
+    args: &'a [String],
+    /// The next word not yet read.
+    next: usize,
+}
+
+impl Words<'_> {
+    /// The next word not yet read, as a value.
+    fn take(&mut self) -> Option<String> {
+        let v = self.args.get(self.next)?.clone();
+        self.next += 1;
+        Some(v)
+    }
+}
+
 fn read_into(grammar: &Grammar, args: &[String], line: &mut Line) -> Result<(), Misuse> {
-    let mut i = 0;
-    while i < args.len() {
-        let (at, word) = (i, &args[i]);
-        i += 1;
+    let mut words = Words { args, next: 0 };
+    while words.next < args.len() {
+        let at = words.next;
+        let word = &args[at];
+        words.next += 1;
         if word == "--" {
-            line.double_dash = Some(i - 1);
-            (i..args.len()).for_each(|at| line.operand(args, at));
+            line.double_dash = Some(at);
+            (at + 1..args.len()).for_each(|at| line.operand(args, at));
             break;
         }
-        if let Some(rest) = word.strip_prefix("--") {
-            let (name, value) = match rest.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (rest, None),
-            };
-            let o = long_named(grammar, name, word)?;
-            let name = o.long.unwrap_or_default();
-            let value = match (o.arg, value) {
-                (Arg::No, Some(_)) => return Err(Misuse::NoValueAllowed(name)),
-                (Arg::Required, None) => match args.get(i) {
-                    Some(v) => {
-                        i += 1;
-                        Some(v.clone())
-                    }
-                    None => return Err(Misuse::LongNeedsValue(name)),
-                },
-                (_, v) => v,
-            };
-            line.opts.push(Given { key: o.key, value, spelled: format!("--{name}"), word: at });
+        let mut read = Vec::new();
+        let outcome = if let Some(rest) = word.strip_prefix("--") {
+            long_word(grammar, rest, at, &mut words, &mut read)
         } else if word.len() > 1 && word.starts_with('-') {
-            for (pos, c) in word[1..].char_indices() {
-                let rest = &word[1 + pos + c.len_utf8()..];
-                let Some(o) = grammar.opts.iter().find(|o| o.short == Some(c)) else {
-                    let digit = c.to_digit(10).filter(|_| grammar.digits != Digits::No).ok_or(Misuse::Invalid(c))?;
-                    let value = (grammar.digits == Digits::Number && !rest.is_empty()).then(|| rest.to_string());
-                    let took = value.is_some();
-                    line.opts.push(Given { key: DIGITS[digit as usize], value, spelled: format!("-{c}"), word: at });
-                    if took {
-                        break;
-                    }
-                    continue;
-                };
-                let value = match o.arg {
-                    Arg::No => None,
-                    _ if !rest.is_empty() => Some(rest.to_string()),
-                    Arg::Optional => None,
-                    Arg::Required => match args.get(i) {
-                        Some(v) => {
-                            i += 1;
-                            Some(v.clone())
-                        }
-                        None => return Err(Misuse::ShortNeedsValue(c)),
-                    },
-                };
-                let took = value.is_some();
-                line.opts.push(Given { key: o.key, value, spelled: format!("-{c}"), word: at });
-                if took {
-                    break;
-                }
+            short_word(grammar, word, at, &mut words, &mut read)
+        } else {
+            Ok(false)
+        };
+        let is_option = match outcome {
+            Ok(is_option) => is_option,
+            Err(Misuse::Invalid(_) | Misuse::Unrecognized(_)) if grammar.unknown == Unknown::Operand => {
+                words.next = at + 1;
+                read.clear();
+                false
             }
+            Err(misuse) => {
+                line.opts.append(&mut read);
+                return Err(misuse);
+            }
+        };
+        if is_option {
+            line.opts.append(&mut read);
         } else if grammar.permute {
             line.operand(args, at);
         } else {
@@ -232,6 +258,31 @@ fn read_into(grammar: &Grammar, args: &[String], line: &mut Line) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// A `--name` word (`rest` after the dashes), read into `out`.
+fn long_word(
+    grammar: &Grammar,
+    rest: &str,
+    at: usize,
+    words: &mut Words,
+    out: &mut Vec<Given>,
+) -> Result<bool, Misuse> {
+    let word = format!("--{rest}");
+    let (name, value) = match rest.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (rest, None),
+    };
+    let o = long_named(grammar, name, &word)?;
+    let name = o.long.unwrap_or_default();
+    let value = match (o.arg, value) {
+        (Arg::No, Some(_)) => return Err(Misuse::NoValueAllowed(name)),
+        (Arg::Required, None) => Some(words.take().ok_or(Misuse::LongNeedsValue(name))?),
+        (_, v) => v,
+    };
+    let spelled = format!("--{}", o.long.unwrap_or_default());
+    out.push(Given { key: o.key, value, spelled, word: at });
+    Ok(true)
 }
 
 /// The option `--name` names: itself, or the one option its prefix names.
@@ -243,94 +294,67 @@ fn long_named<'g>(grammar: &'g Grammar, name: &str, word: &str) -> Result<&'g Op
     // As glibc: the first option the prefix names, and each later one that differs from it.
     let mut matching = longs().filter(|o| !name.is_empty() && o.long.is_some_and(|l| l.starts_with(name)));
     let found = matching.next().ok_or_else(|| Misuse::Unrecognized(word.to_string()))?;
-    let others: Vec<&'static str> =
-        matching.filter(|o| o.key != found.key || o.arg != found.arg).filter_map(|o| o.long).collect();
+    let differs = |o: &&Opt| o.key != found.key || o.arg != found.arg;
+    let others: Vec<&'static str> = matching.filter(differs).filter_map(|o| o.long).collect();
     if others.is_empty() {
         return Ok(found);
     }
     Err(Misuse::Ambiguous(word.to_string(), found.long.into_iter().chain(others).collect()))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const OPTS: &[Opt] = &[
-        opt('n', "lines", Arg::Required),
-        opt('q', "quiet", Arg::No),
-        alias("silent", Arg::No, "quiet"),
-        opt('v', "verbose", Arg::No),
-        opt('i', "in-place", Arg::Optional),
-        long("sort", Arg::Required),
-        long("stable", Arg::No),
-        short("z", Arg::No),
-    ];
-    const G: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
-
-    fn words(s: &str) -> Vec<String> {
-        s.split(' ').filter(|w| !w.is_empty()).map(String::from).collect()
+/// A `-xyz` word, read into `out`.
+fn short_word(
+    grammar: &Grammar,
+    word: &str,
+    at: usize,
+    words: &mut Words,
+    out: &mut Vec<Given>,
+) -> Result<bool, Misuse> {
+    let row = |c: char| grammar.opts.iter().find(|o| o.short == Some(c));
+    let given =
+        |o: &Opt, c: char, value: Option<String>| Given { key: o.key, value, spelled: format!("-{c}"), word: at };
+    if grammar.shorts == Shorts::Whole {
+        let mut letters = word[1..].chars();
+        let c = letters.next().unwrap_or_default();
+        let (o, rest) = (row(c).ok_or(Misuse::Invalid(c))?, letters.as_str());
+        let value = match o.arg {
+            Arg::Optional => (!rest.is_empty()).then(|| rest.to_string()),
+            _ if !rest.is_empty() => return Err(Misuse::Unrecognized(word.to_string())),
+            Arg::No => None,
+            Arg::Required => Some(words.take().ok_or(Misuse::ShortNeedsValue(c))?),
+        };
+        out.push(given(o, c, value));
+        return Ok(true);
     }
-
-    fn keys(line: &Line) -> Vec<(&str, Option<&str>)> {
-        line.opts.iter().map(|g| (g.key, g.value.as_deref())).collect()
+    for (pos, c) in word[1..].char_indices() {
+        let rest = &word[1 + pos + c.len_utf8()..];
+        let Some(o) = row(c) else {
+            let digit = c.to_digit(10).filter(|_| grammar.digits != Digits::No).ok_or(Misuse::Invalid(c))?;
+            let value = (grammar.digits == Digits::Number && !rest.is_empty()).then(|| rest.to_string());
+            let took = value.is_some();
+            out.push(Given { key: DIGITS[digit as usize], value, spelled: format!("-{c}"), word: at });
+            if took {
+                break;
+            }
+            continue;
+        };
+        let value = match o.arg {
+            Arg::No => None,
+            _ if !rest.is_empty() => {
+                out.push(given(o, c, Some(rest.to_string())));
+                break;
+            }
+            Arg::Optional => None,
+            Arg::Required => Some(words.take().ok_or(Misuse::ShortNeedsValue(c))?),
+        };
+        let took = value.is_some();
+        out.push(given(o, c, value));
+        if took {
+            break;
+        }
     }
-
-    #[test]
-    fn clusters_values_and_operands() {
-        let l = parse(&G, &words("-qvn5 a --lines 3 -n -2 b -- -z")).unwrap();
-        assert_eq!(
-            keys(&l),
-            [("quiet", None), ("verbose", None), ("lines", Some("5")), ("lines", Some("3")), ("lines", Some("-2"))]
-        );
-        assert_eq!(l.operands, ["a", "b", "-z"]);
-        let l = parse(&G, &words("-i -i.bak --in-place=x --in-place - -z")).unwrap();
-        assert_eq!(
-            keys(&l),
-            [("in-place", None), ("in-place", Some(".bak")), ("in-place", Some("x")), ("in-place", None), ("z", None)]
-        );
-        assert_eq!(l.operands, ["-"]);
-    }
-
-    #[test]
-    fn prefixes_and_aliases() {
-        let l = parse(&G, &words("--li=4 --sil --ve --so x")).unwrap();
-        assert_eq!(keys(&l), [("lines", Some("4")), ("quiet", None), ("verbose", None), ("sort", Some("x"))]);
-        let e = parse(&G, &words("--s")).unwrap_err();
-        assert_eq!(
-            e.message("sort"),
-            "sort: option '--s' is ambiguous; possibilities: '--silent' '--sort' '--stable'\n"
-        );
-        let e = parse(&G, &words("--st=1")).unwrap_err();
-        assert_eq!(e, Misuse::NoValueAllowed("stable"));
-    }
-
-    #[test]
-    fn misuse_in_glibc_words() {
-        let m = |s: &str| parse(&G, &words(s)).unwrap_err().message("head");
-        assert_eq!(m("-x"), "head: invalid option -- 'x'\n");
-        assert_eq!(m("-n"), "head: option requires an argument -- 'n'\n");
-        assert_eq!(m("--lin"), "head: option '--lines' requires an argument\n");
-        assert_eq!(m("--foo=bar"), "head: unrecognized option '--foo=bar'\n");
-        assert_eq!(m("--quiet=3"), "head: option '--quiet' doesn't allow an argument\n");
-    }
-
-    #[test]
-    fn digits_are_options_when_asked() {
-        let g = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
-        let l = parse(&g, &words("-12 -q3 x")).unwrap();
-        assert_eq!(keys(&l), [("1", None), ("2", None), ("quiet", None), ("3", None)]);
-        assert_eq!(l.opts.iter().map(|g| g.word).collect::<Vec<_>>(), [0, 0, 1, 1], "each option knows its word");
-        let g = Grammar { opts: OPTS, permute: true, digits: Digits::Number };
-        let l = parse(&g, &words("-80 -q4,8 -5")).unwrap();
-        assert_eq!(keys(&l), [("8", Some("0")), ("quiet", None), ("4", Some(",8")), ("5", None)]);
-        assert_eq!(parse(&G, &words("-1")).unwrap_err(), Misuse::Invalid('1'));
-    }
-
-    #[test]
-    fn options_stop_at_the_first_operand_when_asked() {
-        let g = Grammar { opts: OPTS, permute: false, digits: Digits::No };
-        let l = parse(&g, &words("-q echo -n 1")).unwrap();
-        assert_eq!(keys(&l), [("quiet", None)]);
-        assert_eq!(l.operands, ["echo", "-n", "1"]);
-    }
+    Ok(true)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,113 @@
+//! Command lines read by the one grammar, under each of its rules.
+
+use super::*;
+
+const OPTS: &[Opt] = &[
+    opt('n', "lines", Arg::Required),
+    opt('q', "quiet", Arg::No),
+    alias("silent", Arg::No, "quiet"),
+    opt('v', "verbose", Arg::No),
+    opt('i', "in-place", Arg::Optional),
+    long("sort", Arg::Required),
+    long("stable", Arg::No),
+    short("z", Arg::No),
+];
+const G: Grammar = Grammar { opts: OPTS, ..GETOPT_LONG };
+
+fn words(s: &str) -> Vec<String> {
+    s.split(' ').filter(|w| !w.is_empty()).map(String::from).collect()
+}
+
+fn keys(line: &Line) -> Vec<(&str, Option<&str>)> {
+    line.opts.iter().map(|g| (g.key, g.value.as_deref())).collect()
+}
+
+#[test]
+fn clusters_values_and_operands() {
+    let l = parse(&G, &words("-qvn5 a --lines 3 -n -2 b -- -z")).unwrap();
+    assert_eq!(
+        keys(&l),
+        [("quiet", None), ("verbose", None), ("lines", Some("5")), ("lines", Some("3")), ("lines", Some("-2"))]
+    );
+    assert_eq!(l.operands, ["a", "b", "-z"]);
+    let l = parse(&G, &words("-i -i.bak --in-place=x --in-place - -z")).unwrap();
+    assert_eq!(
+        keys(&l),
+        [("in-place", None), ("in-place", Some(".bak")), ("in-place", Some("x")), ("in-place", None), ("z", None)]
+    );
+    assert_eq!(l.operands, ["-"]);
+}
+
+#[test]
+fn prefixes_and_aliases() {
+    let l = parse(&G, &words("--li=4 --sil --ve --so x")).unwrap();
+    assert_eq!(keys(&l), [("lines", Some("4")), ("quiet", None), ("verbose", None), ("sort", Some("x"))]);
+    let e = parse(&G, &words("--s")).unwrap_err();
+    assert_eq!(e.message("sort"), "sort: option '--s' is ambiguous; possibilities: '--silent' '--sort' '--stable'\n");
+    let e = parse(&G, &words("--st=1")).unwrap_err();
+    assert_eq!(e, Misuse::NoValueAllowed("stable"));
+}
+
+#[test]
+fn misuse_in_glibc_words() {
+    let m = |s: &str| parse(&G, &words(s)).unwrap_err().message("head");
+    assert_eq!(m("-x"), "head: invalid option -- 'x'\n");
+    assert_eq!(m("-n"), "head: option requires an argument -- 'n'\n");
+    assert_eq!(m("--lin"), "head: option '--lines' requires an argument\n");
+    assert_eq!(m("--foo=bar"), "head: unrecognized option '--foo=bar'\n");
+    assert_eq!(m("--quiet=3"), "head: option '--quiet' doesn't allow an argument\n");
+}
+
+#[test]
+fn digits_are_options_when_asked() {
+    let g = Grammar { digits: Digits::Each, ..G };
+    let l = parse(&g, &words("-12 -q3 x")).unwrap();
+    assert_eq!(keys(&l), [("1", None), ("2", None), ("quiet", None), ("3", None)]);
+    assert_eq!(l.opts.iter().map(|g| g.word).collect::<Vec<_>>(), [0, 0, 1, 1], "each option knows its word");
+    let g = Grammar { digits: Digits::Number, ..G };
+    let l = parse(&g, &words("-80 -q4,8 -5")).unwrap();
+    assert_eq!(keys(&l), [("8", Some("0")), ("quiet", None), ("4", Some(",8")), ("5", None)]);
+    assert_eq!(parse(&G, &words("-1")).unwrap_err(), Misuse::Invalid('1'));
+}
+
+#[test]
+fn options_stop_at_the_first_operand_when_asked() {
+    let g = Grammar { permute: false, ..G };
+    let l = parse(&g, &words("-q echo -n 1")).unwrap();
+    assert_eq!(keys(&l), [("quiet", None)]);
+    assert_eq!(l.operands, ["echo", "-n", "1"]);
+}
+
+/// find's options before its starting points.
+const FIND: Grammar = Grammar {
+    opts: &[
+        short("H", Arg::No),
+        short("L", Arg::No),
+        short("P", Arg::No),
+        short("D", Arg::Required),
+        short("O", Arg::Optional),
+    ],
+    permute: false,
+    shorts: Shorts::Whole,
+    unknown: Unknown::Operand,
+    ..GETOPT_LONG
+};
+
+#[test]
+fn whole_words_up_to_the_first_other_as_find_reads_them() {
+    let l = parse(&FIND, &words("-L -D tree,stat -O2 -O . -name x")).unwrap();
+    assert_eq!(keys(&l), [("L", None), ("D", Some("tree,stat")), ("O", Some("2")), ("O", None)]);
+    assert_eq!((l.operands.len(), l.operand_at[0]), (3, 5));
+    // find -HL, -Dtree, --help: an expression's words ("unknown predicate `-HL'").
+    for line in ["-HL d", "-Dtree d", "--help", "-Q"] {
+        let l = parse(&FIND, &words(&format!("-P {line}"))).unwrap();
+        assert_eq!((keys(&l), l.operand_at[0]), (vec![("P", None)], 1), "{line}");
+    }
+    let l = parse(&FIND, &words("-H -- -L d")).unwrap();
+    assert_eq!(
+        (keys(&l), &l.operands[..], l.double_dash),
+        (vec![("H", None)], &["-L".to_string(), "d".to_string()][..], Some(1))
+    );
+    // "Missing argument after the -D option."
+    assert_eq!(parse(&FIND, &words("-H -D")).unwrap_err(), Misuse::ShortNeedsValue('D'));
+}
