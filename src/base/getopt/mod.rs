@@ -13,9 +13,11 @@
 //! - operands and options mix unless the table says options stop at the first operand
 //!   (an option string starting with `+`, as `xargs` and `env` have).
 //!
-//! Commands whose own parsers read otherwise say how in their [`Grammar`]: where a short
-//! option's value is ([`Shorts`]: find's leading options each a word of its own), and
-//! whether a word that names no option is an error or the first operand ([`Unknown`]).
+//! Commands whose own parsers read otherwise say how in their [`Grammar`]: how long names
+//! are matched ([`Longs`]: ripgrep takes whole names only), where a short option's value
+//! is ([`Shorts`]: ripgrep's `-m=5`, find's leading options each a word of its own),
+//! whether a word that names no option is an error or the first operand ([`Unknown`]), and
+//! which long names negate an option ([`negation`], ripgrep's `--no-X`).
 //!
 //! Misuse is a [`Misuse`], whose [`message`](Misuse::message) is glibc's wording.
 
@@ -29,34 +31,41 @@ pub(crate) enum Arg {
 
 /// One option of a command: `-short`, `--long`, or both. `key` names it for the command
 /// (the long name, or the letter when there is none); several rows with one key are
-/// spellings of one option.
+/// spellings of one option, and a row that `negates` it turns it off (`--no-heading`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Opt {
     pub short: Option<char>,
     pub long: Option<&'static str>,
     pub arg: Arg,
     pub key: &'static str,
+    pub negates: bool,
 }
 
 /// `-c` and `--long`, with the key `long`.
 pub(crate) const fn opt(short: char, long: &'static str, arg: Arg) -> Opt {
-    Opt { short: Some(short), long: Some(long), arg, key: long }
+    Opt { short: Some(short), long: Some(long), arg, key: long, negates: false }
 }
 
 /// A short option alone, named by its letter (`key` as given, a one-letter string).
 pub(crate) const fn short(key: &'static str, arg: Arg) -> Opt {
     let c = key.as_bytes()[0] as char;
-    Opt { short: Some(c), long: None, arg, key }
+    Opt { short: Some(c), long: None, arg, key, negates: false }
 }
 
 /// A long option alone.
 pub(crate) const fn long(name: &'static str, arg: Arg) -> Opt {
-    Opt { short: None, long: Some(name), arg, key: name }
+    Opt { short: None, long: Some(name), arg, key: name, negates: false }
 }
 
 /// Another long spelling of the option named `key` (`--silent` for `--quiet`).
 pub(crate) const fn alias(name: &'static str, arg: Arg, key: &'static str) -> Opt {
-    Opt { short: None, long: Some(name), arg, key }
+    Opt { short: None, long: Some(name), arg, key, negates: false }
+}
+
+/// The long name that turns off the option named `key` (ripgrep's `--no-heading` for
+/// `--heading`, `--ignore` for `--no-ignore`): it takes no value, even when the option does.
+pub(crate) const fn negation(name: &'static str, key: &'static str) -> Opt {
+    Opt { short: None, long: Some(name), arg: Arg::No, key, negates: true }
 }
 
 /// A command's options and the rules its parser reads them by.
@@ -67,6 +76,8 @@ pub(crate) struct Grammar {
     pub permute: bool,
     /// Whether digits are options (keyed by themselves) where no row names them.
     pub digits: Digits,
+    /// How a `--name` word is matched to a row.
+    pub longs: Longs,
     /// How short options share a word, and where their values are.
     pub shorts: Shorts,
     /// What a word that names no option is.
@@ -75,8 +86,14 @@ pub(crate) struct Grammar {
 
 /// glibc's `getopt_long` over no options: the grammar of GNU tools, which a command's own
 /// grammar starts from (`Grammar { opts: OPTS, ..GETOPT_LONG }`).
-pub(crate) const GETOPT_LONG: Grammar =
-    Grammar { opts: &[], permute: true, digits: Digits::No, shorts: Shorts::Clustered, unknown: Unknown::Misuse };
+pub(crate) const GETOPT_LONG: Grammar = Grammar {
+    opts: &[],
+    permute: true,
+    digits: Digits::No,
+    longs: Longs::Abbreviated,
+    shorts: Shorts::Clustered,
+    unknown: Unknown::Misuse,
+};
 
 /// How a command reads digits among its short options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,12 +108,27 @@ pub(crate) enum Digits {
     Number,
 }
 
+/// How `--name` words name options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Longs {
+    /// `getopt_long`'s: the whole name, or a prefix of it that names one option
+    /// (`--ignore` for `--ignore-case`); `--name=value` gives a value, and so does the next
+    /// word when one is required.
+    Abbreviated,
+    /// Whole names only (ripgrep: `--max-coun` names nothing); values as `getopt_long`'s.
+    Exact,
+}
+
 /// How short options are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Shorts {
     /// `getopt`'s: letters cluster (`-nv`); a value is the rest of the word (`-n5`), or the
     /// next word when required (`-n 5`).
     Clustered,
+    /// ripgrep's (the `lexopt` crate's): as `Clustered`, and an attached value may follow
+    /// one `=` (`-m=5` is `-m 5`); `=` after an option without a value is a misuse (`-c=3`:
+    /// [`Misuse::NoValueAllowed`]).
+    ClusteredEquals,
     /// find's leading options: each is a word of its own, never clustered. An option
     /// without a value or with a required one is the word `-c` (its value the next word:
     /// `-D tree`); one with an optional value is the word's start, its value the rest
@@ -126,6 +158,8 @@ pub(crate) struct Given {
     pub spelled: String,
     /// The index of the word it was read from.
     pub word: usize,
+    /// It was spelled by a [`negation`]: the option is turned off.
+    pub negated: bool,
 }
 
 /// A command line read: its options in order, then its operands.
@@ -158,8 +192,9 @@ pub(crate) enum Misuse {
     ShortNeedsValue(char),
     /// `--name` (its full name) at the end of the line when it needs a value.
     LongNeedsValue(&'static str),
-    /// `--name=value` for an option without a value.
-    NoValueAllowed(&'static str),
+    /// A value for an option without one: `--name=value` (spelled `--name`), or under
+    /// [`Shorts::ClusteredEquals`] `-c=value` (spelled `-c`).
+    NoValueAllowed(String),
     /// `--pre` (as written) with the long names it could be.
     Ambiguous(String, Vec<&'static str>),
 }
@@ -172,7 +207,7 @@ impl Misuse {
             Misuse::Unrecognized(w) => format!("{name}: unrecognized option '{w}'\n"),
             Misuse::ShortNeedsValue(c) => format!("{name}: option requires an argument -- '{c}'\n"),
             Misuse::LongNeedsValue(l) => format!("{name}: option '--{l}' requires an argument\n"),
-            Misuse::NoValueAllowed(l) => format!("{name}: option '--{l}' doesn't allow an argument\n"),
+            Misuse::NoValueAllowed(o) => format!("{name}: option '{o}' doesn't allow an argument\n"),
             Misuse::Ambiguous(w, all) => {
                 let mut m = format!("{name}: option '{w}' is ambiguous; possibilities:");
                 for l in all {
@@ -276,25 +311,29 @@ fn long_word(
     let o = long_named(grammar, name, &word)?;
     let name = o.long.unwrap_or_default();
     let value = match (o.arg, value) {
-        (Arg::No, Some(_)) => return Err(Misuse::NoValueAllowed(name)),
+        (Arg::No, Some(_)) => return Err(Misuse::NoValueAllowed(format!("--{name}"))),
         (Arg::Required, None) => Some(words.take().ok_or(Misuse::LongNeedsValue(name))?),
         (_, v) => v,
     };
     let spelled = format!("--{}", o.long.unwrap_or_default());
-    out.push(Given { key: o.key, value, spelled, word: at });
+    out.push(Given { key: o.key, value, spelled, word: at, negated: o.negates });
     Ok(true)
 }
 
-/// The option `--name` names: itself, or the one option its prefix names.
+/// The option `--name` names: itself, or the one option its prefix names when the grammar
+/// allows abbreviations.
 fn long_named<'g>(grammar: &'g Grammar, name: &str, word: &str) -> Result<&'g Opt, Misuse> {
     let longs = || grammar.opts.iter().filter(|o| o.long.is_some());
     if let Some(exact) = longs().find(|o| o.long == Some(name)) {
         return Ok(exact);
     }
+    if grammar.longs != Longs::Abbreviated {
+        return Err(Misuse::Unrecognized(word.to_string()));
+    }
     // As glibc: the first option the prefix names, and each later one that differs from it.
     let mut matching = longs().filter(|o| !name.is_empty() && o.long.is_some_and(|l| l.starts_with(name)));
     let found = matching.next().ok_or_else(|| Misuse::Unrecognized(word.to_string()))?;
-    let differs = |o: &&Opt| o.key != found.key || o.arg != found.arg;
+    let differs = |o: &&Opt| o.key != found.key || o.arg != found.arg || o.negates != found.negates;
     let others: Vec<&'static str> = matching.filter(differs).filter_map(|o| o.long).collect();
     if others.is_empty() {
         return Ok(found);
@@ -311,8 +350,13 @@ fn short_word(
     out: &mut Vec<Given>,
 ) -> Result<bool, Misuse> {
     let row = |c: char| grammar.opts.iter().find(|o| o.short == Some(c));
-    let given =
-        |o: &Opt, c: char, value: Option<String>| Given { key: o.key, value, spelled: format!("-{c}"), word: at };
+    let given = |o: &Opt, c: char, value: Option<String>| Given {
+        key: o.key,
+        value,
+        spelled: format!("-{c}"),
+        word: at,
+        negated: o.negates,
+    };
     if grammar.shorts == Shorts::Whole {
         let mut letters = word[1..].chars();
         let c = letters.next().unwrap_or_default();
@@ -332,16 +376,19 @@ fn short_word(
             let digit = c.to_digit(10).filter(|_| grammar.digits != Digits::No).ok_or(Misuse::Invalid(c))?;
             let value = (grammar.digits == Digits::Number && !rest.is_empty()).then(|| rest.to_string());
             let took = value.is_some();
-            out.push(Given { key: DIGITS[digit as usize], value, spelled: format!("-{c}"), word: at });
+            out.push(Given { key: DIGITS[digit as usize], value, spelled: format!("-{c}"), word: at, negated: false });
             if took {
                 break;
             }
             continue;
         };
+        let equals = grammar.shorts == Shorts::ClusteredEquals;
         let value = match o.arg {
+            Arg::No if equals && rest.starts_with('=') => return Err(Misuse::NoValueAllowed(format!("-{c}"))),
             Arg::No => None,
             _ if !rest.is_empty() => {
-                out.push(given(o, c, Some(rest.to_string())));
+                let attached = if equals { rest.strip_prefix('=').unwrap_or(rest) } else { rest };
+                out.push(given(o, c, Some(attached.to_string())));
                 break;
             }
             Arg::Optional => None,

@@ -45,7 +45,7 @@ fn prefixes_and_aliases() {
     let e = parse(&G, &words("--s")).unwrap_err();
     assert_eq!(e.message("sort"), "sort: option '--s' is ambiguous; possibilities: '--silent' '--sort' '--stable'\n");
     let e = parse(&G, &words("--st=1")).unwrap_err();
-    assert_eq!(e, Misuse::NoValueAllowed("stable"));
+    assert_eq!(e, Misuse::NoValueAllowed("--stable".into()));
 }
 
 #[test]
@@ -76,6 +76,80 @@ fn options_stop_at_the_first_operand_when_asked() {
     let l = parse(&g, &words("-q echo -n 1")).unwrap();
     assert_eq!(keys(&l), [("quiet", None)]);
     assert_eq!(l.operands, ["echo", "-n", "1"]);
+}
+
+/// A few of ripgrep 15's flags, read as it reads them.
+const RG: Grammar = Grammar {
+    opts: &[
+        opt('c', "count", Arg::No),
+        opt('n', "line-number", Arg::No),
+        opt('m', "max-count", Arg::Required),
+        opt('e', "regexp", Arg::Required),
+        long("heading", Arg::No),
+        negation("no-heading", "heading"),
+        long("context-separator", Arg::Required),
+        negation("no-context-separator", "context-separator"),
+        long("no-ignore", Arg::No),
+        negation("ignore", "no-ignore"),
+    ],
+    longs: Longs::Exact,
+    shorts: Shorts::ClusteredEquals,
+    ..GETOPT_LONG
+};
+
+fn given(line: &Line) -> Vec<(&str, Option<&str>, bool)> {
+    line.opts.iter().map(|g| (g.key, g.value.as_deref(), g.negated)).collect()
+}
+
+#[test]
+fn whole_long_names_and_negations_as_ripgrep_reads_them() {
+    let l = parse(&RG, &words("--max-count=1 --max-count 2 x --no-heading --heading --ignore")).unwrap();
+    assert_eq!(
+        given(&l),
+        [
+            ("max-count", Some("1"), false),
+            ("max-count", Some("2"), false),
+            ("heading", None, true),
+            ("heading", None, false),
+            ("no-ignore", None, true)
+        ]
+    );
+    assert_eq!(l.opts[2].spelled, "--no-heading");
+    assert_eq!(l.operands, ["x"]);
+    // rg: "unrecognized flag --max-coun", and "--count": unexpected argument "3".
+    assert_eq!(parse(&RG, &words("--max-coun 1")).unwrap_err(), Misuse::Unrecognized("--max-coun".into()));
+    assert_eq!(parse(&RG, &words("--count=3")).unwrap_err(), Misuse::NoValueAllowed("--count".into()));
+    let l = parse(&RG, &words("--no-context-separator x")).unwrap();
+    assert_eq!((given(&l), &l.operands[..]), (vec![("context-separator", None, true)], &["x".to_string()][..]));
+    assert_eq!(parse(&RG, &words("--no-heading=1")).unwrap_err(), Misuse::NoValueAllowed("--no-heading".into()));
+    assert_eq!(parse(&RG, &words("--max-count")).unwrap_err(), Misuse::LongNeedsValue("max-count"));
+}
+
+#[test]
+fn short_values_after_an_equals_sign_as_ripgrep_reads_them() {
+    let l = parse(&RG, &words("-m5 -m=6 -m 7 -cm8 -nm=9 -e -foo -m=")).unwrap();
+    let values: Vec<_> = l.opts.iter().map(|g| (g.spelled.as_str(), g.value.as_deref())).collect();
+    assert_eq!(
+        values,
+        [
+            ("-m", Some("5")),
+            ("-m", Some("6")),
+            ("-m", Some("7")),
+            ("-c", None),
+            ("-m", Some("8")),
+            ("-n", None),
+            ("-m", Some("9")),
+            ("-e", Some("-foo")),
+            ("-m", Some(""))
+        ]
+    );
+    // rg: "unexpected argument for option '-c'"; "unrecognized flag -=", "-é", "-X".
+    assert_eq!(parse(&RG, &words("-c=3")).unwrap_err(), Misuse::NoValueAllowed("-c".into()));
+    assert_eq!(parse(&RG, &words("-nc=")).unwrap_err(), Misuse::NoValueAllowed("-c".into()));
+    assert_eq!(parse(&RG, &words("-=")).unwrap_err(), Misuse::Invalid('='));
+    assert_eq!(parse(&RG, &words("-é")).unwrap_err(), Misuse::Invalid('é'));
+    assert_eq!(parse(&RG, &words("-nm")).unwrap_err(), Misuse::ShortNeedsValue('m'));
+    assert_eq!(parse(&RG, &words("-n=1")).unwrap_err().message("rg"), "rg: option '-n' doesn't allow an argument\n");
 }
 
 /// find's options before its starting points.

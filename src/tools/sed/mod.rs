@@ -23,7 +23,7 @@ use parse::{From, Parser};
 const OPTS: &[Opt] = &[
     opt('b', "binary", Arg::No),
     opt('r', "regexp-extended", Arg::No),
-    Opt { short: Some('E'), long: None, arg: Arg::No, key: "regexp-extended" },
+    Opt { short: Some('E'), long: None, arg: Arg::No, key: "regexp-extended", negates: false },
     long("debug", Arg::No),
     opt('i', "in-place", Arg::Optional),
     opt('e', "expression", Arg::Required),
