@@ -14,10 +14,12 @@
 //!   (an option string starting with `+`, as `xargs` and `env` have).
 //!
 //! Commands whose own parsers read otherwise say how in their [`Grammar`]: how long names
-//! are matched ([`Longs`]: ripgrep takes whole names only), where a short option's value
-//! is ([`Shorts`]: ripgrep's `-m=5`, find's leading options each a word of its own),
-//! whether a word that names no option is an error or the first operand ([`Unknown`]), and
-//! which long names negate an option ([`negation`], ripgrep's `--no-X`).
+//! are matched ([`Longs`]: ripgrep takes whole names only, tree matches a name with a value
+//! by the start of the word), where a short option's value is ([`Shorts`]: ripgrep's
+//! `-m=5`, tree's values from the next words whatever the cluster holds, find's leading
+//! options each a word of its own), whether a word that names no option is an error or
+//! the first operand ([`Unknown`]), and which long names negate an option ([`negation`],
+//! ripgrep's `--no-X`).
 //!
 //! Misuse is a [`Misuse`], whose [`message`](Misuse::message) is glibc's wording.
 
@@ -117,6 +119,11 @@ pub(crate) enum Longs {
     Abbreviated,
     /// Whole names only (ripgrep: `--max-coun` names nothing); values as `getopt_long`'s.
     Exact,
+    /// tree's: an option without a value by its whole word (`--noreport=1` names nothing);
+    /// one with a value by any word that begins with its name (`--sortx name` is `--sort
+    /// name`), the first in the table, whose value follows `=` (and may not be empty:
+    /// [`Misuse::EmptyValue`]) or else is the next word.
+    Leading,
 }
 
 /// How short options are written.
@@ -129,6 +136,9 @@ pub(crate) enum Shorts {
     /// one `=` (`-m=5` is `-m 5`); `=` after an option without a value is a misuse (`-c=3`:
     /// [`Misuse::NoValueAllowed`]).
     ClusteredEquals,
+    /// tree's: letters cluster, and each that takes a value takes the next word not yet
+    /// read, while the rest of its word is read as more letters (`-LP 2 x` is `-L 2 -P x`).
+    NextWords,
     /// find's leading options: each is a word of its own, never clustered. An option
     /// without a value or with a required one is the word `-c` (its value the next word:
     /// `-D tree`); one with an optional value is the word's start, its value the rest
@@ -195,6 +205,8 @@ pub(crate) enum Misuse {
     /// A value for an option without one: `--name=value` (spelled `--name`), or under
     /// [`Shorts::ClusteredEquals`] `-c=value` (spelled `-c`).
     NoValueAllowed(String),
+    /// `--name=` with nothing after `=`, under [`Longs::Leading`].
+    EmptyValue(&'static str),
     /// `--pre` (as written) with the long names it could be.
     Ambiguous(String, Vec<&'static str>),
 }
@@ -206,7 +218,9 @@ impl Misuse {
             Misuse::Invalid(c) => format!("{name}: invalid option -- '{c}'\n"),
             Misuse::Unrecognized(w) => format!("{name}: unrecognized option '{w}'\n"),
             Misuse::ShortNeedsValue(c) => format!("{name}: option requires an argument -- '{c}'\n"),
-            Misuse::LongNeedsValue(l) => format!("{name}: option '--{l}' requires an argument\n"),
+            Misuse::LongNeedsValue(l) | Misuse::EmptyValue(l) => {
+                format!("{name}: option '--{l}' requires an argument\n")
+            }
             Misuse::NoValueAllowed(o) => format!("{name}: option '{o}' doesn't allow an argument\n"),
             Misuse::Ambiguous(w, all) => {
                 let mut m = format!("{name}: option '{w}' is ambiguous; possibilities:");
@@ -304,20 +318,50 @@ fn long_word(
     out: &mut Vec<Given>,
 ) -> Result<bool, Misuse> {
     let word = format!("--{rest}");
-    let (name, value) = match rest.split_once('=') {
-        Some((n, v)) => (n, Some(v.to_string())),
-        None => (rest, None),
-    };
-    let o = long_named(grammar, name, &word)?;
-    let name = o.long.unwrap_or_default();
-    let value = match (o.arg, value) {
-        (Arg::No, Some(_)) => return Err(Misuse::NoValueAllowed(format!("--{name}"))),
-        (Arg::Required, None) => Some(words.take().ok_or(Misuse::LongNeedsValue(name))?),
-        (_, v) => v,
+    let (o, value) = match grammar.longs {
+        Longs::Leading => leading_long(grammar, rest, &word, words)?,
+        Longs::Abbreviated | Longs::Exact => {
+            let (name, value) = match rest.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (rest, None),
+            };
+            let o = long_named(grammar, name, &word)?;
+            let name = o.long.unwrap_or_default();
+            let value = match (o.arg, value) {
+                (Arg::No, Some(_)) => return Err(Misuse::NoValueAllowed(format!("--{name}"))),
+                (Arg::Required, None) => Some(words.take().ok_or(Misuse::LongNeedsValue(name))?),
+                (_, v) => v,
+            };
+            (o, value)
+        }
     };
     let spelled = format!("--{}", o.long.unwrap_or_default());
     out.push(Given { key: o.key, value, spelled, word: at, negated: o.negates });
     Ok(true)
+}
+
+/// Under [`Longs::Leading`]: the option `--rest` names, and its value.
+fn leading_long<'g>(
+    grammar: &'g Grammar,
+    rest: &str,
+    word: &str,
+    words: &mut Words,
+) -> Result<(&'g Opt, Option<String>), Misuse> {
+    let rows = || grammar.opts.iter();
+    if let Some(o) = rows().find(|o| o.arg == Arg::No && o.long == Some(rest)) {
+        return Ok((o, None));
+    }
+    let valued = rows().filter(|o| o.arg != Arg::No);
+    let Some((o, name, after)) = valued.filter_map(|o| o.long.and_then(|l| Some((o, l, rest.strip_prefix(l)?)))).next()
+    else {
+        return Err(Misuse::Unrecognized(word.to_string()));
+    };
+    let value = match after.strip_prefix('=') {
+        Some("") => return Err(Misuse::EmptyValue(name)),
+        Some(v) => v.to_string(),
+        None => words.take().ok_or(Misuse::LongNeedsValue(name))?,
+    };
+    Ok((o, Some(value)))
 }
 
 /// The option `--name` names: itself, or the one option its prefix names when the grammar
@@ -386,6 +430,7 @@ fn short_word(
         let value = match o.arg {
             Arg::No if equals && rest.starts_with('=') => return Err(Misuse::NoValueAllowed(format!("-{c}"))),
             Arg::No => None,
+            _ if grammar.shorts == Shorts::NextWords => Some(words.take().ok_or(Misuse::ShortNeedsValue(c))?),
             _ if !rest.is_empty() => {
                 let attached = if equals { rest.strip_prefix('=').unwrap_or(rest) } else { rest };
                 out.push(given(o, c, Some(attached.to_string())));
@@ -394,7 +439,7 @@ fn short_word(
             Arg::Optional => None,
             Arg::Required => Some(words.take().ok_or(Misuse::ShortNeedsValue(c))?),
         };
-        let took = value.is_some();
+        let took = value.is_some() && grammar.shorts != Shorts::NextWords;
         out.push(given(o, c, value));
         if took {
             break;

@@ -152,6 +152,62 @@ fn short_values_after_an_equals_sign_as_ripgrep_reads_them() {
     assert_eq!(parse(&RG, &words("-n=1")).unwrap_err().message("rg"), "rg: option '-n' doesn't allow an argument\n");
 }
 
+/// A few of tree 2.1's options, read as it reads them.
+const TREE: Grammar = Grammar {
+    opts: &[
+        short("a", Arg::No),
+        short("d", Arg::No),
+        short("L", Arg::Required),
+        short("P", Arg::Required),
+        long("noreport", Arg::No),
+        long("sort", Arg::Required),
+        long("charset", Arg::Required),
+        long("info", Arg::No),
+        long("infofile", Arg::Required),
+    ],
+    longs: Longs::Leading,
+    shorts: Shorts::NextWords,
+    ..GETOPT_LONG
+};
+
+#[test]
+fn values_from_the_next_words_as_tree_reads_them() {
+    let l = parse(&TREE, &words("-LP 2 a d -dL 1 e")).unwrap();
+    assert_eq!(keys(&l), [("L", Some("2")), ("P", Some("a")), ("d", None), ("L", Some("1"))]);
+    assert_eq!(l.operands, ["d", "e"]);
+    // tree -L2 d: the level is `d` (tree stops there: "Invalid level"), then `2` is no option.
+    let (l, misuse) = read(&TREE, &words("-L2 d"));
+    assert_eq!((keys(&l), misuse), (vec![("L", Some("d"))], Some(Misuse::Invalid('2'))));
+    // "Missing argument to -L option.", "Invalid argument -`-'."
+    assert_eq!(parse(&TREE, &words("-aL")).unwrap_err(), Misuse::ShortNeedsValue('L'));
+    assert_eq!(parse(&TREE, &words("-a-d")).unwrap_err(), Misuse::Invalid('-'));
+    let l = parse(&TREE, &words("x -- -a")).unwrap();
+    assert_eq!((l.operands, l.double_dash), (vec!["x".to_string(), "-a".to_string()], Some(1)));
+}
+
+#[test]
+fn long_names_by_their_start_as_tree_reads_them() {
+    let l =
+        parse(&TREE, &words("--sortx name --sort=size --charsetfoo ascii --info --infofile=f --noreport d")).unwrap();
+    assert_eq!(
+        keys(&l),
+        [
+            ("sort", Some("name")),
+            ("sort", Some("size")),
+            ("charset", Some("ascii")),
+            ("info", None),
+            ("infofile", Some("f")),
+            ("noreport", None)
+        ]
+    );
+    assert_eq!(l.operands, ["d"]);
+    // "Missing argument to --sort=", "Missing argument to --sort", "Invalid argument `--noreport=1'."
+    assert_eq!(parse(&TREE, &words("--sort= d")).unwrap_err(), Misuse::EmptyValue("sort"));
+    assert_eq!(parse(&TREE, &words("--sort")).unwrap_err(), Misuse::LongNeedsValue("sort"));
+    assert_eq!(parse(&TREE, &words("--noreport=1")).unwrap_err(), Misuse::Unrecognized("--noreport=1".into()));
+    assert_eq!(parse(&TREE, &words("--no")).unwrap_err(), Misuse::Unrecognized("--no".into()), "no abbreviations");
+}
+
 /// find's options before its starting points.
 const FIND: Grammar = Grammar {
     opts: &[
