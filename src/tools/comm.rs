@@ -18,7 +18,7 @@ const OPTS: &[getopt::Opt] = &[
     short("2", Arg::No),
     short("3", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let line = match getopt::parse(&GRAMMAR, args) {

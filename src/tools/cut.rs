@@ -17,7 +17,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// The positions picked: sorted, overlapping ranges merged (adjacent ones are kept apart,
 /// as GNU's output delimiter goes between them), both ends inclusive.

@@ -90,7 +90,8 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         }
         _ => (None, args),
     };
-    let (line, misuse) = getopt::read(&Grammar { opts: OPTS, permute: true, digits: Digits::Each }, rest);
+    let (line, misuse) =
+        getopt::read(&Grammar { opts: OPTS, permute: true, digits: Digits::Each, ..getopt::GETOPT_LONG }, rest);
     let mut s = Settings {
         crown: false,
         tagged: false,

@@ -14,7 +14,10 @@ const OPTS: &[getopt::Opt] = &[
 ];
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::Number }, args) {
+    let line = match getopt::parse(
+        &Grammar { opts: OPTS, permute: true, digits: Digits::Number, ..getopt::GETOPT_LONG },
+        args,
+    ) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };

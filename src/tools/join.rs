@@ -28,7 +28,7 @@ const OPTS: &[getopt::Opt] = &[
     short("t", Arg::Required),
     short("v", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// How lines split into fields.
 #[derive(Clone, Copy, PartialEq, Eq)]

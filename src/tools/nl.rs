@@ -68,10 +68,11 @@ fn style(text: &str) -> Result<Style, Option<String>> {
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG }, args) {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let mut nl = Nl {
         styles: [Style::None, Style::NonEmpty, Style::None],
         start: 1,

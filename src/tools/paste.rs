@@ -16,10 +16,11 @@ const OPTS: &[getopt::Opt] = &[
 type Delim = Option<u8>;
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG }, args) {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let (mut list, mut serial, mut end) = ("\t".to_string(), false, b'\n');
     for given in &line.opts {
         match given.key {

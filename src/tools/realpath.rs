@@ -19,7 +19,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// How much of a name must exist.
 #[derive(Clone, Copy, PartialEq, Eq)]

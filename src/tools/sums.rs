@@ -44,10 +44,11 @@ fn escaped(name: &str) -> (bool, String) {
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG }, args) {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let mut o = Check::default();
     let (mut binary, mut check, mut tag, mut zero) = (None, false, false, false);
     for given in &line.opts {

@@ -162,6 +162,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             opts: if un { UNEXPAND } else { EXPAND },
             permute: true,
             digits: if un { Digits::Each } else { Digits::Number },
+            ..getopt::GETOPT_LONG
         },
         args,
     );

@@ -28,7 +28,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each, ..getopt::GETOPT_LONG };
 
 /// What to print of each file.
 #[derive(Clone, Copy)]

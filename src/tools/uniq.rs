@@ -21,7 +21,7 @@ const OPTS: &[getopt::Opt] = &[
     long("version", Arg::No),
     short("D", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each, ..getopt::GETOPT_LONG };
 
 /// How `-D`/`--all-repeated` marks off groups.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -369,10 +369,11 @@ fn number(text: &str, option: char, min: i64, max: i64, fatal: bool, ctx: &mut C
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: false, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: OPTS, permute: false, digits: Digits::No, ..getopt::GETOPT_LONG }, args) {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let mut b = Build {
         arg_max: 128 * 1024,
         args_per_exec: 0,

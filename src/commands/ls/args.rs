@@ -209,7 +209,7 @@ const OPTS: &[Opt] = &[
     getopt::short("Z", Arg::No),
     getopt::short("1", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// `--quoting-style`'s and `--time`'s words, as GNU `ls` lists them.
 const QUOTING_STYLES: &str = "  - ‘literal’\n  - ‘shell’\n  - ‘shell-always’\n  - ‘shell-escape’\n  - ‘shell-escape-always’\n  - ‘c’\n  - ‘c-maybe’\n  - ‘escape’\n  - ‘locale’\n  - ‘clocale’\n";

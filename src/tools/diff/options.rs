@@ -73,7 +73,7 @@ const OPTS: &[Opt] = &[
     short("u", Arg::No),
     short("h", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each, ..getopt::GETOPT_LONG };
 
 /// A command line read.
 pub(crate) struct Options {

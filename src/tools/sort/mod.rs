@@ -50,7 +50,7 @@ const OPTS: &[getopt::Opt] = &[
     short("C", Arg::No),
     short("y", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// sort's status for trouble (1 is for input out of order with `-c`).
 const FAILURE: i32 = 2;
