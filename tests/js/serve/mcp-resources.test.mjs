@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ChromaFs, ingest } from "chromafs";
 import { serveHttp, tokenAuthorizer } from "chromafs/mcp";
 import { ROOT, chromaUrl } from "../helpers.mjs";
+import { startProxy } from "../../../support/proxy.mjs";
 
 // 130 public pages and hidden ones among them (in the first hundred, and in a section of their
 // own), so that a list takes two pages and a hidden page sits where a cursor could move.
@@ -181,5 +182,36 @@ test("with mounts, a template per mount and each page under its mount's host", a
     assert.deepEqual(await readError(client, "chromafs://docs/internal/oncall.md"), await readError(client, "chromafs://docs/internal/gone.md"));
   } finally {
     await client.close();
+  }
+});
+
+test("what a list or a read costs does not grow with the docs, and a hidden page costs what a missing one does", async () => {
+  const front = await startProxy(chromaUrl(), { quotas: true });
+  const server = await serveHttp({ url: front.url, collection: "mcp-resources" }, { workers: 1 });
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  try {
+    await client.listResources(); // the worker's session opens
+    const cost = async (ask) => {
+      front.reset();
+      await ask();
+      return front.requests.map((r) => `${r.method} ${r.url.replace(/[0-9a-f-]{36}/g, "ID")}`);
+    };
+    const first = await cost(() => client.listResources());
+    const { nextCursor } = await client.listResources();
+    const second = await cost(() => client.listResources({ cursor: nextCursor }));
+    assert.ok(first.length <= 2, first.join("\n"));
+    assert.deepEqual(second, first, "each page of the list costs the same: the freshness check");
+    const hidden = await cost(() => client.readResource({ uri: "chromafs://docs/internal/oncall.md" }).catch(() => null));
+    const missing = await cost(() => client.readResource({ uri: "chromafs://docs/internal/gone.md" }).catch(() => null));
+    assert.deepEqual(hidden, missing);
+    assert.deepEqual(hidden, first, "a page that is not there is answered from the listing");
+    const page = await cost(() => client.readResource({ uri: "chromafs://docs/many/p007.md" }));
+    assert.ok(page.length <= first.length + 1, page.join("\n"));
+    assert.deepEqual(front.violations, []);
+  } finally {
+    await client.close();
+    await server.close();
+    await front.close();
   }
 });
