@@ -2,10 +2,13 @@
 // and streamable HTTP: the v1 SDK's client (the other suites' own) and the v2 client
 // (@modelcontextprotocol/client), both as it connects by default and negotiating its
 // protocol revision (it asks `server/discover` first, and talks 2025-11-25 to a server that
-// does not answer it). Every one sees the same instructions, tools, resources and answers.
+// does not answer it); and the MCP Inspector's command line. Every one sees the same
+// instructions, tools, resources and answers.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -13,7 +16,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { ingest } from "chromafs";
 import { serveHttp, tokenAuthorizer } from "chromafs/mcp";
-import { ROOT, chromaUrl } from "../helpers.mjs";
+import { NO_NODE22, ROOT, chromaUrl, node22 } from "../helpers.mjs";
 
 const PAGES = { "index.md": "# Acme\nStart here.\n", "guides/keys.md": "Rotate keys yearly.\n", "internal/oncall.md": "Page the rota.\n" };
 let http;
@@ -72,4 +75,30 @@ for (const [name, connect] of CLIENTS) {
       }
     });
   }
+}
+
+/** The Inspector's command line (`mcp-inspector --cli`) with `args`: its JSON answer. */
+async function inspector(...args) {
+  const node = node22();
+  assert.ok(node, `the MCP Inspector: ${NO_NODE22}`);
+  const cli = path.join(ROOT, "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+  const { stdout } = await promisify(execFile)(node, [cli, ...args], { cwd: ROOT, timeout: 120_000 });
+  return JSON.parse(stdout);
+}
+
+for (const kind of ["stdio", "http"]) {
+  test(`the MCP Inspector's command line over ${kind}: titled tools, a command, the pages as resources`, async () => {
+    const target = kind === "stdio" ? [process.execPath, ...cliArgs()] : [http.url, "--header", "Authorization: Bearer staff-secret-token"];
+    const { tools } = await inspector("--cli", ...target, "--method", "tools/list");
+    assert.deepEqual(
+      tools.map((t) => t.title),
+      ["Read-only shell over the Acme docs", "Search the Acme docs"],
+    );
+    const ls = await inspector("--cli", ...target, "--method", "tools/call", "--tool-name", "bash", "--tool-arg", "command=ls /");
+    assert.equal(ls.content[0].text, kind === "http" ? "guides\nindex.md\ninternal\ntmp\n" : "guides\nindex.md\ntmp\n");
+    const { resources } = await inspector("--cli", ...target, "--method", "resources/list");
+    assert.equal(resources.length, kind === "http" ? 3 : 2);
+    const { contents } = await inspector("--cli", ...target, "--method", "resources/read", "--uri", "chromafs://docs/guides/keys.md");
+    assert.equal(contents[0].text, PAGES["guides/keys.md"]);
+  });
 }

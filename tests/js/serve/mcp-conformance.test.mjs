@@ -8,26 +8,15 @@
 // .tools/node22 (CHROMAFS_NODE22 names another).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ingest } from "chromafs";
-import { ROOT, chromaUrl } from "../helpers.mjs";
+import { NO_NODE22, ROOT, chromaUrl, node22 } from "../helpers.mjs";
 
 /** The scenarios every server must pass. */
 const GENERIC = ["dns-rebinding-protection", "ping", "resources-list", "server-initialize", "tools-list"];
-
-/** A Node of version 22 or later: this one, CHROMAFS_NODE22, or the one setup.sh installs. */
-function node22() {
-  const candidates = [process.execPath, process.env.CHROMAFS_NODE22, path.join(ROOT, ".tools/node22/node_modules/.bin/node")].filter(Boolean);
-  for (const bin of candidates) {
-    if (!existsSync(bin)) continue;
-    const version = execFileSync(bin, ["--version"], { encoding: "utf8" }).trim();
-    if (Number(/^v(\d+)/.exec(version)?.[1]) >= 22) return bin;
-  }
-  return null;
-}
 
 let server, url, out;
 
@@ -73,7 +62,7 @@ function results(dir) {
 
 test("the conformance suite's generic scenarios pass against chromafs mcp --http", async (t) => {
   const node = node22();
-  assert.ok(node, "the conformance suite needs Node 22 or later: run scripts/setup.sh (it installs one into .tools/node22) or set CHROMAFS_NODE22");
+  assert.ok(node, `the conformance suite: ${NO_NODE22}`);
   const cli = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
   const log = await new Promise((resolve) => {
     const run = spawn(node, [cli, "server", "--url", url, "-o", out], { stdio: ["ignore", "pipe", "pipe"] });
