@@ -10,9 +10,11 @@
 //
 // A list is the caller's visible pages in path order, PAGE_SIZE at a time; its cursor names
 // the last page listed, so what comes next depends on visible pages alone. Each resource
-// has its path as `name`, a `title` made from its file name (a list reads no page: its
-// text is not at hand, and reading every page to list it would grow with the corpus), and
-// a MIME type by extension. A read is `cat`'s: a page the caller may not see and one that
+// has its path as `name`, a `title`, and a MIME type by extension. The title is what the
+// page says it is (front matter `title:`, else its first heading), read from the first
+// chunks of the list's pages in one request by id (`pageTitles`); a page that states none,
+// or that is not read by id (a lazy file, a collection another tool wrote), is titled from
+// its file name. A read is `cat`'s: a page the caller may not see and one that
 // was never there answer the same "not found", from the listing, without a request.
 
 /** The scheme of the pages' addresses. */
@@ -54,7 +56,7 @@ export function mimeOf(path) {
 }
 
 /**
- * A title made from the page's file name: `rotate-api_keys.mdx` is "Rotate api keys"; an
+ * A title made from the page's file name, for a page that states none: `rotate-api_keys.mdx` is "Rotate api keys"; an
  * `index` or `README` page takes its directory's name.
  */
 export function titleOf(path) {
@@ -141,7 +143,9 @@ async function list(fs, { cursor }) {
   const pages = visiblePages(fs);
   const start = after === null ? 0 : pages.findIndex((p) => p > after);
   const chosen = start < 0 ? [] : pages.slice(start, start + PAGE_SIZE);
-  const resources = chosen.map((path) => ({ uri: uriOf(roots, path), name: path, title: titleOf(path), mimeType: mimeOf(path) }));
+  // What each page says it is, from the first chunks of this list page alone (one request).
+  const stated = typeof fs.pageTitles === "function" && chosen.length ? await fs.pageTitles(chosen) : [];
+  const resources = chosen.map((path, i) => ({ uri: uriOf(roots, path), name: path, title: stated[i] ?? titleOf(path), mimeType: mimeOf(path) }));
   const more = start >= 0 && start + PAGE_SIZE < pages.length;
   return { structured: { resources, ...(more ? { nextCursor: cursorAfter(chosen.at(-1)) } : {}) } };
 }
