@@ -564,6 +564,8 @@ export interface MountedFs
   endCommand(marks: number[]): CommandReport;
   abortCommand(): void;
   isCurrent(): Promise<boolean>;
+  /** Each mount's `pageTitles` for its own pages; a path in no mount has none. */
+  pageTitles(paths: string[]): Promise<(string | null)[]>;
   free(): void;
 }
 
@@ -722,6 +724,13 @@ export declare class ChromaFs {
    * when the check cannot be made.
    */
   isCurrent(): Promise<boolean>;
+  /**
+   * The title each of `paths` (at most 100) states — its front matter's `title:`, else its
+   * first Markdown heading — read from the pages' first chunks in one request by id; `null`
+   * for a page that states none or is not read by id (a lazy file, a collection another
+   * tool wrote), and for a path that is no visible page (no request names it).
+   */
+  pageTitles(paths: string[]): Promise<(string | null)[]>;
   /** Ends a command: the reads that failed while it ran and that no inner command reported. */
   endCommand(mark: number): CommandReport;
   /** Stops the running command: its requests not yet sent are refused. */

@@ -64,7 +64,7 @@ export declare function sessionPool(
 export interface McpOptions {
   /** Prefix of the tool names: `docs_` gives `docs_bash` and `docs_search`. */
   toolPrefix?: string;
-  /** What the docs are, for the tools' descriptions (e.g. "the Acme API docs"). */
+  /** What the docs are, for the tools' descriptions and titles and the server's instructions (e.g. "the Acme API docs"). */
   docs?: string;
   /** The server's name in the MCP handshake (default "chromafs"). */
   name?: string;
@@ -237,8 +237,9 @@ export declare function admit(
 ): Promise<{ groups: string[]; caller: Caller; status?: undefined } | { status: 400 | 401 | 503; message: string; headers: Record<string, string>; cause?: Error }>;
 
 /**
- * An MCP server (the SDK's `McpServer`) with the `bash` and `search` tools: over one
- * connected session, a function that resolves to one for each call, or a pool's lease.
+ * An MCP server (the SDK's `McpServer`) with the `bash` and `search` tools and the pages as
+ * resources (`chromafs://docs/PATH`, or `chromafs://MOUNT/PATH`): over one connected
+ * session, a function that resolves to one for each call, or a pool's lease.
  */
 export declare function createMcpServer(
   session: ChromaFs | (() => ChromaFs | Promise<ChromaFs>) | { lease(): Promise<SessionLease> } | null,

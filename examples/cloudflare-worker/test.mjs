@@ -307,7 +307,7 @@ test("over MCP: the tools are bash and search, and bash prints what /exec prints
   }
 });
 
-test("over MCP the bearer token decides which pages exist, in every tool", async () => {
+test("over MCP the bearer token decides which pages exist, in every tool and resource", async () => {
   const anonymous = await mcpClient();
   const wrong = await mcpClient("admin-token-0003-abcd");
   const pub = await mcpClient("public-token-0001-abcd");
@@ -320,7 +320,15 @@ test("over MCP the bearer token decides which pages exist, in every tool", async
       assert.equal(text(await bash(client, "grep -rl LEDGER / ; ls /")), "guides\nindex.md\nreference\n");
       const found = text(await client.callTool({ name: "search", arguments: { query: "invoice ledger secret" } }));
       assert.doesNotMatch(found, /internal|LEDGER/);
+      // The pages as resources: the same, and a hidden page as missing as one never there.
+      const { resources } = await client.listResources();
+      assert.ok(resources.length > 0 && !resources.some((r) => /internal/.test(r.uri)));
+      const notFound = (uri) => client.readResource({ uri }).then(() => "read", (e) => `${e.code} ${e.message}`);
+      assert.equal(await notFound("chromafs://docs/internal/billing.md"), await notFound("chromafs://docs/internal/gone.md"));
     }
+    const listed = (await admin.listResources()).resources.map((r) => r.uri);
+    assert.ok(listed.includes("chromafs://docs/internal/billing.md"));
+    assert.match((await admin.readResource({ uri: "chromafs://docs/internal/billing.md" })).contents[0].text, /LEDGER-7731/);
     assert.match(text(await bash(admin, "cat /internal/billing.md")), /LEDGER-7731/);
     const found = text(await admin.callTool({ name: "search", arguments: { query: "invoice ledger secret" } }));
     assert.match(found, /^\/internal\/billing\.md:/m);

@@ -62,11 +62,12 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
   }
   const { message } = parsed;
   const { key: caller, anonymous } = admitted.caller;
-  const { calls, cancels, batch } = inspect(message);
+  const { calls, reads, cancels, batch } = inspect(message);
   if (!anonymous) for (const id of cancels) registry.cancel(caller, id);
   const leaves = [];
   const refused = [];
-  for (const id of calls) {
+  // A resource read counts as a call in flight, as a tool call does.
+  for (const id of [...calls, ...reads]) {
     const leave = gate.enter(caller, id);
     if (leave) leaves.push(leave);
     else refused.push(id);

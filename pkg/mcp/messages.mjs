@@ -22,15 +22,24 @@ export function parseBody(bytes) {
   }
 }
 
-/** The tool calls (their ids) and the cancelled request ids of a parsed request body. */
+/** The requests that read the docs beside tool calls: each counts as a call in flight. */
+const READS = new Set(["resources/list", "resources/read", "resources/templates/list"]);
+
+const hasId = (m) => typeof m.id === "string" || typeof m.id === "number";
+
+/**
+ * The tool calls (their ids), the other requests that read the docs (`reads`: resources'),
+ * and the cancelled request ids of a parsed request body.
+ */
 export function inspect(parsed) {
   const messages = (Array.isArray(parsed) ? parsed : [parsed]).filter((m) => m && typeof m === "object");
-  const calls = messages.filter((m) => m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number")).map((m) => m.id);
+  const calls = messages.filter((m) => m.method === "tools/call" && hasId(m)).map((m) => m.id);
+  const reads = messages.filter((m) => READS.has(m.method) && hasId(m)).map((m) => m.id);
   const cancels = messages
     .filter((m) => m.method === "notifications/cancelled")
     .map((m) => m.params?.requestId)
     .filter((id) => typeof id === "string" || typeof id === "number");
-  return { calls, cancels, batch: Array.isArray(parsed) };
+  return { calls, reads, cancels, batch: Array.isArray(parsed) };
 }
 
 /** What a command that was stopped prints, as just-bash prints an aborted command. */

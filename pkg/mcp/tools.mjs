@@ -11,6 +11,7 @@ import { safeExec, toolDescription } from "../dist/api.mjs";
 import { bounded, MAX_OUTPUT } from "./limits.mjs";
 import { withSession } from "./sessions.mjs";
 import { resultsText, searchResults, withPageUrls } from "./sources.mjs";
+import { RESOURCE_OPS } from "./resources.mjs";
 
 /** What every tool is: it reads the docs, changes nothing, and reaches nothing else. */
 const TOOL_ANNOTATIONS = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -62,6 +63,7 @@ function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMi
       "bash",
       `${toolPrefix}bash`,
       {
+        title: `Read-only shell over ${docs}`,
         description:
           toolDescription({ docs, scratch: scratch ?? undefined, keptMinutes: keptMinutes ?? undefined }) +
           `\n\nEach call is one command line${keptMinutes ? "" : ", run on its own: nothing carries over to the next call"}. ` +
@@ -77,6 +79,7 @@ function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMi
       "search",
       `${toolPrefix}search`,
       {
+        title: `Search ${docs}`,
         description:
           `Ranked search over ${docs}: the pages that best answer a question, best first, each as PATH:START-END ` +
           `with its most telling line${hasBase ? " and the page's public URL (cite it)" : ""}. ` +
@@ -162,7 +165,8 @@ async function search(fs, { query, k, path, lang }, { base }) {
   return { result: { ...ran, stdout: resultsText(results) }, isError: false, structured: { results } };
 }
 
-const TOOLS = { bash, search };
+/** What a call may run: the two tools, and the pages' resource operations (resources.mjs). */
+const TOOLS = { bash, search, ...RESOURCE_OPS };
 
 /**
  * One call of `tool` with `args` on a session of `source` (see withSession), held to
@@ -171,8 +175,8 @@ const TOOLS = { bash, search };
  * show; its `shell`, when the call ran in a shell, is the state to keep for the caller.
  */
 export async function runTool(source, tool, args, { limits, base = null, signal, shell = null }) {
-  const run = TOOLS[tool];
+  const run = Object.hasOwn(TOOLS, tool) ? TOOLS[tool] : null;
   if (!run) throw new TypeError(`no tool named ${JSON.stringify(tool)}`);
   const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal, shell }));
-  return { ...value, result: bounded(value.result), failed };
+  return { ...value, ...(value.result ? { result: bounded(value.result) } : {}), failed };
 }

@@ -561,6 +561,7 @@ pub(crate) mod named;
 pub(crate) mod scratch;
 mod stat_info;
 pub(crate) mod stats;
+pub(crate) mod titles;
 mod write;
 
 pub(crate) use encoding::{decode, encode, text};

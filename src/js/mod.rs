@@ -435,6 +435,15 @@ impl ChromaFs {
         promise(async move { inner.is_current().await.map(JsValue::from_bool).map_err(fs_error) })
     }
 
+    /// The title each of `paths` states (front matter `title:`, else its first heading),
+    /// `null` where none is stated or the page is not read by id; at most 100 paths, one
+    /// request (see `Filesystem::titles`). For lists of pages, such as MCP resources.
+    #[wasm_bindgen(js_name = pageTitles)]
+    pub fn page_titles(&self, paths: Vec<String>) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { plain(&inner.titles(&paths).await.map_err(fs_error)?) })
+    }
+
     /// A command ends: `{ unreported: [{ path, cause }], total }`, the reads that failed
     /// while it ran and that no inner command has reported.
     #[wasm_bindgen(js_name = endCommand)]
