@@ -1,8 +1,9 @@
 //! `cut`: selected bytes, characters or fields of each line, as coreutils 9.1 (whose `-c`
 //! counts bytes, as `-b`).
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "bytes", Arg::Required),
@@ -318,7 +319,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         let data = match ctx.read(file)? {
             Ok(data) => data,
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                ctx.error(format!("{}: {}", quotef(file), e.text));
                 status = 1;
                 continue;
             }

@@ -140,7 +140,7 @@ pub(crate) fn write_failure(name: &str, path: &str, text: &str) -> (String, i32)
         "sort" => (format!("sort: open failed: {path}: {text}\n"), 2),
         "sed" => (format!("sed: couldn't open file {path}: {text}\n"), 4),
         "awk" => (format!("awk: cmd. line:1: fatal: can't redirect to `{path}' ({text})\n"), 2),
-        _ => (format!("{name}: {}: {text}\n", ctx::quote_if_needed(path)), 1),
+        _ => (format!("{name}: {}: {text}\n", crate::base::quote::quotef(path)), 1),
     }
 }
 

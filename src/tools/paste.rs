@@ -1,8 +1,9 @@
 //! `paste`: files' corresponding lines side by side (or each file's lines on one line
 //! with `-s`), joined by the delimiters of `-d`, as coreutils 9.1.
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('d', "delimiters", Arg::Required),
@@ -41,7 +42,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         for file in files.iter().filter(|f| *f != "-") {
             if let Err(e) = ctx.read(file)? {
                 if !e.is_dir() {
-                    ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                    ctx.error(format!("{}: {}", quotef(file), e.text));
                     return Ok(1);
                 }
             }
@@ -53,7 +54,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         match ctx.read(file)? {
             Ok(data) => datas.push(Some(data)),
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                ctx.error(format!("{}: {}", quotef(file), e.text));
                 status = 1;
                 // A directory opens, and reads as nothing.
                 datas.push(if e.is_dir() { Some(&[][..]) } else { None });

@@ -120,6 +120,10 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             parser.piece(text.as_bytes(), From::Expr(expr))
         };
         if let Err(message) = result {
+            if let Some(panic) = parser.panic {
+                ctx.error(panic);
+                return Ok(4);
+            }
             ctx.error(message);
             return Ok(1);
         }
