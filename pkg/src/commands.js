@@ -8,7 +8,6 @@ import { LINES_TAKEN } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, TOOL_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
 import { envValue, stdinText } from "./context.js";
-import { MKTEMP } from "./mktemp.js";
 import { runTool, byteString } from "./tools.js";
 import { mayNeedPerl } from "./perl.js";
 
@@ -138,11 +137,10 @@ const COMMAND_NAMES = [...new Set([...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS,
 /**
  * All of `fs`'s custom commands; `readsOnly` as `command` takes it; `loadTools` returns
  * the tools module (or a promise of it); `loadPerl` hands grep -P's engine to the core
- * (see perl.js); and `mktemp`, which just-bash lacks (it writes through whatever
- * filesystem the shell has).
+ * (see perl.js).
  */
 function commandsOf(fs, readsOnly, loadTools, loadPerl) {
-  return [...COMMAND_NAMES.map((name) => command(fs, name, readsOnly, loadTools, loadPerl)), MKTEMP];
+  return COMMAND_NAMES.map((name) => command(fs, name, readsOnly, loadTools, loadPerl));
 }
 
 export { commandsOf, searchCommand, toolCommand, COMMAND_NAMES };

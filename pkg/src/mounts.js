@@ -13,7 +13,6 @@ import { bracketed } from "./bracket.js";
 import { searchCommand, toolCommand, COMMAND_NAMES } from "./commands.js";
 import { withFailures } from "./failures.js";
 import { SEARCH_COMMANDS, TOOL_COMMANDS, RANKED } from "./names.js";
-import { MKTEMP } from "./mktemp.js";
 import { LOAD_TOOLS } from "./tools.js";
 
 /** A mount directory as given (`/docs`, `/docs/`) → its name (`docs`), or an error. */
@@ -239,7 +238,7 @@ class MountedFs {
         const failCode = SEARCH_COMMANDS.includes(name) ? 2 : 1;
         return withFailures(name, ran.result, ran.report, (p) => this.resolvePath(ctx.cwd, p), failCode);
       },
-    })).concat(MKTEMP);
+    }));
   }
 
   /**

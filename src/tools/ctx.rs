@@ -44,6 +44,10 @@ pub(crate) enum Ask {
     Stat,
     /// A directory's entry names.
     List,
+    /// Make an empty file there, which must not exist (`mktemp`).
+    Create,
+    /// Make a directory there, which must not exist (`mktemp -d`).
+    MakeDir,
 }
 
 impl Ask {
@@ -52,6 +56,8 @@ impl Ask {
             Ask::Read => "read",
             Ask::Stat => "stat",
             Ask::List => "list",
+            Ask::Create => "create",
+            Ask::MakeDir => "mkdir",
         }
     }
 }
@@ -62,6 +68,12 @@ pub(crate) struct Answers {
     pub reads: BTreeMap<String, Result<Vec<u8>, Failed>>,
     pub stats: BTreeMap<String, Result<Stat, Failed>>,
     pub lists: BTreeMap<String, Result<Vec<String>, Failed>>,
+    /// Files and directories made ([`Ask::Create`], [`Ask::MakeDir`]).
+    pub made: BTreeMap<String, Result<(), Failed>>,
+    /// The variables of the command's environment the host passes (`TMPDIR`).
+    pub vars: BTreeMap<String, String>,
+    /// Random bytes from the host, the same for every run of one command line.
+    pub random: Vec<u8>,
 }
 
 /// A run stopped for answers the host has not given yet (they are in [`Ctx::asked`]).
@@ -173,6 +185,28 @@ impl<'a> Ctx<'a> {
                 Err(Pending)
             }
         }
+    }
+
+    /// Makes an empty file (or, with `dir`, a directory) at `path`, which must not exist:
+    /// done, or why not. The host makes it when asked; every later run is told the answer.
+    pub(crate) fn make(&mut self, path: &str, dir: bool) -> Result<Result<(), &'a Failed>, Pending> {
+        match self.answers.made.get(path) {
+            Some(r) => Ok(r.as_ref().map(|_| ())),
+            None => {
+                self.ask(if dir { Ask::MakeDir } else { Ask::Create }, path);
+                Err(Pending)
+            }
+        }
+    }
+
+    /// A variable of the command's environment, as the host passed it.
+    pub(crate) fn var(&self, name: &str) -> Option<&'a str> {
+        self.answers.vars.get(name).map(String::as_str)
+    }
+
+    /// The host's random bytes for this command line.
+    pub(crate) fn random(&self) -> &'a [u8] {
+        &self.answers.random
     }
 
     /// Standard input, whole (once; later reads find it at its end).

@@ -38,6 +38,9 @@ pub(crate) mod join;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod join_tests;
 pub(crate) mod lines;
+pub(crate) mod mktemp;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod mktemp_tests;
 pub(crate) mod nl;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod nl_tests;
@@ -110,6 +113,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("head", head::run),
     ("join", join::run),
     ("md5sum", sums::run),
+    ("mktemp", mktemp::run),
     ("nl", nl::run),
     ("paste", paste::run),
     ("realpath", realpath::run),
