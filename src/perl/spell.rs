@@ -7,12 +7,12 @@
 //! `(?#…)` is a comment. Then `-w` and `-x` wrap the pattern as grep does.
 
 use crate::base::bracket::{self, Dialect, Item};
+use crate::search::pattern::lite::SPACE;
 use crate::search::pattern::perl::{Options, Refusal};
 
 /// An ASCII word character, as a class's members.
 const WORD: &str = "0-9A-Za-z_";
 const DIGIT: &str = "0-9";
-const SPACE: &str = "\\t\\n\\x0B\\x0C\\r ";
 const HSPACE: &str = "\\t \\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}";
 const VSPACE: &str = "\\n\\x0B\\x0C\\r\\x{85}\\x{2028}\\x{2029}";
 
