@@ -107,7 +107,15 @@ export function searchResults(stdout, base) {
     .split("\n")
     .map(hitOf)
     .filter((hit) => hit !== null)
-    .map((hit) => ({ path: hit.path, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, url: base ? addressOf(base, hit.path) : null }));
+    .map((hit) => ({
+      path: hit.path,
+      startLine: hit.startLine,
+      endLine: hit.endLine,
+      score: hit.score,
+      snippet: hit.snippet,
+      url: base ? addressOf(base, hit.path) : null,
+      ...(typeof hit.version === "string" ? { version: hit.version } : {}),
+    }));
 }
 
 /** The results as text, for clients that read text only: a block per page, best first. */
@@ -115,7 +123,8 @@ export function resultsText(results) {
   return results
     .map((r) => {
       const where = r.startLine == null ? r.path : `${r.path}:${r.startLine}-${r.endLine}`;
-      return [where, r.snippet == null ? null : `  ${r.snippet}`, r.url == null ? null : `  ${r.url}`].filter((l) => l !== null).join("\n") + "\n";
+      const head = r.version == null ? where : `${where} (version ${r.version})`;
+      return [head, r.snippet == null ? null : `  ${r.snippet}`, r.url == null ? null : `  ${r.url}`].filter((l) => l !== null).join("\n") + "\n";
     })
     .join("");
 }

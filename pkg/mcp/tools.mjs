@@ -27,6 +27,7 @@ const SEARCH_OUTPUT = {
         score: z.number().describe("relevance, higher is better"),
         snippet: z.string().nullable().describe("the part's most telling line"),
         url: z.string().nullable().describe("the page's public address, when the server knows the site's base URL"),
+        version: z.string().optional().describe("the version of the docs the page belongs to, when it belongs to one"),
       }),
     )
     .describe("the pages found, best first"),
@@ -94,6 +95,11 @@ function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMi
             .max(16)
             .optional()
             .describe("search only pages in this language (a code: en, fr, ja, zh-cn); without it, a question's own language ranks first"),
+          version: z
+            .string()
+            .max(64)
+            .optional()
+            .describe("search only this version of the docs and the pages of no version; each result names its version, and a version that does not exist is an error naming those that do"),
         },
         outputSchema: SEARCH_OUTPUT,
         annotations: TOOL_ANNOTATIONS,
@@ -156,9 +162,10 @@ function restore(fs, saved) {
 }
 
 /** `search`: the ranked search, as text and as structured results with each page's address. */
-async function search(fs, { query, k, path, lang }, { base }) {
+async function search(fs, { query, k, path, lang, version }, { base }) {
   // Without `k`, the command's own default.
-  const args = ["--json", ...(k ? ["-n", String(k)] : []), ...(path ? ["--path", path] : []), ...(lang ? ["--lang", lang] : []), "--", query];
+  const options = [...(k ? ["-n", String(k)] : []), ...(path ? ["--path", path] : []), ...(lang ? ["--lang", lang] : []), ...(version ? ["--version", version] : [])];
+  const args = ["--json", ...options, "--", query];
   const ran = await fs.searchCommand(args, "/");
   if (ran.exitCode === 2) return { result: ran, isError: true };
   const results = searchResults(ran.stdout, base);

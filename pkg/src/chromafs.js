@@ -196,6 +196,10 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
     pageTitles(paths) {
       return inContext(() => this.#core.pageTitles(paths));
     }
+    /** The versions of the docs this session may choose among: `{ versions, default, scoped }`. */
+    versions() {
+      return inContext(() => this.#core.versions());
+    }
     isCurrent() {
       return inContext(() => this.#core.isCurrent());
     }

@@ -444,6 +444,12 @@ impl ChromaFs {
         promise(async move { plain(&inner.titles(&paths).await.map_err(fs_error)?) })
     }
 
+    /// The versions of the docs this session may choose among:
+    /// `{ versions, default, scoped }` (see `Filesystem::versions`).
+    pub fn versions(&self) -> Result<JsValue, JsValue> {
+        plain(&self.inner.versions())
+    }
+
     /// A command ends: `{ unreported: [{ path, cause }], total }`, the reads that failed
     /// while it ran and that no inner command has reported.
     #[wasm_bindgen(js_name = endCommand)]
@@ -477,7 +483,7 @@ impl ChromaFs {
         let tree = self.inner.tree();
         let o = Object::new();
         set(&o, "collectionId", tree.collection_id.as_str());
-        set(&o, "treeVersion", tree.tree.version.as_str());
+        set(&o, "treeVersion", tree.tree.revision.as_str());
         set(&o, "files", self.inner.listing().file_count() as f64);
         let unused: Array = self.inner.unused_groups().into_iter().map(JsValue::from).collect();
         set(&o, "unusedGroups", unused);

@@ -33,6 +33,9 @@ fn hit_object(h: &ranked::Hit) -> JsValue {
     set(&o, "endLine", line(h.lines.map(|l| l.1)));
     set(&o, "score", command::rounded(h.score));
     set(&o, "snippet", h.snippet.as_ref().map_or(JsValue::NULL, |s| JsValue::from_str(&s.1)));
+    if let Some(v) = &h.version {
+        set(&o, "version", v.as_str());
+    }
     o.into()
 }
 
@@ -68,8 +71,8 @@ impl ChromaFs {
         })
     }
 
-    /// `fs.search(query, { k, path, cwd, mode, lang })`: the best pages, as
-    /// `[{ path, startLine, endLine, score, snippet }]`, best first.
+    /// `fs.search(query, { k, path, cwd, mode, lang, version })`: the best pages, as
+    /// `[{ path, startLine, endLine, score, snippet, version? }]`, best first.
     pub fn search(&self, query: String, options: JsValue) -> Promise {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
         let number = |key: &str| get(&options, key).and_then(|v| v.as_f64());
@@ -80,6 +83,7 @@ impl ChromaFs {
             path: text("path"),
             mode: text("mode"),
             lang: text("lang"),
+            version: text("version"),
         };
         let q = match command::query_of(query, options) {
             Ok(q) => q,
@@ -90,7 +94,8 @@ impl ChromaFs {
             match run(&fs, e, &q, std::slice::from_ref(&q.text)).await {
                 Ok(hits) => Ok(hits.iter().map(hit_object).collect::<Array>().into()),
                 Err(e) => {
-                    let errno = if matches!(e, RankError::Empty) { Errno::Einval } else { Errno::Eio };
+                    let errno =
+                        if matches!(e, RankError::Empty | RankError::Version(_)) { Errno::Einval } else { Errno::Eio };
                     Err(super::convert::fs_error(FsError {
                         cause: Some(e.to_string()),
                         ..FsError::new(errno, "search", &q.dir)

@@ -318,7 +318,7 @@ mod tests {
     fn ls_over_docs(args: &str) -> (String, String, i32) {
         let json = r#"{"a.md":{"isPublic":true,"size":7,"mtime":0},"docs/b.md":{"isPublic":true,"size":5000,"mtime":1000},
             "docs/c d.md":{"isPublic":true,"size":1,"mtime":2000},"docs/guides/x.md":{"isPublic":true,"size":2,"mtime":0}}"#;
-        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap();
+        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
         let args: Vec<String> = args.split(' ').map(String::from).collect();
         let out = ls(&args, Place { listing: &l, scratch: None, cwd: "/" }, 1_795_749_644_000.0).unwrap();
         (out.stdout, out.stderr, out.exit_code)

@@ -9,7 +9,7 @@ fn tree(line: &str) -> (String, i32) {
     let json = format!(
         r#"{{"a.md":{{"isPublic":true,"size":7,"mtime":{t}}},"docs/b.md":{{"isPublic":true,"size":5000,"mtime":{t}}},"docs/sub/c.md":{{"isPublic":true,"size":12,"mtime":{t}}}}}"#
     );
-    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), &[]).unwrap();
+    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
     let args: Vec<String> = line.split(' ').map(str::to_string).collect();
     let out = run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, 1_795_749_644_000.0).unwrap();
     (out.stdout, out.exit_code)
@@ -102,7 +102,7 @@ fn rerun_below_the_level_cannot_write_its_page() {
         let json = format!(
             r#"{{"docs/b.md":{{"isPublic":true,"size":5,"mtime":{t}}},"docs/sub/c.md":{{"isPublic":true,"size":12,"mtime":{t}}}}}"#
         );
-        Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), &[]).unwrap()
+        Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), None, &[]).unwrap()
     };
     let args: Vec<String> = "-R -L 1 /docs".split(' ').map(str::to_string).collect();
     let out = run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, 0.0).unwrap();
@@ -120,6 +120,7 @@ fn what_tree_says_before_it_walks() {
     let l = Listing::new(
         &PathTree::from_json(r#"{"docs/b.md":{"isPublic":true}}"#, None).unwrap(),
         &Groups::default(),
+        None,
         &[],
     )
     .unwrap();
@@ -143,7 +144,7 @@ fn answer(line: &str) -> Option<(String, String, i32)> {
     let json = format!(
         r#"{{"a.md":{{"isPublic":true,"size":7,"mtime":{t}}},"docs/b.md":{{"isPublic":true,"size":5000,"mtime":{t}}},"docs/sub/c.md":{{"isPublic":true,"size":12,"mtime":{t}}}}}"#
     );
-    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), &[]).unwrap();
+    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
     let args: Vec<String> = line.split(' ').map(str::to_string).collect();
     let out = run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, 0.0).ok()?;
     Some((out.stdout, out.stderr, out.exit_code))

@@ -23,6 +23,8 @@ pub(crate) struct Hit {
     pub score: f64,
     /// The chunk's line that holds the most of the query's terms (its number, when known).
     pub snippet: Option<(Option<u64>, String)>,
+    /// The version of the docs the page belongs to, when it belongs to one.
+    pub version: Option<String>,
 }
 
 /// Lines a chunk spans past its first: its newlines, not counting a last one.
@@ -64,7 +66,8 @@ pub(super) async fn hits(
         .map(|(c, score)| {
             let start = c.start_line.or_else(|| start_in_page(view, c));
             let lines = start.map(|s| (s, s + extra_lines(&c.text)));
-            Hit { path: c.path.clone(), lines, score: *score, snippet: snippet(&c.text, start, terms) }
+            let version = view.version_of(&c.path).map(str::to_string);
+            Hit { path: c.path.clone(), lines, score: *score, snippet: snippet(&c.text, start, terms), version }
         })
         .collect())
 }
