@@ -28,6 +28,7 @@ import { sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { workerPool } from "./pool.mjs";
 import { answerHere, dispatch } from "./dispatch.mjs";
+import { eraTransport } from "./eras.mjs";
 import { corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
 import { admit } from "./identity.mjs";
 import { jwtAuthorizer, metadataPaths, protectedResourceMetadata } from "./auth.mjs";
@@ -120,7 +121,8 @@ export async function serveStdio(connectOptions, { limits, onClose, workers, she
     : ({ tool, args, signal, shell }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: lim, base, signal, shell });
   // The one client of a stdio server keeps its shell between calls.
   const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner, shells, scratch: settings.scratch });
-  const transport = new StdioServerTransport();
+  // Both revisions on the one process: a client may open with `initialize` or `server/discover`.
+  const transport = eraTransport(new StdioServerTransport(), server);
   // The client went away: calls in flight stop (the SDK aborts them), and so does the server.
   process.stdin.once("end", () => server.close());
   server.server.onclose = () => {
