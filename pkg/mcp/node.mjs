@@ -1,5 +1,6 @@
 // chromafs/mcp in Node: the docs' MCP tools (server.mjs) served over stdio, as desktop and
-// command-line agents launch servers, and over streamable HTTP at `/mcp`.
+// command-line agents launch servers, and over streamable HTTP at `/mcp`; both in MCP
+// 2026-07-28 and in the 2025 revisions, as each client speaks (eras.mjs).
 //
 // The work runs in worker threads of a pool (pool.mjs), so that a command computing without
 // end, or growing without bound, is stopped at its deadline or its heap limit while every
