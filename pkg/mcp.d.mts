@@ -247,7 +247,9 @@ export declare function createMcpServer(
 ): McpServer;
 /**
  * Answers one streamable-HTTP MCP request with `server` (JSON responses, no MCP session),
- * then closes it: the whole MCP endpoint of an edge function or a Worker. A request whose
+ * then closes it: the whole MCP endpoint of an edge function or a Worker. A request of MCP
+ * 2026-07-28 (its `_meta` names the protocol version; `server/discover`) is answered by that
+ * revision's rules, any other as the 2025 revisions answer it. A request whose
  * `Origin` is present and is neither the request's own origin nor in `allowOrigins` gets 403,
  * one that repeats its `Host` 400; an allowed origin gets CORS headers and its preflight a 204.
  */

@@ -307,6 +307,37 @@ test("over MCP: the tools are bash and search, and bash prints what /exec prints
   }
 });
 
+test("over MCP 2026-07-28: server/discover, then a call and a page, with no initialize and no session", async () => {
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const ask = async (id, method, params = {}, name) => {
+    const res = await mf.dispatchFetch("http://worker/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: "Bearer admin-token-0002-abcd",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+        ...(name ? { "mcp-name": name } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }),
+    });
+    assert.equal(res.headers.get("mcp-session-id"), null);
+    return { status: res.status, body: await res.json() };
+  };
+  const discover = await ask(1, "server/discover");
+  assert.equal(discover.status, 200);
+  assert.deepEqual(discover.body.result.supportedVersions, ["2026-07-28"]);
+  assert.deepEqual(discover.body.result.capabilities, { tools: {}, resources: {} });
+  assert.equal(discover.body.result._meta["io.modelcontextprotocol/serverInfo"].name, "chromafs");
+  const call = await ask(2, "tools/call", { name: "bash", arguments: { command: "cat /internal/billing.md" } }, "bash");
+  assert.deepEqual([call.body.result.content[0].text, call.body.result.resultType], [BILLING, "complete"]);
+  const read = await ask(3, "resources/read", { uri: "chromafs://docs/guides/quickstart.md" }, "chromafs://docs/guides/quickstart.md");
+  assert.deepEqual([read.body.result.contents[0].text, read.body.result.cacheScope], [QUICKSTART, "private"]);
+  const ping = await ask(4, "ping");
+  assert.deepEqual([ping.status, ping.body.error.code], [404, -32601]);
+});
+
 test("over MCP the bearer token decides which pages exist, in every tool and resource", async () => {
   const anonymous = await mcpClient();
   const wrong = await mcpClient("admin-token-0003-abcd");

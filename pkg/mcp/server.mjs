@@ -28,7 +28,8 @@
 //
 // `answerMcp` answers one streamable-HTTP request with such a server, from a fetch `Request`
 // to a `Response`, which is all an edge function needs; the spec's Origin and Host rule and
-// CORS are in endpoint.mjs. Who calls: `jwtAuthorizer` checks OAuth access tokens (auth.mjs)
+// CORS are in endpoint.mjs. It answers MCP 2026-07-28 (no handshake: `server/discover`, the
+// version in each request's `_meta`) and the 2025 revisions alike (stateless.mjs, eras.mjs). Who calls: `jwtAuthorizer` checks OAuth access tokens (auth.mjs)
 // and `tokenAuthorizer` maps bearer tokens to groups (tokens.mjs), both with WebCrypto, so
 // they run where `node:crypto` does not; `admit` turns either into the groups and the
 // caller's identity, or the 401 to answer. Node's stdio and HTTP servers are in node.mjs.

@@ -1,9 +1,10 @@
 // Each generation of the official MCP client against the real server, over stdio (the CLI)
 // and streamable HTTP: the v1 SDK's client (the other suites' own) and the v2 client
-// (@modelcontextprotocol/client), both as it connects by default and negotiating its
-// protocol revision (it asks `server/discover` first, and talks 2025-11-25 to a server that
-// does not answer it); and the MCP Inspector's command line. Every one sees the same
-// instructions, tools, resources and answers.
+// (@modelcontextprotocol/client), as it connects by default (2025-11-25's `initialize`),
+// negotiating its protocol revision (it asks `server/discover` first, and this server speaks
+// 2026-07-28) and pinned to 2026-07-28; and the MCP Inspector's command line. Every one sees
+// the same instructions, tools, resources and answers. mcp-modern.test.mjs has 2026-07-28's
+// own rules.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -33,8 +34,8 @@ const cliArgs = () => [path.join(ROOT, "pkg/bin/chromafs.mjs"), "mcp", "--url", 
 /** The clients, each a way to connect: `[name, connect(transport kind, token?)]`. */
 const CLIENTS = [
   ["v1 SDK client", (kind, token) => connectWith(new ClientV1({ name: "t", version: "1" }), kind === "stdio" ? new StdioV1({ command: process.execPath, args: cliArgs(), stderr: "pipe" }) : new HttpV1(new URL(http.url), headers(token)))],
-  ...["legacy", "auto"].map((mode) => [
-    `v2 client (${mode})`,
+  ...["legacy", "auto", { pin: "2026-07-28" }].map((mode) => [
+    `v2 client (${typeof mode === "string" ? mode : `pinned to ${mode.pin}`})`,
     (kind, token) =>
       connectWith(new ClientV2({ name: "t", version: "1" }, { versionNegotiation: { mode } }), kind === "stdio" ? new StdioV2({ command: process.execPath, args: cliArgs(), stderr: "pipe" }) : new HttpV2(new URL(http.url), headers(token))),
   ]),
@@ -50,7 +51,8 @@ for (const [name, connect] of CLIENTS) {
     test(`${name} over ${kind}: instructions, titled tools, a command, the pages as resources`, async () => {
       const client = await connect(kind, kind === "http" ? "staff-secret-token" : undefined);
       try {
-        if (typeof client.getNegotiatedProtocolVersion === "function") assert.equal(client.getNegotiatedProtocolVersion(), "2025-11-25");
+        const revision = name === "v1 SDK client" || name.includes("(legacy)") ? "2025-11-25" : "2026-07-28";
+        if (typeof client.getNegotiatedProtocolVersion === "function") assert.equal(client.getNegotiatedProtocolVersion(), revision);
         assert.match(client.getInstructions(), /This server reads the Acme docs/);
         assert.equal(client.getServerCapabilities().tools.listChanged, undefined);
         const { tools } = await client.listTools();
