@@ -425,7 +425,10 @@ export interface CommandOutput {
 
 /** The `search` command's output, and when the search ran, each hit as printed, best first. */
 export interface SearchCommandOutput extends CommandOutput {
+  /** When the search ran: each hit as printed, best first. */
   blocks?: string[];
+  /** When the search ran: each hit as `fs.search()` returns it, best first. */
+  hits?: SearchHit[];
 }
 
 /** What failed while a command ran (see `beginCommand`). */

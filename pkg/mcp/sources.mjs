@@ -101,21 +101,17 @@ export function withPageUrls(commands, base) {
   );
 }
 
-/** The `search` tool's results from `search --json` output, with `url` when there is a base URL. */
-export function searchResults(stdout, base) {
-  return stdout
-    .split("\n")
-    .map(hitOf)
-    .filter((hit) => hit !== null)
-    .map((hit) => ({
-      path: hit.path,
-      startLine: hit.startLine,
-      endLine: hit.endLine,
-      score: hit.score,
-      snippet: hit.snippet,
-      url: base ? addressOf(base, hit.path) : null,
-      ...(typeof hit.version === "string" ? { version: hit.version } : {}),
-    }));
+/** The `search` tool's results from the command's hits, with `url` when there is a base URL. */
+export function searchResults(hits, base) {
+  return hits.map((hit) => ({
+    path: hit.path,
+    startLine: hit.startLine,
+    endLine: hit.endLine,
+    score: hit.score,
+    snippet: hit.snippet,
+    url: base ? addressOf(base, hit.path) : null,
+    ...(typeof hit.version === "string" ? { version: hit.version } : {}),
+  }));
 }
 
 /** The results as text, for clients that read text only: a block per page, best first. */

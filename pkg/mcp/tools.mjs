@@ -165,11 +165,11 @@ function restore(fs, saved) {
 async function search(fs, { query, k, path, lang, version }, { base }) {
   // Without `k`, the command's own default.
   const options = [...(k ? ["-n", String(k)] : []), ...(path ? ["--path", path] : []), ...(lang ? ["--lang", lang] : []), ...(version ? ["--version", version] : [])];
-  const args = ["--json", ...options, "--", query];
-  const ran = await fs.searchCommand(args, "/");
-  if (ran.exitCode === 2) return { result: ran, isError: true };
-  const results = searchResults(ran.stdout, base);
-  return { result: { ...ran, stdout: resultsText(results) }, isError: false, structured: { results } };
+  const ran = await fs.searchCommand([...options, "--", query], "/");
+  const { blocks: _, hits = [], ...printed } = ran;
+  if (ran.exitCode === 2) return { result: printed, isError: true };
+  const results = searchResults(hits, base);
+  return { result: { ...printed, stdout: resultsText(results) }, isError: false, structured: { results } };
 }
 
 /** What a call may run: the two tools, and the pages' resource operations (resources.mjs). */

@@ -89,8 +89,9 @@ async function toolCommand(fs, loadTools, name, args, ctx) {
  */
 async function searchCommand(fs, args, ctx) {
   const ran = await bracketed(fs, ctx.signal, () => fs.searchCommand(args, ctx.cwd));
-  // The hits as printed are for hosts that merge searches; the shell takes the output.
-  const { blocks: _, ...result } = ran.result;
+  // The hits (as printed, and as objects) are for hosts that merge searches and for the MCP
+  // search tool; the shell takes the output.
+  const { blocks: _, hits: __, ...result } = ran.result;
   return withFailures(RANKED, result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), 2);
 }
 

@@ -211,9 +211,10 @@ class MountedFs {
     const usage = ran.find((r) => r.exitCode === 2 && !r.stdout);
     if (usage && ran.every((r) => r.exitCode === 2)) return usage;
     const blocks = interleave(ran.map((r) => r.blocks ?? []), line.k);
+    const hits = interleave(ran.map((r) => r.hits ?? []), line.k);
     const stderr = ran.filter((r) => r.exitCode === 2).map((r) => r.stderr).join("");
     if (!blocks.length && !stderr) return { stdout: "", stderr: "search: no page matches the query\n", exitCode: 1 };
-    return { stdout: blocks.join(""), stderr, exitCode: stderr ? 2 : 0, blocks };
+    return { stdout: blocks.join(""), stderr, exitCode: stderr ? 2 : 0, blocks, hits };
   }
 
   /** just-bash custom commands over the mounts (pass as `customCommands`). */

@@ -42,7 +42,8 @@ fn hit_object(h: &ranked::Hit) -> JsValue {
 #[wasm_bindgen]
 impl ChromaFs {
     /// The `search` command: `{ stdout, stderr, exitCode }` for its arguments, and when
-    /// the search ran, `blocks`: each hit as printed, best first.
+    /// the search ran, `blocks`: each hit as printed, best first, and `hits`: each as
+    /// `fs.search()` returns it.
     #[wasm_bindgen(js_name = searchCommand)]
     pub fn search_command(&self, args: Vec<String>, cwd: String) -> Promise {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
@@ -55,7 +56,7 @@ impl ChromaFs {
                     match run(&fs, e, &query, &args).await {
                         Ok(hits) => {
                             let blocks = command::blocks(&hits, format);
-                            (command::print(&blocks), Some(blocks))
+                            (command::print(&blocks), Some((blocks, hits)))
                         }
                         Err(e) => {
                             (Printed { stderr: format!("search: {e}\n"), exit_code: 2, ..Printed::default() }, None)
@@ -64,8 +65,9 @@ impl ChromaFs {
                 }
             };
             let out = plain(&printed)?;
-            if let Some(blocks) = blocks {
+            if let Some((blocks, hits)) = blocks {
                 set(out.unchecked_ref(), "blocks", blocks.into_iter().map(JsValue::from).collect::<Array>());
+                set(out.unchecked_ref(), "hits", hits.iter().map(hit_object).collect::<Array>());
             }
             Ok(out)
         })
