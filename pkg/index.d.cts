@@ -14,6 +14,12 @@ export type BufferEncoding = "utf8" | "utf-8" | "ascii" | "binary" | "base64" | 
 /** What the (rejected) write methods take, as just-bash passes it. */
 export type FileContent = string | Uint8Array;
 
+/** What a page states it is (`pageHeadings`): front matter `title:` (else its first heading) and `description:`. */
+export interface PageHeading {
+  title: string | null;
+  description: string | null;
+}
+
 export interface ReadFileOptions {
   /** Defaults to UTF-8 (a leading BOM dropped, invalid bytes replaced, like TextDecoder). */
   encoding?: BufferEncoding | null;
@@ -592,6 +598,10 @@ export interface MountedFs
   isCurrent(): Promise<boolean>;
   /** Each mount's `pageTitles` for its own pages; a path in no mount has none. */
   pageTitles(paths: string[]): Promise<(string | null)[]>;
+  /** Each mount's `pageHeadings` for its own pages; a path in no mount has none. */
+  pageHeadings(paths: string[]): Promise<PageHeading[]>;
+  /** Each mount's `planReads` for its own pages. */
+  planReads(paths: string[]): void;
   free(): void;
 }
 
@@ -759,6 +769,18 @@ export declare class ChromaFs {
   pageTitles(paths: string[]): Promise<(string | null)[]>;
   /** The versions of the docs this session may choose among (no request). */
   versions(): DocsVersions;
+  /**
+   * `pageTitles` with each page's front matter `description:` beside its title, from the
+   * same request: `{ title, description }`, each `null` where the page states none.
+   */
+  pageHeadings(paths: string[]): Promise<PageHeading[]>;
+  /**
+   * The running command (between `beginCommand` and `endCommand`) will read `paths` in this
+   * order: a page read then loads with those after it, their chunks by id in bulk (300 to a
+   * request, at most ten in flight), not a request a page. Paths that are no visible page
+   * are left out.
+   */
+  planReads(paths: string[]): void;
   /** Ends a command: the reads that failed while it ran and that no inner command reported. */
   endCommand(mark: number): CommandReport;
   /** Stops the running command: its requests not yet sent are refused. */

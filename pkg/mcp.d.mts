@@ -279,7 +279,8 @@ export declare function serveStdio(connectOptions: ConnectOptions | MountsOption
 /**
  * Serves the tools over streamable HTTP at `/mcp`, each request with the groups its
  * credentials give: an OAuth access token (`oauth`; the server then answers its RFC 9728
- * metadata at /.well-known/oauth-protected-resource), or what `authorize` says. Node only.
+ * metadata at /.well-known/oauth-protected-resource), or what `authorize` says; and
+ * `GET /llms.txt` and `/llms-full.txt` of the pages those groups may read. Node only.
  */
 export declare function serveHttp(
   connectOptions: ConnectOptions | MountsOptions,
@@ -299,6 +300,11 @@ export declare function serveHttp(
     workers?: number;
     /** How long an authenticated caller's shell is kept after its last call (default SHELL_IDLE_MS; 0: none). */
     shellIdleMs?: number;
+    /**
+     * Caps of `GET /llms.txt` (characters, default 100,000) and `/llms-full.txt` (bytes of
+     * UTF-8, default 4 MiB), which answer the pages the caller may read.
+     */
+    llms?: { maxChars?: number; maxBytes?: number };
   },
 ): Promise<{ url: string; resource: string | null; close(): Promise<void>; stats(): WorkerPoolStats | null; shells(): { callers: number; bytes: number } }>;
 /** What a server's pool of worker threads did since it started. */

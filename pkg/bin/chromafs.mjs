@@ -12,6 +12,7 @@ import { connection } from "./cli/connection.mjs";
 import { plural } from "./cli/format.mjs";
 import { runIngest, unknownModel, withEmbedModel } from "./cli/ingest.mjs";
 import { runMcp } from "./cli/mcp.mjs";
+import { runLlmsTxt } from "./cli/llms.mjs";
 import { whyMissing } from "./cli/missing.mjs";
 import { connect, runExec, runShell } from "./cli/shell.mjs";
 
@@ -30,6 +31,8 @@ Commands:
   exec "COMMAND"      run one command, exit with its exit code
   mcp                 serve the docs to agents over the Model Context Protocol: stdio
                       (what desktop and command-line agents launch), or --http PORT
+  llms-txt            write llms.txt and llms-full.txt of the public pages (or those
+                      of --groups) to a folder, for a static site
 
 Connection options (every command):
   --url URL           Chroma server (default: $CHROMAFS_URL, else http://127.0.0.1:8000)
@@ -102,7 +105,9 @@ shell and exec options:
 
 mcp options:
   --groups a,b        access groups over stdio (default: none, public pages only)
-  --http PORT         serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio
+  --http PORT         serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio;
+                      GET /llms.txt and /llms-full.txt answer the pages the caller
+                      may read (its token's groups; without one, the public pages)
   --host H            address to listen on with --http (default 127.0.0.1)
   --tokens FILE       JSON object mapping bearer tokens (16 characters or more) to
                       group lists, for --http; keep it readable by you alone
@@ -141,6 +146,26 @@ mcp options:
                       (the path under URL, its extension dropped, index pages as
                       their directory: /guides/index.mdx is URL/guides)
 
+llms-txt options:
+  --out DIR           the folder to write llms.txt and llms-full.txt to (default: .)
+  --groups a,b        list the pages of these groups too (default: public pages only)
+  --docs-version V    the files of version V of the docs: its pages and those of no
+                      version (write one folder per version for a versioned site)
+  --docs NAME         the docs' name, the files' title (default: the collection's)
+  --base-url URL      link each page to its page on the site (mcp's rule above;
+                      without it, or a mount's @URL, each links to its MCP resource,
+                      chromafs://docs/PATH)
+  --mount /DIR=COLLECTION[@URL]
+                      the docs as shell's mounts: each top-level folder a section
+
+llms-txt and mcp --http:
+  --llms-max-chars N  llms.txt's cap in characters (default 100000, as Mintlify's):
+                      the pages past it are left out and counted in a last line
+  --llms-full-max-bytes N
+                      llms-full.txt's cap in bytes (default 4194304, 4 MiB): whole
+                      pages until the next would pass it, then a last line says how
+                      many are there
+
   -h, --help          show this help
   --version           print the version
 
@@ -154,6 +179,7 @@ Examples:
   chromafs mcp --collection docs --http 8808 --issuer https://login.example.com \\
     --public-url https://docs.example.com/mcp --base-url https://docs.example.com
   printf 'cd /guides\\nls\\n' | chromafs shell --collection docs
+  chromafs llms-txt --collection docs --base-url https://docs.example.com --out site/
 `;
 
 const OPTIONS = {
@@ -199,6 +225,9 @@ const OPTIONS = {
   "docs-version": { type: "string" },
   groups: { type: "string", multiple: true },
   cwd: { type: "string" },
+  out: { type: "string" },
+  "llms-max-chars": { type: "string" },
+  "llms-full-max-bytes": { type: "string" },
   scratch: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
@@ -210,7 +239,7 @@ const OPTIONS = {
  */
 function helpFor(command) {
   const blocks = USAGE.trimEnd().split("\n\n");
-  const named = (heading) => /every command/.test(heading) || heading.toLowerCase().split(/[^a-z]+/).includes(command);
+  const named = (heading) => /every command/.test(heading) || heading.toLowerCase().split(/[^a-z-]+/).includes(command);
   const entry = (lines) => {
     const at = lines.findIndex((l) => l.startsWith(`  ${command} `) || l === `  ${command}`);
     if (at < 0) return [];
@@ -243,8 +272,10 @@ const COMMAND_OPTIONS = {
     ["groups", "http", "host", "tokens", "require-token", "allow-origin", "call-timeout-ms", "max-requests", "calls-in-flight", "tool-prefix", "docs"],
     ["workers", "memory-mib", "scratch", "docs-version", "shell-idle-ms"],
     ["issuer", "audience", "jwks", "groups-claim", "public-url", "base-url", "mount"],
+    ["llms-max-chars", "llms-full-max-bytes"],
     EMBED_OPTIONS,
   ].flat(),
+  "llms-txt": ["out", "groups", "docs-version", "docs", "base-url", "mount", "llms-max-chars", "llms-full-max-bytes"],
 };
 const COMMON_OPTIONS = ["url", "collection", "tenant", "database", "token", "help"];
 
@@ -324,6 +355,9 @@ async function runCommand(command, args, conn, values, argv) {
     case "mcp":
       if (args.length !== 0) throw new UsageError(`mcp takes no arguments, got '${args[0]}'`);
       return runMcp(conn, values);
+    case "llms-txt":
+      if (args.length !== 0) throw new UsageError(`llms-txt takes no arguments, got '${args[0]}' (the folder is --out DIR)`);
+      return runLlmsTxt(conn, values);
     case "exec":
       if (args.length !== 1) throw new UsageError('exec takes one command, quoted: chromafs exec "ls -la /guides"');
       return runExec(args[0], await connect(conn, values));

@@ -20,11 +20,15 @@
 // authenticated (identity.mjs). Over HTTP the endpoint rules hold (endpoint.mjs): an `Origin`
 // that is present and not allowed, or a `Host` that is not the server's own when it listens
 // on loopback, gets 403; a repeated `Host` gets 400; allowed browser origins get CORS.
+//
+// The HTTP server also answers `GET /llms.txt` and `/llms-full.txt` (also under
+// `/.well-known/`, see llms.mjs) for the caller a request's credentials name, by the same
+// rules and on a session of the same groups as its MCP calls: anonymous, the public pages.
 import { createServer } from "node:http";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ChromaFs } from "../node.mjs";
 import { createMcpServer } from "./server.mjs";
-import { callGate, callRegistry, limitsOf } from "./limits.mjs";
+import { callGate, callRegistry, callStop, limitsOf, outOfTime } from "./limits.mjs";
 import { sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { workerPool } from "./pool.mjs";
@@ -175,6 +179,76 @@ function accessOf({ oauth, authorize, resource }) {
   return { authorize: auth, resource, metadata, paths: metadataPaths(resource), ready: auth.ready };
 }
 
+/** The llms.txt files the HTTP server answers, by path: the operation that makes each (llms.mjs). */
+const LLMS_FILES = new Map([
+  ["/llms.txt", "llms.txt"],
+  ["/.well-known/llms.txt", "llms.txt"],
+  ["/llms-full.txt", "llms-full.txt"],
+  ["/.well-known/llms-full.txt", "llms-full.txt"],
+]);
+
+/** Answers `res` with plain text. */
+function replyText(res, status, text, headers = {}) {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers });
+  res.end(text);
+}
+
+/**
+ * Answers a request for llms.txt or llms-full.txt (`op`) with the file of the pages its
+ * caller may read: the endpoint's rules, the caller admitted as an MCP call's is (its
+ * credentials' groups; none, the public pages), counted among its calls in flight, and
+ * made as one call within the call limits, in a worker of the pool. A failure answers 502
+ * with no cause (the operator's log has it); a call out of time, 503.
+ */
+async function answerLlms(req, res, op, { access, rules, requireToken, pool, sessions, limits, base, gate, llms }) {
+  const refusal = requestRefusal(req, rules);
+  if (refusal) return replyText(res, refusal.status, `${refusal.message}\n`);
+  const cors = corsHeaders(req, rules);
+  if (req.method === "OPTIONS") {
+    const { status, headers } = preflight(cors);
+    res.writeHead(status, headers).end();
+    return;
+  }
+  for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+  if (req.method !== "GET" && req.method !== "HEAD") return replyText(res, 405, "use GET\n", { allow: "GET, HEAD, OPTIONS" });
+  const admitted = await admit(req, { authorize: access.authorize, requireToken, resource: access.resource, address: req.socket.remoteAddress });
+  if (admitted.status) {
+    if (admitted.cause) console.error("chromafs mcp:", admitted.cause.message);
+    return replyText(res, admitted.status, `${admitted.message}\n`, admitted.headers);
+  }
+  const leave = gate.enter(admitted.caller.key);
+  if (!leave) return replyText(res, 429, `${gate.max} calls are already running for this client: wait for one to finish\n`, { "retry-after": "5" });
+  const { signal, stop, why } = callStop();
+  const timer = setTimeout(() => stop(outOfTime(limits.callTimeoutMs)), limits.callTimeoutMs);
+  const left = () => !res.writableFinished && stop("the client went away");
+  res.once("close", left);
+  try {
+    const args = { docs: llms.docs, maxChars: llms.maxChars, maxBytes: llms.maxBytes };
+    const outcome = pool
+      ? await pool.run("call", { tool: op, args, groups: admitted.groups, shell: null }, { signal })
+      : await runTool({ lease: () => sessions.lease(admitted.groups) }, op, args, { limits, base, signal });
+    const stopped = why();
+    if (stopped) return res.headersSent ? res.end() : replyText(res, 503, `${stopped}\n`, { "retry-after": "30" });
+    if (outcome.abandoned || outcome.failed || typeof outcome.structured?.text !== "string") {
+      if (outcome.abandoned || outcome.note) console.error(`chromafs mcp: ${op}:`, outcome.note ?? `the call ended without an answer (${outcome.abandoned})`);
+      return replyText(res, 502, "the docs are not reachable\n");
+    }
+    const body = Buffer.from(outcome.structured.text, "utf8");
+    // What a caller may read depends on its credentials: no shared cache keeps one caller's answer for another.
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "content-length": body.length, "cache-control": "private, no-cache", vary: "Authorization" });
+    res.end(req.method === "HEAD" ? undefined : body);
+  } catch (e) {
+    // The cause (an address, a status) is for the operator's log, not for the caller.
+    console.error(`chromafs mcp: ${op}:`, e);
+    if (!res.headersSent) replyText(res, 502, "the docs are not reachable\n");
+    else res.end();
+  } finally {
+    clearTimeout(timer);
+    res.off("close", left);
+    leave();
+  }
+}
+
 /**
  * Serves the tools over streamable HTTP at `/mcp`. Each request is answered by a server for
  * the groups its credentials give: with `oauth` (see accessOf), from its access token, and
@@ -183,11 +257,13 @@ function accessOf({ oauth, authorize, resource }) {
  * with `requireToken`, one whose credentials are not valid always does. `publicUrl` is the
  * endpoint's address behind a proxy; `allowOrigins` lists the browser origins that may call
  * it; `limits` bound each call (see DEFAULT_LIMITS); `workers` sizes the pool of worker
- * threads calls run in (0: this thread). Resolves with `{ url, resource, close() }` once
- * the server listens (with `oauth`, once the issuer's keys are read).
+ * threads calls run in (0: this thread). `GET /llms.txt` and `/llms-full.txt` answer the
+ * caller's pages (see answerLlms); `llms: { maxChars, maxBytes }` caps them (default
+ * LLMS_MAX_CHARS and LLMS_FULL_MAX_BYTES, llms.mjs). Resolves with `{ url, resource,
+ * close() }` once the server listens (with `oauth`, once the issuer's keys are read).
  */
 export async function serveHttp(connectOptions, options = {}) {
-  const { port = 0, host = "127.0.0.1", authorize, oauth, publicUrl, requireToken = false, allowOrigins = [], limits, workers, shellIdleMs, ...serverOptions } = options;
+  const { port = 0, host = "127.0.0.1", authorize, oauth, publicUrl, requireToken = false, allowOrigins = [], limits, workers, shellIdleMs, llms = {}, ...serverOptions } = options;
   if (publicUrl !== undefined) httpUrl(publicUrl, "publicUrl");
   const lim = limitsOf(limits);
   const shells = shellsOf({ shellIdleMs }, connectOptions);
@@ -205,6 +281,9 @@ export async function serveHttp(connectOptions, options = {}) {
     if (access?.metadata && access.paths.includes(pathname)) {
       if (req.method !== "GET" && req.method !== "HEAD") return reply(res, 405, "use GET", { allow: "GET" });
       return reply(res, 200, access.metadata, { "access-control-allow-origin": "*", "cache-control": "max-age=3600" });
+    }
+    if (LLMS_FILES.has(pathname) && access) {
+      return answerLlms(req, res, LLMS_FILES.get(pathname), { access, rules, requireToken, pool, sessions, limits: lim, base, gate, llms: { docs: serverOptions.docs, ...llms } });
     }
     if (pathname !== "/mcp" || !access) {
       res.writeHead(404).end("not found\n");

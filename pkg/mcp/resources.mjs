@@ -81,6 +81,11 @@ function uriOf(roots, path) {
   return `${RESOURCE_SCHEME}://${root.host}/${inside.split("/").map(encodeURIComponent).join("/")}`;
 }
 
+/** The resource address of the page at `path` (a visible page of `fs`). */
+export function pageUri(fs, path) {
+  return uriOf(rootsOf(fs), path);
+}
+
 /** The page path an address names, or null when it names none of ours. */
 function pathOf(roots, uri) {
   const [, host, rest] = /^chromafs:\/\/([^/?#]+)\/([^?#]+)$/.exec(String(uri)) ?? [];
@@ -100,7 +105,7 @@ function pathOf(roots, uri) {
  * which a write would fail on as read-only (a directory fails as one, and the scratch
  * directory's files and /dev/null take writes).
  */
-function visiblePages(fs) {
+export function visiblePages(fs) {
   const roots = rootsOf(fs);
   return fs
     .getAllPaths()

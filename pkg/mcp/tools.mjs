@@ -12,6 +12,7 @@ import { bounded, MAX_OUTPUT } from "./limits.mjs";
 import { withSession } from "./sessions.mjs";
 import { resultsText, searchResults, withPageUrls } from "./sources.mjs";
 import { RESOURCE_OPS } from "./resources.mjs";
+import { LLMS_OPS } from "./llms.mjs";
 
 /** What every tool is: it reads the docs, changes nothing, and reaches nothing else. */
 const TOOL_ANNOTATIONS = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -172,8 +173,11 @@ async function search(fs, { query, k, path, lang, version }, { base }) {
   return { result: { ...printed, stdout: resultsText(results) }, isError: false, structured: { results } };
 }
 
-/** What a call may run: the two tools, and the pages' resource operations (resources.mjs). */
-const TOOLS = { bash, search, ...RESOURCE_OPS };
+/**
+ * What a call may run: the two tools, the pages' resource operations (resources.mjs), and
+ * the llms.txt files (llms.mjs).
+ */
+const TOOLS = { bash, search, ...RESOURCE_OPS, ...LLMS_OPS };
 
 /**
  * One call of `tool` with `args` on a session of `source` (see withSession), held to

@@ -192,9 +192,17 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
       this.#calls.begin();
       return inContext(() => this.#core.beginCommand(limits));
     }
+    /** What each of at most 100 pages states it is, `{ title, description }` (each null when not stated): one request. */
+    pageHeadings(paths) {
+      return inContext(() => this.#core.pageHeadings(paths));
+    }
     /** The title each of at most 100 pages states (front matter, else first heading), or null: one request. */
-    pageTitles(paths) {
-      return inContext(() => this.#core.pageTitles(paths));
+    async pageTitles(paths) {
+      return (await this.pageHeadings(paths)).map((h) => h.title);
+    }
+    /** The running command will read `paths` in this order: they load in bulk, not a request each. */
+    planReads(paths) {
+      inContext(() => this.#core.planReads(paths));
     }
     /** The versions of the docs this session may choose among: `{ versions, default, scoped }`. */
     versions() {

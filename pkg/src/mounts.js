@@ -151,21 +151,32 @@ class MountedFs {
   abortCommand() {
     for (const fs of this.all) fs.abortCommand();
   }
-  /** Each mount titles its own pages, in one request at most; a path in no mount has no title. */
+  /** Each mount states its own pages' headings, in one request at most; a path in no mount has none. */
+  async pageHeadings(paths) {
+    const headings = paths.map(() => ({ title: null, description: null }));
+    await Promise.all(
+      [...this.#byMount(paths)].map(async ([fs, at]) => {
+        const got = await fs.pageHeadings(at.map((i) => paths[i]));
+        at.forEach((i, k) => (headings[i] = got[k]));
+      }),
+    );
+    return headings;
+  }
   async pageTitles(paths) {
-    const titles = paths.map(() => null);
+    return (await this.pageHeadings(paths)).map((h) => h.title);
+  }
+  /** Each mount plans the reads of its own pages. */
+  planReads(paths) {
+    for (const [fs, at] of this.#byMount(paths)) fs.planReads(at.map((i) => paths[i]));
+  }
+  /** The indexes of `paths` under each mount. */
+  #byMount(paths) {
     const byMount = new Map();
     paths.forEach((p, i) => {
       const fs = this.byName.get(this.resolvePath("/", p).slice(1).split("/")[0]);
       if (fs) byMount.set(fs, [...(byMount.get(fs) ?? []), i]);
     });
-    await Promise.all(
-      [...byMount].map(async ([fs, at]) => {
-        const got = await fs.pageTitles(at.map((i) => paths[i]));
-        at.forEach((i, k) => (titles[i] = got[k]));
-      }),
-    );
-    return titles;
+    return byMount;
   }
   async isCurrent() {
     const current = await Promise.all(this.all.map((fs) => fs.isCurrent()));

@@ -569,6 +569,7 @@ mod dev_fd;
 mod encoding;
 pub(crate) mod journal;
 pub(crate) mod named;
+mod plan;
 pub(crate) mod scratch;
 mod stat_info;
 pub(crate) mod stats;

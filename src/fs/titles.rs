@@ -1,13 +1,14 @@
-//! Pages' titles for a list of them (the MCP server's resources): what each page's first
-//! chunk says it is (its front matter's `title:`, else its first heading; see
-//! [`heading_of`]), read for at most [`MAX_TITLES`] visible pages at a time in one request
-//! by id. A page that cannot be read that way (a lazy file, a page whose tree records no
-//! chunk count, a hidden or absent path) or that states no title has none here: the caller
-//! names it by its file name.
+//! Pages' titles and descriptions for a list of them (the MCP server's resources, its
+//! llms.txt): what each page's first chunk says it is (its front matter's `title:`, else
+//! its first heading, and its front matter's `description:`; see [`heading_of`]), read for
+//! at most [`MAX_TITLES`] visible pages at a time in one request by id. A page that cannot
+//! be read that way (a lazy file, a page whose tree records no chunk count, a hidden or
+//! absent path) or that states no title has none here: the caller names it by its file
+//! name.
 
 use crate::base::error::FsError;
 use crate::fs::Filesystem;
-use crate::pages::heading::heading_of;
+use crate::pages::heading::{heading_of, Heading};
 use crate::pages::store::Source;
 use crate::tree::schema;
 use std::collections::HashMap;
@@ -16,10 +17,10 @@ use std::collections::HashMap;
 pub(crate) const MAX_TITLES: usize = 100;
 
 impl Filesystem {
-    /// The title each of `paths` states, in order (`None`: none stated, or not a page this
-    /// session reads by id). At most [`MAX_TITLES`] paths; one request for all of them, none
-    /// when no path names such a page.
-    pub(crate) async fn titles(&self, paths: &[String]) -> Result<Vec<Option<String>>, FsError> {
+    /// The title and description each of `paths` states, in order (both `None`: none
+    /// stated, or not a page this session reads by id). At most [`MAX_TITLES`] paths; one
+    /// request for all of them, none when no path names such a page.
+    pub(crate) async fn headings(&self, paths: &[String]) -> Result<Vec<Heading>, FsError> {
         if paths.len() > MAX_TITLES {
             return Err(FsError::io("titles", "/", format!("at most {MAX_TITLES} pages a call, not {}", paths.len())));
         }
@@ -34,9 +35,9 @@ impl Filesystem {
                 }
             }
         }
-        let mut titles = vec![None; paths.len()];
+        let mut headings = vec![Heading::default(); paths.len()];
         if wanted.is_empty() {
-            return Ok(titles);
+            return Ok(headings);
         }
         let ids: Vec<String> = wanted.keys().cloned().collect();
         let answer =
@@ -48,12 +49,12 @@ impl Filesystem {
             if schema.slug_of(&answer, r) != Some(slug.as_str()) {
                 continue;
             }
-            let title = answer.document(r).and_then(|text| heading_of(text).title);
+            let heading = answer.document(r).map(heading_of).unwrap_or_default();
             for &i in at {
-                titles[i] = title.clone();
+                headings[i] = heading.clone();
             }
         }
-        Ok(titles)
+        Ok(headings)
     }
 }
 
@@ -71,7 +72,7 @@ mod tests {
     fn corpus() -> FakeChroma {
         let chroma = FakeChroma::new();
         let pages = [
-            ("index.md", "---\ntitle: \"Welcome home\"\n---\n# Later\n"),
+            ("index.md", "---\ntitle: \"Welcome home\"\ndescription: Where it starts\n---\n# Later\n"),
             ("guides/setup.md", "# Set it up\nsteps\n"),
             ("plain.txt", "no heading here\n"),
             ("internal/secret.md", "# The launch code\n"),
@@ -90,7 +91,7 @@ mod tests {
 
     fn titles(fs: &Rc<Filesystem>, paths: &[&str]) -> Result<Vec<Option<String>>, FsError> {
         let (fs, paths) = (fs.clone(), paths.iter().map(|p| p.to_string()).collect::<Vec<_>>());
-        block_on(async move { fs.titles(&paths).await })
+        block_on(async move { fs.headings(&paths).await }).map(|hs| hs.into_iter().map(|h| h.title).collect())
     }
 
     #[test]
@@ -102,6 +103,21 @@ mod tests {
         let want = [Some("Welcome home"), Some("Set it up"), None, Some("Set it up")];
         assert_eq!(got, want.map(|t| t.map(String::from)));
         assert_eq!(chroma.requests().len(), 1, "the first chunks of every page, by id, at once");
+    }
+
+    #[test]
+    fn a_description_comes_beside_its_title_from_the_same_request() {
+        let chroma = corpus();
+        let fs = connect(&chroma, &[]);
+        chroma.clear_log();
+        let paths = vec!["/index.md".to_string(), "/guides/setup.md".to_string(), "/internal/secret.md".to_string()];
+        let got = block_on(async move { fs.headings(&paths).await }).unwrap();
+        let described: Vec<_> = got.iter().map(|h| (h.title.as_deref(), h.description.as_deref())).collect();
+        assert_eq!(
+            described,
+            [(Some("Welcome home"), Some("Where it starts")), (Some("Set it up"), None), (None, None)]
+        );
+        assert_eq!(chroma.requests().len(), 1);
     }
 
     #[test]

@@ -435,13 +435,21 @@ impl ChromaFs {
         promise(async move { inner.is_current().await.map(JsValue::from_bool).map_err(fs_error) })
     }
 
-    /// The title each of `paths` states (front matter `title:`, else its first heading),
-    /// `null` where none is stated or the page is not read by id; at most 100 paths, one
-    /// request (see `Filesystem::titles`). For lists of pages, such as MCP resources.
-    #[wasm_bindgen(js_name = pageTitles)]
-    pub fn page_titles(&self, paths: Vec<String>) -> Promise {
+    /// What each of `paths` states it is: `{ title, description }` (front matter `title:`,
+    /// else its first heading; front matter `description:`), each `null` where none is
+    /// stated or the page is not read by id; at most 100 paths, one request (see
+    /// `Filesystem::headings`). For lists of pages: MCP resources, llms.txt.
+    #[wasm_bindgen(js_name = pageHeadings)]
+    pub fn page_headings(&self, paths: Vec<String>) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { plain(&inner.titles(&paths).await.map_err(fs_error)?) })
+        promise(async move { plain(&inner.headings(&paths).await.map_err(fs_error)?) })
+    }
+
+    /// The running command will read `paths` in this order: they load in bulk, a window at
+    /// a time, not a request each (see `Filesystem::plan_page_reads`).
+    #[wasm_bindgen(js_name = planReads)]
+    pub fn plan_reads(&self, paths: Vec<String>) {
+        self.inner.plan_page_reads(&paths);
     }
 
     /// The versions of the docs this session may choose among:

@@ -4,7 +4,7 @@
 //! of a page is enough.
 
 /// A page's title and description, when it states them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub(crate) struct Heading {
     pub title: Option<String>,
     pub description: Option<String>,

@@ -11,7 +11,7 @@ import { reportBroken, reportGroups, reportRecorded, reportShape } from "./repor
 import { originsOption, urlOption } from "./urls.mjs";
 
 /** A positive whole number given for `--name`, or `undefined` when not given. */
-function count(values, name) {
+export function count(values, name) {
   const text = values[name];
   if (text === undefined) return undefined;
   const n = Number(text);
@@ -126,7 +126,7 @@ export async function runMcp(conn, values) {
     probe.fs.free();
   }
   if (values.http === undefined) {
-    const httpOnly = ["tokens", "require-token", "allow-origin", "public-url", ...OAUTH_OPTIONS].find((name) => values[name] !== undefined);
+    const httpOnly = ["tokens", "require-token", "allow-origin", "public-url", "llms-max-chars", "llms-full-max-bytes", ...OAUTH_OPTIONS].find((name) => values[name] !== undefined);
     if (httpOnly) throw new UsageError(`--${httpOnly} applies to --http`);
     // Serves until the client closes stdin.
     return new Promise((resolve, reject) => {
@@ -141,6 +141,8 @@ export async function runMcp(conn, values) {
   const authorize = values.tokens ? await tokensFrom(values.tokens) : undefined;
   const allowOrigins = originsOption(values);
   const access = { authorize, oauth, publicUrl, requireToken: values["require-token"], allowOrigins };
+  // /llms.txt and /llms-full.txt, capped as --llms-max-chars and --llms-full-max-bytes say.
+  options.llms = { maxChars: count(values, "llms-max-chars"), maxBytes: count(values, "llms-full-max-bytes") };
   const server = await serveHttp(connectOptions, { port, host: values.host, ...access, ...options }).catch((e) => {
     if (e instanceof TypeError) throw new UsageError(e.message);
     if (e?.name === "TokenCheckUnavailable") throw new CliError(`--issuer: ${e.message}`);
