@@ -68,6 +68,12 @@ export interface McpOptions {
   docs?: string;
   /** The server's name in the MCP handshake (default "chromafs"). */
   name?: string;
+  /**
+   * The docs' versions, as a session's `versions()` gives them: the server's instructions
+   * name them and the search tool's `version` offers them, as the only choices when
+   * `exact` (every caller sees just these), else as examples.
+   */
+  versions?: { names: string[]; default: string | null; scoped?: boolean; exact?: boolean } | null;
   /** What one call may spend (see DEFAULT_LIMITS). */
   limits?: McpLimits;
   /** Calls in flight per caller, shared across servers (one server per request over HTTP). */

@@ -49,7 +49,8 @@ ingest options:
   --versions FILE     JSON object mapping path globs to a version of the docs
                       ({"v1/**": "v1"}); the last matching glob wins; pages no glob
                       matches belong to every version (a glob that matches no page
-                      stops the ingest)
+                      stops the ingest); a Mintlify docs.json in DIR with
+                      navigation.versions marks the pages each version lists first
   --version-folders   a page no --versions glob matches belongs to the version its
                       top folder names, when that folder is named like one (v2/,
                       1.4/, v1.x/)

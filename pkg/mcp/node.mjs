@@ -88,11 +88,12 @@ function poolOf(connectOptions, { workers, limits, server }) {
 }
 
 /** What a server's workers build their MCP servers with. */
-const serverSettings = ({ toolPrefix, docs, name, baseUrl }, connectOptions, shells) => ({
+const serverSettings = ({ toolPrefix, docs, name, baseUrl, versions }, connectOptions, shells) => ({
   toolPrefix,
   docs,
   name,
   baseUrl: baseUrl ?? null,
+  versions: versions ?? null,
   scratch: sessionOptions(connectOptions).scratch ?? null,
   shellIdleMs: shells.idleMs,
 });

@@ -61,15 +61,25 @@ export { shellStore, SHELL_IDLE_MS } from "./shells.mjs";
 const RESOURCE_NOT_FOUND = -32002;
 
 /** What the server tells a client about its tools: how to use them together. */
-function instructionsOf({ docs = "the documentation", toolPrefix = "" } = {}) {
+function instructionsOf({ docs = "the documentation", toolPrefix = "", versions = null } = {}) {
   const bash = `${toolPrefix}bash`;
   const search = `${toolPrefix}search`;
   return [
     `This server reads ${docs}: a read-only tree where each page is a file and each section a directory.`,
     `When you do not know the exact words, call ${search} with a question: it ranks the pages that answer it, each as PATH:START-END.`,
     `Then read with ${bash} (sed -n 'START,ENDp' PATH, cat, head), list sections with ls / or tree -L 2 /, and find every occurrence of a known string with grep -rn or rg in ${bash}.`,
+    ...versionsLine(versions, search),
     "Each page is also a resource (chromafs://…) that can be read or attached whole. Pages you may not see do not exist here.",
   ].join("\n");
+}
+
+/** What the instructions say of the docs' versions, when they have any. */
+function versionsLine(versions, search) {
+  if (!versions?.names?.length) return [];
+  if (versions.scoped) return [`These are version ${versions.default} of the docs, with the pages of no version; other versions are not here.`];
+  return [
+    `The docs have versions (${versions.names.join(", ")}; the newest is ${versions.default}): pass version to ${search} to keep one version's pages and those of no version, and say which version an answer is for. Each result names its version.`,
+  ];
 }
 
 /** A JSON-RPC error a request handler throws: the SDK answers its code, message and data as they are. */
@@ -98,7 +108,7 @@ let validator = null;
  */
 export function createMcpServer(session, options = {}) {
   const { toolPrefix = "", docs = "the documentation", name = "chromafs", limits, gate, caller = "default", cancellable = true, registry, baseUrl, runner } = options;
-  const { shells = null, scratch = null } = options;
+  const { shells = null, scratch = null, versions = null } = options;
   const lim = limitsOf(limits);
   const base = baseOf(baseUrl);
   const run = runner ?? (({ tool, args, signal, shell }) => runTool(session, tool, args, { limits: lim, base, signal, shell }));
@@ -106,7 +116,7 @@ export function createMcpServer(session, options = {}) {
   const keep = shells && cancellable ? shells : null;
   const calls = gate ?? callGate(lim.callsInFlight);
   validator ??= new AjvJsonSchemaValidator();
-  const server = new McpServer({ name, version: "0.1.0" }, { jsonSchemaValidator: validator, instructions: instructionsOf({ docs, toolPrefix }) });
+  const server = new McpServer({ name, version: "0.1.0" }, { jsonSchemaValidator: validator, instructions: instructionsOf({ docs, toolPrefix, versions }) });
   const reachable = registry && cancellable;
   if (reachable) {
     server.server.setNotificationHandler(CancelledNotificationSchema, ({ params }) => registry.cancel(caller, params.requestId));
@@ -144,7 +154,7 @@ export function createMcpServer(session, options = {}) {
   }
 
   const keptMinutes = keep?.idleMs ? Math.max(1, Math.round(keep.idleMs / 60_000)) : null;
-  for (const [tool, named, definition] of toolDefinitions({ toolPrefix, docs, limits: lim, hasBase: Boolean(base), scratch, keptMinutes })) {
+  for (const [tool, named, definition] of toolDefinitions({ toolPrefix, docs, limits: lim, hasBase: Boolean(base), scratch, keptMinutes, versions })) {
     server.registerTool(named, definition, (args, extra) => call(tool, args, extra));
   }
   // The SDK declares that the tool list may change; on this server it never does.

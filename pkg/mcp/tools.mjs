@@ -49,7 +49,7 @@ const definitions = new Map();
  * per set of options and shared.
  */
 export function toolDefinitions(options) {
-  const key = JSON.stringify([options.toolPrefix ?? "", options.docs, options.limits.callTimeoutMs, options.limits.maxCommandChars, options.limits.maxQueryChars, options.hasBase, options.scratch ?? null, options.keptMinutes ?? null]);
+  const key = JSON.stringify([options.toolPrefix ?? "", options.docs, options.limits.callTimeoutMs, options.limits.maxCommandChars, options.limits.maxQueryChars, options.hasBase, options.scratch ?? null, options.keptMinutes ?? null, options.versions ?? null]);
   let made = definitions.get(key);
   if (!made) {
     if (definitions.size >= 64) definitions.clear();
@@ -59,7 +59,21 @@ export function toolDefinitions(options) {
   return made;
 }
 
-function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMinutes = null }) {
+/**
+ * The search tool's `version` argument: one of the versions when the server knows every
+ * version its callers may choose (`exact`), else any name, the known ones given as examples.
+ */
+function versionArgument(versions) {
+  const about = "search only this version of the docs and the pages of no version; each result names its version";
+  if (!versions?.names?.length || versions.scoped) {
+    return z.string().max(64).optional().describe(`${about}; a version that does not exist is an error naming those that do`);
+  }
+  const known = `the versions: ${versions.names.join(", ")} (the newest: ${versions.default})`;
+  if (versions.exact) return z.enum(versions.names).optional().describe(`${about}; ${known}`);
+  return z.string().max(64).optional().describe(`${about}; ${known}, and others a caller may see; one that does not exist is an error naming those that do`);
+}
+
+function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMinutes = null, versions = null }) {
   return [
     [
       "bash",
@@ -96,11 +110,7 @@ function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMi
             .max(16)
             .optional()
             .describe("search only pages in this language (a code: en, fr, ja, zh-cn); without it, a question's own language ranks first"),
-          version: z
-            .string()
-            .max(64)
-            .optional()
-            .describe("search only this version of the docs and the pages of no version; each result names its version, and a version that does not exist is an error naming those that do"),
+          version: versionArgument(versions),
         },
         outputSchema: SEARCH_OUTPUT,
         annotations: TOOL_ANNOTATIONS,

@@ -36,6 +36,10 @@ pub(crate) fn check(name: &str) -> Result<(), &'static str> {
     if name.contains('/') || name.chars().any(char::is_control) || name.trim() != name {
         return Err("version must be a name without '/', control characters or spaces at either end");
     }
+    // A version names a folder of files made for it (`chromafs llms-txt`).
+    if name == "." || name == ".." {
+        return Err("version must not be '.' or '..'");
+    }
     Ok(())
 }
 
@@ -68,34 +72,9 @@ pub(crate) fn unknown(name: &str, names: &[String]) -> String {
     }
 }
 
-/// Names compared as people read versions: runs of digits as numbers (`v2` before `v10`,
-/// `1.9` before `1.10`), the rest byte by byte; names that tie so are in byte order.
+/// Versions in the order GNU's `sort -V` puts them: `v2` before `v10`, `1.9` before `1.10`.
 pub(crate) fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let (x, y) = (a.as_bytes(), b.as_bytes());
-    let (mut i, mut j) = (0, 0);
-    while i < x.len() && j < y.len() {
-        if x[i].is_ascii_digit() && y[j].is_ascii_digit() {
-            let run = |s: &[u8], at: usize| at + s[at..].iter().take_while(|c| c.is_ascii_digit()).count();
-            let (ei, ej) = (run(x, i), run(y, j));
-            let (n, m) = (significant(&x[i..ei]), significant(&y[j..ej]));
-            let by_value = n.len().cmp(&m.len()).then_with(|| n.cmp(m));
-            if by_value != Ordering::Equal {
-                return by_value;
-            }
-            (i, j) = (ei, ej);
-        } else if x[i] != y[j] {
-            return x[i].cmp(&y[j]);
-        } else {
-            (i, j) = (i + 1, j + 1);
-        }
-    }
-    (x.len() - i).cmp(&(y.len() - j)).then_with(|| a.cmp(b))
-}
-
-/// A run of digits without its leading zeros (one kept for zero).
-fn significant(digits: &[u8]) -> &[u8] {
-    let zeros = digits.iter().take_while(|&&c| c == b'0').count();
-    &digits[zeros.min(digits.len() - 1)..]
+    crate::base::vercmp::filevercmp(a.as_bytes(), b.as_bytes())
 }
 
 #[cfg(test)]
@@ -111,6 +90,7 @@ mod tests {
         assert_eq!(read(Some(&json!(2))), Err("version must be a string"));
         assert_eq!(read(Some(&json!(""))), Err("version must not be empty"));
         assert!(read(Some(&json!("a/b"))).is_err());
+        assert_eq!(read(Some(&json!(".."))), Err("version must not be '.' or '..'"));
         assert!(read(Some(&json!(" v1"))).is_err());
         assert!(read(Some(&json!("v\n1"))).is_err());
         assert!(read(Some(&json!("x".repeat(65)))).is_err());
@@ -127,11 +107,9 @@ mod tests {
 
     #[test]
     fn versions_are_ordered_as_people_read_them() {
-        let mut v = ["v10", "v2", "v1.10", "v1.9", "v1", "1.0", "latest", "v02"];
+        let mut v = ["v10", "v2", "v1.10", "v1.9", "v1", "1.0", "latest", "v2.0~rc1", "v2.0"];
         v.sort_by(|a, b| natural_cmp(a, b));
-        assert_eq!(v, ["1.0", "latest", "v1", "v1.9", "v1.10", "v02", "v2", "v10"]);
-        assert_eq!(natural_cmp("v2", "v02"), Ordering::Greater, "equal numbers: byte order decides");
-        assert_eq!(natural_cmp("v0", "v00"), Ordering::Less);
+        assert_eq!(v, ["1.0", "latest", "v1", "v1.9", "v1.10", "v2", "v2.0~rc1", "v2.0", "v10"]);
     }
 
     #[test]

@@ -6,6 +6,7 @@ import { join, relative, sep } from "node:path";
 import { ingest, openAiEmbedder } from "../../node.mjs";
 import { MODEL, MODELS } from "../../embed.mjs";
 import { CliError, UsageError } from "./errors.mjs";
+import { docsJsonVersions } from "./docs-json.mjs";
 import { SERVICE, serviceOf } from "./embed-options.mjs";
 import { formatBytes, plural } from "./format.mjs";
 import { progress } from "./reports.mjs";
@@ -70,7 +71,15 @@ export async function runIngest(dir, conn, values) {
 
   const options = { ...conn, files };
   if (access !== undefined) options.access = access;
-  if (versions !== undefined) options.versions = versions;
+  // A Mintlify site's docs.json versions first, --versions after: the last matching glob wins.
+  const declared = await docsJsonVersions(dir, files.map((f) => f.path));
+  if (declared && Object.keys(declared).length) {
+    const given = versions === undefined ? {} : parseRules(versions);
+    const merged = new Map(Object.entries(declared));
+    for (const [glob, version] of Object.entries(given)) merged.delete(glob), merged.set(glob, version);
+    options.versions = Object.fromEntries(merged);
+    process.stderr.write(`chromafs: docs.json: ${plural(Object.keys(declared).length, "page")} of ${plural(new Set(Object.values(declared)).size, "version")}\n`);
+  } else if (versions !== undefined) options.versions = versions;
   if (values["version-folders"]) options.versionFolders = true;
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
   if (leaseMs !== undefined) options.leaseMs = leaseMs;
@@ -96,6 +105,15 @@ export async function runIngest(dir, conn, values) {
   if (!s.lineAligned) line += "\nnote: some lines exceed the chunk size, so chunks are not all line-aligned and grep cannot narrow its search with Chroma";
   process.stdout.write(line + "\n");
   return 0;
+}
+
+/** The `--versions` file's rules, to merge with docs.json's; its errors are the ingest's own. */
+function parseRules(text) {
+  try {
+    const rules = JSON.parse(text);
+    if (rules && typeof rules === "object" && !Array.isArray(rules)) return rules;
+  } catch {}
+  throw new CliError("--versions: expected a JSON object mapping globs to versions");
 }
 
 /** The usage error for `--embed NAME` where NAME is no model. */

@@ -2,6 +2,8 @@
 // static site to serve beside its pages. They are the files the MCP server's HTTP endpoint
 // answers at /llms.txt and /llms-full.txt (see mcp/llms.mjs), made for the public pages, or
 // for the pages of --groups; a page of any other group is not listed, read or counted.
+// When the docs have versions, each version's files are written too, in a folder named
+// after it (`v2/llms.txt`): that version's pages and those of no version.
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ChromaFs } from "../../node.mjs";
@@ -33,29 +35,56 @@ export async function runLlmsTxt(conn, values) {
   const base = sitesOf(conn, values) ?? null;
   const docs = values.docs ?? (conn.mounts ? `the docs mounted at ${Object.keys(conn.mounts).join(", ")}` : `the ${conn.collection} docs`);
   const options = { ...connectOptions(conn, values), groups: groupsOf(values) };
-  const fs = await (options.mounts ? ChromaFs.connectMounts(options) : ChromaFs.connect(options));
+  const open = (more) => (options.mounts ? ChromaFs.connectMounts({ ...options, ...more }) : ChromaFs.connect({ ...options, ...more }));
+  const fs = await open({});
+  let versions = [];
   try {
-    const made = {};
-    for (const [name, make] of [
-      ["llms.txt", (s) => llmsTxt(s, { docs, base, maxChars: caps.maxChars })],
-      ["llms-full.txt", (s) => llmsFullTxt(s, { docs, base, maxBytes: caps.maxBytes })],
-    ]) {
-      const ran = await withSession(fs, LIMITS, undefined, make);
-      if (!ran || ran.failed) throw new CliError(`${name}: a page could not be read; nothing was written`);
-      made[name] = ran.value;
+    // Made before anything is written: a failure leaves the folder as it was.
+    const all = await made(fs, { docs, base, caps });
+    const known = typeof fs.versions === "function" ? fs.versions() : { versions: [], scoped: true };
+    if (!known.scoped) versions = known.versions;
+    const each = [];
+    for (const version of versions) {
+      const scoped = await open({ version });
+      try {
+        each.push([version, await made(scoped, { docs: `${docs}, version ${version}`, base, caps })]);
+      } finally {
+        scoped.free();
+      }
     }
-    await mkdir(dir, { recursive: true });
-    await writeWhole(path.join(dir, "llms.txt"), made["llms.txt"].text);
-    await writeWhole(path.join(dir, "llms-full.txt"), made["llms-full.txt"].text);
-    const index = made["llms.txt"];
-    const full = made["llms-full.txt"];
-    const size = (text) => formatBytes(Buffer.byteLength(text));
-    process.stdout.write(
-      `wrote ${path.join(dir, "llms.txt")} (${index.listed} of ${plural(index.pages, "page")} listed, ${size(index.text)}; cap ${(caps.maxChars ?? LLMS_MAX_CHARS).toLocaleString("en")} characters)\n` +
-        `wrote ${path.join(dir, "llms-full.txt")} (${full.included} of ${plural(full.pages, "page")}, ${size(full.text)}; cap ${formatBytes(caps.maxBytes ?? LLMS_FULL_MAX_BYTES)})\n`,
-    );
+    let report = await write(dir, all, caps);
+    for (const [version, files] of each) report += await write(path.join(dir, version), files, caps);
+    process.stdout.write(report);
     return 0;
   } finally {
     fs.free();
   }
+}
+
+/** The two files of a session's pages, or the error that writes neither. */
+async function made(fs, { docs, base, caps }) {
+  const out = {};
+  for (const [name, make] of [
+    ["llms.txt", (s) => llmsTxt(s, { docs, base, maxChars: caps.maxChars })],
+    ["llms-full.txt", (s) => llmsFullTxt(s, { docs, base, maxBytes: caps.maxBytes })],
+  ]) {
+    const ran = await withSession(fs, LIMITS, undefined, make);
+    if (!ran || ran.failed) throw new CliError(`${name}: a page could not be read; nothing was written`);
+    out[name] = ran.value;
+  }
+  return out;
+}
+
+/** Writes the two files into `dir`; what was written, as lines for the operator. */
+async function write(dir, files, caps) {
+  await mkdir(dir, { recursive: true });
+  await writeWhole(path.join(dir, "llms.txt"), files["llms.txt"].text);
+  await writeWhole(path.join(dir, "llms-full.txt"), files["llms-full.txt"].text);
+  const index = files["llms.txt"];
+  const full = files["llms-full.txt"];
+  const size = (text) => formatBytes(Buffer.byteLength(text));
+  return (
+    `wrote ${path.join(dir, "llms.txt")} (${index.listed} of ${plural(index.pages, "page")} listed, ${size(index.text)}; cap ${(caps.maxChars ?? LLMS_MAX_CHARS).toLocaleString("en")} characters)\n` +
+    `wrote ${path.join(dir, "llms-full.txt")} (${full.included} of ${plural(full.pages, "page")}, ${size(full.text)}; cap ${formatBytes(caps.maxBytes ?? LLMS_FULL_MAX_BYTES)})\n`
+  );
 }

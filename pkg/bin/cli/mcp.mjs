@@ -115,7 +115,11 @@ export async function runMcp(conn, values) {
   // A service named by --embed, or the one the collection records (which the workers build
   // themselves, reading the key from the environment they inherit).
   const base = withEmbedOptions(optionsOf(conn, values), values);
-  const probe = await withModel(values.http === undefined ? { ...base, groups: groupsOf(values) } : base, "chromafs mcp", { deferred: true }).catch(() => null);
+  const probe = await withModel(values.http === undefined ? { ...base, groups: groupsOf(values) } : base, "chromafs mcp", { deferred: true }).catch((e) => {
+    // Over stdio the probe is the one caller: a version it cannot see is no server to start.
+    if (values.http === undefined && base.version !== undefined && e?.code === "EINVAL") throw new CliError(e.message);
+    return null;
+  });
   // Each caller's writable /tmp (--scratch DIR, or none).
   const connectOptions = { ...(probe?.options ?? base), ...(values.scratch === undefined ? {} : { scratch: values.scratch === "none" ? null : values.scratch }) };
   if (probe) {
@@ -123,6 +127,13 @@ export async function runMcp(conn, values) {
     reportShape(probe.fs, conn);
     if (values.http === undefined) reportGroups(probe.fs, conn);
     reportRecorded(probe.fs, conn, "chromafs mcp");
+    // The versions the search tool offers: over stdio the client's own, the list it must
+    // choose from; over HTTP the public's, named as examples when callers may see more.
+    const known = typeof probe.fs.versions === "function" ? probe.fs.versions() : null;
+    if (known?.versions.length) {
+      const exact = values.http === undefined || !(values.tokens || values.issuer);
+      options.versions = { names: known.versions, default: known.default, scoped: known.scoped, exact };
+    }
     probe.fs.free();
   }
   if (values.http === undefined) {

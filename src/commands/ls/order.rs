@@ -4,6 +4,7 @@
 //! is the directory's own order, `.` and `..` first.
 
 use super::args::Sort;
+use crate::base::vercmp::verrevcmp;
 use std::cmp::Ordering;
 
 /// What an entry is sorted by.
@@ -88,56 +89,6 @@ fn prefix_len(s: &[u8]) -> usize {
         end = start;
     }
     end
-}
-
-/// A character's weight between digit runs: letters first, `~` before everything.
-fn weight(c: Option<&u8>) -> i32 {
-    match c {
-        None => 0,
-        Some(c) if c.is_ascii_digit() => 0,
-        Some(c) if c.is_ascii_alphabetic() => i32::from(*c),
-        Some(b'~') => -1,
-        Some(c) => i32::from(*c) + 256,
-    }
-}
-
-/// Debian's version comparison: non-digit runs by weight, digit runs by value.
-fn verrevcmp(a: &[u8], b: &[u8]) -> Ordering {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        while (i < a.len() && !a[i].is_ascii_digit()) || (j < b.len() && !b[j].is_ascii_digit()) {
-            let (wa, wb) = (weight(a.get(i)), weight(b.get(j)));
-            if wa != wb {
-                return wa.cmp(&wb);
-            }
-            i += 1;
-            j += 1;
-        }
-        while a.get(i) == Some(&b'0') {
-            i += 1;
-        }
-        while b.get(j) == Some(&b'0') {
-            j += 1;
-        }
-        let mut first = Ordering::Equal;
-        while a.get(i).is_some_and(u8::is_ascii_digit) && b.get(j).is_some_and(u8::is_ascii_digit) {
-            if first == Ordering::Equal {
-                first = a[i].cmp(&b[j]);
-            }
-            i += 1;
-            j += 1;
-        }
-        if a.get(i).is_some_and(u8::is_ascii_digit) {
-            return Ordering::Greater;
-        }
-        if b.get(j).is_some_and(u8::is_ascii_digit) {
-            return Ordering::Less;
-        }
-        if first != Ordering::Equal {
-            return first;
-        }
-    }
-    Ordering::Equal
 }
 
 #[cfg(test)]

@@ -124,7 +124,8 @@ test("the MCP server over stdio: the search tool takes a version, and the server
     assert.match(r.content[0].text, /\/v2\/auth\.md:\d+-\d+ \(version v2\)/);
     const bad = await client.callTool({ name: "search", arguments: { query: "token", version: "v3" } });
     assert.equal(bad.isError, true);
-    assert.match(bad.content.map((c) => c.text).join(""), /version "v3" does not exist; the versions are 0\.9, v1, v2, v10/);
+    // Over stdio the tool's schema lists the versions: the SDK refuses another, naming them.
+    assert.match(bad.content.map((c) => c.text).join(""), /Expected '0\.9' \| 'v1' \| 'v2' \| 'v10', received 'v3'/);
   } finally {
     await client.close();
   }
@@ -156,4 +157,79 @@ test("the MCP server over HTTP: the search tool's version, in the worker that ru
     await client.close();
     await http.close();
   }
+});
+
+test("chromafs llms-txt writes every version's files beside the whole docs', and one version's with --docs-version", async () => {
+  const { readFile, readdir } = await import("node:fs/promises");
+  const out = path.join(os.tmpdir(), `chromafs-versions-llms-${process.pid}`);
+  const r = await chromafsCli("llms-txt", "--url", chromaUrl(), "--collection", COLLECTION, "--out", out);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual((await readdir(out)).sort(), ["0.9", "llms-full.txt", "llms.txt", "v1", "v10", "v2"], "no folder for a hidden version");
+  const all = await readFile(path.join(out, "llms.txt"), "utf8");
+  assert.match(all, /\/v1\/auth\.md/);
+  assert.doesNotMatch(all, /beta/);
+  const v2 = await readFile(path.join(out, "v2", "llms.txt"), "utf8");
+  assert.match(v2, /version v2/);
+  assert.match(v2, /Auth in v2/);
+  assert.match(v2, /Changelog/, "the pages of no version are in every version's files");
+  assert.doesNotMatch(v2, /Auth in v1|Legacy|v10/);
+  const one = path.join(os.tmpdir(), `chromafs-versions-llms1-${process.pid}`);
+  const only = await chromafsCli("llms-txt", "--url", chromaUrl(), "--collection", COLLECTION, "--out", one, "--docs-version", "v1");
+  assert.equal(only.status, 0, only.stderr);
+  assert.deepEqual((await readdir(one)).sort(), ["llms-full.txt", "llms.txt"]);
+  assert.doesNotMatch(await readFile(path.join(one, "llms-full.txt"), "utf8"), /Auth in v2/);
+});
+
+test("chromafs ingest reads a Mintlify docs.json's versions: a page listed under one belongs to it", async () => {
+  const site = path.join(os.tmpdir(), `chromafs-versions-mintlify-${process.pid}`);
+  const nav = {
+    navigation: {
+      versions: [
+        { version: "1.0.0", groups: [{ group: "Start", pages: ["v1/overview", "shared/faq"] }] },
+        { version: "2.0.0", default: true, tabs: [{ tab: "Docs", groups: [{ group: "Start", pages: ["v2/overview", { group: "More", pages: ["shared/faq", "v2/deep/auth"] }] }] }] },
+      ],
+    },
+  };
+  await writeTree(site, {
+    "docs.json": JSON.stringify(nav),
+    "v1/overview.mdx": "# Overview 1\nthe token\n",
+    "v2/overview.mdx": "# Overview 2\nthe token\n",
+    "v2/deep/auth.md": "# Auth 2\nthe token\n",
+    "shared/faq.mdx": "# FAQ\nthe token\n",
+    "unlisted.md": "the token\n",
+  });
+  const r = await chromafsCli("ingest", site, "--url", chromaUrl(), "--collection", "versions-mintlify");
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /docs\.json: 3 pages of 2 versions/);
+  assert.match(r.stdout, /\nversions: 1\.0\.0 \(1 page\), 2\.0\.0 \(2 pages\);/);
+  const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "versions-mintlify", version: "2.0.0" });
+  try {
+    assert.equal((await exec(fs, "grep -rl token /")).stdout, "/shared/faq.mdx\n/unlisted.md\n/v2/deep/auth.md\n/v2/overview.mdx\n");
+  } finally {
+    fs.free();
+  }
+});
+
+test("over stdio the search tool offers the client's versions and the instructions name them", async () => {
+  const cli = path.join(ROOT, "pkg/bin/chromafs.mjs");
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--url", chromaUrl(), "--collection", COLLECTION, "--groups", "staff"], stderr: "pipe" }));
+  try {
+    const search = (await client.listTools()).tools.find((t) => t.name === "search");
+    assert.deepEqual(search.inputSchema.properties.version.enum, ["0.9", "v1", "v2", "v10", "v11-beta"]);
+    assert.match(client.getInstructions(), /The docs have versions \(0\.9, v1, v2, v10, v11-beta; the newest is v11-beta\)/);
+  } finally {
+    await client.close();
+  }
+  const pub = new Client({ name: "test", version: "1" });
+  await pub.connect(new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--url", chromaUrl(), "--collection", COLLECTION], stderr: "pipe" }));
+  try {
+    const search = (await pub.listTools()).tools.find((t) => t.name === "search");
+    assert.deepEqual(search.inputSchema.properties.version.enum, ["0.9", "v1", "v2", "v10"], "a hidden version is not offered");
+  } finally {
+    await pub.close();
+  }
+  const bad = await chromafsCli("mcp", "--url", chromaUrl(), "--collection", COLLECTION, "--docs-version", "v11-beta");
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /version "v11-beta" does not exist; the versions are 0\.9, v1, v2, v10\n$/);
 });
