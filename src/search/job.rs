@@ -11,7 +11,7 @@
 
 use crate::base::path;
 use crate::search::args::{parse_grep, parse_rg, GrepArgs, RgArgs};
-use crate::search::walk::{rg_walk, walk, RgWalk, Scope, Target};
+use crate::search::walk::{walk, Policy, RgWalk, Scope, Target};
 use crate::tree::listing::Listing;
 use std::cell::OnceCell;
 
@@ -28,7 +28,7 @@ pub(crate) enum Parsed {
 pub(crate) struct Walked {
     pub operand: String,
     pub targets: Vec<Target>,
-    /// rg only: no file is spelled like an option (see [`rg_walk`]).
+    /// rg only: no file is spelled like an option (see [`walk`]).
     pub clean: bool,
 }
 
@@ -117,13 +117,8 @@ impl Job {
             };
             let one = |op: &str| {
                 let mut targets = Vec::new();
-                let clean = match how {
-                    Some(how) => rg_walk(scope, &self.cwd, op, how, &mut targets),
-                    None => {
-                        walk(scope, &self.cwd, op, &mut targets);
-                        true
-                    }
-                };
+                let policy = how.map_or(Policy::GREP, Policy::rg);
+                let clean = walk(scope, &self.cwd, op, policy, &mut targets);
                 Walked { operand: op.to_string(), targets, clean }
             };
             self.operands().into_iter().map(one).collect()

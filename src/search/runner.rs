@@ -28,7 +28,7 @@ use crate::search::native::{pattern_files, Native};
 use crate::search::plan::MAX_PATTERN_BYTES;
 use crate::search::plan::{self, refusal, Context, Narrowing, Plan};
 use crate::search::view::{common_dir, SessionView};
-use crate::search::walk::{just_bash, Target};
+use crate::search::walk::{walk, Policy, Target};
 #[cfg(test)]
 use candidates::UNSCOPED_NOTE;
 
@@ -534,10 +534,11 @@ fn narrowed_args(job: &Job, place: Place, n: &Narrowing, kept: &PathSet<String>)
     // real tools').
     let mut targets = Vec::new();
     for op in job.operands() {
-        match &job.parsed {
-            Parsed::Rg(_) => just_bash::rg_visits(place.into(), &job.cwd, op, &mut targets),
-            Parsed::Grep(_) => just_bash::grep_visits(place.into(), &job.cwd, op, &mut targets),
-        }
+        let policy = match &job.parsed {
+            Parsed::Rg(_) => Policy::JUST_BASH_RG,
+            Parsed::Grep(_) => Policy::JUST_BASH_GREP,
+        };
+        walk(place.into(), &job.cwd, op, policy, &mut targets);
     }
     for t in &targets {
         match t {

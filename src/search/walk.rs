@@ -7,12 +7,18 @@
 //! rg skips hidden files (with no ignore files, nothing else), and keeps the operand as
 //! typed (`dir//a.md`). A narrowed search then reads the same files in the same order, and a
 //! command handed to just-bash gets them one by one.
+//!
+//! just-bash's own walks differ, and a narrowed command it runs (a form chromafs does not
+//! answer, or `nativeCommands: false`) gets an explicit list of files, which must be what
+//! its walk would have visited: JavaScript's string order, no dotfiles (its rg skips
+//! `node_modules` and friends too), `//a.md` below `/` for its grep. Every such file is
+//! also in the real tools' walk of the same operand, which the narrowing was computed over.
+//! One walk serves them all, each tool's by its [`Policy`].
 
 use crate::base::path;
 use crate::fs::scratch::Dirs;
 use crate::search::args::GrepArgs;
 
-pub(crate) mod just_bash;
 use crate::tree::listing::{byte_ordered, Listing, Node};
 
 /// What a walk goes through: the docs' listing and, beside it at the root, the session's
@@ -92,38 +98,182 @@ fn grep_base(operand: &str) -> &str {
     }
 }
 
-/// The files a recursive grep walk visits from `operand` (`""`: no operand, the working
-/// directory), spelled as GNU grep spells them.
-pub(crate) fn walk(scope: Scope, cwd: &str, operand: &str, out: &mut Vec<Target>) {
-    #[cfg(test)]
-    crate::search::tally::bump(|t| t.walks += 1);
-    fn go(scope: Scope, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) {
-        if depth >= MAX_DEPTH {
-            return;
-        }
-        match scope.get(full) {
-            Some(Found::File) => out.push(Target::File { shown: shown.to_string(), path: full.to_string() }),
-            Some(Found::Dir(children)) => {
-                let base = if depth == 0 { grep_base(shown) } else { shown };
-                for (name, _) in byte_ordered(&children).iter() {
-                    let child_shown = match base {
-                        "" => name.clone(),
-                        "/" => format!("/{name}"),
-                        b => format!("{b}/{name}"),
-                    };
-                    let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-                    go(scope, &child_full, &child_shown, out, depth + 1);
-                }
-            }
-            None => {}
+/// A directory's entries in just-bash's order (JavaScript's string order).
+fn js_ordered(children: &[(String, bool)]) -> Vec<(String, bool)> {
+    let mut out = children.to_vec();
+    crate::base::sort::sort_by(&mut out, |a, b| path::js_cmp(&a.0, &b.0));
+    out
+}
+
+/// Names just-bash's rg always skips.
+const RG_COMMON_IGNORED: &[&str] = &[
+    "node_modules",
+    ".git",
+    ".svn",
+    ".hg",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    "venv",
+    ".venv",
+    ".next",
+    ".nuxt",
+    ".cargo",
+];
+
+/// The order a walk lists a directory's entries in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// Byte order, as the real tools read a directory listed in byte order.
+    Bytes,
+    /// JavaScript's string order, as just-bash reads one.
+    JavaScript,
+}
+
+/// Which entries a walk passes over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Skip {
+    Nothing,
+    /// Names starting with `.`.
+    Hidden,
+    /// Hidden names, and the folders just-bash's rg always skips (`node_modules`…).
+    HiddenAndCommon,
+}
+
+/// How a walk spells what it finds below the operand it started from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    /// GNU grep: the operand without its trailing slashes, then `/NAME` (`/` gives `/a.md`,
+    /// no operand gives `a.md`).
+    Grep,
+    /// ripgrep: the operand as typed, then `NAME` after a slash it ends with, else `/NAME`
+    /// (`dir//a.md`).
+    Rg,
+    /// just-bash's grep: `.` (and no operand) gives `NAME`, anything else `OPERAND/NAME`
+    /// (`//a.md` below `/`).
+    JustBashGrep,
+    /// just-bash's rg: ripgrep's, but `NAME` below `.`.
+    JustBashRg,
+}
+
+/// What one tool's walk does: its order, what it skips, how it spells a path and how deep
+/// it goes. A walk with a policy visits exactly what that tool visits, in its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Policy {
+    pub order: Order,
+    pub skip: Skip,
+    pub spelling: Spelling,
+    /// Directory levels below the operand it reads (rg's `--max-depth`).
+    pub max_depth: usize,
+}
+
+impl Policy {
+    /// GNU grep's recursive walk: every entry, dotfiles too.
+    pub(crate) const GREP: Policy =
+        Policy { order: Order::Bytes, skip: Skip::Nothing, spelling: Spelling::Grep, max_depth: MAX_DEPTH };
+    /// just-bash's grep: no dotfiles.
+    pub(crate) const JUST_BASH_GREP: Policy =
+        Policy { order: Order::JavaScript, skip: Skip::Hidden, spelling: Spelling::JustBashGrep, max_depth: MAX_DEPTH };
+    /// just-bash's rg with its default walk.
+    pub(crate) const JUST_BASH_RG: Policy = Policy {
+        order: Order::JavaScript,
+        skip: Skip::HiddenAndCommon,
+        spelling: Spelling::JustBashRg,
+        max_depth: MAX_DEPTH,
+    };
+
+    /// ripgrep's walk with `--hidden` and `--max-depth`. Without ignore files (a tree with
+    /// one is left to just-bash), ripgrep skips hidden names only; with globs or types, a
+    /// hidden entry is visited too, for them to decide (see `native::rg`).
+    pub(crate) fn rg(how: RgWalk) -> Policy {
+        let skip = if how.hidden || how.filtered { Skip::Nothing } else { Skip::Hidden };
+        Policy { order: Order::Bytes, skip, spelling: Spelling::Rg, max_depth: how.max_depth }
+    }
+
+    fn just_bash(&self) -> bool {
+        self.order == Order::JavaScript
+    }
+
+    fn skips(&self, name: &str) -> bool {
+        match self.skip {
+            Skip::Nothing => false,
+            Skip::Hidden => name.starts_with('.'),
+            Skip::HiddenAndCommon => name.starts_with('.') || RG_COMMON_IGNORED.contains(&name),
         }
     }
+
+    /// How an entry `name` of the directory spelled `shown`, `depth` levels below the
+    /// operand, is spelled.
+    fn child(&self, shown: &str, depth: usize, name: &str) -> String {
+        match self.spelling {
+            Spelling::Grep => match if depth == 0 { grep_base(shown) } else { shown } {
+                "" => name.to_string(),
+                "/" => format!("/{name}"),
+                base => format!("{base}/{name}"),
+            },
+            Spelling::JustBashGrep if shown == "." => name.to_string(),
+            Spelling::JustBashGrep => format!("{shown}/{name}"),
+            Spelling::JustBashRg if shown == "." => name.to_string(),
+            Spelling::Rg | Spelling::JustBashRg => match shown {
+                "" => name.to_string(),
+                s if s.ends_with('/') => format!("{s}{name}"),
+                s => format!("{s}/{name}"),
+            },
+        }
+    }
+}
+
+/// The files a walk with `policy` visits from `operand` (`""`: no operand, the working
+/// directory, which just-bash reads as `.`), spelled as that tool spells them; `false`
+/// when a file's spelling would read as an option if it were named (rg's concern).
+pub(crate) fn walk(scope: Scope, cwd: &str, operand: &str, policy: Policy, out: &mut Vec<Target>) -> bool {
+    #[cfg(test)]
+    if !policy.just_bash() {
+        crate::search::tally::bump(|t| t.walks += 1);
+    }
+    let operand = if operand.is_empty() && policy.just_bash() { "." } else { operand };
     let full = path::resolve(cwd, operand);
     match scope.get(&full) {
         None => out.push(Target::Keep(operand.to_string())),
+        // A file named as a directory: ENOTDIR as the real tools say it; just-bash's own
+        // command reports it itself.
+        Some(Found::File) if path::names_dir(operand) && policy.just_bash() => {
+            out.push(Target::Keep(operand.to_string()))
+        }
         Some(Found::File) if path::names_dir(operand) => out.push(Target::NotDir(operand.to_string())),
-        Some(_) => go(scope, &full, operand, out, 0),
+        Some(Found::File) => out.push(Target::File { shown: operand.to_string(), path: full }),
+        Some(Found::Dir(_)) => return dir(scope, policy, &full, operand, out, 0),
     }
+    true
+}
+
+fn dir(scope: Scope, policy: Policy, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
+    if depth >= policy.max_depth {
+        return true;
+    }
+    let Some(Found::Dir(children)) = scope.get(full) else { return true };
+    let ordered = match policy.order {
+        Order::Bytes => byte_ordered(&children),
+        Order::JavaScript => js_ordered(&children).into(),
+    };
+    let mut clean = true;
+    for (name, is_dir) in ordered.iter() {
+        let name = name.as_str();
+        if policy.skips(name) {
+            continue;
+        }
+        let child_shown = policy.child(shown, depth, name);
+        let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
+        if *is_dir {
+            clean &= dir(scope, policy, &child_full, &child_shown, out, depth + 1);
+        } else {
+            // A file spelled like an option would be read as one if named (just-bash's
+            // rg spells the files below `.` without it).
+            clean &= !(child_shown.starts_with('-') || shown == "." && name.starts_with('-'));
+            out.push(Target::File { shown: child_shown, path: child_full });
+        }
+    }
+    clean
 }
 
 /// Whether grep would expand the operand as a glob itself.
@@ -176,60 +326,6 @@ impl Default for RgWalk {
     }
 }
 
-/// The files rg's walk visits from `operand`, spelled as ripgrep spells them;
-/// `false` when a file's spelling would read as an option if it were named.
-pub(crate) fn rg_walk(scope: Scope, cwd: &str, operand: &str, how: RgWalk, out: &mut Vec<Target>) -> bool {
-    #[cfg(test)]
-    crate::search::tally::bump(|t| t.walks += 1);
-    let full = path::resolve(cwd, operand);
-    match scope.get(&full) {
-        None => {
-            out.push(Target::Keep(operand.to_string()));
-            true
-        }
-        Some(Found::File) if path::names_dir(operand) => {
-            out.push(Target::NotDir(operand.to_string()));
-            true
-        }
-        Some(Found::File) => {
-            out.push(Target::File { shown: operand.to_string(), path: full });
-            true
-        }
-        Some(Found::Dir(_)) => rg_dir(scope, how, &full, operand, out, 0),
-    }
-}
-
-fn rg_dir(scope: Scope, how: RgWalk, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
-    if depth >= how.max_depth {
-        return true;
-    }
-    let Some(Found::Dir(children)) = scope.get(full) else { return true };
-    let mut clean = true;
-    for (name, is_dir) in byte_ordered(&children).iter() {
-        let name = name.as_str();
-        // Without --hidden, a hidden entry is visited only when the command's globs or
-        // types may still select it (they decide, see `native::rg`).
-        if !how.hidden && !how.filtered && name.starts_with('.') {
-            continue;
-        }
-        let child_shown = match shown {
-            "" => name.to_string(),
-            s if s.ends_with('/') => format!("{s}{name}"),
-            s => format!("{s}/{name}"),
-        };
-        let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-        if *is_dir {
-            clean &= rg_dir(scope, how, &child_full, &child_shown, out, depth + 1);
-        } else {
-            // A file spelled like an option would be read as one if named (just-bash's
-            // rg spells the files below `.` without it).
-            clean &= !(child_shown.starts_with('-') || shown == "." && name.starts_with('-'));
-            out.push(Target::File { shown: child_shown, path: child_full });
-        }
-    }
-    clean
-}
-
 /// Every file rg may read from its operands, for a bulk prefetch.
 pub(crate) fn rg_read_set(listing: &Listing, cwd: &str, operands: &[&str]) -> Vec<String> {
     let mut files: Vec<String> = operands.iter().flat_map(|o| listing.files_under(&path::resolve(cwd, o))).collect();
@@ -263,13 +359,13 @@ mod tests {
 
     fn grep(cwd: &str, op: &str) -> Vec<String> {
         let mut out = Vec::new();
-        walk(Scope { listing: &listing(), scratch: None }, cwd, op, &mut out);
+        walk(Scope { listing: &listing(), scratch: None }, cwd, op, Policy::GREP, &mut out);
         shown(&out)
     }
 
     fn rg(cwd: &str, op: &str) -> Vec<String> {
         let mut out = Vec::new();
-        assert!(rg_walk(Scope { listing: &listing(), scratch: None }, cwd, op, RgWalk::default(), &mut out));
+        assert!(walk(Scope { listing: &listing(), scratch: None }, cwd, op, Policy::rg(RgWalk::default()), &mut out));
         shown(&out)
     }
 
@@ -309,13 +405,13 @@ mod tests {
         let mut out = Vec::new();
         let l = listing();
         let scope = Scope { listing: &l, scratch: None };
-        just_bash::grep_visits(scope, "/", "/", &mut out);
+        walk(scope, "/", "/", Policy::JUST_BASH_GREP, &mut out);
         assert_eq!(shown(&out), ["//a.md", "//docs/b.md", "//docs/node_modules/x.md", "//docs/sub/c.md"]);
         out.clear();
-        just_bash::grep_visits(scope, "/docs", "", &mut out);
+        walk(scope, "/docs", "", Policy::JUST_BASH_GREP, &mut out);
         assert_eq!(shown(&out), ["b.md", "node_modules/x.md", "sub/c.md"], "no operand is `.`");
         out.clear();
-        just_bash::rg_visits(scope, "/", "docs/", &mut out);
+        walk(scope, "/", "docs/", Policy::JUST_BASH_RG, &mut out);
         assert_eq!(shown(&out), ["docs/b.md", "docs/sub/c.md"], "no hidden files, no node_modules");
     }
 
@@ -329,7 +425,7 @@ mod tests {
         let (l, dirs) = (listing(), scratch.dirs());
         let scope = Scope { listing: &l, scratch: Some(&dirs) };
         let mut out = Vec::new();
-        walk(scope, "/", "/", &mut out);
+        walk(scope, "/", "/", Policy::GREP, &mut out);
         assert_eq!(
             shown(&out),
             [
@@ -345,14 +441,14 @@ mod tests {
             ]
         );
         out.clear();
-        assert!(rg_walk(scope, "/tmp", "", RgWalk::default(), &mut out));
+        assert!(walk(scope, "/tmp", "", Policy::rg(RgWalk::default()), &mut out));
         assert_eq!(shown(&out), ["B", "d/x", "hits"]);
         out.clear();
-        walk(scope, "/", "/tmp/hits", &mut out);
-        walk(scope, "/", "/tmp/nope", &mut out);
+        walk(scope, "/", "/tmp/hits", Policy::GREP, &mut out);
+        walk(scope, "/", "/tmp/nope", Policy::GREP, &mut out);
         assert_eq!(shown(&out), ["/tmp/hits", "keep:/tmp/nope"], "a file in it is read as any other");
         out.clear();
-        just_bash::grep_visits(scope, "/", "/tmp", &mut out);
+        walk(scope, "/", "/tmp", Policy::JUST_BASH_GREP, &mut out);
         assert_eq!(shown(&out), ["/tmp/B", "/tmp/d/x", "/tmp/hits"], "just-bash's walk skips dotfiles");
         let file = |p: &str| matches!(scope.get(p), Some(Found::File));
         assert!(file("/tmp/d/x") && !file("/tmp/d") && file("/a.md") && scope.get("/tmp/nope").is_none());
