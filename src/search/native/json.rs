@@ -9,6 +9,7 @@
 //! Under `--json`, `-n`, `-o`, `--column` and `--heading` change nothing.
 
 use super::replace::{replacements, Replacement};
+use super::searcher::{self, Lines, Sink, Window};
 use crate::search::pattern::engine::Engine;
 use std::fmt::Write;
 
@@ -91,10 +92,6 @@ fn line_message(out: &mut String, shown: &str, text: &str, number: usize, offset
 /// A match: its span in bytes from the line's start, and with `-r` its replacement.
 type Span = (usize, usize, Option<String>);
 
-/// A line of a file: where it starts, its text with its newline, and its matches (none
-/// when it does not match).
-type Scanned<'a> = (usize, &'a str, Vec<Span>);
-
 /// Searches one file's `text`, with `before`/`after` lines of context: its `begin` and
 /// line messages (empty when nothing matched), and its figures (elapsed time aside).
 /// `replacement`: rg `-r`'s, each submatch then says what it is replaced with.
@@ -105,58 +102,74 @@ pub(crate) fn search(
     before: u64,
     after: u64,
 ) -> (String, Figures) {
-    let mut figures = Figures { searches: 1, bytes_searched: text.len() as u64, ..Figures::default() };
-    let mut out = String::new();
+    let figures = Figures { searches: 1, bytes_searched: text.len() as u64, ..Figures::default() };
     if !engine.may_match(text) {
-        return (out, figures);
+        return (String::new(), figures);
     }
-    let mut lines: Vec<Scanned> = Vec::new();
-    let mut at = 0;
-    while at < text.len() {
-        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i + 1);
-        let bare = text[at..end].strip_suffix('\n').unwrap_or(&text[at..end]);
-        let base = bare.as_ptr() as usize;
-        let spans: Vec<Span> = match (engine.confirm(bare), replacement) {
-            (false, _) => Vec::new(),
-            (true, None) => engine
-                .matches(bare)
-                .map(|m| (m.as_ptr() as usize - base, m.as_ptr() as usize - base + m.len(), None))
-                .collect(),
-            (true, Some(r)) => replacements(engine, bare, r)
-                .into_iter()
-                .filter(|(span, _)| !span.is_empty())
-                .map(|(span, text)| (span.start, span.end, Some(text)))
-                .collect(),
-        };
-        lines.push((at, &text[at..end], spans));
-        at = end;
-    }
-    let (before, after) = (before as usize, after as usize);
-    let mut next = 0; // the first line not printed yet
-    let mut after_left = 0;
-    for i in 0..lines.len() {
-        let (start, line, spans) = &lines[i];
-        if !spans.is_empty() {
-            if out.is_empty() {
-                out.push_str(r#"{"type":"begin","data":{"#);
-                path(&mut out, shown);
-                out.push_str("}}\n");
-            }
-            for (j, (start, line, _)) in lines.iter().enumerate().take(i).skip(next.max(i.saturating_sub(before))) {
-                line_message(&mut out, shown, line, j + 1, *start, &[]);
-            }
-            line_message(&mut out, shown, line, i + 1, *start, spans);
-            figures.matched_lines += 1;
-            figures.matches += spans.len() as u64;
-            (next, after_left) = (i + 1, after);
-        } else if after_left > 0 {
-            line_message(&mut out, shown, line, i + 1, *start, &[]);
-            (next, after_left) = (i + 1, after_left - 1);
-        }
-    }
+    let lines = Lines::split(text, b'\n');
+    let spans = |i: usize| spans_of(lines.lines[i], engine, replacement);
+    let window = Window {
+        before: before.try_into().unwrap_or(usize::MAX),
+        after: after.try_into().unwrap_or(usize::MAX),
+        limit: u64::MAX,
+    };
+    let mut sink = Messages { shown, lines: &lines, spans: &spans, out: String::new(), figures };
+    searcher::search(lines.lines.len(), |i| !spans(i).is_empty(), window, &mut sink);
+    let Messages { out, mut figures, .. } = sink;
     figures.searches_with_match = u64::from(figures.matched_lines > 0);
     figures.bytes_printed = out.len() as u64;
     (out, figures)
+}
+
+/// A line's matches (none when it does not match): with `-r`, the non-empty ones and
+/// what each is replaced with.
+fn spans_of(line: &str, engine: &Engine, replacement: Option<&Replacement>) -> Vec<Span> {
+    let base = line.as_ptr() as usize;
+    match (engine.confirm(line), replacement) {
+        (false, _) => Vec::new(),
+        (true, None) => engine
+            .matches(line)
+            .map(|m| (m.as_ptr() as usize - base, m.as_ptr() as usize - base + m.len(), None))
+            .collect(),
+        (true, Some(r)) => replacements(engine, line, r)
+            .into_iter()
+            .filter(|(span, _)| !span.is_empty())
+            .map(|(span, text)| (span.start, span.end, Some(text)))
+            .collect(),
+    }
+}
+
+/// The JSON printer, a sink of the searcher: a `begin` message before a file's first line,
+/// then a `match` or `context` message a line.
+struct Messages<'a> {
+    shown: &'a str,
+    lines: &'a Lines<'a>,
+    spans: &'a dyn Fn(usize) -> Vec<Span>,
+    out: String,
+    figures: Figures,
+}
+
+impl Messages<'_> {
+    fn line(&mut self, i: usize, spans: &[Span]) {
+        if self.out.is_empty() {
+            self.out.push_str(r#"{"type":"begin","data":{"#);
+            path(&mut self.out, self.shown);
+            self.out.push_str("}}\n");
+        }
+        line_message(&mut self.out, self.shown, self.lines.with_end(i), i + 1, self.lines.starts[i], spans);
+    }
+}
+
+impl Sink for Messages<'_> {
+    fn matched(&mut self, i: usize) {
+        let spans = (self.spans)(i);
+        self.figures.matched_lines += 1;
+        self.figures.matches += spans.len() as u64;
+        self.line(i, &spans);
+    }
+    fn context(&mut self, i: usize) {
+        self.line(i, &[]);
+    }
 }
 
 /// Appends a file's `end` message, and adds its figures to `total`.

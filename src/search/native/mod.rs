@@ -1,8 +1,9 @@
 //! A search command answered in Rust: grep (and egrep, fgrep) or rg, printing exactly what
 //! GNU grep 3.8 or ripgrep 15 would.
 //!
-//! The two share the page reader ([`page`]) and the [`printer`]; what differs is what
-//! they read and how they name it ([`grep`], [`rg`]). When their output goes to `head`,
+//! The two share the page reader ([`page`]), the [`searcher`] that finds a file's lines and
+//! context windows, and the printers it drives ([`printer`], and rg's `--json`); what
+//! differs is what they read and how they name it ([`grep`], [`rg`]). When their output goes to `head`,
 //! [`early_stop`] says when they may stop.
 
 mod color;
@@ -14,6 +15,7 @@ pub(crate) mod pattern_files;
 pub(crate) mod printer;
 mod replace;
 pub(crate) mod rg;
+mod searcher;
 
 use crate::base::hash::PathSet;
 use crate::commands::{Place, Printed, Unsupported};

@@ -10,6 +10,7 @@
 
 use super::color::{self, paint};
 use super::replace::{replace, Replacement};
+use super::searcher::{self, Lines, Sink, Window};
 use crate::search::pattern::engine::Engine;
 use std::fmt::Write;
 
@@ -91,27 +92,41 @@ pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut Stri
         // No line holds a literal every match needs: nothing to split or test.
         return o.count && count(&Text::default(), o, out);
     }
-    let mut starts = Vec::new();
-    let mut lines: Vec<&str> = Vec::new();
-    let mut at = 0;
-    // memchr's newline search uses SIMD in the wasm; `str::split` goes through core's.
-    let ends = memchr::memchr_iter(o.eol(), content.as_bytes()).chain(std::iter::once(content.len()));
-    for end in ends {
-        starts.push(at);
-        lines.push(&content[at..end]);
-        at = end + 1;
-    }
-    if lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-        starts.pop();
-    }
+    let Lines { lines, starts, .. } = Lines::split(content, o.eol());
     let t = Text { candidates: engine.candidates(content, &starts), lines, starts, engine: Some(engine) };
     if o.count {
-        count(&t, o, out)
-    } else if o.before == 0 && o.after == 0 {
-        plain(&t, o, out)
-    } else {
-        with_context(&t, o, out, groups)
+        return count(&t, o, out);
+    }
+    let window = Window {
+        before: o.before.try_into().unwrap_or(usize::MAX),
+        after: o.after.try_into().unwrap_or(usize::MAX),
+        limit: o.max_count.unwrap_or(u64::MAX),
+    };
+    searcher::search(t.lines.len(), |i| t.selected(i, o), window, &mut Standard { t: &t, o, out, groups }) > 0
+}
+
+/// The standard printer, a sink of the searcher: each line as grep or rg prints it, and
+/// a separator between context groups that do not touch — across files too, for grep.
+struct Standard<'a, 'o> {
+    t: &'a Text<'a>,
+    o: &'a Options<'o>,
+    out: &'a mut String,
+    groups: &'a mut Groups,
+}
+
+impl Sink for Standard<'_, '_> {
+    fn matched(&mut self, i: usize) {
+        print_selected(self.t, i, self.o, self.out);
+    }
+    fn context(&mut self, i: usize) {
+        print_context(self.t, i, self.o, self.out);
+    }
+    fn gap(&mut self) {
+        if let Some(sep) = self.o.separator.filter(|_| self.groups.printed) {
+            paint(self.out, self.o.color, color::SEPARATOR, sep);
+            self.out.push('\n');
+        }
+        self.groups.printed = true;
     }
 }
 
@@ -302,69 +317,6 @@ fn print_context(t: &Text, i: usize, o: &Options, out: &mut String) {
         false => out.push_str(text),
     }
     out.push(char::from(o.eol()));
-}
-
-fn plain(t: &Text, o: &Options, out: &mut String) -> bool {
-    let limit = o.max_count.unwrap_or(u64::MAX);
-    let mut n = 0;
-    for i in 0..t.lines.len() {
-        if n >= limit {
-            break;
-        }
-        if t.selected(i, o) {
-            n += 1;
-            print_selected(t, i, o, out);
-        }
-    }
-    n > 0
-}
-
-fn with_context(t: &Text, o: &Options, out: &mut String, groups: &mut Groups) -> bool {
-    let lines = &t.lines;
-    let limit = o.max_count.unwrap_or(u64::MAX);
-    let mut hits = Vec::new();
-    for i in 0..lines.len() {
-        if hits.len() as u64 >= limit {
-            break;
-        }
-        if t.selected(i, o) {
-            hits.push(i);
-        }
-    }
-    // The last line printed (or, under -o, that would have been), in this file.
-    let mut last: Option<usize> = None;
-    let context = |i: usize, last: &mut Option<usize>, out: &mut String| {
-        if last.is_none_or(|l| i > l) {
-            *last = Some(i);
-            print_context(t, i, o, out);
-        }
-    };
-    for &hit in &hits {
-        let start = hit.saturating_sub(o.before as usize).max(last.map_or(0, |l| l + 1));
-        let adjacent = last.is_some_and(|l| start <= l + 1);
-        if groups.printed && !adjacent {
-            if let Some(sep) = o.separator {
-                paint(out, o.color, color::SEPARATOR, sep);
-                out.push('\n');
-            }
-        }
-        groups.printed = true;
-        for i in start..hit {
-            context(i, &mut last, out);
-        }
-        last = Some(hit);
-        print_selected(t, hit, o, out);
-        let end = (lines.len() - 1).min(hit.saturating_add(o.after as usize));
-        for i in hit + 1..=end {
-            // A selected line within the after-context of a hit is printed as a match
-            // only when it is one of the hits; past the limit, as context.
-            if hits.binary_search(&i).is_ok() {
-                break;
-            }
-            context(i, &mut last, out);
-        }
-    }
-    !hits.is_empty()
 }
 
 #[cfg(test)]
