@@ -49,7 +49,8 @@ export interface SessionLease {
 }
 /** Sessions kept between calls, per group set; see `sessionPool`. */
 export interface SessionPool {
-  lease(groups: string[]): Promise<SessionLease>;
+  /** An idle session of `groups` (and of `version` of the docs, when given), or a new one. */
+  lease(groups: string[], version?: string): Promise<SessionLease>;
   close(): void;
 }
 /**
@@ -57,7 +58,7 @@ export interface SessionPool {
  * collection's tree and replaced when the docs changed) and releases it when it ends.
  */
 export declare function sessionPool(
-  connect: (groups: string[]) => Promise<ChromaFs>,
+  connect: (groups: string[], version?: string) => Promise<ChromaFs>,
   options?: { idlePerGroups?: number; maxIdle?: number },
 ): SessionPool;
 
@@ -248,7 +249,7 @@ export declare function admit(
  * session, a function that resolves to one for each call, or a pool's lease.
  */
 export declare function createMcpServer(
-  session: ChromaFs | (() => ChromaFs | Promise<ChromaFs>) | { lease(): Promise<SessionLease> } | null,
+  session: ChromaFs | (() => ChromaFs | Promise<ChromaFs>) | { lease(version?: string): Promise<SessionLease> } | null,
   options?: McpOptions,
 ): McpServer;
 /**

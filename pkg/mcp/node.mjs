@@ -77,7 +77,10 @@ function sessionOptions({ scratch = "/tmp", ...connectOptions }) {
 /** The server's sessions in this thread, per group set (`workers: 0`). */
 function localSessions(connectOptions) {
   const options = sessionOptions(connectOptions);
-  return sessionPool((groups) => (options.mounts ? ChromaFs.connectMounts({ ...options, groups }) : ChromaFs.connect({ ...options, groups })));
+  return sessionPool((groups, version) => {
+    const own = { ...options, groups, ...(version === undefined ? {} : { version }) };
+    return own.mounts ? ChromaFs.connectMounts(own) : ChromaFs.connect(own);
+  });
 }
 
 /** A pool of `workers` worker threads (default: the cores, at least two), or null for 0. */
@@ -124,7 +127,7 @@ export async function serveStdio(connectOptions, { limits, onClose, workers, she
   const base = baseOf(options.baseUrl);
   const runner = pool
     ? async ({ tool, args, signal, shell }) => outcomeOf(await pool.run("call", { tool, args, groups, shell }, { signal }), lim)
-    : ({ tool, args, signal, shell }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: lim, base, signal, shell });
+    : ({ tool, args, signal, shell }) => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits: lim, base, signal, shell });
   // The one client of a stdio server keeps its shell between calls.
   const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner, shells, scratch: settings.scratch });
   // Both revisions on the one process: a client may open with `initialize` or `server/discover`.
@@ -227,7 +230,7 @@ async function answerLlms(req, res, op, { access, rules, requireToken, pool, ses
     const args = { docs: llms.docs, maxChars: llms.maxChars, maxBytes: llms.maxBytes };
     const outcome = pool
       ? await pool.run("call", { tool: op, args, groups: admitted.groups, shell: null }, { signal })
-      : await runTool({ lease: () => sessions.lease(admitted.groups) }, op, args, { limits, base, signal });
+      : await runTool({ lease: (version) => sessions.lease(admitted.groups, version) }, op, args, { limits, base, signal });
     const stopped = why();
     if (stopped) return res.headersSent ? res.end() : replyText(res, 503, `${stopped}\n`, { "retry-after": "30" });
     if (outcome.abandoned || outcome.failed || typeof outcome.structured?.text !== "string") {
@@ -309,7 +312,7 @@ export async function serveHttp(connectOptions, options = {}) {
     try {
       if (pool) return await dispatch(req, res, { pool, admitted, gate, registry, limits: lim, url: endpoint, shells });
       const { key: caller, anonymous } = admitted.caller;
-      const runner = ({ tool, args, signal, shell }) => runTool({ lease: () => sessions.lease(admitted.groups) }, tool, args, { limits: lim, base, signal, shell });
+      const runner = ({ tool, args, signal, shell }) => runTool({ lease: (version) => sessions.lease(admitted.groups, version) }, tool, args, { limits: lim, base, signal, shell });
       await answerHere(req, res, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner, shells, scratch: settings.scratch });
     } catch (e) {
       // The cause (an address, a status) is for the operator's log, not for the client.

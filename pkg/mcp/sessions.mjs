@@ -9,10 +9,11 @@
 import { inCommand } from "../dist/api.mjs";
 
 /**
- * Sessions kept between calls, one group set each: `lease(groups)` gives an idle session
- * (or connects one) as `{ fs, pooled: true, release(stale) }`. A released session waits for
- * the next call of its group set; a stale one (the docs changed) is freed. `connect(groups)`
- * opens a session. At most `idlePerGroups` sessions wait per group set and `maxIdle` in all,
+ * Sessions kept between calls, one group set (and version of the docs) each:
+ * `lease(groups, version)` gives an idle session (or connects one) as
+ * `{ fs, pooled: true, release(stale) }`. A released session waits for the next call of its
+ * group set; a stale one (the docs changed) is freed. `connect(groups, version)` opens a
+ * session (`version` undefined: every version). At most `idlePerGroups` sessions wait per group set and `maxIdle` in all,
  * the least recently used freed first.
  */
 export function sessionPool(connect, { idlePerGroups = 2, maxIdle = 32 } = {}) {
@@ -27,13 +28,14 @@ export function sessionPool(connect, { idlePerGroups = 2, maxIdle = 32 } = {}) {
     }
   };
   return {
-    async lease(groups) {
-      const key = JSON.stringify([...new Set(groups)].sort());
+    async lease(groups, version) {
+      const set = [...new Set(groups)].sort();
+      const key = JSON.stringify(version === undefined ? set : [set, version]);
       const list = idle.get(key);
       let fs = list?.pop();
       if (list && !list.length) idle.delete(key);
       if (fs) count -= 1;
-      else fs = await connect(JSON.parse(key));
+      else fs = await connect(set, version);
       return {
         fs,
         pooled: true,
@@ -57,9 +59,10 @@ export function sessionPool(connect, { idlePerGroups = 2, maxIdle = 32 } = {}) {
   };
 }
 
-/** A lease of the session a call runs on, whatever form `source` takes. */
-async function leaseOf(source) {
-  if (typeof source?.lease === "function") return source.lease();
+/** A lease of the session a call runs on (of `version`, when the source can give one), whatever form `source` takes. */
+async function leaseOf(source, version) {
+  if (typeof source?.lease === "function") return source.lease(version);
+  if (version !== undefined) throw new Error("this server has one session, of every version: it cannot run a command over one version");
   const fs = typeof source === "function" ? await source() : source;
   return { fs, pooled: false, release() {} };
 }
@@ -70,15 +73,15 @@ async function leaseOf(source) {
  * when the docs changed since it was opened. Resolves with `{ value, failed }`: `failed`
  * when a read failed anywhere in the call (Chroma down, a budget spent).
  */
-export async function withSession(source, limits, signal, body) {
+export async function withSession(source, limits, signal, body, version) {
   const bracket = { maxRequests: limits.maxRequests, timeoutMs: limits.callTimeoutMs };
-  let lease = await leaseOf(source);
+  let lease = await leaseOf(source, version);
   let mark = lease.fs.beginCommand(bracket);
   // A check that cannot be made (Chroma down) keeps the session: the call then reports why.
   if (lease.pooled && !(await lease.fs.isCurrent().catch(() => true))) {
     lease.fs.endCommand(mark);
     lease.release(true);
-    lease = await leaseOf(source);
+    lease = await leaseOf(source, version);
     mark = lease.fs.beginCommand(bracket);
   }
   try {

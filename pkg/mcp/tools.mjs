@@ -63,8 +63,7 @@ export function toolDefinitions(options) {
  * The search tool's `version` argument: one of the versions when the server knows every
  * version its callers may choose (`exact`), else any name, the known ones given as examples.
  */
-function versionArgument(versions) {
-  const about = "search only this version of the docs and the pages of no version; each result names its version";
+function versionArgument(versions, about = "search only this version of the docs and the pages of no version; each result names its version") {
   if (!versions?.names?.length || versions.scoped) {
     return z.string().max(64).optional().describe(`${about}; a version that does not exist is an error naming those that do`);
   }
@@ -87,6 +86,7 @@ function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMi
           "Use the search tool first when you do not know the exact words.",
         inputSchema: {
           command: z.string().min(1).max(limits.maxCommandChars).describe("one bash command line, e.g. grep -rn 'api_key' / | head -20"),
+          ...(versions?.names?.length && !versions.scoped ? { version: versionArgument(versions, "run the command over only this version of the docs and the pages of no version") } : {}),
         },
         annotations: TOOL_ANNOTATIONS,
       },
@@ -198,6 +198,8 @@ const TOOLS = { bash, search, ...RESOURCE_OPS, ...LLMS_OPS };
 export async function runTool(source, tool, args, { limits, base = null, signal, shell = null }) {
   const run = Object.hasOwn(TOOLS, tool) ? TOOLS[tool] : null;
   if (!run) throw new TypeError(`no tool named ${JSON.stringify(tool)}`);
-  const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal, shell }));
+  // bash's `version`: the call runs on a session of that version of the docs.
+  const version = tool === "bash" && typeof args?.version === "string" ? args.version : undefined;
+  const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal, shell }), version);
   return { ...value, ...(value.result ? { result: bounded(value.result) } : {}), failed };
 }

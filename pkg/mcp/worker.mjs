@@ -74,7 +74,10 @@ process.on("unhandledRejection", (e) => console.error("chromafs mcp worker:", e)
 
 async function setUp() {
   const [{ ChromaFs }, connectOptions, server] = await Promise.all([import("../node.mjs"), fromMain(options, callMain), fromMain(serverData, callMain)]);
-  const connect = (groups) => (connectOptions.mounts ? ChromaFs.connectMounts({ ...connectOptions, groups }) : ChromaFs.connect({ ...connectOptions, groups }));
+  const connect = (groups, version) => {
+    const options = { ...connectOptions, groups, ...(version === undefined ? {} : { version }) };
+    return options.mounts ? ChromaFs.connectMounts(options) : ChromaFs.connect(options);
+  };
   const sessions = sessionPool(connect);
   // The path tree into this worker's memory before the first job (a later session of any
   // group set then connects with one small request); Chroma out of reach is the jobs' to say.
@@ -108,7 +111,7 @@ function oneCall({ sessions, server }, { tool, args, groups, shell }, timeoutMs,
   const controller = new AbortController();
   onCancel(() => controller.abort());
   const callLimits = { ...limits, callTimeoutMs: timeoutMs };
-  return runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal: controller.signal, shell });
+  return runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits: callLimits, base: server.baseUrl, signal: controller.signal, shell });
 }
 
 /**
@@ -145,7 +148,7 @@ async function oneRequest({ sessions, server }, { url, headers, message, groups,
   const refusedIds = new Set(refused.map((id) => JSON.stringify(id)));
   const gate = { max: limits.callsInFlight, enter: (_caller, id) => (refusedIds.has(JSON.stringify(id)) ? null : () => {}) };
   const callLimits = { ...limits, callTimeoutMs: timeoutMs };
-  const runner = ({ tool, args, signal, shell: state }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: callLimits, base: server.baseUrl, signal, shell: state });
+  const runner = ({ tool, args, signal, shell: state }) => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits: callLimits, base: server.baseUrl, signal, shell: state });
   // A known caller's shell (undefined for an anonymous one): its calls start in it, and what they leave goes back.
   const shells = shell === undefined ? null : requestShell(shell, server.shellIdleMs);
   const mcp = createMcpServer(null, { ...server, limits: callLimits, gate, caller, registry: calls, runner, shells });

@@ -142,7 +142,8 @@ test("the MCP server over stdio: the search tool takes a version, and the server
 test("the MCP server over HTTP: the search tool's version, in the worker that runs the call", async () => {
   const { serveHttp } = await import("chromafs/mcp");
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  const http = await serveHttp({ url: chromaUrl(), collection: COLLECTION }, { docs: "the versioned docs" });
+  const versions = { names: ["0.9", "v1", "v2", "v10"], default: "v10", exact: false };
+  const http = await serveHttp({ url: chromaUrl(), collection: COLLECTION }, { docs: "the versioned docs", versions });
   const client = new Client({ name: "test", version: "1" });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
@@ -153,6 +154,12 @@ test("the MCP server over HTTP: the search tool's version, in the worker that ru
     const hidden = await client.callTool({ name: "search", arguments: { query: "passkey", version: "v11-beta" } });
     assert.equal(hidden.isError, true, "an anonymous caller cannot choose a version of hidden pages");
     assert.doesNotMatch(hidden.content.map((c) => c.text).join(""), /passkey|beta\/auth/);
+    const bash = await client.callTool({ name: "bash", arguments: { command: "ls /", version: "0.9" } });
+    assert.equal(bash.isError, false, JSON.stringify(bash));
+    assert.equal(bash.content[0].text, "changelog.md\nlegacy\ntmp\n");
+    const none = await client.callTool({ name: "bash", arguments: { command: "ls /", version: "v11-beta" } });
+    assert.equal(none.isError, true);
+    assert.match(none.content[0].text, /version "v11-beta" does not exist; the versions are 0\.9, v1, v2, v10/);
   } finally {
     await client.close();
     await http.close();
@@ -218,6 +225,13 @@ test("over stdio the search tool offers the client's versions and the instructio
     const search = (await client.listTools()).tools.find((t) => t.name === "search");
     assert.deepEqual(search.inputSchema.properties.version.enum, ["0.9", "v1", "v2", "v10", "v11-beta"]);
     assert.match(client.getInstructions(), /The docs have versions \(0\.9, v1, v2, v10, v11-beta; the newest is v11-beta\)/);
+    const bash = (await client.listTools()).tools.find((t) => t.name === "bash");
+    assert.deepEqual(bash.inputSchema.properties.version.enum, ["0.9", "v1", "v2", "v10", "v11-beta"], "bash takes a version too");
+    const r = await client.callTool({ name: "bash", arguments: { command: "ls / && grep -rli token /", version: "v11-beta" } });
+    assert.equal(r.isError, false, JSON.stringify(r));
+    assert.equal(r.content[0].text, "beta\nchangelog.md\ntmp\n/beta/auth.md\n/changelog.md\n");
+    const all = await client.callTool({ name: "bash", arguments: { command: "ls /" } });
+    assert.equal(all.content[0].text, "beta\nchangelog.md\nlegacy\ntmp\nv1\nv10\nv2\n", "without a version, every version");
   } finally {
     await client.close();
   }
