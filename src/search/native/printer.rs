@@ -158,24 +158,29 @@ impl<'a> Text<'a> {
     }
 }
 
-fn count(t: &Text, o: &Options, out: &mut String) -> bool {
-    let by_match = o.count_matches && !o.invert;
-    let limit = o.max_count.unwrap_or(u64::MAX);
-    let (mut lines, mut n) = (0u64, 0usize);
-    for i in 0..t.lines.len() {
-        if lines >= limit {
-            break;
-        }
-        if !t.selected(i, o) {
-            continue;
-        }
-        lines += 1;
-        n += if by_match { t.matches(i).count() } else { 1 };
+/// The summary printer of `-c` (`--count-matches`), a sink of the searcher: it counts the
+/// selected lines (or their matches) and prints the count once the file is searched.
+struct Count<'a> {
+    t: &'a Text<'a>,
+    by_match: bool,
+    n: usize,
+}
+
+impl Sink for Count<'_> {
+    fn matched(&mut self, i: usize) {
+        self.n += if self.by_match { self.t.matches(i).count() } else { 1 };
     }
+    fn context(&mut self, _: usize) {}
+}
+
+fn count(t: &Text, o: &Options, out: &mut String) -> bool {
+    let window = Window { before: 0, after: 0, limit: o.max_count.unwrap_or(u64::MAX) };
+    let mut sink = Count { t, by_match: o.count_matches && !o.invert, n: 0 };
+    let lines = searcher::search(t.lines.len(), |i| t.selected(i, o), window, &mut sink);
     if o.filename.is_some() {
         name(out, o, ':');
     }
-    writeln!(out, "{n}").unwrap();
+    writeln!(out, "{}", sink.n).unwrap();
     lines > 0
 }
 
