@@ -348,7 +348,7 @@ export interface SearchHit {
 export interface DocsVersions {
   /** The versions of the pages the session may see, oldest first (`v2` before `v10`); only its own when it is scoped to one. */
   versions: string[];
-  /** The version the session is scoped to, else the newest; null when the docs have none. */
+  /** The version the session is scoped to, else the one the ingest named (`defaultVersion`), else the newest; null when the docs have none. */
   default: string | null;
   /** Whether the session was connected with `version`. */
   scoped: boolean;
@@ -837,6 +837,8 @@ export interface IngestOptions extends ChromaClientOptions, CollectionLayoutOpti
   versions?: string | Record<string, string>;
   /** A page no `versions` glob matches belongs to the version its top folder names, when that folder is named like one (`v2/`, `1.4/`, `v1.x/`). */
   versionFolders?: boolean;
+  /** The version sessions are told to use when they do not choose (`versions().default`); some page must belong to it. Defaults to the newest. */
+  defaultVersion?: string;
   /** Chunk size limit, split on line boundaries; defaults to 4096, clamped to 64..16384. */
   chunkBytes?: number;
   /** Embeds chunk texts, one vector per text; defaults to a small deterministic embedding. */
@@ -881,6 +883,8 @@ export interface IngestSummary {
   rules: { glob: string; pages: number }[];
   /** Pages of each version of the docs, oldest first (empty when the docs have no versions). */
   versions: { version: string; pages: number }[];
+  /** The default version the tree names, when `defaultVersion` gave one. */
+  defaultVersion?: string | null;
   /**
    * The grep index kept beside the chunks: its records after this run, those this run wrote
    * (a re-run writes only what changed) and their bytes, and records of index segments no

@@ -51,6 +51,8 @@ ingest options:
                       matches belong to every version (a glob that matches no page
                       stops the ingest); a Mintlify docs.json in DIR with
                       navigation.versions marks the pages each version lists first
+  --default-version V the version sessions are told to use when they do not choose
+                      (default: docs.json's, else the newest)
   --version-folders   a page no --versions glob matches belongs to the version its
                       top folder names, when that folder is named like one (v2/,
                       1.4/, v1.x/)
@@ -223,6 +225,7 @@ const OPTIONS = {
   "default-private": { type: "boolean" },
   versions: { type: "string" },
   "version-folders": { type: "boolean" },
+  "default-version": { type: "string" },
   "docs-version": { type: "string" },
   groups: { type: "string", multiple: true },
   cwd: { type: "string" },
@@ -265,7 +268,7 @@ function helpFor(command) {
 // Which options each command accepts besides the connection options and --help.
 const EMBED_OPTIONS = ["embed", "embed-url", "embed-dimensions", "embed-key-env"];
 const COMMAND_OPTIONS = {
-  ingest: ["access", "versions", "version-folders", "chunk-bytes", "lease-ms", "plain-tree", "default-private", "hidden", "no-ignore", ...EMBED_OPTIONS],
+  ingest: ["access", "versions", "version-folders", "default-version", "chunk-bytes", "lease-ms", "plain-tree", "default-private", "hidden", "no-ignore", ...EMBED_OPTIONS],
   annotate: ["grep-index"],
   shell: ["groups", "cwd", "scratch", "docs-version", "base-url", "mount", ...EMBED_OPTIONS],
   exec: ["groups", "cwd", "scratch", "docs-version", "base-url", "mount", ...EMBED_OPTIONS],

@@ -159,7 +159,10 @@ export async function llmsFullTxt(fs, { docs, base = null, maxBytes } = {}) {
 }
 
 /** The two files as operations the tools' runner runs (tools.mjs): `{ structured: { text, … } }`. */
+/** The docs' name for the files of one version of them. */
+const ofVersion = (docs, version) => (version === undefined ? docs : `${docs || "the documentation"}, version ${version}`);
+
 export const LLMS_OPS = {
-  "llms.txt": async (fs, { docs, maxChars }, { base }) => ({ structured: await llmsTxt(fs, { docs, base, maxChars }) }),
-  "llms-full.txt": async (fs, { docs, maxBytes }, { base }) => ({ structured: await llmsFullTxt(fs, { docs, base, maxBytes }) }),
+  "llms.txt": async (fs, { docs, maxChars, version }, { base }) => ({ structured: await llmsTxt(fs, { docs: ofVersion(docs, version), base, maxChars }) }),
+  "llms-full.txt": async (fs, { docs, maxBytes, version }, { base }) => ({ structured: await llmsFullTxt(fs, { docs: ofVersion(docs, version), base, maxBytes }) }),
 };

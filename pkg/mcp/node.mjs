@@ -23,7 +23,8 @@
 //
 // The HTTP server also answers `GET /llms.txt` and `/llms-full.txt` (also under
 // `/.well-known/`, see llms.mjs) for the caller a request's credentials name, by the same
-// rules and on a session of the same groups as its MCP calls: anonymous, the public pages.
+// rules and on a session of the same groups as its MCP calls: anonymous, the public pages;
+// `?version=V`, one version's.
 import { createServer } from "node:http";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ChromaFs } from "../node.mjs";
@@ -227,7 +228,9 @@ async function answerLlms(req, res, op, { access, rules, requireToken, pool, ses
   const left = () => !res.writableFinished && stop("the client went away");
   res.once("close", left);
   try {
-    const args = { docs: llms.docs, maxChars: llms.maxChars, maxBytes: llms.maxBytes };
+    // `?version=V`: that version's files (its pages and those of no version).
+    const version = new URL(req.url, "http://localhost").searchParams.get("version");
+    const args = { docs: llms.docs, maxChars: llms.maxChars, maxBytes: llms.maxBytes, ...(version === null ? {} : { version }) };
     const outcome = pool
       ? await pool.run("call", { tool: op, args, groups: admitted.groups, shell: null }, { signal })
       : await runTool({ lease: (version) => sessions.lease(admitted.groups, version) }, op, args, { limits, base, signal });
@@ -242,6 +245,9 @@ async function answerLlms(req, res, op, { access, rules, requireToken, pool, ses
     res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "content-length": body.length, "cache-control": "private, no-cache", vary: "Authorization" });
     res.end(req.method === "HEAD" ? undefined : body);
   } catch (e) {
+    // A version the caller sees no page of: the versions it does see, nothing more.
+    const unknown = /version "[^"\n]*" does not exist[^\n]*/.exec(e?.message ?? "");
+    if (unknown && !res.headersSent) return replyText(res, 404, `${unknown[0]}\n`);
     // The cause (an address, a status) is for the operator's log, not for the caller.
     console.error(`chromafs mcp: ${op}:`, e);
     if (!res.headersSent) replyText(res, 502, "the docs are not reachable\n");

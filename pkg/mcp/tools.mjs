@@ -198,8 +198,9 @@ const TOOLS = { bash, search, ...RESOURCE_OPS, ...LLMS_OPS };
 export async function runTool(source, tool, args, { limits, base = null, signal, shell = null }) {
   const run = Object.hasOwn(TOOLS, tool) ? TOOLS[tool] : null;
   if (!run) throw new TypeError(`no tool named ${JSON.stringify(tool)}`);
-  // bash's `version`: the call runs on a session of that version of the docs.
-  const version = tool === "bash" && typeof args?.version === "string" ? args.version : undefined;
+  // bash's `version` (and the llms.txt files'): the call runs on a session of that version of the docs.
+  const scoped = tool === "bash" || Object.hasOwn(LLMS_OPS, tool);
+  const version = scoped && typeof args?.version === "string" ? args.version : undefined;
   const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal, shell }), version);
   return { ...value, ...(value.result ? { result: bounded(value.result) } : {}), failed };
 }

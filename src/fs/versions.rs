@@ -11,7 +11,8 @@ pub(crate) struct Versions {
     /// The versions of the pages it may see, oldest first.
     #[serde(rename = "versions")]
     pub names: Vec<String>,
-    /// The one it is scoped to, else the newest.
+    /// The one it is scoped to, else the one the writer named (when the session sees it),
+    /// else the newest.
     pub default: Option<String>,
     /// Whether the session is scoped to `default` (the `version` option).
     pub scoped: bool,
@@ -25,7 +26,7 @@ impl Filesystem {
             return Versions { names: vec![v.clone()], default: Some(v.clone()), scoped: true };
         }
         let names = self.tree.tree.versions_seen_by(&self.groups);
-        let default = versions::default_of(&names).map(str::to_string);
+        let default = self.tree.tree.default_version_of(&names).map(str::to_string);
         Versions { names, default, scoped: false }
     }
 
@@ -148,5 +149,27 @@ mod tests {
         let e = search(&fs, Some("v3-beta")).unwrap_err();
         assert!(matches!(e, RankError::Version(_)), "{e}");
         assert_eq!(e.to_string(), "version \"v3-beta\" does not exist; the versions are v1, v2");
+    }
+
+    #[test]
+    fn the_default_is_the_one_the_ingest_was_told_when_the_session_sees_it() {
+        use crate::ingest::{self, Rules, SourceFile, VersionRules};
+        let page = |path: &str| SourceFile { path: path.into(), content: b"text\n".to_vec(), mtime: None };
+        let files = [page("v1/a.md"), page("v2/a.md"), page("next/a.md")];
+        let rules = |default: Option<&str>| {
+            let list = ingest::parse_version_rules(r#"{"next/**": "next"}"#).unwrap();
+            Rules::default().with_versions(VersionRules { list, folders: true, default: default.map(str::to_string) })
+        };
+        let e = ingest::plan(&files, &rules(Some("v3")), 4096, "__path_tree__").unwrap_err();
+        assert_eq!(e, "default version \"v3\" is the version of no page (nothing was written)");
+        let chroma = FakeChroma::new();
+        let plan = ingest::plan(&files, &rules(Some("v1")), 4096, "__path_tree__").unwrap();
+        crate::testing::write_plan(&chroma, plan, Rc::new(ingest::DefaultEmbedder)).unwrap();
+        let v = open(&chroma, &[], None).unwrap().versions();
+        assert_eq!((v.names, v.default.as_deref()), (vec!["next".into(), "v1".into(), "v2".into()], Some("v1")));
+        let chroma = FakeChroma::new();
+        let plan = ingest::plan(&files, &rules(None), 4096, "__path_tree__").unwrap();
+        crate::testing::write_plan(&chroma, plan, Rc::new(ingest::DefaultEmbedder)).unwrap();
+        assert_eq!(open(&chroma, &[], None).unwrap().versions().default.as_deref(), Some("v2"), "else the newest");
     }
 }

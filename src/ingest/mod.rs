@@ -73,6 +73,7 @@ impl Settings {
                 None => Vec::new(),
             },
             folders: f.flag("versionFolders"),
+            default: f.string("defaultVersion")?,
         };
         let rules = Rules::new(list, default_private).with_versions(versions);
         Ok(Settings {
@@ -129,6 +130,8 @@ pub(crate) struct Plan {
     pub rule_pages: Vec<(String, usize)>,
     /// Pages of each version, oldest first.
     pub version_pages: Vec<(String, usize)>,
+    /// The version a session is told to use when it does not choose, as the host named it.
+    pub default_version: Option<String>,
 }
 
 /// Everything an ingest will write, checked before anything is: paths, text, rules.
@@ -197,7 +200,21 @@ pub(crate) fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree
     let rule_pages = rules.list.iter().map(|r| r.glob.clone()).zip(matched).collect();
     let mut version_pages: Vec<(String, usize)> = version_pages.into_iter().collect();
     version_pages.sort_by(|a, b| crate::tree::versions::natural_cmp(&a.0, &b.0));
-    Ok(Plan { records, tree, pages: seen.len(), public_pages, bytes, line_aligned, rule_pages, version_pages })
+    let default_version = rules.versions.default.clone();
+    if let Some(d) = default_version.as_deref().filter(|d| !version_pages.iter().any(|(v, _)| v == d)) {
+        return Err(format!("default version {d:?} is the version of no page (nothing was written)"));
+    }
+    Ok(Plan {
+        records,
+        tree,
+        pages: seen.len(),
+        public_pages,
+        bytes,
+        line_aligned,
+        rule_pages,
+        version_pages,
+        default_version,
+    })
 }
 
 /// What an ingest wrote.
@@ -224,6 +241,8 @@ pub(crate) struct Summary {
     pub rules: Vec<RuleSummary>,
     /// Pages of each version of the docs, oldest first: `[{version, pages}]`.
     pub versions: Vec<VersionSummary>,
+    /// The default version the tree names, when the host gave one.
+    pub default_version: Option<String>,
     /// The grep index's records (see `crate::pages::grams`).
     pub grep_index: IndexSummary,
     pub requests: u64,

@@ -114,6 +114,8 @@ pub(crate) struct VersionRules {
     pub list: Vec<VersionRule>,
     /// A page no rule matches belongs to the version its top folder names.
     pub folders: bool,
+    /// The version a session is told to use when it does not choose (else the newest).
+    pub default: Option<String>,
 }
 
 /// Parses `{"v1/**": "v1", "legacy/**": "0.9"}`, keeping order (the last matching rule
@@ -227,7 +229,7 @@ mod tests {
     #[test]
     fn versions_come_from_rules_then_folders() {
         let list = parse_version_rules(r#"{"legacy/**": "0.9", "legacy/new/**": "v1"}"#).unwrap();
-        let rules = VersionRules { list, folders: true };
+        let rules = VersionRules { list, folders: true, default: None };
         assert_eq!(rules.version("legacy/a.md"), (Some("0.9"), Some(0)));
         assert_eq!(rules.version("legacy/new/a.md"), (Some("v1"), Some(1)));
         assert_eq!(rules.version("v2/guide.md"), (Some("v2"), None));

@@ -243,6 +243,7 @@ async fn write_held(
     let embedding = dimension.map(|dimension| Embedding { model: model.clone(), dimension, method: method.clone() });
     let tree = shards::write(&index::numbered(&plan.tree, &grams), facts, opts.plain_tree)
         .with_embedding(embedding)
+        .with_default_version(plan.default_version.clone())
         .with_grams(Some(grams.manifest.to_value()));
     let shard_ids: Vec<String> = (0..tree.shards.len()).map(|i| shards::shard_id(&opts.schema.tree_id, i)).collect();
     // Records from an earlier run that this one does not write would corrupt pages.
@@ -300,6 +301,7 @@ async fn write_held(
             .iter()
             .map(|(version, pages)| VersionSummary { version: version.clone(), pages: *pages })
             .collect(),
+        default_version: plan.default_version.clone(),
         requests: client.stats().requests,
     })
 }

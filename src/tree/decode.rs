@@ -106,6 +106,10 @@ pub(crate) struct PathTree {
     pub revision: String,
     /// Entries left out of every listing, in the order they were found.
     pub set_aside: Vec<SetAside>,
+    /// The version a session is told to use when it does not choose, as the writer named
+    /// it (the manifest's `default_version`, or the tree record's metadata for trees of
+    /// other tools); see [`PathTree::default_version_of`].
+    pub default_version: Option<String>,
 }
 
 /// Applies the `extension` option: a slug whose last segment has no extension is shown
@@ -290,7 +294,7 @@ impl PathTree {
         // Stable: trees are usually written sorted already, and then this is one pass.
         crate::base::sort::sort_by(&mut entries, |a, b| path::js_cmp(&a.path, &b.path));
         set_aside.extend(collisions(&mut entries));
-        Ok(PathTree { entries, revision, set_aside })
+        Ok(PathTree { entries, revision, set_aside, default_version: None })
     }
 }
 
@@ -299,6 +303,13 @@ impl PathTree {
     pub(crate) fn versions_seen_by(&self, groups: &crate::tree::access::Groups) -> Vec<String> {
         let seen = self.entries.iter().filter(|e| groups.can_see(&e.access));
         versions::ordered(seen.filter_map(|e| e.version.as_deref()))
+    }
+
+    /// The default of the versions `names` a session sees: the writer's, when it is one of
+    /// them, else the newest.
+    pub(crate) fn default_version_of<'n>(&self, names: &'n [String]) -> Option<&'n str> {
+        let declared = self.default_version.as_deref().and_then(|d| names.iter().find(|n| *n == d));
+        declared.map(String::as_str).or_else(|| versions::default_of(names))
     }
 
     /// Shows every page under the top-level directory `dir` (`guides/a.md` at

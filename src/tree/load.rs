@@ -443,12 +443,19 @@ async fn decode(
                 if grams.is_some() {
                     number_in_slug_order(&mut tree);
                 }
+                // Other tools may name the default version in the record's metadata.
+                tree.default_version = metadata
+                    .get(schema::DEFAULT_VERSION)
+                    .and_then(Value::as_str)
+                    .filter(|v| crate::tree::versions::check(v).is_ok())
+                    .map(str::to_string);
                 (tree, chunks, None, grams)
             }
             Record::Manifest(m) => match shards(client, opts, &collection_id, &m, &resp).await? {
                 Ok(members) => {
-                    let tree = PathTree::from_members(members, opts.extension, m.version.clone())
+                    let mut tree = PathTree::from_members(members, opts.extension, m.version.clone())
                         .map_err(|e| connect_error(opts, e))?;
+                    tree.default_version = m.default_version.clone();
                     (tree, m.chunks, m.embedding, m.grams)
                 }
                 Err(LayoutError::Torn(_)) if attempt < TORN_RETRIES => {

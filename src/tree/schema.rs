@@ -57,6 +57,9 @@ pub(crate) fn chunk_id(slug: &str, index: usize) -> String {
         format!("{:016x}#{number}", crate::tree::codec::fingerprint(slug.as_bytes()))
     }
 }
+/// Tree record metadata of trees written by other tools: the version of the docs a session
+/// is told to use when it does not choose. chromafs's own ingest says so in the manifest.
+pub(crate) const DEFAULT_VERSION: &str = "default_version";
 /// Tree record metadata: the number of pages, for people browsing the collection.
 pub(crate) const PAGES: &str = "pages";
 /// Tree record metadata key and value that mark the record as chromafs's tree.

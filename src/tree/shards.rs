@@ -68,6 +68,10 @@ pub(crate) struct Manifest {
     /// The grep index's manifest, as the ingest wrote it (read by `pages::grams`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grams: Option<Value>,
+    /// The version of the docs a session is told to use when it does not choose, when the
+    /// ingest was told one (see `tree::versions`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_version: Option<String>,
 }
 
 fn embedding_json<S: serde::Serializer>(e: &Option<Embedding>, s: S) -> Result<S::Ok, S::Error> {
@@ -143,6 +147,12 @@ impl Manifest {
         Some(Manifest {
             embedding,
             grams: o.get("grams").filter(|g| !g.is_null()).cloned(),
+            // A name no version may have is no default: the newest version is then.
+            default_version: o
+                .get("default_version")
+                .and_then(Value::as_str)
+                .filter(|v| crate::tree::versions::check(v).is_ok())
+                .map(str::to_string),
             chromafs: text_field(o, "chromafs")?,
             version: text_field(o, "version")?,
             shards: count_field(o, "shards")?,
@@ -221,12 +231,20 @@ pub(crate) fn write(entries: &Map<String, Value>, chunks: ChunkFacts, plain: boo
         chunks,
         embedding: None,
         grams: None,
+        default_version: None,
     };
     let document = serde_json::to_string(&manifest).expect("a manifest serialises");
     Written { manifest, document, shards }
 }
 
 impl Written {
+    /// The same tree, its manifest naming the default version of the docs.
+    pub(crate) fn with_default_version(mut self, version: Option<String>) -> Written {
+        self.manifest.default_version = version;
+        self.document = serde_json::to_string(&self.manifest).expect("a manifest serialises");
+        self
+    }
+
     /// The same tree, its manifest recording which model embedded the chunks.
     pub(crate) fn with_embedding(mut self, embedding: Option<Embedding>) -> Written {
         self.manifest.embedding = embedding;

@@ -11,9 +11,10 @@ import { CliError } from "./errors.mjs";
 const GLOB = /[*?[\]{}\\!]/;
 
 /**
- * The version rules docs.json under `dir` declares for the pages `slugs`
- * (`{ slug: version }`, each slug matching itself), or null when there is no docs.json or
- * it declares no versions.
+ * The versions docs.json under `dir` declares for the pages `slugs`: `{ rules, default }`,
+ * the rules `{ slug: version }` (each slug matching itself) and the default version (the
+ * one marked `default: true`, else the first, as Mintlify has it); null when there is no
+ * docs.json or it declares no versions.
  */
 export async function docsJsonVersions(dir, slugs) {
   let text;
@@ -60,5 +61,9 @@ export async function docsJsonVersions(dir, slugs) {
     if (under.size !== 1 || under.has(null) || GLOB.test(slug)) continue;
     rules[slug] = [...under][0];
   }
-  return rules;
+  const named = versions.filter((v) => typeof v?.version === "string" && v.version.trim());
+  const marked = named.find((v) => v.default === true) ?? named[0];
+  // The default is a version some page belongs to, or none.
+  const defaultVersion = marked && Object.values(rules).includes(marked.version) ? marked.version : undefined;
+  return { rules, default: defaultVersion };
 }

@@ -73,13 +73,16 @@ export async function runIngest(dir, conn, values) {
   if (access !== undefined) options.access = access;
   // A Mintlify site's docs.json versions first, --versions after: the last matching glob wins.
   const declared = await docsJsonVersions(dir, files.map((f) => f.path));
-  if (declared && Object.keys(declared).length) {
+  if (declared && Object.keys(declared.rules).length) {
     const given = versions === undefined ? {} : parseRules(versions);
-    const merged = new Map(Object.entries(declared));
+    const merged = new Map(Object.entries(declared.rules));
     for (const [glob, version] of Object.entries(given)) merged.delete(glob), merged.set(glob, version);
     options.versions = Object.fromEntries(merged);
-    process.stderr.write(`chromafs: docs.json: ${plural(Object.keys(declared).length, "page")} of ${plural(new Set(Object.values(declared)).size, "version")}\n`);
+    if (declared.default !== undefined) options.defaultVersion = declared.default;
+    const count = Object.keys(declared.rules).length;
+    process.stderr.write(`chromafs: docs.json: ${plural(count, "page")} of ${plural(new Set(Object.values(declared.rules)).size, "version")}\n`);
   } else if (versions !== undefined) options.versions = versions;
+  if (values["default-version"] !== undefined) options.defaultVersion = values["default-version"];
   if (values["version-folders"]) options.versionFolders = true;
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
   if (leaseMs !== undefined) options.leaseMs = leaseMs;
@@ -101,7 +104,10 @@ export async function runIngest(dir, conn, values) {
   const index = s.grepIndex;
   line += `\ngrep index: ${plural(index.records, "record")}${index.written === index.records ? "" : `, ${index.written} written (${formatBytes(index.bytes)})`}`;
   for (const r of s.rules) line += `\naccess rule ${JSON.stringify(r.glob)}: ${plural(r.pages, "page")}`;
-  if (s.versions.length) line += `\nversions: ${s.versions.map((v) => `${v.version} (${plural(v.pages, "page")})`).join(", ")}; the other pages belong to every version`;
+  if (s.versions.length) {
+    line += `\nversions: ${s.versions.map((v) => `${v.version} (${plural(v.pages, "page")})`).join(", ")}; the other pages belong to every version`;
+    line += s.defaultVersion ? `; default ${s.defaultVersion}` : "";
+  }
   if (!s.lineAligned) line += "\nnote: some lines exceed the chunk size, so chunks are not all line-aligned and grep cannot narrow its search with Chroma";
   process.stdout.write(line + "\n");
   return 0;

@@ -160,6 +160,17 @@ test("the MCP server over HTTP: the search tool's version, in the worker that ru
     const none = await client.callTool({ name: "bash", arguments: { command: "ls /", version: "v11-beta" } });
     assert.equal(none.isError, true);
     assert.match(none.content[0].text, /version "v11-beta" does not exist; the versions are 0\.9, v1, v2, v10/);
+    const base = new URL(http.url).origin;
+    const legacy = await fetch(`${base}/llms.txt?version=0.9`);
+    assert.equal(legacy.status, 200);
+    const text = await legacy.text();
+    assert.match(text, /^# The versioned docs, version 0\.9\n/);
+    assert.match(text, /Legacy auth/);
+    assert.match(text, /Changelog/);
+    assert.doesNotMatch(text, /Auth in v/);
+    const hiddenVersion = await fetch(`${base}/llms-full.txt?version=v11-beta`);
+    assert.equal(hiddenVersion.status, 404);
+    assert.equal(await hiddenVersion.text(), 'version "v11-beta" does not exist; the versions are 0.9, v1, v2, v10\n');
   } finally {
     await client.close();
     await http.close();
@@ -192,8 +203,8 @@ test("chromafs ingest reads a Mintlify docs.json's versions: a page listed under
   const nav = {
     navigation: {
       versions: [
-        { version: "1.0.0", groups: [{ group: "Start", pages: ["v1/overview", "shared/faq"] }] },
-        { version: "2.0.0", default: true, tabs: [{ tab: "Docs", groups: [{ group: "Start", pages: ["v2/overview", { group: "More", pages: ["shared/faq", "v2/deep/auth"] }] }] }] },
+        { version: "2.0.0", tabs: [{ tab: "Docs", groups: [{ group: "Start", pages: ["v2/overview", { group: "More", pages: ["shared/faq", "v2/deep/auth"] }] }] }] },
+        { version: "1.0.0", default: true, groups: [{ group: "Start", pages: ["v1/overview", "shared/faq"] }] },
       ],
     },
   };
@@ -208,8 +219,19 @@ test("chromafs ingest reads a Mintlify docs.json's versions: a page listed under
   const r = await chromafsCli("ingest", site, "--url", chromaUrl(), "--collection", "versions-mintlify");
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /docs\.json: 3 pages of 2 versions/);
-  assert.match(r.stdout, /\nversions: 1\.0\.0 \(1 page\), 2\.0\.0 \(2 pages\);/);
+  assert.match(r.stdout, /\nversions: 1\.0\.0 \(1 page\), 2\.0\.0 \(2 pages\); the other pages belong to every version; default 1\.0\.0\n/);
   const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "versions-mintlify", version: "2.0.0" });
+  const all = await ChromaFs.connect({ url: chromaUrl(), collection: "versions-mintlify" });
+  assert.deepEqual(all.versions(), { versions: ["1.0.0", "2.0.0"], default: "1.0.0", scoped: false }, "docs.json's default, not the newest");
+  all.free();
+  const first = await chromafsCli("ingest", site, "--url", chromaUrl(), "--collection", "versions-mintlify", "--default-version", "2.0.0");
+  assert.equal(first.status, 0, first.stderr);
+  const again = await ChromaFs.connect({ url: chromaUrl(), collection: "versions-mintlify" });
+  assert.equal(again.versions().default, "2.0.0", "--default-version names another; the tree is written again");
+  again.free();
+  const none = await chromafsCli("ingest", site, "--url", chromaUrl(), "--collection", "versions-mintlify", "--default-version", "3.0");
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /default version "3\.0" is the version of no page \(nothing was written\)/);
   try {
     assert.equal((await exec(fs, "grep -rl token /")).stdout, "/shared/faq.mdx\n/unlisted.md\n/v2/deep/auth.md\n/v2/overview.mdx\n");
   } finally {

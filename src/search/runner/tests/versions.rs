@@ -16,7 +16,7 @@ pub(super) fn versioned() -> FakeChroma {
         page("changelog.md", "token moved in v2\n"),
         page("v2/internal.md", "the admin token of v2\n"),
     ];
-    let versions = VersionRules { list: parse_version_rules("{}").unwrap(), folders: true };
+    let versions = VersionRules { list: parse_version_rules("{}").unwrap(), folders: true, default: None };
     let access = crate::ingest::parse_access_rules(r#"{"v2/internal.md": {"groups": ["admin"]}}"#).unwrap();
     let rules = Rules::new(access, false).with_versions(versions);
     let plan = ingest::plan(&files, &rules, 4096, "__path_tree__").unwrap();
