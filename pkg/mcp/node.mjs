@@ -199,6 +199,27 @@ function replyText(res, status, text, headers = {}) {
 }
 
 /**
+ * The endpoint's rules before a request is read, for `/mcp` and the llms.txt files alike:
+ * a refused Host or Origin answered with `refuse(status, message)`, a CORS preflight
+ * answered, CORS headers set on the rest. True when the request is answered.
+ */
+function answeredByRules(req, res, rules, refuse) {
+  const refusal = requestRefusal(req, rules);
+  if (refusal) {
+    refuse(refusal.status, refusal.message);
+    return true;
+  }
+  const cors = corsHeaders(req, rules);
+  if (req.method === "OPTIONS") {
+    const { status, headers } = preflight(cors);
+    res.writeHead(status, headers).end();
+    return true;
+  }
+  for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+  return false;
+}
+
+/**
  * Answers a request for llms.txt or llms-full.txt (`op`) with the file of the pages its
  * caller may read: the endpoint's rules, the caller admitted as an MCP call's is (its
  * credentials' groups; none, the public pages), counted among its calls in flight, and
@@ -206,15 +227,7 @@ function replyText(res, status, text, headers = {}) {
  * with no cause (the operator's log has it); a call out of time, 503.
  */
 async function answerLlms(req, res, op, { access, rules, requireToken, pool, sessions, limits, base, gate, llms }) {
-  const refusal = requestRefusal(req, rules);
-  if (refusal) return replyText(res, refusal.status, `${refusal.message}\n`);
-  const cors = corsHeaders(req, rules);
-  if (req.method === "OPTIONS") {
-    const { status, headers } = preflight(cors);
-    res.writeHead(status, headers).end();
-    return;
-  }
-  for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+  if (answeredByRules(req, res, rules, (status, message) => replyText(res, status, `${message}\n`))) return;
   if (req.method !== "GET" && req.method !== "HEAD") return replyText(res, 405, "use GET\n", { allow: "GET, HEAD, OPTIONS" });
   const admitted = await admit(req, { authorize: access.authorize, requireToken, resource: access.resource, address: req.socket.remoteAddress });
   if (admitted.status) {
@@ -299,15 +312,7 @@ export async function serveHttp(connectOptions, options = {}) {
       res.writeHead(404).end("not found\n");
       return;
     }
-    const refusal = requestRefusal(req, rules);
-    if (refusal) return reply(res, refusal.status, refusal.message);
-    const cors = corsHeaders(req, rules);
-    if (req.method === "OPTIONS") {
-      const { status, headers } = preflight(cors);
-      res.writeHead(status, headers).end();
-      return;
-    }
-    for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    if (answeredByRules(req, res, rules, (status, message) => reply(res, status, message))) return;
     // Stateless: no session to end, and no stream of the server's own to open.
     if (req.method !== "POST") return reply(res, 405, "this server keeps no session and streams nothing of its own: POST each message", { allow: "POST, OPTIONS" });
     const admitted = await admit(req, { authorize: access.authorize, requireToken, resource: access.resource, address: req.socket.remoteAddress });

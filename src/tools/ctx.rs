@@ -239,6 +239,16 @@ impl<'a> Ctx<'a> {
     }
 
     /// Writes `text` to standard output.
+    /// head's and tail's `==> name <==` before a file's part when `headers`, after a blank
+    /// line unless it is the `first`.
+    pub(crate) fn file_header(&mut self, headers: bool, first: &mut bool, shown: &str) {
+        if headers {
+            let gap = if *first { "" } else { "\n" };
+            self.print(format!("{gap}==> {shown} <==\n"));
+            *first = false;
+        }
+    }
+
     pub(crate) fn print(&mut self, text: impl AsRef<[u8]>) {
         self.out.extend_from_slice(text.as_ref());
     }

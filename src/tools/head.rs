@@ -100,7 +100,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         let data = match ctx.read(file)? {
             Ok(data) => data,
             Err(e) if e.is_dir() => {
-                print_header(ctx, headers, &mut first, shown);
+                ctx.file_header(headers, &mut first, shown);
                 ctx.error(format!("error reading {}: {}", quoteaf(file), e.text));
                 status = 1;
                 continue;
@@ -111,20 +111,11 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
                 continue;
             }
         };
-        print_header(ctx, headers, &mut first, shown);
+        ctx.file_header(headers, &mut first, shown);
         let taken = take(data, amount, end);
         ctx.print(taken);
     }
     Ok(status)
-}
-
-/// `==> name <==`, after a blank line unless it is the first.
-fn print_header(ctx: &mut Ctx, headers: bool, first: &mut bool, shown: &str) {
-    if headers {
-        let gap = if *first { "" } else { "\n" };
-        ctx.print(format!("{gap}==> {shown} <==\n"));
-        *first = false;
-    }
 }
 
 /// The part of `data` head prints.

@@ -235,12 +235,12 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         let shown = if file == "-" { "standard input" } else { file.as_str() };
         match ctx.read(file)? {
             Ok(data) => {
-                print_header(ctx, headers, &mut first, shown);
+                ctx.file_header(headers, &mut first, shown);
                 ctx.print(take(data, amount, end));
                 live |= file != "-";
             }
             Err(e) if e.is_dir() => {
-                print_header(ctx, headers, &mut first, shown);
+                ctx.file_header(headers, &mut first, shown);
                 ctx.error(format!("error reading {}: {}", quoteaf(shown), e.text));
                 if follow.forever {
                     let giving_up = if follow.retry { "" } else { "; giving up on this name" };
@@ -263,15 +263,6 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         status = 1;
     }
     Ok(status)
-}
-
-/// `==> name <==`, after a blank line unless it is the first.
-fn print_header(ctx: &mut Ctx, headers: bool, first: &mut bool, shown: &str) {
-    if headers {
-        let gap = if *first { "" } else { "\n" };
-        ctx.print(format!("{gap}==> {shown} <==\n"));
-        *first = false;
-    }
 }
 
 /// The part of `data` tail prints.
