@@ -14,7 +14,9 @@
 // under 3 letters, question words and words no page holds, as `grep -rli WORD /`, pages in
 // grep's order), `lexical`, `dense` and `hybrid` (fs.search's
 // modes; for the other model, dense and hybrid: words rank alike). hit@1, hit@5 and MRR over
-// the first 10.
+// the first 10. "None": the share of bench/corpus/search-none.json's questions (nonsense, and
+// questions about things the corpus does not cover: cooking, travel, other products) that a
+// method answers with no page, as the relevance floor should.
 //
 // Latency (excluding the embedder: the query's vector is computed once beforehand): a
 // collection of N pages ingested with ingest's built-in 32-dimension embedding, searched with
@@ -48,6 +50,7 @@ const sizes = arg("--sizes", "1142,10000").split(",").map(Number);
 const models = arg("--models", Object.keys(MODELS).join(",")).split(",");
 for (const m of models) if (!MODELS[m]) throw new Error(`--models: unknown model ${m}`);
 const QUESTIONS = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/search-questions.json"), "utf8")).questions;
+const NONE = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/search-none.json"), "utf8")).questions;
 const STOP = new Set(["the", "and", "for", "how", "what", "does", "with", "from", "that", "this", "our", "can", "who", "are", "into", "one", "its", "all", "use", "get", "put", "when", "which", "about", "before", "after", "over", "only", "some", "each", "every", "have", "has", "not", "but", "own", "out", "new", "old", "say", "says", "let", "give", "want", "need", "should", "would", "could", "there", "their", "them", "they", "way", "many", "same", "other", "back", "site", "page", "pages", "docs", "documentation"]);
 
 // grep over / names files //a.md, as just-bash's grep does.
@@ -69,7 +72,9 @@ async function score(rank) {
   });
   const byKind = {};
   for (const k of new Set(positions.map((p) => p.kind))) byKind[k] = metrics(positions.filter((p) => p.kind === k));
-  return { ...metrics(positions), byKind };
+  let none = 0;
+  for (const { question } of NONE) none += (await rank(question)).length === 0 ? 1 : 0;
+  return { ...metrics(positions), byKind, none: none / NONE.length };
 }
 
 /** The collection `name`'s pages are embedded into with `model` (one a model). */
@@ -242,7 +247,7 @@ try {
   if (!args.includes("--skip-quality")) {
     const run = startResult("search-quality", {
       command: "node bench/search-quality.mjs --skip-latency",
-      settings: { questions: String(QUESTIONS.length), model: `${models.join(" and ")}, the corpus embedded by \`ingest --embed\``, ranks: "the first 10; a page's translations count as the page", options: "defaults, k 10" },
+      settings: { questions: `${QUESTIONS.length}, and ${NONE.length} that no page answers`, model: `${models.join(" and ")}, the corpus embedded by \`ingest --embed\``, ranks: "the first 10; a page's translations count as the page", options: "defaults, k 10" },
     });
     const rows = [];
     for (const model of models) rows.push(...(await quality(chroma.url, base, model)));
@@ -253,10 +258,10 @@ try {
     const named = (method) => names[method] ?? method;
     run.table(
       "quality",
-      ["method", "hit@1:", "hit@5:", "MRR:", `hit@5 by kind (${kinds.map((k) => `${k} ${count(k)}`).join(", ")})`],
-      rows.map((r) => [named(r.method), f(r.hit1), f(r.hit5), f(r.mrr), kinds.map((k) => f(r.byKind[k].hit5)).join(", ")]),
+      ["method", "hit@1:", "hit@5:", "MRR:", `hit@5 by kind (${kinds.map((k) => `${k} ${count(k)}`).join(", ")})`, `no page, for the ${NONE.length} questions no page answers:`],
+      rows.map((r) => [named(r.method), f(r.hit1), f(r.hit5), f(r.mrr), kinds.map((k) => f(r.byKind[k].hit5)).join(", "), f(r.none)]),
     );
-    for (const r of rows) run.fact(r.method, { hit1: +f(r.hit1), hit5: +f(r.hit5), mrr: +f(r.mrr) });
+    for (const r of rows) run.fact(r.method, { hit1: +f(r.hit1), hit5: +f(r.hit5), mrr: +f(r.mrr), none: +f(r.none) });
     run.save();
   }
   if (!args.includes("--skip-latency")) {

@@ -323,6 +323,8 @@ export interface SearchHit {
   score: number;
   /** The chunk's line holding the most of the query's words. */
   snippet: string | null;
+  /** What the page says it is: its front matter's `title:`, else its first heading; null when it states neither. */
+  title: string | null;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -107,15 +107,20 @@ export function searchResults(stdout, base) {
     .split("\n")
     .map(hitOf)
     .filter((hit) => hit !== null)
-    .map((hit) => ({ path: hit.path, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, url: base ? addressOf(base, hit.path) : null }));
+    .map((hit) => ({ path: hit.path, title: hit.title ?? null, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, url: base ? addressOf(base, hit.path) : null }));
 }
 
-/** The results as text, for clients that read text only: a block per page, best first. */
+/**
+ * The results as text, for clients that read text only: a block per page, best first (the
+ * page's lines, its title, the snippet, its address); nothing when no page answers (the
+ * command's stderr says so).
+ */
 export function resultsText(results) {
   return results
     .map((r) => {
       const where = r.startLine == null ? r.path : `${r.path}:${r.startLine}-${r.endLine}`;
-      return [where, r.snippet == null ? null : `  ${r.snippet}`, r.url == null ? null : `  ${r.url}`].filter((l) => l !== null).join("\n") + "\n";
+      const title = r.title == null ? null : `  title: ${r.title.split(/\s+/).filter(Boolean).join(" ")}`;
+      return [where, title, r.snippet == null ? null : `  ${r.snippet}`, r.url == null ? null : `  ${r.url}`].filter((l) => l !== null).join("\n") + "\n";
     })
     .join("");
 }

@@ -21,6 +21,7 @@ const SEARCH_OUTPUT = {
     .array(
       z.object({
         path: z.string().describe("the page, e.g. /guides/install.mdx"),
+        title: z.string().nullable().describe("what the page says it is: its front matter's title, else its first heading"),
         startLine: z.number().int().nullable().describe("first line of the best-matching part"),
         endLine: z.number().int().nullable().describe("last line of the best-matching part"),
         score: z.number().describe("relevance, higher is better"),
@@ -28,7 +29,7 @@ const SEARCH_OUTPUT = {
         url: z.string().nullable().describe("the page's public address, when the server knows the site's base URL"),
       }),
     )
-    .describe("the pages found, best first"),
+    .describe("the pages found, best first; empty when no page answers the query"),
 };
 
 /**

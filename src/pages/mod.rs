@@ -13,6 +13,5 @@
 pub(crate) mod collection;
 pub(crate) mod freshness;
 pub(crate) mod grams;
-#[allow(dead_code)] // read by the ranked search and the MCP resources, which are coming
 pub(crate) mod heading;
 pub(crate) mod store;
