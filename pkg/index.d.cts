@@ -124,6 +124,13 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
   collection: string;
   /** RBAC groups of this session: restricted pages outside them are invisible. */
   groups?: readonly string[];
+  /**
+   * See only this version of the docs (pages whose tree entry says `version`) and the pages
+   * of no version; other versions' pages are absent, as if never there. Connecting rejects
+   * with EINVAL naming the versions there are when the session sees no page of it. With
+   * mounts, it applies to every mount (a mount's own options may say otherwise).
+   */
+  version?: string;
   /** Appended to paths whose last segment has no extension, e.g. `.mdx`. */
   extension?: string;
   /** Shows every page under this top-level directory (`/docs`): one mount among several (see `ChromaFs.connectMounts`). */
@@ -311,6 +318,10 @@ export interface SearchOptions {
   cwd?: string;
   /** `"hybrid"` (default): words and meaning fused; `"lexical"` or `"dense"`: one ranking alone. */
   mode?: "hybrid" | "lexical" | "dense";
+  /** Search only pages in this language (a code: `en`, `fr`, `ja`, `zh-cn`…). */
+  lang?: string;
+  /** Search only this version of the docs and the pages of no version (EINVAL naming the versions for one that does not exist). */
+  version?: string;
 }
 
 /** One page found by `fs.search()`, best first. */
@@ -325,6 +336,18 @@ export interface SearchHit {
   snippet: string | null;
   /** What the page says it is: its front matter's `title:`, else its first heading; null when it states neither. */
   title: string | null;
+  /** The version of the docs the page belongs to, when it belongs to one. */
+  version?: string;
+}
+
+/** The versions of the docs a session may choose among (`fs.versions()`). */
+export interface DocsVersions {
+  /** The versions of the pages the session may see, oldest first (`v2` before `v10`); only its own when it is scoped to one. */
+  versions: string[];
+  /** The version the session is scoped to, else the newest; null when the docs have none. */
+  default: string | null;
+  /** Whether the session was connected with `version`. */
+  scoped: boolean;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -566,6 +589,8 @@ export interface MountedFs
   endCommand(marks: number[]): CommandReport;
   abortCommand(): void;
   isCurrent(): Promise<boolean>;
+  /** Each mount's `pageTitles` for its own pages; a path in no mount has none. */
+  pageTitles(paths: string[]): Promise<(string | null)[]>;
   free(): void;
 }
 
@@ -724,6 +749,15 @@ export declare class ChromaFs {
    * when the check cannot be made.
    */
   isCurrent(): Promise<boolean>;
+  /**
+   * The title each of `paths` (at most 100) states — its front matter's `title:`, else its
+   * first Markdown heading — read from the pages' first chunks in one request by id; `null`
+   * for a page that states none or is not read by id (a lazy file, a collection another
+   * tool wrote), and for a path that is no visible page (no request names it).
+   */
+  pageTitles(paths: string[]): Promise<(string | null)[]>;
+  /** The versions of the docs this session may choose among (no request). */
+  versions(): DocsVersions;
   /** Ends a command: the reads that failed while it ran and that no inner command reported. */
   endCommand(mark: number): CommandReport;
   /** Stops the running command: its requests not yet sent are refused. */
@@ -776,6 +810,10 @@ export interface IngestOptions extends ChromaClientOptions, CollectionLayoutOpti
   files: readonly IngestFile[];
   /** Glob (relative to the docs root, e.g. `internal/**`) → rule, or that object as JSON text; the last matching rule wins. */
   access?: string | Record<string, AccessRule>;
+  /** Glob → the version of the docs its pages belong to (`{"v1/**": "v1"}`), or that object as JSON text; the last matching glob wins. Pages no glob matches belong to every version. */
+  versions?: string | Record<string, string>;
+  /** A page no `versions` glob matches belongs to the version its top folder names, when that folder is named like one (`v2/`, `1.4/`, `v1.x/`). */
+  versionFolders?: boolean;
   /** Chunk size limit, split on line boundaries; defaults to 4096, clamped to 64..16384. */
   chunkBytes?: number;
   /** Embeds chunk texts, one vector per text; defaults to a small deterministic embedding. */
@@ -818,6 +856,8 @@ export interface IngestSummary {
   lineAligned: boolean;
   /** Pages each access rule decided, in rule order (a rule that matches none fails the ingest). */
   rules: { glob: string; pages: number }[];
+  /** Pages of each version of the docs, oldest first (empty when the docs have no versions). */
+  versions: { version: string; pages: number }[];
   /**
    * The grep index kept beside the chunks: its records after this run, those this run wrote
    * (a re-run writes only what changed) and their bytes, and records of index segments no

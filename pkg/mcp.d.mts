@@ -64,7 +64,7 @@ export declare function sessionPool(
 export interface McpOptions {
   /** Prefix of the tool names: `docs_` gives `docs_bash` and `docs_search`. */
   toolPrefix?: string;
-  /** What the docs are, for the tools' descriptions (e.g. "the Acme API docs"). */
+  /** What the docs are, for the tools' descriptions and titles and the server's instructions (e.g. "the Acme API docs"). */
   docs?: string;
   /** The server's name in the MCP handshake (default "chromafs"). */
   name?: string;
@@ -237,8 +237,9 @@ export declare function admit(
 ): Promise<{ groups: string[]; caller: Caller; status?: undefined } | { status: 400 | 401 | 503; message: string; headers: Record<string, string>; cause?: Error }>;
 
 /**
- * An MCP server (the SDK's `McpServer`) with the `bash` and `search` tools: over one
- * connected session, a function that resolves to one for each call, or a pool's lease.
+ * An MCP server (the SDK's `McpServer`) with the `bash` and `search` tools and the pages as
+ * resources (`chromafs://docs/PATH`, or `chromafs://MOUNT/PATH`): over one connected
+ * session, a function that resolves to one for each call, or a pool's lease.
  */
 export declare function createMcpServer(
   session: ChromaFs | (() => ChromaFs | Promise<ChromaFs>) | { lease(): Promise<SessionLease> } | null,
@@ -246,7 +247,9 @@ export declare function createMcpServer(
 ): McpServer;
 /**
  * Answers one streamable-HTTP MCP request with `server` (JSON responses, no MCP session),
- * then closes it: the whole MCP endpoint of an edge function or a Worker. A request whose
+ * then closes it: the whole MCP endpoint of an edge function or a Worker. A request of MCP
+ * 2026-07-28 (its `_meta` names the protocol version; `server/discover`) is answered by that
+ * revision's rules, any other as the 2025 revisions answer it. A request whose
  * `Origin` is present and is neither the request's own origin nor in `allowOrigins` gets 403,
  * one that repeats its `Host` 400; an allowed origin gets CORS headers and its preflight a 204.
  */

@@ -4,7 +4,8 @@
 #   bash scripts/setup.sh build   the toolchain: rustfmt, clippy, the wasm32 target,
 #                                 wasm-bindgen-cli, the npm packages
 #   bash scripts/setup.sh demo    and Chroma 1.5.9 and the embedding model
-#   bash scripts/setup.sh test    and what the tests run beside: a Redis server, Deno and Bun
+#   bash scripts/setup.sh test    and what the tests run beside: a Redis server, Deno and Bun,
+#                                 Node 22 for the MCP conformance suite
 #                                 (the default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,4 +88,12 @@ if [ ! -x .tools/runtimes/node_modules/.bin/deno ] || [ ! -x .tools/runtimes/nod
   step "npm install deno bun (for their smoke tests)"
   mkdir -p .tools/runtimes
   npm install --prefix .tools/runtimes --no-save --no-package-lock --no-audit --no-fund deno@2.9.6 bun@1.4.5
+fi
+
+# Node 22, from the npm registry, for the MCP conformance suite (it needs Node 22 or later;
+# tests/js/serve/mcp-conformance.test.mjs runs it with this one when the workspace's is older).
+if [ "$(.tools/node22/node_modules/.bin/node --version 2>/dev/null | cut -d. -f1)" != v22 ]; then
+  step "npm install node@22 (for the MCP conformance suite)"
+  mkdir -p .tools/node22
+  npm install --prefix .tools/node22 --no-save --no-package-lock --no-audit --no-fund node@22.23.3
 fi

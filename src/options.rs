@@ -111,6 +111,18 @@ fn check_header(name: &str, value: &str) -> Result<(), &'static str> {
 }
 
 /// Where the collection is and how to reach it: shared by `connect` and `ingest`.
+/// `networkErrors`: `"log"` keeps the causes of network failures (addresses, the host's
+/// words) out of messages and writes them to the host's console; `"show"`, the default,
+/// puts them in messages.
+pub(crate) fn network_errors_logged(f: &Fields) -> Result<bool, OptionError> {
+    match f.string("networkErrors") {
+        Ok(None) => Ok(false),
+        Ok(Some(s)) if s == "show" => Ok(false),
+        Ok(Some(s)) if s == "log" => Ok(true),
+        _ => fail("option networkErrors must be \"show\" or \"log\""),
+    }
+}
+
 pub(crate) fn client_config(f: &Fields) -> Result<ClientConfig, OptionError> {
     let raw = f.required("url")?;
     let url = match Url::parse(&raw) {
@@ -193,6 +205,9 @@ pub(crate) struct Options {
     pub client: ClientConfig,
     pub collection: String,
     pub groups: Groups,
+    /// `version`: the session sees this version's pages and those of none (see
+    /// [`crate::tree::versions`]); `None`, every page.
+    pub version: Option<String>,
     pub schema: Schema,
     pub extension: Option<String>,
     /// `mountAt`: every page is shown under this top-level directory (`/docs`), as one
@@ -247,6 +262,7 @@ impl Options {
             client: ClientConfig::new(url),
             collection: collection.to_string(),
             groups: Groups::default(),
+            version: None,
             schema: Schema::default(),
             extension: None,
             mount_at: None,
@@ -274,6 +290,10 @@ impl Options {
         let client = client_config(&f)?;
         let mut opts = Options { client, ..Options::new("http://unused", &collection) };
         opts.groups = Groups::new(f.strings("groups")?);
+        opts.version = f.string("version")?;
+        if let Some(v) = &opts.version {
+            crate::tree::versions::check(v).map_err(|why| OptionError(format!("option {why}")))?;
+        }
         opts.schema = schema(&f)?;
         opts.extension = f.string("extension")?.filter(|e| !e.is_empty());
         if let Some(n) = f.number("cacheBytes")? {

@@ -307,7 +307,38 @@ test("over MCP: the tools are bash and search, and bash prints what /exec prints
   }
 });
 
-test("over MCP the bearer token decides which pages exist, in every tool", async () => {
+test("over MCP 2026-07-28: server/discover, then a call and a page, with no initialize and no session", async () => {
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const ask = async (id, method, params = {}, name) => {
+    const res = await mf.dispatchFetch("http://worker/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: "Bearer admin-token-0002-abcd",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+        ...(name ? { "mcp-name": name } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }),
+    });
+    assert.equal(res.headers.get("mcp-session-id"), null);
+    return { status: res.status, body: await res.json() };
+  };
+  const discover = await ask(1, "server/discover");
+  assert.equal(discover.status, 200);
+  assert.deepEqual(discover.body.result.supportedVersions, ["2026-07-28"]);
+  assert.deepEqual(discover.body.result.capabilities, { tools: {}, resources: {} });
+  assert.equal(discover.body.result._meta["io.modelcontextprotocol/serverInfo"].name, "chromafs");
+  const call = await ask(2, "tools/call", { name: "bash", arguments: { command: "cat /internal/billing.md" } }, "bash");
+  assert.deepEqual([call.body.result.content[0].text, call.body.result.resultType], [BILLING, "complete"]);
+  const read = await ask(3, "resources/read", { uri: "chromafs://docs/guides/quickstart.md" }, "chromafs://docs/guides/quickstart.md");
+  assert.deepEqual([read.body.result.contents[0].text, read.body.result.cacheScope], [QUICKSTART, "private"]);
+  const ping = await ask(4, "ping");
+  assert.deepEqual([ping.status, ping.body.error.code], [404, -32601]);
+});
+
+test("over MCP the bearer token decides which pages exist, in every tool and resource", async () => {
   const anonymous = await mcpClient();
   const wrong = await mcpClient("admin-token-0003-abcd");
   const pub = await mcpClient("public-token-0001-abcd");
@@ -320,7 +351,15 @@ test("over MCP the bearer token decides which pages exist, in every tool", async
       assert.equal(text(await bash(client, "grep -rl LEDGER / ; ls /")), "guides\nindex.md\nreference\n");
       const found = text(await client.callTool({ name: "search", arguments: { query: "invoice ledger secret" } }));
       assert.doesNotMatch(found, /internal|LEDGER/);
+      // The pages as resources: the same, and a hidden page as missing as one never there.
+      const { resources } = await client.listResources();
+      assert.ok(resources.length > 0 && !resources.some((r) => /internal/.test(r.uri)));
+      const notFound = (uri) => client.readResource({ uri }).then(() => "read", (e) => `${e.code} ${e.message}`);
+      assert.equal(await notFound("chromafs://docs/internal/billing.md"), await notFound("chromafs://docs/internal/gone.md"));
     }
+    const listed = (await admin.listResources()).resources.map((r) => r.uri);
+    assert.ok(listed.includes("chromafs://docs/internal/billing.md"));
+    assert.match((await admin.readResource({ uri: "chromafs://docs/internal/billing.md" })).contents[0].text, /LEDGER-7731/);
     assert.match(text(await bash(admin, "cat /internal/billing.md")), /LEDGER-7731/);
     const found = text(await admin.callTool({ name: "search", arguments: { query: "invoice ledger secret" } }));
     assert.match(found, /^\/internal\/billing\.md:/m);

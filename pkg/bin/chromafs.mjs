@@ -43,6 +43,13 @@ ingest options:
                       the last matching glob wins, pages no glob matches are public; a
                       glob that matches no page stops the ingest before anything is written
   --default-private   pages no glob matches are private instead of public
+  --versions FILE     JSON object mapping path globs to a version of the docs
+                      ({"v1/**": "v1"}); the last matching glob wins; pages no glob
+                      matches belong to every version (a glob that matches no page
+                      stops the ingest)
+  --version-folders   a page no --versions glob matches belongs to the version its
+                      top folder names, when that folder is named like one (v2/,
+                      1.4/, v1.x/)
   --chunk-bytes N     largest chunk in bytes (default 4096)
   --lease-ms N        how long this run holds the collection unless it renews its lease
                       (default 60000): another ingest is refused meanwhile, and one that
@@ -83,6 +90,9 @@ shell, exec and mcp:
   --scratch DIR       a writable in-memory directory beside the read-only docs, for
                       the session (mcp: for each caller) (default: /tmp; "none" for
                       no scratch directory)
+  --docs-version V    see only version V of the docs and the pages of no version
+                      (grep, ls, search and every other command); a version that
+                      does not exist is an error naming those that do
 
 shell and exec options:
   --groups a,b        access groups of the session (default: none, public pages only)
@@ -184,6 +194,9 @@ const OPTIONS = {
   "tool-prefix": { type: "string" },
   docs: { type: "string" },
   "default-private": { type: "boolean" },
+  versions: { type: "string" },
+  "version-folders": { type: "boolean" },
+  "docs-version": { type: "string" },
   groups: { type: "string", multiple: true },
   cwd: { type: "string" },
   scratch: { type: "string" },
@@ -222,13 +235,13 @@ function helpFor(command) {
 // Which options each command accepts besides the connection options and --help.
 const EMBED_OPTIONS = ["embed", "embed-url", "embed-dimensions", "embed-key-env"];
 const COMMAND_OPTIONS = {
-  ingest: ["access", "chunk-bytes", "lease-ms", "plain-tree", "default-private", "hidden", "no-ignore", ...EMBED_OPTIONS],
+  ingest: ["access", "versions", "version-folders", "chunk-bytes", "lease-ms", "plain-tree", "default-private", "hidden", "no-ignore", ...EMBED_OPTIONS],
   annotate: ["grep-index"],
-  shell: ["groups", "cwd", "scratch", "base-url", "mount", ...EMBED_OPTIONS],
-  exec: ["groups", "cwd", "scratch", "base-url", "mount", ...EMBED_OPTIONS],
+  shell: ["groups", "cwd", "scratch", "docs-version", "base-url", "mount", ...EMBED_OPTIONS],
+  exec: ["groups", "cwd", "scratch", "docs-version", "base-url", "mount", ...EMBED_OPTIONS],
   mcp: [
     ["groups", "http", "host", "tokens", "require-token", "allow-origin", "call-timeout-ms", "max-requests", "calls-in-flight", "tool-prefix", "docs"],
-    ["workers", "memory-mib", "scratch", "shell-idle-ms"],
+    ["workers", "memory-mib", "scratch", "docs-version", "shell-idle-ms"],
     ["issuer", "audience", "jwks", "groups-claim", "public-url", "base-url", "mount"],
     EMBED_OPTIONS,
   ].flat(),

@@ -16,11 +16,13 @@ import { createMcpServer } from "./server.mjs";
 import { GRACE_MS } from "./pool.mjs";
 import { callStop, outOfTime } from "./limits.mjs";
 import { abandonedAnswer, inspect, parseBody } from "./messages.mjs";
+import { classify } from "./modern.mjs";
+import { answerModern } from "./eras.mjs";
 
 /** The largest request body read (the SDK's own limit). */
 const MAX_BODY_BYTES = 4 << 20;
-/** The request headers the SDK reads. */
-const FORWARDED = ["accept", "content-type", "mcp-protocol-version", "mcp-session-id", "last-event-id"];
+/** The request headers the SDK reads, and those 2026-07-28 requests mirror their bodies in. */
+const FORWARDED = ["accept", "content-type", "mcp-protocol-version", "mcp-session-id", "last-event-id", "mcp-method", "mcp-name"];
 
 /** The body of `req` (its bytes), or null past MAX_BODY_BYTES (reading stops there). */
 function readBody(req) {
@@ -45,28 +47,36 @@ const json = (res, status, body, headers = {}) => {
 };
 
 /**
+ * The parsed body of a POST to the endpoint; undefined once `res` has been answered for a
+ * body too large or not JSON (the SDK's own answer to one: nothing in it runs).
+ */
+async function readMessage(req, res) {
+  const body = await readBody(req);
+  if (body === null) {
+    json(res, 413, JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: `the request body is larger than ${MAX_BODY_BYTES} bytes` }, id: null }), { connection: "close" });
+    return undefined;
+  }
+  const parsed = parseBody(body);
+  if (!parsed) json(res, 400, JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }));
+  return parsed?.message;
+}
+
+/**
  * Answers one POST to the endpoint in a worker of `pool`, for `admitted` (`{ groups, caller }`):
  * `gate` and `registry` are the endpoint's, `limits` its, `url` its own address; `shells`
  * keeps a known caller's shell from one request to the next (the worker runs the request's
  * calls in it and gives back what they left).
  */
 export async function dispatch(req, res, { pool, admitted, gate, registry, limits, url, shells }) {
-  const body = await readBody(req);
-  if (body === null) {
-    return json(res, 413, JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: `the request body is larger than ${MAX_BODY_BYTES} bytes` }, id: null }), { connection: "close" });
-  }
-  const parsed = parseBody(body);
-  if (!parsed) {
-    // The SDK's own answer to a body it cannot parse: nothing in it runs.
-    return json(res, 400, JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }));
-  }
-  const { message } = parsed;
+  const message = await readMessage(req, res);
+  if (message === undefined) return;
   const { key: caller, anonymous } = admitted.caller;
-  const { calls, cancels, batch } = inspect(message);
+  const { calls, reads, cancels, batch, modern } = inspect(message);
   if (!anonymous) for (const id of cancels) registry.cancel(caller, id);
   const leaves = [];
   const refused = [];
-  for (const id of calls) {
+  // A resource read counts as a call in flight, as a tool call does.
+  for (const id of [...calls, ...reads]) {
     const leave = gate.enter(caller, id);
     if (leave) leaves.push(leave);
     else refused.push(id);
@@ -99,7 +109,7 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
       res.end(answer.body);
     } else if (calls.length) {
       const reason = answer.abandoned === "memory" ? `the call ran out of memory: a worker's heap holds ${limits.memoryMiB} MiB` : (why() ?? "the call was stopped");
-      json(res, 200, abandonedAnswer(calls, batch, reason));
+      json(res, 200, abandonedAnswer(calls, batch, reason, modern));
     } else {
       json(res, 503, JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "the server could not answer in time" }, id: null }));
     }
@@ -111,15 +121,35 @@ export async function dispatch(req, res, { pool, admitted, gate, registry, limit
   }
 }
 
-/** Answers one request to the endpoint in this thread, with a server of its own (`workers: 0`). */
+/**
+ * Answers one request to the endpoint in this thread, with a server of its own (`workers:
+ * 0`): a 2026-07-28 request by that revision's rules (eras.mjs), any other by the SDK's transport.
+ */
 export async function answerHere(req, res, options) {
+  const message = await readMessage(req, res);
+  if (message === undefined) return;
   const server = createMcpServer(null, options);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  // Closing the server aborts the calls still running: the client went away.
-  res.on("close", () => {
-    transport.close();
-    server.close();
-  });
-  await server.connect(transport);
-  await transport.handleRequest(req, res);
+  const route = classify(message, new Headers(FORWARDED.flatMap((h) => (req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]]))));
+  if (route.era === "legacy") {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Closing the server aborts the calls still running: the client went away.
+    res.on("close", () => {
+      transport.close();
+      server.close();
+    });
+    await server.connect(transport);
+    return transport.handleRequest(req, res, message);
+  }
+  if (route.refuse || !route.request) await server.close();
+  if (route.refuse) return json(res, route.refuse.status, JSON.stringify(route.refuse.answer));
+  if (!route.request) return void res.writeHead(202).end();
+  const gone = new AbortController();
+  const left = () => !res.writableEnded && gone.abort();
+  res.on("close", left);
+  try {
+    const { status, answer } = await answerModern(server, route.message, { signal: gone.signal });
+    if (!res.destroyed) json(res, status, JSON.stringify(answer));
+  } finally {
+    res.off("close", left);
+  }
 }

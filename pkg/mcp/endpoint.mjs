@@ -40,8 +40,8 @@ export function requestRefusal(request, rules) {
   return refusal ? { status: 403, message: refusal } : null;
 }
 
-/** The request headers an MCP client sends from a browser. */
-const ALLOWED_HEADERS = "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id";
+/** The request headers an MCP client sends from a browser (2026-07-28's mirror the body: Mcp-Method, Mcp-Name). */
+const ALLOWED_HEADERS = "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id, mcp-method, mcp-name";
 /** The response headers an MCP client reads. */
 const EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate";
 

@@ -8,6 +8,7 @@
 // main thread answers it as the SDK would have: a tool result that is an error, with the
 // exit code line and the reason.
 import { shown } from "./limits.mjs";
+import { claimsEnvelope } from "./modern.mjs";
 
 /**
  * A request body as the gate and the SDK both read it: UTF-8 (a byte-order mark dropped, as
@@ -22,22 +23,36 @@ export function parseBody(bytes) {
   }
 }
 
-/** The tool calls (their ids) and the cancelled request ids of a parsed request body. */
+/** The requests that read the docs beside tool calls: each counts as a call in flight. */
+const READS = new Set(["resources/list", "resources/read", "resources/templates/list"]);
+
+const hasId = (m) => typeof m.id === "string" || typeof m.id === "number";
+
+/**
+ * The tool calls (their ids), the other requests that read the docs (`reads`: resources'),
+ * and the cancelled request ids of a parsed request body; `modern` when it is a request of
+ * the 2026-07-28 revision (modern.mjs).
+ */
 export function inspect(parsed) {
   const messages = (Array.isArray(parsed) ? parsed : [parsed]).filter((m) => m && typeof m === "object");
-  const calls = messages.filter((m) => m.method === "tools/call" && (typeof m.id === "string" || typeof m.id === "number")).map((m) => m.id);
+  const calls = messages.filter((m) => m.method === "tools/call" && hasId(m)).map((m) => m.id);
+  const reads = messages.filter((m) => READS.has(m.method) && hasId(m)).map((m) => m.id);
   const cancels = messages
     .filter((m) => m.method === "notifications/cancelled")
     .map((m) => m.params?.requestId)
     .filter((id) => typeof id === "string" || typeof id === "number");
-  return { calls, cancels, batch: Array.isArray(parsed) };
+  return { calls, reads, cancels, batch: Array.isArray(parsed), modern: claimsEnvelope(parsed) };
 }
 
 /** What a command that was stopped prints, as just-bash prints an aborted command. */
 const ABORTED = Object.freeze({ stdout: "", stderr: "bash: execution aborted\n", exitCode: 124 });
 
-/** The answer to `calls` (ids) that ended without their worker, saying `why`. */
-export function abandonedAnswer(calls, batch, why) {
-  const answers = calls.map((id) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text: shown(ABORTED, `[${why}]`) }], isError: true } }));
+/**
+ * The answer to `calls` (ids) that ended without their worker, saying `why`; a `modern`
+ * (2026-07-28) call's result says its type, as that revision's results do.
+ */
+export function abandonedAnswer(calls, batch, why, modern = false) {
+  const result = { content: [{ type: "text", text: shown(ABORTED, `[${why}]`) }], isError: true, ...(modern ? { resultType: "complete" } : {}) };
+  const answers = calls.map((id) => ({ jsonrpc: "2.0", id, result }));
   return JSON.stringify(batch ? answers : answers[0]);
 }

@@ -1,5 +1,6 @@
 // chromafs/mcp in Node: the docs' MCP tools (server.mjs) served over stdio, as desktop and
-// command-line agents launch servers, and over streamable HTTP at `/mcp`.
+// command-line agents launch servers, and over streamable HTTP at `/mcp`; both in MCP
+// 2026-07-28 and in the 2025 revisions, as each client speaks (eras.mjs).
 //
 // The work runs in worker threads of a pool (pool.mjs), so that a command computing without
 // end, or growing without bound, is stopped at its deadline or its heap limit while every
@@ -28,6 +29,7 @@ import { sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { workerPool } from "./pool.mjs";
 import { answerHere, dispatch } from "./dispatch.mjs";
+import { eraTransport } from "./eras.mjs";
 import { corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
 import { admit } from "./identity.mjs";
 import { jwtAuthorizer, metadataPaths, protectedResourceMetadata } from "./auth.mjs";
@@ -120,7 +122,8 @@ export async function serveStdio(connectOptions, { limits, onClose, workers, she
     : ({ tool, args, signal, shell }) => runTool({ lease: () => sessions.lease(groups) }, tool, args, { limits: lim, base, signal, shell });
   // The one client of a stdio server keeps its shell between calls.
   const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner, shells, scratch: settings.scratch });
-  const transport = new StdioServerTransport();
+  // Both revisions on the one process: a client may open with `initialize` or `server/discover`.
+  const transport = eraTransport(new StdioServerTransport(), server);
   // The client went away: calls in flight stop (the SDK aborts them), and so does the server.
   process.stdin.once("end", () => server.close());
   server.server.onclose = () => {

@@ -15,6 +15,12 @@
 // on the session given; Node's servers (node.mjs) run each call in a worker thread that can
 // be stopped whatever the command computes (pool.mjs).
 //
+// Pages are resources too (resources.mjs): a template per mount, the caller's pages listed
+// a page at a time, and a page read as `cat` reads it, on the same runner and within the
+// same limits as the tools. The server says how to use its tools together (`instructions`)
+// and declares only what it does: no list ever changes within a connection, and nothing is
+// subscribed to.
+//
 // The tools are listed in a fixed order with every annotation (they read, change nothing,
 // reach nothing but the docs), and `search` answers structured results under its
 // `outputSchema`, each page with its public URL when the server has the site's base URL
@@ -22,12 +28,19 @@
 //
 // `answerMcp` answers one streamable-HTTP request with such a server, from a fetch `Request`
 // to a `Response`, which is all an edge function needs; the spec's Origin and Host rule and
-// CORS are in endpoint.mjs. Who calls: `jwtAuthorizer` checks OAuth access tokens (auth.mjs)
+// CORS are in endpoint.mjs. It answers MCP 2026-07-28 (no handshake: `server/discover`, the
+// version in each request's `_meta`) and the 2025 revisions alike (stateless.mjs, eras.mjs). Who calls: `jwtAuthorizer` checks OAuth access tokens (auth.mjs)
 // and `tokenAuthorizer` maps bearer tokens to groups (tokens.mjs), both with WebCrypto, so
 // they run where `node:crypto` does not; `admit` turns either into the groups and the
 // caller's identity, or the 401 to answer. Node's stdio and HTTP servers are in node.mjs.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CancelledNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CancelledNotificationSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { callGate, callStop, limitsOf, outOfTime, shown } from "./limits.mjs";
 import { runTool, toolDefinitions } from "./tools.mjs";
@@ -43,6 +56,24 @@ export { tokenAuthorizer, MIN_TOKEN_CHARS } from "./tokens.mjs";
 export { endpointRefusal, isLoopback, refusedResponse } from "./endpoint.mjs";
 export { pageUrl, mountedSites } from "./sources.mjs";
 export { shellStore, SHELL_IDLE_MS } from "./shells.mjs";
+
+/** The MCP error code of a resource that does not exist (the specification's). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** What the server tells a client about its tools: how to use them together. */
+function instructionsOf({ docs = "the documentation", toolPrefix = "" } = {}) {
+  const bash = `${toolPrefix}bash`;
+  const search = `${toolPrefix}search`;
+  return [
+    `This server reads ${docs}: a read-only tree where each page is a file and each section a directory.`,
+    `When you do not know the exact words, call ${search} with a question: it ranks the pages that answer it, each as PATH:START-END.`,
+    `Then read with ${bash} (sed -n 'START,ENDp' PATH, cat, head), list sections with ls / or tree -L 2 /, and find every occurrence of a known string with grep -rn or rg in ${bash}.`,
+    "Each page is also a resource (chromafs://…) that can be read or attached whole. Pages you may not see do not exist here.",
+  ].join("\n");
+}
+
+/** A JSON-RPC error a request handler throws: the SDK answers its code, message and data as they are. */
+const protocolError = (code, message, data) => Object.assign(new Error(message), { code }, data === undefined ? {} : { data });
 
 /** A tool result that is an error. */
 const failure = (text) => ({ content: [{ type: "text", text }], isError: true });
@@ -75,7 +106,7 @@ export function createMcpServer(session, options = {}) {
   const keep = shells && cancellable ? shells : null;
   const calls = gate ?? callGate(lim.callsInFlight);
   validator ??= new AjvJsonSchemaValidator();
-  const server = new McpServer({ name, version: "0.1.0" }, { jsonSchemaValidator: validator });
+  const server = new McpServer({ name, version: "0.1.0" }, { jsonSchemaValidator: validator, instructions: instructionsOf({ docs, toolPrefix }) });
   const reachable = registry && cancellable;
   if (reachable) {
     server.server.setNotificationHandler(CancelledNotificationSchema, ({ params }) => registry.cancel(caller, params.requestId));
@@ -116,6 +147,35 @@ export function createMcpServer(session, options = {}) {
   for (const [tool, named, definition] of toolDefinitions({ toolPrefix, docs, limits: lim, hasBase: Boolean(base), scratch, keptMinutes })) {
     server.registerTool(named, definition, (args, extra) => call(tool, args, extra));
   }
+  // The SDK declares that the tool list may change; on this server it never does.
+  server.server.registerCapabilities({ tools: { listChanged: undefined }, resources: {} });
+
+  /** Runs one resource operation within the call limits: its result, or the protocol error. */
+  async function operate(op, args, extra) {
+    const leave = calls.enter(caller, extra?.requestId);
+    if (!leave) throw protocolError(ErrorCode.InternalError, `${calls.max} calls are already running for this client: wait for one to finish`);
+    const { signal, stop, why } = callStop();
+    const timer = setTimeout(() => stop(outOfTime(lim.callTimeoutMs)), lim.callTimeoutMs);
+    const left = () => stop("the client went away");
+    extra?.signal?.addEventListener("abort", left, { once: true });
+    try {
+      const outcome = await run({ tool: op, args, signal, shell: null }).catch((e) => ({ error: e?.message ?? String(e) }));
+      if (outcome.missing) throw protocolError(RESOURCE_NOT_FOUND, "Resource not found", { uri: args.uri });
+      if (outcome.invalid) throw protocolError(ErrorCode.InvalidParams, outcome.invalid);
+      const stopped = why();
+      if (outcome.error || outcome.failed || stopped || !outcome.structured) {
+        throw protocolError(ErrorCode.InternalError, outcome.error ?? stopped ?? outcome.note ?? "a read failed: the docs are not reachable");
+      }
+      return outcome.structured;
+    } finally {
+      clearTimeout(timer);
+      extra?.signal?.removeEventListener("abort", left);
+      leave();
+    }
+  }
+  server.server.setRequestHandler(ListResourceTemplatesRequestSchema, (_request, extra) => operate("resources/templates", { docs }, extra));
+  server.server.setRequestHandler(ListResourcesRequestSchema, ({ params }, extra) => operate("resources/list", { cursor: params?.cursor }, extra));
+  server.server.setRequestHandler(ReadResourceRequestSchema, ({ params }, extra) => operate("resources/read", { uri: params.uri }, extra));
   return server;
 }
 

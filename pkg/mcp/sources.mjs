@@ -107,7 +107,16 @@ export function searchResults(stdout, base) {
     .split("\n")
     .map(hitOf)
     .filter((hit) => hit !== null)
-    .map((hit) => ({ path: hit.path, title: hit.title ?? null, startLine: hit.startLine, endLine: hit.endLine, score: hit.score, snippet: hit.snippet, url: base ? addressOf(base, hit.path) : null }));
+    .map((hit) => ({
+      path: hit.path,
+      title: hit.title ?? null,
+      startLine: hit.startLine,
+      endLine: hit.endLine,
+      score: hit.score,
+      snippet: hit.snippet,
+      url: base ? addressOf(base, hit.path) : null,
+      ...(typeof hit.version === "string" ? { version: hit.version } : {}),
+    }));
 }
 
 /**
@@ -119,8 +128,9 @@ export function resultsText(results) {
   return results
     .map((r) => {
       const where = r.startLine == null ? r.path : `${r.path}:${r.startLine}-${r.endLine}`;
+      const head = r.version == null ? where : `${where} (version ${r.version})`;
       const title = r.title == null ? null : `  title: ${r.title.split(/\s+/).filter(Boolean).join(" ")}`;
-      return [where, title, r.snippet == null ? null : `  ${r.snippet}`, r.url == null ? null : `  ${r.url}`].filter((l) => l !== null).join("\n") + "\n";
+      return [head, title, r.snippet == null ? null : `  ${r.snippet}`, r.url == null ? null : `  ${r.url}`].filter((l) => l !== null).join("\n") + "\n";
     })
     .join("");
 }

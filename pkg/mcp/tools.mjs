@@ -11,6 +11,7 @@ import { safeExec, toolDescription } from "../dist/api.mjs";
 import { bounded, MAX_OUTPUT } from "./limits.mjs";
 import { withSession } from "./sessions.mjs";
 import { resultsText, searchResults, withPageUrls } from "./sources.mjs";
+import { RESOURCE_OPS } from "./resources.mjs";
 
 /** What every tool is: it reads the docs, changes nothing, and reaches nothing else. */
 const TOOL_ANNOTATIONS = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -27,6 +28,7 @@ const SEARCH_OUTPUT = {
         score: z.number().describe("relevance, higher is better"),
         snippet: z.string().nullable().describe("the part's most telling line"),
         url: z.string().nullable().describe("the page's public address, when the server knows the site's base URL"),
+        version: z.string().optional().describe("the version of the docs the page belongs to, when it belongs to one"),
       }),
     )
     .describe("the pages found, best first; empty when no page answers the query"),
@@ -63,6 +65,7 @@ function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMi
       "bash",
       `${toolPrefix}bash`,
       {
+        title: `Read-only shell over ${docs}`,
         description:
           toolDescription({ docs, scratch: scratch ?? undefined, keptMinutes: keptMinutes ?? undefined }) +
           `\n\nEach call is one command line${keptMinutes ? "" : ", run on its own: nothing carries over to the next call"}. ` +
@@ -78,6 +81,7 @@ function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMi
       "search",
       `${toolPrefix}search`,
       {
+        title: `Search ${docs}`,
         description:
           `Ranked search over ${docs}: the pages that best answer a question, best first, each as PATH:START-END ` +
           `with its most telling line${hasBase ? " and the page's public URL (cite it)" : ""}. ` +
@@ -92,6 +96,11 @@ function define({ toolPrefix = "", docs, limits, hasBase, scratch = null, keptMi
             .max(16)
             .optional()
             .describe("search only pages in this language (a code: en, fr, ja, zh-cn); without it, a question's own language ranks first"),
+          version: z
+            .string()
+            .max(64)
+            .optional()
+            .describe("search only this version of the docs and the pages of no version; each result names its version, and a version that does not exist is an error naming those that do"),
         },
         outputSchema: SEARCH_OUTPUT,
         annotations: TOOL_ANNOTATIONS,
@@ -154,16 +163,18 @@ function restore(fs, saved) {
 }
 
 /** `search`: the ranked search, as text and as structured results with each page's address. */
-async function search(fs, { query, k, path, lang }, { base }) {
+async function search(fs, { query, k, path, lang, version }, { base }) {
   // Without `k`, the command's own default.
-  const args = ["--json", ...(k ? ["-n", String(k)] : []), ...(path ? ["--path", path] : []), ...(lang ? ["--lang", lang] : []), "--", query];
+  const options = [...(k ? ["-n", String(k)] : []), ...(path ? ["--path", path] : []), ...(lang ? ["--lang", lang] : []), ...(version ? ["--version", version] : [])];
+  const args = ["--json", ...options, "--", query];
   const ran = await fs.searchCommand(args, "/");
   if (ran.exitCode === 2) return { result: ran, isError: true };
   const results = searchResults(ran.stdout, base);
   return { result: { ...ran, stdout: resultsText(results) }, isError: false, structured: { results } };
 }
 
-const TOOLS = { bash, search };
+/** What a call may run: the two tools, and the pages' resource operations (resources.mjs). */
+const TOOLS = { bash, search, ...RESOURCE_OPS };
 
 /**
  * One call of `tool` with `args` on a session of `source` (see withSession), held to
@@ -172,8 +183,8 @@ const TOOLS = { bash, search };
  * show; its `shell`, when the call ran in a shell, is the state to keep for the caller.
  */
 export async function runTool(source, tool, args, { limits, base = null, signal, shell = null }) {
-  const run = TOOLS[tool];
+  const run = Object.hasOwn(TOOLS, tool) ? TOOLS[tool] : null;
   if (!run) throw new TypeError(`no tool named ${JSON.stringify(tool)}`);
   const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal, shell }));
-  return { ...value, result: bounded(value.result), failed };
+  return { ...value, ...(value.result ? { result: bounded(value.result) } : {}), failed };
 }

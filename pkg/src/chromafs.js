@@ -192,6 +192,14 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
       this.#calls.begin();
       return inContext(() => this.#core.beginCommand(limits));
     }
+    /** The title each of at most 100 pages states (front matter, else first heading), or null: one request. */
+    pageTitles(paths) {
+      return inContext(() => this.#core.pageTitles(paths));
+    }
+    /** The versions of the docs this session may choose among: `{ versions, default, scoped }`. */
+    versions() {
+      return inContext(() => this.#core.versions());
+    }
     isCurrent() {
       return inContext(() => this.#core.isCurrent());
     }

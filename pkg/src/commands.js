@@ -4,11 +4,10 @@
 
 import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
-import { linesTaken } from "./pipeline.js";
+import { LINES_TAKEN } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, TOOL_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
 import { envValue, stdinText } from "./context.js";
-import { MKTEMP } from "./mktemp.js";
 import { runTool, byteString } from "./tools.js";
 import { mayNeedPerl } from "./perl.js";
 
@@ -51,7 +50,7 @@ function command(fs, name, readsOnly, loadTools, loadPerl) {
           const input = stdinText(ctx.stdin);
           const out = env(STDOUT_FILE);
           const stdoutFile = out ? fs.resolvePath(ctx.cwd, out) : undefined;
-          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(ctx), linesTaken(fs, name, args), input, stdoutFile);
+          planned = await fs.planSearch(name, args, ctx.cwd, stdinEmpty, readsOnly(ctx), linesTaken(env), input, stdoutFile);
         } catch (refused) {
           // Not to be run at all (a pattern too long to search): say why, as grep would.
           return { stdout: "", stderr: `${name}: ${refused.message}\n`, exitCode: 2 };
@@ -64,6 +63,12 @@ function command(fs, name, readsOnly, loadTools, loadPerl) {
       return withFailures(name, ran.result, ran.report, (p) => fs.resolvePath(ctx.cwd, p), search ? 2 : 1);
     },
   };
+}
+
+/** The lines `head` takes of a search's output, when the shell said (see pipeline.js). */
+function linesTaken(env) {
+  const taken = env(LINES_TAKEN);
+  return taken && /^[0-9]{1,9}$/.test(taken) ? Number(taken) : undefined;
 }
 
 /**
@@ -132,11 +137,10 @@ const COMMAND_NAMES = [...new Set([...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS,
 /**
  * All of `fs`'s custom commands; `readsOnly` as `command` takes it; `loadTools` returns
  * the tools module (or a promise of it); `loadPerl` hands grep -P's engine to the core
- * (see perl.js); and `mktemp`, which just-bash lacks (it writes through whatever
- * filesystem the shell has).
+ * (see perl.js).
  */
 function commandsOf(fs, readsOnly, loadTools, loadPerl) {
-  return [...COMMAND_NAMES.map((name) => command(fs, name, readsOnly, loadTools, loadPerl)), MKTEMP];
+  return COMMAND_NAMES.map((name) => command(fs, name, readsOnly, loadTools, loadPerl));
 }
 
 export { commandsOf, searchCommand, toolCommand, COMMAND_NAMES };

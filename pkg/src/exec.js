@@ -4,7 +4,6 @@
 
 import { bracketed } from "./bracket.js";
 import { withFailures } from "./failures.js";
-import { withPipeline } from "./pipeline.js";
 import { ERRNO_TEXT } from "./errno.js";
 import { prepareShell } from "./shell.js";
 
@@ -60,7 +59,7 @@ async function safeExec(bash, command, options) {
     }
   };
   if (typeof fs?.beginCommand !== "function") return run();
-  const { result, report } = await bracketed(fs, options?.signal, () => withPipeline(fs, command, run));
+  const { result, report } = await bracketed(fs, options?.signal, run);
   return withFailures("bash", result, report, (p) => fs.resolvePath("/", p), 1);
 }
 

@@ -13,7 +13,6 @@ import { bracketed } from "./bracket.js";
 import { searchCommand, toolCommand, COMMAND_NAMES } from "./commands.js";
 import { withFailures } from "./failures.js";
 import { SEARCH_COMMANDS, TOOL_COMMANDS, RANKED } from "./names.js";
-import { MKTEMP } from "./mktemp.js";
 import { LOAD_TOOLS } from "./tools.js";
 
 /** A mount directory as given (`/docs`, `/docs/`) → its name (`docs`), or an error. */
@@ -152,6 +151,22 @@ class MountedFs {
   abortCommand() {
     for (const fs of this.all) fs.abortCommand();
   }
+  /** Each mount titles its own pages, in one request at most; a path in no mount has no title. */
+  async pageTitles(paths) {
+    const titles = paths.map(() => null);
+    const byMount = new Map();
+    paths.forEach((p, i) => {
+      const fs = this.byName.get(this.resolvePath("/", p).slice(1).split("/")[0]);
+      if (fs) byMount.set(fs, [...(byMount.get(fs) ?? []), i]);
+    });
+    await Promise.all(
+      [...byMount].map(async ([fs, at]) => {
+        const got = await fs.pageTitles(at.map((i) => paths[i]));
+        at.forEach((i, k) => (titles[i] = got[k]));
+      }),
+    );
+    return titles;
+  }
   async isCurrent() {
     const current = await Promise.all(this.all.map((fs) => fs.isCurrent()));
     return current.every(Boolean);
@@ -223,7 +238,7 @@ class MountedFs {
         const failCode = SEARCH_COMMANDS.includes(name) ? 2 : 1;
         return withFailures(name, ran.result, ran.report, (p) => this.resolvePath(ctx.cwd, p), failCode);
       },
-    })).concat(MKTEMP);
+    }));
   }
 
   /**

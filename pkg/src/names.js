@@ -11,7 +11,7 @@ const FILE_COMMANDS = [
 ];
 // Commands the tools module answers as GNU's do (src/tools/), whether or not just-bash has them.
 const TOOL_COMMANDS = [
-  "awk", "basename", "cmp", "comm", "cut", "diff", "dirname", "expand", "fmt", "fold", "head", "join", "md5sum", "nl", "paste", "realpath", "sed", "seq", "sha1sum", "sha256sum", "sort", "tac", "tail", "tee", "tr", "unexpand", "uniq", "wc", "xargs",
+  "awk", "basename", "cmp", "comm", "cut", "diff", "dirname", "expand", "fmt", "fold", "head", "join", "md5sum", "mktemp", "nl", "paste", "realpath", "sed", "seq", "sha1sum", "sha256sum", "sort", "tac", "tail", "tee", "tr", "unexpand", "uniq", "wc", "xargs",
 ];
 // Commands that may be answered from the listing in Rust.
 const LISTING_COMMANDS = ["ls", "find", "tree", "du"];

@@ -5,15 +5,18 @@
 //     (redirects.js);
 //   - a command chromafs answers knows where its streams go: a search does not read back
 //     the file its output goes to, and `2>&1` keeps the order of what it wrote (redirects.js);
-//   - a glob ending in `/` names directories, with the slash (dirglobs.js).
+//   - a glob ending in `/` names directories, with the slash (dirglobs.js);
+//   - a search piped into `head` alone knows how many of its lines are taken (pipeline.js).
 // The shell is prepared once, by `safeExec`, when its filesystem is a ChromaFs or mounts
 // (which say whether a path would open, and match globs); other shells are left as they are.
 
 import { checkCommand, tagStreams, withCheck } from "./redirects.js";
 import { expandCommand, withDirGlobs } from "./dirglobs.js";
+import { tagLinesTaken } from "./pipeline.js";
 
 /** The transform: every command of the tree, wherever it is, rewritten in place. */
 function transform(ast, matches) {
+  tagLinesTaken(ast);
   const visit = (value) => {
     if (Array.isArray(value)) {
       value.forEach(visit);

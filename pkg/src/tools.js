@@ -6,7 +6,7 @@
 // here, through just-bash, after it.
 
 import { errnoOf } from "./errno.js";
-import { bytesOf } from "./context.js";
+import { bytesOf, envValue } from "./context.js";
 
 // Reads in flight for one command (the session bounds its requests itself).
 const READS_IN_FLIGHT = 8;
@@ -20,7 +20,10 @@ function byteString(bytes) {
   return s;
 }
 
-/** Answers one question of a run (`read`, `stat`, `list` of a path) through `ctx.fs`. */
+/**
+ * Answers one question of a run through `ctx.fs`: `read`, `stat`, `list` of a path, or
+ * `create` (an empty file) and `mkdir` there, where nothing is yet (mktemp).
+ */
 async function answer(run, [ask, path], ctx) {
   const at = ctx.fs.resolvePath(ctx.cwd, path);
   try {
@@ -28,10 +31,26 @@ async function answer(run, [ask, path], ctx) {
     else if (ask === "stat") {
       const st = await ctx.fs.stat(at);
       run.answerStat(path, at, st.isDirectory, Number(st.size ?? 0));
+    } else if (ask === "create" || ask === "mkdir") {
+      if (await ctx.fs.exists(at)) return run.answerFailed(ask, path, "EEXIST", "File exists");
+      if (ask === "mkdir") await ctx.fs.mkdir(at);
+      else await ctx.fs.writeFile(at, "");
+      run.answerMade(path);
     } else run.answerList(path, await ctx.fs.readdir(at));
   } catch (e) {
     run.answerFailed(ask, path, ...errnoOf(e));
   }
+}
+
+/** `n` random bytes (mktemp's names). */
+function randomBytes(n) {
+  const bytes = new Uint8Array(n);
+  try {
+    crypto.getRandomValues(bytes);
+  } catch {
+    for (let i = 0; i < n; i++) bytes[i] = Math.floor(Math.random() * 256);
+  }
+  return bytes;
 }
 
 /** A word quoted for the shell, as `xargs` hands it to a command. */
@@ -64,6 +83,9 @@ async function runPlanned(runs, ctx, done) {
 async function runTool(tools, name, args, ctx) {
   const run = new tools.ToolRun(name, args, bytesOf(ctx.stdin));
   try {
+    const tmpdir = envValue(ctx, "TMPDIR");
+    if (tmpdir !== undefined) run.setVar("TMPDIR", tmpdir);
+    run.setRandom(randomBytes(64));
     let step = run.step();
     for (let round = 0; step.need; round++) {
       if (round === MAX_ROUNDS) return { stdout: "", stderr: `${name}: too many files read one after another\n`, exitCode: 2 };

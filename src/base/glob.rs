@@ -10,6 +10,7 @@
 //! costs no more than its length times the name's. Nothing but a literal newline matches a
 //! newline, as in just-bash, whose globs are regular expressions without the `s` flag.
 
+use super::bracket::{self, Dialect, Item};
 use std::fmt;
 
 /// A glob this matcher does not model, and why (the caller leaves the command to
@@ -74,9 +75,9 @@ impl Glob {
                     i += 1;
                     Token::Lit(chars[i - 1])
                 }
-                '[' => match set(&chars[i..])? {
-                    Some((token, used)) => {
-                        i += used;
+                '[' => match set(&chars, i)? {
+                    Some((token, end)) => {
+                        i = end;
                         token
                     }
                     None => Token::Lit('['),
@@ -93,19 +94,21 @@ impl Glob {
     pub(crate) fn rg(glob: &str, ignore_case: bool) -> Result<Glob, GlobError> {
         Self::folded(glob, ignore_case)?;
         let mut tokens = Vec::new();
-        let mut rest = glob;
-        while let Some(c) = rest.chars().next() {
-            rest = &rest[c.len_utf8()..];
+        let chars: Vec<char> = glob.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            i += 1;
             tokens.push(match c {
-                '*' if rest.starts_with('*') => {
-                    rest = &rest[1..];
+                '*' if chars.get(i) == Some(&'*') => {
+                    i += 1;
                     Token::Star { cross: true }
                 }
                 '*' => Token::Star { cross: false },
                 '?' => Token::One { cross: false },
                 '[' => {
-                    let (class, after) = class(rest)?;
-                    rest = after;
+                    let (class, end) = class(&chars, i)?;
+                    i = end;
                     class
                 }
                 c => Token::Lit(c),
@@ -212,68 +215,47 @@ impl Glob {
     }
 }
 
-/// A POSIX bracket set after its `[`: the set and how many characters it took, or `None`
-/// when it has no closing `]` (the `[` is then a literal).
-fn set(rest: &[char]) -> Result<Option<(Token, usize)>, GlobError> {
-    let mut i = 0;
-    let negated = matches!(rest.first(), Some('!' | '^'));
-    i += usize::from(negated);
+/// The bracket set whose `[` is just before `glob[at]`, read by the one reader of them as
+/// `fnmatch` reads it: the set and where it ends, or `None` when no `]` closes it (the `[`
+/// is then a literal). Classes, equivalence classes and collating symbols are not modelled.
+fn set(glob: &[char], at: usize) -> Result<Option<(Token, usize)>, GlobError> {
+    let b = match bracket::read(glob, at, Dialect::Glob) {
+        Ok(b) => b,
+        Err(bracket::Error::Empty | bracket::Error::Unmatched) => return Ok(None),
+        Err(_) => return Err(GlobError("a character class in a glob")),
+    };
     let mut ranges = Vec::new();
-    let mut first = true;
-    loop {
-        let Some(&c) = rest.get(i) else { return Ok(None) };
-        i += 1;
-        if c == ']' && !first {
-            return Ok(Some((Token::Class { negated, ranges }, i)));
-        }
-        first = false;
-        if c == '[' && matches!(rest.get(i), Some(':' | '=' | '.')) {
-            return Err(GlobError("a character class in a glob"));
-        }
-        let lo = if c == '\\' && i < rest.len() {
-            i += 1;
-            rest[i - 1]
-        } else {
-            c
-        };
-        if rest.get(i) == Some(&'-') && rest.get(i + 1).is_some_and(|&n| n != ']') {
-            let hi = rest[i + 1];
-            i += 2;
-            ranges.push((lo, hi));
-        } else {
-            ranges.push((lo, lo));
-        }
+    for item in b.items {
+        ranges.push(match item {
+            Item::Char(c) => (c, c),
+            Item::Range(lo, hi) => (lo, hi),
+            _ => return Err(GlobError("a character class in a glob")),
+        });
     }
+    Ok(Some((Token::Class { negated: b.negated, ranges }, b.end)))
 }
 
-/// A bracket class of an rg glob, after its `[`: the class and what follows it.
-fn class(rest: &str) -> Result<(Token, &str), GlobError> {
-    let Some(end) = rest.find(']') else { return Err(GlobError("an unclosed class in a glob")) };
-    let (body, negated) = match rest.strip_prefix(['!', '^']) {
-        Some(_) => (&rest[1..end], true),
-        None => (&rest[..end], false),
+/// A bracket class of an rg glob whose `[` is just before `glob[at]`: the class and where
+/// it ends. Only letters, digits, `_`, `.` and inner `-` ranges are modelled.
+fn class(glob: &[char], at: usize) -> Result<(Token, usize), GlobError> {
+    let Ok(b) = bracket::read(glob, at, Dialect::Glob) else {
+        return Err(GlobError("an unclosed class in a glob"));
     };
-    let plain = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
-    let simple = !body.is_empty()
-        && !body.starts_with('-')
-        && !body.ends_with('-')
-        && body.bytes().all(|b| plain(b) || b == b'-');
+    let body = &glob[at + usize::from(b.negated)..b.end - 1];
+    let plain = |c: &char| c.is_ascii_alphanumeric() || *c == '_' || *c == '.';
+    let simple =
+        body.first().is_some_and(plain) && body.last().is_some_and(plain) && body.iter().all(|c| plain(c) || *c == '-');
     if !simple {
         return Err(GlobError("a glob class left to just-bash"));
     }
-    let chars: Vec<char> = body.chars().collect();
-    let mut ranges = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if i + 2 < chars.len() && chars[i + 1] == '-' {
-            ranges.push((chars[i], chars[i + 2]));
-            i += 3;
-        } else {
-            ranges.push((chars[i], chars[i]));
-            i += 1;
-        }
-    }
-    Ok((Token::Class { negated, ranges }, &rest[end + 1..]))
+    let ranges = (b.items.iter())
+        .filter_map(|item| match *item {
+            Item::Range(lo, hi) => Some((lo, hi)),
+            Item::Char(c) => Some((c, c)),
+            _ => None,
+        })
+        .collect();
+    Ok((Token::Class { negated: b.negated, ranges }, b.end))
 }
 
 #[cfg(test)]
@@ -294,6 +276,8 @@ mod tests {
         assert!(f("*.md", "a.md") && f("*.md", ".md") && f("*", "a/b") && f("*/deep/*", "./x/deep/y"));
         assert!(f("[ab]*", "b.md") && !f("[ab]*", "c.md") && f("[!ab]*", "c") && f("[]a]", "]"));
         assert!(f("a\\*", "a*") && !f("a\\*", "ab") && f("[a", "[a"), "escapes, and a [ without its ]");
+        assert!(f("[a-c-e]", "-") && f("[A-\\]]", "]") && !f("[z-a]", "z"), "as fnmatch reads ranges");
+        assert!(f("[[:alpha:]", "[:") && f("[a[:b", "[a[:b"), "a [ left open is itself");
         assert!(Glob::fnmatch("*.MD", true).unwrap().matches("a.md").unwrap());
         assert!(Glob::fnmatch("[[:alpha:]]", false).is_err());
     }

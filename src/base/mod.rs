@@ -1,14 +1,16 @@
 //! The vocabulary every layer shares, with no knowledge of Chroma or of documentation.
 //!
-//! The POSIX character classes of a byte ([`ctype`]), Node-style errors ([`error`]), the
-//! embedding function's contract ([`embed`]), the one reader of GNU command lines
-//! ([`getopt`]), path normalisation as just-bash does it ([`path`]), the one glob matcher
-//! ([`glob`]), strict JSON reading ([`json`]), a fast hash for path-keyed maps ([`hash`]),
-//! injective keys built from names ([`key`]), one compiled stable sort ([`sort`]),
-//! concurrency on a single-threaded executor ([`sync`]), the long texts commands print,
-//! stored deflated ([`texts`]), and fast UTF-8 validation ([`utf8`]). Nothing here imports
-//! another layer, so every layer may import it.
+//! The POSIX character classes of a byte ([`ctype`]), the one reader of bracket
+//! expressions ([`bracket`]), Node-style errors ([`error`]), the embedding function's
+//! contract ([`embed`]), the one reader of GNU command lines ([`getopt`]), path
+//! normalisation as just-bash does it ([`path`]), GNU's quoting of names ([`quote`]), the
+//! one glob matcher ([`glob`]), strict JSON reading ([`json`]), a fast hash for path-keyed
+//! maps ([`hash`]), injective keys built from names ([`key`]), one compiled stable sort
+//! ([`sort`]), concurrency on a single-threaded executor ([`sync`]), the long texts
+//! commands print, stored deflated ([`texts`]), and fast UTF-8 validation ([`utf8`]).
+//! Nothing here imports another layer, so every layer may import it.
 
+pub(crate) mod bracket;
 pub(crate) mod ctype;
 pub(crate) mod embed;
 pub(crate) mod error;
@@ -18,6 +20,7 @@ pub(crate) mod hash;
 pub(crate) mod json;
 pub(crate) mod key;
 pub(crate) mod path;
+pub(crate) mod quote;
 pub(crate) mod sort;
 pub(crate) mod sync;
 pub(crate) mod texts;

@@ -118,7 +118,7 @@ const OPTS: &[Opt] = &[
     getopt::short("x", Arg::No),
     getopt::short("X", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// GNU du's command line, read as `getopt_long` reads it ([`crate::base::getopt`]).
 fn flags(args: &[String]) -> Result<(Flags, Vec<String>), Stop> {

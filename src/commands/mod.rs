@@ -235,7 +235,7 @@ mod tests {
     fn listing() -> Listing {
         let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},
             "docs/sub/c.md":{"isPublic":true},"secret.md":{"isPublic":false},"Upper/d.md":{"isPublic":true}}"#;
-        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap()
+        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), None, &[]).unwrap()
     }
 
     /// 2026-11-27, when the tree's times (0) are long past.
@@ -279,7 +279,7 @@ mod tests {
     fn ls_options_answered_from_one_time_and_one_owner() {
         let json = r#"{"a.md":{"isPublic":true,"size":7,"mtime":0},"docs/b.md":{"isPublic":true,"size":5000,"mtime":1000},
             "docs/c d.md":{"isPublic":true,"size":1,"mtime":2000}}"#;
-        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap();
+        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
         let ls = |a: &[&str]| {
             let args: Vec<String> = a.iter().map(|s| s.to_string()).collect();
             run("ls", &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap()
@@ -347,7 +347,7 @@ mod tests {
     fn ls_long_columns_are_as_wide_as_every_operand_needs() {
         let json =
             r#"{"a.md":{"isPublic":true,"size":7,"mtime":0},"docs/b.md":{"isPublic":true,"size":5000,"mtime":0}}"#;
-        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap();
+        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
         let args: Vec<String> = ["-l", "/a.md", "/docs"].iter().map(|s| s.to_string()).collect();
         let out = run("ls", &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap();
         let args: Vec<String> = ["-l", "-1", "/a.md"].iter().map(|s| s.to_string()).collect();

@@ -67,6 +67,8 @@ pub(crate) struct Filesystem {
     name: String,
     /// The session's groups: which classes of the grep index it reads.
     groups: crate::tree::access::Groups,
+    /// The version the session is scoped to (`version`), when it is.
+    version: Option<String>,
     /// Whether searches may read the grep index (`grepIndex`).
     grep_index: bool,
     /// The grep index's records this session read.
@@ -101,10 +103,18 @@ impl Filesystem {
         let lazy: HashMap<String, LazySource> =
             std::mem::take(&mut opts.lazy_files).into_iter().map(|(p, s)| (path::normalize(&p), s)).collect();
         let extra: Vec<String> = lazy.keys().cloned().collect();
+        if let Some(v) = &opts.version {
+            let names = tree.tree.versions_seen_by(&opts.groups);
+            if !names.contains(v) {
+                let why = crate::tree::versions::unknown(v, &names);
+                return Err(FsError { cause: Some(why), ..FsError::new(Errno::Einval, "connect", &opts.collection) });
+            }
+        }
         // Listings with a host's own files are this session's alone; others are shared.
+        let version = opts.version.as_deref();
         let listing = match extra.is_empty() {
-            true => tree.listing(&opts.groups),
-            false => Listing::new(&tree.tree, &opts.groups, &extra).map(Rc::new),
+            true => tree.listing(&opts.groups, version),
+            false => Listing::new(&tree.tree, &opts.groups, version, &extra).map(Rc::new),
         }
         .map_err(|e| FsError::io("connect", &opts.collection, e))?;
         let access = tree.chunk_access().then(|| SessionAccess::new(&opts.groups));
@@ -136,7 +146,7 @@ impl Filesystem {
         }
         let scratch = scratch_root.as_deref().map(|root| RefCell::new(Scratch::new(root, opts.scratch_bytes, now_ms)));
         let broken = broken_entries(&tree.tree, &opts.groups);
-        let key_parts = (tree.collection_id.as_str().into(), tree.tree.version.as_str().into());
+        let key_parts = (tree.collection_id.as_str().into(), tree.tree.revision.as_str().into());
         Ok(Filesystem {
             client,
             collection,
@@ -158,6 +168,7 @@ impl Filesystem {
             check,
             name: opts.collection.clone(),
             groups: opts.groups.clone(),
+            version: opts.version.clone(),
             grep_index: opts.grep_index,
             index_kept: RefCell::default(),
             key_parts,
@@ -561,6 +572,8 @@ pub(crate) mod named;
 pub(crate) mod scratch;
 mod stat_info;
 pub(crate) mod stats;
+pub(crate) mod titles;
+pub(crate) mod versions;
 mod write;
 
 pub(crate) use encoding::{decode, encode, text};

@@ -161,7 +161,7 @@ pub(crate) async fn annotate(
         public.bytes += chunks.iter().map(|(_, text)| text.len() as u64).sum::<u64>();
     }
     let mut annotations =
-        Annotations::new(&tree.version).counting(summary.chunks - summary.orphans, pages.len(), public);
+        Annotations::new(&tree.revision).counting(summary.chunks - summary.orphans, pages.len(), public);
     let mut parts = Vec::new();
     if let Some(counts) = ids.counts(&pages) {
         (annotations, parts) = annotations.with_counts(&counts);

@@ -18,7 +18,7 @@ pub(crate) mod rules;
 pub(crate) mod write;
 
 pub(crate) use chunk::chunk_lines;
-pub(crate) use rules::{parse_access_rules, Rules};
+pub(crate) use rules::{parse_access_rules, parse_version_rules, Rules, VersionRules};
 pub(crate) use write::{write, DefaultEmbedder, Embedder, WriteOptions};
 
 use crate::chroma::ClientConfig;
@@ -67,7 +67,14 @@ impl Settings {
                 )))
             }
         };
-        let rules = Rules::new(list, default_private);
+        let versions = VersionRules {
+            list: match f.string("versions")? {
+                Some(text) => parse_version_rules(&text).map_err(OptionError)?,
+                None => Vec::new(),
+            },
+            folders: f.flag("versionFolders"),
+        };
+        let rules = Rules::new(list, default_private).with_versions(versions);
         Ok(Settings {
             client: options::client_config(&f)?,
             collection,
@@ -120,6 +127,8 @@ pub(crate) struct Plan {
     pub line_aligned: bool,
     /// Pages each access rule decided, in rule order.
     pub rule_pages: Vec<(String, usize)>,
+    /// Pages of each version, oldest first.
+    pub version_pages: Vec<(String, usize)>,
 }
 
 /// Everything an ingest will write, checked before anything is: paths, text, rules.
@@ -129,6 +138,8 @@ pub(crate) fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree
     let mut tree = Map::new();
     let mut seen = HashSet::new();
     let mut matched = vec![0; rules.list.len()];
+    let mut matched_versions = vec![0; rules.versions.list.len()];
+    let mut version_pages: std::collections::BTreeMap<String, usize> = Default::default();
     let (mut public_pages, mut bytes, mut line_aligned) = (0, 0u64, true);
     let mut sorted: Vec<&SourceFile> = files.iter().collect();
     crate::base::sort::sort_by(&mut sorted, |a, b| a.path.cmp(&b.path));
@@ -168,14 +179,25 @@ pub(crate) fn plan(files: &[SourceFile], rules: &Rules, chunk_bytes: usize, tree
         public_pages += access.is_public as usize;
         bytes += f.content.len() as u64;
         let mut entry = json!({ "isPublic": access.is_public, "groups": access.groups, "size": f.content.len(), "chunks": chunks.len() });
+        let (version, rule) = rules.versions.version(slug);
+        if let Some(i) = rule {
+            matched_versions[i] += 1;
+        }
+        if let Some(v) = version {
+            entry["version"] = json!(v);
+            *version_pages.entry(v.to_string()).or_default() += 1;
+        }
         if let Some(m) = f.mtime {
             entry["mtime"] = json!(m.floor());
         }
         tree.insert(slug.to_string(), entry);
     }
     rules.check_used(&matched)?;
+    rules.versions.check_used(&matched_versions)?;
     let rule_pages = rules.list.iter().map(|r| r.glob.clone()).zip(matched).collect();
-    Ok(Plan { records, tree, pages: seen.len(), public_pages, bytes, line_aligned, rule_pages })
+    let mut version_pages: Vec<(String, usize)> = version_pages.into_iter().collect();
+    version_pages.sort_by(|a, b| crate::tree::versions::natural_cmp(&a.0, &b.0));
+    Ok(Plan { records, tree, pages: seen.len(), public_pages, bytes, line_aligned, rule_pages, version_pages })
 }
 
 /// What an ingest wrote.
@@ -200,6 +222,8 @@ pub(crate) struct Summary {
     pub line_aligned: bool,
     /// Pages each access rule decided: `[{glob, pages}]`.
     pub rules: Vec<RuleSummary>,
+    /// Pages of each version of the docs, oldest first: `[{version, pages}]`.
+    pub versions: Vec<VersionSummary>,
     /// The grep index's records (see `crate::pages::grams`).
     pub grep_index: IndexSummary,
     pub requests: u64,
@@ -223,6 +247,12 @@ pub(crate) struct IndexSummary {
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub(crate) struct RuleSummary {
     pub glob: String,
+    pub pages: usize,
+}
+
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub(crate) struct VersionSummary {
+    pub version: String,
     pub pages: usize,
 }
 

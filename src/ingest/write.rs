@@ -9,7 +9,7 @@
 
 use super::index;
 use super::lease::{self, Lease, Leases};
-use super::{IndexSummary, Plan, Record, RuleSummary, Summary, DEFAULT_DIMENSION};
+use super::{IndexSummary, Plan, Record, RuleSummary, Summary, VersionSummary, DEFAULT_DIMENSION};
 pub(crate) use crate::base::embed::{Embedder, Embedding};
 use crate::base::sync::LocalFuture;
 use crate::chroma::{Client, GetRequest, UpsertRequest};
@@ -295,6 +295,11 @@ async fn write_held(
         tree_written: !unchanged_tree,
         line_aligned: plan.line_aligned,
         rules: plan.rule_pages.iter().map(|(glob, pages)| RuleSummary { glob: glob.clone(), pages: *pages }).collect(),
+        versions: plan
+            .version_pages
+            .iter()
+            .map(|(version, pages)| VersionSummary { version: version.clone(), pages: *pages })
+            .collect(),
         requests: client.stats().requests,
     })
 }

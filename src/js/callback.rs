@@ -73,8 +73,8 @@ impl SharedCache for JsSharedCache {
 }
 
 /// The `sharedCache` option, if given.
-pub(super) fn shared_cache(options: &JsValue) -> Result<Option<Rc<dyn SharedCache>>, JsValue> {
-    let Some(c) = get(options, "sharedCache") else { return Ok(None) };
+pub(super) fn shared_cache(o: &JsValue) -> Result<Option<Rc<dyn SharedCache>>, JsValue> {
+    let Some(c) = get(o, "sharedCache") else { return Ok(None) };
     let method = |name: &str| get(&c, name).and_then(|f| f.dyn_into::<Function>().ok());
     match (method("get"), method("set")) {
         (Some(get), Some(set)) => Ok(Some(Rc::new(JsSharedCache { target: c, get, set }))),
@@ -101,9 +101,9 @@ pub(super) struct JsEmbedder {
 /// The `embed` option: a function, or an object with an `embed` method, a `model` name
 /// and perhaps a `method` and an `embedQuery` method (as `chromafs/embed`'s
 /// `createEmbedder()` returns); `embedModel` names the model of a bare function.
-pub(super) fn embedder(options: &JsValue) -> Result<Option<JsEmbedder>, JsValue> {
-    let Some(value) = get(options, "embed") else { return Ok(None) };
-    let named = get(options, "embedModel").and_then(|m| m.as_string());
+pub(super) fn embedder(o: &JsValue) -> Result<Option<JsEmbedder>, JsValue> {
+    let Some(value) = get(o, "embed") else { return Ok(None) };
+    let named = get(o, "embedModel").and_then(|m| m.as_string());
     if let Some(f) = value.dyn_ref::<Function>() {
         return Ok(Some(JsEmbedder {
             f: f.clone(),

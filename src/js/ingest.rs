@@ -40,10 +40,12 @@ fn files(o: &JsValue) -> Result<Vec<SourceFile>, JsValue> {
 
 fn prepare(o: &JsValue) -> Result<Job, JsValue> {
     let mut json = to_json(o);
-    // Access rules keep their order (the last match wins): they travel as JSON text.
-    if let Some(access) = get(o, "access").filter(|a| !a.is_string()) {
-        let text = js_sys::JSON::stringify(&access).map_err(|_| invalid("option access must be JSON"))?;
-        json["access"] = Value::String(text.into());
+    // Access and version rules keep their order (the last match wins): they travel as JSON text.
+    for (name, rules) in [("access", get(o, "access")), ("versions", get(o, "versions"))] {
+        if let Some(rules) = rules.filter(|a| !a.is_string()) {
+            let text = js_sys::JSON::stringify(&rules).map_err(|_| invalid(format!("option {name} must be JSON")))?;
+            json[name] = Value::String(text.into());
+        }
     }
     let settings = Settings::from_json(&json).map_err(invalid)?;
     let plan =

@@ -57,15 +57,12 @@ pub fn start() {
 /// network failures out of messages and writes them to the host's console instead.
 fn transport(o: &JsValue) -> Result<Rc<dyn Transport>, JsValue> {
     let fetch = convert::function(o, "fetch", "option fetch must be a function")?;
-    let logged = match get(o, "networkErrors") {
-        None => false,
-        Some(v) => match v.as_string().as_deref() {
-            Some("show") => false,
-            Some("log") => true,
-            _ => return Err(invalid("option networkErrors must be \"show\" or \"log\"")),
-        },
+    let json = to_json(o);
+    let logged = match json.is_object() {
+        true => crate::options::network_errors_logged(&crate::options::Fields::of(&json, "options").map_err(invalid)?),
+        false => Ok(false),
     };
-    Ok(Rc::new(FetchTransport::new(fetch, logged)))
+    Ok(Rc::new(FetchTransport::new(fetch, logged.map_err(invalid)?)))
 }
 
 fn options(o: &JsValue) -> Result<Options, JsValue> {
@@ -438,6 +435,21 @@ impl ChromaFs {
         promise(async move { inner.is_current().await.map(JsValue::from_bool).map_err(fs_error) })
     }
 
+    /// The title each of `paths` states (front matter `title:`, else its first heading),
+    /// `null` where none is stated or the page is not read by id; at most 100 paths, one
+    /// request (see `Filesystem::titles`). For lists of pages, such as MCP resources.
+    #[wasm_bindgen(js_name = pageTitles)]
+    pub fn page_titles(&self, paths: Vec<String>) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { plain(&inner.titles(&paths).await.map_err(fs_error)?) })
+    }
+
+    /// The versions of the docs this session may choose among:
+    /// `{ versions, default, scoped }` (see `Filesystem::versions`).
+    pub fn versions(&self) -> Result<JsValue, JsValue> {
+        plain(&self.inner.versions())
+    }
+
     /// A command ends: `{ unreported: [{ path, cause }], total }`, the reads that failed
     /// while it ran and that no inner command has reported.
     #[wasm_bindgen(js_name = endCommand)]
@@ -471,7 +483,7 @@ impl ChromaFs {
         let tree = self.inner.tree();
         let o = Object::new();
         set(&o, "collectionId", tree.collection_id.as_str());
-        set(&o, "treeVersion", tree.tree.version.as_str());
+        set(&o, "treeVersion", tree.tree.revision.as_str());
         set(&o, "files", self.inner.listing().file_count() as f64);
         let unused: Array = self.inner.unused_groups().into_iter().map(JsValue::from).collect();
         set(&o, "unusedGroups", unused);

@@ -34,6 +34,9 @@ fn hit_object(h: &ranked::Hit) -> JsValue {
     set(&o, "score", command::rounded(h.score));
     set(&o, "snippet", h.snippet.as_ref().map_or(JsValue::NULL, |s| JsValue::from_str(&s.1)));
     set(&o, "title", h.title.as_deref().map_or(JsValue::NULL, JsValue::from_str));
+    if let Some(v) = &h.version {
+        set(&o, "version", v.as_str());
+    }
     o.into()
 }
 
@@ -69,9 +72,9 @@ impl ChromaFs {
         })
     }
 
-    /// `fs.search(query, { k, path, cwd, mode, lang })`: the best pages, as
-    /// `[{ path, startLine, endLine, score, snippet, title }]`, best first (none when no page
-    /// answers the query).
+    /// `fs.search(query, { k, path, cwd, mode, lang, version })`: the best pages, as
+    /// `[{ path, startLine, endLine, score, snippet, title, version? }]`, best first (none
+    /// when no page answers the query).
     pub fn search(&self, query: String, options: JsValue) -> Promise {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
         let number = |key: &str| get(&options, key).and_then(|v| v.as_f64());
@@ -82,6 +85,7 @@ impl ChromaFs {
             path: text("path"),
             mode: text("mode"),
             lang: text("lang"),
+            version: text("version"),
         };
         let q = match command::query_of(query, options) {
             Ok(q) => q,
@@ -92,7 +96,8 @@ impl ChromaFs {
             match run(&fs, e, &q, std::slice::from_ref(&q.text)).await {
                 Ok(hits) => Ok(hits.iter().map(hit_object).collect::<Array>().into()),
                 Err(e) => {
-                    let errno = if matches!(e, RankError::Empty) { Errno::Einval } else { Errno::Eio };
+                    let errno =
+                        if matches!(e, RankError::Empty | RankError::Version(_)) { Errno::Einval } else { Errno::Eio };
                     Err(super::convert::fs_error(FsError {
                         cause: Some(e.to_string()),
                         ..FsError::new(errno, "search", &q.dir)

@@ -49,16 +49,35 @@ impl ToolRun {
         self.answers.lists.insert(path, Ok(names));
     }
 
-    /// Why a question (`read`, `stat` or `list`) about a path failed: the errno's name and
-    /// strerror's words for it.
+    /// The file or directory asked for (`create`, `mkdir`) was made.
+    #[wasm_bindgen(js_name = answerMade)]
+    pub fn answer_made(&mut self, path: String) {
+        self.answers.made.insert(path, Ok(()));
+    }
+
+    /// Why a question (`read`, `stat`, `list`, `create` or `mkdir`) about a path failed:
+    /// the errno's name and strerror's words for it.
     #[wasm_bindgen(js_name = answerFailed)]
     pub fn answer_failed(&mut self, ask: &str, path: String, code: &str, text: &str) {
         let failed = Failed::new(code, text);
         match ask {
             "stat" => drop(self.answers.stats.insert(path, Err(failed))),
             "list" => drop(self.answers.lists.insert(path, Err(failed))),
+            "create" | "mkdir" => drop(self.answers.made.insert(path, Err(failed))),
             _ => drop(self.answers.reads.insert(path, Err(failed))),
         }
+    }
+
+    /// A variable of the command's environment the tools read (`TMPDIR`).
+    #[wasm_bindgen(js_name = setVar)]
+    pub fn set_var(&mut self, name: String, value: String) {
+        self.answers.vars.insert(name, value);
+    }
+
+    /// Random bytes for the command line (`mktemp`'s names), given once, before the first step.
+    #[wasm_bindgen(js_name = setRandom)]
+    pub fn set_random(&mut self, bytes: Vec<u8>) {
+        self.answers.random = bytes;
     }
 
     /// Runs the command over what has been answered: `{ need: [[ask, path], …] }`, or

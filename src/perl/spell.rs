@@ -6,12 +6,13 @@
 //! break and non-newline, `\Q…\E` quotes, `\e` is escape, `\g` references a group,
 //! `(?#…)` is a comment. Then `-w` and `-x` wrap the pattern as grep does.
 
+use crate::base::bracket::{self, Dialect, Item};
+use crate::search::pattern::lite::SPACE;
 use crate::search::pattern::perl::{Options, Refusal};
 
 /// An ASCII word character, as a class's members.
 const WORD: &str = "0-9A-Za-z_";
 const DIGIT: &str = "0-9";
-const SPACE: &str = "\\t\\n\\x0B\\x0C\\r ";
 const HSPACE: &str = "\\t \\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}";
 const VSPACE: &str = "\\n\\x0B\\x0C\\r\\x{85}\\x{2028}\\x{2029}";
 
@@ -42,7 +43,7 @@ pub(super) fn spell(pattern: &str, o: Options) -> Result<String, Refusal> {
     let mut i = 0;
     while i < p.len() {
         match p[i] {
-            '\\' => i = escape(&p, i, &mut out, false)?,
+            '\\' => i = escape(&p, i, &mut out)?,
             '[' => i = class(&p, i, &mut out)?,
             '(' if p[i..].starts_with(&['(', '?', '#']) => {
                 i += p[i..].iter().position(|&c| c == ')').map_or(p.len() - i, |n| n + 1);
@@ -62,21 +63,18 @@ pub(super) fn spell(pattern: &str, o: Options) -> Result<String, Refusal> {
     })
 }
 
-/// Spells the escape at `p[at] == '\\'`; `in_class` inside a bracket expression. Returns
+/// Spells the escape at `p[at] == '\\'`, outside a bracket expression. Returns
 /// where reading goes on.
-fn escape(p: &[char], at: usize, out: &mut String, in_class: bool) -> Result<usize, Refusal> {
+fn escape(p: &[char], at: usize, out: &mut String) -> Result<usize, Refusal> {
     let Some(&c) = p.get(at + 1) else {
         return Err(Refusal::Invalid("\\ at end of pattern".into()));
     };
     if let Some((members, negated)) = class_escape(c) {
-        match (in_class, negated) {
-            (true, false) => out.push_str(members),
-            _ => out.push_str(&format!("[{}{members}]", if negated { "^" } else { "" })),
-        }
+        out.push_str(&format!("[{}{members}]", if negated { "^" } else { "" }));
         return Ok(at + 2);
     }
     match c {
-        'b' | 'B' if !in_class => {
+        'b' | 'B' => {
             let w = format!("[{WORD}]");
             out.push_str(&if c == 'b' {
                 format!("(?:(?<={w})(?!{w})|(?<!{w})(?={w}))")
@@ -84,8 +82,8 @@ fn escape(p: &[char], at: usize, out: &mut String, in_class: bool) -> Result<usi
                 format!("(?:(?<={w})(?={w})|(?<!{w})(?!{w}))")
             });
         }
-        'R' if !in_class => out.push_str(&format!("(?:\\r\\n|[{VSPACE}])")),
-        'N' if !in_class && p.get(at + 2) != Some(&'{') => out.push_str("[^\\n]"),
+        'R' => out.push_str(&format!("(?:\\r\\n|[{VSPACE}])")),
+        'N' if p.get(at + 2) != Some(&'{') => out.push_str("[^\\n]"),
         'e' => out.push_str("\\x1B"),
         'E' => {}
         'Q' => {
@@ -94,7 +92,7 @@ fn escape(p: &[char], at: usize, out: &mut String, in_class: bool) -> Result<usi
             rest[..len].iter().for_each(|&q| literal(q, out));
             return Ok((at + 2 + len + 2).min(p.len()));
         }
-        'g' if !in_class => return group_reference(p, at, out),
+        'g' => return group_reference(p, at, out),
         c if !c.is_ascii_alphanumeric() => literal(c, out),
         _ => {
             out.push('\\');
@@ -142,42 +140,38 @@ fn group_reference(p: &[char], at: usize, out: &mut String) -> Result<usize, Ref
     Ok(end)
 }
 
-/// Spells the bracket expression at `p[at] == '['`, class escapes as their members
-/// (a negated one as a nested class). Returns where reading goes on.
+/// Spells the bracket expression at `p[at] == '['`, read by the one reader of bracket
+/// expressions (`base::bracket`, the dialect PCRE and Rust's regex read alike): members
+/// escaped, Perl's class escapes as their ASCII members (a negated one as a nested class).
+/// Returns where reading goes on.
 fn class(p: &[char], at: usize, out: &mut String) -> Result<usize, Refusal> {
-    let mut i = at + 1;
+    let read = bracket::read(p, at + 1, Dialect::Re2).map_err(|e| match e {
+        bracket::Error::Unmatched => Refusal::Invalid("missing terminating ] for character class".into()),
+        bracket::Error::Range => Refusal::Invalid("range out of order in character class".into()),
+        other => Refusal::Unsupported(format!("a bracket expression: {other}")),
+    })?;
     out.push('[');
-    if p.get(i) == Some(&'^') {
+    if read.negated {
         out.push('^');
-        i += 1;
     }
-    if p.get(i) == Some(&']') {
-        out.push_str("\\]");
-        i += 1;
-    }
-    while i < p.len() {
-        match p[i] {
-            ']' => {
-                out.push(']');
-                return Ok(i + 1);
+    for item in &read.items {
+        match *item {
+            Item::Char(c) | Item::Equivalence(c) | Item::Collating(c) => literal(c, out),
+            Item::Range(a, b) => {
+                literal(a, out);
+                out.push('-');
+                literal(b, out);
             }
-            '\\' => i = escape(p, i, out, true)?,
-            '[' if p.get(i + 1) == Some(&':') => {
-                let len = p[i + 2..].windows(2).position(|w| w == [':', ']']).map_or(1, |n| n + 4);
-                out.extend(&p[i..i + len]);
-                i += len;
-            }
-            '[' => {
-                out.push_str("\\[");
-                i += 1;
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
+            Item::Class(name) => out.push_str(&format!("[:{name}:]")),
+            Item::Perl(c) => match class_escape(c) {
+                Some((members, false)) => out.push_str(members),
+                Some((members, true)) => out.push_str(&format!("[^{members}]")),
+                None => return Err(Refusal::Unsupported(format!("\\{c} in a bracket expression"))),
+            },
         }
     }
-    Err(Refusal::Invalid("missing terminating ] for character class".into()))
+    out.push(']');
+    Ok(read.end)
 }
 
 #[cfg(test)]
@@ -191,7 +185,7 @@ mod tests {
     #[test]
     fn classes_are_ascii_and_pcre_escapes_are_written_out() {
         assert_eq!(s("\\w+"), "[0-9A-Za-z_]+");
-        assert_eq!(s("[\\d.]"), "[0-9.]");
+        assert_eq!(s("[\\d.]"), "[0-9\\.]");
         assert_eq!(s("[^\\S]"), "[^[^\\t\\n\\x0B\\x0C\\r ]]");
         assert_eq!(s("\\Qa.b\\E+"), "a\\.b+");
         assert_eq!(s("x(?#note)y"), "xy");

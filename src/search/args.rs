@@ -17,12 +17,6 @@ fn plain_count(s: &str) -> Option<u64> {
     s.parse::<u64>().ok().filter(|_| !s.starts_with('+'))
 }
 
-/// `-A2`, `-B10`, `-C1`: a context option with its count attached.
-fn is_context(a: &str) -> bool {
-    let b = a.as_bytes();
-    b.len() > 2 && b[0] == b'-' && matches!(b[1], b'A' | b'B' | b'C') && b[2..].iter().all(u8::is_ascii_digit)
-}
-
 /// grep's options, as GNU grep reads them (see [`grep`]).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct GrepArgs {

@@ -225,7 +225,7 @@ mod tests {
     fn listing() -> Listing {
         let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},
             "docs/sub/c.md":{"isPublic":true},"secret.md":{"isPublic":false}}"#;
-        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap()
+        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), None, &[]).unwrap()
     }
 
     fn s(v: &[&str]) -> Vec<String> {

@@ -20,25 +20,39 @@ use crate::pages::grams::manifest::Manifest;
 use crate::pages::store::{PageRef, PageStore, Source, Within};
 use crate::search::pattern::filter::Chunking;
 use crate::tree::access::Groups;
-use crate::tree::listing::Node;
+use crate::tree::listing::{Listing, Node};
 use std::rc::Rc;
 
 /// A search's view of one session.
 #[derive(Clone, Copy)]
 pub(crate) struct SessionView<'a> {
     fs: &'a Filesystem,
+    /// The pages searched: the session's listing, or one version's (`search --version`).
+    listing: &'a Listing,
     /// The session's scratch directory as the command found it (`Filesystem::scratch_dirs`).
     scratch: Option<&'a Dirs>,
 }
 
 impl<'a> SessionView<'a> {
     pub(crate) fn new(fs: &'a Filesystem, scratch: Option<&'a Dirs>) -> Self {
-        SessionView { fs, scratch }
+        SessionView { fs, listing: fs.listing(), scratch }
+    }
+
+    /// The same view over `listing`, one version's pages of the session's
+    /// ([`Filesystem::version_listing`]).
+    pub(crate) fn over(self, listing: &'a Listing) -> Self {
+        SessionView { listing, ..self }
+    }
+
+    /// Whether pages the session sees are left out of the view for their version: Chroma's
+    /// answers then hold chunks the view drops.
+    pub(crate) fn leaves_out_versions(&self) -> bool {
+        self.listing.leaves_out_versions()
     }
 
     /// Where a command runs: the session's listing and scratch directory, and `cwd`.
     pub(crate) fn place(&self, cwd: &'a str) -> Place<'a> {
-        Place { listing: self.fs.listing(), scratch: self.scratch, cwd }
+        Place { listing: self.listing, scratch: self.scratch, cwd }
     }
 
     /// Whether a normalised path is in the scratch directory.
@@ -110,9 +124,17 @@ impl<'a> SessionView<'a> {
         let tree = self.fs.tree();
         let i = tree.entry_of(slug)?;
         let path = tree.tree.entries[i].path.as_str();
-        match self.fs.listing().get(path)? {
+        match self.listing.get(path)? {
             Node::File(f) if f.entry == Some(i) => Some(path),
             _ => None,
+        }
+    }
+
+    /// The version of the docs the visible page at `path` belongs to, when it has one.
+    pub(crate) fn version_of(&self, path: &str) -> Option<&'a str> {
+        match self.listing.get(path)? {
+            Node::File(f) => self.fs.tree().tree.entries[f.entry?].version.as_deref(),
+            Node::Dir(_) => None,
         }
     }
 
@@ -128,12 +150,12 @@ impl<'a> SessionView<'a> {
 
     /// How many pages the session sees in the whole collection.
     pub(crate) fn visible_pages(&self) -> usize {
-        self.fs.listing().file_count()
+        self.listing.file_count()
     }
 
     /// The visible files at or below `dir`, in listing order.
     pub(crate) fn files_under(&self, dir: &str) -> Vec<String> {
-        self.fs.listing().files_under(dir)
+        self.listing.files_under(dir)
     }
 
     /// Whether Chroma's answers about chunks could depend on text the session may not
@@ -159,18 +181,16 @@ impl<'a> SessionView<'a> {
     fn chunk_counts<'s>(&'s self, dir: &'s str) -> impl Iterator<Item = Option<u64>> + 's {
         let entries = &self.fs.tree().tree.entries;
         let under = move |p: &str| dir == "/" || p.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'));
-        self.fs
-            .listing()
-            .files()
-            .filter(move |(p, _)| under(p))
-            .map(move |(_, f)| f.entry.and_then(|i| entries[i].chunks))
+        self.listing.files().filter(move |(p, _)| under(p)).map(move |(_, f)| f.entry.and_then(|i| entries[i].chunks))
     }
 
     /// The scope holding `paths` (visible pages), for a bulk load that may read it whole:
     /// `None` where the session may not ask Chroma about chunks it cannot see (then a
     /// scope's records would count hidden text).
+    /// `None` too where the view leaves out other versions' pages, whose chunks a scope
+    /// would hold beside the visible ones.
     pub(crate) fn scope_of<'p>(&self, paths: impl Iterator<Item = &'p str>) -> Option<Within> {
-        self.fs.coarse_query_allowed().then_some(())?;
+        (self.fs.coarse_query_allowed() && !self.leaves_out_versions()).then_some(())?;
         let shown = self.chunks_have_dirs().then(|| common_dir(paths));
         let under = shown.as_ref().map_or("/".to_string(), |d| format!("/{d}"));
         let dir = shown.map(|d| self.chunk_dir(&d));

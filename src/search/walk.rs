@@ -247,7 +247,7 @@ mod tests {
     fn listing() -> Listing {
         let json = r#"{"a.md":{"isPublic":true},"docs/b.md":{"isPublic":true},"docs/.hidden.md":{"isPublic":true},
             "docs/sub/c.md":{"isPublic":true},"docs/node_modules/x.md":{"isPublic":true},"secret.md":{"isPublic":false}}"#;
-        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap()
+        Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), None, &[]).unwrap()
     }
 
     fn shown(targets: &[Target]) -> Vec<String> {

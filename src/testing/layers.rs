@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-fn root() -> PathBuf {
+pub(super) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -39,7 +39,7 @@ fn module_of(file: &Path) -> Vec<String> {
 
 /// Every source file that is not a test: `tests.rs` files, the `tests/` folders beside them
 /// and the test harness left out.
-fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(super) fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("readable") {
         let path = entry.expect("an entry").path();
         if path.is_dir() {
@@ -53,7 +53,7 @@ fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The code of a file without its comments and its test module.
-fn code(file: &Path) -> String {
+pub(super) fn code(file: &Path) -> String {
     let text = std::fs::read_to_string(file).expect("readable");
     let text = match text.find("#[cfg(test)]\nmod tests") {
         Some(at) => &text[..at],
@@ -149,7 +149,7 @@ fn split_top(group: &str) -> Vec<&str> {
 }
 
 /// The crate's modules and, for each, the modules its code names.
-fn graph() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+pub(super) fn graph() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
     let mut files = Vec::new();
     source_files(&root().join("src"), &mut files);
     let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f)).collect();

@@ -8,6 +8,7 @@
 //! [`Transport`]: crate::chroma::transport::Transport
 
 pub(crate) mod chroma;
+mod claims;
 mod layers;
 
 pub(crate) use chroma::FakeChroma;

@@ -16,7 +16,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     opt('v', "version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// What is printed about the files.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -1,10 +1,11 @@
 //! `comm`: the lines of two sorted files in three columns — only in the first, only in
 //! the second, in both — as coreutils 9.1, with its checks of the files' order.
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use super::lines;
 use super::order::Check;
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     long("check-order", Arg::No),
@@ -18,7 +19,7 @@ const OPTS: &[getopt::Opt] = &[
     short("2", Arg::No),
     short("3", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let line = match getopt::parse(&GRAMMAR, args) {
@@ -73,7 +74,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         match ctx.read(f)? {
             Ok(d) => inputs.push(lines::split(d, end).map(|l| lines::body(l, end)).collect()),
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(f), e.text));
+                ctx.error(format!("{}: {}", quotef(f), e.text));
                 return Ok(1);
             }
         }

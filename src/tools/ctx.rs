@@ -44,6 +44,10 @@ pub(crate) enum Ask {
     Stat,
     /// A directory's entry names.
     List,
+    /// Make an empty file there, which must not exist (`mktemp`).
+    Create,
+    /// Make a directory there, which must not exist (`mktemp -d`).
+    MakeDir,
 }
 
 impl Ask {
@@ -52,6 +56,8 @@ impl Ask {
             Ask::Read => "read",
             Ask::Stat => "stat",
             Ask::List => "list",
+            Ask::Create => "create",
+            Ask::MakeDir => "mkdir",
         }
     }
 }
@@ -62,6 +68,12 @@ pub(crate) struct Answers {
     pub reads: BTreeMap<String, Result<Vec<u8>, Failed>>,
     pub stats: BTreeMap<String, Result<Stat, Failed>>,
     pub lists: BTreeMap<String, Result<Vec<String>, Failed>>,
+    /// Files and directories made ([`Ask::Create`], [`Ask::MakeDir`]).
+    pub made: BTreeMap<String, Result<(), Failed>>,
+    /// The variables of the command's environment the host passes (`TMPDIR`).
+    pub vars: BTreeMap<String, String>,
+    /// Random bytes from the host, the same for every run of one command line.
+    pub random: Vec<u8>,
 }
 
 /// A run stopped for answers the host has not given yet (they are in [`Ctx::asked`]).
@@ -175,6 +187,28 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Makes an empty file (or, with `dir`, a directory) at `path`, which must not exist:
+    /// done, or why not. The host makes it when asked; every later run is told the answer.
+    pub(crate) fn make(&mut self, path: &str, dir: bool) -> Result<Result<(), &'a Failed>, Pending> {
+        match self.answers.made.get(path) {
+            Some(r) => Ok(r.as_ref().map(|_| ())),
+            None => {
+                self.ask(if dir { Ask::MakeDir } else { Ask::Create }, path);
+                Err(Pending)
+            }
+        }
+    }
+
+    /// A variable of the command's environment, as the host passed it.
+    pub(crate) fn var(&self, name: &str) -> Option<&'a str> {
+        self.answers.vars.get(name).map(String::as_str)
+    }
+
+    /// The host's random bytes for this command line.
+    pub(crate) fn random(&self) -> &'a [u8] {
+        &self.answers.random
+    }
+
     /// Standard input, whole (once; later reads find it at its end).
     pub(crate) fn stdin(&mut self) -> &'a [u8] {
         let bytes: &'a [u8] = if self.stdin_read { &[] } else { self.stdin };
@@ -207,66 +241,5 @@ impl<'a> Ctx<'a> {
     /// Writes `text` to standard output.
     pub(crate) fn print(&mut self, text: impl AsRef<[u8]>) {
         self.out.extend_from_slice(text.as_ref());
-    }
-}
-
-/// GNU's quoting of a file name in messages (`'name'`; `"it's"` when it holds a quote;
-/// `'a'$'\n''b'` for control characters), as coreutils' `quote` does in the C.UTF-8 locale.
-pub(crate) fn quote(name: &str) -> String {
-    let plain = |c: char| !c.is_control();
-    if name.chars().all(plain) {
-        if !name.contains('\'') {
-            return format!("'{name}'");
-        }
-        if !name.contains(['"', '$', '`', '\\']) {
-            return format!("\"{name}\"");
-        }
-    }
-    let mut s = String::from("'");
-    for c in name.chars() {
-        match c {
-            '\'' => s.push_str("'\\''"),
-            c if !plain(c) => {
-                s.push_str(&format!(
-                    "'$'\\{}''",
-                    match c {
-                        '\n' => "n".to_string(),
-                        '\t' => "t".to_string(),
-                        '\r' => "r".to_string(),
-                        c => format!("{:03o}", c as u32),
-                    }
-                ));
-            }
-            c => s.push(c),
-        }
-    }
-    // A name ending in a control character ends with its `$'…'` part, as GNU quotes it.
-    if name.chars().last().is_some_and(|c| !plain(c)) {
-        // Drop the opening quote of the empty part that would follow.
-        s.pop();
-    } else {
-        s.push('\'');
-    }
-    s
-}
-
-#[cfg(test)]
-#[test]
-fn names_quoted_as_gnu_quotes_them() {
-    assert_eq!(quote("a b"), "'a b'");
-    assert_eq!(quote("it's"), "\"it's\"");
-    assert_eq!(quote("a\n"), "'a'$'\\n'");
-    assert_eq!(quote("a\nb"), "'a'$'\\n''b'");
-}
-
-/// A file name in a message where coreutils quotes it only when it must (`wc: x: …`).
-pub(crate) fn quote_if_needed(name: &str) -> String {
-    let needs = name.is_empty()
-        || name.chars().any(|c| c.is_control() || " !\"#$&'()*;<=>?[\\]^`{|}~".contains(c))
-        || name.starts_with('~');
-    if needs {
-        quote(name)
-    } else {
-        name.to_string()
     }
 }

@@ -1,8 +1,9 @@
 //! `cut`: selected bytes, characters or fields of each line, as coreutils 9.1 (whose `-c`
 //! counts bytes, as `-b`).
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "bytes", Arg::Required),
@@ -17,7 +18,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// The positions picked: sorted, overlapping ranges merged (adjacent ones are kept apart,
 /// as GNU's output delimiter goes between them), both ends inclusive.
@@ -318,7 +319,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         let data = match ctx.read(file)? {
             Ok(data) => data,
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                ctx.error(format!("{}: {}", quotef(file), e.text));
                 status = 1;
                 continue;
             }

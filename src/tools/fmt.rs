@@ -4,9 +4,10 @@
 //! `-u` evens the spaces, `-c` and `-t` keep the first lines' indents, `-p` reformats only
 //! the lines after a prefix).
 
-use super::ctx::{quote, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use super::decimal;
 use crate::base::getopt::{self, long, opt, Arg, Digits, Grammar};
+use crate::base::quote::quoteaf;
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "crown-margin", Arg::No),
@@ -90,7 +91,8 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         }
         _ => (None, args),
     };
-    let (line, misuse) = getopt::read(&Grammar { opts: OPTS, permute: true, digits: Digits::Each }, rest);
+    let (line, misuse) =
+        getopt::read(&Grammar { opts: OPTS, permute: true, digits: Digits::Each, ..getopt::GETOPT_LONG }, rest);
     let mut s = Settings {
         crown: false,
         tagged: false,
@@ -170,7 +172,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
                 status = 1;
             }
             Err(e) => {
-                ctx.error(format!("cannot open {} for reading: {}", quote(file), e.text));
+                ctx.error(format!("cannot open {} for reading: {}", quoteaf(file), e.text));
                 status = 1;
             }
         }

@@ -1,9 +1,10 @@
 //! `fold`: lines broken to a width in columns (or bytes with `-b`), at blanks with `-s`,
 //! as coreutils 9.1 (a byte is a column; tabs go to the next multiple of 8).
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use super::decimal;
 use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "bytes", Arg::No),
@@ -14,7 +15,10 @@ const OPTS: &[getopt::Opt] = &[
 ];
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::Number }, args) {
+    let line = match getopt::parse(
+        &Grammar { opts: OPTS, permute: true, digits: Digits::Number, ..getopt::GETOPT_LONG },
+        args,
+    ) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };
@@ -48,7 +52,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         match ctx.read(file)? {
             Ok(data) => ctx.print(fold(data, width, bytes, spaces)),
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                ctx.error(format!("{}: {}", quotef(file), e.text));
                 status = 1;
             }
         }

@@ -1,9 +1,10 @@
 //! `head`: the first (or all but the last) lines or bytes of each file, as coreutils 9.1.
 
-use super::ctx::{quote, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use super::lines;
 use super::num::{self, SIZE_SUFFIXES};
 use crate::base::getopt::{self, alias, opt, Arg, Digits, Grammar};
+use crate::base::quote::quoteaf;
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "bytes", Arg::Required),
@@ -15,7 +16,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// How much of each file.
 #[derive(Clone, Copy)]
@@ -100,12 +101,12 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             Ok(data) => data,
             Err(e) if e.is_dir() => {
                 print_header(ctx, headers, &mut first, shown);
-                ctx.error(format!("error reading {}: {}", quote(file), e.text));
+                ctx.error(format!("error reading {}: {}", quoteaf(file), e.text));
                 status = 1;
                 continue;
             }
             Err(e) => {
-                ctx.error(format!("cannot open {} for reading: {}", quote(file), e.text));
+                ctx.error(format!("cannot open {} for reading: {}", quoteaf(file), e.text));
                 status = 1;
                 continue;
             }

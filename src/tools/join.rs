@@ -5,10 +5,11 @@
 //! Left out: the obsolete forms where an operand after `-o LIST` or `-j1` turns out to
 //! belong to that option (`join -o 1.1 2.1 f g`); such extra operands are refused.
 
-use super::ctx::{quote, quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use super::lines;
 use super::order::Check;
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::{quoteaf, quotef};
 use std::cmp::Ordering;
 
 const OPTS: &[getopt::Opt] = &[
@@ -28,7 +29,7 @@ const OPTS: &[getopt::Opt] = &[
     short("t", Arg::Required),
     short("v", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// How lines split into fields.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -176,7 +177,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     }
     let files = &line.operands;
     if files.len() > 2 {
-        ctx.error(format!("extra operand {}", quote(&files[2])));
+        ctx.error(format!("extra operand {}", quoteaf(&files[2])));
         return Ok(ctx.usage("", 1));
     }
     if files.len() < 2 {
@@ -198,7 +199,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             Ok(d) => datas.push(Ok(d)),
             Err(e) if e.is_dir() => datas.push(Err(e.text.clone())),
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(f), e.text));
+                ctx.error(format!("{}: {}", quotef(f), e.text));
                 return Ok(1);
             }
         }

@@ -38,6 +38,9 @@ pub(crate) mod join;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod join_tests;
 pub(crate) mod lines;
+pub(crate) mod mktemp;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod mktemp_tests;
 pub(crate) mod nl;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod nl_tests;
@@ -110,6 +113,7 @@ const TOOLS: &[(&str, Tool)] = &[
     ("head", head::run),
     ("join", join::run),
     ("md5sum", sums::run),
+    ("mktemp", mktemp::run),
     ("nl", nl::run),
     ("paste", paste::run),
     ("realpath", realpath::run),
@@ -140,7 +144,7 @@ pub(crate) fn write_failure(name: &str, path: &str, text: &str) -> (String, i32)
         "sort" => (format!("sort: open failed: {path}: {text}\n"), 2),
         "sed" => (format!("sed: couldn't open file {path}: {text}\n"), 4),
         "awk" => (format!("awk: cmd. line:1: fatal: can't redirect to `{path}' ({text})\n"), 2),
-        _ => (format!("{name}: {}: {text}\n", ctx::quote_if_needed(path)), 1),
+        _ => (format!("{name}: {}: {text}\n", crate::base::quote::quotef(path)), 1),
     }
 }
 

@@ -2,9 +2,10 @@
 //! split by delimiter lines (`\:\:\:`, `\:\:`, `\:`), each with its numbering style.
 
 use super::bre;
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use super::decimal;
 use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('h', "header-numbering", Arg::Required),
@@ -68,10 +69,11 @@ fn style(text: &str) -> Result<Style, Option<String>> {
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG }, args) {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let mut nl = Nl {
         styles: [Style::None, Style::NonEmpty, Style::None],
         start: 1,
@@ -173,7 +175,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
                 }
             }
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                ctx.error(format!("{}: {}", quotef(file), e.text));
                 status = 1;
             }
         }

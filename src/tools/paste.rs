@@ -1,8 +1,9 @@
 //! `paste`: files' corresponding lines side by side (or each file's lines on one line
 //! with `-s`), joined by the delimiters of `-d`, as coreutils 9.1.
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('d', "delimiters", Arg::Required),
@@ -16,10 +17,11 @@ const OPTS: &[getopt::Opt] = &[
 type Delim = Option<u8>;
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG }, args) {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let (mut list, mut serial, mut end) = ("\t".to_string(), false, b'\n');
     for given in &line.opts {
         match given.key {
@@ -40,7 +42,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         for file in files.iter().filter(|f| *f != "-") {
             if let Err(e) = ctx.read(file)? {
                 if !e.is_dir() {
-                    ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                    ctx.error(format!("{}: {}", quotef(file), e.text));
                     return Ok(1);
                 }
             }
@@ -52,7 +54,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         match ctx.read(file)? {
             Ok(data) => datas.push(Some(data)),
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                ctx.error(format!("{}: {}", quotef(file), e.text));
                 status = 1;
                 // A directory opens, and reads as nothing.
                 datas.push(if e.is_dir() { Some(&[][..]) } else { None });

@@ -18,7 +18,10 @@ const DIRNAME: &[getopt::Opt] =
 /// `basename NAME [SUFFIX]` or `basename -a|-s SUFFIX NAME...`.
 pub(crate) fn run_basename(ctx: &mut Ctx, args: &[String]) -> Status {
     // Options stop at the first name, so that `basename -x -y` reads `-y` as a suffix.
-    let line = match getopt::parse(&Grammar { opts: BASENAME, permute: false, digits: Digits::No }, args) {
+    let line = match getopt::parse(
+        &Grammar { opts: BASENAME, permute: false, digits: Digits::No, ..getopt::GETOPT_LONG },
+        args,
+    ) {
         Ok(line) => line,
         Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
     };
@@ -57,10 +60,12 @@ pub(crate) fn run_basename(ctx: &mut Ctx, args: &[String]) -> Status {
 
 /// `dirname NAME...`.
 pub(crate) fn run_dirname(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: DIRNAME, permute: true, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: DIRNAME, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG }, args)
+        {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let mut end = '\n';
     for given in &line.opts {
         match given.key {

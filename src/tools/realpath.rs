@@ -2,8 +2,9 @@
 //! filesystem without symbolic links: each `..` and each directory on the way must exist
 //! (all of the name with `-e`, all but its last part by default, none of it with `-m`).
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('e', "canonicalize-existing", Arg::No),
@@ -19,7 +20,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// How much of a name must exist.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -71,7 +72,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     }
     for (dir, given) in [(&to, &relative_to), (&base, &relative_base)] {
         if let (Some(Err(text)), Some(name)) = (dir, given) {
-            ctx.error(format!("{}: {text}", quote_if_needed(name)));
+            ctx.error(format!("{}: {text}", quotef(name)));
             return Ok(1);
         }
     }
@@ -92,7 +93,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             }
             Err(text) => {
                 if !quiet {
-                    ctx.error(format!("{}: {text}", quote_if_needed(name)));
+                    ctx.error(format!("{}: {text}", quotef(name)));
                 }
                 status = 1;
             }

@@ -16,7 +16,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// An operand: its value, and the width and precision it is written with (`None`: the
 /// precision of a number that is not plainly fixed-point).

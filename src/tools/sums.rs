@@ -1,9 +1,10 @@
 //! `md5sum`, `sha1sum`, `sha256sum`: files' digests, and `-c` checking them, as
 //! coreutils 9.1 prints them.
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use super::hash;
 use crate::base::getopt::{self, long, opt, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "binary", Arg::No),
@@ -44,10 +45,11 @@ fn escaped(name: &str) -> (bool, String) {
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG }, args) {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let mut o = Check::default();
     let (mut binary, mut check, mut tag, mut zero) = (None, false, false, false);
     for given in &line.opts {
@@ -106,7 +108,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         let data = match ctx.read(file)? {
             Ok(data) => data,
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                ctx.error(format!("{}: {}", quotef(file), e.text));
                 status = 1;
                 continue;
             }
@@ -185,11 +187,11 @@ impl Check {
     fn check_file(&self, ctx: &mut Ctx, file: &str, digest: Digest) -> Result<bool, super::Pending> {
         let (_, algo) = algorithm(ctx.name);
         let hex_len = digest(b"").len() * 2;
-        let shown_file = quote_if_needed(if file == "-" { "standard input" } else { file });
+        let shown_file = quotef(if file == "-" { "standard input" } else { file });
         let text = match ctx.read(file)? {
             Ok(data) => String::from_utf8_lossy(data).into_owned(),
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                ctx.error(format!("{}: {}", quotef(file), e.text));
                 return Ok(false);
             }
         };
@@ -226,7 +228,7 @@ impl Check {
                     if self.ignore_missing && e.code == "ENOENT" {
                         continue;
                     }
-                    ctx.error(format!("{}: {}", quote_if_needed(name), e.text));
+                    ctx.error(format!("{}: {}", quotef(name), e.text));
                     failures += 1;
                     if !self.status {
                         ctx.print(format!("{shown}: FAILED open or read\n"));

@@ -3,8 +3,9 @@
 //! after the last stop), as coreutils 9.1 does it: a byte is a column, a backspace goes
 //! back one, and the files are one stream (a line may go on from one file to the next).
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::{self, quotef};
 
 const EXPAND: &[getopt::Opt] =
     &[opt('i', "initial", Arg::No), opt('t', "tabs", Arg::Required), long("help", Arg::No), long("version", Arg::No)];
@@ -33,7 +34,7 @@ struct Stops {
 impl Stops {
     /// Adds the stops of `text` (a comma or blank separated list), or GNU's messages.
     fn parse(&mut self, text: &str, errors: &mut Vec<String>) {
-        let quote = |rest: &[u8]| format!("‘{}’", String::from_utf8_lossy(rest));
+        let quote = |rest: &[u8]| quote::quote(&String::from_utf8_lossy(rest));
         let bytes = text.as_bytes();
         let (mut have, mut value, mut extend, mut increment) = (false, 0u64, false, false);
         let mut start = 0;
@@ -162,6 +163,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             opts: if un { UNEXPAND } else { EXPAND },
             permute: true,
             digits: if un { Digits::Each } else { Digits::Number },
+            ..getopt::GETOPT_LONG
         },
         args,
     );
@@ -217,7 +219,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         match ctx.read(file)? {
             Ok(bytes) => data.extend_from_slice(bytes),
             Err(e) => {
-                ctx.error(format!("{}: {}", quote_if_needed(file), e.text));
+                ctx.error(format!("{}: {}", quotef(file), e.text));
                 status = 1;
             }
         }

@@ -51,6 +51,7 @@ fn expand_as_gnu() {
             "expand -t 4,3",
             "expand -t 4,4",
             "expand -t a",
+            "expand -t 'a\\b'",
             "expand -t 3x",
             "expand -t 3/4",
             "expand -t 3+4",

@@ -5,8 +5,9 @@
 //! `+` and `?` as operators); it is read here as a basic one, which agrees on the rest.
 
 use super::bre;
-use super::ctx::{quote, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
+use crate::base::quote::quoteaf;
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "before", Arg::No),
@@ -17,10 +18,11 @@ const OPTS: &[getopt::Opt] = &[
 ];
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG }, args) {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let (mut before, mut regex, mut sep) = (false, false, "\n".to_string());
     for given in &line.opts {
         match given.key {
@@ -59,7 +61,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
                 continue;
             }
             Err(e) => {
-                ctx.error(format!("failed to open {} for reading: {}", quote(file), e.text));
+                ctx.error(format!("failed to open {} for reading: {}", quoteaf(file), e.text));
                 status = 1;
                 continue;
             }

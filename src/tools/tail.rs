@@ -4,10 +4,11 @@
 //! where GNU's would go on waiting; what GNU says and does when there is nothing to
 //! follow (standard input, a directory, a missing file) is kept.
 
-use super::ctx::{quote, quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use super::lines;
 use super::num::{self, SIZE_SUFFIXES};
 use crate::base::getopt::{self, alias, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::{quoteaf, quotef};
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "bytes", Arg::Required),
@@ -28,7 +29,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each, ..getopt::GETOPT_LONG };
 
 /// What to print of each file.
 #[derive(Clone, Copy)]
@@ -221,7 +222,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     }
     let files = if line.operands.is_empty() { vec!["-".to_string()] } else { line.operands };
     if follow.by_name && files.iter().any(|f| f == "-") {
-        ctx.error(format!("cannot follow {} by name", quote("-")));
+        ctx.error(format!("cannot follow {} by name", quoteaf("-")));
         return Ok(1);
     }
     if amount.n == 0 && !follow.forever && !amount.from_start {
@@ -240,16 +241,16 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             }
             Err(e) if e.is_dir() => {
                 print_header(ctx, headers, &mut first, shown);
-                ctx.error(format!("error reading {}: {}", quote(shown), e.text));
+                ctx.error(format!("error reading {}: {}", quoteaf(shown), e.text));
                 if follow.forever {
                     let giving_up = if follow.retry { "" } else { "; giving up on this name" };
-                    ctx.error(format!("{}: cannot follow end of this type of file{giving_up}", quote_if_needed(shown)));
+                    ctx.error(format!("{}: cannot follow end of this type of file{giving_up}", quotef(shown)));
                 }
                 live |= follow.retry;
                 status = 1;
             }
             Err(e) => {
-                ctx.error(format!("cannot open {} for reading: {}", quote(shown), e.text));
+                ctx.error(format!("cannot open {} for reading: {}", quoteaf(shown), e.text));
                 live |= follow.retry;
                 status = 1;
             }

@@ -15,7 +15,7 @@ const OPTS: &[getopt::Opt] = &[
     getopt::long("help", Arg::No),
     getopt::long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 const MODES: &[(&str, u8)] = &[("warn", 0), ("warn-nopipe", 1), ("exit", 2), ("exit-nopipe", 3)];
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {

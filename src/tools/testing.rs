@@ -168,6 +168,17 @@ pub(crate) fn ours(line: &str, stdin: &str) -> Ran {
                                 .map_err(|e| failed(&e, &at));
                             answers.lists.insert(path, got);
                         }
+                        Ask::Create | Ask::MakeDir => {
+                            let made = match ask {
+                                Ask::MakeDir => std::fs::create_dir(&at),
+                                _ => std::fs::OpenOptions::new().write(true).create_new(true).open(&at).map(drop),
+                            };
+                            let got = made.map_err(|e| match e.kind() {
+                                std::io::ErrorKind::AlreadyExists => Failed::new("EEXIST", "File exists"),
+                                _ => failed(&e, &at),
+                            });
+                            answers.made.insert(path, got);
+                        }
                     }
                 }
             }

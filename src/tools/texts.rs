@@ -30,6 +30,7 @@ const TEXTS: &[(&str, &str, &str)] = texts!(
     "head",
     "join",
     "md5sum",
+    "mktemp",
     "nl",
     "paste",
     "realpath",

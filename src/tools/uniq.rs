@@ -2,9 +2,10 @@
 //! `--group`), as coreutils 9.1.
 
 use super::argmatch::argmatch;
-use super::ctx::{quote, quote_if_needed, Ctx, Status, Write};
+use super::ctx::{Ctx, Status, Write};
 use super::lines;
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::{quote, quoteaf, quotef};
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "count", Arg::No),
@@ -21,7 +22,7 @@ const OPTS: &[getopt::Opt] = &[
     long("version", Arg::No),
     short("D", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each, ..getopt::GETOPT_LONG };
 
 /// How `-D`/`--all-repeated` marks off groups.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -165,7 +166,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         if let Some(n) = operand.strip_prefix('+').filter(|n| !n.starts_with(['+', '-'])).and_then(size) {
             cmp.skip_chars = n;
         } else if files.len() == 2 {
-            ctx.error(format!("extra operand {}", quote_curly(operand)));
+            ctx.error(format!("extra operand {}", quote(operand)));
             return Ok(ctx.usage("", 1));
         } else {
             files.push(operand.clone());
@@ -185,11 +186,11 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let data = match ctx.read(&input)? {
         Ok(d) => d,
         Err(e) if e.is_dir() => {
-            ctx.error(format!("error reading {}", quote(&input)));
+            ctx.error(format!("error reading {}", quoteaf(&input)));
             return Ok(1);
         }
         Err(e) => {
-            ctx.error(format!("{}: {}", quote_if_needed(&input), e.text));
+            ctx.error(format!("{}: {}", quotef(&input), e.text));
             return Ok(1);
         }
     };
@@ -266,11 +267,6 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         None => ctx.print(out),
     }
     Ok(0)
-}
-
-/// `‘word’`, as gnulib's `quote` in a UTF-8 locale.
-fn quote_curly(word: &str) -> String {
-    format!("‘{word}’")
 }
 
 /// A count as `xstrtoumax` reads it (too large: the largest), or `None`.

@@ -37,6 +37,7 @@ fn wc_files_as_gnu() {
             "wc -c a.txt dir",
             "wc ''",
             "wc a.txt ''",
+            "wc 'no:such' \"no it's!\" \"it's\"",
             "wc page.md a.txt b.txt nums.txt csv.txt words.txt nonl.txt empty.txt utf8.txt dup.txt",
             "wc -w page.md a.txt b.txt nums.txt csv.txt words.txt",
             "wc -L nums.txt csv.txt",

@@ -7,8 +7,9 @@
 //! a time; `-p` (which asks on the terminal) is refused; `--process-slot-var` and `-o`
 //! are accepted and have no effect.
 
-use super::ctx::{quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::{quoted, Style};
 
 const OPTS: &[getopt::Opt] = &[
     opt('0', "null", Arg::No),
@@ -94,7 +95,8 @@ impl Build {
     /// Plans the command line built so far, and starts the next one from the command.
     fn exec(&mut self) {
         if self.print_command {
-            let words: Vec<String> = self.argv.iter().map(|a| quote_if_needed(a)).collect();
+            // findutils quotes each word only when a shell would need it.
+            let words: Vec<String> = self.argv.iter().map(|a| quoted(a, Style::ShellEscape, &[])).collect();
             self.shown.push_str(&words.join(" "));
             self.shown.push('\n');
         }
@@ -369,10 +371,11 @@ fn number(text: &str, option: char, min: i64, max: i64, fatal: bool, ctx: &mut C
 }
 
 pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
-    let line = match getopt::parse(&Grammar { opts: OPTS, permute: false, digits: Digits::No }, args) {
-        Ok(line) => line,
-        Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
-    };
+    let line =
+        match getopt::parse(&Grammar { opts: OPTS, permute: false, digits: Digits::No, ..getopt::GETOPT_LONG }, args) {
+            Ok(line) => line,
+            Err(m) => return Ok(ctx.usage(&m.message(ctx.name), 1)),
+        };
     let mut b = Build {
         arg_max: 128 * 1024,
         args_per_exec: 0,

@@ -186,6 +186,7 @@ fn xargs_input_as_gnu() {
         ("xargs cmd", "a\0b c"),
         ("xargs -n2 -t cmd", "a b c d e\n"),
         ("xargs -t cmd", "'a b' 'it'\\''s' '' \"$x\"\n"),
+        ("xargs -t cmd", "a:b 'x]' '{' '#a' 'a#' 'it'\\''s!' '\\'\n"),
         ("xargs -a a.txt cmd", "ignored"),
         ("xargs -a page.md -n5 cmd", ""),
         ("xargs --arg-file=csv.txt -d, cmd", ""),

@@ -198,7 +198,7 @@ impl Annotations {
     /// `i`'s document, if found). Whether it did: missing, torn or foreign parts, or a tree
     /// holding other pages, leave the tree as it was.
     pub(crate) fn apply_counts(&self, tree: &mut PathTree, parts: &[Option<&str>]) -> bool {
-        let Some(counts) = self.counts.as_ref().filter(|_| self.tree_version == tree.version) else {
+        let Some(counts) = self.counts.as_ref().filter(|_| self.tree_version == tree.revision) else {
             return false;
         };
         let Ok(values) = read_parts(counts, parts) else { return false };
@@ -307,7 +307,7 @@ mod tests {
     #[test]
     fn counts_reach_every_page_of_the_tree_they_were_made_for() {
         let mut t = tree(&["b.md", "a.md", "c/d.md"]);
-        let (a, p) = Annotations::new(&t.version).with_counts(&[("c/d.md", 3), ("a.md", 1), ("b.md", 0)]);
+        let (a, p) = Annotations::new(&t.revision).with_counts(&[("c/d.md", 3), ("a.md", 1), ("b.md", 0)]);
         let a = Annotations::read(&serde_json::to_string(&a).unwrap()).unwrap();
         assert_eq!(a.counts.as_ref().unwrap().parts, 1);
         assert!(a.apply_counts(&mut t, &parts(&p)));
@@ -318,10 +318,10 @@ mod tests {
     #[test]
     fn counts_that_do_not_fit_the_tree_are_not_used() {
         let t = tree(&["a.md", "b.md"]);
-        let (a, p) = Annotations::new(&t.version).with_counts(&[("a.md", 1), ("b.md", 2)]);
+        let (a, p) = Annotations::new(&t.revision).with_counts(&[("a.md", 1), ("b.md", 2)]);
         let untouched = |tree: &PathTree| tree.entries.iter().all(|e| e.chunks.is_none());
         let mut other = tree(&["a.md", "x.md"]);
-        other.version = t.version.clone();
+        other.revision = t.revision.clone();
         assert!(!a.apply_counts(&mut other, &parts(&p)), "other pages");
         assert!(untouched(&other));
         let mut newer = tree(&["a.md", "b.md", "c.md"]);
@@ -329,7 +329,7 @@ mod tests {
         let mut same = tree(&["a.md", "b.md"]);
         assert!(!a.apply_counts(&mut same, &[None]), "a missing part");
         assert!(!a.apply_counts(&mut same, &[Some("not base64!")]), "a corrupt part");
-        let (b, q) = Annotations::new(&t.version).with_counts(&[("a.md", 1), ("b.md", 3)]);
+        let (b, q) = Annotations::new(&t.revision).with_counts(&[("a.md", 1), ("b.md", 3)]);
         assert_ne!(a.stamp(), b.stamp());
         assert!(!a.apply_counts(&mut same, &parts(&q)), "a part of another run");
         assert!(untouched(&same));

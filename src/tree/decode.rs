@@ -23,6 +23,7 @@ use crate::base::path;
 use crate::tree::access::Access;
 use crate::tree::codec;
 use crate::tree::fields::Fields;
+use crate::tree::versions;
 use serde_json::Value;
 use std::fmt;
 
@@ -80,6 +81,9 @@ pub(crate) struct TreeEntry {
     pub chunks: Option<u64>,
     /// The page's number in the grep index (`n`), when the ingest that wrote it kept one.
     pub number: Option<u32>,
+    /// The version of the docs the page belongs to; `None`: every version (see
+    /// [`crate::tree::versions`]).
+    pub version: Option<String>,
     /// Why the page cannot be read (a field of its entry that cannot be right): reading
     /// it is an error with this message, and nothing is asked of Chroma for it.
     pub problem: Option<String>,
@@ -99,7 +103,7 @@ pub(crate) struct SetAside {
 pub(crate) struct PathTree {
     pub entries: Vec<TreeEntry>,
     /// A fingerprint of the stored record: changes whenever the docs are re-ingested.
-    pub version: String,
+    pub revision: String,
     /// Entries left out of every listing, in the order they were found.
     pub set_aside: Vec<SetAside>,
 }
@@ -178,6 +182,11 @@ fn parse_entry(key: &str, fields: Fields, extension: Option<&str>) -> Parsed {
         Ok(a) => a,
         Err(why) => return Parsed::SetAside(SetAside { problem: problem(why), access: None }),
     };
+    // Which versions show a page is part of where it is: one that cannot be read is in none.
+    let version = match versions::read(fields.version.as_ref()) {
+        Ok(v) => v,
+        Err(why) => return Parsed::SetAside(SetAside { problem: problem(why), access: Some(access) }),
+    };
     if let Err(e) = check_key(key) {
         return Parsed::SetAside(SetAside { problem: e.to_string(), access: Some(access) });
     }
@@ -190,6 +199,7 @@ fn parse_entry(key: &str, fields: Fields, extension: Option<&str>) -> Parsed {
         url: None,
         chunks: None,
         number: None,
+        version,
         problem: None,
     };
     if let Err(why) = read_fields(&mut entry, fields) {
@@ -249,22 +259,22 @@ impl PathTree {
     pub(crate) fn from_document(doc: &str, extension: Option<&str>) -> Result<Self, TreeError> {
         let json = decode_document(doc)?;
         let mut tree = Self::from_json(&json, extension)?;
-        tree.version = format!("{:016x}", codec::fingerprint(doc.as_bytes()));
+        tree.revision = format!("{:016x}", codec::fingerprint(doc.as_bytes()));
         Ok(tree)
     }
 
     /// Parses and validates the tree's JSON.
     pub(crate) fn from_json(json: &str, extension: Option<&str>) -> Result<Self, TreeError> {
         let raw = json::all_members(json).map_err(|e| TreeError::whole(format!("invalid JSON: {e}")))?;
-        let version = format!("{:016x}", codec::fingerprint(json.as_bytes()));
-        Self::from_members(raw, extension, version)
+        let revision = format!("{:016x}", codec::fingerprint(json.as_bytes()));
+        Self::from_members(raw, extension, revision)
     }
 
     /// Validates a tree given as its members, in order (from one document or from shards).
     pub(crate) fn from_members(
         raw: Vec<(String, Fields)>,
         extension: Option<&str>,
-        version: String,
+        revision: String,
     ) -> Result<Self, TreeError> {
         if raw.len() > MAX_ENTRIES {
             return Err(TreeError::whole(format!("more than {MAX_ENTRIES} entries")));
@@ -280,11 +290,17 @@ impl PathTree {
         // Stable: trees are usually written sorted already, and then this is one pass.
         crate::base::sort::sort_by(&mut entries, |a, b| path::js_cmp(&a.path, &b.path));
         set_aside.extend(collisions(&mut entries));
-        Ok(PathTree { entries, version, set_aside })
+        Ok(PathTree { entries, revision, set_aside })
     }
 }
 
 impl PathTree {
+    /// The versions of the pages `groups` may see, oldest first.
+    pub(crate) fn versions_seen_by(&self, groups: &crate::tree::access::Groups) -> Vec<String> {
+        let seen = self.entries.iter().filter(|e| groups.can_see(&e.access));
+        versions::ordered(seen.filter_map(|e| e.version.as_deref()))
+    }
+
     /// Shows every page under the top-level directory `dir` (`guides/a.md` at
     /// `/docs/guides/a.md`): one prefix for all keeps their order and their collisions.
     pub(crate) fn mount(&mut self, dir: &str) {
@@ -346,6 +362,7 @@ fn collisions(entries: &mut Vec<TreeEntry>) -> Vec<SetAside> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::tree::access::Groups;
 
     /// A tree with every kind of entry, for the tests of the modules that read trees.
     pub(crate) const SAMPLE: &str = r#"{
@@ -502,10 +519,26 @@ pub(crate) mod tests {
         assert_eq!(t.entries.len(), 6);
         let plain = PathTree::from_document(SAMPLE, None).unwrap();
         assert_eq!(plain.entries, t.entries);
-        assert_ne!(plain.version, t.version, "the version fingerprints the stored record");
+        assert_ne!(plain.revision, t.revision, "the version fingerprints the stored record");
         let e = PathTree::from_document("not a tree!", None).unwrap_err();
         assert!(e.to_string().starts_with("corrupt path tree: neither JSON nor base64"), "{e}");
         let e = PathTree::from_document(&codec::base64_encode(b"junk junk junk junk"), None).unwrap_err();
         assert_eq!(e.to_string(), "corrupt path tree: not gzip data");
+    }
+
+    #[test]
+    fn versions_are_those_of_pages_a_session_sees_and_one_that_cannot_be_read_is_set_aside() {
+        let t = PathTree::from_json(
+            r#"{"v1/a.md": {"isPublic": true, "version": "v1"}, "v10/a.md": {"isPublic": true, "version": "v10"},
+                "v2/a.md": {"isPublic": true, "version": "v2"}, "beta/a.md": {"groups": ["staff"], "version": "v4-beta"},
+                "changelog.md": {"isPublic": true}, "odd.md": {"isPublic": true, "version": 3}}"#,
+            None,
+        )
+        .unwrap();
+        assert_eq!(t.versions_seen_by(&Groups::default()), ["v1", "v2", "v10"]);
+        assert_eq!(t.versions_seen_by(&Groups::new(["staff"])), ["v1", "v2", "v4-beta", "v10"]);
+        assert_eq!(t.entries.iter().find(|e| e.slug == "changelog.md").unwrap().version, None);
+        assert!(t.set_aside[0].problem.contains("odd.md\": version must be a string"), "{:?}", t.set_aside);
+        assert!(t.set_aside[0].access.is_some(), "named to the sessions that would see it");
     }
 }

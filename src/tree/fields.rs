@@ -24,6 +24,7 @@ pub(crate) struct Fields {
     pub url: Option<Value>,
     /// The page's number in the grep index (`n`).
     pub number: Option<Value>,
+    pub version: Option<Value>,
 }
 
 impl<'de> de::Deserialize<'de> for Fields {
@@ -50,6 +51,7 @@ impl<'de> Visitor<'de> for FieldsVisitor {
                 Name::Chunks => &mut out.chunks,
                 Name::Url => &mut out.url,
                 Name::Number => &mut out.number,
+                Name::Version => &mut out.version,
                 Name::Other => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
@@ -93,6 +95,7 @@ enum Name {
     Chunks,
     Url,
     Number,
+    Version,
     Other,
 }
 
@@ -118,6 +121,7 @@ impl<'de> Visitor<'de> for NameVisitor {
             "chunks" => Name::Chunks,
             "url" => Name::Url,
             "n" => Name::Number,
+            "version" => Name::Version,
             _ => Name::Other,
         })
     }

@@ -11,6 +11,7 @@ use crate::base::hash::PathMap;
 use crate::base::path;
 use crate::tree::access::Groups;
 use crate::tree::decode::{PathTree, TreeError};
+use crate::tree::versions;
 
 /// A file in a session's view.
 #[derive(Debug, Clone)]
@@ -61,24 +62,33 @@ pub(crate) struct Listing {
     files: usize,
     /// Pages of the tree this session may not see.
     hidden: usize,
+    /// Pages it may see that belong to another version than the one it is scoped to.
+    other_versions: usize,
 }
 
 impl Listing {
-    /// The pages of `tree` that `groups` may see, indexed for the filesystem. `extra_files`
-    /// are paths the host adds for this session (lazy files); they may not turn a
-    /// directory into a file.
-    pub(crate) fn new(tree: &PathTree, groups: &Groups, extra_files: &[String]) -> Result<Listing, TreeError> {
+    /// The pages of `tree` that `groups` may see, of `version` and of none when one is given
+    /// (see [`versions`]), indexed for the filesystem. `extra_files` are paths the host adds
+    /// for this session (lazy files); they may not turn a directory into a file.
+    pub(crate) fn new(
+        tree: &PathTree,
+        groups: &Groups,
+        version: Option<&str>,
+        extra_files: &[String],
+    ) -> Result<Listing, TreeError> {
         let mut listing = Listing::default();
         listing.nodes.insert("/".to_string(), Node::Dir(DirNode::default()));
         listing.nodes.reserve(tree.entries.len() * 2);
         for (i, e) in tree.entries.iter().enumerate() {
-            if groups.can_see(&e.access) {
+            if !groups.can_see(&e.access) {
+                listing.hidden += 1;
+            } else if !versions::shows(e.version.as_deref(), version) {
+                listing.other_versions += 1;
+            } else {
                 listing.add_file(
                     &e.path,
                     FileNode { entry: Some(i), size: e.size, mtime: e.mtime.unwrap_or(0.0), ino: 0 },
                 )?;
-            } else {
-                listing.hidden += 1;
             }
         }
         // Entries no listing holds are hidden from every session: their chunks may still be
@@ -161,7 +171,7 @@ impl Listing {
     /// parent directory; a directory's children are filled in here): what a command that
     /// lists the session's scratch directory beside the docs walks.
     pub(crate) fn with_extra(&self, extra: Vec<(String, Node)>) -> Listing {
-        let mut listing = Listing { nodes: self.nodes.clone(), files: self.files, hidden: self.hidden };
+        let mut listing = Listing { nodes: self.nodes.clone(), files: self.files, ..*self };
         let mut touched = Vec::new();
         for (p, node) in extra {
             let is_dir = matches!(node, Node::Dir(_));
@@ -218,8 +228,15 @@ impl Listing {
 
     /// Whether the tree holds pages this session may not see. Never shown: it decides only
     /// how a search may ask Chroma (see `search::runner`).
+    /// Pages of another version are not hidden: their text is no secret.
     pub(crate) fn has_hidden_pages(&self) -> bool {
         self.hidden > 0
+    }
+
+    /// Whether pages the session may see are left out for belonging to another version: a
+    /// search that asks Chroma for chunks then finds some it drops.
+    pub(crate) fn leaves_out_versions(&self) -> bool {
+        self.other_versions > 0
     }
 
     /// Visible files at or below `dir`, sorted.
@@ -257,7 +274,7 @@ mod tests {
     fn view(groups: &[&str], extra: &[&str]) -> Result<Listing, TreeError> {
         let tree = PathTree::from_json(SAMPLE, None).unwrap();
         let extra: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
-        Listing::new(&tree, &Groups::new(groups.iter().copied()), &extra)
+        Listing::new(&tree, &Groups::new(groups.iter().copied()), None, &extra)
     }
 
     fn names(l: &Listing, dir: &str) -> Vec<String> {

@@ -126,13 +126,16 @@ impl LoadedTree {
         self.chunks.access
     }
 
-    /// The listing for a group set, built once per tree.
-    pub(crate) fn listing(&self, groups: &Groups) -> Result<Rc<Listing>, TreeError> {
-        let key = groups.key();
+    /// The listing for a group set and version (see [`Listing::new`]), built once per tree.
+    pub(crate) fn listing(&self, groups: &Groups, version: Option<&str>) -> Result<Rc<Listing>, TreeError> {
+        let key = match version {
+            Some(v) => crate::base::key::of([groups.key().as_str(), v]),
+            None => groups.key(),
+        };
         if let Some(l) = self.listings.borrow().get(&key) {
             return Ok(l.clone());
         }
-        let listing = Rc::new(Listing::new(&self.tree, groups, &[])?);
+        let listing = Rc::new(Listing::new(&self.tree, groups, version, &[])?);
         let mut listings = self.listings.borrow_mut();
         if listings.len() >= MAX_LISTINGS {
             listings.clear();
@@ -430,13 +433,13 @@ async fn decode(
                 let line_aligned = metadata.get(schema::LINE_ALIGNED) == Some(&Value::Bool(true));
                 let chunks = match &annotations {
                     Some(a) => {
-                        let facts = a.facts(&tree.version, line_aligned);
+                        let facts = a.facts(&tree.revision, line_aligned);
                         let ids = facts.access && counted(client, opts, &collection_id, a, &resp, &mut tree).await?;
                         ChunkFacts { ids, ..facts }
                     }
                     None => ChunkFacts { line_aligned, ..ChunkFacts::default() },
                 };
-                let grams = annotations.as_ref().and_then(|a| a.grams_for(&tree.version));
+                let grams = annotations.as_ref().and_then(|a| a.grams_for(&tree.revision));
                 if grams.is_some() {
                     number_in_slug_order(&mut tree);
                 }
@@ -469,7 +472,7 @@ async fn decode(
             tree.mount(dir);
         }
         let validated_at = Cell::new(now_ms);
-        let public_text = annotations.as_ref().and_then(|a| a.public_text(&tree.version));
+        let public_text = annotations.as_ref().and_then(|a| a.public_text(&tree.revision));
         return Ok(LoadedTree {
             collection_id,
             tree,

@@ -6,7 +6,8 @@
 //! [`decode`] validates a tree as a whole before anything is shown (each entry read as
 //! its [`fields`], without building a JSON value per entry); [`access`] decides
 //! visibility and turns a session's groups into Chroma `where` clauses; [`listing`]
-//! indexes the pages one session may see. [`schema`] names the collection's fields, which
+//! indexes the pages one session may see, and [`versions`] which of them a session
+//! scoped to one version of the docs shows. [`schema`] names the collection's fields, which
 //! the tree side and the page side both read.
 //!
 //! Nothing here reads page contents: that is [`crate::pages`].
@@ -20,3 +21,4 @@ pub(crate) mod listing;
 pub(crate) mod load;
 pub(crate) mod schema;
 pub(crate) mod shards;
+pub(crate) mod versions;

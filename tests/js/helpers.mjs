@@ -2,9 +2,9 @@
 // shells and output comparison; corpus loading, the reference shell and free ports come
 // from support/, which the benchmarks use too.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Bash } from "just-bash";
 import { safeExec } from "chromafs";
@@ -50,6 +50,24 @@ export function assertWithinQuotas(cloud) {
 }
 
 /** The local Chroma the test script started. */
+/**
+ * A Node of version 22 or later, for the MCP tools that need one (the conformance suite, the
+ * Inspector): this one, CHROMAFS_NODE22, or the one scripts/setup.sh installs into
+ * .tools/node22; null when there is none.
+ */
+export function node22() {
+  const candidates = [process.execPath, process.env.CHROMAFS_NODE22, path.join(ROOT, ".tools/node22/node_modules/.bin/node")].filter(Boolean);
+  for (const bin of candidates) {
+    if (!existsSync(bin)) continue;
+    const version = execFileSync(bin, ["--version"], { encoding: "utf8" }).trim();
+    if (Number(/^v(\d+)/.exec(version)?.[1]) >= 22) return bin;
+  }
+  return null;
+}
+
+/** Why a test needs node22() and there is none. */
+export const NO_NODE22 = "this needs Node 22 or later: run scripts/setup.sh (it installs one into .tools/node22) or set CHROMAFS_NODE22";
+
 export function chromaUrl() {
   const url = process.env.CHROMAFS_TEST_URL;
   if (!url) throw new Error("CHROMAFS_TEST_URL is not set: run the tests with `npm test`");

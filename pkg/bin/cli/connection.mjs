@@ -55,10 +55,10 @@ export function sitesOf(conn, values) {
   return conn.sites && Object.keys(conn.sites).length ? mountedSites(conn.sites) : undefined;
 }
 
-/** The connect options of `conn` (the command line's own fields left out). */
-export function connectOptions(conn) {
+/** The connect options of `conn` (the command line's own fields left out), scoped to `--docs-version`. */
+export function connectOptions(conn, values = {}) {
   const { sites, ...options } = conn;
-  return options;
+  return values["docs-version"] === undefined ? options : { ...options, version: values["docs-version"] };
 }
 
 /** What the docs are called in messages: a collection, or the mounts and their collections. */

@@ -25,13 +25,15 @@ export async function runIngest(dir, conn, values) {
       throw new UsageError(`--lease-ms must be a whole number of milliseconds from 1000 to 86400000, got '${values["lease-ms"]}'`);
     }
   }
-  let access;
-  if (values.access !== undefined) {
-    // Passed as text: the Rust side parses it and names the offending rule on errors.
-    access = await readFile(values.access, "utf8").catch((e) => {
-      throw new CliError(`--access: ${e.message}`);
-    });
-  }
+  // Rules are passed as text: the Rust side parses them and names the offending rule on errors.
+  const rules = (name) =>
+    values[name] === undefined
+      ? undefined
+      : readFile(values[name], "utf8").catch((e) => {
+          throw new CliError(`--${name}: ${e.message}`);
+        });
+  const access = await rules("access");
+  const versions = await rules("versions");
 
   const info = await stat(dir).catch((e) => {
     throw new CliError(e.code === "ENOENT" ? `${dir}: no such directory` : e.message);
@@ -68,6 +70,8 @@ export async function runIngest(dir, conn, values) {
 
   const options = { ...conn, files };
   if (access !== undefined) options.access = access;
+  if (versions !== undefined) options.versions = versions;
+  if (values["version-folders"]) options.versionFolders = true;
   if (chunkBytes !== undefined) options.chunkBytes = chunkBytes;
   if (leaseMs !== undefined) options.leaseMs = leaseMs;
   if (values["plain-tree"]) options.plainTree = true;
@@ -88,6 +92,7 @@ export async function runIngest(dir, conn, values) {
   const index = s.grepIndex;
   line += `\ngrep index: ${plural(index.records, "record")}${index.written === index.records ? "" : `, ${index.written} written (${formatBytes(index.bytes)})`}`;
   for (const r of s.rules) line += `\naccess rule ${JSON.stringify(r.glob)}: ${plural(r.pages, "page")}`;
+  if (s.versions.length) line += `\nversions: ${s.versions.map((v) => `${v.version} (${plural(v.pages, "page")})`).join(", ")}; the other pages belong to every version`;
   if (!s.lineAligned) line += "\nnote: some lines exceed the chunk size, so chunks are not all line-aligned and grep cannot narrow its search with Chroma";
   process.stdout.write(line + "\n");
   return 0;

@@ -114,7 +114,7 @@ export async function runMcp(conn, values) {
   // stdio's groups, which serveStdio is given again below; over HTTP it has none.
   // A service named by --embed, or the one the collection records (which the workers build
   // themselves, reading the key from the environment they inherit).
-  const base = withEmbedOptions(optionsOf(conn), values);
+  const base = withEmbedOptions(optionsOf(conn, values), values);
   const probe = await withModel(values.http === undefined ? { ...base, groups: groupsOf(values) } : base, "chromafs mcp", { deferred: true }).catch(() => null);
   // Each caller's writable /tmp (--scratch DIR, or none).
   const connectOptions = { ...(probe?.options ?? base), ...(values.scratch === undefined ? {} : { scratch: values.scratch === "none" ? null : values.scratch }) };

@@ -16,7 +16,7 @@ export async function connect(conn, values) {
   const groups = groupsOf(values);
   const scratch = values.scratch === "none" ? undefined : (values.scratch ?? "/tmp");
   const sites = sitesOf(conn, values);
-  const fs = await connectWithModel(withEmbedOptions({ ...connectOptions(conn), groups, scratch }, values));
+  const fs = await connectWithModel(withEmbedOptions({ ...connectOptions(conn, values), groups, scratch }, values));
   reportBroken(fs, conn);
   reportShape(fs, conn);
   reportGroups(fs, conn);

@@ -15,12 +15,16 @@
 //!   `{m,n}`, `+`, `?`, and `^`/`$` are anchors wherever they stand; `awk` without
 //!   intervals.
 //!
+//! Bracket expressions are read by [`crate::base::bracket`], as glibc reads them.
+//!
 //! What is not read exactly is refused (left to just-bash): back-references, a repetition
 //! with nothing before it or after another, GNU's `\s`, the awk syntaxes' backslash
-//! escapes, collating elements, unbalanced groups or braces. Character classes, `\w`,
+//! escapes outside brackets, equivalence classes and collating symbols, unbalanced groups
+//! or braces, what glibc rejects. Character classes, `\w`,
 //! `\b` and the other word operators, and `-iregex`, are ASCII here: a path beyond ASCII
 //! is then left to just-bash, as is any path with a newline in it.
 
+use crate::base::bracket::{self, Dialect, Item};
 use crate::commands::Unsupported;
 use std::fmt::Write;
 
@@ -39,7 +43,7 @@ pub(super) struct Syntax {
     classes: bool,
     /// `^` and `$` are anchors anywhere (else only at the ends of a group or alternative).
     anywhere_anchors: bool,
-    /// The awk syntaxes: a backslash escapes within brackets, and `\` before a letter
+    /// The awk syntaxes: a backslash quotes within brackets, and `\` before a letter
     /// means something of awk's.
     awk: bool,
 }
@@ -342,58 +346,33 @@ impl Reader {
         Ok(())
     }
 
-    /// A bracket expression, after its `[`: `]` first is itself, ranges in code point
-    /// order, classes in the syntaxes that have them.
+    /// A bracket expression, after its `[`, read by the one reader of them (glibc's rules,
+    /// a backslash quoting in the awk syntaxes); classes only in the syntaxes that have
+    /// them, and no equivalence classes or collating symbols.
     fn bracket(&mut self) -> Result<(), Unsupported> {
-        self.out.push('[');
-        if self.peek_at(0) == Some('^') {
-            self.out.push('^');
-            self.at += 1;
-        }
-        let mut first = true;
-        loop {
-            let Some(c) = self.peek_at(0) else { return Err(no("with an unmatched bracket")) };
-            if c == ']' && !first {
-                self.at += 1;
-                break;
-            }
-            first = false;
-            if c == '\\' && self.syntax.awk {
-                return Err(no("with a backslash in brackets"));
-            }
-            if c == '[' && matches!(self.peek_at(1), Some(':' | '.' | '=')) {
-                self.class()?;
-                continue;
-            }
-            self.at += 1;
-            if self.peek_at(0) == Some('-') && self.peek_at(1).is_some_and(|e| e != ']') {
-                let end = self.peek_at(1).unwrap_or(c);
-                if end < c || end == '[' {
-                    return Err(no("with a range it cannot read"));
+        let dialect = if self.syntax.awk { Dialect::Awk } else { Dialect::Posix };
+        let b =
+            bracket::read(&self.chars, self.at, dialect).map_err(|_| no("with a bracket expression it cannot read"))?;
+        self.at = b.end;
+        self.out.push_str(if b.negated { "[^" } else { "[" });
+        for item in b.items {
+            match item {
+                Item::Char(c) => literal(&mut self.out, c),
+                // A range to `[` is left out, as a `[` might start a class there.
+                Item::Range(_, '[') => return Err(no("with a range it cannot read")),
+                Item::Range(lo, hi) => {
+                    literal(&mut self.out, lo);
+                    self.out.push('-');
+                    literal(&mut self.out, hi);
                 }
-                literal(&mut self.out, c);
-                self.out.push('-');
-                literal(&mut self.out, end);
-                self.at += 2;
-            } else {
-                literal(&mut self.out, c);
+                Item::Class(name) if self.syntax.classes => {
+                    self.ascii_only = true;
+                    write!(self.out, "[:{name}:]").unwrap();
+                }
+                _ => return Err(no("with a class or collating element")),
             }
         }
         self.out.push(']');
-        Ok(())
-    }
-
-    /// `[:name:]` within brackets.
-    fn class(&mut self) -> Result<(), Unsupported> {
-        if !self.syntax.classes || self.peek_at(1) != Some(':') {
-            return Err(no("with a class or collating element"));
-        }
-        let rest: String = self.chars[self.at + 2..].iter().collect();
-        let name = rest.split_once(":]").map(|(n, _)| n).filter(|n| crate::base::ctype::CLASS_NAMES.contains(n));
-        let Some(name) = name else { return Err(no("with a class it cannot read")) };
-        self.ascii_only = true;
-        write!(self.out, "[:{name}:]").unwrap();
-        self.at += 2 + name.chars().count() + 2;
         Ok(())
     }
 }
@@ -435,6 +414,8 @@ mod tests {
         assert_eq!(m("./a^b", "posix-extended", "./a^b"), Some(false), "an anchor anywhere");
         assert_eq!(m("./[[:digit:]]+", "posix-extended", "./42"), Some(true));
         assert_eq!(m("./[[:alpha:]]", "posix-extended", "./é"), None, "classes are ASCII here");
+        assert_eq!(m("./[\\]a]", "posix-awk", "./]"), Some(true), "awk's backslash quotes in brackets");
+        assert!(compile("./[a-z-0]", EXTENDED, false).is_err(), "glibc's Invalid range end");
         assert!(compile("./ab{", EXTENDED, false).is_err());
         assert!(syntax("perl")
             .unwrap_err()

@@ -13,7 +13,7 @@ fn find(cmd: &str, now_ms: f64) -> Printed {
     let json = format!(
         r#"{{"d/a.md":{{"isPublic":true,"size":6,"mtime":{NEW}}},"d/b.json":{{"isPublic":true,"size":5000,"mtime":{OLD}}}}}"#
     );
-    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), &[]).unwrap();
+    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
     let args: Vec<String> = cmd.split(' ').map(str::to_string).collect();
     run("find", &args, Place { listing: &l, scratch: None, cwd: "/" }, now_ms).unwrap()
 }

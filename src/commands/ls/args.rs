@@ -8,8 +8,8 @@
 //! nothing (its 1024-byte blocks are already the default).
 
 use super::columns::Layout;
-use super::quoting::Quoting;
 use crate::base::getopt::{self, Arg, Digits, Grammar, Opt};
+use crate::base::quote::Style;
 use crate::base::texts::{self, Text};
 use crate::commands::units::{block_size, BlockSize};
 use crate::commands::{Printed, Stop, Unsupported};
@@ -59,7 +59,7 @@ pub(crate) struct Flags {
     pub color: bool,
     pub hyperlink: bool,
     pub size: bool,
-    pub quoting: Quoting,
+    pub quoting: Style,
     pub zero: bool,
     pub dirs_first: bool,
     pub sort: Sort,
@@ -209,7 +209,7 @@ const OPTS: &[Opt] = &[
     getopt::short("Z", Arg::No),
     getopt::short("1", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// `--quoting-style`'s and `--time`'s words, as GNU `ls` lists them.
 const QUOTING_STYLES: &str = "  - ‘literal’\n  - ‘shell’\n  - ‘shell-always’\n  - ‘shell-escape’\n  - ‘shell-escape-always’\n  - ‘c’\n  - ‘c-maybe’\n  - ‘escape’\n  - ‘locale’\n  - ‘clocale’\n";
@@ -265,9 +265,9 @@ fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
         'h' => f.sizes = Some(BlockSize::Human { si: false }),
         's' => f.size = true,
         'k' => {}
-        'Q' => f.quoting = Quoting::C,
-        'N' => f.quoting = Quoting::Literal,
-        'b' => f.quoting = Quoting::Escape,
+        'Q' => f.quoting = Style::C,
+        'N' => f.quoting = Style::Literal,
+        'b' => f.quoting = Style::Escape,
         't' => (f.sort, f.sort_given) = (Sort::Time, true),
         'S' => (f.sort, f.sort_given) = (Sort::Size, true),
         'U' => (f.sort, f.sort_given) = (Sort::None, true),
@@ -334,7 +334,7 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         ("dired", _) => one('D', f)?,
         ("author", _) => f.author = true,
         ("quoting-style", Some(v)) => {
-            f.quoting = Quoting::named(v).ok_or_else(|| invalid_argument(v, "quoting-style", QUOTING_STYLES))?
+            f.quoting = Style::named(v).ok_or_else(|| invalid_argument(v, "quoting-style", QUOTING_STYLES))?
         }
         ("time", Some(v)) => match v {
             "atime" | "access" | "use" | "ctime" | "status" | "birth" | "creation" => f.other_time = true,
@@ -345,7 +345,7 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         // `--zero`: one name a line (unless `-l`), as they are, and no colours, until an
         // option after it says otherwise.
         ("zero", _) => {
-            (f.zero, f.color, f.quoting) = (true, false, Quoting::Literal);
+            (f.zero, f.color, f.quoting) = (true, false, Style::Literal);
             if !f.long {
                 (f.commas, f.layout) = (false, None);
             }

@@ -2,7 +2,7 @@
 //! terminal, in a UTF-8 locale whose collation is the code point order (`C.UTF-8`).
 //!
 //! One name a line (or `-m`'s commas, wrapped at 80 columns, or [`columns`] under `-C`
-//! and `-x`), sorted as [`order`] says, spelled as [`quoting`] says; with several operands
+//! and `-x`), sorted as [`order`] says, spelled as [`quoted`] says; with several operands
 //! the files come first, then each directory under a `dir:` header, a blank line between.
 //! `-l`, `-g`, `-o`, `-n`, `-i` and `-s` print the columns [`long`] describes, with the
 //! metadata a copy on tmpfs has; `--dired` adds the byte offsets of the names. A
@@ -16,17 +16,16 @@ mod colors;
 mod columns;
 pub(crate) mod long;
 pub(crate) mod order;
-mod quoting;
 
 use super::meta::Meta;
 use super::{Place, Printed};
 use crate::base::path;
+use crate::base::quote::{self, Style};
 use crate::commands::Unsupported;
 use crate::tree::listing::{byte_ordered, Node};
 use args::{Flags, Sort};
 use colors::Paint;
 use columns::{display_width, Geometry};
-use quoting::{quoted, Quoting};
 
 /// An entry to print: its name as shown and what the listing knows of it.
 struct Entry {
@@ -67,7 +66,7 @@ pub(crate) fn ls(args: &[String], place: Place, now_ms: f64) -> Result<Printed, 
     let mut out = Printed::default();
     // GNU `ls` prints no `--dired` offsets for hyperlinks.
     let dired = (f.dired && f.long && !f.hyperlink).then(Dired::default);
-    if dired.is_some() && f.quoting != Quoting::Literal {
+    if dired.is_some() && f.quoting != Style::Literal {
         return Err(Unsupported::new("ls --dired with a quoting style"));
     }
     let paint = Paint::new(f.color, f.hyperlink, f.width.unwrap_or(80));
@@ -133,12 +132,22 @@ struct State {
     paint: Paint,
 }
 
+/// A name as `--quoting-style` (`-Q`, `-N`, `-b`) spells it, GNU's quoting with a space
+/// quoted too under `escape`, as ls asks. A name with a control character is not modelled:
+/// each style spells those its own way.
+fn quoted(name: &str, style: Style) -> Result<String, Unsupported> {
+    if style != Style::Literal && name.chars().any(char::is_control) {
+        return Err(Unsupported::new("a name with a control character"));
+    }
+    Ok(quote::quoted(name, style, if style == Style::Escape { &[' '] } else { &[] }))
+}
+
 /// The name as quoted by `--quoting-style`, and the `/` after a directory's under `-p`.
 fn decorated(e: &Entry, f: &Flags) -> Result<(String, &'static str), Unsupported> {
-    let s = quoted(&e.name, f.quoting).ok_or_else(|| Unsupported::new("a name with a control character"))?;
+    let s = quoted(&e.name, f.quoting)?;
     // In columns and the long format GNU keeps the outer quotes of a name a shell style
     // quotes out of its link (and pads the names it does not quote).
-    let shell = matches!(f.quoting, Quoting::Shell | Quoting::ShellEscape | Quoting::CMaybe);
+    let shell = matches!(f.quoting, Style::Shell | Style::ShellEscape | Style::CMaybe);
     if f.hyperlink && shell && s != e.name && (f.long || f.layout.is_some()) {
         return Err(Unsupported::new("ls --hyperlink with a name quoted in columns"));
     }
@@ -274,7 +283,7 @@ impl Writer<'_> {
         place.check_dir(full)?;
         let listed = entries(full, f, place);
         if self.header {
-            let name = quoted(shown, f.quoting).ok_or_else(|| Unsupported::new("a name with a control character"))?;
+            let name = quoted(shown, f.quoting)?;
             if let Some(d) = &mut self.state.dired {
                 out.push_str("  ");
                 let at = self.state.paint.offset(out);
@@ -309,7 +318,7 @@ mod tests {
     fn ls_over_docs(args: &str) -> (String, String, i32) {
         let json = r#"{"a.md":{"isPublic":true,"size":7,"mtime":0},"docs/b.md":{"isPublic":true,"size":5000,"mtime":1000},
             "docs/c d.md":{"isPublic":true,"size":1,"mtime":2000},"docs/guides/x.md":{"isPublic":true,"size":2,"mtime":0}}"#;
-        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), &[]).unwrap();
+        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
         let args: Vec<String> = args.split(' ').map(String::from).collect();
         let out = ls(&args, Place { listing: &l, scratch: None, cwd: "/" }, 1_795_749_644_000.0).unwrap();
         (out.stdout, out.stderr, out.exit_code)

@@ -1,11 +1,15 @@
-//! tree 2.x's command line: short flags combine and those that take a value (`-L`, `-P`,
-//! `-I`, `-o`) read the next word wherever they stand in the word; long options are
-//! `--name` or `--name=value` (or the next word). Options this module does not read
-//! (`-S`, `-H`, `-T`, `-R`, `--fromfile`, `-o` other than `/dev/null`, `--hyperlink`)
-//! are left to just-bash.
+//! tree 2.1's command line, read through the one option grammar ([`getopt`]) by tree's
+//! rules: letters combine, and each that takes a value (`-L`, `-P`, `-I`, `-o`, `-H`,
+//! `-T`) takes the next word not yet read, wherever it stands in its word; a long option
+//! without a value is its whole word, one with a value any word that begins with its name,
+//! the value after `=` or in the next word; options and directories mix until `--`. A
+//! value missing at the end, and `-L 0`, stop tree with its message; other usage errors
+//! and options this module does not read (`--help`, an unknown `--sort`) are left to
+//! just-bash.
 
 use super::charset::{line_draw, LineDraw};
 use super::html::Html;
+use crate::base::getopt::{self, long, short, Arg, Grammar, Longs, Misuse, Opt, Shorts};
 use crate::base::glob::Glob;
 use crate::commands::Unsupported;
 
@@ -45,8 +49,6 @@ pub(super) struct Flags {
     /// `--filelimit N`: a directory of more than N listed entries is not opened (0: no limit).
     pub file_limit: usize,
     pub max_depth: Option<usize>,
-    /// `-L 0`: tree stops with an error.
-    pub invalid_level: bool,
     /// `-F`: a `/` after a directory's name; `-Q`: names in double quotes.
     pub slash: bool,
     pub quote: bool,
@@ -92,7 +94,8 @@ pub(super) struct Flags {
     pub rerun: bool,
     /// `--metafirst`: the bracketed fields before the indentation lines.
     pub meta_first: bool,
-    /// tree's usage error for the line (printed, exit status 1).
+    /// tree's error for the line as it reads it (a missing value, `-L 0`): printed, exit
+    /// status 1.
     pub usage: Option<String>,
     /// `--fromfile`: the operands are files listing paths (`.` standard input), each
     /// drawn as a tree of its own (see `from_file`).
@@ -145,44 +148,104 @@ fn no() -> Unsupported {
     Unsupported::new("this tree option is left to just-bash")
 }
 
-/// The options and the directories named.
+/// tree 2.1's options, in the order its parser tries them (the first long name with a
+/// value that begins a word names it). Letters are keyed by themselves.
+const OPTS: &[Opt] = &[
+    short("N", Arg::No),
+    short("q", Arg::No),
+    short("Q", Arg::No),
+    short("d", Arg::No),
+    short("l", Arg::No),
+    short("s", Arg::No),
+    short("h", Arg::No),
+    short("u", Arg::No),
+    short("g", Arg::No),
+    short("f", Arg::No),
+    short("F", Arg::No),
+    short("a", Arg::No),
+    short("p", Arg::No),
+    short("i", Arg::No),
+    short("C", Arg::No),
+    short("n", Arg::No),
+    short("x", Arg::No),
+    short("P", Arg::Required),
+    short("I", Arg::Required),
+    short("A", Arg::No),
+    short("S", Arg::No),
+    short("D", Arg::No),
+    short("t", Arg::No),
+    short("c", Arg::No),
+    short("r", Arg::No),
+    short("v", Arg::No),
+    short("U", Arg::No),
+    short("X", Arg::No),
+    short("J", Arg::No),
+    short("H", Arg::Required),
+    short("T", Arg::Required),
+    short("R", Arg::No),
+    short("L", Arg::Required),
+    short("o", Arg::Required),
+    long("help", Arg::No),
+    long("version", Arg::No),
+    long("inodes", Arg::No),
+    long("device", Arg::No),
+    long("noreport", Arg::No),
+    long("nolinks", Arg::No),
+    long("dirsfirst", Arg::No),
+    long("filesfirst", Arg::No),
+    long("filelimit", Arg::Required),
+    long("charset", Arg::Required),
+    long("si", Arg::No),
+    long("du", Arg::No),
+    long("prune", Arg::No),
+    long("timefmt", Arg::Required),
+    long("ignore-case", Arg::No),
+    long("matchdirs", Arg::No),
+    long("sort", Arg::Required),
+    long("fromfile", Arg::No),
+    long("metafirst", Arg::No),
+    long("gitfile", Arg::Required),
+    long("gitignore", Arg::No),
+    long("info", Arg::No),
+    long("infofile", Arg::Required),
+    long("hintro", Arg::Required),
+    long("houtro", Arg::Required),
+    long("fflinks", Arg::No),
+];
+const GRAMMAR: Grammar =
+    Grammar { opts: OPTS, longs: Longs::Leading, shorts: Shorts::NextWords, ..getopt::GETOPT_LONG };
+
+/// tree's words for a value missing at the end of the line; `None` for a misuse it answers
+/// with its usage (left to just-bash).
+fn missing(misuse: &Misuse) -> Option<String> {
+    Some(match misuse {
+        Misuse::ShortNeedsValue(c) => format!("tree: Missing argument to -{c} option.\n"),
+        Misuse::LongNeedsValue(name) => format!("tree: Missing argument to --{name}\n"),
+        Misuse::EmptyValue(name) => format!("tree: Missing argument to --{name}=\n"),
+        _ => return None,
+    })
+}
+
+/// The options and the directories named. tree acts on each option as it reads it, so
+/// the first error met, an invalid level or a missing value, is the one it prints.
 pub(super) fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> {
     let mut f = Flags::default();
-    let mut dirs = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        i += 1;
-        if let Some(long) = a.strip_prefix("--") {
-            let (name, inline) = long.split_once('=').map_or((long, None), |(n, v)| (n, Some(v)));
-            let mut value = || match inline {
-                Some(v) => Ok(v),
-                None => {
-                    i += 1;
-                    args.get(i - 1).map(String::as_str).ok_or_else(no)
-                }
-            };
-            long_option(&mut f, name, &mut value)?;
-            continue;
+    let (line, misuse) = getopt::read(&GRAMMAR, args);
+    for given in &line.opts {
+        let v = given.value.as_deref().unwrap_or_default();
+        match (given.key, given.value.is_some()) {
+            (key, false) if key.len() == 1 => letter(&mut f, key)?,
+            (key, true) if key.len() == 1 => valued(&mut f, key, v)?,
+            (name, _) => long_option(&mut f, name, v)?,
         }
-        if a.len() < 2 || !a.starts_with('-') {
-            dirs.push(a);
-            continue;
-        }
-        for c in a[1..].chars() {
-            if matches!(c, 'H' | 'T') && i >= args.len() {
-                f.usage.get_or_insert(format!("tree: Missing argument to -{c} option.\n"));
-                continue;
-            }
-            if matches!(c, 'L' | 'P' | 'I' | 'o' | 'H' | 'T') {
-                let v = args.get(i).ok_or_else(no)?;
-                i += 1;
-                valued(&mut f, c, v)?;
-                continue;
-            }
-            short(&mut f, c)?;
+        if f.usage.is_some() {
+            break;
         }
     }
+    if let Some(misuse) = misuse.filter(|_| f.usage.is_none()) {
+        f.usage = Some(missing(&misuse).ok_or_else(no)?);
+    }
+    let dirs = line.operand_at.iter().map(|&at| args[at].as_str()).collect();
     f.only = patterns(&f.only_text, f.ignore_case)?;
     f.ignore = patterns(&f.ignore_text, f.ignore_case)?;
     if f.time_format.is_some() {
@@ -200,61 +263,59 @@ pub(super) fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> 
     Ok((f, dirs))
 }
 
-fn short(f: &mut Flags, c: char) -> Result<(), Unsupported> {
+fn letter(f: &mut Flags, c: &str) -> Result<(), Unsupported> {
     match c {
-        'a' => f.all = true,
-        'd' => f.dirs_only = true,
-        'f' => f.full_path = true,
-        'i' => f.no_indent = true,
-        'J' => (f.json, f.xml, f.html) = (true, false, None),
-        'F' => f.slash = true,
-        'Q' => f.quote = true,
-        'r' => f.reverse = true,
-        't' => f.sort = Sort::Time,
-        'v' => f.sort = Sort::Version,
-        'U' => f.sort = Sort::None,
-        'p' => f.perms = true,
-        's' => f.size = true,
-        'h' => (f.size, f.human) = (true, Some(false)),
-        'D' => f.date = true,
-        'u' => f.user = true,
-        'g' => f.group = true,
+        "a" => f.all = true,
+        "d" => f.dirs_only = true,
+        "f" => f.full_path = true,
+        "i" => f.no_indent = true,
+        "J" => (f.json, f.xml, f.html) = (true, false, None),
+        "F" => f.slash = true,
+        "Q" => f.quote = true,
+        "r" => f.reverse = true,
+        "t" => f.sort = Sort::Time,
+        "v" => f.sort = Sort::Version,
+        "U" => f.sort = Sort::None,
+        "p" => f.perms = true,
+        "s" => f.size = true,
+        "h" => (f.size, f.human) = (true, Some(false)),
+        "D" => f.date = true,
+        "u" => f.user = true,
+        "g" => f.group = true,
         // A collection records one time: the change time is the modification time.
-        'c' => f.sort = Sort::Time,
-        'C' => f.color = true,
-        'A' => f.vt100 = true,
-        'X' => (f.xml, f.json, f.html) = (true, false, None),
-        'R' => (f.rerun, f.foreign) = (true, true),
-        'S' => (f.charset, f.foreign) = (Some("IBM437".into()), true),
+        "c" => f.sort = Sort::Time,
+        "C" => f.color = true,
+        "A" => f.vt100 = true,
+        "X" => (f.xml, f.json, f.html) = (true, false, None),
+        "R" => (f.rerun, f.foreign) = (true, true),
+        "S" => (f.charset, f.foreign) = (Some("IBM437".into()), true),
         // Literal names, no colours, no links to follow, one filesystem: nothing changes.
-        'N' | 'q' | 'n' | 'l' | 'x' => {}
+        "N" | "q" | "n" | "l" | "x" => {}
         _ => return Err(no()),
     }
     Ok(())
 }
 
-fn valued(f: &mut Flags, c: char, v: &str) -> Result<(), Unsupported> {
-    match c {
-        'L' => {
+fn valued(f: &mut Flags, letter: &str, v: &str) -> Result<(), Unsupported> {
+    match letter {
+        "L" => {
             f.max_depth = Some(level(v));
-            f.invalid_level |= f.max_depth == Some(0);
+            if f.max_depth == Some(0) {
+                f.usage = Some("tree: Invalid level, must be greater than 0.\n".into());
+            }
         }
-        'P' => f.only_text.push(v.to_string()),
-        'I' => f.ignore_text.push(v.to_string()),
-        'o' if v == crate::fs::DEV_NULL => f.discard = true,
-        'o' => (f.output, f.foreign) = (Some(v.to_string()), true),
-        'H' => (f.html, f.json, f.xml, f.foreign) = (Some(Html::new(v)), false, false, true),
-        'T' => (f.title, f.foreign) = (Some(v.to_string()), true),
+        "P" => f.only_text.push(v.to_string()),
+        "I" => f.ignore_text.push(v.to_string()),
+        "o" if v == crate::fs::DEV_NULL => f.discard = true,
+        "o" => (f.output, f.foreign) = (Some(v.to_string()), true),
+        "H" => (f.html, f.json, f.xml, f.foreign) = (Some(Html::new(v)), false, false, true),
+        "T" => (f.title, f.foreign) = (Some(v.to_string()), true),
         _ => return Err(no()),
     }
     Ok(())
 }
 
-fn long_option<'a>(
-    f: &mut Flags,
-    name: &str,
-    value: &mut impl FnMut() -> Result<&'a str, Unsupported>,
-) -> Result<(), Unsupported> {
+fn long_option(f: &mut Flags, name: &str, v: &str) -> Result<(), Unsupported> {
     match name {
         "noreport" => f.no_report = true,
         "dirsfirst" => f.dirs_first = Some(true),
@@ -262,17 +323,18 @@ fn long_option<'a>(
         "si" => (f.size, f.human) = (true, Some(true)),
         "nolinks" => f.no_links = true,
         "fromfile" => (f.from_file, f.foreign) = (true, true),
-        "hintro" => (f.intro, f.foreign) = (Some(value()?.to_string()), true),
-        "houtro" => (f.outro, f.foreign) = (Some(value()?.to_string()), true),
+        "hintro" => (f.intro, f.foreign) = (Some(v.to_string()), true),
+        "houtro" => (f.outro, f.foreign) = (Some(v.to_string()), true),
         "gitfile" => {
-            f.git_files.push(value()?.to_string());
+            f.git_files.push(v.to_string());
             f.foreign = true;
         }
         "infofile" => {
-            f.info_files.push(value()?.to_string());
+            f.info_files.push(v.to_string());
             f.foreign = true;
         }
         "version" => f.version = true,
+        "help" => return Err(no()),
         "metafirst" => (f.meta_first, f.foreign) = (true, true),
         // No links are followed, so none has information to process.
         "fflinks" => {}
@@ -284,16 +346,17 @@ fn long_option<'a>(
         "ignore-case" => f.ignore_case = true,
         "info" => f.info = true,
         "gitignore" => f.gitignore = true,
-        "timefmt" => f.time_format = Some(value()?.to_string()),
-        "filelimit" => f.file_limit = level(value()?),
-        "charset" => (f.charset, f.foreign) = (Some(value()?.to_string()), true),
+        "timefmt" => f.time_format = Some(v.to_string()),
+        "filelimit" => f.file_limit = level(v),
+        "charset" => (f.charset, f.foreign) = (Some(v.to_string()), true),
+        // tree 2.1's orders, named in any case (`none` came with 2.2); a collection
+        // records one time, so `ctime` is `mtime`.
         "sort" => {
-            f.sort = match value()? {
+            f.sort = match v.to_ascii_lowercase().as_str() {
                 "name" => Sort::Name,
                 "version" => Sort::Version,
-                "mtime" => Sort::Time,
+                "mtime" | "ctime" => Sort::Time,
                 "size" => Sort::Size,
-                "none" => Sort::None,
                 _ => return Err(no()),
             }
         }

@@ -54,7 +54,7 @@ pub(super) fn listing_of(text: &str) -> Result<(Listing, BTreeSet<String>), Unsu
     }
     let json = serde_json::Value::Object(files).to_string();
     let tree = PathTree::from_json(&json, None).map_err(|_| no("names a tree cannot hold"))?;
-    let listing = Listing::new(&tree, &Groups::default(), &[]).map_err(|_| no("names a tree cannot hold"))?;
+    let listing = Listing::new(&tree, &Groups::default(), None, &[]).map_err(|_| no("names a tree cannot hold"))?;
     Ok((listing, unmarked))
 }
 

@@ -71,6 +71,9 @@ pub(crate) fn tree(args: &[String], place: Place, now_ms: f64, read: &Inputs) ->
 /// The files `tree` with `args` reads first: `--fromfile`'s lists, `-H`'s intro and outro.
 pub(crate) fn reads(args: &[String]) -> Vec<Named> {
     let Ok((f, mut dirs)) = flags(args) else { return Vec::new() };
+    if f.usage.is_some() {
+        return Vec::new();
+    }
     let mut files = Vec::new();
     if f.from_file && !(f.json || f.xml) {
         if dirs.is_empty() {
@@ -128,14 +131,6 @@ fn before_walking(f: &Flags, place: Place, read: &Inputs) -> Result<Option<Print
 fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64, read: &Inputs) -> Result<Printed, Unsupported> {
     if let Some(printed) = before_walking(f, place, read)? {
         return Ok(printed);
-    }
-    if f.invalid_level {
-        return Ok(Printed {
-            stdout: String::new(),
-            stderr: "tree: Invalid level, must be greater than 0.\n".into(),
-            exit_code: 1,
-            ..Default::default()
-        });
     }
     if dirs.is_empty() {
         dirs.push(".");

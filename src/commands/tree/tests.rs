@@ -9,7 +9,7 @@ fn tree(line: &str) -> (String, i32) {
     let json = format!(
         r#"{{"a.md":{{"isPublic":true,"size":7,"mtime":{t}}},"docs/b.md":{{"isPublic":true,"size":5000,"mtime":{t}}},"docs/sub/c.md":{{"isPublic":true,"size":12,"mtime":{t}}}}}"#
     );
-    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), &[]).unwrap();
+    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
     let args: Vec<String> = line.split(' ').map(str::to_string).collect();
     let out = run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, 1_795_749_644_000.0).unwrap();
     (out.stdout, out.exit_code)
@@ -102,7 +102,7 @@ fn rerun_below_the_level_cannot_write_its_page() {
         let json = format!(
             r#"{{"docs/b.md":{{"isPublic":true,"size":5,"mtime":{t}}},"docs/sub/c.md":{{"isPublic":true,"size":12,"mtime":{t}}}}}"#
         );
-        Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), &[]).unwrap()
+        Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), None, &[]).unwrap()
     };
     let args: Vec<String> = "-R -L 1 /docs".split(' ').map(str::to_string).collect();
     let out = run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, 0.0).unwrap();
@@ -120,6 +120,7 @@ fn what_tree_says_before_it_walks() {
     let l = Listing::new(
         &PathTree::from_json(r#"{"docs/b.md":{"isPublic":true}}"#, None).unwrap(),
         &Groups::default(),
+        None,
         &[],
     )
     .unwrap();
@@ -135,4 +136,60 @@ fn what_tree_says_before_it_walks() {
     assert!(run_line("--version").stdout.starts_with("tree v2.1.0 © 1996 - 2022"));
     let out = run_line("-H");
     assert_eq!((out.stderr.as_str(), out.exit_code), ("tree: Missing argument to -H option.\n", 1));
+}
+
+/// tree over the listing of [`tree`], its whole answer; `None` when left to just-bash.
+fn answer(line: &str) -> Option<(String, String, i32)> {
+    let t = 1_709_647_629_000u64;
+    let json = format!(
+        r#"{{"a.md":{{"isPublic":true,"size":7,"mtime":{t}}},"docs/b.md":{{"isPublic":true,"size":5000,"mtime":{t}}},"docs/sub/c.md":{{"isPublic":true,"size":12,"mtime":{t}}}}}"#
+    );
+    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
+    let args: Vec<String> = line.split(' ').map(str::to_string).collect();
+    let out = run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, 0.0).ok()?;
+    Some((out.stdout, out.stderr, out.exit_code))
+}
+
+#[test]
+fn values_are_the_next_words_as_tree_2_1_reads_them() {
+    // What tree 2.1.0 prints for each line, over the same files.
+    let listed = |out: &str| Some((out.to_string(), String::new(), 0));
+    assert_eq!(answer("-LP 1 a.md docs"), listed("docs\n└── sub\n\n2 directories, 0 files\n"));
+    assert_eq!(answer("-dL 1 ."), listed(".\n└── docs\n\n2 directories\n"));
+    assert_eq!(answer("--sortx name docs/sub"), listed("docs/sub\n└── c.md\n\n1 directory, 1 file\n"));
+    assert_eq!(
+        answer("docs/sub -- -a"),
+        Some(("docs/sub\n└── c.md\n-a  [error opening dir]\n\n1 directory, 1 file\n".into(), String::new(), 2)),
+        "after --, a word is a directory"
+    );
+    assert_eq!(answer("--sort=NAME docs/sub"), answer("docs/sub"), "tree 2.1 names its orders in any case");
+    assert_eq!(answer("--sort ctime docs"), answer("--sort=mtime docs"));
+    assert_eq!(answer("--sort=none docs"), None, "tree 2.1 has no `none` order: its error is just-bash's to print");
+}
+
+#[test]
+fn tree_stops_at_the_first_error_it_reads() {
+    let failed = |stderr: &str| Some((String::new(), stderr.to_string(), 1));
+    let level = "tree: Invalid level, must be greater than 0.\n";
+    assert_eq!(answer("-L2 docs"), failed(level), "the level is `docs`, read before `2`");
+    assert_eq!(answer("-L 0 --version"), failed(level));
+    assert_eq!(answer("--version -L 0"), failed(level), "tree prints its version once it has read the line");
+    assert_eq!(answer("-L 0 -P"), failed(level));
+    for (line, stderr) in [
+        ("-L", "tree: Missing argument to -L option.\n"),
+        ("docs -P", "tree: Missing argument to -P option.\n"),
+        ("-I", "tree: Missing argument to -I option.\n"),
+        ("-o", "tree: Missing argument to -o option.\n"),
+        ("-aH", "tree: Missing argument to -H option.\n"),
+        ("--sort", "tree: Missing argument to --sort\n"),
+        ("--sort= docs", "tree: Missing argument to --sort=\n"),
+        ("--filelimit=", "tree: Missing argument to --filelimit=\n"),
+        ("--timefmt", "tree: Missing argument to --timefmt\n"),
+    ] {
+        assert_eq!(answer(line), failed(stderr), "{line}");
+    }
+    // "tree: Invalid argument `--noreport=1'." and its usage, which just-bash prints.
+    for line in ["--noreport=1 docs", "--nope", "-k", "--help"] {
+        assert_eq!(answer(line), None, "{line}");
+    }
 }

@@ -99,7 +99,7 @@ const OPTS: &[Opt] = &[
     getopt::short("B", Arg::Required),
     getopt::short("C", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each, ..getopt::GETOPT_LONG };
 
 /// What `grep --help` and `grep -V` print (GNU grep 3.8's own words).
 pub(crate) const HELP: Text = texts::GREP_HELP;

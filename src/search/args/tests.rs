@@ -119,3 +119,95 @@ fn rg_names_the_option_it_cannot_model() {
     assert_eq!(f.paths, [3]);
     assert_eq!(parse_rg(&s(&["-n", "x", "/"])).unsafe_flag, None);
 }
+
+fn rg(line: &str) -> RgArgs {
+    parse_rg(&s(&line.split(' ').collect::<Vec<_>>()))
+}
+
+#[test]
+fn rg_refuses_what_ripgrep_15_refuses() {
+    // Each is a usage error of rg 15.2 ("unrecognized flag", "unexpected argument",
+    // "missing value"): the line is left to just-bash.
+    for line in [
+        "--max-coun 1 x",
+        "--count=3 x",
+        "-c=3 x",
+        "-nc= x",
+        "--no-count x",
+        "--no-ignore-case x",
+        "-X x",
+        "-= x",
+        "-m",
+        "--sort",
+    ] {
+        assert!(rg(line).invalid, "{line}");
+    }
+    for line in
+        ["-m=1 x", "--max-count 1 x", "--no-follow x", "--ignore x", "--passthrough x", "--maxdepth 1 x", "-. x"]
+    {
+        assert!(!rg(line).invalid, "{line}");
+    }
+}
+
+#[test]
+fn rg_values_as_ripgrep_15_takes_them() {
+    // rg -m=1, -cm1 and --max-count 1 each stop at the first match.
+    for line in ["-m=1 x", "-m1 x", "-m 1 x", "--max-count=1 x", "--max-count 1 x", "-cm1 x", "-cm=1 x"] {
+        assert_eq!(rg(line).output.max_count, Some(1), "{line}");
+    }
+    assert!(rg("-cm1 x").output.count);
+    let o = rg("-nA2 --before-context=3 --context 4 x").output;
+    assert_eq!((o.after, o.before, o.context, o.explicit_line_numbers), (Some(2), Some(3), 4, true));
+    assert_eq!(rg("-m= x").output.unmodelled.as_deref(), Some("-m"), "an empty count is ripgrep's error to print");
+    let r = rg("-e -foo -- -x");
+    assert_eq!((r.patterns.clone(), r.paths), (s(&["-foo"]), vec![3]), "a value may start with a dash");
+    assert_eq!(rg("--maxdepth 1 x").output.max_depth, Some(1), "ripgrep's other spelling of --max-depth");
+}
+
+#[test]
+fn rg_operands_are_paths_once_a_pattern_is_given_by_a_flag() {
+    // rg bar -e foo: `bar` is a path ("rg: bar: IO error ... No such file or directory").
+    let r = rg("bar -e foo");
+    assert_eq!((r.patterns.clone(), r.paths), (s(&["foo"]), vec![0]));
+    let r = rg("-- -foo docs");
+    assert_eq!((r.patterns.clone(), r.paths), (s(&["-foo"]), vec![2]));
+    assert_eq!(rg("foo -- -x").paths, vec![2]);
+}
+
+#[test]
+fn rg_negations_turn_their_flag_off() {
+    let r = rg("-F --no-fixed-strings -U --no-multiline x");
+    assert!(!r.fixed && !r.multiline && r.output.unmodelled.is_none());
+    let o = rg("-b --no-byte-offset -a --no-text --json --no-json x").output;
+    assert!(!o.byte_offset && !o.binary && !o.json);
+    assert!(rg("-c --no-json x").output.count, "--no-json turns no other mode off");
+    let r = rg("--no-hidden --no-follow --ignore --messages --no-search-zip --no-stats x");
+    assert!((r.unsafe_flag.clone(), r.output.unmodelled.clone()) == (None, None), "defaults, answered natively");
+    let r = rg("--no-context-separator x");
+    assert_eq!((r.output.unmodelled.as_deref(), r.unsafe_flag), (Some("--no-context-separator"), None));
+    let r = rg("-. x");
+    assert!(r.output.hidden && r.unsafe_flag.as_deref() == Some("-."), "ripgrep 15's -. is --hidden");
+}
+
+#[test]
+fn rg_flags_not_modelled_are_left_to_just_bash_over_the_whole_scope() {
+    for (line, flag) in [("--crlf x", "--crlf"), ("-p x", "-p"), ("--sort=modified x", "--sort"), ("-E utf-16 x", "-E")]
+    {
+        let r = rg(line);
+        assert_eq!((r.output.unmodelled.as_deref(), r.unsafe_flag.as_deref()), (Some(flag), Some(flag)), "{line}");
+    }
+    let r = rg("--help x");
+    assert!(r.files_only && r.output.help && !r.invalid, "rg --help searches nothing");
+    assert!(rg("-V --help").output.version.is_none(), "the last of -V and --help wins");
+    assert_eq!(rg("--help -V").output.version, Some(false));
+}
+
+#[test]
+fn rg_pre_runs_a_process_left_to_just_bash() {
+    let r = rg("--pre cat x");
+    assert!(r.preprocessor && r.output.unmodelled.as_deref() == Some("--pre"));
+    assert_eq!(r.unsafe_flag.as_deref(), Some("--pre"));
+    let r = rg("--pre cat --no-pre x");
+    assert!(!r.preprocessor, "ripgrep runs no preprocessor after --no-pre");
+    assert!(rg("--no-pre x").output.unmodelled.is_none());
+}

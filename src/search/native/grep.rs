@@ -99,6 +99,10 @@ fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
         if !messages.is_empty() {
             return Ok(Compiled::Rejected(messages));
         }
+        // Then gnulib's dfa reads them all, and stops at its first complaint.
+        if let Some(m) = patterns.iter().find_map(|p| gnu::dfa_error_of(p, extended)) {
+            return Ok(Compiled::Rejected(format!("grep: {m}\n")));
+        }
     }
     if patterns.is_empty() {
         // No pattern selects no line: an expression that matches nothing (an anchor for

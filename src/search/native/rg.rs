@@ -234,6 +234,9 @@ impl NativeRg {
             nothing_searched: false,
             json: false,
         };
+        if o.help {
+            return Err(Unsupported::new("rg's help is just-bash's"));
+        }
         if o.pcre2 && o.version.is_none() {
             let stderr = "rg: PCRE2 is not available in this build of ripgrep\n".to_string();
             return Ok(listing(What::Refused(stderr), o, Vec::new(), Vec::new()));

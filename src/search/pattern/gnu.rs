@@ -6,17 +6,19 @@
 //! `\( \) \| \{m,n\} \+ \?`, a `*` that starts an expression read as a literal, `^` and
 //! `$` as anchors only where POSIX makes them ones, `\<` and `\>` as the starts and ends
 //! of words, `{,n}` as `{0,n}`, a `{` that starts no interval as a literal, `a**` as a
-//! repeated repetition, POSIX classes inside brackets and a backslash there as a member.
-//! What GNU grep reads in a way this code does not model — back-references, `` \` ``
-//! and `\'`, equivalence classes, a repetition that starts an extended expression,
-//! escapes of letters it does not know, and errors — is [`Unsupported`], so the search
-//! goes to just-bash instead of answering differently.
+//! repeated repetition. Bracket expressions are read by [`crate::base::bracket`], as glibc
+//! reads them (classes, equivalence classes and collating symbols, a backslash there a
+//! member). What GNU grep reads in a way this code does not model — back-references,
+//! `` \` `` and `\'`, a repetition that starts an extended expression, escapes of letters
+//! it does not know, and errors — is [`Unsupported`], so the search goes to just-bash
+//! instead of answering differently; an error keeps GNU's message ([`error_of`]).
 //!
 //! Classes that depend on the locale (`\w`, `[[:alpha:]]`, …) are spelled as their ASCII
 //! members; [`Spelled`] says which were used, for the engine to treat characters beyond
 //! ASCII as GNU grep does (see [`super::engine`]).
 
 use super::lite::push_lit;
+use crate::base::bracket::{self, Dialect, Item};
 use crate::commands::Unsupported;
 
 /// A GNU pattern spelled as RE2, and what of it depends on the locale.
@@ -26,6 +28,10 @@ pub(crate) struct Spelled {
     /// A POSIX class whose members beyond ASCII glibc decides (`[:alpha:]`, `[:punct:]`,
     /// …): a line with characters beyond ASCII is not answered exactly.
     pub locale_class: bool,
+    /// A bracket expression written like a class without its brackets (`[:space:]`),
+    /// which GNU grep and sed reject once glibc has accepted the pattern (see
+    /// [`dfa_error_of`]).
+    pub class_syntax: bool,
 }
 
 /// The largest repetition count spelled (regex-lite's and RE2's limit).
@@ -266,67 +272,36 @@ impl Reader<'_> {
         Ok(Piece { text: format!("{open}{inner})"), assertion: false })
     }
 
-    /// A bracket expression after its `[`, spelled as an RE2 class. Inside one, a
-    /// backslash is a member like any other.
+    /// A bracket expression after its `[`, read by the one reader of them (glibc's rules;
+    /// awk's backslash quotes the next character), spelled as an RE2 class.
     fn bracket(&mut self) -> Result<String, Unsupported> {
-        let mut out = String::from("[");
-        if self.peek() == Some('^') {
-            out.push('^');
-            self.i += 1;
+        let dialect = if self.flavor == Flavor::Awk { Dialect::Awk } else { Dialect::Posix };
+        let b = match bracket::read(self.p, self.i, dialect) {
+            Ok(b) => b,
+            Err(e) => return e.message().map_or_else(|| no("this bracket expression"), |m| self.fail(m)),
+        };
+        self.i = b.end;
+        self.out.class_syntax |= b.looks_like_a_class();
+        let mut out = String::from(if b.negated { "[^" } else { "[" });
+        for item in &b.items {
+            match *item {
+                Item::Char(c) | Item::Equivalence(c) | Item::Collating(c) => push_member(&mut out, c),
+                Item::Range(lo, hi) => {
+                    push_member(&mut out, lo);
+                    out.push('-');
+                    push_member(&mut out, hi);
+                }
+                Item::Class(name) => self.posix_class(name, b.negated, &mut out),
+                Item::Perl(_) => return no("a Perl class"),
+            }
         }
-        let mut first = true;
-        loop {
-            let Some(c) = self.peek() else {
-                // A `[` (or `[^`) that ends the pattern is another message.
-                return self.fail(if first { "Invalid regular expression" } else { "Unmatched [, [^, [:, [., or [=" });
-            };
-            self.i += 1;
-            if c == ']' && !first {
-                out.push(']');
-                return Ok(out);
-            }
-            first = false;
-            if c == '\\' && self.flavor == Flavor::Awk && self.peek().is_some() {
-                let e = self.p[self.i];
-                self.i += 1;
-                push_member(&mut out, e);
-                continue;
-            }
-            if c == '[' && matches!(self.peek(), Some(':' | '=' | '.')) {
-                let kind = self.peek().unwrap();
-                if kind != ':' {
-                    return no("an equivalence class or collating symbol");
-                }
-                let rest: String = self.p[self.i + 1..].iter().collect();
-                let Some(end) = rest.find(":]") else { return self.fail("Unmatched [, [^, [:, [., or [=") };
-                let name = &rest[..end];
-                self.i += 1 + end + 2;
-                self.posix_class(name, &mut out)?;
-                continue;
-            }
-            // A range: `a-z` (a `-` before the closing `]` is a member).
-            if self.peek() == Some('-') && self.p.get(self.i + 1).is_some_and(|&n| n != ']') {
-                let hi = self.p[self.i + 1];
-                if hi == '[' && matches!(self.p.get(self.i + 2), Some(':' | '=' | '.')) {
-                    return no("a range that ends in a class");
-                }
-                if hi < c {
-                    return self.fail("Invalid range end");
-                }
-                self.i += 2;
-                push_member(&mut out, c);
-                out.push('-');
-                push_member(&mut out, hi);
-                continue;
-            }
-            push_member(&mut out, c);
-        }
+        out.push(']');
+        Ok(out)
     }
 
-    fn posix_class(&mut self, name: &str, out: &mut String) -> Result<(), Unsupported> {
-        let Some(test) = crate::base::ctype::class(name) else {
-            return self.fail("Invalid character class name");
-        };
+    /// A POSIX class's members (ASCII ones, as `C.UTF-8` has them).
+    fn posix_class(&mut self, name: &str, negated: bool, out: &mut String) {
+        let test = crate::base::ctype::class(name).unwrap_or(|_| false);
         for b in 0u8..128 {
             if test(b) {
                 push_member(out, b as char);
@@ -337,18 +312,18 @@ impl Reader<'_> {
         // (the engine does not answer for a line beyond ASCII with such a class).
         if !matches!(name, "digit" | "xdigit" | "cntrl") {
             self.out.locale_class = true;
-            if !out.starts_with("[^") {
+            if !negated {
                 out.push_str("\u{80}-\u{10FFFF}");
             }
         }
-        Ok(())
     }
 }
 
-/// One member of an RE2 class.
+/// One member of an RE2 class (`&` and `~` escaped too: doubled, Rust's regex and
+/// regex-lite read them as set operations).
 fn push_member(out: &mut String, c: char) {
     match c {
-        '\\' | '[' | ']' | '^' | '-' => {
+        '\\' | '[' | ']' | '^' | '-' | '&' | '~' => {
             out.push('\\');
             out.push(c);
         }
@@ -383,6 +358,14 @@ pub(crate) fn spell_sed(pattern: &str, extended: bool) -> Result<Spelled, (Unsup
 /// The message GNU grep rejects a pattern with (`grep: MESSAGE`, status 2), if it does.
 pub(crate) fn error_of(pattern: &str, extended: bool) -> Option<&'static str> {
     read(pattern, extended, Flavor::Grep).1
+}
+
+/// The message GNU grep (and sed) rejects a pattern with once glibc's regex has accepted
+/// it: gnulib's dfa refuses a bracket expression written like a class without its
+/// brackets (`[:space:]`).
+pub(crate) fn dfa_error_of(pattern: &str, extended: bool) -> Option<&'static str> {
+    let spelled = read(pattern, extended, Flavor::Grep).0.ok()?;
+    spelled.class_syntax.then_some("character class syntax is [[:space:]], not [:space:]")
 }
 
 /// Whose regular expressions a pattern is: the one reader's dialect parameter.
@@ -463,6 +446,9 @@ mod tests {
             "a negation keeps every character beyond ASCII"
         );
         assert!(!spell("[[:digit:]]", true).unwrap().locale_class);
+        assert_eq!(ere("[[=a=][.-.]]"), "[a\\-]", "an equivalence class and a collating symbol are their character");
+        assert_eq!(ere("[[.a.]-c]"), "[a-c]");
+        assert_eq!(spell_awk("[\\]\\.-z]").unwrap().re2, "[\\].-z]", "awk's backslash quotes");
     }
 
     #[test]
@@ -478,6 +464,13 @@ mod tests {
         assert_eq!(error_of("[z-a]", true), Some("Invalid range end"));
         assert_eq!(error_of("[[:foo:]]", true), Some("Invalid character class name"));
         assert_eq!(error_of("a\\", false), Some("Trailing backslash"));
+        assert_eq!(error_of("[a-z-0]", true), Some("Invalid range end"));
+        assert_eq!(error_of("[[:alpha:]-z]", false), Some("Invalid range end"));
+        assert_eq!(error_of("[[.ab.]]", false), Some("Invalid collation character"));
+        assert_eq!(error_of("[[:alpha:]", false), Some("Unmatched [, [^, [:, [., or [="));
+        assert_eq!(error_of("[:space:]", false), None, "glibc's regex accepts it…");
+        assert_eq!(dfa_error_of("[:space:]x", false), Some("character class syntax is [[:space:]], not [:space:]"));
+        assert_eq!(dfa_error_of("[[:space:]]", false), None);
         assert_eq!(error_of("a)", true), None, "a literal to GNU grep -E");
         assert_eq!(error_of("\\(a\\)\\1", false), None, "valid, and not modelled");
     }
@@ -497,7 +490,7 @@ mod tests {
             ("[a", true),
             ("[z-a]", true),
             ("[[:foo:]]", true),
-            ("[[=a=]]", true),
+            ("[[=ab=]]", true),
             ("a{2,1}", true),
             ("a{1001}", true),
             ("^*", true),

@@ -10,6 +10,7 @@
 //! tabs and form feeds always as escapes (`\r`, never a raw CR in a class), and
 //! regex-lite's metacharacters and class operators (`&`, `~`, `-`) escaped.
 
+use crate::base::bracket::{self, Dialect, Item};
 use crate::commands::Unsupported;
 
 /// RE2's largest repetition count; a larger one is a syntax error there.
@@ -156,72 +157,32 @@ fn interval(s: &[char], mut i: usize) -> Option<(usize, u32)> {
     (s.get(i) == Some(&'}')).then_some((i + 1, max.max(min)))
 }
 
-/// A bracket expression starting after the `[` at `i - 1`; returns where it ends.
-fn class(s: &[char], mut i: usize, out: &mut String) -> Result<usize, Unsupported> {
+/// A bracket expression starting after the `[` at `i - 1`, read by the one reader of
+/// them; returns where it ends.
+fn class(s: &[char], i: usize, out: &mut String) -> Result<usize, Unsupported> {
     let no = |what: &str| Err(Unsupported::new(format!("{what} in a bracket expression is left to just-bash")));
-    out.push('[');
-    if s.get(i) == Some(&'^') {
-        out.push('^');
-        i += 1;
-    }
-    let start = i;
-    loop {
-        let Some(&c) = s.get(i) else {
-            return no("an unclosed bracket");
-        };
-        if c == ']' && i > start {
-            out.push(']');
-            return Ok(i + 1);
-        }
-        let (lo, next) = class_atom(s, i)?;
-        i = next;
-        match lo {
-            Atom::Set(set) => out.push_str(set),
-            Atom::Char(lo) if s.get(i) == Some(&'-') && s.get(i + 1).is_some_and(|&n| n != ']') => {
-                let (hi, next) = class_atom(s, i + 1)?;
-                let Atom::Char(hi) = hi else {
-                    return no("a range to a class");
-                };
-                i = next;
+    let b = match bracket::read(s, i, Dialect::Re2) {
+        Ok(b) => b,
+        Err(e) => return no(&e.to_string()),
+    };
+    out.push_str(if b.negated { "[^" } else { "[" });
+    for item in b.items {
+        match item {
+            Item::Char(c) => push_class_char(out, c),
+            Item::Range(lo, hi) => {
                 push_class_char(out, lo);
                 out.push('-');
                 push_class_char(out, hi);
             }
-            Atom::Char('-') if i - 1 != start && s.get(i) != Some(&']') => return no("a '-' between ranges"),
-            Atom::Char(c) => push_class_char(out, c),
+            Item::Perl(l @ ('d' | 'w' | 's')) => {
+                out.push('\\');
+                out.push(l);
+            }
+            _ => return no("a class regex-lite reads differently"),
         }
     }
-}
-
-enum Atom {
-    Char(char),
-    Set(&'static str),
-}
-
-fn class_atom(s: &[char], i: usize) -> Result<(Atom, usize), Unsupported> {
-    let no = |what: String| Err(Unsupported::new(format!("{what} in a bracket expression is left to just-bash")));
-    match s[i] {
-        '[' if s.get(i + 1) == Some(&':') => no("a POSIX class just-bash does not know".into()),
-        '\\' => {
-            let Some(&e) = s.get(i + 1) else {
-                return no("a trailing backslash".into());
-            };
-            let atom = match e {
-                'd' => Atom::Set("\\d"),
-                'w' => Atom::Set("\\w"),
-                's' => Atom::Set("\\s"),
-                't' => Atom::Char('\t'),
-                'n' => Atom::Char('\n'),
-                'r' => Atom::Char('\r'),
-                'f' => Atom::Char('\u{c}'),
-                'v' => Atom::Char('\u{b}'),
-                e if e.is_ascii_punctuation() => Atom::Char(e),
-                e => return no(format!("the escape \\{e}")),
-            };
-            Ok((atom, i + 2))
-        }
-        c => Ok((Atom::Char(c), i + 1)),
-    }
+    out.push(']');
+    Ok(b.end)
 }
 
 /// The name of a named group (`<name>` or `P<name>`, starting at `at`: letters, digits
@@ -267,5 +228,20 @@ mod tests {
         }
         let re = regex_lite::Regex::new(&exact("[\r]")).unwrap();
         assert!(re.is_match("line\r") && !re.is_match("r"), "a carriage return, not the letter");
+    }
+
+    #[test]
+    fn brackets_are_spelled_for_regex_lite_or_refused() {
+        assert_eq!(exact("[^\\-a-c\\-]"), "[^\\-a-c\\-]");
+        assert_eq!(exact("[a-z-0\\x0B]"), "[a-z\\-0\\x0B]", "a `-` after a range is itself to ripgrep and PCRE");
+        assert_eq!(exact("[&~]"), "[\\&\\~]");
+        let gnu = |p: &str| exact(&crate::search::pattern::gnu::spell(p, true).unwrap().re2);
+        let punct = regex_lite::Regex::new(&gnu("^[[:punct:]]+$")).unwrap();
+        assert!(punct.is_match("!-&&~[]\\") && !punct.is_match("a"));
+        // What Rust's regex and PCRE read differently.
+        for re2 in ["[a&&b]", "[a--b]", "[a[b]]", "[[:alpha:]]", "[\\d-z]", "[z-a]", "[\\D]"] {
+            let mut out = String::new();
+            assert!(translate(&re2.chars().collect::<Vec<_>>(), &mut out).is_err(), "{re2}");
+        }
     }
 }

@@ -10,6 +10,7 @@
 //! the fine check of a page, the literals a matching line holds — reads the pattern
 //! [`widen`]ed into the subset: assertions dropped, a backreference any text.
 
+use crate::base::bracket::{self, Dialect};
 use std::cell::RefCell;
 use std::ops::Range;
 use std::rc::Rc;
@@ -167,27 +168,10 @@ fn backreference_end(p: &[char], at: usize) -> Option<usize> {
     }
 }
 
-/// Where the bracket expression starting at `p[at] == '['` ends (after its `]`).
+/// Where the bracket expression starting at `p[at] == '['` ends (after its `]`), as the
+/// one reader of bracket expressions reads PCRE's (`None`: it does not end).
 fn class_end(p: &[char], at: usize) -> Option<usize> {
-    let mut i = at + 1;
-    if p.get(i) == Some(&'^') {
-        i += 1;
-    }
-    if p.get(i) == Some(&']') {
-        i += 1;
-    }
-    while i < p.len() {
-        match p[i] {
-            '\\' => i += 2,
-            '[' if p.get(i + 1) == Some(&':') => {
-                let len = p[i + 2..].windows(2).position(|w| w == [':', ']'])?;
-                i += len + 4;
-            }
-            ']' => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
-    None
+    bracket::end(p, at + 1, Dialect::Re2)
 }
 
 /// Where the group opening at `p[at] == '('` ends (after its `)`).

@@ -5,6 +5,8 @@
 //! members (both ripgrep's and PCRE's are ASCII) and the forms the subset does not hold
 //! refused.
 
+use super::lite::push_class_char;
+use crate::base::bracket::{self, Dialect as BracketDialect, Item};
 use crate::commands::Unsupported;
 
 /// The pattern language chosen by grep's flags.
@@ -16,7 +18,8 @@ pub(crate) enum Dialect {
     Fixed,
 }
 
-pub(super) const POSIX: &[(&str, &str)] = &[
+/// The classes of a Perl pattern (ripgrep's and PCRE's: ASCII), as class members.
+const POSIX: &[(&str, &str)] = &[
     ("alpha", "a-zA-Z"),
     ("digit", "0-9"),
     ("alnum", "a-zA-Z0-9"),
@@ -33,97 +36,42 @@ pub(super) const POSIX: &[(&str, &str)] = &[
     ("word", "a-zA-Z0-9_"),
 ];
 
-/// One element of a bracket expression.
-enum Item {
-    Char(char),
-    /// A backslash and the character after it, kept together.
-    Escaped(char),
-    /// A POSIX class (`[:alpha:]`), as the ranges that replace it.
-    Class(&'static str),
-}
-
-/// A bracket expression as just-bash's rewriting reads it, from its `[`.
-struct Bracket {
-    /// `^` or `!` right after the `[`.
-    negation: Option<char>,
-    /// A `]` right after the `[` (and the negation), which is a member.
-    leading_close: bool,
-    items: Vec<Item>,
-    /// The expression has its closing `]`.
-    closed: bool,
-    /// Where reading goes on after it.
-    end: usize,
-}
-
-/// Reads the bracket expression at `p[start] == '['`. With `classes`, a known POSIX class
-/// (`[:digit:]`) is one item, as just-bash's first pass reads it.
-fn bracket(p: &[char], start: usize, classes: bool) -> Bracket {
-    let mut i = start + 1;
-    let negation = p.get(i).copied().filter(|c| *c == '^' || *c == '!');
-    i += usize::from(negation.is_some());
-    let leading_close = p.get(i) == Some(&']');
-    i += usize::from(leading_close);
-    let mut items = Vec::new();
-    while i < p.len() && p[i] != ']' {
-        if classes && p[i] == '[' && p.get(i + 1) == Some(&':') {
-            let close = (i + 2..p.len().saturating_sub(1)).find(|&j| p[j] == ':' && p[j + 1] == ']');
-            let name: Option<String> = close.map(|c| p[i + 2..c].iter().collect());
-            if let Some((_, rep)) = name.and_then(|n| POSIX.iter().find(|(known, _)| *known == n)) {
-                items.push(Item::Class(rep));
-                i = close.expect("a class has its end") + 2;
-                continue;
-            }
-        }
-        if p[i] == '\\' && i + 1 < p.len() {
-            items.push(Item::Escaped(p[i + 1]));
-            i += 2;
-            continue;
-        }
-        items.push(Item::Char(p[i]));
-        i += 1;
-    }
-    let closed = i < p.len();
-    Bracket { negation, leading_close, items, closed, end: i + usize::from(closed) }
-}
-
-impl Bracket {
-    /// The members as written (escapes kept, POSIX classes replaced).
-    fn members(&self, out: &mut Vec<char>) {
-        for item in &self.items {
-            match item {
-                Item::Char(c) => out.push(*c),
-                Item::Escaped(c) => out.extend(['\\', *c]),
-                Item::Class(rep) => out.extend(rep.chars()),
-            }
-        }
-    }
-}
-
-/// just-bash's rewriting of POSIX classes inside brackets (`[[:alpha:]]` → `[a-zA-Z]`):
-/// a negation is spelled `^`, and a leading `]` escaped.
-fn posix_classes(p: &[char]) -> Vec<char> {
-    let mut out = Vec::with_capacity(p.len());
+/// A Perl pattern with its bracket expressions read by the one reader of them and spelled
+/// again: POSIX classes as their ASCII members (`[[:alpha:]]` → `[a-zA-Z]`), and the
+/// `[[:<:]]` and `[[:>:]]` word boundaries as `\b`.
+fn posix_classes(p: &[char]) -> Result<String, Unsupported> {
+    let mut out = String::with_capacity(p.len());
     let mut i = 0;
     let starts = |i: usize, s: &str| p[i..].iter().take(s.chars().count()).copied().eq(s.chars());
     while i < p.len() {
         if starts(i, "[[:<:]]") || starts(i, "[[:>:]]") {
-            out.extend(['\\', 'b']);
+            out.push_str("\\b");
             i += 7;
             continue;
         }
         if p[i] == '[' {
-            let b = bracket(p, i, true);
-            out.push('[');
-            if b.negation.is_some() {
-                out.push('^');
+            let b = bracket::read(p, i + 1, BracketDialect::Re2)
+                .map_err(|e| Unsupported::new(format!("a bracket expression: {e}")))?;
+            out.push_str(if b.negated { "[^" } else { "[" });
+            for item in b.items {
+                match item {
+                    Item::Char(c) => push_class_char(&mut out, c),
+                    Item::Range(lo, hi) => {
+                        push_class_char(&mut out, lo);
+                        out.push('-');
+                        push_class_char(&mut out, hi);
+                    }
+                    Item::Class(name) => out.push_str(POSIX.iter().find(|(n, _)| *n == name).map_or("", |(_, r)| r)),
+                    Item::Perl(l) => {
+                        out.push('\\');
+                        out.push(l);
+                    }
+                    Item::Equivalence(_) | Item::Collating(_) => {
+                        return Err(Unsupported::new("an equivalence class or collating symbol"))
+                    }
+                }
             }
-            if b.leading_close {
-                out.extend(['\\', ']']);
-            }
-            b.members(&mut out);
-            if b.closed {
-                out.push(']');
-            }
+            out.push(']');
             i = b.end;
             continue;
         }
@@ -135,7 +83,7 @@ fn posix_classes(p: &[char]) -> Vec<char> {
         out.push(p[i]);
         i += 1;
     }
-    out
+    Ok(out)
 }
 
 /// One pattern spelled as RE2 with the tool's meaning (GNU grep's for BRE and ERE, see
@@ -159,8 +107,7 @@ pub(crate) fn to_re2(pattern: &str, dialect: Dialect) -> Result<Option<String>, 
             if (0..chars.len()).any(other_group) {
                 return Err(Unsupported::new("a Perl (?…) group"));
             }
-            let s: String = posix_classes(&chars).into_iter().collect();
-            Ok(Some(s.replace("(?P<", "(?<")))
+            Ok(Some(posix_classes(&chars)?.replace("(?P<", "(?<")))
         }
     }
 }
@@ -180,5 +127,15 @@ mod tests {
         assert_eq!(re2("[[:digit:]]x", Dialect::Perl), "[0-9]x");
         assert_eq!(to_re2("a.b", Dialect::Fixed).unwrap(), None);
         assert!(to_re2("(?i)x", Dialect::Perl).is_err());
+    }
+
+    #[test]
+    fn perl_brackets_are_read_as_ripgrep_and_pcre_read_them() {
+        assert_eq!(re2("[!a]", Dialect::Perl), "[!a]", "`!` does not negate");
+        assert_eq!(re2("[^[:space:]\\d-]", Dialect::Perl), "[^ \\t\\n\\r\\f\\v\\d\\-]");
+        assert_eq!(re2("[[:<:]]x[\\]]", Dialect::Perl), "\\bx[\\]]");
+        for p in ["[a&&b]", "[a[b]]", "[[:foo:]]", "[abc"] {
+            assert!(to_re2(p, Dialect::Perl).is_err(), "{p}");
+        }
     }
 }

@@ -10,7 +10,7 @@
 //! [`super::literals`].
 
 use super::lite::{push_class_char, push_lit, SPACE};
-use super::rewrite::POSIX;
+use crate::base::bracket::{self, Dialect, Item};
 use crate::commands::Unsupported;
 use std::fmt::Write;
 
@@ -216,77 +216,29 @@ impl Parser {
         })
     }
 
-    /// A bracket expression, rewritten as a Rust class.
+    /// A bracket expression, read by the one reader of them, as a Rust class. A Perl class
+    /// in it holds every character beyond ASCII too (only the ASCII ones in a negated
+    /// expression), which only widens.
     fn bracket(&mut self) -> Result<Node, Unsupported> {
-        let mut out = String::from("[");
-        if self.peek() == Some('^') {
-            out.push('^');
-            self.i += 1;
-        }
-        let mut first = true;
-        loop {
-            let c = self.peek().ok_or_else(|| Unsupported::new("an unclosed bracket expression"))?;
-            self.i += 1;
-            match c {
-                ']' if !first => break,
-                '[' if self.peek() == Some(':') => {
-                    let bad_class = || Unsupported::new("an unknown character class");
-                    let close = (self.i + 1..self.s.len().saturating_sub(1))
-                        .find(|&j| self.s[j] == ':' && self.s[j + 1] == ']')
-                        .ok_or_else(bad_class)?;
-                    let name: String = self.s[self.i + 1..close].iter().collect();
-                    if !POSIX.iter().any(|(n, _)| *n == name) || name == "word" {
-                        return Err(bad_class());
-                    }
-                    write!(out, "[:{name}:]").unwrap();
-                    self.i = close + 2;
+        let b = bracket::read(&self.s, self.i, Dialect::Re2)
+            .map_err(|e| Unsupported::new(format!("a bracket expression: {e}")))?;
+        self.i = b.end;
+        let beyond = if b.negated { "" } else { BEYOND_ASCII };
+        let mut out = String::from(if b.negated { "[^" } else { "[" });
+        for item in b.items {
+            match item {
+                Item::Char(c) => push_class_char(&mut out, c),
+                Item::Range(lo, hi) => {
+                    push_class_char(&mut out, lo);
+                    out.push('-');
+                    push_class_char(&mut out, hi);
                 }
-                '\\' => {
-                    let e = self.peek().ok_or_else(|| Unsupported::new("an unclosed bracket expression"))?;
-                    self.i += 1;
-                    match e {
-                        'd' => {
-                            out.push_str("0-9");
-                            out.push_str(BEYOND_ASCII);
-                        }
-                        'w' => {
-                            out.push_str("0-9A-Za-z_");
-                            out.push_str(BEYOND_ASCII);
-                        }
-                        's' => {
-                            out.push_str(SPACE);
-                            out.push_str(BEYOND_ASCII);
-                        }
-                        't' => out.push_str("\\t"),
-                        'n' => out.push_str("\\n"),
-                        'r' => out.push_str("\\r"),
-                        'f' => out.push_str("\\x0C"),
-                        'v' => out.push_str("\\x0B"),
-                        'x' => {
-                            let bad_hex = || Unsupported::new("a malformed \\x escape");
-                            let hex: String = self.s.get(self.i..self.i + 2).ok_or_else(bad_hex)?.iter().collect();
-                            if !hex.chars().all(|h| h.is_ascii_hexdigit()) {
-                                return Err(bad_hex());
-                            }
-                            self.i += 2;
-                            write!(out, "\\x{hex}").unwrap();
-                        }
-                        c if c.is_ascii_punctuation() => push_class_char(&mut out, c),
-                        c => return Err(Unsupported::new(format!("the escape \\{c} in a bracket expression"))),
-                    }
-                }
-                '-' => {
-                    // A range dash between two members, or a literal dash at either end.
-                    let at_end = self.peek() == Some(']');
-                    if first || at_end {
-                        out.push_str("\\-");
-                    } else {
-                        out.push('-');
-                    }
-                }
-                c => push_class_char(&mut out, c),
+                Item::Perl('d') => write!(out, "0-9{beyond}").unwrap(),
+                Item::Perl('w') => write!(out, "0-9A-Za-z_{beyond}").unwrap(),
+                Item::Perl('s') => write!(out, "{SPACE}{beyond}").unwrap(),
+                Item::Class(name) if name != "word" => write!(out, "[:{name}:]").unwrap(),
+                _ => return Err(Unsupported::new("a class in a bracket expression")),
             }
-            first = false;
         }
         out.push(']');
         Ok(Node::Class(out))
@@ -405,6 +357,7 @@ mod tests {
             "Perl classes widened beyond ASCII"
         );
         assert_eq!(rust("[^a-z-]", Dialect::Extended), "[^a-z\\-]");
+        assert_eq!(rust("[\\d]x[^\\d]", Dialect::Perl), "[0-9\\x{80}-\\x{10FFFF}]x[^0-9]", "a negation only widens");
         assert_eq!(rust("[[:alpha:]_]", Dialect::Perl), "[a-zA-Z_]");
         assert_eq!(rust("a{2}b{1,}c{0,3}", Dialect::Extended), "(?:a){2}(?:b)+(?:c){0,3}");
         assert_eq!(rust("x{y", Dialect::Extended), "x\\{y");

@@ -55,9 +55,10 @@ impl Reach<'_> {
         (!dir.is_empty() && self.view.chunks_have_dirs()).then(|| json!({ schema::DIRS: { "$contains": dir } }))
     }
 
-    /// Whether Chroma leaves out what the session may not see.
+    /// Whether Chroma leaves out what the search may not show: what the session may not
+    /// see, and other versions' pages when the view leaves them out.
     pub(super) fn scoped(&self) -> bool {
-        self.collection().is_scoped()
+        self.collection().is_scoped() && !self.view.leaves_out_versions()
     }
 
     /// How many chunks the visible pages a scoped request selects have (those under the

@@ -1,6 +1,6 @@
 //! The `search` command: its command line, its help, and what it prints.
 //!
-//! `search [-n K] [--path DIR] [--lang LANG] [-l] [--json] QUERY…` prints the K best pages, one block
+//! `search [-n K] [--path DIR] [--lang LANG] [--version V] [-l] [--json] QUERY…` prints the K best pages, one block
 //! each: `PATH:START-END` (the lines of the best chunk, ready for `sed -n 'START,ENDp'
 //! PATH`), `title: TITLE` (the page's, when it states one) and the chunk's most telling
 //! line with its number. `-l` prints paths only;
@@ -34,9 +34,10 @@ Options:
   -n K          show the K best pages (default 10, at most 100)
   --path DIR    search only pages under DIR (relative to the working directory)
   --lang LANG   search only pages in language LANG (a code: en, fr, ja, zh-cn…)
+  --version V   search only the pages of version V of the docs and those of none
   -l            print paths only
   --json        print one JSON object per page: path, startLine, endLine, score,
-                snippet, title
+                snippet, title (and version, for a page of one)
   --help        show this help
 
 Exit status: 0 if a page was found, 1 if none, 2 for a usage error or a failure.
@@ -97,7 +98,7 @@ fn count(value: &str) -> Result<usize, Printed> {
 /// Reads the command line; a usage error is the command's answer.
 pub(crate) fn parse(args: &[String], cwd: &str) -> Result<Parsed, Printed> {
     let (mut k, mut dir, mut format, mut words) = (DEFAULT_K, None, Format::Blocks, Vec::new());
-    let mut lang = None;
+    let (mut lang, mut version) = (None, None);
     let mut rest = args.iter();
     let mut options = true;
     while let Some(a) = rest.next() {
@@ -114,6 +115,8 @@ pub(crate) fn parse(args: &[String], cwd: &str) -> Result<Parsed, Printed> {
             "--lang" => lang = Some(language(&value("--lang")?).map_err(|why| usage(&why))?),
             _ if a.starts_with("--lang=") => lang = Some(language(&a["--lang=".len()..]).map_err(|why| usage(&why))?),
             _ if a.starts_with("--path=") => dir = Some(a["--path=".len()..].to_string()),
+            "--version" => version = Some(value("--version")?),
+            _ if a.starts_with("--version=") => version = Some(a["--version=".len()..].to_string()),
             _ if a.starts_with("-n") => k = count(&a[2..])?,
             _ => return Err(usage(&format!("unknown option '{a}'"))),
         }
@@ -122,7 +125,8 @@ pub(crate) fn parse(args: &[String], cwd: &str) -> Result<Parsed, Printed> {
         return Err(usage("no query given"));
     }
     let dir = path::resolve(cwd, dir.as_deref().unwrap_or("."));
-    Ok(Parsed::Search { query: Query { text: words.join(" "), k, dir, mode: Mode::Hybrid, lang }, format })
+    let query = Query { text: words.join(" "), k, dir, mode: Mode::Hybrid, lang, version };
+    Ok(Parsed::Search { query, format })
 }
 
 /// A language tag as `--lang` and the `lang` option take it, or why not.
@@ -187,8 +191,9 @@ fn json_line(h: &Hit) -> String {
     let micro = (h.score.max(0.0) * 1e6).round() as u64;
     let score = format!("{}.{:06}", micro / 1_000_000, micro % 1_000_000);
     let score = score.trim_end_matches('0').trim_end_matches('.');
+    let version = h.version.as_deref().map_or(String::new(), |v| format!(",\"version\":{}", text(v)));
     format!(
-        "{{\"path\":{},\"startLine\":{},\"endLine\":{},\"score\":{},\"snippet\":{},\"title\":{}}}",
+        "{{\"path\":{},\"startLine\":{},\"endLine\":{},\"score\":{},\"snippet\":{},\"title\":{}{version}}}",
         text(&h.path),
         opt(h.lines.map(|l| l.0)),
         opt(h.lines.map(|l| l.1)),
@@ -198,7 +203,7 @@ fn json_line(h: &Hit) -> String {
     )
 }
 
-/// The options of `fs.search(text, { k, cwd, path, mode, lang })`, as given.
+/// The options of `fs.search(text, { k, cwd, path, mode, lang, version })`, as given.
 #[derive(Debug, Default)]
 pub(crate) struct Options {
     pub k: Option<f64>,
@@ -206,13 +211,15 @@ pub(crate) struct Options {
     pub path: Option<String>,
     pub mode: Option<String>,
     pub lang: Option<String>,
+    pub version: Option<String>,
 }
 
 /// The query of `fs.search(text, options)`: `k` a whole number from 1 to 100 (default
 /// 10), `path` resolved against `cwd` (default `/`), `mode` one of `"hybrid"` (the
-/// default), `"lexical"` and `"dense"`, `lang` a language code; or why not.
+/// default), `"lexical"` and `"dense"`, `lang` a language code, `version` a version of the
+/// docs (checked when the search runs); or why not.
 pub(crate) fn query_of(text: String, o: Options) -> Result<Query, String> {
-    let Options { k, cwd, path, mode, lang } = o;
+    let Options { k, cwd, path, mode, lang, version } = o;
     let k = match k {
         None => 10,
         Some(k) if k.fract() == 0.0 && (1.0..=100.0).contains(&k) => k as usize,
@@ -227,7 +234,7 @@ pub(crate) fn query_of(text: String, o: Options) -> Result<Query, String> {
         Some(_) => return Err("option mode must be \"hybrid\", \"lexical\" or \"dense\"".into()),
     };
     let lang = lang.map(|l| language(&l).map_err(|why| format!("option lang: {why}"))).transpose()?;
-    Ok(Query { text, k, dir, mode, lang })
+    Ok(Query { text, k, dir, mode, lang, version })
 }
 
 #[cfg(test)]
@@ -291,8 +298,16 @@ mod tests {
                 score: 0.5,
                 snippet: Some((Some(4), "key".into())),
                 title: Some("Keys\n and  more".into()),
+                version: None,
             },
-            Hit { path: "/b.md".into(), lines: None, score: 0.25, snippet: Some((None, "x".into())), title: None },
+            Hit {
+                path: "/b.md".into(),
+                lines: None,
+                score: 0.25,
+                snippet: Some((None, "x".into())),
+                title: None,
+                version: None,
+            },
         ];
         assert_eq!(
             print(&blocks(&hits, Format::Blocks)).stdout,

@@ -31,6 +31,8 @@ pub(crate) struct Hit {
     pub snippet: Option<(Option<u64>, String)>,
     /// What the page says it is: its front matter's `title:`, else its first heading.
     pub title: Option<String>,
+    /// The version of the docs the page belongs to, when it belongs to one.
+    pub version: Option<String>,
 }
 
 /// Lines a chunk spans past its first: its newlines, not counting a last one.
@@ -76,7 +78,8 @@ pub(super) async fn hits(
             let start = c.start_line.or_else(|| start_in_page(view, c));
             let lines = start.map(|s| (s, s + extra_lines(&c.text)));
             let title = titles.next().flatten();
-            Hit { path: c.path.clone(), lines, score: *score, snippet: snippet(&c.text, start, terms), title }
+            let version = view.version_of(&c.path).map(str::to_string);
+            Hit { path: c.path.clone(), lines, score: *score, snippet: snippet(&c.text, start, terms), title, version }
         })
         .collect())
 }

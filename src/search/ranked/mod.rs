@@ -64,6 +64,11 @@ pub(crate) struct Query {
     /// The language the pages must be in (`--lang`), checked by [`lang::parse`]; without
     /// it, the pages in the question's language rank first (but for the default language).
     pub lang: Option<String>,
+    /// The version of the docs searched (`--version`), with the pages of none: checked
+    /// against the session's when the search runs ([`Filesystem::version_listing`]).
+    ///
+    /// [`Filesystem::version_listing`]: crate::fs::Filesystem::version_listing
+    pub version: Option<String>,
 }
 
 /// Which rankings a search fuses: both (the default), or one alone (to compare them).
@@ -89,6 +94,8 @@ pub(crate) enum RankError {
     Scan(scan::ScanError),
     /// Nearest neighbours were asked for where Chroma cannot leave hidden pages out.
     Unscoped,
+    /// No version of that name: the versions there are.
+    Version(String),
 }
 
 impl fmt::Display for RankError {
@@ -100,6 +107,7 @@ impl fmt::Display for RankError {
             RankError::Chroma(e) => write!(f, "{e}"),
             RankError::Load(e) => write!(f, "{e}"),
             RankError::Scan(e) => write!(f, "{e}"),
+            RankError::Version(why) => f.write_str(why),
             RankError::Unscoped => f.write_str(
                 "nearest neighbours would include pages this session may not see: this collection's chunks carry no access (chromafs annotate writes it)",
             ),
@@ -119,7 +127,12 @@ pub(crate) async fn recorded(
 ) -> Result<Vec<Hit>, RankError> {
     let mut cs = crate::fs::stats::CommandStats::new("search", args);
     let before = fs.requests();
-    let found = search(SessionView::new(fs, None), embedder, q).await;
+    let view = SessionView::new(fs, None);
+    let found = match q.version.as_deref().map(|v| fs.version_listing(v)).transpose() {
+        Err(why) => Err(RankError::Version(why)),
+        Ok(None) => search(view, embedder, q).await,
+        Ok(Some(listing)) => search(view.over(&listing), embedder, q).await,
+    };
     cs.coarse_requests = fs.requests() - before;
     cs.native = true;
     if let Err(e) = &found {

@@ -98,7 +98,8 @@ fn ask(
     k: usize,
     dir: &str,
 ) -> Result<Vec<Hit>, RankError> {
-    let (fs, q) = (fs.clone(), Query { text: text.into(), k, dir: dir.into(), mode: Mode::Hybrid, lang: None });
+    let (fs, q) =
+        (fs.clone(), Query { text: text.into(), k, dir: dir.into(), mode: Mode::Hybrid, lang: None, version: None });
     block_on(async move { search(SessionView::new(&fs, None), embedder.as_deref(), &q).await })
 }
 
@@ -245,7 +246,14 @@ fn without_access_on_chunks_what_a_search_costs_does_not_depend_on_hidden_text()
         assert!(!asked.iter().any(|b| b.contains("where_document") || b.contains("query_embeddings")), "{asked:?}");
         seen.push((hits, asked));
         let cold = session(chroma, &[]);
-        let q = Query { text: "renew secret token".into(), k: 5, dir: "/".into(), mode: Mode::Hybrid, lang: None };
+        let q = Query {
+            text: "renew secret token".into(),
+            k: 5,
+            dir: "/".into(),
+            mode: Mode::Hybrid,
+            lang: None,
+            version: None,
+        };
         let out = block_on(async move {
             cold.begin_command_within(crate::chroma::budget::Limits { max_requests: Some(1), timeout_ms: None });
             search(SessionView::new(&cold, None), None, &q).await.map_err(|e| e.to_string())
@@ -357,7 +365,14 @@ fn translated() -> FakeChroma {
 }
 
 fn ask_in(fs: &Rc<Filesystem>, embedder: Option<Rc<dyn Embedder>>, text: &str, lang: Option<&str>) -> Vec<Hit> {
-    let q = Query { text: text.into(), k: 10, dir: "/".into(), mode: Mode::Hybrid, lang: lang.map(str::to_string) };
+    let q = Query {
+        text: text.into(),
+        k: 10,
+        dir: "/".into(),
+        mode: Mode::Hybrid,
+        lang: lang.map(str::to_string),
+        version: None,
+    };
     let fs = fs.clone();
     block_on(async move { search(SessionView::new(&fs, None), embedder.as_deref(), &q).await }).unwrap()
 }
@@ -438,7 +453,7 @@ fn the_nearest_chunks_depend_on_the_visible_ones_alone_not_on_the_index() {
     for text in ["renew the secret token", "invoice payment", "palette", "token invoice theme"] {
         for k in [1, 3, 10] {
             for mode in [Mode::Hybrid, Mode::Dense] {
-                let q = Query { text: text.into(), k, dir: "/".into(), mode, lang: None };
+                let q = Query { text: text.into(), k, dir: "/".into(), mode, lang: None, version: None };
                 let run = |chroma: &FakeChroma| {
                     let (fs, q) = (session(chroma, &[]), q.clone());
                     chroma.clear_log();
@@ -453,7 +468,14 @@ fn the_nearest_chunks_depend_on_the_visible_ones_alone_not_on_the_index() {
         }
     }
     // The five pages of one sentence tie: they rank by id, whatever order an answer holds.
-    let q = Query { text: "renew the secret token".into(), k: 5, dir: "/".into(), mode: Mode::Dense, lang: None };
+    let q = Query {
+        text: "renew the secret token".into(),
+        k: 5,
+        dir: "/".into(),
+        mode: Mode::Dense,
+        lang: None,
+        version: None,
+    };
     let fs = session(&with, &[]);
     let hits = block_on(async move { search(SessionView::new(&fs, None), Some(&Topics), &q).await }).unwrap();
     assert_eq!(

@@ -636,4 +636,5 @@ fn a_common_word_piped_into_head_is_answered_from_the_first_pages_without_a_coar
 mod indexed;
 mod perl;
 mod shapes;
+mod versions;
 mod whole;

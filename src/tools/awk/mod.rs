@@ -39,7 +39,7 @@ const OPTS: &[getopt::Opt] = &[
     opt('r', "re-interval", Arg::No),
     opt('N', "use-lc-numeric", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// One piece of program text: where it came from (`cmd. line` or a file) and its text.
 struct Source {

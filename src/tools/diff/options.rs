@@ -4,6 +4,7 @@
 use super::analyze::{Compare, ALL, CHANGE, TAB, TRAILING};
 use super::output::{Format, Style};
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar, Opt};
+use crate::base::quote::{self, quoted};
 use crate::tools::ctx::Ctx;
 
 /// GNU's long options, in the order glibc lists them when a prefix is ambiguous.
@@ -73,7 +74,7 @@ const OPTS: &[Opt] = &[
     short("u", Arg::No),
     short("h", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::Each, ..getopt::GETOPT_LONG };
 
 /// A command line read.
 pub(crate) struct Options {
@@ -113,21 +114,6 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
         Some((b'?', rest)) => !s.is_empty() && glob(rest, &s[1..]),
         Some((b'\\', rest)) if !rest.is_empty() => s.first() == Some(&rest[0]) && glob(&rest[1..], &s[1..]),
         Some((c, rest)) => s.first() == Some(c) && glob(rest, &s[1..]),
-    }
-}
-
-/// A word as the shell would need it quoted.
-fn shell_quote(w: &str) -> String {
-    let plain = !w.is_empty()
-        && w.bytes().enumerate().all(|(k, c)| {
-            c.is_ascii_alphanumeric() || c >= 0x80 || b"%+,-./:@_".contains(&c) || (k > 0 && b"#~".contains(&c))
-        });
-    if plain {
-        w.to_string()
-    } else if w.contains('\'') && !w.contains(['"', '$', '`', '\\', '!']) {
-        format!("\"{w}\"")
-    } else {
-        format!("'{}'", w.replace('\'', "'\\''"))
     }
 }
 
@@ -409,7 +395,8 @@ pub(crate) fn parse(ctx: &mut Ctx, args: &[String]) -> Result<Options, i32> {
     }
     let context = context.min(i64::from(u32::MAX)) as usize;
     c.horizon = c.horizon.max(context);
-    o.switches = option_words(args).iter().map(|w| format!(" {}", shell_quote(w))).collect();
+    // Each word as the shell would need it quoted (gnulib's `shell` style).
+    o.switches = option_words(args).iter().map(|w| format!(" {}", quoted(w, quote::Style::Shell, &[]))).collect();
     if o.from_file.is_some() && o.to_file.is_some() {
         ctx.error("--from-file and --to-file both specified");
         return Err(2);

@@ -136,6 +136,7 @@ fn files_and_directories_as_gnu() {
             "diff diffs/a diffs/b",
             "diff -r diffs/a diffs/b",
             "diff -ru -L x -L y diffs/a diffs/b",
+            "diff -r -I 'a{2}' -I 'x]' -I '{' -I \"it's\" diffs/a diffs/b",
             "diff -r -u --label=x --label=y diffs/a diffs/b",
             "diff --recursive --brief diffs/a diffs/b",
             "diff -rq diffs/a diffs/b",

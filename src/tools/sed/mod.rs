@@ -23,7 +23,7 @@ use parse::{From, Parser};
 const OPTS: &[Opt] = &[
     opt('b', "binary", Arg::No),
     opt('r', "regexp-extended", Arg::No),
-    Opt { short: Some('E'), long: None, arg: Arg::No, key: "regexp-extended" },
+    Opt { short: Some('E'), long: None, arg: Arg::No, key: "regexp-extended", negates: false },
     long("debug", Arg::No),
     opt('i', "in-place", Arg::Optional),
     opt('e', "expression", Arg::Required),
@@ -41,7 +41,7 @@ const OPTS: &[Opt] = &[
     long("help", Arg::No),
     long("follow-symlinks", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// GNU's usage message after a misused command line: the help without its last line.
 fn usage(ctx: &mut Ctx, message: &str) -> i32 {
@@ -120,6 +120,10 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             parser.piece(text.as_bytes(), From::Expr(expr))
         };
         if let Err(message) = result {
+            if let Some(panic) = parser.panic {
+                ctx.error(panic);
+                return Ok(4);
+            }
             ctx.error(message);
             return Ok(1);
         }

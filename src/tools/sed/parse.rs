@@ -107,6 +107,9 @@ pub(super) struct Parser {
     hash_n_ok: bool,
     /// Where the piece being read comes from, for a `{` left open.
     at: String,
+    /// A message that stopped sed outright (see [`rx::Refused::Panic`]): printed alone,
+    /// with status 4.
+    pub panic: Option<&'static str>,
 }
 
 impl Parser {
@@ -122,6 +125,7 @@ impl Parser {
             first: true,
             hash_n_ok: true,
             at: String::new(),
+            panic: None,
         }
     }
 
@@ -270,11 +274,18 @@ impl Parser {
         Ok(None)
     }
 
-    fn regex(&self, p: &[u8], icase: bool, multi: bool) -> Result<Rx, String> {
+    fn regex(&mut self, p: &[u8], icase: bool, multi: bool) -> Result<Rx, String> {
         if p.is_empty() {
             return Ok(None);
         }
-        rx::compile(p, self.extended, icase, multi).map(Some)
+        match rx::compile(p, self.extended, icase, multi) {
+            Ok(re) => Ok(Some(re)),
+            Err(rx::Refused::Message(m)) => Err(m),
+            Err(rx::Refused::Panic(m)) => {
+                self.panic = Some(m);
+                Err(m.to_string())
+            }
+        }
     }
 
     fn command(&mut self, r: &mut Reader, ch: i32, mut cmd: Cmd) -> Result<(), String> {

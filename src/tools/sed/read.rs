@@ -2,6 +2,8 @@
 //! a time with one pushed back, blanks skipped, text up to a delimiter, a label or a
 //! file name.
 
+use crate::base::bracket::{self, Dialect};
+
 /// A script's piece being read.
 pub(super) struct Reader<'a> {
     pub s: &'a [u8],
@@ -79,35 +81,18 @@ impl Reader<'_> {
     }
 
     /// A bracket expression's members after its `[`, up to its `]`, as they are: the
-    /// delimiter is a member there.
+    /// delimiter is a member there. Where it ends is the one bracket reader's answer, on
+    /// the line's bytes (each read as one character: only ASCII ones are special).
     pub(super) fn bracket(&mut self, b: &mut Vec<u8>) -> Option<()> {
-        let mut first = true;
-        loop {
-            let ch = self.inchar();
-            if ch == EOF || ch == i32::from(b'\n') {
-                self.savchar(ch);
-                return None;
-            }
-            let c = ch as u8;
-            b.push(c);
-            if c == b'^' && first && b.ends_with(b"[^") {
-                continue;
-            }
-            if c == b']' && !first {
-                return Some(());
-            }
-            first = false;
-            if c == b'[' && matches!(self.s.get(self.i), Some(b':' | b'.' | b'=')) {
-                let kind = self.s[self.i];
-                let rest = &self.s[self.i + 1..];
-                if let Some(n) = rest.windows(2).position(|w| w[0] == kind && w[1] == b']') {
-                    if !rest[..n].contains(&b'\n') {
-                        b.extend_from_slice(&self.s[self.i..self.i + 1 + n + 2]);
-                        self.i += 1 + n + 2;
-                    }
-                }
-            }
-        }
+        let line_end = self.s[self.i..].iter().position(|&c| c == b'\n').map_or(self.s.len(), |n| self.i + n);
+        let line: Vec<char> = self.s[self.i..line_end].iter().map(|&c| char::from(c)).collect();
+        let Some(end) = bracket::end(&line, 0, Dialect::Posix) else {
+            self.i = line_end;
+            return None;
+        };
+        b.extend_from_slice(&self.s[self.i..self.i + end]);
+        self.i += end;
+        Some(())
     }
 
     /// A label or file name's text: to the end of the line (`file`) or of the word.

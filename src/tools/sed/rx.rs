@@ -71,19 +71,30 @@ fn unescape_regex(p: &[u8]) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Compiles a sed regex (non-empty), or the message sed refuses it with.
-pub(super) fn compile(p: &[u8], extended: bool, icase: bool, multiline: bool) -> Result<Regex, String> {
+/// Why sed refuses a regex.
+#[derive(Debug)]
+pub(super) enum Refused {
+    /// glibc's message (or this reader's), given with where the script was read.
+    Message(String),
+    /// gnulib's dfa, which sed compiles each regex with too, stops sed at once: the message
+    /// alone, status 4.
+    Panic(&'static str),
+}
+
+/// Compiles a sed regex (non-empty), or why sed refuses it.
+pub(super) fn compile(p: &[u8], extended: bool, icase: bool, multiline: bool) -> Result<Regex, Refused> {
     let text = unescape_regex(p);
     let spelled = match gnu::spell_sed(&text, extended) {
+        Ok(s) if s.class_syntax => return Err(Refused::Panic("character class syntax is [[:space:]], not [:space:]")),
         Ok(s) => s,
-        Err((_, Some(message))) => return Err(message.to_string()),
+        Err((_, Some(message))) => return Err(Refused::Message(message.to_string())),
         Err((e, None)) => {
             let backref = text.as_bytes().windows(2).any(|w| w[0] == b'\\' && w[1].is_ascii_digit());
-            return Err(if backref {
+            return Err(Refused::Message(if backref {
                 "back-references in regular expressions are not supported".to_string()
             } else {
                 format!("unsupported regular expression ({})", e.0)
-            });
+            }));
         }
     };
     let flags = match (icase, multiline) {
@@ -92,7 +103,8 @@ pub(super) fn compile(p: &[u8], extended: bool, icase: bool, multiline: bool) ->
         (false, true) => "(?m)",
         (true, true) => "(?mi)",
     };
-    Regex::new(&format!("{flags}{}", spelled.re2)).map_err(|e| format!("unsupported regular expression ({e})"))
+    Regex::new(&format!("{flags}{}", spelled.re2))
+        .map_err(|e| Refused::Message(format!("unsupported regular expression ({e})")))
 }
 
 /// One part of a replacement.

@@ -8,9 +8,10 @@ mod compare;
 mod key;
 
 use super::argmatch::argmatch;
-use super::ctx::{quote_if_needed, Ctx, Status, Write};
+use super::ctx::{Ctx, Status, Write};
 use super::lines;
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::{quoteaf, quotef};
 use compare::Order;
 use key::{Blanks, Key, Sep};
 use std::cmp::Ordering;
@@ -50,7 +51,7 @@ const OPTS: &[getopt::Opt] = &[
     short("C", Arg::No),
     short("y", Arg::Required),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// sort's status for trouble (1 is for input out of order with `-c`).
 const FAILURE: i32 = 2;
@@ -164,7 +165,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let files = if line.operands.is_empty() { vec!["-".to_string()] } else { line.operands };
     if let Some(c) = check {
         if let Some(extra) = files.get(1) {
-            return Ok(die(ctx, format!("extra operand {} not allowed with -{c}", super::ctx::quote(extra))));
+            return Ok(die(ctx, format!("extra operand {} not allowed with -{c}", quoteaf(extra))));
         }
         if output.is_some() {
             return Ok(die(ctx, format!("options '-{c}o' are incompatible")));
@@ -174,7 +175,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             Ok(d) => d,
             Err(e) => {
                 let what = if e.is_dir() { "read failed" } else { "open failed" };
-                return Ok(die(ctx, format!("{what}: {}: {}", quote_if_needed(&files[0]), e.text)));
+                return Ok(die(ctx, format!("{what}: {}: {}", quotef(&files[0]), e.text)));
             }
         };
         return Ok(check_order(ctx, &order, &files[0], data, end, unique, c == "c"));
@@ -188,11 +189,11 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             Err(e) if e.is_dir() => {
                 first_dir.get_or_insert((f.clone(), e.text.clone()));
             }
-            Err(e) => return Ok(die(ctx, format!("cannot read: {}: {}", quote_if_needed(f), e.text))),
+            Err(e) => return Ok(die(ctx, format!("cannot read: {}: {}", quotef(f), e.text))),
         }
     }
     if let Some((f, text)) = first_dir {
-        return Ok(die(ctx, format!("read failed: {}: {text}", quote_if_needed(&f))));
+        return Ok(die(ctx, format!("read failed: {}: {text}", quotef(&f))));
     }
     let lists: Vec<Vec<&[u8]>> =
         inputs.iter().map(|d| lines::split(d, end).map(|l| lines::body(l, end)).collect()).collect();

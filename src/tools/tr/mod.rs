@@ -18,7 +18,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: false, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// A set and what `get_spec_stats` finds of it.
 struct Set {

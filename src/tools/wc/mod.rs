@@ -3,8 +3,9 @@
 
 mod width;
 
-use super::ctx::{quote, quote_if_needed, Ctx, Status};
+use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, long, opt, Arg, Digits, Grammar};
+use crate::base::quote::{quoteaf, quotef};
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "bytes", Arg::No),
@@ -17,7 +18,7 @@ const OPTS: &[getopt::Opt] = &[
     long("help", Arg::No),
     long("version", Arg::No),
 ];
-const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No };
+const GRAMMAR: Grammar = Grammar { opts: OPTS, permute: true, digits: Digits::No, ..getopt::GETOPT_LONG };
 
 /// One file's counts (or the total's), in the order wc prints them.
 #[derive(Default, Clone, Copy)]
@@ -108,7 +109,7 @@ fn line(c: &Counts, shown: Shown, width: usize, name: Option<&str>) -> String {
     let mut s = numbers.join(" ");
     if let Some(name) = name {
         s.push(' ');
-        s.push_str(&if name.contains('\n') { quote_if_needed(name) } else { name.to_string() });
+        s.push_str(&if name.contains('\n') { quotef(name) } else { name.to_string() });
     }
     s.push('\n');
     s
@@ -143,7 +144,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let (names, listed): (Vec<Option<String>>, bool) = match &from {
         Some(f) => {
             if let Some(extra) = line_read.operands.first() {
-                ctx.error(format!("extra operand {}", quote(extra)));
+                ctx.error(format!("extra operand {}", quoteaf(extra)));
                 ctx.err.push_str("file operands cannot be combined with --files0-from\n");
                 return Ok(ctx.usage("", 1));
             }
@@ -154,11 +155,11 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
                 match ctx.read(f)? {
                     Ok(list) => list,
                     Err(e) if e.is_dir() => {
-                        ctx.error(format!("{}: read error: {}", quote_if_needed(f), e.text));
+                        ctx.error(format!("{}: read error: {}", quotef(f), e.text));
                         return Ok(1);
                     }
                     Err(e) => {
-                        ctx.error(format!("cannot open {} for reading: {}", quote(f), e.text));
+                        ctx.error(format!("cannot open {} for reading: {}", quoteaf(f), e.text));
                         return Ok(1);
                     }
                 }
@@ -203,14 +204,14 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         let counts = match name.as_deref() {
             None => count(ctx.stdin()),
             Some("-") if stdin_names => {
-                ctx.error(format!("when reading file names from stdin, no file name of {} allowed", quote("-")));
+                ctx.error(format!("when reading file names from stdin, no file name of {} allowed", quoteaf("-")));
                 status = 1;
                 continue;
             }
             Some("") => {
                 match &from {
                     None => ctx.error("invalid zero-length file name"),
-                    Some(f) => ctx.error(format!("{}:{}: invalid zero-length file name", quote_if_needed(f), i + 1)),
+                    Some(f) => ctx.error(format!("{}:{}: invalid zero-length file name", quotef(f), i + 1)),
                 }
                 status = 1;
                 continue;
@@ -218,12 +219,12 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             Some(n) => match ctx.read(n)? {
                 Ok(data) => count(data),
                 Err(e) if e.is_dir() => {
-                    ctx.error(format!("{}: {}", quote_if_needed(n), e.text));
+                    ctx.error(format!("{}: {}", quotef(n), e.text));
                     status = 1;
                     Counts::default()
                 }
                 Err(e) => {
-                    ctx.error(format!("{}: {}", quote_if_needed(n), e.text));
+                    ctx.error(format!("{}: {}", quotef(n), e.text));
                     status = 1;
                     continue;
                 }

@@ -191,9 +191,9 @@ fn listings_are_kept_per_group_set() {
     let chroma = FakeChroma::new();
     write_tree(&chroma, "listings", r#"{"a.md": {"isPublic": true}, "b.md": {"groups": ["x"]}}"#);
     let t = open_now(&chroma, opts("listings"), 0.0).unwrap().tree;
-    let public = t.listing(&Groups::default()).unwrap();
-    assert!(Rc::ptr_eq(&public, &t.listing(&Groups::new(Vec::<String>::new())).unwrap()));
-    let x = t.listing(&Groups::new(["x"])).unwrap();
+    let public = t.listing(&Groups::default(), None).unwrap();
+    assert!(Rc::ptr_eq(&public, &t.listing(&Groups::new(Vec::<String>::new()), None).unwrap()));
+    let x = t.listing(&Groups::new(["x"]), None).unwrap();
     assert_eq!((public.file_count(), x.file_count()), (1, 2));
 }
 

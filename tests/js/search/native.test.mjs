@@ -253,6 +253,21 @@ describe("native grep", () => {
     assert.ok(fs.stats().commands.every((c) => !c.native));
   });
 
+  test("bracket expressions read as GNU grep, ripgrep and find read them, their errors included", async () => {
+    const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines" });
+    const ours = newBash(fs, { customCommands: fs.commands() });
+    const grep = ["grep -rn '[[=a=]][[.-.]]' /", "grep -rnE '[^-a-z ]{3}' /api", "grep -rn '[]x[]' /", "grep -rn '[:space:]' /",
+      "grep -rnE '[a-z-0]' /", "grep -rn '[[.ab.]]' /", "grep -rn '[[:alpha:]' /", "grep -c '[&~]' /guide/*.md", "grep -rn '[[:digit:]-]' /"];
+    for (const cmd of grep) {
+      await compare(ours, ref, cmd, fs);
+      assert.ok(fs.stats().commands.at(-1).native, `${cmd} is answered here`);
+    }
+    for (const cmd of ["grep -rn '[[:punct:]][[:alpha:]]' /guide", "grep -rn 'x[' /", "rg -n '[!a]k' /", "rg -n '[a-z-0]{3}' /guide", "rg -c '[^\\d\\s]é' /", "find / -regex '.*[[:digit:]]\\.mdx?'",
+      "find / -name '[[:alpha:]'", "find / -name '[!a-o]*[0-9].md'", "find / -regex '.*/[a-z-0]*'"]) {
+      await compare(ours, ref, cmd, fs);
+    }
+  });
+
   test("a page whose case folding only RE2 knows goes to just-bash", async () => {
     const fs = await ChromaFs.connect({ url: chromaUrl(), collection: "native-lines" });
     const ours = newBash(fs, { customCommands: fs.commands() });

@@ -61,6 +61,22 @@ test("one token is one caller, however its Authorization header spells it", asyn
   }
 });
 
+test("a resource read counts as a call in flight of its caller, as a tool call does", async () => {
+  const server = await serve();
+  const clients = await Promise.all([1, 2, 3].map(() => client(server.url, `Bearer ${TOKEN}`)));
+  try {
+    const slow = slowCalls(clients.slice(0, 2));
+    await new Promise((r) => setTimeout(r, 400));
+    await assert.rejects(clients[2].readResource({ uri: "chromafs://docs/staff/rota.md" }), /calls are already running for this client/);
+    assert.equal((await slow).filter(refused).length, 0);
+    const { contents } = await clients[2].readResource({ uri: "chromafs://docs/staff/rota.md" });
+    assert.equal(contents[0].text, PAGES["staff/rota.md"]);
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+    await server.close();
+  }
+});
+
 test("made-up tokens on an open server are the anonymous caller of their address; a header that is no bearer token is refused", async () => {
   const server = await serve();
   const made = Array.from({ length: 8 }, (_, i) => `Bearer made-up-token-number-${i}-xyz`);

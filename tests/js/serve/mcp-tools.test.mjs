@@ -77,7 +77,7 @@ test("the tools come in a fixed order, each with every annotation", async () => 
         assert.deepEqual(t.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }, t.name);
       }
       const search = tools[1];
-      assert.deepEqual(Object.keys(search.outputSchema.properties.results.items.properties), ["path", "title", "startLine", "endLine", "score", "snippet", "url"]);
+      assert.deepEqual(Object.keys(search.outputSchema.properties.results.items.properties), ["path", "title", "startLine", "endLine", "score", "snippet", "url", "version"]);
       // The default it tells is the search command's.
       assert.match(search.inputSchema.properties.k.description, new RegExp(`\\(default ${ChromaFs.readSearchLine([], "/").k}\\)$`));
     } finally {

@@ -98,6 +98,9 @@ export const LINES = [
   "basename /docs/guides/quickstart.md", "basename /docs/guides/quickstart.md .md", "basename -s .md /docs/a.md /docs/b.md", "basename -a /x/y /z/", "dirname /docs/guides/quickstart.md /a /", "dirname",
   "realpath /docs/guides/../api/auth.md", "cd /docs/api && realpath auth.md ../index.md", "realpath /docs/nope.md", "realpath -m /docs/nope/x", "realpath --relative-to=/docs/api /docs/guides/deploy.md",
   ...cross("md5sum", [""], [Q, "/docs/empty.md", "/docs/intl.md"]), "md5sum /docs/api/*.md", "sha256sum /docs/index.md", "sha1sum /docs/index.md /docs/nope.md",
+  // mktemp: what does not depend on the random letters
+  "mktemp --help", "mktemp -V", "mktemp fooXX", "mktemp -u --suffix=.md /tmp/aXXXXXX | wc -c", "mktemp -t a/XXX", "mktemp -p /docs",
+  "f=$(mktemp /tmp/wXXXXX.txt) && echo hi > $f && cat $f", "mktemp --suffix=x yXXXz", "mktemp --d",
   "join -t, <(sort -t, -k1,1 /docs/data/users.csv) <(printf '1,x\\n2,y\\n')", "join /tmp/letters /tmp/letters", "expand /docs/data/table.tsv", "expand -t 4 /docs/guides/deploy.md", "unexpand -a /docs/guides/deploy.md",
   // pipelines agents write
   "grep -rn token /docs | cut -d: -f1 | sort | uniq -c | sort -rn", "grep -rl middleware /docs | xargs wc -l | sort -n", "grep -rh '^# ' /docs | sed 's/^# //' | sort | head -5",

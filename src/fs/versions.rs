@@ -1,0 +1,152 @@
+//! Which versions of the docs a session sees, and the listing of one of them.
+
+use super::Filesystem;
+use crate::tree::listing::Listing;
+use crate::tree::versions;
+use std::rc::Rc;
+
+/// The versions a session may choose among (see [`crate::tree::versions`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub(crate) struct Versions {
+    /// The versions of the pages it may see, oldest first.
+    #[serde(rename = "versions")]
+    pub names: Vec<String>,
+    /// The one it is scoped to, else the newest.
+    pub default: Option<String>,
+    /// Whether the session is scoped to `default` (the `version` option).
+    pub scoped: bool,
+}
+
+impl Filesystem {
+    /// The versions this session may choose among: those of the pages its groups may see,
+    /// or only its own when it is scoped to one.
+    pub(crate) fn versions(&self) -> Versions {
+        if let Some(v) = &self.version {
+            return Versions { names: vec![v.clone()], default: Some(v.clone()), scoped: true };
+        }
+        let names = self.tree.tree.versions_seen_by(&self.groups);
+        let default = versions::default_of(&names).map(str::to_string);
+        Versions { names, default, scoped: false }
+    }
+
+    /// The session's listing narrowed to `version` and the unversioned pages, or why no
+    /// version of that name is among [`Filesystem::versions`].
+    pub(crate) fn version_listing(&self, version: &str) -> Result<Rc<Listing>, String> {
+        let names = self.versions().names;
+        if !names.iter().any(|n| n == version) {
+            return Err(versions::unknown(version, &names));
+        }
+        if self.version.is_some() || !self.lazy.is_empty() {
+            // Scoped already, or with the host's own files: the session's listing is it
+            // (the host's files belong to every version).
+            if self.version.is_some() {
+                return Ok(self.listing.clone());
+            }
+            let extra: Vec<String> = self.lazy.keys().cloned().collect();
+            return Listing::new(&self.tree.tree, &self.groups, Some(version), &extra)
+                .map(Rc::new)
+                .map_err(|e| e.to_string());
+        }
+        self.tree.listing(&self.groups, Some(version)).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::chroma::transport::Transport;
+    use crate::fs::Filesystem;
+    use crate::options::Options;
+    use crate::search::ranked::{self, Mode, Query, RankError};
+    use crate::testing::{block_on, chroma::URL, FakeChroma};
+    use crate::tree::access::Groups;
+    use serde_json::json;
+    use std::rc::Rc;
+
+    fn docs() -> FakeChroma {
+        let chroma = FakeChroma::new();
+        chroma.pages(
+            "docs",
+            &[
+                ("v1/keys.md", &["rotate the key with keys rotate\n"], json!({"isPublic": true, "version": "v1"})),
+                ("v2/keys.md", &["rotate the key with key rotate\n"], json!({"isPublic": true, "version": "v2"})),
+                ("faq.md", &["can I rotate a key? yes\n"], json!({"isPublic": true})),
+                ("beta/keys.md", &["rotate keys in beta\n"], json!({"groups": ["staff"], "version": "v3-beta"})),
+            ],
+            json!({"line_aligned": true}),
+        );
+        chroma
+    }
+
+    fn open(chroma: &FakeChroma, groups: &[&str], version: Option<&str>) -> Result<Rc<Filesystem>, String> {
+        let mut o = Options::new(URL, "docs");
+        o.groups = Groups::new(groups.iter().copied());
+        o.version = version.map(str::to_string);
+        let t: Rc<dyn Transport> = Rc::new(chroma.clone());
+        block_on(async move { Filesystem::connect(o, t, 0.0).await }).map(Rc::new).map_err(|e| e.to_string())
+    }
+
+    fn search(fs: &Rc<Filesystem>, version: Option<&str>) -> Result<Vec<(String, Option<String>)>, RankError> {
+        let q = Query {
+            text: "rotate key".into(),
+            k: 10,
+            dir: "/".into(),
+            mode: Mode::Lexical,
+            lang: None,
+            version: version.map(str::to_string),
+        };
+        let fs = fs.clone();
+        let hits = block_on(async move { ranked::recorded(&fs, None, &q, &[]).await })?;
+        let mut found: Vec<_> = hits.into_iter().map(|h| (h.path, h.version)).collect();
+        found.sort();
+        Ok(found)
+    }
+
+    fn owned(pairs: &[(&str, Option<&str>)]) -> Vec<(String, Option<String>)> {
+        pairs.iter().map(|(p, v)| (p.to_string(), v.map(str::to_string))).collect()
+    }
+
+    #[test]
+    fn a_session_is_told_the_versions_of_the_pages_it_sees() {
+        let chroma = docs();
+        let public = open(&chroma, &[], None).unwrap();
+        let v = public.versions();
+        assert_eq!((v.names, v.default.as_deref(), v.scoped), (vec!["v1".into(), "v2".into()], Some("v2"), false));
+        let staff = open(&chroma, &["staff"], None).unwrap().versions();
+        assert_eq!(staff.names, ["v1", "v2", "v3-beta"]);
+        let scoped = open(&chroma, &[], Some("v1")).unwrap().versions();
+        assert_eq!((scoped.names, scoped.scoped), (vec!["v1".to_string()], true));
+    }
+
+    #[test]
+    fn a_scoped_session_sees_its_version_and_the_pages_of_none() {
+        let chroma = docs();
+        let fs = open(&chroma, &[], Some("v1")).unwrap();
+        assert_eq!(fs.listing().all_paths(), ["/", "/faq.md", "/v1", "/v1/keys.md"]);
+        assert_eq!(search(&fs, None).unwrap(), owned(&[("/faq.md", None), ("/v1/keys.md", Some("v1"))]));
+        assert_eq!(search(&fs, Some("v1")).unwrap().len(), 2);
+        let other = search(&fs, Some("v2")).unwrap_err().to_string();
+        assert_eq!(other, "version \"v2\" does not exist; the versions are v1", "a scoped session knows its own");
+    }
+
+    #[test]
+    fn a_version_that_does_not_exist_is_an_error_naming_those_that_do() {
+        let chroma = docs();
+        let e = open(&chroma, &[], Some("v9")).err().unwrap();
+        assert!(e.ends_with("version \"v9\" does not exist; the versions are v1, v2"), "{e}");
+        let e = open(&chroma, &[], Some("v3-beta")).err().unwrap();
+        assert!(!e.contains("beta\","), "a version of hidden pages only is no version to the public: {e}");
+        assert!(e.ends_with("the versions are v1, v2"), "{e}");
+        assert!(open(&chroma, &["staff"], Some("v3-beta")).is_ok());
+    }
+
+    #[test]
+    fn search_by_version_keeps_that_version_and_the_pages_of_none() {
+        let chroma = docs();
+        let fs = open(&chroma, &[], None).unwrap();
+        assert_eq!(search(&fs, None).unwrap().len(), 3, "every version without --version");
+        assert_eq!(search(&fs, Some("v2")).unwrap(), owned(&[("/faq.md", None), ("/v2/keys.md", Some("v2"))]));
+        let e = search(&fs, Some("v3-beta")).unwrap_err();
+        assert!(matches!(e, RankError::Version(_)), "{e}");
+        assert_eq!(e.to_string(), "version \"v3-beta\" does not exist; the versions are v1, v2");
+    }
+}

@@ -1,0 +1,96 @@
+//! ARCHITECTURE.md's claims about who calls what, checked on the source as [`super::layers`]
+//! checks the layer order. Each test reads the claim's own sentence, so the prose and the
+//! code cannot drift apart unnoticed.
+
+use super::layers::{code, graph, root, source_files};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// The paragraph of ARCHITECTURE.md's invariants that starts with `lead`.
+fn claim(lead: &str) -> String {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let start = text.find(lead).unwrap_or_else(|| panic!("ARCHITECTURE.md no longer claims {lead:?}"));
+    let rest = &text[start..];
+    let end = rest.find("\n- ").or_else(|| rest.find("\n\n")).unwrap_or(rest.len());
+    rest[..end].to_string()
+}
+
+/// The `backticked` words of a text.
+fn quoted(text: &str) -> BTreeSet<String> {
+    text.split('`').skip(1).step_by(2).map(str::to_string).collect()
+}
+
+/// The crate's non-test source files, with their code.
+fn sources() -> Vec<(PathBuf, String)> {
+    let mut files = Vec::new();
+    source_files(&root().join("src"), &mut files);
+    files.into_iter().map(|f| (f.clone(), code(&f))).collect()
+}
+
+#[test]
+fn only_the_writer_reads_around_the_collection() {
+    let said = claim("**Only the writer reads around `Collection`**");
+    let callers: BTreeSet<String> = sources()
+        .into_iter()
+        .filter(|(f, code)| code.contains("collection::read_whole(") && !f.ends_with("pages/collection.rs"))
+        .map(|(f, _)| f.strip_prefix(root().join("src")).unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(callers.iter().all(|c| c.starts_with("ingest/")), "read_whole is called from {callers:?}");
+    let named: BTreeSet<String> = quoted(&said).into_iter().filter(|w| w.ends_with(".rs")).collect();
+    let files: BTreeSet<String> = callers.iter().map(|c| c.rsplit('/').next().unwrap().to_string()).collect();
+    assert_eq!(files, named, "the claim names the callers of read_whole: {said}");
+}
+
+#[test]
+fn the_boundary_reads_only_what_json_cannot_carry() {
+    let said = claim("**Options are read and checked natively**");
+    let allowed = quoted(&said);
+    let mut read = BTreeSet::new();
+    for (file, code) in sources().into_iter().filter(|(f, _)| f.starts_with(root().join("src/js"))) {
+        for call in ["get(", "function("] {
+            for (at, _) in code.match_indices(call) {
+                let args = &code[at + call.len()..];
+                let receiver = args.split(',').next().unwrap_or("").trim().trim_start_matches('&');
+                // The options of connect, ingest and annotate are `o` (or `options_value`)
+                // wherever the boundary reads them.
+                if !matches!(receiver, "o" | "options_value") {
+                    continue;
+                }
+                if let Some(key) = args.split('"').nth(1) {
+                    read.insert((key.to_string(), file.file_name().unwrap().to_string_lossy().into_owned()));
+                }
+            }
+        }
+    }
+    let beyond: Vec<_> = read.iter().filter(|(k, _)| !allowed.contains(k)).collect();
+    assert!(read.len() >= 5, "the options the boundary reads: {read:?}");
+    assert!(beyond.is_empty(), "src/js reads options the claim does not name ({said}): {beyond:?}");
+}
+
+#[test]
+fn the_tools_and_the_perl_engine_never_touch_a_session() {
+    let graph = graph();
+    let below = |m: &Vec<String>| {
+        matches!(m.first().map(String::as_str), Some("base" | "tools" | "perl"))
+            || m.starts_with(&["search".to_string(), "pattern".to_string()])
+    };
+    let mut reached = Vec::new();
+    for (from, targets) in &graph {
+        if matches!(from.first().map(String::as_str), Some("tools" | "perl")) {
+            reached.extend(
+                targets.iter().filter(|t| !below(t)).map(|t| format!("{} -> {}", from.join("::"), t.join("::"))),
+            );
+        }
+        // The engine is named by a trait only: nothing but the boundary reaches the module.
+        if !matches!(from.first().map(String::as_str), Some("perl" | "js")) {
+            reached.extend(
+                targets
+                    .iter()
+                    .filter(|t| t.first().is_some_and(|s| s == "perl"))
+                    .map(|t| format!("{} -> {}", from.join("::"), t.join("::"))),
+            );
+        }
+    }
+    claim("**The tools and grep -P's engine never touch a session**");
+    assert!(reached.is_empty(), "{}", reached.join("\n"));
+}
