@@ -398,25 +398,6 @@ impl Collection {
         Ok(all)
     }
 
-    /// The first chunk of each page of `slugs` (at most [`MAX_PAGE`]) that the session may
-    /// read, in one request: what a page says it is (its front matter or first heading) is
-    /// at its start. Access is checked here on each record's metadata, as
-    /// [`Collection::get_pages`] does.
-    pub(crate) async fn first_chunks(&self, slugs: &[String], what: &str) -> Result<GetResponse, ChromaError> {
-        debug_assert!(slugs.len() <= MAX_PAGE, "one request's pages");
-        let schema = &self.schema;
-        let where_ = json!({ "$and": [any_of(&schema.slug_field, slugs), { schema.chunk_index_field.as_str(): 0 }] });
-        let req = GetRequest {
-            where_: Some(where_),
-            include: vec!["documents", "metadatas"],
-            limit: Some(slugs.len()),
-            ..Default::default()
-        };
-        let mut part = self.client.get_once(&self.id, &req, what).await?;
-        part.retain(|r, i| self.admits(r.metadata(i)));
-        Ok(part)
-    }
-
     /// Records by id, at most [`MAX_PAGE`] ids a request, the requests issued together
     /// (the client caps how many are in flight). Ids not found are simply absent, and so
     /// are records the session's access does not admit (see [`Collection::get_ids_once`]).

@@ -6,15 +6,13 @@
 //! read) and each chunk is found in its page. A chunk that cannot be found there (the page
 //! changed since) is shown by its path alone, never with lines that may be wrong.
 //!
-//! Each hit carries its page's title, read from the page's first chunk: the search's own
-//! candidates often hold it; the rest are asked for together, in one request.
+//! Each hit carries its page's title when the search holds the page's first chunk among its
+//! candidates, or the page is in memory; no request is sent for a title alone.
 
 use super::chunks::Chunk;
 use super::words::each_word;
 use super::RankError;
-use crate::chroma::ChromaError;
 use crate::pages::heading::heading_of;
-use crate::pages::store::Source;
 use crate::search::view::SessionView;
 
 /// The most characters of a snippet.
@@ -58,7 +56,7 @@ pub(super) fn best_pages<'c>(chunks: &'c [Chunk], fused: &[(&str, f64)], k: usiz
 }
 
 /// The hits for the best pages, with their lines (from `start_line`, else from the pages,
-/// loaded together) and their titles (see [`titles`]).
+/// loaded together) and their titles when at hand (see [`title`]).
 pub(super) async fn hits(
     view: SessionView<'_>,
     best: &[(&Chunk, f64)],
@@ -70,57 +68,29 @@ pub(super) async fn hits(
     if !unknown.is_empty() {
         view.store().prefetch(&unknown).await.map_err(RankError::Load)?;
     }
-    let paths: Vec<&str> = best.iter().map(|(c, _)| c.path.as_str()).collect();
-    let mut titles = titles(view, &paths, pool).await.map_err(RankError::Chroma)?.into_iter();
     Ok(best
         .iter()
         .map(|(c, score)| {
             let start = c.start_line.or_else(|| start_in_page(view, c));
             let lines = start.map(|s| (s, s + extra_lines(&c.text)));
-            let title = titles.next().flatten();
+            let title = title(view, &c.path, pool);
             let version = view.version_of(&c.path).map(str::to_string);
             Hit { path: c.path.clone(), lines, score: *score, snippet: snippet(&c.text, start, terms), title, version }
         })
         .collect())
 }
 
-/// Each page's title (see [`heading_of`]), in the order of `paths`: from its first chunk
-/// when the search already holds it (`pool`), else from the page when the store holds it,
-/// else from its first chunk, asked of Chroma for all such pages in one request (unless
-/// the command has no request left to spend: then they have none).
-async fn titles(view: SessionView<'_>, paths: &[&str], pool: &[Chunk]) -> Result<Vec<Option<String>>, ChromaError> {
-    let at_hand = |path: &str| {
-        if let Some(c) = pool.iter().find(|c| c.path == path && super::fields::is_first(c)) {
-            return Some(heading_of(&c.text).title);
-        }
-        let page = view.page(path)?;
-        let cached = view.store().cached(&page.key)?;
-        Some(heading_of(cached.as_str()?).title)
-    };
-    let mut found: Vec<Option<Option<String>>> = paths.iter().map(|p| at_hand(p)).collect();
-    let slugs: Vec<(usize, String)> = paths
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| found[*i].is_none())
-        .filter_map(|(i, p)| match view.page(p)?.source {
-            Source::Chunks { slug, .. } => Some((i, slug.to_string())),
-            _ => None,
-        })
-        .collect();
-    // A command's budget of requests spent: the titles are left out rather than the search failed.
-    if !slugs.is_empty() && view.requests_left() != Some(0) {
-        let asked: Vec<String> = slugs.iter().map(|(_, s)| s.clone()).collect();
-        let collection = view.collection();
-        let resp = collection.first_chunks(&asked, "the titles of a ranked search's pages").await?;
-        for r in 0..resp.ids.len() {
-            let Some(slug) = collection.schema().slug_of(&resp, r) else { continue };
-            let Some((i, _)) = slugs.iter().find(|(_, s)| s == slug) else { continue };
-            if found[*i].is_none() {
-                found[*i] = Some(resp.document(r).and_then(|text| heading_of(text).title));
-            }
-        }
+/// A page's title (see [`heading_of`]) when it is at hand: from its first chunk when the
+/// search already holds it (`pool`), else from the page when the store holds it in memory.
+/// Never asked of Chroma: a search's requests stay those its ranking needs, and a title
+/// not at hand is unknown (`None`).
+fn title(view: SessionView<'_>, path: &str, pool: &[Chunk]) -> Option<String> {
+    if let Some(c) = pool.iter().find(|c| c.path == path && super::fields::is_first(c)) {
+        return heading_of(&c.text).title;
     }
-    Ok(found.into_iter().map(Option::flatten).collect())
+    let page = view.page(path)?;
+    let cached = view.store().cached(&page.key)?;
+    heading_of(cached.as_str()?).title
 }
 
 /// Where a chunk starts in its page, read from the page in memory.
