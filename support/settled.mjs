@@ -1,13 +1,14 @@
 // What a ranked-search benchmark must know of Chroma's vector index before it measures:
 // how many chunks a query with the chunk's own embedding does not find. Chroma's HNSW
-// index (1.5.9) leaves some unreachable: the records chromafs keeps beside the chunks (the
-// path tree, `__grams__:` records of the trigram index) carry zero vectors, hundreds of
-// identical points at the same distance from every chunk, and the graph built around them
-// strands chunks that then never come back as neighbours, whatever the query (on the
-// 1,142-page corpus, about 170 of 2,650 chunks). Deletes and upserts into a collection
-// written again strand more (chroma-core/chroma#7758). So a benchmark writes each
-// collection once, in a new data directory, measures the builds it compares on the same
-// collections, and says how many chunks were out of reach.
+// index (1.5.9) can leave some unreachable: ingest gave the records chromafs keeps beside
+// the chunks (the path tree, `__grams__:` records of the trigram index) zero vectors,
+// hundreds of identical points at one squared unit from every chunk, and the graph built
+// around them stranded chunks that then never came back as neighbours, whatever the query
+// (on the 1,142-page corpus, 169 of 2,651). Ingest now sets those records far away
+// (src/base/embed.rs, `aside`), but a collection ingested before keeps them; and deletes
+// and upserts into a collection written again strand more (chroma-core/chroma#7758). So a
+// benchmark writes each collection once, in a new data directory, measures the builds it
+// compares on the same collections, and says how many chunks were out of reach.
 const BASE = "/api/v2/tenants/default_tenant/databases/default_database/collections";
 // Records read, and embeddings queried, per request.
 const BATCH = 100;
