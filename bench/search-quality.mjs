@@ -2,19 +2,24 @@
 // search at 1,142 and 10,000 pages through the Chroma Cloud-quota proxy, with and without
 // 40 ms added per request.
 //   node bench/search-quality.mjs [--sizes 1142,10000] [--skip-quality] [--skip-latency]
-//                                 [--models all-MiniLM-L6-v2,multilingual-e5-small]
+//                                 [--models all-MiniLM-L6-v2,multilingual-e5-small] [--url URL]
 //
 // Quality: bench/corpus/search-questions.json (68 questions in a user's words of six kinds — how-to,
 // troubleshooting, configuration, identifier, concept, vague — each with the pages that
 // answer it; a page's /fr/, /es/ and /zh/ translations count as the page) over the 1,142-page
 // corpus, embedded with each built-in model (all-MiniLM-L6-v2, then multilingual-e5-small,
-// each in a collection of its own; the ingests are kept in .chroma/bench-quality and reused:
-// the first run with the multilingual model embeds for about twenty minutes). Methods:
+// each in a collection of its own; the multilingual model embeds for about twenty minutes).
+// Every run starts a Chroma in a new data directory and ingests each collection once, then
+// waits until every record, queried with its own embedding, comes back first
+// (support/settled.mjs): a data directory written again and again answers queries that miss
+// records, and the figures would measure that. Methods:
 // `grep` (the question's rarest word, by document frequency over the corpus, ignoring words
 // under 3 letters, question words and words no page holds, as `grep -rli WORD /`, pages in
 // grep's order), `lexical`, `dense` and `hybrid` (fs.search's
 // modes; for the other model, dense and hybrid: words rank alike). hit@1, hit@5 and MRR over
-// the first 10.
+// the first 10. "None": the share of bench/corpus/search-none.json's questions (nonsense, and
+// questions about things the corpus does not cover: cooking, travel, other products) that a
+// method answers with no page, as the relevance floor should.
 //
 // Latency (excluding the embedder: the query's vector is computed once beforehand): a
 // collection of N pages ingested with ingest's built-in 32-dimension embedding, searched with
@@ -30,7 +35,7 @@
 //
 // Writes bench/results/search-quality/all.json, search-latency/all.json and
 // search-languages/all.json and prints their tables (--skip-languages leaves the last out).
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Bash } from "just-bash";
@@ -39,8 +44,9 @@ import { createEmbedder, MODEL, MODELS } from "chromafs/embed";
 import { ROOT, CORPUS } from "../support/files.mjs";
 import { medianMs, startOwnChroma } from "../support/own-chroma.mjs";
 import { startProxy } from "../support/proxy.mjs";
+import { settled } from "../support/settled.mjs";
 import { readCorpus, syntheticCorpus } from "./corpus/corpus.mjs";
-import { arg, startResult } from "../support/results.mjs";
+import { arg, commandLine, startResult } from "../support/results.mjs";
 
 const args = process.argv.slice(2);
 const sizes = arg("--sizes", "1142,10000").split(",").map(Number);
@@ -48,6 +54,7 @@ const sizes = arg("--sizes", "1142,10000").split(",").map(Number);
 const models = arg("--models", Object.keys(MODELS).join(",")).split(",");
 for (const m of models) if (!MODELS[m]) throw new Error(`--models: unknown model ${m}`);
 const QUESTIONS = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/search-questions.json"), "utf8")).questions;
+const NONE = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/search-none.json"), "utf8")).questions;
 const STOP = new Set(["the", "and", "for", "how", "what", "does", "with", "from", "that", "this", "our", "can", "who", "are", "into", "one", "its", "all", "use", "get", "put", "when", "which", "about", "before", "after", "over", "only", "some", "each", "every", "have", "has", "not", "but", "own", "out", "new", "old", "say", "says", "let", "give", "want", "need", "should", "would", "could", "there", "their", "them", "they", "way", "many", "same", "other", "back", "site", "page", "pages", "docs", "documentation"]);
 
 // grep over / names files //a.md, as just-bash's grep does.
@@ -69,8 +76,27 @@ async function score(rank) {
   });
   const byKind = {};
   for (const k of new Set(positions.map((p) => p.kind))) byKind[k] = metrics(positions.filter((p) => p.kind === k));
-  return { ...metrics(positions), byKind };
+  let none = 0;
+  for (const { question } of NONE) none += (await rank(question)).length === 0 ? 1 : 0;
+  return { ...metrics(positions), byKind, none: none / NONE.length };
 }
+
+/**
+ * Whether collection `collection` at `url` already holds `files` pages embedded by `embed`'s
+ * model: only on a server given with --url (a new one is empty), whose collections this
+ * script wrote once and never writes again (writing a collection again is what leaves
+ * records a query cannot reach; support/settled.mjs checks that none is).
+ */
+async function ingested(url, collection, embed, files) {
+  const fs = await ChromaFs.connect({ url, collection, embed }).catch(() => null);
+  const stored = fs?.info().embedding;
+  return stored?.model === embed.model && stored?.method === embed.method && fs.info().files === files;
+}
+
+/** Each collection measured: its chunks, and those Chroma's index does not reach (support/settled.mjs). */
+const reached = {};
+const reachedText = (names) =>
+  names.filter((n) => reached[n]).map((n) => `${n}: ${reached[n].unreachable} of ${reached[n].chunks.toLocaleString("en-US")}`).join("; ");
 
 /** The collection `name`'s pages are embedded into with `model` (one a model). */
 const collectionOf = (name, model) => (model === MODEL ? name : `${name}-${model}`);
@@ -78,11 +104,9 @@ const collectionOf = (name, model) => (model === MODEL ? name : `${name}-${model
 async function quality(url, base, model) {
   const embed = await createEmbedder({ model });
   const collection = collectionOf("quality", model);
-  let fs = await ChromaFs.connect({ url, collection, embed }).catch(() => null);
-  const stored = fs?.info().embedding;
-  if (stored?.model !== model || stored?.method !== embed.method || fs.info().files !== base.length) {
+  if (!(await ingested(url, collection, embed, base.length))) {
     const t = performance.now();
-    process.stderr.write(`embedding ${base.length} pages with ${model} (once; kept in .chroma/bench-quality)…\n`);
+    process.stderr.write(`embedding ${base.length} pages with ${model}…\n`);
     // As `chromafs ingest --embed` does: the model on every core.
     const pooled = await createEmbedder({ model, threads: "auto" });
     let chunks = 0;
@@ -90,8 +114,9 @@ async function quality(url, base, model) {
     await ingest({ url, collection, files: base, embed: counted }).finally(() => pooled.close());
     const s = (performance.now() - t) / 1000;
     process.stderr.write(`ingested in ${(s / 60).toFixed(1)} min: ${chunks} chunks embedded, ${(chunks / s).toFixed(1)} chunks/s on ${pooled.threads} threads\n`);
-    fs = await ChromaFs.connect({ url, collection, embed });
   }
+  reached[collection] = await settled(url, collection);
+  const fs = await ChromaFs.connect({ url, collection, embed });
   if (model !== MODEL) {
     // Words alone rank the same whatever the model: only what the model changes.
     const dense = async (q) => (await fs.search(q, { k: 10, mode: "dense" })).map((h) => h.path);
@@ -196,7 +221,8 @@ async function languages(url, model) {
   const embed = await createEmbedder({ model });
   const files = Object.entries(MULTILINGUAL.pages).map(([p, content]) => ({ path: p, content }));
   const collection = collectionOf("languages", model);
-  await ingest({ url, collection, files, embed });
+  if (!(await ingested(url, collection, embed, files.length))) await ingest({ url, collection, files, embed });
+  reached[collection] = await settled(url, collection);
   const fs = await ChromaFs.connect({ url, collection, embed });
   const named = (method) => (model === MODEL ? method : `${method}, ${model}`);
   const methods = {
@@ -216,13 +242,14 @@ async function languages(url, model) {
   return { rows, langs };
 }
 
-const dataDir = path.join(ROOT, ".chroma/bench-quality");
-mkdirSync(dataDir, { recursive: true });
-const chroma = await startOwnChroma("quality", dataDir);
+// A new data directory, removed at the end (see the comment at the top); or a Chroma the
+// caller started (--url), to measure two builds on the same collections.
+const given = arg("--url", "");
+const chroma = given ? { url: given, stop: () => {} } : await startOwnChroma("quality");
 try {
   if (!args.includes("--skip-languages")) {
     const run = startResult("search-languages", {
-      command: "node bench/search-quality.mjs --skip-quality --skip-latency",
+      command: commandLine(),
       settings: { questions: `${MULTILINGUAL.questions.length}, five in each of fr, es, ja, ko, zh`, pages: `${Object.keys(MULTILINGUAL.pages).length}: ten in six languages`, model: `${models.join(" and ")}, the pages embedded by \`ingest --embed\``, ranks: "the first 10; the answer is the page in the question's language" },
     });
     const rows = [];
@@ -233,6 +260,7 @@ try {
       langs = found.langs;
     }
     const f = (x) => x.toFixed(2);
+    run.result.settings.unreachable = `chunks a query with their own embedding does not find (support/settled.mjs): ${reachedText(models.map((m) => collectionOf("languages", m)))}`;
     run.table("languages", ["method", "hit@1:", "hit@5:", `hit@5 by language (${langs.join(", ")})`], rows.map((r) => [r.method, f(r.hit1), f(r.hit5), langs.map((l) => f(r.byLang[l])).join(", ")]));
     for (const r of rows) run.fact(r.method, { hit1: +f(r.hit1), hit5: +f(r.hit5) });
     run.save();
@@ -241,8 +269,8 @@ try {
   const base = skipCorpus ? [] : await readCorpus(existsSync(CORPUS) ? CORPUS : (() => { throw new Error(`${CORPUS} is missing`); })());
   if (!args.includes("--skip-quality")) {
     const run = startResult("search-quality", {
-      command: "node bench/search-quality.mjs --skip-latency",
-      settings: { questions: String(QUESTIONS.length), model: `${models.join(" and ")}, the corpus embedded by \`ingest --embed\``, ranks: "the first 10; a page's translations count as the page", options: "defaults, k 10" },
+      command: commandLine(),
+      settings: { questions: `${QUESTIONS.length}, and ${NONE.length} that no page answers`, model: `${models.join(" and ")}, the corpus embedded by \`ingest --embed\``, ranks: "the first 10; a page's translations count as the page", options: "defaults, k 10" },
     });
     const rows = [];
     for (const model of models) rows.push(...(await quality(chroma.url, base, model)));
@@ -251,12 +279,13 @@ try {
     const count = (k) => QUESTIONS.filter((q) => q.kind === k).length;
     const names = { grep: "grep (the question's rarest word, `grep -rli`)", lexical: 'lexical (`mode: "lexical"`)', dense: 'dense (`mode: "dense"`)', hybrid: "hybrid (the default)" };
     const named = (method) => names[method] ?? method;
+    run.result.settings.unreachable = `chunks a query with their own embedding does not find (support/settled.mjs): ${reachedText(models.map((m) => collectionOf("quality", m)))}`;
     run.table(
       "quality",
-      ["method", "hit@1:", "hit@5:", "MRR:", `hit@5 by kind (${kinds.map((k) => `${k} ${count(k)}`).join(", ")})`],
-      rows.map((r) => [named(r.method), f(r.hit1), f(r.hit5), f(r.mrr), kinds.map((k) => f(r.byKind[k].hit5)).join(", ")]),
+      ["method", "hit@1:", "hit@5:", "MRR:", `hit@5 by kind (${kinds.map((k) => `${k} ${count(k)}`).join(", ")})`, `no page, for the ${NONE.length} questions no page answers:`],
+      rows.map((r) => [named(r.method), f(r.hit1), f(r.hit5), f(r.mrr), kinds.map((k) => f(r.byKind[k].hit5)).join(", "), f(r.none)]),
     );
-    for (const r of rows) run.fact(r.method, { hit1: +f(r.hit1), hit5: +f(r.hit5), mrr: +f(r.mrr) });
+    for (const r of rows) run.fact(r.method, { hit1: +f(r.hit1), hit5: +f(r.hit5), mrr: +f(r.mrr), none: +f(r.none) });
     run.save();
   }
   if (!args.includes("--skip-latency")) {

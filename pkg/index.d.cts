@@ -340,6 +340,8 @@ export interface SearchHit {
   score: number;
   /** The chunk's line holding the most of the query's words. */
   snippet: string | null;
+  /** What the page says it is: its front matter's `title:`, else its first heading; null when it states neither or the search did not read the page's start (no request is spent on titles). */
+  title: string | null;
   /** The version of the docs the page belongs to, when it belongs to one. */
   version?: string;
 }

@@ -1,5 +1,6 @@
 // The labelled questions of bench/search-quality.mjs, checked against the corpus: enough of
-// them, each once, each answered by 1 to 3 pages that exist.
+// them, each once, each answered by 1 to 3 pages that exist; and the questions no page
+// answers (bench/corpus/search-none.json).
 //   node --test bench/corpus/search-questions.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -23,4 +24,11 @@ test("the question set: enough questions, each answered by 1 to 3 corpus pages",
     assert.equal(new Set(q.answers).size, q.answers.length, q.question);
     for (const a of q.answers) assert.ok(paths.has(a), `${a} (for "${q.question}") is not a corpus page`);
   }
+});
+
+test("the questions no page answers: enough of them, each once, of the two kinds", () => {
+  const { questions } = JSON.parse(readFileSync(path.join(ROOT, "bench/corpus/search-none.json"), "utf8"));
+  assert.ok(questions.length >= 40, `${questions.length} questions`);
+  assert.equal(new Set(questions.map((q) => q.question)).size, questions.length, "a question is repeated");
+  for (const q of questions) assert.ok(["nonsense", "out-of-scope"].includes(q.kind), `${q.question}: kind ${q.kind}`);
 });

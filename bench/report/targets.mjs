@@ -181,6 +181,16 @@ export const TARGETS = [
   },
   {
     area: "ranked search",
+    target: "no page for ≥ 95 % of the questions no page answers (nonsense, out of scope), with and without an embedder",
+    measure: (get) => {
+      const [h, l, e5] = [get("search-quality", "hybrid"), get("search-quality", "lexical"), get("search-quality", "hybrid, multilingual-e5-small")];
+      if (h?.none === undefined || l?.none === undefined) return undefined;
+      const text = `hybrid ${h.none.toFixed(2)}, lexical ${l.none.toFixed(2)}${e5?.none !== undefined ? `, multilingual-e5-small ${e5.none.toFixed(2)}` : ""}`;
+      return { text, met: h.none >= 0.95 && l.none >= 0.95 && (e5?.none === undefined || e5.none >= 0.95) };
+    },
+  },
+  {
+    area: "ranked search",
     target: "fr, es, ja, ko, zh questions: hybrid hit@5 ≥ 0.85 for the page in the question's language",
     measure: (get) => {
       const r = get("search-languages", "hybrid");

@@ -105,6 +105,7 @@ export function withPageUrls(commands, base) {
 export function searchResults(hits, base) {
   return hits.map((hit) => ({
     path: hit.path,
+    title: hit.title ?? null,
     startLine: hit.startLine,
     endLine: hit.endLine,
     score: hit.score,
@@ -114,13 +115,18 @@ export function searchResults(hits, base) {
   }));
 }
 
-/** The results as text, for clients that read text only: a block per page, best first. */
+/**
+ * The results as text, for clients that read text only: a block per page, best first (the
+ * page's lines, its title, the snippet, its address); nothing when no page answers (the
+ * command's stderr says so).
+ */
 export function resultsText(results) {
   return results
     .map((r) => {
       const where = r.startLine == null ? r.path : `${r.path}:${r.startLine}-${r.endLine}`;
       const head = r.version == null ? where : `${where} (version ${r.version})`;
-      return [head, r.snippet == null ? null : `  ${r.snippet}`, r.url == null ? null : `  ${r.url}`].filter((l) => l !== null).join("\n") + "\n";
+      const title = r.title == null ? null : `  title: ${r.title.split(/\s+/).filter(Boolean).join(" ")}`;
+      return [head, title, r.snippet == null ? null : `  ${r.snippet}`, r.url == null ? null : `  ${r.url}`].filter((l) => l !== null).join("\n") + "\n";
     })
     .join("");
 }

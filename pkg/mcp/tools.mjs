@@ -23,6 +23,7 @@ const SEARCH_OUTPUT = {
     .array(
       z.object({
         path: z.string().describe("the page, e.g. /guides/install.mdx"),
+        title: z.string().nullable().describe("what the page says it is: its front matter's title, else its first heading; null when it states neither or the search did not read the page's start"),
         startLine: z.number().int().nullable().describe("first line of the best-matching part"),
         endLine: z.number().int().nullable().describe("last line of the best-matching part"),
         score: z.number().describe("relevance, higher is better"),
@@ -31,7 +32,7 @@ const SEARCH_OUTPUT = {
         version: z.string().optional().describe("the version of the docs the page belongs to, when it belongs to one"),
       }),
     )
-    .describe("the pages found, best first"),
+    .describe("the pages found, best first; empty when no page answers the query"),
 };
 
 /**

@@ -224,7 +224,7 @@ class MountedFs {
     const blocks = interleave(ran.map((r) => r.blocks ?? []), line.k);
     const hits = interleave(ran.map((r) => r.hits ?? []), line.k);
     const stderr = ran.filter((r) => r.exitCode === 2).map((r) => r.stderr).join("");
-    if (!blocks.length && !stderr) return { stdout: "", stderr: "search: no page matches the query\n", exitCode: 1 };
+    if (!blocks.length && !stderr) return { stdout: "", stderr: "search: no page answers the query\n", exitCode: 1 };
     return { stdout: blocks.join(""), stderr, exitCode: stderr ? 2 : 0, blocks, hits };
   }
 

@@ -52,6 +52,25 @@ pub(crate) struct Embedding {
     pub method: Option<String>,
 }
 
+/// How far from the origin, along its first axis, [`aside`] puts a record.
+const ASIDE: f32 = 1000.0;
+
+/// The vector of a record chromafs keeps beside the chunks (the path tree and its shards,
+/// the trigram index, annotations), which Chroma requires of every record: a point far from
+/// every chunk's (embeddings lie within a few units of the origin). Zero vectors, as these
+/// records had, lie at the same distance from every unit vector, one squared unit, nearer
+/// than many chunks are to each other; hundreds of them (the trigram index of a thousand
+/// pages) crowd Chroma's HNSW graph and strand chunks that no query then finds (on the
+/// 1,142-page corpus, about 170 of 2,651: support/settled.mjs counts them). Far away, they
+/// are no chunk's neighbour and every chunk stays reachable.
+pub(crate) fn aside(dimension: usize) -> Vec<f32> {
+    let mut v = vec![0.0; dimension];
+    if let Some(first) = v.first_mut() {
+        *first = ASIDE;
+    }
+    v
+}
+
 /// How a collection measures the distance between two vectors (its HNSW `space`), so a
 /// distance computed here orders chunks as Chroma's own would.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,6 +118,15 @@ impl Space {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn records_aside_lie_far_from_every_unit_vector() {
+        assert_eq!(aside(3), [ASIDE, 0.0, 0.0]);
+        assert!(aside(0).is_empty());
+        let unit = [0.6f32, 0.8, 0.0];
+        let d = Space::L2.distance(&unit, &aside(3));
+        assert!(d > 1e5, "far beyond the 4 squared units between any two unit vectors: {d}");
+    }
 
     #[test]
     fn distances_as_chroma_defines_them() {

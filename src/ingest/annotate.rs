@@ -214,7 +214,7 @@ async fn write_records(
     meta.insert(schema::MARKER.0.into(), json!("annotations"));
     let upsert = UpsertRequest {
         ids: records.iter().map(|r| r.0.clone()).collect(),
-        embeddings: vec![vec![0.0; dim]; records.len()],
+        embeddings: vec![crate::base::embed::aside(dim); records.len()],
         documents: records.iter().map(|r| r.1.clone()).collect(),
         metadatas: vec![meta; records.len()],
     };

@@ -115,13 +115,13 @@ pub(crate) fn numbered(tree: &Map<String, Value>, built: &Built) -> Map<String, 
     out
 }
 
-/// Writes the index's new records, with vectors of `dimension` zeros and no document (see
+/// Writes the index's new records, with vectors set aside ([`crate::base::embed::aside`]) and no document (see
 /// [`crate::pages::grams::shard`]).
 pub(crate) async fn write(client: &Client, cid: &str, built: &Built, dimension: usize) -> Result<(), String> {
     for batch in built.records.chunks(WRITE_BATCH) {
         let req = UpsertRequest {
             ids: batch.iter().map(|(id, _)| id.clone()).collect(),
-            embeddings: vec![vec![0.0; dimension]; batch.len()],
+            embeddings: vec![crate::base::embed::aside(dimension); batch.len()],
             documents: Vec::new(),
             metadatas: batch.iter().map(|(_, text)| metadata_of(text)).collect(),
         };

@@ -164,7 +164,7 @@ impl<'a> Lease<'a> {
         meta.insert(UNTIL.into(), json!(until));
         let req = UpsertRequest {
             ids: vec![self.id()],
-            embeddings: vec![vec![0.0; self.dimension.get()]],
+            embeddings: vec![crate::base::embed::aside(self.dimension.get())],
             documents: Vec::new(),
             metadatas: vec![meta],
         };

@@ -333,7 +333,7 @@ async fn write_tree(
     for (ids, (docs, metas)) in
         shard_ids.chunks(WRITE_BATCH).zip(tree.shards.chunks(WRITE_BATCH).zip(metas.chunks(WRITE_BATCH)))
     {
-        let embeddings = vec![vec![0.0; dim]; ids.len()];
+        let embeddings = vec![crate::base::embed::aside(dim); ids.len()];
         client
             .upsert(
                 cid,
@@ -344,7 +344,7 @@ async fn write_tree(
     }
     let manifest = UpsertRequest {
         ids: vec![opts.schema.tree_id.clone()],
-        embeddings: vec![vec![0.0; dim]],
+        embeddings: vec![crate::base::embed::aside(dim)],
         documents: vec![tree.document],
         metadatas: vec![metas.first().cloned().unwrap_or_default()],
     };

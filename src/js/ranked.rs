@@ -24,7 +24,7 @@ fn run<'a>(
     Box::pin(ranked::recorded(fs, embedder, q, args))
 }
 
-/// A hit as `fs.search()` returns it: `{ path, startLine, endLine, score, snippet }`.
+/// A hit as `fs.search()` returns it: `{ path, startLine, endLine, score, snippet, title }`.
 fn hit_object(h: &ranked::Hit) -> JsValue {
     let o = Object::new();
     let line = |l: Option<u64>| l.map_or(JsValue::NULL, |l| JsValue::from_f64(l as f64));
@@ -33,6 +33,7 @@ fn hit_object(h: &ranked::Hit) -> JsValue {
     set(&o, "endLine", line(h.lines.map(|l| l.1)));
     set(&o, "score", command::rounded(h.score));
     set(&o, "snippet", h.snippet.as_ref().map_or(JsValue::NULL, |s| JsValue::from_str(&s.1)));
+    set(&o, "title", h.title.as_deref().map_or(JsValue::NULL, JsValue::from_str));
     if let Some(v) = &h.version {
         set(&o, "version", v.as_str());
     }
@@ -74,7 +75,8 @@ impl ChromaFs {
     }
 
     /// `fs.search(query, { k, path, cwd, mode, lang, version })`: the best pages, as
-    /// `[{ path, startLine, endLine, score, snippet, version? }]`, best first.
+    /// `[{ path, startLine, endLine, score, snippet, title, version? }]`, best first (none
+    /// when no page answers the query).
     pub fn search(&self, query: String, options: JsValue) -> Promise {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
         let number = |key: &str| get(&options, key).and_then(|v| v.as_f64());

@@ -2,7 +2,8 @@
 //!
 //! `search [-n K] [--path DIR] [--lang LANG] [--version V] [-l] [--json] QUERY…` prints the K best pages, one block
 //! each: `PATH:START-END` (the lines of the best chunk, ready for `sed -n 'START,ENDp'
-//! PATH`) and the chunk's most telling line with its number. `-l` prints paths only;
+//! PATH`), `title: TITLE` (the page's, when it states one) and the chunk's most telling
+//! line with its number. `-l` prints paths only;
 //! `--json` one object per line. Exit codes follow grep: 0 when something was found, 1
 //! when nothing was, 2 for a usage error or a failure, which is always said on stderr.
 
@@ -17,8 +18,10 @@ const MAX_K: usize = 100;
 pub(crate) const HELP: &str = "\
 Usage: search [OPTION]... QUERY...
 Rank the pages that best answer QUERY (words, a question, an identifier) and print,
-best first, each page's path with the lines of its best-matching part and that part's
-most telling line. Read a hit with: sed -n 'START,ENDp' PATH
+best first, each page's path with the lines of its best-matching part, the page's
+title and that part's most telling line. Read a hit with: sed -n 'START,ENDp' PATH
+When no page answers QUERY (none holds enough of its words or comes near its
+meaning), print nothing and say so.
 
 Ranking combines the question's words (exact identifiers, error codes and option names
 rank first) with its meaning, when the session has an embedding function. Use grep for
@@ -33,8 +36,8 @@ Options:
   --lang LANG   search only pages in language LANG (a code: en, fr, ja, zh-cn…)
   --version V   search only the pages of version V of the docs and those of none
   -l            print paths only
-  --json        print one JSON object per page: path, startLine, endLine, score, snippet
-                (and version, for a page of one)
+  --json        print one JSON object per page: path, startLine, endLine, score,
+                snippet, title (and version, for a page of one)
   --help        show this help
 
 Exit status: 0 if a page was found, 1 if none, 2 for a usage error or a failure.
@@ -133,15 +136,14 @@ fn language(tag: &str) -> Result<String, String> {
         .ok_or_else(|| format!("unknown language '{tag}' (a code such as en, fr, ja, zh-cn)"))
 }
 
+/// What the command says on stderr when no page answers the query (exit 1): none holds its
+/// words or meaning, or none enough to answer it (see [`super::floor`]).
+pub(crate) const NO_ANSWER: &str = "search: no page answers the query";
+
 /// What the command prints for its hits, each printed as [`blocks`] gives it.
 pub(crate) fn print(blocks: &[String]) -> Printed {
     if blocks.is_empty() {
-        return Printed {
-            stdout: String::new(),
-            stderr: "search: no page matches the query\n".into(),
-            exit_code: 1,
-            ..Default::default()
-        };
+        return Printed { stdout: String::new(), stderr: format!("{NO_ANSWER}\n"), exit_code: 1, ..Default::default() };
     }
     Printed { stdout: blocks.concat(), stderr: String::new(), exit_code: 0, ..Default::default() }
 }
@@ -157,6 +159,9 @@ pub(crate) fn blocks(hits: &[Hit], format: Format) -> Vec<String> {
                 Some((start, end)) => format!("{}:{start}-{end}\n", h.path),
                 None => format!("{}\n", h.path),
             };
+            if let Some(title) = &h.title {
+                out.push_str(&format!("  title: {}\n", one_line(title)));
+            }
             match &h.snippet {
                 Some((Some(line), text)) => out.push_str(&format!("  {line}: {text}\n")),
                 Some((None, text)) => out.push_str(&format!("  {text}\n")),
@@ -166,6 +171,11 @@ pub(crate) fn blocks(hits: &[Hit], format: Format) -> Vec<String> {
         }
     };
     hits.iter().map(block).collect()
+}
+
+/// `text` on one line: a title cannot break the block it is shown in.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A score to six decimals, as `fs.search()` returns it.
@@ -183,12 +193,13 @@ fn json_line(h: &Hit) -> String {
     let score = score.trim_end_matches('0').trim_end_matches('.');
     let version = h.version.as_deref().map_or(String::new(), |v| format!(",\"version\":{}", text(v)));
     format!(
-        "{{\"path\":{},\"startLine\":{},\"endLine\":{},\"score\":{},\"snippet\":{}{version}}}",
+        "{{\"path\":{},\"startLine\":{},\"endLine\":{},\"score\":{},\"snippet\":{},\"title\":{}{version}}}",
         text(&h.path),
         opt(h.lines.map(|l| l.0)),
         opt(h.lines.map(|l| l.1)),
         if score.is_empty() { "0" } else { score },
         h.snippet.as_ref().map_or("null".to_string(), |s| text(&s.1)),
+        h.title.as_deref().map_or("null".to_string(), text),
     )
 }
 
@@ -286,21 +297,42 @@ mod tests {
                 lines: Some((3, 9)),
                 score: 0.5,
                 snippet: Some((Some(4), "key".into())),
+                title: Some("Keys\n and  more".into()),
                 version: None,
             },
-            Hit { path: "/b.md".into(), lines: None, score: 0.25, snippet: Some((None, "x".into())), version: None },
+            Hit {
+                path: "/b.md".into(),
+                lines: None,
+                score: 0.25,
+                snippet: Some((None, "x".into())),
+                title: None,
+                version: None,
+            },
         ];
-        assert_eq!(print(&blocks(&hits, Format::Blocks)).stdout, "/a.md:3-9\n  4: key\n/b.md\n  x\n");
+        assert_eq!(
+            print(&blocks(&hits, Format::Blocks)).stdout,
+            "/a.md:3-9\n  title: Keys and more\n  4: key\n/b.md\n  x\n",
+            "a title on one line of its own, between the lines and the snippet"
+        );
         assert_eq!(print(&blocks(&hits, Format::Paths)).stdout, "/a.md\n/b.md\n");
         let first = print(&blocks(&hits, Format::Json)).stdout.lines().next().unwrap().to_string();
         let v: serde_json::Value = serde_json::from_str(&first).unwrap();
-        assert_eq!(v, json!({"path": "/a.md", "startLine": 3, "endLine": 9, "score": 0.5, "snippet": "key"}));
+        assert_eq!(
+            v,
+            json!({"path": "/a.md", "startLine": 3, "endLine": 9, "score": 0.5, "snippet": "key", "title": "Keys\n and  more"})
+        );
         let second: serde_json::Value =
             serde_json::from_str(print(&blocks(&hits, Format::Json)).stdout.lines().nth(1).unwrap()).unwrap();
-        assert_eq!(second, json!({"path": "/b.md", "startLine": null, "endLine": null, "score": 0.25, "snippet": "x"}));
+        assert_eq!(
+            second,
+            json!({"path": "/b.md", "startLine": null, "endLine": null, "score": 0.25, "snippet": "x", "title": null})
+        );
         let tiny = Hit { score: 0.0000004, snippet: None, ..hits[1].clone() };
         assert!(json_line(&tiny).contains("\"score\":0,"), "{}", json_line(&tiny));
         let none = print(&blocks(&[], Format::Blocks));
-        assert_eq!((none.stdout.as_str(), none.exit_code), ("", 1));
+        assert_eq!(
+            (none.stdout.as_str(), none.stderr.as_str(), none.exit_code),
+            ("", "search: no page answers the query\n", 1)
+        );
     }
 }

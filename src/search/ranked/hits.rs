@@ -5,10 +5,14 @@
 //! for collections without `start_line` the shown pages are loaded together (one bulk
 //! read) and each chunk is found in its page. A chunk that cannot be found there (the page
 //! changed since) is shown by its path alone, never with lines that may be wrong.
+//!
+//! Each hit carries its page's title when the search holds the page's first chunk among its
+//! candidates, or the page is in memory; no request is sent for a title alone.
 
 use super::chunks::Chunk;
 use super::words::each_word;
-use crate::pages::store::PrefetchError;
+use super::RankError;
+use crate::pages::heading::heading_of;
 use crate::search::view::SessionView;
 
 /// The most characters of a snippet.
@@ -23,6 +27,8 @@ pub(crate) struct Hit {
     pub score: f64,
     /// The chunk's line that holds the most of the query's terms (its number, when known).
     pub snippet: Option<(Option<u64>, String)>,
+    /// What the page says it is: its front matter's `title:`, else its first heading.
+    pub title: Option<String>,
     /// The version of the docs the page belongs to, when it belongs to one.
     pub version: Option<String>,
 }
@@ -49,27 +55,42 @@ pub(super) fn best_pages<'c>(chunks: &'c [Chunk], fused: &[(&str, f64)], k: usiz
     pages
 }
 
-/// The hits for the best pages, with their lines: from `start_line`, else from the pages,
-/// loaded together.
+/// The hits for the best pages, with their lines (from `start_line`, else from the pages,
+/// loaded together) and their titles when at hand (see [`title`]).
 pub(super) async fn hits(
     view: SessionView<'_>,
     best: &[(&Chunk, f64)],
+    pool: &[Chunk],
     terms: &[String],
-) -> Result<Vec<Hit>, PrefetchError> {
+) -> Result<Vec<Hit>, RankError> {
     let unknown: Vec<_> =
         best.iter().filter(|(c, _)| c.start_line.is_none()).filter_map(|(c, _)| view.page(&c.path)).collect();
     if !unknown.is_empty() {
-        view.store().prefetch(&unknown).await?;
+        view.store().prefetch(&unknown).await.map_err(RankError::Load)?;
     }
     Ok(best
         .iter()
         .map(|(c, score)| {
             let start = c.start_line.or_else(|| start_in_page(view, c));
             let lines = start.map(|s| (s, s + extra_lines(&c.text)));
+            let title = title(view, &c.path, pool);
             let version = view.version_of(&c.path).map(str::to_string);
-            Hit { path: c.path.clone(), lines, score: *score, snippet: snippet(&c.text, start, terms), version }
+            Hit { path: c.path.clone(), lines, score: *score, snippet: snippet(&c.text, start, terms), title, version }
         })
         .collect())
+}
+
+/// A page's title (see [`heading_of`]) when it is at hand: from its first chunk when the
+/// search already holds it (`pool`), else from the page when the store holds it in memory.
+/// Never asked of Chroma: a search's requests stay those its ranking needs, and a title
+/// not at hand is unknown (`None`).
+fn title(view: SessionView<'_>, path: &str, pool: &[Chunk]) -> Option<String> {
+    if let Some(c) = pool.iter().find(|c| c.path == path && super::fields::is_first(c)) {
+        return heading_of(&c.text).title;
+    }
+    let page = view.page(path)?;
+    let cached = view.store().cached(&page.key)?;
+    heading_of(cached.as_str()?).title
 }
 
 /// Where a chunk starts in its page, read from the page in memory.

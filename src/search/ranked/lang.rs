@@ -106,6 +106,10 @@ pub(crate) fn detect(query: &str) -> Option<&'static str> {
     if latin == 0 {
         return None;
     }
+    // An inverted question or exclamation mark is Spanish's alone.
+    if query.contains(['¿', '¡']) {
+        return Some("es");
+    }
     by_common_words(query)
 }
 
@@ -167,6 +171,7 @@ mod tests {
         assert_eq!(detect("如何创建组件"), Some("zh"));
         assert_eq!(detect("如何使用 API"), Some("zh"));
         assert_eq!(detect("как создать компонент"), Some("ru"));
+        assert_eq!(detect("¿Cómo paso datos a un componente?"), Some("es"), "Spanish's own question mark");
         assert_eq!(detect("Comment créer une page dynamique ?"), Some("fr"));
         assert_eq!(detect("¿Cómo puedo crear una página?"), Some("es"));
         assert_eq!(detect("Wie kann ich eine Seite erstellen"), Some("de"));

@@ -26,6 +26,8 @@
 
 mod chunks;
 pub(crate) mod command;
+mod fields;
+mod floor;
 mod hits;
 pub(crate) mod lang;
 mod nearest;
@@ -113,8 +115,8 @@ impl fmt::Display for RankError {
     }
 }
 
-/// A ranking of chunks, or why there is none.
-type Ranked = Result<Vec<Chunk>, ChromaError>;
+/// A ranking of chunks (and their distances, for nearest neighbours), or why there is none.
+type Ranked = Result<(Vec<Chunk>, Vec<f64>), ChromaError>;
 
 /// [`search`] for a session, recorded in its `fs.stats()` as the command `args`.
 pub(crate) async fn recorded(
@@ -157,12 +159,20 @@ pub(crate) async fn search(
         if q.mode == Mode::Dense {
             return Err(RankError::Unscoped);
         }
-        let best = scan::best(view, &q.dir, &terms, q.k).await.map_err(RankError::Scan)?;
-        let mut best: Vec<(&Chunk, f64)> = best.iter().map(|(c, s)| (c, *s)).collect();
-        if let Some(p) = language.as_ref().filter(|p| p.only) {
-            best.retain(|(c, _)| c.lang == p.lang);
+        let (best, coverage, identifier) = scan::best(view, &q.dir, &terms, q.k).await.map_err(RankError::Scan)?;
+        if !(floor::Evidence { coverage, similarity: None, identifier }).answers(floor_of(
+            view,
+            language.as_ref(),
+            true,
+        )) {
+            return Ok(Vec::new());
         }
-        return hits::hits(view, &best, &terms).await.map_err(RankError::Load);
+        let pool: Vec<Chunk> = best.iter().map(|(c, _)| c.clone()).collect();
+        let mut shown: Vec<(&Chunk, f64)> = pool.iter().zip(&best).map(|(c, (_, s))| (c, *s)).collect();
+        if let Some(p) = language.as_ref().filter(|p| p.only) {
+            shown.retain(|(c, _)| c.lang == p.lang);
+        }
+        return hits::hits(view, &shown, &pool, &terms).await;
     }
     let embedding =
         match (embedder, q.mode) {
@@ -189,13 +199,17 @@ pub(crate) async fn search(
     let probes = if q.mode == Mode::Dense { Vec::new() } else { script::probes(text, chunks::FILTER_PROBES) };
     // The words re-score the neighbours in a hybrid search: twice as many to choose from.
     let neighbours = ((if hybrid { 2 } else { 1 }) * q.k * per_hit).clamp(MIN_NEIGHBOURS, crate::chroma::MAX_PAGE);
-    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(reach.containing(&asked, &probes, text))];
+    let containing = async { reach.containing(&asked, &probes, text).await.map(|c| (c, Vec::new())) };
+    let mut asks: Vec<LocalFuture<'_, Ranked>> = vec![Box::pin(containing)];
     if let Some(v) = embedding {
         asks.push(Box::pin(nearest::nearest(&reach, v, neighbours)));
     }
     let mut answers = join_all(asks).await.into_iter();
-    let lexical = answers.next().expect("asked").map_err(RankError::Chroma)?;
-    let dense = answers.next().transpose().map_err(RankError::Chroma)?;
+    let (lexical, _) = answers.next().expect("asked").map_err(RankError::Chroma)?;
+    let (dense, distances) = match answers.next().transpose().map_err(RankError::Chroma)? {
+        Some((d, n)) => (Some(d), Some(n)),
+        None => (None, None),
+    };
     let total = chunks_searched(view, &q.dir) as f64;
     let mut all: Vec<Chunk> = lexical;
     let mut seen: std::collections::HashSet<String> = all.iter().map(|c| c.id.clone()).collect();
@@ -205,9 +219,34 @@ pub(crate) async fn search(
     crate::base::sort::sort_by(&mut all, |a, b| a.id.cmp(&b.id));
     let kept = |c: &Chunk| language.as_ref().is_none_or(|p| !p.only || c.lang == p.lang);
     all.retain(kept);
-    let dense: Option<Vec<Chunk>> = dense.map(|d| d.into_iter().filter(kept).collect());
+    let (dense, distances): (Option<Vec<Chunk>>, Vec<f64>) = match dense {
+        Some(d) => {
+            let (d, n): (Vec<Chunk>, Vec<f64>) =
+                d.into_iter().zip(distances.unwrap_or_default()).filter(|(c, _)| kept(c)).unzip();
+            (Some(d), n)
+        }
+        None => (None, Vec::new()),
+    };
     let pool: &[Chunk] = if q.mode == Mode::Dense { &[] } else { &all };
-    let by_words: Vec<&str> = score::bm25(pool, &terms, total).into_iter().map(|(i, _)| all[i].id.as_str()).collect();
+    // Every chunk found is counted: the words are evidence that a page answers (`floor`)
+    // even where they do not rank (`mode: "dense"`, whose chunks are the nearest alone).
+    let titles = fields::titles(&all);
+    let weights = fields::WEIGHTS;
+    let counted: Vec<score::Counted> = all
+        .iter()
+        .map(|c| fields::counted(c, titles.get(c.path.as_str()).map(String::as_str), &terms, weights))
+        .collect();
+    let evidence = floor::Evidence {
+        coverage: floor::coverage(&counted, terms.len(), total),
+        similarity: distances.first().filter(|d| d.is_finite()).map(|d| floor::similarity(view.space(), *d)),
+        identifier: floor::identifier_held(&counted, &terms),
+    };
+    if !evidence.answers(floor_of(view, language.as_ref(), evidence.similarity.is_none())) {
+        return Ok(Vec::new());
+    }
+    let ranked_by_words: &[score::Counted] = if pool.is_empty() { &[] } else { &counted };
+    let by_words: Vec<&str> =
+        score::bm25_counted(ranked_by_words, terms.len(), total).into_iter().map(|(i, _)| all[i].id.as_str()).collect();
     let mut rankings = vec![by_words];
     if let Some(dense) = &dense {
         rankings.push(dense.iter().map(|c| c.id.as_str()).collect());
@@ -218,7 +257,13 @@ pub(crate) async fn search(
         score::language_first(&mut fused, &all, p.lang, terms.len());
     }
     let best = hits::best_pages(&all, &fused, q.k);
-    hits::hits(view, &best, &terms).await.map_err(RankError::Load)
+    hits::hits(view, &best, &all, &terms).await
+}
+
+/// The floors a search in the language `language` prefers is held to, over the session's
+/// collection, by its words alone (`words`) or beside the meaning (see [`floor::Floor`]).
+fn floor_of(view: SessionView<'_>, language: Option<&lang::Preference>, words: bool) -> floor::Floor {
+    floor::Floor::of(language.map(|p| p.lang), view.embedding().map(|e| e.model.as_str()), words)
 }
 
 /// The query's embedding: exactly one vector of finite numbers, from the model that

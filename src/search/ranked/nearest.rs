@@ -57,8 +57,13 @@ pub(super) fn method(scoped: bool, space: Option<Space>, chunks: Option<u64>, di
     }
 }
 
-/// The `n` chunks nearest to `embedding` that the session may see, nearest first.
-pub(super) async fn nearest(reach: &Reach<'_>, embedding: Vec<f32>, n: usize) -> Result<Vec<Chunk>, ChromaError> {
+/// The `n` chunks nearest to `embedding` that the session may see, nearest first, and
+/// their distances (in the collection's space), in the same order.
+pub(super) async fn nearest(
+    reach: &Reach<'_>,
+    embedding: Vec<f32>,
+    n: usize,
+) -> Result<(Vec<Chunk>, Vec<f64>), ChromaError> {
     if let Method::Exact(space) = method(reach.scoped(), reach.view.space(), reach.scope_chunks(), embedding.len()) {
         // `None`: more came back than the tree counts, or a vector Chroma's query would
         // refuse (then its answer says why).
@@ -133,11 +138,11 @@ fn kept(reach: &Reach<'_>, resp: &GetResponse, distances: &[f64], seen: &mut Has
         .collect()
 }
 
-/// The `n` nearest, nearest first; at one distance, by id.
-fn best(mut found: Vec<(f64, Chunk)>, n: usize) -> Vec<Chunk> {
+/// The `n` nearest, nearest first (at one distance, by id), and their distances.
+fn best(mut found: Vec<(f64, Chunk)>, n: usize) -> (Vec<Chunk>, Vec<f64>) {
     crate::base::sort::sort_by(&mut found, |a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)));
     found.truncate(n);
-    found.into_iter().map(|(_, c)| c).collect()
+    found.into_iter().map(|(d, c)| (c, d)).unzip()
 }
 
 #[cfg(test)]
@@ -154,10 +159,11 @@ mod tests {
             let all = [(0.5, "c"), (0.25, "b"), (0.5, "a"), (0.75, "d"), (0.5, "e")];
             order.iter().map(|&i| (all[i].0, chunk(all[i].1))).collect::<Vec<_>>()
         };
-        let ids = |v: Vec<Chunk>| v.into_iter().map(|c| c.id).collect::<Vec<_>>();
+        let ids = |v: (Vec<Chunk>, Vec<f64>)| v.0.into_iter().map(|c| c.id).collect::<Vec<_>>();
         for order in [[0, 1, 2, 3, 4], [4, 3, 2, 1, 0], [2, 4, 0, 3, 1]] {
             assert_eq!(ids(best(found(&order), 3)), ["b", "a", "c"], "{order:?}");
             assert_eq!(ids(best(found(&order), 9)), ["b", "a", "c", "e", "d"], "{order:?}");
+            assert_eq!(best(found(&order), 3).1, [0.25, 0.5, 0.5], "the distances, nearest first");
         }
     }
 

@@ -65,13 +65,14 @@ fn pieces(text: &str) -> Vec<(u64, &str)> {
 }
 
 /// The `k` best pages under `dir` for `terms`, read from the pages: each page's best piece
-/// as a chunk, best first, with its score.
+/// as a chunk, best first, with its score; the best piece's coverage of the terms, and
+/// whether a piece holds one of their identifiers (see [`super::floor`]).
 pub(super) async fn best(
     view: SessionView<'_>,
     dir: &str,
     terms: &[String],
     k: usize,
-) -> Result<Vec<(Chunk, f64)>, ScanError> {
+) -> Result<(Vec<(Chunk, f64)>, f64, bool), ScanError> {
     let pages: Vec<(String, PageRef)> = view
         .files_under(dir)
         .into_iter()
@@ -80,13 +81,22 @@ pub(super) async fn best(
         .collect();
     view.store().plan_reads(pages.iter().map(|(_, p)| p.clone()).collect());
     let (mut counted, mut places) = (Vec::new(), Vec::new());
+    let weights = super::fields::WEIGHTS;
     let mut total = 0u64;
     for (i, (path, page)) in pages.iter().enumerate() {
         let bytes = read(view, path, page).await?;
         let text = String::from_utf8_lossy(&bytes);
-        for (index, (_, piece)) in pieces(&text).into_iter().enumerate() {
+        let title = crate::pages::heading::heading_of(&text).title;
+        for (index, (line, piece)) in pieces(&text).into_iter().enumerate() {
             total += 1;
-            let c = score::count(piece, terms);
+            let chunk = Chunk {
+                id: String::new(),
+                path: path.clone(),
+                lang: "",
+                text: piece.to_string(),
+                start_line: Some(line),
+            };
+            let c = super::fields::counted(&chunk, title.as_deref(), terms, weights);
             if c.holds_any() {
                 counted.push(c);
                 places.push(Place { page: i, index, identifiers: score::identifiers_held(piece, terms) });
@@ -94,6 +104,8 @@ pub(super) async fn best(
         }
     }
     view.store().clear_plan();
+    let coverage = super::floor::coverage(&counted, terms.len(), total as f64);
+    let identifier = places.iter().any(|p| p.identifiers > 0);
     // As the hybrid search ranks: by rank fused (one ranking here), then identifiers first.
     let mut ranked: Vec<(usize, f64)> = score::bm25_counted(&counted, terms.len(), total as f64)
         .into_iter()
@@ -127,7 +139,7 @@ pub(super) async fn best(
             out.push((chunk, s));
         }
     }
-    Ok(out)
+    Ok((out, coverage, identifier))
 }
 
 async fn read(view: SessionView<'_>, path: &str, page: &PageRef) -> Result<std::rc::Rc<[u8]>, ScanError> {

@@ -63,6 +63,7 @@ pub(super) fn count(text: &str, terms: &[String]) -> Counted {
     Counted { tf, len }
 }
 
+#[cfg(test)]
 /// Chunks by BM25 over `terms`, best first (at one score, in their order in `chunks`),
 /// those holding none of them left out.
 /// `total` is how many chunks the searched pages have (at least the candidates).
@@ -71,16 +72,12 @@ pub(super) fn bm25(chunks: &[Chunk], terms: &[String], total: f64) -> Vec<(usize
     bm25_counted(&counted, terms.len(), total)
 }
 
-/// [`bm25`] over chunks already counted.
+/// Chunks by BM25 over `terms` terms, already counted (see [`count`]), best first (at one
+/// score, in their order), those holding none of them left out. `total` is how many chunks
+/// the searched pages have (at least those counted).
 pub(super) fn bm25_counted(counted: &[Counted], terms: usize, total: f64) -> Vec<(usize, f64)> {
-    let n = total.max(counted.len() as f64);
     let avg = (counted.iter().map(|c| c.len).sum::<f64>() / counted.len().max(1) as f64).max(1.0);
-    let idf: Vec<f64> = (0..terms)
-        .map(|t| {
-            let df = counted.iter().filter(|c| c.tf[t] > 0.0).count() as f64;
-            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-        })
-        .collect();
+    let idf = idf(counted, terms, total);
     let mut scored: Vec<(usize, f64)> = Vec::new();
     for (i, c) in counted.iter().enumerate() {
         let norm = K1 * (1.0 - B + B * c.len / avg);
@@ -91,6 +88,18 @@ pub(super) fn bm25_counted(counted: &[Counted], terms: usize, total: f64) -> Vec
     }
     crate::base::sort::sort_by(&mut scored, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     scored
+}
+
+/// Each term's BM25 rarity: its document frequency counted over `counted`, among `total`
+/// chunks (at least those counted).
+pub(super) fn idf(counted: &[Counted], terms: usize, total: f64) -> Vec<f64> {
+    let n = total.max(counted.len() as f64);
+    (0..terms)
+        .map(|t| {
+            let df = counted.iter().filter(|c| c.tf[t] > 0.0).count() as f64;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect()
 }
 
 /// How many of the query's identifiers `text` holds, each counted once.

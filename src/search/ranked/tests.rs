@@ -149,7 +149,8 @@ fn a_long_question_asks_within_cloud_full_text_limit_and_still_reaches_its_later
         assert!(leaves <= 7, "{leaves} full-text predicates in {get}");
     }
     assert!(gets[1]["where_document"].to_string().contains("palette"), "the words that did not fit are asked next");
-    assert!(paths(&hits).contains(&"/guides/theme.md"), "{:?}", paths(&hits));
+    // Seven topics' words: no chunk holds enough of the question to answer it (`floor`).
+    assert!(hits.is_empty(), "{:?}", paths(&hits));
 }
 
 #[test]
@@ -171,6 +172,8 @@ fn a_paraphrase_finds_its_page_through_the_embedding() {
     let hits = ask(&fs, Some(Rc::new(Topics)), "how can my palette change", 2, "/").unwrap();
     assert_eq!(hits[0].path, "/guides/theme.md", "no word in common but the topic: {hits:?}");
     let lexical = ask(&fs, None, "how can my palette change", 5, "/").unwrap();
+    assert!(lexical.is_empty(), "without an embedder, half the question's words: no page answers");
+    let lexical = ask(&fs, None, "how can my color palette be picked", 5, "/").unwrap();
     assert_eq!(paths(&lexical), ["/guides/theme.md"], "without an embedder: words alone");
 }
 

@@ -48,8 +48,9 @@ test("an exact identifier ranks its page first, with the lines that hold it", as
   const bash = newBash(fs, { customCommands: fs.commands() });
   const r = await run(bash, "search -n 3 what does E4012 mean");
   assert.equal(r.exitCode, 0, show(r));
-  const [first, snippet] = r.stdout.split("\n");
+  const [first, title, snippet] = r.stdout.split("\n");
   assert.match(first, /^\/guides\/errors\.md:\d+-\d+$/);
+  assert.equal(title, "  title: Errors", "the page's title, from its first heading");
   assert.match(snippet, /^ {2}\d+: E4012 means the token expired\.$/);
   const [, path, start, end] = /^(.+):(\d+)-(\d+)$/.exec(first);
   const shown = await run(bash, `sed -n '${start},${end}p' ${path}`);
@@ -84,7 +85,7 @@ test("--path scopes the search, relative to the working directory", async () => 
   assert.deepEqual(deep.map((h) => h.path), ["/guides/deep/theme.md"]);
   const none = await run(bash, "search --path /api colors");
   assert.deepEqual([none.stdout, none.exitCode], ["", 1], show(none));
-  assert.match(none.stderr, /no page matches/);
+  assert.equal(none.stderr, "search: no page answers the query\n");
 });
 
 test("hidden pages never appear, for any group set, even where they would rank first", async () => {
@@ -126,7 +127,8 @@ test("the command's formats, its help and its usage errors", async () => {
   const objects = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
   assert.equal(objects.length, 2);
   assert.deepEqual(objects, await fs.search("rotate key", { k: 2 }), "the command prints what fs.search returns");
-  assert.deepEqual(Object.keys(objects[0]), ["path", "startLine", "endLine", "score", "snippet"]);
+  assert.deepEqual(Object.keys(objects[0]), ["path", "startLine", "endLine", "score", "snippet", "title"]);
+  assert.deepEqual(objects.map((o) => o.title), ["Keys", "Welcome"], "each page's first heading");
   assert.ok(objects[0].score >= objects[1].score);
   const help = await run(bash, "search --help");
   assert.equal(help.exitCode, 0);

@@ -77,7 +77,7 @@ test("the tools come in a fixed order, each with every annotation", async () => 
         assert.deepEqual(t.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }, t.name);
       }
       const search = tools[1];
-      assert.deepEqual(Object.keys(search.outputSchema.properties.results.items.properties), ["path", "startLine", "endLine", "score", "snippet", "url", "version"]);
+      assert.deepEqual(Object.keys(search.outputSchema.properties.results.items.properties), ["path", "title", "startLine", "endLine", "score", "snippet", "url", "version"]);
       // The default it tells is the search command's.
       assert.match(search.inputSchema.properties.k.description, new RegExp(`\\(default ${ChromaFs.readSearchLine([], "/").k}\\)$`));
     } finally {
@@ -110,17 +110,18 @@ test("search: structured results with each page's URL, and the same as text", as
     assert.equal(results[0].path, "/guides/install.mdx");
     assert.equal(results[0].url, "https://docs.acme.test/v1/guides/install");
     assert.equal(results[0].startLine, 1);
+    assert.equal(results[0].title, "Install", "the page's title, from its first heading");
     assert.ok(results.every((h) => h.url === pageUrl(`${BASE}/`, h.path) && typeof h.score === "number"), JSON.stringify(results));
     const index = results.find((h) => h.path === "/guides/index.md");
     if (index) assert.equal(index.url, "https://docs.acme.test/v1/guides");
     for (const h of results) {
-      assert.ok(text(r).includes(`${h.path}:${h.startLine}-${h.endLine}\n`), text(r));
+      assert.ok(text(r).includes(`${h.path}:${h.startLine}-${h.endLine}\n${h.title === null ? "" : `  title: ${h.title}\n`}`), text(r));
       assert.ok(text(r).includes(`  ${h.url}\n`), text(r));
     }
     const none = await c.callTool({ name: "search", arguments: { query: "zzqxv", path: "/guides" } });
     assert.deepEqual(none.structuredContent, { results: [] });
     assert.equal(none.isError, false);
-    assert.equal(text(none), "search: no page matches the query\n[exit code 1]");
+    assert.equal(text(none), "search: no page answers the query\n[exit code 1]");
   } finally {
     await c.close();
   }
@@ -138,10 +139,11 @@ test("search --json in the bash tool carries the URL; the other formats are unch
   try {
     const json = text(await c.callTool({ name: "bash", arguments: { command: "search --json -n 2 installer prefix" } }));
     const first = JSON.parse(json.split("\n")[0]);
-    assert.deepEqual(Object.keys(first), ["path", "startLine", "endLine", "score", "snippet", "url"]);
+    assert.deepEqual(Object.keys(first), ["path", "startLine", "endLine", "score", "snippet", "title", "url"]);
+    assert.equal(first.title, "Install");
     assert.equal(first.url, "https://docs.acme.test/v1/guides/install");
     const blocks = text(await c.callTool({ name: "bash", arguments: { command: "search -n 1 installer prefix" } }));
-    assert.match(blocks, /^\/guides\/install\.mdx:1-\d+\n {2}\d+: /);
+    assert.match(blocks, /^\/guides\/install\.mdx:1-\d+\n {2}title: Install\n {2}\d+: /);
     assert.doesNotMatch(blocks, /https:/);
     const piped = text(await c.callTool({ name: "bash", arguments: { command: "search --json -n 1 installer prefix | jq -r .url" } }));
     assert.equal(piped, "https://docs.acme.test/v1/guides/install\n");
