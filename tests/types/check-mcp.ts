@@ -74,5 +74,5 @@ export async function signedIn(request: Request, fs: ChromaFs): Promise<Response
 
 // The `search` tool's structured result has the fields of its outputSchema, and no others
 // (tests/js/serve/mcp-tools.test.mjs lists the schema's).
-export const searchResultFields: Record<keyof SearchResult, true> = { path: true, startLine: true, endLine: true, score: true, snippet: true, url: true, version: true };
-export const searchResult: SearchResult = { path: "/a.md", startLine: 1, endLine: 3, score: 0.5, snippet: null, url: null };
+export const searchResultFields: Record<keyof SearchResult, true> = { path: true, title: true, startLine: true, endLine: true, score: true, snippet: true, url: true, version: true };
+export const searchResult: SearchResult = { path: "/a.md", title: null, startLine: 1, endLine: 3, score: 0.5, snippet: null, url: null };
