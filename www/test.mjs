@@ -332,7 +332,9 @@ test("ls, cat and grep show their output, exit code, time and requests", async (
 test("search ranks pages and points at the lines to read", async () => {
   const r = await run("search -n 3 how are hidden pages kept out of results");
   assert.equal(r.exitCode, 0, r.stderr);
-  const blocks = lines(r.stdout);
+  // Each hit: its path and lines, its title when the search read the page's start, and
+  // its most telling line.
+  const blocks = lines(r.stdout).filter((l) => !l.startsWith("  title: "));
   assert.equal(blocks.length, 6, r.stdout);
   for (let i = 0; i < 6; i += 2) {
     assert.match(blocks[i], /^\/[\w/.-]+\.md:\d+-\d+$/);
@@ -366,7 +368,7 @@ test("the page embeds its search queries through the server's POST /embed, which
   for (const body of ["nope", JSON.stringify({ texts: "x" }), JSON.stringify({ texts: Array(9).fill("x") }), JSON.stringify({ texts: ["x".repeat(2001)] })]) {
     assert.equal((await fetch(new URL("/embed", ctx.pageUrl), { method: "POST", body })).status, 400, body.slice(0, 40));
   }
-  const r = await run("search -l -n 1 stop the agent from changing the docs");
+  const r = await run("search -l -n 1 can an agent change or delete the docs");
   assert.equal(r.exitCode, 0, r.stderr);
   assert.equal(lines(r.stdout).length, 1);
 });
