@@ -43,6 +43,13 @@ pub(crate) fn push_lit(out: &mut String, c: char) {
     }
 }
 
+/// A range of a class, each end as [`push_class_char`] writes it.
+pub(crate) fn push_class_range(out: &mut String, lo: char, hi: char) {
+    push_class_char(out, lo);
+    out.push('-');
+    push_class_char(out, hi);
+}
+
 /// One member of a class (regex-lite also reads `&&`, `~~` and `--` as set operations).
 pub(crate) fn push_class_char(out: &mut String, c: char) {
     match c {

@@ -5,7 +5,7 @@
 //! members (both ripgrep's and PCRE's are ASCII) and the forms the subset does not hold
 //! refused.
 
-use super::lite::push_class_char;
+use super::lite::{push_class_char, push_class_range};
 use crate::base::bracket::{self, Dialect as BracketDialect, Item};
 use crate::commands::Unsupported;
 
@@ -56,11 +56,7 @@ fn posix_classes(p: &[char]) -> Result<String, Unsupported> {
             for item in b.items {
                 match item {
                     Item::Char(c) => push_class_char(&mut out, c),
-                    Item::Range(lo, hi) => {
-                        push_class_char(&mut out, lo);
-                        out.push('-');
-                        push_class_char(&mut out, hi);
-                    }
+                    Item::Range(lo, hi) => push_class_range(&mut out, lo, hi),
                     Item::Class(name) => out.push_str(POSIX.iter().find(|(n, _)| *n == name).map_or("", |(_, r)| r)),
                     Item::Perl(l) => {
                         out.push('\\');

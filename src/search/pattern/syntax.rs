@@ -9,7 +9,7 @@
 //! [`super::lite`], as native grep's are. The literals a match requires are in
 //! [`super::literals`].
 
-use super::lite::{push_class_char, push_lit, SPACE};
+use super::lite::{push_class_char, push_class_range, push_lit, SPACE};
 use crate::base::bracket::{self, Dialect, Item};
 use crate::commands::Unsupported;
 use std::fmt::Write;
@@ -228,11 +228,7 @@ impl Parser {
         for item in b.items {
             match item {
                 Item::Char(c) => push_class_char(&mut out, c),
-                Item::Range(lo, hi) => {
-                    push_class_char(&mut out, lo);
-                    out.push('-');
-                    push_class_char(&mut out, hi);
-                }
+                Item::Range(lo, hi) => push_class_range(&mut out, lo, hi),
                 Item::Perl('d') => write!(out, "0-9{beyond}").unwrap(),
                 Item::Perl('w') => write!(out, "0-9A-Za-z_{beyond}").unwrap(),
                 Item::Perl('s') => write!(out, "{SPACE}{beyond}").unwrap(),
