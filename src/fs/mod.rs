@@ -103,20 +103,12 @@ impl Filesystem {
         let lazy: HashMap<String, LazySource> =
             std::mem::take(&mut opts.lazy_files).into_iter().map(|(p, s)| (path::normalize(&p), s)).collect();
         let extra: Vec<String> = lazy.keys().cloned().collect();
-        if let Some(v) = &opts.version {
-            let names = tree.tree.versions_seen_by(&opts.groups);
-            if !names.contains(v) {
-                let why = crate::tree::versions::unknown(v, &names);
-                return Err(FsError { cause: Some(why), ..FsError::new(Errno::Einval, "connect", &opts.collection) });
-            }
-        }
-        // Listings with a host's own files are this session's alone; others are shared.
         let version = opts.version.as_deref();
-        let listing = match extra.is_empty() {
-            true => tree.listing(&opts.groups, version),
-            false => Listing::new(&tree.tree, &opts.groups, version, &extra).map(Rc::new),
+        if let Some(why) = version.and_then(|v| versions::unseen(&tree.tree, &opts.groups, v)) {
+            return Err(FsError { cause: Some(why), ..FsError::new(Errno::Einval, "connect", &opts.collection) });
         }
-        .map_err(|e| FsError::io("connect", &opts.collection, e))?;
+        let listing = versions::listing_of(&tree, &opts.groups, version, &extra)
+            .map_err(|e| FsError::io("connect", &opts.collection, e))?;
         let access = tree.chunk_access().then(|| SessionAccess::new(&opts.groups));
         let check = Rc::new(TreeCheck::new(tree.clone(), client.clone(), budget.clone(), &opts.tree_location()));
         let tree_key = load::cache_key(&opts.tree_location());

@@ -1,9 +1,34 @@
 //! Which versions of the docs a session sees, and the listing of one of them.
 
 use super::Filesystem;
+use crate::tree::access::Groups;
+use crate::tree::decode::{PathTree, TreeError};
 use crate::tree::listing::Listing;
+use crate::tree::load::LoadedTree;
 use crate::tree::versions;
 use std::rc::Rc;
+
+/// Why `version` is not a version of the pages of `tree` that `groups` may see, when it
+/// is not one.
+pub(super) fn unseen(tree: &PathTree, groups: &Groups, version: &str) -> Option<String> {
+    let names = tree.versions_seen_by(groups);
+    (!names.iter().any(|n| n == version)).then(|| versions::unknown(version, &names))
+}
+
+/// The listing of the pages `groups` may see (of `version` and of none, when given), with
+/// the host's own files `extra`: a listing with the host's files is one session's alone;
+/// the others are built once per tree and shared.
+pub(super) fn listing_of(
+    tree: &LoadedTree,
+    groups: &Groups,
+    version: Option<&str>,
+    extra: &[String],
+) -> Result<Rc<Listing>, TreeError> {
+    match extra.is_empty() {
+        true => tree.listing(groups, version),
+        false => Listing::new(&tree.tree, groups, version, extra).map(Rc::new),
+    }
+}
 
 /// The versions a session may choose among (see [`crate::tree::versions`]).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -33,22 +58,19 @@ impl Filesystem {
     /// The session's listing narrowed to `version` and the unversioned pages, or why no
     /// version of that name is among [`Filesystem::versions`].
     pub(crate) fn version_listing(&self, version: &str) -> Result<Rc<Listing>, String> {
-        let names = self.versions().names;
-        if !names.iter().any(|n| n == version) {
-            return Err(versions::unknown(version, &names));
+        // Scoped already: the session's own listing, and no other version.
+        if let Some(own) = &self.version {
+            return match own == version {
+                true => Ok(self.listing.clone()),
+                false => Err(versions::unknown(version, std::slice::from_ref(own))),
+            };
         }
-        if self.version.is_some() || !self.lazy.is_empty() {
-            // Scoped already, or with the host's own files: the session's listing is it
-            // (the host's files belong to every version).
-            if self.version.is_some() {
-                return Ok(self.listing.clone());
-            }
-            let extra: Vec<String> = self.lazy.keys().cloned().collect();
-            return Listing::new(&self.tree.tree, &self.groups, Some(version), &extra)
-                .map(Rc::new)
-                .map_err(|e| e.to_string());
+        if let Some(why) = unseen(&self.tree.tree, &self.groups, version) {
+            return Err(why);
         }
-        self.tree.listing(&self.groups, Some(version)).map_err(|e| e.to_string())
+        // The host's files belong to every version.
+        let extra: Vec<String> = self.lazy.keys().cloned().collect();
+        listing_of(&self.tree, &self.groups, Some(version), &extra).map_err(|e| e.to_string())
     }
 }
 
