@@ -30,7 +30,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { ChromaFs } from "../node.mjs";
 import { createMcpServer } from "./server.mjs";
 import { callGate, callRegistry, callStop, limitsOf, outOfTime } from "./limits.mjs";
-import { sessionPool } from "./sessions.mjs";
+import { scopedConnect, sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { workerPool } from "./pool.mjs";
 import { answerHere, dispatch } from "./dispatch.mjs";
@@ -77,11 +77,7 @@ function sessionOptions({ scratch = "/tmp", ...connectOptions }) {
 
 /** The server's sessions in this thread, per group set (`workers: 0`). */
 function localSessions(connectOptions) {
-  const options = sessionOptions(connectOptions);
-  return sessionPool((groups, version) => {
-    const own = { ...options, groups, ...(version === undefined ? {} : { version }) };
-    return own.mounts ? ChromaFs.connectMounts(own) : ChromaFs.connect(own);
-  });
+  return sessionPool(scopedConnect(ChromaFs, sessionOptions(connectOptions)));
 }
 
 /** A pool of `workers` worker threads (default: the cores, at least two), or null for 0. */

@@ -59,6 +59,17 @@ export function sessionPool(connect, { idlePerGroups = 2, maxIdle = 32 } = {}) {
   };
 }
 
+/**
+ * How a pool connects (its `connect`): `ChromaFs`'s session of `options` for a group set and,
+ * when given, a version of the docs; with `mounts`, one over the mounts.
+ */
+export function scopedConnect(ChromaFs, options) {
+  return (groups, version) => {
+    const own = { ...options, groups, ...(version === undefined ? {} : { version }) };
+    return own.mounts ? ChromaFs.connectMounts(own) : ChromaFs.connect(own);
+  };
+}
+
 /** A lease of the session a call runs on (of `version`, when the source can give one), whatever form `source` takes. */
 async function leaseOf(source, version) {
   if (typeof source?.lease === "function") return source.lease(version);

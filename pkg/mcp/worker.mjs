@@ -18,7 +18,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { format } from "node:util";
 import { fromMain } from "./bridge.mjs";
-import { sessionPool } from "./sessions.mjs";
+import { scopedConnect, sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { baseOf } from "./sources.mjs";
 import { createMcpServer } from "./server.mjs";
@@ -74,11 +74,7 @@ process.on("unhandledRejection", (e) => console.error("chromafs mcp worker:", e)
 
 async function setUp() {
   const [{ ChromaFs }, connectOptions, server] = await Promise.all([import("../node.mjs"), fromMain(options, callMain), fromMain(serverData, callMain)]);
-  const connect = (groups, version) => {
-    const options = { ...connectOptions, groups, ...(version === undefined ? {} : { version }) };
-    return options.mounts ? ChromaFs.connectMounts(options) : ChromaFs.connect(options);
-  };
-  const sessions = sessionPool(connect);
+  const sessions = sessionPool(scopedConnect(ChromaFs, connectOptions));
   // The path tree into this worker's memory before the first job (a later session of any
   // group set then connects with one small request); Chroma out of reach is the jobs' to say.
   await sessions.lease([]).then((lease) => lease.release(false), () => {});

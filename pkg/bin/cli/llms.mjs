@@ -6,13 +6,13 @@
 // after it (`v2/llms.txt`): that version's pages and those of no version.
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ChromaFs } from "../../node.mjs";
 import { withSession } from "../../mcp/sessions.mjs";
 import { LLMS_FULL_MAX_BYTES, LLMS_MAX_CHARS, llmsFullTxt, llmsTxt } from "../../mcp/llms.mjs";
 import { CliError } from "./errors.mjs";
 import { connectOptions, groupsOf, sitesOf } from "./connection.mjs";
 import { count } from "./mcp.mjs";
 import { formatBytes, plural } from "./format.mjs";
+import { connectDocs } from "./models.mjs";
 
 /** What writing the two files may spend: its caps bound what it reads, so only a deadline. */
 const LIMITS = { maxRequests: 100_000, callTimeoutMs: 600_000 };
@@ -35,7 +35,7 @@ export async function runLlmsTxt(conn, values) {
   const base = sitesOf(conn, values) ?? null;
   const docs = values.docs ?? (conn.mounts ? `the docs mounted at ${Object.keys(conn.mounts).join(", ")}` : `the ${conn.collection} docs`);
   const options = { ...connectOptions(conn, values), groups: groupsOf(values) };
-  const open = (more) => (options.mounts ? ChromaFs.connectMounts({ ...options, ...more }) : ChromaFs.connect({ ...options, ...more }));
+  const open = (more) => connectDocs({ ...options, ...more });
   const fs = await open({});
   let versions = [];
   try {
