@@ -1,7 +1,7 @@
 //! The vocabulary every layer shares, with no knowledge of Chroma or of documentation.
 //!
 //! The POSIX character classes of a byte ([`ctype`]), the one reader of bracket
-//! expressions ([`bracket`]), Node-style errors ([`error`]), the embedding function's
+//! expressions ([`bracket`]), C's one-letter escapes ([`cescape`]), Node-style errors ([`error`]), the embedding function's
 //! contract ([`embed`]), the one reader of GNU command lines ([`getopt`]), path
 //! normalisation as just-bash does it ([`path`]), GNU's quoting of names ([`quote`]), the
 //! one glob matcher ([`glob`]), strict JSON reading ([`json`]), a fast hash for path-keyed
@@ -12,6 +12,7 @@
 //! Nothing here imports another layer, so every layer may import it.
 
 pub(crate) mod bracket;
+pub(crate) mod cescape;
 pub(crate) mod ctype;
 pub(crate) mod embed;
 pub(crate) mod error;

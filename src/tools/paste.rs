@@ -2,6 +2,7 @@
 //! with `-s`), joined by the delimiters of `-d`, as coreutils 9.1.
 
 use super::ctx::{Ctx, Status};
+use crate::base::cescape;
 use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
 use crate::base::quote::quotef;
 
@@ -82,13 +83,9 @@ fn delimiters(list: &str) -> Option<Vec<Delim>> {
         }
         out.push(match bytes.next()? {
             b'0' => None,
-            b'b' => Some(8),
-            b'f' => Some(12),
-            b'n' => Some(b'\n'),
-            b'r' => Some(b'\r'),
-            b't' => Some(b'\t'),
-            b'v' => Some(11),
-            c => Some(c),
+            // GNU paste reads no `\a`.
+            c @ b'a' => Some(c),
+            c => Some(cescape::byte_of(c).unwrap_or(c)),
         });
     }
     Some(out)

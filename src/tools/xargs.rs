@@ -8,6 +8,7 @@
 //! are accepted and have no effect.
 
 use super::ctx::{Ctx, Status};
+use crate::base::cescape;
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
 use crate::base::quote::{quoted, Style};
 
@@ -309,15 +310,8 @@ fn delimiter(s: &str) -> Result<u8, Die> {
         return Err(format!("Invalid input delimiter specification {s}: the delimiter must be either a single character or an escape sequence starting with \\."));
     }
     let simple = match b[1] {
-        b'a' => Some(7),
-        b'b' => Some(8),
-        b'f' => Some(12),
-        b'n' => Some(b'\n'),
-        b'r' => Some(b'\r'),
-        b't' => Some(b'\t'),
-        b'v' => Some(11),
         b'\\' => Some(b'\\'),
-        _ => None,
+        c => cescape::byte_of(c),
     };
     if let Some(d) = simple {
         return Ok(d);

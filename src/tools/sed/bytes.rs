@@ -1,6 +1,8 @@
 //! Text and bytes: the pattern space is text, input and output are bytes. Bytes that are
 //! not UTF-8 are carried as characters of a private range and written back as they were.
 
+use crate::base::cescape;
+
 /// The first character standing for a byte that is not UTF-8.
 const RAW: u32 = 0x10_FF00;
 
@@ -41,16 +43,10 @@ pub(super) fn listed(bytes: &[u8], width: usize, delim: u8) -> Vec<u8> {
     let mut out = Vec::new();
     let mut col = 0;
     for &b in bytes {
-        let piece = match b {
-            b'\\' => "\\\\".to_string(),
-            7 => "\\a".into(),
-            8 => "\\b".into(),
-            12 => "\\f".into(),
-            b'\n' => "\\n".into(),
-            b'\r' => "\\r".into(),
-            b'\t' => "\\t".into(),
-            11 => "\\v".into(),
-            b' '..=b'~' => (b as char).to_string(),
+        let piece = match (b, cescape::name_of(b)) {
+            (b'\\', _) => "\\\\".to_string(),
+            (_, Some(name)) => name.into(),
+            (b' '..=b'~', None) => (b as char).to_string(),
             _ => format!("\\{b:03o}"),
         };
         if width > 0 && col + piece.len() > width - 1 {

@@ -7,6 +7,7 @@
 //! `M` flag `.` matches a newline in the pattern space and `^`/`$` are its ends; with it
 //! they are the ends of its lines.
 
+use crate::base::cescape;
 use crate::search::pattern::gnu;
 use regex_lite::Regex;
 
@@ -14,15 +15,8 @@ use regex_lite::Regex;
 /// bytes after the backslash it took.
 pub(super) fn escape(s: &[u8], i: usize) -> Option<(char, usize)> {
     let c = *s.get(i)?;
-    let simple = match c {
-        b'a' => Some('\u{7}'),
-        b'f' => Some('\u{c}'),
-        b'n' => Some('\n'),
-        b'r' => Some('\r'),
-        b't' => Some('\t'),
-        b'v' => Some('\u{b}'),
-        _ => None,
-    };
+    // `\b` is a word boundary in a regular expression.
+    let simple = if c == b'b' { None } else { cescape::byte_of(c).map(char::from) };
     if let Some(ch) = simple {
         return Some((ch, 1));
     }

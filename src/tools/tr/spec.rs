@@ -2,7 +2,7 @@
 //! constructs, read as coreutils 9.1's `unquote` and `build_spec_list` read them, over
 //! bytes; and a cursor that walks a set's bytes in order, as its `get_next`.
 
-use crate::base::ctype;
+use crate::base::{cescape, ctype};
 
 /// One construct of a set.
 #[derive(Clone, Copy)]
@@ -119,13 +119,6 @@ fn unquote(s: &[u8], warnings: &mut Vec<String>) -> (Vec<u8>, Vec<bool>) {
         }
         let (mut esc, mut step) = (true, 2);
         let c = match at(i + 1) {
-            b'a' => 7,
-            b'b' => 8,
-            b'f' => 12,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
-            b'v' => 11,
             d @ b'0'..=b'7' => {
                 let mut c = u32::from(d - b'0');
                 if let d2 @ b'0'..=b'7' = at(i + 2) {
@@ -151,7 +144,7 @@ fn unquote(s: &[u8], warnings: &mut Vec<String>) -> (Vec<u8>, Vec<bool>) {
                 (esc, step) = (false, 1);
                 b'\\'
             }
-            c => c,
+            c => cescape::byte_of(c).unwrap_or(c),
         };
         i += step;
         out.push(c);
@@ -172,16 +165,10 @@ pub(super) fn printable_char(c: u8) -> String {
 /// Bytes as tr shows them in a message (`make_printable_str`).
 fn printable(s: &[u8]) -> String {
     s.iter()
-        .map(|&c| match c {
-            b'\\' => "\\".to_string(),
-            7 => "\\a".into(),
-            8 => "\\b".into(),
-            12 => "\\f".into(),
-            b'\n' => "\\n".into(),
-            b'\r' => "\\r".into(),
-            b'\t' => "\\t".into(),
-            11 => "\\v".into(),
-            c => printable_char(c),
+        .map(|&c| match (c, cescape::name_of(c)) {
+            (b'\\', _) => "\\".to_string(),
+            (_, Some(name)) => name.into(),
+            (c, None) => printable_char(c),
         })
         .collect()
 }
