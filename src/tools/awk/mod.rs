@@ -113,17 +113,18 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         let (start, name) = starts.iter().rev().find(|(s, _)| *s <= line).cloned().unwrap_or((1, "cmd. line".into()));
         (name, line - start + 1)
     };
+    // gawk's syntax error: the source line, then a caret under the column and the message,
+    // each after the place `shown` (the line gawk names).
+    let pointed = |shown: usize, line: usize, col: usize, message: &str| {
+        let (name, l) = locate(shown);
+        let src = lines.get(line - 1).copied().unwrap_or_default();
+        format!("awk: {name}:{l}: {src}\nawk: {name}:{l}: {}^ {message}\n", " ".repeat(col))
+    };
     let mut lex_warnings = Vec::new();
     let toks = match lex::lex(&text, &mut lex_warnings) {
         Ok(t) => t,
         Err(e) => {
-            let (name, l) = locate(e.line);
-            let src = lines.get(e.line - 1).copied().unwrap_or_default();
-            ctx.err.push_str(&format!(
-                "awk: {name}:{l}: {src}\nawk: {name}:{l}: {}^ {}\n",
-                " ".repeat(e.col),
-                e.message
-            ));
+            ctx.err.push_str(&pointed(e.line, e.line, e.col, &e.message));
             return Ok(1);
         }
     };
@@ -143,12 +144,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
                 ctx.err.push_str(&format!("awk: {name}:{l}: fatal: {}\n", e.message));
                 return Ok(2);
             }
-            let src = lines.get(e.line - 1).copied().unwrap_or_default();
-            ctx.err.push_str(&format!(
-                "awk: {name}:{l}: {src}\nawk: {name}:{l}: {}^ {}\n",
-                " ".repeat(e.col),
-                e.message
-            ));
+            ctx.err.push_str(&pointed(e.shown, e.line, e.col, &e.message));
             return Ok(1);
         }
     };
