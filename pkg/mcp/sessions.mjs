@@ -112,12 +112,14 @@ export async function withSession(source, limits, signal, body, version) {
  * The versions a server's tools offer one caller: over HTTP with credentials the server's
  * `versions` are any name (`exact: false`, its callers seeing different pages); a caller's
  * own server offers the versions of the pages that caller sees, read from a session of its
- * groups (`lease()`, see sessionPool), as an exact list, never another caller's. Others as
- * they are.
+ * groups (`lease()`, see sessionPool), as an exact list, never another caller's; the
+ * server's own when no session can be opened. Others as they are.
  */
 export async function callerVersions(versions, lease) {
   if (!versions?.names?.length || versions.scoped || versions.exact) return versions;
-  const held = await lease();
+  // Chroma out of reach: the server's own list, as any name (a call then says what failed).
+  const held = await lease().catch(() => null);
+  if (!held) return versions;
   try {
     const seen = held.fs.versions?.();
     if (!seen) return versions;

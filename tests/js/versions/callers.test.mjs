@@ -128,3 +128,22 @@ for (const workers of [0, 1]) {
     }
   });
 }
+
+test("over HTTP with tokens, a server that cannot reach Chroma still lists its tools, with the server's versions as examples", async () => {
+  const { freePort } = await import("../helpers.mjs");
+  const down = `http://127.0.0.1:${await freePort()}`;
+  const versions = { names: PUBLIC, default: "v10", exact: false };
+  const http = await serveHttp({ url: down, collection: COLLECTION }, { authorize: tokenAuthorizer(TOKENS), versions, workers: 0 });
+  const client = new Client({ name: "test", version: "1" });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: "Bearer alice-0123456789abcdef" } } }));
+    const search = (await client.listTools()).tools.find((t) => t.name === "search");
+    assert.equal(search.inputSchema.properties.version.enum, undefined);
+    assert.match(search.inputSchema.properties.version.description, /the versions: v1, v2, .*v10 \(the newest: v10\), and others a caller may see/);
+    const r = await client.callTool({ name: "search", arguments: { query: "install", version: "v1" } });
+    assert.equal(r.isError, true, "the call says the docs are out of reach");
+  } finally {
+    await client.close();
+    await http.close();
+  }
+});
