@@ -69,6 +69,8 @@ export function toolDefinitions(options) {
  * version its callers may choose (`exact`), else any name, the known ones given as examples.
  */
 function versionArgument(versions, about = "search only this version of the docs and the pages of no version; each result names its version") {
+  // A search that sees other versions names their pages when none of the version's answers.
+  if (!versions?.scoped && about.startsWith("search")) about += ", and when none of them answers, the pages of other versions that do are named (otherVersions)";
   if (!versions?.names?.length || versions.scoped) {
     return z.string().max(64).optional().describe(`${about}; a version that does not exist is an error naming those that do`);
   }
