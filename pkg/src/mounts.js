@@ -213,6 +213,9 @@ class MountedFs {
    */
   unknownVersion(version) {
     const seen = this.mounts.map(([name, fs]) => [name, fs.versions()]);
+    // Mounts scoped to a version have that one alone.
+    const scope = seen.find(([, v]) => v.scoped)?.[1].default;
+    if (scope != null && scope !== version) return `version ${JSON.stringify(version)} does not exist; the versions are ${scope}`;
     if (seen.some(([, v]) => v.mountVersions === undefined && v.versions.includes(version))) return null;
     const each = seen.map(([name, v]) => `/${name}: ${(v.mountVersions ?? v.versions).join(", ") || "none"}`);
     return `version ${JSON.stringify(version)} does not exist in any mount; the versions of each are ${each.join("; ")}`;

@@ -48,6 +48,8 @@ test("scoped to v2, each mount shows v2's pages and its pages of no version; a m
     const hits = await fs.search("rotate the key", { k: 20 });
     assert.ok(hits.every((h) => h.version === undefined || h.version === "v2"), JSON.stringify(hits));
     assert.ok(hits.some((h) => h.path === "/api/v2/keys.md"));
+    const other = await exec(fs, "search --version 2025 the client reads the key");
+    assert.deepEqual([other.exitCode, other.stderr], [2, 'search: version "2025" does not exist; the versions are v2\n'], "scoped to v2, no other version");
   } finally {
     fs.free();
   }
