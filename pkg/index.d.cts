@@ -134,7 +134,10 @@ export interface ConnectOptions extends ChromaClientOptions, CollectionLayoutOpt
    * See only this version of the docs (pages whose tree entry says `version`) and the pages
    * of no version; other versions' pages are absent, as if never there. Connecting rejects
    * with EINVAL naming the versions there are when the session sees no page of it. With
-   * mounts, it applies to every mount (a mount's own options may say otherwise).
+   * mounts, it applies to every mount (a mount's own options may say otherwise): a mount
+   * without versions shows all its pages, a mount whose versions are others shows its pages
+   * of no version (its `versions().mountVersions` names its own), and a version no mount
+   * has rejects with EINVAL naming each mount's versions.
    */
   version?: string;
   /** Appended to paths whose last segment has no extension, e.g. `.mdx`. */
@@ -346,6 +349,14 @@ export interface SearchHit {
   version?: string;
 }
 
+/**
+ * What `fs.search()` returns: the pages found, best first; a search of one `version` that
+ * found none, by a session that sees other versions, names in `otherVersions` the best
+ * pages of other versions that answer the same question (at most 3, each with its
+ * `version`), when there are some.
+ */
+export type SearchHits = SearchHit[] & { otherVersions?: SearchHit[] };
+
 /** The versions of the docs a session may choose among (`fs.versions()`). */
 export interface DocsVersions {
   /** The versions of the pages the session may see, oldest first (`v2` before `v10`); only its own when it is scoped to one. */
@@ -354,6 +365,8 @@ export interface DocsVersions {
   default: string | null;
   /** Whether the session was connected with `version`. */
   scoped: boolean;
+  /** A mount scoped to a version it has no page of (it shows its pages of no version): the versions it has. */
+  mountVersions?: string[];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -437,6 +450,8 @@ export interface SearchCommandOutput extends CommandOutput {
   blocks?: string[];
   /** When the search ran: each hit as `fs.search()` returns it, best first. */
   hits?: SearchHit[];
+  /** A search of one version (`--version`) that found nothing: the best pages of other versions that answer, as `fs.search()`'s `otherVersions`. */
+  otherVersions?: SearchHit[];
 }
 
 /** What failed while a command ran (see `beginCommand`). */
@@ -588,7 +603,7 @@ export interface MountedFs
   > {
   /** just-bash custom commands over the mounts (pass as `customCommands`). */
   commands(): CustomCommandLike[];
-  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  search(query: string, options?: SearchOptions): Promise<SearchHits>;
   searchCommand(args: string[], cwd: string): Promise<SearchCommandOutput>;
   /** Each mount's statistics by directory, and their requests and visible files summed. */
   stats(): { requests: number; files: number; mounts: Record<string, ChromaFsStats> };
@@ -604,6 +619,8 @@ export interface MountedFs
   pageHeadings(paths: string[]): Promise<PageHeading[]>;
   /** Each mount's `planReads` for its own pages. */
   planReads(paths: string[]): void;
+  /** The same mounts scoped to `version` (see ChromaFs's `ofVersion`). */
+  ofVersion(version: string): Promise<MountedFs>;
   free(): void;
 }
 
@@ -803,10 +820,18 @@ export declare class ChromaFs {
    * first (hybrid BM25 and, with `embed`, nearest neighbours, fused by rank). Rejects with
    * EIO when Chroma or the embedding function fails, EINVAL for a query with no words.
    */
-  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  search(query: string, options?: SearchOptions): Promise<SearchHits>;
   /** What the `search` command above calls: its output for `args`. */
   searchCommand(args: string[], cwd: string): Promise<SearchCommandOutput>;
-  /** Releases the wasm-side session; the object is unusable afterwards. */
+  /**
+   * This session's docs of `version` alone (and the pages of no version): a session
+   * opened with this one's options and `version` the first time, kept for the next call (a
+   * few versions at most, the least recently used freed first) and freed with this one;
+   * do not free it yourself. Rejects with EINVAL, as `connect({ version })` does, for a
+   * version this session does not see. A session scoped to `version` is its own.
+   */
+  ofVersion(version: string): Promise<ChromaFs>;
+  /** Releases the wasm-side session (and those `ofVersion` opened); the object is unusable afterwards. */
   free(): void;
 }
 

@@ -146,8 +146,8 @@ export interface CallOutcome {
   result: { stdout: string; stderr: string; exitCode: number };
   /** The tool failed (a `search` the caller got wrong). */
   isError: boolean;
-  /** The `search` tool's `{ results }`. */
-  structured?: { results: SearchResult[] };
+  /** The `search` tool's `{ results }`, and `otherVersions` when a search of one version found none but other versions' pages answer. */
+  structured?: { results: SearchResult[]; otherVersions?: SearchResult[] };
   /** A read failed somewhere in the call (Chroma down, a budget spent). */
   failed: boolean;
   /** Why the call was ended without its answer, shown after its output. */
@@ -159,7 +159,7 @@ export interface CallOutcome {
 /** What `authorize` may answer: the groups alone, or the groups and who was authenticated. */
 export type Authorized = string[] | { groups: string[]; caller?: string };
 
-/** One page the `search` tool found: its `structuredContent` is `{ results: SearchResult[] }`. */
+/** One page the `search` tool found: its `structuredContent` is `{ results: SearchResult[], otherVersions?: SearchResult[] }`. */
 export interface SearchResult extends SearchHit {
   /** The page's public address, when the server has a base URL; else null. */
   url: string | null;

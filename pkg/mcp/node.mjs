@@ -30,7 +30,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { ChromaFs } from "../node.mjs";
 import { createMcpServer } from "./server.mjs";
 import { callGate, callRegistry, callStop, limitsOf, outOfTime } from "./limits.mjs";
-import { scopedConnect, sessionPool } from "./sessions.mjs";
+import { callerVersions, scopedConnect, sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { workerPool } from "./pool.mjs";
 import { answerHere, dispatch } from "./dispatch.mjs";
@@ -320,7 +320,8 @@ export async function serveHttp(connectOptions, options = {}) {
       if (pool) return await dispatch(req, res, { pool, admitted, gate, registry, limits: lim, url: endpoint, shells });
       const { key: caller, anonymous } = admitted.caller;
       const runner = ({ tool, args, signal, shell }) => runTool({ lease: (version) => sessions.lease(admitted.groups, version) }, tool, args, { limits: lim, base, signal, shell });
-      await answerHere(req, res, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner, shells, scratch: settings.scratch });
+      const versions = await callerVersions(settings.versions, () => sessions.lease(admitted.groups));
+      await answerHere(req, res, { ...serverOptions, versions, limits, gate, caller, cancellable: !anonymous, registry, runner, shells, scratch: settings.scratch });
     } catch (e) {
       // The cause (an address, a status) is for the operator's log, not for the client.
       console.error("chromafs mcp:", e);

@@ -82,6 +82,12 @@ function versionsLine(versions, search) {
   ];
 }
 
+/** The versions a connected session sees, as the tools offer them (exactly its own), or null. */
+function versionsOf(session) {
+  const seen = typeof session?.versions === "function" ? session.versions() : null;
+  return seen?.versions.length ? { names: seen.versions, default: seen.default, scoped: seen.scoped, exact: true } : null;
+}
+
 /** A JSON-RPC error a request handler throws: the SDK answers its code, message and data as they are. */
 const protocolError = (code, message, data) => Object.assign(new Error(message), { code }, data === undefined ? {} : { data });
 
@@ -108,7 +114,9 @@ let validator = null;
  */
 export function createMcpServer(session, options = {}) {
   const { toolPrefix = "", docs = "the documentation", name = "chromafs", limits, gate, caller = "default", cancellable = true, registry, baseUrl, runner } = options;
-  const { shells = null, scratch = null, versions = null } = options;
+  const { shells = null, scratch = null } = options;
+  // A server over one session (an edge runtime's, for one caller) offers that session's versions.
+  const versions = options.versions === undefined ? versionsOf(session) : options.versions;
   const lim = limitsOf(limits);
   const base = baseOf(baseUrl);
   const run = runner ?? (({ tool, args, signal, shell }) => runTool(session, tool, args, { limits: lim, base, signal, shell }));

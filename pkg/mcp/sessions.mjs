@@ -70,12 +70,17 @@ export function scopedConnect(ChromaFs, options) {
   };
 }
 
-/** A lease of the session a call runs on (of `version`, when the source can give one), whatever form `source` takes. */
+/**
+ * A lease of the session a call runs on (of `version`, when given), whatever form `source`
+ * takes: a pool's, or the server's one session, whose sessions of one version each it
+ * opens, keeps and frees (`ofVersion`, as an edge runtime's server has them).
+ */
 async function leaseOf(source, version) {
   if (typeof source?.lease === "function") return source.lease(version);
-  if (version !== undefined) throw new Error("this server has one session, of every version: it cannot run a command over one version");
   const fs = typeof source === "function" ? await source() : source;
-  return { fs, pooled: false, release() {} };
+  if (version === undefined) return { fs, pooled: false, release() {} };
+  if (typeof fs?.ofVersion !== "function") throw new Error("this server's session cannot open a version of the docs: it cannot run a command over one version");
+  return { fs: await fs.ofVersion(version), pooled: false, release() {} };
 }
 
 /**
@@ -100,5 +105,26 @@ export async function withSession(source, limits, signal, body, version) {
     return result && { value: result, failed: report.total > 0 };
   } finally {
     lease.release(false);
+  }
+}
+
+/**
+ * The versions a server's tools offer one caller: over HTTP with credentials the server's
+ * `versions` are any name (`exact: false`, its callers seeing different pages); a caller's
+ * own server offers the versions of the pages that caller sees, read from a session of its
+ * groups (`lease()`, see sessionPool), as an exact list, never another caller's; the
+ * server's own when no session can be opened. Others as they are.
+ */
+export async function callerVersions(versions, lease) {
+  if (!versions?.names?.length || versions.scoped || versions.exact) return versions;
+  // Chroma out of reach: the server's own list, as any name (a call then says what failed).
+  const held = await lease().catch(() => null);
+  if (!held) return versions;
+  try {
+    const seen = held.fs.versions?.();
+    if (!seen) return versions;
+    return seen.versions.length ? { names: seen.versions, default: seen.default, scoped: seen.scoped, exact: true } : null;
+  } finally {
+    held.release(false);
   }
 }

@@ -17,22 +17,26 @@ import { LLMS_OPS } from "./llms.mjs";
 /** What every tool is: it reads the docs, changes nothing, and reaches nothing else. */
 const TOOL_ANNOTATIONS = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 
+/** One page the `search` tool found (a schema of its own each time: a shared one would be a `$ref` in the JSON Schema). */
+const searchHit = () =>
+  z.object({
+    path: z.string().describe("the page, e.g. /guides/install.mdx"),
+    title: z.string().nullable().describe("what the page says it is: its front matter's title, else its first heading; null when it states neither or the search did not read the page's start"),
+    startLine: z.number().int().nullable().describe("first line of the best-matching part"),
+    endLine: z.number().int().nullable().describe("last line of the best-matching part"),
+    score: z.number().describe("relevance, higher is better"),
+    snippet: z.string().nullable().describe("the part's most telling line"),
+    url: z.string().nullable().describe("the page's public address, when the server knows the site's base URL"),
+    version: z.string().optional().describe("the version of the docs the page belongs to, when it belongs to one"),
+  });
+
 /** The `search` tool's structured result: the pages found, best first. */
 const SEARCH_OUTPUT = {
-  results: z
-    .array(
-      z.object({
-        path: z.string().describe("the page, e.g. /guides/install.mdx"),
-        title: z.string().nullable().describe("what the page says it is: its front matter's title, else its first heading; null when it states neither or the search did not read the page's start"),
-        startLine: z.number().int().nullable().describe("first line of the best-matching part"),
-        endLine: z.number().int().nullable().describe("last line of the best-matching part"),
-        score: z.number().describe("relevance, higher is better"),
-        snippet: z.string().nullable().describe("the part's most telling line"),
-        url: z.string().nullable().describe("the page's public address, when the server knows the site's base URL"),
-        version: z.string().optional().describe("the version of the docs the page belongs to, when it belongs to one"),
-      }),
-    )
-    .describe("the pages found, best first; empty when no page answers the query"),
+  results: z.array(searchHit()).describe("the pages found, best first; empty when no page answers the query"),
+  otherVersions: z
+    .array(searchHit())
+    .optional()
+    .describe("when a search of one version found no page: the best pages of other versions that answer the query (at most 3)"),
 };
 
 /**
@@ -65,6 +69,8 @@ export function toolDefinitions(options) {
  * version its callers may choose (`exact`), else any name, the known ones given as examples.
  */
 function versionArgument(versions, about = "search only this version of the docs and the pages of no version; each result names its version") {
+  // A search that sees other versions names their pages when none of the version's answers.
+  if (!versions?.scoped && about.startsWith("search")) about += ", and when none of them answers, the pages of other versions that do are named (otherVersions)";
   if (!versions?.names?.length || versions.scoped) {
     return z.string().max(64).optional().describe(`${about}; a version that does not exist is an error naming those that do`);
   }
@@ -178,9 +184,15 @@ async function search(fs, { query, k, path, lang, version }, { base }) {
   // Without `k`, the command's own default.
   const options = [...(k ? ["-n", String(k)] : []), ...(path ? ["--path", path] : []), ...(lang ? ["--lang", lang] : []), ...(version ? ["--version", version] : [])];
   const ran = await fs.searchCommand([...options, "--", query], "/");
-  const { blocks: _, hits = [], ...printed } = ran;
+  const { blocks: _, hits = [], otherVersions, ...printed } = ran;
   if (ran.exitCode === 2) return { result: printed, isError: true };
   const results = searchResults(hits, base);
+  if (otherVersions?.length && !results.length) {
+    // A question only other versions answer: said plainly, with where to read them.
+    const others = searchResults(otherVersions, base);
+    const stdout = `No page of version ${version} answers this query. Pages of other versions do:\n${resultsText(others)}`;
+    return { result: { ...printed, stdout, stderr: "" }, isError: false, structured: { results, otherVersions: others } };
+  }
   return { result: { ...printed, stdout: resultsText(results) }, isError: false, structured: { results } };
 }
 

@@ -18,7 +18,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { format } from "node:util";
 import { fromMain } from "./bridge.mjs";
-import { scopedConnect, sessionPool } from "./sessions.mjs";
+import { callerVersions, scopedConnect, sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { baseOf } from "./sources.mjs";
 import { createMcpServer } from "./server.mjs";
@@ -147,7 +147,9 @@ async function oneRequest({ sessions, server }, { url, headers, message, groups,
   const runner = ({ tool, args, signal, shell: state }) => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits: callLimits, base: server.baseUrl, signal, shell: state });
   // A known caller's shell (undefined for an anonymous one): its calls start in it, and what they leave goes back.
   const shells = shell === undefined ? null : requestShell(shell, server.shellIdleMs);
-  const mcp = createMcpServer(null, { ...server, limits: callLimits, gate, caller, registry: calls, runner, shells });
+  // The versions this caller sees, as its tools offer them.
+  const versions = await callerVersions(server.versions, () => sessions.lease(groups));
+  const mcp = createMcpServer(null, { ...server, versions, limits: callLimits, gate, caller, registry: calls, runner, shells });
   const request = new Request(url, { method: "POST", headers });
   const answer = (response) => ({ status: response.status, headers: [...response.headers], shell: shells?.left() });
   return answerAlone(mcp, request, async (response) => ({ ...answer(response), body: await response.text() }), message);

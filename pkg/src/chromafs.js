@@ -9,6 +9,7 @@
 import { commandsOf } from "./commands.js";
 import { LOAD_TOOLS } from "./tools.js";
 import { connectMounts } from "./mounts.js";
+import { versionSessions } from "./versioned.js";
 import { recordedChoice } from "./recorded.js";
 import { PROBE, reaches } from "./probe.js";
 import { commandSignal, stoppable, withStoppableEmbed } from "./stoppable.js";
@@ -39,6 +40,8 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
     #calls;
     /** Whether network causes go to the log: embedding failures then lose their address. */
     #logged;
+    /** The sessions of one version each opened for this one (see `ofVersion`). */
+    #versions = null;
 
     /** Made by `connect` and `withEmbed`, around a session of the wasm module. */
     constructor(core, recorded, calls = commandSignal(), logged = false) {
@@ -54,6 +57,11 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
      * searched with it, when the host gave no `embed` of its own and chromafs can call it.
      */
     static async connect(options) {
+      const fs = await ChromaFs.#open(options);
+      fs.#versions = versionSessions((version) => ChromaFs.connect({ ...options, version }), options?.version);
+      return fs;
+    }
+    static async #open(options) {
       const calls = commandSignal();
       const logged = options?.networkErrors === "log";
       const core = await inContext(() => Core.connect(withStoppableEmbed(options, calls, logged)));
@@ -235,7 +243,19 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
     searchCommand(args, cwd) {
       return inContext(() => this.#core.searchCommand(args, cwd));
     }
+    /**
+     * This session's docs, of `version` alone and the pages of none: a session opened with
+     * this one's options and `version` the first time, kept for the next (a few versions,
+     * the least recently used freed first) and freed with this one. Rejects as
+     * `connect({ version })` does for a version this session does not see; a session
+     * scoped to `version` is its own.
+     */
+    async ofVersion(version) {
+      if (!this.#versions) throw new TypeError("ofVersion: this session was not opened by ChromaFs.connect");
+      return (await this.#versions.get(version)) ?? this;
+    }
     free() {
+      this.#versions?.free();
       this.#core.free();
     }
     [DISPOSE]() {

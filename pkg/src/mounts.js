@@ -14,6 +14,7 @@ import { searchCommand, toolCommand, COMMAND_NAMES } from "./commands.js";
 import { withFailures } from "./failures.js";
 import { SEARCH_COMMANDS, TOOL_COMMANDS, RANKED } from "./names.js";
 import { LOAD_TOOLS } from "./tools.js";
+import { versionSessions } from "./versioned.js";
 
 /** A mount directory as given (`/docs`, `/docs/`) → its name (`docs`), or an error. */
 function mountName(dir) {
@@ -25,12 +26,15 @@ function mountName(dir) {
 }
 
 class MountedFs {
+  /** The mounts of one version each opened for these (see `ofVersion`). */
+  #versions;
   /**
    * `mounts`: [name, ChromaFs] pairs, the first holding what is outside every mount;
    * `ChromaFs`: their class, whose parsers read command lines as the mounts' commands do.
    */
-  constructor(mounts, ChromaFs) {
+  constructor(mounts, ChromaFs, versions = null) {
     this.ChromaFs = ChromaFs;
+    this.#versions = versions;
     this.mounts = [...mounts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     [this.homeName, this.home] = mounts[0];
     this.byName = new Map(this.mounts);
@@ -182,7 +186,13 @@ class MountedFs {
     const current = await Promise.all(this.all.map((fs) => fs.isCurrent()));
     return current.every(Boolean);
   }
+  /** The mounts of `version` alone and their pages of none (see ChromaFs's `ofVersion`). */
+  async ofVersion(version) {
+    if (!this.#versions) throw new TypeError("ofVersion: these mounts were not opened by ChromaFs.connectMounts");
+    return (await this.#versions.get(version)) ?? this;
+  }
   free() {
+    this.#versions?.free();
     for (const fs of this.all) fs.free();
   }
 
@@ -197,6 +207,20 @@ class MountedFs {
     return { mounts: Object.fromEntries(this.mounts.map(([name, fs]) => [`/${name}`, fs.info()])) };
   }
 
+  /**
+   * Why `version` can be no search's nor session's over these mounts, when none of them
+   * has a page of it (a mount that has none shows its pages of no version), else null.
+   */
+  unknownVersion(version) {
+    const seen = this.mounts.map(([name, fs]) => [name, fs.versions()]);
+    // Mounts scoped to a version have that one alone.
+    const scope = seen.find(([, v]) => v.scoped)?.[1].default;
+    if (scope != null && scope !== version) return `version ${JSON.stringify(version)} does not exist; the versions are ${scope}`;
+    if (seen.some(([, v]) => v.mountVersions === undefined && v.versions.includes(version))) return null;
+    const each = seen.map(([name, v]) => `/${name}: ${(v.mountVersions ?? v.versions).join(", ") || "none"}`);
+    return `version ${JSON.stringify(version)} does not exist in any mount; the versions of each are ${each.join("; ")}`;
+  }
+
   /** The mounts a ranked search under `dir` reads: one, or all of them for `/`. */
   searched(dir) {
     const owner = this.owner(dir);
@@ -208,8 +232,13 @@ class MountedFs {
     const dir = this.resolvePath(options.cwd ?? "/", options.path ?? ".");
     // Without `k`, as many as the search command shows by default.
     const k = options.k ?? this.ChromaFs.readSearchLine([], "/").k;
+    const unknown = options.version === undefined ? null : this.unknownVersion(options.version);
+    if (unknown) throw Object.assign(new Error(`EINVAL: invalid argument, search '${dir}': ${unknown}`), { code: "EINVAL" });
     const ranked = await Promise.all(this.searched(dir).map((fs) => fs.search(query, { ...options, cwd: "/", path: dir })));
-    return interleave(ranked, k);
+    const hits = interleave(ranked, k);
+    // A version no mount answers: the other versions' pages that do, as each mount names them.
+    const others = hits.length ? [] : interleave(ranked.map((r) => r.otherVersions ?? []), OTHER_VERSIONS);
+    return others.length ? Object.assign(hits, { otherVersions: others }) : hits;
   }
 
   /** The `search` command over the mounts (see `search --help`). */
@@ -217,6 +246,8 @@ class MountedFs {
     // Read by the command's own parser: its help, its pages and its directory.
     const line = this.ChromaFs.readSearchLine(args, this.resolvePath(cwd, "."));
     const mounts = this.searched(line.dir ?? this.resolvePath(cwd, "."));
+    const unknown = typeof line.version === "string" ? this.unknownVersion(line.version) : null;
+    if (unknown && !line.help) return { stdout: "", stderr: `search: ${unknown}\n`, exitCode: 2 };
     if (mounts.length === 1 || line.help) return mounts[0].searchCommand(args, cwd);
     const ran = await Promise.all(mounts.map((fs) => fs.searchCommand(args, cwd)));
     const usage = ran.find((r) => r.exitCode === 2 && !r.stdout);
@@ -224,6 +255,12 @@ class MountedFs {
     const blocks = interleave(ran.map((r) => r.blocks ?? []), line.k);
     const hits = interleave(ran.map((r) => r.hits ?? []), line.k);
     const stderr = ran.filter((r) => r.exitCode === 2).map((r) => r.stderr).join("");
+    const others = ran.filter((r) => r.otherVersions?.length);
+    if (!blocks.length && !stderr && others.length) {
+      // Each mount names its own pages of other versions.
+      const otherVersions = interleave(others.map((r) => r.otherVersions), OTHER_VERSIONS);
+      return { stdout: "", stderr: others.map((r) => r.stderr).join(""), exitCode: 1, blocks, hits, otherVersions };
+    }
     if (!blocks.length && !stderr) return { stdout: "", stderr: "search: no page answers the query\n", exitCode: 1 };
     return { stdout: blocks.join(""), stderr, exitCode: stderr ? 2 : 0, blocks, hits };
   }
@@ -295,6 +332,9 @@ class MountedFs {
   }
 }
 
+/** The most pages of other versions a search of one version names (as a single collection's search does). */
+const OTHER_VERSIONS = 3;
+
 /** Rankings merged by rank (the first of each, then the second of each…), the first `k`. */
 function interleave(rankings, k) {
   const out = [];
@@ -331,7 +371,15 @@ async function connectMounts(ChromaFs, options) {
   }
   // One command over several mounts may send what one command may, not that much a mount.
   for (const [, fs] of opened.slice(1)) fs.shareBudget(opened[0][1]);
-  return new MountedFs(opened, ChromaFs);
+  const versions = versionSessions((version) => connectMounts(ChromaFs, { ...options, version }), options.version);
+  const mounted = new MountedFs(opened, ChromaFs, versions);
+  // A version some mounts lack: they show their pages of no version; one that none has is an error.
+  const unknown = common.version === undefined ? null : mounted.unknownVersion(common.version);
+  if (unknown) {
+    mounted.free();
+    throw Object.assign(new Error(`EINVAL: invalid argument, connect: ${unknown}`), { code: "EINVAL" });
+  }
+  return mounted;
 }
 
 export { connectMounts };

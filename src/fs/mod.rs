@@ -69,6 +69,11 @@ pub(crate) struct Filesystem {
     groups: crate::tree::access::Groups,
     /// The version the session is scoped to (`version`), when it is.
     version: Option<String>,
+    /// A mount scoped to a version it has no page of: the versions it has (see
+    /// [`versions::scope_of`]).
+    mount_versions: Option<Vec<String>>,
+    /// Whether the session is one mount among several (`mountAt`).
+    mounted: bool,
     /// Whether searches may read the grep index (`grepIndex`).
     grep_index: bool,
     /// The grep index's records this session read.
@@ -104,9 +109,8 @@ impl Filesystem {
             std::mem::take(&mut opts.lazy_files).into_iter().map(|(p, s)| (path::normalize(&p), s)).collect();
         let extra: Vec<String> = lazy.keys().cloned().collect();
         let version = opts.version.as_deref();
-        if let Some(why) = version.and_then(|v| versions::unseen(&tree.tree, &opts.groups, v)) {
-            return Err(FsError { cause: Some(why), ..FsError::new(Errno::Einval, "connect", &opts.collection) });
-        }
+        let mount_versions = versions::scope_of(&tree.tree, &opts, version)
+            .map_err(|why| FsError { cause: Some(why), ..FsError::new(Errno::Einval, "connect", &opts.collection) })?;
         let listing = versions::listing_of(&tree, &opts.groups, version, &extra)
             .map_err(|e| FsError::io("connect", &opts.collection, e))?;
         let access = tree.chunk_access().then(|| SessionAccess::new(&opts.groups));
@@ -161,6 +165,8 @@ impl Filesystem {
             name: opts.collection.clone(),
             groups: opts.groups.clone(),
             version: opts.version.clone(),
+            mount_versions,
+            mounted: opts.mount_at.is_some(),
             grep_index: opts.grep_index,
             index_kept: RefCell::default(),
             key_parts,

@@ -15,6 +15,24 @@ pub(super) fn unseen(tree: &PathTree, groups: &Groups, version: &str) -> Option<
     (!names.iter().any(|n| n == version)).then(|| versions::unknown(version, &names))
 }
 
+/// Whether a session opened with `opts` may be scoped to `version`: `Ok(None)` when it is
+/// a version of the pages it may see (or there is no `version`), else why not; but a mount
+/// among several (`mountAt`) that has no page of `version` is opened all the same,
+/// showing its pages of no version (all of them, for a mount without versions), as the
+/// version's scope is across the mounts: `Ok(Some(the versions it has))`, so that the
+/// mounts can tell a version none of them has (see `fs.versions()`'s `mountVersions`).
+pub(super) fn scope_of(
+    tree: &PathTree,
+    opts: &crate::options::Options,
+    version: Option<&str>,
+) -> Result<Option<Vec<String>>, String> {
+    match version.and_then(|v| unseen(tree, &opts.groups, v)) {
+        None => Ok(None),
+        Some(_) if opts.mount_at.is_some() => Ok(Some(tree.versions_seen_by(&opts.groups))),
+        Some(why) => Err(why),
+    }
+}
+
 /// The listing of the pages `groups` may see (of `version` and of none, when given), with
 /// the host's own files `extra`: a listing with the host's files is one session's alone;
 /// the others are built once per tree and shared.
@@ -41,6 +59,9 @@ pub(crate) struct Versions {
     pub default: Option<String>,
     /// Whether the session is scoped to `default` (the `version` option).
     pub scoped: bool,
+    /// A mount scoped to a version it has no page of: the versions it has (see [`scope_of`]).
+    #[serde(rename = "mountVersions", skip_serializing_if = "Option::is_none")]
+    pub mount_versions: Option<Vec<String>>,
 }
 
 impl Filesystem {
@@ -48,15 +69,18 @@ impl Filesystem {
     /// or only its own when it is scoped to one.
     pub(crate) fn versions(&self) -> Versions {
         if let Some(v) = &self.version {
-            return Versions { names: vec![v.clone()], default: Some(v.clone()), scoped: true };
+            let mount_versions = self.mount_versions.clone();
+            return Versions { names: vec![v.clone()], default: Some(v.clone()), scoped: true, mount_versions };
         }
         let names = self.tree.tree.versions_seen_by(&self.groups);
         let default = self.tree.tree.default_version_of(&names).map(str::to_string);
-        Versions { names, default, scoped: false }
+        Versions { names, default, scoped: false, mount_versions: None }
     }
 
     /// The session's listing narrowed to `version` and the unversioned pages, or why no
-    /// version of that name is among [`Filesystem::versions`].
+    /// version of that name is among [`Filesystem::versions`]; but a mount among several
+    /// searches its pages of no version for a version it does not have, as [`scope_of`]
+    /// opens it (the mounts say when none of them has it).
     pub(crate) fn version_listing(&self, version: &str) -> Result<Rc<Listing>, String> {
         // Scoped already: the session's own listing, and no other version.
         if let Some(own) = &self.version {
@@ -65,7 +89,7 @@ impl Filesystem {
                 false => Err(versions::unknown(version, std::slice::from_ref(own))),
             };
         }
-        if let Some(why) = unseen(&self.tree.tree, &self.groups, version) {
+        if let Some(why) = unseen(&self.tree.tree, &self.groups, version).filter(|_| !self.mounted) {
             return Err(why);
         }
         // The host's files belong to every version.
@@ -94,6 +118,16 @@ mod tests {
                 ("v2/keys.md", &["rotate the key with key rotate\n"], json!({"isPublic": true, "version": "v2"})),
                 ("faq.md", &["can I rotate a key? yes\n"], json!({"isPublic": true})),
                 ("beta/keys.md", &["rotate keys in beta\n"], json!({"groups": ["staff"], "version": "v3-beta"})),
+                (
+                    "v2/hooks.md",
+                    &["verify webhook signatures with the signing secret\n"],
+                    json!({"isPublic": true, "version": "v2"}),
+                ),
+                (
+                    "beta/hooks.md",
+                    &["verify webhook signatures in beta\n"],
+                    json!({"groups": ["staff"], "version": "v3-beta"}),
+                ),
             ],
             json!({"line_aligned": true}),
         );
@@ -109,8 +143,16 @@ mod tests {
     }
 
     fn search(fs: &Rc<Filesystem>, version: Option<&str>) -> Result<Vec<(String, Option<String>)>, RankError> {
+        let found = ask(fs, "rotate key", version)?;
+        assert!(found.elsewhere.is_empty());
+        let mut found: Vec<_> = found.hits.into_iter().map(|h| (h.path, h.version)).collect();
+        found.sort();
+        Ok(found)
+    }
+
+    fn ask(fs: &Rc<Filesystem>, text: &str, version: Option<&str>) -> Result<ranked::elsewhere::Found, RankError> {
         let q = Query {
-            text: "rotate key".into(),
+            text: text.into(),
             k: 10,
             dir: "/".into(),
             mode: Mode::Lexical,
@@ -118,10 +160,84 @@ mod tests {
             version: version.map(str::to_string),
         };
         let fs = fs.clone();
-        let hits = block_on(async move { ranked::recorded(&fs, None, &q, &[]).await })?;
-        let mut found: Vec<_> = hits.into_iter().map(|h| (h.path, h.version)).collect();
-        found.sort();
-        Ok(found)
+        block_on(async move { ranked::recorded(&fs, None, &q, &[]).await })
+    }
+
+    fn paths(hits: &[crate::search::ranked::Hit]) -> Vec<(&str, Option<&str>)> {
+        hits.iter().map(|h| (h.path.as_str(), h.version.as_deref())).collect()
+    }
+
+    #[test]
+    fn a_question_only_another_version_answers_names_its_pages() {
+        let chroma = docs();
+        let fs = open(&chroma, &[], None).unwrap();
+        let found = ask(&fs, "verify webhook signatures", Some("v1")).unwrap();
+        assert!(found.hits.is_empty(), "no page of v1 answers: {:?}", paths(&found.hits));
+        assert_eq!(paths(&found.elsewhere), [("/v2/hooks.md", Some("v2"))], "never the hidden beta page");
+        let found = ask(&fs, "verify webhook signatures", Some("v2")).unwrap();
+        assert_eq!((paths(&found.hits), found.elsewhere.len()), (vec![("/v2/hooks.md", Some("v2"))], 0));
+        let staff = open(&chroma, &["staff"], None).unwrap();
+        let found = ask(&staff, "verify webhook signatures", Some("v1")).unwrap();
+        let mut named = paths(&found.elsewhere);
+        named.sort();
+        assert_eq!(
+            named,
+            [("/beta/hooks.md", Some("v3-beta")), ("/v2/hooks.md", Some("v2"))],
+            "a version its caller sees"
+        );
+        let nothing = ask(&fs, "kubernetes helm chart", Some("v1")).unwrap();
+        assert_eq!((nothing.hits.len(), nothing.elsewhere.len()), (0, 0), "no version answers: nothing to name");
+        let scoped = open(&chroma, &[], Some("v1")).unwrap();
+        let found = ask(&scoped, "verify webhook signatures", Some("v1")).unwrap();
+        assert_eq!((found.hits.len(), found.elsewhere.len()), (0, 0), "a session scoped to v1 sees no other version");
+        assert!(matches!(ask(&fs, "verify webhook signatures", Some("v9")), Err(RankError::Version(_))));
+    }
+
+    #[test]
+    fn a_mount_without_the_version_shows_its_pages_of_none() {
+        let chroma = docs();
+        let mut o = Options::new(URL, "docs");
+        o.version = Some("v9".into());
+        o.mount_at = Some("/api".into());
+        let t: Rc<dyn Transport> = Rc::new(chroma.clone());
+        let fs = block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap();
+        assert_eq!(fs.listing().all_paths(), ["/", "/api", "/api/faq.md"], "the pages of no version");
+        let v = fs.versions();
+        assert_eq!(
+            (v.scoped, v.mount_versions),
+            (true, Some(vec!["v1".into(), "v2".into()])),
+            "never the hidden v3-beta"
+        );
+        assert_eq!(open(&chroma, &[], Some("v2")).unwrap().versions().mount_versions, None);
+        let mut o = Options::new(URL, "docs");
+        o.mount_at = Some("/api".into());
+        let t: Rc<dyn Transport> = Rc::new(chroma.clone());
+        let fs = Rc::new(block_on(async move { Filesystem::connect(o, t, 0.0).await }).unwrap());
+        let found = ask(&fs, "can I rotate a key", Some("v9")).unwrap();
+        assert_eq!(
+            paths(&found.hits),
+            [("/api/faq.md", None)],
+            "search --version v9 in a mount without it: its pages of none"
+        );
+    }
+
+    #[test]
+    fn the_other_versions_are_asked_once_and_only_when_a_version_has_no_answer() {
+        let chroma = docs();
+        let fs = open(&chroma, &[], None).unwrap();
+        let requests = |text: &str| {
+            let before = fs.requests();
+            ask(&fs, text, Some("v1")).unwrap();
+            fs.requests() - before
+        };
+        let answered = requests("rotate key");
+        let elsewhere = requests("verify webhook signatures");
+        let unversioned = {
+            let before = fs.requests();
+            ask(&fs, "verify webhook signatures", None).unwrap();
+            fs.requests() - before
+        };
+        assert_eq!(elsewhere, answered + unversioned, "one search of the whole view more, no other request");
     }
 
     fn owned(pairs: &[(&str, Option<&str>)]) -> Vec<(String, Option<String>)> {

@@ -147,7 +147,7 @@ impl ChromaFs {
     }
 
     /// Reads a `search` command line run in `cwd`, for splitting it across mounts:
-    /// `{ help, usage, k, dir }` (see `search::ranked::command::SearchLine`); `k` is the
+    /// `{ help, usage, k, dir, version }` (see `search::ranked::command::SearchLine`); `k` is the
     /// number of pages it shows, the command's default without `-n`.
     #[wasm_bindgen(js_name = readSearchLine)]
     pub fn read_search_line(args: Vec<String>, cwd: String) -> Result<JsValue, JsValue> {

@@ -20,7 +20,7 @@ fn run<'a>(
     embedder: Option<&'a dyn Embedder>,
     q: &'a Query,
     args: &'a [String],
-) -> LocalFuture<'a, Result<Vec<ranked::Hit>, RankError>> {
+) -> LocalFuture<'a, Result<ranked::elsewhere::Found, RankError>> {
     Box::pin(ranked::recorded(fs, embedder, q, args))
 }
 
@@ -43,8 +43,8 @@ fn hit_object(h: &ranked::Hit) -> JsValue {
 #[wasm_bindgen]
 impl ChromaFs {
     /// The `search` command: `{ stdout, stderr, exitCode }` for its arguments, and when
-    /// the search ran, `blocks`: each hit as printed, best first, and `hits`: each as
-    /// `fs.search()` returns it.
+    /// the search ran, `blocks`: each hit as printed, best first, `hits`: each as
+    /// `fs.search()` returns it, and `otherVersions` when it has them (see `search`).
     #[wasm_bindgen(js_name = searchCommand)]
     pub fn search_command(&self, args: Vec<String>, cwd: String) -> Promise {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
@@ -55,9 +55,10 @@ impl ChromaFs {
                 Ok(command::Parsed::Search { query, format }) => {
                     let e = embedder.as_deref().map(|e| e as &dyn Embedder);
                     match run(&fs, e, &query, &args).await {
-                        Ok(hits) => {
-                            let blocks = command::blocks(&hits, format);
-                            (command::print(&blocks), Some((blocks, hits)))
+                        Ok(found) => {
+                            let blocks = command::blocks(&found.hits, format);
+                            let printed = command::print_found(&blocks, query.version.as_deref(), &found.elsewhere);
+                            (printed, Some((blocks, found)))
                         }
                         Err(e) => {
                             (Printed { stderr: format!("search: {e}\n"), exit_code: 2, ..Printed::default() }, None)
@@ -66,9 +67,16 @@ impl ChromaFs {
                 }
             };
             let out = plain(&printed)?;
-            if let Some((blocks, hits)) = blocks {
+            if let Some((blocks, found)) = blocks {
                 set(out.unchecked_ref(), "blocks", blocks.into_iter().map(JsValue::from).collect::<Array>());
-                set(out.unchecked_ref(), "hits", hits.iter().map(hit_object).collect::<Array>());
+                set(out.unchecked_ref(), "hits", found.hits.iter().map(hit_object).collect::<Array>());
+                if !found.elsewhere.is_empty() {
+                    set(
+                        out.unchecked_ref(),
+                        "otherVersions",
+                        found.elsewhere.iter().map(hit_object).collect::<Array>(),
+                    );
+                }
             }
             Ok(out)
         })
@@ -76,7 +84,8 @@ impl ChromaFs {
 
     /// `fs.search(query, { k, path, cwd, mode, lang, version })`: the best pages, as
     /// `[{ path, startLine, endLine, score, snippet, title, version? }]`, best first (none
-    /// when no page answers the query).
+    /// when no page answers the query); a search of one version that found none but whose
+    /// question pages of other versions answer names them in the array's `otherVersions`.
     pub fn search(&self, query: String, options: JsValue) -> Promise {
         let (fs, embedder) = (self.inner.clone(), self.embedder.clone());
         let number = |key: &str| get(&options, key).and_then(|v| v.as_f64());
@@ -96,7 +105,14 @@ impl ChromaFs {
         promise(async move {
             let e = embedder.as_deref().map(|e| e as &dyn Embedder);
             match run(&fs, e, &q, std::slice::from_ref(&q.text)).await {
-                Ok(hits) => Ok(hits.iter().map(hit_object).collect::<Array>().into()),
+                Ok(found) => {
+                    let hits = found.hits.iter().map(hit_object).collect::<Array>();
+                    if !found.elsewhere.is_empty() {
+                        let other = found.elsewhere.iter().map(hit_object).collect::<Array>();
+                        set(hits.unchecked_ref(), "otherVersions", other);
+                    }
+                    Ok(hits.into())
+                }
                 Err(e) => {
                     let errno =
                         if matches!(e, RankError::Empty | RankError::Version(_)) { Errno::Einval } else { Errno::Eio };

@@ -15,7 +15,7 @@ import {
   serveStdio,
   tokenAuthorizer,
 } from "chromafs/mcp";
-import type { SearchResult } from "chromafs/mcp";
+import type { CallOutcome, SearchResult } from "chromafs/mcp";
 
 export async function edge(request: Request, fs: ChromaFs): Promise<Response> {
   const found = await tokenAuthorizer({ secret: ["staff"] })(request);
@@ -76,3 +76,5 @@ export async function signedIn(request: Request, fs: ChromaFs): Promise<Response
 // (tests/js/serve/mcp-tools.test.mjs lists the schema's).
 export const searchResultFields: Record<keyof SearchResult, true> = { path: true, title: true, startLine: true, endLine: true, score: true, snippet: true, url: true, version: true };
 export const searchResult: SearchResult = { path: "/a.md", title: null, startLine: 1, endLine: 3, score: 0.5, snippet: null, url: null };
+// A search of one version that found nothing names other versions' pages beside its empty results.
+export const otherVersions: CallOutcome["structured"] = { results: [], otherVersions: [{ ...searchResult, version: "v2" }] };

@@ -12,6 +12,7 @@ import {
   type ConnectOptions,
   type IngestSummary,
   type SearchHit,
+  type MountedFs,
 } from "chromafs";
 
 // The same name must be this package's declarations, not the wasm-bindgen glue's `any`s.
@@ -76,6 +77,14 @@ export async function main(): Promise<void> {
   const found: SearchHit[] = await fs.search("rotate keys", { k: 5, path: "guides", cwd: "/" });
   const firstLine: number | null = found[0].startLine;
   void firstLine;
+  const v1: ChromaFs = await fs.ofVersion("v1");
+  const mine: string[] | undefined = v1.versions().mountVersions;
+  void mine;
+  const other: SearchHit[] | undefined = (await fs.search("rotate keys", { version: "v1" })).otherVersions;
+  void other?.[0].version;
+  // @ts-expect-error the other versions' pages are hits
+  const wrong: string[] | undefined = (await fs.search("rotate keys", { version: "v1" })).otherVersions;
+  void wrong;
   await ChromaFs.connect({ url: "u", collection: "docs", embed: async (t) => t.map(() => [0, 1]) });
   // An embedding service, and what the collection records.
   const service = openAiEmbedder({ url: "http://127.0.0.1:8000/v1", model: "text-embedding-3-small", apiKeyEnv: "MY_KEY", dimensions: 512, concurrency: 8 });
@@ -172,6 +181,8 @@ export async function mounted(): Promise<void> {
   const fs = await ChromaFs.connectMounts({ url: "http://127.0.0.1:8000", groups: ["staff"], mounts: { "/docs": "docs", "/api": { collection: "api", extension: ".mdx" } } });
   const bash = new Bash({ fs, customCommands: fs.commands() });
   const hits = await fs.search("rotate a key", { path: "/api", k: 3 });
+  const v2: MountedFs = await fs.ofVersion("v2");
+  void v2;
   const requests: number = fs.stats().mounts["/docs"].requests + fs.stats().requests;
   void [bash, hits, requests, fs.info().mounts["/api"].readById];
   // @ts-expect-error a mount names its collection

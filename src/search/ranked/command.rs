@@ -34,7 +34,8 @@ Options:
   -n K          show the K best pages (default 10, at most 100)
   --path DIR    search only pages under DIR (relative to the working directory)
   --lang LANG   search only pages in language LANG (a code: en, fr, ja, zh-cn…)
-  --version V   search only the pages of version V of the docs and those of none
+  --version V   search only the pages of version V of the docs and those of none;
+                when none answers, name the pages of other versions that do
   -l            print paths only
   --json        print one JSON object per page: path, startLine, endLine, score,
                 snippet, title (and version, for a page of one)
@@ -60,15 +61,19 @@ pub(crate) struct SearchLine {
     pub usage: bool,
     pub k: usize,
     pub dir: Option<String>,
+    /// The version searched (`--version`), when it names one.
+    pub version: Option<String>,
 }
 
 /// Reads a `search` command line run in `cwd` (see [`SearchLine`]); with no `-n`, `k` is
 /// the command's default.
 pub(crate) fn search_line(args: &[String], cwd: &str) -> SearchLine {
     match parse(args, cwd) {
-        Ok(Parsed::Help) => SearchLine { help: true, usage: false, k: DEFAULT_K, dir: None },
-        Ok(Parsed::Search { query, .. }) => SearchLine { help: false, usage: false, k: query.k, dir: Some(query.dir) },
-        Err(_) => SearchLine { help: false, usage: true, k: DEFAULT_K, dir: None },
+        Ok(Parsed::Help) => SearchLine { help: true, usage: false, k: DEFAULT_K, dir: None, version: None },
+        Ok(Parsed::Search { query, .. }) => {
+            SearchLine { help: false, usage: false, k: query.k, dir: Some(query.dir), version: query.version }
+        }
+        Err(_) => SearchLine { help: false, usage: true, k: DEFAULT_K, dir: None, version: None },
     }
 }
 
@@ -146,6 +151,17 @@ pub(crate) fn print(blocks: &[String]) -> Printed {
         return Printed { stdout: String::new(), stderr: format!("{NO_ANSWER}\n"), exit_code: 1, ..Default::default() };
     }
     Printed { stdout: blocks.concat(), stderr: String::new(), exit_code: 0, ..Default::default() }
+}
+
+/// What the command prints for a search of `version` (when it names one) that found
+/// `blocks`: as [`print()`] does, but a search of one version that found nothing names the
+/// pages of other versions that answer, `elsewhere` (see [`super::elsewhere`]).
+pub(crate) fn print_found(blocks: &[String], version: Option<&str>, elsewhere: &[Hit]) -> Printed {
+    let mut printed = print(blocks);
+    if let (true, Some(v), false) = (blocks.is_empty(), version, elsewhere.is_empty()) {
+        printed.stderr = super::elsewhere::said(v, elsewhere);
+    }
+    printed
 }
 
 /// Each hit as the command prints it, best first: a host that searches several
@@ -334,5 +350,14 @@ mod tests {
             (none.stdout.as_str(), none.stderr.as_str(), none.exit_code),
             ("", "search: no page answers the query\n", 1)
         );
+        let v2 = |path: &str| Hit { path: path.into(), version: Some("v2".into()), ..hits[1].clone() };
+        let other = print_found(&[], Some("v1"), &[v2("/v2/a.md"), v2("/v2/b.md")]);
+        assert_eq!(
+            (other.stdout.as_str(), other.stderr.as_str(), other.exit_code),
+            ("", "search: no page of version v1 answers the query; pages of other versions do: /v2/a.md (version v2), /v2/b.md (version v2)\n", 1),
+            "nothing on stdout and exit 1 as for no page, but the other versions' pages named"
+        );
+        assert_eq!(print_found(&[], Some("v1"), &[]).stderr, "search: no page answers the query\n");
+        assert_eq!(print_found(&blocks(&hits, Format::Paths), Some("v1"), &[v2("/v2/a.md")]).stderr, "");
     }
 }

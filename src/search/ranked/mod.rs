@@ -26,6 +26,7 @@
 
 mod chunks;
 pub(crate) mod command;
+pub(crate) mod elsewhere;
 mod fields;
 mod floor;
 mod hits;
@@ -118,20 +119,27 @@ impl fmt::Display for RankError {
 /// A ranking of chunks (and their distances, for nearest neighbours), or why there is none.
 type Ranked = Result<(Vec<Chunk>, Vec<f64>), ChromaError>;
 
-/// [`search`] for a session, recorded in its `fs.stats()` as the command `args`.
+/// [`search`] for a session, recorded in its `fs.stats()` as the command `args`; a search
+/// of one version that finds nothing says which other versions' pages answer
+/// ([`elsewhere`]).
 pub(crate) async fn recorded(
     fs: &crate::fs::Filesystem,
     embedder: Option<&dyn Embedder>,
     q: &Query,
     args: &[String],
-) -> Result<Vec<Hit>, RankError> {
+) -> Result<elsewhere::Found, RankError> {
     let mut cs = crate::fs::stats::CommandStats::new("search", args);
     let before = fs.requests();
     let view = SessionView::new(fs, None);
     let found = match q.version.as_deref().map(|v| fs.version_listing(v)).transpose() {
         Err(why) => Err(RankError::Version(why)),
-        Ok(None) => search(view, embedder, q).await,
-        Ok(Some(listing)) => search(view.over(&listing), embedder, q).await,
+        Ok(None) => search(view, embedder, q).await.map(|hits| elsewhere::Found { hits, ..Default::default() }),
+        Ok(Some(listing)) => match (search(view.over(&listing), embedder, q).await, q.version.as_deref()) {
+            (Ok(hits), Some(v)) if hits.is_empty() && elsewhere::worth_asking(fs, v) => {
+                elsewhere::other_versions(fs, embedder, q, v).await.map(|e| elsewhere::Found { hits, elsewhere: e })
+            }
+            (found, _) => found.map(|hits| elsewhere::Found { hits, ..Default::default() }),
+        },
     };
     cs.coarse_requests = fs.requests() - before;
     cs.native = true;
