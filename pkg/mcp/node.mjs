@@ -4,9 +4,11 @@
 //
 // The work runs in worker threads of a pool (pool.mjs), so that a command computing without
 // end, or growing without bound, is stopped at its deadline or its heap limit while every
-// other caller goes on being answered, and so that every core answers: over HTTP a whole
-// request goes to a worker, whose MCP server answers it (dispatch.mjs); over stdio, each tool
-// call. Within a worker, sessions are kept between calls, per group set (sessionPool): a call
+// other caller goes on being answered, and so that every core answers. This thread speaks
+// MCP (over stdio, one server for the process; over HTTP, a server per request, see
+// dispatch.mjs), admits and counts each call and owns its deadline; each call that reads the
+// docs goes to a worker, over stdio and HTTP alike. Within a worker, sessions are kept
+// between calls, per group set (sessionPool): a call
 // costs what a command costs, plus one small request that checks the docs did not change
 // since its session opened (a re-ingest reaches every client at its next call). Their pages
 // are shared through the worker's process tier; each session keeps only a small cache of its
@@ -29,11 +31,11 @@ import { createServer } from "node:http";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ChromaFs } from "../node.mjs";
 import { createMcpServer } from "./server.mjs";
-import { callGate, callRegistry, callStop, limitsOf, outOfTime } from "./limits.mjs";
+import { callGate, callRegistry, callStop, limitsOf, outOfTime, shown } from "./limits.mjs";
 import { scopedConnect, sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { workerPool } from "./pool.mjs";
-import { answerHere, dispatch } from "./dispatch.mjs";
+import { answerRequest } from "./dispatch.mjs";
 import { eraTransport } from "./eras.mjs";
 import { corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
 import { admit } from "./identity.mjs";
@@ -87,16 +89,14 @@ function poolOf(connectOptions, { workers, limits, server }) {
   return workerPool({ connectOptions: sessionOptions(connectOptions), limits, server, size: workers });
 }
 
-/** What a server's workers build their MCP servers with. */
-const serverSettings = ({ toolPrefix, docs, name, baseUrl, versions }, connectOptions, shells) => ({
-  toolPrefix,
-  docs,
-  name,
-  baseUrl: baseUrl ?? null,
-  versions: versions ?? null,
-  scratch: sessionOptions(connectOptions).scratch ?? null,
-  shellIdleMs: shells.idleMs,
-});
+/**
+ * What runs a server's calls (createMcpServer's `runner`) for a caller of `groups`: a worker
+ * of `pool`, else this thread's `sessions`.
+ */
+function runnerOf({ pool, sessions, limits, base }, groups) {
+  if (pool) return async ({ tool, args, signal, shell, deadline }) => outcomeOf(await pool.run({ tool, args, groups, shell }, { signal, deadline }), limits);
+  return ({ tool, args, signal, shell, deadline }) => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits, base, signal, shell, deadline });
+}
 
 /**
  * Where a server keeps its callers' shells between calls, for `shellIdleMs` (0: nowhere): in
@@ -118,15 +118,11 @@ export async function serveStdio(connectOptions, { limits, onClose, workers, she
   const lim = limitsOf(limits);
   const groups = connectOptions.groups ?? [];
   const shells = shellsOf({ shellIdleMs }, connectOptions);
-  const settings = serverSettings(options, connectOptions, shells);
-  const pool = poolOf(connectOptions, { workers, limits: lim, server: settings });
+  const pool = poolOf(connectOptions, { workers, limits: lim, server: { baseUrl: options.baseUrl ?? null } });
   const sessions = pool ? null : localSessions(connectOptions);
-  const base = baseOf(options.baseUrl);
-  const runner = pool
-    ? async ({ tool, args, signal, shell }) => outcomeOf(await pool.run("call", { tool, args, groups, shell }, { signal }), lim)
-    : ({ tool, args, signal, shell }) => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits: lim, base, signal, shell });
+  const runner = runnerOf({ pool, sessions, limits: lim, base: baseOf(options.baseUrl) }, groups);
   // The one client of a stdio server keeps its shell between calls.
-  const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner, shells, scratch: settings.scratch });
+  const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner, shells, scratch: scratchOf(connectOptions) });
   // Both revisions on the one process: a client may open with `initialize` or `server/discover`.
   const transport = eraTransport(new StdioServerTransport(), server);
   // The client went away: calls in flight stop (the SDK aborts them), and so does the server.
@@ -140,12 +136,18 @@ export async function serveStdio(connectOptions, { limits, onClose, workers, she
   return server;
 }
 
-/** A call's outcome from a pool's answer: a call that ended without its worker says why. */
+/**
+ * A call's outcome from a pool's answer: a call that ended without its worker (stopped, or
+ * out of memory) is a command that was aborted, as just-bash prints one, saying why.
+ */
 function outcomeOf(answer, limits) {
   if (!answer.abandoned) return answer;
   const note = answer.abandoned === "memory" ? `[the call ran out of memory: a worker's heap holds ${limits.memoryMiB} MiB]` : undefined;
   return { result: { stdout: "", stderr: "bash: execution aborted\n", exitCode: 124 }, isError: true, failed: false, note };
 }
+
+/** The sessions' scratch directory, for the bash tool's description (null: none). */
+const scratchOf = (connectOptions) => sessionOptions(connectOptions).scratch ?? null;
 
 
 /** The Host values of a server listening on loopback at `port`. */
@@ -222,7 +224,7 @@ function answeredByRules(req, res, rules, refuse) {
  * made as one call within the call limits, in a worker of the pool. A failure answers 502
  * with no cause (the operator's log has it); a call out of time, 503.
  */
-async function answerLlms(req, res, op, { access, rules, requireToken, pool, sessions, limits, base, gate, llms }) {
+async function answerLlms(req, res, op, { access, rules, requireToken, work, limits, gate, llms }) {
   if (answeredByRules(req, res, rules, (status, message) => replyText(res, status, `${message}\n`))) return;
   if (req.method !== "GET" && req.method !== "HEAD") return replyText(res, 405, "use GET\n", { allow: "GET, HEAD, OPTIONS" });
   const admitted = await admit(req, { authorize: access.authorize, requireToken, resource: access.resource, address: req.socket.remoteAddress });
@@ -240,13 +242,12 @@ async function answerLlms(req, res, op, { access, rules, requireToken, pool, ses
     // `?version=V`: that version's files (its pages and those of no version).
     const version = new URL(req.url, "http://localhost").searchParams.get("version");
     const args = { docs: llms.docs, maxChars: llms.maxChars, maxBytes: llms.maxBytes, ...(version === null ? {} : { version }) };
-    const outcome = pool
-      ? await pool.run("call", { tool: op, args, groups: admitted.groups, shell: null }, { signal })
-      : await runTool({ lease: (version) => sessions.lease(admitted.groups, version) }, op, args, { limits, base, signal });
+    const deadline = Date.now() + limits.callTimeoutMs;
+    const outcome = await runnerOf(work, admitted.groups)({ tool: op, args, signal, shell: null, deadline });
     const stopped = why();
     if (stopped) return res.headersSent ? res.end() : replyText(res, 503, `${stopped}\n`, { "retry-after": "30" });
-    if (outcome.abandoned || outcome.failed || typeof outcome.structured?.text !== "string") {
-      if (outcome.abandoned || outcome.note) console.error(`chromafs mcp: ${op}:`, outcome.note ?? `the call ended without an answer (${outcome.abandoned})`);
+    if (outcome.failed || typeof outcome.structured?.text !== "string") {
+      if (outcome.note || outcome.isError) console.error(`chromafs mcp: ${op}:`, outcome.note ?? `the call ended without an answer (${shown(outcome.result ?? {}).trim()})`);
       return replyText(res, 502, "the docs are not reachable\n");
     }
     const body = Buffer.from(outcome.structured.text, "utf8");
@@ -286,10 +287,10 @@ export async function serveHttp(connectOptions, options = {}) {
   if (publicUrl !== undefined) httpUrl(publicUrl, "publicUrl");
   const lim = limitsOf(limits);
   const shells = shellsOf({ shellIdleMs }, connectOptions);
-  const settings = serverSettings(serverOptions, connectOptions, shells);
-  const pool = poolOf(connectOptions, { workers, limits: lim, server: settings });
+  const pool = poolOf(connectOptions, { workers, limits: lim, server: { baseUrl: serverOptions.baseUrl ?? null } });
   const sessions = pool ? null : localSessions(connectOptions);
-  const base = baseOf(serverOptions.baseUrl);
+  const work = { pool, sessions, limits: lim, base: baseOf(serverOptions.baseUrl) };
+  const scratch = scratchOf(connectOptions);
   const gate = callGate(lim.callsInFlight);
   const registry = callRegistry();
   let rules = { allowOrigins };
@@ -302,7 +303,7 @@ export async function serveHttp(connectOptions, options = {}) {
       return reply(res, 200, access.metadata, { "access-control-allow-origin": "*", "cache-control": "max-age=3600" });
     }
     if (LLMS_FILES.has(pathname) && access) {
-      return answerLlms(req, res, LLMS_FILES.get(pathname), { access, rules, requireToken, pool, sessions, limits: lim, base, gate, llms: { docs: serverOptions.docs, ...llms } });
+      return answerLlms(req, res, LLMS_FILES.get(pathname), { access, rules, requireToken, work, limits: lim, gate, llms: { docs: serverOptions.docs, ...llms } });
     }
     if (pathname !== "/mcp" || !access) {
       res.writeHead(404).end("not found\n");
@@ -317,10 +318,9 @@ export async function serveHttp(connectOptions, options = {}) {
       return reply(res, admitted.status, admitted.message, admitted.headers);
     }
     try {
-      if (pool) return await dispatch(req, res, { pool, admitted, gate, registry, limits: lim, url: endpoint, shells });
       const { key: caller, anonymous } = admitted.caller;
-      const runner = ({ tool, args, signal, shell }) => runTool({ lease: (version) => sessions.lease(admitted.groups, version) }, tool, args, { limits: lim, base, signal, shell });
-      await answerHere(req, res, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner, shells, scratch: settings.scratch });
+      const runner = runnerOf(work, admitted.groups);
+      await answerRequest(req, res, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner, shells, scratch }, endpoint, pool && (() => pool.ready()));
     } catch (e) {
       // The cause (an address, a status) is for the operator's log, not for the client.
       console.error("chromafs mcp:", e);

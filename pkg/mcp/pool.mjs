@@ -5,8 +5,9 @@
 // thread nothing else — no other caller, not even the call's own deadline — gets a turn. So
 // the work runs in a pool of worker threads (as many as the machine has cores, at least two),
 // each with its own chromafs sessions and a bounded JavaScript heap (`limits.memoryMiB`),
-// several jobs to a worker as they wait on Chroma. A job is one HTTP request to the endpoint
-// (the MCP SDK's server answers it in the worker) or, over stdio, one tool call.
+// several jobs to a worker as they wait on Chroma. A job is one call that reads the docs (a
+// tool call, a resource operation, an llms.txt file), whatever carried its request: the
+// server's thread speaks MCP, counts and times the call, and hands the pool only the call.
 //
 // The pool watches its workers. Each beats a shared counter every few milliseconds, and
 // counts the times its thread goes from one job's code to another's, recording which job
@@ -17,13 +18,13 @@
 // that was running stays on it alone, and every other job on it starts again on another
 // worker: once for a job that had begun there (the first answer wins, and every job here
 // only reads), however often for one that had not (it leaves the worker), so a caller who
-// shared a worker with a runaway command is answered anyway. A job its caller gives up on
-// (its deadline, its client gone) is asked to stop; if its worker does not answer within
-// half a second, the job ends without it (`{ abandoned: "stopped" }`) and the worker is
-// stopped and replaced, stalled or not: a worker that neither answers nor stops a call it
-// was told to stop cannot be trusted with the next. A worker that outgrows its heap dies on
-// its own: the job that was running ends `{ abandoned: "memory" }`, the others start again
-// elsewhere. No job ever ends twice.
+// shared a worker with a runaway command is answered anyway. A job's deadline is its
+// caller's: the caller's signal aborts it (its deadline, its client gone), and the worker is
+// told to stop it; if the worker does not answer within half a second, the job ends without
+// it (`{ abandoned: "stopped" }`) and the worker is stopped and replaced, stalled or not: a
+// worker that neither answers nor stops a call it was told to stop cannot be trusted with
+// the next. A worker that outgrows its heap dies on its own: the job that was running ends
+// `{ abandoned: "memory" }`, the others start again elsewhere. No job ever ends twice.
 import { Worker } from "node:worker_threads";
 import os from "node:os";
 import { toWorker } from "./bridge.mjs";
@@ -33,9 +34,9 @@ const BEAT_MS = 20;
 /** A worker with jobs whose counts have not moved for this long is stalled. */
 const STALL_MS = 250;
 /** How often the pool looks at its workers. */
-export const WATCH_MS = 50;
+const WATCH_MS = 50;
 /** How long a job asked to stop has to answer before it ends without its worker. */
-export const GRACE_MS = 500;
+const GRACE_MS = 500;
 /** How many times a job may start again on another worker. */
 const MAX_MOVES = 1;
 
@@ -47,10 +48,11 @@ const cores = () => (typeof os.availableParallelism === "function" ? os.availabl
 /**
  * A pool of `size` workers (default: the cores, at least 2) over sessions of
  * `connectOptions`, held to `limits`; `server` is what the workers' MCP servers are made
- * with (tool prefix, docs, base URL). `run(kind, payload, { signal, timeoutMs, control })`
- * resolves with the job's answer, or `{ abandoned }` when it ended without one; `control`,
- * when given, gets `cancel(requestId)`, which stops that call of the job. `close()` stops
- * every worker; `stats()` says what the pool did.
+ * with (tool prefix, docs, base URL). `run(call, { signal, deadline })` runs one call
+ * (`{ tool, args, groups, shell }`, see worker.mjs) and resolves with its outcome, or
+ * `{ abandoned }` when it ended without one; `deadline` (on `Date.now()`'s clock) is the
+ * caller's, which the worker's request budget is held to, and `signal` the caller's stop.
+ * `close()` stops every worker; `stats()` says what the pool did.
  */
 export function workerPool({ connectOptions, limits, server = {}, size = Math.max(2, cores()) }) {
   refuseFetch(connectOptions);
@@ -65,6 +67,12 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
   let broken = null;
   // Workers that ended before they were ready, in a row: a pool that cannot start one stops trying.
   let failedStarts = 0;
+  // Those waiting for the first worker to be ready (see ready()).
+  let waitingReady = [];
+  let everReady = false;
+  const answerReady = () => {
+    for (const w of waitingReady.splice(0)) (broken ? w.reject(broken) : w.resolve());
+  };
 
   const live = () => [...slots].filter((s) => s.state !== "gone");
   const healthy = () => live().filter((s) => s.state === "starting" || s.state === "ready");
@@ -100,6 +108,8 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     if (m.type === "ready") {
       if (slot.state === "starting") slot.state = "ready";
       failedStarts = 0;
+      everReady = true;
+      answerReady();
       drain();
     } else if (m.type === "done" || m.type === "error") {
       const attempt = slot.attempts.get(m.id);
@@ -121,6 +131,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       console.error("chromafs mcp:", broken.message);
       for (const job of queue.splice(0)) settle(job, null, broken);
       for (const a of [...slot.attempts.values()]) settle(a.job, null, broken);
+      answerReady();
       stop(slot);
     }
   }
@@ -160,8 +171,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     const attempt = { id, job, slot };
     slot.attempts.set(id, attempt);
     job.attempts.add(attempt);
-    const timeoutMs = Math.max(1, Math.round(job.deadline - performance.now()));
-    post(slot, { type: "job", id, kind: job.kind, payload: job.payload, timeoutMs });
+    post(slot, { type: "job", id, call: job.call, deadline: job.deadline });
   }
 
   function drain() {
@@ -247,6 +257,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       broken ??= new Error(`the server's worker threads end before they are ready${slot.memory ? ` (out of memory: a worker's heap holds ${limits.memoryMiB} MiB)` : ""}`);
       console.error("chromafs mcp:", broken.message);
       for (const job of queue.splice(0)) settle(job, null, broken);
+      answerReady();
     }
     slot.state = "gone";
     slots.delete(slot);
@@ -289,12 +300,12 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
   replenish();
 
   return {
-    /** Runs one job; see workerPool. */
-    run(kind, payload, { signal, timeoutMs = limits.callTimeoutMs, control } = {}) {
+    /** Runs one call; see workerPool. */
+    run(call, { signal, deadline = Date.now() + limits.callTimeoutMs } = {}) {
       if (closed) return Promise.reject(new Error("the server is closing"));
       if (broken) return Promise.reject(broken);
       return new Promise((resolve, reject) => {
-        const job = { kind, payload, signal, resolve, reject, attempts: new Set(), avoid: new Set(), moves: 0, settled: false, deadline: performance.now() + timeoutMs };
+        const job = { call, deadline, signal, resolve, reject, attempts: new Set(), avoid: new Set(), moves: 0, settled: false };
         job.onAbort = () => {
           for (const a of job.attempts) post(a.slot, { type: "cancel", id: a.id });
           job.grace = setTimeout(() => {
@@ -303,11 +314,19 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
             for (const s of stuck) stop(s);
           }, GRACE_MS);
         };
-        if (control) control.cancel = (requestId) => job.attempts.forEach((a) => post(a.slot, { type: "cancel", id: a.id, requestId }));
         if (signal?.aborted) return resolve({ abandoned: "stopped" });
         signal?.addEventListener("abort", job.onAbort, { once: true });
         start(job);
       });
+    },
+    /**
+     * Resolves once a worker has been ready, at once after that; rejects with the cause when
+     * the pool's workers cannot start.
+     */
+    ready() {
+      if (broken) return Promise.reject(broken);
+      if (everReady) return Promise.resolve();
+      return new Promise((resolve, reject) => waitingReady.push({ resolve, reject }));
     },
     stats: () => ({ ...counts, workers: live().length, ready: healthy().length }),
     async close() {

@@ -79,13 +79,15 @@ async function leaseOf(source, version) {
 }
 
 /**
- * Runs `body(fs)` as one call: one command of the session, held to `limits` (its requests
- * and wall time), aborted with `signal`. A pooled session is checked first, and replaced
- * when the docs changed since it was opened. Resolves with `{ value, failed }`: `failed`
- * when a read failed anywhere in the call (Chroma down, a budget spent).
+ * Runs `body(fs)` as one call: one command of the session, held to `limits` (its requests,
+ * and its wall time: until `deadline`, on `Date.now()`'s clock, when the call has one),
+ * aborted with `signal`. A pooled session is checked first, and replaced when the docs
+ * changed since it was opened. Resolves with `{ value, failed }`: `failed` when a read
+ * failed anywhere in the call (Chroma down, a budget spent).
  */
-export async function withSession(source, limits, signal, body, version) {
-  const bracket = { maxRequests: limits.maxRequests, timeoutMs: limits.callTimeoutMs };
+export async function withSession(source, limits, signal, body, version, deadline) {
+  const timeoutMs = deadline === undefined ? limits.callTimeoutMs : Math.max(1, Math.round(deadline - Date.now()));
+  const bracket = { maxRequests: limits.maxRequests, timeoutMs };
   let lease = await leaseOf(source, version);
   let mark = lease.fs.beginCommand(bracket);
   // A check that cannot be made (Chroma down) keeps the session: the call then reports why.
