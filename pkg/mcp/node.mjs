@@ -6,8 +6,9 @@
 // end, or growing without bound, is stopped at its deadline or its heap limit while every
 // other caller goes on being answered, and so that every core answers. This thread speaks
 // MCP (over stdio, one server for the process; over HTTP, a server per request, see
-// dispatch.mjs), admits and counts each call and owns its deadline; each call that reads the
-// docs goes to a worker, over stdio and HTTP alike. Within a worker, sessions are kept
+// answerRequest), admits and counts each call and owns its deadline; each call that reads
+// the docs goes to a worker, over stdio and HTTP alike: what a command computes never runs
+// in this thread. Within a worker, sessions are kept
 // between calls, per group set (sessionPool): a call
 // costs what a command costs, plus one small request that checks the docs did not change
 // since its session opened (a re-ingest reaches every client at its next call). Their pages
@@ -19,7 +20,7 @@
 // identity provider issued (`oauth`, see auth.mjs; the server then publishes its RFC 9728
 // metadata and every 401 points at it), from a bearer-token file (compared in constant
 // time), or from a host's `authorize(request)`; the per-caller limits count who that
-// authenticated (identity.mjs). Over HTTP the endpoint rules hold (endpoint.mjs): an `Origin`
+// authenticated (endpoint.mjs). Over HTTP the endpoint rules hold (endpoint.mjs): an `Origin`
 // that is present and not allowed, or a `Host` that is not the server's own when it listens
 // on loopback, gets 403; a repeated `Host` gets 400; allowed browser origins get CORS.
 //
@@ -35,10 +36,9 @@ import { callGate, callRegistry, callStop, limitsOf, outOfTime, shown } from "./
 import { scopedConnect, sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { workerPool } from "./pool.mjs";
-import { answerRequest } from "./dispatch.mjs";
+import { answerAlone } from "./stateless.mjs";
 import { eraTransport } from "./eras.mjs";
-import { corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
-import { admit } from "./identity.mjs";
+import { admit, corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
 import { jwtAuthorizer, metadataPaths, protectedResourceMetadata } from "./auth.mjs";
 import { shellStore } from "./shells.mjs";
 import { baseOf } from "./sources.mjs";
@@ -180,6 +180,88 @@ function accessOf({ oauth, authorize, resource }) {
   const auth = jwtAuthorizer({ ...oauth, audience: oauth.audience ?? resource });
   const metadata = protectedResourceMetadata({ resource, issuer: oauth.issuer });
   return { authorize: auth, resource, metadata, paths: metadataPaths(resource), ready: auth.ready };
+}
+
+/** The largest request body read (the SDK's own limit). */
+const MAX_BODY_BYTES = 4 << 20;
+/** The request headers the SDK reads, and those 2026-07-28 requests mirror their bodies in. */
+const FORWARDED = ["accept", "content-type", "mcp-protocol-version", "mcp-session-id", "last-event-id", "mcp-method", "mcp-name"];
+
+/** The body of `req` (its bytes), or null past MAX_BODY_BYTES (reading stops there). */
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const parts = [];
+    let size = 0;
+    req.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        resolve(null);
+      } else parts.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(parts)));
+    req.on("error", reject);
+  });
+}
+
+/**
+ * A request body as the SDK reads it: UTF-8 (a byte-order mark dropped, as JSON's parsers
+ * drop it), parsed; null when it is not JSON in UTF-8.
+ */
+function parseBody(bytes) {
+  try {
+    return { message: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The parsed body of a POST to the endpoint; undefined once `res` has been answered for a
+ * body too large or not JSON (the SDK's own answer to one: nothing in it runs).
+ */
+async function readMessage(req, res) {
+  const body = await readBody(req);
+  if (body === null) {
+    reply(res, 413, `the request body is larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" });
+    return undefined;
+  }
+  const parsed = parseBody(body);
+  if (!parsed) reply(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null });
+  return parsed?.message;
+}
+
+/**
+ * Answers one POST to the endpoint at `url` with an MCP server made with `options` (see
+ * createMcpServer: the caller's gate, registry, shells and runner), once `ready()` (when
+ * given: the pool's) resolves; a request it rejects gets 503, its cause in the log. A client
+ * that goes away stops the request's calls.
+ */
+async function answerRequest(req, res, options, url, ready) {
+  const message = await readMessage(req, res);
+  if (message === undefined) return;
+  const cannot = await ready?.().then(
+    () => null,
+    (e) => e,
+  );
+  if (cannot) {
+    console.error("chromafs mcp:", cannot.message);
+    return reply(res, 503, "the server cannot answer: its worker threads could not start (the cause is in the server's log)");
+  }
+  const gone = new AbortController();
+  const left = () => !res.writableEnded && gone.abort();
+  res.on("close", left);
+  try {
+    const server = createMcpServer(null, { ...options, signal: gone.signal });
+    const headers = FORWARDED.flatMap((h) => (req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]]));
+    const request = new Request(url, { method: "POST", headers, signal: gone.signal });
+    const answer = await answerAlone(server, request, async (r) => ({ status: r.status, headers: r.headers, body: await r.text() }), message);
+    if (res.destroyed) return;
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(answer.body);
+  } finally {
+    res.off("close", left);
+  }
 }
 
 /** The llms.txt files the HTTP server answers, by path: the operation that makes each (llms.mjs). */

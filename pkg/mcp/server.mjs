@@ -51,7 +51,7 @@ import { answerAlone } from "./stateless.mjs";
 export { MAX_OUTPUT, DEFAULT_LIMITS, callGate, callRegistry } from "./limits.mjs";
 export { sessionPool } from "./sessions.mjs";
 export { jwtAuthorizer, protectedResourceMetadata, metadataUrl, bearerChallenge, TokenRejected, TokenCheckUnavailable } from "./auth.mjs";
-export { admit } from "./identity.mjs";
+export { admit } from "./endpoint.mjs";
 export { tokenAuthorizer, MIN_TOKEN_CHARS } from "./tokens.mjs";
 export { endpointRefusal, isLoopback, refusedResponse } from "./endpoint.mjs";
 export { pageUrl, mountedSites } from "./sources.mjs";
