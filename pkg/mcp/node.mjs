@@ -232,12 +232,49 @@ async function readMessage(req, res) {
 }
 
 /**
- * Answers one POST to the endpoint at `url` with an MCP server made with `options` (see
- * createMcpServer: the caller's gate, registry, shells and runner), once `ready()` (when
+ * The MCP servers an endpoint answers requests with, kept between requests per caller and
+ * group set (a server answers one request at a time, and making one costs more than the
+ * protocol work of a call): `take(key)` gives a waiting one or null, `keep(key, entry)`
+ * puts one back once its request is answered. At most `perKey` wait per key and `max` in
+ * all, the least recently used dropped first.
+ */
+function serverCache({ perKey = 4, max = 256 } = {}) {
+  const idle = new Map(); // key → entries, most recently kept last
+  let count = 0;
+  return {
+    take(key) {
+      const list = idle.get(key);
+      const entry = list?.pop() ?? null;
+      if (list && !list.length) idle.delete(key);
+      if (entry) count -= 1;
+      return entry;
+    },
+    keep(key, entry) {
+      // A server still connected (its request ended in an error) is not answered again.
+      if (entry.server.server.transport) return;
+      const list = idle.get(key) ?? [];
+      if (list.length >= perKey) return;
+      idle.delete(key);
+      idle.set(key, [...list, entry]);
+      count += 1;
+      while (count > max) {
+        const [oldest, rest] = idle.entries().next().value;
+        rest.shift();
+        count -= 1;
+        if (!rest.length) idle.delete(oldest);
+      }
+    },
+  };
+}
+
+/**
+ * Answers one POST to the endpoint at `url` with an MCP server of `servers` kept for `key`,
+ * else one `make(request)` makes (see createMcpServer: the caller's gate, registry, shells
+ * and runner; `request` holds the signal of the request it answers), once `ready()` (when
  * given: the pool's) resolves; a request it rejects gets 503, its cause in the log. A client
  * that goes away stops the request's calls.
  */
-async function answerRequest(req, res, options, url, ready) {
+async function answerRequest(req, res, { servers, key, make }, url, ready) {
   const message = await readMessage(req, res);
   if (message === undefined) return;
   const cannot = await ready?.().then(
@@ -251,8 +288,10 @@ async function answerRequest(req, res, options, url, ready) {
   const gone = new AbortController();
   const left = () => !res.writableEnded && gone.abort();
   res.on("close", left);
+  const entry = servers.take(key) ?? make({ signal: null });
+  entry.request.signal = gone.signal;
   try {
-    const server = createMcpServer(null, { ...options, signal: gone.signal });
+    const { server } = entry;
     const headers = FORWARDED.flatMap((h) => (req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]]));
     const request = new Request(url, { method: "POST", headers, signal: gone.signal });
     const answer = await answerAlone(server, request, async (r) => ({ status: r.status, headers: r.headers, body: await r.text() }), message);
@@ -261,6 +300,8 @@ async function answerRequest(req, res, options, url, ready) {
     res.end(answer.body);
   } finally {
     res.off("close", left);
+    entry.request.signal = null;
+    servers.keep(key, entry);
   }
 }
 
@@ -375,6 +416,7 @@ export async function serveHttp(connectOptions, options = {}) {
   const scratch = scratchOf(connectOptions);
   const gate = callGate(lim.callsInFlight);
   const registry = callRegistry();
+  const servers = serverCache();
   let rules = { allowOrigins };
   let access = null;
   let endpoint = null;
@@ -401,8 +443,9 @@ export async function serveHttp(connectOptions, options = {}) {
     }
     try {
       const { key: caller, anonymous } = admitted.caller;
-      const runner = runnerOf(work, admitted.groups);
-      await answerRequest(req, res, { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, runner, shells, scratch }, endpoint, pool && (() => pool.ready()));
+      const options = { ...serverOptions, limits, gate, caller, cancellable: !anonymous, registry, shells, scratch };
+      const make = (request) => ({ server: createMcpServer(null, { ...options, runner: runnerOf(work, admitted.groups), request }), request });
+      await answerRequest(req, res, { servers, key: JSON.stringify([caller, admitted.groups]), make }, endpoint, pool && (() => pool.ready()));
     } catch (e) {
       // The cause (an address, a status) is for the operator's log, not for the client.
       console.error("chromafs mcp:", e);

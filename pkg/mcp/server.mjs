@@ -105,7 +105,9 @@ let validator = null;
  * `session` in this thread, resolving with the call's outcome (see tools.mjs). `shells`
  * keeps each known caller's shell between its calls (see shellStore); `scratch` names the
  * sessions' scratch directory (their `scratch` option) for the bash tool's description;
- * `signal` aborting stops every call of the server (the request's client went away).
+ * `signal` aborting stops every call of the server (the request's client went away); a
+ * server kept from one request to the next is given `request` instead, whose `signal` is
+ * the request's it answers now.
  *
  * Each call's deadline is the server's alone: `limits.callTimeoutMs` from when the call is
  * admitted, when its timer stops it; the runner gets the deadline (`Date.now()`'s clock)
@@ -114,7 +116,8 @@ let validator = null;
  */
 export function createMcpServer(session, options = {}) {
   const { toolPrefix = "", docs = "the documentation", name = "chromafs", limits, gate, caller = "default", cancellable = true, registry, baseUrl, runner } = options;
-  const { shells = null, scratch = null, versions = null, signal: closing = null } = options;
+  const { shells = null, scratch = null, versions = null } = options;
+  const request = options.request ?? { signal: options.signal ?? null };
   const lim = limitsOf(limits);
   const base = baseOf(baseUrl);
   const run = runner ?? (({ tool, args, signal, shell, deadline }) => runTool(session, tool, args, { limits: lim, base, signal, shell, deadline }));
@@ -138,7 +141,7 @@ export function createMcpServer(session, options = {}) {
     const deadline = Date.now() + lim.callTimeoutMs;
     const timer = setTimeout(() => stop(outOfTime(lim.callTimeoutMs)), lim.callTimeoutMs);
     const left = () => stop("the client went away");
-    const sources = [extra?.signal, closing].filter(Boolean);
+    const sources = [extra?.signal, request.signal].filter(Boolean);
     for (const s of sources) {
       if (s.aborted) left();
       else s.addEventListener("abort", left, { once: true });

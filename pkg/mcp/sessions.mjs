@@ -13,10 +13,13 @@ import { inCommand } from "../dist/api.mjs";
  * `lease(groups, version)` gives an idle session (or connects one) as
  * `{ fs, pooled: true, release(stale) }`. A released session waits for the next call of its
  * group set; a stale one (the docs changed) is freed. `connect(groups, version)` opens a
- * session (`version` undefined: every version). At most `idlePerGroups` sessions wait per group set and `maxIdle` in all,
- * the least recently used freed first.
+ * session (`version` undefined: every version). At most `idlePerGroups` sessions wait per
+ * group set and `maxIdle` in all, the least recently used freed first: what idle sessions
+ * hold is bounded by `maxIdle` × the sessions' `cacheBytes`. A group set keeps enough to
+ * answer its callers' calls in flight without connecting again (each connect is a request
+ * and a session built), where two would make most calls of a busy server connect anew.
  */
-export function sessionPool(connect, { idlePerGroups = 2, maxIdle = 32 } = {}) {
+export function sessionPool(connect, { idlePerGroups = 16, maxIdle = 32 } = {}) {
   const idle = new Map(); // group-set key → sessions, most recently released last
   let count = 0;
   const evict = () => {
