@@ -78,14 +78,14 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
   const healthy = () => live().filter((s) => s.state === "starting" || s.state === "ready");
 
   function spawn() {
-    const sab = new SharedArrayBuffer(12);
+    const sab = new SharedArrayBuffer(16);
     const beat = new Int32Array(sab);
     beat[1] = -1;
     const worker = new Worker(WORKER, {
       workerData: { ...shared, beat: sab, beatMs: BEAT_MS },
       resourceLimits: { maxOldGenerationSizeMb: limits.memoryMiB },
     });
-    const slot = { worker, beat, lastBeat: "", lastBeatAt: performance.now(), attempts: new Map(), state: "starting", memory: false };
+    const slot = { worker, beat, posted: 0, lastBeat: "", lastBeatAt: performance.now(), attempts: new Map(), state: "starting", memory: false };
     counts.started += 1;
     slots.add(slot);
     worker.on("message", (m) => onMessage(slot, m));
@@ -119,9 +119,6 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       if (m.type === "done") settle(attempt.job, m.answer);
       else settle(attempt.job, null, new Error(m.message));
       drain();
-    } else if (m.type === "started") {
-      const attempt = slot.attempts.get(m.id);
-      if (attempt) attempt.started = true;
     } else if (m.type === "rpc") {
       answerRpc(slot, m);
     } else if (m.type === "log") {
@@ -168,7 +165,9 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     }
     const id = nextId;
     nextId = nextId >= 0x7fffffff ? 1 : nextId + 1;
-    const attempt = { id, job, slot };
+    // The worker counts the jobs it starts, in the order they were posted (see started).
+    slot.posted = (slot.posted + 1) | 0;
+    const attempt = { id, job, slot, seq: slot.posted };
     slot.attempts.set(id, attempt);
     job.attempts.add(attempt);
     post(slot, { type: "job", id, call: job.call, deadline: job.deadline });
@@ -223,6 +222,9 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     else job.resolve(answer);
   }
 
+  /** Whether an attempt's own code began on its worker: the worker has started it or a later job. */
+  const started = (a) => ((a.slot.beat[3] - a.seq) | 0) >= 0;
+
   /** A stalled worker: no new jobs; its running job stays; the others start again elsewhere. */
   function stall(slot) {
     slot.state = "stalled";
@@ -233,7 +235,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     for (const a of attempts) {
       a.job.avoid.add(slot);
       if (a === runaway) continue;
-      if (a.started) move(a.job);
+      if (started(a)) move(a.job);
       else {
         // It never ran there (its message waits behind the runaway): it leaves the worker.
         withdraw(a);
@@ -267,7 +269,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       a.job.attempts.delete(a);
       a.job.avoid.add(slot);
       if (slot.memory && a.id === running) settle(a.job, { abandoned: "memory" });
-      else if (!a.job.attempts.size) move(a.job, !a.started);
+      else if (!a.job.attempts.size) move(a.job, !started(a));
     }
     slot.attempts.clear();
     replenish();

@@ -5,7 +5,8 @@
 // counted the call and started its clock; here it runs on a session of the caller's groups,
 // held to the caller's deadline and stopped when the pool says so.
 //
-// Three words in shared memory tell the pool how it is doing. The first is a heartbeat,
+// Four words in shared memory tell the pool how it is doing (the fourth counts the jobs
+// this worker has started, see run). The first is a heartbeat,
 // counted up every few milliseconds by a timer. The second is the job whose code runs now
 // and the third a count of the times the thread went from one job's code to another's (or
 // to code of no job: a message from the pool, the heartbeat), both written by an async
@@ -87,9 +88,10 @@ ready.then(
 );
 
 function run({ sessions, base }, { id, call, deadline }) {
-  // Sent before the job's own code runs: a job that never got this far on a worker that
-  // stalled can start again elsewhere at no cost (pool.mjs).
-  parentPort.postMessage({ type: "started", id });
+  // Counted before the job's own code runs: a job that never got this far on a worker that
+  // stalled can start again elsewhere at no cost (pool.mjs). Jobs start in the order the
+  // pool posted them, so a count says which have.
+  beat[3] = (beat[3] + 1) | 0;
   const controller = new AbortController();
   running.set(id, () => controller.abort());
   const { tool, args, groups, shell } = call;
