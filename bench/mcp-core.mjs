@@ -8,6 +8,7 @@
 // at once: calls a second, p50, p99, for the mix and for light commands alone. Writes
 // bench/results/mcp-core/all.json (or NAME's) and prints Markdown tables. Linux only (taskset).
 import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -47,6 +48,11 @@ function pages() {
   });
 }
 
+/** The CPU time process `pid` has used, every thread, in ms (user + system, /proc). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const fixed = (x) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
 
@@ -113,12 +119,13 @@ async function httpClient(endpoint, i) {
   return c;
 }
 
-/** `CALLERS` clients at once, each calling `commands` in turn `each` times. */
-async function load(endpoint, commands, each, offset) {
+/** `CALLERS` clients at once, each calling `commands` in turn `each` times; `pid` is the server's. */
+async function load(endpoint, pid, commands, each, offset) {
   const clients = await Promise.all(Array.from({ length: CALLERS }, (_, i) => httpClient(endpoint, offset + i)));
   await Promise.all(clients.map((c) => c.callTool({ name: "bash", arguments: { command: "echo warm" } })));
   const latencies = [];
   let errors = 0;
+  const cpu0 = cpuMs(pid);
   const t0 = performance.now();
   await Promise.all(
     clients.map(async (c, i) => {
@@ -131,8 +138,9 @@ async function load(endpoint, commands, each, offset) {
     }),
   );
   const wall = performance.now() - t0;
+  const cpu = (cpuMs(pid) - cpu0) / latencies.length;
   await Promise.all(clients.map((c) => c.close().catch(() => {})));
-  return { perSecond: latencies.length / (wall / 1000), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors, calls: latencies.length };
+  return { cpu, perSecond: latencies.length / (wall / 1000), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors, calls: latencies.length };
 }
 
 // The load generator (and the Chroma it starts) on core 1, every thread of this process.
@@ -162,14 +170,19 @@ try {
 
   const one = await httpClient(endpoint, 199);
   await timed(one, MIX, 2);
+  const cpu0 = cpuMs(server.pid);
   const http = await timed(one, MIX, ROUNDS);
+  const httpCpu = (cpuMs(server.pid) - cpu0) / (ROUNDS * MIX.length);
   await one.close();
 
   const [scmd, sargs] = pinned(0, [...SERVER_FLAGS, SELF, "--stdio", chroma.url]);
   const stdio = new Client({ name: "bench", version: "1" });
-  await stdio.connect(new StdioClientTransport({ command: scmd, args: sargs, stderr: "inherit" }));
+  const pipe = new StdioClientTransport({ command: scmd, args: sargs, stderr: "inherit" });
+  await stdio.connect(pipe);
   await timed(stdio, MIX, 2);
+  const scpu0 = cpuMs(pipe.pid);
   const overStdio = await timed(stdio, MIX, ROUNDS);
+  const stdioCpu = (cpuMs(pipe.pid) - scpu0) / (ROUNDS * MIX.length);
   await stdio.close();
 
   const rows = MIX.map((command) => [
@@ -183,25 +196,30 @@ try {
   const all = (times) => Object.values(times).flat();
   const libraryMedian = quantile(Object.values(library), 0.5);
   rows.push(["the mix", fixed(libraryMedian), fixed(quantile(all(http), 0.5)), fixed(quantile(all(http), 0.99)), fixed(quantile(all(overStdio), 0.5)), fixed(quantile(all(overStdio), 0.99))]);
+  rows.push(["server CPU a call, every thread", "", fixed(httpCpu), "", fixed(stdioCpu), ""]);
   run.table("one-caller", ["command", "library ms:", "HTTP p50 ms:", "HTTP p99 ms:", "stdio p50 ms:", "stdio p99 ms:"], rows);
   run.fact("libraryMs", Object.fromEntries(Object.entries(library).map(([k, v]) => [k, +v.toFixed(2)])));
   run.fact("httpP50Ms", +quantile(all(http), 0.5).toFixed(2));
   run.fact("httpP99Ms", +quantile(all(http), 0.99).toFixed(2));
   run.fact("stdioP50Ms", +quantile(all(overStdio), 0.5).toFixed(2));
+  run.fact("httpCpuMsPerCall", +httpCpu.toFixed(2));
 
   if (ONLY === "one-caller") {
     console.log(markdownTable(run.result.tables["one-caller"]));
     process.exitCode = 0;
   } else {
-  const mixLoad = await load(endpoint, MIX, 10, 0);
-  const lightLoad = await load(endpoint, LIGHT, 10, 0);
-  const loadRow = (what, r) => [what, r.calls, r.perSecond.toFixed(0), fixed(r.p50), fixed(r.p99), r.errors];
-  run.table("callers", [`${CALLERS} callers at once, 10 calls each`, "calls:", "calls/s:", "p50 ms:", "p99 ms:", "errors:"], [
+  const mixLoad = await load(endpoint, server.pid, MIX, 10, 0);
+  const lightLoad = await load(endpoint, server.pid, LIGHT, 10, 0);
+  const loadRow = (what, r) => [what, r.calls, r.perSecond.toFixed(0), fixed(r.p50), fixed(r.p99), r.errors, r.cpu.toFixed(2), (1000 / r.cpu).toFixed(0)];
+  const cpuColumns = ["server CPU ms a call:", "calls/s a core gives:"];
+  run.table("callers", [`${CALLERS} callers at once, 10 calls each`, "calls:", "calls/s:", "p50 ms:", "p99 ms:", "errors:", ...cpuColumns], [
     loadRow(`the mix (${MIX.map((c) => `\`${c}\``).join(", ")})`, mixLoad),
     loadRow(`light (${LIGHT.map((c) => `\`${c}\``).join(", ")})`, lightLoad),
   ]);
   run.fact("mixPerSecond", Math.round(mixLoad.perSecond));
   run.fact("lightPerSecond", Math.round(lightLoad.perSecond));
+  run.fact("lightCpuMsPerCall", +lightLoad.cpu.toFixed(2));
+  run.fact("mixCpuMsPerCall", +mixLoad.cpu.toFixed(2));
   run.fact("mixP50Ms", Math.round(mixLoad.p50));
   run.save();
   }
