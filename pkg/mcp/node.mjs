@@ -5,8 +5,8 @@
 // The work runs in worker threads of a pool (pool.mjs), so that a command computing without
 // end, or growing without bound, is stopped at its deadline or its heap limit while every
 // other caller goes on being answered, and so that every core answers. This thread speaks
-// MCP (over stdio, one server for the process; over HTTP, a server per request, see
-// answerRequest), admits and counts each call and owns its deadline; each call that reads
+// MCP (over stdio, one server for the process; over HTTP, one request at a time on a server
+// kept per caller and group set, see answerRequest), admits and counts each call and owns its deadline; each call that reads
 // the docs goes to a worker, over stdio and HTTP alike: what a command computes never runs
 // in this thread. Within a worker, sessions are kept
 // between calls, per group set (sessionPool): a call
