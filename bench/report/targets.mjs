@@ -277,6 +277,26 @@ export const TARGETS = [
     },
   },
   {
+    area: "MCP path",
+    target: "one caller's median call over streamable HTTP ≤ 2× the library's median time for the same commands + 2 ms, the server on one core",
+    measure: (get) => {
+      const call = get("mcp-core", "httpP50Ms");
+      const library = get("mcp-core", "libraryMs");
+      if (call === undefined || !library) return undefined;
+      const times = Object.values(library).sort((a, b) => a - b);
+      const median = times[Math.floor(times.length / 2)];
+      return { text: `${call.toFixed(1)} ms; library ${median.toFixed(1)} ms (bound ${(2 * median + 2).toFixed(1)} ms)`, met: call <= 2 * median + 2 };
+    },
+  },
+  {
+    area: "MCP path",
+    target: "≥ 500 calls/s from one server core for light commands (`cat | head`, `ls /`), 100 callers at once",
+    measure: (get) => {
+      const rate = get("mcp-core", "lightPerSecond");
+      return rate === undefined ? undefined : { text: `${n(rate)} calls/s`, met: rate >= 500 };
+    },
+  },
+  {
     area: "MCP sign-in",
     target: "an OAuth access token checked in ≤ 1 ms with cached keys; no request to the provider per call",
     measure: (get) => {

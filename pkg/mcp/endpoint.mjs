@@ -1,9 +1,24 @@
-// The rules an MCP endpoint applies before it reads a request: the specification's Origin and
-// Host rule (a web page the user visits must not drive the server from their browser, and a
-// name rebound to 127.0.0.1 must not reach a server on loopback), one Host per request
-// (RFC 9112 §3.2), and CORS for the browser origins the operator allowed — those, and no
-// others, get the headers a browser needs to call the endpoint and read its answers.
-import { header, headerCount } from "./request.mjs";
+// What an MCP endpoint decides before it reads a request: whether it takes it, and from whom.
+//
+// The rules first: the specification's Origin and Host rule (a web page the user visits must
+// not drive the server from their browser, and a name rebound to 127.0.0.1 must not reach a
+// server on loopback), one Host per request (RFC 9112 §3.2), and CORS for the browser origins
+// the operator allowed — those, and no others, get the headers a browser needs to call the
+// endpoint and read its answers.
+//
+// Then who makes the request (`admit`): the groups that decide which pages exist for it,
+// and the caller the per-caller limits count. Both come from what the server authenticated,
+// never from how the request spelled it: a token written with another scheme case or more
+// spaces is the same caller, ten made-up tokens from one address are that address, and ten
+// tokens of one OAuth subject are that subject.
+//
+// Callers are keys built from their parts by JSON (injective): a `--tokens` entry, an OAuth
+// issuer and subject, the digest of a token a host's own `authorize` accepted without naming
+// its owner, or — for a request with no credentials, or credentials an open server does not
+// know — the anonymous caller of the request's address. Nothing tells two anonymous callers
+// at one address apart, so their calls cannot be cancelled from another request.
+import { TokenCheckUnavailable, TokenRejected, bearerChallenge } from "./auth.mjs";
+import { bearerToken, header, headerCount, hexDigest } from "./request.mjs";
 
 /** Whether `host` (an address to listen on, or a Host header's name) is this machine's loopback. */
 export function isLoopback(host) {
@@ -71,4 +86,51 @@ export function preflight(cors) {
 export function refusedResponse(status, message, headers = {}) {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
   return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+/** The caller a request with no credentials (or unknown ones) is: its address. */
+export function anonymousCaller(address = "unknown") {
+  return { key: JSON.stringify(["address", String(address)]), anonymous: true };
+}
+
+/** The caller `authorize`'s answer names: its own `caller`, else the bearer token's digest. */
+async function callerOf(request, answer, address) {
+  if (typeof answer?.caller === "string" && answer.caller) return { key: JSON.stringify(["authenticated", answer.caller]), anonymous: false };
+  const token = bearerToken(request);
+  if (token) return { key: JSON.stringify(["token", await hexDigest(token)]), anonymous: false };
+  return anonymousCaller(address);
+}
+
+const groupList = (g) => Array.isArray(g) && g.every((x) => typeof x === "string");
+
+/**
+ * Who may make `request`: `{ groups, caller }`, or `{ status, message, headers }` to refuse
+ * it with. `authorize` gives the groups — `null` (no credentials, or credentials it does not
+ * know), an array, or `{ groups, caller }` naming who was authenticated — and may throw
+ * TokenRejected (401) or TokenCheckUnavailable (503); `requireToken` refuses a request
+ * without any; `resource` is the server's public URL when it is an OAuth resource server
+ * (401s then point at its metadata); `address` is the request's network address, for
+ * anonymous callers. `caller` is `{ key, anonymous }`. Fails closed: an error other than
+ * those two is a 401 too.
+ */
+export async function admit(request, { authorize, requireToken = false, resource = null, address = "unknown" }) {
+  let answer;
+  try {
+    answer = await authorize(request);
+  } catch (e) {
+    if (e instanceof TokenCheckUnavailable) {
+      return { status: 503, message: "the token cannot be checked now: the identity provider's keys are out of reach", cause: e, headers: { "retry-after": "30" } };
+    }
+    const rejected = e instanceof TokenRejected ? e : new TokenRejected("the credentials could not be checked");
+    return { status: 401, message: rejected.message, headers: { "www-authenticate": bearerChallenge(resource, rejected) } };
+  }
+  if (answer == null) {
+    if (requireToken) return { status: 401, message: "a valid bearer token is required", headers: { "www-authenticate": bearerChallenge(resource, null) } };
+    return { groups: [], caller: anonymousCaller(address) };
+  }
+  const groups = Array.isArray(answer) ? answer : answer?.groups;
+  if (!groupList(groups)) {
+    return { status: 401, message: "the credentials gave no list of groups", headers: { "www-authenticate": bearerChallenge(resource, null) } };
+  }
+  return { groups: [...groups], caller: await callerOf(request, answer, address) };
 }

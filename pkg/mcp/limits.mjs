@@ -2,7 +2,7 @@
 //
 // A server is exposed to agents: one call must not take it down, and one caller must not
 // crowd out the others. The limits here are read once (`limitsOf`); the gate counts calls in
-// flight per caller, where a caller is who the server authenticated (see identity.mjs), not
+// flight per caller, where a caller is who the server authenticated (see endpoint.mjs), not
 // how the request spelled its credentials; the registry lets a cancellation that arrives in
 // another HTTP request reach the call it names, and only that caller's call.
 

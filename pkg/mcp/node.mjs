@@ -4,9 +4,12 @@
 //
 // The work runs in worker threads of a pool (pool.mjs), so that a command computing without
 // end, or growing without bound, is stopped at its deadline or its heap limit while every
-// other caller goes on being answered, and so that every core answers: over HTTP a whole
-// request goes to a worker, whose MCP server answers it (dispatch.mjs); over stdio, each tool
-// call. Within a worker, sessions are kept between calls, per group set (sessionPool): a call
+// other caller goes on being answered, and so that every core answers. This thread speaks
+// MCP (over stdio, one server for the process; over HTTP, one request at a time on a server
+// kept per caller and group set, see answerRequest), admits and counts each call and owns its deadline; each call that reads
+// the docs goes to a worker, over stdio and HTTP alike: what a command computes never runs
+// in this thread. Within a worker, sessions are kept
+// between calls, per group set (sessionPool): a call
 // costs what a command costs, plus one small request that checks the docs did not change
 // since its session opened (a re-ingest reaches every client at its next call). Their pages
 // are shared through the worker's process tier; each session keeps only a small cache of its
@@ -17,7 +20,7 @@
 // identity provider issued (`oauth`, see auth.mjs; the server then publishes its RFC 9728
 // metadata and every 401 points at it), from a bearer-token file (compared in constant
 // time), or from a host's `authorize(request)`; the per-caller limits count who that
-// authenticated (identity.mjs). Over HTTP the endpoint rules hold (endpoint.mjs): an `Origin`
+// authenticated (endpoint.mjs). Over HTTP the endpoint rules hold (endpoint.mjs): an `Origin`
 // that is present and not allowed, or a `Host` that is not the server's own when it listens
 // on loopback, gets 403; a repeated `Host` gets 400; allowed browser origins get CORS.
 //
@@ -29,14 +32,13 @@ import { createServer } from "node:http";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ChromaFs } from "../node.mjs";
 import { createMcpServer } from "./server.mjs";
-import { callGate, callRegistry, callStop, limitsOf, outOfTime } from "./limits.mjs";
+import { callGate, callRegistry, callStop, limitsOf, outOfTime, shown } from "./limits.mjs";
 import { callerVersions, scopedConnect, sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { workerPool } from "./pool.mjs";
-import { answerHere, dispatch } from "./dispatch.mjs";
+import { answerAlone } from "./stateless.mjs";
 import { eraTransport } from "./eras.mjs";
-import { corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
-import { admit } from "./identity.mjs";
+import { admit, corsHeaders, isLoopback, preflight, requestRefusal } from "./endpoint.mjs";
 import { jwtAuthorizer, metadataPaths, protectedResourceMetadata } from "./auth.mjs";
 import { shellStore } from "./shells.mjs";
 import { baseOf } from "./sources.mjs";
@@ -87,16 +89,45 @@ function poolOf(connectOptions, { workers, limits, server }) {
   return workerPool({ connectOptions: sessionOptions(connectOptions), limits, server, size: workers });
 }
 
-/** What a server's workers build their MCP servers with. */
-const serverSettings = ({ toolPrefix, docs, name, baseUrl, versions }, connectOptions, shells) => ({
-  toolPrefix,
-  docs,
-  name,
-  baseUrl: baseUrl ?? null,
-  versions: versions ?? null,
-  scratch: sessionOptions(connectOptions).scratch ?? null,
-  shellIdleMs: shells.idleMs,
-});
+/**
+ * What runs a server's calls (createMcpServer's `runner`) for a caller of `groups`: a worker
+ * of `pool`, else this thread's `sessions`.
+ */
+function runnerOf({ pool, sessions, limits, base }, groups) {
+  if (pool) return async ({ tool, args, signal, shell, deadline }) => outcomeOf(await pool.run({ tool, args, groups, shell }, { signal, deadline }), limits);
+  return ({ tool, args, signal, shell, deadline }) => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits, base, signal, shell, deadline });
+}
+
+/**
+ * The versions each group set sees, as its callers' tools offer them (callerVersions),
+ * read through `work` (a worker's session or this thread's) with the server's own `versions`
+ * at most once every `maxAgeMs` a group set, for at most `max` group sets: a re-ingest
+ * reaches the list within that time, as its pages reach every call at once.
+ */
+function versionsSeen(work, own, { maxAgeMs = 30_000, max = 256 } = {}) {
+  const memo = new Map(); // JSON of the groups → { at, versions: Promise }
+  const read = (groups) => async () => {
+    const outcome = await runnerOf(work, groups)({ tool: "versions", args: {}, signal: null, shell: null, deadline: Date.now() + work.limits.callTimeoutMs });
+    if (outcome.failed || outcome.isError) throw new Error("the versions could not be read");
+    return outcome.structured;
+  };
+  return {
+    of(groups) {
+      if (!own?.names?.length || own.scoped || own.exact) return Promise.resolve(own);
+      const key = JSON.stringify(groups);
+      const kept = memo.get(key);
+      if (kept && Date.now() - kept.at < maxAgeMs) return kept.versions;
+      let reached = true;
+      const versions = callerVersions(own, () => read(groups)().catch((e) => ((reached = false), Promise.reject(e))));
+      memo.delete(key);
+      memo.set(key, { at: Date.now(), versions });
+      // Out of reach: asked again at the next request.
+      versions.then(() => reached || memo.get(key)?.versions !== versions || memo.delete(key));
+      while (memo.size > max) memo.delete(memo.keys().next().value);
+      return versions;
+    },
+  };
+}
 
 /**
  * Where a server keeps its callers' shells between calls, for `shellIdleMs` (0: nowhere): in
@@ -118,15 +149,11 @@ export async function serveStdio(connectOptions, { limits, onClose, workers, she
   const lim = limitsOf(limits);
   const groups = connectOptions.groups ?? [];
   const shells = shellsOf({ shellIdleMs }, connectOptions);
-  const settings = serverSettings(options, connectOptions, shells);
-  const pool = poolOf(connectOptions, { workers, limits: lim, server: settings });
+  const pool = poolOf(connectOptions, { workers, limits: lim, server: { baseUrl: options.baseUrl ?? null } });
   const sessions = pool ? null : localSessions(connectOptions);
-  const base = baseOf(options.baseUrl);
-  const runner = pool
-    ? async ({ tool, args, signal, shell }) => outcomeOf(await pool.run("call", { tool, args, groups, shell }, { signal }), lim)
-    : ({ tool, args, signal, shell }) => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits: lim, base, signal, shell });
+  const runner = runnerOf({ pool, sessions, limits: lim, base: baseOf(options.baseUrl) }, groups);
   // The one client of a stdio server keeps its shell between calls.
-  const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner, shells, scratch: settings.scratch });
+  const server = createMcpServer(null, { ...options, limits, caller: "stdio", runner, shells, scratch: scratchOf(connectOptions) });
   // Both revisions on the one process: a client may open with `initialize` or `server/discover`.
   const transport = eraTransport(new StdioServerTransport(), server);
   // The client went away: calls in flight stop (the SDK aborts them), and so does the server.
@@ -140,12 +167,18 @@ export async function serveStdio(connectOptions, { limits, onClose, workers, she
   return server;
 }
 
-/** A call's outcome from a pool's answer: a call that ended without its worker says why. */
+/**
+ * A call's outcome from a pool's answer: a call that ended without its worker (stopped, or
+ * out of memory) is a command that was aborted, as just-bash prints one, saying why.
+ */
 function outcomeOf(answer, limits) {
   if (!answer.abandoned) return answer;
   const note = answer.abandoned === "memory" ? `[the call ran out of memory: a worker's heap holds ${limits.memoryMiB} MiB]` : undefined;
   return { result: { stdout: "", stderr: "bash: execution aborted\n", exitCode: 124 }, isError: true, failed: false, note };
 }
+
+/** The sessions' scratch directory, for the bash tool's description (null: none). */
+const scratchOf = (connectOptions) => sessionOptions(connectOptions).scratch ?? null;
 
 
 /** The Host values of a server listening on loopback at `port`. */
@@ -178,6 +211,129 @@ function accessOf({ oauth, authorize, resource }) {
   const auth = jwtAuthorizer({ ...oauth, audience: oauth.audience ?? resource });
   const metadata = protectedResourceMetadata({ resource, issuer: oauth.issuer });
   return { authorize: auth, resource, metadata, paths: metadataPaths(resource), ready: auth.ready };
+}
+
+/** The largest request body read (the SDK's own limit). */
+const MAX_BODY_BYTES = 4 << 20;
+/** The request headers the SDK reads, and those 2026-07-28 requests mirror their bodies in. */
+const FORWARDED = ["accept", "content-type", "mcp-protocol-version", "mcp-session-id", "last-event-id", "mcp-method", "mcp-name"];
+
+/** The body of `req` (its bytes), or null past MAX_BODY_BYTES (reading stops there). */
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const parts = [];
+    let size = 0;
+    req.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        resolve(null);
+      } else parts.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(parts)));
+    req.on("error", reject);
+  });
+}
+
+/**
+ * A request body as the SDK reads it: UTF-8 (a byte-order mark dropped, as JSON's parsers
+ * drop it), parsed; null when it is not JSON in UTF-8.
+ */
+function parseBody(bytes) {
+  try {
+    return { message: JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The parsed body of a POST to the endpoint; undefined once `res` has been answered for a
+ * body too large or not JSON (the SDK's own answer to one: nothing in it runs).
+ */
+async function readMessage(req, res) {
+  const body = await readBody(req);
+  if (body === null) {
+    reply(res, 413, `the request body is larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" });
+    return undefined;
+  }
+  const parsed = parseBody(body);
+  if (!parsed) reply(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null });
+  return parsed?.message;
+}
+
+/**
+ * The MCP servers an endpoint answers requests with, kept between requests per caller and
+ * group set (a server answers one request at a time, and making one costs more than the
+ * protocol work of a call): `take(key)` gives a waiting one or null, `keep(key, entry)`
+ * puts one back once its request is answered. At most `perKey` wait per key and `max` in
+ * all, the least recently used dropped first.
+ */
+function serverCache({ perKey = 4, max = 256 } = {}) {
+  const idle = new Map(); // key → entries, most recently kept last
+  let count = 0;
+  return {
+    take(key) {
+      const list = idle.get(key);
+      const entry = list?.pop() ?? null;
+      if (list && !list.length) idle.delete(key);
+      if (entry) count -= 1;
+      return entry;
+    },
+    keep(key, entry) {
+      // A server still connected (its request ended in an error) is not answered again.
+      if (entry.server.server.transport) return;
+      const list = idle.get(key) ?? [];
+      if (list.length >= perKey) return;
+      idle.delete(key);
+      idle.set(key, [...list, entry]);
+      count += 1;
+      while (count > max) {
+        const [oldest, rest] = idle.entries().next().value;
+        rest.shift();
+        count -= 1;
+        if (!rest.length) idle.delete(oldest);
+      }
+    },
+  };
+}
+
+/**
+ * Answers one POST to the endpoint at `url` with an MCP server of `servers` kept for `key`,
+ * else one `make(request)` makes (see createMcpServer: the caller's gate, registry, shells
+ * and runner; `request` holds the signal of the request it answers), once `ready()` (when
+ * given: the pool's) resolves; a request it rejects gets 503, its cause in the log. A client
+ * that goes away stops the request's calls.
+ */
+async function answerRequest(req, res, { servers, key, make }, url, ready) {
+  const message = await readMessage(req, res);
+  if (message === undefined) return;
+  const cannot = await ready?.().then(
+    () => null,
+    (e) => e,
+  );
+  if (cannot) {
+    console.error("chromafs mcp:", cannot.message);
+    return reply(res, 503, "the server cannot answer: its worker threads could not start (the cause is in the server's log)");
+  }
+  const gone = new AbortController();
+  const left = () => !res.writableEnded && gone.abort();
+  res.on("close", left);
+  const entry = servers.take(key) ?? make({ signal: null });
+  entry.request.signal = gone.signal;
+  try {
+    const { server } = entry;
+    const headers = FORWARDED.flatMap((h) => (req.headers[h] === undefined ? [] : [[h, String(req.headers[h])]]));
+    const request = new Request(url, { method: "POST", headers, signal: gone.signal });
+    const answer = await answerAlone(server, request, async (r) => ({ status: r.status, headers: r.headers, body: await r.text() }), message);
+    if (res.destroyed) return;
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    res.end(answer.body);
+  } finally {
+    res.off("close", left);
+    entry.request.signal = null;
+    servers.keep(key, entry);
+  }
 }
 
 /** The llms.txt files the HTTP server answers, by path: the operation that makes each (llms.mjs). */
@@ -222,7 +378,7 @@ function answeredByRules(req, res, rules, refuse) {
  * made as one call within the call limits, in a worker of the pool. A failure answers 502
  * with no cause (the operator's log has it); a call out of time, 503.
  */
-async function answerLlms(req, res, op, { access, rules, requireToken, pool, sessions, limits, base, gate, llms }) {
+async function answerLlms(req, res, op, { access, rules, requireToken, work, limits, gate, llms }) {
   if (answeredByRules(req, res, rules, (status, message) => replyText(res, status, `${message}\n`))) return;
   if (req.method !== "GET" && req.method !== "HEAD") return replyText(res, 405, "use GET\n", { allow: "GET, HEAD, OPTIONS" });
   const admitted = await admit(req, { authorize: access.authorize, requireToken, resource: access.resource, address: req.socket.remoteAddress });
@@ -240,13 +396,12 @@ async function answerLlms(req, res, op, { access, rules, requireToken, pool, ses
     // `?version=V`: that version's files (its pages and those of no version).
     const version = new URL(req.url, "http://localhost").searchParams.get("version");
     const args = { docs: llms.docs, maxChars: llms.maxChars, maxBytes: llms.maxBytes, ...(version === null ? {} : { version }) };
-    const outcome = pool
-      ? await pool.run("call", { tool: op, args, groups: admitted.groups, shell: null }, { signal })
-      : await runTool({ lease: (version) => sessions.lease(admitted.groups, version) }, op, args, { limits, base, signal });
+    const deadline = Date.now() + limits.callTimeoutMs;
+    const outcome = await runnerOf(work, admitted.groups)({ tool: op, args, signal, shell: null, deadline });
     const stopped = why();
     if (stopped) return res.headersSent ? res.end() : replyText(res, 503, `${stopped}\n`, { "retry-after": "30" });
-    if (outcome.abandoned || outcome.failed || typeof outcome.structured?.text !== "string") {
-      if (outcome.abandoned || outcome.note) console.error(`chromafs mcp: ${op}:`, outcome.note ?? `the call ended without an answer (${outcome.abandoned})`);
+    if (outcome.failed || typeof outcome.structured?.text !== "string") {
+      if (outcome.note || outcome.isError) console.error(`chromafs mcp: ${op}:`, outcome.note ?? `the call ended without an answer (${shown(outcome.result ?? {}).trim()})`);
       return replyText(res, 502, "the docs are not reachable\n");
     }
     const body = Buffer.from(outcome.structured.text, "utf8");
@@ -286,12 +441,14 @@ export async function serveHttp(connectOptions, options = {}) {
   if (publicUrl !== undefined) httpUrl(publicUrl, "publicUrl");
   const lim = limitsOf(limits);
   const shells = shellsOf({ shellIdleMs }, connectOptions);
-  const settings = serverSettings(serverOptions, connectOptions, shells);
-  const pool = poolOf(connectOptions, { workers, limits: lim, server: settings });
+  const pool = poolOf(connectOptions, { workers, limits: lim, server: { baseUrl: serverOptions.baseUrl ?? null } });
   const sessions = pool ? null : localSessions(connectOptions);
-  const base = baseOf(serverOptions.baseUrl);
+  const work = { pool, sessions, limits: lim, base: baseOf(serverOptions.baseUrl) };
+  const scratch = scratchOf(connectOptions);
   const gate = callGate(lim.callsInFlight);
   const registry = callRegistry();
+  const servers = serverCache();
+  const seen = versionsSeen(work, serverOptions.versions);
   let rules = { allowOrigins };
   let access = null;
   let endpoint = null;
@@ -302,7 +459,7 @@ export async function serveHttp(connectOptions, options = {}) {
       return reply(res, 200, access.metadata, { "access-control-allow-origin": "*", "cache-control": "max-age=3600" });
     }
     if (LLMS_FILES.has(pathname) && access) {
-      return answerLlms(req, res, LLMS_FILES.get(pathname), { access, rules, requireToken, pool, sessions, limits: lim, base, gate, llms: { docs: serverOptions.docs, ...llms } });
+      return answerLlms(req, res, LLMS_FILES.get(pathname), { access, rules, requireToken, work, limits: lim, gate, llms: { docs: serverOptions.docs, ...llms } });
     }
     if (pathname !== "/mcp" || !access) {
       res.writeHead(404).end("not found\n");
@@ -317,11 +474,12 @@ export async function serveHttp(connectOptions, options = {}) {
       return reply(res, admitted.status, admitted.message, admitted.headers);
     }
     try {
-      if (pool) return await dispatch(req, res, { pool, admitted, gate, registry, limits: lim, url: endpoint, shells });
       const { key: caller, anonymous } = admitted.caller;
-      const runner = ({ tool, args, signal, shell }) => runTool({ lease: (version) => sessions.lease(admitted.groups, version) }, tool, args, { limits: lim, base, signal, shell });
-      const versions = await callerVersions(settings.versions, () => sessions.lease(admitted.groups));
-      await answerHere(req, res, { ...serverOptions, versions, limits, gate, caller, cancellable: !anonymous, registry, runner, shells, scratch: settings.scratch });
+      // The versions this caller's groups see, as its tools offer them (a server is kept per list).
+      const versions = await seen.of(admitted.groups);
+      const options = { ...serverOptions, versions, limits, gate, caller, cancellable: !anonymous, registry, shells, scratch };
+      const make = (request) => ({ server: createMcpServer(null, { ...options, runner: runnerOf(work, admitted.groups), request }), request });
+      await answerRequest(req, res, { servers, key: JSON.stringify([caller, admitted.groups, versions?.names ?? null]), make }, endpoint, pool && (() => pool.ready()));
     } catch (e) {
       // The cause (an address, a status) is for the operator's log, not for the client.
       console.error("chromafs mcp:", e);

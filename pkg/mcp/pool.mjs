@@ -5,8 +5,9 @@
 // thread nothing else — no other caller, not even the call's own deadline — gets a turn. So
 // the work runs in a pool of worker threads (as many as the machine has cores, at least two),
 // each with its own chromafs sessions and a bounded JavaScript heap (`limits.memoryMiB`),
-// several jobs to a worker as they wait on Chroma. A job is one HTTP request to the endpoint
-// (the MCP SDK's server answers it in the worker) or, over stdio, one tool call.
+// several jobs to a worker as they wait on Chroma. A job is one call that reads the docs (a
+// tool call, a resource operation, an llms.txt file), whatever carried its request: the
+// server's thread speaks MCP, counts and times the call, and hands the pool only the call.
 //
 // The pool watches its workers. Each beats a shared counter every few milliseconds, and
 // counts the times its thread goes from one job's code to another's, recording which job
@@ -17,13 +18,13 @@
 // that was running stays on it alone, and every other job on it starts again on another
 // worker: once for a job that had begun there (the first answer wins, and every job here
 // only reads), however often for one that had not (it leaves the worker), so a caller who
-// shared a worker with a runaway command is answered anyway. A job its caller gives up on
-// (its deadline, its client gone) is asked to stop; if its worker does not answer within
-// half a second, the job ends without it (`{ abandoned: "stopped" }`) and the worker is
-// stopped and replaced, stalled or not: a worker that neither answers nor stops a call it
-// was told to stop cannot be trusted with the next. A worker that outgrows its heap dies on
-// its own: the job that was running ends `{ abandoned: "memory" }`, the others start again
-// elsewhere. No job ever ends twice.
+// shared a worker with a runaway command is answered anyway. A job's deadline is its
+// caller's: the caller's signal aborts it (its deadline, its client gone), and the worker is
+// told to stop it; if the worker does not answer within half a second, the job ends without
+// it (`{ abandoned: "stopped" }`) and the worker is stopped and replaced, stalled or not: a
+// worker that neither answers nor stops a call it was told to stop cannot be trusted with
+// the next. A worker that outgrows its heap dies on its own: the job that was running ends
+// `{ abandoned: "memory" }`, the others start again elsewhere. No job ever ends twice.
 import { Worker } from "node:worker_threads";
 import os from "node:os";
 import { toWorker } from "./bridge.mjs";
@@ -33,9 +34,9 @@ const BEAT_MS = 20;
 /** A worker with jobs whose counts have not moved for this long is stalled. */
 const STALL_MS = 250;
 /** How often the pool looks at its workers. */
-export const WATCH_MS = 50;
+const WATCH_MS = 50;
 /** How long a job asked to stop has to answer before it ends without its worker. */
-export const GRACE_MS = 500;
+const GRACE_MS = 500;
 /** How many times a job may start again on another worker. */
 const MAX_MOVES = 1;
 
@@ -47,10 +48,11 @@ const cores = () => (typeof os.availableParallelism === "function" ? os.availabl
 /**
  * A pool of `size` workers (default: the cores, at least 2) over sessions of
  * `connectOptions`, held to `limits`; `server` is what the workers' MCP servers are made
- * with (tool prefix, docs, base URL). `run(kind, payload, { signal, timeoutMs, control })`
- * resolves with the job's answer, or `{ abandoned }` when it ended without one; `control`,
- * when given, gets `cancel(requestId)`, which stops that call of the job. `close()` stops
- * every worker; `stats()` says what the pool did.
+ * with (tool prefix, docs, base URL). `run(call, { signal, deadline })` runs one call
+ * (`{ tool, args, groups, shell }`, see worker.mjs) and resolves with its outcome, or
+ * `{ abandoned }` when it ended without one; `deadline` (on `Date.now()`'s clock) is the
+ * caller's, which the worker's request budget is held to, and `signal` the caller's stop.
+ * `close()` stops every worker; `stats()` says what the pool did.
  */
 export function workerPool({ connectOptions, limits, server = {}, size = Math.max(2, cores()) }) {
   refuseFetch(connectOptions);
@@ -65,19 +67,25 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
   let broken = null;
   // Workers that ended before they were ready, in a row: a pool that cannot start one stops trying.
   let failedStarts = 0;
+  // Those waiting for the first worker to be ready (see ready()).
+  let waitingReady = [];
+  let everReady = false;
+  const answerReady = () => {
+    for (const w of waitingReady.splice(0)) (broken ? w.reject(broken) : w.resolve());
+  };
 
   const live = () => [...slots].filter((s) => s.state !== "gone");
   const healthy = () => live().filter((s) => s.state === "starting" || s.state === "ready");
 
   function spawn() {
-    const sab = new SharedArrayBuffer(12);
+    const sab = new SharedArrayBuffer(16);
     const beat = new Int32Array(sab);
     beat[1] = -1;
     const worker = new Worker(WORKER, {
       workerData: { ...shared, beat: sab, beatMs: BEAT_MS },
       resourceLimits: { maxOldGenerationSizeMb: limits.memoryMiB },
     });
-    const slot = { worker, beat, lastBeat: "", lastBeatAt: performance.now(), attempts: new Map(), state: "starting", memory: false };
+    const slot = { worker, beat, posted: 0, lastBeat: "", lastBeatAt: performance.now(), attempts: new Map(), state: "starting", memory: false };
     counts.started += 1;
     slots.add(slot);
     worker.on("message", (m) => onMessage(slot, m));
@@ -100,6 +108,8 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     if (m.type === "ready") {
       if (slot.state === "starting") slot.state = "ready";
       failedStarts = 0;
+      everReady = true;
+      answerReady();
       drain();
     } else if (m.type === "done" || m.type === "error") {
       const attempt = slot.attempts.get(m.id);
@@ -109,9 +119,6 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       if (m.type === "done") settle(attempt.job, m.answer);
       else settle(attempt.job, null, new Error(m.message));
       drain();
-    } else if (m.type === "started") {
-      const attempt = slot.attempts.get(m.id);
-      if (attempt) attempt.started = true;
     } else if (m.type === "rpc") {
       answerRpc(slot, m);
     } else if (m.type === "log") {
@@ -121,6 +128,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       console.error("chromafs mcp:", broken.message);
       for (const job of queue.splice(0)) settle(job, null, broken);
       for (const a of [...slot.attempts.values()]) settle(a.job, null, broken);
+      answerReady();
       stop(slot);
     }
   }
@@ -157,11 +165,12 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     }
     const id = nextId;
     nextId = nextId >= 0x7fffffff ? 1 : nextId + 1;
-    const attempt = { id, job, slot };
+    // The worker counts the jobs it starts, in the order they were posted (see started).
+    slot.posted = (slot.posted + 1) | 0;
+    const attempt = { id, job, slot, seq: slot.posted };
     slot.attempts.set(id, attempt);
     job.attempts.add(attempt);
-    const timeoutMs = Math.max(1, Math.round(job.deadline - performance.now()));
-    post(slot, { type: "job", id, kind: job.kind, payload: job.payload, timeoutMs });
+    post(slot, { type: "job", id, call: job.call, deadline: job.deadline });
   }
 
   function drain() {
@@ -213,6 +222,9 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     else job.resolve(answer);
   }
 
+  /** Whether an attempt's own code began on its worker: the worker has started it or a later job. */
+  const started = (a) => ((a.slot.beat[3] - a.seq) | 0) >= 0;
+
   /** A stalled worker: no new jobs; its running job stays; the others start again elsewhere. */
   function stall(slot) {
     slot.state = "stalled";
@@ -223,7 +235,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     for (const a of attempts) {
       a.job.avoid.add(slot);
       if (a === runaway) continue;
-      if (a.started) move(a.job);
+      if (started(a)) move(a.job);
       else {
         // It never ran there (its message waits behind the runaway): it leaves the worker.
         withdraw(a);
@@ -247,6 +259,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       broken ??= new Error(`the server's worker threads end before they are ready${slot.memory ? ` (out of memory: a worker's heap holds ${limits.memoryMiB} MiB)` : ""}`);
       console.error("chromafs mcp:", broken.message);
       for (const job of queue.splice(0)) settle(job, null, broken);
+      answerReady();
     }
     slot.state = "gone";
     slots.delete(slot);
@@ -256,7 +269,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       a.job.attempts.delete(a);
       a.job.avoid.add(slot);
       if (slot.memory && a.id === running) settle(a.job, { abandoned: "memory" });
-      else if (!a.job.attempts.size) move(a.job, !a.started);
+      else if (!a.job.attempts.size) move(a.job, !started(a));
     }
     slot.attempts.clear();
     replenish();
@@ -289,12 +302,12 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
   replenish();
 
   return {
-    /** Runs one job; see workerPool. */
-    run(kind, payload, { signal, timeoutMs = limits.callTimeoutMs, control } = {}) {
+    /** Runs one call; see workerPool. */
+    run(call, { signal, deadline = Date.now() + limits.callTimeoutMs } = {}) {
       if (closed) return Promise.reject(new Error("the server is closing"));
       if (broken) return Promise.reject(broken);
       return new Promise((resolve, reject) => {
-        const job = { kind, payload, signal, resolve, reject, attempts: new Set(), avoid: new Set(), moves: 0, settled: false, deadline: performance.now() + timeoutMs };
+        const job = { call, deadline, signal, resolve, reject, attempts: new Set(), avoid: new Set(), moves: 0, settled: false };
         job.onAbort = () => {
           for (const a of job.attempts) post(a.slot, { type: "cancel", id: a.id });
           job.grace = setTimeout(() => {
@@ -303,11 +316,19 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
             for (const s of stuck) stop(s);
           }, GRACE_MS);
         };
-        if (control) control.cancel = (requestId) => job.attempts.forEach((a) => post(a.slot, { type: "cancel", id: a.id, requestId }));
         if (signal?.aborted) return resolve({ abandoned: "stopped" });
         signal?.addEventListener("abort", job.onAbort, { once: true });
         start(job);
       });
+    },
+    /**
+     * Resolves once a worker has been ready, at once after that; rejects with the cause when
+     * the pool's workers cannot start.
+     */
+    ready() {
+      if (broken) return Promise.reject(broken);
+      if (everReady) return Promise.resolve();
+      return new Promise((resolve, reject) => waitingReady.push({ resolve, reject }));
     },
     stats: () => ({ ...counts, workers: live().length, ready: healthy().length }),
     async close() {

@@ -51,7 +51,7 @@ import { answerAlone } from "./stateless.mjs";
 export { MAX_OUTPUT, DEFAULT_LIMITS, callGate, callRegistry } from "./limits.mjs";
 export { sessionPool } from "./sessions.mjs";
 export { jwtAuthorizer, protectedResourceMetadata, metadataUrl, bearerChallenge, TokenRejected, TokenCheckUnavailable } from "./auth.mjs";
-export { admit } from "./identity.mjs";
+export { admit } from "./endpoint.mjs";
 export { tokenAuthorizer, MIN_TOKEN_CHARS } from "./tokens.mjs";
 export { endpointRefusal, isLoopback, refusedResponse } from "./endpoint.mjs";
 export { pageUrl, mountedSites } from "./sources.mjs";
@@ -107,19 +107,28 @@ let validator = null;
  * `caller` count the calls in flight per caller across servers (a server per request), and
  * `registry` lets a cancellation reach a call another server runs (see callRegistry) unless
  * `cancellable` is false (an anonymous caller, whom nothing tells apart from others at its
- * address); `runner({ tool, args, signal, shell })` runs a call elsewhere than on `session`
- * in this thread, resolving with the call's outcome (see tools.mjs). `shells` keeps each
- * known caller's shell between its calls (see shellStore); `scratch` names the sessions'
- * scratch directory (their `scratch` option) for the bash tool's description.
+ * address); `runner({ tool, args, signal, shell, deadline })` runs a call elsewhere than on
+ * `session` in this thread, resolving with the call's outcome (see tools.mjs). `shells`
+ * keeps each known caller's shell between its calls (see shellStore); `scratch` names the
+ * sessions' scratch directory (their `scratch` option) for the bash tool's description;
+ * `signal` aborting stops every call of the server (the request's client went away); a
+ * server kept from one request to the next is given `request` instead, whose `signal` is
+ * the request's it answers now.
+ *
+ * Each call's deadline is the server's alone: `limits.callTimeoutMs` from when the call is
+ * admitted, when its timer stops it; the runner gets the deadline (`Date.now()`'s clock)
+ * for the call's request budget, and a pool's grace for a worker that does not stop
+ * starts from the stop (pool.mjs).
  */
 export function createMcpServer(session, options = {}) {
   const { toolPrefix = "", docs = "the documentation", name = "chromafs", limits, gate, caller = "default", cancellable = true, registry, baseUrl, runner } = options;
   const { shells = null, scratch = null } = options;
   // A server over one session (an edge runtime's, for one caller) offers that session's versions.
   const versions = options.versions === undefined ? versionsOf(session) : options.versions;
+  const request = options.request ?? { signal: options.signal ?? null };
   const lim = limitsOf(limits);
   const base = baseOf(baseUrl);
-  const run = runner ?? (({ tool, args, signal, shell }) => runTool(session, tool, args, { limits: lim, base, signal, shell }));
+  const run = runner ?? (({ tool, args, signal, shell, deadline }) => runTool(session, tool, args, { limits: lim, base, signal, shell, deadline }));
   // An anonymous caller is nobody in particular: nothing is kept for it.
   const keep = shells && cancellable ? shells : null;
   const calls = gate ?? callGate(lim.callsInFlight);
@@ -130,19 +139,37 @@ export function createMcpServer(session, options = {}) {
     server.server.setNotificationHandler(CancelledNotificationSchema, ({ params }) => registry.cancel(caller, params.requestId));
   }
 
+  /**
+   * A call's clock, the one owner of its deadline: `signal` aborts at the deadline, when the
+   * SDK aborts the request (`extra.signal`) or the server's `signal` does (the client went
+   * away), or at `stop(reason)`; `end()` stops the clock.
+   */
+  function clock(extra) {
+    const { signal, stop, why } = callStop();
+    const deadline = Date.now() + lim.callTimeoutMs;
+    const timer = setTimeout(() => stop(outOfTime(lim.callTimeoutMs)), lim.callTimeoutMs);
+    const left = () => stop("the client went away");
+    const sources = [extra?.signal, request.signal].filter(Boolean);
+    for (const s of sources) {
+      if (s.aborted) left();
+      else s.addEventListener("abort", left, { once: true });
+    }
+    const end = () => {
+      clearTimeout(timer);
+      for (const s of sources) s.removeEventListener("abort", left);
+    };
+    return { signal, stop, why, deadline, end };
+  }
+
   /** Runs one call within its limits. */
   async function call(tool, args, extra) {
     const leave = calls.enter(caller, extra?.requestId);
     if (!leave) return failure(`${tool}: ${calls.max} calls are already running for this client: wait for one to finish`);
-    const { signal, stop, why } = callStop();
-    const timer = setTimeout(() => stop(outOfTime(lim.callTimeoutMs)), lim.callTimeoutMs);
-    const left = () => stop("the client went away");
-    if (extra?.signal?.aborted) left();
-    extra?.signal?.addEventListener("abort", left, { once: true });
-    const unregister = reachable ? registry.add(caller, extra?.requestId, left) : null;
+    const { signal, stop, why, deadline, end } = clock(extra);
+    const unregister = reachable ? registry.add(caller, extra?.requestId, () => stop("the client went away")) : null;
     try {
       const shell = keep && tool === "bash" ? await keep.get(caller) : null;
-      const { result, isError, structured, failed, note, shell: left } = await run({ tool, args, signal, shell });
+      const { result, isError, structured, failed, note, shell: left } = await run({ tool, args, signal, shell, deadline });
       if (keep && left !== undefined) await keep.put(caller, left);
       const stopped = why();
       // A read that failed (Chroma down, a budget spent) is a tool error, not an answer.
@@ -154,8 +181,7 @@ export function createMcpServer(session, options = {}) {
     } catch (e) {
       return failure(`${tool}: ${e?.message ?? e}`);
     } finally {
-      clearTimeout(timer);
-      extra?.signal?.removeEventListener("abort", left);
+      end();
       unregister?.();
       leave();
     }
@@ -172,12 +198,9 @@ export function createMcpServer(session, options = {}) {
   async function operate(op, args, extra) {
     const leave = calls.enter(caller, extra?.requestId);
     if (!leave) throw protocolError(ErrorCode.InternalError, `${calls.max} calls are already running for this client: wait for one to finish`);
-    const { signal, stop, why } = callStop();
-    const timer = setTimeout(() => stop(outOfTime(lim.callTimeoutMs)), lim.callTimeoutMs);
-    const left = () => stop("the client went away");
-    extra?.signal?.addEventListener("abort", left, { once: true });
+    const { signal, why, deadline, end } = clock(extra);
     try {
-      const outcome = await run({ tool: op, args, signal, shell: null }).catch((e) => ({ error: e?.message ?? String(e) }));
+      const outcome = await run({ tool: op, args, signal, shell: null, deadline }).catch((e) => ({ error: e?.message ?? String(e) }));
       if (outcome.missing) throw protocolError(RESOURCE_NOT_FOUND, "Resource not found", { uri: args.uri });
       if (outcome.invalid) throw protocolError(ErrorCode.InvalidParams, outcome.invalid);
       const stopped = why();
@@ -186,8 +209,7 @@ export function createMcpServer(session, options = {}) {
       }
       return outcome.structured;
     } finally {
-      clearTimeout(timer);
-      extra?.signal?.removeEventListener("abort", left);
+      end();
       leave();
     }
   }

@@ -13,10 +13,13 @@ import { inCommand } from "../dist/api.mjs";
  * `lease(groups, version)` gives an idle session (or connects one) as
  * `{ fs, pooled: true, release(stale) }`. A released session waits for the next call of its
  * group set; a stale one (the docs changed) is freed. `connect(groups, version)` opens a
- * session (`version` undefined: every version). At most `idlePerGroups` sessions wait per group set and `maxIdle` in all,
- * the least recently used freed first.
+ * session (`version` undefined: every version). At most `idlePerGroups` sessions wait per
+ * group set and `maxIdle` in all, the least recently used freed first: what idle sessions
+ * hold is bounded by `maxIdle` × the sessions' `cacheBytes`. A group set keeps enough to
+ * answer its callers' calls in flight without connecting again (each connect is a request
+ * and a session built), where two would make most calls of a busy server connect anew.
  */
-export function sessionPool(connect, { idlePerGroups = 2, maxIdle = 32 } = {}) {
+export function sessionPool(connect, { idlePerGroups = 16, maxIdle = 32 } = {}) {
   const idle = new Map(); // group-set key → sessions, most recently released last
   let count = 0;
   const evict = () => {
@@ -84,13 +87,15 @@ async function leaseOf(source, version) {
 }
 
 /**
- * Runs `body(fs)` as one call: one command of the session, held to `limits` (its requests
- * and wall time), aborted with `signal`. A pooled session is checked first, and replaced
- * when the docs changed since it was opened. Resolves with `{ value, failed }`: `failed`
- * when a read failed anywhere in the call (Chroma down, a budget spent).
+ * Runs `body(fs)` as one call: one command of the session, held to `limits` (its requests,
+ * and its wall time: until `deadline`, on `Date.now()`'s clock, when the call has one),
+ * aborted with `signal`. A pooled session is checked first, and replaced when the docs
+ * changed since it was opened. Resolves with `{ value, failed }`: `failed` when a read
+ * failed anywhere in the call (Chroma down, a budget spent).
  */
-export async function withSession(source, limits, signal, body, version) {
-  const bracket = { maxRequests: limits.maxRequests, timeoutMs: limits.callTimeoutMs };
+export async function withSession(source, limits, signal, body, version, deadline) {
+  const timeoutMs = deadline === undefined ? limits.callTimeoutMs : Math.max(1, Math.round(deadline - Date.now()));
+  const bracket = { maxRequests: limits.maxRequests, timeoutMs };
   let lease = await leaseOf(source, version);
   let mark = lease.fs.beginCommand(bracket);
   // A check that cannot be made (Chroma down) keeps the session: the call then reports why.
@@ -111,20 +116,15 @@ export async function withSession(source, limits, signal, body, version) {
 /**
  * The versions a server's tools offer one caller: over HTTP with credentials the server's
  * `versions` are any name (`exact: false`, its callers seeing different pages); a caller's
- * own server offers the versions of the pages that caller sees, read from a session of its
- * groups (`lease()`, see sessionPool), as an exact list, never another caller's; the
- * server's own when no session can be opened. Others as they are.
+ * own server offers the versions of the pages that caller sees, as a session of its groups
+ * reads them (`read()`: `fs.versions()`'s answer, the "versions" operation of tools.mjs), as
+ * an exact list, never another caller's; the server's own when no session can be opened.
+ * Others as they are.
  */
-export async function callerVersions(versions, lease) {
+export async function callerVersions(versions, read) {
   if (!versions?.names?.length || versions.scoped || versions.exact) return versions;
   // Chroma out of reach: the server's own list, as any name (a call then says what failed).
-  const held = await lease().catch(() => null);
-  if (!held) return versions;
-  try {
-    const seen = held.fs.versions?.();
-    if (!seen) return versions;
-    return seen.versions.length ? { names: seen.versions, default: seen.default, scoped: seen.scoped, exact: true } : null;
-  } finally {
-    held.release(false);
-  }
+  const seen = await read().catch(() => null);
+  if (!seen) return versions;
+  return seen.versions.length ? { names: seen.versions, default: seen.default, scoped: seen.scoped, exact: true } : null;
 }

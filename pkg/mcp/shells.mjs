@@ -116,21 +116,3 @@ function sharedStore(shared, { idleMs, maxBytes, now, scope }) {
     idleMs,
   };
 }
-
-/**
- * A store of one request's: the state its caller had (`state`) and whatever its calls leave
- * (`left()`), for a server that answers the request away from the store (a worker thread).
- */
-export function requestShell(state, idleMs) {
-  let now = state ?? null;
-  let changed = false;
-  return {
-    idleMs,
-    get: () => now,
-    put(_caller, next) {
-      now = next;
-      changed = true;
-    },
-    left: () => (changed ? now : undefined),
-  };
-}

@@ -1,6 +1,7 @@
-// One HTTP request answered by an MCP server of its own, with no MCP session: JSON answers,
-// the transport and the server closed once the answer is read. The endpoint of any runtime
-// (answerMcp) and a Node server's worker threads answer each request this way. A request of
+// One HTTP request answered by an MCP server, with no MCP session: JSON answers, the
+// transport and the server closed once the answer is read (a Node server connects the same
+// server again for its caller's next request). The endpoint of any runtime (answerMcp) and
+// a Node server's thread (node.mjs) answer each request this way. A request of
 // the 2026-07-28 revision (its `_meta` names the version) is answered by that revision's
 // rules (eras.mjs); any other by the SDK's streamable-HTTP transport, as the 2025 revisions
 // are.

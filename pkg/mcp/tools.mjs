@@ -196,24 +196,30 @@ async function search(fs, { query, k, path, lang, version }, { base }) {
   return { result: { ...printed, stdout: resultsText(results) }, isError: false, structured: { results } };
 }
 
+/** The versions of the docs a session sees (`fs.versions()`), for the tools a caller is offered. */
+const versions = async (fs) => ({ structured: fs.versions?.() ?? null });
+
 /**
- * What a call may run: the two tools, the pages' resource operations (resources.mjs), and
- * the llms.txt files (llms.mjs).
+ * What a call may run: the two tools, the pages' resource operations (resources.mjs), the
+ * llms.txt files (llms.mjs), and the versions a caller's session sees (sessions.mjs's
+ * callerVersions).
  */
-const TOOLS = { bash, search, ...RESOURCE_OPS, ...LLMS_OPS };
+const TOOLS = { bash, search, versions, ...RESOURCE_OPS, ...LLMS_OPS };
 
 /**
  * One call of `tool` with `args` on a session of `source` (see withSession), held to
- * `limits`, stopped by `signal`, in the caller's `shell` (see bash); `base` is the site's
- * base URL or a mounts' rule. The outcome's streams are cut to what a tool result can
- * show; its `shell`, when the call ran in a shell, is the state to keep for the caller.
+ * `limits` and its caller's `deadline` (the call's own clock, on `Date.now()`'s; without
+ * one, `limits.callTimeoutMs` from now), stopped by `signal`, in the caller's `shell` (see
+ * bash); `base` is the site's base URL or a mounts' rule. The outcome's streams are cut to
+ * what a tool result can show; its `shell`, when the call ran in a shell, is the state to
+ * keep for the caller.
  */
-export async function runTool(source, tool, args, { limits, base = null, signal, shell = null }) {
+export async function runTool(source, tool, args, { limits, base = null, signal, shell = null, deadline }) {
   const run = Object.hasOwn(TOOLS, tool) ? TOOLS[tool] : null;
   if (!run) throw new TypeError(`no tool named ${JSON.stringify(tool)}`);
   // bash's `version` (and the llms.txt files'): the call runs on a session of that version of the docs.
   const scoped = tool === "bash" || Object.hasOwn(LLMS_OPS, tool);
   const version = scoped && typeof args?.version === "string" ? args.version : undefined;
-  const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal, shell }), version);
+  const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal, shell }), version, deadline);
   return { ...value, ...(value.result ? { result: bounded(value.result) } : {}), failed };
 }
