@@ -5,6 +5,7 @@ use super::ctx::{Ctx, Status};
 use super::lines;
 use super::order::Check;
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
+use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     long("check-order", Arg::No),
@@ -70,9 +71,12 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     ctx.want(files.iter().map(String::as_str))?;
     let mut inputs: Vec<Vec<&[u8]>> = Vec::new();
     for f in files {
-        match ctx.read_or_say(f)? {
-            Some(d) => inputs.push(lines::split(d, end).map(|l| lines::body(l, end)).collect()),
-            None => return Ok(1),
+        match ctx.read(f)? {
+            Ok(d) => inputs.push(lines::split(d, end).map(|l| lines::body(l, end)).collect()),
+            Err(e) => {
+                ctx.error(format!("{}: {}", quotef(f), e.text));
+                return Ok(1);
+            }
         }
     }
     let mut at = [0usize; 2];

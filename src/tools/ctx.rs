@@ -165,18 +165,6 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// A file's bytes; or, when it cannot be read, `name: FILE: why` on standard error (the
-    /// message most tools give for an operand they cannot open) and `None`.
-    pub(crate) fn read_or_say(&mut self, path: &str) -> Result<Option<&'a [u8]>, Pending> {
-        match self.read(path)? {
-            Ok(data) => Ok(Some(data)),
-            Err(e) => {
-                self.error(format!("{}: {}", crate::base::quote::quotef(path), e.text));
-                Ok(None)
-            }
-        }
-    }
-
     /// What is at `path`.
     pub(crate) fn stat(&mut self, path: &str) -> Result<Result<&'a Stat, &'a Failed>, Pending> {
         match self.answers.stats.get(path) {

@@ -105,9 +105,13 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         return Ok(status);
     }
     for file in &files {
-        let Some(data) = ctx.read_or_say(file)? else {
-            status = 1;
-            continue;
+        let data = match ctx.read(file)? {
+            Ok(data) => data,
+            Err(e) => {
+                ctx.error(format!("{}: {}", quotef(file), e.text));
+                status = 1;
+                continue;
+            }
         };
         let sum = hex(&digest(data));
         let (escape, shown) = if zero { (false, file.clone()) } else { escaped(file) };
@@ -184,10 +188,13 @@ impl Check {
         let (_, algo) = algorithm(ctx.name);
         let hex_len = digest(b"").len() * 2;
         let shown_file = quotef(if file == "-" { "standard input" } else { file });
-        let Some(data) = ctx.read_or_say(file)? else {
-            return Ok(false);
+        let text = match ctx.read(file)? {
+            Ok(data) => String::from_utf8_lossy(data).into_owned(),
+            Err(e) => {
+                ctx.error(format!("{}: {}", quotef(file), e.text));
+                return Ok(false);
+            }
         };
-        let text = String::from_utf8_lossy(data).into_owned();
         let mut entries = Vec::new();
         let mut misformatted = 0;
         for (n, raw) in text.split_inclusive('\n').enumerate() {

@@ -309,6 +309,24 @@ impl Interp<'_, '_, '_> {
         })
     }
 
+    fn split_regex(&mut self, s: &str, r: &str) -> Res<Vec<(String, String)>> {
+        if s.is_empty() {
+            return Ok(Vec::new());
+        }
+        let re = self.regex(r)?;
+        let mut out = Vec::new();
+        let mut start = 0;
+        for m in re.find_iter(s) {
+            if m.is_empty() {
+                continue;
+            }
+            out.push((s[start..m.start()].to_string(), m.as_str().to_string()));
+            start = m.end();
+        }
+        out.push((s[start..].to_string(), String::new()));
+        Ok(out)
+    }
+
     /// A warning on standard error, with the place.
     pub(crate) fn warn(&mut self, m: String) {
         let at = super::place(self);

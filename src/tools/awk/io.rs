@@ -120,17 +120,7 @@ impl Interp<'_, '_, '_> {
             (false, true) => format!("({fs})|\n"),
             _ => fs.to_string(),
         };
-        self.split_regex(s, &pattern)
-    }
-
-    /// `s` split at the non-empty matches of the regular expression `r`: the pieces, each
-    /// with the match after it.
-    pub(crate) fn split_regex(&mut self, s: &str, r: &str) -> Res<Vec<(String, String)>> {
-        let mut out = Vec::new();
-        if s.is_empty() {
-            return Ok(out);
-        }
-        let re = self.regex(r)?;
+        let re = self.regex(&pattern)?;
         let mut start = 0;
         for m in re.find_iter(s) {
             if m.is_empty() {
