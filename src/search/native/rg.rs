@@ -15,8 +15,9 @@
 use super::early_stop::EarlyStop;
 use super::json;
 use super::page::read_page;
-use super::printer::{self, Groups, Options};
+use super::printer::{Groups, Options};
 use super::replace::Replacement;
+use super::summary::{self, Selects};
 use crate::base::glob::Glob;
 use crate::base::hash::PathSet;
 use crate::base::path;
@@ -414,6 +415,11 @@ impl NativeRg {
             return self.run_json(view, engine).await;
         }
         let o = &self.o;
+        if o.max_count == Some(0) {
+            // ripgrep searches nothing under `-m 0`, and says nothing, not even of an
+            // operand that does not exist.
+            return Some(Printed { exit_code: 1, ..Default::default() });
+        }
         let replacement = o.replace.as_deref().map(Replacement::new);
         let (mut stdout, mut any_match) = (String::new(), false);
         let (mut out, mut groups) = (String::new(), Groups::default());
@@ -461,10 +467,10 @@ impl NativeRg {
             if heading {
                 groups = Groups::default();
             }
-            let matched = if (o.files_with_matches || o.files_without_match || o.quiet) && !o.invert {
-                printer::any_match(text, engine, false)
+            let matched = if o.files_with_matches || o.files_without_match || o.quiet {
+                summary::selects_any(text, engine, Selects { invert: o.invert, ..Selects::default() })
             } else {
-                printer::search(text, engine, &opts, &mut out, &mut groups)
+                super::print_file(text, engine, &opts, &mut out, &mut groups)
             };
             any_match |= matched;
             if o.quiet && matched != o.files_without_match {
