@@ -16,7 +16,7 @@ pub(crate) mod pattern_files;
 pub(crate) mod printer;
 mod replace;
 pub(crate) mod rg;
-mod searcher;
+pub(crate) mod searcher;
 mod summary;
 
 use crate::base::hash::PathSet;
