@@ -94,3 +94,42 @@ fn the_tools_and_the_perl_engine_never_touch_a_session() {
     claim("**The tools and grep -P's engine never touch a session**");
     assert!(reached.is_empty(), "{}", reached.join("\n"));
 }
+
+#[test]
+fn a_search_reads_a_files_lines_once_and_walks_its_scope_once() {
+    let said = claim("**A search reads a file's lines once and walks its scope once**");
+    let named: BTreeSet<String> = quoted(&said).into_iter().filter(|w| w.ends_with(".rs")).collect();
+    let search = root().join("src/search");
+    let in_search: Vec<(String, String)> = sources()
+        .into_iter()
+        .filter(|(f, _)| f.starts_with(&search))
+        .map(|(f, code)| (f.file_name().unwrap().to_string_lossy().into_owned(), code))
+        .collect();
+    let files_with = |needle: &str| -> BTreeSet<String> {
+        in_search.iter().filter(|(_, code)| code.contains(needle)).map(|(f, _)| f.clone()).collect()
+    };
+    // The printers: every sink of the searcher, and nothing else, is named.
+    let sinks = files_with(" Sink for ");
+    let printers: BTreeSet<String> =
+        named.iter().filter(|f| !matches!(f.as_str(), "searcher.rs" | "walk.rs")).cloned().collect();
+    assert_eq!(sinks, printers, "the sinks of the searcher: {said}");
+    // Lines are split by the searcher's `Lines`, and only where a sink is fed.
+    let splitters = files_with("Lines::split(");
+    assert!(splitters.is_subset(&sinks), "a file is split into lines outside the printers: {splitters:?}");
+    assert!(
+        files_with("fn split(").contains("searcher.rs") && files_with("pub(crate) fn search(").contains("searcher.rs")
+    );
+    // One walk: only walk.rs lists a directory's entries in a tool's order, and every
+    // tool's policy is used.
+    let walkers: BTreeSet<String> = ["byte_ordered(", "js_ordered("].iter().flat_map(|n| files_with(n)).collect();
+    assert_eq!(walkers, BTreeSet::from(["walk.rs".to_string()]), "directories read outside walk.rs");
+    for policy in quoted(&said).into_iter().filter(|w| w.starts_with("Policy::")) {
+        let users: Vec<&String> =
+            in_search.iter().filter(|(f, code)| f != "walk.rs" && code.contains(&policy)).map(|(f, _)| f).collect();
+        assert!(!users.is_empty(), "{policy} is named but no search walks with it");
+    }
+    // find's walk is its own, below the search layer.
+    assert!(said.contains("`src/commands/find/`"));
+    let find = std::fs::read_to_string(root().join("src/commands/find/mod.rs")).expect("find's module");
+    assert!(find.contains("byte_ordered(") && !find.contains("search::walk"), "find walks the listing itself");
+}

@@ -165,6 +165,18 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// A file's bytes, or `None` once `name: file: why` is on standard error (the file as
+    /// GNU's tools quote it) when it cannot be read.
+    pub(crate) fn read_or_report(&mut self, path: &str) -> Result<Option<&'a [u8]>, Pending> {
+        Ok(match self.read(path)? {
+            Ok(data) => Some(data),
+            Err(e) => {
+                self.error(format!("{}: {}", crate::base::quote::quotef(path), e.text));
+                None
+            }
+        })
+    }
+
     /// What is at `path`.
     pub(crate) fn stat(&mut self, path: &str) -> Result<Result<&'a Stat, &'a Failed>, Pending> {
         match self.answers.stats.get(path) {

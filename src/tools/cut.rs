@@ -3,7 +3,6 @@
 
 use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
-use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "bytes", Arg::Required),
@@ -316,13 +315,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     ctx.want(files.iter().map(String::as_str))?;
     let mut status = 0;
     for file in &files {
-        let data = match ctx.read(file)? {
-            Ok(data) => data,
-            Err(e) => {
-                ctx.error(format!("{}: {}", quotef(file), e.text));
-                status = 1;
-                continue;
-            }
+        let Some(data) = ctx.read_or_report(file)? else {
+            status = 1;
+            continue;
         };
         let mut out = Vec::new();
         if bytes {

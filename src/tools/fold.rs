@@ -4,7 +4,6 @@
 use super::ctx::{Ctx, Status};
 use super::decimal;
 use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
-use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('b', "bytes", Arg::No),
@@ -49,12 +48,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     ctx.want(files.iter().map(String::as_str))?;
     let mut status = 0;
     for file in &files {
-        match ctx.read(file)? {
-            Ok(data) => ctx.print(fold(data, width, bytes, spaces)),
-            Err(e) => {
-                ctx.error(format!("{}: {}", quotef(file), e.text));
-                status = 1;
-            }
+        match ctx.read_or_report(file)? {
+            Some(data) => ctx.print(fold(data, width, bytes, spaces)),
+            None => status = 1,
         }
     }
     Ok(status)

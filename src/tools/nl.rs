@@ -5,7 +5,6 @@ use super::bre;
 use super::ctx::{Ctx, Status};
 use super::decimal;
 use crate::base::getopt::{self, opt, Arg, Digits, Grammar};
-use crate::base::quote::quotef;
 
 const OPTS: &[getopt::Opt] = &[
     opt('h', "header-numbering", Arg::Required),
@@ -168,16 +167,13 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let mut status = 0;
     let mut out = Vec::new();
     for file in &files {
-        match ctx.read(file)? {
-            Ok(data) => {
+        match ctx.read_or_report(file)? {
+            Some(data) => {
                 for text in data.split_inclusive(|&b| b == b'\n') {
                     nl.line(text.strip_suffix(b"\n").unwrap_or(text), &mut out);
                 }
             }
-            Err(e) => {
-                ctx.error(format!("{}: {}", quotef(file), e.text));
-                status = 1;
-            }
+            None => status = 1,
         }
     }
     ctx.print(out);

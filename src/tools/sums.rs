@@ -105,13 +105,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         return Ok(status);
     }
     for file in &files {
-        let data = match ctx.read(file)? {
-            Ok(data) => data,
-            Err(e) => {
-                ctx.error(format!("{}: {}", quotef(file), e.text));
-                status = 1;
-                continue;
-            }
+        let Some(data) = ctx.read_or_report(file)? else {
+            status = 1;
+            continue;
         };
         let sum = hex(&digest(data));
         let (escape, shown) = if zero { (false, file.clone()) } else { escaped(file) };
@@ -188,13 +184,8 @@ impl Check {
         let (_, algo) = algorithm(ctx.name);
         let hex_len = digest(b"").len() * 2;
         let shown_file = quotef(if file == "-" { "standard input" } else { file });
-        let text = match ctx.read(file)? {
-            Ok(data) => String::from_utf8_lossy(data).into_owned(),
-            Err(e) => {
-                ctx.error(format!("{}: {}", quotef(file), e.text));
-                return Ok(false);
-            }
-        };
+        let Some(data) = ctx.read_or_report(file)? else { return Ok(false) };
+        let text = String::from_utf8_lossy(data).into_owned();
         let mut entries = Vec::new();
         let mut misformatted = 0;
         for (n, raw) in text.split_inclusive('\n').enumerate() {

@@ -5,7 +5,7 @@
 
 use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, long, opt, short, Arg, Digits, Grammar};
-use crate::base::quote::{self, quotef};
+use crate::base::quote;
 
 const EXPAND: &[getopt::Opt] =
     &[opt('i', "initial", Arg::No), opt('t', "tabs", Arg::Required), long("help", Arg::No), long("version", Arg::No)];
@@ -216,12 +216,9 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let mut data = Vec::new();
     let mut status = 0;
     for file in &files {
-        match ctx.read(file)? {
-            Ok(bytes) => data.extend_from_slice(bytes),
-            Err(e) => {
-                ctx.error(format!("{}: {}", quotef(file), e.text));
-                status = 1;
-            }
+        match ctx.read_or_report(file)? {
+            Some(bytes) => data.extend_from_slice(bytes),
+            None => status = 1,
         }
     }
     ctx.print(if un { unexpand(&data, &stops, all) } else { expand(&data, &stops, all) });

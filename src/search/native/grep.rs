@@ -16,6 +16,7 @@ use super::early_stop::EarlyStop;
 use super::page::{page_text, read_page};
 use super::pattern_files;
 use super::printer::{self, Groups, Options};
+use super::summary::{self, Selects};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::base::texts;
@@ -352,18 +353,18 @@ impl NativeGrep {
 
     /// How one file's lines are printed.
     /// `size`: the file's size in bytes, `None` for standard input (a pipe).
-    fn options<'a>(&'a self, shown: &'a str, names_only: bool, size: Option<u64>) -> Options<'a> {
+    fn options<'a>(&'a self, shown: &'a str, size: Option<u64>) -> Options<'a> {
         let o = &self.g.output;
         Options {
             invert: self.g.invert,
             line_numbers: o.line_numbers,
-            count: self.g.count && !names_only,
+            count: self.g.count,
             count_matches: false,
             only_matching: o.only_matching,
             context_with_matches: false,
-            before: if names_only { 0 } else { o.before.unwrap_or(0) },
-            after: if names_only { 0 } else { o.after.unwrap_or(0) },
-            max_count: if names_only { Some(1).min(o.max_count) } else { o.max_count },
+            before: o.before.unwrap_or(0),
+            after: o.after.unwrap_or(0),
+            max_count: o.max_count,
             filename: self.show_filename.then_some(shown),
             null_after_name: o.null,
             byte_offset: o.byte_offset,
@@ -510,14 +511,15 @@ impl NativeGrep {
                 (false, _) => &content,
             };
             let size = path.map(|_| content.len() as u64);
-            let opts = self.options(shown, names_only, size);
+            let opts = self.options(shown, size);
             // A binary file's lines are not printed: it is said to match instead.
             let hide_lines = binary && !names_only && !self.g.count;
-            let out = if names_only || hide_lines { &mut scratch } else { &mut stdout };
-            let matched = if names_only && !self.g.invert {
-                max_allows(o.max_count) && printer::any_match(content, engine, o.null_data)
+            let out = if hide_lines { &mut scratch } else { &mut stdout };
+            let matched = if names_only {
+                let s = Selects { invert: self.g.invert, null_data: o.null_data, max_count: o.max_count };
+                summary::selects_any(content, engine, s)
             } else {
-                printer::search(content, engine, &opts, out, &mut groups)
+                super::print_file(content, engine, &opts, out, &mut groups)
             };
             scratch.clear();
             if engine.exceeded() {
@@ -556,9 +558,4 @@ impl NativeGrep {
 /// What grep prints for a usage error or a pattern it rejects: the message, status 2.
 fn usage(stderr: String) -> Printed {
     Printed { stdout: String::new(), stderr, exit_code: 2, ..Default::default() }
-}
-
-/// Whether `-m` lets a file be searched at all (`-m 0` reads nothing).
-fn max_allows(max: Option<u64>) -> bool {
-    max != Some(0)
 }

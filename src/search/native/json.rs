@@ -161,11 +161,12 @@ impl Messages<'_> {
 }
 
 impl Sink for Messages<'_> {
-    fn matched(&mut self, i: usize) {
+    fn matched(&mut self, i: usize) -> bool {
         let spans = (self.spans)(i);
         self.figures.matched_lines += 1;
         self.figures.matches += spans.len() as u64;
         self.line(i, &spans);
+        true
     }
     fn context(&mut self, i: usize) {
         self.line(i, &[]);

@@ -2,7 +2,8 @@
 //! GNU grep 3.8 or ripgrep 15 would.
 //!
 //! The two share the page reader ([`page`]), the [`searcher`] that finds a file's lines and
-//! context windows, and the printers it drives ([`printer`], and rg's `--json`); what
+//! context windows, and the printers it drives ([`printer`], the counts and first matches
+//! of [`summary`], and rg's `--json`); what
 //! differs is what they read and how they name it ([`grep`], [`rg`]). When their output goes to `head`,
 //! [`early_stop`] says when they may stop.
 
@@ -15,15 +16,27 @@ pub(crate) mod pattern_files;
 pub(crate) mod printer;
 mod replace;
 pub(crate) mod rg;
-mod searcher;
+pub(crate) mod searcher;
+mod summary;
 
 use crate::base::hash::PathSet;
 use crate::commands::{Place, Printed, Unsupported};
 use crate::search::job::{Job, Parsed};
+use crate::search::pattern::engine::Engine;
 use crate::search::view::SessionView;
 use early_stop::EarlyStop;
 use grep::{Input, NativeGrep};
+use printer::{Groups, Options};
 use rg::NativeRg;
+
+/// What grep or rg prints for one file's `content` under `o`, appended to `out`: its count
+/// (`-c`, a summary) or its lines (the standard printer). Says whether a line was selected.
+pub(crate) fn print_file(content: &str, engine: &Engine, o: &Options, out: &mut String, groups: &mut Groups) -> bool {
+    match o.count {
+        true => summary::count(content, engine, o, out),
+        false => printer::search(content, engine, o, out, groups),
+    }
+}
 
 /// A search command answered here: grep (and egrep, fgrep) or rg.
 #[derive(Debug)]

@@ -56,7 +56,7 @@ pub(crate) struct Options<'a> {
 
 impl Options<'_> {
     /// The byte that ends a line.
-    fn eol(&self) -> u8 {
+    pub(super) fn eol(&self) -> u8 {
         if self.null_data {
             0
         } else {
@@ -72,31 +72,14 @@ pub(crate) struct Groups {
     pub printed: bool,
 }
 
-/// Whether `content` holds a line `engine` matches, as [`search`] would say, without
-/// printing anything (for `-l`, `-L` and `-q`, which only need to know). `null_data`:
-/// lines end in NUL (grep `-z`).
-pub(crate) fn any_match(content: &str, engine: &Engine, null_data: bool) -> bool {
-    match engine.any_line(content).filter(|_| !null_data) {
-        Some(found) => found,
-        None => {
-            let first = Options { max_count: Some(1), null_data, ..Options::default() };
-            search(content, engine, &first, &mut String::new(), &mut Groups::default())
-        }
-    }
-}
-
-/// Searches `content`, appends what grep prints for it to `out`, and says whether a line
-/// was selected.
+/// Searches `content`, appends the lines grep or rg prints for it to `out`, and says
+/// whether a line was selected. (`-c` is [`super::summary::count`]'s.)
 pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut String, groups: &mut Groups) -> bool {
     if !o.invert && !engine.may_match(content) {
         // No line holds a literal every match needs: nothing to split or test.
-        return o.count && count(&Text::default(), o, out);
+        return false;
     }
-    let Lines { lines, starts, .. } = Lines::split(content, o.eol());
-    let t = Text { candidates: engine.candidates(content, &starts), lines, starts, engine: Some(engine) };
-    if o.count {
-        return count(&t, o, out);
-    }
+    let t = Text::of(content, engine, o.eol());
     let window = Window {
         before: o.before.try_into().unwrap_or(usize::MAX),
         after: o.after.try_into().unwrap_or(usize::MAX),
@@ -115,8 +98,9 @@ struct Standard<'a, 'o> {
 }
 
 impl Sink for Standard<'_, '_> {
-    fn matched(&mut self, i: usize) {
+    fn matched(&mut self, i: usize) -> bool {
         print_selected(self.t, i, self.o, self.out);
+        true
     }
     fn context(&mut self, i: usize) {
         print_context(self.t, i, self.o, self.out);
@@ -130,9 +114,9 @@ impl Sink for Standard<'_, '_> {
     }
 }
 
-/// A file's lines, and which of them hold a literal every match needs.
+/// A file's lines (see [`Lines`]), and which of them hold a literal every match needs.
 #[derive(Default)]
-struct Text<'a> {
+pub(super) struct Text<'a> {
     lines: Vec<&'a str>,
     /// Where each line starts in the file.
     starts: Vec<usize>,
@@ -141,11 +125,24 @@ struct Text<'a> {
 }
 
 impl<'a> Text<'a> {
-    fn is_match(&self, i: usize) -> bool {
+    /// `content`'s lines, each ending in `eol`, to be matched by `engine`.
+    pub(super) fn of(content: &'a str, engine: &'a Engine, eol: u8) -> Self {
+        let Lines { lines, starts, .. } = Lines::split(content, eol);
+        Text { candidates: engine.candidates(content, &starts), lines, starts, engine: Some(engine) }
+    }
+
+    /// How many lines there are.
+    pub(super) fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether line `i` matches.
+    pub(super) fn is_match(&self, i: usize) -> bool {
         self.candidates.as_ref().is_none_or(|c| c[i]) && self.engine.is_some_and(|e| e.confirm(self.lines[i]))
     }
 
-    fn matches(&self, i: usize) -> Box<dyn Iterator<Item = &'a str> + 'a> {
+    /// Line `i`'s matches.
+    pub(super) fn matches(&self, i: usize) -> Box<dyn Iterator<Item = &'a str> + 'a> {
         match self.engine {
             Some(e) => e.matches(self.lines[i]),
             None => Box::new(std::iter::empty()),
@@ -153,39 +150,13 @@ impl<'a> Text<'a> {
     }
 
     /// Whether line `i` is selected (matches, or under `-v` does not).
-    fn selected(&self, i: usize, o: &Options) -> bool {
+    pub(super) fn selected(&self, i: usize, o: &Options) -> bool {
         self.is_match(i) != o.invert
     }
 }
 
-/// The summary printer of `-c` (`--count-matches`), a sink of the searcher: it counts the
-/// selected lines (or their matches) and prints the count once the file is searched.
-struct Count<'a> {
-    t: &'a Text<'a>,
-    by_match: bool,
-    n: usize,
-}
-
-impl Sink for Count<'_> {
-    fn matched(&mut self, i: usize) {
-        self.n += if self.by_match { self.t.matches(i).count() } else { 1 };
-    }
-    fn context(&mut self, _: usize) {}
-}
-
-fn count(t: &Text, o: &Options, out: &mut String) -> bool {
-    let window = Window { before: 0, after: 0, limit: o.max_count.unwrap_or(u64::MAX) };
-    let mut sink = Count { t, by_match: o.count_matches && !o.invert, n: 0 };
-    let lines = searcher::search(t.lines.len(), |i| t.selected(i, o), window, &mut sink);
-    if o.filename.is_some() {
-        name(out, o, ':');
-    }
-    writeln!(out, "{}", sink.n).unwrap();
-    lines > 0
-}
-
 /// The file's name, then `sep` (or, under `-Z`, a NUL).
-fn name(out: &mut String, o: &Options, sep: char) {
+pub(super) fn name(out: &mut String, o: &Options, sep: char) {
     paint(out, o.color, color::FILE_NAME, o.filename.unwrap_or_default());
     match o.null_after_name {
         true => out.push('\0'),
@@ -334,7 +305,7 @@ mod tests {
         let flags = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false, tool: Tool::Gnu };
         let e = Engine::new(&[pattern.to_string()], flags).unwrap();
         let mut out = String::new();
-        let matched = search(content, &e, &o, &mut out, &mut Groups::default());
+        let matched = super::super::print_file(content, &e, &o, &mut out, &mut Groups::default());
         (out, matched)
     }
 
@@ -350,8 +321,9 @@ mod tests {
         let z = |p: &str, text: &str, o: Options| {
             let e = Engine::for_null_data(&[p.to_string()], flags).unwrap();
             let mut out = String::new();
-            search(text, &e, &Options { null_data: true, ..o }, &mut out, &mut Groups::default());
-            (out, any_match(text, &e, true))
+            super::super::print_file(text, &e, &Options { null_data: true, ..o }, &mut out, &mut Groups::default());
+            let z = super::super::summary::Selects { null_data: true, ..Default::default() };
+            (out, super::super::summary::selects_any(text, &e, z))
         };
         let text = "ab\ncd\0xbc\0## x\nq";
         let numbered = Options { line_numbers: true, ..NONE };
@@ -506,31 +478,5 @@ mod tests {
         // GNU grep 3.8: `grep -o -v -n -A1 a` over TEXT.
         let o = Options { line_numbers: true, after: 1, invert: true, only_matching: true, ..NONE };
         assert_eq!(out(TEXT, "a", o), "4-a\n9-a\n");
-    }
-
-    #[test]
-    fn any_match_agrees_with_a_search() {
-        let texts =
-            ["", "\n", "ab\n", "xab", "a\nb\n", "tokens here\nTOKEN\n", "foo bar\nfoobar", "k\u{212A}\nAB CD\n"];
-        let patterns =
-            ["a", "ab", "token", "tok(en)?s", "foo|bar", "^b$", "\\bfoo\\b", "x*", "[A-Z]{2} [A-Z]{2}", "a\nb"];
-        for ignore_case in [false, true] {
-            for word in [false, true] {
-                for p in patterns {
-                    let flags = Flags { dialect: Dialect::Extended, ignore_case, word, line: false, tool: Tool::Gnu };
-                    let e = Engine::new(&[p.to_string()], flags).unwrap();
-                    for t in texts {
-                        let full = search(
-                            t,
-                            &e,
-                            &Options { max_count: Some(1), ..NONE },
-                            &mut String::new(),
-                            &mut Groups::default(),
-                        );
-                        assert_eq!(any_match(t, &e, false), full, "{p:?} in {t:?}, -i {ignore_case}, -w {word}");
-                    }
-                }
-            }
-        }
     }
 }

@@ -1,7 +1,9 @@
 //! The searcher: a file's lines found once, and which of them a search prints — the
 //! selected lines, at most so many, each with its context window — handed in order to a
 //! sink. The printers are sinks: GNU grep's and ripgrep's standard output
-//! ([`super::printer`]) and ripgrep's JSON messages ([`super::json`]).
+//! ([`super::printer`]), the summaries of `-c`, `-l`, `-L` and `-q` ([`super::summary`])
+//! and ripgrep's JSON messages ([`super::json`]). A sink may stop the search at a selected
+//! line: `-l`, `-L` and `-q` need only the first.
 //!
 //! The windows are the real tools': a selected line's `before` lines and `after` lines are
 //! printed once, a group that does not follow the last line printed starts with a gap (a
@@ -43,8 +45,8 @@ impl<'a> Lines<'a> {
 
 /// What a search hands its sink, in the file's order.
 pub(crate) trait Sink {
-    /// Line `i` is selected.
-    fn matched(&mut self, i: usize);
+    /// Line `i` is selected; `false` stops the search there.
+    fn matched(&mut self, i: usize) -> bool;
     /// Line `i` is context of a selected line.
     fn context(&mut self, i: usize);
     /// A group of lines begins that does not follow the last line printed, or is the
@@ -62,8 +64,8 @@ pub(crate) struct Window {
 }
 
 /// Hands `sink` the selected lines of a file of `n` lines and their context, as `window`
-/// says; `selected` is asked about each line at most once, in order, until the limit.
-/// Returns how many lines were selected.
+/// says; `selected` is asked about each line at most once, in order, until the limit or
+/// until the sink stops the search. Returns how many lines were selected.
 pub(crate) fn search(n: usize, mut selected: impl FnMut(usize) -> bool, window: Window, sink: &mut impl Sink) -> u64 {
     let context = window.before > 0 || window.after > 0;
     // The first line not handed on yet, the after-context still owed, the lines selected.
@@ -83,8 +85,10 @@ pub(crate) fn search(n: usize, mut selected: impl FnMut(usize) -> bool, window: 
             for j in first..i {
                 sink.context(j);
             }
-            sink.matched(i);
             (next, owed, found) = (i + 1, window.after, found + 1);
+            if !sink.matched(i) {
+                break;
+            }
         } else if owed > 0 {
             sink.context(i);
             (next, owed) = (i + 1, owed - 1);
@@ -98,12 +102,13 @@ mod tests {
     use super::*;
 
     /// What a sink is handed, spelled `=i` (selected), `-i` (context) and `--` (gap).
-    #[derive(Default)]
-    struct Log(Vec<String>);
+    /// It stops the search once it holds `.1` entries.
+    struct Log(Vec<String>, usize);
 
     impl Sink for Log {
-        fn matched(&mut self, i: usize) {
+        fn matched(&mut self, i: usize) -> bool {
             self.0.push(format!("={i}"));
+            self.0.len() < self.1
         }
         fn context(&mut self, i: usize) {
             self.0.push(format!("-{i}"));
@@ -114,7 +119,7 @@ mod tests {
     }
 
     fn run(selected: &[usize], n: usize, before: usize, after: usize, limit: u64) -> String {
-        let mut log = Log::default();
+        let mut log = Log(Vec::new(), usize::MAX);
         let found = search(n, |i| selected.contains(&i), Window { before, after, limit }, &mut log);
         assert_eq!(found, selected.len().min(limit as usize) as u64);
         log.0.join(" ")
@@ -144,5 +149,22 @@ mod tests {
         assert_eq!(run(&[1, 2, 3, 6], 8, 0, 2, 2), "-- =1 =2 -3 -4");
         assert_eq!(run(&[1, 2], 8, 0, 0, 1), "=1");
         assert_eq!(run(&[1], 8, 1, 1, 0), "", "-m 0 prints nothing");
+    }
+
+    #[test]
+    fn a_sink_stops_the_search_at_a_selected_line() {
+        let mut asked = Vec::new();
+        let mut log = Log(Vec::new(), 3);
+        let found = search(
+            8,
+            |i| {
+                asked.push(i);
+                i % 2 == 1
+            },
+            Window { before: 1, after: 1, limit: u64::MAX },
+            &mut log,
+        );
+        assert_eq!(log.0.join(" "), "-- -0 =1", "no context after the line it stopped at");
+        assert_eq!((found, asked), (1, vec![0, 1]), "no line past it is tested");
     }
 }

@@ -13,6 +13,7 @@ use super::chunks::Chunk;
 use super::words::each_word;
 use super::RankError;
 use crate::pages::heading::heading_of;
+use crate::search::native::searcher::{self, Lines, Sink, Window};
 use crate::search::view::SessionView;
 
 /// The most characters of a snippet.
@@ -102,6 +103,26 @@ fn start_in_page(view: SessionView<'_>, c: &Chunk) -> Option<u64> {
     Some(1 + text[..at].matches('\n').count() as u64)
 }
 
+/// The snippet's sink: of the lines the searcher selects (those not blank), the first with
+/// the most of the query's terms.
+struct Best<'a, F: Fn(&str) -> usize> {
+    lines: &'a Lines<'a>,
+    score: F,
+    /// The best line so far: its score and its index.
+    best: Option<(usize, usize)>,
+}
+
+impl<F: Fn(&str) -> usize> Sink for Best<'_, F> {
+    fn matched(&mut self, i: usize) -> bool {
+        let n = (self.score)(self.lines.lines[i]);
+        if self.best.is_none_or(|(most, _)| n > most) {
+            self.best = Some((n, i));
+        }
+        true
+    }
+    fn context(&mut self, _: usize) {}
+}
+
 /// The chunk's line with the most of the query's terms (the first non-blank one when none
 /// has any), cut to [`SNIPPET_CHARS`].
 fn snippet(text: &str, start: Option<u64>, terms: &[String]) -> Option<(Option<u64>, String)> {
@@ -110,10 +131,12 @@ fn snippet(text: &str, start: Option<u64>, terms: &[String]) -> Option<(Option<u
         each_word(line, |w| n += usize::from(terms.iter().any(|t| t == w)));
         n
     };
-    let lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| (score(l), i, l));
-    // The first of the lines with the most terms.
-    let (_, i, line) = lines.max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))?;
-    let line = line.trim();
+    let lines = Lines::split(text, b'\n');
+    let mut best = Best { lines: &lines, score, best: None };
+    let window = Window { before: 0, after: 0, limit: u64::MAX };
+    searcher::search(lines.lines.len(), |i| !lines.lines[i].trim().is_empty(), window, &mut best);
+    let (_, i) = best.best?;
+    let line = lines.lines[i].trim();
     let shown: String = line.chars().take(SNIPPET_CHARS).collect();
     let shown = if shown.len() < line.len() { format!("{shown}…") } else { shown };
     Some((start.map(|s| s + i as u64), shown))
@@ -152,5 +175,12 @@ mod tests {
         assert_eq!(snippet("\n  intro  \n", None, &terms), Some((None, "intro".into())));
         let long = "key ".repeat(100);
         assert!(snippet(&long, None, &terms).unwrap().1.ends_with('…'));
+        let crlf = "one\r\n\r\nrotate the key\r\nkey\r\n";
+        assert_eq!(
+            snippet(crlf, Some(1), &terms),
+            Some((Some(3), "rotate the key".into())),
+            "CRLF lines, ties to the first"
+        );
+        assert_eq!(snippet(" \n\t\n", None, &terms), None, "blank lines give no snippet");
     }
 }

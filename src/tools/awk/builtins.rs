@@ -66,7 +66,7 @@ impl Interp<'_, '_, '_> {
                 let s = self.arg_text(&args[0])?;
                 let a = self.array_arg(&args[1], "split")?;
                 let parts = match args.get(2) {
-                    Some(Expr::Regex(r)) => self.split_regex(&s, r)?,
+                    Some(Expr::Regex(r)) => self.split_at_matches(&s, r)?,
                     Some(e) => {
                         let fs = self.arg_text(e)?;
                         self.split_by(&s, &fs, false)?
@@ -307,24 +307,6 @@ impl Interp<'_, '_, '_> {
             }
             _ => return fatal(format!("function `{name}' is not available")),
         })
-    }
-
-    fn split_regex(&mut self, s: &str, r: &str) -> Res<Vec<(String, String)>> {
-        if s.is_empty() {
-            return Ok(Vec::new());
-        }
-        let re = self.regex(r)?;
-        let mut out = Vec::new();
-        let mut start = 0;
-        for m in re.find_iter(s) {
-            if m.is_empty() {
-                continue;
-            }
-            out.push((s[start..m.start()].to_string(), m.as_str().to_string()));
-            start = m.end();
-        }
-        out.push((s[start..].to_string(), String::new()));
-        Ok(out)
     }
 
     /// A warning on standard error, with the place.

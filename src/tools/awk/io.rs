@@ -120,7 +120,17 @@ impl Interp<'_, '_, '_> {
             (false, true) => format!("({fs})|\n"),
             _ => fs.to_string(),
         };
-        let re = self.regex(&pattern)?;
+        self.split_at_matches(s, &pattern)
+    }
+
+    /// `s` split at each non-empty match of the regular expression `re` (`split`'s
+    /// `/re/`, or an `FS` read as one): the pieces, each with the match after it.
+    pub(crate) fn split_at_matches(&mut self, s: &str, re: &str) -> Res<Vec<(String, String)>> {
+        let mut out = Vec::new();
+        if s.is_empty() {
+            return Ok(out);
+        }
+        let re = self.regex(re)?;
         let mut start = 0;
         for m in re.find_iter(s) {
             if m.is_empty() {
