@@ -173,6 +173,7 @@ mod tests {
         assert_eq!(detect("как создать компонент"), Some("ru"));
         assert_eq!(detect("¿Cómo paso datos a un componente?"), Some("es"), "Spanish's own question mark");
         assert_eq!(detect("Comment créer une page dynamique ?"), Some("fr"));
+        assert_eq!(detect("Où mettre une clé d'API pour qu'elle ne soit pas visible ?"), Some("fr"));
         assert_eq!(detect("¿Cómo puedo crear una página?"), Some("es"));
         assert_eq!(detect("Wie kann ich eine Seite erstellen"), Some("de"));
         assert_eq!(detect("How do I rotate my API keys"), Some("en"));

@@ -158,7 +158,9 @@ pub(crate) async fn search(
 ) -> Result<Vec<Hit>, RankError> {
     // What follows the query's first words is not read (a pasted log costs what a question costs).
     let text = words::bounded(&q.text);
-    let terms = words::terms(text);
+    // A contraction's pieces are stopwords in an English question only (see [`words::terms`]).
+    let english = lang::detect(text).is_none_or(|l| l == lang::DEFAULT_LANGUAGE);
+    let terms = words::terms(text, english);
     if terms.is_empty() || q.k == 0 {
         return if terms.is_empty() { Err(RankError::Empty) } else { Ok(Vec::new()) };
     }

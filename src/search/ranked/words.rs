@@ -19,7 +19,10 @@ const STOPWORDS: &[&str] = &[
     "might", "more", "most", "my", "need", "no", "not", "of", "on", "one", "or", "other", "our", "out", "should", "so",
     "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
     "too", "up", "use", "using", "very", "want", "was", "way", "we", "were", "what", "when", "where", "which", "while",
-    "who", "why", "will", "with", "would", "you", "your", // French
+    "who", "why", "will", "with", "would", "you", "your",
+    // The negated auxiliaries of English contractions, with or without the apostrophe.
+    "aren", "couldn", "didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "shouldn", "wasn", "weren", "wouldn",
+    "arent", "couldnt", "didnt", "doesnt", "dont", "isnt", "wasnt", "wouldnt", // French
     "au", "aux", "avec", "ce", "ces", "comment", "dans", "de", "des", "du", "elle", "en", "est", "et", "faire", "il",
     "je", "la", "le", "les", "leur", "ma", "mes", "mon", "ne", "nous", "ou", "par", "pas", "peut", "peux", "pour",
     "puis", "quand", "que", "quel", "quelle", "qui", "sa", "se", "ses", "son", "sont", "sur", "un", "une", "vous",
@@ -30,6 +33,12 @@ const STOPWORDS: &[&str] = &[
     "da", "dos", "em", "eu", "meu", "minha", "na", "nos", "um", "uma", "posso", "voce", // German
     "auf", "der", "das", "den", "dem", "ein", "eine", "einen", "ich", "ist", "kann", "und", "wie", "wo", "zu",
 ];
+
+/// What an English contraction leaves once its apostrophe splits it (`can't`: `can`, `t`;
+/// `we're`: `we`, `re`; `I'd`, `I'm`, `it's`): stopwords of an English question
+/// (or one in no language `lang::detect` can tell), not of one in another language,
+/// whose elisions (`d'API`, `s'appliquent`) its pages write the same way.
+const ENGLISH_PIECES: &[&str] = &["d", "ll", "m", "re", "s", "t", "ve"];
 
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || script::is_combining(c)
@@ -179,8 +188,10 @@ pub(super) fn bounded(query: &str) -> &str {
 }
 
 /// The distinct words of a query that say what it is about, in the order they first
-/// appear. A query of stopwords alone keeps them: it is still what the user asked.
-pub(super) fn terms(query: &str) -> Vec<String> {
+/// appear. A query of stopwords alone keeps them: it is still what the user asked. What an
+/// English contraction leaves ([`ENGLISH_PIECES`]) is dropped when the query is `english`
+/// (in English, or in no language the search can tell).
+pub(super) fn terms(query: &str, english: bool) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     let mut all: Vec<String> = Vec::new();
     for w in words(bounded(query)) {
@@ -188,12 +199,19 @@ pub(super) fn terms(query: &str) -> Vec<String> {
             all.push(w);
         }
     }
-    let topical: Vec<String> = all.iter().filter(|w| !STOPWORDS.contains(&w.as_str())).cloned().collect();
+    let piece = |w: &str| english && ENGLISH_PIECES.contains(&w);
+    let topical: Vec<String> = all.iter().filter(|w| !is_stopword(w) && !piece(w)).cloned().collect();
     if topical.is_empty() {
         all
     } else {
         topical
     }
+}
+
+/// Whether `word` (folded and stemmed, as [`words`] gives it) is a stopword: the stopwords
+/// are compared as stemmed too, so `does` (stemmed `doe`) is one.
+fn is_stopword(word: &str) -> bool {
+    STOPWORDS.iter().any(|s| *s == word || (s.ends_with('s') && stem(s) == word))
 }
 
 /// How telling a term is likely to be before anything is counted: identifiers (with a
@@ -286,7 +304,7 @@ mod tests {
         assert_eq!(words("API키를 설정"), ["api", "키를", "설정"]);
         assert_eq!(words("の config 字"), ["の", "config", "字"], "a character alone is a word");
         assert_eq!(words("数据库v2配置"), ["数据", "据库", "v2", "配置"]);
-        let q = terms("如何配置数据库连接？");
+        let q = terms("如何配置数据库连接？", true);
         assert!(q.contains(&"配置".to_string()) && q.contains(&"数据".to_string()), "{q:?}");
         let page = words("本页介绍如何配置数据库的连接参数");
         assert!(q.iter().filter(|t| page.contains(t)).count() >= 4, "the question's pairs meet the page's");
@@ -295,8 +313,8 @@ mod tests {
     #[test]
     fn accents_fold_on_both_sides() {
         assert_eq!(words("Configuración de las Páginas"), ["configuracion", "de", "las", "pagina"]);
-        assert_eq!(terms("¿Cómo configuro la configuración?"), ["configuro", "configuracion"]);
-        assert_eq!(terms("Comment créer une page"), ["creer", "page"]);
+        assert_eq!(terms("¿Cómo configuro la configuración?", true), ["configuro", "configuracion"]);
+        assert_eq!(terms("Comment créer une page", true), ["creer", "page"]);
         assert_eq!(words("e\u{301}cole"), ["ecole"], "a combining accent stays in its word");
         assert_eq!(
             spellings("configuracion", "la Configuración"),
@@ -310,23 +328,48 @@ mod tests {
     fn a_long_cjk_query_counts_its_first_characters() {
         let long = "設定".repeat(100_000);
         assert_eq!(bounded(&long).chars().count(), MAX_QUERY_WORDS);
-        assert!(terms(&long).len() <= 2);
+        assert!(terms(&long, true).len() <= 2);
     }
 
     #[test]
     fn a_query_keeps_its_topical_words_once() {
-        assert_eq!(terms("How do I rotate my API keys? Rotate key"), ["rotate", "api", "key"]);
-        assert_eq!(terms("how do I"), ["how", "do", "i"], "only stopwords: kept as asked");
-        assert!(terms("  ?! ").is_empty());
+        assert_eq!(terms("How do I rotate my API keys? Rotate key", true), ["rotate", "api", "key"]);
+        assert_eq!(terms("how do I", true), ["how", "do", "i"], "only stopwords: kept as asked");
+        assert!(terms("  ?! ", true).is_empty());
+    }
+
+    #[test]
+    fn stopwords_are_dropped_however_a_plural_ending_leaves_them() {
+        assert_eq!(terms("does the API reference handle oneOf", true), ["api", "reference", "handle", "oneof"]);
+        assert_eq!(stem("does"), "doe", "stemmed like any word ending in s");
+        assert!(is_stopword("doe") && !is_stopword("reference"));
+    }
+
+    #[test]
+    fn what_a_contraction_leaves_is_no_topic() {
+        assert_eq!(terms("the AI chat can't answer, isn't it?", true), ["ai", "chat", "answer"]);
+        assert_eq!(
+            terms("I'm moving off Docusaurus; we're sure it's the customer's", true),
+            ["moving", "off", "docusaurus", "sure", "customer"]
+        );
+        assert_eq!(
+            terms("the preview doesnt look right, I'd rather we'll see", true),
+            ["preview", "look", "right", "rather", "see"]
+        );
+        assert_eq!(
+            terms("Où mettre une clé d'API secrète pour qu'elle ne soit pas visible ?", false),
+            ["mettre", "cle", "d", "api", "secrete", "qu", "soit", "visible"],
+            "a French question keeps its elisions, as its pages write them"
+        );
     }
 
     #[test]
     fn a_long_query_counts_its_first_words_only() {
         let long = "rotate ".repeat(10) + &"word ".repeat(200_000) + "tail";
         assert_eq!(bounded(&long).split_whitespace().count(), MAX_QUERY_WORDS);
-        assert_eq!(terms(&long), ["rotate", "word"]);
+        assert_eq!(terms(&long, true), ["rotate", "word"]);
         let distinct: String = (0..100_000).map(|i| format!("w{i} ")).collect();
-        assert_eq!(terms(&distinct).len(), MAX_QUERY_WORDS);
+        assert_eq!(terms(&distinct, true).len(), MAX_QUERY_WORDS);
         assert_eq!(bounded("a b"), "a b");
         assert_eq!(bounded("日本語 と English"), "日本語 と English");
     }
