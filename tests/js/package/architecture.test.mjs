@@ -27,10 +27,11 @@ test("every repository path the README and docs/ name exists", () => {
 test("the diagram places every folder of src/, and names none that is not there", () => {
   const diagram = text.split("```")[1];
   const drawn = [...diagram.matchAll(/^src\/([a-z_]+)/gm)].map((m) => m[1]).sort();
-  const folders = readdirSync(path.join(ROOT, "src"))
+  // `options.rs` is drawn as a file; its submodules' folder, `options/`, is the same module.
+  const names = readdirSync(path.join(ROOT, "src"))
     .filter((n) => n !== "testing" && (statSync(path.join(ROOT, "src", n)).isDirectory() || n === "options.rs"))
-    .map((n) => n.replace(/\.rs$/, ""))
-    .sort();
+    .map((n) => n.replace(/\.rs$/, ""));
+  const folders = [...new Set(names)].sort();
   assert.deepEqual(drawn, folders);
 });
 
