@@ -106,7 +106,7 @@ function runnerOf({ pool, sessions, limits, base }, groups) {
  */
 function versionsSeen(work, own, { maxAgeMs = 30_000, max = 256 } = {}) {
   const memo = new Map(); // JSON of the groups → { at, versions: Promise }
-  const read = (groups) => async () => {
+  const read = async (groups) => {
     const outcome = await runnerOf(work, groups)({ tool: "versions", args: {}, signal: null, shell: null, deadline: Date.now() + work.limits.callTimeoutMs });
     if (outcome.failed || outcome.isError) throw new Error("the versions could not be read");
     return outcome.structured;
@@ -118,11 +118,18 @@ function versionsSeen(work, own, { maxAgeMs = 30_000, max = 256 } = {}) {
       const kept = memo.get(key);
       if (kept && Date.now() - kept.at < maxAgeMs) return kept.versions;
       let reached = true;
-      const versions = callerVersions(own, () => read(groups)().catch((e) => ((reached = false), Promise.reject(e))));
+      const versions = callerVersions(own, () =>
+        read(groups).catch((e) => {
+          reached = false;
+          throw e;
+        }),
+      );
       memo.delete(key);
       memo.set(key, { at: Date.now(), versions });
       // Out of reach: asked again at the next request.
-      versions.then(() => reached || memo.get(key)?.versions !== versions || memo.delete(key));
+      versions.then(() => {
+        if (!reached && memo.get(key)?.versions === versions) memo.delete(key);
+      });
       while (memo.size > max) memo.delete(memo.keys().next().value);
       return versions;
     },
