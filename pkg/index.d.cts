@@ -356,6 +356,11 @@ export interface SearchHit {
  * `version`), when there are some.
  */
 export type SearchHits = SearchHit[] & { otherVersions?: SearchHit[] };
+/** A session of one version held for a call (`leaseVersion`): free it with `release()`, never with `free()`. */
+export interface VersionLease<T> {
+  fs: T;
+  release(): void;
+}
 
 /** The versions of the docs a session may choose among (`fs.versions()`). */
 export interface DocsVersions {
@@ -621,6 +626,8 @@ export interface MountedFs
   planReads(paths: string[]): void;
   /** The same mounts scoped to `version` (see ChromaFs's `ofVersion`). */
   ofVersion(version: string): Promise<MountedFs>;
+  /** The same mounts scoped to `version`, held for a call (see ChromaFs's `leaseVersion`). */
+  leaseVersion(version: string): Promise<VersionLease<MountedFs>>;
   free(): void;
 }
 
@@ -831,6 +838,12 @@ export declare class ChromaFs {
    * version this session does not see. A session scoped to `version` is its own.
    */
   ofVersion(version: string): Promise<ChromaFs>;
+  /**
+   * `ofVersion`'s session, held for a call: a session let go of meanwhile (more versions
+   * used than are kept) is freed only once every lease of it is released. Resolves with
+   * the session (this one, when it is scoped to `version`) and `release()`, to call once.
+   */
+  leaseVersion(version: string): Promise<VersionLease<ChromaFs>>;
   /** Releases the wasm-side session (and those `ofVersion` opened); the object is unusable afterwards. */
   free(): void;
 }

@@ -76,14 +76,16 @@ export function scopedConnect(ChromaFs, options) {
 /**
  * A lease of the session a call runs on (of `version`, when given), whatever form `source`
  * takes: a pool's, or the server's one session, whose sessions of one version each it
- * opens, keeps and frees (`ofVersion`, as an edge runtime's server has them).
+ * opens, keeps and frees (`leaseVersion`, as an edge runtime's server has them), held until
+ * the call ends.
  */
 async function leaseOf(source, version) {
   if (typeof source?.lease === "function") return source.lease(version);
   const fs = typeof source === "function" ? await source() : source;
   if (version === undefined) return { fs, pooled: false, release() {} };
-  if (typeof fs?.ofVersion !== "function") throw new Error("this server's session cannot open a version of the docs: it cannot run a command over one version");
-  return { fs: await fs.ofVersion(version), pooled: false, release() {} };
+  if (typeof fs?.leaseVersion !== "function") throw new Error("this server's session cannot open a version of the docs: it cannot run a command over one version");
+  const lease = await fs.leaseVersion(version);
+  return { fs: lease.fs, pooled: false, release: lease.release };
 }
 
 /**

@@ -8,7 +8,7 @@
 
 import { commandsOf } from "./commands.js";
 import { LOAD_TOOLS } from "./tools.js";
-import { connectMounts } from "./mounts.js";
+import { connectMounts, CONNECT_MOUNT } from "./mounts.js";
 import { versionSessions } from "./versioned.js";
 import { recordedChoice } from "./recorded.js";
 import { PROBE, reaches } from "./probe.js";
@@ -57,6 +57,20 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
      * searched with it, when the host gave no `embed` of its own and chromafs can call it.
      */
     static async connect(options) {
+      const fs = await ChromaFs[CONNECT_MOUNT](options);
+      // One collection under a directory of its own is no mount among several: a version
+      // it has no page of is an error here, as without `mountAt`.
+      const lacking = options?.version === undefined ? undefined : fs.versions().mountVersions;
+      if (lacking) {
+        fs.free();
+        const known = lacking.length ? `the versions are ${lacking.join(", ")}` : "these docs have no versions";
+        const why = `version ${JSON.stringify(options.version)} does not exist${lacking.length ? "; " : ": "}${known}`;
+        throw Object.assign(new Error(`EINVAL: invalid argument, connect: ${why}`), { code: "EINVAL" });
+      }
+      return fs;
+    }
+    /** `connect` for one of `connectMounts`'s mounts, which may lack the version the others have. */
+    static async [CONNECT_MOUNT](options) {
       const fs = await ChromaFs.#open(options);
       fs.#versions = versionSessions((version) => ChromaFs.connect({ ...options, version }), options?.version);
       return fs;
@@ -251,8 +265,16 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
      * scoped to `version` is its own.
      */
     async ofVersion(version) {
+      return (await this.#leaseVersion(version, false)).fs;
+    }
+    /** `ofVersion`'s session held for a call: not freed before `release()`, though let go of meanwhile. */
+    leaseVersion(version) {
+      return this.#leaseVersion(version, true);
+    }
+    async #leaseVersion(version, counted) {
       if (!this.#versions) throw new TypeError("ofVersion: this session was not opened by ChromaFs.connect");
-      return (await this.#versions.get(version)) ?? this;
+      const lease = await this.#versions.lease(version, counted);
+      return { fs: lease.fs ?? this, release: lease.release };
     }
     free() {
       this.#versions?.free();

@@ -188,8 +188,16 @@ class MountedFs {
   }
   /** The mounts of `version` alone and their pages of none (see ChromaFs's `ofVersion`). */
   async ofVersion(version) {
+    return (await this.#leaseVersion(version, false)).fs;
+  }
+  /** The mounts of `version` held until `release()` (see ChromaFs's `leaseVersion`). */
+  leaseVersion(version) {
+    return this.#leaseVersion(version, true);
+  }
+  async #leaseVersion(version, counted) {
     if (!this.#versions) throw new TypeError("ofVersion: these mounts were not opened by ChromaFs.connectMounts");
-    return (await this.#versions.get(version)) ?? this;
+    const lease = await this.#versions.lease(version, counted);
+    return { fs: lease.fs ?? this, release: lease.release };
   }
   free() {
     this.#versions?.free();
@@ -363,7 +371,7 @@ async function connectMounts(ChromaFs, options) {
   try {
     for (const [i, [name, spec]] of specs.entries()) {
       const own = { ...common, ...spec, mountAt: `/${name}`, ...(i === 0 && scratch ? { scratch } : {}) };
-      opened.push([name, await ChromaFs.connect(own)]);
+      opened.push([name, await ChromaFs[CONNECT_MOUNT](own)]);
     }
   } catch (e) {
     for (const [, fs] of opened) fs.free();
@@ -382,4 +390,7 @@ async function connectMounts(ChromaFs, options) {
   return mounted;
 }
 
-export { connectMounts };
+/** How `connectMounts` opens a mount: as `ChromaFs.connect`, but a version it lacks is the mounts' to judge. */
+const CONNECT_MOUNT = Symbol("connect a mount");
+
+export { connectMounts, CONNECT_MOUNT };

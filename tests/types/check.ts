@@ -13,6 +13,7 @@ import {
   type IngestSummary,
   type SearchHit,
   type MountedFs,
+  type VersionLease,
 } from "chromafs";
 
 // The same name must be this package's declarations, not the wasm-bindgen glue's `any`s.
@@ -78,6 +79,8 @@ export async function main(): Promise<void> {
   const firstLine: number | null = found[0].startLine;
   void firstLine;
   const v1: ChromaFs = await fs.ofVersion("v1");
+  const held: VersionLease<ChromaFs> = await fs.leaseVersion("v1");
+  held.release();
   const mine: string[] | undefined = v1.versions().mountVersions;
   void mine;
   const other: SearchHit[] | undefined = (await fs.search("rotate keys", { version: "v1" })).otherVersions;
@@ -182,6 +185,7 @@ export async function mounted(): Promise<void> {
   const bash = new Bash({ fs, customCommands: fs.commands() });
   const hits = await fs.search("rotate a key", { path: "/api", k: 3 });
   const v2: MountedFs = await fs.ofVersion("v2");
+  const heldMounts: MountedFs = (await fs.leaseVersion("v2")).fs;
   void v2;
   const requests: number = fs.stats().mounts["/docs"].requests + fs.stats().requests;
   void [bash, hits, requests, fs.info().mounts["/api"].readById];

@@ -72,6 +72,20 @@ test("at the edge, bash's version runs the line over that version, on a session 
     assert.notEqual(await fs.ofVersion("v3"), first, "more versions than are kept: the least recently used was freed");
     assert.throws(() => first.readdir("/"), "a freed session is not used again");
     await assert.rejects(fs.ofVersion("v99-beta"), (e) => e.code === "EINVAL" && e.message.endsWith(`the versions are ${PUBLIC.join(", ")}`));
+    // A call holds its session: letting it go (more versions used) frees it once released.
+    const held = await fs.leaseVersion("v3");
+    const rival = fs.leaseVersion("v3");
+    for (const v of PUBLIC.filter((v) => v !== "v3")) await fs.ofVersion(v);
+    assert.equal((await rival).fs, held.fs, "two calls of one version share its session");
+    assert.ok((await held.fs.readdir("/")).length > 0, "a session let go of while leased still answers");
+    held.release();
+    held.release(); // a second release changes nothing
+    assert.ok((await held.fs.readdir("/")).length > 0, "and while another lease holds it");
+    (await rival).release();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.throws(() => held.fs.readdir("/"), "freed once the last lease is released");
+    assert.notEqual(await fs.ofVersion("v3"), held.fs, "a version let go of is opened anew");
+    await assert.rejects(fs.leaseVersion("v99-beta"), (e) => e.code === "EINVAL");
   } finally {
     fs.free();
   }
@@ -87,6 +101,10 @@ test("at the edge, bash's version runs the line over that version, on a session 
   const scoped = await ChromaFs.connect({ url: chromaUrl(), collection: COLLECTION, version: "v2" });
   try {
     assert.equal(await scoped.ofVersion("v2"), scoped, "a session scoped to v2 is its own session of v2");
+    const own = await scoped.leaseVersion("v2");
+    assert.equal(own.fs, scoped, "and its lease of v2 holds itself");
+    own.release();
+    assert.ok((await scoped.readdir("/")).length > 0, "releasing it frees nothing");
     await assert.rejects(scoped.ofVersion("v3"), (e) => e.code === "EINVAL" && /the versions are v2$/.test(e.message));
   } finally {
     scoped.free();

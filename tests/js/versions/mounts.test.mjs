@@ -69,6 +69,23 @@ test("a version no mount has is an error naming each mount's versions", async ()
   });
 });
 
+test("one collection under a directory of its own (connect with mountAt) refuses a version it lacks, as without mountAt", async () => {
+  const one = (collection, version) => ChromaFs.connect({ url: chromaUrl(), collection, mountAt: "/docs", version });
+  await assert.rejects(one("versions-mount-api", "2025"), (e) => {
+    assert.equal(e.code, "EINVAL");
+    assert.match(e.message, /: version "2025" does not exist; the versions are v1, v2$/);
+    return true;
+  });
+  await assert.rejects(one("versions-mount-guides", "v1"), (e) => e.code === "EINVAL" && /version "v1" does not exist: these docs have no versions$/.test(e.message));
+  const fs = await one("versions-mount-api", "v2");
+  try {
+    assert.equal((await exec(fs, "find /docs -type f | sort")).stdout, "/docs/errors.md\n/docs/v2/keys.md\n");
+    assert.equal(await fs.ofVersion("v2"), fs);
+  } finally {
+    fs.free();
+  }
+});
+
 test("search --version over unscoped mounts: the version's pages where a mount has it, the pages of no version elsewhere", async () => {
   const fs = await connect();
   try {
