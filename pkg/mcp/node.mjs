@@ -71,10 +71,12 @@ export {
 
 /**
  * Connect options for a server's sessions: the caller's, network causes kept for the log,
- * and a scratch directory, `/tmp` unless `scratch` says another or `null` (none).
+ * and a scratch directory, `/tmp` unless `scratch` says another or `null` (none). Each
+ * session's own page cache is small (the pool keeps many; pages are shared through the
+ * process tier).
  */
 function sessionOptions({ scratch = "/tmp", ...connectOptions }) {
-  return { cacheBytes: 8 << 20, networkErrors: "log", ...connectOptions, ...(scratch ? { scratch } : {}) };
+  return { cacheBytes: 4 << 20, networkErrors: "log", ...connectOptions, ...(scratch ? { scratch } : {}) };
 }
 
 /** The server's sessions in this thread, per group set (`workers: 0`). */

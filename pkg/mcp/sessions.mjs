@@ -15,11 +15,13 @@ import { inCommand } from "../dist/api.mjs";
  * group set; a stale one (the docs changed) is freed. `connect(groups, version)` opens a
  * session (`version` undefined: every version). At most `idlePerGroups` sessions wait per
  * group set and `maxIdle` in all, the least recently used freed first: what idle sessions
- * hold is bounded by `maxIdle` × the sessions' `cacheBytes`. A group set keeps enough to
- * answer its callers' calls in flight without connecting again (each connect is a request
- * and a session built), where two would make most calls of a busy server connect anew.
+ * hold is bounded by `maxIdle` × the sessions' `cacheBytes` (the server's have 4 MiB each,
+ * and the pages they hold are mostly the process tier's own). A group set keeps enough to
+ * answer its callers' calls in flight without connecting again: a connect is a request and
+ * a session built, and a hundred callers of one group set keep about fifty calls in flight
+ * in each of two workers; sixteen would make most of their calls connect anew.
  */
-export function sessionPool(connect, { idlePerGroups = 16, maxIdle = 32 } = {}) {
+export function sessionPool(connect, { idlePerGroups = 64, maxIdle = 64 } = {}) {
   const idle = new Map(); // group-set key → sessions, most recently released last
   let count = 0;
   const evict = () => {
