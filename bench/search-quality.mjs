@@ -3,6 +3,7 @@
 // 40 ms added per request.
 //   node bench/search-quality.mjs [--sizes 1142,10000] [--skip-quality] [--skip-latency]
 //                                 [--models all-MiniLM-L6-v2,multilingual-e5-small] [--url URL]
+//                                 [--misses hybrid]
 //
 // Quality: bench/corpus/search-questions.json (68 questions in a user's words of six kinds — how-to,
 // troubleshooting, configuration, identifier, concept, vague — each with the pages that
@@ -61,13 +62,19 @@ const STOP = new Set(["the", "and", "for", "how", "what", "does", "with", "from"
 const page = (p) => p.replace(/^\/+/, "/").replace(/^\/(fr|es|zh)\//, "/");
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
+// `--misses METHOD`: each question that METHOD does not answer first, with its answers and
+// the pages it put first (on stderr), to see what a change to the ranking should fix.
+const MISSES = arg("--misses", null);
+
 /** Scores a method: `rank(question)` → paths, best first. */
-async function score(rank) {
+async function score(rank, method) {
   const positions = [];
-  for (const { question, answers, kind } of QUESTIONS) {
+  for (const [i, { question, answers, kind }] of QUESTIONS.entries()) {
     const want = new Set(answers.map(page));
     const ranked = (await rank(question)).slice(0, 10).map(page);
-    positions.push({ kind, at: ranked.findIndex((p) => want.has(p)) });
+    const at = ranked.findIndex((p) => want.has(p));
+    positions.push({ kind, at });
+    if (method === MISSES && at !== 0) process.stderr.write(`miss ${i} (${i % 2 ? "odd" : "even"}, at ${at}): ${question}\n  answers: ${[...want].join(" ")}\n  ranked: ${ranked.slice(0, 3).join(" ")}\n`);
   }
   const metrics = (ps) => ({
     hit1: ps.filter((p) => p.at === 0).length / ps.length,
@@ -140,7 +147,7 @@ async function quality(url, base, model) {
     hybrid: async (q) => (await fs.search(q, { k: 10 })).map((h) => h.path),
   };
   const rows = [];
-  for (const [name, rank] of Object.entries(methods)) rows.push({ method: name, ...(await score(rank)) });
+  for (const [name, rank] of Object.entries(methods)) rows.push({ method: name, ...(await score(rank, name)) });
   return rows;
 }
 

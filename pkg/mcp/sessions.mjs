@@ -2,9 +2,9 @@
 //
 // Connecting costs a request and, the first time in a process, the path tree; a call should
 // cost what its command costs. So sessions wait between calls, one group set each, and a
-// call leases one. Before the call runs, a kept session checks with one small request that
-// the collection's tree is still the one it opened with: after a re-ingest the call gets a
-// new session, so a page made private is gone from the next call on.
+// call leases one. While the call runs, a kept session checks with one small request that
+// the collection's tree is still the one it opened with: after a re-ingest the call runs
+// again on a new session, so a page made private is gone from the next call on.
 
 import { inCommand } from "../dist/api.mjs";
 
@@ -93,27 +93,65 @@ async function leaseOf(source, version) {
 /**
  * Runs `body(fs)` as one call: one command of the session, held to `limits` (its requests,
  * and its wall time: until `deadline`, on `Date.now()`'s clock, when the call has one),
- * aborted with `signal`. A pooled session is checked first, and replaced when the docs
- * changed since it was opened. Resolves with `{ value, failed }`: `failed` when a read
- * failed anywhere in the call (Chroma down, a budget spent).
+ * aborted with `signal`. Resolves with `{ value, failed }`: `failed` when a read failed
+ * anywhere in the call (Chroma down, a budget spent).
+ *
+ * A pooled session may be older than the docs: the check that it is not (one small
+ * request) runs beside the command, so that a call costs no round trip more than its
+ * command does. When the docs changed since the session was opened, the command is
+ * stopped, its answer thrown away unseen, and the call runs again on a new session. The
+ * old session's command read only what its own tree showed, and a page kept for other
+ * sessions (the process tier, the shared cache) waits for that same check before it is
+ * served (`TreeCheck`), so nothing of the new docs that the caller may not see reaches
+ * the answer.
  */
 export async function withSession(source, limits, signal, body, version, deadline) {
-  const timeoutMs = deadline === undefined ? limits.callTimeoutMs : Math.max(1, Math.round(deadline - Date.now()));
-  const bracket = { maxRequests: limits.maxRequests, timeoutMs };
+  const bracket = () => {
+    const timeoutMs = deadline === undefined ? limits.callTimeoutMs : Math.max(1, Math.round(deadline - Date.now()));
+    return { maxRequests: limits.maxRequests, timeoutMs };
+  };
   let lease = await leaseOf(source, version);
-  let mark = lease.fs.beginCommand(bracket);
-  // A check that cannot be made (Chroma down) keeps the session: the call then reports why.
-  if (lease.pooled && !(await lease.fs.isCurrent().catch(() => true))) {
-    lease.fs.endCommand(mark);
-    lease.release(true);
-    lease = await leaseOf(source, version);
-    mark = lease.fs.beginCommand(bracket);
-  }
   try {
-    const { result, report } = await inCommand(lease.fs, mark, signal, () => body(lease.fs));
+    if (lease.pooled) {
+      const checked = await checkedCall(lease.fs, bracket(), signal, body);
+      if (!checked.stale) return checked.answer;
+      lease.release(true);
+      lease = await leaseOf(source, version);
+    }
+    const { result, report } = await inCommand(lease.fs, lease.fs.beginCommand(bracket()), signal, () => body(lease.fs));
     return result && { value: result, failed: report.total > 0 };
   } finally {
     lease.release(false);
+  }
+}
+
+/**
+ * `body(fs)` as one command of `fs`, beside the check that `fs` is current: `{ answer }`,
+ * or `{ stale: true }` when the docs changed (the command stopped, its answer dropped). A check
+ * that cannot be made (Chroma down) keeps the session: the call then reports why.
+ */
+async function checkedCall(fs, bracket, signal, body) {
+  const stop = new AbortController();
+  const relay = () => stop.abort();
+  if (signal?.aborted) relay();
+  signal?.addEventListener?.("abort", relay, { once: true });
+  try {
+    const mark = fs.beginCommand(bracket);
+    const current = fs.isCurrent().catch(() => true);
+    const ran = inCommand(fs, mark, stop.signal, () => body(fs)).then(
+      (outcome) => ({ outcome }),
+      (error) => ({ error }),
+    );
+    if (!(await current)) {
+      stop.abort();
+      await ran;
+      return { stale: true };
+    }
+    const { outcome, error } = await ran;
+    if (error) throw error;
+    return { answer: outcome.result && { value: outcome.result, failed: outcome.report.total > 0 } };
+  } finally {
+    signal?.removeEventListener?.("abort", relay);
   }
 }
 

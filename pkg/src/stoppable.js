@@ -10,7 +10,7 @@
 // (`networkErrors: "log"`, as an MCP server sets), an embedding failure reaches the agent
 // without the service's address: the cause is logged.
 
-/** The running command's signal, for one session: `begin()`, `abort()`, `end()`, `signal`. */
+/** The running command's signal, for one session: `begin()`, `abort()`, `end()` (which aborts what is still open), `signal`. */
 function commandSignal() {
   let controller = null;
   return {
@@ -21,6 +21,8 @@ function commandSignal() {
       controller?.abort();
     },
     end() {
+      // A call still open when its command ended (the command's own time limit) serves nobody.
+      controller?.abort();
       controller = null;
     },
     get signal() {
