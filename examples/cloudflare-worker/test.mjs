@@ -307,6 +307,45 @@ test("over MCP: the tools are bash and search, and bash prints what /exec prints
   }
 });
 
+test("over MCP, versions of the docs: the tools offer the versions, and bash's and search's version see that version and the pages of none", async () => {
+  const collection = `${COLLECTION}-versions`;
+  await ingest({
+    url: chromaUrl,
+    collection,
+    versionFolders: true,
+    files: [
+      { path: "v1/setup.md", content: "# Setup v1\n\nRun setup-legacy to install.\n" },
+      { path: "v2/setup.md", content: "# Setup v2\n\nRun setup with the new installer.\n" },
+      { path: "faq.md", content: "# FAQ\n\nThe installer needs no account.\n" },
+    ],
+  });
+  const versioned = worker(chromaUrl, { bindings: { CHROMA_URL: chromaUrl, CHROMA_COLLECTION: collection, MCP_TOKENS: JSON.stringify(TOKENS) } });
+  try {
+    const client = await mcpClient(undefined, versioned);
+    try {
+      const { tools } = await client.listTools();
+      for (const tool of tools) assert.deepEqual(tool.inputSchema.properties.version.enum, ["v1", "v2"], tool.name);
+      const call = (command, version) => client.callTool({ name: "bash", arguments: { command, version } });
+      assert.equal(text(await call("find / -type f | sort", "v1")), "/faq.md\n/v1/setup.md\n");
+      assert.equal(text(await call("grep -rl installer /", "v2")), "/faq.md\n/v2/setup.md\n");
+      assert.equal(text(await call("find / -type f | sort")), "/faq.md\n/v1/setup.md\n/v2/setup.md\n", "without a version, every version");
+      const unknown = await call("ls /", "v3");
+      assert.equal(unknown.isError, true);
+      assert.match(text(unknown), /Expected 'v1' \| 'v2', received 'v3'/, "a version not offered is refused, naming those that are");
+      const found = await client.callTool({ name: "search", arguments: { query: "install setup", version: "v1" } });
+      assert.equal(found.isError, false, text(found));
+      assert.ok(found.structuredContent.results.some((r) => r.path === "/v1/setup.md" && r.version === "v1"), text(found));
+      assert.ok(found.structuredContent.results.every((r) => r.path !== "/v2/setup.md"), text(found));
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await versioned.dispose();
+    const base = `${chromaUrl}/api/v2/tenants/default_tenant/databases/default_database/collections`;
+    await fetch(`${base}/${collection}`, { method: "DELETE" }).catch(() => {});
+  }
+});
+
 test("over MCP 2026-07-28: server/discover, then a call and a page, with no initialize and no session", async () => {
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
   const ask = async (id, method, params = {}, name) => {
