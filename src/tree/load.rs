@@ -334,16 +334,19 @@ impl TreeCheck {
         self.check().await.unwrap_or(false)
     }
 
-    /// [`TreeCheck::confirmed`], with the error when the check could not be made.
+    /// [`TreeCheck::confirmed`], with the error when the check could not be made. The
+    /// moment it must be current as of is taken when it is asked: a check that waits for
+    /// another's answer still asks about the command that wanted it, even once that
+    /// command has ended (a server checks beside the command, which may end first).
     pub(crate) async fn check(&self) -> Result<bool, ChromaError> {
-        let since = || {
+        let since = {
             let now = self.client.now_ms();
             let start = self.budget.started(now);
             self.max_age_ms.map_or(start, |max| start.min(now - max))
         };
         let settled = || match self.tree.superseded.get() {
             true => Some(false),
-            false => (self.tree.validated_at.get() >= since()).then_some(true),
+            false => (self.tree.validated_at.get() >= since).then_some(true),
         };
         if let Some(answer) = settled() {
             return Ok(answer);

@@ -215,3 +215,35 @@ fn missing_collections_and_trees_are_named() {
         "a tree that is not JSON is refused as a whole: {e}"
     );
 }
+
+#[test]
+fn a_check_that_waits_its_turn_asks_as_of_its_command_even_once_that_command_ended() {
+    use crate::chroma::budget::{Budget, Limits};
+    use crate::testing::poll_once;
+    let chroma = FakeChroma::new();
+    write_tree(&chroma, "turn", ONE);
+    let o = opts("turn");
+    let opened = open_now(&chroma, o.clone(), 0.0).unwrap();
+    let client = Rc::new(Client::new(o.client.clone(), Rc::new(chroma.clone())));
+    let budget = Rc::new(Budget::new(Limits::default()));
+    let check = Rc::new(TreeCheck::new(opened.tree.clone(), client.clone(), budget.clone(), &o.tree_location()));
+    // Another session's check is in flight: this command's check waits for its turn.
+    let in_flight = opened.tree.checking.try_acquire().expect("free");
+    chroma.advance(100.0);
+    budget.begin(client.now_ms());
+    let waiting = check.clone();
+    let mut asked = Box::pin(async move { waiting.check().await });
+    assert!(poll_once(asked.as_mut()).is_pending(), "it waits for the check in flight");
+    // The command ends first (a server checks beside it); the check in flight, asked after
+    // the command began, found the tree current.
+    budget.end();
+    opened.tree.validated_at.set(client.now_ms() + 10.0);
+    drop(in_flight);
+    chroma.advance(100.0);
+    chroma.clear_log();
+    assert_eq!(block_on(asked), Ok(true));
+    assert!(chroma.requests().is_empty(), "answered by the check in flight: {:?}", chroma.requests());
+    // Outside a command, a check asks as of now.
+    assert_eq!(block_on(async move { check.check().await }), Ok(true));
+    assert_eq!(chroma.requests().len(), 1);
+}
