@@ -91,10 +91,11 @@ async function leaseOf(source, version) {
 }
 
 /**
- * Runs `body(fs)` as one call: one command of the session, held to `limits` (its requests,
- * and its wall time: until `deadline`, on `Date.now()`'s clock, when the call has one),
- * aborted with `signal`. Resolves with `{ value, failed }`: `failed` when a read failed
- * anywhere in the call (Chroma down, a budget spent).
+ * Runs `body(fs, signal)` as one call: one command of the session, held to `limits` (its
+ * requests, and its wall time: until `deadline`, on `Date.now()`'s clock, when the call has
+ * one), aborted with `signal` (the body gets the signal that stops its own run). Resolves
+ * with `{ value, failed }`: `failed` when a read failed anywhere in the call (Chroma down, a
+ * budget spent).
  *
  * A pooled session may be older than the docs: the check that it is not (one small
  * request) runs beside the command, so that a call costs no round trip more than its
@@ -115,13 +116,16 @@ export async function withSession(source, limits, signal, body, version, deadlin
     if (lease.pooled) {
       const checked = await checkedCall(lease.fs, bracket(), signal, body);
       if (!checked.stale) return checked.answer;
-      lease.release(true);
+      const stale = lease;
+      lease = null;
+      stale.release(true);
       lease = await leaseOf(source, version);
     }
-    const { result, report } = await inCommand(lease.fs, lease.fs.beginCommand(bracket()), signal, () => body(lease.fs));
+    const { fs } = lease;
+    const { result, report } = await inCommand(fs, fs.beginCommand(bracket()), signal, () => body(fs, signal));
     return result && { value: result, failed: report.total > 0 };
   } finally {
-    lease.release(false);
+    lease?.release(false);
   }
 }
 
@@ -138,7 +142,7 @@ async function checkedCall(fs, bracket, signal, body) {
   try {
     const mark = fs.beginCommand(bracket);
     const current = fs.isCurrent().catch(() => true);
-    const ran = inCommand(fs, mark, stop.signal, () => body(fs)).then(
+    const ran = inCommand(fs, mark, stop.signal, () => body(fs, stop.signal)).then(
       (outcome) => ({ outcome }),
       (error) => ({ error }),
     );

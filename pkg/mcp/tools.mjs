@@ -220,6 +220,6 @@ export async function runTool(source, tool, args, { limits, base = null, signal,
   // bash's `version` (and the llms.txt files'): the call runs on a session of that version of the docs.
   const scoped = tool === "bash" || Object.hasOwn(LLMS_OPS, tool);
   const version = scoped && typeof args?.version === "string" ? args.version : undefined;
-  const { value, failed } = await withSession(source, limits, signal, (fs) => run(fs, args, { limits, base, signal, shell }), version, deadline);
+  const { value, failed } = await withSession(source, limits, signal, (fs, stop) => run(fs, args, { limits, base, signal: stop, shell }), version, deadline);
   return { ...value, ...(value.result ? { result: bounded(value.result) } : {}), failed };
 }

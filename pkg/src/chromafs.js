@@ -9,7 +9,7 @@
 import { commandsOf } from "./commands.js";
 import { LOAD_TOOLS } from "./tools.js";
 import { connectMounts, CONNECT_MOUNT } from "./mounts.js";
-import { versionSessions } from "./versioned.js";
+import { versionSessions, noSuchVersion } from "./versioned.js";
 import { recordedChoice } from "./recorded.js";
 import { PROBE, reaches } from "./probe.js";
 import { commandSignal, stoppable, withStoppableEmbed } from "./stoppable.js";
@@ -63,9 +63,7 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
       const lacking = options?.version === undefined ? undefined : fs.versions().mountVersions;
       if (lacking) {
         fs.free();
-        const known = lacking.length ? `the versions are ${lacking.join(", ")}` : "these docs have no versions";
-        const why = `version ${JSON.stringify(options.version)} does not exist${lacking.length ? "; " : ": "}${known}`;
-        throw Object.assign(new Error(`EINVAL: invalid argument, connect: ${why}`), { code: "EINVAL" });
+        throw noSuchVersion(options.version, lacking);
       }
       return fs;
     }

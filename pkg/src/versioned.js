@@ -27,8 +27,7 @@ function versionSessions(open, scope) {
       if (scope !== undefined) {
         // A session scoped to one version has no other.
         if (version === scope) return Promise.resolve({ fs: null, release() {} });
-        const why = `version ${JSON.stringify(version)} does not exist; the versions are ${scope}`;
-        return Promise.reject(Object.assign(new Error(`EINVAL: invalid argument, connect: ${why}`), { code: "EINVAL" }));
+        return Promise.reject(noSuchVersion(version, [scope]));
       }
       let entry = kept.get(version);
       if (entry) kept.delete(version);
@@ -68,4 +67,13 @@ function versionSessions(open, scope) {
   };
 }
 
-export { versionSessions, MAX_KEPT };
+/**
+ * The EINVAL `connect` rejects with for `version` when the session sees `names` (as the
+ * core words it: "the versions are …", or "these docs have no versions").
+ */
+function noSuchVersion(version, names) {
+  const why = names.length ? `; the versions are ${names.join(", ")}` : ": these docs have no versions";
+  return Object.assign(new Error(`EINVAL: invalid argument, connect: version ${JSON.stringify(version)} does not exist${why}`), { code: "EINVAL" });
+}
+
+export { versionSessions, noSuchVersion, MAX_KEPT };
