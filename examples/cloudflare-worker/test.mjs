@@ -102,6 +102,10 @@ before(async () => {
   await mf.ready;
 });
 
+/** Deletes `collection` from the Chroma under test (one this file created). */
+const dropCollection = (collection) =>
+  fetch(`${chromaUrl}/api/v2/tenants/default_tenant/databases/default_database/collections/${collection}`, { method: "DELETE" }).catch(() => {});
+
 after(async () => {
   // Miniflare keeps the process alive (and can hang it) unless disposed.
   if (mf) await mf.dispose();
@@ -110,8 +114,7 @@ after(async () => {
     execFileSync("bash", [CHROMA_SH, "stop", String(port)], { stdio: "inherit" });
     rmSync(dataDir, { recursive: true, force: true });
   } else if (chromaUrl) {
-    const base = `${chromaUrl}/api/v2/tenants/default_tenant/databases/default_database/collections`;
-    await fetch(`${base}/${COLLECTION}`, { method: "DELETE" }).catch(() => {});
+    await dropCollection(COLLECTION);
   }
 });
 
@@ -341,8 +344,7 @@ test("over MCP, versions of the docs: the tools offer the versions, and bash's a
     }
   } finally {
     await versioned.dispose();
-    const base = `${chromaUrl}/api/v2/tenants/default_tenant/databases/default_database/collections`;
-    await fetch(`${base}/${collection}`, { method: "DELETE" }).catch(() => {});
+    await dropCollection(collection);
   }
 });
 
@@ -524,6 +526,6 @@ test("search embeds questions through the collection's embedding service, the ke
   } finally {
     await embedded.dispose();
     await service.close();
-    await fetch(`${chromaUrl}/api/v2/tenants/default_tenant/databases/default_database/collections/${collection}`, { method: "DELETE" }).catch(() => {});
+    await dropCollection(collection);
   }
 });

@@ -130,7 +130,7 @@ export async function withSession(source, limits, signal, body, version, deadlin
 }
 
 /**
- * `body(fs)` as one command of `fs`, beside the check that `fs` is current: `{ answer }`,
+ * `body(fs, signal)` as one command of `fs`, beside the check that `fs` is current: `{ answer }`,
  * or `{ stale: true }` when the docs changed (the command stopped, its answer dropped). A check
  * that cannot be made (Chroma down) keeps the session: the call then reports why.
  */

@@ -9,7 +9,7 @@
 import { commandsOf } from "./commands.js";
 import { LOAD_TOOLS } from "./tools.js";
 import { connectMounts, CONNECT_MOUNT } from "./mounts.js";
-import { versionSessions, noSuchVersion } from "./versioned.js";
+import { versionSessions, versionUnknown, connectRefused } from "./versioned.js";
 import { recordedChoice } from "./recorded.js";
 import { PROBE, reaches } from "./probe.js";
 import { commandSignal, stoppable, withStoppableEmbed } from "./stoppable.js";
@@ -63,7 +63,7 @@ function chromaFsClass(Core, run, recipeModule, loadTools, loadPerl) {
       const lacking = options?.version === undefined ? undefined : fs.versions().mountVersions;
       if (lacking) {
         fs.free();
-        throw noSuchVersion(options.version, lacking);
+        throw connectRefused(versionUnknown(options.version, lacking));
       }
       return fs;
     }

@@ -14,7 +14,7 @@ import { searchCommand, toolCommand, COMMAND_NAMES } from "./commands.js";
 import { withFailures } from "./failures.js";
 import { SEARCH_COMMANDS, TOOL_COMMANDS, RANKED } from "./names.js";
 import { LOAD_TOOLS } from "./tools.js";
-import { versionSessions } from "./versioned.js";
+import { versionSessions, versionUnknown, connectRefused } from "./versioned.js";
 
 /** A mount directory as given (`/docs`, `/docs/`) → its name (`docs`), or an error. */
 function mountName(dir) {
@@ -223,7 +223,7 @@ class MountedFs {
     const seen = this.mounts.map(([name, fs]) => [name, fs.versions()]);
     // Mounts scoped to a version have that one alone.
     const scope = seen.find(([, v]) => v.scoped)?.[1].default;
-    if (scope != null && scope !== version) return `version ${JSON.stringify(version)} does not exist; the versions are ${scope}`;
+    if (scope != null && scope !== version) return versionUnknown(version, [scope]);
     if (seen.some(([, v]) => v.mountVersions === undefined && v.versions.includes(version))) return null;
     const each = seen.map(([name, v]) => `/${name}: ${(v.mountVersions ?? v.versions).join(", ") || "none"}`);
     return `version ${JSON.stringify(version)} does not exist in any mount; the versions of each are ${each.join("; ")}`;
@@ -385,7 +385,7 @@ async function connectMounts(ChromaFs, options) {
   const unknown = common.version === undefined ? null : mounted.unknownVersion(common.version);
   if (unknown) {
     mounted.free();
-    throw Object.assign(new Error(`EINVAL: invalid argument, connect: ${unknown}`), { code: "EINVAL" });
+    throw connectRefused(unknown);
   }
   return mounted;
 }

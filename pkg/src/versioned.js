@@ -18,16 +18,17 @@ const MAX_KEPT = 8;
  */
 function versionSessions(open, scope) {
   const kept = new Map(); // version → its entry, least recently used first
+  const dispose = (entry) => entry.session.then((fs) => fs.free(), () => {});
   const retire = (entry) => {
     entry.retired = true;
-    if (entry.leases === 0) entry.session.then((fs) => fs.free(), () => {});
+    if (entry.leases === 0) dispose(entry);
   };
   return {
     lease(version, counted = true) {
       if (scope !== undefined) {
         // A session scoped to one version has no other.
         if (version === scope) return Promise.resolve({ fs: null, release() {} });
-        return Promise.reject(noSuchVersion(version, [scope]));
+        return Promise.reject(connectRefused(versionUnknown(version, [scope])));
       }
       let entry = kept.get(version);
       if (entry) kept.delete(version);
@@ -61,19 +62,22 @@ function versionSessions(open, scope) {
       );
     },
     free() {
-      for (const entry of kept.values()) entry.session.then((fs) => fs.free(), () => {});
+      for (const entry of kept.values()) dispose(entry);
       kept.clear();
     },
   };
 }
 
 /**
- * The EINVAL `connect` rejects with for `version` when the session sees `names` (as the
- * core words it: "the versions are …", or "these docs have no versions").
+ * Why `version` is none of `names`, the versions a session sees, as the core words it
+ * ("the versions are …", or "these docs have no versions").
  */
-function noSuchVersion(version, names) {
-  const why = names.length ? `; the versions are ${names.join(", ")}` : ": these docs have no versions";
-  return Object.assign(new Error(`EINVAL: invalid argument, connect: version ${JSON.stringify(version)} does not exist${why}`), { code: "EINVAL" });
+function versionUnknown(version, names) {
+  const known = names.length ? `; the versions are ${names.join(", ")}` : ": these docs have no versions";
+  return `version ${JSON.stringify(version)} does not exist${known}`;
 }
 
-export { versionSessions, noSuchVersion, MAX_KEPT };
+/** The EINVAL `connect` rejects with, saying `why`. */
+const connectRefused = (why) => Object.assign(new Error(`EINVAL: invalid argument, connect: ${why}`), { code: "EINVAL" });
+
+export { versionSessions, versionUnknown, connectRefused, MAX_KEPT };

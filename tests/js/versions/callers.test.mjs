@@ -5,14 +5,12 @@
 // never a hidden version's name, whichever caller asked before.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import os from "node:os";
-import path from "node:path";
-import { writeFile } from "node:fs/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ChromaFs } from "chromafs";
 import { answerMcp, createMcpServer, serveHttp, tokenAuthorizer } from "chromafs/mcp";
-import { chromaUrl, chromafsCli, writeTree } from "../helpers.mjs";
+import { chromaUrl } from "../helpers.mjs";
+import { ingestVersioned } from "./ingested.mjs";
 
 const COLLECTION = "versions-callers";
 // Ten public versions (more than a session keeps sessions of) and a staff-only one.
@@ -23,15 +21,9 @@ const PAGES = {
   "beta/setup.md": "# Beta setup\nThe installer of the beta is secret.\n",
 };
 const TOKENS = { "alice-0123456789abcdef": [], "staff-0123456789abcdef": ["staff"] };
-const dir = path.join(os.tmpdir(), `chromafs-versions-callers-${process.pid}`);
 
 before(async () => {
-  await writeTree(dir, PAGES);
-  const rules = path.join(dir, "..", `versions-callers-${process.pid}.json`);
-  const access = path.join(dir, "..", `access-callers-${process.pid}.json`);
-  await writeFile(rules, JSON.stringify({ "beta/**": "v99-beta" }));
-  await writeFile(access, JSON.stringify({ "beta/**": { isPublic: false, groups: ["staff"] } }));
-  const r = await chromafsCli("ingest", dir, "--url", chromaUrl(), "--collection", COLLECTION, "--version-folders", "--versions", rules, "--access", access);
+  const r = await ingestVersioned(COLLECTION, PAGES, { versions: { "beta/**": "v99-beta" }, access: { "beta/**": { isPublic: false, groups: ["staff"] } } });
   assert.equal(r.status, 0, r.stderr);
 });
 

@@ -5,14 +5,13 @@
 // never naming a page its caller may not see, and never for a session scoped to one version.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import os from "node:os";
 import path from "node:path";
-import { writeFile } from "node:fs/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Bash } from "just-bash";
 import { ChromaFs, safeExec } from "chromafs";
-import { ROOT, chromaUrl, chromafsCli, writeTree } from "../helpers.mjs";
+import { ROOT, chromaUrl, chromafsCli } from "../helpers.mjs";
+import { ingestVersioned } from "./ingested.mjs";
 
 const COLLECTION = "versions-elsewhere";
 const PAGES = {
@@ -24,16 +23,10 @@ const PAGES = {
   "beta/webhooks.md": "# Beta webhooks\nWebhook signatures use a signing secret per endpoint.\n",
 };
 const QUESTION = "verify webhook signatures signing secret";
-const dir = path.join(os.tmpdir(), `chromafs-versions-elsewhere-${process.pid}`);
 let ingested;
 
 before(async () => {
-  await writeTree(dir, PAGES);
-  const rules = path.join(dir, "..", `versions-elsewhere-${process.pid}.json`);
-  const access = path.join(dir, "..", `access-elsewhere-${process.pid}.json`);
-  await writeFile(rules, JSON.stringify({ "beta/**": "v4-beta" }));
-  await writeFile(access, JSON.stringify({ "beta/**": { isPublic: false, groups: ["staff"] } }));
-  ingested = await chromafsCli("ingest", dir, "--url", chromaUrl(), "--collection", COLLECTION, "--version-folders", "--versions", rules, "--access", access);
+  ingested = await ingestVersioned(COLLECTION, PAGES, { versions: { "beta/**": "v4-beta" }, access: { "beta/**": { isPublic: false, groups: ["staff"] } } });
 });
 
 const connect = (options = {}) => ChromaFs.connect({ url: chromaUrl(), collection: COLLECTION, ...options });
