@@ -17,6 +17,7 @@
 use super::inputs::{Inputs, Named};
 use super::meta::Meta;
 use super::units::{block_size, human, scaled_number, BlockSize, Civil};
+use super::walk::{visit, Entry, Flow, Policy, Visitor};
 use super::{Place, Printed, Stop};
 use crate::base::getopt::{self, Arg, Digits, Grammar, Opt};
 use crate::base::glob::Glob;
@@ -24,7 +25,7 @@ use crate::base::path;
 use crate::base::texts::{self, Text};
 use crate::commands::Unsupported;
 use crate::fs::named::{exclude_lines, Unreadable};
-use crate::tree::listing::{byte_ordered, Node};
+use crate::tree::listing::Node;
 use std::fmt::Write;
 
 /// What a number counts and how it is printed.
@@ -281,12 +282,25 @@ fn own(meta: &Meta, f: &Flags) -> u64 {
     }
 }
 
+/// du's visitor: what each entry of an operand's walk adds up, printed as a directory is
+/// left.
 struct Walk<'a> {
     f: &'a Flags,
     place: Place<'a>,
     /// What earlier operands counted.
     seen: &'a mut std::collections::HashSet<String>,
     out: String,
+    /// The directories being walked, outermost first: what each adds up so far.
+    open: Vec<Open>,
+    /// What the operand adds up, once walked.
+    result: Sum,
+}
+
+/// A directory being walked: its own size and its entries' (`below`: its directories',
+/// with `-S`).
+struct Open {
+    total: Sum,
+    below: Sum,
 }
 
 /// What a walk adds up below an entry: its total, and the newest time in it.
@@ -296,7 +310,11 @@ struct Sum {
     mtime_ms: f64,
 }
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
+    fn new(f: &'a Flags, place: Place<'a>, seen: &'a mut std::collections::HashSet<String>) -> Self {
+        Walk { f, place, seen, out: String::new(), open: Vec::new(), result: Sum::default() }
+    }
+
     fn line(&mut self, sum: Sum, shown: &str) {
         if let Some(t) = self.f.threshold {
             let n = i128::from(sum.n);
@@ -312,40 +330,61 @@ impl Walk<'_> {
         write!(self.out, "\t{shown}{}", if self.f.zero { '\0' } else { '\n' }).unwrap();
     }
 
-    /// Walks `full`, spelled `shown`, at `depth`: what it adds to its parent's total.
-    fn visit(&mut self, full: &str, shown: &str, depth: u64) -> Result<Sum, Unsupported> {
-        // An entry an earlier operand counted is not counted again, unless `-l`.
-        if !self.seen.insert(full.to_string()) && !self.f.count_links {
-            return Ok(Sum::default());
+    /// Whether an entry `depth` levels below an operand gets a line of its own.
+    fn printed(&self, depth: usize) -> bool {
+        if self.f.summarize {
+            depth == 0
+        } else {
+            self.f.max_depth.is_none_or(|m| depth as u64 <= m)
         }
-        let printed = |f: &Flags| if f.summarize { depth == 0 } else { f.max_depth.is_none_or(|m| depth <= m) };
-        let node = self.place.listing.get(full).ok_or_else(|| Unsupported::new("a path that went away"))?;
+    }
+
+    /// Adds what an entry adds up to its directory's total, or to the operand's.
+    fn add(&mut self, sum: Sum, dir: bool) {
+        let Some(open) = self.open.last_mut() else {
+            self.result = sum;
+            return;
+        };
+        let into = if dir && self.f.separate { &mut open.below } else { &mut open.total };
+        into.n += sum.n;
+        into.mtime_ms = into.mtime_ms.max(sum.mtime_ms);
+    }
+}
+
+impl Visitor for Walk<'_> {
+    type Stop = Unsupported;
+
+    fn enter(&mut self, e: &Entry) -> Result<Flow, Unsupported> {
+        // An operand's excluded entries are not counted; an entry an earlier operand
+        // counted is not counted again, unless `-l`.
+        if e.depth > 0 && self.f.exclude.iter().any(|g| g.matches(e.name) == Some(true)) {
+            return Ok(Flow::Prune);
+        }
+        if !self.seen.insert(e.full.to_string()) && !self.f.count_links {
+            return Ok(Flow::Prune);
+        }
+        let node = self.place.listing.get(e.full).ok_or_else(|| Unsupported::new("a path that went away"))?;
         let meta = Meta::need(node)?;
         let mine = Sum { n: own(&meta, self.f), mtime_ms: meta.mtime_ms };
-        let Node::Dir(dir) = node else {
-            if (self.f.all || depth == 0) && printed(self.f) {
-                self.line(mine, shown);
+        let Node::Dir(_) = node else {
+            if (self.f.all || e.depth == 0) && self.printed(e.depth) {
+                self.line(mine, e.shown);
             }
-            return Ok(mine);
+            self.add(mine, false);
+            return Ok(Flow::Prune);
         };
-        self.place.check_dir(full)?;
-        let (mut total, mut below) = (mine, Sum::default());
-        for (name, _) in byte_ordered(&dir.children).iter() {
-            if self.f.exclude.iter().any(|g| g.matches(name) == Some(true)) {
-                continue;
-            }
-            let child = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-            let child_shown = if shown.ends_with('/') { format!("{shown}{name}") } else { format!("{shown}/{name}") };
-            let is_dir = matches!(self.place.listing.get(&child), Some(Node::Dir(_)));
-            let sum = self.visit(&child, &child_shown, depth + 1)?;
-            let into = if is_dir && self.f.separate { &mut below } else { &mut total };
-            into.n += sum.n;
-            into.mtime_ms = into.mtime_ms.max(sum.mtime_ms);
+        self.place.check_dir(e.full)?;
+        self.open.push(Open { total: mine, below: Sum::default() });
+        Ok(Flow::Go)
+    }
+
+    fn leave(&mut self, e: &Entry) -> Result<Flow, Unsupported> {
+        let Open { total, below } = self.open.pop().expect("a directory entered is left");
+        if self.printed(e.depth) {
+            self.line(total, e.shown);
         }
-        if printed(self.f) {
-            self.line(total, shown);
-        }
-        Ok(Sum { n: total.n + below.n, mtime_ms: total.mtime_ms.max(below.mtime_ms) })
+        self.add(Sum { n: total.n + below.n, mtime_ms: total.mtime_ms.max(below.mtime_ms) }, true);
+        Ok(Flow::Go)
     }
 }
 
@@ -400,14 +439,17 @@ pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed
             }
             Some(_) => {}
         }
-        let mut walk = Walk { f: &f, place, seen: &mut seen, out: String::new() };
-        let sum = walk.visit(&full, op, 0)?;
+        let mut walk = Walk::new(&f, place, &mut seen);
+        let dir = matches!(place.listing.get(&full), Some(Node::Dir(_)));
+        let start = Entry { full: &full, shown: op, name: path::file_name(&full), depth: 0, dir };
+        visit(place.into(), Policy::fts(usize::MAX), &start, &mut walk)?;
+        let sum = walk.result;
         grand.n += sum.n;
         grand.mtime_ms = grand.mtime_ms.max(sum.mtime_ms);
         out.stdout.push_str(&walk.out);
     }
     if f.total {
-        let mut walk = Walk { f: &f, place, seen: &mut seen, out: String::new() };
+        let mut walk = Walk::new(&f, place, &mut seen);
         walk.line(grand, "total");
         out.stdout.push_str(&walk.out);
     }

@@ -15,6 +15,7 @@ pub(crate) mod meta;
 pub(crate) mod strftime;
 pub(crate) mod tree;
 pub(crate) mod units;
+pub(crate) mod walk;
 
 use crate::fs::stats::CommandStats;
 use crate::fs::{Filesystem, DEV_NULL};

@@ -10,8 +10,9 @@
 //! handed back to just-bash is spelled as arguments again.
 
 use crate::base::path;
+use crate::commands::walk::{Policy, RgWalk, Scope};
 use crate::search::args::{parse_grep, parse_rg, GrepArgs, RgArgs};
-use crate::search::walk::{walk, Policy, RgWalk, Scope, Target};
+use crate::search::walk::{walk, Target};
 use crate::tree::listing::Listing;
 use std::cell::OnceCell;
 

@@ -13,6 +13,7 @@
 //!   read and the output is unchanged.
 
 use crate::base::path;
+use crate::commands::walk::{Found, Scope};
 use crate::search::args::GrepArgs;
 use crate::search::job::{Job, Parsed};
 use crate::search::native::pattern_files;
@@ -21,7 +22,7 @@ use crate::search::pattern::filter::Chunking;
 use crate::search::pattern::matcher::{Matcher, Query};
 use crate::search::pattern::perl::{self, widen};
 use crate::search::pattern::rewrite::Dialect;
-use crate::search::walk::{grep_read_set, has_glob, rg_read_set, Found, Scope, Target};
+use crate::search::walk::{grep_read_set, has_glob, rg_read_set, Target};
 use crate::tree::listing::Listing;
 use std::collections::HashSet;
 

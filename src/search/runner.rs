@@ -16,6 +16,7 @@
 //! command handed back to just-bash.
 
 use crate::base::hash::PathSet;
+use crate::commands::walk::Policy;
 use crate::commands::Place;
 use crate::commands::Printed;
 use crate::fs::stats::{CommandStats, PlanKind};
@@ -28,7 +29,7 @@ use crate::search::native::{pattern_files, Native};
 use crate::search::plan::MAX_PATTERN_BYTES;
 use crate::search::plan::{self, refusal, Context, Narrowing, Plan};
 use crate::search::view::{common_dir, SessionView};
-use crate::search::walk::{walk, Policy, Target};
+use crate::search::walk::{walk, Target};
 #[cfg(test)]
 use candidates::UNSCOPED_NOTE;
 

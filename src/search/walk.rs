@@ -1,82 +1,17 @@
-//! The directory walks of grep and rg: which files a search reads, in which order,
-//! spelled how.
+//! The files a search reads, in which order, spelled how: grep's and rg's walks (the one
+//! walk of `commands::walk`, each tool's by its [`Policy`]) from the operands of a line.
 //!
-//! The walks follow the real tools over a directory listed in byte order: grep's (GNU
-//! grep's fts) reads dotfiles too and spells a file below operand `/` as `/a.md`, below
-//! `.` as `./a.md`, below `dir/` as `dir/a.md`, and below no operand at all as `a.md`;
-//! rg skips hidden files (with no ignore files, nothing else), and keeps the operand as
-//! typed (`dir//a.md`). A narrowed search then reads the same files in the same order, and a
-//! command handed to just-bash gets them one by one.
-//!
-//! just-bash's own walks differ, and a narrowed command it runs (a form chromafs does not
-//! answer, or `nativeCommands: false`) gets an explicit list of files, which must be what
-//! its walk would have visited: JavaScript's string order, no dotfiles (its rg skips
-//! `node_modules` and friends too), `//a.md` below `/` for its grep. Every such file is
-//! also in the real tools' walk of the same operand, which the narrowing was computed over.
-//! One walk serves them all, each tool's by its [`Policy`].
+//! A narrowed search reads the same files in the same order as the real tool, and a
+//! command handed to just-bash gets them one by one. A narrowed command just-bash runs (a
+//! form chromafs does not answer, or `nativeCommands: false`) gets an explicit list of
+//! files, which must be what its own walk would have visited (`Policy::JUST_BASH_GREP`,
+//! `Policy::JUST_BASH_RG`). Every such file is also in the real tools' walk of the same
+//! operand, which the narrowing was computed over.
 
 use crate::base::path;
-use crate::fs::scratch::Dirs;
+use crate::commands::walk::{visit, Entry, Flow, Found, Policy, Scope, Visitor};
 use crate::search::args::GrepArgs;
-
-use crate::tree::listing::{byte_ordered, Listing, Node};
-
-/// What a walk goes through: the docs' listing and, beside it at the root, the session's
-/// scratch directory as it is when the command starts.
-#[derive(Clone, Copy)]
-pub(crate) struct Scope<'a> {
-    pub listing: &'a Listing,
-    pub scratch: Option<&'a Dirs>,
-}
-
-/// A path a walk finds: a file, or a directory with its entries (name, is a directory) in
-/// the listing's order.
-pub(crate) enum Found<'a> {
-    File,
-    Dir(std::borrow::Cow<'a, [(String, bool)]>),
-}
-
-impl<'a> From<crate::commands::Place<'a>> for Scope<'a> {
-    fn from(place: crate::commands::Place<'a>) -> Self {
-        Scope { listing: place.listing, scratch: place.scratch }
-    }
-}
-
-impl<'a> Scope<'a> {
-    /// Whether a file anywhere would change rg's walk: `.gitignore`, `.rgignore`, `.ignore`.
-    pub(crate) fn has_ignore_file(&self) -> bool {
-        let ignore = |name: &str| matches!(name, ".gitignore" | ".rgignore" | ".ignore");
-        self.listing.any_path(|p| ignore(path::file_name(p)))
-            || self.scratch.is_some_and(|s| s.any_name(|name, is_dir| !is_dir && ignore(name)))
-    }
-
-    /// What is at a normalised path: the root also lists the scratch directory.
-    pub(crate) fn get(&self, full: &str) -> Option<Found<'a>> {
-        if let Some(s) = self.scratch.filter(|s| s.contains(full)) {
-            return match s.children(full) {
-                Some(c) => Some(Found::Dir(c.into())),
-                None if s.is_file(full) => Some(Found::File),
-                None => None,
-            };
-        }
-        match self.listing.get(full)? {
-            Node::File(_) => Some(Found::File),
-            Node::Dir(d) => match self.scratch {
-                Some(s) if full == "/" => {
-                    let mut children = d.children.clone();
-                    let name = path::file_name(s.root()).to_string();
-                    let at = children.partition_point(|(n, _)| path::js_cmp(n, &name).is_lt());
-                    children.insert(at, (name, true));
-                    Some(Found::Dir(children.into()))
-                }
-                _ => Some(Found::Dir((&d.children[..]).into())),
-            },
-        }
-    }
-}
-
-/// How deep a walk goes; just-bash stops at the same depth.
-pub(crate) const MAX_DEPTH: usize = 256;
+use crate::tree::listing::{Listing, Node};
 
 /// One file of a narrowed search, or an operand left for grep to report.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,140 +22,6 @@ pub(crate) enum Target {
     Keep(String),
     /// An operand that names a file as a directory (`a.md/`): ENOTDIR, as the real tools say.
     NotDir(String),
-}
-
-/// How GNU grep's walk spells the operand it starts from: without trailing slashes
-/// (`/` stays `/`); no operand at all is the working directory, spelled as nothing.
-fn grep_base(operand: &str) -> &str {
-    match operand.trim_end_matches('/') {
-        "" if operand.starts_with('/') => "/",
-        trimmed => trimmed,
-    }
-}
-
-/// A directory's entries in just-bash's order (JavaScript's string order).
-fn js_ordered(children: &[(String, bool)]) -> Vec<(String, bool)> {
-    let mut out = children.to_vec();
-    crate::base::sort::sort_by(&mut out, |a, b| path::js_cmp(&a.0, &b.0));
-    out
-}
-
-/// Names just-bash's rg always skips.
-const RG_COMMON_IGNORED: &[&str] = &[
-    "node_modules",
-    ".git",
-    ".svn",
-    ".hg",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    "venv",
-    ".venv",
-    ".next",
-    ".nuxt",
-    ".cargo",
-];
-
-/// The order a walk lists a directory's entries in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Order {
-    /// Byte order, as the real tools read a directory listed in byte order.
-    Bytes,
-    /// JavaScript's string order, as just-bash reads one.
-    JavaScript,
-}
-
-/// Which entries a walk passes over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Skip {
-    Nothing,
-    /// Names starting with `.`.
-    Hidden,
-    /// Hidden names, and the folders just-bash's rg always skips (`node_modules`…).
-    HiddenAndCommon,
-}
-
-/// How a walk spells what it finds below the operand it started from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Spelling {
-    /// GNU grep: the operand without its trailing slashes, then `/NAME` (`/` gives `/a.md`,
-    /// no operand gives `a.md`).
-    Grep,
-    /// ripgrep: the operand as typed, then `NAME` after a slash it ends with, else `/NAME`
-    /// (`dir//a.md`).
-    Rg,
-    /// just-bash's grep: `.` (and no operand) gives `NAME`, anything else `OPERAND/NAME`
-    /// (`//a.md` below `/`).
-    JustBashGrep,
-    /// just-bash's rg: ripgrep's, but `NAME` below `.`.
-    JustBashRg,
-}
-
-/// What one tool's walk does: its order, what it skips, how it spells a path and how deep
-/// it goes. A walk with a policy visits exactly what that tool visits, in its order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Policy {
-    pub order: Order,
-    pub skip: Skip,
-    pub spelling: Spelling,
-    /// Directory levels below the operand it reads (rg's `--max-depth`).
-    pub max_depth: usize,
-}
-
-impl Policy {
-    /// GNU grep's recursive walk: every entry, dotfiles too.
-    pub(crate) const GREP: Policy =
-        Policy { order: Order::Bytes, skip: Skip::Nothing, spelling: Spelling::Grep, max_depth: MAX_DEPTH };
-    /// just-bash's grep: no dotfiles.
-    pub(crate) const JUST_BASH_GREP: Policy =
-        Policy { order: Order::JavaScript, skip: Skip::Hidden, spelling: Spelling::JustBashGrep, max_depth: MAX_DEPTH };
-    /// just-bash's rg with its default walk.
-    pub(crate) const JUST_BASH_RG: Policy = Policy {
-        order: Order::JavaScript,
-        skip: Skip::HiddenAndCommon,
-        spelling: Spelling::JustBashRg,
-        max_depth: MAX_DEPTH,
-    };
-
-    /// ripgrep's walk with `--hidden` and `--max-depth`. Without ignore files (a tree with
-    /// one is left to just-bash), ripgrep skips hidden names only; with globs or types, a
-    /// hidden entry is visited too, for them to decide (see `native::rg`).
-    pub(crate) fn rg(how: RgWalk) -> Policy {
-        let skip = if how.hidden || how.filtered { Skip::Nothing } else { Skip::Hidden };
-        Policy { order: Order::Bytes, skip, spelling: Spelling::Rg, max_depth: how.max_depth }
-    }
-
-    fn just_bash(&self) -> bool {
-        self.order == Order::JavaScript
-    }
-
-    fn skips(&self, name: &str) -> bool {
-        match self.skip {
-            Skip::Nothing => false,
-            Skip::Hidden => name.starts_with('.'),
-            Skip::HiddenAndCommon => name.starts_with('.') || RG_COMMON_IGNORED.contains(&name),
-        }
-    }
-
-    /// How an entry `name` of the directory spelled `shown`, `depth` levels below the
-    /// operand, is spelled.
-    fn child(&self, shown: &str, depth: usize, name: &str) -> String {
-        match self.spelling {
-            Spelling::Grep => match if depth == 0 { grep_base(shown) } else { shown } {
-                "" => name.to_string(),
-                "/" => format!("/{name}"),
-                base => format!("{base}/{name}"),
-            },
-            Spelling::JustBashGrep if shown == "." => name.to_string(),
-            Spelling::JustBashGrep => format!("{shown}/{name}"),
-            Spelling::JustBashRg if shown == "." => name.to_string(),
-            Spelling::Rg | Spelling::JustBashRg => match shown {
-                "" => name.to_string(),
-                s if s.ends_with('/') => format!("{s}{name}"),
-                s => format!("{s}/{name}"),
-            },
-        }
-    }
 }
 
 /// The files a walk with `policy` visits from `operand` (`""`: no operand, the working
@@ -242,38 +43,37 @@ pub(crate) fn walk(scope: Scope, cwd: &str, operand: &str, policy: Policy, out: 
         }
         Some(Found::File) if path::names_dir(operand) => out.push(Target::NotDir(operand.to_string())),
         Some(Found::File) => out.push(Target::File { shown: operand.to_string(), path: full }),
-        Some(Found::Dir(_)) => return dir(scope, policy, &full, operand, out, 0),
+        Some(Found::Dir(_)) => {
+            let mut files = Files { out, below_dot: operand == ".", clean: true };
+            let start = Entry { full: &full, shown: operand, name: path::file_name(&full), depth: 0, dir: true };
+            let Ok(_) = visit(scope, policy, &start, &mut files);
+            return files.clean;
+        }
     }
     true
 }
 
-fn dir(scope: Scope, policy: Policy, full: &str, shown: &str, out: &mut Vec<Target>, depth: usize) -> bool {
-    if depth >= policy.max_depth {
-        return true;
-    }
-    let Some(Found::Dir(children)) = scope.get(full) else { return true };
-    let ordered = match policy.order {
-        Order::Bytes => byte_ordered(&children),
-        Order::JavaScript => js_ordered(&children).into(),
-    };
-    let mut clean = true;
-    for (name, is_dir) in ordered.iter() {
-        let name = name.as_str();
-        if policy.skips(name) {
-            continue;
-        }
-        let child_shown = policy.child(shown, depth, name);
-        let child_full = if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
-        if *is_dir {
-            clean &= dir(scope, policy, &child_full, &child_shown, out, depth + 1);
-        } else {
+/// A search's visitor: the files below an operand, in the walk's order.
+struct Files<'o> {
+    out: &'o mut Vec<Target>,
+    /// The operand is `.`.
+    below_dot: bool,
+    /// No file is spelled like an option.
+    clean: bool,
+}
+
+impl Visitor for Files<'_> {
+    type Stop = std::convert::Infallible;
+
+    fn enter(&mut self, e: &Entry) -> Result<Flow, Self::Stop> {
+        if !e.dir {
             // A file spelled like an option would be read as one if named (just-bash's
             // rg spells the files below `.` without it).
-            clean &= !(child_shown.starts_with('-') || shown == "." && name.starts_with('-'));
-            out.push(Target::File { shown: child_shown, path: child_full });
+            self.clean &= !(e.shown.starts_with('-') || self.below_dot && e.depth == 1 && e.name.starts_with('-'));
+            self.out.push(Target::File { shown: e.shown.to_string(), path: e.full.to_string() });
         }
+        Ok(Flow::Go)
     }
-    clean
 }
 
 /// Whether grep would expand the operand as a glob itself.
@@ -310,22 +110,6 @@ pub(crate) fn grep_read_set(listing: &Listing, cwd: &str, operands: &[&str], g: 
     out
 }
 
-/// What rg's walk skips and how deep it goes (`--hidden`, `--max-depth`). Without ignore
-/// files (a tree with one is left to just-bash), ripgrep skips hidden names only.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct RgWalk {
-    pub hidden: bool,
-    /// The command has globs or file types, which may select hidden entries.
-    pub filtered: bool,
-    pub max_depth: usize,
-}
-
-impl Default for RgWalk {
-    fn default() -> Self {
-        RgWalk { hidden: false, filtered: false, max_depth: MAX_DEPTH }
-    }
-}
-
 /// Every file rg may read from its operands, for a bulk prefetch.
 pub(crate) fn rg_read_set(listing: &Listing, cwd: &str, operands: &[&str]) -> Vec<String> {
     let mut files: Vec<String> = operands.iter().flat_map(|o| listing.files_under(&path::resolve(cwd, o))).collect();
@@ -337,6 +121,7 @@ pub(crate) fn rg_read_set(listing: &Listing, cwd: &str, operands: &[&str]) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::walk::RgWalk;
     use crate::tree::access::Groups;
     use crate::tree::decode::PathTree;
 

@@ -119,17 +119,31 @@ fn a_search_reads_a_files_lines_once_and_walks_its_scope_once() {
     assert!(
         files_with("fn split(").contains("searcher.rs") && files_with("pub(crate) fn search(").contains("searcher.rs")
     );
-    // One walk: only walk.rs lists a directory's entries in a tool's order, and every
-    // tool's policy is used.
-    let walkers: BTreeSet<String> = ["byte_ordered(", "js_ordered("].iter().flat_map(|n| files_with(n)).collect();
-    assert_eq!(walkers, BTreeSet::from(["walk.rs".to_string()]), "directories read outside walk.rs");
-    for policy in quoted(&said).into_iter().filter(|w| w.starts_with("Policy::")) {
-        let users: Vec<&String> =
-            in_search.iter().filter(|(f, code)| f != "walk.rs" && code.contains(&policy)).map(|(f, _)| f).collect();
-        assert!(!users.is_empty(), "{policy} is named but no search walks with it");
+}
+
+#[test]
+fn one_walk_serves_every_command_that_walks() {
+    let said = claim("**One walk**");
+    let walkers = ["src/search", "src/commands/find", "src/commands/du.rs"].map(|p| root().join(p));
+    let walking: Vec<(PathBuf, String)> =
+        sources().into_iter().filter(|(f, _)| walkers.iter().any(|w| f.starts_with(w))).collect();
+    // Only the walk reads a directory's entries in a tool's order; each of them visits.
+    let reads: Vec<&PathBuf> = walking
+        .iter()
+        .filter(|(_, code)| code.contains("byte_ordered(") || code.contains("js_ordered("))
+        .map(|(f, _)| f)
+        .collect();
+    assert!(reads.is_empty(), "directories read outside commands/walk.rs: {reads:?}");
+    for named in ["src/search/walk.rs", "src/commands/find/mod.rs", "src/commands/du.rs"] {
+        assert!(said.contains(named.trim_end_matches("mod.rs")), "{named} is not named");
+        let code = walking.iter().find(|(f, _)| f.ends_with(named)).map(|(_, c)| c).expect(named);
+        assert!(code.contains("visit(") && code.contains("impl Visitor for"), "{named} does not walk with a visitor");
     }
-    // find's walk is its own, below the search layer.
-    assert!(said.contains("`src/commands/find/`"));
-    let find = std::fs::read_to_string(root().join("src/commands/find/mod.rs")).expect("find's module");
-    assert!(find.contains("byte_ordered(") && !find.contains("search::walk"), "find walks the listing itself");
+    // Every policy named is one some command walks with.
+    for policy in quoted(&said).into_iter().filter(|w| w.starts_with("Policy::")) {
+        let users = walking.iter().filter(|(_, code)| code.contains(&policy)).count();
+        assert!(users > 0, "{policy} is named but no command walks with it");
+    }
+    let walk = std::fs::read_to_string(root().join("src/commands/walk.rs")).expect("the walk");
+    assert!(said.contains("`src/commands/walk.rs`") && walk.contains("pub(crate) fn visit<"));
 }

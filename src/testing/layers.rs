@@ -55,7 +55,7 @@ pub(super) fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The code of a file without its comments and its test module.
 pub(super) fn code(file: &Path) -> String {
     let text = std::fs::read_to_string(file).expect("readable");
-    let text = match text.find("#[cfg(test)]\nmod tests") {
+    let text = match text.find("#[cfg(test)]\nmod tests {") {
         Some(at) => &text[..at],
         None => &text[..],
     };

@@ -32,11 +32,12 @@ use leading::leading;
 use values::{date_ms, size};
 
 use super::meta::Meta;
+use super::walk::{visit, Entry, Flow, Policy, Visitor};
 use super::{Place, Printed, Stop};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::commands::Unsupported;
-use crate::tree::listing::{byte_ordered, Node};
+use crate::tree::listing::Node;
 
 #[derive(Debug)]
 enum Expr {
@@ -482,15 +483,16 @@ pub(crate) fn find(args: &[String], place: Place, now_ms: f64) -> Result<Printed
         // The name a test sees: the last one, trailing slashes aside (`/` for `/`).
         let trimmed = root.trim_end_matches('/');
         let name = if trimmed.is_empty() { "/" } else { trimmed.rsplit('/').next().unwrap_or(trimmed) };
-        let walk = Walk {
+        let mut visitor = Eval {
             expr: &expr,
-            max: w.max_depth.unwrap_or(usize::MAX),
             min: w.min_depth.unwrap_or(0),
             depth_first: w.depth_first,
             place,
             start: root,
+            cx: &mut cx,
         };
-        walk.visit(&full, root, name, node, 0, &mut cx)?;
+        let start = Entry { full: &full, shown: root, name, depth: 0, dir: matches!(node, Node::Dir(_)) };
+        visit(place.into(), Policy::fts(w.max_depth.unwrap_or(usize::MAX)), &start, &mut visitor)?;
         if cx.quit {
             break;
         }
@@ -498,58 +500,52 @@ pub(crate) fn find(args: &[String], place: Place, now_ms: f64) -> Result<Printed
     Ok(cx.out)
 }
 
-struct Walk<'a> {
+/// find's visitor: evaluates the expression on each entry of the walk, before a
+/// directory's entries (or after them, with `-depth`).
+struct Eval<'a, 'c> {
     expr: &'a Expr,
-    max: usize,
     min: usize,
     depth_first: bool,
     place: Place<'a>,
     start: &'a str,
+    cx: &'c mut Cx,
 }
 
-impl Walk<'_> {
+impl Eval<'_, '_> {
     /// Evaluates the expression on an entry: whether the walk may go below it.
-    fn check(&self, seen: &Seen, cx: &mut Cx) -> Result<bool, Unsupported> {
-        if seen.depth < self.min {
-            return Ok(true);
+    fn check(&mut self, e: &Entry) -> Result<Flow, Unsupported> {
+        let node = self.place.listing.get(e.full).ok_or_else(|| no("a path that went away"))?;
+        self.cx.prune = false;
+        if e.depth >= self.min {
+            let seen = Seen { full: e.full, shown: e.shown, name: e.name, node, start: self.start, depth: e.depth };
+            self.expr.eval(&seen, self.cx).ok_or_else(|| no("a test this page cannot answer exactly"))?;
         }
-        cx.prune = false;
-        self.expr.eval(seen, cx).ok_or_else(|| no("a test this page cannot answer exactly"))?;
-        Ok(!cx.prune || self.depth_first)
+        Ok(if self.cx.quit {
+            Flow::Quit
+        } else if self.cx.prune && !self.depth_first {
+            Flow::Prune
+        } else {
+            Flow::Go
+        })
+    }
+}
+
+impl Visitor for Eval<'_, '_> {
+    type Stop = Unsupported;
+
+    fn enter(&mut self, e: &Entry) -> Result<Flow, Unsupported> {
+        let flow = if self.depth_first { Flow::Go } else { self.check(e)? };
+        if e.dir && flow == Flow::Go {
+            self.place.check_dir(e.full)?;
+        }
+        Ok(flow)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn visit(
-        &self,
-        full: &str,
-        shown: &str,
-        name: &str,
-        node: &Node,
-        depth: usize,
-        cx: &mut Cx,
-    ) -> Result<(), Unsupported> {
-        let seen = Seen { full, shown, name, node, start: self.start, depth };
-        if !self.depth_first && !self.check(&seen, cx)? {
-            return Ok(());
+    fn leave(&mut self, e: &Entry) -> Result<Flow, Unsupported> {
+        if self.depth_first {
+            self.check(e)
+        } else {
+            Ok(Flow::Go)
         }
-        if let Node::Dir(d) = node {
-            if depth < self.max {
-                self.place.check_dir(full)?;
-                for (child, _) in byte_ordered(&d.children).iter() {
-                    if cx.quit {
-                        return Ok(());
-                    }
-                    let child_full = if full == "/" { format!("/{child}") } else { format!("{full}/{child}") };
-                    let child_shown =
-                        if shown.ends_with('/') { format!("{shown}{child}") } else { format!("{shown}/{child}") };
-                    let child_node = self.place.listing.get(&child_full).ok_or_else(|| no("a path that went away"))?;
-                    self.visit(&child_full, &child_shown, child, child_node, depth + 1, cx)?;
-                }
-            }
-        }
-        if self.depth_first && !cx.quit {
-            self.check(&seen, cx)?;
-        }
-        Ok(())
     }
 }

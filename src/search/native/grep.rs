@@ -20,6 +20,7 @@ use super::summary::{self, Selects};
 use crate::base::glob::Glob;
 use crate::base::path;
 use crate::base::texts;
+use crate::commands::walk::{Found, Scope};
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
@@ -30,7 +31,7 @@ use crate::search::pattern::gnu;
 use crate::search::pattern::perl::Refusal;
 use crate::search::pattern::rewrite::Dialect;
 use crate::search::view::SessionView;
-use crate::search::walk::{Found, Scope, Target};
+use crate::search::walk::Target;
 
 /// How far into a file GNU grep looks for a NUL before it prints its first line.
 const BINARY_SAMPLE: usize = 32 * 1024;

@@ -23,6 +23,7 @@ use super::summary::{self, Selects};
 use crate::base::hash::PathSet;
 use crate::base::path;
 use crate::base::texts::{self, Text};
+use crate::commands::walk::{Found, Scope};
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
 use crate::fs::DEV_NULL;
@@ -31,7 +32,7 @@ use crate::search::args::RgOutput;
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{rg_pattern, Engine, Flags, Tool};
 use crate::search::view::SessionView;
-use crate::search::walk::{Found, Scope, Target};
+use crate::search::walk::Target;
 use filters::{Filters, TYPE_LIST};
 
 /// How far into a file ripgrep has read when it decides whether a file is binary: a
