@@ -67,6 +67,25 @@ for (const workers of [undefined, 0]) {
   });
 }
 
+for (const workers of [undefined, 0]) {
+  test(`what a line sets in its shell (options, the hash table, marks) reaches no later call, its caller's or another's (workers: ${workers ?? "default"})`, async () => {
+    const server = await serve(workers === undefined ? {} : { workers });
+    const [alice, bob, anon] = await Promise.all([client(server, "alice-token-0123456789"), client(server, "bob-token-0123456789ab"), client(server)]);
+    const probe = "shopt nullglob; set -o | grep pipefail; grep -c token /guides/setup.md; hash; readonly -p | grep -c R=; export -p | grep -c E=; alias; type f; echo ${X:-unset}";
+    try {
+      const fresh = await anon.bash(probe);
+      assert.match(fresh, /nullglob\s+off\npipefail\s+off\n1\n/, "a new shell's answer");
+      for (const c of [alice, bob, anon]) {
+        const set = "shopt -s nullglob; set -o pipefail; hash -p /bin/echo grep; readonly R=1; export E=2; alias ll='ls -l'; f() { echo f; }; X=1";
+        assert.equal(await c.bash(set), "(no output)");
+        for (const other of [alice, bob, anon]) assert.equal(await other.bash(probe), fresh, "each line starts in a shell as new");
+      }
+    } finally {
+      await Promise.all([alice.close(), bob.close(), anon.close()]);
+    }
+  });
+}
+
 test("shellIdleMs: 0 keeps nothing; a removed directory is left for /", async () => {
   const none = await serve({ shellIdleMs: 0 });
   const a = await client(none, "alice-token-0123456789");
