@@ -23,10 +23,11 @@
 //!   counted in pieces (pairs of Chinese, Japanese and Korean characters) or with
 //!   inflections that pages in that language do not share word for word, and an English
 //!   model places it farther from every chunk, the right one too.
-//! - Similarity is judged only for the models it was measured on. For another model (or
-//!   multilingual-e5-small, whose questions no page answers lie as near to the pages as
-//!   those some page answers), the nearest chunks always count as an answer: the floor
-//!   says "none" only on evidence it can read.
+//! - Similarity is judged only for the models and languages it was measured on. For
+//!   another model, or multilingual-e5-small in a language other than English (whose
+//!   questions no page answers lie as near to the pages as those some page answers), the
+//!   nearest chunks always count as an answer: the floor says "none" only on evidence it
+//!   can read.
 //!
 //! Both are counted over what the session sees (its visible candidates, and the number of
 //! chunks of its visible pages), so a hidden page never turns "none" into an answer, nor
@@ -45,8 +46,9 @@ pub(super) const MIN_COVERAGE_WORDS: f64 = 0.38;
 pub(super) const MIN_COVERAGE_OTHER: f64 = 0.12;
 
 /// The cosine similarity the nearest chunk must reach, for the models it was measured on:
-/// (model, English, other languages).
-const MIN_SIMILARITY: &[(&str, f64, f64)] = &[("all-MiniLM-L6-v2", 0.40, 0.25)];
+/// (model, English, other languages; `None`: not judged).
+const MIN_SIMILARITY: &[(&str, f64, Option<f64>)] =
+    &[("all-MiniLM-L6-v2", 0.40, Some(0.25)), ("multilingual-e5-small", 0.88, None)];
 
 /// The floors a search's evidence is held to.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,7 +70,7 @@ impl Floor {
             (true, false) => MIN_COVERAGE,
         };
         let known = model.and_then(|m| MIN_SIMILARITY.iter().find(|(name, _, _)| model_named(m, name)));
-        Floor { coverage, similarity: known.map(|(_, en, other)| if english { *en } else { *other }) }
+        Floor { coverage, similarity: known.and_then(|(_, en, other)| if english { Some(*en) } else { *other }) }
     }
 }
 
@@ -182,7 +184,10 @@ mod tests {
             weak.answers(Floor::of(Some("ja"), Some("Xenova/all-MiniLM-L6-v2"), false)),
             "lower in another language"
         );
-        assert_eq!(Floor::of(Some("en"), Some("multilingual-e5-small"), false).similarity, None);
+        let e5 = Some("multilingual-e5-small");
+        assert_eq!(Floor::of(Some("en"), e5, false).similarity, Some(0.88), "measured in English");
+        assert_eq!(Floor::of(Some("fr"), e5, false).similarity, None, "not judged in other languages");
+        assert!(weak.answers(Floor::of(Some("fr"), e5, false)));
         assert!(weak.answers(Floor::of(Some("en"), Some("text-embedding-3-small"), false)), "a model not measured");
         let words = Evidence { coverage: 0.4, similarity: None, identifier: false };
         assert!(words.answers(Floor::of(Some("en"), None, true)), "words alone: a lower floor");
