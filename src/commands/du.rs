@@ -428,7 +428,7 @@ pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed
         let op = op.as_str();
         let full = path::resolve(place.cwd, op);
         place.check(&full)?;
-        match place.listing.get(&full) {
+        let dir = match place.listing.get(&full) {
             None => {
                 writeln!(out.stderr, "du: cannot access '{op}': No such file or directory").unwrap();
                 continue;
@@ -437,10 +437,9 @@ pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed
                 writeln!(out.stderr, "du: cannot access '{op}': Not a directory").unwrap();
                 continue;
             }
-            Some(_) => {}
-        }
+            Some(node) => matches!(node, Node::Dir(_)),
+        };
         let mut walk = Walk::new(&f, place, &mut seen);
-        let dir = matches!(place.listing.get(&full), Some(Node::Dir(_)));
         let start = Entry { full: &full, shown: op, name: path::file_name(&full), depth: 0, dir };
         visit(place.into(), Policy::fts(usize::MAX), &start, &mut walk)?;
         let sum = walk.result;

@@ -10,7 +10,8 @@
 //! (its rg skips `node_modules` and friends too), `//a.md` below `/` for its grep. Each
 //! tool's walk is one [`Policy`]; what it does at each entry is a [`Visitor`]: grep and
 //! rg collect files (`search::walk`), find evaluates its expression before or after a
-//! directory's entries and may prune the walk or end it (`commands::find`).
+//! directory's entries and may prune the walk or end it (`commands::find`), du adds up
+//! sizes as it leaves a directory (`commands::du`).
 
 use crate::base::path;
 use crate::fs::scratch::Dirs;
@@ -101,8 +102,9 @@ pub(crate) trait Visitor {
     type Stop;
     /// An entry, before a directory's entries.
     fn enter(&mut self, entry: &Entry) -> Result<Flow, Self::Stop>;
-    /// An entry once its entries are walked (right after [`Visitor::enter`] for a file or a
-    /// pruned directory); not called after `enter` said [`Flow::Prune`] or [`Flow::Quit`].
+    /// An entry once its entries are walked (right after [`Visitor::enter`] for a file, or a
+    /// directory at the policy's `max_depth`); not called after `enter` said [`Flow::Prune`]
+    /// or [`Flow::Quit`].
     fn leave(&mut self, _entry: &Entry) -> Result<Flow, Self::Stop> {
         Ok(Flow::Go)
     }
