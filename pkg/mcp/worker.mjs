@@ -24,6 +24,7 @@ import { fromMain } from "./bridge.mjs";
 import { scopedConnect, sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { baseOf } from "./sources.mjs";
+import { nodeFetch } from "./fetch.mjs";
 
 const { options, server: serverData, limits, beat: sab, beatMs } = workerData;
 const beat = new Int32Array(sab);
@@ -74,7 +75,8 @@ process.on("unhandledRejection", (e) => console.error("chromafs mcp worker:", e)
 
 async function setUp() {
   const [{ ChromaFs }, connectOptions, server] = await Promise.all([import("../node.mjs"), fromMain(options, callMain), fromMain(serverData, callMain)]);
-  const sessions = sessionPool(scopedConnect(ChromaFs, connectOptions));
+  // Chroma through node:http (fetch.mjs), unless the host gave a fetch of its own.
+  const sessions = sessionPool(scopedConnect(ChromaFs, { ...connectOptions, fetch: connectOptions.fetch ?? nodeFetch }));
   // The path tree into this worker's memory before the first job (a later session of any
   // group set then connects with one small request); Chroma out of reach is the jobs' to say.
   await sessions.lease([]).then((lease) => lease.release(false), () => {});
@@ -96,7 +98,7 @@ function run({ sessions, base }, { id, call, deadline }) {
   running.set(id, () => controller.abort());
   const { tool, args, groups, shell } = call;
   current
-    .run(id, () => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits, base, signal: controller.signal, shell, deadline }))
+    .run(id, () => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits, base, signal: controller.signal, shell, deadline, ownThread: true }))
     .then(
       (answer) => parentPort.postMessage({ type: "done", id, answer }),
       (e) => parentPort.postMessage({ type: "error", id, message: e?.message ?? String(e) }),

@@ -10,23 +10,38 @@
 // (`networkErrors: "log"`, as an MCP server sets), an embedding failure reaches the agent
 // without the service's address: the cause is logged.
 
-/** The running command's signal, for one session: `begin()`, `abort()`, `end()` (which aborts what is still open), `signal`. */
+/**
+ * The running command's signal, for one session: `begin()`, `abort()`, `end()` (which aborts
+ * what is still open), `signal`. The signal is made when a call first asks for it: most
+ * commands embed nothing, and an abort builds an exception with its stack.
+ */
 function commandSignal() {
+  let running = false;
+  let aborted = false;
   let controller = null;
   return {
     begin() {
-      controller = new AbortController();
+      running = true;
+      aborted = false;
+      controller = null;
     },
     abort() {
+      aborted = running;
       controller?.abort();
     },
     end() {
       // A call still open when its command ended (the command's own time limit) serves nobody.
       controller?.abort();
+      running = aborted = false;
       controller = null;
     },
     get signal() {
-      return controller?.signal;
+      if (!running) return undefined;
+      if (!controller) {
+        controller = new AbortController();
+        if (aborted) controller.abort();
+      }
+      return controller.signal;
     },
   };
 }

@@ -42,15 +42,21 @@ async function answer(run, [ask, path], ctx) {
   }
 }
 
-/** `n` random bytes (mktemp's names). */
+/** Random bytes drawn 4 KiB at a time: every run of a tool gets some, and few use them. */
+const random = { bytes: new Uint8Array(4096), used: 4096 };
+
+/** `n` (≤ 4096) random bytes not handed out before (mktemp's names). */
 function randomBytes(n) {
-  const bytes = new Uint8Array(n);
-  try {
-    crypto.getRandomValues(bytes);
-  } catch {
-    for (let i = 0; i < n; i++) bytes[i] = Math.floor(Math.random() * 256);
+  if (random.used + n > random.bytes.length) {
+    try {
+      crypto.getRandomValues(random.bytes);
+    } catch {
+      for (let i = 0; i < random.bytes.length; i++) random.bytes[i] = Math.floor(Math.random() * 256);
+    }
+    random.used = 0;
   }
-  return bytes;
+  random.used += n;
+  return random.bytes.slice(random.used - n, random.used);
 }
 
 /** A word quoted for the shell, as `xargs` hands it to a command. */

@@ -211,3 +211,44 @@ test("a host's own embedding function is called in the server's thread; a recipe
     await failing.close();
   }
 });
+
+/**
+ * Runs `count` bash calls through `runTool` (`ownThread` as given) in a worker thread of its
+ * own, then says whether JSON, Math and Reflect are frozen there and what the calls printed.
+ */
+async function callsInAThread(ownThread, count) {
+  const { Worker } = await import("node:worker_threads");
+  const code = `
+    import { parentPort, workerData } from "node:worker_threads";
+    const { runTool } = await import(workerData.tools);
+    const { scopedConnect, sessionPool } = await import(workerData.sessions);
+    const { DEFAULT_LIMITS } = await import(workerData.limits);
+    const { ChromaFs } = await import(workerData.chromafs);
+    const sessions = sessionPool(scopedConnect(ChromaFs, { url: workerData.url, collection: "mcp-isolation" }));
+    const before = Object.isFrozen(JSON);
+    const out = [];
+    for (let i = 0; i < workerData.count; i++) {
+      const r = await runTool({ lease: (v) => sessions.lease([], v) }, "bash", { command: "cat /guides/keys.md; echo " + i }, { limits: DEFAULT_LIMITS, ownThread: workerData.ownThread, deadline: Date.now() + 60000 });
+      out.push(r.result.stdout);
+    }
+    parentPort.postMessage({ before, frozen: [JSON, Math, Reflect].map((o) => Object.isFrozen(o)), out });
+  `;
+  const file = (f) => pathToFileURL(path.join(ROOT, "pkg/mcp", f)).href;
+  const w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), {
+    workerData: { tools: file("tools.mjs"), sessions: file("sessions.mjs"), limits: file("limits.mjs"), chromafs: import.meta.resolve("chromafs"), url: chromaUrl(), ownThread, count },
+  });
+  try {
+    return await new Promise((resolve, reject) => {
+      w.once("message", resolve);
+      w.once("error", reject);
+    });
+  } finally {
+    await w.terminate();
+  }
+}
+
+test("a thread that runs nothing but calls (a worker's) hardens itself for good: JSON, Math and Reflect frozen, every call still answered; a shared thread is left as it was", async () => {
+  const expected = [0, 1, 2].map((i) => `Rotate the signing key every month.\n${i}\n`);
+  assert.deepEqual(await callsInAThread(true, 3), { before: false, frozen: [true, true, true], out: expected });
+  assert.deepEqual(await callsInAThread(false, 3), { before: false, frozen: [false, false, false], out: expected });
+});
