@@ -94,6 +94,8 @@ const CALLERS = Number(arg("--callers", "100"));
 const NAME = arg("--as", "mcp-core");
 // `--only one-caller`: the one caller's table alone, printed, not saved.
 const ONLY = arg("--only", null);
+/** How long the idle server is watched. */
+const IDLE_MS = 4000;
 const token = (i) => `caller-${String(i).padStart(4, "0")}-0123456789abcdef`;
 const pinned = (core, args) => ["taskset", ["-c", String(core), process.execPath, ...args]];
 // Node flags for the servers alone (`--cpu-prof --cpu-prof-dir=DIR` to see where a call's time goes).
@@ -168,8 +170,13 @@ try {
   children.push(server);
   const endpoint = await new Promise((resolve) => server.stdout.once("data", (b) => resolve(String(b).trim())));
 
+  // The server idle, once started and warm: what its threads spend when nobody calls.
   const one = await httpClient(endpoint, 199);
   await timed(one, MIX, 2);
+  await new Promise((r) => setTimeout(r, 1000));
+  const idle0 = cpuMs(server.pid);
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  const idleCpu = ((cpuMs(server.pid) - idle0) * 1000) / IDLE_MS;
   const cpu0 = cpuMs(server.pid);
   const http = await timed(one, MIX, ROUNDS);
   const httpCpu = (cpuMs(server.pid) - cpu0) / (ROUNDS * MIX.length);
@@ -203,9 +210,12 @@ try {
   run.fact("httpP99Ms", +quantile(all(http), 0.99).toFixed(2));
   run.fact("stdioP50Ms", +quantile(all(overStdio), 0.5).toFixed(2));
   run.fact("httpCpuMsPerCall", +httpCpu.toFixed(2));
+  run.table("idle", ["the HTTP server, warm, nobody calling", "CPU ms a second, every thread:"], [[`${IDLE_MS / 1000} s after a second's rest`, idleCpu.toFixed(1)]]);
+  run.fact("idleCpuMsPerSecond", +idleCpu.toFixed(1));
 
   if (ONLY === "one-caller") {
     console.log(markdownTable(run.result.tables["one-caller"]));
+    console.log(markdownTable(run.result.tables.idle));
     process.exitCode = 0;
   } else {
   const mixLoad = await load(endpoint, server.pid, MIX, 10, 0);

@@ -106,6 +106,8 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
 
   function onMessage(slot, m) {
     if (m.type === "ready") {
+      // Jobs sent while it started run from now on; until they beat, its silence is no stall.
+      slot.lastBeatAt = performance.now();
       if (slot.state === "starting") slot.state = "ready";
       failedStarts = 0;
       everReady = true;
@@ -168,6 +170,8 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     // The worker counts the jobs it starts, in the order they were posted (see started).
     slot.posted = (slot.posted + 1) | 0;
     const attempt = { id, job, slot, seq: slot.posted };
+    // An idle worker does not beat (worker.mjs): its silence until now is no stall.
+    if (!slot.attempts.size && slot.state === "ready") slot.lastBeatAt = performance.now();
     slot.attempts.set(id, attempt);
     job.attempts.add(attempt);
     post(slot, { type: "job", id, call: job.call, deadline: job.deadline });

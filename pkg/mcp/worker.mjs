@@ -7,7 +7,7 @@
 //
 // Four words in shared memory tell the pool how it is doing (the fourth counts the jobs
 // this worker has started, see run). The first is a heartbeat,
-// counted up every few milliseconds by a timer. The second is the job whose code runs now
+// counted up every few milliseconds by a timer while a job runs. The second is the job whose code runs now
 // and the third a count of the times the thread went from one job's code to another's (or
 // to code of no job: a message from the pool, the heartbeat), both written by an async
 // hook before each callback or promise reaction runs (the job is read from the async
@@ -38,9 +38,23 @@ createHook({
     }
   },
 }).enable();
-setInterval(() => {
+// The heartbeat runs while a job does: an idle worker has nothing to stall and wakes for
+// nothing. Its last beat, as the last job ends, tells the pool the thread is free again (a
+// worker set aside as stalled then takes jobs again); the pool gives a worker it sends a
+// job while idle a quarter of a second to start beating.
+let beating = null;
+const pulse = () => {
   beat[0] = (beat[0] + 1) | 0;
-}, beatMs);
+};
+function busy() {
+  beating ??= setInterval(pulse, beatMs);
+}
+function idle() {
+  if (running.size || !beating) return;
+  clearInterval(beating);
+  beating = null;
+  pulse();
+}
 
 // The host's own functions (an embedder, a shared cache) are called in the main thread.
 let nextRpc = 1;
@@ -96,6 +110,7 @@ function run({ sessions, base }, { id, call, deadline }) {
   beat[3] = (beat[3] + 1) | 0;
   const controller = new AbortController();
   running.set(id, () => controller.abort());
+  busy();
   const { tool, args, groups, shell } = call;
   current
     .run(id, () => runTool({ lease: (version) => sessions.lease(groups, version) }, tool, args, { limits, base, signal: controller.signal, shell, deadline, ownThread: true }))
@@ -103,5 +118,8 @@ function run({ sessions, base }, { id, call, deadline }) {
       (answer) => parentPort.postMessage({ type: "done", id, answer }),
       (e) => parentPort.postMessage({ type: "error", id, message: e?.message ?? String(e) }),
     )
-    .finally(() => running.delete(id));
+    .finally(() => {
+      running.delete(id);
+      idle();
+    });
 }

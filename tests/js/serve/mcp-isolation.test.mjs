@@ -252,3 +252,21 @@ test("a thread that runs nothing but calls (a worker's) hardens itself for good:
   assert.deepEqual(await callsInAThread(true, 3), { before: false, frozen: [true, true, true], out: expected });
   assert.deepEqual(await callsInAThread(false, 3), { before: false, frozen: [false, false, false], out: expected });
 });
+
+test("an idle worker is not taken for a stalled one: calls after pauses longer than a stall are answered where they were sent, none moved", async () => {
+  const server = await serveHttp({ url: chromaUrl(), collection: "mcp-isolation" }, { workers: 1 });
+  const c = await client(server.url);
+  try {
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal(text(await bash(c, `cat /guides/keys.md | head -1; echo ${i}`)), `Rotate the signing key every month.\n${i}\n`);
+    }
+    const stats = server.stats();
+    assert.equal(stats.stalled, 0);
+    assert.equal(stats.moved, 0);
+    assert.equal(stats.started, 1);
+  } finally {
+    await c.close();
+    await server.close();
+  }
+});
