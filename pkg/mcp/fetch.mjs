@@ -1,12 +1,14 @@
-// The `fetch` a worker thread of a Node MCP server hands its sessions: the subset of fetch
-// chromafs's client uses (a method, headers as an object, a string or byte body, a signal,
-// no redirect followed), over node:http and node:https with connections kept alive.
+// The `fetch` chromafs's own Node processes hand their sessions (the CLI's, and the worker
+// threads of a Node MCP server): the subset of fetch chromafs's client uses (a method,
+// headers as an object, a string or byte body, a signal, no redirect followed), over
+// node:http and node:https with connections kept alive.
 //
 // Why: undici's fetch spends about 2 ms of CPU on a small request on a modest core (its
 // Request, Headers and streams), where node:http spends under 1. A server makes one such
-// request a call to check that the docs did not change, more for pages; a worker's globals
-// are its own (a host's dispatcher set in the main thread never reached it), so nothing a
-// host configured is bypassed. The answer is a real `Response` whose body streams as it
+// request a call to check that the docs did not change, more for pages. Neither process
+// is a host's: the CLI is chromafs's own, and a worker's globals are its own (a host's
+// dispatcher set in the main thread never reached it), so nothing a host configured is
+// bypassed; a host's own `fetch` option still wins. The answer is a real `Response` whose body streams as it
 // arrives, read on demand: a body larger than the client's bound is cut off by the
 // client's reader, and the socket closed, never held whole in memory. Bodies arrive
 // compressed when the server offers it (gzip, deflate, br), as undici's fetch asks for them.

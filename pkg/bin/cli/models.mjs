@@ -3,6 +3,7 @@
 // by words, said once on stderr). Mounts embedded with the same model share one instance.
 import { ChromaFs } from "../../node.mjs";
 import { MODELS } from "../../embed.mjs";
+import { nodeFetch } from "../../mcp/fetch.mjs";
 
 /**
  * The embedder a session of `fs`'s collection searches with: the built-in model that
@@ -24,9 +25,14 @@ export async function embedderFor(fs, who = "chromafs", { deferred = false } = {
   });
 }
 
-/** A session over one collection, or over the mounts of `--mount`. */
+/**
+ * A session over one collection, or over the mounts of `--mount`, reaching Chroma over
+ * node:http (../../mcp/fetch.mjs: the CLI's process is its own). `options` stays as it was:
+ * a server hands it on to its workers, which use that fetch themselves.
+ */
 export function connectDocs(options) {
-  return options.mounts ? ChromaFs.connectMounts(options) : ChromaFs.connect(options);
+  const own = { ...options, fetch: options.fetch ?? nodeFetch };
+  return own.mounts ? ChromaFs.connectMounts(own) : ChromaFs.connect(own);
 }
 
 /**
