@@ -175,6 +175,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     slot.attempts.set(id, attempt);
     job.attempts.add(attempt);
     post(slot, { type: "job", id, call: job.call, deadline: job.deadline });
+    watching();
   }
 
   function drain() {
@@ -300,9 +301,19 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
         }
       }
     }
+    // Nothing left to watch: no job on a worker, none set aside. The next job starts it again.
+    if (![...live()].some((s) => s.attempts.size || s.state === "stalled")) {
+      clearInterval(watcher);
+      watcher = null;
+    }
   }
-  const watcher = setInterval(watch, WATCH_MS);
-  watcher.unref();
+  /** The watch runs while a worker has a job or is set aside as stalled (see watch). */
+  let watcher = null;
+  function watching() {
+    if (watcher || closed) return;
+    watcher = setInterval(watch, WATCH_MS);
+    watcher.unref();
+  }
   replenish();
 
   return {
@@ -337,7 +348,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
     stats: () => ({ ...counts, workers: live().length, ready: healthy().length }),
     async close() {
       closed = true;
-      clearInterval(watcher);
+      if (watcher) clearInterval(watcher);
       const all = [...slots];
       for (const job of queue.splice(0)) settle(job, null, new Error("the server is closing"));
       await Promise.all(all.map((s) => s.worker.terminate().catch(() => {})));
