@@ -134,3 +134,41 @@ test("a signal stops a request before its answer and during its body; a refused 
   assert.equal(ours.cause.code, "ECONNREFUSED");
   assert.equal(ours.cause.code, theirs.cause.code);
 });
+
+test("over TLS the server's certificate is verified: one nobody trusts fails as fetch's does and no request is sent; trusted (NODE_EXTRA_CA_CERTS) it answers", async () => {
+  const https = await import("node:https");
+  const { mkdtemp, writeFile } = await import("node:fs/promises");
+  const { execFile } = await import("node:child_process");
+  const os = await import("node:os");
+  const path = await import("node:path");
+  const { TLS_CERT, TLS_KEY } = await import("../../../support/tls.mjs");
+  const seen = [];
+  const server = https.createServer({ cert: TLS_CERT, key: TLS_KEY }, (req, res) => {
+    seen.push(req.headers.authorization);
+    res.end("over tls");
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const url = `https://127.0.0.1:${server.address().port}/`;
+  try {
+    const init = { headers: { authorization: "Bearer secret-token" } };
+    const [ours, theirs] = await Promise.all([nodeFetch(url, init).catch((e) => e), fetch(url, init).catch((e) => e)]);
+    assert.equal(ours.message, "fetch failed");
+    assert.equal(ours.message, theirs.message);
+    assert.equal(ours.cause.code, theirs.cause.code);
+    assert.match(ours.cause.code, /SELF_SIGNED|UNABLE_TO_VERIFY/);
+    assert.deepEqual(seen, []);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "chromafs-tls-"));
+    await writeFile(path.join(dir, "ca.pem"), TLS_CERT);
+    const script = `const { nodeFetch } = await import(${JSON.stringify(new URL("../../../pkg/mcp/fetch.mjs", import.meta.url).href)});
+      const r = await nodeFetch(${JSON.stringify(url)}, { headers: { authorization: "Bearer trusted" } });
+      process.stdout.write(r.status + " " + (await r.text()));`;
+    const out = await new Promise((resolve, reject) =>
+      execFile(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: path.join(dir, "ca.pem") } }, (e, stdout, stderr) => (e ? reject(new Error(stderr || e.message)) : resolve(stdout))),
+    );
+    assert.equal(out, "200 over tls");
+    assert.deepEqual(seen, ["Bearer trusted"]);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
