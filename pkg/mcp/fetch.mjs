@@ -86,33 +86,48 @@ export function nodeFetch(url, init = {}) {
     const headers = { "accept-encoding": "gzip, deflate, br", ...init.headers };
     const body = init.body == null ? null : typeof init.body === "string" ? Buffer.from(init.body) : Buffer.from(init.body.buffer, init.body.byteOffset, init.body.byteLength);
     if (body) headers["content-length"] = String(body.length);
-    let req;
-    try {
-      req = module.request(target, { method, headers, agent: AGENTS[target.protocol], signal });
-    } catch (e) {
-      return reject(failed(e));
-    }
-    req.once("error", (e) => reject(signal?.aborted ? signal.reason : failed(e)));
-    req.once("response", (res) => {
-      // Read by the body's reader; a socket that fails before it reads must not end the thread.
-      res.on("error", () => {});
-      const status = res.statusCode;
-      if (!(status >= 200 && status <= 599)) {
-        res.destroy();
-        return reject(failed(new Error(`invalid status ${status}`)));
+    send(true);
+
+    /**
+     * Sends the request; `again`: once more, on a new connection, when a kept-alive one
+     * turns out closed by the server before any answer (the server let it go idle just as
+     * it was taken). The sessions that use this fetch only read, so a request sent twice
+     * changes nothing.
+     */
+    function send(again) {
+      let req;
+      try {
+        req = module.request(target, { method, headers, agent: AGENTS[target.protocol], signal });
+      } catch (e) {
+        return reject(failed(e));
       }
-      const answer = new Headers();
-      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
-        try {
-          answer.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
-        } catch {
-          // A header fetch would refuse to hold is left out, as it has no use here.
+      let answered = false;
+      req.once("error", (e) => {
+        if (again && req.reusedSocket && !answered && !signal?.aborted && (e.code === "ECONNRESET" || e.code === "EPIPE")) return send(false);
+        reject(signal?.aborted ? signal.reason : failed(e));
+      });
+      req.once("response", (res) => {
+        answered = true;
+        // Read by the body's reader; a socket that fails before it reads must not end the thread.
+        res.on("error", () => {});
+        const status = res.statusCode;
+        if (!(status >= 200 && status <= 599)) {
+          res.destroy();
+          return reject(failed(new Error(`invalid status ${status}`)));
         }
-      }
-      const empty = NULL_BODY.has(status) || method === "HEAD";
-      if (empty) res.resume();
-      resolve(new Response(empty ? null : bodyStream(res), { status, statusText: res.statusMessage ?? "", headers: answer }));
-    });
-    req.end(body ?? undefined);
+        const answer = new Headers();
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+          try {
+            answer.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+          } catch {
+            // A header fetch would refuse to hold is left out, as it has no use here.
+          }
+        }
+        const empty = NULL_BODY.has(status) || method === "HEAD";
+        if (empty) res.resume();
+        resolve(new Response(empty ? null : bodyStream(res), { status, statusText: res.statusMessage ?? "", headers: answer }));
+      });
+      req.end(body ?? undefined);
+    }
   });
 }

@@ -2,8 +2,9 @@
 // HTTP servers on 127.0.0.1: what chromafs's client reads of an answer is what undici's fetch
 // gives (status, headers, the body, a redirect not followed, failures spelled alike), a body
 // is read only as fast as it is taken (a reader that stops early closes the socket and the
-// server stops writing), a compressed body arrives decoded, and a signal stops the request
-// before or during its answer.
+// server stops writing), a compressed body arrives decoded, a signal stops the request
+// before or during its answer, a kept-alive connection the server closed is replaced, and
+// over TLS the server's certificate is verified.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -170,5 +171,28 @@ test("over TLS the server's certificate is verified: one nobody trusts fails as 
   } finally {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
+  }
+});
+
+test("a kept-alive connection the server closed as it was taken: the request goes again on a new one; a fresh connection reset is a failure", async () => {
+  const s = await serve((req, res) => {
+    req.socket.served = (req.socket.served ?? 0) + 1;
+    // The second request on a connection finds it closed: the server let it go.
+    if (req.socket.served === 2) return req.socket.destroy();
+    res.end(`answer ${req.socket.served}`);
+  });
+  let resets = 0;
+  const r = await serve((req) => {
+    resets += 1;
+    req.socket.destroy();
+  });
+  try {
+    assert.equal(await (await nodeFetch(`${s.url}/a`)).text(), "answer 1");
+    // Sent on the kept connection, which the server closes; then on a new one.
+    assert.equal(await (await nodeFetch(`${s.url}/a`)).text(), "answer 1");
+    await assert.rejects(nodeFetch(r.url), (e) => e.message === "fetch failed" && e.cause.code === "ECONNRESET");
+    assert.equal(resets, 1);
+  } finally {
+    await Promise.all([s.close(), r.close()]);
   }
 });
