@@ -8,10 +8,11 @@
 // request a call to check that the docs did not change, more for pages. Neither process
 // is a host's: the CLI is chromafs's own, and a worker's globals are its own (a host's
 // dispatcher set in the main thread never reached it), so nothing a host configured is
-// bypassed; a host's own `fetch` option still wins. The answer is a real `Response` whose body streams as it
-// arrives, read on demand: a body larger than the client's bound is cut off by the
-// client's reader, and the socket closed, never held whole in memory. Bodies arrive
-// compressed when the server offers it (gzip, deflate, br), as undici's fetch asks for them.
+// bypassed; a host's own `fetch` option still wins (withNodeFetch). The answer is a real
+// `Response` whose body streams as it arrives, read on demand: a body larger than the
+// client's bound is cut off by the client's reader, and the socket closed, never held
+// whole in memory. Bodies arrive compressed when the server offers it (gzip, deflate, br),
+// as undici's fetch asks for them.
 import http from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
@@ -33,11 +34,11 @@ function bodyStream(res) {
   const coding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
   const decoded = DECODERS[coding] ? res.pipe(DECODERS[coding]()) : res;
   if (decoded !== res) res.on("error", (e) => decoded.destroy(e));
+  // Once the stream is closed, errored or cancelled, what still arrives goes nowhere.
+  let open = true;
   return new ReadableStream(
     {
       start(controller) {
-        // Once the stream is closed, errored or cancelled, what still arrives goes nowhere.
-        let open = true;
         const settle = (e) => {
           if (!open) return;
           open = false;
@@ -52,21 +53,23 @@ function bodyStream(res) {
         decoded.once("end", () => settle(null));
         decoded.once("error", (e) => settle(e));
         decoded.once("close", () => settle(decoded.readableEnded ? null : new Error("the connection closed before the body ended")));
-        this.stop = () => {
-          open = false;
-        };
       },
       pull() {
         decoded.resume();
       },
       cancel() {
-        this.stop();
+        open = false;
         res.destroy();
         decoded.destroy();
       },
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
+}
+
+/** Connect `options` for a session of chromafs's own process: this fetch, unless they name one. */
+export function withNodeFetch(options) {
+  return { ...options, fetch: options.fetch ?? nodeFetch };
 }
 
 /** `fetch(url, init)` for chromafs's client (see above). */

@@ -302,7 +302,7 @@ export function workerPool({ connectOptions, limits, server = {}, size = Math.ma
       }
     }
     // Nothing left to watch: no job on a worker, none set aside. The next job starts it again.
-    if (![...live()].some((s) => s.attempts.size || s.state === "stalled")) {
+    if (!live().some((s) => s.attempts.size || s.state === "stalled")) {
       clearInterval(watcher);
       watcher = null;
     }

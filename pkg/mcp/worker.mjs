@@ -6,8 +6,8 @@
 // held to the caller's deadline and stopped when the pool says so.
 //
 // Four words in shared memory tell the pool how it is doing (the fourth counts the jobs
-// this worker has started, see run). The first is a heartbeat,
-// counted up every few milliseconds by a timer while a job runs. The second is the job whose code runs now
+// this worker has started, see run). The first is a heartbeat, counted up every few
+// milliseconds by a timer while a job runs. The second is the job whose code runs now
 // and the third a count of the times the thread went from one job's code to another's (or
 // to code of no job: a message from the pool, the heartbeat), both written by an async
 // hook before each callback or promise reaction runs (the job is read from the async
@@ -24,7 +24,7 @@ import { fromMain } from "./bridge.mjs";
 import { scopedConnect, sessionPool } from "./sessions.mjs";
 import { runTool } from "./tools.mjs";
 import { baseOf } from "./sources.mjs";
-import { nodeFetch } from "./fetch.mjs";
+import { withNodeFetch } from "./fetch.mjs";
 
 const { options, server: serverData, limits, beat: sab, beatMs } = workerData;
 const beat = new Int32Array(sab);
@@ -90,7 +90,7 @@ process.on("unhandledRejection", (e) => console.error("chromafs mcp worker:", e)
 async function setUp() {
   const [{ ChromaFs }, connectOptions, server] = await Promise.all([import("../node.mjs"), fromMain(options, callMain), fromMain(serverData, callMain)]);
   // Chroma through node:http (fetch.mjs), unless the host gave a fetch of its own.
-  const sessions = sessionPool(scopedConnect(ChromaFs, { ...connectOptions, fetch: connectOptions.fetch ?? nodeFetch }));
+  const sessions = sessionPool(scopedConnect(ChromaFs, withNodeFetch(connectOptions)));
   // The path tree into this worker's memory before the first job (a later session of any
   // group set then connects with one small request); Chroma out of reach is the jobs' to say.
   await sessions.lease([]).then((lease) => lease.release(false), () => {});

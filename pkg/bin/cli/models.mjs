@@ -3,7 +3,7 @@
 // by words, said once on stderr). Mounts embedded with the same model share one instance.
 import { ChromaFs } from "../../node.mjs";
 import { MODELS } from "../../embed.mjs";
-import { nodeFetch } from "../../mcp/fetch.mjs";
+import { withNodeFetch } from "../../mcp/fetch.mjs";
 
 /**
  * The embedder a session of `fs`'s collection searches with: the built-in model that
@@ -31,7 +31,7 @@ export async function embedderFor(fs, who = "chromafs", { deferred = false } = {
  * a server hands it on to its workers, which use that fetch themselves.
  */
 export function connectDocs(options) {
-  const own = { ...options, fetch: options.fetch ?? nodeFetch };
+  const own = withNodeFetch(options);
   return own.mounts ? ChromaFs.connectMounts(own) : ChromaFs.connect(own);
 }
 

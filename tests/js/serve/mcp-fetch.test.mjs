@@ -1,6 +1,6 @@
-// The fetch a Node MCP server's workers give their sessions (pkg/mcp/fetch.mjs), against real
-// HTTP servers on 127.0.0.1: what chromafs's client reads of an answer is what undici's fetch
-// gives (status, headers, the body, a redirect not followed, failures spelled alike), a body
+// The fetch the CLI and a Node MCP server's workers give their sessions (pkg/mcp/fetch.mjs),
+// against real HTTP servers on 127.0.0.1: what chromafs's client reads of an answer is what
+// undici's fetch gives (status, headers, the body, a redirect not followed, failures spelled alike), a body
 // is read only as fast as it is taken (a reader that stops early closes the socket and the
 // server stops writing), a compressed body arrives decoded, a signal stops the request
 // before or during its answer, a kept-alive connection the server closed is replaced, and
@@ -18,10 +18,8 @@ async function serve(handler) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => (server.closeAllConnections(), new Promise((r) => server.close(r))) };
 }
 
-const both = async (url, init) => {
-  const [ours, theirs] = await Promise.all([nodeFetch(url, init), fetch(url, init)]);
-  return [ours, theirs];
-};
+/** The same request through this fetch and undici's: `[ours, theirs]`. */
+const both = (url, init) => Promise.all([nodeFetch(url, init), fetch(url, init)]);
 
 test("an answer reads as undici's fetch reads it: status, headers, body; a redirect is not followed; a body-less status has no body", async () => {
   const seen = [];
