@@ -231,7 +231,11 @@ async function callsInAThread(ownThread, count) {
       const r = await runTool({ lease: (v) => sessions.lease([], v) }, "bash", { command: "cat /guides/keys.md; echo " + i }, { limits: DEFAULT_LIMITS, ownThread: workerData.ownThread, deadline: Date.now() + 60000 });
       out.push(r.result.stdout);
     }
-    parentPort.postMessage({ before, frozen: [JSON, Math, Reflect].map((o) => Object.isFrozen(o)), out });
+    // The guards still up after the calls (the constructor chain behind an accessor), and the
+    // thread's own code, outside any line, not blocked by them.
+    const guarded = typeof Object.getOwnPropertyDescriptor(Function.prototype, "constructor").get === "function";
+    const ownCode = (function () {}).constructor("return 7")() === 7;
+    parentPort.postMessage({ before, frozen: [JSON, Math, Reflect].map((o) => Object.isFrozen(o)), guarded, ownCode, out });
   `;
   const file = (f) => pathToFileURL(path.join(ROOT, "pkg/mcp", f)).href;
   const w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), {
@@ -247,10 +251,10 @@ async function callsInAThread(ownThread, count) {
   }
 }
 
-test("a thread that runs nothing but calls (a worker's) hardens itself for good: JSON, Math and Reflect frozen, every call still answered; a shared thread is left as it was", async () => {
+test("a thread that runs nothing but calls (a worker's) hardens itself for good: JSON, Math and Reflect frozen, the guards up between calls, every call still answered; a shared thread is left as it was", async () => {
   const expected = [0, 1, 2].map((i) => `Rotate the signing key every month.\n${i}\n`);
-  assert.deepEqual(await callsInAThread(true, 3), { before: false, frozen: [true, true, true], out: expected });
-  assert.deepEqual(await callsInAThread(false, 3), { before: false, frozen: [false, false, false], out: expected });
+  assert.deepEqual(await callsInAThread(true, 3), { before: false, frozen: [true, true, true], guarded: true, ownCode: true, out: expected });
+  assert.deepEqual(await callsInAThread(false, 3), { before: false, frozen: [false, false, false], guarded: false, ownCode: true, out: expected });
 });
 
 test("an idle worker is not taken for a stalled one: calls after pauses longer than a stall are answered where they were sent, none moved", async () => {
