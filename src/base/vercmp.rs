@@ -111,3 +111,72 @@ mod tests {
         assert_eq!(verrevcmp(b"a01", b"a1"), Ordering::Equal);
     }
 }
+
+/// glibc's `strverscmp`, tree's `-v` order: names compared byte by byte, except that where
+/// they first differ inside digits, a run of digits counts as a number (`v1.9` before
+/// `v1.10`), and one after leading zeros as a fraction (`009` before `01`).
+pub(crate) fn strverscmp(a: &[u8], b: &[u8]) -> Ordering {
+    // What a byte is: 0 a non-digit, 1 a digit other than 0, 2 a zero.
+    let kind = |c: u8| usize::from(c.is_ascii_digit()) + usize::from(c == b'0');
+    // Where the walk is: 0 outside digits, 1 in a number, 2 in a fraction, 3 in leading
+    // zeros; and where it goes for the kind of byte it reads next.
+    const NEXT: [[usize; 3]; 4] = [[0, 1, 3], [0, 1, 1], [0, 2, 2], [0, 2, 3]];
+    // How the first difference decides, by where the walk is and the kinds of the two
+    // differing bytes (a's, then b's): the bytes' order (`B`), the longer digit run then
+    // the bytes (`L`), or the order given.
+    use Ordering::{Greater as G, Less as S};
+    #[derive(Clone, Copy)]
+    enum By {
+        B,
+        L,
+        O(Ordering),
+    }
+    use By::{B, L, O};
+    const BY: [[By; 9]; 4] = [
+        [B, B, B, B, L, B, B, B, B],
+        [B, O(S), O(S), O(G), L, L, O(G), L, L],
+        [B, B, B, B, B, B, B, B, B],
+        [B, O(G), O(G), O(S), B, B, O(S), B, B],
+    ];
+    let at = |s: &[u8], i: usize| s.get(i).copied().unwrap_or(0);
+    let (mut i, mut place) = (0, 0);
+    let (mut x, mut y) = (at(a, 0), at(b, 0));
+    while x == y {
+        if i >= a.len() && i >= b.len() {
+            return Ordering::Equal;
+        }
+        place = NEXT[place][kind(x)];
+        i += 1;
+        (x, y) = (at(a, i), at(b, i));
+    }
+    match BY[place][kind(x) * 3 + kind(y)] {
+        B => x.cmp(&y),
+        O(order) => order,
+        L => {
+            let digits = |s: &[u8]| s.get(i + 1..).unwrap_or(&[]).iter().take_while(|c| c.is_ascii_digit()).count();
+            digits(a).cmp(&digits(b)).then(x.cmp(&y))
+        }
+    }
+}
+
+#[cfg(test)]
+mod strverscmp_tests {
+    use super::strverscmp;
+
+    #[test]
+    fn orders_names_as_tree_v_does() {
+        let mut names = ["v1.10", "e", "a~", "_under", "a.b.c", "v1.9", "V2", "a", "-dash"];
+        names.sort_by(|a, b| strverscmp(a.as_bytes(), b.as_bytes()));
+        assert_eq!(names, ["-dash", "V2", "_under", "a", "a.b.c", "a~", "e", "v1.9", "v1.10"]);
+        // glibc's own examples, and more, in the order glibc's strverscmp gives them.
+        let sorted = |mut v: Vec<&'static str>| {
+            v.sort_by(|a, b| strverscmp(a.as_bytes(), b.as_bytes()));
+            v
+        };
+        let zeros = vec!["000", "00", "01", "010", "09", "0", "1", "9", "10"];
+        assert_eq!(sorted(zeros.iter().rev().copied().collect()), zeros, "leading zeros are fractions, before numbers");
+        assert_eq!(sorted(vec!["a10", "a9", "a010", "a09", "a0", "a1"]), ["a010", "a09", "a0", "a1", "a9", "a10"]);
+        let dotted = vec!["x1.0010", "x1.010", "x1.02", "x1.1", "x2", "x12", "x12a"];
+        assert_eq!(sorted(dotted.iter().rev().copied().collect()), dotted);
+    }
+}

@@ -315,6 +315,7 @@ impl<'a> Walk<'a> {
         Walk { f, place, seen, out: String::new(), open: Vec::new(), result: Sum::default() }
     }
 
+    /// An entry's line, unless `-t` leaves it out.
     fn line(&mut self, sum: Sum, shown: &str) {
         if let Some(t) = self.f.threshold {
             let n = i128::from(sum.n);
@@ -322,6 +323,10 @@ impl<'a> Walk<'a> {
                 return;
             }
         }
+        self.print(sum, shown);
+    }
+
+    fn print(&mut self, sum: Sum, shown: &str) {
         size(&mut self.out, sum.n, self.f);
         if self.f.time {
             let c = Civil::of((sum.mtime_ms / 1000.0).floor() as i64);
@@ -357,7 +362,7 @@ impl Visitor for Walk<'_> {
     fn enter(&mut self, e: &Entry) -> Result<Flow, Unsupported> {
         // An operand's excluded entries are not counted; an entry an earlier operand
         // counted is not counted again, unless `-l`.
-        if e.depth > 0 && self.f.exclude.iter().any(|g| g.matches(e.name) == Some(true)) {
+        if e.depth > 0 && excluded(self.f, e.shown) {
             return Ok(Flow::Prune);
         }
         if !self.seen.insert(e.full.to_string()) && !self.f.count_links {
@@ -386,6 +391,28 @@ impl Visitor for Walk<'_> {
         self.add(Sum { n: total.n + below.n, mtime_ms: total.mtime_ms.max(below.mtime_ms) }, true);
         Ok(Flow::Go)
     }
+}
+
+/// Whether `--exclude` (or `-X`) leaves out the entry spelled `shown`: a pattern that
+/// matches the whole path, or what follows any of its `/` (gnulib's unanchored
+/// `exclude_fnmatch`; `*` matches `/` too).
+fn excluded(f: &Flags, shown: &str) -> bool {
+    let mut tails = std::iter::once(shown)
+        .chain(shown.match_indices('/').map(|(i, _)| &shown[i + 1..]).filter(|t| !t.starts_with('/')));
+    !f.exclude.is_empty() && tails.any(|t| f.exclude.iter().any(|g| g.matches(t) == Some(true)))
+}
+
+/// An operand as du's walk (gnulib's fts) spells it: a run of trailing slashes cut to one
+/// (`d//` is `d/`, `///` is `/`), `//` as typed.
+fn fts_root(op: &str) -> &str {
+    let b = op.as_bytes();
+    let mut len = b.len();
+    if len > 2 && b[len - 1] == b'/' {
+        while len > 1 && b[len - 2] == b'/' {
+            len -= 1;
+        }
+    }
+    &op[..len]
 }
 
 /// The files `du` with `args` reads first: `-X`'s patterns and `--files0-from`'s names
@@ -425,7 +452,11 @@ pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed
     }
     let mut seen = std::collections::HashSet::new();
     for op in &operands {
-        let op = op.as_str();
+        let op = fts_root(op);
+        // An excluded operand is passed over before it is looked up, as du's walk does.
+        if excluded(&f, op) {
+            continue;
+        }
         let full = path::resolve(place.cwd, op);
         place.check(&full)?;
         let dir = match place.listing.get(&full) {
@@ -448,8 +479,9 @@ pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed
         out.stdout.push_str(&walk.out);
     }
     if f.total {
+        // The total whatever the threshold (`-t` chooses the entries' lines only).
         let mut walk = Walk::new(&f, place, &mut seen);
-        walk.line(grand, "total");
+        walk.print(grand, "total");
         out.stdout.push_str(&walk.out);
     }
     out.exit_code = i32::from(out.stderr.contains("cannot access"));

@@ -289,6 +289,10 @@ mod tests {
         assert_eq!(out(&["-n", "--author", "-Z", "/a.md"]), "-rw-r--r-- 1 1000 1000 1000 ? 7 Jan  1  1970 /a.md\n");
         assert_eq!(out(&["-Z", "/docs"]), "? b.md\n? c d.md\n");
         assert_eq!(out(&["-c", "/docs"]), "c d.md\nb.md\n", "-c sorts by the one time a collection records");
+        assert_eq!(out(&["-l", "-s", "-f", "/docs"]), ".\n..\nb.md\nc d.md\n", "-f turns -l and -s off");
+        assert_eq!(out(&["-f", "-l", "/docs"]).lines().next(), Some("total 12"), "and -l after it on");
+        assert_eq!(out(&["-m", "--full-time", "/a.md"]), out(&["--full-time", "/a.md"]), "--full-time is -l");
+        assert_eq!(out(&["-l", "--zero", "/docs"]).split('\0').next(), Some("total 12"));
         assert_eq!(out(&["-lc", "/docs"]), out(&["-l", "/docs"]), "-l: by name, as GNU ls");
         assert_eq!(out(&["--quoting-style=shell", "/docs"]), "b.md\n'c d.md'\n");
         assert_eq!(out(&["-b", "/docs"]), "b.md\nc\\ d.md\n");
@@ -332,8 +336,16 @@ mod tests {
         assert!(run_in("ls -l /docs", "/").is_err());
         assert_eq!(stdout("ls -t /docs"), "b.md\nsub\n", "same times: by name");
         assert_eq!(stdout("ls -m -Q /docs"), "\"b.md\", \"sub\"\n");
-        assert_eq!(stdout("ls -I *.md -a /docs"), ".\n..\nsub\n");
+        assert_eq!(
+            stdout("ls -I *.md -a /docs"),
+            ".\n..\n.hidden.md\nsub\n",
+            "a leading dot only by a dot (FNM_PERIOD)"
+        );
         assert_eq!(stdout("ls --hide=*.md -A /docs"), ".hidden.md\nb.md\nsub\n", "--hide yields to -A");
+        assert_eq!(stdout("ls -a -I .* /docs"), "b.md\nsub\n", ". and .. too");
+        assert_eq!(stdout("ls -a -I \\.h* -I . /docs"), "..\nb.md\nsub\n");
+        assert_eq!(stdout("ls -a -I ?h* /docs"), ".\n..\n.hidden.md\nb.md\nsub\n");
+        assert_eq!(stdout("ls -m -f /docs"), ".\n..\n.hidden.md\nb.md\nsub\n", "-f: -a -U -1");
         assert_eq!(stdout("ls --zero /docs"), "b.md\0sub\0");
         let bad = run_in("ls -j /docs", "/").unwrap();
         assert_eq!(
@@ -387,6 +399,32 @@ mod tests {
         assert!(run_in("find /docs -exec echo {} ;", "/").is_err(), "-exec is just-bash's");
         assert_eq!(stdout("find /docs -samefile /docs/b.md"), "/docs/b.md\n");
         assert_eq!(stdout("find /docs -lname * -o -type d -newermt 1969-12-31"), "/docs\n/docs/sub\n");
+    }
+
+    #[test]
+    fn du_excludes_operands_trims_their_slashes_and_always_totals() {
+        let json = r#"{"d/a":{"isPublic":true,"size":2,"mtime":0},"d/e/f":{"isPublic":true,"size":2,"mtime":0}}"#;
+        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
+        let run_line = |cmd: &str| {
+            let args: Vec<String> = cmd.split(' ').skip(1).map(str::to_string).collect();
+            let name = cmd.split(' ').next().unwrap();
+            let p = run(name, &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap();
+            (p.stdout, p.exit_code)
+        };
+        let du = |cmd: &str| run_line(cmd).0;
+        assert_eq!(du("du /d"), "4\t/d/e\n8\t/d\n");
+        assert_eq!(run_line("du --exclude=d /d"), (String::new(), 0), "the operand itself");
+        assert_eq!(run_line("du --exclude=* /nope"), (String::new(), 0), "passed over before it is looked up");
+        assert_eq!(du("du -a --exclude=e/f /d"), "4\t/d/a\n0\t/d/e\n4\t/d\n", "what follows a slash");
+        assert_eq!(du("du -a --exclude=d/e /d"), "4\t/d/a\n4\t/d\n");
+        assert_eq!(du("du -c -t 100K /d"), "8\ttotal\n", "the total whatever the threshold");
+        assert_eq!(du("du /d//"), "4\t/d/e\n8\t/d/\n", "trailing slashes cut to one");
+        assert_eq!(du("du -a /d///e//"), "4\t/d///e/f\n4\t/d///e/\n");
+        assert_eq!(
+            du("ls -R /d//"),
+            "/d//:\na\ne\n\n/d/e:\nf\n",
+            "ls joins names to the directory without its slashes"
+        );
     }
 
     #[test]

@@ -152,14 +152,7 @@ fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
                 let p = value()?;
                 Tok::Expr(Expr::Path(glob(p, a.starts_with("-i"))?))
             }
-            "-type" | "-xtype" => match value()? {
-                "f" => Tok::Expr(Expr::Type(false)),
-                "d" => Tok::Expr(Expr::Type(true)),
-                // No symbolic links, sockets, pipes or devices among the docs.
-                "l" | "s" | "p" | "b" | "c" => Tok::Expr(Expr::Const(false)),
-                t if t.len() == 1 && "DfdlspbcD".contains(t) => return Err(no("this -type").into()),
-                t => return Err(usage(format!("Unknown argument to {a}: {t}"))),
-            },
+            "-type" | "-xtype" => Tok::Expr(file_types(a, value()?).map_err(usage)?),
             "-empty" => Tok::Expr(Expr::Empty),
             "-size" => Tok::Expr(size(value()?)?),
             "-true" => Tok::Expr(Expr::Const(true)),
@@ -193,9 +186,11 @@ fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
                 let origin = if w.day_start { stamps::day_start(now_ms) } else { now_ms };
                 Tok::Expr(stamps::age(a, value()?, origin)?)
             }
+            // A positional option, not a test: the expression has no word for it.
             "-daystart" => {
                 w.day_start = true;
-                Tok::Expr(Expr::Const(true))
+                i += 1;
+                continue;
             }
             "-used" => stamps::used(value()?)?,
             "-user" | "-group" => stamps::owner(a, value()?)?,
@@ -286,6 +281,49 @@ fn tokenize(args: &[String], place: Place, now_ms: f64) -> Result<Words, Stop> {
     Ok(w)
 }
 
+/// `-type LIST` (or `-xtype`): `f`, `d`, or several joined by commas, as findutils reads
+/// them. The docs hold no symbolic links, sockets, pipes or devices.
+fn file_types(option: &str, list: &str) -> Result<Expr, String> {
+    if list.is_empty() {
+        return Err(format!("Arguments to {option} should contain at least one letter"));
+    }
+    let (mut file, mut dir) = (false, false);
+    let mut seen = Vec::new();
+    let mut chars = list.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            'f' | 'd' | 'l' | 's' | 'p' | 'b' | 'c' => {}
+            'D' => {
+                return Err(format!(
+                    "{option} D is not supported because Solaris doors are not supported on the platform find was compiled on."
+                ))
+            }
+            _ => return Err(format!("Unknown argument to {option}: {c}")),
+        }
+        if seen.contains(&c) {
+            return Err(format!("Duplicate file type '{c}' in the argument list to {option}."));
+        }
+        seen.push(c);
+        file |= c == 'f';
+        dir |= c == 'd';
+        match chars.next() {
+            None => break,
+            Some(',') if chars.peek().is_none() => {
+                return Err(format!(
+                    "Last file type in list argument to {option} is missing, i.e., list is ending on: ','"
+                ))
+            }
+            Some(',') => {}
+            Some(_) => return Err(format!("Must separate multiple arguments to {option} using: ','")),
+        }
+    }
+    Ok(match (file, dir) {
+        (true, true) => Expr::Const(true),
+        (false, false) => Expr::Const(false),
+        (_, dir) => Expr::Type(dir),
+    })
+}
+
 /// GNU find's grammar: `-o` below `-a` (written or not), below `!`, with parentheses.
 struct Parser {
     toks: std::iter::Peekable<std::vec::IntoIter<Tok>>,
@@ -334,7 +372,8 @@ impl Parser {
 impl Expr {
     fn has_action(&self) -> bool {
         match self {
-            Expr::Print(_) | Expr::Printf(_) | Expr::Ls | Expr::Delete | Expr::Quit => true,
+            // `-prune` and `-quit` are not actions: the line still prints what it matches.
+            Expr::Print(_) | Expr::Printf(_) | Expr::Ls | Expr::Delete => true,
             Expr::Not(e) => e.has_action(),
             Expr::And(a, b) | Expr::Or(a, b) => a.has_action() || b.has_action(),
             _ => false,

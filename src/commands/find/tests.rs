@@ -97,3 +97,33 @@ fn regex_matches_the_whole_path() {
     let bad = find("/d -regextype perl", NEW);
     assert!(bad.stderr.starts_with("find: Unknown regular expression type ‘perl’;") && bad.exit_code == 1);
 }
+
+#[test]
+fn daystart_is_no_test_and_quit_or_prune_no_action() {
+    assert_eq!(out("/d ! -daystart -name a.md"), "/d\n/d/b.json\n", "! applies to the test after -daystart");
+    assert_eq!(out("/d -true -o -quit"), "/d\n/d/a.md\n/d/b.json\n", "the implicit -print stays");
+    assert_eq!(out("/d -prune -o -quit"), "/d\n");
+    assert_eq!(out("/d -quit"), "");
+}
+
+#[test]
+fn type_takes_a_comma_separated_list_as_findutils_does() {
+    assert_eq!(out("/d -type f,d"), "/d\n/d/a.md\n/d/b.json\n");
+    assert_eq!(out("/d -type f,l"), "/d/a.md\n/d/b.json\n");
+    assert_eq!(out("/d -xtype l,d"), "/d\n");
+    assert_eq!(out("/d -type l,s"), "");
+    let refused = |t: &str| {
+        let p = find(&format!("/d -type {t}"), NEW);
+        assert_eq!((p.stdout.as_str(), p.exit_code), ("", 1), "{t}");
+        p.stderr
+    };
+    assert_eq!(refused("fd"), "find: Must separate multiple arguments to -type using: ','\n");
+    assert_eq!(
+        refused("f,"),
+        "find: Last file type in list argument to -type is missing, i.e., list is ending on: ','\n"
+    );
+    assert_eq!(refused("f,f"), "find: Duplicate file type 'f' in the argument list to -type.\n");
+    assert_eq!(refused(",f"), "find: Unknown argument to -type: ,\n");
+    assert_eq!(refused("f,x"), "find: Unknown argument to -type: x\n");
+    assert!(refused("D").starts_with("find: -type D is not supported because Solaris doors"));
+}

@@ -84,13 +84,27 @@ pub(crate) struct Flags {
     /// `--time-style=+FORMAT`: the format of old times and, after a newline, of recent ones.
     pub time_format: Option<(String, Option<String>)>,
     /// `-I`: names hidden whatever `-a` says; `--hide`: unless `-a` or `-A`.
-    pub ignore: Vec<crate::base::glob::Glob>,
-    pub hide: Vec<crate::base::glob::Glob>,
+    pub ignore: Vec<Pattern>,
+    pub hide: Vec<Pattern>,
 }
 
-/// A `-I`/`--hide` pattern, a POSIX glob.
-fn glob(pattern: &str, ignore_case: bool) -> Result<crate::base::glob::Glob, Stop> {
-    crate::base::glob::Glob::fnmatch(pattern, ignore_case).map_err(|e| Stop::Delegate(e.into()))
+/// A `-I`/`--hide` pattern: a POSIX glob, matched as `fnmatch` with `FNM_PERIOD` (a name's
+/// leading `.` only by a `.` written first in the pattern).
+#[derive(Debug)]
+pub(crate) struct Pattern {
+    glob: crate::base::glob::Glob,
+    dot: bool,
+}
+
+impl Pattern {
+    pub(crate) fn matches(&self, name: &str) -> bool {
+        (self.dot || !name.starts_with('.')) && self.glob.matches(name) == Some(true)
+    }
+}
+
+fn glob(pattern: &str, ignore_case: bool) -> Result<Pattern, Stop> {
+    let glob = crate::base::glob::Glob::fnmatch(pattern, ignore_case).map_err(|e| Stop::Delegate(e.into()))?;
+    Ok(Pattern { glob, dot: pattern.starts_with('.') || pattern.starts_with("\\.") })
 }
 
 /// getopt's `message` (with its newline), then where to get help: status 2.
@@ -273,7 +287,11 @@ fn short(f: &mut Flags, c: char) -> Result<(), Stop> {
         'U' => (f.sort, f.sort_given) = (Sort::None, true),
         'X' => (f.sort, f.sort_given) = (Sort::Extension, true),
         'v' => (f.sort, f.sort_given) = (Sort::Version, true),
-        'f' => (f.all, f.sort, f.sort_given) = (true, Sort::None, true),
+        // As `-a -U -1 --color=none --hyperlink=none`, and `-s` off.
+        'f' => {
+            (f.all, f.almost_all, f.sort, f.sort_given) = (true, false, Sort::None, true);
+            (f.long, f.commas, f.layout, f.size, f.color, f.hyperlink) = (false, false, None, false, false, false);
+        }
         'B' => {
             f.ignore.push(glob("*~", false)?);
             f.ignore.push(glob(".*~", false)?);
@@ -363,7 +381,10 @@ fn long(f: &mut Flags, name: &str, value: Option<&str>) -> Result<(), Stop> {
         ("hide", Some(v)) => f.hide.push(glob(v, false)?),
         ("tabsize", Some(v)) => valued(f, 'T', v)?,
         ("width", Some(v)) => valued(f, 'w', v)?,
-        ("full-time", _) => (f.long, f.time_style) = (true, TimeStyle::FullIso),
+        ("full-time", _) => {
+            short(f, 'l')?;
+            f.time_style = TimeStyle::FullIso;
+        }
         ("time-style", Some(v)) => match v.strip_prefix('+') {
             Some(format) => {
                 let (old, recent) = format.split_once('\n').map_or((format, None), |(o, r)| (o, Some(r)));

@@ -138,9 +138,13 @@ fn is_recent(secs: i64, now_ms: f64) -> bool {
 /// The modification time as `--time-style` prints it; `locale` and `iso` print the
 /// year instead of the time of day for a time more than six months old or in the future.
 pub(crate) fn time(m: &Meta, style: TimeStyle, now_ms: f64) -> String {
+    time_judged(m, style, is_recent(m.mtime_parts().0, now_ms))
+}
+
+/// [`time`] for a time the caller has judged recent or not (tree has its own bound).
+pub(crate) fn time_judged(m: &Meta, style: TimeStyle, recent: bool) -> String {
     let (secs, nanos) = m.mtime_parts();
     let c = Civil::of(secs);
-    let recent = is_recent(secs, now_ms);
     match style {
         TimeStyle::FullIso => format!(
             "{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{nanos:09} +0000",

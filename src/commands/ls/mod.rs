@@ -177,6 +177,10 @@ fn print_block(
     if total && (f.long || f.size) {
         out.push_str(indent);
         out.push_str(&long::total(&metas[..entries.len()], f));
+        if f.zero {
+            out.pop();
+            out.push('\0');
+        }
     }
     let inos: Vec<u64> = entries.iter().chain(widen.iter().copied()).map(|e| e.ino).collect();
     let fields = if f.long || f.size { &metas[..] } else { &[] };
@@ -249,14 +253,19 @@ fn entries(full: &str, f: &Flags, place: Place) -> Vec<Entry> {
     let child = |name: &str| if full == "/" { format!("/{name}") } else { format!("{full}/{name}") };
     let shown = |name: &str| {
         (hidden || !name.starts_with('.'))
-            && !f.ignore.iter().any(|g| g.matches(name) == Some(true))
-            && (hidden || !f.hide.iter().any(|g| g.matches(name) == Some(true)))
+            && !f.ignore.iter().any(|g| g.matches(name))
+            && (hidden || !f.hide.iter().any(|g| g.matches(name)))
     };
     let mut list = Vec::new();
     if f.all {
         let parent = place.listing.get(path::parent(full)).unwrap_or(place.listing.get(full).expect("the directory"));
-        list.push(Entry::new(".", full, place.listing.get(full).expect("the directory")));
-        list.push(Entry::new("..", path::parent(full), parent));
+        // `-I` hides them too (`.*` does).
+        if !f.ignore.iter().any(|g| g.matches(".")) {
+            list.push(Entry::new(".", full, place.listing.get(full).expect("the directory")));
+        }
+        if !f.ignore.iter().any(|g| g.matches("..")) {
+            list.push(Entry::new("..", path::parent(full), parent));
+        }
     }
     for (name, _) in byte_ordered(&d.children).iter().filter(|(n, _)| shown(n)) {
         if let Some(node) = place.listing.get(&child(name)) {
@@ -297,7 +306,8 @@ impl Writer<'_> {
             return Ok(());
         }
         for e in listed.iter().filter(|e| e.dir && e.name != "." && e.name != "..") {
-            let sub = if shown.ends_with('/') { format!("{shown}{}", e.name) } else { format!("{shown}/{}", e.name) };
+            // GNU ls joins a name to its directory as typed with its trailing slashes cut.
+            let sub = format!("{}/{}", shown.trim_end_matches('/'), e.name);
             let sub_full = if full == "/" { format!("/{}", e.name) } else { format!("{full}/{}", e.name) };
             out.push('\n');
             self.list(&sub, &sub_full, out)?;

@@ -56,7 +56,14 @@ pub(super) fn bracket(f: &Flags, m: &Meta, ino: u64, size_shown: u64, now_ms: f6
         match &f.time_format {
             Some(format) => out.push_str(&strftime(format, m.mtime_parts().0)?),
             None => {
-                out.push_str(&crate::commands::ls::long::time(m, crate::commands::ls::args::TimeStyle::Locale, now_ms))
+                // tree's "six months": 6 × 31 days, the bound included, not in the future.
+                let (secs, now) = (m.mtime_parts().0, (now_ms / 1000.0).floor() as i64);
+                let recent = secs <= now && now - secs <= 6 * 31 * 86_400;
+                out.push_str(&crate::commands::ls::long::time_judged(
+                    m,
+                    crate::commands::ls::args::TimeStyle::Locale,
+                    recent,
+                ))
             }
         }
     }

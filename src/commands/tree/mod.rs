@@ -389,7 +389,7 @@ fn listed(full: &str, rel: &str, depth: usize, f: &Flags, place: Place) -> Resul
     match f.sort {
         Sort::Name | Sort::None => {}
         Sort::Version => crate::base::sort::sort_by(&mut list, |a, b| {
-            crate::commands::ls::order::version(&a.0, &b.0).then(a.0.cmp(&b.0))
+            crate::base::vercmp::strverscmp(a.0.as_bytes(), b.0.as_bytes())
         }),
         Sort::Time => crate::base::sort::sort_by(&mut list, |a, b| {
             let t = |n: &str| meta(n).map_or(0.0, |m| m.mtime_ms);

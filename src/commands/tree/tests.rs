@@ -193,3 +193,20 @@ fn tree_stops_at_the_first_error_it_reads() {
         assert_eq!(answer(line), None, "{line}");
     }
 }
+
+#[test]
+fn dates_within_tree_s_six_months_of_31_days_show_the_time() {
+    let now = 1_795_749_644_000u64;
+    let day = 86_400_000u64;
+    let json = format!(
+        r#"{{"d/a.md":{{"isPublic":true,"size":1,"mtime":{}}},"d/b.md":{{"isPublic":true,"size":1,"mtime":{}}}}}"#,
+        now - 183 * day,
+        now - 187 * day
+    );
+    let l = Listing::new(&PathTree::from_json(&json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
+    let args: Vec<String> = ["-D", "--noreport", "/d"].iter().map(|s| s.to_string()).collect();
+    let out = run("tree", &args, Place { listing: &l, scratch: None, cwd: "/" }, now as f64).unwrap().stdout;
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], "├── [May 28 03:20]  a.md", "183 days ago: GNU ls would show the year, tree the time");
+    assert_eq!(lines[2], "└── [May 24  2026]  b.md");
+}
