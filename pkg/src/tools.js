@@ -73,7 +73,8 @@ async function runPlanned(runs, ctx, done) {
   for (const argv of runs) {
     if (typeof ctx.exec !== "function") return { stdout, stderr: `${stderr}xargs: cannot run commands here\n`, status: 1 };
     const r = await ctx.exec(argv.map(shellWord).join(" "), { cwd: ctx.cwd, signal: ctx.signal });
-    stdout += r.stdout;
+    // xargs's output is bytes, one character a byte: a command's text joins it as UTF-8.
+    stdout += r.stdoutKind === "bytes" ? r.stdout : byteString(new TextEncoder().encode(r.stdout));
     stderr += r.stderr;
     if (r.exitCode === 255) return { stdout, stderr: `${stderr}xargs: ${argv[0]}: exited with status 255; aborting\n`, status: 124 };
     if (r.exitCode === 126 || r.exitCode === 127) return { stdout, stderr, status: r.exitCode };

@@ -117,6 +117,8 @@ pub(crate) struct GrepOutput {
     pub directories: Directories,
     /// Between context groups; `None` with `--no-group-separator`.
     pub group_separator: Option<String>,
+    /// `-A`, `-B`, `-C` or `-NUM` given, even of no lines: groups are separated.
+    pub context_given: bool,
     /// `--color=always`.
     pub color: bool,
 }

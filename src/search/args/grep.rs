@@ -272,6 +272,7 @@ impl GrepArgs {
         (self.extended, self.fixed, self.perl) = (m == 'E', m == 'F', m == 'P');
         self.recursive = self.output.directories == Directories::Recurse;
         let o = &mut self.output;
+        o.context_given = o.before.is_some() || o.after.is_some() || o.context.is_some();
         let c = o.context.unwrap_or(0);
         (o.before, o.after) = (Some(o.before.unwrap_or(c)), Some(o.after.unwrap_or(c)));
         if self.help || self.version {

@@ -135,8 +135,10 @@ fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
         }
         Err(why) => return Err(why),
     };
-    if g.output.only_matching && engine.nullable {
-        return Err(Unsupported::new("-o with a pattern that matches empty text"));
+    // An empty match prints nothing under -o, as GNU's (the printer passes over it); with
+    // -w, GNU looks for shorter and later matches at a word's edges, which is not modelled.
+    if g.output.only_matching && engine.nullable && g.output.word {
+        return Err(Unsupported::new("-o -w with a pattern that matches empty text"));
     }
     if g.output.only_matching && !engine.spans_exact {
         return Err(Unsupported::new("-o with a pattern whose longest matches are not its first ones"));
@@ -370,6 +372,7 @@ impl NativeGrep {
             null_after_name: o.null,
             byte_offset: o.byte_offset,
             separator: o.group_separator.as_deref(),
+            separated: o.context_given,
             align: o.initial_tab.then(|| printer::align_width(size, o.line_numbers)),
             column: false,
             per_match: false,

@@ -112,6 +112,7 @@ pub(crate) fn search(
         before: before.try_into().unwrap_or(usize::MAX),
         after: after.try_into().unwrap_or(usize::MAX),
         limit: u64::MAX,
+        separated: false,
     };
     let mut sink = Messages { shown, lines: &lines, spans: &spans, out: String::new(), figures };
     searcher::search(lines.lines.len(), |i| !spans(i).is_empty(), window, &mut sink);

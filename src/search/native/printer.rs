@@ -37,6 +37,9 @@ pub(crate) struct Options<'a> {
     pub byte_offset: bool,
     /// Printed between context groups that are not adjacent; `None`: nothing.
     pub separator: Option<&'a str>,
+    /// grep given a context of no lines (`-A0`, `-B0`, `-C0`): its groups are still
+    /// separated.
+    pub separated: bool,
     /// `-T`: line numbers and offsets right-aligned to this width, and a tab between
     /// the prefix and a line that is not empty.
     pub align: Option<usize>,
@@ -84,6 +87,7 @@ pub(crate) fn search(content: &str, engine: &Engine, o: &Options, out: &mut Stri
         before: o.before.try_into().unwrap_or(usize::MAX),
         after: o.after.try_into().unwrap_or(usize::MAX),
         limit: o.max_count.unwrap_or(u64::MAX),
+        separated: o.separated,
     };
     searcher::search(t.lines.len(), |i| t.selected(i, o), window, &mut Standard { t: &t, o, out, groups }) > 0
 }
@@ -348,6 +352,7 @@ mod tests {
         null_after_name: false,
         byte_offset: false,
         separator: Some("--"),
+        separated: false,
         align: None,
         column: false,
         per_match: false,
@@ -382,6 +387,8 @@ mod tests {
         assert_eq!(out(TEXT, "a", o), "1:a1\n2-b\n3-c\n4:a2\n5-d\n--\n8-g\n9:a3\n");
         let o = Options { before: 1, after: 1, only_matching: true, ..NONE };
         assert_eq!(out(TEXT, "a.", o), "a1\na2\n--\na3\n", "-o prints no context lines, but separates groups");
+        let o = Options { separated: true, ..NONE };
+        assert_eq!(out("m1\nx\nm2\nm3\n", "m", o), "m1\n--\nm2\nm3\n", "grep -A0: groups of no context, separated");
         let mut groups = Groups::default();
         let (e, o) = (
             Engine::new(

@@ -61,13 +61,15 @@ pub(crate) struct Window {
     pub after: usize,
     /// Selected lines at most (`-m`).
     pub limit: u64,
+    /// Groups are separated even with no context around them (grep's `-A0`).
+    pub separated: bool,
 }
 
 /// Hands `sink` the selected lines of a file of `n` lines and their context, as `window`
 /// says; `selected` is asked about each line at most once, in order, until the limit or
 /// until the sink stops the search. Returns how many lines were selected.
 pub(crate) fn search(n: usize, mut selected: impl FnMut(usize) -> bool, window: Window, sink: &mut impl Sink) -> u64 {
-    let context = window.before > 0 || window.after > 0;
+    let context = window.separated || window.before > 0 || window.after > 0;
     // The first line not handed on yet, the after-context still owed, the lines selected.
     let (mut next, mut owed, mut found) = (0, 0, 0);
     for i in 0..n {
@@ -120,7 +122,7 @@ mod tests {
 
     fn run(selected: &[usize], n: usize, before: usize, after: usize, limit: u64) -> String {
         let mut log = Log(Vec::new(), usize::MAX);
-        let found = search(n, |i| selected.contains(&i), Window { before, after, limit }, &mut log);
+        let found = search(n, |i| selected.contains(&i), Window { before, after, limit, separated: false }, &mut log);
         assert_eq!(found, selected.len().min(limit as usize) as u64);
         log.0.join(" ")
     }
@@ -161,7 +163,7 @@ mod tests {
                 asked.push(i);
                 i % 2 == 1
             },
-            Window { before: 1, after: 1, limit: u64::MAX },
+            Window { before: 1, after: 1, limit: u64::MAX, separated: false },
             &mut log,
         );
         assert_eq!(log.0.join(" "), "-- -0 =1", "no context after the line it stopped at");

@@ -33,7 +33,7 @@ pub(crate) fn count(content: &str, engine: &Engine, o: &Options, out: &mut Strin
         false => Text::of(content, engine, o.eol()),
     };
     let t = &t;
-    let window = Window { before: 0, after: 0, limit: o.max_count.unwrap_or(u64::MAX) };
+    let window = Window { before: 0, after: 0, limit: o.max_count.unwrap_or(u64::MAX), separated: false };
     let mut sink = Count { t, by_match: o.count_matches && !o.invert, n: 0 };
     let lines = searcher::search(t.len(), |i| t.selected(i, o), window, &mut sink);
     if o.filename.is_some() {
@@ -87,7 +87,7 @@ pub(crate) fn selects_any(content: &str, engine: &Engine, s: Selects) -> bool {
     let eol = if s.null_data { 0 } else { b'\n' };
     let t = Text::of(content, engine, eol);
     let mut sink = First::default();
-    let window = Window { before: 0, after: 0, limit: u64::MAX };
+    let window = Window { before: 0, after: 0, limit: u64::MAX, separated: false };
     searcher::search(t.len(), |i| t.is_match(i) != s.invert, window, &mut sink);
     sink.found
 }
@@ -138,7 +138,7 @@ mod tests {
     fn the_first_selected_line_stops_the_search() {
         let mut asked = Vec::new();
         let mut first = First::default();
-        let window = Window { before: 2, after: 2, limit: u64::MAX };
+        let window = Window { before: 2, after: 2, limit: u64::MAX, separated: false };
         let found = searcher::search(
             100,
             |i| {

@@ -133,7 +133,7 @@ fn snippet(text: &str, start: Option<u64>, terms: &[String]) -> Option<(Option<u
     };
     let lines = Lines::split(text, b'\n');
     let mut best = Best { lines: &lines, score, best: None };
-    let window = Window { before: 0, after: 0, limit: u64::MAX };
+    let window = Window { before: 0, after: 0, limit: u64::MAX, separated: false };
     searcher::search(lines.lines.len(), |i| !lines.lines[i].trim().is_empty(), window, &mut best);
     let (_, i) = best.best?;
     let line = lines.lines[i].trim();

@@ -464,13 +464,29 @@ fn color_always_is_answered_natively() {
 }
 
 #[test]
+fn only_matching_passes_over_empty_matches_as_gnu_grep() {
+    let chroma = corpus(true);
+    let fs = connect_with(&chroma, |o| o.native_commands = true);
+    let (out, cs) = answer(&fs, &["grep", "-on", "t*o", "/a.md"]);
+    assert_eq!(out, printed("1:o\n2:to\n", "", 0));
+    assert!(cs.native);
+    let (out, cs) = answer(&fs, &["grep", "-o", "x*", "/a.md"]);
+    assert_eq!(out, printed("", "", 0), "every line matches, with nothing to print");
+    assert!(cs.native);
+    assert_eq!(
+        answer(&fs, &["grep", "-ob", "e*n", "/a.md", "/b.md"]).0,
+        printed("/a.md:1:n\n/a.md:17:en\n/b.md:0:n\n/b.md:5:n\n", "", 0)
+    );
+}
+
+#[test]
 fn searches_outside_the_modelled_set_go_to_just_bash_and_say_why() {
     let chroma = corpus(true);
     let fs = connect_with(&chroma, |o| o.native_commands = true);
     assert_eq!(answer(&fs, &["grep", "x"]).0, printed("", "", 1), "an empty standard input is searched here");
     for (cmd, why) in [
         (&["grep", "-r", "--color=always", "x*", "/"][..], "--color=always with a pattern that matches empty text"),
-        (&["grep", "-roE", "x*", "/"], "-o with a pattern that matches empty text"),
+        (&["grep", "-rowE", "x*", "/"], "-o -w with a pattern that matches empty text"),
         (&["grep", "-r", "--include=[[:alpha:]].md", "x", "/"], "a character class in a glob"),
     ] {
         let (out, cs) = answer(&fs, cmd);

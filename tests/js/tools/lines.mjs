@@ -83,6 +83,8 @@ export const LINES = [
   // xargs
   ...["", "-n1", "-n 2", "-I{} echo '<{}>'", "-L1", "-0", "-r", "-t", "-d, -n1"].flatMap((o) => [`xargs ${o} < /tmp/files`, `printf 'a b\\nc\\n' | xargs ${o}`]),
   "xargs grep -c token < /tmp/files", "xargs -n1 basename < /tmp/files", "xargs wc -l < /tmp/files", "grep -rl token /docs | xargs -I{} sh -c 'echo {}'", "echo | xargs -r echo none", "xargs -a /tmp/letters echo", "xargs -n 0 echo < /tmp/n", "echo \"it's\" | xargs echo", "echo a b | xargs -n1 -I X echo X",
+  // The commands' UTF-8 output in what xargs passes on (a pipe, a file), and in its -t trace.
+  "xargs < /docs/intl.md | sort", "xargs -n1 < /docs/intl.md > /tmp/x; wc -c /tmp/x", "echo '├ 日本' | xargs | wc -c", "echo 日 | xargs -t 2>/dev/null | cat",
   // diff and comm
   ...["", "-u --label a --label b", "-q", "-s", "-i", "-w", "-b", "-B", "-c --label a --label b", "-y -W 60", "--normal", "-e"].flatMap((o) => [`diff ${o} /docs/api/auth.md /docs/api/webhooks.md`, `diff ${o} /tmp/letters /tmp/n`, `diff ${o} /docs/index.md /docs/index.md`]),
   "diff /docs/api/auth.md /docs/nope.md", "diff /docs/api /docs/guides", "diff -r /docs/api /docs/guides", "diff -q -r /docs/api /docs/guides", "diff <(sort /tmp/letters) <(sort -u /tmp/letters)", "diff --foo a b", "diff /docs/nonl.md /docs/empty.md",

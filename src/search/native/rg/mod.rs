@@ -326,6 +326,7 @@ impl NativeRg {
                 null_after_name: o.null,
                 byte_offset: o.byte_offset,
                 separator: Some("--"),
+                separated: false,
                 align: None,
                 column: o.column,
                 per_match: o.vimgrep && o.column,
