@@ -153,7 +153,7 @@ let defenseHeld = false;
 /**
  * In such a thread the guards also stay up between lines. just-bash puts them up as a line
  * starts while none runs, and takes them down as the last running line ends: with one call
- * at a time, around every line (a third of a light line's shell time). Held from the first
+ * at a time, around every line (a fifth of a light line's shell time). Held from the first
  * call on, they block the same things while a line runs (what a line may reach is decided
  * by the async context it runs in, not by whether the guards are up), and block nothing of
  * the thread's own code, which runs outside any line.
