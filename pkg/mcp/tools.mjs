@@ -5,7 +5,7 @@
 //   { result: { stdout, stderr, exitCode }, isError, structured?, failed }
 // `failed` says a read failed somewhere in the call (Chroma down, a budget spent): the call
 // is then a tool error, whatever the command printed.
-import { Bash, DefenseInDepthBox } from "just-bash";
+import { Bash } from "just-bash";
 import { z } from "zod";
 import { safeExec, toolDescription } from "../dist/api.mjs";
 import { bounded, MAX_OUTPUT } from "./limits.mjs";
@@ -148,20 +148,17 @@ const OUTSIDE_THE_HEAP = ["sqlite3"].map((name) => ({
  */
 const OWN_THREAD_DEFENSE = Object.freeze({ enabled: true, processLifetimeIntrinsicHardening: true });
 
-let defenseHeld = false;
-
 /**
  * In such a thread the guards also stay up between lines. just-bash puts them up as a line
  * starts while none runs, and takes them down as the last running line ends: with one call
- * at a time, around every line (a fifth of a light line's shell time). Held from the first
- * call on, they block the same things while a line runs (what a line may reach is decided
- * by the async context it runs in, not by whether the guards are up), and block nothing of
- * the thread's own code, which runs outside any line.
+ * at a time, around every line (a fifth of a light line's shell time). Held for the
+ * thread's life, they block the same things while a line runs (what a line may reach is
+ * decided by the async context it runs in, not by whether the guards are up), and block
+ * nothing of the thread's own code, which runs outside any line. `Box` is just-bash's
+ * `DefenseInDepthBox`, which only its Node build has: the thread that holds it passes it.
  */
-function holdDefense() {
-  if (defenseHeld) return;
-  DefenseInDepthBox.getInstance(OWN_THREAD_DEFENSE).activate();
-  defenseHeld = true;
+export function holdDefense(Box) {
+  Box.getInstance(OWN_THREAD_DEFENSE).activate();
 }
 
 /** Where a call starts: the directory its caller's last call ended in, while it is one. */
@@ -186,7 +183,6 @@ async function bash(fs, { command }, { limits, base, signal, shell, ownThread })
   else fs.restoreScratch?.(null);
   try {
     const cwd = await startDir(fs, shell?.cwd);
-    if (ownThread) holdDefense();
     const defense = ownThread ? { defenseInDepth: OWN_THREAD_DEFENSE } : {};
     const sh = new Bash({ fs, cwd, customCommands, executionLimitProfile: "hardened", executionLimits: limits.executionLimits, ...defense });
     const result = await safeExec(sh, command, { signal });

@@ -22,7 +22,8 @@ import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { format } from "node:util";
 import { fromMain } from "./bridge.mjs";
 import { scopedConnect, sessionPool } from "./sessions.mjs";
-import { runTool } from "./tools.mjs";
+import { DefenseInDepthBox } from "just-bash";
+import { holdDefense, runTool } from "./tools.mjs";
 import { baseOf } from "./sources.mjs";
 import { withNodeFetch } from "./fetch.mjs";
 
@@ -88,6 +89,8 @@ console.error = (...args) => parentPort.postMessage({ type: "log", text: format(
 process.on("unhandledRejection", (e) => console.error("chromafs mcp worker:", e));
 
 async function setUp() {
+  // The thread runs nothing but calls: just-bash's guards stay up for its life (tools.mjs).
+  holdDefense(DefenseInDepthBox);
   const [{ ChromaFs }, connectOptions, server] = await Promise.all([import("../node.mjs"), fromMain(options, callMain), fromMain(serverData, callMain)]);
   // Chroma through node:http (fetch.mjs), unless the host gave a fetch of its own.
   const sessions = sessionPool(scopedConnect(ChromaFs, withNodeFetch(connectOptions)));

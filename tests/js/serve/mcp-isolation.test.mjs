@@ -220,12 +220,15 @@ async function callsInAThread(ownThread, count) {
   const { Worker } = await import("node:worker_threads");
   const code = `
     import { parentPort, workerData } from "node:worker_threads";
-    const { runTool } = await import(workerData.tools);
+    const { runTool, holdDefense } = await import(workerData.tools);
+    const { DefenseInDepthBox } = await import(workerData.justBash);
     const { scopedConnect, sessionPool } = await import(workerData.sessions);
     const { DEFAULT_LIMITS } = await import(workerData.limits);
     const { ChromaFs } = await import(workerData.chromafs);
     const sessions = sessionPool(scopedConnect(ChromaFs, { url: workerData.url, collection: "mcp-isolation" }));
     const before = Object.isFrozen(JSON);
+    // As a pool's worker does (worker.mjs).
+    if (workerData.ownThread) holdDefense(DefenseInDepthBox);
     const out = [];
     for (let i = 0; i < workerData.count; i++) {
       const r = await runTool({ lease: (v) => sessions.lease([], v) }, "bash", { command: "cat /guides/keys.md; echo " + i }, { limits: DEFAULT_LIMITS, ownThread: workerData.ownThread, deadline: Date.now() + 60000 });
@@ -239,7 +242,7 @@ async function callsInAThread(ownThread, count) {
   `;
   const file = (f) => pathToFileURL(path.join(ROOT, "pkg/mcp", f)).href;
   const w = new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), {
-    workerData: { tools: file("tools.mjs"), sessions: file("sessions.mjs"), limits: file("limits.mjs"), chromafs: import.meta.resolve("chromafs"), url: chromaUrl(), ownThread, count },
+    workerData: { tools: file("tools.mjs"), sessions: file("sessions.mjs"), limits: file("limits.mjs"), chromafs: import.meta.resolve("chromafs"), justBash: import.meta.resolve("just-bash"), url: chromaUrl(), ownThread, count },
   });
   try {
     return await new Promise((resolve, reject) => {
