@@ -8,7 +8,7 @@ import { LINES_TAKEN } from "./pipeline.js";
 import { SEARCH_COMMANDS, FILE_COMMANDS, TOOL_COMMANDS, LISTING_COMMANDS, RANKED } from "./names.js";
 import { STDERR_MERGED, STDOUT_FILE } from "./redirects.js";
 import { envValue, stdinText } from "./context.js";
-import { runTool, byteString } from "./tools.js";
+import { runTool, utf8ByteString } from "./tools.js";
 import { mayNeedPerl } from "./perl.js";
 
 /**
@@ -111,7 +111,7 @@ function interleaved(name, { stderrAt, ...result }) {
   if (result.stdoutKind === "bytes") {
     // Bytes out (the tools): their errors first while the output fits in one block.
     if (result.stdout.length > STDOUT_BLOCK) return result;
-    return { ...result, stdout: byteString(new TextEncoder().encode(result.stderr)) + result.stdout, stderr: "" };
+    return { ...result, stdout: utf8ByteString(result.stderr) + result.stdout, stderr: "" };
   }
   if (result.stdoutKind) return result;
   if (stderrAt?.length) {

@@ -20,6 +20,9 @@ function byteString(bytes) {
   return s;
 }
 
+/** Text as just-bash's byte string of its UTF-8. */
+const utf8ByteString = (text) => byteString(new TextEncoder().encode(text));
+
 /**
  * Answers one question of a run through `ctx.fs`: `read`, `stat`, `list` of a path, or
  * `create` (an empty file) and `mkdir` there, where nothing is yet (mktemp).
@@ -74,7 +77,7 @@ async function runPlanned(runs, ctx, done) {
     if (typeof ctx.exec !== "function") return { stdout, stderr: `${stderr}xargs: cannot run commands here\n`, status: 1 };
     const r = await ctx.exec(argv.map(shellWord).join(" "), { cwd: ctx.cwd, signal: ctx.signal });
     // xargs's output is bytes, one character a byte: a command's text joins it as UTF-8.
-    stdout += r.stdoutKind === "bytes" ? r.stdout : byteString(new TextEncoder().encode(r.stdout));
+    stdout += r.stdoutKind === "bytes" ? r.stdout : utf8ByteString(r.stdout);
     stderr += r.stderr;
     if (r.exitCode === 255) return { stdout, stderr: `${stderr}xargs: ${argv[0]}: exited with status 255; aborting\n`, status: 124 };
     if (r.exitCode === 126 || r.exitCode === 127) return { stdout, stderr, status: r.exitCode };
@@ -127,4 +130,4 @@ async function runTool(tools, name, args, ctx) {
 /** The key of a ChromaFs class's loader of the tools module (what mounts' commands use). */
 const LOAD_TOOLS = Symbol("chromafs tools module");
 
-export { runTool, byteString, LOAD_TOOLS };
+export { runTool, utf8ByteString, LOAD_TOOLS };

@@ -258,13 +258,13 @@ fn entries(full: &str, f: &Flags, place: Place) -> Vec<Entry> {
     };
     let mut list = Vec::new();
     if f.all {
-        let parent = place.listing.get(path::parent(full)).unwrap_or(place.listing.get(full).expect("the directory"));
+        let this = place.listing.get(full).expect("the directory");
+        let parent = place.listing.get(path::parent(full)).unwrap_or(this);
         // `-I` hides them too (`.*` does).
-        if !f.ignore.iter().any(|g| g.matches(".")) {
-            list.push(Entry::new(".", full, place.listing.get(full).expect("the directory")));
-        }
-        if !f.ignore.iter().any(|g| g.matches("..")) {
-            list.push(Entry::new("..", path::parent(full), parent));
+        for (name, at, node) in [(".", full, this), ("..", path::parent(full), parent)] {
+            if shown(name) {
+                list.push(Entry::new(name, at, node));
+            }
         }
     }
     for (name, _) in byte_ordered(&d.children).iter().filter(|(n, _)| shown(n)) {
