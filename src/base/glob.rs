@@ -42,6 +42,8 @@ enum Token {
         negated: bool,
         ranges: Vec<(char, char)>,
     },
+    /// `{a,b}` of an rg glob: any one of the alternatives.
+    Alt(Vec<Vec<Token>>),
 }
 
 /// A glob, read in one of the spellings above.
@@ -88,33 +90,21 @@ impl Glob {
         Ok(Glob { tokens, ignore_case }.fold())
     }
 
-    /// just-bash's rg glob (`-g`, `--iglob`, without its `!`): `**` crosses `/`, `*` and
-    /// `?` stay within a segment, a class of letters, digits, `_`, `.` and inner `-`
-    /// ranges is a class (others read differently in the two engines: not modelled).
+    /// ripgrep's glob (`-g`, `--iglob`, without its `!`): `**` crosses `/`, `*` and `?`
+    /// stay within a segment, `{a,b}` matches either (alternatives nest), a backslash
+    /// makes the next character literal, and a class of letters, digits, `_`, `.` and
+    /// inner `-` ranges is a class (others read differently in ripgrep and just-bash: not
+    /// modelled). A brace left open or closed without its opening is ripgrep's error,
+    /// not modelled either.
     pub(crate) fn rg(glob: &str, ignore_case: bool) -> Result<Glob, GlobError> {
         Self::folded(glob, ignore_case)?;
-        let mut tokens = Vec::new();
         let chars: Vec<char> = glob.chars().collect();
         let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            i += 1;
-            tokens.push(match c {
-                '*' if chars.get(i) == Some(&'*') => {
-                    i += 1;
-                    Token::Star { cross: true }
-                }
-                '*' => Token::Star { cross: false },
-                '?' => Token::One { cross: false },
-                '[' => {
-                    let (class, end) = class(&chars, i)?;
-                    i = end;
-                    class
-                }
-                c => Token::Lit(c),
-            });
+        let tokens = rg_tokens(&chars, &mut i, false)?;
+        match i < chars.len() {
+            true => Err(GlobError("a '}' that opens no alternatives")),
+            false => Ok(Glob { tokens, ignore_case }.fold()),
         }
-        Ok(Glob { tokens, ignore_case }.fold())
     }
 
     /// An access rule's glob over `/`-separated paths: `*` and `?` stay within a
@@ -151,12 +141,17 @@ impl Glob {
 
     /// The glob with its letters folded, when it ignores case.
     fn fold(mut self) -> Glob {
-        if self.ignore_case {
-            for t in &mut self.tokens {
-                if let Token::Lit(c) = t {
-                    *c = c.to_ascii_lowercase();
+        fn lower(tokens: &mut [Token]) {
+            for t in tokens {
+                match t {
+                    Token::Lit(c) => *c = c.to_ascii_lowercase(),
+                    Token::Alt(alts) => alts.iter_mut().for_each(|a| lower(a)),
+                    _ => {}
                 }
             }
+        }
+        if self.ignore_case {
+            lower(&mut self.tokens);
         }
         self
     }
@@ -172,12 +167,36 @@ impl Glob {
         Some(self.matches_chars(&chars))
     }
 
-    /// One pass over the name per token: `at[i]` says the tokens so far can end at `i`.
+    /// Whether the glob matches the whole of `path` or what follows any of its `/` not
+    /// followed by another (gnulib's unanchored `exclude_fnmatch`, as du's `--exclude` and
+    /// GNU grep's filters on command-line operands read it); `None` as for [`Glob::matches`].
+    pub(crate) fn matches_unanchored(&self, path: &str) -> Option<bool> {
+        let tails = std::iter::once(path)
+            .chain(path.match_indices('/').map(|(i, _)| &path[i + 1..]).filter(|t| !t.starts_with('/')));
+        let mut unknown = false;
+        for tail in tails {
+            match self.matches(tail) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => unknown = true,
+            }
+        }
+        (!unknown).then_some(false)
+    }
+
     fn matches_chars(&self, name: &[char]) -> bool {
-        let n = name.len();
-        let mut at = vec![false; n + 1];
+        let mut at = vec![false; name.len() + 1];
         at[0] = true;
-        for token in &self.tokens {
+        reach(&self.tokens, name, at)[name.len()]
+    }
+}
+
+/// One pass over the name per token, from the places `at` (`at[i]`: the name's first `i`
+/// characters are matched): where the tokens can end.
+fn reach(tokens: &[Token], name: &[char], mut at: Vec<bool>) -> Vec<bool> {
+    let n = name.len();
+    {
+        for token in tokens {
             let mut next = vec![false; n + 1];
             let one = |c: char, cross: bool| c != '\n' && (cross || c != '/');
             match token {
@@ -208,11 +227,64 @@ impl Glob {
                         open |= at[i];
                     }
                 }
+                Token::Alt(alts) => {
+                    for alt in alts {
+                        let ends = reach(alt, name, at.clone());
+                        next.iter_mut().zip(ends).for_each(|(n, e)| *n |= e);
+                    }
+                }
             }
             at = next;
         }
-        at[n]
     }
+    at
+}
+
+/// The tokens of an rg glob from `glob[*i]`, up to the end or, `inside` braces, up to the
+/// `,` or `}` that ends the alternative (left at `*i`).
+fn rg_tokens(glob: &[char], i: &mut usize, inside: bool) -> Result<Vec<Token>, GlobError> {
+    let mut tokens = Vec::new();
+    while let Some(&c) = glob.get(*i) {
+        if c == '}' || inside && c == ',' {
+            break;
+        }
+        *i += 1;
+        tokens.push(match c {
+            '*' if glob.get(*i) == Some(&'*') => {
+                *i += 1;
+                Token::Star { cross: true }
+            }
+            '*' => Token::Star { cross: false },
+            '?' => Token::One { cross: false },
+            '\\' => {
+                let Some(&next) = glob.get(*i) else { return Err(GlobError("a glob ending in a backslash")) };
+                *i += 1;
+                Token::Lit(next)
+            }
+            '[' => {
+                let (class, end) = class(glob, *i)?;
+                *i = end;
+                class
+            }
+            '{' => {
+                let mut alts = vec![rg_tokens(glob, i, true)?];
+                loop {
+                    match glob.get(*i) {
+                        Some(',') => {
+                            *i += 1;
+                            alts.push(rg_tokens(glob, i, true)?);
+                        }
+                        Some('}') => break,
+                        _ => return Err(GlobError("a '{' that no '}' closes")),
+                    }
+                }
+                *i += 1;
+                Token::Alt(alts)
+            }
+            c => Token::Lit(c),
+        });
+    }
+    Ok(tokens)
 }
 
 /// The bracket set whose `[` is just before `glob[at]`, read by the one reader of them as
@@ -294,6 +366,19 @@ mod tests {
     }
 
     #[test]
+    fn rg_globs_read_braces_and_escapes_as_ripgrep() {
+        assert!(rg("*.{md,txt}", "a.md") && rg("*.{md,txt}", "a.txt") && !rg("*.{md,txt}", "a.mdx"));
+        assert!(rg("*.{md,{txt,mdx}}", "a.mdx") && rg("*.{md,}", "a.") && rg("{,b}.md", "b.md"));
+        assert!(rg("{*.md,*.txt}", "x.txt") && !rg("{*.md,*.txt}", "d/x.txt") && rg("**/{b,c}.*", "d/c.txt"));
+        assert!(rg("{a,[bc]}.*", "c.x") && !rg("{}", "x") && rg("a,b", "a,b"));
+        assert!(rg("\\{x\\}.md", "{x}.md") && !rg("\\{x\\}.md", "x.md"));
+        assert!(Glob::rg("*.{MD,txt}", true).unwrap().matches("a.md").unwrap());
+        for bad in ["*.{md", "*.md}", "a\\", "{a,{b}"] {
+            assert!(Glob::rg(bad, false).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn path_rules_span_segments_with_two_stars() {
         assert!(path("internal/**", "internal/a.md") && path("internal/**", "internal/x/y.md"));
         assert!(!path("internal/**", "internal") && !path("internal/**", "internals/a.md"));
@@ -305,6 +390,13 @@ mod tests {
         assert!(path("*.md", "a.md") && !path("*.md", "d/a.md") && path("d/*.md", "d/a.md"));
         assert!(path("a/**/b.md", "a/b.md") && path("a/**/b.md", "a/x/y/b.md") && !path("a/**/b.md", "ab.md"));
         assert!(path("d/?.md", "d/é.md") && path("**", "anything/at/all"));
+    }
+
+    #[test]
+    fn unanchored_globs_match_any_tail_after_a_slash() {
+        let u = |g: &str, p: &str| Glob::fnmatch(g, false).unwrap().matches_unanchored(p).unwrap();
+        assert!(u("e/f", "d/e/f") && u("d*", "/d/") && u("sub", "dir/sub") && u("di*", "dir/sub"));
+        assert!(!u("d", "/d/") && !u("e", "d/e/f") && u("f", "d//f") && !u("/f", "d//f"));
     }
 
     #[test]

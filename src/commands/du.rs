@@ -394,12 +394,9 @@ impl Visitor for Walk<'_> {
 }
 
 /// Whether `--exclude` (or `-X`) leaves out the entry spelled `shown`: a pattern that
-/// matches the whole path, or what follows any of its `/` (gnulib's unanchored
-/// `exclude_fnmatch`; `*` matches `/` too).
+/// matches it unanchored ([`Glob::matches_unanchored`]; `*` matches `/` too).
 fn excluded(f: &Flags, shown: &str) -> bool {
-    let mut tails = std::iter::once(shown)
-        .chain(shown.match_indices('/').map(|(i, _)| &shown[i + 1..]).filter(|t| !t.starts_with('/')));
-    !f.exclude.is_empty() && tails.any(|t| f.exclude.iter().any(|g| g.matches(t) == Some(true)))
+    f.exclude.iter().any(|g| g.matches_unanchored(shown) == Some(true))
 }
 
 /// An operand as du's walk (gnulib's fts) spells it: a run of trailing slashes cut to one

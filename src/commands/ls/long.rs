@@ -44,13 +44,13 @@ impl Block {
         let width = |col: usize| self.rows.iter().map(|r| r[col].len()).max().unwrap_or(0);
         let r = &self.rows[i];
         let mut out = String::new();
+        // Names separated by commas take no padding.
+        let padded = |col: usize| if f.commas { 0 } else { width(col) };
         if f.inode {
-            // Names separated by commas take no padding.
-            let w = if f.commas { 0 } else { width(0) };
-            write!(out, "{:>w$} ", r[0]).unwrap();
+            write!(out, "{:>w$} ", r[0], w = padded(0)).unwrap();
         }
         if f.size {
-            write!(out, "{:>w$} ", r[1], w = width(1)).unwrap();
+            write!(out, "{:>w$} ", r[1], w = padded(1)).unwrap();
         }
         if !f.long {
             if f.context {

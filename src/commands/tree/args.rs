@@ -255,6 +255,8 @@ pub(super) fn flags(args: &[String]) -> Result<(Flags, Vec<&str>), Unsupported> 
         f.size = true;
     }
     f.rerun &= f.max_depth.is_some();
+    // tree marks no directory with `-F` when it lists directories alone.
+    f.slash &= !f.dirs_only;
     f.draw = line_draw(f.charset.as_deref());
     if let Some(h) = &mut f.html {
         h.title = f.title.clone();

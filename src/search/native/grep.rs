@@ -85,16 +85,43 @@ enum Compiled {
     Rejected(String),
 }
 
+/// Whether GNU grep sees that no line can be selected and exits with 1 at once, before it
+/// compiles a pattern or opens a file: under `-m 0`; for `-v` with the empty pattern alone
+/// (the same one given twice counts once), unless `-x` or `-w`; for no pattern at all
+/// (`-f /dev/null`) without `-v`. Not when it lists the files without a match (`-L`).
+fn fails_at_once(g: &GrepArgs, patterns: &[String]) -> bool {
+    let only_empty = !patterns.is_empty() && patterns.iter().all(String::is_empty);
+    let nothing = g.output.max_count == Some(0)
+        || (g.invert && only_empty && !g.line_regexp && !g.output.word)
+        || (patterns.is_empty() && !g.invert);
+    nothing && !g.files_without_match
+}
+
+/// The distinct patterns, in the order given (GNU grep drops a repeated one).
+fn distinct(patterns: &[String]) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    patterns.iter().map(String::as_str).filter(|p| seen.insert(*p)).collect()
+}
+
 /// Compiles grep's patterns as [`NativeGrep::prepare`] accepts them; `Err` for what is not modelled.
 fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
+    // No pattern is read when nothing can match (the command then prints nothing).
+    if patterns.is_empty() || fails_at_once(g, patterns) {
+        // An expression that matches nothing (an anchor for the start of a line after a
+        // character) stands for no pattern.
+        let none = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false, tool: Tool::Gnu };
+        return Ok(Compiled::Engine(Engine::new(&["a^b".to_string()], none)?));
+    }
+    if g.dialect() == Dialect::Perl && distinct(patterns).len() > 1 {
+        let message = "grep: the -P option only supports a single pattern\n";
+        return Ok(Compiled::Rejected(message.into()));
+    }
     // Patterns GNU grep rejects: a message for each (the same pattern given twice, once),
     // and nothing read.
     if matches!(g.dialect(), Dialect::Basic | Dialect::Extended) {
         let extended = g.dialect() == Dialect::Extended;
-        let mut seen = std::collections::HashSet::new();
-        let messages: String = patterns
-            .iter()
-            .filter(|p| seen.insert(p.as_str()))
+        let messages: String = distinct(patterns)
+            .into_iter()
             .filter_map(|p| gnu::error_of(p, extended))
             .map(|m| format!("grep: {m}\n"))
             .collect();
@@ -105,12 +132,6 @@ fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
         if let Some(m) = patterns.iter().find_map(|p| gnu::dfa_error_of(p, extended)) {
             return Ok(Compiled::Rejected(format!("grep: {m}\n")));
         }
-    }
-    if patterns.is_empty() {
-        // No pattern selects no line: an expression that matches nothing (an anchor for
-        // the start of a line after a character) stands for it.
-        let none = Flags { dialect: Dialect::Extended, ignore_case: false, word: false, line: false, tool: Tool::Gnu };
-        return Ok(Compiled::Engine(Engine::new(&["a^b".to_string()], none)?));
     }
     let flags = Flags {
         dialect: g.dialect(),
@@ -156,10 +177,26 @@ fn glob_matches(glob: &str, name: &str) -> Result<bool, Unsupported> {
     Ok(Glob::fnmatch(glob, false)?.matches(name).unwrap_or(false))
 }
 
-/// Whether `--include`/`--exclude` let grep read a file named `shown`: the last glob
-/// that matches its name decides, and with no match a file is read unless the first
-/// glob given is an `--include`.
-fn selected(g: &GrepArgs, shown: &str) -> Result<bool, Unsupported> {
+/// Whether `glob` matches a command-line operand spelled `op`: unanchored, as GNU grep
+/// tests its operands ([`Glob::matches_unanchored`]); an `--exclude-dir` glob without its
+/// trailing slashes.
+fn operand_matches(glob: &str, op: &str) -> Result<bool, Unsupported> {
+    Ok(Glob::fnmatch(glob, false)?.matches_unanchored(op).unwrap_or(false))
+}
+
+/// An `--exclude-dir` glob as GNU grep keeps it: without its trailing slashes (`/` aside).
+fn dir_glob(glob: &str) -> &str {
+    match glob.trim_end_matches('/') {
+        "" if !glob.is_empty() => "/",
+        trimmed => trimmed,
+    }
+}
+
+/// Whether `--include`/`--exclude` let grep read a file spelled `shown`: the last glob
+/// that matches decides, and with no match a file is read unless the first glob given is
+/// an `--include`. A file the walk found is matched by its name; a file named on the
+/// command line (`operand`) by the whole of it, unanchored.
+fn selected(g: &GrepArgs, shown: &str, operand: bool) -> Result<bool, Unsupported> {
     let base = match shown.rsplit('/').next() {
         Some("") | None => shown,
         Some(b) => b,
@@ -173,31 +210,41 @@ fn selected(g: &GrepArgs, shown: &str) -> Result<bool, Unsupported> {
             NameFilter::ExcludeFrom(_) => return Err(Unsupported::new("--exclude-from files not read first")),
         };
         first_include.get_or_insert(include);
-        if glob_matches(glob, base)? {
+        let matched = if operand { operand_matches(glob, shown)? } else { glob_matches(glob, base)? };
+        if matched {
             read = Some(include);
         }
     }
     Ok(read.unwrap_or(first_include != Some(true)))
 }
 
+/// Whether `--exclude-dir` leaves out the directory operand `op` (grep says nothing of it).
+fn excluded_dir_operand(g: &GrepArgs, op: &str) -> Result<bool, Unsupported> {
+    for x in &g.output.exclude_dir {
+        if operand_matches(dir_glob(x), op)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// Whether `--exclude-dir` stops grep's walk from `op` before it reaches the file
-/// `shown`: the walk tests the name of every directory it enters, the operand's included
-/// (spelled as given when it has no last name, as `/` or `view/`).
+/// `shown`: the operand as typed is matched unanchored (not `.` when grep was given no
+/// operand), and the name of every directory the walk enters below it.
 fn under_excluded_dir(g: &GrepArgs, op: &str, shown: &str, path: &str, cwd: &str) -> Result<bool, Unsupported> {
     let globs = &g.output.exclude_dir;
     if globs.is_empty() || path::resolve(cwd, op) == path {
         return Ok(false);
     }
-    let own = match op.rsplit('/').next() {
-        Some("") | None => op,
-        Some(name) => name,
-    };
+    if !op.is_empty() && excluded_dir_operand(g, op)? {
+        return Ok(true);
+    }
     let below = if op == "." { shown } else { &shown[op.len()..] };
     let mut dirs: Vec<&str> = below.split('/').filter(|s| !s.is_empty()).collect();
     dirs.pop();
-    for name in std::iter::once(own).chain(dirs) {
+    for name in dirs {
         for x in globs {
-            if glob_matches(x, name)? {
+            if glob_matches(dir_glob(x), name)? {
                 return Ok(true);
             }
         }
@@ -220,7 +267,7 @@ fn recursive_inputs(job: &Job, place: Place, walked: &[Walked]) -> Result<Vec<In
         for t in targets.iter().cloned() {
             match t {
                 Target::File { shown, path }
-                    if selected(g, &shown)? && !under_excluded_dir(g, op, &shown, &path, &job.cwd)? =>
+                    if selected(g, &shown, path == full)? && !under_excluded_dir(g, op, &shown, &path, &job.cwd)? =>
                 {
                     inputs.push(Input::File { shown, path })
                 }
@@ -253,11 +300,12 @@ fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>
                 Some(Found::File) if path::names_dir(op) => Input::NotDir(shown),
                 Some(Found::File) => Input::File { shown, path: full },
                 Some(Found::Dir(_)) if g.output.directories == Directories::Skip => continue,
+                Some(Found::Dir(_)) if excluded_dir_operand(g, op)? => continue,
                 Some(Found::Dir(_)) => Input::Dir(shown),
                 None => Input::Missing(shown),
             }
         };
-        if matches!(input, Input::File { .. }) && !selected(g, op)? {
+        if matches!(input, Input::File { .. }) && !selected(g, op, true)? {
             continue;
         }
         inputs.push(input);
@@ -397,8 +445,8 @@ impl NativeGrep {
             });
         }
         let (mut read_engine, mut stdin) = (None, self.stdin.as_str());
-        // `-f` files that give no pattern select no line: no page need be read.
-        let mut selects_nothing = false;
+        // When no line can be selected, no page need be read.
+        let mut selects_nothing = fails_at_once(&self.g, &self.patterns);
         let engine = match (&self.engine, &self.g.usage) {
             (Some(engine), _) => engine,
             (None, None) => {
@@ -412,7 +460,7 @@ impl NativeGrep {
                     stdin = "";
                 }
                 patterns.splice(0..0, self.patterns.iter().cloned());
-                selects_nothing = patterns.is_empty() && !g.invert;
+                selects_nothing = fails_at_once(g, &patterns);
                 match compile(g, &patterns).ok()? {
                     Compiled::Engine(e) => read_engine.insert(e),
                     Compiled::Rejected(messages) => return Some(usage(format!("{}{messages}", g.warnings))),
@@ -439,9 +487,7 @@ impl NativeGrep {
         let files_only_from =
             self.inputs.iter().rposition(|i| !matches!(i, Input::File { .. } | Input::Stdin(_))).map_or(0, |i| i + 1);
         let names_only = o.files_with_matches || self.g.files_without_match || o.quiet;
-        // `-m 0`, or no pattern at all (`-f /dev/null`) without `-v`, reads nothing and
-        // says nothing, unless files without a match are listed.
-        if (o.max_count == Some(0) || selects_nothing) && !self.g.files_without_match {
+        if selects_nothing {
             return Some(Printed { stdout: String::new(), stderr, exit_code: 1, ..Default::default() });
         }
         for (at, input) in self.inputs.iter().enumerate() {

@@ -23,7 +23,9 @@ pub(crate) struct Options<'a> {
     /// With `count`: count matches rather than lines (rg `--count-matches`, `-co`).
     pub count_matches: bool,
     pub only_matching: bool,
-    /// Under `-o`, context lines are printed too (ripgrep; GNU grep prints none).
+    /// Context lines as ripgrep prints them: whole, also under `-o` (GNU grep prints
+    /// none), and under `-v`, where they are the lines that match, with their matches (`-o`,
+    /// `--column`, `--vimgrep`, `-r`) while the selected lines are printed whole.
     pub context_with_matches: bool,
     pub before: u64,
     pub after: u64,
@@ -212,30 +214,39 @@ pub(crate) fn align_width(size: Option<u64>, line_numbers: bool) -> usize {
     largest.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
-/// A selected line: the line, or its matches under `-o` (none under `-v`).
+/// A selected line: the line with its matches (see [`print_matched`]), or under `-v`, where
+/// it has none, the line whole (grep's `-o -v` prints nothing of it).
 fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
-    if let (Some(r), false, Some(e)) = (o.replace, o.invert, t.engine) {
-        return print_replaced(t, i, o, (e, r), out);
+    match (o.invert, o.only_matching && !o.context_with_matches) {
+        (false, _) => print_matched(t, i, o, ':', out),
+        (true, false) => print_whole(t, i, o, ':', out),
+        (true, true) => {}
+    }
+}
+
+/// A line printed with its matches, after a prefix ending in `sep`: the line, its matches
+/// under `-o`, the line once for each match under `--vimgrep`, replaced under rg's `-r`.
+fn print_matched(t: &Text, i: usize, o: &Options, sep: char, out: &mut String) {
+    if let (Some(r), Some(e)) = (o.replace, t.engine) {
+        return print_replaced(t, i, o, (e, r), sep, out);
     }
     let line = t.lines[i];
     let base = line.as_ptr() as usize;
     let start = t.starts[i];
-    // Where each match starts in the line (none under -v).
-    let mut matches = t.matches(i).filter(|_| !o.invert).map(|m| (m, m.as_ptr() as usize - base));
+    // Where each match starts in the line.
+    let mut matches = t.matches(i).map(|m| (m, m.as_ptr() as usize - base));
     if o.only_matching {
-        if !o.invert {
-            print_matches(t, i, o, ':', out);
-        }
-    } else if o.per_match && !o.invert {
+        print_matches(t, i, o, sep, out);
+    } else if o.per_match {
         for (_, at) in matches {
-            prefix(out, o, Place { line: i, offset: start, column: Some(at + 1) }, ':', line);
+            prefix(out, o, Place { line: i, offset: start + at, column: Some(at + 1) }, sep, line);
             out.push_str(line);
             out.push(char::from(o.eol()));
         }
     } else {
         let column = if o.column { matches.next().map(|(_, at)| at + 1) } else { None };
-        prefix(out, o, Place { line: i, offset: start, column }, ':', line);
-        match o.color && !o.invert {
+        prefix(out, o, Place { line: i, offset: start, column }, sep, line);
+        match o.color {
             true => color::line_with_matches(out, line, t.matches(i)),
             false => out.push_str(line),
         }
@@ -243,27 +254,35 @@ fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
     }
 }
 
-/// A selected line with its matches replaced (rg `-r`): the line, each match under
-/// `-o`, or the line once for each match under `--vimgrep`.
-fn print_replaced(t: &Text, i: usize, o: &Options, (e, r): (&Engine, &Replacement), out: &mut String) {
+/// A line whole, after a prefix ending in `sep`, with no column.
+fn print_whole(t: &Text, i: usize, o: &Options, sep: char, out: &mut String) {
+    let text = t.lines[i];
+    prefix(out, o, Place { line: i, offset: t.starts[i], column: None }, sep, text);
+    out.push_str(text);
+    out.push(char::from(o.eol()));
+}
+
+/// A line with its matches replaced (rg `-r`): the line, each match under `-o`, or the
+/// line once for each match under `--vimgrep`.
+fn print_replaced(t: &Text, i: usize, o: &Options, (e, r): (&Engine, &Replacement), sep: char, out: &mut String) {
     let replaced = replace(e, t.lines[i], r);
     let start = t.starts[i];
     let eol = char::from(o.eol());
     if o.only_matching {
         for (at, text) in replaced.matches {
-            prefix(out, o, Place { line: i, offset: start + at, column: o.column.then_some(at + 1) }, ':', &text);
+            prefix(out, o, Place { line: i, offset: start + at, column: o.column.then_some(at + 1) }, sep, &text);
             out.push_str(&text);
             out.push(eol);
         }
         return;
     }
-    let columns: Vec<Option<usize>> = match (o.per_match, o.column) {
-        (true, _) => replaced.matches.iter().map(|(at, _)| Some(at + 1)).collect(),
-        (false, true) => vec![replaced.matches.first().map(|(at, _)| at + 1)],
-        (false, false) => vec![None],
+    let places: Vec<(usize, Option<usize>)> = match (o.per_match, o.column) {
+        (true, _) => replaced.matches.iter().map(|(at, _)| (start + at, Some(at + 1))).collect(),
+        (false, true) => vec![(start, replaced.matches.first().map(|(at, _)| at + 1))],
+        (false, false) => vec![(start, None)],
     };
-    for column in columns {
-        prefix(out, o, Place { line: i, offset: start, column }, ':', &replaced.line);
+    for (offset, column) in places {
+        prefix(out, o, Place { line: i, offset, column }, sep, &replaced.line);
         out.push_str(&replaced.line);
         out.push(eol);
     }
@@ -281,10 +300,18 @@ fn print_matches(t: &Text, i: usize, o: &Options, sep: char, out: &mut String) {
     }
 }
 
-/// A context line: as it is, or with its matches coloured under `-v` (they are the lines
-/// that match); under grep's `-o`, only its matches under `-v`, and otherwise nothing.
+/// A context line. rg prints one under `-v` (a line that matches) as it prints a selected
+/// line otherwise, with its matches, and any other whole. grep prints it whole, its
+/// matches coloured under `-v`; under `-o`, only its matches under `-v`, and otherwise
+/// nothing.
 fn print_context(t: &Text, i: usize, o: &Options, out: &mut String) {
-    if o.only_matching && !o.context_with_matches {
+    if o.context_with_matches {
+        return match o.invert {
+            true => print_matched(t, i, o, '-', out),
+            false => print_whole(t, i, o, '-', out),
+        };
+    }
+    if o.only_matching {
         if o.invert {
             print_matches(t, i, o, '-', out);
         }

@@ -8,7 +8,8 @@
 //! applies and [`matcher`] the fine check of loaded pages, neither ever a false negative;
 //! [`engine`] matches lines exactly as GNU grep and ripgrep do, for the commands answered
 //! in Rust ([`unicode`] for lines beyond ASCII, [`longest`] for GNU grep's `-o`);
-//! [`multiline`] says whether an rg `-U` pattern can span lines at all; [`finders`] finds
+//! [`multiline`] says whether an rg `-U` pattern can span lines at all, [`rg_syntax`] which
+//! malformed count ripgrep refuses; [`finders`] finds
 //! the literals a matching line holds in a page as it is, [`caseless`] in any case without
 //! folding the page. [`perl`] names the backtracking engine grep `-P` patterns beyond the
 //! subset are matched with, and widens them into the subset for everything else.
@@ -25,6 +26,7 @@ pub(crate) mod matcher;
 pub(crate) mod multiline;
 pub(crate) mod perl;
 pub(crate) mod rewrite;
+pub(crate) mod rg_syntax;
 pub(crate) mod syntax;
 mod unicode;
 mod unicode_tables;

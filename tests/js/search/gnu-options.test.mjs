@@ -69,6 +69,15 @@ function battery({ dir, file }) {
   for (const bad of ["-d bogus", "-D bogus", "--binary-files=x", "--color=sometimes", "--context=x", "-m x", "--nope", "-j"]) {
     grep(bad, "mint", f);
   }
+  // grep: no line can be selected (GNU exits at once, reading nothing); -P takes one pattern
+  for (const o of ["-v ''", "-vc ''", "-v -e '' -e ''", "-vx -c ''", "-vw -c ''", "-m0 -c '\\('", "-m0 -L mint", "-v -L ''",
+    "-c -f /dev/null", "-P -e mint -e npm", "-P -c -e mint -e mint", "-P -e '' -e mint"]) grep(o, "", f, gone);
+  lines.push((R) => `printf 'mint\\nnpm\\n' | grep -P -f - ${R}/${file}`);
+  // grep: --exclude-dir and --exclude on the operands (matched whole or after any /) and below
+  for (const o of ["--exclude-dir=guides", "--exclude-dir='gui*' -s", "-r --exclude-dir='gui*'", "-r --exclude-dir=guides/",
+    "-rc --exclude-dir=guides", "-r --exclude='*/guides/*' -c", "--exclude='guides*' -c", "-r --include='g*' -c"]) {
+    grep(o, "mint", d, f, (R) => `${R}/${dir}/`, root);
+  }
   // rg: file lists
   for (const o of ["--files", "--files --sort path", "--files -g '*.json'", "--files -g '!*.mdx'", "--files -t json", "--files -T md",
     "--files --hidden", "--files -uu", "--files --max-depth 1", "--files -0", "--files --no-ignore"]) {
@@ -86,6 +95,19 @@ function battery({ dir, file }) {
     "-x", "-v -c", "-c", "-l", "-o", "-F", "-N", "-n", "-b", "-ob", "-e mint -e npm", "-i -c", "--no-filename", "-H", "--count-matches"]) {
     rg(o, "Mintlify", root, d, f, gone);
   }
+  // rg: brace globs; under -v the lines that match are the context ones, printed with
+  // their matches; offsets under --vimgrep; --heading -0; a count without a number
+  for (const o of ["-g '*.{md,json}' -l", "-g '!*.{md,json}' -l", "--iglob '*.{MDX,JSON}' -c", "-g '{guides,api}/**' -l"]) {
+    rg(o, "Mintlify", root, dot, d);
+  }
+  for (const op of [root, dot, d]) lines.push((R) => `rg --files -g '*.{mdx,json}' ${op(R)}`);
+  for (const o of ["-o -v", "-o -v -n -C1", "--vimgrep -v", "--column -v -C1", "-ob -v", "-v -r X -C1", "-v -r X -C1 -o",
+    "-v -C1 --vimgrep", "-b --vimgrep", "-b --vimgrep -r X", "--heading -0", "--heading -0 -n", "-c -o -v"]) {
+    rg(o, "mint", d, f);
+  }
+  rg("", "'m{,2}'", f, gone);
+  rg("-e x -e", "'m{,2}'", f);
+  rg("-F", "'m{,2}'", f);
   // rg -P: this ripgrep, as the reference's, has no PCRE2
   for (const o of ["-P", "--pcre2 -c", "--engine pcre2", "--engine=auto", "-P --no-pcre2", "-P --engine default"]) rg(o, "mint", root, f, gone);
   // rg -r: matches replaced, groups interpolated
@@ -204,7 +226,7 @@ function listingBattery({ dir, file }) {
   const lines = [];
   const each = (fmt) => ops.forEach((op) => lines.push((R) => fmt(op(R), R).replace(/\s+$/, "")));
   for (const o of ["", "-l", "-la", "-lh", "-ltr", "-lS", "-lR", "-ld", "-g", "-o", "-lA --si", "-go", "-goa", "-goA", "-goh", "-goR", "-god", "-gor", "-got", "-gotr", "-goS", "-goSr", "-t", "-tr", "-S", "-Sr", "-1",
-    "-F", "-p", "-d", "-A", "-a", "-R", "-Rp", "-U", "-f", "-X", "-v", "-r", "--group-directories-first", "-m", "-x", "-C", "-Q", "-N", "-b",
+    "-F", "-p", "-d", "-A", "-a", "-R", "-Rp", "-U", "-f", "-X", "-v", "-r", "--group-directories-first", "-m", "-s -m", "-sh -m", "-x", "-C", "-Q", "-N", "-b",
     "-go --full-time", "-go --time-style=long-iso", "-go --time-style=iso", "-go --si", "-goh --si", "-s", "-sh", "-gos", "-k -s", "-h",
     "-L", "-H", "--color=never", "--indicator-style=file-type", "--file-type", "--hide='*.md'", "-I '*.json'", "-B", "--sort=size",
     "--sort=time", "--sort=none", "--sort=extension", "--sort=version", "--sort=width", "-w 80", "-c", "-u", "-go --author", "-G -go",
@@ -255,7 +277,7 @@ function listingBattery({ dir, file }) {
     "-D all -H", "-D"]) {
     each((op) => `find ${o} ${op} -name '*.md'`);
   }
-  for (const o of ["", "-a", "-d", "-f", "-i", "-fi", "-L 1", "-L 2", "-P '*.md'", "-P '*.md' --prune", "-I guides", "-I '*.json|*.md'",
+  for (const o of ["", "-a", "-d", "-d -F", "-f", "-i", "-fi", "-L 1", "-L 2", "-P '*.md'", "-P '*.md' --prune", "-I guides", "-I '*.json|*.md'",
     "--noreport", "-J", "-Jd", "-X", "-s", "-h", "--du -h", "-p", "-F", "-r", "-t", "-U", "-v", "-c", "-D", "--dirsfirst", "--filesfirst",
     "-n", "-C", "-A", "-S", "--charset=ascii", "-Q", "-N", "-q", "-l", "-x", "--filelimit 3", "--matchdirs -P guides", "--ignore-case -P '*.MDX'",
     "-o /dev/null", "--sort=name", "--sort=size", "--sort=mtime", "--info", "--gitignore", "--fromfile", "-R", "-H x", "--si -s", "-g", "-u",

@@ -31,6 +31,7 @@ use crate::pages::store::lru::CachedPage;
 use crate::search::args::RgOutput;
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{rg_pattern, Engine, Flags, Tool};
+use crate::search::pattern::rg_syntax::decimal_error;
 use crate::search::view::SessionView;
 use crate::search::walk::Target;
 use filters::{Filters, TYPE_LIST};
@@ -142,6 +143,9 @@ impl NativeRg {
         }
         if o.files {
             return Ok(listing(What::Files, o, files, missing));
+        }
+        if let Some(stderr) = decimal_error(&job.patterns).filter(|_| !r.fixed) {
+            return Ok(listing(What::Refused(stderr), o, Vec::new(), Vec::new()));
         }
         // `--vimgrep` prints a name on every line, never a heading.
         o.heading &= !o.vimgrep;
@@ -362,7 +366,7 @@ impl NativeRg {
                         stdout.push('\n');
                     }
                     stdout.push_str(shown);
-                    stdout.push('\n');
+                    stdout.push(end);
                 }
                 stdout.push_str(&out);
             }
