@@ -447,6 +447,9 @@ pub(crate) fn du(args: &[String], place: Place, read: &Inputs) -> Result<Printed
     if f.summarize && f.max_depth == Some(0) {
         out.stderr.push_str("du: warning: summarizing is the same as using --max-depth=0\n");
     }
+    if f.inodes && f.apparent {
+        out.stderr.push_str("du: warning: options --apparent-size and -b are ineffective with --inodes\n");
+    }
     let mut seen = std::collections::HashSet::new();
     for op in &operands {
         let op = fts_root(op);

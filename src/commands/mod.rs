@@ -277,6 +277,21 @@ mod tests {
     }
 
     #[test]
+    fn ls_quotes_headers_and_leaves_counts_unpadded_between_commas_as_gnu_ls() {
+        let json = r#"{"sp ace/x.md":{"isPublic":true,"size":50000,"mtime":0},"c:d/y.md":{"isPublic":true,"size":1,"mtime":0}}"#;
+        let l = Listing::new(&PathTree::from_json(json, None).unwrap(), &Groups::default(), None, &[]).unwrap();
+        let out = |a: &[&str]| {
+            let args: Vec<String> = a.iter().map(|s| s.to_string()).collect();
+            run("ls", &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap().stdout
+        };
+        assert_eq!(out(&["-b", "-R", "/"]), "/:\nc:d\nsp\\ ace\n\n/c\\:d:\ny.md\n\n/sp ace:\nx.md\n");
+        assert_eq!(out(&["--quoting-style=shell", "/c:d", "/sp ace"]), "'/c:d':\ny.md\n\n'/sp ace':\nx.md\n");
+        assert_eq!(out(&["-N", "/c:d"]), "y.md\n");
+        assert_eq!(out(&["-s", "-m", "/sp ace", "/c:d"]), "/c:d:\ntotal 4\n4 y.md\n\n/sp ace:\ntotal 52\n52 x.md\n");
+        assert_eq!(out(&["-s", "-m", "/sp ace/x.md", "/c:d/y.md"]), "4 /c:d/y.md, 52 /sp ace/x.md\n");
+    }
+
+    #[test]
     fn ls_options_answered_from_one_time_and_one_owner() {
         let json = r#"{"a.md":{"isPublic":true,"size":7,"mtime":0},"docs/b.md":{"isPublic":true,"size":5000,"mtime":1000},
             "docs/c d.md":{"isPublic":true,"size":1,"mtime":2000}}"#;
@@ -425,6 +440,15 @@ mod tests {
             "/d//:\na\ne\n\n/d/e:\nf\n",
             "ls joins names to the directory without its slashes"
         );
+        let warned = |cmd: &str| {
+            let args: Vec<String> = cmd.split(' ').map(str::to_string).collect();
+            run("du", &args, Place { listing: &l, scratch: None, cwd: "/" }, NOW).unwrap()
+        };
+        for cmd in ["--inodes -b /d", "--apparent-size --inodes /d"] {
+            let p = warned(cmd);
+            assert_eq!(p.stdout, "2\t/d/e\n4\t/d\n", "{cmd}");
+            assert_eq!(p.stderr, "du: warning: options --apparent-size and -b are ineffective with --inodes\n");
+        }
     }
 
     #[test]

@@ -142,6 +142,15 @@ fn quoted(name: &str, style: Style) -> Result<String, Unsupported> {
     Ok(quote::quoted(name, style, if style == Style::Escape { &[' '] } else { &[] }))
 }
 
+/// A directory's name in its `dir:` header, as GNU ls quotes it there: by
+/// `--quoting-style`, a `:` quoted too and a space not by `-b` (the escape style).
+fn quoted_header(name: &str, style: Style) -> Result<String, Unsupported> {
+    if style != Style::Literal && name.chars().any(char::is_control) {
+        return Err(Unsupported::new("a name with a control character"));
+    }
+    Ok(quote::quoted(name, style, &[':']))
+}
+
 /// The name as quoted by `--quoting-style`, and the `/` after a directory's under `-p`.
 fn decorated(e: &Entry, f: &Flags) -> Result<(String, &'static str), Unsupported> {
     let s = quoted(&e.name, f.quoting)?;
@@ -292,7 +301,7 @@ impl Writer<'_> {
         place.check_dir(full)?;
         let listed = entries(full, f, place);
         if self.header {
-            let name = quoted(shown, f.quoting)?;
+            let name = quoted_header(shown, f.quoting)?;
             if let Some(d) = &mut self.state.dired {
                 out.push_str("  ");
                 let at = self.state.paint.offset(out);

@@ -1,9 +1,10 @@
 //! The orders GNU `ls` sorts entries in: by name (code point order, which is byte order in
 //! `C.UTF-8`), newest first, largest first, by extension, by version (`filevercmp`) or
-//! by the name's width, each falling back on the name; and none at all (`-U`), which
+//! by the columns the name takes (a wide character two), each falling back on the name; and none at all (`-U`), which
 //! is the directory's own order, `.` and `..` first.
 
 use super::args::Sort;
+use super::columns::display_width;
 use crate::base::vercmp::verrevcmp;
 use std::cmp::Ordering;
 
@@ -36,7 +37,7 @@ fn compare(a: &Key, b: &Key, how: Sort) -> Ordering {
         Sort::Size => b.size.cmp(&a.size).then_with(names),
         Sort::Extension => extension(a.name).cmp(extension(b.name)).then_with(names),
         Sort::Version => version(a.name, b.name).then_with(names),
-        Sort::Width => a.name.chars().count().cmp(&b.name.chars().count()).then_with(names),
+        Sort::Width => display_width(a.name).cmp(&display_width(b.name)).then_with(names),
     }
 }
 
@@ -111,5 +112,15 @@ mod tests {
         let mut names = ["b.md", "a.mdx", "c", "a.md"];
         names.sort_by(|a, b| extension(a).cmp(extension(b)).then(a.cmp(b)));
         assert_eq!(names, ["c", "a.md", "b.md", "a.mdx"]);
+    }
+
+    #[test]
+    fn widths_count_columns() {
+        let mut names = ["abc", "项", "x", "ab"];
+        fn key<'b>(n: &'b &str) -> Key<'b> {
+            Key { name: n, mtime_ms: 0.0, size: 0, dir: false }
+        }
+        sort(&mut names, key, Sort::Width, false, false);
+        assert_eq!(names, ["x", "ab", "项", "abc"], "as GNU ls: a wide character takes two columns");
     }
 }

@@ -1,5 +1,5 @@
 //! `tree -J`: the same walk printed as tree 2.x prints JSON — one entry a line, indented
-//! two spaces a level, a directory's `contents` only when it lists something, and a
+//! two spaces a level (all on one line under `-i`), a directory's `contents` only when it lists something, and a
 //! report entry after the tree. A file operand is an entry holding an error; a missing
 //! operand prints tree's truncated entry (not well-formed JSON), after which every entry
 //! below an operand that lists nothing has an empty `contents`. Several directories, a missing operand after
@@ -79,6 +79,10 @@ pub(super) fn tree(dirs: &[&str], f: &Flags, place: Place) -> Result<Printed, Un
         write!(out.stdout, ",\"files\":{}", n.files).unwrap();
     }
     out.stdout.push_str("}\n]\n");
+    if f.no_indent {
+        // `-i`: one line, as tree prints it.
+        out.stdout = out.stdout.lines().map(str::trim_start).collect::<String>() + "\n";
+    }
     Ok(out)
 }
 
@@ -119,7 +123,11 @@ impl Walk<'_> {
             Vec::new()
         };
         if children.is_empty() {
-            out.push_str(if self.after_missing && level > 1 { ",\"contents\":[  ]}" } else { "}" });
+            out.push_str(match (self.after_missing && level > 1, f.no_indent) {
+                (true, false) => ",\"contents\":[  ]}",
+                (true, true) => ",\"contents\":[]}",
+                (false, _) => "}",
+            });
             return Ok(false);
         }
         out.push_str(",\"contents\":[\n");

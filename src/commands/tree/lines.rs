@@ -112,7 +112,10 @@ impl Writer<'_> {
                     return Ok(Below::Listed(held));
                 }
                 let (line, size) = match found {
-                    Below::Exceeded(k) => self.line(&Entry { suffix: &exceeded(k), ..e })?,
+                    Below::Exceeded(k) => {
+                        n.closed = true;
+                        self.line(&Entry { suffix: &exceeded(k), ..e })?
+                    }
                     Below::Listed(inside) => self.line(&Entry { held: inside, ..e })?,
                 };
                 (format!("{line}{below}"), size)

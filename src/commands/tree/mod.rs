@@ -41,6 +41,8 @@ pub(super) struct Counts {
     files: usize,
     /// `--du`: the sizes printed below the operands, added up.
     bytes: u64,
+    /// A directory below an operand that `--filelimit` left closed: tree exits with 2.
+    closed: bool,
 }
 
 /// What the walk found below a directory.
@@ -206,6 +208,9 @@ fn listing(f: &Flags, dirs: &mut Vec<&str>, place: Place, now_ms: f64, read: &In
             format!("{head}{}{report}{outro}", out.stdout)
         }
     };
+    if n.closed {
+        out.exit_code = 2;
+    }
     Ok(out)
 }
 
@@ -299,6 +304,13 @@ fn operand(root: &Root, f: &Flags, now_ms: f64, out: &mut Printed, n: &mut Count
         Some(Node::Dir(_)) => {
             let mut below = String::new();
             match w.entries(full, shown, "", "", 0, &mut below, n)? {
+                // With --prune, tree takes the operand it left closed for one it cannot open.
+                Below::Exceeded(_) if f.prune => {
+                    let (text, size) = w.line(&line(shown, false, 0, "  [error opening dir]"))?;
+                    out.stdout.push_str(&text);
+                    n.files += 1;
+                    n.bytes += size;
+                }
                 Below::Exceeded(k) => {
                     out.stdout.push_str(&w.line(&line(shown, true, 0, &exceeded(k)))?.0);
                     n.dirs += 1;
@@ -378,8 +390,10 @@ fn listed(full: &str, rel: &str, depth: usize, f: &Flags, place: Place) -> Resul
             continue;
         }
         if dir && f.prune && !f.dirs_only {
+            // A directory that shows nothing is pruned: one left closed by --filelimit too.
             let opened = f.max_depth.is_none_or(|m| depth + 1 < m);
-            if !opened || listed(&child_of(full, &name), &child_of(rel, &name), depth + 1, f, place)?.is_empty() {
+            let shows = |below: Vec<_>| !below.is_empty() && (f.file_limit == 0 || below.len() <= f.file_limit);
+            if !opened || !shows(listed(&child_of(full, &name), &child_of(rel, &name), depth + 1, f, place)?) {
                 continue;
             }
         }

@@ -45,8 +45,14 @@ fn limits_patterns_and_pruning() {
         "/docs  [2 entries exceeds filelimit, not opening dir]\n\n1 directory, 0 files\n"
     );
     assert_eq!(
-        tree("--filelimit 1 -I a.md /").0.lines().nth(1),
-        Some("└── docs  [2 entries exceeds filelimit, not opening dir]")
+        tree("--filelimit 1 -I a.md /"),
+        ("/\n└── docs  [2 entries exceeds filelimit, not opening dir]\n\n2 directories, 0 files\n".into(), 2),
+        "a directory left closed below the operand is an error"
+    );
+    assert_eq!(tree("--filelimit 1 -I a.md --prune /"), ("/\n\n0 directories, 0 files\n".into(), 0), "and pruned");
+    assert_eq!(
+        tree("--filelimit 1 --prune /docs"),
+        ("/docs  [error opening dir]\n\n0 directories, 1 file\n".into(), 0)
     );
     assert_eq!(
         tree("-P C.MD --ignore-case --prune /").0,
@@ -79,6 +85,26 @@ fn xml_and_json_of_files_and_missing_paths() {
         "[\n,\"name\":\"/nope\",\"contents\":[{\"error\": \"error opening dir\"}\n,\n  ]},\n  {\"type\":\"directory\",\"name\":\"/docs/sub\",\"contents\":[\n    {\"type\":\"file\",\"name\":\"c.md\",\"contents\":[  ]}\n  ]}\n,\n  {\"type\":\"report\",\"directories\":1,\"files\":1}\n]\n"
     );
     assert_eq!(tree("-Jd /nope /docs/sub").0.lines().nth(4), Some("  {\"type\":\"directory\",\"name\":\"/docs/sub\"}"));
+}
+
+#[test]
+fn xml_and_json_without_indentation_as_tree_prints_them() {
+    assert_eq!(
+        tree("-J -i /").0,
+        "[{\"type\":\"directory\",\"name\":\"/\",\"contents\":[{\"type\":\"file\",\"name\":\"a.md\"},{\"type\":\"directory\",\"name\":\"docs\",\"contents\":[{\"type\":\"file\",\"name\":\"b.md\"},{\"type\":\"directory\",\"name\":\"sub\",\"contents\":[{\"type\":\"file\",\"name\":\"c.md\"}]}]}]},{\"type\":\"report\",\"directories\":3,\"files\":3}]\n"
+    );
+    assert_eq!(
+        tree("-X -i -L 2 /").0,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><tree><directory name=\"/\">\n<file name=\"a.md\"></file><directory name=\"docs\">\n<file name=\"b.md\"></file><directory name=\"sub\"></directory></directory></directory><report><directories>3</directories><files>2</files></report></tree>\n"
+    );
+    assert_eq!(
+        tree("-J -i /nope /docs/sub"),
+        ("[,\"name\":\"/nope\",\"contents\":[{\"error\": \"error opening dir\"},]},{\"type\":\"directory\",\"name\":\"/docs/sub\",\"contents\":[{\"type\":\"file\",\"name\":\"c.md\",\"contents\":[]}]},{\"type\":\"report\",\"directories\":1,\"files\":1}]\n".into(), 2)
+    );
+    assert_eq!(
+        tree("-X -i /nope /a.md").0,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><tree> name=\"/nope\"><error>error opening dir</error>\n</unknown><file name=\"/a.md\"><error>error opening dir</error>\n</file><report><directories>0</directories><files>1</files></report></tree>\n"
+    );
 }
 
 #[test]

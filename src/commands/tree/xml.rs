@@ -1,6 +1,7 @@
 //! `tree -X`: the same walk printed as tree 2.x prints XML — a declaration, a `<tree>`
 //! element holding one element per operand (children indented two spaces a level, an
-//! empty directory below an operand closed on its line) and a `<report>`. A missing
+//! empty directory below an operand closed on its line; under `-i` unindented, a line
+//! ending only after a directory's opening tag) and a `<report>`. A missing
 //! operand prints tree's truncated `unknown` element, a file operand an error. Names that XML would escape, and
 //! the options [`Flags::plain`] does not allow, are left to just-bash.
 
@@ -59,7 +60,7 @@ pub(super) fn tree(dirs: &[&str], f: &Flags, place: Place) -> Result<Printed, Un
     }
     if f.no_report {
         out.stdout.push_str("</tree>\n");
-        return Ok(out);
+        return unindented(out, f);
     }
     let mut counts = format!("  <report>\n    <directories>{}</directories>\n", n.dirs);
     if !f.dirs_only {
@@ -67,6 +68,27 @@ pub(super) fn tree(dirs: &[&str], f: &Flags, place: Place) -> Result<Printed, Un
     }
     out.stdout.push_str(&counts);
     out.stdout.push_str("  </report>\n</tree>\n");
+    unindented(out, f)
+}
+
+/// Under `-i`, the elements as tree prints them: unindented (the space before a missing
+/// operand's name is not indentation), one after another, a line ending only after the
+/// opening tag of a directory that holds something and after an error.
+fn unindented(mut out: Printed, f: &Flags) -> Result<Printed, Unsupported> {
+    if !f.no_indent {
+        return Ok(out);
+    }
+    let mut joined = String::with_capacity(out.stdout.len());
+    for line in out.stdout.lines() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let line = &line[indent - indent % 2..];
+        joined.push_str(line);
+        if line.starts_with("<directory") && !line.ends_with("</directory>") || line.ends_with("</error>") {
+            joined.push('\n');
+        }
+    }
+    joined.push('\n');
+    out.stdout = joined;
     Ok(out)
 }
 

@@ -20,7 +20,7 @@
 
 use super::finders::{any_hit_line, Finders};
 use super::gnu;
-use super::lite::translate;
+use super::lite::{ascii_negations, translate};
 use super::longest;
 use super::perl::{self, Backtracker, Refusal};
 use super::rewrite::{to_re2, Dialect};
@@ -218,6 +218,9 @@ impl Engine {
             (false, false) => "",
         });
         translate(&re2.chars().collect::<Vec<_>>(), &mut lite)?;
+        if (f.tool, f.dialect) == (Tool::Gnu, Dialect::Perl) {
+            lite = ascii_negations(&lite);
+        }
         let re = regex_lite::Regex::new(&lite).map_err(|e| Unsupported::new(format!("regex-lite: {e}")))?;
         let classes = match (f.tool, f.dialect) {
             (Tool::Rg, _) => Classes::Rg,

@@ -145,6 +145,39 @@ pub(crate) fn translate(s: &[char], out: &mut String) -> Result<(), Unsupported>
     Ok(())
 }
 
+/// regex-lite text with `\D`, `\W` and `\S` outside a class matching ASCII characters
+/// only, as GNU grep 3.8's `-P` reads them (in a class, as `[\D]`, they match a character
+/// beyond ASCII too, as there).
+pub(crate) fn ascii_negations(lite: &str) -> String {
+    let (mut out, mut chars, mut in_class) = (String::with_capacity(lite.len()), lite.chars(), false);
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let e = chars.next().unwrap_or('\\');
+                match (e, in_class) {
+                    ('D', false) => out.push_str("[\\x00-\\x2F\\x3A-\\x7F]"),
+                    ('W', false) => out.push_str("[\\x00-\\x2F\\x3A-\\x40\\x5B-\\x5E\\x60\\x7B-\\x7F]"),
+                    ('S', false) => out.push_str("[\\x00-\\x08\\x0E-\\x1F\\x21-\\x7F]"),
+                    _ => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                }
+            }
+            '[' => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' => {
+                in_class = false;
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// An interval `{n}`, `{n,}` or `{n,m}` starting after the `{` at `i - 1`: where it ends
 /// and its largest count.
 fn interval(s: &[char], mut i: usize) -> Option<(usize, u32)> {

@@ -73,6 +73,9 @@ function battery({ dir, file }) {
   for (const o of ["-v ''", "-vc ''", "-v -e '' -e ''", "-vx -c ''", "-vw -c ''", "-m0 -c '\\('", "-m0 -L mint", "-v -L ''",
     "-c -f /dev/null", "-P -e mint -e npm", "-P -c -e mint -e mint", "-P -e '' -e mint"]) grep(o, "", f, gone);
   lines.push((R) => `printf 'mint\\nnpm\\n' | grep -P -f - ${R}/${file}`);
+  // grep -P: \D, \W and \S match ASCII characters alone, as in GNU grep 3.8
+  for (const p of ["'\\D'", "'\\W'", "'\\S'", "'é\\S'"]) grep("-rP -c", p, root);
+  grep("-rhoP", "'\\S+'", (R) => `${R}/zh`, (R) => `${R}/es`);
   // grep: --exclude-dir and --exclude on the operands (matched whole or after any /) and below
   for (const o of ["--exclude-dir=guides", "--exclude-dir='gui*' -s", "-r --exclude-dir='gui*'", "-r --exclude-dir=guides/",
     "-rc --exclude-dir=guides", "-r --exclude='*/guides/*' -c", "--exclude='guides*' -c", "-r --include='g*' -c"]) {
@@ -278,12 +281,13 @@ function listingBattery({ dir, file }) {
     each((op) => `find ${o} ${op} -name '*.md'`);
   }
   for (const o of ["", "-a", "-d", "-d -F", "-f", "-i", "-fi", "-L 1", "-L 2", "-P '*.md'", "-P '*.md' --prune", "-I guides", "-I '*.json|*.md'",
-    "--noreport", "-J", "-Jd", "-X", "-s", "-h", "--du -h", "-p", "-F", "-r", "-t", "-U", "-v", "-c", "-D", "--dirsfirst", "--filesfirst",
+    "--noreport", "-J", "-Jd", "-X", "-J -i", "-X -i", "-Xd -i", "-J -i -L 1", "-s", "-h", "--du -h", "-p", "-F", "-r", "-t", "-U", "-v", "-c", "-D", "--dirsfirst", "--filesfirst",
     "-n", "-C", "-A", "-S", "--charset=ascii", "-Q", "-N", "-q", "-l", "-x", "--filelimit 3", "--matchdirs -P guides", "--ignore-case -P '*.MDX'",
     "-o /dev/null", "--sort=name", "--sort=size", "--sort=mtime", "--info", "--gitignore", "--fromfile", "-R", "-H x", "--si -s", "-g", "-u",
     "--inodes", "--device", "-T title", "--nolinks", "--hyperlink", "--timefmt=%Y", "-L 0", "-L x", "--nope", "-Z",
     "-ug", "-pugsD", "-u -h", "--du", "-s --du", "--du -d", "--du -L 1", "--du --si -P '*.md' --prune", "-cD", "-cr",
-    "--timefmt '%F %T'", "--timefmt='%a %A %b %B %e %j %y %R %p %s %%'", "-D --timefmt %d.%m", "--filelimit 1", "--filelimit=10",
+    "--timefmt '%F %T'", "--timefmt='%a %A %b %B %e %j %y %R %p %s %%'", "-D --timefmt %d.%m", "--filelimit 1", "--filelimit=10", "--filelimit 20", "--filelimit 20 --prune",
+    "--filelimit 5 --prune",
     "--prune", "--prune -L 1 -P '*.json'", "-I '*.MDX' --ignore-case", "--matchdirs -P 'guides|api'", "-CF", "-Cf", "-Cs", "-CQ",
     "-A -i", "-A --charset=ascii", "-Xd", "-X -L 1", "-X -f", "-X --noreport", "-X -P '*.md'", "--inodes -p", "--device -u",
     "-H . -T 'Docs <b>&'", "-H /base/ --nolinks", "-H https://x.org/d -C", "-H . -f", "-H . -fi", "-H . -i -L 1", "-H . -spD",

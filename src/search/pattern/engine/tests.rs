@@ -152,3 +152,23 @@ fn characters_beyond_ascii_are_found_in_one_pass() {
     }
     assert!(!holds_any("\u{17F}", &[kelvin]) && folds_beyond_ascii("x\u{17F}") && !folds_beyond_ascii("\u{131}"));
 }
+
+#[test]
+fn gnu_perl_negated_shorthands_match_ascii_alone() {
+    let p = |pat: &str| engine(&[pat], Dialect::Perl, false, false, false).unwrap();
+    for (pat, text, want) in [
+        ("\\D", "é", false),
+        ("\\D", "项目", false),
+        ("\\D", "ab", true),
+        ("\\W", "é ", true),
+        ("\\W", "é", false),
+        ("\\S", "项", false),
+        ("\\S", "1", true),
+        ("[^0-9]", "项", true),
+        ("a\\\\Db", "a\\Db", true),
+    ] {
+        assert_eq!(m(&p(pat), text), want, "grep -P '{pat}' on {text:?}");
+    }
+    assert_eq!(spans(&p("\\D+"), "éab1c"), ["ab", "c"]);
+    assert!(m(&rg("\\D", false), "é"), "ripgrep's \\D is Unicode's");
+}
