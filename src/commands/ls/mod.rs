@@ -133,22 +133,24 @@ struct State {
 }
 
 /// A name as `--quoting-style` (`-Q`, `-N`, `-b`) spells it, GNU's quoting with a space
-/// quoted too under `escape`, as ls asks. A name with a control character is not modelled:
-/// each style spells those its own way.
+/// quoted too under `escape`, as ls asks.
 fn quoted(name: &str, style: Style) -> Result<String, Unsupported> {
-    if style != Style::Literal && name.chars().any(char::is_control) {
-        return Err(Unsupported::new("a name with a control character"));
-    }
-    Ok(quote::quoted(name, style, if style == Style::Escape { &[' '] } else { &[] }))
+    quoted_with(name, style, if style == Style::Escape { &[' '] } else { &[] })
 }
 
 /// A directory's name in its `dir:` header, as GNU ls quotes it there: by
 /// `--quoting-style`, a `:` quoted too and a space not by `-b` (the escape style).
 fn quoted_header(name: &str, style: Style) -> Result<String, Unsupported> {
+    quoted_with(name, style, &[':'])
+}
+
+/// A name in `style`, the characters of `also` quoted too. A name with a control
+/// character is not modelled: each style spells those its own way.
+fn quoted_with(name: &str, style: Style, also: &[char]) -> Result<String, Unsupported> {
     if style != Style::Literal && name.chars().any(char::is_control) {
         return Err(Unsupported::new("a name with a control character"));
     }
-    Ok(quote::quoted(name, style, &[':']))
+    Ok(quote::quoted(name, style, also))
 }
 
 /// The name as quoted by `--quoting-style`, and the `/` after a directory's under `-p`.

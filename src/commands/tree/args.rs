@@ -121,6 +121,11 @@ impl Flags {
         self.only_text.iter().flat_map(|v| v.split('|'))
     }
 
+    /// Whether `--filelimit` leaves a directory that lists `entries` closed.
+    pub(super) fn closes(&self, entries: usize) -> bool {
+        self.file_limit > 0 && entries > self.file_limit
+    }
+
     /// Whether only the walk's shape is asked for: no bracketed fields, decorations,
     /// colours, orders or limits (what `-J` and `-X` model).
     pub(super) fn plain(&self) -> bool {

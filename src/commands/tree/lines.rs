@@ -64,7 +64,7 @@ impl Writer<'_> {
     ) -> Result<Below, Unsupported> {
         let f = self.f;
         let listed = listed(full, rel, depth, f, self.place)?;
-        if f.file_limit > 0 && listed.len() > f.file_limit {
+        if f.closes(listed.len()) {
             return Ok(Below::Exceeded(listed.len()));
         }
         let d = f.draw;

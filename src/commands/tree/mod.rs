@@ -392,7 +392,7 @@ fn listed(full: &str, rel: &str, depth: usize, f: &Flags, place: Place) -> Resul
         if dir && f.prune && !f.dirs_only {
             // A directory that shows nothing is pruned: one left closed by --filelimit too.
             let opened = f.max_depth.is_none_or(|m| depth + 1 < m);
-            let shows = |below: Vec<_>| !below.is_empty() && (f.file_limit == 0 || below.len() <= f.file_limit);
+            let shows = |below: Vec<_>| !below.is_empty() && !f.closes(below.len());
             if !opened || !shows(listed(&child_of(full, &name), &child_of(rel, &name), depth + 1, f, place)?) {
                 continue;
             }

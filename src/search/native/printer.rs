@@ -219,7 +219,7 @@ pub(crate) fn align_width(size: Option<u64>, line_numbers: bool) -> usize {
 fn print_selected(t: &Text, i: usize, o: &Options, out: &mut String) {
     match (o.invert, o.only_matching && !o.context_with_matches) {
         (false, _) => print_matched(t, i, o, ':', out),
-        (true, false) => print_whole(t, i, o, ':', out),
+        (true, false) => print_whole(t, i, o, ':', false, out),
         (true, true) => {}
     }
 }
@@ -254,11 +254,15 @@ fn print_matched(t: &Text, i: usize, o: &Options, sep: char, out: &mut String) {
     }
 }
 
-/// A line whole, after a prefix ending in `sep`, with no column.
-fn print_whole(t: &Text, i: usize, o: &Options, sep: char, out: &mut String) {
+/// A line whole, after a prefix ending in `sep`, with no column; its matches coloured
+/// when `painted`.
+fn print_whole(t: &Text, i: usize, o: &Options, sep: char, painted: bool, out: &mut String) {
     let text = t.lines[i];
     prefix(out, o, Place { line: i, offset: t.starts[i], column: None }, sep, text);
-    out.push_str(text);
+    match painted {
+        true => color::line_with_matches(out, text, t.matches(i)),
+        false => out.push_str(text),
+    }
     out.push(char::from(o.eol()));
 }
 
@@ -308,22 +312,14 @@ fn print_context(t: &Text, i: usize, o: &Options, out: &mut String) {
     if o.context_with_matches {
         return match o.invert {
             true => print_matched(t, i, o, '-', out),
-            false => print_whole(t, i, o, '-', out),
+            false => print_whole(t, i, o, '-', false, out),
         };
     }
-    if o.only_matching {
-        if o.invert {
-            print_matches(t, i, o, '-', out);
-        }
-        return;
+    match (o.only_matching, o.invert) {
+        (true, true) => print_matches(t, i, o, '-', out),
+        (true, false) => {}
+        (false, _) => print_whole(t, i, o, '-', o.color && o.invert, out),
     }
-    let text = t.lines[i];
-    prefix(out, o, Place { line: i, offset: t.starts[i], column: None }, '-', text);
-    match o.color && o.invert {
-        true => color::line_with_matches(out, text, t.matches(i)),
-        false => out.push_str(text),
-    }
-    out.push(char::from(o.eol()));
 }
 
 #[cfg(test)]

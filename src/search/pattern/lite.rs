@@ -180,7 +180,7 @@ pub(crate) fn ascii_negations(lite: &str) -> String {
 
 /// An interval `{n}`, `{n,}` or `{n,m}` starting after the `{` at `i - 1`: where it ends
 /// and its largest count.
-fn interval(s: &[char], mut i: usize) -> Option<(usize, u32)> {
+pub(super) fn interval(s: &[char], mut i: usize) -> Option<(usize, u32)> {
     let digits = |i: &mut usize| {
         let start = *i;
         while *i < s.len() && s[*i].is_ascii_digit() {

@@ -4,6 +4,8 @@
 //! nothing, and an agent would take the error for "no match". Every other invalid pattern
 //! still goes to just-bash, with its own message.
 
+use super::lite::interval;
+
 /// ripgrep's message for the first `{` in `patterns` (read as regexes) that follows
 /// something it could repeat and is not followed by a digit: the patterns as ripgrep
 /// joins them, with a caret under the character where it expected a number. `None` when
@@ -44,7 +46,8 @@ pub(crate) fn decimal_error(patterns: &[String]) -> Option<String> {
             '*' | '+' | '?' if !after_atom => return None,
             '{' if !after_atom => return None,
             '{' => match c.get(i + 1) {
-                Some(d) if d.is_ascii_digit() => i = count_end(&c, i + 1)?,
+                // `n`, `n,` or `n,m`; anything else is another of ripgrep's errors.
+                Some(d) if d.is_ascii_digit() => i = interval(&c, i + 1)?.0,
                 _ => {
                     let caret = format!("{}^", " ".repeat(i + 1));
                     let error = "error: repetition quantifier expects a valid decimal";
@@ -79,17 +82,6 @@ fn class_end(c: &[char], at: usize) -> Option<usize> {
         }
     }
     None
-}
-
-/// Where a well-formed count whose first digit is `c[at]` ends (past its `}`): `n`, `n,`
-/// or `n,m`; `None` for anything else (ripgrep's other errors).
-fn count_end(c: &[char], at: usize) -> Option<usize> {
-    let digits = |from: usize| from + c[from..].iter().take_while(|d| d.is_ascii_digit()).count();
-    let mut i = digits(at);
-    if c.get(i) == Some(&',') {
-        i = digits(i + 1);
-    }
-    (c.get(i) == Some(&'}')).then_some(i + 1)
 }
 
 #[cfg(test)]

@@ -11,49 +11,31 @@
 //! ([`color`]). Anything else is [`Unsupported`], with the reason, and the command
 //! runs in just-bash.
 
+mod inputs;
+
 use super::color;
 use super::early_stop::EarlyStop;
 use super::page::{page_text, read_page};
 use super::pattern_files;
 use super::printer::{self, Groups, Options};
 use super::summary::{self, Selects};
-use crate::base::glob::Glob;
 use crate::base::path;
 use crate::base::texts;
 use crate::commands::walk::{Found, Scope};
 use crate::commands::Unsupported;
 use crate::commands::{Place, Printed};
-use crate::fs::DEV_NULL;
-use crate::search::args::{self, BinaryFiles, Directories, GrepArgs, NameFilter};
+use crate::search::args::{self, BinaryFiles, GrepArgs};
 use crate::search::job::{Job, Parsed, Walked};
 use crate::search::pattern::engine::{Engine, Flags, Tool};
 use crate::search::pattern::gnu;
 use crate::search::pattern::perl::Refusal;
 use crate::search::pattern::rewrite::Dialect;
 use crate::search::view::SessionView;
-use crate::search::walk::Target;
+pub(super) use inputs::Input;
+use inputs::{plain_inputs, recursive_inputs};
 
 /// How far into a file GNU grep looks for a NUL before it prints its first line.
 const BINARY_SAMPLE: usize = 32 * 1024;
-
-/// One operand or walked file, in the order grep handles them.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Input {
-    File {
-        shown: String,
-        path: String,
-    },
-    /// Standard input, named as grep names it.
-    Stdin(String),
-    /// A directory named without `-r`.
-    Dir(String),
-    Missing(String),
-    /// A file named as a directory (`a.md/`): ENOTDIR.
-    NotDir(String),
-    /// A file that is the command's standard output too (`grep -r x / > /tmp/hits`): GNU
-    /// grep does not read it, and says so.
-    Output(String),
-}
 
 /// Whether GNU grep refuses to read its own output file: when it would print lines from
 /// it (not with -q, -c, -l, -L, or -m 1).
@@ -171,146 +153,6 @@ fn compile(g: &GrepArgs, patterns: &[String]) -> Result<Compiled, Unsupported> {
         return Err(Unsupported::new("--color=always with a pattern whose longest matches are not its first ones"));
     }
     Ok(Compiled::Engine(engine))
-}
-
-fn glob_matches(glob: &str, name: &str) -> Result<bool, Unsupported> {
-    Ok(Glob::fnmatch(glob, false)?.matches(name).unwrap_or(false))
-}
-
-/// Whether `glob` matches a command-line operand spelled `op`: unanchored, as GNU grep
-/// tests its operands ([`Glob::matches_unanchored`]); an `--exclude-dir` glob without its
-/// trailing slashes.
-fn operand_matches(glob: &str, op: &str) -> Result<bool, Unsupported> {
-    Ok(Glob::fnmatch(glob, false)?.matches_unanchored(op).unwrap_or(false))
-}
-
-/// An `--exclude-dir` glob as GNU grep keeps it: without its trailing slashes (`/` aside).
-fn dir_glob(glob: &str) -> &str {
-    match glob.trim_end_matches('/') {
-        "" if !glob.is_empty() => "/",
-        trimmed => trimmed,
-    }
-}
-
-/// Whether `--include`/`--exclude` let grep read a file spelled `shown`: the last glob
-/// that matches decides, and with no match a file is read unless the first glob given is
-/// an `--include`. A file the walk found is matched by its name; a file named on the
-/// command line (`operand`) by the whole of it, unanchored.
-fn selected(g: &GrepArgs, shown: &str, operand: bool) -> Result<bool, Unsupported> {
-    let base = match shown.rsplit('/').next() {
-        Some("") | None => shown,
-        Some(b) => b,
-    };
-    let mut read: Option<bool> = None;
-    let mut first_include = None;
-    for filter in &g.output.names {
-        let (include, glob) = match filter {
-            NameFilter::Include(glob) => (true, glob),
-            NameFilter::Exclude(glob) => (false, glob),
-            NameFilter::ExcludeFrom(_) => return Err(Unsupported::new("--exclude-from files not read first")),
-        };
-        first_include.get_or_insert(include);
-        let matched = if operand { operand_matches(glob, shown)? } else { glob_matches(glob, base)? };
-        if matched {
-            read = Some(include);
-        }
-    }
-    Ok(read.unwrap_or(first_include != Some(true)))
-}
-
-/// Whether `--exclude-dir` leaves out the directory operand `op` (grep says nothing of it).
-fn excluded_dir_operand(g: &GrepArgs, op: &str) -> Result<bool, Unsupported> {
-    for x in &g.output.exclude_dir {
-        if operand_matches(dir_glob(x), op)? {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// Whether `--exclude-dir` stops grep's walk from `op` before it reaches the file
-/// `shown`: the operand as typed is matched unanchored (not `.` when grep was given no
-/// operand), and the name of every directory the walk enters below it.
-fn under_excluded_dir(g: &GrepArgs, op: &str, shown: &str, path: &str, cwd: &str) -> Result<bool, Unsupported> {
-    let globs = &g.output.exclude_dir;
-    if globs.is_empty() || path::resolve(cwd, op) == path {
-        return Ok(false);
-    }
-    if !op.is_empty() && excluded_dir_operand(g, op)? {
-        return Ok(true);
-    }
-    let below = if op == "." { shown } else { &shown[op.len()..] };
-    let mut dirs: Vec<&str> = below.split('/').filter(|s| !s.is_empty()).collect();
-    dirs.pop();
-    for name in dirs {
-        for x in globs {
-            if glob_matches(dir_glob(x), name)? {
-                return Ok(true);
-            }
-        }
-    }
-    Ok(false)
-}
-
-/// The inputs of a recursive grep.
-fn recursive_inputs(job: &Job, place: Place, walked: &[Walked]) -> Result<Vec<Input>, Unsupported> {
-    let Parsed::Grep(g) = &job.parsed else { return Ok(Vec::new()) };
-    let mut inputs = Vec::new();
-    for Walked { operand: op, targets, .. } in walked {
-        if op == "-" {
-            inputs.push(Input::Stdin(g.output.label.clone().unwrap_or_else(|| "(standard input)".into())));
-            continue;
-        }
-        let full = path::resolve(&job.cwd, op);
-        let null = [Target::File { shown: op.to_string(), path: full.clone() }];
-        let targets = if full == DEV_NULL { &null[..] } else { &targets[..] };
-        for t in targets.iter().cloned() {
-            match t {
-                Target::File { shown, path }
-                    if selected(g, &shown, path == full)? && !under_excluded_dir(g, op, &shown, &path, &job.cwd)? =>
-                {
-                    inputs.push(Input::File { shown, path })
-                }
-                Target::File { .. } => {}
-                Target::Keep(k) => {
-                    place.check_searched(&path::resolve(&job.cwd, &k))?;
-                    inputs.push(Input::Missing(k));
-                }
-                Target::NotDir(k) => inputs.push(Input::NotDir(k)),
-            }
-        }
-    }
-    Ok(inputs)
-}
-
-/// The inputs of a grep without `-r`.
-fn plain_inputs(job: &Job, place: Place, operands: &[&str]) -> Result<Vec<Input>, Unsupported> {
-    let Parsed::Grep(g) = &job.parsed else { return Ok(Vec::new()) };
-    let mut inputs = Vec::new();
-    for op in operands {
-        let full = path::resolve(&job.cwd, op);
-        let shown = op.to_string();
-        let input = if *op == "-" {
-            Input::Stdin(g.output.label.clone().unwrap_or_else(|| "(standard input)".into()))
-        } else if full == DEV_NULL {
-            Input::File { shown, path: full }
-        } else {
-            place.check_searched(&full)?;
-            match Scope::from(place).get(&full) {
-                Some(Found::File) if path::names_dir(op) => Input::NotDir(shown),
-                Some(Found::File) => Input::File { shown, path: full },
-                Some(Found::Dir(_)) if g.output.directories == Directories::Skip => continue,
-                Some(Found::Dir(_)) if excluded_dir_operand(g, op)? => continue,
-                Some(Found::Dir(_)) => Input::Dir(shown),
-                None => Input::Missing(shown),
-            }
-        };
-        if matches!(input, Input::File { .. }) && !selected(g, op, true)? {
-            continue;
-        }
-        inputs.push(input);
-    }
-    Ok(inputs)
 }
 
 /// Whether grep colours the matches in the lines it prints (`--color=always`): in
