@@ -16,7 +16,6 @@ fn shims() -> String {
         let path = dir.join(name);
         if !path.exists() {
             std::fs::write(&path, "#!/bin/sh\nprintf '<%s>' \"${0##*/}\" \"$@\"\necho\n").unwrap();
-            std::os::unix::fs::PermissionsExt::set_mode(&mut std::fs::metadata(&path).unwrap().permissions(), 0o755);
             let mut perms = std::fs::metadata(&path).unwrap().permissions();
             std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
             std::fs::set_permissions(&path, perms).unwrap();

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Bash } from "just-bash";
 import { safeExec } from "chromafs";
@@ -27,6 +28,19 @@ export function corpora(test, what) {
     ...(present ? [{ name: "mintlify", skip: false, load: () => readDocs(CORPUS) }] : []),
   ];
 }
+/** Directories `tempDir` made, removed as the test file's process exits. */
+const madeDirs = new Set();
+process.once("exit", () => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new directory under the system's temporary one, `chromafs-LABEL-…`, removed when the test file's process exits. */
+export function tempDir(label) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `chromafs-${label}-`));
+  madeDirs.add(dir);
+  return dir;
+}
+
 export { referenceFs } from "../../support/reference.mjs";
 import { referenceFs } from "../../support/reference.mjs";
 import { gnuReference, gnuToolsMissing, withoutTimes } from "../../support/gnu-reference.mjs";

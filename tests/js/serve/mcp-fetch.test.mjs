@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import zlib from "node:zlib";
 import { nodeFetch } from "../../../pkg/mcp/fetch.mjs";
+import { tempDir } from "../helpers.mjs";
 
 /** A server on 127.0.0.1 answering with `handler`; `close()` ends it and its sockets. */
 async function serve(handler) {
@@ -136,9 +137,8 @@ test("a signal stops a request before its answer and during its body; a refused 
 
 test("over TLS the server's certificate is verified: one nobody trusts fails as fetch's does and no request is sent; trusted (NODE_EXTRA_CA_CERTS) it answers", async () => {
   const https = await import("node:https");
-  const { mkdtemp, writeFile } = await import("node:fs/promises");
+  const { writeFile } = await import("node:fs/promises");
   const { execFile } = await import("node:child_process");
-  const os = await import("node:os");
   const path = await import("node:path");
   const { TLS_CERT, TLS_KEY } = await import("../../../support/tls.mjs");
   const seen = [];
@@ -156,7 +156,7 @@ test("over TLS the server's certificate is verified: one nobody trusts fails as 
     assert.equal(ours.cause.code, theirs.cause.code);
     assert.match(ours.cause.code, /SELF_SIGNED|UNABLE_TO_VERIFY/);
     assert.deepEqual(seen, []);
-    const dir = await mkdtemp(path.join(os.tmpdir(), "chromafs-tls-"));
+    const dir = tempDir("tls");
     await writeFile(path.join(dir, "ca.pem"), TLS_CERT);
     const script = `const { nodeFetch } = await import(${JSON.stringify(new URL("../../../pkg/mcp/fetch.mjs", import.meta.url).href)});
       const r = await nodeFetch(${JSON.stringify(url)}, { headers: { authorization: "Bearer trusted" } });

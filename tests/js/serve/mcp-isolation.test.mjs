@@ -6,8 +6,7 @@
 // each test checks what was answered before what.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,7 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ingest } from "chromafs";
 import { serveHttp } from "chromafs/mcp";
-import { ROOT, chromaUrl } from "../helpers.mjs";
+import { ROOT, chromaUrl, tempDir } from "../helpers.mjs";
 
 const PAGES = { "index.md": "# Acme\nStart here.\n", "guides/keys.md": "Rotate the signing key every month.\n" };
 
@@ -188,7 +187,7 @@ test("a host's own embedding function is called in the server's thread; a recipe
     await server.close();
   }
   // A recipe (how a worker builds a value again) whose module throws: each call says why.
-  const dir = await mkdtemp(path.join(os.tmpdir(), "chromafs-recipe-"));
+  const dir = tempDir("recipe");
   const file = path.join(dir, "broken.mjs");
   await writeFile(file, "export function make() { throw new Error('the model files are missing'); }\n");
   const broken = Object.defineProperty({}, Symbol.for("chromafs.recipe"), { value: { module: pathToFileURL(file).href, name: "make", options: {} } });

@@ -5,12 +5,11 @@
 // version answers says which version's pages do.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ChromaFs } from "chromafs";
-import { ROOT, chromaUrl, chromafsCli, rng, writeTree } from "../helpers.mjs";
+import { ROOT, chromaUrl, chromafsCli, rng, tempDir, writeTree } from "../helpers.mjs";
 
 const COLLECTION = "versions-generated";
 const VERSIONS = ["v1", "v2", "v3"];
@@ -49,7 +48,7 @@ function generated(seed) {
 /** Every question asked: each topic's, and each feature's. */
 const QUESTIONS = [...Object.values(TOPICS).map(([common]) => `how do I ${common}`), ...Object.values(ONLY).map(([, , q]) => q)];
 const SEED = 20261130;
-const dir = path.join(os.tmpdir(), `chromafs-versions-generated-${process.pid}`);
+const dir = tempDir("versions-generated");
 
 before(async () => {
   await writeTree(dir, generated(SEED));

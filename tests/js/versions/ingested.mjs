@@ -1,9 +1,8 @@
 // A versioned collection for the version tests: pages written to a folder of their own and
 // ingested by the CLI, versions from their top folders and from rules, access from rules.
-import os from "node:os";
 import path from "node:path";
 import { writeFile } from "node:fs/promises";
-import { chromaUrl, chromafsCli, writeTree } from "../helpers.mjs";
+import { chromaUrl, chromafsCli, tempDir, writeTree } from "../helpers.mjs";
 
 /**
  * `chromafs ingest --version-folders` of `pages` (`{ path: text }`) into `collection`, with
@@ -11,10 +10,11 @@ import { chromaUrl, chromafsCli, writeTree } from "../helpers.mjs";
  * result (`status`, `stderr`…).
  */
 export async function ingestVersioned(collection, pages, { versions, access }) {
-  const dir = path.join(os.tmpdir(), `chromafs-${collection}-${process.pid}`);
+  const dir = tempDir(collection);
+  const rulesDir = tempDir(`${collection}-rules`);
   await writeTree(dir, pages);
-  const rules = path.join(dir, "..", `${collection}-versions-${process.pid}.json`);
-  const accessRules = path.join(dir, "..", `${collection}-access-${process.pid}.json`);
+  const rules = path.join(rulesDir, "versions.json");
+  const accessRules = path.join(rulesDir, "access.json");
   await writeFile(rules, JSON.stringify(versions));
   await writeFile(accessRules, JSON.stringify(access));
   return chromafsCli("ingest", dir, "--url", chromaUrl(), "--collection", collection, "--version-folders", "--versions", rules, "--access", accessRules);

@@ -5,11 +5,10 @@
 // error naming each mount's versions. `search --version` over the mounts reads them alike.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import os from "node:os";
 import path from "node:path";
 import { Bash } from "just-bash";
 import { ChromaFs, safeExec } from "chromafs";
-import { chromaUrl, chromafsCli, writeTree } from "../helpers.mjs";
+import { chromaUrl, chromafsCli, tempDir, writeTree } from "../helpers.mjs";
 
 const DOCS = {
   "versions-mount-api": {
@@ -26,7 +25,7 @@ const MOUNTS = { "/api": "versions-mount-api", "/guides": "versions-mount-guides
 
 before(async () => {
   for (const [collection, { folders, pages }] of Object.entries(DOCS)) {
-    const dir = path.join(os.tmpdir(), `chromafs-${collection}-${process.pid}`);
+    const dir = tempDir(collection);
     await writeTree(dir, pages);
     const r = await chromafsCli("ingest", dir, "--url", chromaUrl(), "--collection", collection, ...(folders ? ["--version-folders"] : []));
     assert.equal(r.status, 0, r.stderr);

@@ -5,14 +5,13 @@
 // pages; a version whose pages are all hidden is never named to those who cannot see them.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import os from "node:os";
 import path from "node:path";
 import { writeFile } from "node:fs/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Bash } from "just-bash";
 import { ChromaFs, safeExec } from "chromafs";
-import { ROOT, chromaUrl, chromafsCli, writeTree } from "../helpers.mjs";
+import { ROOT, chromaUrl, chromafsCli, tempDir, writeTree } from "../helpers.mjs";
 
 const COLLECTION = "versions-cli";
 const PAGES = {
@@ -23,16 +22,17 @@ const PAGES = {
   "changelog.md": "# Changelog\nv2 moved the token into the Authorization header.\n",
   "beta/auth.md": "# Beta auth\nThe token is a passkey now.\n",
 };
-const dir = path.join(os.tmpdir(), `chromafs-versions-${process.pid}`);
+const dir = tempDir("versions");
 let ingested;
 
 before(async () => {
   await writeTree(dir, PAGES);
-  await writeFile(path.join(dir, "..", `versions-${process.pid}.json`), JSON.stringify({ "legacy/**": "0.9", "beta/**": "v11-beta" }));
-  await writeFile(path.join(dir, "..", `access-${process.pid}.json`), JSON.stringify({ "beta/**": { isPublic: false, groups: ["staff"] } }));
+  const rules = tempDir("versions-rules");
+  await writeFile(path.join(rules, "versions.json"), JSON.stringify({ "legacy/**": "0.9", "beta/**": "v11-beta" }));
+  await writeFile(path.join(rules, "access.json"), JSON.stringify({ "beta/**": { isPublic: false, groups: ["staff"] } }));
   ingested = await chromafsCli(
     "ingest", dir, "--url", chromaUrl(), "--collection", COLLECTION, "--version-folders",
-    "--versions", path.join(dir, "..", `versions-${process.pid}.json`), "--access", path.join(dir, "..", `access-${process.pid}.json`),
+    "--versions", path.join(rules, "versions.json"), "--access", path.join(rules, "access.json"),
   );
 });
 
@@ -180,7 +180,7 @@ test("the MCP server over HTTP: the search tool's version, in the worker that ru
 
 test("chromafs llms-txt writes every version's files beside the whole docs', and one version's with --docs-version", async () => {
   const { readFile, readdir } = await import("node:fs/promises");
-  const out = path.join(os.tmpdir(), `chromafs-versions-llms-${process.pid}`);
+  const out = path.join(tempDir("versions-llms"), "out");
   const r = await chromafsCli("llms-txt", "--url", chromaUrl(), "--collection", COLLECTION, "--out", out);
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual((await readdir(out)).sort(), ["0.9", "llms-full.txt", "llms.txt", "v1", "v10", "v2"], "no folder for a hidden version");
@@ -192,7 +192,7 @@ test("chromafs llms-txt writes every version's files beside the whole docs', and
   assert.match(v2, /Auth in v2/);
   assert.match(v2, /Changelog/, "the pages of no version are in every version's files");
   assert.doesNotMatch(v2, /Auth in v1|Legacy|v10/);
-  const one = path.join(os.tmpdir(), `chromafs-versions-llms1-${process.pid}`);
+  const one = path.join(tempDir("versions-llms1"), "out");
   const only = await chromafsCli("llms-txt", "--url", chromaUrl(), "--collection", COLLECTION, "--out", one, "--docs-version", "v1");
   assert.equal(only.status, 0, only.stderr);
   assert.deepEqual((await readdir(one)).sort(), ["llms-full.txt", "llms.txt"]);
@@ -200,7 +200,7 @@ test("chromafs llms-txt writes every version's files beside the whole docs', and
 });
 
 test("chromafs ingest reads a Mintlify docs.json's versions: a page listed under one belongs to it", async () => {
-  const site = path.join(os.tmpdir(), `chromafs-versions-mintlify-${process.pid}`);
+  const site = tempDir("versions-mintlify");
   const nav = {
     navigation: {
       versions: [
