@@ -7,8 +7,8 @@
 //! one glob matcher ([`glob`]), strict JSON reading ([`json`]), a fast hash for path-keyed
 //! maps ([`hash`]), injective keys built from names ([`key`]), one compiled stable sort
 //! ([`sort`]), concurrency on a single-threaded executor ([`sync`]), the long texts
-//! commands print, stored deflated ([`texts`]), fast UTF-8 validation ([`utf8`]), and GNU's version order
-//! ([`vercmp`]).
+//! commands print, stored deflated ([`texts`]), fast UTF-8 validation ([`utf8`]), GNU's version order
+//! ([`vercmp`]), and the columns a character takes on a terminal ([`width`]).
 //! Nothing here imports another layer, so every layer may import it.
 
 pub(crate) mod bracket;
@@ -28,3 +28,4 @@ pub(crate) mod sync;
 pub(crate) mod texts;
 pub(crate) mod utf8;
 pub(crate) mod vercmp;
+pub(crate) mod width;

@@ -111,31 +111,6 @@ pub(crate) fn print(
     }
 }
 
-/// How many columns a name takes on a terminal: two for East Asian wide characters, none
-/// for combining marks, one for the rest.
-pub(crate) fn display_width(s: &str) -> usize {
-    s.chars()
-        .map(|c| match c as u32 {
-            0x0300..=0x036F | 0x200B..=0x200F => 0,
-            0x1100..=0x115F
-            | 0x2E80..=0x303E
-            | 0x3041..=0x33FF
-            | 0x3400..=0x4DBF
-            | 0x4E00..=0x9FFF
-            | 0xA000..=0xA4CF
-            | 0xAC00..=0xD7A3
-            | 0xF900..=0xFAFF
-            | 0xFE30..=0xFE4F
-            | 0xFF00..=0xFF60
-            | 0xFFE0..=0xFFE6
-            | 0x1F300..=0x1F64F
-            | 0x1F900..=0x1F9FF
-            | 0x20000..=0x3FFFD => 2,
-            _ => 1,
-        })
-        .sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,11 +142,5 @@ mod tests {
         assert_eq!(laid(&names, Layout::Vertical, 30, 8).lines().next(), Some("api\t     file-2.md"));
         assert_eq!(laid(&names, Layout::Vertical, 0, 8).lines().count(), 1, "-w 0: no limit");
         assert_eq!(laid(&names, Layout::Vertical, 5, 8).lines().count(), 25);
-    }
-
-    #[test]
-    fn wide_characters_take_two_columns() {
-        assert_eq!(display_width("文档.md"), 7);
-        assert_eq!(display_width("café"), 4);
     }
 }

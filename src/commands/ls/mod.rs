@@ -21,11 +21,12 @@ use super::meta::Meta;
 use super::{Place, Printed};
 use crate::base::path;
 use crate::base::quote::{self, Style};
+use crate::base::width;
 use crate::commands::Unsupported;
 use crate::tree::listing::{byte_ordered, Node};
 use args::{Flags, Sort};
 use colors::Paint;
-use columns::{display_width, Geometry};
+use columns::Geometry;
 
 /// An entry to print: its name as shown and what the listing knows of it.
 struct Entry {
@@ -48,9 +49,10 @@ impl Entry {
         Entry { name, path, dir: matches!(node, Node::Dir(_)), mtime_ms, ino, meta: Meta::of(node) }
     }
 
-    fn key(&self) -> order::Key<'_> {
+    /// What `ls` sorts the entry by; `pad`: whether its listing pads unquoted names ([`pads`]).
+    fn key(&self, f: &Flags, pad: bool) -> order::Key<'_> {
         let size = self.meta.map_or(0, |m| m.size);
-        order::Key { name: &self.name, mtime_ms: self.mtime_ms, size, dir: self.dir }
+        order::Key { name: &self.name, mtime_ms: self.mtime_ms, size, dir: self.dir, quoting: f.quoting, pad }
     }
 }
 
@@ -84,8 +86,9 @@ pub(crate) fn ls(args: &[String], place: Place, now_ms: f64) -> Result<Printed, 
             Some(node) => files.push(Entry::new(p, &full, node)),
         }
     }
-    order::sort(&mut files, Entry::key, f.sort, f.reverse, f.dirs_first);
-    order::sort(&mut dirs, |d| d.0.key(), f.sort, f.reverse, false);
+    let pad = pads(files.iter().chain(dirs.iter().map(|(e, _)| e)), &f);
+    order::sort(&mut files, |e| e.key(&f, pad), f.sort, f.reverse, f.dirs_first);
+    order::sort(&mut dirs, |d| d.0.key(&f, pad), f.sort, f.reverse, false);
     if !files.is_empty() {
         // GNU ls sizes the file operands' columns over every operand it found, directories too.
         let widen: Vec<&Entry> = dirs.iter().map(|(e, _)| e).collect();
@@ -153,6 +156,16 @@ fn quoted_with(name: &str, style: Style, also: &[char]) -> Result<String, Unsupp
     Ok(quote::quoted(name, style, also))
 }
 
+/// Whether unquoted names of a listing of `entries` get a space before them, as GNU's
+/// `align_variable_outer_quotes` gives them: in columns (with a line width) and the long
+/// format, a shell quoting style or `c-maybe` lines a name it leaves as it is up with those
+/// it quotes, when it quotes one.
+fn pads<'e>(mut entries: impl Iterator<Item = &'e Entry>, f: &Flags) -> bool {
+    let aligns = matches!(f.quoting, Style::Shell | Style::ShellEscape | Style::CMaybe)
+        && (f.long || (f.layout.is_some() && f.width != Some(0)));
+    aligns && entries.any(|e| quoted(&e.name, f.quoting).is_ok_and(|q| q != e.name))
+}
+
 /// The name as quoted by `--quoting-style`, and the `/` after a directory's under `-p`.
 fn decorated(e: &Entry, f: &Flags) -> Result<(String, &'static str), Unsupported> {
     let s = quoted(&e.name, f.quoting)?;
@@ -200,9 +213,13 @@ fn print_block(
     let mut cells = Vec::new();
     let mut column = 0;
     let line = f.width.unwrap_or(80);
+    let pad = pads(entries.iter().chain(widen.iter().copied()), f);
     for (i, e) in entries.iter().enumerate() {
-        let prefix = block.as_ref().map(|b| b.prefix(i, &metas, f)).unwrap_or_default();
+        let mut prefix = block.as_ref().map(|b| b.prefix(i, &metas, f)).unwrap_or_default();
         let (name, slash) = decorated(e, f)?;
+        if pad && name == e.name {
+            prefix.push(' ');
+        }
         if let Some(d) = dired {
             out.push_str(indent);
             out.push_str(&prefix);
@@ -214,7 +231,7 @@ fn print_block(
             out.push(end);
             continue;
         }
-        let width = display_width(&prefix) + display_width(&name) + slash.len();
+        let width = width::columns(&prefix) + width::columns(&name) + slash.len();
         if f.layout.is_some() {
             cells.push((prefix, name, slash, width));
             continue;
@@ -283,7 +300,8 @@ fn entries(full: &str, f: &Flags, place: Place) -> Vec<Entry> {
             list.push(Entry::new(name, &child(name), node));
         }
     }
-    order::sort(&mut list, Entry::key, f.sort, f.reverse, f.dirs_first);
+    let pad = pads(list.iter(), f);
+    order::sort(&mut list, |e| e.key(f, pad), f.sort, f.reverse, f.dirs_first);
     list
 }
 

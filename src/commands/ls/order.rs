@@ -4,8 +4,9 @@
 //! is the directory's own order, `.` and `..` first.
 
 use super::args::Sort;
-use super::columns::display_width;
+use crate::base::quote::Style;
 use crate::base::vercmp::verrevcmp;
+use crate::base::width::columns;
 use std::cmp::Ordering;
 
 /// What an entry is sorted by.
@@ -14,6 +15,10 @@ pub(crate) struct Key<'a> {
     pub mtime_ms: f64,
     pub size: u64,
     pub dir: bool,
+    /// How the name is quoted when printed, and whether it is padded when left unquoted
+    /// (`pads`): `--sort=width` measures it so.
+    pub quoting: Style,
+    pub pad: bool,
 }
 
 /// Sorts `items` as `ls` would with `sort`, `reverse` and `--group-directories-first`.
@@ -37,7 +42,15 @@ fn compare(a: &Key, b: &Key, how: Sort) -> Ordering {
         Sort::Size => b.size.cmp(&a.size).then_with(names),
         Sort::Extension => extension(a.name).cmp(extension(b.name)).then_with(names),
         Sort::Version => version(a.name, b.name).then_with(names),
-        Sort::Width => display_width(a.name).cmp(&display_width(b.name)).then_with(names),
+        Sort::Width => shown_width(a).cmp(&shown_width(b)).then_with(names),
+    }
+}
+
+/// The columns a name takes as `ls` prints it: quotes, escapes and padding included.
+fn shown_width(k: &Key) -> usize {
+    match super::quoted(k.name, k.quoting) {
+        Ok(shown) => columns(&shown) + usize::from(k.pad && shown == k.name),
+        Err(_) => columns(k.name),
     }
 }
 
@@ -118,7 +131,7 @@ mod tests {
     fn widths_count_columns() {
         let mut names = ["abc", "项", "x", "ab"];
         fn key<'b>(n: &'b &str) -> Key<'b> {
-            Key { name: n, mtime_ms: 0.0, size: 0, dir: false }
+            Key { name: n, mtime_ms: 0.0, size: 0, dir: false, quoting: Style::Literal, pad: false }
         }
         sort(&mut names, key, Sort::Width, false, false);
         assert_eq!(names, ["x", "ab", "项", "abc"], "as GNU ls: a wide character takes two columns");

@@ -4,6 +4,7 @@
 
 use super::analyze::Change;
 use super::output::Printer;
+use crate::base::width::char_columns;
 
 const OLD: u8 = 1;
 const NEW: u8 = 2;
@@ -15,35 +16,6 @@ struct Layout {
     column2: usize,
     tabsize: usize,
     expand: bool,
-}
-
-/// The display width of a character, as glibc's `wcwidth` in a UTF-8 locale says for the
-/// common cases (wide East Asian characters and emoji 2, combining marks 0).
-fn width(c: char) -> usize {
-    let u = c as u32;
-    let wide = [
-        (0x1100, 0x115f),
-        (0x2e80, 0x303e),
-        (0x3041, 0x33ff),
-        (0x3400, 0x4dbf),
-        (0x4e00, 0x9fff),
-        (0xa000, 0xa4cf),
-        (0xac00, 0xd7a3),
-        (0xf900, 0xfaff),
-        (0xfe30, 0xfe4f),
-        (0xff00, 0xff60),
-        (0xffe0, 0xffe6),
-        (0x1f300, 0x1f64f),
-        (0x1f900, 0x1f9ff),
-        (0x20000, 0x3fffd),
-    ];
-    if (0x300..=0x36f).contains(&u) || u == 0x200b || (u < 0x20) || (0x7f..0xa0).contains(&u) {
-        0
-    } else if wide.iter().any(|&(a, b)| (a..=b).contains(&u)) {
-        2
-    } else {
-        1
-    }
 }
 
 impl Layout {
@@ -134,7 +106,7 @@ impl Layout {
                     let end = (k - 1 + len).min(line.len());
                     match std::str::from_utf8(&line[k - 1..end]).ok().and_then(|s| s.chars().next()) {
                         Some(ch) => {
-                            inp += width(ch);
+                            inp += char_columns(ch);
                             if inp <= bound {
                                 outp = inp;
                                 out.extend_from_slice(&line[k - 1..end]);

@@ -83,6 +83,15 @@ fn formats_as_gnu() {
 }
 
 #[test]
+fn side_by_side_counts_columns_as_glibc() {
+    // Emoji and symbols glibc's wcwidth counts wide, a combining mark none: a half line is
+    // cut where the real tool cuts it.
+    let wide =
+        "🚀🚀🚀🚀🚀🚀🚀🚀🚀\n✅ done ✅ done ✅ done\n⌚🀄 e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}\n";
+    same_as_gnu(&["diff -y -W 24 - a.txt", "diff -y -W 31 a.txt -", "diff -y -t -W 20 - b.txt"], wide);
+}
+
+#[test]
 fn comparing_as_gnu() {
     same_as_gnu(
         &[

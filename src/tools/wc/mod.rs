@@ -1,11 +1,10 @@
 //! `wc`: newline, word, character and byte counts and the widest line of each file, as
 //! coreutils 9.1 prints them in the `C.UTF-8` locale.
 
-mod width;
-
 use super::ctx::{Ctx, Status};
 use crate::base::getopt::{self, long, opt, Arg, Digits, Grammar};
 use crate::base::quote::{quoteaf, quotef};
+use crate::base::width;
 
 const OPTS: &[getopt::Opt] = &[
     opt('c', "bytes", Arg::No),

@@ -224,6 +224,8 @@ describe("regression: what just-bash answered differently", { skip: missing ?? f
     { path: "docs/sub/b.md", content: Buffer.from("beta only\n") },
     { path: "docs/.dot.md", content: Buffer.from("alpha hidden by name only\n") },
     { path: "Case.md", content: Buffer.from("import x\nImport y\n") },
+    // Names whose columns a simple table of wide characters counts wrong, and names quoting lengthens.
+    ...["🚀launch.md", "✅done.md", "⌚watch.md", "🀄tile.md", "ｱｲｳ.md", "plain-name-here.md", "a.md", "a b", "abc", "abcd"].map((name) => ({ path: `wide/${name}`, content: Buffer.from("w\n") })),
   ];
   let bash;
   let copy;
@@ -265,6 +267,10 @@ describe("regression: what just-bash answered differently", { skip: missing ?? f
     "grep: a file named with a trailing slash is not a directory": (R) => `grep -c alpha ${R}/docs/a.md/ ${R}/docs/a.md; grep -r beta ${R}/docs/a.md/.`,
     "rg: a file named with a trailing slash is not a directory": (R) => `rg -c alpha ${R}/docs/a.md/ ${R}/docs/a.md`,
     "tree: a file named with a trailing slash is not a directory": (R) => `tree ${R}/docs/a.md/`,
+    "ls lays out and sorts names by the columns glibc gives their characters": (R) => `ls -m -w 30 ${R}/wide; ls --sort=width ${R}/wide; ls -C -w 40 ${R}/wide`,
+    "ls --sort=width measures a name as it is quoted": (R) => `ls --sort=width -b ${R}/wide; ls --sort=width -Q ${R}/wide`,
+    "ls pads the names a shell quoting style leaves unquoted when it quotes one": (R) =>
+      `ls --quoting-style=shell -C ${R}/wide; ls --sort=width --quoting-style=shell-escape -x ${R}/wide; ls -go --time-style=+ --quoting-style=shell ${R}/wide; ls -C --quoting-style=c-maybe ${R}/wide; ls --quoting-style=shell -C -w 0 ${R}/wide; ls --quoting-style=shell -m ${R}/wide ${R}/wide/abc`,
     "grep -P: lookahead and lookbehind": (R) => `grep -rnP 'alpha(?= again)' ${R}/docs; grep -rhP '(?<!al)pha' ${R}/docs`,
     "grep -P: \\K keeps what follows out of -o's match": (R) => `grep -ohP 'alpha \\K\\w+' ${R}/docs/a.md`,
     "grep -P: backreferences": (R) => `grep -cP '(x)\\n?\\1' ${R}/docs/a.md; grep -rlP '([a-z])\\1' ${R}/docs ${R}/Case.md`,

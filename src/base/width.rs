@@ -1,4 +1,6 @@
-//! Characters' display widths, as glibc's `wcwidth` gives them in `C.UTF-8` (Unicode 14).
+//! The columns a character takes on a terminal, as glibc's `wcwidth` gives them in
+//! `C.UTF-8` (Unicode 14): what `wc -L` counts, what `ls` lays its columns out by and sorts
+//! `--sort=width` by, and what `diff -y` cuts a half line at.
 
 /// Printable characters that take no column (combining marks, format characters), as
 /// inclusive ranges, flattened: start, end, start, end…
@@ -102,4 +104,38 @@ pub(crate) fn width(c: char) -> usize {
 /// line and paragraph separators (unassigned code points count as printable here).
 pub(crate) fn printable(c: char) -> bool {
     !(c.is_control() || c == '\u{2028}' || c == '\u{2029}')
+}
+
+/// The columns `c` takes where a character that is not printable takes none, as gnulib's
+/// `mbsnwidth` counts them for `ls` and as `diff -y` advances over them.
+pub(crate) fn char_columns(c: char) -> usize {
+    if printable(c) {
+        width(c)
+    } else {
+        0
+    }
+}
+
+/// The columns a string takes: [`char_columns`] of each character.
+pub(crate) fn columns(s: &str) -> usize {
+    s.chars().map(char_columns).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_characters_take_two_columns_and_marks_none() {
+        assert_eq!(columns("文档.md"), 7);
+        assert_eq!(columns("café"), 4);
+        assert_eq!(columns("e\u{301}"), 1, "a combining mark takes no column");
+        // Emoji and symbols glibc counts wide (and a simpler table would not).
+        for wide in ["🚀", "✅", "⌚", "🀄", "ｱ"] {
+            let expected = usize::from(wide != "ｱ") + 1;
+            assert_eq!(columns(wide), expected, "{wide}");
+        }
+        assert_eq!(columns("a\tb\u{85}"), 2, "control characters take none");
+        assert_eq!((width('a'), width('\0')), (1, 0));
+    }
 }
