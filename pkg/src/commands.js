@@ -100,37 +100,52 @@ const STDOUT_BLOCK = 4096;
 
 /**
  * A command's output with its standard error sent where its standard output goes (`2>&1`),
- * in the order the real tool's writes reach the file. GNU grep, find and du flush their
- * output before each error, so the errors come where the command wrote them (`stderrAt`
- * says where); ls reports every operand it cannot read before it lists anything; rg writes
- * its errors at once and its output a block at a time, so they come first while the output
- * fits in one block (a longer one keeps them after it, where a block boundary may not).
+ * in the order the real tool's writes reach the file. GNU grep, find and du, and the GNU
+ * tools but sed, flush their output before each error, so the errors come where the
+ * command wrote them (`stderrAt` says where, in bytes); ls reports every operand it cannot
+ * read before it lists anything; rg and sed write their errors at once and their output a
+ * block at a time, so they come first while the output fits in one block (a longer one
+ * keeps them after it, where a block boundary may not).
  */
 function interleaved(name, { stderrAt, ...result }) {
   if (!result.stderr) return result;
   if (result.stdoutKind === "bytes") {
-    // Bytes out (the tools): their errors first while the output fits in one block.
+    // Bytes out (the tools'): a byte string, as the merged stream is.
+    const err = utf8ByteString(result.stderr);
+    if (stderrAt?.length) return { ...result, stdout: merged(result.stdout, err, stderrAt, (parts) => parts.join("")), stderr: "" };
     if (result.stdout.length > STDOUT_BLOCK) return result;
-    return { ...result, stdout: utf8ByteString(result.stderr) + result.stdout, stderr: "" };
+    return { ...result, stdout: err + result.stdout, stderr: "" };
   }
   if (result.stdoutKind) return result;
   if (stderrAt?.length) {
     const [out, err] = [new TextEncoder().encode(result.stdout), new TextEncoder().encode(result.stderr)];
-    const parts = [];
-    let [o, e] = [0, 0];
-    for (const [atOut, atErr] of stderrAt) {
-      parts.push(out.subarray(o, atOut), err.subarray(e, atErr));
-      [o, e] = [atOut, atErr];
-    }
-    parts.push(out.subarray(o), err.subarray(e));
-    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
-    return { ...result, stdout: new TextDecoder().decode(bytes), stderr: "" };
+    const joined = (parts) => {
+      const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+      return new TextDecoder().decode(bytes);
+    };
+    return { ...result, stdout: merged(out, err, stderrAt, joined), stderr: "" };
   }
   const first = name === "ls" || new TextEncoder().encode(result.stdout).length <= STDOUT_BLOCK;
   return first ? { ...result, stdout: result.stderr + result.stdout, stderr: "" } : result;
 }
 
+
+/**
+ * `out` and `err` (byte strings or byte arrays) as one stream, each `[stdout, stderr]`
+ * position of `at` (byte offsets) where the part of `err` up to it comes; what follows the
+ * last comes after the rest of `out`. `join` makes the parts one.
+ */
+function merged(out, err, at, join) {
+  const parts = [];
+  let [o, e] = [0, 0];
+  for (const [atOut, atErr] of at) {
+    parts.push(out.slice(o, atOut), err.slice(e, atErr));
+    [o, e] = [atOut, atErr];
+  }
+  parts.push(out.slice(o), err.slice(e));
+  return join(parts);
+}
 
 /** Every command name a ChromaFs answers or wraps, once each, searches first. */
 const COMMAND_NAMES = [...new Set([...SEARCH_COMMANDS, RANKED, ...FILE_COMMANDS, ...TOOL_COMMANDS])];

@@ -121,7 +121,10 @@ async function runTool(tools, name, args, ctx) {
     }
     let stdout = byteString(step.stdout);
     if (step.runs.length) ({ stdout, stderr, status } = await runPlanned(step.runs, ctx, { stdout, stderr, status }));
-    return { stdout, stdoutKind: "bytes", stderr, exitCode: status };
+    // Where the tool's own errors came between its output's bytes (what the host added
+    // since, a file it could not write, follows them).
+    const stderrAt = step.stderrAt.length ? step.stderrAt : undefined;
+    return { stdout, stdoutKind: "bytes", stderr, exitCode: status, ...(stderrAt ? { stderrAt } : {}) };
   } finally {
     run.free();
   }

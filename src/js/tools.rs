@@ -81,7 +81,8 @@ impl ToolRun {
     }
 
     /// Runs the command over what has been answered: `{ need: [[ask, path], …] }`, or
-    /// `{ stdout: Uint8Array, stderr, status, writes: [{ path, bytes, append }], runs: [argv, …] }`.
+    /// `{ stdout: Uint8Array, stderr, stderrAt: [[stdout bytes, stderr bytes], …], status, writes:
+    /// [{ path, bytes, append }], runs: [argv, …] }`.
     pub fn step(&self) -> Result<JsValue, JsValue> {
         let outcome = tools::run(&self.name, &self.args, &self.stdin, &self.answers)
             .ok_or_else(|| super::convert::invalid(format!("{}: not a command of the tools module", self.name)))?;
@@ -97,6 +98,12 @@ impl ToolRun {
             Outcome::Done(done) => {
                 set(&out, "stdout", Uint8Array::from(done.stdout.as_slice()));
                 set(&out, "stderr", done.stderr);
+                let at: Array = done
+                    .stderr_at
+                    .iter()
+                    .map(|&(o, e)| JsValue::from(Array::of2(&JsValue::from(o as u32), &JsValue::from(e as u32))))
+                    .collect();
+                set(&out, "stderrAt", at);
                 set(&out, "status", done.status);
                 let writes: Array = done
                     .writes

@@ -102,6 +102,13 @@ pub(crate) struct Ctx<'a> {
     asked: Vec<(Ask, String)>,
     pub out: Vec<u8>,
     pub err: String,
+    /// Where each error came between the output's bytes, as `(stdout, stderr)` lengths
+    /// once it was written ([`Ctx::mark`]).
+    pub err_at: Vec<(usize, usize)>,
+    /// Whether the tool writes its output out before each error, as GNU's `error()` does
+    /// (sed writes its errors at once and its output a block at a time, tac its output
+    /// from a buffer of its own that `error()` does not flush).
+    flushes: bool,
     pub writes: Vec<Write>,
     /// Command lines the host is to run after this one (`xargs`), each an argv.
     pub runs: Vec<Vec<String>>,
@@ -117,6 +124,9 @@ impl<'a> Ctx<'a> {
             asked: Vec::new(),
             out: Vec::new(),
             err: String::new(),
+            err_at: Vec::new(),
+            // xargs's errors mix with those of the commands it runs, which the host runs.
+            flushes: !matches!(name, "sed" | "tac" | "xargs"),
             writes: Vec::new(),
             runs: Vec::new(),
         }
@@ -228,12 +238,22 @@ impl<'a> Ctx<'a> {
         bytes
     }
 
-    /// `name: message` on standard error.
+    /// `name: message` on standard error, after the output so far ([`Ctx::mark`]).
     pub(crate) fn error(&mut self, message: impl AsRef<str>) {
         self.err.push_str(self.name);
         self.err.push_str(": ");
         self.err.push_str(message.as_ref());
         self.err.push('\n');
+        self.mark();
+    }
+
+    /// Notes that what standard error holds now was written after the output so far, when
+    /// the tool flushes its output before an error: with both streams sent to one file
+    /// (`2>&1`), the host writes them in that order.
+    pub(crate) fn mark(&mut self) {
+        if self.flushes {
+            self.err_at.push((self.out.len(), self.err.len()));
+        }
     }
 
     /// A command line GNU refuses: getopt's message (or `message`), then where to get help.

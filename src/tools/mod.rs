@@ -153,6 +153,8 @@ pub(crate) fn write_failure(name: &str, path: &str, text: &str) -> (String, i32)
 pub(crate) struct Done {
     pub stdout: Vec<u8>,
     pub stderr: String,
+    /// Where the errors go between the output's bytes (`Ctx::err_at`).
+    pub stderr_at: Vec<(usize, usize)>,
     pub status: i32,
     pub writes: Vec<Write>,
     pub runs: Vec<Vec<String>>,
@@ -172,7 +174,8 @@ pub(crate) fn run(name: &str, args: &[String], stdin: &[u8], answers: &Answers) 
     let mut ctx = Ctx::new(name, stdin, answers);
     Some(match tool(&mut ctx, args) {
         Ok(status) => {
-            Outcome::Done(Done { stdout: ctx.out, stderr: ctx.err, status, writes: ctx.writes, runs: ctx.runs })
+            let (stdout, stderr, stderr_at) = (ctx.out, ctx.err, ctx.err_at);
+            Outcome::Done(Done { stdout, stderr, stderr_at, status, writes: ctx.writes, runs: ctx.runs })
         }
         Err(Pending) => Outcome::Need(ctx.asked().to_vec()),
     })

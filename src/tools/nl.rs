@@ -165,18 +165,18 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let files = if line.operands.is_empty() { vec!["-".to_string()] } else { line.operands };
     ctx.want(files.iter().map(String::as_str))?;
     let mut status = 0;
-    let mut out = Vec::new();
     for file in &files {
-        match ctx.read_or_report(file)? {
-            Some(data) => {
-                for text in data.split_inclusive(|&b| b == b'\n') {
-                    nl.line(text.strip_suffix(b"\n").unwrap_or(text), &mut out);
-                }
-            }
-            None => status = 1,
+        // Each file's lines go out before the error of a file after it, as nl writes them.
+        let Some(data) = ctx.read_or_report(file)? else {
+            status = 1;
+            continue;
+        };
+        let mut out = Vec::new();
+        for text in data.split_inclusive(|&b| b == b'\n') {
+            nl.line(text.strip_suffix(b"\n").unwrap_or(text), &mut out);
         }
+        ctx.print(out);
     }
-    ctx.print(out);
     Ok(status)
 }
 

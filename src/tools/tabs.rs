@@ -213,15 +213,24 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let files = if line.operands.is_empty() { vec!["-".to_string()] } else { line.operands };
     ctx.want(files.iter().map(String::as_str))?;
     // The files as one stream, as GNU reads them.
+    let convert = |data: &[u8]| if un { unexpand(data, &stops, all) } else { expand(data, &stops, all) };
     let mut data = Vec::new();
     let mut status = 0;
+    // Where in the stream each error was written, and how much of standard error it ends.
+    let mut failed = Vec::new();
     for file in &files {
         match ctx.read_or_report(file)? {
             Some(bytes) => data.extend_from_slice(bytes),
-            None => status = 1,
+            None => {
+                status = 1;
+                failed.push((data.len(), ctx.err.len()));
+            }
         }
     }
-    ctx.print(if un { unexpand(&data, &stops, all) } else { expand(&data, &stops, all) });
+    // GNU writes what it made of the stream so far before each error.
+    let before = ctx.out.len();
+    ctx.err_at = failed.iter().map(|&(at, err)| (before + convert(&data[..at]).len(), err)).collect();
+    ctx.print(convert(&data));
     Ok(status)
 }
 

@@ -163,6 +163,7 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
         Ok(()) => run_program(&mut it),
         Err(e) => Err(e),
     };
+    let fatal = matches!(status, Err(Flow::Fatal(..)));
     let code = match status {
         Ok(()) => it.exit_code,
         Err(Flow::Pending) => return Err(super::Pending),
@@ -180,6 +181,12 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let (name, l) = locate(line);
     let err = std::mem::take(&mut it.ctx.err);
     it.ctx.err = err.replace('\u{0}', &format!("{name}:{l}: "));
+    // gawk writes its output out before a message: a fatal one, the last, comes after all
+    // of it (what it warned before is placed with it).
+    it.ctx.err_at.clear();
+    if fatal {
+        it.ctx.mark();
+    }
     Ok(code)
 }
 

@@ -104,6 +104,9 @@ export const LINES = [
   "mktemp --help", "mktemp -V", "mktemp fooXX", "mktemp -u --suffix=.md /tmp/aXXXXXX | wc -c", "mktemp -t a/XXX", "mktemp -p /docs",
   "f=$(mktemp /tmp/wXXXXX.txt) && echo hi > $f && cat $f", "mktemp --suffix=x yXXXz", "mktemp --d",
   "join -t, <(sort -t, -k1,1 /docs/data/users.csv) <(printf '1,x\\n2,y\\n')", "join /tmp/letters /tmp/letters", "expand /docs/data/table.tsv", "expand -t 4 /docs/guides/deploy.md", "unexpand -a /docs/guides/deploy.md",
+  // A missing file among others, both streams to one place: each error where GNU's tool writes it.
+  ...["head -n1", "tail -n1", "wc -l", "cut -c1-4", "nl", "md5sum", "tac", "sed -n 1p", "sort", "fold -w 8", "awk 'NR==1'", "paste", "expand", "fmt"].map((t) => `${t} /docs/index.md /docs/nope.md /docs/api/auth.md 2>&1`),
+  "head -n1 /docs/nope.md /docs/api/*.md 2>&1 | head -4", "wc -c /docs/api/auth.md /docs/nope.md 2>&1 | tail -2",
   // pipelines agents write
   "grep -rn token /docs | cut -d: -f1 | sort | uniq -c | sort -rn", "grep -rl middleware /docs | xargs wc -l | sort -n", "grep -rh '^# ' /docs | sed 's/^# //' | sort | head -5",
   "grep -rc token /docs | awk -F: '$2>0' | sort -t: -k2 -rn | head -3", "cat /docs/data/users.csv | tail -n +2 | sort -t, -k4 -rn | head -2 | cut -d, -f2", "grep -rho '[A-Z][a-z]*' /docs | sort | uniq -c | sort -k1,1nr -k2 | head",
