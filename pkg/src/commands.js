@@ -101,11 +101,11 @@ const STDOUT_BLOCK = 4096;
 /**
  * A command's output with its standard error sent where its standard output goes (`2>&1`),
  * in the order the real tool's writes reach the file. GNU grep, find and du, and the GNU
- * tools but sed, flush their output before each error, so the errors come where the
- * command wrote them (`stderrAt` says where, in bytes); ls reports every operand it cannot
- * read before it lists anything; rg and sed write their errors at once and their output a
- * block at a time, so they come first while the output fits in one block (a longer one
- * keeps them after it, where a block boundary may not).
+ * tools but sed and tac, flush their output before each error, so the errors come where
+ * the command wrote them (`stderrAt` says where, in bytes); ls reports every operand it
+ * cannot read before it lists anything; rg, sed and tac write their errors at once and
+ * their output a block at a time, so they come first while the output fits in one block
+ * (a longer one keeps them after it, where a block boundary may not).
  */
 function interleaved(name, { stderrAt, ...result }) {
   if (!result.stderr) return result;
