@@ -213,7 +213,6 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
     let files = if line.operands.is_empty() { vec!["-".to_string()] } else { line.operands };
     ctx.want(files.iter().map(String::as_str))?;
     // The files as one stream, as GNU reads them.
-    let convert = |data: &[u8]| if un { unexpand(data, &stops, all) } else { expand(data, &stops, all) };
     let mut data = Vec::new();
     let mut status = 0;
     // Where in the stream each error was written, and how much of standard error it ends.
@@ -227,18 +226,42 @@ pub(crate) fn run(ctx: &mut Ctx, args: &[String]) -> Status {
             }
         }
     }
+    let mut marks = Marks::new(failed.iter().map(|&(at, _)| at).collect());
+    let out = if un { unexpand(&data, &stops, all, &mut marks) } else { expand(&data, &stops, all, &mut marks) };
     // GNU writes what it made of the stream so far before each error.
     let before = ctx.out.len();
-    ctx.err_at = failed.iter().map(|&(at, err)| (before + convert(&data[..at]).len(), err)).collect();
-    ctx.print(convert(&data));
+    ctx.err_at = marks.written.iter().zip(&failed).map(|(&written, &(_, err))| (before + written, err)).collect();
+    ctx.print(out);
     Ok(status)
 }
 
+/// How much output a conversion had written when it reached each of some offsets of its
+/// input (in order): where an error written between two files goes.
+struct Marks {
+    at: Vec<usize>,
+    written: Vec<usize>,
+}
+
+impl Marks {
+    fn new(at: Vec<usize>) -> Self {
+        Marks { at, written: Vec::new() }
+    }
+
+    /// The conversion is about to read input offset `offset`, with `out` written so far
+    /// (`usize::MAX`: it has read all of it).
+    fn reach(&mut self, offset: usize, out: &[u8]) {
+        while self.written.len() < self.at.len() && self.at[self.written.len()] <= offset {
+            self.written.push(out.len());
+        }
+    }
+}
+
 /// `data` with its tabs as spaces (`all`: every tab, not only those in the leading blanks).
-fn expand(data: &[u8], stops: &Stops, all: bool) -> Vec<u8> {
+fn expand(data: &[u8], stops: &Stops, all: bool, marks: &mut Marks) -> Vec<u8> {
     let mut out = Vec::with_capacity(data.len());
     let (mut convert, mut column, mut index) = (true, 0u64, 0usize);
-    for &c in data {
+    for (offset, &c) in data.iter().enumerate() {
+        marks.reach(offset, &out);
         let mut c = c;
         if convert {
             match c {
@@ -264,21 +287,28 @@ fn expand(data: &[u8], stops: &Stops, all: bool) -> Vec<u8> {
             (convert, column, index) = (true, 0, 0);
         }
     }
+    marks.reach(usize::MAX, &out);
     out
 }
 
 /// `data` with runs of blanks that reach a tab stop as tabs (`all`: everywhere, not only
-/// in the leading blanks), as unexpand.c's loop does it.
-fn unexpand(data: &[u8], stops: &Stops, all: bool) -> Vec<u8> {
+/// in the leading blanks), as unexpand.c's loop does it; blanks it holds back are not yet
+/// written at a mark.
+fn unexpand(data: &[u8], stops: &Stops, all: bool, marks: &mut Marks) -> Vec<u8> {
     let mut out = Vec::with_capacity(data.len());
     let mut pending: Vec<u8> = Vec::new();
     let mut lines = data.split_inclusive(|&b| b == b'\n');
+    let mut offset = 0;
     for line in lines.by_ref() {
         let (mut convert, mut column, mut index) = (true, 0u64, 0usize);
         let (mut one_before_stop, mut prev_blank) = (false, true);
         // Each byte, then the end of the line's text (`None`) when it has no newline.
         let ends = line.last() != Some(&b'\n');
         for c in line.iter().map(|&c| Some(c)).chain(ends.then_some(None)) {
+            if c.is_some() {
+                marks.reach(offset, &out);
+                offset += 1;
+            }
             let mut c = c;
             if convert {
                 let blank = matches!(c, Some(b' ' | b'\t'));
@@ -329,5 +359,6 @@ fn unexpand(data: &[u8], stops: &Stops, all: bool) -> Vec<u8> {
             out.extend(c);
         }
     }
+    marks.reach(usize::MAX, &out);
     out
 }

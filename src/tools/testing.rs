@@ -1,7 +1,7 @@
 //! Tools run natively against the real GNU tools: the same command line, over the same
 //! files in a temporary directory, must print the same bytes with the same status.
 
-use super::{run, Answers, Ask, Failed, Outcome, Stat};
+use super::{run, Answers, Ask, Done, Failed, Outcome, Stat};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -137,6 +137,12 @@ fn failed(e: &std::io::Error, path: &Path) -> Failed {
 /// `line` run by this module's tool over a fresh copy of [`FILES`], its host's answers
 /// read from that copy.
 pub(crate) fn ours(line: &str, stdin: &str) -> Ran {
+    let done = ours_done(line, stdin);
+    Ran { stdout: String::from_utf8_lossy(&done.stdout).into_owned(), stderr: done.stderr, status: done.status }
+}
+
+/// What [`ours`] runs, as the tool gives it back.
+fn ours_done(line: &str, stdin: &str) -> Done {
     let dir = fixture();
     let words = words(line);
     let mut answers = Answers::default();
@@ -185,7 +191,38 @@ pub(crate) fn ours(line: &str, stdin: &str) -> Ran {
         }
     };
     let _ = std::fs::remove_dir_all(&dir);
-    Ran { stdout: String::from_utf8_lossy(&done.stdout).into_owned(), stderr: done.stderr, status: done.status }
+    done
+}
+
+/// Each of `lines`, its standard error sent where its output goes (`2>&1`), prints what
+/// GNU's tool prints: the errors where the tool's marks (`Done::stderr_at`) put them, or
+/// first without marks, as the host merges a short output.
+pub(crate) fn merged_as_gnu(lines: &[&str]) {
+    let mut differ = Vec::new();
+    for line in lines {
+        let want = gnu(&format!("{line} 2>&1"), "").stdout;
+        let done = ours_done(line, "");
+        let (out, err) = (&done.stdout, done.stderr.as_bytes());
+        let mut merged = Vec::new();
+        if done.stderr_at.is_empty() {
+            merged.extend_from_slice(err);
+        }
+        let (mut o, mut e) = (0, 0);
+        for &(at_out, at_err) in &done.stderr_at {
+            merged.extend_from_slice(&out[o..at_out]);
+            merged.extend_from_slice(&err[e..at_err]);
+            (o, e) = (at_out, at_err);
+        }
+        merged.extend_from_slice(&out[o..]);
+        if !done.stderr_at.is_empty() {
+            merged.extend_from_slice(&err[e..]);
+        }
+        let got = String::from_utf8_lossy(&merged);
+        if want != got {
+            differ.push(format!("{line} 2>&1\n  GNU:  {want:?}\n  ours: {got:?}"));
+        }
+    }
+    assert!(differ.is_empty(), "{} of {} lines differ from GNU:\n{}", differ.len(), lines.len(), differ.join("\n"));
 }
 
 /// Each of `lines` (with `stdin`) prints what GNU's tool prints; panics listing every
@@ -230,4 +267,24 @@ pub(crate) fn same_as_gnu_as(lines: &[&str], stdin: &str, links: &[(&str, &str)]
         }
     }
     assert!(differ.is_empty(), "{} of {} lines differ from GNU:\n{}", differ.len(), lines.len(), differ.join("\n"));
+}
+
+#[test]
+fn errors_come_between_the_output_where_gnu_writes_them() {
+    merged_as_gnu(&[
+        "head -n1 a.txt nope b.txt",
+        "tail -n1 a.txt nope b.txt",
+        "wc -l a.txt nope b.txt",
+        "cut -c1-3 a.txt nope b.txt",
+        "nl a.txt nope b.txt",
+        "fold -w 3 a.txt nope",
+        "md5sum a.txt nope b.txt",
+        "tac a.txt nope b.txt",
+        "sed -n 1p a.txt nope a.txt",
+        "sort a.txt nope",
+        "paste a.txt nope",
+        "expand diffs/tabs.txt nope a.txt nope",
+        "unexpand -a diffs/spaces.txt nope b.txt",
+        "head -n1 nope a.txt",
+    ]);
 }
